@@ -1,0 +1,63 @@
+/* lf_check: C code for what a query cannot decide, and fix generators.
+ *
+ * A rule's JSON names its check ("check": "lf101_unlocked_fallback") and its fix
+ * generator ("fix": {"generator": "lf401_unique_temp"}); both are looked up here
+ * by name. One check or fixer per file under checks/ and fixes/, registered in
+ * the tables in checks/registry.c and fixes/registry.c.
+ */
+#ifndef LF_CHECK_H
+#define LF_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+#include "lf_finding.h"
+#include "lf_rule.h"
+#include "lf_source.h"
+
+typedef struct lf_check_ctx lf_check_ctx; /* owned by the engine, valid during the call */
+
+typedef struct lf_check {
+    const char *name;
+    /* Called once per file with every match of the rule's query for that file's
+     * language (predicates already applied). Emits findings with lf_ctx_emit. */
+    void (*run)(lf_check_ctx *ctx);
+} lf_check;
+
+const lf_check *lf_check_find(const char *name);
+
+const lf_source *lf_ctx_source(const lf_check_ctx *ctx);
+TSNode lf_ctx_root(const lf_check_ctx *ctx);
+const lf_rule *lf_ctx_rule(const lf_check_ctx *ctx);
+size_t lf_ctx_match_count(const lf_check_ctx *ctx);
+uint32_t lf_ctx_match_pattern(const lf_check_ctx *ctx, size_t match);
+/* First node captured as @name in match `match`; returns 0 if none. */
+int lf_ctx_capture(const lf_check_ctx *ctx, size_t match, const char *name, TSNode *out);
+/* All nodes captured as @name in match `match` (quantified captures). Returns count. */
+size_t lf_ctx_captures(const lf_check_ctx *ctx, size_t match, const char *name, TSNode *out, size_t max);
+/* Report a finding at `at`. message NULL = the rule's template rendered with the
+ * captures of `match` (pass SIZE_MAX when there is no match to render from). */
+void lf_ctx_emit(lf_check_ctx *ctx, TSNode at, const char *message, size_t match);
+
+/* Text helpers over a source. */
+char *lf_node_text(const lf_source *src, TSNode node); /* malloc'd */
+int lf_node_text_eq(const lf_source *src, TSNode node, const char *s);
+
+/* Fix generators. `at` is the node the finding was emitted at. Return a fix, or
+ * NULL and set *no_fix_reason (malloc'd) to say why this site got no fix. */
+typedef struct lf_fix_ctx {
+    const lf_source *src;
+    TSNode root;
+    TSNode at;
+    const lf_rule *rule;
+} lf_fix_ctx;
+
+typedef struct lf_fixer {
+    const char *name;
+    lf_fix *(*generate)(const lf_fix_ctx *ctx, char **no_fix_reason);
+} lf_fixer;
+
+const lf_fixer *lf_fixer_find(const char *name);
+
+#endif

@@ -1,0 +1,39 @@
+/* lf_engine: analyze one source file against a ruleset.
+ *
+ * Each file is parsed once; every applicable rule (language matches, prefilter
+ * passes, config enables it) runs its query over that one tree. Matches pass the
+ * query's text predicates (#eq? #not-eq? #match? #not-match? #any-of?), then go
+ * to the rule's check, or emit directly at capture @finding. Suppressions and
+ * severity overrides are applied here, so every caller sees the same findings.
+ */
+#ifndef LF_ENGINE_H
+#define LF_ENGINE_H
+
+#include <stddef.h>
+
+#include "lf_config.h"
+#include "lf_finding.h"
+#include "lf_rule.h"
+#include "lf_source.h"
+
+typedef struct lf_engine_options {
+    const lf_ruleset *rules;
+    const lf_config *config;  /* may be NULL: all rules, default severities */
+    int want_fixes;           /* run fix generators for findings of fixable rules */
+    int use_prefilter;        /* 1 normally; 0 to prove the prefilter is sound */
+} lf_engine_options;
+
+/* Per-thread state (parser, query cursor). Not shared across threads. */
+typedef struct lf_engine lf_engine;
+
+lf_engine *lf_engine_new(const lf_engine_options *opts);
+void lf_engine_free(lf_engine *eng);
+
+/* Analyze src. Findings are appended to *out (sorted by line, col, rule id).
+ * Returns 0 on success, -1 on an internal error (message in *err). */
+int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, size_t *n_out, char **err);
+
+/* 1 when the text parses without ERROR or MISSING nodes in lang. */
+int lf_engine_parses_cleanly(lf_lang lang, const char *text, size_t len);
+
+#endif

@@ -1,0 +1,56 @@
+/* lf_finding: what a rule reports, and the fix it may offer. */
+#ifndef LF_FINDING_H
+#define LF_FINDING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum lf_severity {
+    LF_SEV_NONE = 0, /* "off" in config */
+    LF_SEV_INFO = 1,
+    LF_SEV_WARNING = 2,
+    LF_SEV_ERROR = 3
+} lf_severity;
+
+const char *lf_severity_name(lf_severity s);          /* "info" "warning" "error" */
+int lf_severity_parse(const char *name, lf_severity *out); /* 1 ok, 0 unknown; accepts "off" */
+
+/* Replace bytes [start, end) of the source with `text` (pure insert when start == end). */
+typedef struct lf_edit {
+    uint32_t start;
+    uint32_t end;
+    char *text;
+} lf_edit;
+
+/* A new file created alongside the fixed file (e.g. a vendored runtime binding). */
+typedef struct lf_new_file {
+    char *path;    /* relative to the fixed file's directory */
+    char *content;
+} lf_new_file;
+
+typedef struct lf_fix {
+    char *title;      /* one line: "use a unique temp name (tempfile.mkstemp)" */
+    lf_edit *edits;
+    size_t n_edits;
+    lf_new_file *new_files;
+    size_t n_new_files;
+} lf_fix;
+
+typedef struct lf_finding {
+    const struct lf_rule *rule;
+    const char *path;           /* borrowed from the lf_source */
+    uint32_t start_byte, end_byte;
+    uint32_t line, col;         /* 1-based; col counts UTF-8 code points */
+    uint32_t end_line, end_col;
+    lf_severity severity;       /* after config overrides */
+    char *message;              /* rendered */
+    lf_fix *fix;                /* NULL when no fix is offered */
+    char *no_fix_reason;        /* set when the rule has fixes but this site got none */
+} lf_finding;
+
+void lf_fix_free(lf_fix *fix);
+void lf_finding_free_contents(lf_finding *f);
+/* Convenience for fix generators. */
+void lf_fix_add_edit(lf_fix *fix, uint32_t start, uint32_t end, const char *text);
+
+#endif

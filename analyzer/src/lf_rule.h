@@ -1,0 +1,63 @@
+/* lf_rule: a rule loaded from data (rules/<ID>-<name>.json), compiled per language. */
+#ifndef LF_RULE_H
+#define LF_RULE_H
+
+#include <stddef.h>
+#include <tree_sitter/api.h>
+
+#include "lf_finding.h"
+#include "lf_lang.h"
+
+struct lf_check;
+struct lf_fixer;
+
+typedef enum lf_fix_safety {
+    LF_FIX_NONE = 0,       /* no fix, no suggestion */
+    LF_FIX_SUGGESTION = 1, /* advice in the docs/message only; never applied */
+    LF_FIX_SAFE = 2        /* applied by `lockfix fix` */
+} lf_fix_safety;
+
+typedef struct lf_rule_docs {
+    char *what;        /* What it does */
+    char *why;         /* Why is this bad? */
+    char *example;     /* Example (code) */
+    char *use_instead; /* Use instead (code) */
+    char *fix_safety;  /* Fix safety (prose) */
+} lf_rule_docs;
+
+typedef struct lf_rule {
+    char *id;                 /* "LF101" */
+    char *name;               /* "unlocked-fallback" */
+    char *summary;            /* one line, for `lockfix rules` and SARIF shortDescription */
+    char *message;            /* message template; {{capture}} is replaced by capture text */
+    lf_severity severity;     /* default severity */
+    unsigned languages;       /* LF_LANG_BIT mask */
+    lf_fix_safety fix_safety;
+    lf_rule_docs docs;
+    /* A file is only parsed/queried for this rule if it contains at least one of
+     * these literal byte strings (empty list = always). Must be sound: a file
+     * without any of them can never produce a finding for this rule. */
+    char **prefilter;
+    size_t n_prefilter;
+    TSQuery *queries[LF_LANG_COUNT]; /* NULL where the rule has no query for that language */
+    char *query_source[LF_LANG_COUNT];
+    const struct lf_check *check;    /* NULL: every match emits at capture @finding */
+    const struct lf_fixer *fixer;    /* NULL: no fix generator */
+    char *origin;                    /* "builtin:rules/LF101-unlocked-fallback.json" or a file path */
+} lf_rule;
+
+typedef struct lf_ruleset {
+    lf_rule **rules; /* sorted by id */
+    size_t n_rules;
+} lf_ruleset;
+
+/* Rules compiled into the binary (generated from rules/ at build time). */
+int lf_ruleset_load_builtin(lf_ruleset *set, char **err);
+/* Add every *.json rule file in dir (a rule with an existing id replaces it). */
+int lf_ruleset_load_dir(lf_ruleset *set, const char *dir, char **err);
+/* Parse one rule document. `origin` names it in errors: "<origin>: line N: problem". */
+int lf_rule_parse(const char *json_text, size_t len, const char *origin, lf_rule **out, char **err);
+const lf_rule *lf_ruleset_find(const lf_ruleset *set, const char *id);
+void lf_ruleset_free(lf_ruleset *set);
+
+#endif

@@ -1,0 +1,45 @@
+/* lf_source: one source file in memory, validated, with a line index. */
+#ifndef LF_SOURCE_H
+#define LF_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "lf_lang.h"
+
+typedef struct lf_source {
+    char *path;          /* as given / as walked, used in reports ("fixtures/a/lib/state.py") */
+    char *text;          /* file content, NUL-terminated (content has no NUL: binary files are refused) */
+    size_t len;
+    lf_lang lang;
+    uint32_t *line_starts; /* byte offset of the start of each line; line_starts[0] == 0 */
+    size_t n_lines;
+    /* What was read, so --apply can refuse a file changed since (size, mtime, dev, ino). */
+    uint64_t dev, ino, size;
+    int64_t mtime_ns;
+    mode_t mode;
+} lf_source;
+
+typedef enum lf_load_status {
+    LF_LOAD_OK = 0,
+    LF_LOAD_IO_ERROR,     /* unreadable; message in *err */
+    LF_LOAD_BINARY,       /* contains NUL bytes */
+    LF_LOAD_BAD_UTF8,     /* invalid UTF-8 */
+    LF_LOAD_NOT_REGULAR,  /* FIFO, device, socket, directory: never opened for reading */
+    LF_LOAD_TOO_LARGE
+} lf_load_status;
+
+/* Read path (O_NOFOLLOW|O_NONBLOCK then fstat: never blocks on a FIFO).
+ * On failure returns the status and sets *err to a malloc'd message. */
+lf_load_status lf_source_load(const char *path, lf_lang lang, lf_source *out, char **err);
+/* Build from memory (tests, rule test cases, re-parse after a fix). Copies text. */
+void lf_source_from_text(lf_source *out, const char *path, lf_lang lang, const char *text, size_t len);
+void lf_source_free(lf_source *src);
+
+/* 1-based line and 1-based column (in UTF-8 code points) of a byte offset. */
+void lf_source_position(const lf_source *src, uint32_t byte, uint32_t *line, uint32_t *col);
+/* Text of a 1-based line, without its newline. */
+const char *lf_source_line(const lf_source *src, uint32_t line, size_t *len);
+
+#endif

@@ -1,0 +1,190 @@
+#include "lf_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void die_oom(void) {
+    fputs("lockfix: out of memory\n", stderr);
+    exit(2);
+}
+
+void *lf_xmalloc(size_t n) {
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        die_oom();
+    return p;
+}
+
+void *lf_xcalloc(size_t n, size_t size) {
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        die_oom();
+    return p;
+}
+
+void *lf_xrealloc(void *p, size_t n) {
+    void *q = realloc(p, n ? n : 1);
+    if (!q)
+        die_oom();
+    return q;
+}
+
+char *lf_xstrndup(const char *s, size_t n) {
+    char *d = lf_xmalloc(n + 1);
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+char *lf_xstrdup(const char *s) { return lf_xstrndup(s, strlen(s)); }
+
+char *lf_xasprintf(const char *fmt, ...) {
+    lf_strbuf sb;
+    va_list ap;
+    lf_strbuf_init(&sb);
+    va_start(ap, fmt);
+    lf_strbuf_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    return lf_strbuf_detach(&sb);
+}
+
+void lf_strbuf_init(lf_strbuf *sb) {
+    sb->data = NULL;
+    sb->len = 0;
+    sb->cap = 0;
+}
+
+void lf_strbuf_free(lf_strbuf *sb) {
+    free(sb->data);
+    lf_strbuf_init(sb);
+}
+
+void lf_strbuf_reserve(lf_strbuf *sb, size_t extra) {
+    size_t need = sb->len + extra + 1;
+    if (need <= sb->cap)
+        return;
+    size_t cap = sb->cap ? sb->cap : 64;
+    while (cap < need)
+        cap *= 2;
+    sb->data = lf_xrealloc(sb->data, cap);
+    sb->cap = cap;
+}
+
+void lf_strbuf_append(lf_strbuf *sb, const char *s, size_t n) {
+    lf_strbuf_reserve(sb, n);
+    if (n)
+        memcpy(sb->data + sb->len, s, n);
+    sb->len += n;
+    sb->data[sb->len] = '\0';
+}
+
+void lf_strbuf_puts(lf_strbuf *sb, const char *s) { lf_strbuf_append(sb, s, strlen(s)); }
+
+void lf_strbuf_putc(lf_strbuf *sb, char c) { lf_strbuf_append(sb, &c, 1); }
+
+void lf_strbuf_vprintf(lf_strbuf *sb, const char *fmt, va_list ap) {
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        return;
+    lf_strbuf_reserve(sb, (size_t)n);
+    vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+    sb->len += (size_t)n;
+}
+
+void lf_strbuf_printf(lf_strbuf *sb, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    lf_strbuf_vprintf(sb, fmt, ap);
+    va_end(ap);
+}
+
+char *lf_strbuf_detach(lf_strbuf *sb) {
+    char *d = sb->data ? sb->data : lf_xstrdup("");
+    lf_strbuf_init(sb);
+    return d;
+}
+
+/* Match one path segment-aware glob. '**' crosses '/', '*' and '?' do not. */
+static int glob_here(const char *p, const char *s) {
+    while (*p) {
+        if (p[0] == '*' && p[1] == '*') {
+            p += 2;
+            if (*p == '/')
+                p++;
+            for (const char *t = s;; t++) {
+                if (glob_here(p, t))
+                    return 1;
+                if (!*t)
+                    return 0;
+            }
+        }
+        if (*p == '*') {
+            p++;
+            for (const char *t = s;; t++) {
+                if (glob_here(p, t))
+                    return 1;
+                if (!*t || *t == '/')
+                    return 0;
+            }
+        }
+        if (!*s)
+            return 0;
+        if (*p == '?') {
+            if (*s == '/')
+                return 0;
+        } else if (*p == '[') {
+            const char *q = p + 1;
+            int negate = (*q == '!' || *q == '^');
+            if (negate)
+                q++;
+            int hit = 0;
+            while (*q && *q != ']') {
+                if (q[1] == '-' && q[2] && q[2] != ']') {
+                    if ((unsigned char)*s >= (unsigned char)q[0] && (unsigned char)*s <= (unsigned char)q[2])
+                        hit = 1;
+                    q += 3;
+                } else {
+                    if (*q == *s)
+                        hit = 1;
+                    q++;
+                }
+            }
+            if (*q != ']' || hit == negate)
+                return 0;
+            p = q;
+        } else if (*p != *s) {
+            return 0;
+        }
+        p++;
+        s++;
+    }
+    return *s == '\0';
+}
+
+int lf_glob_match(const char *pattern, const char *relpath) {
+    if (strchr(pattern, '/')) {
+        const char *p = pattern[0] == '/' ? pattern + 1 : pattern;
+        /* "dir/" or "dir/**": also match everything under dir. */
+        return glob_here(p, relpath);
+    }
+    /* No slash: match any single component. */
+    const char *c = relpath;
+    for (;;) {
+        const char *end = strchr(c, '/');
+        size_t n = end ? (size_t)(end - c) : strlen(c);
+        char buf[4096];
+        if (n < sizeof buf) {
+            memcpy(buf, c, n);
+            buf[n] = '\0';
+            if (glob_here(pattern, buf))
+                return 1;
+        }
+        if (!end)
+            return 0;
+        c = end + 1;
+    }
+}

@@ -1,0 +1,52 @@
+/* lf_util: allocation that dies loudly, growable strings and arrays. */
+#ifndef LF_UTIL_H
+#define LF_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Out-of-memory is not recoverable for a CLI: print and exit(2). */
+void *lf_xmalloc(size_t n);
+void *lf_xcalloc(size_t n, size_t size);
+void *lf_xrealloc(void *p, size_t n);
+char *lf_xstrdup(const char *s);
+char *lf_xstrndup(const char *s, size_t n);
+char *lf_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Growable, always NUL-terminated byte string. */
+typedef struct lf_strbuf {
+    char *data;
+    size_t len;
+    size_t cap;
+} lf_strbuf;
+
+void lf_strbuf_init(lf_strbuf *sb);
+void lf_strbuf_free(lf_strbuf *sb);
+void lf_strbuf_reserve(lf_strbuf *sb, size_t extra);
+void lf_strbuf_append(lf_strbuf *sb, const char *s, size_t n);
+void lf_strbuf_puts(lf_strbuf *sb, const char *s);
+void lf_strbuf_putc(lf_strbuf *sb, char c);
+void lf_strbuf_printf(lf_strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void lf_strbuf_vprintf(lf_strbuf *sb, const char *fmt, va_list ap);
+/* Detach the buffer (caller frees); sb is reset to empty. */
+char *lf_strbuf_detach(lf_strbuf *sb);
+
+/* Typed growable array: LF_VEC(int) v = {0}; LF_VEC_PUSH(&v, 3); */
+#define LF_VEC(T) struct { T *items; size_t len; size_t cap; }
+#define LF_VEC_PUSH(v, x)                                                               \
+    do {                                                                                \
+        if ((v)->len == (v)->cap) {                                                     \
+            (v)->cap = (v)->cap ? (v)->cap * 2 : 8;                                     \
+            (v)->items = lf_xrealloc((v)->items, (v)->cap * sizeof(*(v)->items));       \
+        }                                                                               \
+        (v)->items[(v)->len++] = (x);                                                   \
+    } while (0)
+#define LF_VEC_FREE(v) do { free((v)->items); (v)->items = NULL; (v)->len = (v)->cap = 0; } while (0)
+
+/* Glob match for --exclude and config "exclude": '*' (no '/'), '**' (any, incl. '/'),
+ * '?', '[...]'. A pattern without '/' matches any path component; otherwise it is
+ * matched against the whole relative path. */
+int lf_glob_match(const char *pattern, const char *relpath);
+
+#endif
