@@ -1,0 +1,16 @@
+/* Name -> check table. A rule's JSON "check" field names one of these. */
+#include <string.h>
+
+#include "lf_check.h"
+
+/* Each check lives in its own file under checks/ and is declared here. */
+static const lf_check *const k_checks[] = {
+    NULL,
+};
+
+const lf_check *lf_check_find(const char *name) {
+    for (size_t i = 0; k_checks[i]; i++)
+        if (strcmp(k_checks[i]->name, name) == 0)
+            return k_checks[i];
+    return NULL;
+}

@@ -1,0 +1,16 @@
+/* Name -> fix generator table. A rule's JSON "fix": {"generator": ...} names one. */
+#include <string.h>
+
+#include "lf_check.h"
+
+/* Each fixer lives in its own file under fixes/ and is declared here. */
+static const lf_fixer *const k_fixers[] = {
+    NULL,
+};
+
+const lf_fixer *lf_fixer_find(const char *name) {
+    for (size_t i = 0; k_fixers[i]; i++)
+        if (strcmp(k_fixers[i]->name, name) == 0)
+            return k_fixers[i];
+    return NULL;
+}
