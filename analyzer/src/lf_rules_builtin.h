@@ -1,4 +1,4 @@
-/* The rules/*.json documents compiled into the binary (see cmake/EmbedRules.cmake). */
+/* The rule JSON documents under rules/, compiled into the binary (see cmake/EmbedRules.cmake). */
 #ifndef LF_RULES_BUILTIN_H
 #define LF_RULES_BUILTIN_H
 

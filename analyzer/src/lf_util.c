@@ -168,7 +168,7 @@ static int glob_here(const char *p, const char *s) {
 int lf_glob_match(const char *pattern, const char *relpath) {
     if (strchr(pattern, '/')) {
         const char *p = pattern[0] == '/' ? pattern + 1 : pattern;
-        /* "dir/" or "dir/**": also match everything under dir. */
+        /* Anchored at the scan root. */
         return glob_here(p, relpath);
     }
     /* No slash: match any single component. */
