@@ -10,6 +10,13 @@
 
 struct lf_check;
 struct lf_fixer;
+struct lf_rule_predicates;
+
+/* One prefilter group: the file must contain at least one of these literals. */
+typedef struct lf_prefilter_group {
+    char **any;
+    size_t n_any;
+} lf_prefilter_group;
 
 typedef enum lf_fix_safety {
     LF_FIX_NONE = 0,       /* no fix, no suggestion */
@@ -44,6 +51,12 @@ typedef struct lf_rule {
     const struct lf_check *check;    /* NULL: every match emits at capture @finding */
     const struct lf_fixer *fixer;    /* NULL: no fix generator */
     char *origin;                    /* "builtin:rules/LF101-unlocked-fallback.json" or a file path */
+    /* "prefilter" may also be a list of lists: every group must have a hit (an AND
+     * of ORs). prefilter/n_prefilter above always alias the first group. */
+    lf_prefilter_group *prefilter_groups;
+    size_t n_prefilter_groups;
+    char *fix_unavailable; /* fix.unavailable: why a fixable rule offers no fix yet (no generator) */
+    struct lf_rule_predicates *predicates[LF_LANG_COUNT]; /* compiled text predicates (engine-private) */
 } lf_rule;
 
 typedef struct lf_ruleset {

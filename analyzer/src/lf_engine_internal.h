@@ -1,0 +1,56 @@
+/* Engine internals shared by lf_engine.c, lf_check.c, lf_rule.c and lf_predicate.c.
+ * Not part of the analyzer's public contracts. */
+#ifndef LF_ENGINE_INTERNAL_H
+#define LF_ENGINE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+#include "lf_check.h"
+#include "lf_engine.h"
+#include "lf_rule.h"
+#include "lf_source.h"
+#include "lf_util.h"
+
+/* ---- text predicates (lf_predicate.c) ---- */
+
+/* Compile the text predicates of every pattern of q. Returns NULL and sets
+ * *problem (malloc'd) on an unknown predicate or a bad argument/regex. A query
+ * without predicates compiles to a valid object with nothing to check. */
+struct lf_rule_predicates *lf_predicates_compile(const TSQuery *q, char **problem);
+void lf_predicates_free(struct lf_rule_predicates *p);
+/* 1 when every text predicate of the match's pattern holds. */
+int lf_predicates_eval(const struct lf_rule_predicates *p, const TSQueryMatch *m, const lf_source *src);
+
+/* ---- matches handed to checks ---- */
+
+typedef struct lf_match_rec {
+    uint32_t pattern;
+    uint32_t first; /* index into the capture array */
+    uint32_t count;
+} lf_match_rec;
+
+typedef LF_VEC(lf_finding) lf_finding_vec;
+
+struct lf_check_ctx {
+    const lf_source *src;
+    TSNode root;
+    const lf_rule *rule;
+    const TSQuery *query;
+    const lf_match_rec *matches;
+    size_t n_matches;
+    const TSQueryCapture *captures;
+    /* emission */
+    const lf_engine_options *opts;
+    lf_severity severity;
+    lf_finding_vec *out;
+};
+
+/* Capture id of `name` in q, or -1. */
+int lf_query_capture_id(const TSQuery *q, const char *name);
+/* Render a message template for a match ({{name}} -> capture text, one line, bounded). */
+char *lf_render_message(const char *tmpl, const lf_source *src, const TSQuery *q, const TSQueryCapture *caps,
+                        uint32_t n_caps);
+
+#endif

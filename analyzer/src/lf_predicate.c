@@ -1,0 +1,251 @@
+/* Text predicates of tree-sitter queries. The C runtime parses them but leaves
+ * evaluation to the embedder; regexes are compiled once, when the rule loads. */
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf_engine_internal.h"
+
+typedef enum pred_kind { PRED_EQ, PRED_MATCH, PRED_ANY_OF } pred_kind;
+
+typedef struct text_pred {
+    pred_kind kind;
+    int positive;  /* 0 for the not- forms */
+    int match_all; /* eq?/match?: every node of a quantified capture; any-eq?/any-match?: one */
+    uint32_t capture;
+    int rhs_is_capture;
+    uint32_t rhs_capture;
+    char *rhs_text;
+    size_t rhs_len;
+    regex_t re;
+    int has_re;
+    char **set;
+    size_t n_set;
+} text_pred;
+
+typedef struct pattern_preds {
+    text_pred *items;
+    size_t n;
+} pattern_preds;
+
+struct lf_rule_predicates {
+    pattern_preds *patterns;
+    uint32_t n_patterns;
+};
+
+static void pred_free(text_pred *p) {
+    free(p->rhs_text);
+    if (p->has_re)
+        regfree(&p->re);
+    for (size_t i = 0; i < p->n_set; i++)
+        free(p->set[i]);
+    free(p->set);
+}
+
+void lf_predicates_free(struct lf_rule_predicates *p) {
+    if (!p)
+        return;
+    for (uint32_t i = 0; i < p->n_patterns; i++) {
+        for (size_t j = 0; j < p->patterns[i].n; j++)
+            pred_free(&p->patterns[i].items[j]);
+        free(p->patterns[i].items);
+    }
+    free(p->patterns);
+    free(p);
+}
+
+static const char *step_string(const TSQuery *q, const TSQueryPredicateStep *s, uint32_t *len) {
+    return ts_query_string_value_for_id(q, s->value_id, len);
+}
+
+/* Parse one predicate (steps[0..n), without the Done step) into *out. */
+static int compile_one(const TSQuery *q, const TSQueryPredicateStep *steps, uint32_t n, text_pred *out,
+                       char **problem) {
+    memset(out, 0, sizeof *out);
+    uint32_t nlen;
+    const char *name = step_string(q, &steps[0], &nlen);
+    char op[32];
+    snprintf(op, sizeof op, "%.*s", (int)nlen, name);
+    int is_eq = 0, is_match = 0, is_any_of = 0;
+    if (!strcmp(op, "eq?") || !strcmp(op, "not-eq?") || !strcmp(op, "any-eq?") || !strcmp(op, "any-not-eq?"))
+        is_eq = 1;
+    else if (!strcmp(op, "match?") || !strcmp(op, "not-match?") || !strcmp(op, "any-match?") ||
+             !strcmp(op, "any-not-match?"))
+        is_match = 1;
+    else if (!strcmp(op, "any-of?") || !strcmp(op, "not-any-of?"))
+        is_any_of = 1;
+    else {
+        *problem = lf_xasprintf("unknown predicate #%s (supported: #eq? #not-eq? #match? #not-match? #any-of? "
+                                "#not-any-of? and the any- forms)",
+                                op);
+        return 0;
+    }
+    out->positive = strstr(op, "not-") == NULL;
+    out->match_all = strncmp(op, "any-", 4) != 0 || is_any_of;
+    if (n < 2 || steps[1].type != TSQueryPredicateStepTypeCapture) {
+        *problem = lf_xasprintf("#%s: first argument must be a capture", op);
+        return 0;
+    }
+    out->capture = steps[1].value_id;
+    if (is_any_of) {
+        out->kind = PRED_ANY_OF;
+        if (n < 3) {
+            *problem = lf_xasprintf("#%s: needs at least one string", op);
+            return 0;
+        }
+        out->set = lf_xcalloc(n - 2, sizeof *out->set);
+        for (uint32_t i = 2; i < n; i++) {
+            if (steps[i].type != TSQueryPredicateStepTypeString) {
+                *problem = lf_xasprintf("#%s: arguments after the capture must be strings", op);
+                return 0;
+            }
+            uint32_t l;
+            const char *s = step_string(q, &steps[i], &l);
+            out->set[out->n_set++] = lf_xstrndup(s, l);
+        }
+        return 1;
+    }
+    if (n != 3) {
+        *problem = lf_xasprintf("#%s: takes exactly two arguments", op);
+        return 0;
+    }
+    if (is_eq) {
+        out->kind = PRED_EQ;
+        if (steps[2].type == TSQueryPredicateStepTypeCapture) {
+            out->rhs_is_capture = 1;
+            out->rhs_capture = steps[2].value_id;
+        } else {
+            uint32_t l;
+            const char *s = step_string(q, &steps[2], &l);
+            out->rhs_text = lf_xstrndup(s, l);
+            out->rhs_len = l;
+        }
+        return 1;
+    }
+    (void)is_match;
+    out->kind = PRED_MATCH;
+    if (steps[2].type != TSQueryPredicateStepTypeString) {
+        *problem = lf_xasprintf("#%s: second argument must be a regex string", op);
+        return 0;
+    }
+    uint32_t l;
+    const char *s = step_string(q, &steps[2], &l);
+    out->rhs_text = lf_xstrndup(s, l);
+    int rc = regcomp(&out->re, out->rhs_text, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char buf[256];
+        regerror(rc, &out->re, buf, sizeof buf);
+        *problem = lf_xasprintf("#%s: bad regex \"%s\": %s", op, out->rhs_text, buf);
+        return 0;
+    }
+    out->has_re = 1;
+    return 1;
+}
+
+struct lf_rule_predicates *lf_predicates_compile(const TSQuery *q, char **problem) {
+    struct lf_rule_predicates *p = lf_xcalloc(1, sizeof *p);
+    p->n_patterns = ts_query_pattern_count(q);
+    p->patterns = lf_xcalloc(p->n_patterns ? p->n_patterns : 1, sizeof *p->patterns);
+    for (uint32_t pi = 0; pi < p->n_patterns; pi++) {
+        uint32_t n_steps;
+        const TSQueryPredicateStep *steps = ts_query_predicates_for_pattern(q, pi, &n_steps);
+        uint32_t start = 0;
+        for (uint32_t i = 0; i < n_steps; i++) {
+            if (steps[i].type != TSQueryPredicateStepTypeDone)
+                continue;
+            if (i > start) {
+                if (steps[start].type != TSQueryPredicateStepTypeString) {
+                    *problem = lf_xstrdup("predicate without a name");
+                    lf_predicates_free(p);
+                    return NULL;
+                }
+                pattern_preds *pp = &p->patterns[pi];
+                pp->items = lf_xrealloc(pp->items, (pp->n + 1) * sizeof *pp->items);
+                if (!compile_one(q, steps + start, i - start, &pp->items[pp->n], problem)) {
+                    pred_free(&pp->items[pp->n]);
+                    lf_predicates_free(p);
+                    return NULL;
+                }
+                pp->n++;
+            }
+            start = i + 1;
+        }
+    }
+    return p;
+}
+
+static int node_text_eq_bytes(const lf_source *src, TSNode n, const char *s, size_t len) {
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    return (size_t)(b - a) == len && memcmp(src->text + a, s, len) == 0;
+}
+
+static int node_texts_equal(const lf_source *src, TSNode x, TSNode y) {
+    uint32_t a = ts_node_start_byte(x), b = ts_node_end_byte(x);
+    return node_text_eq_bytes(src, y, src->text + a, b - a);
+}
+
+static int node_regex(const lf_source *src, const regex_t *re, TSNode n) {
+    regmatch_t m[1];
+    /* REG_STARTEND (glibc, BSD) bounds the match without copying the text out. The
+     * string starts at the node, not before it, so that ^ anchors at the node's start. */
+    uint32_t a = ts_node_start_byte(n);
+    m[0].rm_so = 0;
+    m[0].rm_eo = (regoff_t)(ts_node_end_byte(n) - a);
+    return regexec(re, src->text + a, 1, m, REG_STARTEND) == 0;
+}
+
+static int holds_for_node(const text_pred *p, const TSQueryMatch *m, const lf_source *src, TSNode n) {
+    switch (p->kind) {
+    case PRED_EQ:
+        if (p->rhs_is_capture) {
+            for (uint16_t i = 0; i < m->capture_count; i++)
+                if (m->captures[i].index == p->rhs_capture)
+                    return node_texts_equal(src, n, m->captures[i].node);
+            return 0;
+        }
+        return node_text_eq_bytes(src, n, p->rhs_text, p->rhs_len);
+    case PRED_MATCH:
+        return node_regex(src, &p->re, n);
+    case PRED_ANY_OF:
+        for (size_t i = 0; i < p->n_set; i++)
+            if (node_text_eq_bytes(src, n, p->set[i], strlen(p->set[i])))
+                return 1;
+        return 0;
+    }
+    return 0;
+}
+
+/* Semantics follow tree-sitter's own bindings: #eq?/#match? must hold for every
+ * node of a quantified capture (vacuously true for none), the any- forms for one;
+ * #any-of? holds when one node is in the set, #not-any-of? when none is. */
+static int pred_holds(const text_pred *p, const TSQueryMatch *m, const lf_source *src) {
+    if (p->kind == PRED_ANY_OF) {
+        int any = 0;
+        for (uint16_t i = 0; i < m->capture_count; i++)
+            if (m->captures[i].index == p->capture && holds_for_node(p, m, src, m->captures[i].node))
+                any = 1;
+        return p->positive ? any : !any;
+    }
+    int seen_ok = 0;
+    for (uint16_t i = 0; i < m->capture_count; i++) {
+        if (m->captures[i].index != p->capture)
+            continue;
+        int ok = holds_for_node(p, m, src, m->captures[i].node) == p->positive;
+        if (p->match_all && !ok)
+            return 0;
+        if (!p->match_all && ok)
+            seen_ok = 1;
+    }
+    return p->match_all ? 1 : seen_ok;
+}
+
+int lf_predicates_eval(const struct lf_rule_predicates *p, const TSQueryMatch *m, const lf_source *src) {
+    if (!p || m->pattern_index >= p->n_patterns)
+        return 1;
+    const pattern_preds *pp = &p->patterns[m->pattern_index];
+    for (size_t i = 0; i < pp->n; i++)
+        if (!pred_holds(&pp->items[i], m, src))
+            return 0;
+    return 1;
+}

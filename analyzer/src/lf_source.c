@@ -1,0 +1,240 @@
+#include "lf_source.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lf_util.h"
+
+/* Larger files are generated or vendored code, not hand-written lock logic, and
+ * reading them whole would let one file dominate memory in a parallel scan. */
+#define LF_SOURCE_MAX_BYTES (16u * 1024u * 1024u)
+
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlongs, no
+ * surrogates, nothing above U+10FFFF), or 0 when it is malformed. */
+static size_t utf8_seq_len(const unsigned char *s, size_t avail) {
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+    } else {
+        return 0;
+    }
+    if (avail < n)
+        return 0;
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF)
+            return 0;
+    return n;
+}
+
+/* Offset of the first invalid byte, or len when the buffer is valid UTF-8. */
+static size_t utf8_first_invalid(const char *text, size_t len) {
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = 0;
+    while (i < len) {
+        if (s[i] < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n = utf8_seq_len(s + i, len - i);
+        if (n == 0)
+            return i;
+        i += n;
+    }
+    return len;
+}
+
+static void build_line_index(lf_source *src) {
+    size_t n = 1;
+    for (size_t i = 0; i < src->len; i++)
+        if (src->text[i] == '\n')
+            n++;
+    src->line_starts = lf_xmalloc(n * sizeof *src->line_starts);
+    src->line_starts[0] = 0;
+    size_t k = 1;
+    for (size_t i = 0; i < src->len; i++)
+        if (src->text[i] == '\n')
+            src->line_starts[k++] = (uint32_t)(i + 1);
+    src->n_lines = n;
+}
+
+static void init_common(lf_source *out, const char *path, lf_lang lang) {
+    memset(out, 0, sizeof *out);
+    out->path = lf_xstrdup(path);
+    out->lang = lang;
+}
+
+void lf_source_from_text(lf_source *out, const char *path, lf_lang lang, const char *text, size_t len) {
+    init_common(out, path, lang);
+    out->text = lf_xstrndup(text, len);
+    out->len = len;
+    out->size = len;
+    build_line_index(out);
+}
+
+static lf_load_status fail(lf_load_status st, char **err, char *msg) {
+    if (err)
+        *err = msg;
+    else
+        free(msg);
+    return st;
+}
+
+lf_load_status lf_source_load(const char *path, lf_lang lang, lf_source *out, char **err) {
+    memset(out, 0, sizeof *out);
+    if (err)
+        *err = NULL;
+    /* O_NONBLOCK: opening a FIFO for reading must not wait for a writer; O_NOFOLLOW:
+     * the walker decided on this name with lstat, a symlink swapped in since is refused. */
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        int e = errno;
+        if (e == ELOOP)
+            return fail(LF_LOAD_NOT_REGULAR, err, lf_xasprintf("%s: is a symbolic link, not read", path));
+        return fail(LF_LOAD_IO_ERROR, err, lf_xasprintf("%s: cannot open: %s", path, strerror(e)));
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return fail(LF_LOAD_IO_ERROR, err, lf_xasprintf("%s: cannot stat: %s", path, strerror(e)));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return fail(LF_LOAD_NOT_REGULAR, err, lf_xasprintf("%s: not a regular file, skipped", path));
+    }
+    if ((uint64_t)st.st_size > LF_SOURCE_MAX_BYTES) {
+        close(fd);
+        return fail(LF_LOAD_TOO_LARGE, err,
+                    lf_xasprintf("%s: larger than %u bytes, skipped", path, LF_SOURCE_MAX_BYTES));
+    }
+    /* Reads are bounded by the cap, not by st_size: a file growing while read
+     * cannot overrun the buffer, and one that grew past the cap is refused. */
+    size_t cap = (size_t)st.st_size + 1;
+    char *buf = lf_xmalloc(cap + 1);
+    size_t len = 0;
+    for (;;) {
+        if (len == cap) {
+            if (cap > LF_SOURCE_MAX_BYTES) {
+                free(buf);
+                close(fd);
+                return fail(LF_LOAD_TOO_LARGE, err,
+                            lf_xasprintf("%s: larger than %u bytes, skipped", path, LF_SOURCE_MAX_BYTES));
+            }
+            cap *= 2;
+            buf = lf_xrealloc(buf, cap + 1);
+        }
+        ssize_t r = read(fd, buf + len, cap - len);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            free(buf);
+            close(fd);
+            return fail(LF_LOAD_IO_ERROR, err, lf_xasprintf("%s: read error: %s", path, strerror(e)));
+        }
+        if (r == 0)
+            break;
+        len += (size_t)r;
+    }
+    close(fd);
+    if (len > LF_SOURCE_MAX_BYTES) {
+        free(buf);
+        return fail(LF_LOAD_TOO_LARGE, err,
+                    lf_xasprintf("%s: larger than %u bytes, skipped", path, LF_SOURCE_MAX_BYTES));
+    }
+    buf[len] = '\0';
+    const char *nul = memchr(buf, '\0', len);
+    if (nul) {
+        free(buf);
+        return fail(LF_LOAD_BINARY, err, lf_xasprintf("%s: binary file (NUL byte), skipped", path));
+    }
+    size_t bad = utf8_first_invalid(buf, len);
+    if (bad < len) {
+        /* Name the line so the user can find the stray byte. */
+        size_t line = 1;
+        for (size_t i = 0; i < bad; i++)
+            if (buf[i] == '\n')
+                line++;
+        free(buf);
+        return fail(LF_LOAD_BAD_UTF8, err,
+                    lf_xasprintf("%s: line %zu: invalid UTF-8 (byte offset %zu), skipped", path, line, bad));
+    }
+    init_common(out, path, lang);
+    out->text = buf;
+    out->len = len;
+    out->dev = (uint64_t)st.st_dev;
+    out->ino = (uint64_t)st.st_ino;
+    out->size = (uint64_t)st.st_size;
+    out->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000LL + (int64_t)st.st_mtim.tv_nsec;
+    out->mode = st.st_mode;
+    build_line_index(out);
+    return LF_LOAD_OK;
+}
+
+void lf_source_free(lf_source *src) {
+    if (!src)
+        return;
+    free(src->path);
+    free(src->text);
+    free(src->line_starts);
+    memset(src, 0, sizeof *src);
+}
+
+static size_t line_index_of(const lf_source *src, uint32_t byte) {
+    size_t lo = 0, hi = src->n_lines;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (src->line_starts[mid] <= byte)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void lf_source_position(const lf_source *src, uint32_t byte, uint32_t *line, uint32_t *col) {
+    if (byte > src->len)
+        byte = (uint32_t)src->len;
+    size_t li = line_index_of(src, byte);
+    uint32_t c = 1;
+    for (uint32_t i = src->line_starts[li]; i < byte; i++)
+        if (((unsigned char)src->text[i] & 0xC0) != 0x80)
+            c++;
+    *line = (uint32_t)li + 1;
+    *col = c;
+}
+
+const char *lf_source_line(const lf_source *src, uint32_t line, size_t *len) {
+    if (line == 0 || line > src->n_lines) {
+        *len = 0;
+        return "";
+    }
+    uint32_t start = src->line_starts[line - 1];
+    uint32_t end = line < src->n_lines ? src->line_starts[line] - 1 : (uint32_t)src->len;
+    if (end > start && src->text[end - 1] == '\r')
+        end--;
+    *len = end - start;
+    return src->text + start;
+}
