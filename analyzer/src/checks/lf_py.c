@@ -1,0 +1,149 @@
+#include "lf_py.h"
+
+#include <string.h>
+
+TSNode lf_py_scope(TSNode n) {
+    TSNode cur = ts_node_parent(n);
+    TSNode last = n;
+    while (!ts_node_is_null(cur)) {
+        if (strcmp(ts_node_type(cur), "function_definition") == 0)
+            return cur;
+        last = cur;
+        cur = ts_node_parent(cur);
+    }
+    return last;
+}
+
+int lf_py_same_text(const lf_source *src, TSNode a, TSNode b) {
+    uint32_t as = ts_node_start_byte(a), ae = ts_node_end_byte(a);
+    uint32_t bs = ts_node_start_byte(b), be = ts_node_end_byte(b);
+    return ae - as == be - bs && memcmp(src->text + as, src->text + bs, ae - as) == 0;
+}
+
+int lf_py_is(const lf_source *src, TSNode n, const char *s) { return lf_node_text_eq(src, n, s); }
+
+int lf_py_call_name(TSNode call, TSNode *name) {
+    if (strcmp(ts_node_type(call), "call") != 0)
+        return 0;
+    TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+    if (ts_node_is_null(fn))
+        return 0;
+    if (strcmp(ts_node_type(fn), "identifier") == 0) {
+        *name = fn;
+        return 1;
+    }
+    if (strcmp(ts_node_type(fn), "attribute") == 0) {
+        TSNode a = ts_node_child_by_field_name(fn, "attribute", 9);
+        if (ts_node_is_null(a))
+            return 0;
+        *name = a;
+        return 1;
+    }
+    return 0;
+}
+
+int lf_py_call_receiver(TSNode call, TSNode *obj) {
+    TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+    if (ts_node_is_null(fn) || strcmp(ts_node_type(fn), "attribute") != 0)
+        return 0;
+    *obj = ts_node_child_by_field_name(fn, "object", 6);
+    return !ts_node_is_null(*obj);
+}
+
+static int positional(TSNode a) {
+    const char *t = ts_node_type(a);
+    return strcmp(t, "keyword_argument") != 0 && strcmp(t, "comment") != 0 &&
+           strcmp(t, "list_splat") != 0 && strcmp(t, "dictionary_splat") != 0;
+}
+
+int lf_py_call_arg(TSNode call, uint32_t i, TSNode *out) {
+    TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+    if (ts_node_is_null(args))
+        return 0;
+    uint32_t k = 0;
+    for (uint32_t c = 0; c < ts_node_named_child_count(args); c++) {
+        TSNode a = ts_node_named_child(args, c);
+        if (!positional(a))
+            continue;
+        if (k++ == i) {
+            *out = a;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+size_t lf_py_call_nargs(TSNode call) {
+    TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+    if (ts_node_is_null(args))
+        return 0;
+    size_t k = 0;
+    for (uint32_t c = 0; c < ts_node_named_child_count(args); c++)
+        if (positional(ts_node_named_child(args, c)))
+            k++;
+    return k;
+}
+
+TSNode lf_py_unwrap_path(const lf_source *src, TSNode n) {
+    for (;;) {
+        const char *t = ts_node_type(n);
+        if (strcmp(t, "parenthesized_expression") == 0 && ts_node_named_child_count(n) == 1) {
+            n = ts_node_named_child(n, 0);
+            continue;
+        }
+        if (strcmp(t, "call") == 0 && lf_py_call_nargs(n) == 1) {
+            TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+            if (lf_py_is(src, fn, "str") || lf_py_is(src, fn, "os.fspath") || lf_py_is(src, fn, "fspath")) {
+                TSNode a;
+                if (lf_py_call_arg(n, 0, &a)) {
+                    n = a;
+                    continue;
+                }
+            }
+        }
+        return n;
+    }
+}
+
+static int walk_rec(TSNode n, const char *type, int skip_nested_defs, lf_py_visit_fn fn, void *ud, int top) {
+    const char *t = ts_node_type(n);
+    if (!top && skip_nested_defs && (strcmp(t, "function_definition") == 0 || strcmp(t, "lambda") == 0))
+        return 1;
+    if (!type || strcmp(t, type) == 0)
+        if (!fn(n, ud))
+            return 0;
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++)
+        if (!walk_rec(ts_node_named_child(n, i), type, skip_nested_defs, fn, ud, 0))
+            return 0;
+    return 1;
+}
+
+void lf_py_walk(TSNode root, const char *type, int skip_nested_defs, lf_py_visit_fn fn, void *ud) {
+    walk_rec(root, type, skip_nested_defs, fn, ud, 1);
+}
+
+int lf_py_text_has(const lf_source *src, TSNode n, const char *const *needles) {
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    for (size_t i = 0; needles[i]; i++)
+        if (memmem(src->text + a, b - a, needles[i], strlen(needles[i])))
+            return 1;
+    return 0;
+}
+
+int lf_py_within(TSNode inner, TSNode outer) {
+    return ts_node_start_byte(inner) >= ts_node_start_byte(outer) && ts_node_end_byte(inner) <= ts_node_end_byte(outer);
+}
+
+TSNode lf_py_statement(TSNode n) {
+    TSNode cur = n;
+    for (;;) {
+        TSNode p = ts_node_parent(cur);
+        if (ts_node_is_null(p))
+            return cur;
+        const char *t = ts_node_type(p);
+        if (strcmp(t, "block") == 0 || strcmp(t, "module") == 0)
+            return cur;
+        cur = p;
+    }
+}
