@@ -35,7 +35,7 @@ extern "C" {
 #define LOCKRT_API __declspec(dllexport)
 #elif defined(_WIN32) && defined(LOCKRT_SHARED)
 #define LOCKRT_API __declspec(dllimport)
-#elif defined(__GNUC__)
+#elif defined(__GNUC__) && !defined(_WIN32)
 #define LOCKRT_API __attribute__((visibility("default")))
 #else
 #define LOCKRT_API
@@ -59,7 +59,8 @@ typedef enum lockrt_status {
     LOCKRT_ENOENT = -9,     /* no such lock / file */
     LOCKRT_ECORRUPT = -10,  /* owner record unreadable or malformed */
     LOCKRT_ENOMEM = -11,
-    LOCKRT_EIO = -12,       /* other OS error; see lockrt_lock_os_error() / errno / GetLastError() */
+    LOCKRT_EIO = -12,       /* other OS error; errno (Unix) / GetLastError() (Windows) is left
+                               as the failing call set it where possible */
     LOCKRT_ENOTSUP = -13    /* operation not supported on this platform or filesystem */
 } lockrt_status;
 

@@ -1,0 +1,123 @@
+/*
+ * Strategy choice and the bounded wait shared by both strategies.
+ *
+ * The wait is exponential backoff with full jitter between poll_min_ms and
+ * poll_max_ms: waiters that started together do not retry together, and a long
+ * hold costs a waiter at most poll_max_ms of extra latency. The deadline is the
+ * only thing time decides: it ends *our* wait, it never breaks a lock.
+ */
+#include "lockrt_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int resolve_strategy(const char *path, const lockrt_options *opts, lockrt_strategy *out)
+{
+    lockrt_strategy s = opts->strategy;
+    if (s != LOCKRT_STRATEGY_AUTO && s != LOCKRT_STRATEGY_OSLOCK && s != LOCKRT_STRATEGY_LOCKFILE)
+        return LOCKRT_EINVAL;
+    if (s == LOCKRT_STRATEGY_AUTO) {
+        int rc = lockrt__env_strategy(&s);
+        if (rc != LOCKRT_OK)
+            return rc;
+    }
+    if (s == LOCKRT_STRATEGY_AUTO)
+        /* NFS/SMB byte-range locks depend on a lock daemon or server support that
+         * may be absent or lie; an O_EXCL create is atomic on every NFS since v3. */
+        s = lockrt__is_network_fs(path) ? LOCKRT_STRATEGY_LOCKFILE : LOCKRT_STRATEGY_OSLOCK;
+    *out = s;
+    return LOCKRT_OK;
+}
+
+int lockrt__wait_loop(lockrt_lock *lock, const lockrt_options *opts, lockrt__try_fn try_once,
+                      void *ctx)
+{
+    uint64_t start = lockrt__monotonic_ms();
+    uint64_t rng = start ^ ((uint64_t)lockrt__self_pid() << 32) ^ (uint64_t)(uintptr_t)lock;
+    uint64_t backoff = opts->poll_min_ms;
+    for (;;) {
+        int rc = try_once(lock, opts, ctx);
+        if (rc != LOCKRT__BUSY)
+            return rc;
+        uint64_t now = lockrt__monotonic_ms();
+        uint64_t waited = now - start;
+        if (opts->timeout_ms == 0 ||
+            (opts->timeout_ms > 0 && waited >= (uint64_t)opts->timeout_ms))
+            return LOCKRT_ETIMEDOUT;
+        uint64_t nap = opts->poll_min_ms + lockrt__splitmix64(&rng) % (backoff + 1);
+        if (opts->timeout_ms > 0 && nap > (uint64_t)opts->timeout_ms - waited)
+            nap = (uint64_t)opts->timeout_ms - waited;
+        lockrt__sleep_ms((uint32_t)nap);
+        backoff = backoff * 2;
+        if (backoff > opts->poll_max_ms)
+            backoff = opts->poll_max_ms;
+    }
+}
+
+int lockrt_acquire(const char *path, const lockrt_options *user_opts, lockrt_lock **out)
+{
+    if (!path || !*path || !out)
+        return LOCKRT_EINVAL;
+    *out = NULL;
+    lockrt_options opts;
+    lockrt__effective_options(user_opts, &opts);
+
+    lockrt_lock *lock = calloc(1, sizeof *lock);
+    if (!lock)
+        return LOCKRT_ENOMEM;
+    size_t plen = strlen(path);
+    lock->path = malloc(plen + 1);
+    if (!lock->path) {
+        free(lock);
+        return LOCKRT_ENOMEM;
+    }
+    memcpy(lock->path, path, plen + 1);
+#ifdef _WIN32
+    lock->handle = NULL;
+#else
+    lock->fd = -1;
+#endif
+    lock->hooks = opts.hooks;
+
+    int rc = resolve_strategy(path, &opts, &lock->strategy);
+    if (rc == LOCKRT_OK) {
+        if (lock->strategy == LOCKRT_STRATEGY_OSLOCK) {
+            if (opts.timeout_ms < 0)
+                rc = lockrt__oslock_wait_forever(lock);
+            else
+                rc = lockrt__wait_loop(lock, &opts, lockrt__oslock_try, NULL);
+            if (rc != LOCKRT_OK)
+                lockrt__oslock_abandon(lock);
+        } else {
+            rc = lockrt__wait_loop(lock, &opts, lockrt__lockfile_try, NULL);
+        }
+    }
+    if (rc != LOCKRT_OK) {
+        free(lock->path);
+        free(lock);
+        return rc;
+    }
+    *out = lock;
+    return LOCKRT_OK;
+}
+
+int lockrt_release(lockrt_lock *lock)
+{
+    if (!lock)
+        return LOCKRT_EINVAL;
+    int rc = lock->strategy == LOCKRT_STRATEGY_OSLOCK ? lockrt__oslock_release(lock)
+                                                      : lockrt__lockfile_release(lock);
+    free(lock->path);
+    free(lock);
+    return rc;
+}
+
+lockrt_strategy lockrt_lock_strategy(const lockrt_lock *lock)
+{
+    return lock ? lock->strategy : LOCKRT_STRATEGY_AUTO;
+}
+
+const char *lockrt_lock_token(const lockrt_lock *lock)
+{
+    return lock ? lock->token : "";
+}

@@ -1,0 +1,111 @@
+/*
+ * Internal contracts between the shared code in src/ and the platform layers in
+ * src/unix/ and src/win/. Nothing here is exported from the library.
+ */
+#ifndef LOCKRT_INTERNAL_H
+#define LOCKRT_INTERNAL_H
+
+#include "lockrt.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Internal "try again later" result of a single acquisition attempt; never
+ * returned to callers. Positive so it cannot collide with lockrt_status. */
+#define LOCKRT__BUSY 1
+
+/* Largest owner record we read or write. A record is one short JSON line; anything
+ * bigger at a lock path is not ours and reads as corrupt. */
+#define LOCKRT__RECORD_MAX 1024
+
+/* An owner record with no parseable owner (empty, torn by a creator killed between
+ * its O_EXCL create and its write, or foreign bytes) names no process whose
+ * liveness could be checked. It is reclaimable only once its own mtime is older
+ * than this; see docs/lockrt.md "Corrupt records". */
+#define LOCKRT__CORRUPT_GRACE_MS 30000
+
+struct lockrt_lock {
+    lockrt_strategy strategy;
+    char *path;
+#ifdef _WIN32
+    void *handle;              /* OS lock: the LockFileEx'd handle */
+#else
+    int fd;                    /* OS lock: the flock()ed descriptor */
+#endif
+    lockrt_identity identity;  /* lockfile: the record as we created it */
+    char token[LOCKRT_TOKEN_MAX];
+    const lockrt_hooks *hooks;
+};
+
+/* ---- shared helpers (src/) ---- */
+
+/* Defaults applied to a possibly-NULL options pointer. */
+void lockrt__effective_options(const lockrt_options *in, lockrt_options *out);
+
+uint64_t lockrt__fnv1a(const void *data, size_t len, uint64_t seed);
+#define LOCKRT__FNV_SEED 0xcbf29ce484222325ULL
+
+/* Owner record <-> bytes. format returns bytes written (without NUL) or -1. */
+int lockrt__record_format(const lockrt_owner *owner, char *buf, size_t cap);
+int lockrt__record_parse(const char *buf, size_t len, lockrt_owner *out);
+
+/* Fill pid, start time, host and a fresh random token for this process. */
+int lockrt__owner_self(lockrt_owner *out);
+
+/* Hex-encode n random bytes into out (2n+1 bytes). */
+int lockrt__random_hex(char *out, size_t nbytes);
+
+/* Small PRNG for backoff jitter; state is owned by the caller. */
+uint64_t lockrt__splitmix64(uint64_t *state);
+
+/* Same identity (every field)? */
+bool lockrt__identity_equal(const lockrt_identity *a, const lockrt_identity *b);
+
+/* Backoff loop shared by both strategies. try_once returns LOCKRT_OK,
+ * LOCKRT__BUSY or a negative status. */
+typedef int (*lockrt__try_fn)(lockrt_lock *lock, const lockrt_options *opts, void *ctx);
+int lockrt__wait_loop(lockrt_lock *lock, const lockrt_options *opts, lockrt__try_fn try_once,
+                      void *ctx);
+
+/* Lockfile strategy (src/lockfile.c): one attempt, and release. */
+int lockrt__lockfile_try(lockrt_lock *lock, const lockrt_options *opts, void *ctx);
+int lockrt__lockfile_release(lockrt_lock *lock);
+
+/* Judge a captured record: LOCKRT_OK = provably stale, LOCKRT_ENOTSTALE = held,
+ * LOCKRT_ECORRUPT = no owner and still inside the grace period. */
+int lockrt__judge_record(const char *bytes, size_t len, const lockrt_identity *id);
+
+/* ---- platform layer (src/unix/, src/win/) ---- */
+
+uint64_t lockrt__monotonic_ms(void);
+int64_t lockrt__wall_ms(void);
+void lockrt__sleep_ms(uint32_t ms);
+int lockrt__random_bytes(void *buf, size_t n);
+int lockrt__hostname(char *buf, size_t cap);
+int64_t lockrt__self_pid(void);
+
+/* Reads LOCKRT_STRATEGY; LOCKRT_EINVAL on an unknown value. */
+int lockrt__env_strategy(lockrt_strategy *out);
+
+/* True when `path` (or its directory, if it does not exist) is on a network
+ * filesystem whose OS locks are not to be trusted. */
+bool lockrt__is_network_fs(const char *path);
+
+/* OS lock strategy: one attempt (may keep state in lock between attempts), the
+ * blocking form used when timeout_ms < 0, release, and cleanup of a failed wait. */
+int lockrt__oslock_try(lockrt_lock *lock, const lockrt_options *opts, void *ctx);
+int lockrt__oslock_wait_forever(lockrt_lock *lock);
+int lockrt__oslock_release(lockrt_lock *lock);
+void lockrt__oslock_abandon(lockrt_lock *lock);
+
+/* Exclusive create of a new record at path (O_CREAT|O_EXCL|O_NOFOLLOW / CREATE_NEW),
+ * written through the creating descriptor; identity captured from it.
+ * LOCKRT__BUSY when the name is taken (or, on Windows, delete-pending). */
+int lockrt__record_create(const char *path, const char *bytes, size_t len, lockrt_identity *id);
+
+/* Read a record without following a symlink; identity from the same descriptor.
+ * *len receives the bytes read (at most cap). */
+int lockrt__record_capture(const char *path, char *buf, size_t cap, size_t *len,
+                           lockrt_identity *id);
+#endif

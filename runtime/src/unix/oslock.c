@@ -1,0 +1,134 @@
+/*
+ * OS lock strategy on Unix: flock(LOCK_EX) on a lock file that is never unlinked.
+ *
+ * Why flock and not fcntl(F_SETLK): POSIX record locks belong to the (process,
+ * inode) pair, so closing *any* descriptor of the file in the process drops them
+ * (the classic SQLite os_unix.c trap), and two threads of one process never
+ * exclude each other. flock locks belong to the open file description, so every
+ * lockrt_acquire() excludes every other one, across threads and processes alike,
+ * and a SIGKILLed holder's lock is released by the kernel when its last
+ * descriptor closes. Python's fcntl.flock() takes the same lock, so a pure-Python
+ * fallback interoperates. On Linux NFS, flock is emulated with byte-range locks;
+ * lockrt's AUTO strategy uses lockfiles there anyway.
+ *
+ * Why never unlink: a waiter may already have opened the old inode. If the holder
+ * unlinked the name on release, the next opener would create a new inode and lock
+ * it while the waiter locks the old one -- two holders. After acquiring we also
+ * check that the name still points at the inode we locked (someone else may have
+ * unlinked or replaced it), and start over if not.
+ */
+#include "lockrt_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int open_lock_file(lockrt_lock *lock)
+{
+    /* O_NOFOLLOW: a symlink planted at the lock path must not redirect our create
+     * (or lock) to a file of the attacker's choosing. O_NONBLOCK: a FIFO at the
+     * path must not block the open; it is then refused as EBADTYPE. */
+    int fd;
+    do {
+        fd = open(lock->path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        int err = errno;
+        struct stat st;
+        if (err == ELOOP && lstat(lock->path, &st) == 0 && S_ISLNK(st.st_mode))
+            return LOCKRT_ESYMLINK;
+        if (err == EISDIR)
+            return LOCKRT_EBADTYPE;
+        if (err == ENOENT)
+            return LOCKRT_ENOENT; /* directory missing */
+        errno = err;
+        return LOCKRT_EIO;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return LOCKRT_EBADTYPE;
+    }
+    lock->fd = fd;
+    return LOCKRT_OK;
+}
+
+/* After the lock is ours: is the name still bound to the inode we locked? */
+static bool name_still_ours(const lockrt_lock *lock)
+{
+    struct stat by_fd, by_name;
+    if (fstat(lock->fd, &by_fd) != 0 || lstat(lock->path, &by_name) != 0)
+        return false;
+    return by_fd.st_dev == by_name.st_dev && by_fd.st_ino == by_name.st_ino;
+}
+
+static int after_locked(lockrt_lock *lock)
+{
+    if (name_still_ours(lock))
+        return LOCKRT_OK;
+    close(lock->fd); /* drops our lock on the orphaned inode */
+    lock->fd = -1;
+    return LOCKRT__BUSY;
+}
+
+int lockrt__oslock_try(lockrt_lock *lock, const lockrt_options *opts, void *ctx)
+{
+    (void)opts;
+    (void)ctx;
+    for (int round = 0; round < 8; round++) {
+        if (lock->fd < 0) {
+            int rc = open_lock_file(lock);
+            if (rc != LOCKRT_OK)
+                return rc;
+        }
+        if (flock(lock->fd, LOCK_EX | LOCK_NB) != 0) {
+            if (errno == EWOULDBLOCK || errno == EINTR)
+                return LOCKRT__BUSY;
+            return LOCKRT_EIO;
+        }
+        if (after_locked(lock) == LOCKRT_OK)
+            return LOCKRT_OK;
+    }
+    return LOCKRT__BUSY;
+}
+
+int lockrt__oslock_wait_forever(lockrt_lock *lock)
+{
+    for (;;) {
+        if (lock->fd < 0) {
+            int rc = open_lock_file(lock);
+            if (rc != LOCKRT_OK)
+                return rc;
+        }
+        if (flock(lock->fd, LOCK_EX) != 0) {
+            if (errno == EINTR)
+                continue;
+            return LOCKRT_EIO;
+        }
+        if (after_locked(lock) == LOCKRT_OK)
+            return LOCKRT_OK;
+    }
+}
+
+int lockrt__oslock_release(lockrt_lock *lock)
+{
+    int rc = LOCKRT_OK;
+    if (lock->fd >= 0) {
+        if (flock(lock->fd, LOCK_UN) != 0)
+            rc = LOCKRT_EIO;
+        if (close(lock->fd) != 0 && rc == LOCKRT_OK)
+            rc = LOCKRT_EIO;
+        lock->fd = -1;
+    }
+    return rc;
+}
+
+void lockrt__oslock_abandon(lockrt_lock *lock)
+{
+    if (lock->fd >= 0) {
+        close(lock->fd);
+        lock->fd = -1;
+    }
+}
