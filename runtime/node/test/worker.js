@@ -1,0 +1,76 @@
+'use strict';
+// Lost-update worker: --iters read-modify-write increments of --key in the JSON
+// counter file --file under the lock --lock (or none, for the control).
+//   worker.js --file F --lock L --key K --iters M --strategy oslock|lockfile|none
+//             [--go PATH] [--async]
+// Exit codes: 0 done, 3 the lock was not acquired in time.
+const fs = require('node:fs');
+const path = require('node:path');
+
+function parseArgs(argv) {
+  const out = { async: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--async') out.async = true;
+    else if (a.startsWith('--')) out[a.slice(2)] = argv[++i];
+  }
+  return out;
+}
+
+function readCounts(file) {
+  let raw;
+  try {
+    raw = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if (err.code === 'ENOENT') return {};
+    throw err;
+  }
+  if (raw.trim() === '') return {};
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return {}; // only the unlocked control can see a torn file
+  }
+}
+
+function increment(file, key) {
+  const counts = readCounts(file);
+  counts[key] = (counts[key] || 0) + 1;
+  fs.writeFileSync(file, JSON.stringify(counts));
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const iters = Number(args.iters);
+  const lockrt = args.strategy === 'none' ? null : require(path.join(__dirname, '..', 'index.js'));
+  if (args.go) while (!fs.existsSync(args.go)) Atomics.wait(sleeper, 0, 0, 1);
+  const opts = { timeout: 120000, strategy: args.strategy };
+  for (let i = 0; i < iters; i++) {
+    if (lockrt === null) {
+      increment(args.file, args.key);
+    } else if (args.async) {
+      const ok = await lockrt.promises.withExclusiveLock(args.lock, opts, async (acquired) => {
+        if (acquired) increment(args.file, args.key);
+        return acquired;
+      });
+      if (!ok) return 3;
+    } else {
+      const ok = lockrt.withExclusiveLock(args.lock, opts, (acquired) => {
+        if (acquired) increment(args.file, args.key);
+        return acquired;
+      });
+      if (!ok) return 3;
+    }
+  }
+  return 0;
+}
+
+main().then((code) => {
+  if (code) process.stderr.write(`worker ${process.argv.join(' ')}: lock not acquired in time\n`);
+  process.exitCode = code;
+}, (err) => {
+  process.stderr.write(`${err.stack}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,757 @@
+"""lockrt: process-level exclusive locks for state files (Python binding).
+
+One self-contained file, meant to be vendored next to the module that uses it
+(``from . import lockrt``). Importing it only loads a shared library; it spawns
+nothing, writes nothing and touches no global state outside this module.
+
+Backends
+--------
+* ``native``: the lockrt C library through ctypes. It is looked up in this order:
+  the ``LOCKRT_LIBRARY`` environment variable (an explicit path), beside this file
+  (``liblockrt.so`` / ``liblockrt.dylib`` / ``lockrt.dll``), then an installed copy.
+* ``python``: used when no library loads (or ``LOCKRT_PURE_PYTHON=1``). It offers
+  the OS lock strategy only (``fcntl.flock`` on Unix, ``msvcrt.locking`` with a
+  bounded retry loop on Windows) plus pure-Python ``confined_path``,
+  ``write_atomic`` and ``process_alive``, so a patched program is never worse
+  off than it was. The flock it takes is the same lock the C library's OS
+  strategy takes, so native and pure-Python processes exclude each other.
+
+``BACKEND`` says which one is active, ``LIBRARY`` the loaded path (or None) and
+``LOAD_ERROR`` why the native library was not used (or None).
+
+Never worse than before: ``exclusive_lock`` yields False when the lock stayed
+held by a live owner for the whole timeout instead of raising; the caller
+decides whether to proceed.
+"""
+
+import ctypes
+import os
+import sys
+import time
+
+__all__ = [
+    "BACKEND", "LIBRARY", "LOAD_ERROR", "LockrtError", "ConfinementError", "Lock",
+    "acquire", "exclusive_lock", "confined_path", "write_atomic", "release_if_owned",
+    "reclaim_if_stale", "process_alive", "process_start_time", "owner_read", "strerror",
+]
+
+# Status codes, mirroring lockrt.h.
+OK = 0
+ETIMEDOUT = -1
+EINVAL = -2
+ESYMLINK = -3
+EBADTYPE = -4
+EESCAPE = -5
+EMISMATCH = -6
+ENOTOWNER = -7
+ENOTSTALE = -8
+ENOENT = -9
+ECORRUPT = -10
+ENOMEM = -11
+EIO = -12
+ENOTSUP = -13
+
+_STATUS_NAMES = {
+    OK: "LOCKRT_OK", ETIMEDOUT: "LOCKRT_ETIMEDOUT", EINVAL: "LOCKRT_EINVAL",
+    ESYMLINK: "LOCKRT_ESYMLINK", EBADTYPE: "LOCKRT_EBADTYPE", EESCAPE: "LOCKRT_EESCAPE",
+    EMISMATCH: "LOCKRT_EMISMATCH", ENOTOWNER: "LOCKRT_ENOTOWNER",
+    ENOTSTALE: "LOCKRT_ENOTSTALE", ENOENT: "LOCKRT_ENOENT", ECORRUPT: "LOCKRT_ECORRUPT",
+    ENOMEM: "LOCKRT_ENOMEM", EIO: "LOCKRT_EIO", ENOTSUP: "LOCKRT_ENOTSUP",
+}
+
+# Used only by the pure-Python backend; the native one asks lockrt_strerror.
+_PY_STATUS_TEXT = {
+    OK: "success",
+    ETIMEDOUT: "timed out: the lock is held by a live owner",
+    EINVAL: "invalid argument",
+    ESYMLINK: "a symlink sits at the lock path (refused, not followed)",
+    EBADTYPE: "not a regular file at the lock path",
+    EESCAPE: "unsafe name, or the target escapes the directory",
+    EMISMATCH: "the file changed since it was judged (left alone)",
+    ENOTOWNER: "the lock record names another owner",
+    ENOTSTALE: "the lock owner is alive, unknown, or on another host",
+    ENOENT: "no such lock or file",
+    ECORRUPT: "the lock owner record is unreadable or malformed",
+    ENOMEM: "out of memory",
+    EIO: "I/O error",
+    ENOTSUP: "not supported by the pure-Python backend of lockrt",
+}
+
+_STRATEGIES = {None: 0, "auto": 0, "oslock": 1, "lockfile": 2}
+_STRATEGY_NAMES = {0: "auto", 1: "oslock", 2: "lockfile"}
+_LIVENESS = ("dead", "alive", "unknown")
+
+_WINDOWS = sys.platform == "win32"
+
+
+class LockrtError(OSError):
+    """A lockrt operation failed. ``status`` is the lockrt status code (negative),
+    ``code`` its name (e.g. ``"LOCKRT_ESYMLINK"``), ``path`` the path concerned."""
+
+    def __init__(self, status, message=None, path=None):
+        self.status = status
+        self.code = _STATUS_NAMES.get(status, "LOCKRT_%d" % status)
+        self.message = message if message is not None else strerror(status)
+        self.path = path
+        text = "%s (%s)" % (self.message, self.code)
+        if path is not None:
+            text += ": %r" % (path,)
+        super().__init__(text)
+
+
+class ConfinementError(LockrtError, ValueError):
+    """confined_path refused the name or its target (also a ValueError, like the
+    guards it replaces)."""
+
+
+def _timeout_ms(timeout):
+    if timeout is None:
+        return -1
+    timeout = float(timeout)
+    if timeout < 0:
+        return -1
+    return int(timeout * 1000.0 + 0.999)
+
+
+def _strategy_code(strategy):
+    try:
+        return _STRATEGIES[strategy]
+    except (KeyError, TypeError):
+        raise LockrtError(EINVAL, "unknown strategy %r (use 'oslock', 'lockfile' or None)"
+                          % (strategy,)) from None
+
+
+def _c_path(path):
+    raw = _encode(path)
+    if b"\0" in raw:  # C would silently act on the shorter path before the NUL
+        raise LockrtError(EINVAL, "path contains a NUL character", path)
+    return raw
+
+
+if _WINDOWS:
+    def _encode(path):
+        return os.fspath(path).encode("utf-8") if not isinstance(path, bytes) else path
+
+    def _decode(raw):
+        return raw.decode("utf-8")
+else:
+    _encode = os.fsencode
+    _decode = os.fsdecode
+
+
+# --------------------------------------------------------------------------------------
+# Native backend
+# --------------------------------------------------------------------------------------
+
+class _Options(ctypes.Structure):
+    _fields_ = [
+        ("strategy", ctypes.c_int),
+        ("timeout_ms", ctypes.c_int64),
+        ("poll_min_ms", ctypes.c_uint32),
+        ("poll_max_ms", ctypes.c_uint32),
+        ("hooks", ctypes.c_void_p),
+    ]
+
+
+class _Owner(ctypes.Structure):
+    _fields_ = [
+        ("pid", ctypes.c_int64),
+        ("start_time", ctypes.c_uint64),
+        ("host", ctypes.c_char * 256),
+        ("token", ctypes.c_char * 64),
+    ]
+
+
+def _library_candidates():
+    explicit = os.environ.get("LOCKRT_LIBRARY")
+    if explicit:
+        yield explicit
+        return  # an explicit choice is not second-guessed
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in ("liblockrt.so", "liblockrt.dylib", "lockrt.dll", "liblockrt.dll"):
+        candidate = os.path.join(here, name)
+        if os.path.isfile(candidate):
+            yield candidate
+    # Installed copy. On Linux the dynamic loader's own search (ld.so.cache,
+    # LD_LIBRARY_PATH, default dirs) is what find_library would consult, and
+    # find_library would spawn ldconfig/gcc on every import of a hook process,
+    # so the loader is asked directly. Elsewhere find_library searches PATH
+    # (Windows) or the framework/library dirs (macOS) without a subprocess.
+    if sys.platform.startswith("linux"):
+        yield "liblockrt.so"
+        yield "liblockrt.so.0"
+    else:
+        import ctypes.util  # imports subprocess: only where it is needed
+        found = ctypes.util.find_library("lockrt")
+        if found:
+            yield found
+
+
+def _bind(lib):
+    c = ctypes
+    lib.lockrt_strerror.argtypes = [c.c_int]
+    lib.lockrt_strerror.restype = c.c_char_p
+    lib.lockrt_options_init.argtypes = [c.POINTER(_Options)]
+    lib.lockrt_options_init.restype = None
+    # Hot path: no argtypes, callers pass ready ctypes objects (cheaper per call).
+    lib.lockrt_acquire.restype = c.c_int
+    lib.lockrt_release.restype = c.c_int
+    lib.lockrt_lock_strategy.argtypes = [c.c_void_p]
+    lib.lockrt_lock_strategy.restype = c.c_int
+    lib.lockrt_lock_token.argtypes = [c.c_void_p]
+    lib.lockrt_lock_token.restype = c.c_char_p
+    lib.lockrt_owner_read.argtypes = [c.c_char_p, c.POINTER(_Owner)]
+    lib.lockrt_owner_read.restype = c.c_int
+    lib.lockrt_process_alive.argtypes = [c.c_int64, c.c_uint64]
+    lib.lockrt_process_alive.restype = c.c_int
+    lib.lockrt_process_start_time.argtypes = [c.c_int64, c.POINTER(c.c_uint64)]
+    lib.lockrt_process_start_time.restype = c.c_int
+    lib.lockrt_reclaim_if_stale.argtypes = [c.c_char_p, c.c_void_p]
+    lib.lockrt_reclaim_if_stale.restype = c.c_int
+    lib.lockrt_release_if_owned.argtypes = [c.c_char_p, c.c_char_p, c.c_void_p]
+    lib.lockrt_release_if_owned.restype = c.c_int
+    lib.lockrt_confined_path.argtypes = [c.c_char_p, c.c_char_p, c.c_char_p, c.c_size_t]
+    lib.lockrt_confined_path.restype = c.c_int
+    lib.lockrt_write_atomic.argtypes = [c.c_char_p, c.c_char_p, c.c_size_t, c.c_uint]
+    lib.lockrt_write_atomic.restype = c.c_int
+    return lib
+
+
+def _load_native():
+    if os.environ.get("LOCKRT_PURE_PYTHON", "") not in ("", "0"):
+        return None, None, "LOCKRT_PURE_PYTHON is set"
+    errors = []
+    for candidate in _library_candidates():
+        try:
+            lib = ctypes.CDLL(candidate)
+            return _bind(lib), candidate, None
+        except (OSError, AttributeError) as exc:
+            errors.append("%s: %s" % (candidate, exc))
+    return None, None, "; ".join(errors) or "no candidate"
+
+
+_lib, LIBRARY, LOAD_ERROR = _load_native()
+BACKEND = "native" if _lib is not None else "python"
+
+
+def strerror(status):
+    """Text for a lockrt status code."""
+    if _lib is not None:
+        return _lib.lockrt_strerror(int(status)).decode("utf-8", "replace")
+    return _PY_STATUS_TEXT.get(status, "unknown lockrt status %d" % status)
+
+
+# --------------------------------------------------------------------------------------
+# Locks
+# --------------------------------------------------------------------------------------
+
+class Lock(object):
+    """A held lock. ``release()`` (or leaving the ``with`` block) gives it up.
+    ``strategy`` is 'oslock' or 'lockfile'; ``token`` the owner token of a
+    lockfile lock ('' for OS locks)."""
+
+    __slots__ = ("path", "_handle", "_fd")
+
+    def __init__(self, path, handle, fd):
+        self.path = path
+        self._handle = handle
+        self._fd = fd
+
+    @property
+    def strategy(self):
+        if self._handle is not None:
+            return _STRATEGY_NAMES.get(_lib.lockrt_lock_strategy(self._handle), "unknown")
+        return "oslock"
+
+    @property
+    def token(self):
+        if self._handle is not None:
+            return _lib.lockrt_lock_token(self._handle).decode("utf-8", "replace")
+        return ""
+
+    @property
+    def held(self):
+        return self._handle is not None or self._fd is not None
+
+    def release(self):
+        """Release the lock; a second call does nothing."""
+        handle = self._handle
+        if handle is not None:
+            self._handle = None
+            status = _release_native(handle)
+            if status != OK:
+                raise LockrtError(status, None, self.path)
+        elif self._fd is not None:
+            fd = self._fd
+            self._fd = None
+            _py_unlock(fd)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self.release()
+        return False
+
+    def __repr__(self):
+        return "<lockrt.Lock %r %s>" % (self.path, "held" if self.held else "released")
+
+
+_options_cache = {}
+
+
+def _native_options(timeout_ms, strategy_code):
+    key = (timeout_ms, strategy_code)
+    opts = _options_cache.get(key)
+    if opts is None:
+        opts = _Options()
+        _lib.lockrt_options_init(ctypes.byref(opts))
+        opts.strategy = strategy_code
+        opts.timeout_ms = timeout_ms
+        if len(_options_cache) < 128:
+            _options_cache[key] = opts
+    return opts
+
+
+def _acquire_native(path, timeout, strategy):
+    # Options are cached per (timeout, strategy) as given, so the hot path builds
+    # no ctypes structure; the cache is bounded.
+    try:
+        opts = _options_cache[(timeout, strategy)]
+    except (KeyError, TypeError):
+        opts = _native_options(_timeout_ms(timeout), _strategy_code(strategy))
+        if len(_options_cache) < 128:
+            _options_cache[(timeout, strategy)] = opts
+    out = ctypes.c_void_p()
+    status = _lib.lockrt_acquire(_c_path(path), ctypes.byref(opts), ctypes.byref(out))
+    if status == OK:
+        return Lock(path, out, None)
+    if status == ETIMEDOUT:
+        return None
+    raise LockrtError(status, None, path)
+
+
+def _release_native(handle):
+    return _lib.lockrt_release(handle)
+
+
+def acquire(path, timeout=10.0, strategy=None):
+    """Acquire the exclusive lock at ``path`` (the lock file itself).
+
+    Returns a held :class:`Lock`, or None when the lock stayed held by a live
+    owner for ``timeout`` seconds (None = wait forever, 0 = try once). Other
+    failures (a symlink at the path, bad argument, I/O) raise LockrtError.
+    ``strategy``: None/'auto' (OS lock where it works; env LOCKRT_STRATEGY may
+    force one), 'oslock' or 'lockfile'.
+    """
+    if _lib is not None:
+        return _acquire_native(path, timeout, strategy)
+    return _acquire_py(path, timeout, strategy)
+
+
+class _LockContext(object):
+    __slots__ = ("_path", "_timeout", "_strategy", "_lock")
+
+    def __init__(self, path, timeout, strategy):
+        self._path = path
+        self._timeout = timeout
+        self._strategy = strategy
+        self._lock = None
+
+    def __enter__(self):
+        self._lock = acquire(self._path, self._timeout, self._strategy)
+        return self._lock is not None
+
+    def __exit__(self, exc_type, exc, tb):
+        lock = self._lock
+        if lock is not None:
+            self._lock = None
+            lock.release()
+        return False
+
+
+def exclusive_lock(path, timeout=10.0, strategy=None):
+    """Context manager: ``with exclusive_lock(p) as acquired:``.
+
+    ``acquired`` is True when the lock is held for the block, False when it
+    stayed held by a live owner for ``timeout`` seconds; a timeout never raises,
+    so the caller decides whether to proceed. The lock file is left in place on
+    release (unlinking it under a waiter would give two holders).
+    """
+    return _LockContext(path, timeout, strategy)
+
+
+# --------------------------------------------------------------------------------------
+# Other operations
+# --------------------------------------------------------------------------------------
+
+def confined_path(directory, name):
+    """Join ``name`` onto ``directory`` safely and return the joined path.
+
+    Rejects empty names, separators, '.' and '..', NUL and control characters;
+    if the target exists as a symlink leaving ``directory``, refuses it. Never
+    requires the target to exist. Raises ConfinementError (a ValueError too).
+    """
+    if _lib is not None:
+        raw_name = _encode(name)
+        if b"\0" in raw_name:
+            raise ConfinementError(EESCAPE, None, os.path.join(os.fspath(directory), os.fspath(name)))
+        buf = ctypes.create_string_buffer(4096 + 256)
+        status = _lib.lockrt_confined_path(_c_path(directory), raw_name, buf, len(buf))
+        if status != OK:
+            raise ConfinementError(status, None, os.path.join(os.fspath(directory), os.fspath(name)))
+        return _decode(buf.value)
+    return _confined_path_py(os.fspath(directory), os.fspath(name))
+
+
+def write_atomic(path, data, mode=0o644):
+    """Atomically replace ``path`` with ``data`` (bytes, or str written as UTF-8):
+    unique temp in the same directory, fsync, rename, fsync the directory."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    else:
+        data = bytes(data)
+    if _lib is not None:
+        status = _lib.lockrt_write_atomic(_c_path(path), data, len(data), mode)
+        if status != OK:
+            raise LockrtError(status, None, path)
+        return
+    _write_atomic_py(os.fspath(path), data, mode)
+
+
+def release_if_owned(path, token):
+    """Remove the lockfile record at ``path`` only if it carries ``token``.
+    True when removed; False when it names another owner, is gone, or changed
+    under us (left alone). Other failures raise LockrtError."""
+    if _lib is None:
+        raise LockrtError(ENOTSUP, "release_if_owned needs the native lockrt library", path)
+    raw_token = token.encode("utf-8")
+    if b"\0" in raw_token:
+        return False
+    status = _lib.lockrt_release_if_owned(_c_path(path), raw_token, None)
+    if status == OK:
+        return True
+    if status in (ENOTOWNER, ENOENT, EMISMATCH):
+        return False
+    raise LockrtError(status, None, path)
+
+
+def reclaim_if_stale(path):
+    """Remove the lockfile record at ``path`` only if its owner is provably gone
+    (same host and dead or reused pid). True when reclaimed; False when the
+    owner is alive/unknown/remote, the record is gone, or it changed under us."""
+    if _lib is None:
+        raise LockrtError(ENOTSUP, "reclaim_if_stale needs the native lockrt library", path)
+    status = _lib.lockrt_reclaim_if_stale(_c_path(path), None)
+    if status == OK:
+        return True
+    if status in (ENOTSTALE, ENOENT, EMISMATCH):
+        return False
+    raise LockrtError(status, None, path)
+
+
+def owner_read(path):
+    """The owner record of a lockfile lock: dict(pid, start_time, host, token)."""
+    if _lib is None:
+        raise LockrtError(ENOTSUP, "owner_read needs the native lockrt library", path)
+    owner = _Owner()
+    status = _lib.lockrt_owner_read(_c_path(path), ctypes.byref(owner))
+    if status != OK:
+        raise LockrtError(status, None, path)
+    return {"pid": owner.pid, "start_time": owner.start_time,
+            "host": owner.host.decode("utf-8", "replace"),
+            "token": owner.token.decode("utf-8", "replace")}
+
+
+def process_alive(pid, start_time=0):
+    """'alive', 'dead' or 'unknown' for ``pid`` on this host. A non-zero
+    ``start_time`` that differs from the process's own means the pid was reused
+    ('dead'). EPERM counts as alive; callers must treat 'unknown' as alive."""
+    pid = int(pid)
+    start_time = int(start_time or 0)
+    if _lib is not None:
+        return _LIVENESS[_lib.lockrt_process_alive(pid, start_time)]
+    return _process_alive_py(pid, start_time)
+
+
+def process_start_time(pid):
+    """The platform start stamp of ``pid`` (Linux: /proc starttime ticks), or None
+    when the platform cannot tell or the process does not exist."""
+    if _lib is not None:
+        out = ctypes.c_uint64()
+        status = _lib.lockrt_process_start_time(int(pid), ctypes.byref(out))
+        return out.value if status == OK else None
+    return _start_time_py(int(pid))
+
+
+# --------------------------------------------------------------------------------------
+# Pure-Python backend
+# --------------------------------------------------------------------------------------
+
+_POLL_MIN = 0.001
+_POLL_MAX = 0.05
+
+if _WINDOWS:
+    import msvcrt
+
+    def _open_lock_file(path):
+        if os.path.islink(path):
+            raise LockrtError(ESYMLINK, None, path)
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOINHERIT", 0)
+        return os.open(path, flags, 0o644)
+
+    def _try_lock(fd):
+        os.lseek(fd, 0, os.SEEK_SET)
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            return True
+        except OSError:
+            return False
+
+    def _still_bound(fd, path):
+        return True  # the open handle keeps Windows from deleting the name
+
+    def _py_unlock(fd):
+        try:
+            os.lseek(fd, 0, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        finally:
+            os.close(fd)
+else:
+    import errno as _errno
+    import stat as _stat
+
+    def _fcntl():
+        import fcntl  # only where it exists; kept out of module import on Windows
+        return fcntl
+
+    _flock = _fcntl().flock
+    _LOCK_EX_NB = _fcntl().LOCK_EX | _fcntl().LOCK_NB
+    _LOCK_UN = _fcntl().LOCK_UN
+    _OPEN_FLAGS = (os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+                   | getattr(os, "O_NONBLOCK", 0))
+
+    def _open_lock_file(path):
+        try:
+            fd = os.open(path, _OPEN_FLAGS, 0o644)
+        except OSError as exc:
+            if exc.errno == _errno.ELOOP:
+                raise LockrtError(ESYMLINK, None, path) from None
+            if exc.errno in (_errno.ENXIO, _errno.EISDIR):
+                raise LockrtError(EBADTYPE, None, path) from None
+            raise
+        if not _stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise LockrtError(EBADTYPE, None, path)
+        return fd
+
+    def _try_lock(fd):
+        try:
+            _flock(fd, _LOCK_EX_NB)
+            return True
+        except BlockingIOError:
+            return False
+
+    def _still_bound(fd, path):
+        # Someone may have unlinked or replaced the lock file between our open
+        # and our flock: a lock on an orphaned inode excludes nobody.
+        try:
+            by_fd, by_name = os.fstat(fd), os.lstat(path)
+        except OSError:
+            return False
+        return (by_fd.st_dev, by_fd.st_ino) == (by_name.st_dev, by_name.st_ino)
+
+    def _py_unlock(fd):
+        # Closing the last descriptor drops the flock; the file stays (see BRIEF §3).
+        os.close(fd)
+
+
+def _acquire_py(path, timeout, strategy):
+    code = _strategy_code(strategy)
+    if code == 2:
+        raise LockrtError(ENOTSUP, "the lockfile strategy needs the native lockrt library", path)
+    name = os.fspath(path)
+    if (b"\0" if isinstance(name, bytes) else "\0") in name:
+        raise LockrtError(EINVAL, "path contains a NUL character", path)
+    deadline = None if timeout is None or float(timeout) < 0 else time.monotonic() + float(timeout)
+    delay = _POLL_MIN
+    fd = _open_lock_file(name)
+    try:
+        while True:
+            if _try_lock(fd):
+                if _still_bound(fd, name):
+                    return Lock(path, None, fd)
+                os.close(fd)  # drops the lock on the orphaned inode; reopen the name
+                fd = -1
+                fd = _open_lock_file(name)
+                continue
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    os.close(fd)
+                    return None
+                time.sleep(min(delay, left))
+            else:
+                time.sleep(delay)
+            delay = min(delay * 2, _POLL_MAX)
+    except BaseException:
+        if fd >= 0:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        raise
+
+
+def _unsafe_name(name):
+    if name in ("", ".", ".."):
+        return True
+    for ch in name:
+        if ch in "/\\" or ord(ch) < 0x20 or ord(ch) == 0x7F:
+            return True
+    return False
+
+
+def _confined_path_py(directory, name):
+    joined = os.path.join(directory, name)
+    if isinstance(directory, bytes) or isinstance(name, bytes):
+        raise ConfinementError(EINVAL, "confined_path takes str arguments", joined)
+    if not directory or "\0" in directory:
+        raise ConfinementError(EINVAL, None, joined)
+    if _unsafe_name(name):
+        raise ConfinementError(EESCAPE, None, joined)
+    if os.path.islink(joined):
+        # Resolve the link's target, never the missing-target case: an absent
+        # target is fine, and realpath() of it would not be comparable anyway.
+        root = os.path.realpath(directory)
+        target = os.path.realpath(joined)
+        if os.path.dirname(target) != root and not target.startswith(root.rstrip(os.sep) + os.sep):
+            raise ConfinementError(EESCAPE, None, joined)
+    return joined
+
+
+def _write_atomic_py(path, data, mode):
+    import tempfile  # costs ~10 ms at import; only this path needs it
+    directory = os.path.dirname(path) or "."
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+            if not _WINDOWS:
+                try:
+                    os.fchmod(fd, os.stat(path).st_mode & 0o7777)
+                except FileNotFoundError:
+                    os.fchmod(fd, mode or 0o644)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        _replace_with_retry(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    if not _WINDOWS:
+        try:
+            dfd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        except OSError:
+            return
+        try:
+            os.fsync(dfd)
+        except OSError:
+            pass
+        finally:
+            os.close(dfd)
+
+
+def _replace_with_retry(src, dst):
+    # Windows: a reader holding dst open without FILE_SHARE_DELETE makes the
+    # rename fail with a sharing violation for as long as it holds it; retry
+    # for a bounded time.
+    attempts = 50 if _WINDOWS else 1
+    for attempt in range(attempts):
+        try:
+            os.replace(src, dst)
+            return
+        except PermissionError:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.02)
+
+
+if _WINDOWS:
+    def _win_process(pid):
+        k32 = ctypes.WinDLL("kernel32", use_last_error=True)
+        k32.OpenProcess.restype = ctypes.c_void_p
+        handle = k32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
+        return k32, handle
+
+    def _process_alive_py(pid, start_time):
+        if pid <= 0:
+            return "dead"
+        k32, handle = _win_process(pid)
+        if not handle:
+            err = ctypes.get_last_error()
+            if err == 87:  # ERROR_INVALID_PARAMETER: no such process
+                return "dead"
+            return "alive" if err == 5 else "unknown"  # ACCESS_DENIED: exists
+        try:
+            code = ctypes.c_ulong()
+            if k32.GetExitCodeProcess(ctypes.c_void_p(handle), ctypes.byref(code)) and code.value != 259:
+                return "dead"  # exited; 259 = STILL_ACTIVE
+            if start_time:
+                own = _win_creation_time(k32, handle)
+                if own is not None and own != start_time:
+                    return "dead"
+            return "alive"
+        finally:
+            k32.CloseHandle(ctypes.c_void_p(handle))
+
+    def _win_creation_time(k32, handle):
+        times = [ctypes.c_uint64() for _ in range(4)]
+        if not k32.GetProcessTimes(ctypes.c_void_p(handle), *[ctypes.byref(t) for t in times]):
+            return None
+        return times[0].value
+
+    def _start_time_py(pid):
+        k32, handle = _win_process(pid)
+        if not handle:
+            return None
+        try:
+            return _win_creation_time(k32, handle)
+        finally:
+            k32.CloseHandle(ctypes.c_void_p(handle))
+else:
+    def _start_time_py(pid):
+        # /proc/<pid>/stat field 22 (starttime, clock ticks since boot). The
+        # command name may contain spaces and ')', so split after the last ')'.
+        try:
+            with open("/proc/%d/stat" % pid, "rb") as fh:
+                raw = fh.read()
+        except OSError:
+            return None
+        try:
+            return int(raw[raw.rindex(b")") + 2:].split()[19])
+        except (ValueError, IndexError):
+            return None
+
+    def _process_alive_py(pid, start_time):
+        if pid <= 0:
+            return "dead"
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return "dead"
+        except PermissionError:
+            pass  # EPERM: it exists, we just may not signal it
+        except OSError:
+            return "unknown"
+        if start_time:
+            own = _start_time_py(pid)
+            if own is not None and own != start_time:
+                return "dead"  # the pid was reused by another process
+        return "alive"

@@ -1,0 +1,387 @@
+"""Behaviour of the Python binding, on the native and the pure-Python backend."""
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+
+import pytest
+
+import contention
+from conftest import load_lockrt
+
+HOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "holder.py")
+
+
+class Holder(object):
+    """A separate process holding a lock (real exclusion needs real processes)."""
+
+    def __init__(self, path, strategy, backend):
+        self.proc = subprocess.Popen([contention.PYTHON, HOLDER, str(path), strategy],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     env=contention.base_env(backend))
+        line = self.proc.stdout.readline().decode().split()
+        assert line and line[0] == "held", line
+        self.pid = int(line[1])
+        self.strategy = line[2]
+        self.token = line[3]
+
+    def release(self):
+        self.proc.stdin.close()
+        assert self.proc.wait(timeout=30) == 0
+
+    def kill(self, sig=signal.SIGKILL):
+        self.proc.kill() if sig == signal.SIGKILL else self.proc.send_signal(sig)
+        if sig == signal.SIGKILL:
+            self.proc.wait(timeout=30)
+
+    def cleanup(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@pytest.fixture
+def holders():
+    made = []
+
+    def make(path, strategy="auto", backend="native"):
+        holder = Holder(path, strategy, backend)
+        made.append(holder)
+        return holder
+    yield make
+    for holder in made:
+        holder.cleanup()
+
+
+def backend_of(module):
+    return module.BACKEND
+
+
+# ---------------------------------------------------------------- exclusive_lock
+
+def test_exclusive_lock_yields_true_and_leaves_the_lock_file(lockrt, tmp_path):
+    path = tmp_path / "state.json.lock"
+    with lockrt.exclusive_lock(str(path)) as acquired:
+        assert acquired is True
+        assert path.is_file()
+    # The OS strategy never unlinks on release: an unlink under a waiter that
+    # already opened the old inode would give two holders on two inodes.
+    assert path.is_file()
+
+
+def test_second_acquisition_in_the_same_process_is_excluded(lockrt, tmp_path):
+    path = str(tmp_path / "l")
+    with lockrt.exclusive_lock(path) as first:
+        assert first
+        with lockrt.exclusive_lock(path, timeout=0) as second:
+            assert second is False
+    with lockrt.exclusive_lock(path, timeout=0) as again:
+        assert again is True
+
+
+def test_acquire_returns_a_lock_object(lockrt, tmp_path):
+    path = str(tmp_path / "l")
+    lock = lockrt.acquire(path, timeout=1.0)
+    assert lock is not None and lock.held
+    assert lock.strategy == "oslock"
+    assert lock.token == ""
+    assert lockrt.acquire(path, timeout=0) is None
+    lock.release()
+    assert not lock.held
+    lock.release()  # idempotent
+    with lockrt.acquire(path, timeout=0) as relocked:
+        assert relocked.held
+
+
+def test_timeout_returns_false_while_another_process_holds(lockrt, tmp_path, holders):
+    path = tmp_path / "l"
+    holder = holders(path, backend=lockrt.BACKEND)
+    started = time.monotonic()
+    with lockrt.exclusive_lock(str(path), timeout=0.3) as acquired:
+        waited = time.monotonic() - started
+        assert acquired is False
+    assert waited >= 0.25  # a bounded wait, not an immediate give-up
+    holder.release()
+    with lockrt.exclusive_lock(str(path), timeout=5) as acquired:
+        assert acquired is True
+
+
+def test_waiter_gets_the_lock_when_the_holder_releases(lockrt, tmp_path, holders):
+    path = tmp_path / "l"
+    holder = holders(path, backend=lockrt.BACKEND)
+    subprocess.Popen(["sh", "-c", "sleep 0.3; kill -TERM %d" % holder.pid])
+    with lockrt.exclusive_lock(str(path), timeout=30) as acquired:
+        assert acquired is True
+
+
+def test_sigkilled_holder_does_not_block_the_os_lock(lockrt, tmp_path, holders):
+    path = tmp_path / "l"
+    holder = holders(path, strategy="oslock" if lockrt.BACKEND == "native" else "auto",
+                     backend=lockrt.BACKEND)
+    holder.kill()
+    with lockrt.exclusive_lock(str(path), timeout=5) as acquired:
+        assert acquired is True
+
+
+@pytest.mark.parametrize("holder_backend", ["native", "python"])
+def test_native_and_pure_python_exclude_each_other(native, tmp_path, holders, holder_backend, monkeypatch):
+    # A patched program may run with the library in one process and without it
+    # in another: both must take the same OS lock.
+    path = tmp_path / "l"
+    pure = load_lockrt("python", monkeypatch, name="lockrt_pure_peer")
+    waiter = pure if holder_backend == "native" else native
+    holder = holders(path, strategy="oslock" if holder_backend == "native" else "auto",
+                     backend=holder_backend)
+    with waiter.exclusive_lock(str(path), timeout=0.2) as acquired:
+        assert acquired is False
+    holder.release()
+    with waiter.exclusive_lock(str(path), timeout=5) as acquired:
+        assert acquired is True
+
+
+def test_symlink_at_the_lock_path_is_refused_and_not_followed(lockrt, tmp_path):
+    target = tmp_path / "victim"
+    target.write_bytes(b"precious")
+    link = tmp_path / "l"
+    link.symlink_to(target)
+    with pytest.raises(lockrt.LockrtError) as info:
+        with lockrt.exclusive_lock(str(link)):
+            pass
+    assert info.value.status == lockrt.ESYMLINK
+    assert info.value.code == "LOCKRT_ESYMLINK"
+    assert target.read_bytes() == b"precious"
+    assert link.is_symlink()
+
+
+def test_dangling_symlink_at_the_lock_path_creates_nothing(lockrt, tmp_path):
+    link = tmp_path / "l"
+    link.symlink_to(tmp_path / "would-be-created")
+    with pytest.raises(lockrt.LockrtError) as info:
+        lockrt.acquire(str(link), timeout=0)
+    assert info.value.status == lockrt.ESYMLINK
+    assert not (tmp_path / "would-be-created").exists()
+
+
+def test_directory_at_the_lock_path_is_refused(lockrt, tmp_path):
+    (tmp_path / "l").mkdir()
+    with pytest.raises(lockrt.LockrtError) as info:
+        lockrt.acquire(str(tmp_path / "l"), timeout=0)
+    assert info.value.status in (lockrt.EBADTYPE, lockrt.EIO)
+
+
+def test_nul_in_the_lock_path_is_einval(lockrt, tmp_path):
+    with pytest.raises(lockrt.LockrtError) as info:
+        lockrt.acquire(str(tmp_path / "l") + "\0suffix", timeout=0)
+    assert info.value.status == lockrt.EINVAL
+    assert os.listdir(str(tmp_path)) == []
+
+
+def test_unknown_strategy_is_einval(lockrt, tmp_path):
+    with pytest.raises(lockrt.LockrtError) as info:
+        lockrt.acquire(str(tmp_path / "l"), strategy="bogus")
+    assert info.value.status == lockrt.EINVAL
+
+
+def test_error_carries_status_and_strerror_text(lockrt):
+    err = lockrt.LockrtError(lockrt.ESYMLINK, None, "/x")
+    assert isinstance(err, OSError)
+    assert err.status == -3 and err.code == "LOCKRT_ESYMLINK"
+    assert err.message == lockrt.strerror(lockrt.ESYMLINK) and err.message
+    assert "LOCKRT_ESYMLINK" in str(err) and "/x" in str(err)
+
+
+# ---------------------------------------------------------------- confined_path
+
+@pytest.mark.parametrize("name", ["", ".", "..", "a/b", "../x", "a\\b", "a\x00b", "a\nb", "a\x1fb", "a\x7fb"])
+def test_confined_path_rejects_unsafe_names(lockrt, tmp_path, name):
+    with pytest.raises(lockrt.ConfinementError) as info:
+        lockrt.confined_path(str(tmp_path), name)
+    assert isinstance(info.value, ValueError) and isinstance(info.value, lockrt.LockrtError)
+    assert info.value.status in (lockrt.EESCAPE, lockrt.EINVAL)
+
+
+def test_confined_path_joins_a_missing_target(lockrt, tmp_path):
+    assert lockrt.confined_path(str(tmp_path), "sess-1.json") == os.path.join(str(tmp_path), "sess-1.json")
+    assert not (tmp_path / "sess-1.json").exists()
+
+
+def test_confined_path_accepts_missing_target_in_symlinked_state_dir(lockrt, tmp_path):
+    real = tmp_path / "real-state"
+    real.mkdir()
+    linked = tmp_path / "state"
+    linked.symlink_to(real, target_is_directory=True)
+    # realpath(missing target) vs realpath(dir) disagreed in the original guard.
+    assert lockrt.confined_path(str(linked), "turns.json") == os.path.join(str(linked), "turns.json")
+    (real / "turns.json").write_text("{}")
+    assert lockrt.confined_path(str(linked), "turns.json") == os.path.join(str(linked), "turns.json")
+
+
+def test_confined_path_refuses_a_symlink_escaping_the_dir(lockrt, tmp_path):
+    state = tmp_path / "state"
+    state.mkdir()
+    (tmp_path / "secret").write_text("x")
+    (state / "evil.json").symlink_to(tmp_path / "secret")
+    (state / "dangling-out.json").symlink_to(tmp_path / "nowhere")
+    for name in ("evil.json", "dangling-out.json"):
+        with pytest.raises(lockrt.ConfinementError) as info:
+            lockrt.confined_path(str(state), name)
+        assert info.value.status in (lockrt.EESCAPE, lockrt.ESYMLINK)
+
+
+def test_confined_path_accepts_a_symlink_staying_inside(lockrt, tmp_path):
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "real.json").write_text("{}")
+    (state / "alias.json").symlink_to(state / "real.json")
+    assert lockrt.confined_path(str(state), "alias.json") == os.path.join(str(state), "alias.json")
+
+
+# ---------------------------------------------------------------- write_atomic
+
+def test_write_atomic_str_bytes_and_replace(lockrt, tmp_path):
+    path = tmp_path / "s.json"
+    lockrt.write_atomic(str(path), '{"a": 1}')
+    assert path.read_bytes() == b'{"a": 1}'
+    lockrt.write_atomic(str(path), b"\x00\x01binary")
+    assert path.read_bytes() == b"\x00\x01binary"
+    lockrt.write_atomic(str(path), "ünïcode")
+    assert path.read_text(encoding="utf-8") == "ünïcode"
+    lockrt.write_atomic(str(path), b"")
+    assert path.read_bytes() == b""
+    assert sorted(os.listdir(str(tmp_path))) == ["s.json"]  # no temp left behind
+
+
+def test_write_atomic_new_file_is_readable_by_others(lockrt, tmp_path):
+    path = tmp_path / "new.json"
+    lockrt.write_atomic(str(path), "{}")
+    assert stat.S_IMODE(path.stat().st_mode) & 0o044 == 0o044 & ~_umask() & 0o044
+
+
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def test_write_atomic_into_missing_dir_raises_and_leaves_nothing(lockrt, tmp_path):
+    with pytest.raises(OSError):
+        lockrt.write_atomic(str(tmp_path / "missing" / "s.json"), "{}")
+    assert os.listdir(str(tmp_path)) == []
+
+
+def test_write_atomic_replaces_a_symlink_not_its_target(lockrt, tmp_path):
+    victim = tmp_path / "victim"
+    victim.write_text("keep")
+    link = tmp_path / "s.json"
+    link.symlink_to(victim)
+    lockrt.write_atomic(str(link), "new")
+    assert victim.read_text() == "keep"
+    assert not link.is_symlink() and link.read_text() == "new"
+
+
+# ---------------------------------------------------------------- process_alive
+
+def test_process_alive_self_dead_and_reused(lockrt):
+    me = os.getpid()
+    assert lockrt.process_alive(me) == "alive"
+    start = lockrt.process_start_time(me)
+    assert start is not None and start > 0
+    assert lockrt.process_alive(me, start) == "alive"
+    assert lockrt.process_alive(me, start + 1) == "dead"  # same pid, other process
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    assert lockrt.process_alive(child.pid) == "dead"
+
+
+def test_process_start_time_matches_proc(lockrt):
+    if not os.path.exists("/proc/self/stat"):
+        pytest.skip("no /proc")
+    with open("/proc/%d/stat" % os.getpid(), "rb") as fh:
+        raw = fh.read()
+    expected = int(raw[raw.rindex(b")") + 2:].split()[19])
+    assert lockrt.process_start_time(os.getpid()) == expected
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to drop privileges")
+def test_eperm_counts_as_alive(lockrt):
+    # An unprivileged process probing a root-owned one gets EPERM: alive.
+    env = contention.base_env(lockrt.BACKEND)
+    code = ("import os,sys; sys.path.insert(0, %r); from worker import load_lockrt; "
+            "l = load_lockrt(%r); os.setgid(65534); os.setuid(65534); "
+            "print(l.BACKEND, l.process_alive(%d))" % (os.path.dirname(os.path.abspath(__file__)),
+                                                       contention.PY_DIR, os.getpid()))
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True, stdout=subprocess.PIPE,
+                         cwd="/").stdout.decode().split()
+    assert out == [lockrt.BACKEND, "alive"]
+
+
+# ---------------------------------------------------------------- lockfile strategy (native)
+
+def test_lockfile_strategy_record_and_release(native, tmp_path):
+    path = str(tmp_path / "l")
+    lock = native.acquire(path, timeout=1, strategy="lockfile")
+    assert lock.strategy == "lockfile"
+    assert len(lock.token) > 0
+    owner = native.owner_read(path)
+    assert owner["pid"] == os.getpid() and owner["token"] == lock.token
+    assert owner["start_time"] == native.process_start_time(os.getpid())
+    assert native.acquire(path, timeout=0, strategy="lockfile") is None
+    assert native.release_if_owned(path, "not-" + lock.token) is False
+    assert os.path.exists(path)
+    lock.release()
+    assert not os.path.exists(path)
+
+
+def test_lockfile_strategy_forced_by_environment(native, tmp_path, monkeypatch):
+    monkeypatch.setenv("LOCKRT_STRATEGY", "lockfile")
+    with native.acquire(str(tmp_path / "l")) as lock:
+        assert lock.strategy == "lockfile"
+
+
+def test_lockfile_timeout_with_live_holder_and_reclaim_after_kill(native, tmp_path, holders):
+    path = tmp_path / "l"
+    holder = holders(path, strategy="lockfile")
+    assert holder.strategy == "lockfile"
+    assert native.reclaim_if_stale(str(path)) is False  # owner alive: held
+    with native.exclusive_lock(str(path), timeout=0.2, strategy="lockfile") as acquired:
+        assert acquired is False
+    assert native.owner_read(str(path))["token"] == holder.token
+    holder.kill()
+    assert native.process_alive(holder.pid) == "dead"
+    assert native.reclaim_if_stale(str(path)) is True
+    assert not path.exists()
+    assert native.reclaim_if_stale(str(path)) is False  # nothing left to reclaim
+
+
+def test_lockfile_acquire_reclaims_a_dead_holders_record(native, tmp_path, holders):
+    path = tmp_path / "l"
+    holder = holders(path, strategy="lockfile")
+    holder.kill()
+    with native.exclusive_lock(str(path), timeout=10, strategy="lockfile") as acquired:
+        assert acquired is True
+        assert native.owner_read(str(path))["pid"] == os.getpid()
+
+
+def test_release_if_owned_with_the_holders_token(native, tmp_path, holders):
+    path = tmp_path / "l"
+    holder = holders(path, strategy="lockfile")
+    holder.kill()
+    assert native.release_if_owned(str(path), "someone-else") is False
+    assert path.exists()
+    assert native.release_if_owned(str(path), holder.token) is True
+    assert not path.exists()
+
+
+# ---------------------------------------------------------------- pure-Python specifics
+
+def test_pure_python_has_no_lockfile_strategy(monkeypatch, tmp_path):
+    pure = load_lockrt("python", monkeypatch)
+    assert pure.LIBRARY is None and "LOCKRT_PURE_PYTHON" in pure.LOAD_ERROR
+    for call in (lambda: pure.acquire(str(tmp_path / "l"), strategy="lockfile"),
+                 lambda: pure.release_if_owned(str(tmp_path / "l"), "t"),
+                 lambda: pure.reclaim_if_stale(str(tmp_path / "l"))):
+        with pytest.raises(pure.LockrtError) as info:
+            call()
+        assert info.value.status == pure.ENOTSUP

@@ -1,0 +1,84 @@
+"""Lost-update worker: ITERS read-modify-write increments of KEY in the JSON
+counter file under the lock (or none, for the control).
+
+    worker.py --file F --lock L --key K --iters M --strategy oslock|lockfile|none
+              [--go PATH] [--lockrt-dir DIR]
+
+LOCKRT_PURE_PYTHON=1 in the environment selects the pure-Python backend.
+Exit codes: 0 done, 3 the lock was not acquired in time, 4 wrong backend.
+"""
+import argparse
+import importlib.util
+import json
+import os
+import sys
+import time
+
+
+def load_lockrt(directory):
+    spec = importlib.util.spec_from_file_location("lockrt", os.path.join(directory, "lockrt.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def read_counts(path):
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except FileNotFoundError:
+        return {}
+    if not raw.strip():
+        return {}
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return {}  # only the unlocked control can see a torn file
+
+
+def write_counts(path, counts):
+    with open(path, "w") as fh:
+        json.dump(counts, fh)
+
+
+def increment(path, key):
+    counts = read_counts(path)
+    counts[key] = counts.get(key, 0) + 1
+    write_counts(path, counts)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--file", required=True)
+    ap.add_argument("--lock", required=True)
+    ap.add_argument("--key", required=True)
+    ap.add_argument("--iters", type=int, required=True)
+    ap.add_argument("--strategy", choices=("oslock", "lockfile", "none"), required=True)
+    ap.add_argument("--go")
+    ap.add_argument("--expect-backend", choices=("native", "python"))
+    ap.add_argument("--lockrt-dir", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    args = ap.parse_args()
+
+    lockrt = load_lockrt(args.lockrt_dir)
+    if args.expect_backend and lockrt.BACKEND != args.expect_backend:
+        sys.stderr.write("worker: backend is %s (%s), expected %s\n"
+                         % (lockrt.BACKEND, lockrt.LOAD_ERROR, args.expect_backend))
+        return 4
+    if args.go:
+        while not os.path.exists(args.go):
+            time.sleep(0.001)
+    strategy = None if lockrt.BACKEND == "python" else args.strategy
+    for _ in range(args.iters):
+        if args.strategy == "none":
+            increment(args.file, args.key)
+            continue
+        with lockrt.exclusive_lock(args.lock, timeout=120.0, strategy=strategy) as acquired:
+            if not acquired:
+                sys.stderr.write("worker %s: lock not acquired in time\n" % args.key)
+                return 3
+            increment(args.file, args.key)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
