@@ -4,10 +4,12 @@
 #include "lf_check.h"
 
 /* Each check lives in its own file under checks/ and is declared here. */
+extern const lf_check lf101_unlocked_fallback_check;
 extern const lf_check lf201_realpath_missing_check;
 extern const lf_check lf401_shared_temp_check;
 
 static const lf_check *const k_checks[] = {
+    &lf101_unlocked_fallback_check,
     &lf201_realpath_missing_check,
     &lf401_shared_temp_check,
     NULL,
