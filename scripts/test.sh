@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Build and run every test: the full suite in a normal build, then the C tests
+# again under AddressSanitizer + UndefinedBehaviorSanitizer.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/bootstrap.sh" test
+jobs=$(nproc)
+build=${LOCKFIX_BUILD_DIR:-$root/build}
+asan=${LOCKFIX_ASAN_BUILD_DIR:-$root/build-asan}
+
+echo "== build ($build)"
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j"$jobs"
+echo "== tests"
+ctest --test-dir "$build" --output-on-failure -j"$jobs"
+
+echo "== build with ASan+UBSan ($asan)"
+cmake -S "$root" -B "$asan" -DCMAKE_BUILD_TYPE=Debug -DLOCKFIX_SANITIZE=ON >/dev/null
+cmake --build "$asan" -j"$jobs"
+echo "== C tests under ASan+UBSan"
+# Python and Node load the runtime into interpreters that are not sanitized, and
+# the Wine run is a cross build: those suites run in the normal build only.
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir "$asan" --output-on-failure -j"$jobs" -L c
