@@ -31,6 +31,15 @@ lf_severity lf_config_rule_severity(const lf_config *cfg, const lf_rule *rule);
 /* 1 when relpath is excluded by the config's globs. */
 int lf_config_excluded(const lf_config *cfg, const char *relpath);
 
+/* An empty configuration: every rule at its default severity, fail_on warning. */
+void lf_config_init(lf_config *cfg);
+/* 1 when a select/ignore/severity entry names this rule: "ALL", an id or id
+ * prefix ("LF1", "LF101") or the rule's name ("unlocked-fallback"). */
+int lf_config_selector_matches(const char *selector, const lf_rule *rule);
+/* After the rules are loaded: every select/ignore/severity entry of the file must
+ * name at least one rule. Errors name file, line and entry; returns 0 on error. */
+int lf_config_check_rules(const lf_config *cfg, const lf_ruleset *rules, char **err);
+
 /* Parse a config file. Errors name file, line and problem; returns 0 on error. */
 int lf_config_load(const char *path, lf_config *out, char **err);
 /* Find .lockfix.json from start_dir upward; returns malloc'd path or NULL. */

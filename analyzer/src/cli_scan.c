@@ -1,0 +1,135 @@
+/* `lockfix scan`: walk, analyze, report, exit with 0 / 1 / 2. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "lf_report.h"
+#include "lf_scan.h"
+
+static const char k_scan_usage[] =
+    "usage: lockfix scan [OPTIONS] [PATH...]\n"
+    "\n"
+    "Scan Python and TypeScript/JavaScript files for unsafe lock fallbacks.\n"
+    "PATH defaults to the current directory; directories are walked in sorted order,\n"
+    "skipping .git, node_modules, build directories (build, build-*, dist, __pycache__,\n"
+    ".venv, venv, .tox, any directory with a CMakeCache.txt). Symbolic links met\n"
+    "while walking are not followed; a path named here is always scanned.\n"
+    "\n"
+    "Options:\n"
+    "  --format FORMAT      text (default), json, sarif or github\n"
+    "  -o, --output FILE    write the report to FILE (atomically) instead of stdout\n"
+    "%s"
+    "  -h, --help           show this help\n"
+    "\n"
+    "Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage or I/O error\n"
+    "(bad option, missing path, unreadable or malformed config or rule file).\n"
+    "Unreadable, binary and invalid UTF-8 files are reported on stderr and skipped;\n"
+    "they do not change the exit status.\n";
+
+static void print_usage(FILE *to) {
+    fprintf(to, k_scan_usage, lf_scan_options_help);
+}
+
+int lf_cmd_scan(int argc, char **argv) {
+    lf_scan_options o = {0};
+    lf_format fmt = LF_FORMAT_TEXT;
+    const char *output = NULL;
+    int rc = LF_EXIT_USAGE;
+    int only_paths = 0;
+    char *err = NULL;
+
+    for (int i = 1; i < argc;) {
+        const char *a = argv[i];
+        if (only_paths || a[0] != '-' || strcmp(a, "-") == 0) {
+            o.paths = lf_xrealloc(o.paths, (o.n_paths + 1) * sizeof *o.paths);
+            o.paths[o.n_paths++] = lf_xstrdup(a);
+            i++;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_paths = 1;
+            i++;
+            continue;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            print_usage(stdout);
+            rc = LF_EXIT_OK;
+            goto out;
+        }
+        const char *v = NULL;
+        if (strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0) {
+            if (a[8] == '=') {
+                v = a + 9;
+                i++;
+            } else if (i + 1 < argc) {
+                v = argv[i + 1];
+                i += 2;
+            } else {
+                fprintf(stderr, "lockfix scan: option --format needs a value\n");
+                goto out;
+            }
+            if (!lf_format_parse(v, &fmt)) {
+                fprintf(stderr, "lockfix scan: --format: expected text, json, sarif or github, got \"%s\"\n", v);
+                goto out;
+            }
+            continue;
+        }
+        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 || strncmp(a, "--output=", 9) == 0) {
+            if (a[1] == '-' && a[8] == '=') {
+                output = a + 9;
+                i++;
+            } else if (i + 1 < argc) {
+                output = argv[i + 1];
+                i += 2;
+            } else {
+                fprintf(stderr, "lockfix scan: option %s needs a value\n", a);
+                goto out;
+            }
+            if (!*output) {
+                fprintf(stderr, "lockfix scan: --output: empty file name\n");
+                goto out;
+            }
+            continue;
+        }
+        int r = lf_scan_parse_option(&o, argc, argv, &i, &err);
+        if (r < 0) {
+            fprintf(stderr, "lockfix scan: %s\n", err);
+            goto out;
+        }
+        if (r == 0) {
+            fprintf(stderr, "lockfix scan: unknown option '%s' (see `lockfix scan --help`)\n", a);
+            goto out;
+        }
+    }
+
+    lf_scan scan;
+    if (!lf_scan_prepare(&scan, &o, &err)) {
+        fprintf(stderr, "lockfix: %s\n", err);
+        lf_scan_free(&scan);
+        goto out;
+    }
+    lf_scan_run(&scan, o.jobs, 1, 0);
+    for (size_t i = 0; i < scan.n_skips; i++)
+        fprintf(stderr, "lockfix: skipping %s: %s\n", scan.skips[i].path, scan.skips[i].reason);
+
+    lf_strbuf report;
+    lf_strbuf_init(&report);
+    lf_report_render(fmt, &report, &scan);
+    if (!lf_report_write(output, report.data ? report.data : "", report.len, &err)) {
+        fprintf(stderr, "lockfix: %s\n", err);
+        rc = LF_EXIT_USAGE;
+    } else if (scan.n_analysis_errors) {
+        rc = LF_EXIT_USAGE;
+    } else {
+        lf_report_summary sum;
+        lf_report_summarize(&scan, &sum);
+        rc = sum.failing ? LF_EXIT_FINDINGS : LF_EXIT_OK;
+    }
+    lf_strbuf_free(&report);
+    lf_scan_free(&scan);
+out:
+    free(err);
+    lf_scan_options_free(&o);
+    return rc;
+}

@@ -1,0 +1,52 @@
+/* lf_report: render a finished scan (text, json, sarif, github) and write it.
+ *
+ * Every writer renders into a buffer in file order, then findings in the
+ * engine's order (line, column, rule), so output is byte-identical across runs
+ * and thread counts. docs/output-formats.md documents each format.
+ */
+#ifndef LF_REPORT_H
+#define LF_REPORT_H
+
+#include <stddef.h>
+
+#include "lf_scan.h"
+#include "lf_util.h"
+
+typedef enum lf_format {
+    LF_FORMAT_TEXT,
+    LF_FORMAT_JSON,
+    LF_FORMAT_SARIF,
+    LF_FORMAT_GITHUB
+} lf_format;
+
+/* JSON report schema version: bumped on any incompatible change. */
+#define LF_JSON_SCHEMA_VERSION 1
+
+int lf_format_parse(const char *name, lf_format *out); /* 1 ok, 0 unknown */
+
+typedef struct lf_report_summary {
+    size_t files_scanned;       /* analyzed */
+    size_t files_with_findings;
+    size_t files_skipped;
+    size_t findings;
+    size_t by_severity[4];      /* indexed by lf_severity */
+    size_t fixable;             /* findings with a fix `lockfix fix` can apply */
+    size_t failing;             /* findings at or above fail_on */
+} lf_report_summary;
+
+void lf_report_summarize(const lf_scan *s, lf_report_summary *out);
+
+void lf_report_text(lf_strbuf *out, const lf_scan *s);
+void lf_report_json(lf_strbuf *out, const lf_scan *s);
+void lf_report_sarif(lf_strbuf *out, const lf_scan *s);
+void lf_report_github(lf_strbuf *out, const lf_scan *s);
+void lf_report_render(lf_format fmt, lf_strbuf *out, const lf_scan *s);
+
+/* Write data to path atomically (temp file in the same directory, fsync, rename),
+ * or to stdout when path is NULL or "-". Returns 1, or 0 with *err set. */
+int lf_report_write(const char *path, const char *data, size_t len, char **err);
+
+/* Index of a rule in s->rules (the SARIF ruleIndex). */
+size_t lf_report_rule_index(const lf_scan *s, const lf_rule *rule);
+
+#endif

@@ -1,0 +1,119 @@
+/* JSON report. The schema is documented in docs/output-formats.md; bump
+ * LF_JSON_SCHEMA_VERSION on any incompatible change. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "lf_report.h"
+
+static const char *fix_safety_name(lf_fix_safety s) {
+    switch (s) {
+    case LF_FIX_SAFE: return "safe";
+    case LF_FIX_SUGGESTION: return "suggestion";
+    default: return "none";
+    }
+}
+
+static void add_position(cJSON *o, const char *line_key, const char *col_key, const lf_source *src, uint32_t byte) {
+    uint32_t line, col;
+    lf_source_position(src, byte, &line, &col);
+    cJSON_AddNumberToObject(o, line_key, line);
+    cJSON_AddNumberToObject(o, col_key, col);
+}
+
+static cJSON *fix_json(const lf_scan_file *f, const lf_finding *fd) {
+    cJSON *fix = cJSON_CreateObject();
+    cJSON_AddBoolToObject(fix, "available", fd->fix != NULL);
+    cJSON_AddStringToObject(fix, "safety", fix_safety_name(fd->rule->fix_safety));
+    if (!fd->fix) {
+        if (fd->no_fix_reason)
+            cJSON_AddStringToObject(fix, "reason", fd->no_fix_reason);
+        else
+            cJSON_AddNullToObject(fix, "reason");
+        return fix;
+    }
+    cJSON_AddStringToObject(fix, "title", fd->fix->title ? fd->fix->title : "");
+    cJSON *edits = cJSON_AddArrayToObject(fix, "edits");
+    for (size_t i = 0; i < fd->fix->n_edits; i++) {
+        const lf_edit *e = &fd->fix->edits[i];
+        cJSON *je = cJSON_CreateObject();
+        if (f->has_source) {
+            add_position(je, "start_line", "start_column", &f->src, e->start);
+            add_position(je, "end_line", "end_column", &f->src, e->end);
+        }
+        cJSON_AddNumberToObject(je, "start_byte", e->start);
+        cJSON_AddNumberToObject(je, "end_byte", e->end);
+        cJSON_AddStringToObject(je, "content", e->text ? e->text : "");
+        cJSON_AddItemToArray(edits, je);
+    }
+    cJSON *files = cJSON_AddArrayToObject(fix, "new_files");
+    for (size_t i = 0; i < fd->fix->n_new_files; i++) {
+        cJSON *jf = cJSON_CreateObject();
+        cJSON_AddStringToObject(jf, "path", fd->fix->new_files[i].path);
+        cJSON_AddStringToObject(jf, "content", fd->fix->new_files[i].content);
+        cJSON_AddItemToArray(files, jf);
+    }
+    return fix;
+}
+
+void lf_report_json(lf_strbuf *out, const lf_scan *s) {
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "schema_version", LF_JSON_SCHEMA_VERSION);
+    cJSON *tool = cJSON_AddObjectToObject(root, "tool");
+    cJSON_AddStringToObject(tool, "name", "lockfix");
+    cJSON_AddStringToObject(tool, "version", LOCKFIX_VERSION);
+
+    cJSON *findings = cJSON_AddArrayToObject(root, "findings");
+    for (size_t i = 0; i < s->n_files; i++) {
+        const lf_scan_file *f = &s->files[i];
+        for (size_t k = 0; k < f->n_findings; k++) {
+            const lf_finding *fd = &f->findings[k];
+            cJSON *j = cJSON_CreateObject();
+            cJSON_AddStringToObject(j, "path", fd->path);
+            cJSON_AddNumberToObject(j, "line", fd->line);
+            cJSON_AddNumberToObject(j, "column", fd->col);
+            cJSON_AddNumberToObject(j, "end_line", fd->end_line);
+            cJSON_AddNumberToObject(j, "end_column", fd->end_col);
+            cJSON_AddStringToObject(j, "rule_id", fd->rule->id);
+            cJSON_AddStringToObject(j, "rule_name", fd->rule->name);
+            cJSON_AddStringToObject(j, "severity", lf_severity_name(fd->severity));
+            cJSON_AddStringToObject(j, "message", fd->message ? fd->message : "");
+            cJSON_AddItemToObject(j, "fix", fix_json(f, fd));
+            cJSON_AddItemToArray(findings, j);
+        }
+    }
+
+    lf_report_summary sum;
+    lf_report_summarize(s, &sum);
+    cJSON *js = cJSON_AddObjectToObject(root, "summary");
+    cJSON_AddNumberToObject(js, "files_scanned", (double)sum.files_scanned);
+    cJSON_AddNumberToObject(js, "files_with_findings", (double)sum.files_with_findings);
+    cJSON_AddNumberToObject(js, "files_skipped", (double)sum.files_skipped);
+    cJSON_AddNumberToObject(js, "findings", (double)sum.findings);
+    cJSON_AddNumberToObject(js, "errors", (double)sum.by_severity[LF_SEV_ERROR]);
+    cJSON_AddNumberToObject(js, "warnings", (double)sum.by_severity[LF_SEV_WARNING]);
+    cJSON_AddNumberToObject(js, "info", (double)sum.by_severity[LF_SEV_INFO]);
+    cJSON_AddNumberToObject(js, "fixable", (double)sum.fixable);
+    cJSON_AddStringToObject(js, "fail_on", lf_severity_name(s->config.fail_on));
+    cJSON_AddNumberToObject(js, "failing", (double)sum.failing);
+
+    cJSON *skipped = cJSON_AddArrayToObject(root, "skipped");
+    for (size_t i = 0; i < s->n_skips; i++) {
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "path", s->skips[i].path);
+        cJSON_AddStringToObject(j, "kind", lf_skip_kind_name(s->skips[i].kind));
+        cJSON_AddStringToObject(j, "reason", s->skips[i].reason);
+        cJSON_AddItemToArray(skipped, j);
+    }
+
+    char *text = cJSON_Print(root);
+    if (!text) { /* cJSON's only failure here is out of memory: die like lf_xmalloc */
+        fputs("lockfix: out of memory\n", stderr);
+        exit(2);
+    }
+    lf_strbuf_puts(out, text);
+    lf_strbuf_putc(out, '\n');
+    cJSON_free(text);
+    cJSON_Delete(root);
+}

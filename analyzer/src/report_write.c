@@ -1,0 +1,123 @@
+/* Shared report plumbing: format names, the summary, atomic output. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lf_report.h"
+
+int lf_format_parse(const char *name, lf_format *out) {
+    static const struct {
+        const char *name;
+        lf_format fmt;
+    } k[] = {{"text", LF_FORMAT_TEXT}, {"json", LF_FORMAT_JSON}, {"sarif", LF_FORMAT_SARIF}, {"github", LF_FORMAT_GITHUB}};
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        if (strcmp(name, k[i].name) == 0) {
+            *out = k[i].fmt;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void lf_report_summarize(const lf_scan *s, lf_report_summary *out) {
+    memset(out, 0, sizeof *out);
+    out->files_skipped = s->n_skips;
+    for (size_t i = 0; i < s->n_files; i++) {
+        const lf_scan_file *f = &s->files[i];
+        if (f->analyzed)
+            out->files_scanned++;
+        if (f->n_findings)
+            out->files_with_findings++;
+        for (size_t k = 0; k < f->n_findings; k++) {
+            const lf_finding *fd = &f->findings[k];
+            out->findings++;
+            if (fd->severity <= LF_SEV_ERROR)
+                out->by_severity[fd->severity]++;
+            if (fd->fix)
+                out->fixable++;
+            if (fd->severity >= s->config.fail_on)
+                out->failing++;
+        }
+    }
+}
+
+size_t lf_report_rule_index(const lf_scan *s, const lf_rule *rule) {
+    for (size_t i = 0; i < s->rules.n_rules; i++)
+        if (s->rules.rules[i] == rule)
+            return i;
+    for (size_t i = 0; i < s->rules.n_rules; i++)
+        if (strcmp(s->rules.rules[i]->id, rule->id) == 0)
+            return i;
+    return 0;
+}
+
+void lf_report_render(lf_format fmt, lf_strbuf *out, const lf_scan *s) {
+    switch (fmt) {
+    case LF_FORMAT_JSON: lf_report_json(out, s); break;
+    case LF_FORMAT_SARIF: lf_report_sarif(out, s); break;
+    case LF_FORMAT_GITHUB: lf_report_github(out, s); break;
+    default: lf_report_text(out, s); break;
+    }
+}
+
+static int write_all(int fd, const char *data, size_t len) {
+    while (len) {
+        ssize_t w = write(fd, data, len);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return 0;
+        }
+        data += w;
+        len -= (size_t)w;
+    }
+    return 1;
+}
+
+int lf_report_write(const char *path, const char *data, size_t len, char **err) {
+    *err = NULL;
+    if (!path || strcmp(path, "-") == 0) {
+        fflush(stdout);
+        if (!write_all(STDOUT_FILENO, data, len)) {
+            *err = lf_xasprintf("cannot write to standard output: %s", strerror(errno));
+            return 0;
+        }
+        return 1;
+    }
+    /* A reader of the report (a CI upload step) never sees a half-written file:
+     * write a temp in the same directory, fsync, then rename over the target. */
+    const char *slash = strrchr(path, '/');
+    char *tmpl = slash ? lf_xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1)
+                       : lf_xasprintf(".%s.XXXXXX", path);
+    int fd = mkstemp(tmpl);
+    if (fd < 0) {
+        *err = lf_xasprintf("%s: cannot create output file: %s", path, strerror(errno));
+        free(tmpl);
+        return 0;
+    }
+    /* mkstemp makes 0600; give the report the mode a plain create would. */
+    mode_t mask = umask(0);
+    umask(mask);
+    struct stat st;
+    mode_t mode = (stat(path, &st) == 0 && S_ISREG(st.st_mode)) ? (st.st_mode & 07777) : (0666 & ~mask);
+    int ok = fchmod(fd, mode) == 0 && write_all(fd, data, len) && fsync(fd) == 0;
+    int e = errno;
+    if (close(fd) != 0 && ok) {
+        ok = 0;
+        e = errno;
+    }
+    if (ok && rename(tmpl, path) != 0) {
+        ok = 0;
+        e = errno;
+    }
+    if (!ok) {
+        unlink(tmpl);
+        *err = lf_xasprintf("%s: cannot write output file: %s", path, strerror(e));
+    }
+    free(tmpl);
+    return ok;
+}

@@ -1,0 +1,280 @@
+/* lf_walk: pruning, excludes, symlinks (out of root, loops), FIFOs, order,
+ * explicit paths, de-duplication. Runs in a fresh temp directory. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lf_test.h"
+#include "lf_util.h"
+#include "lf_walk.h"
+
+static void write_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        exit(2);
+    }
+    fputs(text, f);
+    fclose(f);
+}
+
+static void mkdirs(const char *path) {
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(buf, 0755);
+            *p = '/';
+        }
+    }
+    mkdir(buf, 0755);
+}
+
+static void touch(const char *path) {
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", path);
+    char *slash = strrchr(buf, '/');
+    if (slash) {
+        *slash = '\0';
+        mkdirs(buf);
+    }
+    write_file(path, "x = 1\n");
+}
+
+/* "path\n" per file, in walk order. */
+static char *files_of(const lf_walk_result *r) {
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    for (size_t i = 0; i < r->n_files; i++)
+        lf_strbuf_printf(&sb, "%s\n", r->files[i].path);
+    return lf_strbuf_detach(&sb);
+}
+
+static char *skips_of(const lf_walk_result *r) {
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    for (size_t i = 0; i < r->n_skipped; i++)
+        lf_strbuf_printf(&sb, "%s: %s\n", r->skipped[i].path, r->skipped[i].reason);
+    return lf_strbuf_detach(&sb);
+}
+
+static void walk_expect(const char *root, const lf_walk_options *o, const char *want_files, const char *want_skips) {
+    lf_walk_result r = {0};
+    char *err = NULL;
+    CHECK(lf_walk_add(&r, root, o, &err));
+    CHECK(err == NULL);
+    char *got = files_of(&r), *skips = skips_of(&r);
+    CHECK_STR(got, want_files);
+    if (want_skips)
+        CHECK_STR(skips, want_skips);
+    free(got);
+    free(skips);
+    free(err);
+    lf_walk_free(&r);
+}
+
+static void build_tree(void) {
+    touch("root/a.py");
+    touch("root/b.txt");
+    touch("root/c.ts");
+    touch("root/z.jsx");
+    touch("root/sub/d.py");
+    touch("root/sub/deeper/e.mjs");
+    static const char *const pruned[] = {
+        "root/.git/x.py", "root/node_modules/m.js", "root/build/b.py", "root/build-asan/c.py",
+        "root/dist/d.js", "root/__pycache__/x.py", "root/.venv/x.py", "root/venv/x.py",
+        "root/.tox/x.py", "root/sub/node_modules/n.ts", "root/cmakeout/gen.py",
+    };
+    for (size_t i = 0; i < sizeof pruned / sizeof pruned[0]; i++)
+        touch(pruned[i]);
+    touch("root/cmakeout/CMakeCache.txt");
+    touch("root/builder/e.py"); /* only exact names and build-* are build directories */
+    touch("outside/secret.py");
+    touch("outside/dir/secret2.py");
+    CHECK(symlink("../outside/secret.py", "root/link_out.py") == 0);
+    CHECK(symlink("../outside/dir", "root/link_dir") == 0);
+    CHECK(symlink(".", "root/loop") == 0);
+    CHECK(symlink("..", "root/sub/up") == 0);
+    CHECK(symlink("a.py", "root/alias.py") == 0); /* inside the root: still not followed */
+    CHECK(mkfifo("root/fifo.py", 0644) == 0);
+    CHECK(mkfifo("root/fifo.txt", 0644) == 0); /* not a source name: silently ignored */
+}
+
+static const char k_all[] =
+    "root/a.py\nroot/builder/e.py\nroot/c.ts\nroot/sub/d.py\nroot/sub/deeper/e.mjs\nroot/z.jsx\n";
+
+static void test_default_walk(void) {
+    lf_walk_options o = {0};
+    walk_expect("root", &o, k_all, "root/fifo.py: not a regular file\n");
+    /* A trailing slash and ./ prefixes do not change the display paths' shape. */
+    walk_expect("./root/", &o,
+                "root/a.py\nroot/builder/e.py\nroot/c.ts\nroot/sub/d.py\nroot/sub/deeper/e.mjs\nroot/z.jsx\n", NULL);
+}
+
+static void test_dot_root(void) {
+    lf_walk_options o = {0};
+    CHECK(chdir("root") == 0);
+    walk_expect(".", &o, "a.py\nbuilder/e.py\nc.ts\nsub/d.py\nsub/deeper/e.mjs\nz.jsx\n", NULL);
+    CHECK(chdir("..") == 0);
+}
+
+static void test_excludes(void) {
+    char *ex1[] = {"sub"};
+    lf_walk_options o = {.excludes = ex1, .n_excludes = 1};
+    walk_expect("root", &o, "root/a.py\nroot/builder/e.py\nroot/c.ts\nroot/z.jsx\n", NULL);
+
+    char *ex2[] = {"*.ts", "*.jsx"};
+    lf_walk_options o2 = {.excludes = ex2, .n_excludes = 2};
+    walk_expect("root", &o2, "root/a.py\nroot/builder/e.py\nroot/sub/d.py\nroot/sub/deeper/e.mjs\n", NULL);
+
+    /* Anchored: relative to the scanned root ... */
+    char *ex3[] = {"sub/deeper/**"};
+    lf_walk_options o3 = {.excludes = ex3, .n_excludes = 1};
+    walk_expect("root", &o3, "root/a.py\nroot/builder/e.py\nroot/c.ts\nroot/sub/d.py\nroot/z.jsx\n", NULL);
+    /* ... or to the display path. */
+    char *ex4[] = {"root/sub/*.py"};
+    lf_walk_options o4 = {.excludes = ex4, .n_excludes = 1};
+    walk_expect("root", &o4, "root/a.py\nroot/builder/e.py\nroot/c.ts\nroot/sub/deeper/e.mjs\nroot/z.jsx\n", NULL);
+
+    /* Trailing '/' names directories only. */
+    touch("root2/builder");
+    touch("root2/builder.py");
+    touch("root2/x/builder/y.py");
+    char *ex5[] = {"builder/"};
+    lf_walk_options o5 = {.excludes = ex5, .n_excludes = 1};
+    walk_expect("root2", &o5, "root2/builder.py\n", NULL);
+}
+
+static void test_config_excludes(void) {
+    /* Config globs are relative to the config file's directory, whatever is scanned. */
+    write_file("root/.lockfix.json", "{}\n");
+    char *cex[] = {"sub/*.py"};
+    lf_config cfg;
+    lf_config_init(&cfg);
+    cfg.path = "root/.lockfix.json";
+    cfg.exclude = cex;
+    cfg.n_exclude = 1;
+    lf_walk_options o = {.config = &cfg};
+    walk_expect("root/sub", &o, "root/sub/deeper/e.mjs\n", NULL);
+    walk_expect("root", &o, "root/a.py\nroot/builder/e.py\nroot/c.ts\nroot/sub/deeper/e.mjs\nroot/z.jsx\n", NULL);
+}
+
+static void test_explicit_paths(void) {
+    lf_walk_options o = {0};
+    /* Named on the command line: scanned even inside a pruned directory. */
+    walk_expect("root/build/b.py", &o, "root/build/b.py\n", "");
+    walk_expect("root/node_modules", &o, "root/node_modules/m.js\n", "");
+    /* ... and even when a glob matches it, unless force_exclude. */
+    char *ex[] = {"b.py"};
+    lf_walk_options o2 = {.excludes = ex, .n_excludes = 1};
+    walk_expect("root/build/b.py", &o2, "root/build/b.py\n", "");
+    o2.force_exclude = 1;
+    walk_expect("root/build/b.py", &o2, "", "");
+    /* A symlink named explicitly is followed; the target is what gets opened. */
+    lf_walk_result r = {0};
+    char *err = NULL;
+    CHECK(lf_walk_add(&r, "root/link_out.py", &o, &err));
+    CHECK_INT(r.n_files, 1);
+    if (r.n_files == 1) {
+        CHECK_STR(r.files[0].path, "root/link_out.py");
+        char *want = realpath("outside/secret.py", NULL);
+        CHECK_STR(r.files[0].open_path, want);
+        free(want);
+        CHECK_INT(r.files[0].lang, LF_LANG_PYTHON);
+    }
+    lf_walk_free(&r);
+    /* Unsupported extension and FIFO named explicitly: reported, not opened. */
+    walk_expect("root/b.txt", &o, "",
+                "root/b.txt: unsupported file type (not .py .ts .mts .cts .js .mjs .cjs .tsx .jsx)\n");
+    walk_expect("root/fifo.py", &o, "", "root/fifo.py: not a regular file\n");
+}
+
+static void test_missing_root(void) {
+    lf_walk_options o = {0};
+    lf_walk_result r = {0};
+    char *err = NULL;
+    CHECK(!lf_walk_add(&r, "no/such/dir", &o, &err));
+    CHECK_STR(err, "no/such/dir: No such file or directory");
+    free(err);
+    err = NULL;
+    CHECK(symlink("nowhere", "dangling.py") == 0);
+    CHECK(!lf_walk_add(&r, "dangling.py", &o, &err));
+    CHECK_STR(err, "dangling.py: broken symbolic link (No such file or directory)");
+    free(err);
+    lf_walk_free(&r);
+}
+
+static void test_dedupe_and_langs(void) {
+    lf_walk_options o = {0};
+    lf_walk_result r = {0};
+    char *err = NULL;
+    CHECK(lf_walk_add(&r, "root/sub", &o, &err));
+    CHECK(lf_walk_add(&r, "root", &o, &err));     /* sub's files are not added twice */
+    CHECK(lf_walk_add(&r, "root/a.py", &o, &err)); /* nor a.py */
+    CHECK(link("root/c.ts", "root/sub/hard.ts") == 0 || errno == EEXIST);
+    char *got = files_of(&r);
+    CHECK_STR(got, "root/sub/d.py\nroot/sub/deeper/e.mjs\nroot/a.py\nroot/builder/e.py\nroot/c.ts\nroot/z.jsx\n");
+    free(got);
+    if (r.n_files == 6) {
+        CHECK_INT(r.files[0].lang, LF_LANG_PYTHON);
+        CHECK_INT(r.files[1].lang, LF_LANG_TYPESCRIPT);
+        CHECK_INT(r.files[5].lang, LF_LANG_TSX);
+    }
+    lf_walk_free(&r);
+    /* A hard link is the same file: scanned once. */
+    lf_walk_result r2 = {0};
+    CHECK(lf_walk_add(&r2, "root/c.ts", &o, &err));
+    CHECK(lf_walk_add(&r2, "root/sub/hard.ts", &o, &err));
+    CHECK_INT(r2.n_files, 1);
+    lf_walk_free(&r2);
+    unlink("root/sub/hard.ts");
+}
+
+static void test_many_files_sorted(void) {
+    /* Enough entries to exercise the growth paths; order is byte order. */
+    mkdirs("many");
+    for (int i = 299; i >= 0; i--) {
+        char name[64];
+        snprintf(name, sizeof name, "many/f%03d.py", i);
+        write_file(name, "");
+    }
+    lf_walk_options o = {0};
+    lf_walk_result r = {0};
+    char *err = NULL;
+    CHECK(lf_walk_add(&r, "many", &o, &err));
+    CHECK_INT(r.n_files, 300);
+    for (size_t i = 1; i < r.n_files; i++)
+        CHECK(strcmp(r.files[i - 1].path, r.files[i].path) < 0);
+    lf_walk_free(&r);
+}
+
+int main(void) {
+    /* A walk that blocked on the FIFO would hang: fail loudly instead. */
+    alarm(60);
+    char tmpl[] = "/tmp/lf_test_walk.XXXXXX";
+    if (!mkdtemp(tmpl)) {
+        perror("mkdtemp");
+        return 2;
+    }
+    if (chdir(tmpl) != 0)
+        return 2;
+    build_tree();
+    test_default_walk();
+    test_dot_root();
+    test_excludes();
+    test_config_excludes();
+    test_explicit_paths();
+    test_missing_root();
+    test_dedupe_and_langs();
+    test_many_files_sorted();
+    char *cmd = lf_xasprintf("rm -rf '%s'", tmpl);
+    if (chdir("/") != 0 || system(cmd) != 0)
+        fprintf(stderr, "warning: could not remove %s\n", tmpl);
+    free(cmd);
+    TEST_MAIN_END();
+}
