@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "lf_report.h"
 #include "lf_rule.h"
 #include "lf_util.h"
 
@@ -138,10 +139,11 @@ static void print_rules_json(const lf_ruleset *rules) {
         add_opt_string(j, "origin", r->origin);
         cJSON_AddItemToArray(arr, j);
     }
-    char *text = cJSON_Print(root);
-    if (text)
-        printf("%s\n", text);
-    cJSON_free(text);
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    lf_report_put_json(&sb, root);
+    fputs(sb.data, stdout);
+    lf_strbuf_free(&sb);
     cJSON_Delete(root);
 }
 

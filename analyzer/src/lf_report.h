@@ -46,6 +46,10 @@ void lf_report_render(lf_format fmt, lf_strbuf *out, const lf_scan *s);
  * or to stdout when path is NULL or "-". Returns 1, or 0 with *err set. */
 int lf_report_write(const char *path, const char *data, size_t len, char **err);
 
+/* Pretty-print a cJSON document (two-space indent, trailing newline). */
+struct cJSON;
+void lf_report_put_json(lf_strbuf *out, const struct cJSON *root);
+
 /* Index of a rule in s->rules (the SARIF ruleIndex). */
 size_t lf_report_rule_index(const lf_scan *s, const lf_rule *rule);
 

@@ -151,6 +151,10 @@ static int cmp_entry(const void *a, const void *b) {
     return strcmp(((const dir_entry *)a)->name, ((const dir_entry *)b)->name);
 }
 
+static int cmp_file_path(const void *a, const void *b) {
+    return strcmp(((const lf_walk_file *)a)->path, ((const lf_walk_file *)b)->path);
+}
+
 static char *join(const char *dir, const char *name) {
     if (dir[0] == '\0' || strcmp(dir, ".") == 0)
         return lf_xstrdup(name);
@@ -299,7 +303,11 @@ int lf_walk_add(lf_walk_result *res, const char *root, const lf_walk_options *op
             *err = lf_xasprintf("%s: cannot open directory: %s", root, strerror(errno));
             ok = 0;
         } else {
+            size_t first = res->n_files;
             walk_dir(&c, fd, display, "");
+            /* Report order is the byte order of the whole path (as `LC_ALL=C sort`),
+             * not the per-directory order: "a-b/x" before "a/x". */
+            qsort(res->files + first, res->n_files - first, sizeof *res->files, cmp_file_path);
         }
     } else {
         lf_lang lang;

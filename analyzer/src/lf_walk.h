@@ -2,8 +2,9 @@
  * source files.
  *
  * Policy (documented in docs/output-formats.md and the README):
- *  - Directory entries are visited in byte order (strcmp), depth first, so the
- *    file list, and therefore every report, is the same on every run.
+ *  - The files under each root are listed in byte order of their paths
+ *    (strcmp, as `LC_ALL=C sort`), roots in argument order, so the file list,
+ *    and therefore every report, is the same on every run.
  *  - Symbolic links met during the walk are never followed, neither to files nor
  *    to directories: a link inside the root points at something the walk visits
  *    anyway, a link leaving the root points at something outside the scan, and

@@ -107,13 +107,6 @@ void lf_report_json(lf_strbuf *out, const lf_scan *s) {
         cJSON_AddItemToArray(skipped, j);
     }
 
-    char *text = cJSON_Print(root);
-    if (!text) { /* cJSON's only failure here is out of memory: die like lf_xmalloc */
-        fputs("lockfix: out of memory\n", stderr);
-        exit(2);
-    }
-    lf_strbuf_puts(out, text);
-    lf_strbuf_putc(out, '\n');
-    cJSON_free(text);
+    lf_report_put_json(out, root);
     cJSON_Delete(root);
 }

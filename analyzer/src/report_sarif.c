@@ -286,13 +286,6 @@ void lf_report_sarif(lf_strbuf *out, const lf_scan *s) {
         for (size_t k = 0; k < s->files[i].n_findings; k++)
             cJSON_AddItemToArray(results, result_json(s, &s->files[i], k));
 
-    char *text = cJSON_Print(root);
-    if (!text) {
-        fputs("lockfix: out of memory\n", stderr);
-        exit(2);
-    }
-    lf_strbuf_puts(out, text);
-    lf_strbuf_putc(out, '\n');
-    cJSON_free(text);
+    lf_report_put_json(out, root);
     cJSON_Delete(root);
 }

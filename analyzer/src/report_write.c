@@ -1,4 +1,5 @@
 /* Shared report plumbing: format names, the summary, atomic output. */
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -120,4 +121,51 @@ int lf_report_write(const char *path, const char *data, size_t len, char **err) 
     }
     free(tmpl);
     return ok;
+}
+
+/* cJSON_Print indents with tabs and aligns values with tabs; reports are read by
+ * people too, so re-indent the compact form with two spaces. Strings are copied
+ * verbatim (escapes included), so the data is unchanged. */
+void lf_report_put_json(lf_strbuf *out, const cJSON *root) {
+    char *compact = cJSON_PrintUnformatted(root);
+    if (!compact) {
+        fputs("lockfix: out of memory\n", stderr);
+        exit(2);
+    }
+    int depth = 0;
+    for (const char *p = compact; *p; p++) {
+        char c = *p;
+        if (c == '"') {
+            const char *s = p;
+            for (p++; *p && *p != '"'; p++)
+                if (*p == '\\' && p[1])
+                    p++;
+            lf_strbuf_append(out, s, (size_t)(p - s) + 1);
+            if (!*p)
+                break;
+            continue;
+        }
+        if (c == '{' || c == '[') {
+            char close = c == '{' ? '}' : ']';
+            if (p[1] == close) { /* empty container stays on one line */
+                lf_strbuf_putc(out, c);
+                lf_strbuf_putc(out, close);
+                p++;
+                continue;
+            }
+            depth++;
+            lf_strbuf_printf(out, "%c\n%*s", c, depth * 2, "");
+        } else if (c == '}' || c == ']') {
+            depth--;
+            lf_strbuf_printf(out, "\n%*s%c", depth * 2, "", c);
+        } else if (c == ',') {
+            lf_strbuf_printf(out, ",\n%*s", depth * 2, "");
+        } else if (c == ':') {
+            lf_strbuf_puts(out, ": ");
+        } else {
+            lf_strbuf_putc(out, c);
+        }
+    }
+    lf_strbuf_putc(out, '\n');
+    cJSON_free(compact);
 }
