@@ -1,0 +1,120 @@
+/* LF201 fix: a confinement guard that resolves the target with realpath() fails
+ * when the target does not exist yet (or is between a temp write and its rename)
+ * and its directory sits behind a symlink: the two sides resolve differently.
+ * Recognised shape:
+ *
+ *     if not os.path.realpath(P).startswith(os.path.realpath(D) + os.sep):
+ *
+ * becomes a guard that never needs the target to exist, keeping both defences:
+ *
+ *     if (
+ *         os.path.basename(P) in ("", ".", "..")
+ *         or os.path.normpath(os.path.dirname(P)) != os.path.normpath(D)
+ *         or (
+ *             os.path.islink(P)
+ *             and not os.path.realpath(P).startswith(os.path.realpath(D) + os.sep)
+ *         )
+ *     ):
+ *
+ * The first two lines assert that P is a bare name directly inside D (traversal);
+ * the last resolves P only when it is a symlink, which then exists as a link. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf_check.h"
+#include "lf_pyfix.h"
+#include "lf_util.h"
+
+/* "os.path" for a callee "os.path.realpath"; NULL for other spellings. */
+static char *path_module_of(const lf_source *src, TSNode callee) {
+    if (!lf_pyfix_is(callee, "attribute") || !lf_node_text_eq(src, lf_pyfix_field(callee, "attribute"), "realpath"))
+        return NULL;
+    TSNode mod = lf_pyfix_field(callee, "object");
+    if (!lf_pyfix_is_plain_reference(mod))
+        return NULL;
+    return lf_node_text(src, mod);
+}
+
+static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
+    const lf_source *src = ctx->src;
+    TSNode call = ctx->at;
+    TSNode callee = lf_pyfix_field(call, "function");
+    char *mod = lf_pyfix_is(call, "call") ? path_module_of(src, callee) : NULL;
+    TSNode target = lf_pyfix_call_arg(call, 0);
+    if (!mod || lf_pyfix_call_arg_count(call) != 1 || !lf_pyfix_is_plain_reference(target)) {
+        free(mod);
+        *no_fix_reason = lf_xstrdup("the guard is not `os.path.realpath(<name>)` over a plain variable");
+        return NULL;
+    }
+    lf_fix *fix = NULL;
+    char *rp = lf_node_text(src, callee), *p = lf_node_text(src, target);
+    char *d = NULL, *sep = NULL, *indent = NULL, *unit = NULL;
+    /* realpath(P).startswith(realpath(D) + SEP), negated, as an if condition. */
+    TSNode attr = ts_node_parent(call);
+    TSNode sw = ts_node_parent(attr);
+    TSNode neg = ts_node_parent(sw);
+    TSNode cond = neg;
+    while (lf_pyfix_is(ts_node_parent(cond), "parenthesized_expression"))
+        cond = ts_node_parent(cond);
+    TSNode ifs = ts_node_parent(cond);
+    TSNode prefix = lf_pyfix_call_arg(sw, 0);
+    TSNode dir_call = lf_pyfix_field(prefix, "left");
+    TSNode dir = lf_pyfix_call_arg(dir_call, 0);
+    TSNode sep_node = lf_pyfix_field(prefix, "right");
+    int shape = lf_pyfix_is(attr, "attribute") && lf_node_text_eq(src, lf_pyfix_field(attr, "attribute"), "startswith") &&
+                lf_pyfix_is(sw, "call") && lf_pyfix_call_arg_count(sw) == 1 && lf_pyfix_is(neg, "not_operator") &&
+                lf_pyfix_is(ifs, "if_statement") && ts_node_eq(lf_pyfix_field(ifs, "condition"), cond) &&
+                lf_pyfix_is(prefix, "binary_operator") && lf_node_text_eq(src, lf_pyfix_field(prefix, "operator"), "+") &&
+                lf_pyfix_call_is(src, dir_call, rp) && lf_pyfix_call_arg_count(dir_call) == 1 &&
+                lf_pyfix_is_plain_reference(dir) && lf_pyfix_is_plain_reference(sep_node);
+    if (!shape) {
+        *no_fix_reason = lf_xasprintf("the guard is not `if not %s(%s).startswith(%s(<dir>) + os.sep):`", rp, p, rp);
+        goto done;
+    }
+    d = lf_node_text(src, dir);
+    sep = lf_node_text(src, sep_node);
+    if (!lf_node_text_eq(src, sep_node, "os.sep") && !lf_node_text_eq(src, sep_node, "os.path.sep")) {
+        *no_fix_reason = lf_xasprintf("the directory prefix ends with `%s`, not `os.sep`", sep);
+        goto done;
+    }
+    indent = lf_pyfix_line_indent(src, ts_node_start_byte(ifs));
+    TSNode body = lf_pyfix_field(ifs, "consequence");
+    char *body_indent = lf_pyfix_line_indent(src, ts_node_start_byte(body));
+    size_t il = strlen(indent), bl = strlen(body_indent);
+    if (bl > il && strncmp(body_indent, indent, il) == 0 && ts_node_start_point(body).row != ts_node_start_point(ifs).row)
+        unit = lf_xstrdup(body_indent + il);
+    else
+        unit = lf_xstrdup("    ");
+    free(body_indent);
+
+    fix = lf_xcalloc(1, sizeof *fix);
+    fix->title = lf_xstrdup("confine by basename; resolve the target only when it is a symlink");
+    char *text = lf_xasprintf("(\n"
+                              "%s%s%s.basename(%s) in (\"\", \".\", \"..\")\n"
+                              "%s%sor %s.normpath(%s.dirname(%s)) != %s.normpath(%s)\n"
+                              "%s%sor (\n"
+                              "%s%s%s%s.islink(%s)\n"
+                              "%s%s%sand not %s(%s).startswith(%s(%s) + %s)\n"
+                              "%s%s)\n"
+                              "%s)",
+                              indent, unit, mod, p,                     /* basename */
+                              indent, unit, mod, mod, p, mod, d,        /* dirname */
+                              indent, unit,                             /* or ( */
+                              indent, unit, unit, mod, p,               /* islink */
+                              indent, unit, unit, rp, p, rp, d, sep,    /* realpath */
+                              indent, unit,                             /* ) */
+                              indent);
+    lf_fix_add_edit(fix, ts_node_start_byte(cond), ts_node_end_byte(cond), text);
+    free(text);
+done:
+    free(mod);
+    free(rp);
+    free(p);
+    free(d);
+    free(sep);
+    free(indent);
+    free(unit);
+    return fix;
+}
+
+const lf_fixer lf201_confined_path = {"lf201_confined_path", generate};

@@ -1,0 +1,210 @@
+#include "lf_pyfix.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf_check.h"
+#include "lf_util.h"
+
+TSNode lf_pyfix_field(TSNode n, const char *field) {
+    return ts_node_child_by_field_name(n, field, (uint32_t)strlen(field));
+}
+
+int lf_pyfix_is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
+
+static int is_argument_noise(TSNode n) { return lf_pyfix_is(n, "comment"); }
+
+TSNode lf_pyfix_call_arg(TSNode call, uint32_t index) {
+    TSNode args = lf_pyfix_field(call, "arguments");
+    TSNode none = {0};
+    if (ts_node_is_null(args) || !lf_pyfix_is(args, "argument_list"))
+        return none;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (is_argument_noise(a))
+            continue;
+        if (lf_pyfix_is(a, "keyword_argument") || lf_pyfix_is(a, "list_splat") || lf_pyfix_is(a, "dictionary_splat"))
+            return none;
+        if (k++ == index)
+            return a;
+    }
+    return none;
+}
+
+uint32_t lf_pyfix_call_arg_count(TSNode call) {
+    TSNode args = lf_pyfix_field(call, "arguments");
+    if (ts_node_is_null(args))
+        return 0;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++)
+        if (!is_argument_noise(ts_node_named_child(args, i)))
+            k++;
+    return k;
+}
+
+TSNode lf_pyfix_call_kwarg(const lf_source *src, TSNode call, const char *name) {
+    TSNode args = lf_pyfix_field(call, "arguments");
+    TSNode none = {0};
+    if (ts_node_is_null(args))
+        return none;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (lf_pyfix_is(a, "keyword_argument") && lf_node_text_eq(src, lf_pyfix_field(a, "name"), name))
+            return lf_pyfix_field(a, "value");
+    }
+    return none;
+}
+
+int lf_pyfix_call_is(const lf_source *src, TSNode call, const char *callee) {
+    return lf_pyfix_is(call, "call") && lf_node_text_eq(src, lf_pyfix_field(call, "function"), callee);
+}
+
+int lf_pyfix_is_plain_reference(TSNode n) {
+    if (lf_pyfix_is(n, "identifier"))
+        return 1;
+    if (lf_pyfix_is(n, "attribute"))
+        return lf_pyfix_is_plain_reference(lf_pyfix_field(n, "object"));
+    return 0;
+}
+
+TSNode lf_pyfix_ancestor(TSNode n, const char *type) {
+    while (!ts_node_is_null(n) && strcmp(ts_node_type(n), type) != 0)
+        n = ts_node_parent(n);
+    return n;
+}
+
+int lf_pyfix_mentions(const lf_source *src, TSNode n, const char *name) {
+    if (lf_pyfix_is(n, "identifier"))
+        return lf_node_text_eq(src, n, name);
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        if (lf_pyfix_mentions(src, ts_node_named_child(n, i), name))
+            return 1;
+    return 0;
+}
+
+static uint32_t line_start(const lf_source *src, uint32_t at) {
+    while (at > 0 && src->text[at - 1] != '\n')
+        at--;
+    return at;
+}
+
+char *lf_pyfix_line_indent(const lf_source *src, uint32_t at) {
+    uint32_t s = line_start(src, at), e = s;
+    while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
+        e++;
+    return lf_xstrndup(src->text + s, e - s);
+}
+
+uint32_t lf_pyfix_next_line_start(const lf_source *src, uint32_t at) {
+    while (at < src->len && src->text[at] != '\n')
+        at++;
+    return at < src->len ? at + 1 : at;
+}
+
+char *lf_pyfix_plain_string(const lf_source *src, TSNode n) {
+    if (!lf_pyfix_is(n, "string"))
+        return NULL;
+    TSNode start = ts_node_named_child(n, 0);
+    if (!lf_pyfix_is(start, "string_start"))
+        return NULL;
+    /* Only plain quotes: no f/b/r prefix changes what the characters mean. */
+    if (ts_node_end_byte(start) - ts_node_start_byte(start) != 1)
+        return NULL;
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    for (uint32_t i = 1; i < ts_node_named_child_count(n); i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (lf_pyfix_is(c, "string_end"))
+            break;
+        if (!lf_pyfix_is(c, "string_content") || ts_node_named_child_count(c) > 0) {
+            lf_strbuf_free(&sb);
+            return NULL;
+        }
+        uint32_t a = ts_node_start_byte(c), b = ts_node_end_byte(c);
+        if (memchr(src->text + a, '\\', b - a)) {
+            lf_strbuf_free(&sb);
+            return NULL;
+        }
+        lf_strbuf_append(&sb, src->text + a, b - a);
+    }
+    return sb.data ? lf_strbuf_detach(&sb) : lf_xstrdup("");
+}
+
+static int is_import(TSNode n) {
+    return lf_pyfix_is(n, "import_statement") || lf_pyfix_is(n, "import_from_statement") ||
+           lf_pyfix_is(n, "future_import_statement");
+}
+
+/* Module name of `import x` with a single, unaliased name; NULL otherwise. */
+static char *plain_import_name(const lf_source *src, TSNode n) {
+    if (!lf_pyfix_is(n, "import_statement") || ts_node_named_child_count(n) != 1)
+        return NULL;
+    TSNode name = ts_node_named_child(n, 0);
+    return lf_pyfix_is(name, "dotted_name") ? lf_node_text(src, name) : NULL;
+}
+
+void lf_pyfix_ensure_import(const lf_source *src, TSNode root, const char *module, lf_fix *fix) {
+    uint32_t n = ts_node_named_child_count(root);
+    /* Already bound by a top-level `import module` (possibly among others)? */
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode s = ts_node_named_child(root, i);
+        if (!lf_pyfix_is(s, "import_statement"))
+            continue;
+        for (uint32_t j = 0; j < ts_node_named_child_count(s); j++) {
+            TSNode name = ts_node_named_child(s, j);
+            if (lf_pyfix_is(name, "dotted_name") && lf_node_text_eq(src, name, module))
+                return;
+        }
+    }
+    /* The leading block: docstring and comments, then the first run of imports. */
+    uint32_t i = 0;
+    uint32_t after_header = 0;
+    while (i < n) {
+        TSNode s = ts_node_named_child(root, i);
+        if (lf_pyfix_is(s, "comment") ||
+            (i == 0 && lf_pyfix_is(s, "expression_statement") && lf_pyfix_is(ts_node_named_child(s, 0), "string"))) {
+            after_header = lf_pyfix_next_line_start(src, ts_node_end_byte(s));
+            i++;
+            continue;
+        }
+        break;
+    }
+    uint32_t at = after_header;
+    int found_plain = 0, placed = 0;
+    uint32_t after_future = after_header;
+    int first_nonfuture_seen = 0;
+    uint32_t first_nonfuture = 0;
+    for (; i < n; i++) {
+        TSNode s = ts_node_named_child(root, i);
+        if (lf_pyfix_is(s, "comment"))
+            continue;
+        if (!is_import(s))
+            break;
+        if (lf_pyfix_is(s, "future_import_statement")) {
+            after_future = lf_pyfix_next_line_start(src, ts_node_end_byte(s));
+            continue;
+        }
+        if (!first_nonfuture_seen) {
+            first_nonfuture_seen = 1;
+            first_nonfuture = ts_node_start_byte(s);
+        }
+        char *name = plain_import_name(src, s);
+        if (!name)
+            continue;
+        found_plain = 1;
+        if (strcmp(name, module) > 0) {
+            at = ts_node_start_byte(s);
+            placed = 1;
+            free(name);
+            break;
+        }
+        at = lf_pyfix_next_line_start(src, ts_node_end_byte(s));
+        free(name);
+    }
+    if (!found_plain && !placed)
+        at = first_nonfuture_seen ? first_nonfuture : after_future;
+    char *text = lf_xasprintf("import %s\n", module);
+    lf_fix_add_edit(fix, at, at, text);
+    free(text);
+}

@@ -1,0 +1,41 @@
+/* lf_pyfix: Python syntax-tree helpers shared by the fix generators. */
+#ifndef LF_PYFIX_H
+#define LF_PYFIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+#include "lf_finding.h"
+#include "lf_source.h"
+
+/* Child by field name (null node when absent). */
+TSNode lf_pyfix_field(TSNode n, const char *field);
+/* 1 when n is a node of `type`. */
+int lf_pyfix_is(TSNode n, const char *type);
+/* The n-th positional argument of a call (keyword arguments and comments skipped). */
+TSNode lf_pyfix_call_arg(TSNode call, uint32_t index);
+/* Number of arguments (positional and keyword) of a call. */
+uint32_t lf_pyfix_call_arg_count(TSNode call);
+/* The value of keyword argument `name` of a call. */
+TSNode lf_pyfix_call_kwarg(const lf_source *src, TSNode call, const char *name);
+/* 1 when `call` is a call whose callee reads exactly `callee` ("os.replace"). */
+int lf_pyfix_call_is(const lf_source *src, TSNode call, const char *callee);
+/* 1 when n is an identifier, attribute or subscript chain (no call): safe to repeat. */
+int lf_pyfix_is_plain_reference(TSNode n);
+/* Nearest ancestor (or n itself) of `type`; null node when none. */
+TSNode lf_pyfix_ancestor(TSNode n, const char *type);
+/* 1 when an identifier reading `name` occurs anywhere under n. */
+int lf_pyfix_mentions(const lf_source *src, TSNode n, const char *name);
+/* Leading whitespace of the line holding byte `at` (malloc'd). */
+char *lf_pyfix_line_indent(const lf_source *src, uint32_t at);
+/* Byte just after the end of the line holding byte `at` (past its '\n'). */
+uint32_t lf_pyfix_next_line_start(const lf_source *src, uint32_t at);
+/* Value of a string literal without prefix or quotes, when it has no interpolation
+ * and no escapes (malloc'd); NULL otherwise. */
+char *lf_pyfix_plain_string(const lf_source *src, TSNode n);
+/* Add to fix the edit that imports `module` at the top of the file, in sorted
+ * position among the leading plain imports; nothing when already imported there. */
+void lf_pyfix_ensure_import(const lf_source *src, TSNode root, const char *module, lf_fix *fix);
+
+#endif

@@ -1,0 +1,487 @@
+#include "lf_fix.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lf_engine.h"
+#include "lf_rule.h"
+#include "lf_util.h"
+
+void (*lf_fix_before_commit_hook)(const char *path) = NULL;
+
+int lf_fix_applicable(const lf_finding *f) {
+    return f->fix && f->rule && f->rule->fix_safety == LF_FIX_SAFE;
+}
+
+typedef struct pending_edit {
+    uint32_t start, end;
+    const char *text;
+    const char *rule_id;
+    size_t finding; /* index into the findings array: ties keep report order */
+} pending_edit;
+
+static int cmp_edit(const void *pa, const void *pb) {
+    const pending_edit *a = pa, *b = pb;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    if (a->end != b->end)
+        return a->end < b->end ? -1 : 1;
+    int c = strcmp(a->text, b->text);
+    if (c)
+        return c;
+    return a->finding < b->finding ? -1 : a->finding > b->finding;
+}
+
+static int same_edit(const pending_edit *a, const pending_edit *b) {
+    return a->start == b->start && a->end == b->end && strcmp(a->text, b->text) == 0;
+}
+
+static uint32_t line_of(const lf_source *src, uint32_t byte) {
+    uint32_t line, col;
+    lf_source_position(src, byte, &line, &col);
+    return line;
+}
+
+/* Apply sorted, non-overlapping, deduplicated edits. */
+static char *apply_edits(const lf_source *src, const pending_edit *e, size_t n, size_t *len_out) {
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    lf_strbuf_reserve(&sb, src->len);
+    uint32_t pos = 0;
+    for (size_t i = 0; i < n; i++) {
+        lf_strbuf_append(&sb, src->text + pos, e[i].start - pos);
+        lf_strbuf_puts(&sb, e[i].text);
+        pos = e[i].end;
+    }
+    lf_strbuf_append(&sb, src->text + pos, src->len - pos);
+    *len_out = sb.len;
+    return lf_strbuf_detach(&sb);
+}
+
+static int valid_new_file_path(const char *p) {
+    if (!p || !*p || p[0] == '/')
+        return 0;
+    const char *c = p;
+    while (*c) {
+        const char *slash = strchr(c, '/');
+        size_t n = slash ? (size_t)(slash - c) : strlen(c);
+        if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+            return 0;
+        if (!slash)
+            break;
+        c = slash + 1;
+        if (!*c)
+            return 0;
+    }
+    return 1;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_new_file(const void *a, const void *b) {
+    return strcmp(((const lf_new_file *)a)->path, ((const lf_new_file *)b)->path);
+}
+
+static void add_rule_id(lf_fixed_file *out, const char *id) {
+    for (size_t i = 0; i < out->n_rule_ids; i++)
+        if (strcmp(out->rule_ids[i], id) == 0)
+            return;
+    out->rule_ids = lf_xrealloc(out->rule_ids, (out->n_rule_ids + 1) * sizeof *out->rule_ids);
+    out->rule_ids[out->n_rule_ids++] = (char *)id;
+}
+
+/* Collect the new files of the applicable fixes, deduplicated by path. */
+static int collect_new_files(const lf_source *src, const lf_finding *findings, size_t n, lf_fixed_file *out,
+                             char **err) {
+    for (size_t i = 0; i < n; i++) {
+        if (!lf_fix_applicable(&findings[i]))
+            continue;
+        const lf_fix *fx = findings[i].fix;
+        for (size_t j = 0; j < fx->n_new_files; j++) {
+            const lf_new_file *nf = &fx->new_files[j];
+            if (!valid_new_file_path(nf->path) || !nf->content) {
+                *err = lf_xasprintf("%s: refusing fix of %s: new file path '%s' is not a plain relative path",
+                                    src->path, findings[i].rule->id, nf->path ? nf->path : "");
+                return 0;
+            }
+            size_t k;
+            for (k = 0; k < out->n_new_files; k++)
+                if (strcmp(out->new_files[k].path, nf->path) == 0)
+                    break;
+            if (k < out->n_new_files) {
+                if (strcmp(out->new_files[k].content, nf->content) != 0) {
+                    *err = lf_xasprintf("%s: refusing fixes: two fixes (%s) create %s with different content",
+                                        src->path, findings[i].rule->id, nf->path);
+                    return 0;
+                }
+                continue;
+            }
+            out->new_files = lf_xrealloc(out->new_files, (out->n_new_files + 1) * sizeof *out->new_files);
+            out->new_files[out->n_new_files].path = lf_xstrdup(nf->path);
+            out->new_files[out->n_new_files].content = lf_xstrdup(nf->content);
+            out->n_new_files++;
+        }
+    }
+    if (out->n_new_files > 1)
+        qsort(out->new_files, out->n_new_files, sizeof *out->new_files, cmp_new_file);
+    return 1;
+}
+
+/* The result does not parse: name the fixes that break it on their own, or, when
+ * only the combination does, all of them. */
+static char *blame_parse_failure(const lf_source *src, const lf_finding *findings, size_t n) {
+    lf_strbuf names;
+    lf_strbuf_init(&names);
+    size_t culprits = 0;
+    uint32_t first_line = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!lf_fix_applicable(&findings[i]) || findings[i].fix->n_edits == 0)
+            continue;
+        const lf_fix *fx = findings[i].fix;
+        pending_edit *e = lf_xcalloc(fx->n_edits, sizeof *e);
+        int ok = 1;
+        for (size_t j = 0; j < fx->n_edits; j++) {
+            e[j] = (pending_edit){fx->edits[j].start, fx->edits[j].end, fx->edits[j].text, findings[i].rule->id, i};
+            if (e[j].start > e[j].end || e[j].end > src->len)
+                ok = 0;
+        }
+        qsort(e, fx->n_edits, sizeof *e, cmp_edit);
+        for (size_t j = 1; ok && j < fx->n_edits; j++)
+            if (e[j].start < e[j - 1].end)
+                ok = 0;
+        if (ok) {
+            size_t len;
+            char *text = apply_edits(src, e, fx->n_edits, &len);
+            if (!lf_engine_parses_cleanly(src->lang, text, len)) {
+                lf_strbuf_printf(&names, "%s%s", culprits ? ", " : "", findings[i].rule->id);
+                if (!culprits)
+                    first_line = findings[i].line;
+                culprits++;
+            }
+            free(text);
+        }
+        free(e);
+    }
+    char *msg;
+    if (culprits == 1)
+        msg = lf_xasprintf("%s: refusing fix of %s (line %u): the fixed file would not parse", src->path,
+                           names.data, first_line);
+    else if (culprits > 1)
+        msg = lf_xasprintf("%s: refusing fixes of %s: each leaves the file unparsable", src->path, names.data);
+    else {
+        lf_strbuf_free(&names);
+        for (size_t i = 0; i < n; i++)
+            if (lf_fix_applicable(&findings[i]))
+                lf_strbuf_printf(&names, "%s%s", names.len ? ", " : "", findings[i].rule->id);
+        msg = lf_xasprintf("%s: refusing fixes of %s: together they leave the file unparsable", src->path,
+                           names.data ? names.data : "");
+    }
+    lf_strbuf_free(&names);
+    return msg;
+}
+
+int lf_fix_apply(const lf_source *src, const lf_finding *findings, size_t n, lf_fixed_file *out, char **err) {
+    memset(out, 0, sizeof *out);
+    LF_VEC(pending_edit) edits = {0};
+    size_t n_fixes = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!lf_fix_applicable(&findings[i]))
+            continue;
+        n_fixes++;
+        const lf_fix *fx = findings[i].fix;
+        for (size_t j = 0; j < fx->n_edits; j++) {
+            const lf_edit *ed = &fx->edits[j];
+            if (ed->start > ed->end || ed->end > src->len || !ed->text) {
+                *err = lf_xasprintf("%s: refusing fix of %s (line %u): edit [%u, %u) lies outside the file",
+                                    src->path, findings[i].rule->id, findings[i].line, ed->start, ed->end);
+                LF_VEC_FREE(&edits);
+                return 0;
+            }
+            pending_edit pe = {ed->start, ed->end, ed->text, findings[i].rule->id, i};
+            LF_VEC_PUSH(&edits, pe);
+        }
+    }
+    if (n_fixes == 0)
+        return 1;
+    if (!lf_engine_parses_cleanly(src->lang, src->text, src->len)) {
+        *err = lf_xasprintf("%s: refusing fixes: the file does not parse cleanly before any fix", src->path);
+        LF_VEC_FREE(&edits);
+        return 0;
+    }
+    if (edits.len > 1)
+        qsort(edits.items, edits.len, sizeof *edits.items, cmp_edit);
+    /* Drop byte-identical duplicates (two findings adding the same import). */
+    size_t kept = 0;
+    for (size_t i = 0; i < edits.len; i++)
+        if (kept == 0 || !same_edit(&edits.items[kept - 1], &edits.items[i]))
+            edits.items[kept++] = edits.items[i];
+    edits.len = kept;
+    /* Overlap: an edit starting before an earlier one ends, or two different
+     * insertions at one point (their order would be a guess). */
+    size_t widest = 0;
+    for (size_t i = 1; i < edits.len; i++) {
+        const pending_edit *a = &edits.items[widest], *b = &edits.items[i];
+        int overlap = b->start < a->end;
+        const pending_edit *prev = &edits.items[i - 1];
+        if (prev->start == b->start && prev->end == prev->start && b->end == b->start)
+            overlap = 1, a = prev;
+        if (overlap) {
+            if (strcmp(a->rule_id, b->rule_id) == 0 && a->finding == b->finding)
+                *err = lf_xasprintf("%s: refusing fix of %s: two of its edits overlap (lines %u and %u)", src->path,
+                                    a->rule_id, line_of(src, a->start), line_of(src, b->start));
+            else
+                *err = lf_xasprintf("%s: refusing fixes: edits of %s (line %u) and %s (line %u) overlap", src->path,
+                                    a->rule_id, line_of(src, a->start), b->rule_id, line_of(src, b->start));
+            LF_VEC_FREE(&edits);
+            return 0;
+        }
+        if (b->end >= a->end)
+            widest = i;
+    }
+    if (!collect_new_files(src, findings, n, out, err)) {
+        LF_VEC_FREE(&edits);
+        lf_fixed_file_free(out);
+        return 0;
+    }
+    out->text = apply_edits(src, edits.items, edits.len, &out->len);
+    LF_VEC_FREE(&edits);
+    if (!lf_engine_parses_cleanly(src->lang, out->text, out->len)) {
+        *err = blame_parse_failure(src, findings, n);
+        lf_fixed_file_free(out);
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!lf_fix_applicable(&findings[i]))
+            continue;
+        out->n_fixed++;
+        add_rule_id(out, findings[i].rule->id);
+    }
+    if (out->n_rule_ids > 1)
+        qsort(out->rule_ids, out->n_rule_ids, sizeof *out->rule_ids, cmp_str);
+    return 1;
+}
+
+void lf_fixed_file_free(lf_fixed_file *f) {
+    free(f->text);
+    free(f->rule_ids);
+    for (size_t i = 0; i < f->n_new_files; i++) {
+        free(f->new_files[i].path);
+        free(f->new_files[i].content);
+    }
+    free(f->new_files);
+    memset(f, 0, sizeof *f);
+}
+
+/* ---- writing ---- */
+
+static int64_t mtime_ns_of(const struct stat *st) {
+    return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+}
+
+static int read_fd_all(int fd, lf_strbuf *sb) {
+    char buf[65536];
+    for (;;) {
+        ssize_t r = read(fd, buf, sizeof buf);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return 0;
+        }
+        if (r == 0)
+            return 1;
+        lf_strbuf_append(sb, buf, (size_t)r);
+    }
+}
+
+static int write_fd_all(int fd, const char *p, size_t n) {
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return 0;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 1;
+}
+
+/* 1 when `path` is still the very file src was read from, byte for byte. *st_out
+ * receives its stat. On 0, *why says what differs (static string or errno text). */
+static int still_as_read(const char *path, const lf_source *src, struct stat *st_out, const char **why) {
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        *why = strerror(errno);
+        return 0;
+    }
+    struct stat st;
+    int same = 0;
+    if (fstat(fd, &st) != 0) {
+        *why = strerror(errno);
+    } else if (!S_ISREG(st.st_mode)) {
+        *why = "no longer a regular file";
+    } else if ((uint64_t)st.st_dev != src->dev || (uint64_t)st.st_ino != src->ino) {
+        *why = "replaced by another file since it was read";
+    } else if ((uint64_t)st.st_size != src->size || mtime_ns_of(&st) != src->mtime_ns) {
+        *why = "modified since it was read";
+    } else {
+        lf_strbuf sb;
+        lf_strbuf_init(&sb);
+        if (!read_fd_all(fd, &sb))
+            *why = strerror(errno);
+        else if (sb.len != src->len || memcmp(sb.data ? sb.data : "", src->text, src->len) != 0)
+            *why = "content changed since it was read";
+        else
+            same = 1;
+        lf_strbuf_free(&sb);
+    }
+    close(fd);
+    if (same)
+        *st_out = st;
+    return same;
+}
+
+static void fsync_dir_of(const char *path) {
+    char *copy = lf_xstrdup(path);
+    int dfd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        (void)fsync(dfd); /* best effort: the rename itself already happened */
+        close(dfd);
+    }
+    free(copy);
+}
+
+/* mkstemp in the directory of `path`: "<dir>/.<base>.lockfix-XXXXXX". */
+static int temp_beside(const char *path, char **tmp_out) {
+    char *d = lf_xstrdup(path), *b = lf_xstrdup(path);
+    char *tmpl = lf_xasprintf("%s/.%s.lockfix-XXXXXX", dirname(d), basename(b));
+    free(d);
+    free(b);
+    int fd = mkostemp(tmpl, O_CLOEXEC);
+    if (fd < 0) {
+        free(tmpl);
+        return -1;
+    }
+    *tmp_out = tmpl;
+    return fd;
+}
+
+int lf_fix_write(const char *path, const lf_source *src, const char *text, size_t len, char **err) {
+    struct stat st;
+    const char *why = NULL;
+    if (!still_as_read(path, src, &st, &why)) {
+        *err = lf_xasprintf("%s: not written: %s", path, why);
+        return 0;
+    }
+    char *tmp = NULL;
+    int fd = temp_beside(path, &tmp);
+    if (fd < 0) {
+        *err = lf_xasprintf("%s: not written: cannot create a temporary file beside it: %s", path, strerror(errno));
+        return 0;
+    }
+    /* Keep mode and, where permitted, owner: the rename replaces the inode. */
+    int ok = fchmod(fd, st.st_mode & 07777) == 0;
+    if (ok && (fchown(fd, st.st_uid, st.st_gid) != 0 && errno != EPERM))
+        ok = 0;
+    ok = ok && write_fd_all(fd, text, len) && fsync(fd) == 0;
+    int saved = errno;
+    if (close(fd) != 0 && ok) {
+        ok = 0;
+        saved = errno;
+    }
+    if (!ok) {
+        unlink(tmp);
+        *err = lf_xasprintf("%s: not written: writing the temporary file failed: %s", path, strerror(saved));
+        free(tmp);
+        return 0;
+    }
+    if (lf_fix_before_commit_hook)
+        lf_fix_before_commit_hook(path);
+    /* Re-check just before the rename, so an edit made while the fix was being
+     * computed or written is never overwritten. */
+    if (!still_as_read(path, src, &st, &why)) {
+        unlink(tmp);
+        free(tmp);
+        *err = lf_xasprintf("%s: not written: %s", path, why);
+        return 0;
+    }
+    if (rename(tmp, path) != 0) {
+        saved = errno;
+        unlink(tmp);
+        free(tmp);
+        *err = lf_xasprintf("%s: not written: rename failed: %s", path, strerror(saved));
+        return 0;
+    }
+    free(tmp);
+    fsync_dir_of(path);
+    return 1;
+}
+
+static int mkdir_parents(const char *path) {
+    char *copy = lf_xstrdup(path);
+    for (char *p = copy + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
+            free(copy);
+            return 0;
+        }
+        *p = '/';
+    }
+    free(copy);
+    return 1;
+}
+
+int lf_fix_create(const char *path, const char *content, size_t len, char **err) {
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) {
+        lf_strbuf sb;
+        lf_strbuf_init(&sb);
+        struct stat st;
+        int same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && read_fd_all(fd, &sb) && sb.len == len &&
+                   memcmp(sb.data ? sb.data : "", content, len) == 0;
+        lf_strbuf_free(&sb);
+        close(fd);
+        if (same)
+            return 1;
+        *err = lf_xasprintf("%s: not created: a different file already exists there", path);
+        return 0;
+    }
+    if (!mkdir_parents(path)) {
+        *err = lf_xasprintf("%s: not created: cannot create its directory: %s", path, strerror(errno));
+        return 0;
+    }
+    char *tmp = NULL;
+    fd = temp_beside(path, &tmp);
+    if (fd < 0) {
+        *err = lf_xasprintf("%s: not created: %s", path, strerror(errno));
+        return 0;
+    }
+    int ok = fchmod(fd, 0644) == 0 && write_fd_all(fd, content, len) && fsync(fd) == 0;
+    int saved = errno;
+    if (close(fd) != 0 && ok) {
+        ok = 0;
+        saved = errno;
+    }
+    /* link() fails on an existing name: the new file appears complete or not at all,
+     * and never replaces a file created meanwhile. */
+    if (ok && link(tmp, path) != 0) {
+        ok = 0;
+        saved = errno;
+    }
+    unlink(tmp);
+    free(tmp);
+    if (!ok) {
+        *err = lf_xasprintf("%s: not created: %s", path, strerror(saved));
+        return 0;
+    }
+    fsync_dir_of(path);
+    return 1;
+}

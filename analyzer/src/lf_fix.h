@@ -1,0 +1,55 @@
+/* lf_fix: turn the safe fixes offered for one file into its fixed text, and
+ * write fixed files back without ever losing a concurrent edit.
+ *
+ * A fix set is refused as a whole (error naming the rules and the file) when two
+ * edits overlap or when the result no longer parses: the engine never emits a
+ * broken patch. Applying to an already fixed file finds no fixes, because the
+ * rules do not fire on what the generators produce.
+ */
+#ifndef LF_FIX_H
+#define LF_FIX_H
+
+#include <stddef.h>
+
+#include "lf_finding.h"
+#include "lf_source.h"
+
+typedef struct lf_fixed_file {
+    char *text;              /* fixed content, NUL-terminated; NULL when no fix applied */
+    size_t len;
+    size_t n_fixed;          /* findings whose fix is in text */
+    char **rule_ids;         /* distinct ids of the applied fixes, sorted (borrowed from the rules) */
+    size_t n_rule_ids;
+    lf_new_file *new_files;  /* distinct files the fixes create, paths relative to the
+                                fixed file's directory, sorted by path */
+    size_t n_new_files;
+} lf_fixed_file;
+
+/* 1 when `f` carries a fix that `lockfix fix` applies (a safe rule, a generated fix). */
+int lf_fix_applicable(const lf_finding *f);
+
+/* Apply every applicable fix among findings[0..n) to src. Edits offered by several
+ * findings byte for byte are applied once. Returns 1 (out filled, possibly with
+ * nothing to apply) or 0 with *err (malloc'd, "<path>: ...") when the set is refused:
+ * overlapping edits, an edit outside the file, a result that does not parse, or a
+ * new file path that is not a plain relative path. */
+int lf_fix_apply(const lf_source *src, const lf_finding *findings, size_t n, lf_fixed_file *out, char **err);
+void lf_fixed_file_free(lf_fixed_file *f);
+
+/* Replace the file at `path` (the file src was read from) by text, atomically: a
+ * unique temp in the same directory with src's mode, fsync, rename. Only when the
+ * file is still exactly what src read (dev, ino, size, mtime and content), checked
+ * before the temp is written and again right before the rename. Returns 1, or 0 with
+ * *err (malloc'd) and the file untouched. */
+int lf_fix_write(const char *path, const lf_source *src, const char *text, size_t len, char **err);
+
+/* Create `path` with content (O_EXCL, mode 0644 before umask, missing parent
+ * directories created). An existing file with exactly this content is left alone
+ * (returns 1: nothing to do); any other existing file is an error. */
+int lf_fix_create(const char *path, const char *content, size_t len, char **err);
+
+/* Test seam: when set, called by lf_fix_write after the temp file is complete and
+ * before the final unchanged-check and rename (lets a test change the file there). */
+extern void (*lf_fix_before_commit_hook)(const char *path);
+
+#endif
