@@ -1,0 +1,377 @@
+/* Engine unit tests: source loading (FIFO, symlink, binary, UTF-8, columns),
+ * rule validation messages, text predicates, fixes/no-fix reasons, --rules DIR
+ * loading, and the clean-parse check. Each check prints what it expected. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lf_engine.h"
+#include "lf_rule.h"
+#include "lf_source.h"
+#include "lf_util.h"
+
+static int g_fail, g_run;
+
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        g_run++;                                                                                                       \
+        if (!(cond)) {                                                                                                 \
+            g_fail++;                                                                                                  \
+            fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__);                                                      \
+            fprintf(stderr, __VA_ARGS__);                                                                              \
+            fputc('\n', stderr);                                                                                       \
+        }                                                                                                              \
+    } while (0)
+
+static char g_dir[256];
+
+static char *write_file(const char *name, const char *data, size_t len) {
+    char *p = lf_xasprintf("%s/%s", g_dir, name);
+    FILE *f = fopen(p, "wb");
+    fwrite(data, 1, len, f);
+    fclose(f);
+    return p;
+}
+
+/* ---- lf_source ---- */
+
+static void test_source(void) {
+    lf_source s;
+    char *err = NULL;
+
+    char *p = write_file("ok.py", "a = 1\r\nb = 'é'\n", 16);
+    CHECK(lf_source_load(p, LF_LANG_PYTHON, &s, &err) == LF_LOAD_OK, "regular file loads");
+    CHECK(s.n_lines == 3 && s.line_starts[1] == 7, "line index: %zu lines", s.n_lines);
+    size_t len;
+    const char *l1 = lf_source_line(&s, 1, &len);
+    CHECK(len == 5 && memcmp(l1, "a = 1", 5) == 0, "line 1 without CR: %.*s", (int)len, l1);
+    uint32_t line, col;
+    lf_source_position(&s, 7 + 7, &line, &col); /* the byte after 'é' (2 bytes) is "'" */
+    CHECK(line == 2 && col == 7, "code-point column after a 2-byte char: %u:%u", line, col);
+    lf_source_free(&s);
+    free(p);
+
+    p = write_file("bin.py", "a\0b", 3);
+    CHECK(lf_source_load(p, LF_LANG_PYTHON, &s, &err) == LF_LOAD_BINARY, "NUL byte = binary");
+    CHECK(err && strstr(err, "binary"), "binary message: %s", err ? err : "(null)");
+    free(err);
+    free(p);
+
+    p = write_file("bad.py", "x = 1\ny = '\xc3\x28'\n", 12);
+    CHECK(lf_source_load(p, LF_LANG_PYTHON, &s, &err) == LF_LOAD_BAD_UTF8, "invalid UTF-8 refused");
+    CHECK(err && strstr(err, "line 2: invalid UTF-8"), "bad UTF-8 names the line: %s", err ? err : "(null)");
+    free(err);
+    free(p);
+
+    p = write_file("surrogate.py", "x = '\xed\xa0\x80'\n", 9);
+    CHECK(lf_source_load(p, LF_LANG_PYTHON, &s, &err) == LF_LOAD_BAD_UTF8, "UTF-16 surrogate refused");
+    free(err);
+    free(p);
+
+    p = write_file("overlong.py", "x = '\xc0\xaf'\n", 8);
+    CHECK(lf_source_load(p, LF_LANG_PYTHON, &s, &err) == LF_LOAD_BAD_UTF8, "overlong encoding refused");
+    free(err);
+    free(p);
+
+    /* A FIFO with no writer: opening must not block, and it is not read. */
+    p = lf_xasprintf("%s/fifo.py", g_dir);
+    CHECK(mkfifo(p, 0600) == 0, "mkfifo: %s", strerror(errno));
+    CHECK(lf_source_load(p, LF_LANG_PYTHON, &s, &err) == LF_LOAD_NOT_REGULAR, "FIFO refused without blocking");
+    free(err);
+    free(p);
+
+    /* A symlink is never followed. */
+    char *target = write_file("target.py", "x = 1\n", 6);
+    p = lf_xasprintf("%s/link.py", g_dir);
+    CHECK(symlink(target, p) == 0, "symlink: %s", strerror(errno));
+    CHECK(lf_source_load(p, LF_LANG_PYTHON, &s, &err) == LF_LOAD_NOT_REGULAR, "symlink refused");
+    free(err);
+    free(p);
+    free(target);
+
+    CHECK(lf_source_load(g_dir, LF_LANG_PYTHON, &s, &err) == LF_LOAD_NOT_REGULAR, "directory refused");
+    free(err);
+    p = lf_xasprintf("%s/missing.py", g_dir);
+    CHECK(lf_source_load(p, LF_LANG_PYTHON, &s, &err) == LF_LOAD_IO_ERROR, "missing file is an I/O error");
+    free(err);
+    free(p);
+
+    /* 4-byte characters count as one column each. */
+    lf_source_from_text(&s, "m.py", LF_LANG_PYTHON, "s = '\xf0\x9f\x94\x92\xf0\x9f\x94\x92' + x\n", 20);
+    lf_source_position(&s, 14, &line, &col);
+    CHECK(line == 1 && col == 9, "column after two 4-byte chars: %u:%u", line, col);
+    lf_source_free(&s);
+}
+
+/* ---- rule validation ---- */
+
+static const char *k_docs = "\"docs\": {\"what\": \"w\", \"why\": \"y\", \"example\": \"e\", \"use_instead\": \"u\", "
+                            "\"fix_safety\": \"f\"}";
+
+static char *rule_json(const char *extra, const char *query) {
+    return lf_xasprintf("{\n\"id\": \"LF999\",\n\"name\": \"test-rule\",\n\"summary\": \"s\",\n\"severity\": "
+                        "\"warning\",\n\"languages\": [\"python\"],\n\"message\": \"m {{finding}}\",\n%s,\n\"fix\": "
+                        "{\"safety\": \"none\"},\n%s\"queries\": {\"python\": %s}\n}\n",
+                        k_docs, extra, query);
+}
+
+static void expect_rule_error(const char *json, const char *want) {
+    lf_rule *r = NULL;
+    char *err = NULL;
+    int ok = lf_rule_parse(json, strlen(json), "t.json", &r, &err);
+    CHECK(!ok && err && strcmp(err, want) == 0, "rule error\n  want: %s\n  got:  %s", want, err ? err : "(none)");
+    free(err);
+}
+
+static void test_rule_errors(void) {
+    char *j;
+    expect_rule_error("{\"id\": \"LF1\",\n\"name\" \"x\"}", "t.json: line 2: invalid JSON near \"\"x\"}\"");
+    expect_rule_error("[1]", "t.json: line 1: a rule file must hold one JSON object");
+
+    j = rule_json("\"bogus\": 1,\n", "\"(identifier) @finding\"");
+    expect_rule_error(j, "t.json: line 10: unknown key \"bogus\" in the rule (allowed: id, name, summary, severity, "
+                         "languages, message, docs, fix, prefilter, queries, check, tests)");
+    free(j);
+
+    j = rule_json("", "\"(identifier @finding\"");
+    expect_rule_error(j, "t.json: line 10: queries.python: syntax error at query line 1 col 13 (for python grammar), "
+                         "near \"@finding\"");
+    free(j);
+
+    j = rule_json("", "[\"(identifier) @x\", \"(no_such_node) @finding\"]");
+    expect_rule_error(j, "t.json: line 10: queries.python: unknown node type at query line 2 col 2 (for python "
+                         "grammar), near \"no_such_node) @finding\"");
+    free(j);
+
+    j = rule_json("", "\"((identifier) @finding (#frob? @finding))\"");
+    expect_rule_error(j, "t.json: line 10: queries.python: unknown predicate #frob? (supported: #eq? #not-eq? "
+                         "#match? #not-match? #any-of? #not-any-of? and the any- forms)");
+    free(j);
+
+    j = rule_json("", "\"((identifier) @finding (#match? @finding \\\"a(\\\"))\"");
+    expect_rule_error(j, "t.json: line 10: queries.python: #match?: bad regex \"a(\": Unmatched ( or \\(");
+    free(j);
+
+    j = rule_json("", "\"(identifier) @x\"");
+    expect_rule_error(j, "t.json: line 10: queries.python: a rule without a \"check\" must capture @finding");
+    free(j);
+    j = rule_json("", "\"(identifier) @finding\"");
+    char *k = strstr(j, "m {{finding}}");
+    memcpy(k, "m {{x}}      ", 13); /* same length: only the capture name changes */
+    expect_rule_error(j, "t.json: line 7: message uses {{x}} but queries.python has no @x capture");
+    free(j);
+
+    j = rule_json("\"check\": \"no_such_check\",\n", "\"(identifier) @finding\"");
+    expect_rule_error(j, "t.json: line 10: unknown check \"no_such_check\"");
+    free(j);
+
+    j = rule_json("\"prefilter\": [\"\"],\n", "\"(identifier) @finding\"");
+    expect_rule_error(j, "t.json: line 10: \"prefilter\" entries must be non-empty strings");
+    free(j);
+
+    j = lf_xasprintf("{\"id\": \"LF999\", \"name\": \"x\", \"summary\": \"s\",\n\"severity\": \"fatal\",\n"
+                     "\"languages\": [\"python\"], \"message\": \"m\", %s, \"fix\": {\"safety\": \"none\"},\n"
+                     "\"queries\": {\"python\": \"(identifier) @finding\"}}",
+                     k_docs);
+    expect_rule_error(j, "t.json: line 2: severity \"fatal\" is not one of \"info\", \"warning\", \"error\"");
+    free(j);
+
+    j = lf_xasprintf("{\"id\": \"LF999\", \"name\": \"x\", \"summary\": \"s\", \"severity\": \"info\",\n"
+                     "\"languages\": [\"cobol\"], \"message\": \"m\", %s, \"fix\": {\"safety\": \"none\"},\n"
+                     "\"queries\": {\"python\": \"(identifier) @finding\"}}",
+                     k_docs);
+    expect_rule_error(j, "t.json: line 2: unknown language \"cobol\" (known: python, typescript, javascript, tsx)");
+    free(j);
+
+    j = lf_xasprintf("{\"id\": \"LF999\", \"name\": \"x\", \"summary\": \"s\", \"severity\": \"info\",\n"
+                     "\"languages\": [\"python\"], \"message\": \"m\",\n\"docs\": {\"what\": \"w\"},\n"
+                     "\"fix\": {\"safety\": \"none\"}, \"queries\": {\"python\": \"(identifier) @finding\"}}");
+    expect_rule_error(j, "t.json: line 3: missing required key \"docs.why\"");
+    free(j);
+
+    j = lf_xasprintf("{\"id\": \"LF999\", \"name\": \"x\", \"summary\": \"s\", \"severity\": \"info\",\n"
+                     "\"languages\": [\"python\"], \"message\": \"m\", %s,\n"
+                     "\"fix\": {\"safety\": \"safe\",\n \"generator\": \"no_such_fixer\"},\n"
+                     "\"queries\": {\"python\": \"(identifier) @finding\"}}",
+                     k_docs);
+    expect_rule_error(j, "t.json: line 4: unknown fix generator \"no_such_fixer\"");
+    free(j);
+
+    j = lf_xasprintf("{\"id\": \"XX1\", \"name\": \"x\", \"summary\": \"s\", \"severity\": \"info\",\n"
+                     "\"languages\": [\"python\"], \"message\": \"m\", %s, \"fix\": {\"safety\": \"none\"},\n"
+                     "\"queries\": {\"python\": \"(identifier) @finding\"}}",
+                     k_docs);
+    expect_rule_error(j, "t.json: line 1: id \"XX1\" must look like LF123");
+    free(j);
+
+    j = lf_xasprintf("{\"id\": \"LF999\", \"name\": \"x\", \"summary\": \"s\", \"severity\": \"info\",\n"
+                     "\"languages\": [\"python\"], \"message\": \"m\", %s, \"fix\": {\"safety\": \"none\"},\n"
+                     "\"queries\": {\"python\": \"(identifier) @finding\"},\n"
+                     "\"tests\": {\"invalid\": [{\"code\": \"x\", \"findings\": [[0, 1]]}]}}",
+                     k_docs);
+    expect_rule_error(j, "t.json: line 4: tests.invalid[0].findings entries must be [line, col] (1-based)");
+    free(j);
+}
+
+/* ---- engine: predicates, columns, fixes ---- */
+
+static char *findings_of(const char *rule_text, const char *code, int want_fixes, char **reason) {
+    lf_rule *r = NULL;
+    char *err = NULL;
+    if (!lf_rule_parse(rule_text, strlen(rule_text), "inline", &r, &err)) {
+        char *msg = lf_xasprintf("rule error: %s", err);
+        free(err);
+        return msg;
+    }
+    lf_ruleset set = {lf_xmalloc(sizeof(lf_rule *)), 1};
+    set.rules[0] = r;
+    lf_engine_options opts = {.rules = &set, .want_fixes = want_fixes, .use_prefilter = 1};
+    lf_engine *eng = lf_engine_new(&opts);
+    lf_source src;
+    lf_source_from_text(&src, "t.py", LF_LANG_PYTHON, code, strlen(code));
+    lf_finding *f = NULL;
+    size_t n = 0;
+    lf_engine_analyze(eng, &src, &f, &n, &err);
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    for (size_t i = 0; i < n; i++) {
+        lf_strbuf_printf(&sb, "%u:%u %s;", f[i].line, f[i].col, f[i].message);
+        if (reason && f[i].no_fix_reason && !*reason)
+            *reason = lf_xstrdup(f[i].no_fix_reason);
+        lf_finding_free_contents(&f[i]);
+    }
+    free(f);
+    lf_source_free(&src);
+    lf_engine_free(eng);
+    lf_ruleset_free(&set);
+    return lf_strbuf_detach(&sb);
+}
+
+static void expect_findings(const char *query, const char *code, const char *want) {
+    char *q = lf_xasprintf("\"%s\"", query);
+    char *rule = rule_json("", q);
+    char *got = findings_of(rule, code, 0, NULL);
+    CHECK(strcmp(got, want) == 0, "query %s\n  want: %s\n  got:  %s", query, want, got);
+    free(got);
+    free(rule);
+    free(q);
+}
+
+static void test_predicates(void) {
+    const char *code = "alpha = 1\nbeta = 2\ngamma = alpha\n";
+    expect_findings("((identifier) @finding (#eq? @finding \\\"beta\\\"))", code, "2:1 m beta;");
+    expect_findings("((assignment left: (identifier) @finding right: (identifier) @r) (#not-eq? @finding @r))", code,
+                    "3:1 m gamma;");
+    expect_findings("((assignment left: (identifier) @finding right: (identifier) @r) (#eq? @finding @r))", code, "");
+    expect_findings("((identifier) @finding (#match? @finding \\\"^[ab]\\\"))", code,
+                    "1:1 m alpha;2:1 m beta;3:9 m alpha;");
+    expect_findings("((assignment left: (identifier) @finding) (#not-match? @finding \\\"a$\\\"))", code, "");
+    expect_findings("((assignment left: (identifier) @finding) (#any-of? @finding \\\"beta\\\" \\\"gamma\\\"))", code,
+                    "2:1 m beta;3:1 m gamma;");
+    /* Columns count code points: the finding after "é" is at column 8, not 9. */
+    expect_findings("((identifier) @finding (#eq? @finding \\\"x\\\"))", "s = 'é'; x = 1\n", "1:10 m x;");
+    /* Message capture text is one line, bounded. */
+    expect_findings("(call) @finding", "f(a,\n  b)\n", "1:1 m f(a,...;");
+}
+
+static void test_builtin_fix_reason(void) {
+    lf_ruleset set = {0};
+    char *err = NULL;
+    CHECK(lf_ruleset_load_builtin(&set, &err), "builtin rules load: %s", err ? err : "");
+    const lf_rule *r = lf_ruleset_find(&set, "LF101");
+    CHECK(r && r->fix_safety == LF_FIX_SAFE && r->fixer == NULL, "LF101 is fixable-safe without a generator yet");
+    const char *code = "import os, sys\n"
+                       "if sys.platform != 'win32':\n    import fcntl\nelse:\n    fcntl = None\n"
+                       "def bump(p):\n    if fcntl is not None:\n        fcntl.flock(3, fcntl.LOCK_EX)\n"
+                       "        write(p, read(p) + 1)\n        return\n    write(p, read(p) + 1)\n";
+    lf_rule *one[1] = {(lf_rule *)r};
+    lf_ruleset just = {one, 1};
+    lf_engine_options opts = {.rules = &just, .want_fixes = 1, .use_prefilter = 1};
+    lf_engine *eng = lf_engine_new(&opts);
+    lf_source src;
+    lf_source_from_text(&src, "t.py", LF_LANG_PYTHON, code, strlen(code));
+    lf_finding *f = NULL;
+    size_t n = 0;
+    lf_engine_analyze(eng, &src, &f, &n, &err);
+    CHECK(n == 1 && f[0].line == 7 && f[0].col == 5, "LF101 at 7:5 (n=%zu)", n);
+    CHECK(n == 1 && !f[0].fix && f[0].no_fix_reason &&
+              strcmp(f[0].no_fix_reason, "autofix needs the lockrt runtime (not yet available)") == 0,
+          "LF101 no_fix_reason: %s", n ? f[0].no_fix_reason : "(no finding)");
+    CHECK(n == 1 && strstr(f[0].message, "the locked path (line 8) has an unlocked copy starting at line 11"),
+          "LF101 message names both paths: %s", n ? f[0].message : "");
+    for (size_t i = 0; i < n; i++)
+        lf_finding_free_contents(&f[i]);
+    free(f);
+    lf_source_free(&src);
+    lf_engine_free(eng);
+    lf_ruleset_free(&set);
+}
+
+static void test_rules_dir(void) {
+    char *dir = lf_xasprintf("%s/rules", g_dir);
+    mkdir(dir, 0700);
+    char *q = rule_json("", "\"((identifier) @finding (#eq? @finding \\\"zz\\\"))\"");
+    char *p = lf_xasprintf("%s/LF999-test.json", dir);
+    FILE *f = fopen(p, "w");
+    fputs(q, f);
+    fclose(f);
+    lf_ruleset set = {0};
+    char *err = NULL;
+    CHECK(lf_ruleset_load_builtin(&set, &err), "builtin load");
+    size_t before = set.n_rules;
+    CHECK(lf_ruleset_load_dir(&set, dir, &err), "--rules dir loads: %s", err ? err : "");
+    CHECK(set.n_rules == before + 1 && lf_ruleset_find(&set, "LF999"), "extra rule added");
+    CHECK(strcmp(set.rules[set.n_rules - 1]->id, "LF999") == 0, "rules stay sorted by id");
+    lf_ruleset_free(&set);
+    free(p);
+    p = lf_xasprintf("%s/LF998-broken.json", dir);
+    f = fopen(p, "w");
+    fputs("{\n  \"id\": \"LF998\",\n  \"oops\": true\n}\n", f);
+    fclose(f);
+    CHECK(!lf_ruleset_load_dir(&set, dir, &err) && err && strstr(err, "LF998-broken.json: line 3: unknown key \"oops\""),
+          "broken rule file named with line: %s", err ? err : "(none)");
+    free(err);
+    lf_ruleset_free(&set);
+    free(p);
+    free(q);
+    free(dir);
+}
+
+static void test_parses_cleanly(void) {
+    const char *ok = "def f(x):\n    return x + 1\n";
+    const char *bad = "def f(:\n    return\n";
+    const char *missing = "x = (1 + 2\n";
+    CHECK(lf_engine_parses_cleanly(LF_LANG_PYTHON, ok, strlen(ok)), "valid Python parses cleanly");
+    CHECK(!lf_engine_parses_cleanly(LF_LANG_PYTHON, bad, strlen(bad)), "syntax error detected");
+    CHECK(!lf_engine_parses_cleanly(LF_LANG_PYTHON, missing, strlen(missing)), "missing token detected");
+    const char *ts = "const x: number = 1;\n";
+    CHECK(lf_engine_parses_cleanly(LF_LANG_TYPESCRIPT, ts, strlen(ts)), "valid TypeScript parses cleanly");
+}
+
+static void cleanup(const char *dir) {
+    char *cmd = lf_xasprintf("rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "cleanup of %s failed\n", dir);
+    free(cmd);
+}
+
+int main(void) {
+    snprintf(g_dir, sizeof g_dir, "/tmp/lf-engine-test-XXXXXX");
+    if (!mkdtemp(g_dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_source();
+    test_rule_errors();
+    test_predicates();
+    test_builtin_fix_reason();
+    test_rules_dir();
+    test_parses_cleanly();
+    cleanup(g_dir);
+    printf("%d checks, %d failures\n", g_run, g_fail);
+    return g_fail ? 1 : 0;
+}
