@@ -36,7 +36,7 @@ async function startHolder(t, lockPath, strategy = 'auto') {
 }
 
 /** N worker.js processes x iters increments; resolves to {counts, keys}. */
-async function runWorkers(dir, procs, iters, strategy, { async = false } = {}) {
+async function runWorkers(dir, procs, iters, strategy, { async = false, holdUs = 0 } = {}) {
   const file = path.join(dir, 'counter.json');
   const lock = path.join(dir, 'counter.json.lock');
   const go = path.join(dir, 'go');
@@ -48,6 +48,7 @@ async function runWorkers(dir, procs, iters, strategy, { async = false } = {}) {
     const args = [path.join(__dirname, 'worker.js'), '--file', file, '--lock', lock, '--key', key,
       '--iters', String(iters), '--strategy', strategy, '--go', go];
     if (async) args.push('--async');
+    if (holdUs) args.push('--hold-us', String(holdUs));
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d) => { err += d; });

@@ -59,7 +59,7 @@ def c_worker():
     return build
 
 
-def run(tmp_path, workers, iters, strategy, timeout=300):
+def run(tmp_path, workers, iters, strategy, hold_us=0, timeout=300):
     """workers: list of builders (one per process). Returns (counts, keys)."""
     state = os.path.join(str(tmp_path), "counter.json")
     lock = os.path.join(str(tmp_path), "counter.json.lock")
@@ -71,6 +71,8 @@ def run(tmp_path, workers, iters, strategy, timeout=300):
             keys.append(key)
             common = ["--file", state, "--lock", lock, "--key", key, "--iters", str(iters),
                       "--strategy", strategy]
+            if hold_us:
+                common += ["--hold-us", str(hold_us)]
             cmd, env = build(common, go)
             procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
         with open(go, "w"):

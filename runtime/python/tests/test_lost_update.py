@@ -21,10 +21,19 @@ def test_no_lost_update(tmp_path, backend, strategy, procs, iters):
     contention.assert_no_loss(counts, keys, iters)
 
 
-@pytest.mark.parametrize("procs,iters", [(6, 40), (8, 500)], ids=["6x40", "8x500"])
+@pytest.mark.parametrize("backend,strategy", MODES, ids=["%s-%s" % m for m in MODES])
+def test_no_lost_update_with_a_window_inside_the_critical_section(tmp_path, backend, strategy):
+    _need_native(backend)
+    counts, keys = contention.run(tmp_path, [contention.python_worker(backend)] * 6, 40, strategy, hold_us=500)
+    contention.assert_no_loss(counts, keys, 40)
+
+
+@pytest.mark.parametrize("procs,iters", [(3, 50), (6, 40)], ids=["3x50", "6x40"])
 def test_unlocked_control_loses(tmp_path, procs, iters):
-    # The same workers without the lock must lose, or the runs above prove nothing.
-    counts, keys = contention.run(tmp_path, [contention.python_worker("python")] * procs, iters, "none")
+    # The same workers without the lock (and the 2 ms read-modify-write window
+    # the C harness's control uses) must lose, or the runs above prove nothing.
+    counts, keys = contention.run(tmp_path, [contention.python_worker("python")] * procs, iters, "none",
+                                  hold_us=2000)
     lost, lost_keys = contention.loss(counts, keys, iters)
     assert lost > 0, "the unlocked control lost nothing: the harness has no teeth (%s)" % counts
 

@@ -2,7 +2,7 @@
 counter file under the lock (or none, for the control).
 
     worker.py --file F --lock L --key K --iters M --strategy oslock|lockfile|none
-              [--go PATH] [--lockrt-dir DIR]
+              [--go PATH] [--hold-us U] [--expect-backend native|python] [--lockrt-dir DIR]
 
 LOCKRT_PURE_PYTHON=1 in the environment selects the pure-Python backend.
 Exit codes: 0 done, 3 the lock was not acquired in time, 4 wrong backend.
@@ -33,17 +33,23 @@ def read_counts(path):
     try:
         return json.loads(raw)
     except ValueError:
-        return {}  # only the unlocked control can see a torn file
+        return {}  # never expected: writes are atomic renames
 
 
 def write_counts(path, counts):
-    with open(path, "w") as fh:
+    # Unique temp + rename (like the C harness's write_atomic, without fsync): an
+    # unlocked run loses updates to stale reads, never to torn files.
+    tmp = "%s.%d.tmp" % (path, os.getpid())
+    with open(tmp, "w") as fh:
         json.dump(counts, fh)
+    os.replace(tmp, path)
 
 
-def increment(path, key):
+def increment(path, key, hold_us=0):
     counts = read_counts(path)
     counts[key] = counts.get(key, 0) + 1
+    if hold_us:
+        time.sleep(hold_us / 1e6)  # widen the read-modify-write window
     write_counts(path, counts)
 
 
@@ -55,6 +61,7 @@ def main():
     ap.add_argument("--iters", type=int, required=True)
     ap.add_argument("--strategy", choices=("oslock", "lockfile", "none"), required=True)
     ap.add_argument("--go")
+    ap.add_argument("--hold-us", type=int, default=0)
     ap.add_argument("--expect-backend", choices=("native", "python"))
     ap.add_argument("--lockrt-dir", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     args = ap.parse_args()
@@ -70,13 +77,13 @@ def main():
     strategy = None if lockrt.BACKEND == "python" else args.strategy
     for _ in range(args.iters):
         if args.strategy == "none":
-            increment(args.file, args.key)
+            increment(args.file, args.key, args.hold_us)
             continue
         with lockrt.exclusive_lock(args.lock, timeout=120.0, strategy=strategy) as acquired:
             if not acquired:
                 sys.stderr.write("worker %s: lock not acquired in time\n" % args.key)
                 return 3
-            increment(args.file, args.key)
+            increment(args.file, args.key, args.hold_us)
     return 0
 
 
