@@ -53,6 +53,8 @@ static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
     TSNode attr = ts_node_parent(call);
     TSNode sw = ts_node_parent(attr);
     TSNode neg = ts_node_parent(sw);
+    while (lf_pyfix_is(neg, "parenthesized_expression"))
+        neg = ts_node_parent(neg);
     TSNode cond = neg;
     while (lf_pyfix_is(ts_node_parent(cond), "parenthesized_expression"))
         cond = ts_node_parent(cond);
@@ -79,13 +81,8 @@ static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
     }
     indent = lf_pyfix_line_indent(src, ts_node_start_byte(ifs));
     TSNode body = lf_pyfix_field(ifs, "consequence");
-    char *body_indent = lf_pyfix_line_indent(src, ts_node_start_byte(body));
-    size_t il = strlen(indent), bl = strlen(body_indent);
-    if (bl > il && strncmp(body_indent, indent, il) == 0 && ts_node_start_point(body).row != ts_node_start_point(ifs).row)
-        unit = lf_xstrdup(body_indent + il);
-    else
-        unit = lf_xstrdup("    ");
-    free(body_indent);
+    TSNode first = ts_node_named_child(body, 0);
+    unit = ts_node_is_null(first) ? lf_xstrdup("    ") : lf_pyfix_indent_unit(src, first);
 
     fix = lf_xcalloc(1, sizeof *fix);
     fix->title = lf_xstrdup("confine by basename; resolve the target only when it is a symlink");

@@ -9,7 +9,9 @@
  *
  * becomes
  *
- *     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=os.path.basename(path) + ".", suffix=".tmp")
+ *     fd, tmp = tempfile.mkstemp(
+ *         dir=os.path.dirname(path) or ".", prefix=os.path.basename(path) + ".", suffix=".tmp"
+ *     )
  *     with os.fdopen(fd, "w"...) as fh:
  *
  * The same directory keeps the rename atomic (no cross-device move); O_EXCL inside
@@ -169,9 +171,14 @@ static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
 
     fix = lf_xcalloc(1, sizeof *fix);
     fix->title = lf_xstrdup("write through a unique temp file in the same directory (tempfile.mkstemp)");
-    char *mk = lf_xasprintf("%s, %s = tempfile.mkstemp(dir=os.path.dirname(%s) or \".\", "
-                            "prefix=os.path.basename(%s) + \".\", suffix=\"%s\")",
-                            fd_name, tmp_name, target, target, site.suffix);
+    char *indent = lf_pyfix_line_indent(src, ts_node_start_byte(stmt));
+    char *unit = lf_pyfix_indent_unit(src, stmt);
+    char *mk = lf_xasprintf("%s, %s = tempfile.mkstemp(\n"
+                            "%s%sdir=os.path.dirname(%s) or \".\", prefix=os.path.basename(%s) + \".\", suffix=\"%s\"\n"
+                            "%s)",
+                            fd_name, tmp_name, indent, unit, target, target, site.suffix, indent);
+    free(indent);
+    free(unit);
     lf_fix_add_edit(fix, ts_node_start_byte(assign), ts_node_end_byte(assign), mk);
     free(mk);
     char *fdopen = lf_xasprintf("os.fdopen(%s", fd_name);

@@ -96,6 +96,21 @@ char *lf_pyfix_line_indent(const lf_source *src, uint32_t at) {
     return lf_xstrndup(src->text + s, e - s);
 }
 
+char *lf_pyfix_indent_unit(const lf_source *src, TSNode stmt) {
+    TSNode block = ts_node_parent(stmt);
+    TSNode owner = ts_node_parent(block);
+    if (!lf_pyfix_is(block, "block") || ts_node_is_null(owner) ||
+        ts_node_start_point(owner).row == ts_node_start_point(stmt).row)
+        return lf_xstrdup("    ");
+    char *inner = lf_pyfix_line_indent(src, ts_node_start_byte(stmt));
+    char *outer = lf_pyfix_line_indent(src, ts_node_start_byte(owner));
+    size_t il = strlen(inner), ol = strlen(outer);
+    char *unit = il > ol && strncmp(inner, outer, ol) == 0 ? lf_xstrdup(inner + ol) : lf_xstrdup("    ");
+    free(inner);
+    free(outer);
+    return unit;
+}
+
 uint32_t lf_pyfix_next_line_start(const lf_source *src, uint32_t at) {
     while (at < src->len && src->text[at] != '\n')
         at++;

@@ -29,6 +29,9 @@ TSNode lf_pyfix_ancestor(TSNode n, const char *type);
 int lf_pyfix_mentions(const lf_source *src, TSNode n, const char *name);
 /* Leading whitespace of the line holding byte `at` (malloc'd). */
 char *lf_pyfix_line_indent(const lf_source *src, uint32_t at);
+/* One level of indentation inside the block holding statement `stmt`: its indent
+ * minus that of the statement owning the block ("    " when it cannot tell). */
+char *lf_pyfix_indent_unit(const lf_source *src, TSNode stmt);
 /* Byte just after the end of the line holding byte `at` (past its '\n'). */
 uint32_t lf_pyfix_next_line_start(const lf_source *src, uint32_t at);
 /* Value of a string literal without prefix or quotes, when it has no interpolation

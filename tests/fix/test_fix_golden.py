@@ -1,0 +1,73 @@
+"""Golden patches per fix shape: `lockfix fix --diff` must emit exactly
+tests/fix/golden/<case>.diff for tests/fix/cases/<case>.py.in, the patch must
+apply with both `git apply` and `patch -p1`, and fixing the patched file again
+must find nothing to do.
+
+Set LOCKFIX_REGEN_GOLDEN=1 to rewrite the golden files (then review the diff)."""
+
+import os
+import shutil
+
+import pytest
+
+from conftest import SRC, lockfix, need_tool, run
+
+CASES_DIR = os.path.join(SRC, "tests", "fix", "cases")
+GOLDEN_DIR = os.path.join(SRC, "tests", "fix", "golden")
+CASES = sorted(f[: -len(".py.in")] for f in os.listdir(CASES_DIR) if f.endswith(".py.in"))
+
+# Shapes the generators must decline, with the reason the finding carries.
+NO_FIX = {
+    "lf401_unrecognised": 'LF401 not fixed: `tmp` is not written by `with open(tmp, "w")` and then renamed onto '
+    "`path` in the same block",
+}
+
+
+def stage(tmp_path, case):
+    work = tmp_path / "work"
+    work.mkdir()
+    shutil.copy(os.path.join(CASES_DIR, case + ".py.in"), work / (case + ".py"))
+    return work
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_golden_patch(tmp_path, case):
+    work = stage(tmp_path, case)
+    proc = lockfix(["fix", case + ".py", "--diff"], work)
+    golden = os.path.join(GOLDEN_DIR, case + ".diff")
+    if os.environ.get("LOCKFIX_REGEN_GOLDEN") == "1":
+        with open(golden, "wb") as f:
+            f.write(proc.stdout)
+    with open(golden, "rb") as f:
+        assert proc.stdout == f.read()
+    if case in NO_FIX:
+        assert proc.stdout == b""
+        assert proc.returncode == 1
+        assert NO_FIX[case] in proc.stderr.decode()
+        return
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert proc.stdout.startswith(b"--- a/%s.py\n+++ b/%s.py\n@@ " % (case.encode(), case.encode()))
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c not in NO_FIX])
+def test_golden_applies_with_git_and_patch_then_nothing_left(tmp_path, case):
+    need_tool("git")
+    need_tool("patch")
+    work = stage(tmp_path, case)
+    patch_file = tmp_path / "fix.diff"
+    patch_file.write_bytes(lockfix(["fix", case + ".py", "--diff"], work, 0).stdout)
+    run(["git", "apply", "--check", "--unsafe-paths", str(patch_file)], work, 0)
+    run(["patch", "-p1", "--dry-run", "-i", str(patch_file)], work, 0)
+    run(["patch", "-p1", "--quiet", "-i", str(patch_file)], work, 0)
+    assert not list(work.glob("*.orig")) and not list(work.glob("*.rej"))
+    # The patched file is exactly what --apply writes, and fixing it again does nothing.
+    patched = (work / (case + ".py")).read_bytes()
+    again = lockfix(["fix", case + ".py", "--diff"], work, 0)
+    assert again.stdout == b""
+    apply_dir = tmp_path / "apply"
+    apply_dir.mkdir()
+    shutil.copy(os.path.join(CASES_DIR, case + ".py.in"), apply_dir / (case + ".py"))
+    lockfix(["fix", case + ".py", "--apply"], apply_dir, 0)
+    assert (apply_dir / (case + ".py")).read_bytes() == patched
+    scan = lockfix(["scan", case + ".py"], work)
+    assert scan.returncode == 0, scan.stdout.decode()
