@@ -1,0 +1,441 @@
+/*
+ * lockrt tests for Windows, run under Wine by run_wine_tests.sh (or natively).
+ * Windows has no fork(): multi-process cases spawn this program again in a
+ * helper mode with CreateProcessW.
+ *
+ *   lockrt_wintest                       run every test (each in its own subdir)
+ *   lockrt_wintest hold LOCK STRATEGY READY   acquire, create READY, sleep forever
+ *   lockrt_wintest contend LOCK STRATEGY TIMEOUT_MS   exit 0 acquired, 3 timed out
+ *   lockrt_wintest exit                  exit at once (a pid that then is dead)
+ */
+#include <windows.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lockrt.h"
+
+static int failures;
+static const char *current;
+
+#define CHECK(cond)                                                                     \
+    do {                                                                                \
+        if (!(cond)) {                                                                  \
+            printf("    %s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);           \
+            failures++;                                                                 \
+            return;                                                                     \
+        }                                                                               \
+    } while (0)
+#define CHECK_EQ(a, b)                                                                  \
+    do {                                                                                \
+        long long a_ = (long long)(a), b_ = (long long)(b);                             \
+        if (a_ != b_) {                                                                 \
+            printf("    %s:%d: CHECK_EQ failed: %s == %lld, %s == %lld\n", __FILE__,     \
+                   __LINE__, #a, a_, #b, b_);                                           \
+            failures++;                                                                 \
+            return;                                                                     \
+        }                                                                               \
+    } while (0)
+
+static char self_exe[MAX_PATH * 2];
+
+static lockrt_options opts_for(lockrt_strategy s, int64_t timeout_ms)
+{
+    lockrt_options o;
+    lockrt_options_init(&o);
+    o.strategy = s;
+    o.timeout_ms = timeout_ms;
+    return o;
+}
+
+static lockrt_strategy parse_strategy(const char *s)
+{
+    return strcmp(s, "lockfile") == 0 ? LOCKRT_STRATEGY_LOCKFILE : LOCKRT_STRATEGY_OSLOCK;
+}
+
+static void write_file(const char *path, const char *content)
+{
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fputs(content, f);
+        fclose(f);
+    }
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = malloc(65536);
+    size_t n = buf ? fread(buf, 1, 65535, f) : 0;
+    fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    return buf;
+}
+
+static int exists(const char *path)
+{
+    return GetFileAttributesA(path) != INVALID_FILE_ATTRIBUTES;
+}
+
+static int count_entries(const char *needle)
+{
+    WIN32_FIND_DATAA fd;
+    HANDLE h = FindFirstFileA("*", &fd);
+    int n = 0;
+    if (h == INVALID_HANDLE_VALUE)
+        return 0;
+    do {
+        if (strstr(fd.cFileName, needle))
+            n++;
+    } while (FindNextFileA(h, &fd));
+    FindClose(h);
+    return n;
+}
+
+static HANDLE spawn_self(const char *args, DWORD *pid)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "\"%s\" %s", self_exe, args);
+    STARTUPINFOA si;
+    PROCESS_INFORMATION pi;
+    ZeroMemory(&si, sizeof si);
+    si.cb = sizeof si;
+    if (!CreateProcessA(self_exe, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi))
+        return NULL;
+    CloseHandle(pi.hThread);
+    if (pid)
+        *pid = pi.dwProcessId;
+    return pi.hProcess;
+}
+
+static DWORD wait_exit(HANDLE h)
+{
+    DWORD code = 999;
+    WaitForSingleObject(h, INFINITE);
+    GetExitCodeProcess(h, &code);
+    CloseHandle(h);
+    return code;
+}
+
+static void write_record(const char *path, long long pid, unsigned long long st, const char *host,
+                         const char *token)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "{\"pid\":%lld,\"start_time\":%llu,\"host\":\"%s\",\"token\":\"%s\"}\n",
+             pid, st, host, token);
+    write_file(path, buf);
+}
+
+static const char *hostname(void)
+{
+    static char host[256];
+    wchar_t w[256];
+    DWORD n = 256;
+    GetComputerNameExW(ComputerNameDnsHostname, w, &n);
+    WideCharToMultiByte(CP_UTF8, 0, w, -1, host, sizeof host, NULL, NULL);
+    return host;
+}
+
+static DWORD dead_pid(void)
+{
+    DWORD pid = 0;
+    HANDLE h = spawn_self("exit", &pid);
+    if (!h)
+        return 0;
+    wait_exit(h);
+    return pid;
+}
+
+/* ---- tests ---- */
+
+static void strerror_covers_every_code(void)
+{
+    for (int code = 0; code >= -13; code--) {
+        CHECK(lockrt_strerror(code) != NULL);
+        CHECK(strcmp(lockrt_strerror(code), lockrt_strerror(-99)) != 0);
+    }
+    CHECK(strcmp(lockrt_strerror(-14), lockrt_strerror(-99)) == 0);
+}
+
+static void oslock_excludes_and_keeps_file(void)
+{
+    lockrt_options o = opts_for(LOCKRT_STRATEGY_OSLOCK, 0);
+    lockrt_lock *a = NULL, *b = NULL;
+    CHECK_EQ(lockrt_acquire("os.lock", &o, &a), LOCKRT_OK);
+    CHECK_EQ(lockrt_lock_strategy(a), LOCKRT_STRATEGY_OSLOCK);
+    CHECK_EQ(lockrt_acquire("os.lock", &o, &b), LOCKRT_ETIMEDOUT);
+    HANDLE c = spawn_self("contend os.lock oslock 100", NULL);
+    CHECK(c != NULL);
+    CHECK_EQ(wait_exit(c), 3);
+    CHECK_EQ(lockrt_release(a), LOCKRT_OK);
+    CHECK(exists("os.lock"));
+    c = spawn_self("contend os.lock oslock 5000", NULL);
+    CHECK_EQ(wait_exit(c), 0);
+}
+
+static void lockfile_record_and_release(void)
+{
+    lockrt_options o = opts_for(LOCKRT_STRATEGY_LOCKFILE, 0);
+    lockrt_lock *a = NULL, *b = NULL;
+    CHECK_EQ(lockrt_acquire("lf.lock", &o, &a), LOCKRT_OK);
+    const char *token = lockrt_lock_token(a);
+    CHECK(strlen(token) == 32);
+    unsigned long long st = 0;
+    uint64_t st64 = 0;
+    CHECK_EQ(lockrt_process_start_time(GetCurrentProcessId(), &st64), LOCKRT_OK);
+    st = st64;
+    char want[1024];
+    snprintf(want, sizeof want, "{\"pid\":%lu,\"start_time\":%llu,\"host\":\"%s\",\"token\":\"%s\"}\n",
+             (unsigned long)GetCurrentProcessId(), st, hostname(), token);
+    char *got = read_file("lf.lock");
+    CHECK(got && strcmp(got, want) == 0);
+    free(got);
+    CHECK_EQ(lockrt_acquire("lf.lock", &o, &b), LOCKRT_ETIMEDOUT);
+    HANDLE c = spawn_self("contend lf.lock lockfile 100", NULL);
+    CHECK_EQ(wait_exit(c), 3);
+    CHECK_EQ(lockrt_release(a), LOCKRT_OK);
+    CHECK(!exists("lf.lock"));
+    c = spawn_self("contend lf.lock lockfile 5000", NULL);
+    CHECK_EQ(wait_exit(c), 0);
+    CHECK(!exists("lf.lock"));
+}
+
+static void liveness(void)
+{
+    uint64_t st = 0;
+    DWORD me = GetCurrentProcessId();
+    CHECK_EQ(lockrt_process_start_time(me, &st), LOCKRT_OK);
+    CHECK_EQ(lockrt_process_alive(me, 0), LOCKRT_ALIVE);
+    CHECK_EQ(lockrt_process_alive(me, st), LOCKRT_ALIVE);
+    CHECK_EQ(lockrt_process_alive(me, st + 1), LOCKRT_DEAD);
+    DWORD dead = dead_pid();
+    CHECK(dead != 0);
+    CHECK_EQ(lockrt_process_alive(dead, 0), LOCKRT_DEAD);
+    CHECK_EQ(lockrt_process_alive(0, 0), LOCKRT_UNKNOWN);
+}
+
+static void reclaim_rules(void)
+{
+    DWORD dead = dead_pid();
+    write_record("d.lock", dead, 5, hostname(), "0123");
+    CHECK_EQ(lockrt_reclaim_if_stale("d.lock", NULL), LOCKRT_OK);
+    CHECK(!exists("d.lock"));
+    uint64_t st = 0;
+    CHECK_EQ(lockrt_process_start_time(GetCurrentProcessId(), &st), LOCKRT_OK);
+    write_record("l.lock", GetCurrentProcessId(), st, hostname(), "0123");
+    CHECK_EQ(lockrt_reclaim_if_stale("l.lock", NULL), LOCKRT_ENOTSTALE);
+    write_record("r.lock", GetCurrentProcessId(), st + 99, hostname(), "0123");
+    CHECK_EQ(lockrt_reclaim_if_stale("r.lock", NULL), LOCKRT_OK); /* pid reused */
+    write_record("f.lock", dead, 5, "another-host", "0123");
+    CHECK_EQ(lockrt_reclaim_if_stale("f.lock", NULL), LOCKRT_ENOTSTALE);
+    write_record("o.lock", GetCurrentProcessId(), st, hostname(), "abcd");
+    CHECK_EQ(lockrt_release_if_owned("o.lock", "dcba", NULL), LOCKRT_ENOTOWNER);
+    CHECK_EQ(lockrt_release_if_owned("o.lock", "abcd", NULL), LOCKRT_OK);
+    CHECK(!exists("o.lock"));
+}
+
+static void install_successor(const char *lock_path, void *arg)
+{
+    (void)arg;
+    DeleteFileA(lock_path);
+    uint64_t st = 0;
+    lockrt_process_start_time(GetCurrentProcessId(), &st);
+    write_record(lock_path, GetCurrentProcessId(), st, hostname(), "5cce55");
+}
+
+static void successor_survives_reclaim(void)
+{
+    DWORD dead = dead_pid();
+    write_record("s.lock", dead, 0, hostname(), "dead");
+    lockrt_hooks hooks = {install_successor, NULL, NULL};
+    lockrt_options o = opts_for(LOCKRT_STRATEGY_LOCKFILE, 0);
+    o.hooks = &hooks;
+    CHECK_EQ(lockrt_reclaim_if_stale("s.lock", &o), LOCKRT_EMISMATCH);
+    lockrt_owner owner;
+    CHECK_EQ(lockrt_owner_read("s.lock", &owner), LOCKRT_OK);
+    CHECK(strcmp(owner.token, "5cce55") == 0);
+}
+
+static void unlink_if_identical_binds_identity(void)
+{
+    write_file("f", "one\n");
+    lockrt_identity id;
+    CHECK_EQ(lockrt_identity_of("f", &id), LOCKRT_OK);
+    write_file("f", "two\n");
+    CHECK_EQ(lockrt_unlink_if_identical("f", &id, NULL), LOCKRT_EMISMATCH);
+    CHECK(exists("f"));
+    CHECK_EQ(lockrt_identity_of("f", &id), LOCKRT_OK);
+    CHECK_EQ(lockrt_unlink_if_identical("f", &id, NULL), LOCKRT_OK);
+    CHECK(!exists("f"));
+    CHECK_EQ(lockrt_unlink_if_identical("f", &id, NULL), LOCKRT_ENOENT);
+}
+
+static void write_atomic_and_no_temp(void)
+{
+    CHECK_EQ(lockrt_write_atomic("w.json", "first\n", 6, 0), LOCKRT_OK);
+    /* a reader holding the file open with ordinary sharing (no FILE_SHARE_DELETE)
+     * is waited out, not failed on */
+    HANDLE r = CreateFileA("w.json", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+                           OPEN_EXISTING, 0, NULL);
+    CHECK(r != INVALID_HANDLE_VALUE);
+    CloseHandle(r);
+    CHECK_EQ(lockrt_write_atomic("w.json", "second\n", 7, 0), LOCKRT_OK);
+    char *s = read_file("w.json");
+    CHECK(s && strcmp(s, "second\n") == 0);
+    free(s);
+    CHECK_EQ(lockrt_write_atomic("nodir\\w.json", "x", 1, 0), LOCKRT_ENOENT);
+    CHECK_EQ(count_entries(".tmp"), 0);
+}
+
+static void confined_path_names(void)
+{
+    char out[1024];
+    CreateDirectoryA("state", NULL);
+    CHECK_EQ(lockrt_confined_path("state", "a.json", out, sizeof out), LOCKRT_OK);
+    CHECK(strcmp(out, "state\\a.json") == 0);
+    static const char *const bad[] = {"", ".", "..", "a/b", "a\\b", "c:x", "a:stream", "a\nb",
+                                      "x?", "x*", "trail.", "trail "};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK_EQ(lockrt_confined_path("state", bad[i], out, sizeof out), LOCKRT_EESCAPE);
+}
+
+static void symlink_refused(void)
+{
+    write_file("victim", "precious\n");
+    if (!CreateSymbolicLinkA("sym.lock", "victim", 0x2 /* ALLOW_UNPRIVILEGED_CREATE */) &&
+        !CreateSymbolicLinkA("sym.lock", "victim", 0)) {
+        printf("    (symbolic links unavailable here: %lu; check skipped)\n", GetLastError());
+        return;
+    }
+    DWORD attrs = GetFileAttributesA("sym.lock");
+    if (attrs == INVALID_FILE_ATTRIBUTES || !(attrs & FILE_ATTRIBUTE_REPARSE_POINT)) {
+        printf("    (symlink is not a reparse point here; check skipped)\n");
+        return;
+    }
+    lockrt_options o = opts_for(LOCKRT_STRATEGY_OSLOCK, 100);
+    lockrt_lock *l = NULL;
+    CHECK_EQ(lockrt_acquire("sym.lock", &o, &l), LOCKRT_ESYMLINK);
+    o.strategy = LOCKRT_STRATEGY_LOCKFILE;
+    CHECK_EQ(lockrt_acquire("sym.lock", &o, &l), LOCKRT_ESYMLINK);
+    CHECK_EQ(lockrt_reclaim_if_stale("sym.lock", NULL), LOCKRT_ESYMLINK);
+    lockrt_identity id;
+    memset(&id, 0, sizeof id);
+    CHECK_EQ(lockrt_unlink_if_identical("sym.lock", &id, NULL), LOCKRT_ESYMLINK);
+    attrs = GetFileAttributesA("sym.lock");
+    CHECK(attrs != INVALID_FILE_ATTRIBUTES && (attrs & FILE_ATTRIBUTE_REPARSE_POINT));
+    char *s = read_file("victim");
+    CHECK(s && strcmp(s, "precious\n") == 0);
+    free(s);
+}
+
+static void killed_holder(const char *strategy, int trials)
+{
+    for (int t = 0; t < trials; t++) {
+        char args[512];
+        DeleteFileA("ready");
+        snprintf(args, sizeof args, "hold k.lock %s ready", strategy);
+        HANDLE h = spawn_self(args, NULL);
+        CHECK(h != NULL);
+        for (int i = 0; i < 3000 && !exists("ready"); i++)
+            Sleep(5);
+        CHECK(exists("ready"));
+        CHECK(TerminateProcess(h, 9));
+        CHECK_EQ(wait_exit(h), 9);
+        lockrt_options o = opts_for(parse_strategy(strategy), 10000);
+        lockrt_lock *l = NULL;
+        CHECK_EQ(lockrt_acquire("k.lock", &o, &l), LOCKRT_OK); /* within the bound */
+        CHECK_EQ(lockrt_release(l), LOCKRT_OK);
+    }
+}
+
+static void killed_holder_lockfile(void)
+{
+    killed_holder("lockfile", 10);
+    CHECK(!exists("k.lock"));
+}
+
+static void killed_holder_oslock(void)
+{
+    killed_holder("oslock", 10);
+}
+
+/* ---- driver ---- */
+
+typedef struct {
+    const char *name;
+    void (*fn)(void);
+} test;
+
+static int run_all(void)
+{
+    static const test tests[] = {
+        {"strerror_covers_every_code", strerror_covers_every_code},
+        {"oslock_excludes_and_keeps_file", oslock_excludes_and_keeps_file},
+        {"lockfile_record_and_release", lockfile_record_and_release},
+        {"liveness", liveness},
+        {"reclaim_rules", reclaim_rules},
+        {"successor_survives_reclaim", successor_survives_reclaim},
+        {"unlink_if_identical_binds_identity", unlink_if_identical_binds_identity},
+        {"write_atomic_and_no_temp", write_atomic_and_no_temp},
+        {"confined_path_names", confined_path_names},
+        {"symlink_refused", symlink_refused},
+        {"killed_holder_lockfile", killed_holder_lockfile},
+        {"killed_holder_oslock", killed_holder_oslock},
+    };
+    int failed_tests = 0;
+    char base[MAX_PATH];
+    GetCurrentDirectoryA(sizeof base, base);
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+        char dir[MAX_PATH * 2];
+        snprintf(dir, sizeof dir, "%s\\wt-%s-%lu", base, tests[i].name, (unsigned long)GetTickCount());
+        CreateDirectoryA(dir, NULL);
+        SetCurrentDirectoryA(dir);
+        current = tests[i].name;
+        int before = failures;
+        DWORD t0 = GetTickCount();
+        tests[i].fn();
+        printf("%s %-40s %6lu ms\n", failures == before ? "ok  " : "FAIL", tests[i].name,
+               (unsigned long)(GetTickCount() - t0));
+        fflush(stdout);
+        if (failures != before)
+            failed_tests++;
+        SetCurrentDirectoryA(base);
+    }
+    printf("%d failed\n", failed_tests);
+    return failed_tests ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    GetModuleFileNameA(NULL, self_exe, sizeof self_exe);
+    setvbuf(stdout, NULL, _IONBF, 0);
+    if (argc >= 2 && strcmp(argv[1], "exit") == 0)
+        return 0;
+    if (argc >= 5 && strcmp(argv[1], "hold") == 0) {
+        lockrt_options o = opts_for(parse_strategy(argv[3]), 10000);
+        lockrt_lock *l = NULL;
+        if (lockrt_acquire(argv[2], &o, &l) != LOCKRT_OK)
+            return 2;
+        write_file(argv[4], "ready");
+        Sleep(INFINITE);
+        return 0;
+    }
+    if (argc >= 5 && strcmp(argv[1], "contend") == 0) {
+        lockrt_options o = opts_for(parse_strategy(argv[3]), atol(argv[4]));
+        lockrt_lock *l = NULL;
+        int rc = lockrt_acquire(argv[2], &o, &l);
+        if (rc == LOCKRT_ETIMEDOUT)
+            return 3;
+        if (rc != LOCKRT_OK)
+            return 4;
+        return lockrt_release(l) == LOCKRT_OK ? 0 : 5;
+    }
+    if (argc == 1)
+        return run_all();
+    fprintf(stderr, "usage: lockrt_wintest [hold LOCK S READY | contend LOCK S MS | exit]\n");
+    return 2;
+}
