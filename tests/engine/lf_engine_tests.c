@@ -311,6 +311,65 @@ static void test_builtin_fix_reason(void) {
     lf_ruleset_free(&set);
 }
 
+/* Severity overrides, "off", and suppression comments are applied by the engine,
+ * so every front end sees the same findings. */
+static size_t run_builtin(const lf_ruleset *set, const lf_config *cfg, const char *code, lf_severity *sev,
+                          uint32_t *line) {
+    lf_engine_options opts = {.rules = set, .config = cfg, .want_fixes = 0, .use_prefilter = 1};
+    lf_engine *eng = lf_engine_new(&opts);
+    lf_source src;
+    lf_source_from_text(&src, "t.py", LF_LANG_PYTHON, code, strlen(code));
+    lf_finding *f = NULL;
+    size_t n = 0;
+    char *err = NULL;
+    lf_engine_analyze(eng, &src, &f, &n, &err);
+    if (n && sev)
+        *sev = f[0].severity;
+    if (n && line)
+        *line = f[0].line;
+    for (size_t i = 0; i < n; i++)
+        lf_finding_free_contents(&f[i]);
+    free(f);
+    lf_source_free(&src);
+    lf_engine_free(eng);
+    return n;
+}
+
+static void test_config_and_suppression(void) {
+    lf_ruleset set = {0};
+    char *err = NULL;
+    CHECK(lf_ruleset_load_builtin(&set, &err), "builtin load");
+    const char *probe = "import os\ndef alive(pid):\n    try:\n        os.kill(pid, 0)\n    except OSError:\n"
+                        "        return False\n    return True\n";
+    lf_severity sev = LF_SEV_NONE;
+    uint32_t line = 0;
+    CHECK(run_builtin(&set, NULL, probe, &sev, &line) == 1 && sev == LF_SEV_WARNING && line == 4,
+          "LF303 fires with its default severity");
+    lf_severity_override ov = {"LF303", LF_SEV_ERROR};
+    lf_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.severity = &ov;
+    cfg.n_severity = 1;
+    CHECK(run_builtin(&set, &cfg, probe, &sev, NULL) == 1 && sev == LF_SEV_ERROR, "severity override applied");
+    ov.severity = LF_SEV_NONE;
+    CHECK(run_builtin(&set, &cfg, probe, NULL, NULL) == 0, "rule set \"off\" does not run");
+    char *ign[] = {"LF303"};
+    memset(&cfg, 0, sizeof cfg);
+    cfg.ignore = ign;
+    cfg.n_ignore = 1;
+    CHECK(run_builtin(&set, &cfg, probe, NULL, NULL) == 0, "ignored rule does not run");
+    const char *same_line = "import os\ndef alive(pid):\n    try:\n        os.kill(pid, 0)  # lockfix: ignore[LF303]\n"
+                            "    except OSError:\n        return False\n    return True\n";
+    CHECK(run_builtin(&set, NULL, same_line, NULL, NULL) == 0, "suppressed on the flagged line");
+    const char *line_above = "import os\ndef alive(pid):\n    try:\n        # lockfix: ignore[LF303]\n"
+                             "        os.kill(pid, 0)\n    except OSError:\n        return False\n    return True\n";
+    CHECK(run_builtin(&set, NULL, line_above, NULL, NULL) == 0, "suppressed from the line above");
+    const char *other_rule = "import os\ndef alive(pid):\n    try:\n        os.kill(pid, 0)  # lockfix: ignore[LF101]\n"
+                             "    except OSError:\n        return False\n    return True\n";
+    CHECK(run_builtin(&set, NULL, other_rule, NULL, NULL) == 1, "another rule's suppression does not apply");
+    lf_ruleset_free(&set);
+}
+
 static void test_rules_dir(void) {
     char *dir = lf_xasprintf("%s/rules", g_dir);
     mkdir(dir, 0700);
@@ -369,6 +428,7 @@ int main(void) {
     test_rule_errors();
     test_predicates();
     test_builtin_fix_reason();
+    test_config_and_suppression();
     test_rules_dir();
     test_parses_cleanly();
     cleanup(g_dir);

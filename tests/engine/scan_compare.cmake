@@ -1,10 +1,13 @@
-# Scan fixtures/ with the engine alone, with and without prefilters, and compare
-# both against the expected findings file byte for byte.
+# Scan TARGET (relative to ROOT) with the engine alone, with and without
+# prefilters, and compare both against the EXPECTED findings file byte for byte.
+if(NOT TARGET)
+  set(TARGET fixtures)
+endif()
 foreach(_mode prefilter no-prefilter)
   if(_mode STREQUAL "prefilter")
-    set(_args fixtures)
+    set(_args ${TARGET})
   else()
-    set(_args --no-prefilter fixtures)
+    set(_args --no-prefilter ${TARGET})
   endif()
   execute_process(COMMAND ${SCAN} ${_args} WORKING_DIRECTORY ${ROOT}
                   OUTPUT_VARIABLE _got RESULT_VARIABLE _rc ERROR_VARIABLE _err)
@@ -13,7 +16,7 @@ foreach(_mode prefilter no-prefilter)
   endif()
   file(READ ${EXPECTED} _want)
   if(NOT _got STREQUAL _want)
-    message(FATAL_ERROR "scan (${_mode}) of fixtures/ differs from ${EXPECTED}\n--- want\n${_want}--- got\n${_got}")
+    message(FATAL_ERROR "scan (${_mode}) of ${TARGET} differs from ${EXPECTED}\n--- want\n${_want}--- got\n${_got}")
   endif()
 endforeach()
-message(STATUS "fixtures/: findings match ${EXPECTED} with and without prefilters")
+message(STATUS "${TARGET}: findings match ${EXPECTED} with and without prefilters")

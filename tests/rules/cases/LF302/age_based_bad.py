@@ -1,0 +1,17 @@
+import os
+import time
+
+STALE_AFTER = 60.0
+
+
+class PidLock:
+    def __init__(self, path):
+        self.lock_path = path
+
+    def is_stale(self):
+        try:
+            st = os.stat(self.lock_path)
+        except FileNotFoundError:
+            return False
+        age = time.time() - st.st_mtime
+        return (time.time() - st.st_mtime) > STALE_AFTER or age > 2 * STALE_AFTER
