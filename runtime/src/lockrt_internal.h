@@ -32,6 +32,7 @@ struct lockrt_lock {
     void *handle;              /* OS lock: the LockFileEx'd handle */
 #else
     int fd;                    /* OS lock: the flock()ed descriptor */
+    uint64_t fd_dev, fd_ino;   /* OS lock: what fd refers to (from fstat at open) */
 #endif
     lockrt_identity identity;  /* lockfile: the record as we created it */
     char token[LOCKRT_TOKEN_MAX];

@@ -321,6 +321,23 @@ static void symlink_refused_by_removals(void)
     }
 }
 
+/* Our record replaced by a symlink while we held the lock: release refuses it. */
+static void release_refuses_symlink(void)
+{
+    tu_write_file("victim", "precious\n");
+    lockrt_options o = opts_for(LOCKRT_STRATEGY_LOCKFILE, 0);
+    lockrt_lock *l = NULL;
+    CHECK_EQ_INT(lockrt_acquire("h.lock", &o, &l), LOCKRT_OK);
+    CHECK(unlink("h.lock") == 0);
+    CHECK(symlink("victim", "h.lock") == 0);
+    CHECK_EQ_INT(lockrt_release(l), LOCKRT_ESYMLINK);
+    CHECK(tu_is_symlink("h.lock"));
+    char *s = tu_read_file("victim", NULL);
+    CHECK(s && strcmp(s, "precious\n") == 0);
+    free(s);
+    CHECK_EQ_INT(tu_count_entries(".", "lockrt-q"), 0);
+}
+
 /* A symlink swapped in after the quarantine rename is restored, not deleted. */
 static void swap_in_symlink(const char *qpath, void *arg)
 {
@@ -732,6 +749,7 @@ int main(int argc, char **argv)
         LRT_TEST(null_options_mean_defaults),
         LRT_TEST(symlink_refused_by_acquire),
         LRT_TEST(symlink_refused_by_removals),
+        LRT_TEST(release_refuses_symlink),
         LRT_TEST(symlink_swapped_into_quarantine_is_restored),
         LRT_TEST(special_files_refused),
         LRT_TEST(missing_directory_is_enoent),

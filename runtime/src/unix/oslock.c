@@ -52,16 +52,18 @@ static int open_lock_file(lockrt_lock *lock)
         return LOCKRT_EBADTYPE;
     }
     lock->fd = fd;
+    lock->fd_dev = (uint64_t)st.st_dev;
+    lock->fd_ino = (uint64_t)st.st_ino;
     return LOCKRT_OK;
 }
 
 /* After the lock is ours: is the name still bound to the inode we locked? */
 static bool name_still_ours(const lockrt_lock *lock)
 {
-    struct stat by_fd, by_name;
-    if (fstat(lock->fd, &by_fd) != 0 || lstat(lock->path, &by_name) != 0)
+    struct stat by_name;
+    if (lstat(lock->path, &by_name) != 0)
         return false;
-    return by_fd.st_dev == by_name.st_dev && by_fd.st_ino == by_name.st_ino;
+    return lock->fd_dev == (uint64_t)by_name.st_dev && lock->fd_ino == (uint64_t)by_name.st_ino;
 }
 
 static int after_locked(lockrt_lock *lock)
