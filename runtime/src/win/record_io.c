@@ -76,6 +76,12 @@ int lockrt__record_create(const char *path, const char *bytes, size_t len, lockr
     free(w);
     DWORD written = 0;
     BOOL ok = WriteFile(h, bytes, (DWORD)len, &written, NULL) && written == len;
+    /* NTFS may stamp LastWriteTime again when a written handle is closed, which
+     * would make the identity we capture now differ from what others (and our
+     * own release) see later. A time set explicitly on the handle is kept. */
+    FILETIME now;
+    GetSystemTimeAsFileTime(&now);
+    ok = ok && SetFileTime(h, NULL, NULL, &now);
     int rc = ok ? lockrt__handle_identity(h, lockrt__fnv1a(bytes, len, LOCKRT__FNV_SEED), id, NULL)
                 : LOCKRT_EIO;
     if (rc != LOCKRT_OK) {

@@ -80,7 +80,15 @@ int hs_spawn(const char *exe, const char *const *argv, hs_proc *proc)
     PROCESS_INFORMATION pi;
     memset(&si, 0, sizeof si);
     si.cb = sizeof si;
-    BOOL ok = CreateProcessW(wexe, wcmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi);
+    BOOL ok = FALSE;
+    for (int attempt = 0; attempt < 5 && !ok; attempt++) {
+        ok = CreateProcessW(wexe, wcmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi);
+        if (!ok) {
+            fprintf(stderr, "lockrt_harness: CreateProcessW failed (%lu), attempt %d\n",
+                    (unsigned long)GetLastError(), attempt + 1);
+            Sleep(100); /* seen transiently under a loaded Wine */
+        }
+    }
     free(wcmd);
     free(wexe);
     if (!ok)

@@ -104,7 +104,16 @@ static HANDLE spawn_self(const char *args, DWORD *pid)
     PROCESS_INFORMATION pi;
     ZeroMemory(&si, sizeof si);
     si.cb = sizeof si;
-    if (!CreateProcessA(self_exe, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi))
+    /* Under a loaded Wine, process creation occasionally fails transiently. */
+    BOOL ok = FALSE;
+    for (int attempt = 0; attempt < 5 && !ok; attempt++) {
+        ok = CreateProcessA(self_exe, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi);
+        if (!ok) {
+            printf("    CreateProcess failed (%lu), attempt %d\n", GetLastError(), attempt + 1);
+            Sleep(100);
+        }
+    }
+    if (!ok)
         return NULL;
     CloseHandle(pi.hThread);
     if (pid)
