@@ -123,6 +123,30 @@ static void add_region(cJSON *parent, const char *key, uint32_t line, uint32_t c
     cJSON_AddNumberToObject(r, "endColumn", end_col);
 }
 
+/* region.snippet: the flagged text; contextRegion: the whole lines around it,
+ * so a viewer without the checkout still sees the code. */
+static void add_snippets(cJSON *phys, const lf_source *src, const lf_finding *fd) {
+    cJSON *region = cJSON_GetObjectItemCaseSensitive(phys, "region");
+    uint32_t start = fd->start_byte, end = fd->end_byte;
+    if (end > src->len)
+        end = (uint32_t)src->len;
+    if (start > end)
+        start = end;
+    char *text = lf_xstrndup(src->text + start, end - start);
+    add_text(region, "snippet", text);
+    free(text);
+    if (fd->line == 0 || fd->line > src->n_lines || fd->end_line < fd->line || fd->end_line > src->n_lines)
+        return;
+    uint32_t ctx_start = src->line_starts[fd->line - 1];
+    uint32_t ctx_end = fd->end_line < src->n_lines ? src->line_starts[fd->end_line] : (uint32_t)src->len;
+    cJSON *ctx = cJSON_AddObjectToObject(phys, "contextRegion");
+    cJSON_AddNumberToObject(ctx, "startLine", fd->line);
+    cJSON_AddNumberToObject(ctx, "endLine", fd->end_line);
+    text = lf_xstrndup(src->text + ctx_start, ctx_end - ctx_start);
+    add_text(ctx, "snippet", text);
+    free(text);
+}
+
 static cJSON *fix_json(const lf_scan_file *f, const lf_finding *fd) {
     cJSON *fix = cJSON_CreateObject();
     add_text(fix, "description", fd->fix->title ? fd->fix->title : "lockfix fix");
@@ -200,6 +224,8 @@ static cJSON *result_json(const lf_scan *s, const lf_scan_file *f, size_t k) {
     cJSON *phys = cJSON_AddObjectToObject(loc, "physicalLocation");
     add_artifact_location(phys, fd->path);
     add_region(phys, "region", fd->line, fd->col, fd->end_line, fd->end_col);
+    if (f->has_source)
+        add_snippets(phys, &f->src, fd);
     cJSON_AddItemToArray(locs, loc);
 
     uint64_t h = line_hash(f, fd);

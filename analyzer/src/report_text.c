@@ -38,6 +38,13 @@ static void put_caret(lf_strbuf *out, const char *line, size_t len, uint32_t col
         lf_strbuf_putc(out, '~');
 }
 
+/* Keep one finding per `path:line:col:` line for tools that grep the output. */
+static void put_one_line(lf_strbuf *out, const char *msg) {
+    for (; *msg; msg++)
+        lf_strbuf_putc(out, (*msg == '\n' || *msg == '\r') ? ' ' : *msg);
+    lf_strbuf_putc(out, '\n');
+}
+
 static const char *plural(size_t n, const char *one, const char *many) {
     return n == 1 ? one : many;
 }
@@ -73,7 +80,8 @@ void lf_report_text(lf_strbuf *out, const lf_scan *s) {
         const lf_scan_file *f = &s->files[i];
         for (size_t k = 0; k < f->n_findings; k++) {
             const lf_finding *fd = &f->findings[k];
-            lf_strbuf_printf(out, "%s:%u:%u: %s %s\n", fd->path, fd->line, fd->col, fd->rule->id, fd->message);
+            lf_strbuf_printf(out, "%s:%u:%u: %s ", fd->path, fd->line, fd->col, fd->rule->id);
+            put_one_line(out, fd->message ? fd->message : "");
             if (f->has_source) {
                 size_t len;
                 const char *line = lf_source_line(&f->src, fd->line, &len);

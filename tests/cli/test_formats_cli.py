@@ -1,0 +1,111 @@
+"""Every output format on the same synthetic tree: same findings, documented
+shapes, --output."""
+import json
+import os
+import stat
+
+from lfcli import PARSERS, STATE_FINDINGS, STATE_PY, parse_github_full, run, write
+
+
+def test_every_format_reports_the_same_findings(project):
+    # Awkward names: spaces, ',', ':', '%' and non-ASCII must survive every format.
+    write(project / "odd dir" / "a,b:c%é.py", STATE_PY)
+    want = [(p, l, c, r) for p in ("odd dir/a,b:c%é.py", "pkg/state.py") for (l, c, r) in STATE_FINDINGS]
+    for fmt, parse in PARSERS.items():
+        r = run("scan", "--no-config", "--format", fmt, ".", cwd=project)
+        assert r.returncode == 1, (fmt, r.stderr)
+        assert parse(r.stdout) == want, fmt
+
+
+def test_text_format(project):
+    r = run("scan", "--no-config", "--select", "LF401", "pkg", cwd=project)
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("pkg/state.py:6:11: LF401 ")
+    assert lines[1] == '  6 |     tmp = path + ".tmp"'
+    assert lines[2] == "    |           ^~~~~~~~~~~~~"
+    assert lines[-1] == "Found 1 finding (1 warning) in 1 file" or lines[-1].startswith(
+        "Found 1 finding (1 warning) in 1 file; 1 fixable with `lockfix fix`")
+
+
+def test_json_schema(project):
+    r = run("scan", "--no-config", "--format", "json", "pkg", cwd=project)
+    doc = json.loads(r.stdout)
+    assert set(doc) == {"schema_version", "tool", "findings", "summary", "skipped"}
+    assert doc["schema_version"] == 1
+    assert doc["tool"]["name"] == "lockfix"
+    f = doc["findings"][0]
+    assert set(f) == {"path", "line", "column", "end_line", "end_column", "rule_id", "rule_name", "severity",
+                      "message", "fix"}
+    assert (f["path"], f["line"], f["column"], f["end_line"], f["end_column"]) == ("pkg/state.py", 6, 11, 6, 24)
+    assert (f["rule_id"], f["rule_name"], f["severity"]) == ("LF401", "shared-temp-name", "warning")
+    assert f["fix"]["safety"] == "safe"
+    if f["fix"]["available"]:
+        assert f["fix"]["title"] and f["fix"]["edits"]
+    else:
+        assert "reason" in f["fix"]
+    assert doc["summary"] == {
+        "files_scanned": 2, "files_with_findings": 1, "files_skipped": 0, "findings": 3, "errors": 1,
+        "warnings": 2, "info": 0, "fixable": doc["summary"]["fixable"], "fail_on": "warning", "failing": 3}
+    assert doc["skipped"] == []
+
+
+def test_sarif_structure(project):
+    r = run("scan", "--no-config", "--format", "sarif", "pkg", cwd=project)
+    doc = json.loads(r.stdout)
+    assert doc["version"] == "2.1.0"
+    run_ = doc["runs"][0]
+    driver = run_["tool"]["driver"]
+    assert driver["name"] == "lockfix" and driver["version"] and driver["informationUri"]
+    ids = [rule["id"] for rule in driver["rules"]]
+    assert ids == [l.split()[0] for l in run("rules").stdout.splitlines()[1:]]
+    for rule in driver["rules"]:
+        assert rule["shortDescription"]["text"] and rule["fullDescription"]["text"]
+        assert "Why is this bad?" in rule["help"]["text"]
+        assert "## Why is this bad?" in rule["help"]["markdown"]
+        assert rule["defaultConfiguration"]["level"] in ("error", "warning", "note")
+    for res in run_["results"]:
+        assert driver["rules"][res["ruleIndex"]]["id"] == res["ruleId"]
+        loc = res["locations"][0]["physicalLocation"]
+        assert loc["artifactLocation"] == {"uri": "pkg/state.py", "uriBaseId": "%SRCROOT%"}
+        assert set(loc["region"]) >= {"startLine", "startColumn", "endLine", "endColumn"}
+    assert run_["originalUriBaseIds"]["%SRCROOT%"]["uri"] == "file://" + str(project) + "/"
+    assert run_["columnKind"] == "unicodeCodePoints"
+    fps = [res["partialFingerprints"]["lockfixLineHash/v1"] for res in run_["results"]]
+    assert len(set(fps)) == len(fps)
+
+
+def test_github_format(project):
+    r = run("scan", "--no-config", "--format", "github", "pkg", cwd=project)
+    items = parse_github_full(r.stdout)
+    assert [(level, p["title"]) for level, p, _ in items] == [
+        ("warning", "LF401 shared-temp-name"), ("error", "LF201 realpath-missing-target"),
+        ("warning", "LF303 liveness-misread")]
+    level, props, msg = items[0]
+    assert props == {"file": "pkg/state.py", "line": "6", "col": "11", "endLine": "6", "endColumn": "24",
+                     "title": "LF401 shared-temp-name"}
+    assert msg
+    assert not r.stdout.startswith("Found")
+
+
+def test_output_file_atomic(project):
+    out = project / "report.sarif"
+    out.write_text("old")
+    os.chmod(out, 0o640)
+    r = run("scan", "--no-config", "--format", "sarif", "--output", out, "pkg", cwd=project)
+    assert r.returncode == 1
+    assert r.stdout == ""
+    same = run("scan", "--no-config", "--format", "sarif", "pkg", cwd=project).stdout
+    assert out.read_text() == same
+    assert stat.S_IMODE(out.stat().st_mode) == 0o640  # an existing report keeps its mode
+    assert sorted(p.name for p in project.iterdir()) == [".lockfix.json", "pkg", "report.sarif"] or \
+        sorted(p.name for p in project.iterdir()) == ["pkg", "report.sarif"]  # no temp file left behind
+    fresh = project / "fresh.txt"
+    r = run("scan", "--no-config", "-o", fresh, "pkg", cwd=project)
+    assert fresh.read_text().endswith("Found 3 findings (1 error, 2 warnings) in 1 file\n") or "fixable" in fresh.read_text()
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o666 & ~current_umask()
+
+
+def current_umask():
+    m = os.umask(0)
+    os.umask(m)
+    return m
