@@ -32,20 +32,6 @@ static const char k_fix_usage[] =
     "  1  findings at or above --fail-on remain that have no safe fix (listed on stderr)\n"
     "  2  usage or I/O error, or a file's fixes were refused or could not be written\n";
 
-/* New files are keyed by their final path so two fixed files vendoring the same
- * file into one directory create it once. */
-typedef struct planned_new_file {
-    char *path;
-    const char *content; /* borrowed from the lf_fixed_file */
-} planned_new_file;
-
-static char *join_dir(const char *file_path, const char *rel) {
-    const char *slash = strrchr(file_path, '/');
-    if (!slash)
-        return lf_xstrdup(rel);
-    return lf_xasprintf("%.*s/%s", (int)(slash - file_path), file_path, rel);
-}
-
 int lf_cmd_fix(int argc, char **argv) {
     lf_scan_options o;
     memset(&o, 0, sizeof o);
@@ -109,9 +95,11 @@ int lf_cmd_fix(int argc, char **argv) {
     size_t files_fixed = 0, fixes = 0, remaining = 0;
     lf_strbuf patch;
     lf_strbuf_init(&patch);
-    LF_VEC(planned_new_file) planned = {0};
+    lf_new_file_set planned = {0};
     lf_fixed_file *fixed = lf_xcalloc(s.n_files ? s.n_files : 1, sizeof *fixed);
 
+    /* Pass 1: compute every file's fixed text and the new files they need. */
+    int *usable = lf_xcalloc(s.n_files ? s.n_files : 1, sizeof *usable);
     for (size_t i = 0; i < s.n_files; i++) {
         lf_scan_file *f = &s.files[i];
         if (!f->has_source || f->n_findings == 0)
@@ -121,7 +109,13 @@ int lf_cmd_fix(int argc, char **argv) {
             fprintf(stderr, "lockfix fix: %s\n", err);
             free(err);
             errors = 1;
+        } else if (!lf_new_file_set_add(&planned, f->src.path, &fixed[i], &err)) {
+            fprintf(stderr, "lockfix fix: %s\n", err);
+            free(err);
+            errors = 1;
+            ok = 0;
         }
+        usable[i] = ok && fixed[i].text;
         for (size_t j = 0; j < f->n_findings; j++) {
             const lf_finding *fd = &f->findings[j];
             if (ok && lf_fix_applicable(fd))
@@ -134,16 +128,46 @@ int lf_cmd_fix(int argc, char **argv) {
                     : fd->no_fix_reason          ? fd->no_fix_reason
                                                  : "no safe fix for this rule");
         }
-        if (!ok || !fixed[i].text)
+    }
+    /* Pass 2 (--apply): new files first, so no rewritten file ever refers to a
+     * file that could not be created; a file whose new file failed is left alone. */
+    if (apply) {
+        for (size_t m = 0; m < planned.len; m++) {
+            const lf_new_file *nf = &planned.items[m];
+            if (lf_fix_create(nf->path, nf->content, strlen(nf->content), &err))
+                continue;
+            fprintf(stderr, "lockfix fix: %s\n", err);
+            free(err);
+            errors = 1;
+            for (size_t i = 0; i < s.n_files; i++) {
+                if (!usable[i])
+                    continue;
+                lf_new_file_set one = {0};
+                lf_new_file_set_add(&one, s.files[i].src.path, &fixed[i], &err);
+                for (size_t k = 0; k < one.len; k++)
+                    if (strcmp(one.items[k].path, nf->path) == 0)
+                        usable[i] = 0;
+                lf_new_file_set_free(&one);
+            }
+        }
+    }
+    /* Pass 3: rewrite (or diff) the files, in walk order. */
+    for (size_t i = 0; i < s.n_files; i++) {
+        lf_scan_file *f = &s.files[i];
+        if (!usable[i])
             continue;
-        const char *write_path = f->walked->open_path ? f->walked->open_path : f->src.path;
         if (apply) {
+            const char *write_path = f->walked->open_path ? f->walked->open_path : f->src.path;
             if (!lf_fix_write(write_path, &f->src, fixed[i].text, fixed[i].len, &err)) {
                 fprintf(stderr, "lockfix fix: %s\n", err);
                 free(err);
                 errors = 1;
                 continue;
             }
+            fprintf(stderr, "fixed %s (", f->src.path);
+            for (size_t r = 0; r < fixed[i].n_rule_ids; r++)
+                fprintf(stderr, "%s%s", r ? ", " : "", fixed[i].rule_ids[r]);
+            fprintf(stderr, ")\n");
         } else {
             char *shown = lf_diff_display_path(f->src.path);
             lf_diff_file(&patch, shown, f->src.text, f->src.len, fixed[i].text, fixed[i].len);
@@ -151,45 +175,11 @@ int lf_cmd_fix(int argc, char **argv) {
         }
         files_fixed++;
         fixes += fixed[i].n_fixed;
-        if (apply) {
-            fprintf(stderr, "fixed %s (", f->src.path);
-            for (size_t r = 0; r < fixed[i].n_rule_ids; r++)
-                fprintf(stderr, "%s%s", r ? ", " : "", fixed[i].rule_ids[r]);
-            fprintf(stderr, ")\n");
-        }
-        for (size_t k = 0; k < fixed[i].n_new_files; k++) {
-            planned_new_file pn = {join_dir(f->src.path, fixed[i].new_files[k].path), fixed[i].new_files[k].content};
-            size_t m;
-            for (m = 0; m < planned.len; m++)
-                if (strcmp(planned.items[m].path, pn.path) == 0)
-                    break;
-            if (m < planned.len) {
-                if (strcmp(planned.items[m].content, pn.content) != 0) {
-                    fprintf(stderr, "lockfix fix: %s: two fixes create it with different content\n", pn.path);
-                    errors = 1;
-                }
-                free(pn.path);
-                continue;
-            }
-            LF_VEC_PUSH(&planned, pn);
-        }
     }
-    for (size_t m = 0; m < planned.len; m++) {
-        if (apply) {
-            if (!lf_fix_create(planned.items[m].path, planned.items[m].content, strlen(planned.items[m].content),
-                               &err)) {
-                fprintf(stderr, "lockfix fix: %s\n", err);
-                free(err);
-                errors = 1;
-            }
-        } else {
-            char *shown = lf_diff_display_path(planned.items[m].path);
-            lf_diff_new_file(&patch, shown, planned.items[m].content, strlen(planned.items[m].content));
-            free(shown);
-        }
-        free(planned.items[m].path);
-    }
-    LF_VEC_FREE(&planned);
+    if (!apply)
+        lf_new_file_set_diff(&planned, &patch);
+    lf_new_file_set_free(&planned);
+    free(usable);
     if (!apply && patch.len)
         fwrite(patch.data, 1, patch.len, stdout);
     if (fflush(stdout) != 0) {

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lf_diff.h"
 #include "lf_engine.h"
 #include "lf_rule.h"
 #include "lf_util.h"
@@ -484,4 +485,57 @@ int lf_fix_create(const char *path, const char *content, size_t len, char **err)
     }
     fsync_dir_of(path);
     return 1;
+}
+
+/* ---- new files of a run ---- */
+
+static char *join_dir(const char *file_path, const char *rel) {
+    const char *slash = strrchr(file_path, '/');
+    if (!slash)
+        return lf_xstrdup(rel);
+    return lf_xasprintf("%.*s/%s", (int)(slash - file_path), file_path, rel);
+}
+
+int lf_new_file_set_add(lf_new_file_set *set, const char *fixed_path, const lf_fixed_file *ff, char **err) {
+    for (size_t k = 0; k < ff->n_new_files; k++) {
+        char *path = join_dir(fixed_path, ff->new_files[k].path);
+        size_t m;
+        for (m = 0; m < set->len; m++)
+            if (strcmp(set->items[m].path, path) == 0)
+                break;
+        if (m < set->len) {
+            if (strcmp(set->items[m].content, ff->new_files[k].content) != 0) {
+                *err = lf_xasprintf("%s: refusing to create it: the fixes of %s and of an earlier file want "
+                                    "different content there",
+                                    path, fixed_path);
+                free(path);
+                return 0;
+            }
+            free(path);
+            continue;
+        }
+        set->items = lf_xrealloc(set->items, (set->len + 1) * sizeof *set->items);
+        set->items[set->len].path = path;
+        set->items[set->len].content = lf_xstrdup(ff->new_files[k].content);
+        set->len++;
+    }
+    return 1;
+}
+
+void lf_new_file_set_diff(const lf_new_file_set *set, lf_strbuf *out) {
+    for (size_t i = 0; i < set->len; i++) {
+        char *shown = lf_diff_display_path(set->items[i].path);
+        lf_diff_new_file(out, shown, set->items[i].content, strlen(set->items[i].content));
+        free(shown);
+    }
+}
+
+void lf_new_file_set_free(lf_new_file_set *set) {
+    for (size_t i = 0; i < set->len; i++) {
+        free(set->items[i].path);
+        free(set->items[i].content);
+    }
+    free(set->items);
+    set->items = NULL;
+    set->len = 0;
 }

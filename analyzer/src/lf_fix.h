@@ -13,6 +13,7 @@
 
 #include "lf_finding.h"
 #include "lf_source.h"
+#include "lf_util.h"
 
 typedef struct lf_fixed_file {
     char *text;              /* fixed content, NUL-terminated; NULL when no fix applied */
@@ -47,6 +48,22 @@ int lf_fix_write(const char *path, const lf_source *src, const char *text, size_
  * directories created). An existing file with exactly this content is left alone
  * (returns 1: nothing to do); any other existing file is an error. */
 int lf_fix_create(const char *path, const char *content, size_t len, char **err);
+
+/* The new files of a whole run, keyed by final path (the fixed file's directory
+ * joined with the fix's relative path): two fixed files vendoring the same file
+ * into one directory create it once; two contents for one path are an error. */
+typedef struct lf_new_file_set {
+    lf_new_file *items; /* path = final path, in insertion order (walk order) */
+    size_t len;
+} lf_new_file_set;
+
+/* Add ff's new files, relative to the directory of fixed_path. Returns 1, or 0 with
+ * *err (malloc'd) naming the path created twice with different content; the
+ * files added before the conflict stay in the set. */
+int lf_new_file_set_add(lf_new_file_set *set, const char *fixed_path, const lf_fixed_file *ff, char **err);
+/* Append the creation diff of every file in the set ("--- /dev/null"). */
+void lf_new_file_set_diff(const lf_new_file_set *set, lf_strbuf *out);
+void lf_new_file_set_free(lf_new_file_set *set);
 
 /* Test seam: when set, called by lf_fix_write after the temp file is complete and
  * before the final unchanged-check and rename (lets a test change the file there). */

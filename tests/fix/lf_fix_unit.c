@@ -528,6 +528,113 @@ static void test_create(void) {
     free(path);
 }
 
+
+/* ---- new files: one set for the run, diffed so git apply and patch -p1 create them ---- */
+
+static lf_fixed_file fixed_with(const char *text, const char *const *paths, const char *const *contents, size_t n) {
+    lf_fixed_file ff;
+    memset(&ff, 0, sizeof ff);
+    ff.text = lf_xstrdup(text);
+    ff.len = strlen(text);
+    ff.new_files = lf_xcalloc(n ? n : 1, sizeof *ff.new_files);
+    for (size_t i = 0; i < n; i++) {
+        ff.new_files[i].path = lf_xstrdup(paths[i]);
+        ff.new_files[i].content = lf_xstrdup(contents[i]);
+    }
+    ff.n_new_files = n;
+    return ff;
+}
+
+static int sh(const char *dir, const char *cmd) {
+    char *line = lf_xasprintf("cd '%s' && %s >/dev/null 2>&1", dir, cmd);
+    int rc = system(line);
+    free(line);
+    return rc;
+}
+
+static void test_new_files_patch_applies(void) {
+    if (system("command -v git >/dev/null && command -v patch >/dev/null") != 0) {
+        fprintf(stderr, "test_new_files_patch_applies: needs git and patch (Debian packages git, patch)\n");
+        failures++;
+        return;
+    }
+    static const char a_old[] = "import os\n\nX = os.sep\n";
+    static const char a_new[] = "import os\n\nimport lockrt\n\nX = os.sep\n";
+    static const char b_old[] = "def f():\n    return 1\n";
+    static const char b_new[] = "from . import lockrt\n\ndef f():\n    return 1\n";
+    static const char *const a_paths[] = {"lockrt.py", "vendor/util.py"};
+    static const char *const a_contents[] = {"def lock():\n    pass\n", "u = 1"};
+    static const char *const b_paths[] = {"lockrt.py"};
+    static const char *const b_contents[] = {"def lock():\n    pass\n"};
+    static const char *const c_contents[] = {"other = 1\n"};
+    lf_fixed_file fa = fixed_with(a_new, a_paths, a_contents, 2);
+    lf_fixed_file fb = fixed_with(b_new, b_paths, b_contents, 1);
+    lf_fixed_file fc = fixed_with(b_new, b_paths, c_contents, 1);
+    lf_new_file_set set = {0};
+    char *err = NULL;
+    CHECK(lf_new_file_set_add(&set, "pkg/a.py", &fa, &err) == 1);
+    CHECK(lf_new_file_set_add(&set, "pkg/b.py", &fb, &err) == 1); /* same file, same content: once */
+    CHECK(set.len == 2);
+    CHECK(lf_new_file_set_add(&set, "pkg/c.py", &fc, &err) == 0);
+    CHECK_STR(err, "pkg/lockrt.py: refusing to create it: the fixes of pkg/c.py and of an earlier file want "
+                   "different content there");
+    free(err);
+    CHECK(set.len == 2);
+
+    lf_strbuf patch;
+    lf_strbuf_init(&patch);
+    lf_diff_file(&patch, "pkg/a.py", a_old, strlen(a_old), a_new, strlen(a_new));
+    lf_diff_file(&patch, "pkg/b.py", b_old, strlen(b_old), b_new, strlen(b_new));
+    lf_new_file_set_diff(&set, &patch);
+    CHECK_STR(patch.data, "--- a/pkg/a.py\n+++ b/pkg/a.py\n@@ -1,3 +1,5 @@\n import os\n \n+import lockrt\n+\n X = os.sep\n"
+                          "--- a/pkg/b.py\n+++ b/pkg/b.py\n@@ -1,2 +1,4 @@\n+from . import lockrt\n+\n def f():\n     return 1\n"
+                          "--- /dev/null\n+++ b/pkg/lockrt.py\n@@ -0,0 +1,2 @@\n+def lock():\n+    pass\n"
+                          "--- /dev/null\n+++ b/pkg/vendor/util.py\n@@ -0,0 +1 @@\n+u = 1\n\\ No newline at end of file\n");
+
+    /* Both tools accept it and produce the intended tree. */
+    static const char *const tools[] = {"git apply p.diff", "patch -p1 -i p.diff"};
+    for (size_t t = 0; t < 2; t++) {
+        char *root = lf_xasprintf("%s/apply%zu", tmpdir, t);
+        char *pkg = lf_xasprintf("%s/pkg", root);
+        mkdir(root, 0755);
+        mkdir(pkg, 0755);
+        char *pa = lf_xasprintf("%s/a.py", pkg), *pb = lf_xasprintf("%s/b.py", pkg);
+        char *pp = lf_xasprintf("%s/p.diff", root);
+        write_file(pa, a_old);
+        write_file(pb, b_old);
+        FILE *f = fopen(pp, "wb");
+        fwrite(patch.data, 1, patch.len, f);
+        fclose(f);
+        CHECK(sh(root, t == 0 ? "git apply --check p.diff" : "patch -p1 --dry-run -i p.diff") == 0);
+        CHECK(sh(root, tools[t]) == 0);
+        char *got = slurp(pa);
+        CHECK_STR(got, a_new);
+        free(got);
+        char *lk = lf_xasprintf("%s/lockrt.py", pkg), *ut = lf_xasprintf("%s/vendor/util.py", pkg);
+        got = slurp(lk);
+        CHECK_STR(got, "def lock():\n    pass\n");
+        free(got);
+        got = slurp(ut);
+        CHECK_STR(got, "u = 1");
+        free(got);
+        char *rm = lf_xasprintf("rm -rf '%s'", root);
+        CHECK(system(rm) == 0);
+        free(rm);
+        free(lk);
+        free(ut);
+        free(pa);
+        free(pb);
+        free(pp);
+        free(pkg);
+        free(root);
+    }
+    lf_strbuf_free(&patch);
+    lf_new_file_set_free(&set);
+    lf_fixed_file_free(&fa);
+    lf_fixed_file_free(&fb);
+    lf_fixed_file_free(&fc);
+}
+
 int main(void) {
     char tmpl[] = "/tmp/lf_fix_unit.XXXXXX";
     tmpdir = mkdtemp(tmpl);
@@ -548,6 +655,7 @@ int main(void) {
     test_write_refuses_changed_file();
     test_write_refuses_change_before_commit();
     test_create();
+    test_new_files_patch_applies();
     rmdir(tmpdir);
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
