@@ -314,6 +314,9 @@ def _native_options(timeout_ms, strategy_code):
 
 
 def _acquire_native(path, timeout, strategy):
+    if _PY_OSLOCK and (strategy == "oslock" or ((strategy is None or strategy == "auto")
+                                               and _auto_is_oslock(path))):
+        return _acquire_oslock_py(path, timeout)
     # Options are cached per (timeout, strategy) as given, so the hot path builds
     # no ctypes structure; the cache is bounded.
     try:
@@ -500,16 +503,32 @@ if _WINDOWS:
         flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOINHERIT", 0)
         return os.open(path, flags, 0o644)
 
-    def _try_lock(fd):
-        os.lseek(fd, 0, os.SEEK_SET)
+    def _oslock_acquire(name, timeout):
+        """msvcrt.locking (LockFile on byte 0) with a bounded retry loop; the open
+        handle keeps Windows from deleting the name while it is held."""
+        fd = _open_lock_file(name)
+        deadline = None
+        delay = _POLL_MIN
         try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-            return True
-        except OSError:
-            return False
-
-    def _still_bound(fd, path):
-        return True  # the open handle keeps Windows from deleting the name
+            while True:
+                os.lseek(fd, 0, os.SEEK_SET)
+                try:
+                    msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+                    return fd
+                except OSError:
+                    pass
+                now = time.monotonic()
+                if deadline is None:
+                    deadline = float("inf") if timeout is None or timeout < 0 else now + timeout
+                if now >= deadline:
+                    os.close(fd)
+                    return -1
+                time.sleep(min(delay, deadline - now))
+                delay = min(delay * 2, _POLL_MAX)
+        except BaseException:
+            if fd >= 0:
+                os.close(fd)
+            raise
 
     def _py_unlock(fd):
         try:
@@ -525,82 +544,130 @@ else:
         import fcntl  # only where it exists; kept out of module import on Windows
         return fcntl
 
-    _flock = _fcntl().flock
-    _LOCK_EX_NB = _fcntl().LOCK_EX | _fcntl().LOCK_NB
-    _LOCK_UN = _fcntl().LOCK_UN
+    _fcntl_mod = _fcntl()
+    _flock = _fcntl_mod.flock
+    _LOCK_EX_NB = _fcntl_mod.LOCK_EX | _fcntl_mod.LOCK_NB
+    _S_ISREG = _stat.S_ISREG
     _OPEN_FLAGS = (os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
                    | getattr(os, "O_NONBLOCK", 0))
 
     def _open_lock_file(path):
+        # O_NOFOLLOW: a symlink planted at the lock path must not redirect the
+        # create. O_NONBLOCK: a FIFO there must not block the open.
         try:
-            fd = os.open(path, _OPEN_FLAGS, 0o644)
+            return os.open(path, _OPEN_FLAGS, 0o644)
         except OSError as exc:
-            if exc.errno == _errno.ELOOP:
+            if exc.errno == _errno.ELOOP and os.path.islink(path):
                 raise LockrtError(ESYMLINK, None, path) from None
             if exc.errno in (_errno.ENXIO, _errno.EISDIR):
                 raise LockrtError(EBADTYPE, None, path) from None
+            if exc.errno == _errno.ENOENT:
+                raise LockrtError(ENOENT, None, path) from None
+            raise LockrtError(EIO, "%s (errno %s)" % (exc.strerror, exc.errno), path) from None
+
+    def _oslock_acquire(name, timeout):
+        """flock(LOCK_EX) on name with a bounded wait: the lock the C library's
+        OS strategy takes. Returns the descriptor holding it, or -1 on timeout."""
+        fd = _open_lock_file(name)
+        deadline = None
+        delay = _POLL_MIN
+        try:
+            while True:
+                try:
+                    _flock(fd, _LOCK_EX_NB)
+                except BlockingIOError:
+                    now = time.monotonic()
+                    if deadline is None:
+                        deadline = float("inf") if timeout is None or timeout < 0 else now + timeout
+                    if now >= deadline:
+                        os.close(fd)
+                        return -1
+                    time.sleep(min(delay, deadline - now))
+                    delay = min(delay * 2, _POLL_MAX)
+                    continue
+                by_fd = os.fstat(fd)
+                if not _S_ISREG(by_fd.st_mode):
+                    os.close(fd)
+                    fd = -1
+                    raise LockrtError(EBADTYPE, None, name)
+                # Someone may have unlinked or replaced the lock file between our
+                # open and our flock: a lock on an orphaned inode excludes nobody.
+                try:
+                    by_name = os.lstat(name)
+                    if by_name.st_ino == by_fd.st_ino and by_name.st_dev == by_fd.st_dev:
+                        return fd
+                except OSError:
+                    pass
+                os.close(fd)
+                fd = -1
+                fd = _open_lock_file(name)
+        except BaseException:
+            if fd >= 0:
+                os.close(fd)
             raise
-        if not _stat.S_ISREG(os.fstat(fd).st_mode):
-            os.close(fd)
-            raise LockrtError(EBADTYPE, None, path)
-        return fd
-
-    def _try_lock(fd):
-        try:
-            _flock(fd, _LOCK_EX_NB)
-            return True
-        except BlockingIOError:
-            return False
-
-    def _still_bound(fd, path):
-        # Someone may have unlinked or replaced the lock file between our open
-        # and our flock: a lock on an orphaned inode excludes nobody.
-        try:
-            by_fd, by_name = os.fstat(fd), os.lstat(path)
-        except OSError:
-            return False
-        return (by_fd.st_dev, by_fd.st_ino) == (by_name.st_dev, by_name.st_ino)
 
     def _py_unlock(fd):
-        # Closing the last descriptor drops the flock; the file stays (see BRIEF §3).
+        # Closing the last descriptor drops the flock; the file stays (BRIEF §3).
         os.close(fd)
 
 
-def _acquire_py(path, timeout, strategy):
-    code = _strategy_code(strategy)
-    if code == 2:
-        raise LockrtError(ENOTSUP, "the lockfile strategy needs the native lockrt library", path)
+def _acquire_oslock_py(path, timeout):
     name = os.fspath(path)
     if (b"\0" if isinstance(name, bytes) else "\0") in name:
         raise LockrtError(EINVAL, "path contains a NUL character", path)
-    deadline = None if timeout is None or float(timeout) < 0 else time.monotonic() + float(timeout)
-    delay = _POLL_MIN
-    fd = _open_lock_file(name)
-    try:
-        while True:
-            if _try_lock(fd):
-                if _still_bound(fd, name):
-                    return Lock(path, None, fd)
-                os.close(fd)  # drops the lock on the orphaned inode; reopen the name
-                fd = -1
-                fd = _open_lock_file(name)
-                continue
-            if deadline is not None:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    os.close(fd)
-                    return None
-                time.sleep(min(delay, left))
-            else:
-                time.sleep(delay)
-            delay = min(delay * 2, _POLL_MAX)
-    except BaseException:
-        if fd >= 0:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        raise
+    fd = _oslock_acquire(name, timeout)
+    return Lock(path, None, fd) if fd >= 0 else None
+
+
+def _acquire_py(path, timeout, strategy):
+    if strategy is not None and strategy != "oslock" and strategy != "auto":
+        if _strategy_code(strategy) == 2:
+            raise LockrtError(ENOTSUP, "the lockfile strategy needs the native lockrt library", path)
+    return _acquire_oslock_py(path, timeout)
+
+
+# The native backend takes OS locks in Python on Unix: the same open(O_NOFOLLOW),
+# flock and inode re-check the C library does, without a ctypes round trip
+# (LOCKRT_PY_OSLOCK=native sends them through the library instead). AUTO must
+# resolve exactly as the C library does, or a C and a Python process could pick
+# different strategies for one path: LOCKRT_STRATEGY first, then the network
+# filesystem test (statfs f_type, Linux), cached per absolute directory.
+_PY_OSLOCK = (_lib is not None and not _WINDOWS and sys.platform.startswith("linux")
+              and os.environ.get("LOCKRT_PY_OSLOCK", "") != "native")
+_NETWORK_FS_MAGIC = frozenset((
+    0x6969, 0x517B, 0xFF534D42, 0xFE534D42, 0x73757245, 0x564C, 0x5346414F, 0x6B414653,
+    0x01021997, 0x00C36400, 0x0BD00BD0, 0x01161970, 0x7461636F))
+_fs_is_network = {}
+_statfs = None
+
+
+def _on_network_fs(path):
+    global _statfs
+    directory = os.path.dirname(path)
+    absolute = os.path.isabs(path)
+    if absolute:
+        cached = _fs_is_network.get(directory)
+        if cached is not None:
+            return cached
+    if _statfs is None:
+        libc = ctypes.CDLL(None, use_errno=True)
+        _statfs = libc.statfs
+        _statfs.argtypes = [ctypes.c_char_p, ctypes.c_void_p]
+        _statfs.restype = ctypes.c_int
+    buf = ctypes.create_string_buffer(512)
+    if _statfs(_encode(path), buf) != 0 and _statfs(_encode(directory or "."), buf) != 0:
+        return False  # as the C library: unknown filesystem = local
+    answer = (ctypes.c_long.from_buffer(buf).value & 0xFFFFFFFF) in _NETWORK_FS_MAGIC
+    if absolute and len(_fs_is_network) < 1024:
+        _fs_is_network[directory] = answer
+    return answer
+
+
+def _auto_is_oslock(path):
+    forced = os.environ.get("LOCKRT_STRATEGY")
+    if forced:
+        return forced == "oslock" or (forced == "auto" and not _on_network_fs(os.fspath(path)))
+    return not _on_network_fs(os.fspath(path))
 
 
 def _unsafe_name(name):

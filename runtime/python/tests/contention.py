@@ -24,8 +24,11 @@ NODE_ADDON = os.environ.get("LOCKRT_TEST_NODE_ADDON") or None
 
 def base_env(backend="native"):
     env = dict(os.environ)
-    for var in ("LOCKRT_LIBRARY", "LOCKRT_PURE_PYTHON", "LOCKRT_STRATEGY", "LOCKRT_NODE_ADDON"):
+    for var in ("LOCKRT_LIBRARY", "LOCKRT_PURE_PYTHON", "LOCKRT_STRATEGY", "LOCKRT_NODE_ADDON",
+                "LOCKRT_PY_OSLOCK"):
         env.pop(var, None)
+    if backend == "native-c":
+        env["LOCKRT_PY_OSLOCK"] = "native"
     if backend == "python":
         env["LOCKRT_PURE_PYTHON"] = "1"
     elif LIBRARY:
@@ -38,8 +41,8 @@ def base_env(backend="native"):
 def python_worker(backend="native"):
     def build(common, go):
         cmd = [PYTHON, os.path.join(HERE, "worker.py")] + common + ["--go", go]
-        if common[-1] != "none":
-            cmd += ["--expect-backend", backend]
+        if "none" not in common:
+            cmd += ["--expect-backend", backend.split("-")[0]]
         return cmd, base_env(backend)
     build.lang = "py"
     return build

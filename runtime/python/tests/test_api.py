@@ -97,7 +97,7 @@ def test_acquire_returns_a_lock_object(lockrt, tmp_path):
 
 def test_timeout_returns_false_while_another_process_holds(lockrt, tmp_path, holders):
     path = tmp_path / "l"
-    holder = holders(path, backend=lockrt.BACKEND)
+    holder = holders(path, backend=lockrt.TEST_BACKEND)
     started = time.monotonic()
     with lockrt.exclusive_lock(str(path), timeout=0.3) as acquired:
         waited = time.monotonic() - started
@@ -110,7 +110,7 @@ def test_timeout_returns_false_while_another_process_holds(lockrt, tmp_path, hol
 
 def test_waiter_gets_the_lock_when_the_holder_releases(lockrt, tmp_path, holders):
     path = tmp_path / "l"
-    holder = holders(path, backend=lockrt.BACKEND)
+    holder = holders(path, backend=lockrt.TEST_BACKEND)
     subprocess.Popen(["sh", "-c", "sleep 0.3; kill -TERM %d" % holder.pid])
     with lockrt.exclusive_lock(str(path), timeout=30) as acquired:
         assert acquired is True
@@ -119,20 +119,32 @@ def test_waiter_gets_the_lock_when_the_holder_releases(lockrt, tmp_path, holders
 def test_sigkilled_holder_does_not_block_the_os_lock(lockrt, tmp_path, holders):
     path = tmp_path / "l"
     holder = holders(path, strategy="oslock" if lockrt.BACKEND == "native" else "auto",
-                     backend=lockrt.BACKEND)
+                     backend=lockrt.TEST_BACKEND)
     holder.kill()
     with lockrt.exclusive_lock(str(path), timeout=5) as acquired:
         assert acquired is True
 
 
-@pytest.mark.parametrize("holder_backend", ["native", "python"])
+def test_os_locks_go_through_the_library_only_when_asked(monkeypatch, tmp_path):
+    # White-box: the "native-c" variant must really exercise the C OS lock.
+    via_python = load_lockrt("native", monkeypatch)
+    with via_python.acquire(str(tmp_path / "l")) as lock:
+        assert lock._handle is None and lock._fd is not None
+    via_c = load_lockrt("native-c", monkeypatch)
+    with via_c.acquire(str(tmp_path / "l")) as lock:
+        assert lock._handle is not None and lock.strategy == "oslock"
+    assert via_python._on_network_fs(str(tmp_path / "l")) is False
+
+
+@pytest.mark.parametrize("holder_backend", ["native", "native-c", "python"])
 def test_native_and_pure_python_exclude_each_other(native, tmp_path, holders, holder_backend, monkeypatch):
     # A patched program may run with the library in one process and without it
     # in another: both must take the same OS lock.
     path = tmp_path / "l"
     pure = load_lockrt("python", monkeypatch, name="lockrt_pure_peer")
-    waiter = pure if holder_backend == "native" else native
-    holder = holders(path, strategy="oslock" if holder_backend == "native" else "auto",
+    native_c = load_lockrt("native-c", monkeypatch, name="lockrt_native_c_peer")
+    waiter = native_c if holder_backend == "python" else pure
+    holder = holders(path, strategy="oslock" if holder_backend != "python" else "auto",
                      backend=holder_backend)
     with waiter.exclusive_lock(str(path), timeout=0.2) as acquired:
         assert acquired is False
@@ -307,7 +319,7 @@ def test_process_start_time_matches_proc(lockrt):
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to drop privileges")
 def test_eperm_counts_as_alive(lockrt):
     # An unprivileged process probing a root-owned one gets EPERM: alive.
-    env = contention.base_env(lockrt.BACKEND)
+    env = contention.base_env(lockrt.TEST_BACKEND)
     code = ("import os,sys; sys.path.insert(0, %r); from worker import load_lockrt; "
             "l = load_lockrt(%r); os.setgid(65534); os.setuid(65534); "
             "print(l.BACKEND, l.process_alive(%d))" % (os.path.dirname(os.path.abspath(__file__)),

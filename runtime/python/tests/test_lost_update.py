@@ -5,11 +5,11 @@ import pytest
 import contention
 
 SIZES = [(1, 50), (3, 50), (6, 40), (8, 500)]
-MODES = [("native", "oslock"), ("native", "lockfile"), ("python", "oslock")]
+MODES = [("native", "oslock"), ("native-c", "oslock"), ("native", "lockfile"), ("python", "oslock")]
 
 
 def _need_native(backend):
-    if backend == "native" and not contention.LIBRARY:
+    if backend.startswith("native") and not contention.LIBRARY:
         pytest.skip("LOCKRT_TEST_LIBRARY is not set (run through ctest to test the native backend)")
 
 
@@ -40,6 +40,7 @@ def test_unlocked_control_loses(tmp_path, procs, iters):
 
 def test_native_and_pure_python_workers_share_one_lock(tmp_path):
     _need_native("native")
-    workers = [contention.python_worker("native"), contention.python_worker("python")] * 3
+    workers = [contention.python_worker("native"), contention.python_worker("native-c"),
+               contention.python_worker("python")] * 2
     counts, keys = contention.run(tmp_path, workers, 100, "oslock")
     contention.assert_no_loss(counts, keys, 100)
