@@ -314,9 +314,19 @@ def _native_options(timeout_ms, strategy_code):
 
 
 def _acquire_native(path, timeout, strategy):
-    if _PY_OSLOCK and (strategy == "oslock" or ((strategy is None or strategy == "auto")
-                                               and _auto_is_oslock(path))):
-        return _acquire_oslock_py(path, timeout)
+    if _PY_OSLOCK:
+        if strategy is None:
+            forced = _env_strategy()
+            if not forced or forced == b"auto":
+                network = _fs_is_network.get(path)
+                if network is None:
+                    network = _on_network_fs(path)
+                if not network:
+                    return _acquire_oslock_py(path, timeout)
+            elif forced == b"oslock":
+                return _acquire_oslock_py(path, timeout)
+        elif strategy == "oslock":
+            return _acquire_oslock_py(path, timeout)
     # Options are cached per (timeout, strategy) as given, so the hot path builds
     # no ctypes structure; the cache is bounded.
     try:
@@ -347,9 +357,7 @@ def acquire(path, timeout=10.0, strategy=None):
     ``strategy``: None/'auto' (OS lock where it works; env LOCKRT_STRATEGY may
     force one), 'oslock' or 'lockfile'.
     """
-    if _lib is not None:
-        return _acquire_native(path, timeout, strategy)
-    return _acquire_py(path, timeout, strategy)
+    return _acquire_impl(path, timeout, strategy)
 
 
 class _LockContext(object):
@@ -362,8 +370,8 @@ class _LockContext(object):
         self._lock = None
 
     def __enter__(self):
-        self._lock = acquire(self._path, self._timeout, self._strategy)
-        return self._lock is not None
+        lock = self._lock = _acquire_impl(self._path, self._timeout, self._strategy)
+        return lock is not None
 
     def __exit__(self, exc_type, exc, tb):
         lock = self._lock
@@ -491,7 +499,7 @@ def process_start_time(pid):
 # Pure-Python backend
 # --------------------------------------------------------------------------------------
 
-_POLL_MIN = 0.001
+_POLL_MIN = 0.0001
 _POLL_MAX = 0.05
 
 if _WINDOWS:
@@ -546,6 +554,7 @@ else:
 
     _fcntl_mod = _fcntl()
     _flock = _fcntl_mod.flock
+    _fstat, _lstat, _close = os.fstat, os.lstat, os.close
     _LOCK_EX_NB = _fcntl_mod.LOCK_EX | _fcntl_mod.LOCK_NB
     _S_ISREG = _stat.S_ISREG
     _OPEN_FLAGS = (os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -565,10 +574,36 @@ else:
                 raise LockrtError(ENOENT, None, path) from None
             raise LockrtError(EIO, "%s (errno %s)" % (exc.strerror, exc.errno), path) from None
 
+    def _locked_and_bound(fd, name):
+        """After flock succeeded: a regular file, and the name still names it?
+        Someone may have unlinked or replaced the lock file between our open and
+        our flock: a lock on an orphaned inode excludes nobody."""
+        by_fd = _fstat(fd)
+        if not _S_ISREG(by_fd.st_mode):
+            _close(fd)
+            raise LockrtError(EBADTYPE, None, name)
+        try:
+            by_name = _lstat(name)
+        except OSError:
+            return False
+        return by_name.st_ino == by_fd.st_ino and by_name.st_dev == by_fd.st_dev
+
     def _oslock_acquire(name, timeout):
         """flock(LOCK_EX) on name with a bounded wait: the lock the C library's
         OS strategy takes. Returns the descriptor holding it, or -1 on timeout."""
         fd = _open_lock_file(name)
+        try:
+            _flock(fd, _LOCK_EX_NB)
+            if _locked_and_bound(fd, name):
+                return fd
+        except BlockingIOError:
+            pass
+        except BaseException:
+            _close(fd)
+            raise
+        return _oslock_wait(fd, name, timeout)
+
+    def _oslock_wait(fd, name, timeout):
         deadline = None
         delay = _POLL_MIN
         try:
@@ -580,39 +615,30 @@ else:
                     if deadline is None:
                         deadline = float("inf") if timeout is None or timeout < 0 else now + timeout
                     if now >= deadline:
-                        os.close(fd)
+                        _close(fd)
                         return -1
-                    time.sleep(min(delay, deadline - now))
+                    # Backoff from 100 us (critical sections are short) to 50 ms,
+                    # jittered so that waiters that started together spread out.
+                    nap = delay * (0.5 + (time.perf_counter_ns() & 1023) / 2048.0)
+                    time.sleep(min(nap, deadline - now))
                     delay = min(delay * 2, _POLL_MAX)
                     continue
-                by_fd = os.fstat(fd)
-                if not _S_ISREG(by_fd.st_mode):
-                    os.close(fd)
-                    fd = -1
-                    raise LockrtError(EBADTYPE, None, name)
-                # Someone may have unlinked or replaced the lock file between our
-                # open and our flock: a lock on an orphaned inode excludes nobody.
-                try:
-                    by_name = os.lstat(name)
-                    if by_name.st_ino == by_fd.st_ino and by_name.st_dev == by_fd.st_dev:
-                        return fd
-                except OSError:
-                    pass
-                os.close(fd)
+                if _locked_and_bound(fd, name):
+                    return fd
+                _close(fd)
                 fd = -1
                 fd = _open_lock_file(name)
         except BaseException:
             if fd >= 0:
-                os.close(fd)
+                _close(fd)
             raise
 
-    def _py_unlock(fd):
-        # Closing the last descriptor drops the flock; the file stays (BRIEF §3).
-        os.close(fd)
+    # Closing the last descriptor drops the flock; the file stays (BRIEF §3).
+    _py_unlock = os.close
 
 
 def _acquire_oslock_py(path, timeout):
-    name = os.fspath(path)
+    name = path if type(path) is str else os.fspath(path)
     if (b"\0" if isinstance(name, bytes) else "\0") in name:
         raise LockrtError(EINVAL, "path contains a NUL character", path)
     fd = _oslock_acquire(name, timeout)
@@ -637,18 +663,28 @@ _PY_OSLOCK = (_lib is not None and not _WINDOWS and sys.platform.startswith("lin
 _NETWORK_FS_MAGIC = frozenset((
     0x6969, 0x517B, 0xFF534D42, 0xFE534D42, 0x73757245, 0x564C, 0x5346414F, 0x6B414653,
     0x01021997, 0x00C36400, 0x0BD00BD0, 0x01161970, 0x7461636F))
-_fs_is_network = {}
+_fs_is_network = {}  # absolute lock path -> on a network filesystem
 _statfs = None
+# os.environ's backing dict (bytes keys on POSIX): the same view getenv() has,
+# read at every acquisition like the C library does, without os.environ's
+# per-lookup encoding.
+_environ_data = getattr(os.environ, "_data", None)
+if not isinstance(_environ_data, dict):
+    _environ_data = None
+
+
+def _env_strategy():
+    if _environ_data is not None:
+        return _environ_data.get(b"LOCKRT_STRATEGY")
+    value = os.environ.get("LOCKRT_STRATEGY")
+    return value.encode() if value is not None else None
 
 
 def _on_network_fs(path):
     global _statfs
+    key = path
+    path = os.fspath(path)
     directory = os.path.dirname(path)
-    absolute = os.path.isabs(path)
-    if absolute:
-        cached = _fs_is_network.get(directory)
-        if cached is not None:
-            return cached
     if _statfs is None:
         libc = ctypes.CDLL(None, use_errno=True)
         _statfs = libc.statfs
@@ -658,16 +694,12 @@ def _on_network_fs(path):
     if _statfs(_encode(path), buf) != 0 and _statfs(_encode(directory or "."), buf) != 0:
         return False  # as the C library: unknown filesystem = local
     answer = (ctypes.c_long.from_buffer(buf).value & 0xFFFFFFFF) in _NETWORK_FS_MAGIC
-    if absolute and len(_fs_is_network) < 1024:
-        _fs_is_network[directory] = answer
+    if os.path.isabs(path) and len(_fs_is_network) < 4096:
+        _fs_is_network[key] = answer  # a relative path's meaning moves with the cwd
     return answer
 
 
-def _auto_is_oslock(path):
-    forced = os.environ.get("LOCKRT_STRATEGY")
-    if forced:
-        return forced == "oslock" or (forced == "auto" and not _on_network_fs(os.fspath(path)))
-    return not _on_network_fs(os.fspath(path))
+_acquire_impl = _acquire_native if _lib is not None else _acquire_py
 
 
 def _unsafe_name(name):

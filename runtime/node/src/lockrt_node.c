@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "lockrt.h"
 
@@ -190,11 +192,54 @@ static void op_free(napi_env env, op *o)
 
 /* ---------------------------------------------------------------- run + outcome */
 
+static uint64_t monotonic_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* A bounded wait with sub-millisecond backoff. lockrt's own wait loop naps in
+ * whole milliseconds (poll_min_ms >= 1), which caps a contended lock whose
+ * critical sections last microseconds at a few hundred hand-overs per second
+ * per waiter; here the first naps are 100 us, doubling to 50 ms, jittered so
+ * that waiters which started together spread out. Each attempt is a complete
+ * lockrt_acquire with timeout 0, so every protocol rule (stale reclaim, symlink
+ * refusal, inode re-check) applies unchanged. timeout 0 and "forever" go
+ * straight to lockrt (forever blocks in flock for the OS strategy). */
+static int acquire_with_backoff(op *o)
+{
+    if (o->opts.timeout_ms <= 0)
+        return lockrt_acquire(o->path, &o->opts, &o->lock);
+    lockrt_options once = o->opts;
+    once.timeout_ms = 0;
+    uint64_t start = monotonic_us();
+    uint64_t deadline = start + (uint64_t)o->opts.timeout_ms * 1000u;
+    uint64_t delay = 100, rng = start ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)o;
+    for (;;) {
+        int rc = lockrt_acquire(o->path, &once, &o->lock);
+        if (rc != LOCKRT_ETIMEDOUT)
+            return rc;
+        uint64_t now = monotonic_us();
+        if (now >= deadline)
+            return LOCKRT_ETIMEDOUT;
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        uint64_t nap = delay / 2 + rng % (delay / 2 + 1);
+        if (nap > deadline - now)
+            nap = deadline - now;
+        struct timespec ts = {(time_t)(nap / 1000000u), (long)(nap % 1000000u) * 1000L};
+        nanosleep(&ts, NULL);
+        delay = delay * 2 > 50000 ? 50000 : delay * 2;
+    }
+}
+
 static void op_run(op *o)
 {
     switch (o->kind) {
     case OP_ACQUIRE:
-        o->status = lockrt_acquire(o->path, &o->opts, &o->lock);
+        o->status = acquire_with_backoff(o);
         break;
     case OP_CONFINED_PATH:
         o->status = lockrt_confined_path(o->path, o->arg, o->out, sizeof o->out);

@@ -1,0 +1,133 @@
+"""Python side of bench/runtime (a benchmark, not a test).
+
+    py_bench.py uncontended --method M --lock PATH [--seconds S]
+    py_bench.py contended   --method M --lock PATH --counter PATH --ops K --go PATH
+
+uncontended prints {"method", "ns_per_op", "ops"}: mean time of one
+acquire+release cycle over a time-bounded round. contended does K locked
+read-modify-write increments of a decimal counter at offset 0 of the counter
+file and prints {"method", "start", "end"} (CLOCK_MONOTONIC seconds, comparable
+across processes). Methods:
+  raw-flock        os.open + fcntl.flock(LOCK_EX) + flock(LOCK_UN) + os.close
+  lockrt           lockrt.exclusive_lock (native backend, default strategy)
+  lockrt-c         same, OS lock taken by the C library through ctypes
+  lockrt-pure      lockrt.exclusive_lock, pure-Python backend
+  lockrt-lockfile  lockrt.exclusive_lock(strategy="lockfile")
+  filelock         filelock.FileLock (one object, acquire/release; polls every 1 ms)
+  portalocker      portalocker.Lock (one object, acquire/release; polls every 1 ms)
+The lockrt variants get their backend from the environment (run.sh sets it).
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "runtime", "python"))
+
+
+def make_cycle(method, lock_path):
+    """Returns (enter, exit) callables for one lock cycle."""
+    if method == "raw-flock":
+        import fcntl
+        flags = os.O_RDWR | os.O_CREAT
+
+        class Raw(object):
+            fd = -1
+
+            def __enter__(self):
+                self.fd = os.open(lock_path, flags, 0o644)
+                fcntl.flock(self.fd, fcntl.LOCK_EX)
+
+            def __exit__(self, *exc):
+                fcntl.flock(self.fd, fcntl.LOCK_UN)
+                os.close(self.fd)
+        raw = Raw()
+        return lambda: raw
+    if method.startswith("lockrt"):
+        import lockrt
+        expected = "python" if method == "lockrt-pure" else "native"
+        if lockrt.BACKEND != expected:
+            sys.exit("py_bench: lockrt backend is %s (%s), expected %s" % (lockrt.BACKEND, lockrt.LOAD_ERROR, expected))
+        strategy = "lockfile" if method == "lockrt-lockfile" else None
+        exclusive_lock = lockrt.exclusive_lock
+        return lambda: exclusive_lock(lock_path, 60.0, strategy)
+    if method == "filelock":
+        import filelock
+        lock = filelock.FileLock(lock_path, timeout=60)
+
+        class FL(object):
+            def __enter__(self):
+                lock.acquire(poll_interval=0.001)  # default 50 ms
+
+            def __exit__(self, *exc):
+                lock.release()
+        fl = FL()
+        return lambda: fl
+    if method == "portalocker":
+        import portalocker
+        # Its default mode (LOCK_EX|LOCK_NB, polled), polled every 1 ms like lockrt's
+        # first backoff step instead of its default 250 ms.
+        lock = portalocker.Lock(lock_path, mode="a", timeout=60, check_interval=0.001)
+
+        class PL(object):
+            def __enter__(self):
+                lock.acquire()
+
+            def __exit__(self, *exc):
+                lock.release()
+        pl = PL()
+        return lambda: pl
+    sys.exit("py_bench: unknown method %s" % method)
+
+
+def uncontended(args):
+    cycle = make_cycle(args.method, args.lock)
+    for _ in range(200):  # warm up (imports, first create)
+        with cycle():
+            pass
+    ops = 0
+    start = time.perf_counter()
+    deadline = start + args.seconds
+    while True:
+        for _ in range(100):
+            with cycle():
+                pass
+        ops += 100
+        now = time.perf_counter()
+        if now >= deadline:
+            break
+    print(json.dumps({"method": args.method, "ns_per_op": (now - start) / ops * 1e9, "ops": ops}))
+
+
+def contended(args):
+    cycle = make_cycle(args.method, args.lock)
+    fd = os.open(args.counter, os.O_RDWR)
+    while not os.path.exists(args.go):
+        time.sleep(0.0005)
+    start = time.monotonic()
+    for _ in range(args.ops):
+        with cycle():
+            value = int(os.pread(fd, 32, 0) or b"0")
+            os.pwrite(fd, b"%020d" % (value + 1), 0)
+    end = time.monotonic()
+    os.close(fd)
+    print(json.dumps({"method": args.method, "start": start, "end": end}))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mode", choices=("uncontended", "contended"))
+    ap.add_argument("--method", required=True)
+    ap.add_argument("--lock", required=True)
+    ap.add_argument("--seconds", type=float, default=0.3)
+    ap.add_argument("--counter")
+    ap.add_argument("--ops", type=int, default=500)
+    ap.add_argument("--go")
+    args = ap.parse_args()
+    (uncontended if args.mode == "uncontended" else contended)(args)
+
+
+if __name__ == "__main__":
+    main()
