@@ -74,7 +74,9 @@ typedef enum lockrt_strategy {
 } lockrt_strategy;
 
 /* Environment variable that forces a strategy when options say AUTO:
- * "oslock" | "lockfile" | "auto". Read at each acquire (no caching). */
+ * "oslock" | "lockfile" | "auto". Read at each acquire (no caching); any other
+ * value makes lockrt_acquire return LOCKRT_EINVAL. All contenders for one lock
+ * path must end up with the same strategy (docs/lockrt.md, section 1). */
 #define LOCKRT_ENV_STRATEGY "LOCKRT_STRATEGY"
 
 /* Deterministic test seams. Production code leaves them NULL. Each is called
@@ -82,7 +84,9 @@ typedef enum lockrt_strategy {
 typedef struct lockrt_hooks {
     /* reclaim: after the owner was judged stale, before the identity-bound removal */
     void (*after_stale_judgement)(const char *lock_path, void *hook_arg);
-    /* identity-bound unlink: after the quarantine rename, before verification */
+    /* identity-bound unlink: after the quarantine rename, before verification
+     * (Unix; called with the quarantine path). Windows has no quarantine: it is
+     * called with the lock path once the verifying DELETE handle is open. */
     void (*after_quarantine)(const char *quarantine_path, void *hook_arg);
     void *hook_arg;
 } lockrt_hooks;

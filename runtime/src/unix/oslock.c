@@ -118,6 +118,9 @@ int lockrt__oslock_release(lockrt_lock *lock)
 {
     int rc = LOCKRT_OK;
     if (lock->fd >= 0) {
+        /* Explicit LOCK_UN, not just close(): a child forked while we held the
+         * lock shares our open file description, and close() in this process
+         * would leave the lock held until the child closes its copy too. */
         if (flock(lock->fd, LOCK_UN) != 0)
             rc = LOCKRT_EIO;
         if (close(lock->fd) != 0 && rc == LOCKRT_OK)
