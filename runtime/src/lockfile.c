@@ -69,7 +69,16 @@ int lockrt_reclaim_if_stale(const char *lock_path, const lockrt_options *user_op
         return rc;
     if (!lockrt__identity_equal(&now, &judged))
         return LOCKRT_EMISMATCH;
+    /* The file may also be an OS-lock strategy lock file (empty, so "ownerless")
+     * that an OS-lock holder has locked: never remove it from under them. */
+    intptr_t probe;
+    rc = lockrt__oslock_probe_begin(lock_path, &probe);
+    if (rc == LOCKRT__BUSY)
+        return LOCKRT_ENOTSTALE;
+    if (rc != LOCKRT_OK)
+        return rc == LOCKRT_ENOENT ? LOCKRT_EMISMATCH : rc;
     rc = lockrt_unlink_if_identical(lock_path, &judged, &opts);
+    lockrt__oslock_probe_end(probe);
     return rc == LOCKRT_ENOENT ? LOCKRT_EMISMATCH : rc;
 }
 

@@ -100,6 +100,13 @@ int lockrt__oslock_wait_forever(lockrt_lock *lock);
 int lockrt__oslock_release(lockrt_lock *lock);
 void lockrt__oslock_abandon(lockrt_lock *lock);
 
+/* Mixed strategies on one path. A reclaimer holds an OS lock on the record it is
+ * about to remove, so an OS-lock holder using the same file is never unlinked
+ * from under it: LOCKRT_OK = we hold the probe (end it after the removal),
+ * LOCKRT__BUSY = an OS-lock holder is inside. */
+int lockrt__oslock_probe_begin(const char *path, intptr_t *probe);
+void lockrt__oslock_probe_end(intptr_t probe);
+
 /* Exclusive create of a new record at path (O_CREAT|O_EXCL|O_NOFOLLOW / CREATE_NEW),
  * written through the creating descriptor; identity captured from it.
  * LOCKRT__BUSY when the name is taken (or, on Windows, delete-pending). */

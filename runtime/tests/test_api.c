@@ -262,6 +262,53 @@ static void null_options_mean_defaults(void)
     CHECK_EQ_INT(lockrt_release(l), LOCKRT_OK);
 }
 
+/* Contenders that (wrongly) use different strategies on one path still exclude
+ * each other: the reclaimer probes the OS lock before removing, and an OS-lock
+ * acquirer defers to a live owner record. */
+static void mixed_strategies_exclude(void)
+{
+    struct timespec old[2];
+    clock_gettime(CLOCK_REALTIME, &old[0]);
+    old[0].tv_sec -= 120; /* past the ownerless-record grace */
+    old[1] = old[0];
+    lockrt_options os = opts_for(LOCKRT_STRATEGY_OSLOCK, 0);
+    lockrt_options lf = opts_for(LOCKRT_STRATEGY_LOCKFILE, 0);
+    lockrt_lock *a = NULL, *b = NULL;
+
+    CHECK_EQ_INT(lockrt_acquire("m.lock", &os, &a), LOCKRT_OK);
+    CHECK(utimensat(AT_FDCWD, "m.lock", old, 0) == 0);
+    struct stat before, after;
+    CHECK(lstat("m.lock", &before) == 0);
+    CHECK_EQ_INT(lockrt_acquire("m.lock", &lf, &b), LOCKRT_ETIMEDOUT);
+    CHECK_EQ_INT(lockrt_reclaim_if_stale("m.lock", NULL), LOCKRT_ENOTSTALE);
+    CHECK(lstat("m.lock", &after) == 0 && after.st_ino == before.st_ino);
+    CHECK_EQ_INT(lockrt_release(a), LOCKRT_OK);
+
+    /* an idle, old OS-lock file is reclaimable by a lockfile acquirer */
+    CHECK_EQ_INT(lockrt_acquire("m.lock", &lf, &b), LOCKRT_OK);
+    CHECK_EQ_INT(lockrt_acquire("m.lock", &os, &a), LOCKRT_ETIMEDOUT);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        lockrt_lock *c = NULL;
+        lockrt_options w = opts_for(LOCKRT_STRATEGY_OSLOCK, 100);
+        _exit(lockrt_acquire("m.lock", &w, &c) == LOCKRT_ETIMEDOUT ? 0 : 1);
+    }
+    int st;
+    CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    CHECK_EQ_INT(lockrt_release(b), LOCKRT_OK);
+    CHECK_EQ_INT(lockrt_acquire("m.lock", &os, &a), LOCKRT_OK);
+    CHECK_EQ_INT(lockrt_release(a), LOCKRT_OK);
+
+    /* a dead owner's record does not block an OS-lock acquirer */
+    tu_write_record("d.lock", tu_dead_pid(), 0, tu_hostname(), "dd");
+    CHECK_EQ_INT(lockrt_acquire("d.lock", &os, &a), LOCKRT_OK);
+    /* ... and while it holds that file, the record is not reclaimed under it */
+    CHECK_EQ_INT(lockrt_reclaim_if_stale("d.lock", NULL), LOCKRT_ENOTSTALE);
+    CHECK(tu_exists_nofollow("d.lock"));
+    CHECK_EQ_INT(lockrt_release(a), LOCKRT_OK);
+}
+
 /* ---- symlinks at lock paths: refused, never followed, never deleted ---- */
 
 static void plant_symlink(const char *target_content, bool dangling)
@@ -747,6 +794,7 @@ int main(int argc, char **argv)
         LRT_TEST(release_detects_replaced_record),
         LRT_TEST(strategy_from_env_and_options),
         LRT_TEST(null_options_mean_defaults),
+        LRT_TEST(mixed_strategies_exclude),
         LRT_TEST(symlink_refused_by_acquire),
         LRT_TEST(symlink_refused_by_removals),
         LRT_TEST(release_refuses_symlink),

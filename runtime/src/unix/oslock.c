@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -57,20 +58,44 @@ static int open_lock_file(lockrt_lock *lock)
     return LOCKRT_OK;
 }
 
-/* After the lock is ours: is the name still bound to the inode we locked? */
-static bool name_still_ours(const lockrt_lock *lock)
+/* After the lock is ours: is the name still bound to the inode we locked?
+ * *size receives its size (an OS lock file is empty). */
+static bool name_still_ours(const lockrt_lock *lock, off_t *size)
 {
     struct stat by_name;
     if (lstat(lock->path, &by_name) != 0)
         return false;
+    *size = by_name.st_size;
     return lock->fd_dev == (uint64_t)by_name.st_dev && lock->fd_ino == (uint64_t)by_name.st_ino;
+}
+
+/* A non-empty file is a lockfile-strategy owner record (another process forced
+ * that strategy on the same path). Its owner holds the lock unless provably
+ * gone; our flock alone would not exclude it. */
+static bool record_holds(const lockrt_lock *lock, off_t size)
+{
+    char buf[LOCKRT__RECORD_MAX];
+    size_t want = (size_t)size < sizeof buf ? (size_t)size : sizeof buf;
+    ssize_t n;
+    do {
+        n = pread(lock->fd, buf, want, 0);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0)
+        return true;
+    lockrt_owner owner;
+    if (lockrt__record_parse(buf, (size_t)n, &owner) != LOCKRT_OK)
+        return false; /* not a record: stray bytes in a lock file we hold */
+    lockrt_identity id;
+    memset(&id, 0, sizeof id);
+    return lockrt__judge_record(buf, (size_t)n, &id) != LOCKRT_OK;
 }
 
 static int after_locked(lockrt_lock *lock)
 {
-    if (name_still_ours(lock))
+    off_t size = 0;
+    if (name_still_ours(lock, &size) && (size == 0 || !record_holds(lock, size)))
         return LOCKRT_OK;
-    close(lock->fd); /* drops our lock on the orphaned inode */
+    close(lock->fd); /* drops our lock (on the orphaned inode, or the record's) */
     lock->fd = -1;
     return LOCKRT__BUSY;
 }
@@ -136,4 +161,27 @@ void lockrt__oslock_abandon(lockrt_lock *lock)
         close(lock->fd);
         lock->fd = -1;
     }
+}
+
+int lockrt__oslock_probe_begin(const char *path, intptr_t *probe)
+{
+    int fd;
+    do {
+        fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0)
+        return errno == ENOENT ? LOCKRT_ENOENT : errno == ELOOP ? LOCKRT_ESYMLINK : LOCKRT_EIO;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int err = errno;
+        close(fd);
+        return err == EWOULDBLOCK ? LOCKRT__BUSY : LOCKRT_EIO;
+    }
+    *probe = fd;
+    return LOCKRT_OK;
+}
+
+void lockrt__oslock_probe_end(intptr_t probe)
+{
+    flock((int)probe, LOCK_UN);
+    close((int)probe);
 }

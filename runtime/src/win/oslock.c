@@ -16,6 +16,7 @@
 #include "win_util.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static int classify_open_failure(const wchar_t *w)
 {
@@ -68,7 +69,7 @@ static int open_lock_file(lockrt_lock *lock)
 
 /* The name may have been deleted (we share delete) and re-created since we
  * opened it; a lock on the orphan would exclude nobody. */
-static bool name_still_ours(const lockrt_lock *lock)
+static bool name_still_ours(const lockrt_lock *lock, uint64_t *size)
 {
     BY_HANDLE_FILE_INFORMATION mine, now;
     if (!GetFileInformationByHandle(lock->handle, &mine))
@@ -83,8 +84,33 @@ static bool name_still_ours(const lockrt_lock *lock)
         return false;
     BOOL ok = GetFileInformationByHandle(h, &now);
     CloseHandle(h);
+    *size = ((uint64_t)now.nFileSizeHigh << 32) | now.nFileSizeLow;
     return ok && mine.dwVolumeSerialNumber == now.dwVolumeSerialNumber &&
            mine.nFileIndexHigh == now.nFileIndexHigh && mine.nFileIndexLow == now.nFileIndexLow;
+}
+
+/* A non-empty file is a lockfile-strategy owner record (another process forced
+ * that strategy on this path): its live owner holds the lock, not us. */
+static bool record_holds(const lockrt_lock *lock, uint64_t size)
+{
+    char buf[LOCKRT__RECORD_MAX];
+    size_t len = 0;
+    uint64_t hash;
+    (void)size;
+    if (lockrt__hash_handle(lock->handle, buf, sizeof buf, &len, &hash) != LOCKRT_OK)
+        return true;
+    lockrt_owner owner;
+    if (lockrt__record_parse(buf, len, &owner) != LOCKRT_OK)
+        return false;
+    lockrt_identity id;
+    memset(&id, 0, sizeof id);
+    return lockrt__judge_record(buf, len, &id) != LOCKRT_OK;
+}
+
+static bool usable(const lockrt_lock *lock)
+{
+    uint64_t size = 0;
+    return name_still_ours(lock, &size) && (size == 0 || !record_holds(lock, size));
 }
 
 static int lock_range(HANDLE h, DWORD flags)
@@ -121,7 +147,7 @@ int lockrt__oslock_try(lockrt_lock *lock, const lockrt_options *opts, void *ctx)
         int rc = lock_range(lock->handle, LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY);
         if (rc != LOCKRT_OK)
             return rc;
-        if (name_still_ours(lock))
+        if (usable(lock))
             return LOCKRT_OK;
         unlock_and_close(lock);
     }
@@ -143,7 +169,7 @@ int lockrt__oslock_wait_forever(lockrt_lock *lock)
         int rc = lock_range(lock->handle, LOCKFILE_EXCLUSIVE_LOCK);
         if (rc != LOCKRT_OK)
             return rc == LOCKRT__BUSY ? LOCKRT_EIO : rc;
-        if (name_still_ours(lock))
+        if (usable(lock))
             return LOCKRT_OK;
         unlock_and_close(lock);
     }
@@ -168,4 +194,19 @@ void lockrt__oslock_abandon(lockrt_lock *lock)
         CloseHandle(lock->handle);
         lock->handle = NULL;
     }
+}
+
+/* No probe is needed on Windows: an OS-lock holder keeps the file open with
+ * write access, and lockrt_unlink_if_identical opens with FILE_SHARE_READ only,
+ * so the removal fails with a sharing violation while any such holder exists. */
+int lockrt__oslock_probe_begin(const char *path, intptr_t *probe)
+{
+    (void)path;
+    *probe = 0;
+    return LOCKRT_OK;
+}
+
+void lockrt__oslock_probe_end(intptr_t probe)
+{
+    (void)probe;
 }

@@ -341,6 +341,41 @@ static void symlink_refused(void)
     free(s);
 }
 
+static void age_file(const char *path)
+{
+    HANDLE h = CreateFileA(path, FILE_WRITE_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                           NULL, OPEN_EXISTING, 0, NULL);
+    FILETIME ft;
+    GetSystemTimeAsFileTime(&ft);
+    ULARGE_INTEGER u;
+    u.LowPart = ft.dwLowDateTime;
+    u.HighPart = ft.dwHighDateTime;
+    u.QuadPart -= 120ULL * 10000000ULL;
+    ft.dwLowDateTime = u.LowPart;
+    ft.dwHighDateTime = u.HighPart;
+    SetFileTime(h, NULL, NULL, &ft);
+    CloseHandle(h);
+}
+
+static void mixed_strategies_exclude(void)
+{
+    lockrt_options os = opts_for(LOCKRT_STRATEGY_OSLOCK, 0);
+    lockrt_options lf = opts_for(LOCKRT_STRATEGY_LOCKFILE, 0);
+    lockrt_lock *a = NULL, *b = NULL;
+    CHECK_EQ(lockrt_acquire("m.lock", &os, &a), LOCKRT_OK);
+    age_file("m.lock");
+    CHECK_EQ(lockrt_acquire("m.lock", &lf, &b), LOCKRT_ETIMEDOUT);
+    CHECK(exists("m.lock"));
+    CHECK_EQ(lockrt_release(a), LOCKRT_OK);
+    CHECK_EQ(lockrt_acquire("m.lock", &lf, &b), LOCKRT_OK); /* idle, old: reclaimed */
+    CHECK_EQ(lockrt_acquire("m.lock", &os, &a), LOCKRT_ETIMEDOUT);
+    HANDLE c = spawn_self("contend m.lock oslock 100", NULL);
+    CHECK_EQ(wait_exit(c), 3);
+    CHECK_EQ(lockrt_release(b), LOCKRT_OK);
+    CHECK_EQ(lockrt_acquire("m.lock", &os, &a), LOCKRT_OK);
+    CHECK_EQ(lockrt_release(a), LOCKRT_OK);
+}
+
 static void killed_holder(const char *strategy, int trials)
 {
     for (int t = 0; t < trials; t++) {
@@ -392,6 +427,7 @@ static int run_all(void)
         {"write_atomic_and_no_temp", write_atomic_and_no_temp},
         {"confined_path_names", confined_path_names},
         {"symlink_refused", symlink_refused},
+        {"mixed_strategies_exclude", mixed_strategies_exclude},
         {"killed_holder_lockfile", killed_holder_lockfile},
         {"killed_holder_oslock", killed_holder_oslock},
     };
