@@ -8,6 +8,7 @@
  *   raw-flock-open     open+flock(LOCK_EX)+flock(LOCK_UN)+close
  *   lockrt-oslock      lockrt_acquire+lockrt_release, OS lock strategy
  *   lockrt-lockfile    lockrt_acquire+lockrt_release, lockfile strategy
+ *   lockrt-auto        lockrt_acquire+lockrt_release, AUTO (env read + statfs each time)
  * Contended: P processes each do K locked read-modify-write increments of an
  * 8-byte counter (pread/pwrite, no fsync, so the lock dominates); reports
  * throughput and checks that no increment was lost.
@@ -24,9 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef enum { M_RAW_HELD, M_RAW_OPEN, M_OSLOCK, M_LOCKFILE } method;
+typedef enum { M_RAW_HELD, M_RAW_OPEN, M_OSLOCK, M_LOCKFILE, M_AUTO, M_COUNT } method;
 static const char *const method_names[] = {"raw-flock-held", "raw-flock-open", "lockrt-oslock",
-                                           "lockrt-lockfile"};
+                                           "lockrt-lockfile", "lockrt-auto"};
 
 static double now_ns(void)
 {
@@ -51,7 +52,9 @@ static int ctx_open(ctx *c, method m, const char *lock_path)
     c->held_fd = -1;
     lockrt_options_init(&c->opts);
     c->opts.timeout_ms = -1;
-    c->opts.strategy = m == M_LOCKFILE ? LOCKRT_STRATEGY_LOCKFILE : LOCKRT_STRATEGY_OSLOCK;
+    c->opts.strategy = m == M_LOCKFILE ? LOCKRT_STRATEGY_LOCKFILE
+                       : m == M_AUTO   ? LOCKRT_STRATEGY_AUTO
+                                       : LOCKRT_STRATEGY_OSLOCK;
     if (m == M_LOCKFILE)
         c->opts.timeout_ms = 600000; /* lockfile has no blocking form: poll */
     if (m == M_RAW_HELD) {
@@ -218,29 +221,29 @@ int main(int argc, char **argv)
         own_dir = 1;
     }
 
-    double unc[4];
-    double thr[4];
-    long long lost[4];
+    double unc[M_COUNT];
+    double thr[M_COUNT];
+    long long lost[M_COUNT];
     int bad = 0;
-    for (int m = 0; m < 4; m++) {
+    for (int m = 0; m < M_COUNT; m++) {
         unc[m] = uncontended((method)m, dir, iters);
         if (unc[m] < 0)
             bad = 1;
     }
-    for (int m = 0; m < 4; m++) {
-        if (m == M_RAW_OPEN)
+    for (int m = 0; m < M_COUNT; m++) {
+        if (m == M_RAW_OPEN || m == M_AUTO)
             continue;
         if (contended((method)m, dir, procs, ops, &thr[m], &lost[m]) != 0)
             bad = 1;
     }
     if (json) {
         printf("{\"iters\":%ld,\"procs\":%d,\"ops\":%ld,\"uncontended\":[", iters, procs, ops);
-        for (int m = 0; m < 4; m++)
+        for (int m = 0; m < M_COUNT; m++)
             printf("%s{\"name\":\"%s\",\"ns_per_op\":%.1f}", m ? "," : "", method_names[m], unc[m]);
         printf("],\"contended\":[");
         int first = 1;
-        for (int m = 0; m < 4; m++) {
-            if (m == M_RAW_OPEN)
+        for (int m = 0; m < M_COUNT; m++) {
+            if (m == M_RAW_OPEN || m == M_AUTO)
                 continue;
             printf("%s{\"name\":\"%s\",\"ops_per_sec\":%.0f,\"lost\":%lld}", first ? "" : ",",
                    method_names[m], thr[m], lost[m]);
@@ -250,12 +253,12 @@ int main(int argc, char **argv)
     } else {
         printf("uncontended acquire+release (%ld iterations)\n", iters);
         printf("  %-18s %12s %10s\n", "method", "ns/op", "vs held");
-        for (int m = 0; m < 4; m++)
+        for (int m = 0; m < M_COUNT; m++)
             printf("  %-18s %12.0f %9.2fx\n", method_names[m], unc[m], unc[m] / unc[M_RAW_HELD]);
         printf("contended read-modify-write (%d processes x %ld ops)\n", procs, ops);
         printf("  %-18s %12s %10s\n", "method", "ops/s", "lost");
-        for (int m = 0; m < 4; m++) {
-            if (m == M_RAW_OPEN)
+        for (int m = 0; m < M_COUNT; m++) {
+            if (m == M_RAW_OPEN || m == M_AUTO)
                 continue;
             printf("  %-18s %12.0f %10lld\n", method_names[m], thr[m], lost[m]);
         }
