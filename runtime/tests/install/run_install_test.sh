@@ -19,6 +19,16 @@ test -f "$LIBDIR/liblockrt_static.a"
 test -f "$LIBDIR/pkgconfig/lockrt.pc"
 test -f "$LIBDIR/cmake/lockrt/lockrtConfig.cmake"
 
+echo "== exported symbols (visibility hidden by default: only the lockrt_ API)"
+if command -v nm >/dev/null 2>&1; then
+    extra=$(nm -D --defined-only "$LIBDIR/liblockrt.so" | awk '$2 ~ /^[TDBR]$/ && $3 !~ /^lockrt_/ {print $3}')
+    if [ -n "$extra" ]; then
+        echo "unexpected exports: $extra"
+        exit 1
+    fi
+    nm -D --defined-only "$LIBDIR/liblockrt.so" | grep -q ' T lockrt_acquire$'
+fi
+
 echo "== pkg-config"
 if command -v pkg-config >/dev/null 2>&1; then
     export PKG_CONFIG_PATH="$LIBDIR/pkgconfig"
