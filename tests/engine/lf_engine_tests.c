@@ -370,6 +370,42 @@ static void test_config_and_suppression(void) {
     lf_ruleset_free(&set);
 }
 
+/* Fix generators run on every finding of a fixable rule, including shapes they
+ * do not rewrite: they must decline with a reason, never crash (tarfile.py's
+ * commonpath guard brought this up). */
+static void test_fixers_decline_unknown_shapes(void) {
+    lf_ruleset set = {0};
+    char *err = NULL;
+    CHECK(lf_ruleset_load_builtin(&set, &err), "builtin load");
+    const char *code = "import os\n"
+                       "def target(dest_path, name):\n"
+                       "    dest_path = os.path.realpath(dest_path)\n"
+                       "    target_path = os.path.join(dest_path, name)\n"
+                       "    target_path = os.path.realpath(target_path)\n"
+                       "    if os.path.commonpath([target_path, dest_path]) != dest_path:\n"
+                       "        raise ValueError(name)\n"
+                       "    direct = os.path.realpath(os.path.join(dest_path, name))\n"
+                       "    if not direct.startswith(dest_path):\n"
+                       "        raise ValueError(name)\n";
+    lf_engine_options opts = {.rules = &set, .want_fixes = 1, .use_prefilter = 1};
+    lf_engine *eng = lf_engine_new(&opts);
+    lf_source src;
+    lf_source_from_text(&src, "t.py", LF_LANG_PYTHON, code, strlen(code));
+    lf_finding *f = NULL;
+    size_t n = 0;
+    CHECK(lf_engine_analyze(eng, &src, &f, &n, &err) == 0, "analyze with fixes");
+    CHECK(n == 2 && f[0].line == 5 && f[1].line == 8 && strcmp(f[0].rule->id, "LF201") == 0,
+          "LF201 at lines 5 and 8 (n=%zu)", n);
+    for (size_t i = 0; i < n; i++)
+        CHECK(!f[i].fix && f[i].no_fix_reason && *f[i].no_fix_reason, "declined with a reason");
+    for (size_t i = 0; i < n; i++)
+        lf_finding_free_contents(&f[i]);
+    free(f);
+    lf_source_free(&src);
+    lf_engine_free(eng);
+    lf_ruleset_free(&set);
+}
+
 static void test_rules_dir(void) {
     char *dir = lf_xasprintf("%s/rules", g_dir);
     mkdir(dir, 0700);
@@ -429,6 +465,7 @@ int main(void) {
     test_predicates();
     test_builtin_fix_reason();
     test_config_and_suppression();
+    test_fixers_decline_unknown_shapes();
     test_rules_dir();
     test_parses_cleanly();
     cleanup(g_dir);

@@ -7,6 +7,8 @@
 #include "lf_util.h"
 
 TSNode lf_pyfix_field(TSNode n, const char *field) {
+    if (ts_node_is_null(n)) /* tree-sitter dereferences the tree of a null node */
+        return n;
     return ts_node_child_by_field_name(n, field, (uint32_t)strlen(field));
 }
 
