@@ -57,8 +57,15 @@ typedef LF_VEC(char) op_vec;
 /* Myers' O(ND) shortest edit script over a[0..n) and b[0..m). Each round d keeps
  * only its 2d+1 diagonals, so memory is O(D^2): small for the local edits of a fix.
  * Appends the ops (in order) to *ops. */
+/* Past this many differing lines the trace would cost O(D^2) memory: the region is
+ * then emitted as one block of deletions followed by one of insertions (still a
+ * correct diff, just not a minimal one). */
+#define LF_DIFF_MAX_EDITS 2048
+
 static void myers(const diff_line *a, size_t n, const diff_line *b, size_t m, op_vec *ops) {
     size_t max = n + m;
+    if (max > LF_DIFF_MAX_EDITS)
+        max = LF_DIFF_MAX_EDITS;
     long **trace = lf_xcalloc(max + 1, sizeof *trace);
     size_t rounds = 0;
     for (size_t d = 0; d <= max; d++) {
@@ -89,6 +96,16 @@ static void myers(const diff_line *a, size_t n, const diff_line *b, size_t m, op
         }
         if (done)
             break;
+        if (d == max) {
+            for (size_t i = 0; i < rounds; i++)
+                free(trace[i]);
+            free(trace);
+            for (size_t i = 0; i < n; i++)
+                LF_VEC_PUSH(ops, (char)OP_DELETE);
+            for (size_t i = 0; i < m; i++)
+                LF_VEC_PUSH(ops, (char)OP_INSERT);
+            return;
+        }
     }
     /* Walk back from (n, m), collecting ops in reverse. */
     op_vec rev = {0};

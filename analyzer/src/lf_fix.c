@@ -329,6 +329,8 @@ static int still_as_read(const char *path, const lf_source *src, struct stat *st
         *why = "no longer a regular file";
     } else if ((uint64_t)st.st_dev != src->dev || (uint64_t)st.st_ino != src->ino) {
         *why = "replaced by another file since it was read";
+    } else if (st.st_nlink > 1) {
+        *why = "it has several hard links, and replacing it would split them";
     } else if ((uint64_t)st.st_size != src->size || mtime_ns_of(&st) != src->mtime_ns) {
         *why = "modified since it was read";
     } else {

@@ -635,6 +635,53 @@ static void test_new_files_patch_applies(void) {
     lf_fixed_file_free(&fc);
 }
 
+/* Past the edit budget the middle is one deletion block and one insertion block. */
+static void test_diff_large_rewrite(void) {
+    lf_strbuf a, b, d, want;
+    lf_strbuf_init(&a);
+    lf_strbuf_init(&b);
+    lf_strbuf_init(&d);
+    lf_strbuf_init(&want);
+    lf_strbuf_puts(&a, "same\n");
+    lf_strbuf_puts(&b, "same\n");
+    for (int i = 0; i < 3000; i++) {
+        lf_strbuf_printf(&a, "a%d\n", i);
+        lf_strbuf_printf(&b, "b%d\n", i);
+    }
+    lf_diff_file(&d, "big.py", a.data, a.len, b.data, b.len);
+    lf_strbuf_puts(&want, "--- a/big.py\n+++ b/big.py\n@@ -1,3001 +1,3001 @@\n same\n");
+    for (int i = 0; i < 3000; i++)
+        lf_strbuf_printf(&want, "-a%d\n", i);
+    for (int i = 0; i < 3000; i++)
+        lf_strbuf_printf(&want, "+b%d\n", i);
+    CHECK(d.len == want.len && memcmp(d.data, want.data, want.len) == 0);
+    lf_strbuf_free(&a);
+    lf_strbuf_free(&b);
+    lf_strbuf_free(&d);
+    lf_strbuf_free(&want);
+}
+
+static void test_write_refuses_hard_linked_file(void) {
+    char *path = lf_xasprintf("%s/linked.py", tmpdir);
+    char *other = lf_xasprintf("%s/other-name.py", tmpdir);
+    write_file(path, "x = 1\n");
+    CHECK(link(path, other) == 0);
+    lf_source src;
+    char *err = NULL;
+    CHECK(lf_source_load(path, LF_LANG_PYTHON, &src, &err) == LF_LOAD_OK);
+    CHECK(lf_fix_write(path, &src, "x = 2\n", 6, &err) == 0);
+    CHECK(err && strstr(err, "hard links"));
+    free(err);
+    char *now = slurp(other);
+    CHECK_STR(now, "x = 1\n");
+    free(now);
+    lf_source_free(&src);
+    unlink(other);
+    unlink(path);
+    free(other);
+    free(path);
+}
+
 int main(void) {
     char tmpl[] = "/tmp/lf_fix_unit.XXXXXX";
     tmpdir = mkdtemp(tmpl);
@@ -651,9 +698,11 @@ int main(void) {
     test_rejects_edit_outside_file_and_bad_new_files();
     test_diff_shapes();
     test_diff_replays();
+    test_diff_large_rewrite();
     test_write_keeps_mode();
     test_write_refuses_changed_file();
     test_write_refuses_change_before_commit();
+    test_write_refuses_hard_linked_file();
     test_create();
     test_new_files_patch_applies();
     rmdir(tmpdir);

@@ -37,6 +37,10 @@ static char *path_module_of(const lf_source *src, TSNode callee) {
 
 static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
     const lf_source *src = ctx->src;
+    if (src->lang != LF_LANG_PYTHON) {
+        *no_fix_reason = lf_xstrdup("this fix rewrites Python only");
+        return NULL;
+    }
     TSNode call = ctx->at;
     TSNode callee = lf_pyfix_field(call, "function");
     char *mod = lf_pyfix_is(call, "call") ? path_module_of(src, callee) : NULL;

@@ -123,6 +123,10 @@ static char *pick_fd_name(const lf_source *src, TSNode scope) {
 
 static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
     const lf_source *src = ctx->src;
+    if (src->lang != LF_LANG_PYTHON) {
+        *no_fix_reason = lf_xstrdup("this fix rewrites Python only");
+        return NULL;
+    }
     temp_site site = {0};
     if (!parse_temp_expr(src, ctx->at, &site)) {
         *no_fix_reason = lf_xstrdup("the temp name is not `<path> + \"<suffix>\"` over a plain variable");
