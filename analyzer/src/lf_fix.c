@@ -49,15 +49,34 @@ static uint32_t line_of(const lf_source *src, uint32_t byte) {
     return line;
 }
 
+/* Generators write "\n"; a file whose first line ends in "\r\n" gets its own convention. */
+static int uses_crlf(const lf_source *src) {
+    const char *nl = memchr(src->text, '\n', src->len);
+    return nl && nl > src->text && nl[-1] == '\r';
+}
+
+static void put_edit_text(lf_strbuf *sb, const char *text, int crlf) {
+    if (!crlf) {
+        lf_strbuf_puts(sb, text);
+        return;
+    }
+    for (const char *c = text; *c; c++) {
+        if (*c == '\n' && (c == text || c[-1] != '\r'))
+            lf_strbuf_putc(sb, '\r');
+        lf_strbuf_putc(sb, *c);
+    }
+}
+
 /* Apply sorted, non-overlapping, deduplicated edits. */
 static char *apply_edits(const lf_source *src, const pending_edit *e, size_t n, size_t *len_out) {
     lf_strbuf sb;
     lf_strbuf_init(&sb);
     lf_strbuf_reserve(&sb, src->len);
+    int crlf = uses_crlf(src);
     uint32_t pos = 0;
     for (size_t i = 0; i < n; i++) {
         lf_strbuf_append(&sb, src->text + pos, e[i].start - pos);
-        lf_strbuf_puts(&sb, e[i].text);
+        put_edit_text(&sb, e[i].text, crlf);
         pos = e[i].end;
     }
     lf_strbuf_append(&sb, src->text + pos, src->len - pos);

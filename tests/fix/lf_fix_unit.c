@@ -682,6 +682,21 @@ static void test_write_refuses_hard_linked_file(void) {
     free(path);
 }
 
+static void test_crlf_file_keeps_its_line_endings(void) {
+    static const char text[] = "import os\r\n\r\nX = 1\r\n";
+    lf_source src;
+    lf_source_from_text(&src, "pkg/win.py", LF_LANG_PYTHON, text, sizeof text - 1);
+    lf_finding f[1] = {finding(&rule_a, 1)};
+    lf_fix_add_edit(f[0].fix, 11, 11, "import sys\nimport tempfile\r\n");
+    lf_fixed_file out;
+    char *err = NULL;
+    CHECK(lf_fix_apply(&src, f, 1, &out, &err) == 1);
+    CHECK_STR(out.text, "import os\r\nimport sys\r\nimport tempfile\r\n\r\nX = 1\r\n");
+    lf_fixed_file_free(&out);
+    free_findings(f, 1);
+    lf_source_free(&src);
+}
+
 int main(void) {
     char tmpl[] = "/tmp/lf_fix_unit.XXXXXX";
     tmpdir = mkdtemp(tmpl);
@@ -695,6 +710,7 @@ int main(void) {
     test_refuses_broken_parse();
     test_refuses_file_that_does_not_parse();
     test_ignores_unsafe_and_fixless();
+    test_crlf_file_keeps_its_line_endings();
     test_rejects_edit_outside_file_and_bad_new_files();
     test_diff_shapes();
     test_diff_replays();

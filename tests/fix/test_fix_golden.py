@@ -71,3 +71,26 @@ def test_golden_applies_with_git_and_patch_then_nothing_left(tmp_path, case):
     assert (apply_dir / (case + ".py")).read_bytes() == patched
     scan = lockfix(["scan", case + ".py"], work)
     assert scan.returncode == 0, scan.stdout.decode()
+
+
+def test_apply_through_a_symlink_argument_rewrites_its_target(tmp_path):
+    work = stage(tmp_path, "lf401_basic")
+    os.rename(work / "lf401_basic.py", work / "real.py")
+    os.symlink("real.py", work / "link.py")
+    diff = lockfix(["fix", "link.py", "--diff"], work, 0).stdout
+    assert diff.startswith(b"--- a/link.py\n+++ b/link.py\n")
+    lockfix(["fix", "link.py", "--apply"], work, 0)
+    assert os.path.islink(work / "link.py") and os.readlink(work / "link.py") == "real.py"
+    assert b"tempfile.mkstemp(" in (work / "real.py").read_bytes()
+
+
+def test_crlf_file_is_fixed_with_crlf(tmp_path):
+    work = stage(tmp_path, "lf401_basic")
+    path = work / "lf401_basic.py"
+    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    lockfix(["fix", "lf401_basic.py", "--apply"], work, 0)
+    fixed = path.read_bytes()
+    assert b"tempfile.mkstemp(" in fixed
+    assert fixed.count(b"\n") == fixed.count(b"\r\n")
+    lockfix(["fix", "lf401_basic.py", "--diff"], work, 0)
+    assert lockfix(["fix", "lf401_basic.py", "--diff"], work, 0).stdout == b""
