@@ -11,6 +11,8 @@ struct lf_engine {
     lf_engine_options opts;
     TSParser *parser;
     TSQueryCursor *cursor;
+    lf_prefilter_index *prefilter; /* every rule's literals, found in one pass per file */
+    unsigned char *found;
     /* Scratch reused across rules and files: matches of the current rule. */
     LF_VEC(lf_match_rec) matches;
     LF_VEC(TSQueryCapture) captures;
@@ -21,6 +23,8 @@ lf_engine *lf_engine_new(const lf_engine_options *opts) {
     eng->opts = *opts;
     eng->parser = ts_parser_new();
     eng->cursor = ts_query_cursor_new();
+    eng->prefilter = lf_prefilter_index_new(opts->rules);
+    eng->found = lf_xcalloc(lf_prefilter_index_size(eng->prefilter) + 1, 1);
     return eng;
 }
 
@@ -29,22 +33,11 @@ void lf_engine_free(lf_engine *eng) {
         return;
     ts_parser_delete(eng->parser);
     ts_query_cursor_delete(eng->cursor);
+    lf_prefilter_index_free(eng->prefilter);
+    free(eng->found);
     LF_VEC_FREE(&eng->matches);
     LF_VEC_FREE(&eng->captures);
     free(eng);
-}
-
-/* A rule's prefilter: every group needs one literal present in the file. */
-static int prefilter_passes(const lf_rule *rule, const lf_source *src) {
-    for (size_t g = 0; g < rule->n_prefilter_groups; g++) {
-        const lf_prefilter_group *grp = &rule->prefilter_groups[g];
-        int hit = grp->n_any == 0;
-        for (size_t i = 0; i < grp->n_any && !hit; i++)
-            hit = memmem(src->text, src->len, grp->any[i], strlen(grp->any[i])) != NULL;
-        if (!hit)
-            return 0;
-    }
-    return 1;
 }
 
 static lf_severity effective_severity(const lf_engine_options *opts, const lf_rule *rule) {
@@ -149,6 +142,8 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
     const lf_rule **todo = lf_xcalloc(set->n_rules ? set->n_rules : 1, sizeof *todo);
     lf_severity *sev = lf_xcalloc(set->n_rules ? set->n_rules : 1, sizeof *sev);
     size_t n_todo = 0;
+    if (eng->opts.use_prefilter)
+        lf_prefilter_scan(eng->prefilter, src->text, src->len, eng->found);
     for (size_t i = 0; i < set->n_rules; i++) {
         const lf_rule *r = set->rules[i];
         if (!(r->languages & LF_LANG_BIT(src->lang)) || !r->queries[src->lang])
@@ -156,7 +151,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
         lf_severity s = effective_severity(&eng->opts, r);
         if (s == LF_SEV_NONE)
             continue;
-        if (eng->opts.use_prefilter && !prefilter_passes(r, src))
+        if (eng->opts.use_prefilter && !lf_prefilter_rule_passes(eng->prefilter, eng->found, i, r))
             continue;
         sev[n_todo] = s;
         todo[n_todo++] = r;

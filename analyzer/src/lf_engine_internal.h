@@ -23,6 +23,18 @@ void lf_predicates_free(struct lf_rule_predicates *p);
 /* 1 when every text predicate of the match's pattern holds. */
 int lf_predicates_eval(const struct lf_rule_predicates *p, const TSQueryMatch *m, const lf_source *src);
 
+/* ---- prefilter literals, all found in one pass (lf_prefilter.c) ---- */
+
+typedef struct lf_prefilter_index lf_prefilter_index;
+lf_prefilter_index *lf_prefilter_index_new(const lf_ruleset *set);
+void lf_prefilter_index_free(lf_prefilter_index *ix);
+size_t lf_prefilter_index_size(const lf_prefilter_index *ix);
+/* found[i] = 1 when literal i occurs in text (text[len] must be readable: NUL). */
+void lf_prefilter_scan(const lf_prefilter_index *ix, const char *text, size_t len, unsigned char *found);
+/* Does the rule at rule_index of the indexed ruleset pass its prefilter, given found[]? */
+int lf_prefilter_rule_passes(const lf_prefilter_index *ix, const unsigned char *found, size_t rule_index,
+                             const lf_rule *rule);
+
 /* ---- matches handed to checks ---- */
 
 typedef struct lf_match_rec {

@@ -261,6 +261,20 @@ static void expect_findings(const char *query, const char *code, const char *wan
     free(q);
 }
 
+/* The one-pass literal scan: one-byte literals, a literal ending at the last
+ * byte, AND of groups, and a file missing one group. */
+static void test_prefilter_scan(void) {
+    const char *q = "\"((identifier) @finding (#eq? @finding \\\"b\\\"))\"";
+    char *rule = rule_json("\"prefilter\": [[\"b\"], [\"qq\", \"zz\"]],\n", q);
+    char *got = findings_of(rule, "b = 1  # zz", 0, NULL);
+    CHECK(strcmp(got, "1:1 m b;") == 0, "literal at end of file found: %s", got);
+    free(got);
+    got = findings_of(rule, "b = 1  # z", 0, NULL);
+    CHECK(strcmp(got, "") == 0, "second group missing: rule skipped: %s", got);
+    free(got);
+    free(rule);
+}
+
 static void test_predicates(void) {
     const char *code = "alpha = 1\nbeta = 2\ngamma = alpha\n";
     expect_findings("((identifier) @finding (#eq? @finding \\\"beta\\\"))", code, "2:1 m beta;");
@@ -463,6 +477,7 @@ int main(void) {
     test_source();
     test_rule_errors();
     test_predicates();
+    test_prefilter_scan();
     test_builtin_fix_reason();
     test_config_and_suppression();
     test_fixers_decline_unknown_shapes();
