@@ -202,7 +202,8 @@ static void walk_dir(walk_ctx *c, int dirfd_, const char *display, const char *r
         ents[n].ino = (uint64_t)de->d_ino;
         n++;
     }
-    qsort(ents, n, sizeof *ents, cmp_entry);
+    if (n) /* qsort's base must not be NULL, even for zero elements */
+        qsort(ents, n, sizeof *ents, cmp_entry);
 
     for (size_t i = 0; i < n; i++) {
         dir_entry *e = &ents[i];
@@ -307,7 +308,8 @@ int lf_walk_add(lf_walk_result *res, const char *root, const lf_walk_options *op
             walk_dir(&c, fd, display, "");
             /* Report order is the byte order of the whole path (as `LC_ALL=C sort`),
              * not the per-directory order: "a-b/x" before "a/x". */
-            qsort(res->files + first, res->n_files - first, sizeof *res->files, cmp_file_path);
+            if (res->n_files > first)
+                qsort(res->files + first, res->n_files - first, sizeof *res->files, cmp_file_path);
         }
     } else {
         lf_lang lang;

@@ -94,6 +94,7 @@ static void build_tree(void) {
         touch(pruned[i]);
     touch("root/cmakeout/CMakeCache.txt");
     touch("root/builder/e.py"); /* only exact names and build-* are build directories */
+    mkdirs("root/emptydir");      /* no entries: nothing to sort */
     touch("outside/secret.py");
     touch("outside/dir/secret2.py");
     CHECK(symlink("../outside/secret.py", "root/link_out.py") == 0);
