@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +184,13 @@ static int contended(method m, const char *dir, int procs, long ops, double *ops
     return failed ? -1 : 0;
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
 static int usage(void)
 {
     fprintf(stderr, "usage: lockrt_bench [--iters N] [--procs P] [--ops K] [--dir D] [--json]\n");
@@ -263,11 +271,7 @@ int main(int argc, char **argv)
             printf("  %-18s %12.0f %10lld\n", method_names[m], thr[m], lost[m]);
         }
     }
-    if (own_dir) {
-        char cmd[4200];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-        if (system(cmd) != 0)
-            fprintf(stderr, "lockrt_bench: could not remove %s\n", dir);
-    }
+    if (own_dir && nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS) != 0)
+        fprintf(stderr, "lockrt_bench: could not remove %s\n", dir);
     return bad ? 1 : 0;
 }
