@@ -58,8 +58,12 @@ static TSNode else_block_of(TSNode if_stmt) {
     return ts_node_child_by_field_name(alt, "body", 4);
 }
 
-/* Is the import at `imp` (binding `name`) conditional with a None/False fallback? */
-static int has_fallback(const lf_source *src, TSNode imp, TSNode name) {
+static int is_true(TSNode n) { return strcmp(ts_node_type(n), "true") == 0; }
+
+/* The branch that runs when the import did not: the else of an `if` holding the
+ * import, the `if` body when the import is in the else, or the except blocks of
+ * a `try` holding it. Up to 4 blocks. */
+static size_t other_branches(TSNode imp, TSNode *out) {
     TSNode block = ts_node_parent(imp);
     if (ts_node_is_null(block) || strcmp(ts_node_type(block), "block") != 0)
         return 0;
@@ -67,26 +71,71 @@ static int has_fallback(const lf_source *src, TSNode imp, TSNode name) {
     if (ts_node_is_null(owner))
         return 0;
     const char *t = ts_node_type(owner);
-    if (strcmp(t, "if_statement") == 0) /* import in the if, fallback in the else */
-        return block_assigns_fallback(src, else_block_of(owner), name);
-    if (strcmp(t, "else_clause") == 0) { /* fallback in the if, import in the else */
+    size_t n = 0;
+    if (strcmp(t, "if_statement") == 0) {
+        TSNode e = else_block_of(owner);
+        if (!ts_node_is_null(e))
+            out[n++] = e;
+    } else if (strcmp(t, "else_clause") == 0) {
         TSNode if_stmt = ts_node_parent(owner);
-        return !ts_node_is_null(if_stmt) &&
-               block_assigns_fallback(src, ts_node_child_by_field_name(if_stmt, "consequence", 11), name);
-    }
-    if (strcmp(t, "try_statement") == 0) {
-        for (uint32_t i = 0; i < ts_node_named_child_count(owner); i++) {
+        if (!ts_node_is_null(if_stmt))
+            out[n++] = ts_node_child_by_field_name(if_stmt, "consequence", 11);
+    } else if (strcmp(t, "try_statement") == 0) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(owner) && n < 4; i++) {
             TSNode c = ts_node_named_child(owner, i);
             if (strcmp(ts_node_type(c), "except_clause") != 0)
                 continue;
-            for (uint32_t k = 0; k < ts_node_named_child_count(c); k++) {
+            for (uint32_t k = 0; k < ts_node_named_child_count(c) && n < 4; k++) {
                 TSNode b = ts_node_named_child(c, k);
-                if (strcmp(ts_node_type(b), "block") == 0 && block_assigns_fallback(src, b, name))
-                    return 1;
+                if (strcmp(ts_node_type(b), "block") == 0)
+                    out[n++] = b;
             }
         }
     }
-    return 0;
+    return n;
+}
+
+/* Names the import's fallback leaves None/False: the bound name itself
+ * (`fcntl = None`), or a flag set True beside the import and False in the
+ * fallback (`HAS_FCNTL = True` / `HAS_FCNTL = False`). */
+static void fallback_names(const lf_source *src, TSNode imp, TSNode bound, size_t match, fallback_vec *out) {
+    TSNode others[4];
+    size_t n_others = other_branches(imp, others);
+    if (n_others == 0)
+        return;
+    for (size_t i = 0; i < n_others; i++) {
+        if (block_assigns_fallback(src, others[i], bound)) {
+            fallback fb = {bound, imp, match};
+            LF_VEC_PUSH(out, fb);
+            break;
+        }
+    }
+    TSNode block = ts_node_parent(imp);
+    for (uint32_t i = 0; i < ts_node_named_child_count(block); i++) {
+        TSNode st = ts_node_named_child(block, i);
+        if (strcmp(ts_node_type(st), "expression_statement") != 0 || ts_node_named_child_count(st) < 1)
+            continue;
+        TSNode a = ts_node_named_child(st, 0);
+        if (strcmp(ts_node_type(a), "assignment") != 0)
+            continue;
+        TSNode left = ts_node_child_by_field_name(a, "left", 4);
+        TSNode right = ts_node_child_by_field_name(a, "right", 5);
+        if (ts_node_is_null(left) || ts_node_is_null(right) || strcmp(ts_node_type(left), "identifier") != 0 ||
+            !is_true(right))
+            continue;
+        for (size_t k = 0; k < n_others; k++) {
+            if (block_assigns_fallback(src, others[k], left)) {
+                int dup = 0;
+                for (size_t d = 0; d < out->len; d++)
+                    dup |= lf_py_same_text(src, out->items[d].name, left);
+                if (!dup) {
+                    fallback fb = {left, imp, match};
+                    LF_VEC_PUSH(out, fb);
+                }
+                break;
+            }
+        }
+    }
 }
 
 /* Names an import statement binds: `import fcntl` -> fcntl, `import fcntl as f`
@@ -290,7 +339,8 @@ static int visit_if(TSNode ifs, void *ud) {
         !find_copy(s->src, &unlocked, &locked, s->lock_names, &copy))
         return 1;
     char *nm = lf_node_text(s->src, fb->name);
-    char *how = lf_xasprintf("when `%s` is None (the conditional import) or when acquiring the lock fails", nm);
+    char *how = lf_xasprintf("when `%s` is None/False (the conditional import's fallback) or when acquiring the lock fails",
+                             nm);
     emit(s, ifs, fb->match, locked.nodes[0], copy, how);
     free(how);
     free(nm);
@@ -359,10 +409,7 @@ static void run(lf_check_ctx *ctx) {
             bound_names(imp, &names);
             for (size_t k = 0; k < names.len; k++) {
                 LF_VEC_PUSH(&lock_names, names.items[k]);
-                if (has_fallback(src, imp, names.items[k])) {
-                    fallback fb = {names.items[k], imp, i};
-                    LF_VEC_PUSH(&fbs, fb);
-                }
+                fallback_names(src, imp, names.items[k], i, &fbs);
             }
             LF_VEC_FREE(&names);
         }
