@@ -75,8 +75,9 @@ typedef enum lockrt_strategy {
 
 /* Environment variable that forces a strategy when options say AUTO:
  * "oslock" | "lockfile" | "auto". Read at each acquire (no caching); any other
- * value makes lockrt_acquire return LOCKRT_EINVAL. All contenders for one lock
- * path must end up with the same strategy (docs/lockrt.md, section 1). */
+ * value makes lockrt_acquire return LOCKRT_EINVAL. Contenders for one lock path
+ * should use the same strategy; mixed ones still exclude each other, but slowly
+ * (docs/lockrt.md, section 1). */
 #define LOCKRT_ENV_STRATEGY "LOCKRT_STRATEGY"
 
 /* Deterministic test seams. Production code leaves them NULL. Each is called
