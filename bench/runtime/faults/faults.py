@@ -386,16 +386,16 @@ def main():
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
-    print("| scenario | " + " | ".join(args.libs) + " |")
-    print("|---|" + "---|" * len(args.libs))
-    for key, title, _ in SCENARIOS:
-        if args.only and key not in args.only:
-            continue
-        cells = []
+    shown = [(key, title) for key, title, _ in SCENARIOS if not args.only or key in args.only]
+    print("| library | " + " | ".join("%s (`%s`)" % (title, key) for key, title in shown) + " |")
+    print("|---|" + "---|" * len(shown))
+    for lib in args.libs:
+        print("| %s | %s |" % (lib, " | ".join(mark(results[(key, lib)]) for key, _ in shown)))
+    for key, title in shown:
+        print("\n**%s** (`%s`)\n" % (title, key))
         for lib in args.libs:
             c = results[(key, lib)]
-            cells.append("%s: %s" % (mark(c), c["note"].replace("|", "/")))
-        print("| %s (`%s`) | %s |" % (title, key, " | ".join(cells)))
+            print("- %s: %s: %s" % (lib, mark(c), c["note"]))
     print("\n(run on %s, %s, trials=%d)" % (socket.gethostname(), time.strftime("%Y-%m-%d"), args.trials))
     if args.json_out:
         with open(args.json_out, "w") as fh:
