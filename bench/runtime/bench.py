@@ -56,16 +56,22 @@ def run_json(cmd, env):
 
 
 def uncontended(env, work, rounds, seconds):
-    methods = [("py", m) for m in PY_METHODS] + [("node", m) for m in NODE_METHODS]
+    """Python methods in one process, Node methods in another, each alternating
+    short batches for rounds*seconds*len(methods) seconds; fastest batch counts."""
     best = {}
-    for r in range(rounds):
-        for lang, method in methods:
-            base, e = env.py(method) if lang == "py" else env.node(method)
-            lock = os.path.join(work, "u-%s-%s.lock" % (lang, method))
-            res = run_json(base + ["uncontended", "--method", method, "--lock", lock, "--seconds", str(seconds)], e)
-            key = (lang, method)
-            best[key] = min(best.get(key, float("inf")), res["ns_per_op"])
-        sys.stderr.write("  uncontended round %d/%d done\n" % (r + 1, rounds))
+    base, e = env.py("lockrt")
+    e["LOCKRT_BENCH_LIBRARY"] = env.library
+    total = rounds * seconds * len(PY_METHODS)
+    res = run_json(base + ["uncontended-all", "--method", ",".join(PY_METHODS), "--lock",
+                           os.path.join(work, "u-py"), "--seconds", str(total)], e)
+    best.update({("py", m): v for m, v in res["ns_per_op"].items()})
+    sys.stderr.write("  uncontended Python done\n")
+    base, e = env.node("lockrt")
+    total = rounds * seconds * len(NODE_METHODS)
+    res = run_json(base + ["uncontended-all", "--method", ",".join(NODE_METHODS), "--lock",
+                           os.path.join(work, "u-node"), "--seconds", str(total)], e)
+    best.update({("node", m): v for m, v in res["ns_per_op"].items()})
+    sys.stderr.write("  uncontended Node done\n")
     return best
 
 
@@ -95,15 +101,21 @@ def contended_one(env, work, lang, method, procs, ops):
     return {"ops_per_sec": procs * ops / span, "lost": procs * ops - final}
 
 
-def contended(env, work, procs, ops):
-    slow = {"proper-lockfile", "proper-lockfile-async", "lockfile", "lockrt-lockfile"}
+def contended(env, work, procs, ops, repeats):
+    slow = {"proper-lockfile", "lockfile", "lockrt-lockfile"}
+    plan = [("py", m) for m in PY_METHODS] + [("node", m) for m in ["lockrt", "lockrt-promise", "lockrt-lockfile",
+                                                                     "proper-lockfile", "lockfile"]]
     results = {}
-    for lang, methods in (("py", PY_METHODS), ("node", ["lockrt", "lockrt-promise", "lockrt-lockfile",
-                                                        "proper-lockfile", "lockfile"])):
-        for method in methods:
-            n = max(ops // 5, 20) if method in slow else ops
-            results[(lang, method)] = dict(contended_one(env, work, lang, method, procs, n), ops=n)
-            sys.stderr.write("  contended %s %s done\n" % (lang, method))
+    for r in range(repeats):  # interleaved repeats; the best run of each counts
+        for lang, method in plan:
+            n = max(ops // 10, 20) if method == "proper-lockfile" else max(ops // 5, 20) if method in slow else ops
+            res = dict(contended_one(env, work, lang, method, procs, n), ops=n)
+            prev = results.get((lang, method))
+            if prev is None or res["ops_per_sec"] > prev["ops_per_sec"] or res["lost"]:
+                if prev is not None and prev["lost"]:
+                    res["lost"] = max(res["lost"], prev["lost"])
+                results[(lang, method)] = res
+        sys.stderr.write("  contended repeat %d/%d done\n" % (r + 1, repeats))
     return results
 
 
@@ -128,6 +140,7 @@ def main():
     ap.add_argument("--seconds", type=float, default=0.3)
     ap.add_argument("--procs", type=int, default=4)
     ap.add_argument("--ops", type=int, default=500)
+    ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--json-out")
     args = ap.parse_args()
     env = Env(args)
@@ -140,7 +153,7 @@ def main():
         sys.stderr.write("uncontended...\n")
         unc = uncontended(env, work, args.rounds, args.seconds)
         sys.stderr.write("contended (%d processes)...\n" % args.procs)
-        con = contended(env, work, args.procs, args.ops)
+        con = contended(env, work, args.procs, args.ops, args.repeats)
         with open("/proc/loadavg") as fh:
             load_after = fh.read().split()[:3]
     finally:
@@ -150,14 +163,15 @@ def main():
     c_con = {m["name"]: m for m in c["contended"]}
     print("lockrt benchmark  (%d cores; load average before %s, after %s)" % (os.cpu_count(), " ".join(load_before),
                                                                              " ".join(load_after)))
-    print("\nUncontended acquire+release, best of %d interleaved rounds" % args.rounds)
+    print("\nUncontended acquire+release (C: lockrt_bench; Python and Node: fastest of many short "
+          "batches alternating between methods)")
     print("  %-6s %-24s %12s" % ("lang", "method", "per cycle"))
     for name in ("raw-flock-open", "raw-flock-held", "lockrt-oslock", "lockrt-lockfile"):
         print("  %-6s %-24s %12s" % ("C", name, fmt_ns(c_unc[name])))
     for (lang, method), ns in unc.items():
         print("  %-6s %-24s %12s" % ({"py": "Python", "node": "Node"}[lang], method, fmt_ns(ns)))
 
-    print("\nContended read-modify-write, %d processes" % args.procs)
+    print("\nContended read-modify-write, %d processes (best of %d interleaved repeats)" % (args.procs, args.repeats))
     print("  %-6s %-24s %12s %8s %6s" % ("lang", "method", "ops/s", "ops/proc", "lost"))
     for name, m in c_con.items():
         print("  %-6s %-24s %12.0f %8d %6d" % ("C", name, m["ops_per_sec"], c["ops"], m["lost"]))

@@ -1,6 +1,7 @@
 """Python side of bench/runtime (a benchmark, not a test).
 
     py_bench.py uncontended --method M --lock PATH [--seconds S]
+    py_bench.py uncontended-all --method M1,M2,... --lock PREFIX --seconds TOTAL
     py_bench.py contended   --method M --lock PATH --counter PATH --ops K --go PATH
 
 uncontended prints {"method", "ns_per_op", "ops"}: mean time of one
@@ -27,6 +28,37 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "runtime", "python"))
 
 
+LOCKRT_ENV = ("LOCKRT_LIBRARY", "LOCKRT_PURE_PYTHON", "LOCKRT_PY_OSLOCK")
+
+
+def load_lockrt(method):
+    """A fresh lockrt module configured for `method` (its backend is chosen from
+    the environment at import, so each variant gets its own module object)."""
+    import importlib.util
+    saved = {k: os.environ.get(k) for k in LOCKRT_ENV}
+    library = os.environ.get("LOCKRT_BENCH_LIBRARY") or os.environ.get("LOCKRT_LIBRARY")
+    try:
+        for k in LOCKRT_ENV:
+            os.environ.pop(k, None)
+        if method == "lockrt-pure":
+            os.environ["LOCKRT_PURE_PYTHON"] = "1"
+        elif library:
+            os.environ["LOCKRT_LIBRARY"] = library
+        if method == "lockrt-c":
+            os.environ["LOCKRT_PY_OSLOCK"] = "native"
+        spec = importlib.util.spec_from_file_location(
+            "lockrt_" + method.replace("-", "_"), os.path.join(HERE, "..", "..", "runtime", "python", "lockrt.py"))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 def make_cycle(method, lock_path):
     """Returns (enter, exit) callables for one lock cycle."""
     if method == "raw-flock":
@@ -46,7 +78,7 @@ def make_cycle(method, lock_path):
         raw = Raw()
         return lambda: raw
     if method.startswith("lockrt"):
-        import lockrt
+        lockrt = load_lockrt(method)
         expected = "python" if method == "lockrt-pure" else "native"
         if lockrt.BACKEND != expected:
             sys.exit("py_bench: lockrt backend is %s (%s), expected %s" % (lockrt.BACKEND, lockrt.LOAD_ERROR, expected))
@@ -101,6 +133,30 @@ def uncontended(args):
     print(json.dumps({"method": args.method, "ns_per_op": (now - start) / ops * 1e9, "ops": ops}))
 
 
+def uncontended_all(args):
+    """Every method in this one process, in short alternating batches for
+    args.seconds in total; the fastest batch of each counts. Short interleaved
+    batches make load spikes on a shared machine hit every method alike."""
+    methods = args.method.split(",")
+    cycles = {m: make_cycle(m, "%s-%s" % (args.lock, m)) for m in methods}
+    for cycle in cycles.values():
+        for _ in range(200):
+            with cycle():
+                pass
+    best = {m: float("inf") for m in methods}
+    batch = 200
+    deadline = time.perf_counter() + args.seconds
+    while time.perf_counter() < deadline:
+        for m in methods:
+            cycle = cycles[m]
+            t0 = time.perf_counter()
+            for _ in range(batch):
+                with cycle():
+                    pass
+            best[m] = min(best[m], (time.perf_counter() - t0) / batch * 1e9)
+    print(json.dumps({"ns_per_op": best}))
+
+
 def contended(args):
     cycle = make_cycle(args.method, args.lock)
     fd = os.open(args.counter, os.O_RDWR)
@@ -118,7 +174,7 @@ def contended(args):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=("uncontended", "contended"))
+    ap.add_argument("mode", choices=("uncontended", "uncontended-all", "contended"))
     ap.add_argument("--method", required=True)
     ap.add_argument("--lock", required=True)
     ap.add_argument("--seconds", type=float, default=0.3)
@@ -126,7 +182,7 @@ def main():
     ap.add_argument("--ops", type=int, default=500)
     ap.add_argument("--go")
     args = ap.parse_args()
-    (uncontended if args.mode == "uncontended" else contended)(args)
+    {"uncontended": uncontended, "uncontended-all": uncontended_all, "contended": contended}[args.mode](args)
 
 
 if __name__ == "__main__":

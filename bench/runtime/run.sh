@@ -17,7 +17,7 @@ while [ $# -gt 0 ]; do
     case $1 in
         --build) build=$(realpath -m "$2"); shift 2 ;;
         --skip-build) skip_build=1; shift ;;
-        --quick) extra+=(--rounds 2 --seconds 0.15 --ops 200); shift ;;
+        --quick) extra+=(--rounds 1 --seconds 0.3 --ops 200 --repeats 1); shift ;;
         --) shift; extra+=("$@"); break ;;
         -h|--help) sed -n 2,11p "$0"; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;

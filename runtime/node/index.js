@@ -215,7 +215,20 @@ function callAsync(fn, ...args) {
 
 const promises = {
   async exclusiveLock(lockPath, opts) {
-    const external = await callAsync(addon.acquire, lockPath, timeoutOf(opts), strategyOf(opts));
+    const timeout = timeoutOf(opts);
+    const strategy = strategyOf(opts);
+    // One non-blocking attempt inline (it never waits: timeout 0), so an
+    // uncontended lock costs no thread-pool round trip; only a wait goes to
+    // the pool, off the event loop.
+    let external;
+    try {
+      external = addon.acquire(lockPath, 0, strategy, false);
+    } catch (err) {
+      rethrow(err);
+    }
+    if (external === null && timeout !== 0) {
+      external = await callAsync(addon.acquire, lockPath, timeout, strategy);
+    }
     return external === null ? null : new LockHandle(lockPath, external);
   },
   async withExclusiveLock(lockPath, opts, fn) {

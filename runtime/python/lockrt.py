@@ -361,19 +361,49 @@ def acquire(path, timeout=10.0, strategy=None):
 
 
 class _LockContext(object):
-    __slots__ = ("_path", "_timeout", "_strategy", "_lock")
+    __slots__ = ("_path", "_timeout", "_strategy", "_lock", "_fd")
 
     def __init__(self, path, timeout, strategy):
         self._path = path
         self._timeout = timeout
         self._strategy = strategy
         self._lock = None
+        self._fd = -1
 
     def __enter__(self):
-        lock = self._lock = _acquire_impl(self._path, self._timeout, self._strategy)
+        path = self._path
+        # Fast path (Linux, library loaded, default strategy, no LOCKRT_STRATEGY,
+        # a lock path already known to be on a local filesystem): the uncontended
+        # open + flock + inode re-check inline. Any other case, and any failure
+        # or contention, goes through the general code below, which handles it.
+        if (_FAST_ENTER and self._strategy is None and type(path) is str
+                and _fs_is_network.get(path) is False and _environ_data.get(b"LOCKRT_STRATEGY") is None
+                and "\0" not in path):
+            try:
+                fd = _os_open(path, _OPEN_FLAGS, 0o644)
+            except OSError:
+                fd = -1
+            if fd >= 0:
+                try:
+                    _flock(fd, _LOCK_EX_NB)
+                    by_fd = _fstat(fd)
+                    by_name = _lstat(path)
+                    if (by_fd.st_mode & 0o170000 == 0o100000 and by_name.st_ino == by_fd.st_ino
+                            and by_name.st_dev == by_fd.st_dev):
+                        self._fd = fd
+                        return True
+                except OSError:
+                    pass
+                _close(fd)  # contended or unusual: start over on the general path
+        lock = self._lock = _acquire_impl(path, self._timeout, self._strategy)
         return lock is not None
 
     def __exit__(self, exc_type, exc, tb):
+        fd = self._fd
+        if fd >= 0:
+            self._fd = -1
+            _close(fd)  # drops the flock; the file stays
+            return False
         lock = self._lock
         if lock is not None:
             self._lock = None
@@ -700,6 +730,9 @@ def _on_network_fs(path):
 
 
 _acquire_impl = _acquire_native if _lib is not None else _acquire_py
+_FAST_ENTER = _PY_OSLOCK and _environ_data is not None
+if _FAST_ENTER:
+    _os_open = os.open
 
 
 def _unsafe_name(name):
