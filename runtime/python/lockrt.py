@@ -610,8 +610,7 @@ else:
         our flock: a lock on an orphaned inode excludes nobody."""
         by_fd = _fstat(fd)
         if not _S_ISREG(by_fd.st_mode):
-            _close(fd)
-            raise LockrtError(EBADTYPE, None, name)
+            raise LockrtError(EBADTYPE, None, name)  # the caller closes fd
         try:
             by_name = _lstat(name)
         except OSError:

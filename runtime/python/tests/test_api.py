@@ -397,3 +397,35 @@ def test_pure_python_has_no_lockfile_strategy(monkeypatch, tmp_path):
         with pytest.raises(pure.LockrtError) as info:
             call()
         assert info.value.status == pure.ENOTSUP
+
+
+def test_a_warm_lock_path_still_refuses_what_a_cold_one_refuses(lockrt, tmp_path, monkeypatch):
+    # The first acquisition of a path warms the binding's fast path; later ones
+    # must apply every rule all the same.
+    path = tmp_path / "l"
+    for _ in range(2):
+        with lockrt.exclusive_lock(str(path)) as acquired:
+            assert acquired
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    path.unlink()
+    path.symlink_to(victim)
+    with pytest.raises(lockrt.LockrtError) as info:
+        with lockrt.exclusive_lock(str(path)):
+            pass
+    assert info.value.status == lockrt.ESYMLINK and victim.read_text() == "precious"
+    path.unlink()
+    os.mkfifo(str(path))
+    with pytest.raises(lockrt.LockrtError) as info:
+        with lockrt.exclusive_lock(str(path), timeout=0):
+            pass
+    assert info.value.status == lockrt.EBADTYPE
+    path.unlink()
+    if lockrt.BACKEND == "native":
+        with lockrt.exclusive_lock(str(path)):
+            pass
+        path.unlink()  # an OS lock file left at the path would read as a corrupt (held) record
+        monkeypatch.setenv("LOCKRT_STRATEGY", "lockfile")
+        with lockrt.exclusive_lock(str(path), timeout=1) as acquired:
+            assert acquired and lockrt.owner_read(str(path))["pid"] == os.getpid()
+        assert not path.exists()
