@@ -1,6 +1,7 @@
 #include "lf_scan.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -342,6 +343,14 @@ static void *worker(void *arg) {
 }
 
 int lf_scan_default_jobs(void) {
+    /* CPUs this process may run on (a CI container or taskset may allow fewer
+     * than are online). */
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        int n = CPU_COUNT(&set);
+        if (n > 0)
+            return n;
+    }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
 }

@@ -37,7 +37,7 @@ typedef struct lf_scan_options {
     int force_exclude;   /* --force-exclude */
     int fail_on_given;   /* --fail-on LEVEL */
     lf_severity fail_on;
-    int jobs;            /* --jobs N; 0 = one per online CPU */
+    int jobs;            /* --jobs N; 0 = one per CPU this process may use */
 } lf_scan_options;
 
 /* Consume the option at argv[*i] (and its value) if it is one of the common

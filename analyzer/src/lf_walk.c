@@ -264,11 +264,15 @@ static char *dirname_abs(const char *file) {
     return abs;
 }
 
-/* "./a/b" -> "a/b", "a//b" kept as given otherwise: the display path is the user's. */
+/* "./a/b" -> "a/b", "./" -> ".", "a/" -> "a/"; otherwise kept as given: the
+ * display path is the user's. */
 static const char *display_root(const char *root) {
-    while (root[0] == '.' && root[1] == '/' && root[2] != '\0')
+    while (root[0] == '.' && root[1] == '/') {
         root += 2;
-    return root;
+        while (*root == '/')
+            root++;
+    }
+    return *root ? root : ".";
 }
 
 int lf_walk_add(lf_walk_result *res, const char *root, const lf_walk_options *opts, char **err) {

@@ -121,6 +121,10 @@ static void test_dot_root(void) {
     lf_walk_options o = {0};
     CHECK(chdir("root") == 0);
     walk_expect(".", &o, "a.py\nbuilder/e.py\nc.ts\nsub/d.py\nsub/deeper/e.mjs\nz.jsx\n", NULL);
+    walk_expect("./", &o, "a.py\nbuilder/e.py\nc.ts\nsub/d.py\nsub/deeper/e.mjs\nz.jsx\n", NULL);
+    walk_expect("./sub", &o, "sub/d.py\nsub/deeper/e.mjs\n", NULL);
+    walk_expect(".//sub/", &o, "sub/d.py\nsub/deeper/e.mjs\n", NULL);
+    walk_expect("./a.py", &o, "a.py\n", NULL);
     CHECK(chdir("..") == 0);
 }
 
