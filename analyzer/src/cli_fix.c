@@ -89,7 +89,7 @@ int lf_cmd_fix(int argc, char **argv) {
     }
     lf_scan_run(&s, o.jobs, 1, 0);
     for (size_t i = 0; i < s.n_skips; i++)
-        fprintf(stderr, "lockfix: skipped %s: %s\n", s.skips[i].path, s.skips[i].reason);
+        fprintf(stderr, "lockfix: skipping %s: %s\n", s.skips[i].path, s.skips[i].reason);
 
     int errors = s.n_analysis_errors > 0;
     size_t files_fixed = 0, fixes = 0, remaining = 0;

@@ -1,8 +1,9 @@
 /* LF201 fix: a confinement guard that resolves the target with realpath() fails
  * when the target does not exist yet (or is between a temp write and its rename)
  * and its directory sits behind a symlink: the two sides resolve differently.
- * Recognised shape:
+ * Recognised shape (P one name joined onto D, just before the guard):
  *
+ *     P = os.path.join(D, name)
  *     if not os.path.realpath(P).startswith(os.path.realpath(D) + os.sep):
  *
  * becomes a guard that never needs the target to exist, keeping both defences:
@@ -33,6 +34,25 @@ static char *path_module_of(const lf_source *src, TSNode callee) {
     if (!lf_pyfix_is_plain_reference(mod))
         return NULL;
     return lf_node_text(src, mod);
+}
+
+/* The basename assertion is only equivalent when the target is one name joined
+ * onto the directory: `P = <mod>.join(D, name)`, the last assignment to P among
+ * the statements before the guard in its block. */
+static int joined_onto(const lf_source *src, TSNode guard, const char *p, const char *mod, const char *d) {
+    for (TSNode s = ts_node_prev_named_sibling(guard); !ts_node_is_null(s); s = ts_node_prev_named_sibling(s)) {
+        TSNode assign = ts_node_named_child(s, 0);
+        if (!lf_pyfix_is(s, "expression_statement") || !lf_pyfix_is(assign, "assignment") ||
+            !lf_node_text_eq(src, lf_pyfix_field(assign, "left"), p))
+            continue;
+        TSNode call = lf_pyfix_field(assign, "right");
+        char *join = lf_xasprintf("%s.join", mod);
+        int ok = lf_pyfix_call_is(src, call, join) && lf_pyfix_call_arg_count(call) == 2 &&
+                 lf_node_text_eq(src, lf_pyfix_call_arg(call, 0), d) && !ts_node_is_null(lf_pyfix_call_arg(call, 1));
+        free(join);
+        return ok;
+    }
+    return 0;
 }
 
 static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
@@ -79,6 +99,12 @@ static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
     }
     d = lf_node_text(src, dir);
     sep = lf_node_text(src, sep_node);
+    if (!joined_onto(src, ifs, p, mod, d)) {
+        *no_fix_reason = lf_xasprintf("`%s` is not assigned `%s.join(%s, <name>)` just before the guard, so a "
+                                      "basename check could reject paths the guard accepts",
+                                      p, mod, d);
+        goto done;
+    }
     if (!lf_node_text_eq(src, sep_node, "os.sep") && !lf_node_text_eq(src, sep_node, "os.path.sep")) {
         *no_fix_reason = lf_xasprintf("the directory prefix ends with `%s`, not `os.sep`", sep);
         goto done;
