@@ -151,6 +151,32 @@ static int store_counters(const char *file, const hj_counters *c)
     return rc == LOCKRT_OK ? 0 : -1;
 }
 
+/* One read-modify-write of the worker's key; 0 or an exit code. */
+static int increment(const args *a, long hold_us)
+{
+    hj_counters c;
+    int rc = load_counters(a->file, &c);
+    if (rc != 0) {
+        fprintf(stderr, "worker %s: counter file %s\n", a->key, rc == -1 ? "is corrupt" : "unreadable");
+        return rc == -1 ? EXIT_CORRUPT : EXIT_IO;
+    }
+    int64_t *slot = hj_find(&c, a->key);
+    int64_t next = slot ? *slot + 1 : 1;
+    if (hj_set(&c, a->key, next) != 0) {
+        hj_free(&c);
+        return EXIT_IO;
+    }
+    if (hold_us > 0)
+        hs_sleep_us((unsigned)hold_us);
+    rc = store_counters(a->file, &c);
+    hj_free(&c);
+    if (rc != 0) {
+        fprintf(stderr, "worker %s: write failed\n", a->key);
+        return EXIT_IO;
+    }
+    return 0;
+}
+
 static int worker(const args *a)
 {
     if (!a->key || !key_ok(a->key))
@@ -169,28 +195,14 @@ static int worker(const args *a)
                 return rc == LOCKRT_ETIMEDOUT ? EXIT_TIMEOUT : EXIT_LOCK;
             }
         }
-        hj_counters c;
-        int rc = load_counters(a->file, &c);
-        if (rc != 0) {
-            fprintf(stderr, "worker %s: counter file %s\n", a->key, rc == -1 ? "is corrupt" : "unreadable");
-            return rc == -1 ? EXIT_CORRUPT : EXIT_IO;
-        }
-        int64_t *slot = hj_find(&c, a->key);
-        int64_t next = slot ? *slot + 1 : 1;
-        if (hj_set(&c, a->key, next) != 0) {
-            hj_free(&c);
-            return EXIT_IO;
-        }
-        if (a->hold_us > 0)
-            hs_sleep_us((unsigned)a->hold_us);
-        rc = store_counters(a->file, &c);
-        hj_free(&c);
-        if (rc != 0) {
-            fprintf(stderr, "worker %s: write failed\n", a->key);
-            return EXIT_IO;
+        int fail = increment(a, a->hold_us);
+        if (fail) {
+            if (lock)
+                lockrt_release(lock);
+            return fail;
         }
         if (use_lock) {
-            rc = lockrt_release(lock);
+            int rc = lockrt_release(lock);
             if (rc != LOCKRT_OK) {
                 fprintf(stderr, "worker %s: release: %s\n", a->key, lockrt_strerror(rc));
                 return EXIT_LOCK;
