@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""How faithful are the ast-grep stand-ins to lockfix's rules?
+
+Runs the ast-grep rules in this directory over the examples that each lockfix
+rule carries in rules/<ID>-*.json ("tests": "valid" must give no finding,
+"invalid" gives findings at [line, col], 1-based) and prints, per rule, how
+many examples ast-grep gets right. A benchmark aid, not a test: a mismatch is
+a documented difference (docs/benchmarks.md), not a failure.
+
+Usage: check_rules.py AST_GREP_BINARY [RULES_DIR]
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+here = os.path.dirname(os.path.abspath(__file__))
+
+
+def main():
+    sg = sys.argv[1]
+    rules_dir = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "..", "..", "..", "rules")
+    total_ok = total = 0
+    for path in sorted(glob.glob(os.path.join(rules_dir, "*.json"))):
+        with open(path, encoding="utf-8") as fh:
+            rule = json.load(fh)
+        if "python" not in rule.get("languages", []):
+            continue
+        rid = rule["id"]
+        tests = rule.get("tests", {})
+        cases = [(c, []) for c in tests.get("valid", [])]
+        cases += [(c["code"], [tuple(f) for f in c["findings"]]) for c in tests.get("invalid", [])]
+        ok = 0
+        misses = []
+        with tempfile.TemporaryDirectory() as tmp:
+            for i, (code, want) in enumerate(cases):
+                with open(os.path.join(tmp, f"case{i:03d}.py"), "w", encoding="utf-8") as fh:
+                    fh.write("\n".join(code) + "\n")
+            proc = subprocess.run([sg, "scan", "-c", os.path.join(here, "sgconfig.yml"),
+                                   "--filter", f"^{rid}$", "--json=stream", tmp],
+                                  capture_output=True, text=True)
+            got = {}
+            for line in proc.stdout.splitlines():
+                m = json.loads(line)
+                start = m["range"]["start"]
+                got.setdefault(os.path.basename(m["file"]), []).append((start["line"] + 1, start["column"] + 1))
+        for i, (code, want) in enumerate(cases):
+            have = sorted(got.get(f"case{i:03d}.py", []))
+            if have == sorted(want):
+                ok += 1
+            else:
+                kind = "valid" if not want else "invalid"
+                misses.append(f"    {kind} case {i}: lockfix {sorted(want)} ast-grep {have}")
+        total_ok += ok
+        total += len(cases)
+        print(f"{rid}: ast-grep agrees on {ok}/{len(cases)} of the rule's examples")
+        for m in misses:
+            print(m)
+    print(f"overall: {total_ok}/{total}")
+
+
+if __name__ == "__main__":
+    main()

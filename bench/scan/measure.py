@@ -1,0 +1,297 @@
+#!/usr/bin/env python3
+"""Time lockfix and ast-grep over one corpus, alternating, and report medians.
+
+Called by bench/scan/run.sh, which builds/installs both tools first. This is a
+benchmark, not a test: it asserts nothing about speed; it prints figures.
+
+Each timed run is one child process. Wall time is measured around spawn..reap;
+CPU time is the child's own user+sys from os.wait4's rusage (the tools'
+threads are included, nothing else is). Every tool writes its JSON report to a
+file, so both pay for formatting and writing their results.
+"""
+import argparse
+import collections
+import glob
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+# Directory names lockfix's walker prunes by default (analyzer/src/lf_walk.h).
+# ast-grep is told to prune the same ones so both tools read the same file set.
+LOCKFIX_PRUNED_DIRS = [".git", ".hg", ".svn", "node_modules", "build", "build-*", "dist",
+                       "__pycache__", ".venv", "venv", ".tox"]
+
+
+def pruned(name):
+    return name in LOCKFIX_PRUNED_DIRS or name.startswith("build-")
+
+
+def corpus_files(root, exclude_dirs):
+    """The .py files both tools scan: lockfix's default pruning, plus the
+    benchmark's own exclusions (directory names, e.g. site-packages)."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        keep = []
+        for d in sorted(dirnames):
+            full = os.path.join(dirpath, d)
+            if pruned(d) or d in exclude_dirs or os.path.islink(full):
+                continue
+            if os.path.exists(os.path.join(full, "CMakeCache.txt")):
+                continue
+            keep.append(d)
+        dirnames[:] = keep
+        for f in filenames:
+            full = os.path.join(dirpath, f)
+            if f.endswith(".py") and os.path.isfile(full) and not os.path.islink(full):
+                out.append(full)
+    return sorted(out)
+
+
+def load_prefilters(rules_dir):
+    """{rule id: [[literal, ...], ...]} (AND of ORs) for the Python rules in rules/*.json."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(rules_dir, "*.json"))):
+        with open(path, encoding="utf-8") as fh:
+            rule = json.load(fh)
+        if "python" not in rule.get("languages", []):
+            continue
+        pf = rule.get("prefilter") or []
+        if pf and all(isinstance(x, str) for x in pf):
+            pf = [pf]
+        out[rule["id"]] = [[lit.encode() for lit in grp] for grp in pf]
+    return out
+
+
+def scan_corpus(paths, prefilters):
+    """Line/byte counts, and how many files (and bytes) each rule's prefilter lets
+    through, plus the union: the files lockfix must parse at all. Reading every
+    file also warms the page cache."""
+    lines = size = 0
+    passed = collections.Counter()
+    passed_bytes = collections.Counter()
+    for p in paths:
+        with open(p, "rb") as fh:
+            data = fh.read()
+        size += len(data)
+        lines += data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+        any_rule = False
+        for rid, groups in prefilters.items():
+            if all(any(lit in data for lit in grp) for grp in groups):
+                passed[rid] += 1
+                passed_bytes[rid] += len(data)
+                any_rule = True
+        if any_rule:
+            passed["(any rule: parsed)"] += 1
+            passed_bytes["(any rule: parsed)"] += len(data)
+    return lines, size, passed, passed_bytes
+
+
+def run_timed(cmd, stdout_path, ok_codes):
+    with open(stdout_path, "wb") as out, open(stdout_path + ".stderr", "wb") as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err)
+        _, status, ru = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode not in ok_codes:
+        with open(stdout_path + ".stderr", "rb") as fh:
+            tail = fh.read()[-2000:].decode("utf-8", "replace")
+        sys.exit(f"measure: {' '.join(cmd)} exited {proc.returncode}\n{tail}")
+    return {"wall": wall, "user": ru.ru_utime, "sys": ru.ru_stime,
+            "cpu": ru.ru_utime + ru.ru_stime, "maxrss_kb": ru.ru_maxrss,
+            "exit": proc.returncode}
+
+
+RULE_KEYS = ("rule_id", "ruleId", "rule", "id", "code")
+
+
+def lockfix_findings(path):
+    """Per-rule counts from `lockfix scan --format json`. Tolerates a top-level
+    list or an object holding "findings"/"results"."""
+    with open(path, "rb") as fh:
+        doc = json.load(fh)
+    items = doc
+    meta = {}
+    if isinstance(doc, dict):
+        for key in ("findings", "results", "diagnostics"):
+            if isinstance(doc.get(key), list):
+                items = doc[key]
+                break
+        meta = {k: v for k, v in doc.items() if not isinstance(v, list)}
+    counts = collections.Counter()
+    for it in items if isinstance(items, list) else []:
+        for k in RULE_KEYS:
+            v = it.get(k) if isinstance(it, dict) else None
+            if isinstance(v, dict):
+                v = v.get("id")
+            if isinstance(v, str):
+                counts[v] += 1
+                break
+    return counts, meta
+
+
+def astgrep_findings(path):
+    counts = collections.Counter()
+    with open(path, "rb") as fh:
+        for line in fh:
+            if line.strip():
+                counts[json.loads(line)["ruleId"]] += 1
+    return counts
+
+
+def summarize(samples):
+    def med(key):
+        return statistics.median(s[key] for s in samples)
+    return {"wall_median": med("wall"), "cpu_median": med("cpu"),
+            "user_median": med("user"), "sys_median": med("sys"),
+            "wall_min": min(s["wall"] for s in samples), "wall_max": max(s["wall"] for s in samples),
+            "cpu_min": min(s["cpu"] for s in samples), "cpu_max": max(s["cpu"] for s in samples),
+            "maxrss_kb_median": med("maxrss_kb"), "n": len(samples)}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpus", required=True)
+    ap.add_argument("--exclude-dir", action="append", default=[],
+                    help="directory name pruned for both tools (e.g. site-packages)")
+    ap.add_argument("--lockfix", required=True)
+    ap.add_argument("--prefilter-off-flag", default="",
+                    help="lockfix scan flag that disables the prefilter, if the CLI has one")
+    ap.add_argument("--ast-grep", required=True)
+    ap.add_argument("--sg-config", required=True)
+    ap.add_argument("--rules-dir", default="", help="lockfix rules/ (for the prefilter statistics)")
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--out-dir", required=True)
+    ap.add_argument("--label", default="")
+    a = ap.parse_args()
+    os.makedirs(a.out_dir, exist_ok=True)
+    corpus = os.path.realpath(a.corpus)
+
+    files = corpus_files(corpus, set(a.exclude_dir))
+    prefilters = load_prefilters(a.rules_dir) if a.rules_dir else {}
+    lines, size, pf_files, pf_bytes = scan_corpus(files, prefilters)
+    print(f"corpus: {corpus}" + (f" (excluding dirs: {', '.join(a.exclude_dir)})" if a.exclude_dir else ""))
+    print(f"corpus: {len(files)} .py files, {lines} lines, {size / 1e6:.1f} MB "
+          f"(lockfix's default directory pruning applied to both tools)")
+    if prefilters:
+        print("lockfix prefilter (files whose text contains the rule's literals; only those are parsed):")
+        for rid in sorted(pf_files):
+            print(f"  {rid:<20} {pf_files[rid]:6d} files ({100.0 * pf_files[rid] / max(1, len(files)):5.1f}%), "
+                  f"{100.0 * pf_bytes[rid] / max(1, size):5.1f}% of bytes")
+
+    lf_excl = []
+    for d in a.exclude_dir:
+        lf_excl += ["--exclude", d]
+    sg_globs = ["--globs", "*.py"]
+    for d in LOCKFIX_PRUNED_DIRS + a.exclude_dir:
+        sg_globs += ["--globs", "!" + d]
+
+    variants = collections.OrderedDict()
+    variants["lockfix"] = [a.lockfix, "scan", "--format", "json", *lf_excl, corpus]
+    variants["lockfix --jobs 1"] = [a.lockfix, "scan", "--format", "json", "--jobs", "1", *lf_excl, corpus]
+    if a.prefilter_off_flag:
+        variants["lockfix " + a.prefilter_off_flag] = [a.lockfix, "scan", "--format", "json",
+                                                        a.prefilter_off_flag, *lf_excl, corpus]
+    variants["ast-grep"] = [a.ast_grep, "scan", "-c", a.sg_config, "--json=stream", *sg_globs, corpus]
+    # The same walk and parse with one rule that matches nothing: ast-grep's
+    # floor on this corpus, i.e. how much of its time is parsing, not rules.
+    variants["ast-grep no-op rule"] = [a.ast_grep, "scan", "--inline-rules",
+                                       "id: noop\nlanguage: python\nrule:\n  pattern: __lockfix_bench_never__($$$A)\n",
+                                       "--json=stream", *sg_globs, corpus]
+    ok = {"lockfix": (0, 1), "ast-grep": (0, 1)}
+
+    def out_path(name):
+        return os.path.join(a.out_dir, name.replace(" ", "_").replace("-", "") + ".out")
+
+    # Check run (untimed, also warms the cache and each binary): ast-grep's own
+    # count of the files it scanned must equal the corpus count.
+    chk = os.path.join(a.out_dir, "astgrep_inspect.out")
+    run_timed(variants["ast-grep"] + ["--inspect", "summary"], chk, ok["ast-grep"])
+    with open(chk + ".stderr", encoding="utf-8", errors="replace") as fh:
+        inspect = [l.strip() for l in fh if "scannedFileCount" in l]
+    sg_files = None
+    if inspect:
+        part = inspect[0].split("scannedFileCount=")[1]
+        sg_files = int(part.split(",")[0])
+    print(f"ast-grep scanned files (--inspect summary): {sg_files}"
+          + ("" if sg_files == len(files) else f"  ** differs from corpus count {len(files)} **"))
+    for name, cmd in variants.items():
+        if name != "ast-grep":
+            run_timed(cmd, out_path(name), ok["ast-grep" if name.startswith("ast-grep") else "lockfix"])
+
+    samples = {name: [] for name in variants}
+    names = list(variants)
+    for rep in range(a.reps):
+        order = names[rep % len(names):] + names[:rep % len(names)]  # rotate: nobody always goes first
+        for name in order:
+            tool = "ast-grep" if name.startswith("ast-grep") else "lockfix"
+            s = run_timed(variants[name], out_path(name), ok[tool])
+            samples[name].append(s)
+            print(f"  rep {rep + 1}/{a.reps} {name:<28} wall {s['wall']:7.3f}s  cpu {s['cpu']:7.3f}s", flush=True)
+
+    findings = {}
+    meta = {}
+    for name in variants:
+        if name.startswith("ast-grep"):
+            findings[name] = astgrep_findings(out_path(name))
+        else:
+            findings[name], meta[name] = lockfix_findings(out_path(name))
+
+    summ = {name: summarize(samples[name]) for name in variants}
+    rules = sorted(set().union(*[set(c) for c in findings.values()]))
+
+    print()
+    print(f"{'tool':<28} {'wall med':>9} {'(min..max)':>17} {'cpu med':>9} {'(min..max)':>17} {'maxrss':>8}  findings")
+    for name in variants:
+        s = summ[name]
+        tot = sum(findings[name].values())
+        print(f"{name:<28} {s['wall_median']:8.3f}s {s['wall_min']:7.3f}..{s['wall_max']:<7.3f}s "
+              f"{s['cpu_median']:8.3f}s {s['cpu_min']:7.3f}..{s['cpu_max']:<7.3f}s "
+              f"{s['maxrss_kb_median'] / 1024:6.0f}MB  {tot}")
+    print()
+    print("findings per rule: " + "  ".join(
+        f"{r}: " + "/".join(str(findings[n].get(r, 0)) for n in variants) for r in rules)
+        + "   (" + " / ".join(variants) + ")")
+    for name, m in meta.items():
+        if m:
+            print(f"{name} report metadata: {json.dumps(m, sort_keys=True)[:400]}")
+
+    lf = summ["lockfix"]
+    ag = summ["ast-grep"]
+    ratios = {"wall": ag["wall_median"] / lf["wall_median"], "cpu": ag["cpu_median"] / lf["cpu_median"]}
+    print()
+    print(f"RATIO ast-grep/lockfix: wall {ratios['wall']:.1f}x  cpu {ratios['cpu']:.1f}x  (goal >= 10x)")
+    extra = {}
+    for name in variants:
+        if name.startswith("lockfix "):
+            s = summ[name]
+            extra["ast-grep/" + name] = {"wall": ag["wall_median"] / s["wall_median"],
+                                         "cpu": ag["cpu_median"] / s["cpu_median"]}
+    floor = summ["ast-grep no-op rule"]
+    extra["ast-grep no-op rule/lockfix"] = {"wall": floor["wall_median"] / lf["wall_median"],
+                                            "cpu": floor["cpu_median"] / lf["cpu_median"]}
+    for name in variants:
+        if name.startswith("lockfix "):
+            s = summ[name]
+            extra["ast-grep no-op rule/" + name] = {"wall": floor["wall_median"] / s["wall_median"],
+                                                    "cpu": floor["cpu_median"] / s["cpu_median"]}
+    for k, v in extra.items():
+        print(f"RATIO {k}: wall {v['wall']:.1f}x  cpu {v['cpu']:.1f}x")
+
+    result = {"label": a.label, "corpus": corpus, "exclude_dirs": a.exclude_dir, "files": len(files),
+              "prefilter_passed_files": dict(pf_files), "prefilter_passed_bytes": dict(pf_bytes),
+              "lines": lines, "bytes": size, "astgrep_scanned_files": sg_files,
+              "commands": variants, "summary": summ, "samples": samples,
+              "findings": {k: dict(v) for k, v in findings.items()},
+              "ratios": ratios, "ratios_other_lockfix_modes": extra,
+              "cpus": os.cpu_count(), "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    with open(os.path.join(a.out_dir, "results.json"), "w") as fh:
+        json.dump(result, fh, indent=2)
+    print(f"\nraw samples: {os.path.join(a.out_dir, 'results.json')}")
+
+
+if __name__ == "__main__":
+    main()
