@@ -7,7 +7,11 @@ rule carries in rules/<ID>-*.json ("tests": "valid" must give no finding,
 many examples ast-grep gets right. A benchmark aid, not a test: a mismatch is
 a documented difference (docs/benchmarks.md), not a failure.
 
-Usage: check_rules.py AST_GREP_BINARY [RULES_DIR]
+Then scans fixtures/ with the ast-grep rules and compares with
+fixtures/expected/findings.txt (path:line:col: RULE), the exact findings lockfix
+must report there.
+
+Usage: check_rules.py AST_GREP_BINARY [REPO_ROOT]
 """
 import glob
 import json
@@ -21,7 +25,8 @@ here = os.path.dirname(os.path.abspath(__file__))
 
 def main():
     sg = sys.argv[1]
-    rules_dir = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "..", "..", "..", "rules")
+    repo = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "..", "..", ".."))
+    rules_dir = os.path.join(repo, "rules")
     total_ok = total = 0
     for path in sorted(glob.glob(os.path.join(rules_dir, "*.json"))):
         with open(path, encoding="utf-8") as fh:
@@ -58,7 +63,29 @@ def main():
         print(f"{rid}: ast-grep agrees on {ok}/{len(cases)} of the rule's examples")
         for m in misses:
             print(m)
-    print(f"overall: {total_ok}/{total}")
+    print(f"rule examples overall: {total_ok}/{total}")
+    check_fixtures(sg, repo)
+
+
+def check_fixtures(sg, repo):
+    expected_path = os.path.join(repo, "fixtures", "expected", "findings.txt")
+    if not os.path.exists(expected_path):
+        return
+    with open(expected_path, encoding="utf-8") as fh:
+        want = set(l.strip() for l in fh if l.strip())
+    proc = subprocess.run([sg, "scan", "-c", os.path.join(here, "sgconfig.yml"), "--json=stream", "fixtures"],
+                          capture_output=True, text=True, cwd=repo)
+    have = set()
+    for line in proc.stdout.splitlines():
+        m = json.loads(line)
+        start = m["range"]["start"]
+        have.add(f"{m['file']}:{start['line'] + 1}:{start['column'] + 1}: {m['ruleId']}")
+    print(f"fixtures/: lockfix expects {len(want)} findings; ast-grep reports {len(have)}, "
+          f"{len(want & have)} identical (path, line, col, rule)")
+    for f in sorted(want - have):
+        print(f"    only lockfix:  {f}")
+    for f in sorted(have - want):
+        print(f"    only ast-grep: {f}")
 
 
 if __name__ == "__main__":
