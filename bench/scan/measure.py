@@ -65,6 +65,38 @@ def load_prefilters(rules_dir):
     return out
 
 
+def write_bench_rule_dirs(rules_dir, out_dir):
+    """Two rule directories for `lockfix scan --rules DIR` (a rule file with an
+    existing id replaces the built-in one):
+      no-prefilter/: every rule without its "prefilter" (every file is parsed and
+                     every query runs, as ast-grep does);
+      noop/: one extra rule LF999 whose query never matches and has no prefilter,
+             to run with --select LF999: lockfix's parse (+ one tree walk) floor."""
+    nopf = os.path.join(out_dir, "rules-no-prefilter")
+    noop = os.path.join(out_dir, "rules-noop")
+    os.makedirs(nopf, exist_ok=True)
+    os.makedirs(noop, exist_ok=True)
+    template = None
+    for path in sorted(glob.glob(os.path.join(rules_dir, "*.json"))):
+        with open(path, encoding="utf-8") as fh:
+            rule = json.load(fh)
+        rule.pop("prefilter", None)
+        with open(os.path.join(nopf, os.path.basename(path)), "w", encoding="utf-8") as fh:
+            json.dump(rule, fh, indent=1)
+        if template is None and "python" in rule.get("languages", []):
+            template = rule
+    rule = dict(template)
+    for k in ("check", "tests", "prefilter"):
+        rule.pop(k, None)
+    rule.update({"id": "LF999", "name": "bench-noop", "summary": "benchmark floor: matches nothing",
+                 "severity": "info", "languages": ["python"], "message": "never",
+                 "fix": {"safety": "none"},
+                 "queries": {"python": '((pass_statement) @finding (#eq? @finding "__lockfix_bench_never__"))'}})
+    with open(os.path.join(noop, "LF999-bench-noop.json"), "w", encoding="utf-8") as fh:
+        json.dump(rule, fh, indent=1)
+    return nopf, noop
+
+
 def scan_corpus(paths, prefilters):
     """Line/byte counts, and how many files (and bytes) each rule's prefilter lets
     through, plus the union: the files lockfix must parse at all. Reading every
@@ -158,14 +190,13 @@ def main():
     ap.add_argument("--exclude-dir", action="append", default=[],
                     help="directory name pruned for both tools (e.g. site-packages)")
     ap.add_argument("--lockfix", required=True)
-    ap.add_argument("--prefilter-off-flag", default="",
-                    help="lockfix scan flag that disables the prefilter, if the CLI has one")
     ap.add_argument("--ast-grep", required=True)
     ap.add_argument("--sg-config", required=True)
     ap.add_argument("--rules-dir", default="", help="lockfix rules/ (for the prefilter statistics)")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--out-dir", required=True)
     ap.add_argument("--label", default="")
+    ap.add_argument("--main-only", action="store_true", help="only lockfix and ast-grep, no diagnostic rows")
     a = ap.parse_args()
     os.makedirs(a.out_dir, exist_ok=True)
     corpus = os.path.realpath(a.corpus)
@@ -192,15 +223,22 @@ def main():
     variants = collections.OrderedDict()
     variants["lockfix"] = [a.lockfix, "scan", "--format", "json", *lf_excl, corpus]
     variants["lockfix --jobs 1"] = [a.lockfix, "scan", "--format", "json", "--jobs", "1", *lf_excl, corpus]
-    if a.prefilter_off_flag:
-        variants["lockfix " + a.prefilter_off_flag] = [a.lockfix, "scan", "--format", "json",
-                                                        a.prefilter_off_flag, *lf_excl, corpus]
+    if a.rules_dir:
+        nopf, noop = write_bench_rule_dirs(a.rules_dir, a.out_dir)
+        variants["lockfix no prefilter"] = [a.lockfix, "scan", "--format", "json", "--rules", nopf,
+                                            *lf_excl, corpus]
+        variants["lockfix no-op rule"] = [a.lockfix, "scan", "--format", "json", "--rules", noop,
+                                          "--select", "LF999", *lf_excl, corpus]
     variants["ast-grep"] = [a.ast_grep, "scan", "-c", a.sg_config, "--json=stream", *sg_globs, corpus]
     # The same walk and parse with one rule that matches nothing: ast-grep's
     # floor on this corpus, i.e. how much of its time is parsing, not rules.
     variants["ast-grep no-op rule"] = [a.ast_grep, "scan", "--inline-rules",
                                        "id: noop\nlanguage: python\nrule:\n  pattern: __lockfix_bench_never__($$$A)\n",
                                        "--json=stream", *sg_globs, corpus]
+    if a.main_only:
+        for name in list(variants):
+            if name not in ("lockfix", "ast-grep"):
+                del variants[name]
     ok = {"lockfix": (0, 1), "ast-grep": (0, 1)}
 
     def out_path(name):
@@ -270,14 +308,14 @@ def main():
             s = summ[name]
             extra["ast-grep/" + name] = {"wall": ag["wall_median"] / s["wall_median"],
                                          "cpu": ag["cpu_median"] / s["cpu_median"]}
-    floor = summ["ast-grep no-op rule"]
-    extra["ast-grep no-op rule/lockfix"] = {"wall": floor["wall_median"] / lf["wall_median"],
-                                            "cpu": floor["cpu_median"] / lf["cpu_median"]}
-    for name in variants:
-        if name.startswith("lockfix "):
-            s = summ[name]
-            extra["ast-grep no-op rule/" + name] = {"wall": floor["wall_median"] / s["wall_median"],
-                                                    "cpu": floor["cpu_median"] / s["cpu_median"]}
+    if "ast-grep no-op rule" in summ:
+        floor = summ["ast-grep no-op rule"]
+        extra["ast-grep no-op rule/lockfix"] = {"wall": floor["wall_median"] / lf["wall_median"],
+                                                "cpu": floor["cpu_median"] / lf["cpu_median"]}
+        if "lockfix no-op rule" in summ:
+            s = summ["lockfix no-op rule"]
+            extra["ast-grep no-op rule/lockfix no-op rule"] = {
+                "wall": floor["wall_median"] / s["wall_median"], "cpu": floor["cpu_median"] / s["cpu_median"]}
     for k, v in extra.items():
         print(f"RATIO {k}: wall {v['wall']:.1f}x  cpu {v['cpu']:.1f}x")
 

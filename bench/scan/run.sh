@@ -3,10 +3,12 @@
 # over the machine's CPython standard library. Not a test; prints figures.
 # Method, caveats and the latest figures: docs/benchmarks.md.
 #
-# Usage: bench/scan/run.sh [--reps N] [--corpus DIR] [--stdlib-only] [--skip-build]
+# Usage: bench/scan/run.sh [--reps N] [--corpus DIR] [--stdlib-only] [--main-only] [--skip-build]
 #   --corpus DIR    tree to scan (default: the lib/python3.X directory of the
 #                   `python3` first on PATH; env CORPUS works too)
 #   --stdlib-only   prune site-packages/dist-packages (third-party code) for both tools
+#   --main-only     time only lockfix and ast-grep (skip the diagnostic rows: lockfix
+#                   --jobs 1 / without prefilter / no-op rule, ast-grep no-op rule)
 # Env: BENCH_BUILD_DIR (default <repo>/build-bench), NPM (default npm).
 set -euo pipefail
 
@@ -17,6 +19,7 @@ reps=5
 corpus=${CORPUS:-}
 skip_build=0
 exclude=()
+extra=()
 label=full
 
 while [ $# -gt 0 ]; do
@@ -25,7 +28,8 @@ while [ $# -gt 0 ]; do
         --corpus) corpus=$2; shift 2 ;;
         --stdlib-only) exclude=(--exclude-dir site-packages --exclude-dir dist-packages); label=stdlib-only; shift ;;
         --skip-build) skip_build=1; shift ;;
-        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+        --main-only) extra=(--main-only); shift ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
         *) echo "run.sh: unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -75,16 +79,12 @@ for cand in "$tools"/node_modules/@ast-grep/cli-*/ast-grep; do
 done
 [ -n "$astgrep" ] || { echo "run.sh: no runnable ast-grep binary under $tools/node_modules/@ast-grep/" >&2; exit 2; }
 
-# Does this lockfix have a switch that turns the prefilter off?
-prefilter_flag=$("$lockfix" scan --help 2>&1 | grep -oE -- '--no-prefilter|--prefilter=off' | head -n 1 || true)
-
 echo "== lockfix scan vs ast-grep scan ($label corpus), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "machine: $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr)"
 echo "lockfix: $("$lockfix" --version 2>&1 | head -n 1) (git $(git -C "$repo" rev-parse --short HEAD), Release, $lockfix)"
 echo "ast-grep: $("$astgrep" --version) ($astgrep), rules: $here/ast-grep/rules"
-echo "prefilter-off switch: ${prefilter_flag:-none in this CLI}"
 
 exec "$py" "$here/measure.py" --corpus "$corpus" "${exclude[@]}" \
-    --lockfix "$lockfix" --prefilter-off-flag "$prefilter_flag" \
+    --lockfix "$lockfix" --rules-dir "$repo/rules" "${extra[@]}" \
     --ast-grep "$astgrep" --sg-config "$here/ast-grep/sgconfig.yml" \
     --reps "$reps" --out-dir "$build/scan-results-$label" --label "$label"

@@ -24,7 +24,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 
 
 def main():
-    sg = sys.argv[1]
+    sg = os.path.abspath(sys.argv[1]) if os.sep in sys.argv[1] else sys.argv[1]
     repo = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "..", "..", ".."))
     rules_dir = os.path.join(repo, "rules")
     total_ok = total = 0
