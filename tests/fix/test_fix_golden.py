@@ -20,7 +20,7 @@ CASES = sorted(f[: -len(".py.in")] for f in os.listdir(CASES_DIR) if f.endswith(
 NO_FIX = {
     "lf201_nested_join": "LF201 not fixed: `path` is not assigned `os.path.join(root, <name>)` just before the "
     "guard, so a basename check could reject paths the guard accepts",
-    "lf401_unrecognised": 'LF401 not fixed: `tmp` is not written by `with open(tmp, "w")` and then renamed onto '
+    "lf401_unrecognised": 'LF401 not fixed: `tmp` is not opened by `open(tmp, "w")` and then renamed onto '
     "`path` in the same block",
 }
 

@@ -3,7 +3,7 @@
  * descriptor mkstemp returns. Recognised shape, all in one block:
  *
  *     tmp = path + ".tmp"                 (or f"{path}.tmp")
- *     with open(tmp, "w"...) as fh:       (mode starting with "w")
+ *     with open(tmp, "w"...) as fh:       (mode starting with "w"; or fh = open(...))
  *         ...
  *     os.replace(tmp, path)               (or os.rename)
  *
@@ -71,18 +71,24 @@ static int parse_temp_expr(const lf_source *src, TSNode expr, temp_site *site) {
     return 0;
 }
 
-/* `with open(T, "w"...) [as x]:` -> the open call, when the first item opens T for writing. */
+/* `with open(T, "w"...) [as x]:` (first item) or `x = open(T, "w"...)` -> the open
+ * call, when it opens T for writing. */
 static TSNode write_open_of(const lf_source *src, TSNode stmt, const char *tmp_name) {
     TSNode none = {0};
-    if (!lf_pyfix_is(stmt, "with_statement"))
+    TSNode value;
+    if (lf_pyfix_is(stmt, "with_statement")) {
+        TSNode clause = ts_node_named_child(stmt, 0);
+        if (!lf_pyfix_is(clause, "with_clause"))
+            return none;
+        value = lf_pyfix_field(ts_node_named_child(clause, 0), "value");
+        if (lf_pyfix_is(value, "as_pattern"))
+            value = ts_node_named_child(value, 0);
+    } else if (lf_pyfix_is(stmt, "expression_statement") &&
+               lf_pyfix_is(ts_node_named_child(stmt, 0), "assignment")) {
+        value = lf_pyfix_field(ts_node_named_child(stmt, 0), "right");
+    } else {
         return none;
-    TSNode clause = ts_node_named_child(stmt, 0);
-    if (!lf_pyfix_is(clause, "with_clause"))
-        return none;
-    TSNode item = ts_node_named_child(clause, 0);
-    TSNode value = lf_pyfix_field(item, "value");
-    if (lf_pyfix_is(value, "as_pattern"))
-        value = ts_node_named_child(value, 0);
+    }
     if (!lf_pyfix_call_is(src, value, "open"))
         return none;
     TSNode first = lf_pyfix_call_arg(value, 0);
@@ -165,7 +171,7 @@ static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
         }
     }
     if (ts_node_is_null(open_call) || !renamed) {
-        *no_fix_reason = lf_xasprintf("`%s` is not written by `with open(%s, \"w\")` and then renamed onto `%s` "
+        *no_fix_reason = lf_xasprintf("`%s` is not opened by `open(%s, \"w\")` and then renamed onto `%s` "
                                       "in the same block",
                                       tmp_name, tmp_name, target);
         goto done;
