@@ -420,6 +420,28 @@ static void test_fixers_decline_unknown_shapes(void) {
     lf_ruleset_free(&set);
 }
 
+/* Hostile nesting: the checks climb and walk trees without recursion or
+ * unbounded climbs, so a deeply nested file is analyzed, not crashed on. */
+static void test_deep_nesting(void) {
+    lf_ruleset set = {0};
+    char *err = NULL;
+    CHECK(lf_ruleset_load_builtin(&set, &err), "builtin load");
+    enum { DEPTH = 3000 };
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    lf_strbuf_puts(&sb, "import os\ndef f(path, d):\n    x = ");
+    for (int i = 0; i < DEPTH; i++)
+        lf_strbuf_putc(&sb, '(');
+    lf_strbuf_puts(&sb, "os.path.realpath(path)");
+    for (int i = 0; i < DEPTH; i++)
+        lf_strbuf_putc(&sb, ')');
+    lf_strbuf_puts(&sb, ".startswith(os.path.realpath(d))\n    os.unlink(path + '.lock')\n");
+    size_t n = run_builtin(&set, NULL, sb.data, NULL, NULL);
+    CHECK(n == 1, "deeply nested file analyzed: %zu finding(s) (the lock removal)", n);
+    lf_strbuf_free(&sb);
+    lf_ruleset_free(&set);
+}
+
 static void test_rules_dir(void) {
     char *dir = lf_xasprintf("%s/rules", g_dir);
     mkdir(dir, 0700);
@@ -481,6 +503,7 @@ int main(void) {
     test_builtin_fix_reason();
     test_config_and_suppression();
     test_fixers_decline_unknown_shapes();
+    test_deep_nesting();
     test_rules_dir();
     test_parses_cleanly();
     cleanup(g_dir);

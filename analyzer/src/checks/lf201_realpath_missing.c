@@ -56,7 +56,7 @@ static int has_exist_test(const lf_source *src, TSNode where, TSNode target) {
 static int guarded_by_existence(const lf_source *src, TSNode call, TSNode target, TSNode scope) {
     TSNode child = call;
     TSNode cur = ts_node_parent(call);
-    while (!ts_node_is_null(cur) && lf_py_within(cur, scope)) {
+    for (int steps = 0; steps < 256 && !ts_node_is_null(cur) && lf_py_within(cur, scope); steps++) {
         const char *t = ts_node_type(cur);
         if (strcmp(t, "boolean_operator") == 0) {
             TSNode left = ts_node_child_by_field_name(cur, "left", 4);

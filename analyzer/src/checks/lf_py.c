@@ -2,10 +2,17 @@
 
 #include <string.h>
 
+/* ts_node_parent() walks down from the root, so climbing is quadratic in the
+ * depth: hostile nesting (thousands of parentheses) would stall a worker. Real
+ * code is never this deep; past the cap a node is treated as having no scope. */
+#define LF_PY_MAX_CLIMB 256
+
 TSNode lf_py_scope(TSNode n) {
     TSNode cur = ts_node_parent(n);
     TSNode last = n;
-    while (!ts_node_is_null(cur)) {
+    for (int steps = 0; !ts_node_is_null(cur); steps++) {
+        if (steps == LF_PY_MAX_CLIMB)
+            return n;
         if (strcmp(ts_node_type(cur), "function_definition") == 0)
             return cur;
         last = cur;
@@ -105,22 +112,31 @@ TSNode lf_py_unwrap_path(const lf_source *src, TSNode n) {
     }
 }
 
-static int walk_rec(TSNode n, const char *type, int skip_nested_defs, lf_py_visit_fn fn, void *ud, int top) {
-    const char *t = ts_node_type(n);
-    if (!top && skip_nested_defs && (strcmp(t, "function_definition") == 0 || strcmp(t, "lambda") == 0))
-        return 1;
-    if (!type || strcmp(t, type) == 0)
-        if (!fn(n, ud))
-            return 0;
-    uint32_t c = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < c; i++)
-        if (!walk_rec(ts_node_named_child(n, i), type, skip_nested_defs, fn, ud, 0))
-            return 0;
-    return 1;
-}
-
+/* Iterative (a tree cursor, not recursion): generated or hostile files can nest
+ * deeply enough to exhaust a worker thread's stack. */
 void lf_py_walk(TSNode root, const char *type, int skip_nested_defs, lf_py_visit_fn fn, void *ud) {
-    walk_rec(root, type, skip_nested_defs, fn, ud, 1);
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        int descend = 1;
+        if (ts_node_is_named(n)) {
+            const char *t = ts_node_type(n);
+            if (skip_nested_defs && !ts_node_eq(n, root) &&
+                (strcmp(t, "function_definition") == 0 || strcmp(t, "lambda") == 0))
+                descend = 0;
+            else if ((!type || strcmp(t, type) == 0) && !fn(n, ud))
+                break;
+        }
+        if (descend && ts_tree_cursor_goto_first_child(&c))
+            continue;
+        int moved = 0;
+        while (!(moved = ts_tree_cursor_goto_next_sibling(&c)))
+            if (!ts_tree_cursor_goto_parent(&c))
+                break;
+        if (!moved)
+            break;
+    }
+    ts_tree_cursor_delete(&c);
 }
 
 int lf_py_text_has(const lf_source *src, TSNode n, const char *const *needles) {
@@ -137,7 +153,7 @@ int lf_py_within(TSNode inner, TSNode outer) {
 
 TSNode lf_py_statement(TSNode n) {
     TSNode cur = n;
-    for (;;) {
+    for (int steps = 0; steps < LF_PY_MAX_CLIMB; steps++) {
         TSNode p = ts_node_parent(cur);
         if (ts_node_is_null(p))
             return cur;
@@ -146,4 +162,5 @@ TSNode lf_py_statement(TSNode n) {
             return cur;
         cur = p;
     }
+    return n;
 }

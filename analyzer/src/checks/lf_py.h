@@ -10,7 +10,8 @@
 #include "lf_source.h"
 #include "lf_util.h"
 
-/* Nearest enclosing function_definition, or the module root. */
+/* Nearest enclosing function_definition, or the module root (or n itself when
+ * it is nested implausibly deep, see LF_PY_MAX_CLIMB). */
 TSNode lf_py_scope(TSNode n);
 /* Text equality of two nodes' source bytes. */
 int lf_py_same_text(const lf_source *src, TSNode a, TSNode b);
