@@ -96,3 +96,19 @@ def test_crlf_file_is_fixed_with_crlf(tmp_path):
     assert fixed.count(b"\n") == fixed.count(b"\r\n")
     lockfix(["fix", "lf401_basic.py", "--diff"], work, 0)
     assert lockfix(["fix", "lf401_basic.py", "--diff"], work, 0).stdout == b""
+
+
+def hunks(diff_bytes):
+    return [l for l in diff_bytes.splitlines(keepends=True) if not l.startswith((b"--- ", b"+++ "))]
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c not in NO_FIX])
+def test_hunks_match_gnu_diff(tmp_path, case):
+    need_tool("diff")
+    work = stage(tmp_path, case)
+    ours = lockfix(["fix", case + ".py", "--diff"], work, 0).stdout
+    original = tmp_path / "original.py"
+    shutil.copy(work / (case + ".py"), original)
+    lockfix(["fix", case + ".py", "--apply"], work, 0)
+    gnu = run(["diff", "-u", str(original), str(work / (case + ".py"))], tmp_path, 1).stdout
+    assert hunks(ours) == hunks(gnu)

@@ -99,6 +99,17 @@ def test_diff_is_deterministic_and_applies(tree, tmp_path):
     lockfix(["fix", "fixtures", "--apply"], tree, 1)
     assert snapshot(tree) == snapshot(patched)
 
+    # Hunk for hunk what GNU diff -u says between the original and the fixed files.
+    per_file = {}
+    for chunk in first.stdout.split(b"--- a/")[1:]:
+        path, rest = chunk.split(b"\n", 1)
+        per_file[path.decode()] = [l for l in rest.splitlines(keepends=True)[1:]]
+    original = tmp_path / "original"
+    shutil.copytree(os.path.join(SRC, "fixtures"), original / "fixtures")
+    for path, ours in per_file.items():
+        gnu = run(["diff", "-u", str(original / path), str(tree / path)], tmp_path, 1).stdout
+        assert ours == gnu.splitlines(keepends=True)[2:], path
+
 
 def test_apply_twice_fixes_then_nothing_and_suites_pass(tree):
     run_suites(tree)
