@@ -46,15 +46,42 @@ static lf_severity effective_severity(const lf_engine_options *opts, const lf_ru
     return lf_config_rule_severity(opts->config, rule);
 }
 
+/* Record start in the rule's seen-set; 0 when it was already there. */
+static int seen_insert(lf_check_ctx *ctx, uint32_t start) {
+    if (2 * (ctx->seen_len + 1) > ctx->seen_cap) {
+        size_t cap = ctx->seen_cap ? ctx->seen_cap * 2 : 64;
+        uint32_t *t = lf_xcalloc(cap, sizeof *t);
+        for (size_t i = 0; i < ctx->seen_cap; i++) {
+            uint32_t v = ctx->seen[i];
+            if (!v)
+                continue;
+            size_t h = (v * 2654435761u) & (cap - 1);
+            while (t[h])
+                h = (h + 1) & (cap - 1);
+            t[h] = v;
+        }
+        free(ctx->seen);
+        ctx->seen = t;
+        ctx->seen_cap = cap;
+    }
+    uint32_t v = start + 1;
+    size_t h = (v * 2654435761u) & (ctx->seen_cap - 1);
+    while (ctx->seen[h]) {
+        if (ctx->seen[h] == v)
+            return 0;
+        h = (h + 1) & (ctx->seen_cap - 1);
+    }
+    ctx->seen[h] = v;
+    ctx->seen_len++;
+    return 1;
+}
+
 void lf_ctx_emit(lf_check_ctx *ctx, TSNode at, const char *message, size_t match) {
     const lf_source *src = ctx->src;
     uint32_t start = ts_node_start_byte(at), end = ts_node_end_byte(at);
     /* One finding per rule and site, whichever patterns led to it. */
-    for (size_t i = 0; i < ctx->out->len; i++) {
-        const lf_finding *f = &ctx->out->items[i];
-        if (f->rule == ctx->rule && f->start_byte == start)
-            return;
-    }
+    if (!seen_insert(ctx, start))
+        return;
     lf_finding f;
     memset(&f, 0, sizeof f);
     f.rule = ctx->rule;
@@ -198,6 +225,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
             r->check->run(&ctx);
         else
             emit_at_finding_captures(&ctx);
+        free(ctx.seen);
     }
     ts_tree_delete(tree);
     free(todo);

@@ -57,6 +57,10 @@ struct lf_check_ctx {
     const lf_engine_options *opts;
     lf_severity severity;
     lf_finding_vec *out;
+    /* Start bytes already reported for this rule (open addressing, 0 = empty,
+     * stored as byte + 1): one finding per site without a quadratic scan. */
+    uint32_t *seen;
+    size_t seen_cap, seen_len;
 };
 
 /* Capture id of `name` in q, or -1. */
