@@ -9,6 +9,9 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -607,24 +610,37 @@ int lf_ruleset_load_builtin(lf_ruleset *set, char **err) {
 static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static char *read_whole(const char *path, size_t *len, char **err) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    /* O_NONBLOCK + fstat: a FIFO or device named *.json must not hang the scan. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         *err = lf_xasprintf("%s: cannot open rule file: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        *err = lf_xasprintf("%s: not a regular file", path);
         return NULL;
     }
     lf_strbuf sb;
     lf_strbuf_init(&sb);
     char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        lf_strbuf_append(&sb, buf, n);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        lf_strbuf_free(&sb);
-        *err = lf_xasprintf("%s: read error", path);
-        return NULL;
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int e = errno;
+            close(fd);
+            lf_strbuf_free(&sb);
+            *err = lf_xasprintf("%s: read error: %s", path, strerror(e));
+            return NULL;
+        }
+        if (n == 0)
+            break;
+        lf_strbuf_append(&sb, buf, (size_t)n);
     }
+    close(fd);
     *len = sb.len;
     return lf_strbuf_detach(&sb);
 }

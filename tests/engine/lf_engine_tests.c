@@ -467,6 +467,15 @@ static void test_rules_dir(void) {
           "broken rule file named with line: %s", err ? err : "(none)");
     free(err);
     lf_ruleset_free(&set);
+    unlink(p);
+    free(p);
+    /* A FIFO named like a rule file is refused, not waited on. */
+    p = lf_xasprintf("%s/LF997-fifo.json", dir);
+    CHECK(mkfifo(p, 0600) == 0, "mkfifo");
+    CHECK(!lf_ruleset_load_dir(&set, dir, &err) && err && strstr(err, "LF997-fifo.json: not a regular file"),
+          "FIFO rule file refused: %s", err ? err : "(none)");
+    free(err);
+    lf_ruleset_free(&set);
     free(p);
     free(q);
     free(dir);
