@@ -1,0 +1,18 @@
+# Prefilter soundness on a real corpus: scanning CORPUS with and without
+# prefilters must give the same findings (a prefilter may only skip files that
+# could never produce one). Skipped when the corpus is absent.
+if(NOT IS_DIRECTORY "${CORPUS}")
+  message(STATUS "prefilter soundness: ${CORPUS} absent, skipped")
+  return()
+endif()
+execute_process(COMMAND ${SCAN} ${CORPUS} OUTPUT_VARIABLE _with ERROR_QUIET RESULT_VARIABLE _rc1)
+execute_process(COMMAND ${SCAN} --no-prefilter ${CORPUS} OUTPUT_VARIABLE _without ERROR_QUIET RESULT_VARIABLE _rc2)
+if(NOT _rc1 EQUAL 0 OR NOT _rc2 EQUAL 0)
+  message(FATAL_ERROR "scan failed (${_rc1}, ${_rc2})")
+endif()
+if(NOT _with STREQUAL _without)
+  message(FATAL_ERROR "prefilters hide findings on ${CORPUS}\n--- without prefilter\n${_without}--- with\n${_with}")
+endif()
+string(REGEX MATCHALL "\n" _lines "${_with}")
+list(LENGTH _lines _n)
+message(STATUS "prefilter soundness: ${CORPUS}: same ${_n} findings with and without prefilters")
