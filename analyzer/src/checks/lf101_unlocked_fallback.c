@@ -187,6 +187,37 @@ static int collect_call(TSNode n, void *ud) {
 
 /* Does `hay` contain a call spelled like one of `needles` (other than calls on
  * the lock module itself)? Returns the first such call in `hay`. */
+/* Calls that appear on both paths without being the critical section: cleanup,
+ * logging, conversions. A copy of only these is not a copy of the work. */
+static const char *const k_not_work[] = {"close", "print", "debug", "info", "warning", "warn", "error",
+                                         "exception", "critical", "log", "len", "str", "int", "float",
+                                         "bool", "repr", "isinstance", "sleep", "time", "monotonic",
+                                         "getpid", "fileno", "flush", "fsync", NULL};
+
+static int is_not_work(const lf_source *src, TSNode call) {
+    TSNode name;
+    if (!lf_py_call_name(call, &name))
+        return 0;
+    for (size_t i = 0; k_not_work[i]; i++)
+        if (lf_py_is(src, name, k_not_work[i]))
+            return 1;
+    return 0;
+}
+
+/* An unlocked path that raises refuses to proceed: that is the correct shape. */
+static int region_raises(const region *r) {
+    for (size_t i = 0; i < r->n; i++) {
+        TSNode n = r->nodes[i];
+        if (strcmp(ts_node_type(n), "raise_statement") == 0)
+            return 1;
+        if (strcmp(ts_node_type(n), "block") == 0)
+            for (uint32_t k = 0; k < ts_node_named_child_count(n); k++)
+                if (strcmp(ts_node_type(ts_node_named_child(n, k)), "raise_statement") == 0)
+                    return 1;
+    }
+    return 0;
+}
+
 static int find_copy(const lf_source *src, const region *hay, const region *locked, const node_vec *lock_names,
                      TSNode *copy) {
     call_list lc = {src, {0}}, hc = {src, {0}};
@@ -204,7 +235,7 @@ static int find_copy(const lf_source *src, const region *hay, const region *lock
             mentions_lock |= lf_py_text_has(src, h, needles);
             free(nm);
         }
-        if (mentions_lock)
+        if (mentions_lock || is_not_work(src, h))
             continue;
         for (size_t k = 0; k < lc.calls.len; k++) {
             if (lf_py_same_text(src, h, lc.calls.items[k])) {
@@ -335,7 +366,7 @@ static int visit_if(TSNode ifs, void *ud) {
             region_following(&locked, ifs);
     }
     TSNode copy;
-    if (!region_locks(s->src, &locked, s->lock_names, s->acquires) ||
+    if (!region_locks(s->src, &locked, s->lock_names, s->acquires) || region_raises(&unlocked) ||
         !find_copy(s->src, &unlocked, &locked, s->lock_names, &copy))
         return 1;
     char *nm = lf_node_text(s->src, fb->name);
@@ -381,6 +412,8 @@ static int visit_try(TSNode tr, void *ud) {
     if (!swallowed)
         return 1;
     region_following(&unlocked, tr);
+    if (region_raises(&unlocked))
+        return 1;
     TSNode copy;
     node_vec none = {0};
     if (!find_copy(s->src, &unlocked, &locked, &none, &copy))

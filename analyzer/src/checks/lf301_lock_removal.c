@@ -3,7 +3,6 @@
  * lock-named paths; this check drops package-manager lock files (data, not
  * locks) — also through a name assigned from one — and functions that compare
  * the file's identity (st_dev/st_ino, samestat) before removing it. */
-#include <regex.h>
 #include <string.h>
 
 #include "lf_py.h"
