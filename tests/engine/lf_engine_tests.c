@@ -201,6 +201,20 @@ static void test_rule_errors(void) {
     expect_rule_error(j, "t.json: line 4: unknown fix generator \"no_such_fixer\"");
     free(j);
 
+    j = lf_xasprintf("{\"id\": \"LF999\",\n\"name\": 5, \"summary\": \"s\", \"severity\": \"info\",\n"
+                     "\"languages\": [\"python\"], \"message\": \"m\", %s, \"fix\": {\"safety\": \"none\"},\n"
+                     "\"queries\": {\"python\": \"(identifier) @finding\"}}",
+                     k_docs);
+    expect_rule_error(j, "t.json: line 2: \"name\" must be a string");
+    free(j);
+
+    j = lf_xasprintf("{\"id\": \"LF999\", \"name\": \"x\", \"summary\": \"s\", \"severity\": \"info\",\n"
+                     "\"languages\": [\"python\"], \"message\": \"m\", %s, \"fix\": {\"safety\": \"none\"},\n"
+                     "\"queries\": {\"python\": \"(identifier) @finding\", \"typescript\": \"(identifier) @finding\"}}",
+                     k_docs);
+    expect_rule_error(j, "t.json: line 3: queries: \"typescript\" is not one of the rule's \"languages\"");
+    free(j);
+
     j = lf_xasprintf("{\"id\": \"XX1\", \"name\": \"x\", \"summary\": \"s\", \"severity\": \"info\",\n"
                      "\"languages\": [\"python\"], \"message\": \"m\", %s, \"fix\": {\"safety\": \"none\"},\n"
                      "\"queries\": {\"python\": \"(identifier) @finding\"}}",
