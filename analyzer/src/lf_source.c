@@ -53,6 +53,16 @@ static size_t utf8_first_invalid(const char *text, size_t len) {
     const unsigned char *s = (const unsigned char *)text;
     size_t i = 0;
     while (i < len) {
+        /* Source is mostly ASCII: skip 8 bytes at a time while no high bit is set. */
+        while (i + 8 <= len) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if (w & 0x8080808080808080ull)
+                break;
+            i += 8;
+        }
+        if (i >= len)
+            break;
         if (s[i] < 0x80) {
             i++;
             continue;
@@ -67,15 +77,13 @@ static size_t utf8_first_invalid(const char *text, size_t len) {
 
 static void build_line_index(lf_source *src) {
     size_t n = 1;
-    for (size_t i = 0; i < src->len; i++)
-        if (src->text[i] == '\n')
-            n++;
+    for (const char *p = src->text, *end = src->text + src->len; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        n++;
     src->line_starts = lf_xmalloc(n * sizeof *src->line_starts);
     src->line_starts[0] = 0;
     size_t k = 1;
-    for (size_t i = 0; i < src->len; i++)
-        if (src->text[i] == '\n')
-            src->line_starts[k++] = (uint32_t)(i + 1);
+    for (const char *p = src->text, *end = src->text + src->len; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        src->line_starts[k++] = (uint32_t)(p - src->text + 1);
     src->n_lines = n;
 }
 

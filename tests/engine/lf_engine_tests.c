@@ -67,6 +67,13 @@ static void test_source(void) {
     free(err);
     free(p);
 
+    /* Past the 8-byte ASCII fast path: the stray byte is still found exactly. */
+    p = write_file("late.py", "# comment text here\nz = 'ok \xe2\x82\xac' + '\xff'\n", 39);
+    CHECK(lf_source_load(p, LF_LANG_PYTHON, &s, &err) == LF_LOAD_BAD_UTF8, "late invalid byte refused");
+    CHECK(err && strstr(err, "line 2: invalid UTF-8 (byte offset 36)"), "exact offset: %s", err ? err : "(null)");
+    free(err);
+    free(p);
+
     p = write_file("surrogate.py", "x = '\xed\xa0\x80'\n", 9);
     CHECK(lf_source_load(p, LF_LANG_PYTHON, &s, &err) == LF_LOAD_BAD_UTF8, "UTF-16 surrogate refused");
     free(err);
