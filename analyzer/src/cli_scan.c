@@ -13,7 +13,7 @@ static const char k_scan_usage[] =
     "Scan Python and TypeScript/JavaScript files for unsafe lock fallbacks.\n"
     "PATH defaults to the current directory; directories are walked in sorted order,\n"
     "skipping .git, node_modules, build directories (build, build-*, dist, __pycache__,\n"
-    ".venv, venv, .tox, any directory with a CMakeCache.txt). Symbolic links met\n"
+    ".venv, .tox, any directory with a CMakeCache.txt or a pyvenv.cfg). Symbolic links met\n"
     "while walking are not followed; a path named here is always scanned.\n"
     "\n"
     "Options:\n"

@@ -19,7 +19,7 @@ typedef struct walk_ctx {
 } walk_ctx;
 
 static const char *const k_pruned_dirs[] = {
-    ".git", ".hg", ".svn", "node_modules", "build", "dist", "__pycache__", ".venv", "venv", ".tox",
+    ".git", ".hg", ".svn", "node_modules", "build", "dist", "__pycache__", ".venv", ".tox",
 };
 
 int lf_walk_default_pruned(const char *name) {
@@ -226,8 +226,12 @@ static void walk_dir(walk_ctx *c, int dirfd_, const char *display, const char *r
                     if (errno != ELOOP && errno != ENOENT)
                         add_skip(c->res, child_display, LF_WALK_UNREADABLE,
                                  lf_xasprintf("cannot open directory: %s", strerror(errno)));
-                } else if (faccessat(fd, "CMakeCache.txt", F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
-                    close(fd); /* a CMake build tree: generated code, not the project's */
+                } else if (faccessat(fd, "CMakeCache.txt", F_OK, AT_SYMLINK_NOFOLLOW) == 0 ||
+                           faccessat(fd, "pyvenv.cfg", F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
+                    /* A CMake build tree or a Python virtualenv (whatever its name:
+                     * CPython's own `venv` package must still be scanned): not the
+                     * project's code. */
+                    close(fd);
                 } else {
                     walk_dir(c, fd, child_display, child_rel);
                 }

@@ -14,12 +14,14 @@ def scanned_paths(r):
 
 
 def test_pruned_directories_and_explicit_paths(tmp_path):
-    for d in (".git", "node_modules", "build", "build-asan", "dist", "__pycache__", ".venv", "venv", ".tox",
-              "cmake-out", "src"):
+    for d in (".git", "node_modules", "build", "build-asan", "dist", "__pycache__", ".venv", "env", ".tox",
+              "cmake-out", "src", "venv"):
         write(tmp_path / d / "state.py", STATE_PY)
     write(tmp_path / "cmake-out" / "CMakeCache.txt", "")
+    write(tmp_path / "env" / "pyvenv.cfg", "")  # a virtualenv, by its marker
     r = run("scan", "--no-config", "--format", "json", ".", cwd=tmp_path)
-    assert scanned_paths(r) == ["src/state.py"]
+    # "venv" without pyvenv.cfg is a package (CPython has one), not a virtualenv.
+    assert scanned_paths(r) == ["src/state.py", "venv/state.py"]
     # A path named on the command line is scanned even inside a pruned directory.
     r = run("scan", "--no-config", "--format", "json", "build/state.py", "node_modules", cwd=tmp_path)
     assert scanned_paths(r) == ["build/state.py", "node_modules/state.py"]

@@ -87,12 +87,13 @@ static void build_tree(void) {
     touch("root/sub/deeper/e.mjs");
     static const char *const pruned[] = {
         "root/.git/x.py", "root/node_modules/m.js", "root/build/b.py", "root/build-asan/c.py",
-        "root/dist/d.js", "root/__pycache__/x.py", "root/.venv/x.py", "root/venv/x.py",
+        "root/dist/d.js", "root/__pycache__/x.py", "root/.venv/x.py", "root/env/x.py",
         "root/.tox/x.py", "root/sub/node_modules/n.ts", "root/cmakeout/gen.py",
     };
     for (size_t i = 0; i < sizeof pruned / sizeof pruned[0]; i++)
         touch(pruned[i]);
     touch("root/cmakeout/CMakeCache.txt");
+    touch("root/env/pyvenv.cfg");  /* a virtualenv by its marker, whatever its name */
     touch("root/builder/e.py"); /* only exact names and build-* are build directories */
     mkdirs("root/emptydir");      /* no entries: nothing to sort */
     touch("outside/secret.py");
@@ -258,6 +259,17 @@ static void test_many_files_sorted(void) {
     lf_walk_free(&r);
 }
 
+static void test_virtualenv_by_marker(void) {
+    /* A virtualenv is recognised by pyvenv.cfg, not by its name: a package that
+     * happens to be called venv (CPython ships one) is project code. */
+    touch("pyroots/venv/__init__.py");
+    touch("pyroots/env/lib/site.py");
+    touch("pyroots/env/pyvenv.cfg");
+    touch("pyroots/.venv/lib/site.py");
+    lf_walk_options o = {0};
+    walk_expect("pyroots", &o, "pyroots/venv/__init__.py\n", NULL);
+}
+
 int main(void) {
     /* A walk that blocked on the FIFO would hang: fail loudly instead. */
     alarm(60);
@@ -277,6 +289,7 @@ int main(void) {
     test_missing_root();
     test_dedupe_and_langs();
     test_many_files_sorted();
+    test_virtualenv_by_marker();
     char *cmd = lf_xasprintf("rm -rf '%s'", tmpl);
     if (chdir("/") != 0 || system(cmd) != 0)
         fprintf(stderr, "warning: could not remove %s\n", tmpl);
