@@ -7,9 +7,9 @@ rule carries in rules/<ID>-*.json ("tests": "valid" must give no finding,
 many examples ast-grep gets right. A benchmark aid, not a test: a mismatch is
 a documented difference (docs/benchmarks.md), not a failure.
 
-Then scans fixtures/ with the ast-grep rules and compares with
-fixtures/expected/findings.txt (path:line:col: RULE), the exact findings lockfix
-must report there.
+Then scans fixtures/ and each tests/rules/cases/<ID>/ with the ast-grep rules
+and compares with fixtures/expected/findings.txt and the cases' expected.txt
+(path:line:col: RULE), the exact findings lockfix must report there.
 
 Usage: check_rules.py AST_GREP_BINARY [REPO_ROOT]
 """
@@ -68,24 +68,36 @@ def main():
 
 
 def check_fixtures(sg, repo):
-    expected_path = os.path.join(repo, "fixtures", "expected", "findings.txt")
-    if not os.path.exists(expected_path):
-        return
-    with open(expected_path, encoding="utf-8") as fh:
-        want = set(l.strip() for l in fh if l.strip())
-    proc = subprocess.run([sg, "scan", "-c", os.path.join(here, "sgconfig.yml"), "--json=stream", "fixtures"],
-                          capture_output=True, text=True, cwd=repo)
-    have = set()
-    for line in proc.stdout.splitlines():
-        m = json.loads(line)
-        start = m["range"]["start"]
-        have.add(f"{m['file']}:{start['line'] + 1}:{start['column'] + 1}: {m['ruleId']}")
-    print(f"fixtures/: lockfix expects {len(want)} findings; ast-grep reports {len(have)}, "
-          f"{len(want & have)} identical (path, line, col, rule)")
-    for f in sorted(want - have):
-        print(f"    only lockfix:  {f}")
-    for f in sorted(have - want):
-        print(f"    only ast-grep: {f}")
+    trees = [("fixtures", os.path.join("fixtures", "expected", "findings.txt"))]
+    cases = os.path.join(repo, "tests", "rules", "cases")
+    if os.path.isdir(cases):
+        for d in sorted(os.listdir(cases)):
+            if os.path.exists(os.path.join(cases, d, "expected.txt")):
+                rel = os.path.join("tests", "rules", "cases", d)
+                trees.append((rel, os.path.join(rel, "expected.txt")))
+    sum_want = sum_same = sum_have = 0
+    for tree, expected in trees:
+        if not os.path.exists(os.path.join(repo, expected)):
+            continue
+        with open(os.path.join(repo, expected), encoding="utf-8") as fh:
+            want = set(l.strip() for l in fh if l.strip())
+        proc = subprocess.run([sg, "scan", "-c", os.path.join(here, "sgconfig.yml"), "--json=stream", tree],
+                              capture_output=True, text=True, cwd=repo)
+        have = set()
+        for line in proc.stdout.splitlines():
+            m = json.loads(line)
+            start = m["range"]["start"]
+            have.add(f"{m['file']}:{start['line'] + 1}:{start['column'] + 1}: {m['ruleId']}")
+        sum_want += len(want)
+        sum_have += len(have)
+        sum_same += len(want & have)
+        print(f"{tree}/: lockfix expects {len(want)} findings; ast-grep reports {len(have)}, "
+              f"{len(want & have)} identical (path, line, col, rule)")
+        for f in sorted(want - have):
+            print(f"    only lockfix:  {f}")
+        for f in sorted(have - want):
+            print(f"    only ast-grep: {f}")
+    print(f"whole-module trees overall: lockfix {sum_want}, ast-grep {sum_have}, identical {sum_same}")
 
 
 if __name__ == "__main__":
