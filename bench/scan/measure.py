@@ -19,19 +19,22 @@ import subprocess
 import sys
 import time
 
-# Directory names lockfix's walker prunes by default (analyzer/src/lf_walk.h).
-# ast-grep is told to prune the same ones so both tools read the same file set.
+# Directory names lockfix's walker prunes by default (analyzer/src/lf_walk.c),
+# besides any directory holding a CMakeCache.txt or a pyvenv.cfg. ast-grep is
+# told to prune the same ones so both tools read the same file set.
 LOCKFIX_PRUNED_DIRS = [".git", ".hg", ".svn", "node_modules", "build", "build-*", "dist",
-                       "__pycache__", ".venv", "venv", ".tox"]
+                       "__pycache__", ".venv", ".tox"]
+PRUNE_MARKERS = ("CMakeCache.txt", "pyvenv.cfg")
 
 
 def pruned(name):
     return name in LOCKFIX_PRUNED_DIRS or name.startswith("build-")
 
 
-def corpus_files(root, exclude_dirs):
+def corpus_files(root, exclude_dirs, marked=None):
     """The .py files both tools scan: lockfix's default pruning, plus the
-    benchmark's own exclusions (directory names, e.g. site-packages)."""
+    benchmark's own exclusions (directory names, e.g. site-packages).
+    Directories pruned for holding a marker file are appended to `marked`."""
     out = []
     for dirpath, dirnames, filenames in os.walk(root):
         keep = []
@@ -39,7 +42,9 @@ def corpus_files(root, exclude_dirs):
             full = os.path.join(dirpath, d)
             if pruned(d) or d in exclude_dirs or os.path.islink(full):
                 continue
-            if os.path.exists(os.path.join(full, "CMakeCache.txt")):
+            if any(os.path.exists(os.path.join(full, m)) for m in PRUNE_MARKERS):
+                if marked is not None:
+                    marked.append(os.path.relpath(full, root))
                 continue
             keep.append(d)
         dirnames[:] = keep
@@ -201,7 +206,8 @@ def main():
     os.makedirs(a.out_dir, exist_ok=True)
     corpus = os.path.realpath(a.corpus)
 
-    files = corpus_files(corpus, set(a.exclude_dir))
+    marked = []
+    files = corpus_files(corpus, set(a.exclude_dir), marked)
     prefilters = load_prefilters(a.rules_dir) if a.rules_dir else {}
     lines, size, pf_files, pf_bytes = scan_corpus(files, prefilters)
     print(f"corpus: {corpus}" + (f" (excluding dirs: {', '.join(a.exclude_dir)})" if a.exclude_dir else ""))
@@ -219,6 +225,8 @@ def main():
     sg_globs = ["--globs", "*.py"]
     for d in LOCKFIX_PRUNED_DIRS + a.exclude_dir:
         sg_globs += ["--globs", "!" + d]
+    for d in marked:  # a build tree or virtualenv inside the corpus, anchored at its root
+        sg_globs += ["--globs", "!/" + d.replace(os.sep, "/")]
 
     variants = collections.OrderedDict()
     variants["lockfix"] = [a.lockfix, "scan", "--format", "json", *lf_excl, corpus]
