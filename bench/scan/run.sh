@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
         --stdlib-only) exclude=(--exclude-dir site-packages --exclude-dir dist-packages); label=stdlib-only; shift ;;
         --skip-build) skip_build=1; shift ;;
         --main-only) extra=(--main-only); shift ;;
-        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
         *) echo "run.sh: unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -51,12 +51,14 @@ fi
 
 # --- lockfix (Release) ------------------------------------------------------------
 lf_build=$build/lockfix-release
+log=$build/lockfix-release.log
 if [ "$skip_build" = 0 ]; then
+    mkdir -p "$build"
     cmake -S "$repo" -B "$lf_build" -DCMAKE_BUILD_TYPE=Release \
-        -DLOCKFIX_BUILD_TESTS=OFF -DLOCKFIX_BUILD_RUNTIME=OFF >"$build.cmake.log" 2>&1 \
-        || { cat "$build.cmake.log" >&2; exit 2; }
-    cmake --build "$lf_build" --target lockfix -j2 >>"$build.cmake.log" 2>&1 \
-        || { tail -n 40 "$build.cmake.log" >&2; exit 2; }
+        -DLOCKFIX_BUILD_TESTS=OFF -DLOCKFIX_BUILD_RUNTIME=OFF >"$log" 2>&1 \
+        || { cat "$log" >&2; exit 2; }
+    cmake --build "$lf_build" --target lockfix -j2 >>"$log" 2>&1 \
+        || { tail -n 40 "$log" >&2; exit 2; }
 fi
 lockfix=$lf_build/analyzer/lockfix
 [ -x "$lockfix" ] || { echo "run.sh: $lockfix was not built" >&2; exit 2; }
