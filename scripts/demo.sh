@@ -5,7 +5,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/bootstrap.sh" build
 build=${LOCKFIX_BUILD_DIR:-$root/build}
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DLOCKFIX_BUILD_TESTS=OFF >/dev/null
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DLOCKFIX_BUILD_TESTS=OFF -DLOCKFIX_SANITIZE=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)" --target lockfix >/dev/null
 lockfix="$build/analyzer/lockfix"
 cd "$root"

@@ -9,13 +9,13 @@ build=${LOCKFIX_BUILD_DIR:-$root/build}
 asan=${LOCKFIX_ASAN_BUILD_DIR:-$root/build-asan}
 
 echo "== build ($build)"
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOCKFIX_BUILD_TESTS=ON -DLOCKFIX_SANITIZE=OFF >/dev/null
 cmake --build "$build" -j"$jobs"
 echo "== tests"
 ctest --test-dir "$build" --output-on-failure -j"$jobs"
 
 echo "== build with ASan+UBSan ($asan)"
-cmake -S "$root" -B "$asan" -DCMAKE_BUILD_TYPE=Debug -DLOCKFIX_SANITIZE=ON >/dev/null
+cmake -S "$root" -B "$asan" -DCMAKE_BUILD_TYPE=Debug -DLOCKFIX_BUILD_TESTS=ON -DLOCKFIX_SANITIZE=ON >/dev/null
 cmake --build "$asan" -j"$jobs"
 echo "== tests under ASan+UBSan"
 # Everything again against the sanitized analyzer and runtime, except the Wine
