@@ -1,0 +1,92 @@
+"""The shipped pre-commit hook blocks a commit that brings the bug class back.
+
+Runs Debian's pre-commit with `try-repo` on this checkout's
+.pre-commit-hooks.yaml (so the hook definition itself is what is tested), in a
+scratch git repository, with the freshly built lockfix first on PATH.
+"""
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+SRC = Path(os.environ["LOCKFIX_SRC"])
+BIN = Path(os.environ["LOCKFIX_BIN"])
+PRE_COMMIT = shutil.which("pre-commit")
+
+UNSAFE = '''import os
+
+
+def write_state(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+'''
+
+SAFE = '''import os
+import tempfile
+
+
+def write_state(path, text):
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", suffix=".tmp")
+    with os.fdopen(fd, "w") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+'''
+
+
+def git(repo, *args):
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True)
+
+
+@pytest.fixture
+def repo(tmp_path):
+    if PRE_COMMIT is None:
+        pytest.fail("pre-commit is not installed (Debian: apt-get install pre-commit)")
+    if not (SRC / ".git").exists():
+        pytest.skip("the source tree is not a git checkout: pre-commit try-repo needs one")
+    repo = tmp_path / "work"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    git(repo, "config", "user.email", "dev@example.invalid")
+    git(repo, "config", "user.name", "dev")
+    return repo
+
+
+def run_hook(repo, tmp_path, *files):
+    env = dict(os.environ)
+    env["PATH"] = f"{BIN.parent}{os.pathsep}{env['PATH']}"
+    env["PRE_COMMIT_HOME"] = str(tmp_path / "pre-commit-home")
+    env.pop("PRE_COMMIT", None)
+    return subprocess.run(
+        [PRE_COMMIT, "try-repo", str(SRC), "lockfix", "--files", *files],
+        cwd=repo, env=env, capture_output=True, text=True, timeout=240)
+
+
+def test_hook_rejects_a_shared_temp_name(repo, tmp_path):
+    (repo / "state.py").write_text(UNSAFE)
+    git(repo, "add", "state.py")
+    r = run_hook(repo, tmp_path, "state.py")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "state.py:5:11: LF401" in r.stdout, r.stdout
+
+
+def test_hook_passes_safe_code_and_ignores_other_files(repo, tmp_path):
+    (repo / "state.py").write_text(SAFE)
+    (repo / "notes.txt").write_text(UNSAFE)  # not a source type: never handed to lockfix
+    git(repo, "add", "state.py", "notes.txt")
+    r = run_hook(repo, tmp_path, "state.py", "notes.txt")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Passed" in r.stdout, r.stdout
+
+
+def test_hook_honours_config_excludes_for_named_files(repo, tmp_path):
+    # pre-commit names files explicitly; --force-exclude keeps the config's globs in force.
+    (repo / "vendor").mkdir()
+    (repo / "vendor" / "state.py").write_text(UNSAFE)
+    (repo / ".lockfix.json").write_text('{"exclude": ["vendor/**"]}\n')
+    git(repo, "add", "vendor/state.py", ".lockfix.json")
+    r = run_hook(repo, tmp_path, "vendor/state.py")
+    assert r.returncode == 0, r.stdout + r.stderr
