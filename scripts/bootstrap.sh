@@ -23,6 +23,7 @@ need_cmd npm npm
 
 if [ "$level" = test ]; then
   need_cmd patch patch
+  need_cmd pre-commit pre-commit
   need_file /usr/bin/python3 python3
   need_py pytest python3-pytest
   need_py filelock python3-filelock
