@@ -35,6 +35,18 @@ async function startHolder(t, lockPath, strategy = 'auto') {
   };
 }
 
+/** Wait until every worker has written `<go>.ready.<key>` (or one has exited early). */
+async function waitForReady(go, keys, exits, timeoutMs = 120000) {
+  let exited = false;
+  Promise.race(exits).then(() => { exited = true; });
+  const deadline = Date.now() + timeoutMs;
+  while (!keys.every((k) => fs.existsSync(`${go}.ready.${k}`))) {
+    if (exited) return; // a worker failed: let the caller report its exit
+    if (Date.now() > deadline) throw new Error(`workers not ready after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 /** N worker.js processes x iters increments; resolves to {counts, keys}. */
 async function runWorkers(dir, procs, iters, strategy, { async = false, holdUs = 0 } = {}) {
   const file = path.join(dir, 'counter.json');
@@ -54,6 +66,7 @@ async function runWorkers(dir, procs, iters, strategy, { async = false, holdUs =
     child.stderr.on('data', (d) => { err += d; });
     exits.push(new Promise((resolve) => child.once('exit', (code) => resolve({ key, code, err }))));
   }
+  await waitForReady(go, keys, exits);
   fs.writeFileSync(go, '');
   const results = await Promise.all(exits);
   const failed = results.filter((r) => r.code !== 0);

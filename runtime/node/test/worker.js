@@ -51,7 +51,12 @@ async function main() {
   const iters = Number(args.iters);
   const holdUs = Number(args['hold-us'] || 0);
   const lockrt = args.strategy === 'none' ? null : require(path.join(__dirname, '..', 'index.js'));
-  if (args.go) while (!fs.existsSync(args.go)) Atomics.wait(sleeper, 0, 0, 1);
+  if (args.go) {
+    // Start barrier: say we are ready, then wait for everyone's go, so the
+    // processes really overlap (node start-up can outlast a whole run).
+    fs.writeFileSync(`${args.go}.ready.${args.key}`, '');
+    while (!fs.existsSync(args.go)) Atomics.wait(sleeper, 0, 0, 1);
+  }
   const opts = { timeout: 120000, strategy: args.strategy };
   for (let i = 0; i < iters; i++) {
     if (lockrt === null) {

@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PY_DIR = os.path.dirname(HERE)
@@ -62,12 +63,24 @@ def c_worker():
     return build
 
 
+def _wait_ready(go, keys, procs, timeout=120):
+    """Start barrier: wait until every worker that takes --go has said it is
+    ready (interpreter start-up can outlast a whole run of increments on a
+    loaded machine, and then the processes would not overlap at all)."""
+    deadline = time.monotonic() + timeout
+    while not all(os.path.exists("%s.ready.%s" % (go, k)) for k in keys):
+        if any(p.poll() is not None for p in procs):
+            return  # a worker failed early: the caller reports its exit
+        assert time.monotonic() < deadline, "workers not ready after %ss" % timeout
+        time.sleep(0.005)
+
+
 def run(tmp_path, workers, iters, strategy, hold_us=0, timeout=300):
     """workers: list of builders (one per process). Returns (counts, keys)."""
     state = os.path.join(str(tmp_path), "counter.json")
     lock = os.path.join(str(tmp_path), "counter.json.lock")
     go = os.path.join(str(tmp_path), "go")
-    procs, keys = [], []
+    procs, keys, barrier = [], [], []
     try:
         for i, build in enumerate(workers):
             key = "%s-%d" % (build.lang, i)
@@ -78,6 +91,9 @@ def run(tmp_path, workers, iters, strategy, hold_us=0, timeout=300):
                 common += ["--hold-us", str(hold_us)]
             cmd, env = build(common, go)
             procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+            if "--go" in cmd:
+                barrier.append(key)
+        _wait_ready(go, barrier, procs)
         with open(go, "w"):
             pass
         failures = []

@@ -72,6 +72,11 @@ def main():
                          % (lockrt.BACKEND, lockrt.LOAD_ERROR, args.expect_backend))
         return 4
     if args.go:
+        # Start barrier: say we are ready, then wait for everyone's go, so the
+        # processes really overlap (interpreter start-up can take longer than
+        # a whole run of increments on a loaded machine).
+        with open("%s.ready.%s" % (args.go, args.key), "w"):
+            pass
         while not os.path.exists(args.go):
             time.sleep(0.001)
     strategy = None if lockrt.BACKEND == "python" else args.strategy
