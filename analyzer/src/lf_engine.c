@@ -1,4 +1,4 @@
-/* One parse per file, every applicable rule's query over that one tree. */
+/* One parse per file, and one walk of that tree by all applicable rules' patterns. */
 #include "lf_engine.h"
 
 #include <stdlib.h>
@@ -7,16 +7,88 @@
 #include "lf_engine_internal.h"
 #include "lf_suppress.h"
 
+/* All rules' queries for one language concatenated into one TSQuery, so a tree is
+ * walked once whatever the number of rules (one traversal costs about a third of a
+ * parse). Pattern p of the combined query is pattern p - first[r] of rule owner[p]. */
+typedef struct lf_combined {
+    int state; /* 0 not built yet, 1 built, -1 cannot be built: run per-rule queries */
+    TSQuery *query;
+    struct lf_rule_predicates *preds; /* compiled against the combined capture ids */
+    uint32_t *first;                  /* per rule of the set: its first pattern */
+    uint32_t *owner;                  /* per combined pattern: index of its rule */
+} lf_combined;
+
+typedef LF_VEC(lf_match_rec) lf_match_vec;
+
 struct lf_engine {
     lf_engine_options opts;
     TSParser *parser;
     TSQueryCursor *cursor;
     lf_prefilter_index *prefilter; /* every rule's literals, found in one pass per file */
     unsigned char *found;
-    /* Scratch reused across rules and files: matches of the current rule. */
+    lf_combined combined[LF_LANG_COUNT];
+    /* Scratch reused across rules and files: matches per rule (by index in the set),
+     * and all their captures in one array. */
+    lf_match_vec *rule_matches;
+    unsigned char *selected; /* per rule of the set: chosen for the current file */
     LF_VEC(lf_match_rec) matches;
     LF_VEC(TSQueryCapture) captures;
+    size_t walks; /* query traversals so far, for tests */
 };
+
+size_t lf_engine_query_walks(const lf_engine *eng) { return eng->walks; }
+
+static void combined_free(lf_combined *c) {
+    if (c->query)
+        ts_query_delete(c->query);
+    lf_predicates_free(c->preds);
+    free(c->first);
+    free(c->owner);
+    memset(c, 0, sizeof *c);
+}
+
+/* Compile the combined query of lang from the rules' sources. Every source already
+ * compiled alone at load (where its errors were reported against the rule file), so
+ * failure here is not expected; it leaves state -1 and the engine runs the rules'
+ * own queries, which give the same findings, only slower. */
+static void combined_build(lf_combined *c, const lf_ruleset *set, lf_lang lang) {
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    c->state = -1;
+    c->first = lf_xcalloc(set->n_rules + 1, sizeof *c->first);
+    uint32_t total = 0;
+    for (size_t i = 0; i < set->n_rules; i++) {
+        const lf_rule *r = set->rules[i];
+        c->first[i] = total;
+        if (!r->queries[lang] || !r->query_source[lang])
+            continue;
+        /* A newline ends a trailing ';' comment before the next rule's patterns. */
+        lf_strbuf_puts(&sb, r->query_source[lang]);
+        lf_strbuf_puts(&sb, "\n");
+        total += ts_query_pattern_count(r->queries[lang]);
+    }
+    char *text = lf_strbuf_detach(&sb);
+    uint32_t off = 0;
+    TSQueryError qe = TSQueryErrorNone;
+    c->query = ts_query_new(lf_lang_grammar(lang), text, (uint32_t)strlen(text), &off, &qe);
+    free(text);
+    if (!c->query || ts_query_pattern_count(c->query) != total)
+        return;
+    char *problem = NULL;
+    c->preds = lf_predicates_compile(c->query, &problem);
+    if (!c->preds) {
+        free(problem);
+        return;
+    }
+    c->owner = lf_xcalloc(total + 1, sizeof *c->owner);
+    for (size_t i = 0; i < set->n_rules; i++) {
+        const lf_rule *r = set->rules[i];
+        uint32_t n = r->queries[lang] ? ts_query_pattern_count(r->queries[lang]) : 0;
+        for (uint32_t k = 0; k < n; k++)
+            c->owner[c->first[i] + k] = (uint32_t)i;
+    }
+    c->state = 1;
+}
 
 lf_engine *lf_engine_new(const lf_engine_options *opts) {
     lf_engine *eng = lf_xcalloc(1, sizeof *eng);
@@ -25,6 +97,9 @@ lf_engine *lf_engine_new(const lf_engine_options *opts) {
     eng->cursor = ts_query_cursor_new();
     eng->prefilter = lf_prefilter_index_new(opts->rules);
     eng->found = lf_xcalloc(lf_prefilter_index_size(eng->prefilter) + 1, 1);
+    size_t n_rules = opts->rules ? opts->rules->n_rules : 0;
+    eng->rule_matches = lf_xcalloc(n_rules + 1, sizeof *eng->rule_matches);
+    eng->selected = lf_xcalloc(n_rules + 1, 1);
     return eng;
 }
 
@@ -35,6 +110,13 @@ void lf_engine_free(lf_engine *eng) {
     ts_query_cursor_delete(eng->cursor);
     lf_prefilter_index_free(eng->prefilter);
     free(eng->found);
+    for (int l = 0; l < LF_LANG_COUNT; l++)
+        combined_free(&eng->combined[l]);
+    size_t n_rules = eng->opts.rules ? eng->opts.rules->n_rules : 0;
+    for (size_t i = 0; i < n_rules; i++)
+        LF_VEC_FREE(&eng->rule_matches[i]);
+    free(eng->rule_matches);
+    free(eng->selected);
     LF_VEC_FREE(&eng->matches);
     LF_VEC_FREE(&eng->captures);
     free(eng);
@@ -124,6 +206,7 @@ static void collect_matches(lf_engine *eng, const TSQuery *q, const struct lf_ru
     eng->matches.len = 0;
     eng->captures.len = 0;
     ts_query_cursor_exec(eng->cursor, q, root);
+    eng->walks++;
     TSQueryMatch m;
     while (ts_query_cursor_next_match(eng->cursor, &m)) {
         if (!lf_predicates_eval(preds, &m, src))
@@ -133,6 +216,31 @@ static void collect_matches(lf_engine *eng, const TSQuery *q, const struct lf_ru
             LF_VEC_PUSH(&eng->captures, m.captures[i]);
         LF_VEC_PUSH(&eng->matches, rec);
     }
+}
+
+/* Walk the tree once with the combined query, sending each match that passes its
+ * predicates to the rule owning its pattern, renumbered to that rule's own pattern
+ * index. Matches of rules not selected for this file are dropped. Returns 0 when the
+ * cursor dropped matches (in-progress match limit): the caller then runs the rules'
+ * own queries, so the combined query never loses a finding they would give. */
+static int collect_combined(lf_engine *eng, const lf_combined *c, size_t n_rules, const lf_source *src,
+                            TSNode root) {
+    eng->captures.len = 0;
+    for (size_t i = 0; i < n_rules; i++)
+        eng->rule_matches[i].len = 0;
+    ts_query_cursor_exec(eng->cursor, c->query, root);
+    eng->walks++;
+    TSQueryMatch m;
+    while (ts_query_cursor_next_match(eng->cursor, &m)) {
+        uint32_t r = c->owner[m.pattern_index];
+        if (!eng->selected[r] || !lf_predicates_eval(c->preds, &m, src))
+            continue;
+        lf_match_rec rec = {m.pattern_index - c->first[r], (uint32_t)eng->captures.len, m.capture_count};
+        for (uint16_t i = 0; i < m.capture_count; i++)
+            LF_VEC_PUSH(&eng->captures, m.captures[i]);
+        LF_VEC_PUSH(&eng->rule_matches[r], rec);
+    }
+    return !ts_query_cursor_did_exceed_match_limit(eng->cursor);
 }
 
 static void emit_at_finding_captures(lf_check_ctx *ctx) {
@@ -168,6 +276,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
     /* Decide which rules apply before paying for a parse. */
     const lf_rule **todo = lf_xcalloc(set->n_rules ? set->n_rules : 1, sizeof *todo);
     lf_severity *sev = lf_xcalloc(set->n_rules ? set->n_rules : 1, sizeof *sev);
+    size_t *todo_idx = lf_xcalloc(set->n_rules ? set->n_rules : 1, sizeof *todo_idx);
     size_t n_todo = 0;
     if (eng->opts.use_prefilter)
         lf_prefilter_scan(eng->prefilter, src->text, src->len, eng->found);
@@ -181,15 +290,18 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
         if (eng->opts.use_prefilter && !lf_prefilter_rule_passes(eng->prefilter, eng->found, i, r))
             continue;
         sev[n_todo] = s;
+        todo_idx[n_todo] = i;
         todo[n_todo++] = r;
     }
     if (n_todo == 0) {
         free(todo);
+        free(todo_idx);
         free(sev);
         return 0;
     }
     if (!ts_parser_set_language(eng->parser, lf_lang_grammar(src->lang))) {
         free(todo);
+        free(todo_idx);
         free(sev);
         if (err)
             *err = lf_xasprintf("%s: grammar for %s could not be loaded", src->path, lf_lang_name(src->lang));
@@ -198,29 +310,47 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
     TSTree *tree = ts_parser_parse_string(eng->parser, NULL, src->text, (uint32_t)src->len);
     if (!tree) {
         free(todo);
+        free(todo_idx);
         free(sev);
         if (err)
             *err = lf_xasprintf("%s: parse failed", src->path);
         return -1;
     }
     TSNode root = ts_tree_root_node(tree);
+    lf_combined *comb = &eng->combined[src->lang];
+    if (comb->state == 0)
+        combined_build(comb, set, src->lang);
+    int one_walk = 0;
+    if (comb->state == 1) {
+        for (size_t i = 0; i < n_todo; i++)
+            eng->selected[todo_idx[i]] = 1;
+        one_walk = collect_combined(eng, comb, set->n_rules, src, root);
+        for (size_t i = 0; i < n_todo; i++)
+            eng->selected[todo_idx[i]] = 0;
+    }
     lf_finding_vec found = {0};
     for (size_t i = 0; i < n_todo; i++) {
         const lf_rule *r = todo[i];
-        const TSQuery *q = r->queries[src->lang];
-        collect_matches(eng, q, r->predicates[src->lang], src, root);
         lf_check_ctx ctx = {
             .src = src,
             .root = root,
             .rule = r,
-            .query = q,
-            .matches = eng->matches.items,
-            .n_matches = eng->matches.len,
-            .captures = eng->captures.items,
             .opts = &eng->opts,
             .severity = sev[i],
             .out = &found,
         };
+        if (one_walk) {
+            ctx.query = comb->query;
+            ctx.matches = eng->rule_matches[todo_idx[i]].items;
+            ctx.n_matches = eng->rule_matches[todo_idx[i]].len;
+            ctx.captures = eng->captures.items;
+        } else {
+            ctx.query = r->queries[src->lang];
+            collect_matches(eng, ctx.query, r->predicates[src->lang], src, root);
+            ctx.matches = eng->matches.items;
+            ctx.n_matches = eng->matches.len;
+            ctx.captures = eng->captures.items;
+        }
         if (r->check)
             r->check->run(&ctx);
         else
@@ -229,6 +359,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
     }
     ts_tree_delete(tree);
     free(todo);
+    free(todo_idx);
     free(sev);
     if (found.len) {
         qsort(found.items, found.len, sizeof *found.items, finding_cmp);

@@ -63,6 +63,10 @@ struct lf_check_ctx {
     size_t seen_cap, seen_len;
 };
 
+/* Tree traversals by query cursors since lf_engine_new: one per analyzed file when
+ * the language's combined query is in use, one per rule otherwise. */
+size_t lf_engine_query_walks(const lf_engine *eng);
+
 /* Capture id of `name` in q, or -1. */
 int lf_query_capture_id(const TSQuery *q, const char *name);
 /* Render a message template for a match ({{name}} -> capture text, one line, bounded). */

@@ -1,0 +1,6 @@
+lock(a)
+unlock(b)
+lkx = y
+q = z
+other(c)
+unlock(lkw)
