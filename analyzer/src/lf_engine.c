@@ -317,11 +317,13 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
         return -1;
     }
     TSNode root = ts_tree_root_node(tree);
+    /* A single rule's own query is the smaller one to walk with; two or more share
+     * one walk of the combined query. */
     lf_combined *comb = &eng->combined[src->lang];
-    if (comb->state == 0)
+    if (n_todo >= 2 && comb->state == 0)
         combined_build(comb, set, src->lang);
     int one_walk = 0;
-    if (comb->state == 1) {
+    if (n_todo >= 2 && comb->state == 1) {
         for (size_t i = 0; i < n_todo; i++)
             eng->selected[todo_idx[i]] = 1;
         one_walk = collect_combined(eng, comb, set->n_rules, src, root);

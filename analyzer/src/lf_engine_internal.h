@@ -63,8 +63,9 @@ struct lf_check_ctx {
     size_t seen_cap, seen_len;
 };
 
-/* Tree traversals by query cursors since lf_engine_new: one per analyzed file when
- * the language's combined query is in use, one per rule otherwise. */
+/* Tree traversals by query cursors since lf_engine_new: one per analyzed file (the
+ * combined query when two or more rules apply, else the one rule's own query); one
+ * per rule only if the combined query could not be built. */
 size_t lf_engine_query_walks(const lf_engine *eng);
 
 /* Capture id of `name` in q, or -1. */

@@ -103,6 +103,7 @@ int main(int argc, char **argv) {
         lf_ruleset just = {one, 1};
         got = scan(&just, 1, code, &walks);
         CHECK(strcmp(got, alone[i][1]) == 0, "%s alone\n  want: %s\n  got:  %s", alone[i][0], alone[i][1], got);
+        CHECK(walks == 1, "%s alone: one walk, with its own query (got %zu)", alone[i][0], walks);
         free(got);
     }
     /* With a C check: LF902's patterns are 0 and 1 of LF902, not of the combined query. */
