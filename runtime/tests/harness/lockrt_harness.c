@@ -6,12 +6,19 @@
  *                      [--timeout-ms T] [--key-prefix P] [--expect-loss]
  *   lockrt_harness worker --file F --lock L --key K --iters M
  *                      --strategy oslock|lockfile|none [--hold-us U] [--timeout-ms T]
+ *                      [--go PATH]
  *
  * A worker does M read-modify-write increments of its own key in the JSON counter
  * file F, writing through lockrt_write_atomic so an unlocked run shows lost
  * updates (a stale read written back), never torn files. `run` spawns N workers
  * (separate processes: posix_spawn / CreateProcessW of this program), then checks
  * that every increment and every key survived and prints one JSON line.
+ *
+ * Start barrier: `run` gives its workers `--go F.go`; each worker creates
+ * `F.go.ready.<key>` and waits for F.go, which `run` creates once every worker
+ * is ready. Without it, process start-up (slow under Wine or on a loaded
+ * machine) can outlast a whole worker, the workers never overlap, and the
+ * unlocked control "passes" by not racing at all.
  *
  * Exit codes: 0 = as expected (nothing lost; or, with --expect-loss, something
  * lost), 1 = the expectation failed, 2 = usage, 3 = the counter file is not a
@@ -29,7 +36,7 @@ enum { EXIT_OK = 0, EXIT_EXPECT = 1, EXIT_USAGE = 2, EXIT_CORRUPT = 3, EXIT_LOCK
        EXIT_TIMEOUT = 5, EXIT_IO = 6, EXIT_WORKER = 7 };
 
 typedef struct args {
-    const char *mode, *file, *lock, *key, *strategy, *key_prefix;
+    const char *mode, *file, *lock, *key, *strategy, *key_prefix, *go;
     long procs, iters, hold_us, timeout_ms;
     int expect_loss;
 } args;
@@ -98,6 +105,8 @@ static int parse_args(int argc, char **argv, args *a)
             a->strategy = v;
         else if (strcmp(o, "--key-prefix") == 0)
             a->key_prefix = v;
+        else if (strcmp(o, "--go") == 0)
+            a->go = v;
         else if (strcmp(o, "--procs") == 0) {
             if (parse_long(v, 1, &a->procs) != 0 || a->procs > 256)
                 return usage("--procs must be 1..256");
@@ -177,10 +186,55 @@ static int increment(const args *a, long hold_us)
     return 0;
 }
 
+static int file_exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    fclose(f);
+    return 1;
+}
+
+static int touch_file(const char *path)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    return fclose(f);
+}
+
+#define BARRIER_WAIT_US (120u * 1000u * 1000u)
+
+/* Worker side of the start barrier: announce readiness, wait for go. */
+static int barrier_wait(const args *a)
+{
+    char ready[8192];
+    if ((size_t)snprintf(ready, sizeof ready, "%s.ready.%s", a->go, a->key) >= sizeof ready)
+        return usage("--go path too long");
+    if (touch_file(ready) != 0) {
+        fprintf(stderr, "worker %s: cannot create %s\n", a->key, ready);
+        return EXIT_IO;
+    }
+    uint64_t deadline = hs_now_us() + BARRIER_WAIT_US;
+    while (!file_exists(a->go)) {
+        if (hs_now_us() > deadline) {
+            fprintf(stderr, "worker %s: no go signal after 120 s\n", a->key);
+            return EXIT_IO;
+        }
+        hs_sleep_us(500);
+    }
+    return EXIT_OK;
+}
+
 static int worker(const args *a)
 {
     if (!a->key || !key_ok(a->key))
         return usage("worker needs --key of [A-Za-z0-9_.-]");
+    if (a->go) {
+        int rc = barrier_wait(a);
+        if (rc != EXIT_OK)
+            return rc;
+    }
     lockrt_options opts;
     lockrt_options_init(&opts);
     opts.timeout_ms = a->timeout_ms;
@@ -230,7 +284,10 @@ static int run(const args *a)
     hs_proc *procs = calloc((size_t)a->procs, sizeof *procs);
     if (!procs)
         return EXIT_IO;
-    char iters[32], hold[32], timeout[32];
+    char iters[32], hold[32], timeout[32], go[4096];
+    if ((size_t)snprintf(go, sizeof go, "%s.go", a->file) >= sizeof go)
+        return usage("--file path too long");
+    remove(go);
     snprintf(iters, sizeof iters, "%ld", a->iters);
     snprintf(hold, sizeof hold, "%ld", a->hold_us);
     snprintf(timeout, sizeof timeout, "%ld", a->timeout_ms);
@@ -241,13 +298,31 @@ static int run(const args *a)
         snprintf(key, sizeof key, "%s%ld", a->key_prefix, i);
         const char *argv[] = {self, "worker", "--file", a->file, "--lock", a->lock, "--key", key,
                               "--iters", iters, "--strategy", a->strategy, "--hold-us", hold,
-                              "--timeout-ms", timeout, NULL};
+                              "--timeout-ms", timeout, "--go", go, NULL};
         if (hs_spawn(self, argv, &procs[i]) != 0) {
             fprintf(stderr, "lockrt_harness: spawn failed\n");
             failed++;
             break;
         }
         spawned++;
+    }
+    /* Release the workers together once all of them are up (see the header). */
+    uint64_t deadline = hs_now_us() + BARRIER_WAIT_US;
+    for (long i = 0; i < spawned && !failed;) {
+        char ready[8192];
+        snprintf(ready, sizeof ready, "%s.ready.%s%ld", go, a->key_prefix, i);
+        if (file_exists(ready)) {
+            i++;
+        } else if (hs_now_us() > deadline) {
+            fprintf(stderr, "lockrt_harness: worker %ld not ready after 120 s\n", i);
+            break; /* a worker that failed early exits on its own; the go below frees the rest */
+        } else {
+            hs_sleep_us(500);
+        }
+    }
+    if (touch_file(go) != 0) {
+        fprintf(stderr, "lockrt_harness: cannot create %s\n", go);
+        failed++;
     }
     for (long i = 0; i < spawned; i++) {
         int code = hs_wait(&procs[i]);
@@ -257,6 +332,12 @@ static int run(const args *a)
         }
     }
     free(procs);
+    remove(go);
+    for (long i = 0; i < spawned; i++) {
+        char ready[8192];
+        snprintf(ready, sizeof ready, "%s.ready.%s%ld", go, a->key_prefix, i);
+        remove(ready);
+    }
     double elapsed_ms = (double)(hs_now_us() - t0) / 1000.0;
 
     hj_counters c;
