@@ -86,6 +86,11 @@ int lockrt__random_bytes(void *buf, size_t n);
 int lockrt__hostname(char *buf, size_t cap);
 int64_t lockrt__self_pid(void);
 
+#ifndef _WIN32
+/* write() all of data, retrying short writes and EINTR; 0 or -1 (errno set). */
+int lockrt__write_all(int fd, const void *data, size_t len);
+#endif
+
 /* Reads LOCKRT_STRATEGY; LOCKRT_EINVAL on an unknown value. */
 int lockrt__env_strategy(lockrt_strategy *out);
 

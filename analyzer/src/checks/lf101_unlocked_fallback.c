@@ -31,21 +31,26 @@ static int is_none_or_false(TSNode n) {
     return strcmp(t, "none") == 0 || strcmp(t, "false") == 0;
 }
 
+/* `st` is a plain `left = right` statement: both sides returned. */
+static int statement_assignment(TSNode st, TSNode *left, TSNode *right) {
+    if (strcmp(ts_node_type(st), "expression_statement") != 0 || ts_node_named_child_count(st) < 1)
+        return 0;
+    TSNode a = ts_node_named_child(st, 0);
+    if (strcmp(ts_node_type(a), "assignment") != 0)
+        return 0;
+    *left = ts_node_child_by_field_name(a, "left", 4);
+    *right = ts_node_child_by_field_name(a, "right", 5);
+    return !ts_node_is_null(*left) && !ts_node_is_null(*right);
+}
+
 /* Does `block` assign None/False to `name` directly? */
 static int block_assigns_fallback(const lf_source *src, TSNode block, TSNode name) {
     if (ts_node_is_null(block))
         return 0;
     for (uint32_t i = 0; i < ts_node_named_child_count(block); i++) {
-        TSNode st = ts_node_named_child(block, i);
-        if (strcmp(ts_node_type(st), "expression_statement") != 0 || ts_node_named_child_count(st) < 1)
-            continue;
-        TSNode a = ts_node_named_child(st, 0);
-        if (strcmp(ts_node_type(a), "assignment") != 0)
-            continue;
-        TSNode left = ts_node_child_by_field_name(a, "left", 4);
-        TSNode right = ts_node_child_by_field_name(a, "right", 5);
-        if (!ts_node_is_null(left) && !ts_node_is_null(right) && lf_py_same_text(src, left, name) &&
-            is_none_or_false(right))
+        TSNode left, right;
+        if (statement_assignment(ts_node_named_child(block, i), &left, &right) &&
+            lf_py_same_text(src, left, name) && is_none_or_false(right))
             return 1;
     }
     return 0;
@@ -112,16 +117,9 @@ static void fallback_names(const lf_source *src, TSNode imp, TSNode bound, size_
     }
     TSNode block = ts_node_parent(imp);
     for (uint32_t i = 0; i < ts_node_named_child_count(block); i++) {
-        TSNode st = ts_node_named_child(block, i);
-        if (strcmp(ts_node_type(st), "expression_statement") != 0 || ts_node_named_child_count(st) < 1)
-            continue;
-        TSNode a = ts_node_named_child(st, 0);
-        if (strcmp(ts_node_type(a), "assignment") != 0)
-            continue;
-        TSNode left = ts_node_child_by_field_name(a, "left", 4);
-        TSNode right = ts_node_child_by_field_name(a, "right", 5);
-        if (ts_node_is_null(left) || ts_node_is_null(right) || strcmp(ts_node_type(left), "identifier") != 0 ||
-            !is_true(right))
+        TSNode left, right;
+        if (!statement_assignment(ts_node_named_child(block, i), &left, &right) ||
+            strcmp(ts_node_type(left), "identifier") != 0 || !is_true(right))
             continue;
         for (size_t k = 0; k < n_others; k++) {
             if (block_assigns_fallback(src, others[k], left)) {

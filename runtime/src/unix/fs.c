@@ -114,7 +114,7 @@ int lockrt_confined_path(const char *dir, const char *name, char *out, size_t ou
     return LOCKRT_OK;
 }
 
-static int write_all(int fd, const void *data, size_t len)
+int lockrt__write_all(int fd, const void *data, size_t len)
 {
     const char *p = data;
     while (len > 0) {
@@ -164,7 +164,7 @@ int lockrt_write_atomic(const char *path, const void *data, size_t len, unsigned
 
     /* fsync before rename: otherwise a crash can leave the new name pointing at
      * an empty inode (ext4 delayed allocation, XFS). */
-    if (write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+    if (lockrt__write_all(fd, data, len) != 0 || fsync(fd) != 0) {
         int err = errno;
         close(fd);
         unlink(tmp);

@@ -50,21 +50,6 @@ static int open_error(const char *path, int err)
     return LOCKRT_EIO;
 }
 
-static int write_all(int fd, const char *p, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 int lockrt__record_create(const char *path, const char *bytes, size_t len, lockrt_identity *id)
 {
     int fd;
@@ -79,7 +64,7 @@ int lockrt__record_create(const char *path, const char *bytes, size_t len, lockr
         return open_error(path, errno);
     }
     struct stat st;
-    if (write_all(fd, bytes, len) != 0 || fstat(fd, &st) != 0) {
+    if (lockrt__write_all(fd, bytes, len) != 0 || fstat(fd, &st) != 0) {
         int err = errno;
         /* We created this inode an instant ago and nobody can have judged it
          * stale (it is younger than the corrupt grace), but remove it by identity
