@@ -81,7 +81,11 @@ _STRATEGIES = {None: 0, "auto": 0, "oslock": 1, "lockfile": 2}
 _STRATEGY_NAMES = {0: "auto", 1: "oslock", 2: "lockfile"}
 _LIVENESS = ("dead", "alive", "unknown")
 
-_WINDOWS = sys.platform == "win32"
+# The real operating system, not sys.platform: a program (or a test of its
+# Windows path) may set sys.platform before importing a module that imports us,
+# and msvcrt does not exist on Linux whatever sys.platform says.
+_WINDOWS = os.name == "nt"
+_LINUX = not _WINDOWS and hasattr(os, "uname") and os.uname().sysname == "Linux"
 
 
 class LockrtError(OSError):
@@ -177,7 +181,7 @@ def _library_candidates():
     # find_library would spawn ldconfig/gcc on every import of a hook process,
     # so the loader is asked directly. Elsewhere find_library searches PATH
     # (Windows) or the framework/library dirs (macOS) without a subprocess.
-    if sys.platform.startswith("linux"):
+    if _LINUX:
         yield "liblockrt.so"
         yield "liblockrt.so.0"
     else:
@@ -687,7 +691,7 @@ def _acquire_py(path, timeout, strategy):
 # resolve exactly as the C library does, or a C and a Python process could pick
 # different strategies for one path: LOCKRT_STRATEGY first, then the network
 # filesystem test (statfs f_type, Linux), cached per absolute directory.
-_PY_OSLOCK = (_lib is not None and not _WINDOWS and sys.platform.startswith("linux")
+_PY_OSLOCK = (_lib is not None and not _WINDOWS and _LINUX
               and os.environ.get("LOCKRT_PY_OSLOCK", "") != "native")
 _NETWORK_FS_MAGIC = frozenset((
     0x6969, 0x517B, 0xFF534D42, 0xFE534D42, 0x73757245, 0x564C, 0x5346414F, 0x6B414653,
