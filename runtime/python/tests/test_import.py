@@ -118,11 +118,14 @@ def test_runs_on_old_pythons(tmp_path, backend):
         assert out == [backend, "True", "alive", "True"], exe
 
 
-# A Windows interpreter is simulated: sys.platform is "win32", fcntl cannot be
+# A Windows interpreter is simulated: sys.platform is "win32", os.name is "nt"
+# while lockrt is imported (it goes by os.name, which a program that fakes
+# sys.platform leaves alone), fcntl cannot be
 # imported, and msvcrt.locking is backed by POSIX record locks (per process, so
 # exclusion is checked between two processes).
 FAKE_WINDOWS = textwrap.dedent("""\
     import sys, types, fcntl as _real_fcntl, os, subprocess, tempfile
+    import ctypes  # imported for real first: it picks its platform code by os.name
     sys.platform = "win32"
     sys.modules["fcntl"] = None
     msvcrt = types.ModuleType("msvcrt")
@@ -139,7 +142,9 @@ FAKE_WINDOWS = textwrap.dedent("""\
     msvcrt.locking = locking
     sys.modules["msvcrt"] = msvcrt
     sys.path.insert(0, %r)
+    os.name = "nt"  # only while lockrt decides its platform: ctypes reads it on every load
     import lockrt
+    os.name = "posix"
     assert lockrt.BACKEND == "python", lockrt.LOAD_ERROR
     """) % contention.PY_DIR
 
@@ -148,6 +153,7 @@ def test_imports_and_locks_without_fcntl_as_on_windows(tmp_path):
     env = contention.base_env("native")
     env.pop("LOCKRT_LIBRARY", None)  # on "win32" the .so must not be what is tried
     env["LOCKRT_LIBRARY"] = str(tmp_path / "absent.dll")
+    env["LOCKRT_PURE_PYTHON"] = "1"  # no lockrt.dll can load here
     lock = str(tmp_path / "l")
     holder = subprocess.Popen([sys.executable, "-c", FAKE_WINDOWS + textwrap.dedent("""\
         l = lockrt.acquire(%r, timeout=1)
