@@ -5,9 +5,11 @@
 
 #include "cli.h"
 #include "lf_diff.h"
+#include "lf_fanout.h"
 #include "lf_fix.h"
 #include "lf_scan.h"
 #include "lf_util.h"
+#include "fixes/lf_vendor.h"
 
 static const char k_fix_usage[] =
     "usage: lockfix fix [PATH...] [--diff | --apply] [options]\n"
@@ -22,6 +24,10 @@ static const char k_fix_usage[] =
     "                       it is unchanged since it was read and has a single link (else\n"
     "                       it is left alone, exit 2); files the fixes create are written\n"
     "                       first\n"
+    "  --runtime-dir NAME   put the runtime files a fix vendors (the lockrt Python\n"
+    "                       binding of LF101's fix) in the subpackage NAME of each\n"
+    "                       patched module's directory, created with an __init__.py,\n"
+    "                       instead of beside the module\n"
     "  -h, --help           show this help\n"
     "%s"
     "\n"
@@ -38,6 +44,7 @@ int lf_cmd_fix(int argc, char **argv) {
     lf_scan_options o;
     memset(&o, 0, sizeof o);
     int apply = 0, diff = 0;
+    const char *runtime_dir = NULL;
     char *err = NULL;
     for (int i = 1; i < argc;) {
         const char *a = argv[i];
@@ -49,6 +56,18 @@ int lf_cmd_fix(int argc, char **argv) {
         if (strcmp(a, "--apply") == 0) {
             apply = 1;
             i++;
+            continue;
+        }
+        if (strcmp(a, "--runtime-dir") == 0) {
+            if (i + 1 >= argc || !lf_vendor_dir_valid(argv[i + 1])) {
+                fprintf(stderr, "lockfix fix: --runtime-dir needs a Python identifier (a subpackage name such "
+                                "as _vendor), got '%s'\n",
+                        i + 1 < argc ? argv[i + 1] : "");
+                lf_scan_options_free(&o);
+                return LF_EXIT_USAGE;
+            }
+            runtime_dir = argv[i + 1];
+            i += 2;
             continue;
         }
         if (strcmp(a, "--diff") == 0) {
@@ -89,10 +108,15 @@ int lf_cmd_fix(int argc, char **argv) {
         lf_scan_options_free(&o);
         return LF_EXIT_USAGE;
     }
+    s.fix_runtime_dir = runtime_dir;
     lf_scan_run(&s, o.jobs, 1, 0);
     for (size_t i = 0; i < s.n_skips; i++)
         fprintf(stderr, "lockfix: skipping %s: %s\n", s.skips[i].path, s.skips[i].reason);
 
+    static char *const k_default_root[] = {"."};
+    lf_fanout *fanout = o.n_paths ? lf_fanout_new(o.paths, o.n_paths) : lf_fanout_new(k_default_root, 1);
+    for (size_t i = 0; i < s.n_files; i++)
+        lf_fanout_file(fanout, s.files[i].walked->path);
     int errors = s.n_analysis_errors > 0;
     size_t files_fixed = 0, fixes = 0, remaining = 0;
     lf_strbuf patch;
@@ -125,10 +149,11 @@ int lf_cmd_fix(int argc, char **argv) {
             if (fd->severity < s.config.fail_on || fd->severity == LF_SEV_NONE)
                 continue;
             remaining++;
-            fprintf(stderr, "%s:%u:%u: %s not fixed: %s\n", fd->path, fd->line, fd->col, fd->rule->id,
-                    !ok && lf_fix_applicable(fd) ? "the file's fixes were refused"
-                    : fd->no_fix_reason          ? fd->no_fix_reason
-                                                 : "no safe fix for this rule");
+            const char *why = !ok && lf_fix_applicable(fd) ? "the file's fixes were refused"
+                              : fd->no_fix_reason          ? fd->no_fix_reason
+                                                           : "no safe fix for this rule";
+            fprintf(stderr, "%s:%u:%u: %s not fixed: %s\n", fd->path, fd->line, fd->col, fd->rule->id, why);
+            lf_fanout_left(fanout, fd, why);
         }
     }
     /* Pass 2 (--apply): new files first, so no rewritten file ever refers to a
@@ -136,8 +161,10 @@ int lf_cmd_fix(int argc, char **argv) {
     if (apply) {
         for (size_t m = 0; m < planned.len; m++) {
             const lf_new_file *nf = &planned.items[m];
-            if (lf_fix_create(nf->path, nf->content, strlen(nf->content), &err))
+            if (lf_fix_create(nf->path, nf->content, strlen(nf->content), &err)) {
+                lf_fanout_created(fanout, nf->path);
                 continue;
+            }
             fprintf(stderr, "lockfix fix: %s\n", err);
             free(err);
             errors = 1;
@@ -177,9 +204,15 @@ int lf_cmd_fix(int argc, char **argv) {
         }
         files_fixed++;
         fixes += fixed[i].n_fixed;
+        for (size_t j = 0; j < f->n_findings; j++)
+            if (lf_fix_applicable(&f->findings[j]))
+                lf_fanout_fixed(fanout, f->src.path, &f->findings[j]);
     }
-    if (!apply)
+    if (!apply) {
         lf_new_file_set_diff(&planned, &patch);
+        for (size_t m = 0; m < planned.len; m++)
+            lf_fanout_created(fanout, planned.items[m].path);
+    }
     lf_new_file_set_free(&planned);
     free(usable);
     if (!apply && patch.len)
@@ -188,6 +221,8 @@ int lf_cmd_fix(int argc, char **argv) {
         perror("lockfix fix: stdout");
         errors = 1;
     }
+    lf_fanout_print(fanout, apply ? "applied" : "diff", stderr);
+    lf_fanout_free(fanout);
     fprintf(stderr, "lockfix: %s %zu fix%s in %zu file%s; %zu finding%s left without a safe fix\n",
             apply ? "applied" : "diff of", fixes, fixes == 1 ? "" : "es", files_fixed, files_fixed == 1 ? "" : "s",
             remaining, remaining == 1 ? "" : "s");

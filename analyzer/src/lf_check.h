@@ -51,6 +51,7 @@ typedef struct lf_fix_ctx {
     TSNode root;
     TSNode at;
     const lf_rule *rule;
+    const char *runtime_dir; /* `lockfix fix --runtime-dir`: where vendored runtime files go (NULL = beside) */
 } lf_fix_ctx;
 
 typedef struct lf_fixer {

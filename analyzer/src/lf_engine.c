@@ -185,7 +185,7 @@ void lf_ctx_emit(lf_check_ctx *ctx, TSNode at, const char *message, size_t match
     }
     if (ctx->opts->want_fixes && ctx->rule->fix_safety == LF_FIX_SAFE) {
         if (ctx->rule->fixer) {
-            lf_fix_ctx fc = {src, ctx->root, at, ctx->rule};
+            lf_fix_ctx fc = {src, ctx->root, at, ctx->rule, ctx->opts->fix_runtime_dir};
             char *reason = NULL;
             f.fix = ctx->rule->fixer->generate(&fc, &reason);
             if (!f.fix)

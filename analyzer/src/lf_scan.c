@@ -374,6 +374,7 @@ void lf_scan_run(lf_scan *s, int jobs, int want_fixes, int keep_sources) {
     pool.eng_opts.config = &s->config;
     pool.eng_opts.want_fixes = want_fixes;
     pool.eng_opts.use_prefilter = 1;
+    pool.eng_opts.fix_runtime_dir = s->fix_runtime_dir;
     atomic_init(&pool.next, 0);
 
     if (jobs <= 0)

@@ -86,6 +86,7 @@ typedef struct lf_scan {
     lf_scan_file *files;  /* parallel to walk.files after lf_scan_run */
     size_t n_files;
     lf_scan_skip *skips;  /* walk skips, then load/analysis skips, in file order */
+    const char *fix_runtime_dir; /* set before lf_scan_run: `fix --runtime-dir` (borrowed) */
     size_t n_skips;
     size_t n_analysis_errors;
 } lf_scan;

@@ -4,10 +4,12 @@
 #include "lf_check.h"
 
 /* Each fixer lives in its own file under fixes/ and is declared here. */
+extern const lf_fixer lf101_lockrt;
 extern const lf_fixer lf201_confined_path;
 extern const lf_fixer lf401_unique_temp;
 
 static const lf_fixer *const k_fixers[] = {
+    &lf101_lockrt,
     &lf201_confined_path,
     &lf401_unique_temp,
     NULL,

@@ -1,0 +1,33 @@
+/* lf_vendor: where a Python fix puts the lockrt binding it vendors, and the
+ * import line that reaches it in the style the module's package already uses. */
+#ifndef LF_VENDOR_H
+#define LF_VENDOR_H
+
+#include <stddef.h>
+
+#include "lf_finding.h"
+
+/* runtime/python/lockrt.py, embedded at build time (cmake/EmbedFile.cmake). */
+extern const char *const lf_binding_python;
+extern const size_t lf_binding_python_len;
+
+typedef struct lf_vendor_plan {
+    char *import_line;   /* "from . import lockrt\n", "import lockrt\n", ... */
+    lf_new_file files[2]; /* paths relative to the module's directory */
+    size_t n_files;
+} lf_vendor_plan;
+
+/* 1 when dir is one Python identifier ("_vendor"): a subpackage of the patched
+ * module's directory. */
+int lf_vendor_dir_valid(const char *dir);
+
+/* Plan vendoring the binding for the module at module_path: beside it, or in
+ * runtime_dir (relative to the module's directory; NULL = beside it), with an
+ * `__init__.py` there when none exists. The import style follows the package:
+ * `from . import lockrt` in a package whose modules import each other relatively
+ * (or give no sign), `from pkg import lockrt` when they import absolutely, plain
+ * `import lockrt` for a module outside any package. */
+void lf_vendor_plan_python(const char *module_path, const char *runtime_dir, lf_vendor_plan *out);
+void lf_vendor_plan_free(lf_vendor_plan *p);
+
+#endif
