@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The main job on the bundled fixtures: build, scan (findings), then the diff of
-# the available fixes. Exit status is the scan's: 1 means findings were shown.
+# The main job on the bundled fixtures: build, scan (findings), then the fan-out
+# fix over the eight integrations: the diff of every safe fix (LF101's swaps the
+# unlocked Windows fallback for lockrt and vendors the binding), and the summary
+# per integration. Exit status is the scan's: 1 means findings were shown.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/bootstrap.sh" build
@@ -15,6 +17,20 @@ set +e
 scan_rc=$?
 set -e
 echo
-echo "== lockfix fix fixtures/ --diff"
-"$lockfix" fix fixtures/ --diff || true
+patch="$build/fanout.diff"
+echo "== lockfix fix fixtures/integrations --diff   (full patch: $patch)"
+set +e
+"$lockfix" fix fixtures/integrations --diff >"$patch" 2>"$build/fanout.log"
+fix_rc=$?
+set -e
+# The rewrites; the vendored copies of runtime/python/lockrt.py come last in
+# the patch (one per patched package) and are only counted here.
+sed '/^--- \/dev\/null$/,$d' "$patch"
+echo "(+ $(grep -c '^--- /dev/null$' "$patch" || true) new files: the vendored lockrt binding, in $patch)"
+echo
+cat "$build/fanout.log"
+if [ "$fix_rc" -ge 2 ]; then
+  echo "lockfix fix failed (exit $fix_rc)" >&2
+  exit "$fix_rc"
+fi
 exit "$scan_rc"

@@ -318,7 +318,7 @@ static void test_builtin_fix_reason(void) {
     char *err = NULL;
     CHECK(lf_ruleset_load_builtin(&set, &err), "builtin rules load: %s", err ? err : "");
     const lf_rule *r = lf_ruleset_find(&set, "LF101");
-    CHECK(r && r->fix_safety == LF_FIX_SAFE && r->fixer == NULL, "LF101 is fixable-safe without a generator yet");
+    CHECK(r && r->fix_safety == LF_FIX_SAFE && r->fixer != NULL, "LF101 is fixable-safe with a generator");
     const char *code = "import os, sys\n"
                        "if sys.platform != 'win32':\n    import fcntl\nelse:\n    fcntl = None\n"
                        "def bump(p):\n    if fcntl is not None:\n        fcntl.flock(3, fcntl.LOCK_EX)\n"
@@ -334,7 +334,7 @@ static void test_builtin_fix_reason(void) {
     lf_engine_analyze(eng, &src, &f, &n, &err);
     CHECK(n == 1 && f[0].line == 7 && f[0].col == 5, "LF101 at 7:5 (n=%zu)", n);
     CHECK(n == 1 && !f[0].fix && f[0].no_fix_reason &&
-              strcmp(f[0].no_fix_reason, "autofix not implemented yet (it will collapse the site into `with lockrt.exclusive_lock(...)`)") == 0,
+              strcmp(f[0].no_fix_reason, "the body of `if fcntl ...` is not a single try/except around the lock") == 0,
           "LF101 no_fix_reason: %s", n ? f[0].no_fix_reason : "(no finding)");
     CHECK(n == 1 && strstr(f[0].message, "the locked path (line 8) has an unlocked copy starting at line 11"),
           "LF101 message names both paths: %s", n ? f[0].message : "");

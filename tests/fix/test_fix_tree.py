@@ -1,8 +1,9 @@
 """`lockfix fix` over a temporary copy of the whole fixture tree (never the repo's):
 the diff is deterministic and applies with git apply and patch -p1, --apply writes
 the same result, a second run has nothing to do, the fixed tree scans clean for
-LF201/LF401 (LF101 stays: its fix comes with the runtime), and every integration's
-pytest suite passes before and after."""
+LF101/LF201/LF401 (all 9 + 8 + 8 sites fixed in one run, the lockrt binding
+vendored beside each patched module), and every integration's pytest suite passes
+before and after."""
 
 import os
 import shutil
@@ -13,6 +14,7 @@ import sys
 import pytest
 
 from conftest import SRC, lockfix, need_tool, run
+from test_lf101_fix import BINDING, read, split_vendored
 
 INTEGRATIONS = sorted(os.listdir(os.path.join(SRC, "fixtures", "integrations")))
 INTEGRATIONS = [i for i in INTEGRATIONS if os.path.isdir(os.path.join(SRC, "fixtures", "integrations", i))]
@@ -73,24 +75,28 @@ def test_diff_is_deterministic_and_applies(tree, tmp_path):
     again = lockfix(["fix", "fixtures", "--diff", "--jobs", "1"], tree, 1)
     assert first.stdout == again.stdout and first.stdout
     golden = os.path.join(SRC, "tests", "fix", "golden", "fixtures.diff")
+    rewrite, created = split_vendored(first.stdout)
     if os.environ.get("LOCKFIX_REGEN_GOLDEN") == "1":
         with open(golden, "wb") as f:
-            f.write(first.stdout)
+            f.write(rewrite)
+    # The golden file holds the rewrites; the 7 vendored bindings are checked
+    # against runtime/python/lockrt.py itself.
     with open(golden, "rb") as f:
-        assert first.stdout == f.read()
+        assert rewrite == f.read()
+    lf101_integrations = ["claude-code", "codex", "copilot-cli", "cursor", "cursor-cli", "omo", "zcode"]
+    assert created == {"fixtures/integrations/%s/lib/lockrt.py" % i: read(BINDING) for i in lf101_integrations}
     patch_file = tmp_path / "fixtures.diff"
     patch_file.write_bytes(first.stdout)
     before = snapshot(tree)
     run(["git", "apply", "--check", str(patch_file)], tree, 0)
     run(["patch", "-p1", "--dry-run", "-i", str(patch_file)], tree, 0)
     assert snapshot(tree) == before
-    # 8 files, each with one LF201 and one LF401 fix.
-    assert first.stdout.count(b"\n--- a/fixtures/integrations/") + first.stdout.startswith(b"--- a/") == 8
-    assert b"lockfix: diff of 16 fixes in 8 files; 11 findings left without a safe fix" in first.stderr
-    # What is left: the 9 LF101 sites (fix needs the runtime) and cline's 2 LF104
-    # (suggestion only), each named with its reason.
+    # 8 files, each with one LF201 and one LF401 fix, 7 of them with LF101's.
+    assert rewrite.count(b"\n--- a/fixtures/integrations/") + rewrite.startswith(b"--- a/") == 8
+    assert b"lockfix: diff of 25 fixes in 8 files; 2 findings left without a safe fix" in first.stderr
+    # What is left: cline's 2 LF104 (suggestion only), each named with its reason.
     left = [l for l in first.stderr.decode().splitlines() if " not fixed: " in l]
-    assert sorted(l.split(": ")[1].split()[0] for l in left) == ["LF101"] * 9 + ["LF104"] * 2
+    assert sorted(l.split(": ")[1].split()[0] for l in left) == ["LF104"] * 2
 
     # patch -p1 and --apply produce the same tree.
     patched = tmp_path / "patched"
@@ -101,7 +107,7 @@ def test_diff_is_deterministic_and_applies(tree, tmp_path):
 
     # Hunk for hunk what GNU diff -u says between the original and the fixed files.
     per_file = {}
-    for chunk in first.stdout.split(b"--- a/")[1:]:
+    for chunk in rewrite.split(b"--- a/")[1:]:
         path, rest = chunk.split(b"\n", 1)
         per_file[path.decode()] = [l for l in rest.splitlines(keepends=True)[1:]]
     original = tmp_path / "original"
@@ -119,7 +125,7 @@ def test_apply_twice_fixes_then_nothing_and_suites_pass(tree):
     assert sum(1 for f in before if f[3] == "LF201") == 8 and sum(1 for f in before if f[3] == "LF401") == 8
 
     first = lockfix(["fix", "fixtures", "--apply"], tree, 1)
-    assert b"lockfix: applied 16 fixes in 8 files; 11 findings left without a safe fix" in first.stderr
+    assert b"lockfix: applied 25 fixes in 8 files; 2 findings left without a safe fix" in first.stderr
     assert first.stdout == b""
     assert stat.S_IMODE(os.stat(state_py).st_mode) == 0o754
     fixed = snapshot(tree)
@@ -127,15 +133,15 @@ def test_apply_twice_fixes_then_nothing_and_suites_pass(tree):
     assert leftovers == []
 
     second = lockfix(["fix", "fixtures", "--apply"], tree, 1)
-    assert b"lockfix: applied 0 fixes in 0 files; 11 findings left without a safe fix" in second.stderr
+    assert b"lockfix: applied 0 fixes in 0 files; 2 findings left without a safe fix" in second.stderr
     assert snapshot(tree) == fixed
     assert lockfix(["fix", "fixtures", "--diff"], tree, 1).stdout == b""
 
     after = findings(tree)
-    assert [f for f in after if f[3] in ("LF201", "LF401")] == []
+    assert [f for f in after if f[3] in ("LF101", "LF201", "LF401")] == []
     # Nothing else changed: the other findings are where they were, line shifts aside.
-    assert sorted(f[3] for f in after) == sorted(f[3] for f in before if f[3] not in ("LF201", "LF401"))
-    assert lockfix(["scan", "fixtures", "--select", "LF201,LF401"], tree, 0)
+    assert sorted(f[3] for f in after) == sorted(f[3] for f in before if f[3] not in ("LF101", "LF201", "LF401"))
+    assert lockfix(["scan", "fixtures", "--select", "LF101,LF201,LF401"], tree, 0)
     run_suites(tree)
 
 
@@ -152,13 +158,13 @@ def test_exit_codes(tree):
         assert needle in help_text
     # --apply writes nothing when every fix is deselected.
     before = snapshot(tree)
-    lockfix(["fix", "fixtures", "--apply", "--ignore", "LF201,LF401"], tree, 1)
+    lockfix(["fix", "fixtures", "--apply", "--ignore", "LF101,LF201,LF401"], tree, 1)
     assert snapshot(tree) == before
     # --exclude keeps a whole integration untouched.
-    lockfix(["fix", "fixtures", "--apply", "--exclude", "cline"], tree, 1)
+    lockfix(["fix", "fixtures", "--apply", "--exclude", "cline"], tree, 0)  # only cline has unfixable findings
     after = snapshot(tree)
-    changed = sorted(p for p in after if after[p] != before[p])
-    assert len(changed) == 7 and not any("/cline/" in p for p in changed)
+    changed = sorted(p for p in after if before.get(p) != after[p])
+    assert len(changed) == 14 and not any("/cline/" in p for p in changed)  # 7 state.py + 7 vendored lockrt.py
 
 
 def test_refuses_file_that_does_not_parse(tree):

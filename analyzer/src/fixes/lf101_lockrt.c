@@ -188,6 +188,7 @@ typedef struct site {
     TSNode lock_path;            /* PATH */
     node_vec body;               /* BODY statements of the locked copy */
     TSNode body_block;
+    TSNode inner_try;            /* the try/finally holding BODY */
     TSNode tail_last;            /* last statement of the unlocked copy */
 } site;
 
@@ -388,6 +389,7 @@ static int recognise(const lf_source *src, TSNode ifs, const char *mod, site *ou
     }
 
     /* BODY, and the unlocked copy after the `if`. */
+    out->inner_try = inner;
     out->body_block = lf_pyfix_field(inner, "body");
     statements(out->body_block, &out->body);
     if (out->body.len == 0 || !lf_pyfix_is(out->body.items[out->body.len - 1], "return_statement")) {
@@ -445,14 +447,16 @@ static uint32_t line_start(const lf_source *src, uint32_t at) {
 /* BODY's lines re-indented from its own indentation to `to`. Lines outside
  * that indentation are continuation lines (inside brackets), kept as they are. */
 static char *reindent_body(const lf_source *src, const site *st, const char *to, char **why) {
-    TSNode first = ts_node_named_child(st->body_block, 0);
-    uint32_t from_line = line_start(src, ts_node_start_byte(first));
+    TSNode first = st->body.items[0];
     char *from = lf_pyfix_line_indent(src, ts_node_start_byte(first));
-    if (from_line + strlen(from) != ts_node_start_byte(first)) {
+    if (line_start(src, ts_node_start_byte(first)) + strlen(from) != ts_node_start_byte(first) ||
+        ts_node_start_point(first).row == ts_node_start_point(st->inner_try).row) {
         free(from);
         *why = lf_xstrdup("the locked path does not start on its own line");
         return NULL;
     }
+    /* From the line after `try:`, so comments before the first statement come along. */
+    uint32_t from_line = lf_pyfix_next_line_start(src, ts_node_start_byte(st->inner_try));
     size_t fl = strlen(from);
     uint32_t end = ts_node_end_byte(st->body.items[st->body.len - 1]);
     lf_strbuf sb;
@@ -595,8 +599,11 @@ static void import_edits(const lf_source *src, TSNode root, TSNode imp, int pure
     const char *line = binds_lockrt(src, root) ? "" : import_line;
     uint32_t from = line_start(src, ts_node_start_byte(imp));
     if (still_used || !pure) {
-        if (*line)
-            lf_fix_add_edit(fix, from, from, line);
+        if (*line) {
+            char *spaced = lf_xasprintf("%s\n", line);
+            lf_fix_add_edit(fix, from, from, spaced);
+            free(spaced);
+        }
         return;
     }
     lf_fix_add_edit(fix, from, lf_pyfix_next_line_start(src, ts_node_end_byte(imp)), line);

@@ -1,0 +1,227 @@
+"""LF101's fix, the Windows fan-out fix, per shape (tests/fix/lf101/<case>.py.in).
+
+Each case is staged as pkg/state.py in a package whose sibling module imports it
+relatively. `lockfix fix --diff` must emit tests/fix/golden/lf101_<case>.diff byte
+for byte, plus the creation of pkg/lockrt.py whose content must be exactly
+runtime/python/lockrt.py (kept out of the golden files so that a change to the
+binding does not rewrite every golden patch). The diff applies with `git apply`
+and `patch -p1`, equals what --apply writes, a second run has nothing to do, and
+the patched module runs. Cases whose site is only similar get the finding and
+no fix, with the reason.
+
+Set LOCKFIX_REGEN_GOLDEN=1 to rewrite the golden files (then review the diff)."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import SRC, lockfix, need_tool, run
+
+CASES_DIR = os.path.join(SRC, "tests", "fix", "lf101")
+GOLDEN_DIR = os.path.join(SRC, "tests", "fix", "golden")
+BINDING = os.path.join(SRC, "runtime", "python", "lockrt.py")
+CASES = sorted(f[: -len(".py.in")] for f in os.listdir(CASES_DIR) if f.endswith(".py.in"))
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+
+# Sites that must keep their finding without a fix, with the reason it gives.
+NO_FIX = {
+    "lookalike": ["pkg/state.py:32:5: LF101 not fixed: the unlocked path differs from the locked one (line 48 vs "
+                  "line 39), so collapsing them would change what the unlocked path does"],
+    "partial": ["pkg/state.py:44:5: LF101 not fixed: the lock's try has no single `except OSError: pass` (a handler "
+                "that does more would be lost)"],
+}
+
+# What the patched module must do, run with STATE_DIR set and sys.platform forced
+# to "win32" (the path that used to run unlocked).
+BEHAVIOUR = {
+    "shape_a": "assert m.increment_turn_count('s') == 1 and m.increment_turn_count('s') == 2",
+    "shape_b": "assert m.increment_turn_count('s') == 1; assert m.track_retention('s') == 1",
+    "shape_c": "assert m.increment_turn_count('s') == 1; assert m.end_session('s') == 1",
+    "variant_a": "assert m.bump_session('s', step=2) == 2 and m.bump_session('s') == 3",
+    "variant_b": "assert m.count_turn('s') == 1; assert m.retain('s', limit=1) == 0; assert m.retain('t', limit=1) == 1",
+    "variant_c": "assert m.add_tool('s', 'grep') == 1 and m.add_tool('s', 'ls') == 2",
+    "partial": "assert m.first('x') and m.second('x')",
+}
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def split_vendored(diff):
+    """(the diff without its file creations, {created path: content}). Creations
+    come last in lockfix's diffs, each `--- /dev/null`, `+++ b/P`, one hunk."""
+    at = diff.find(b"--- /dev/null\n")
+    if at == -1:
+        return diff, {}
+    assert at == 0 or diff[at - 1 : at] == b"\n"
+    created = {}
+    lines = diff[at:].split(b"\n")
+    assert lines.pop() == b""
+    i = 0
+    while i < len(lines):
+        assert lines[i] == b"--- /dev/null", lines[i]
+        path = lines[i + 1][len(b"+++ b/") :].decode()
+        m = re.match(rb"@@ -0,0 \+1(?:,(\d+))? @@$", lines[i + 2])
+        assert m, lines[i + 2]
+        n = int(m.group(1) or 1)
+        body = lines[i + 3 : i + 3 + n]
+        assert all(l.startswith(b"+") for l in body)
+        created[path] = b"".join(l[1:] + b"\n" for l in body)
+        i += 3 + n
+    return diff[:at], created
+
+
+def stage(tmp_path, case, sibling="from .state import read_state\n", package=True):
+    work = tmp_path / "work"
+    pkg = work / "pkg" if package else work
+    pkg.mkdir(parents=True)
+    if package:
+        (pkg / "__init__.py").write_text("")
+        (pkg / "hooks.py").write_text(sibling)
+    shutil.copy(os.path.join(CASES_DIR, case + ".py.in"), pkg / "state.py")
+    return work
+
+
+def run_patched(work, case, module="pkg.state"):
+    state = work / "state-dir"
+    state.mkdir(exist_ok=True)
+    code = (
+        "import sys; sys.platform = 'win32'; sys.path.insert(0, %r)\n"
+        "import importlib; m = importlib.import_module(%r)\n%s\n" % (str(work), module, BEHAVIOUR[case])
+    )
+    env = dict(os.environ, STATE_DIR=str(state), PYTHONDONTWRITEBYTECODE="1", LOCKRT_PURE_PYTHON="1")
+    proc = subprocess.run([PYTHON, "-c", code], capture_output=True, env=env)
+    assert proc.returncode == 0, proc.stderr.decode()
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_golden_patch(tmp_path, case):
+    work = stage(tmp_path, case)
+    proc = lockfix(["fix", "pkg", "--diff"], work)
+    again = lockfix(["fix", "pkg", "--diff", "--jobs", "1"], work)
+    assert proc.stdout == again.stdout
+    rewrite, created = split_vendored(proc.stdout)
+    golden = os.path.join(GOLDEN_DIR, "lf101_%s.diff" % case)
+    if os.environ.get("LOCKFIX_REGEN_GOLDEN") == "1":
+        with open(golden, "wb") as f:
+            f.write(rewrite)
+    assert rewrite == read(golden)
+    left = [l for l in proc.stderr.decode().splitlines() if " not fixed: " in l]
+    assert left == NO_FIX.get(case, [])
+    if case == "lookalike":
+        assert proc.stdout == b"" and proc.returncode == 1
+        return
+    assert rewrite.startswith(b"--- a/pkg/state.py\n+++ b/pkg/state.py\n@@ ")
+    assert created == {"pkg/lockrt.py": read(BINDING)}
+    assert proc.returncode == (1 if case in NO_FIX else 0), proc.stderr.decode()
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c != "lookalike"])
+def test_patch_applies_runs_and_is_idempotent(tmp_path, case):
+    need_tool("git")
+    need_tool("patch")
+    work = stage(tmp_path, case)
+    patch_file = tmp_path / "fix.diff"
+    patch_file.write_bytes(lockfix(["fix", "pkg", "--diff"], work).stdout)
+    run(["git", "apply", "--check", str(patch_file)], work, 0)
+    run(["patch", "-p1", "--quiet", "-i", str(patch_file)], work, 0)
+    assert not list(work.rglob("*.orig")) and not list(work.rglob("*.rej"))
+    assert read(work / "pkg" / "lockrt.py") == read(BINDING)
+    patched = read(work / "pkg" / "state.py")
+    assert b"lockrt.exclusive_lock(" in patched and b"as acquired:" in patched
+    # --apply writes the same files; a second run has nothing to do.
+    applied = stage(tmp_path / "apply", case)
+    lockfix(["fix", "pkg", "--apply"], applied, 1 if case in NO_FIX else 0)
+    assert read(applied / "pkg" / "state.py") == patched
+    assert read(applied / "pkg" / "lockrt.py") == read(BINDING)
+    second = lockfix(["fix", "pkg", "--apply"], applied, 1 if case in NO_FIX else 0)
+    assert b"applied 0 fixes in 0 files" in second.stderr
+    assert read(applied / "pkg" / "state.py") == patched
+    assert lockfix(["fix", "pkg", "--diff"], applied).stdout == b""
+    scan = lockfix(["scan", "pkg", "--select", "LF101", "--format", "json"], applied)
+    assert scan.returncode == (1 if case in NO_FIX else 0), scan.stdout.decode()
+    run_patched(work, case)
+
+
+def test_unrecognised_site_is_left_byte_for_byte(tmp_path):
+    work = stage(tmp_path, "lookalike")
+    before = read(work / "pkg" / "state.py")
+    proc = lockfix(["fix", "pkg", "--apply"], work, 1)
+    assert read(work / "pkg" / "state.py") == before
+    assert not (work / "pkg" / "lockrt.py").exists()
+    assert b"applied 0 fixes in 0 files; 1 finding left without a safe fix" in proc.stderr
+
+
+def test_module_outside_a_package_imports_lockrt_plainly(tmp_path):
+    work = stage(tmp_path, "shape_a", package=False)
+    proc = lockfix(["fix", ".", "--diff"], work, 0)
+    rewrite, created = split_vendored(proc.stdout)
+    assert b"\n+import lockrt\n" in rewrite and b"from . import" not in rewrite
+    assert created == {"lockrt.py": read(BINDING)}
+    lockfix(["fix", ".", "--apply"], work, 0)
+    run_patched(work, "shape_a", module="state")
+
+
+def test_package_with_absolute_imports_gets_an_absolute_import(tmp_path):
+    work = stage(tmp_path, "shape_a", sibling="from pkg.state import read_state\n")
+    rewrite, created = split_vendored(lockfix(["fix", "pkg", "--diff"], work, 0).stdout)
+    assert b"\n+from pkg import lockrt\n" in rewrite
+    assert created == {"pkg/lockrt.py": read(BINDING)}
+    lockfix(["fix", "pkg", "--apply"], work, 0)
+    run_patched(work, "shape_a")
+
+
+def test_runtime_dir_vendors_into_a_subpackage(tmp_path):
+    need_tool("git")
+    work = stage(tmp_path, "shape_b")
+    diff = lockfix(["fix", "pkg", "--diff", "--runtime-dir", "_vendor"], work, 0).stdout
+    rewrite, created = split_vendored(diff)
+    assert b"\n+from ._vendor import lockrt\n" in rewrite
+    assert sorted(created) == ["pkg/_vendor/__init__.py", "pkg/_vendor/lockrt.py"]
+    assert created["pkg/_vendor/lockrt.py"] == read(BINDING)
+    patch_file = tmp_path / "fix.diff"
+    patch_file.write_bytes(diff)
+    run(["git", "apply", str(patch_file)], work, 0)
+    run_patched(work, "shape_b")
+    for bad in ("../up", "a/b", "1x", "with-dash", ""):
+        proc = lockfix(["fix", "pkg", "--diff", "--runtime-dir", bad], work, 2)
+        assert b"--runtime-dir needs a Python identifier" in proc.stderr
+    assert b"--runtime-dir needs" in lockfix(["fix", "pkg", "--runtime-dir"], work, 2).stderr
+
+
+def test_foreign_lockrt_beside_the_module_stops_the_apply(tmp_path):
+    work = stage(tmp_path, "shape_a")
+    (work / "pkg" / "lockrt.py").write_text("# someone else's lockrt\n")
+    before = read(work / "pkg" / "state.py")
+    proc = lockfix(["fix", "pkg", "--apply"], work, 2)
+    assert b"pkg/lockrt.py" in proc.stderr
+    assert read(work / "pkg" / "state.py") == before
+    assert read(work / "pkg" / "lockrt.py") == b"# someone else's lockrt\n"
+
+
+def test_fanout_summary_names_each_integration(tmp_path):
+    root = tmp_path / "mono"
+    for name, case in (("alpha", "shape_a"), ("beta", "lookalike"), ("gamma", "shape_c")):
+        pkg = root / name / "lib"
+        pkg.mkdir(parents=True)
+        (pkg / "__init__.py").write_text("")
+        shutil.copy(os.path.join(CASES_DIR, case + ".py.in"), pkg / "state.py")
+    (root / "delta").mkdir()
+    (root / "delta" / "ok.py").write_text("x = 1\n")
+    proc = lockfix(["fix", "mono", "--diff"], tmp_path, 1)
+    summary = proc.stderr.decode().split("fan-out over ", 1)[1].splitlines()
+    assert summary[:6] == [
+        "mono (diff): 4 integrations, 2 changed, 1 with findings left",
+        "  alpha: fixed LF101 in lib/state.py; adds lib/lockrt.py",
+        "  beta:",
+        "    left LF101 at lib/state.py:32: the unlocked path differs from the locked one (line 48 vs line 39), so "
+        "collapsing them would change what the unlocked path does",
+        "  delta: nothing to fix (1 file)",
+        "  gamma: fixed LF101 in lib/state.py; adds lib/lockrt.py",
+    ]
