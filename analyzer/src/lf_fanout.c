@@ -19,7 +19,6 @@ typedef struct changed_file {
 typedef struct group {
     size_t root;
     char *name;   /* "claude-code", "." or the file argument itself */
-    size_t n_files;
     LF_VEC(changed_file) changed;
     LF_VEC(char *) created;
     LF_VEC(char *) left; /* rendered lines */
@@ -113,7 +112,7 @@ static group *group_of(lf_fanout *fo, const char *path, const char **rel) {
 
 void lf_fanout_file(lf_fanout *fo, const char *path) {
     const char *rel;
-    group_of(fo, path, &rel)->n_files++;
+    (void)group_of(fo, path, &rel); /* so integrations with nothing to fix are listed */
 }
 
 void lf_fanout_fixed(lf_fanout *fo, const char *path, const lf_finding *f) {
@@ -174,9 +173,9 @@ void lf_fanout_print(const lf_fanout *fo, const char *mode, FILE *out) {
             const group *g = &fo->groups.items[i];
             if (g->root != r)
                 continue;
-            fprintf(out, "  %s:", g->name);
             if (g->changed.len == 0 && g->left.len == 0)
-                fprintf(out, " nothing to fix (%zu file%s)", g->n_files, g->n_files == 1 ? "" : "s");
+                continue; /* listed together below */
+            fprintf(out, "  %s:", g->name);
             for (size_t k = 0; k < g->changed.len; k++) {
                 changed_file *cf = &g->changed.items[k];
                 qsort(cf->rules.items, cf->rules.len, sizeof *cf->rules.items, cmp_rule_count);
@@ -194,5 +193,15 @@ void lf_fanout_print(const lf_fanout *fo, const char *mode, FILE *out) {
             for (size_t k = 0; k < g->left.len; k++)
                 fprintf(out, "    left %s\n", g->left.items[k]);
         }
+        /* Clean integrations on one line: a big tree has many. */
+        size_t clean = 0;
+        for (size_t i = 0; i < fo->groups.len; i++) {
+            const group *g = &fo->groups.items[i];
+            if (g->root != r || g->changed.len || g->left.len)
+                continue;
+            fprintf(out, "%s%s", clean++ ? ", " : "  nothing to fix: ", g->name);
+        }
+        if (clean)
+            fputc('\n', out);
     }
 }

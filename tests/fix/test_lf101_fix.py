@@ -222,6 +222,6 @@ def test_fanout_summary_names_each_integration(tmp_path):
         "  beta:",
         "    left LF101 at lib/state.py:32: the unlocked path differs from the locked one (line 48 vs line 39), so "
         "collapsing them would change what the unlocked path does",
-        "  delta: nothing to fix (1 file)",
         "  gamma: fixed LF101 in lib/state.py; adds lib/lockrt.py",
+        "  nothing to fix: delta",
     ]
