@@ -9,6 +9,7 @@ extern const lf_check lf104_unlocked_rmw_check;
 extern const lf_check lf201_realpath_missing_check;
 extern const lf_check lf301_lock_removal_check;
 extern const lf_check lf302_mtime_staleness_check;
+extern const lf_check lf303_liveness_check;
 extern const lf_check lf401_shared_temp_check;
 
 static const lf_check *const k_checks[] = {
@@ -17,6 +18,7 @@ static const lf_check *const k_checks[] = {
     &lf201_realpath_missing_check,
     &lf301_lock_removal_check,
     &lf302_mtime_staleness_check,
+    &lf303_liveness_check,
     &lf401_shared_temp_check,
     NULL,
 };
