@@ -6,7 +6,9 @@ for byte, plus the creation of pkg/lockrt.py whose content must be exactly
 runtime/python/lockrt.py (kept out of the golden files so that a change to the
 binding does not rewrite every golden patch). The diff applies with `git apply`
 and `patch -p1`, equals what --apply writes, a second run has nothing to do, and
-the patched module runs. Cases whose site is only similar get the finding and
+the patched module runs. Each shape and variant, run by 6 real processes on its
+unlocked path, loses updates before the fix and none after it (native library
+and pure-Python binding). Cases whose site is only similar get the finding and
 no fix, with the reason.
 
 Set LOCKFIX_REGEN_GOLDEN=1 to rewrite the golden files (then review the diff)."""
@@ -225,3 +227,86 @@ def test_fanout_summary_names_each_integration(tmp_path):
         "  gamma: fixed LF101 in lib/state.py; adds lib/lockrt.py",
         "  nothing to fix: delta",
     ]
+
+
+# Lost updates, before and after the fix, with real processes on the Windows
+# path: each case's own update function, one key per process, all processes
+# imported and waiting before any starts (ready/go barrier).
+CONTENTION = {
+    # case: (call with K the process's key, state file, count of K's updates in the document)
+    "shape_a": ("m.increment_turn_count(K)", "turns", lambda doc, k: doc.get(k, 0)),
+    "shape_b": ("m.increment_turn_count(K)", "turns", lambda doc, k: doc.get(k, 0)),
+    "shape_c": ("m.increment_turn_count(K)", "turns", lambda doc, k: doc.get(k, 0)),
+    "variant_a": ("m.bump_session(K)", "sessions", lambda doc, k: doc.get(k, {}).get("turns", 0)),
+    "variant_b": ("m.count_turn(K)", "count", lambda doc, k: doc.get(k, 0)),
+    "variant_c": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
+}
+
+# How each case reaches its unlocked path here: fcntl shapes as on Windows
+# (sys.platform faked; variant_b imports fcntl in a try, so it is hidden while
+# the module imports); variant_c's fallback is the POSIX path itself (no msvcrt).
+UNLOCKED_PATH = {"variant_b": "hide_fcntl", "variant_c": "posix"}
+
+CONTENDER = r"""
+import sys, importlib
+sys.path.insert(0, sys.argv[1])
+how = sys.argv[4]
+if how == "win32":
+    sys.platform = "win32"
+elif how == "hide_fcntl":
+    try:
+        importlib.import_module("pkg.lockrt")  # the fix's binding uses the real fcntl
+    except ImportError:
+        pass
+    real_fcntl = sys.modules.get("fcntl")
+    sys.modules["fcntl"] = None
+m = importlib.import_module("pkg.state")
+if how == "hide_fcntl":
+    sys.modules["fcntl"] = real_fcntl
+K, n = sys.argv[2], int(sys.argv[3])
+print("ready", flush=True)
+sys.stdin.read(1)
+for _ in range(n):
+    %s
+"""
+
+
+def contend(work, case, procs, iters, env_extra):
+    import json
+
+    call, state_name, count = CONTENTION[case]
+    state = work / ("state-%d" % len(os.listdir(work)))
+    state.mkdir()
+    env = dict(os.environ, STATE_DIR=str(state), PYTHONDONTWRITEBYTECODE="1", **env_extra)
+    workers = [
+        subprocess.Popen([PYTHON, "-c", CONTENDER % call, str(work), "k%d" % i, str(iters),
+                          UNLOCKED_PATH.get(case, "win32")],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        for i in range(procs)
+    ]
+    for w in workers:
+        assert w.stdout.readline() == b"ready\n"
+    for w in workers:
+        w.stdin.write(b"g")
+        w.stdin.flush()
+    for w in workers:
+        w.stdin.close()
+        assert w.wait(timeout=120) == 0
+    with open(state / state_name, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return None  # unlocked writers interleaved inside the file: worse than a lost update
+    return sum(count(doc, "k%d" % i) for i in range(procs))
+
+
+@pytest.mark.parametrize("case", sorted(CONTENTION))
+def test_fixed_variant_loses_no_update_under_contention(tmp_path, case):
+    procs, iters = 6, 30
+    work = stage(tmp_path, case)
+    unlocked = contend(work, case, procs, iters, {})
+    assert unlocked is None or unlocked < procs * iters, "the unpatched module must lose updates (the test's teeth)"
+    lockfix(["fix", "pkg", "--apply"], work, 0)
+    for env in ({"LOCKRT_PURE_PYTHON": "1"}, {}):
+        assert contend(work, case, procs, iters, env) == procs * iters, env
