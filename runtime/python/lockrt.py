@@ -393,7 +393,7 @@ class _LockContext(object):
                     by_fd = _fstat(fd)
                     by_name = _lstat(path)
                     if (by_fd.st_mode & 0o170000 == 0o100000 and by_name.st_ino == by_fd.st_ino
-                            and by_name.st_dev == by_fd.st_dev):
+                            and by_name.st_dev == by_fd.st_dev and not by_fd.st_size):
                         self._fd = fd
                         return True
                 except OSError:
@@ -536,6 +536,48 @@ def process_start_time(pid):
 _POLL_MIN = 0.0001
 _POLL_MAX = 0.05
 
+# What an OS-lock acquirer finds after its flock succeeded (see _check_locked).
+_HELD, _MOVED, _RECORD = "held", "moved", "record"
+_RECORD_MAX = 1024  # LOCKRT__RECORD_MAX: the C library reads no more of a record
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
+def _parse_record(raw):
+    """(pid, start_time, host) of a lockfile-strategy owner record (one JSON
+    object with the four keys of docs/lockrt.md section 2), or None when the
+    bytes are not one."""
+    import json  # only a non-empty lock file gets here
+    try:
+        record = json.loads(raw.decode("utf-8"))
+    except ValueError:  # UnicodeDecodeError included
+        return None
+    if type(record) is not dict:
+        return None
+    pid, start, host, token = (record.get(k) for k in ("pid", "start_time", "host", "token"))
+    if (type(pid) is not int or not 0 < pid < 2 ** 63 or type(start) is not int or not 0 <= start < 2 ** 64
+            or type(host) is not str or type(token) is not str or not token
+            or not _HEX_DIGITS.issuperset(token)):
+        return None
+    return pid, start, host
+
+
+def _record_bytes_hold(raw):
+    """Does this lock file content keep an OS-lock acquirer out? As the C
+    library judges it: only a well-formed owner record does (stray bytes do
+    not), and only while its owner is not provably gone: another host, a live
+    or unknown pid (EPERM counts as alive) all hold."""
+    owner = _parse_record(raw)
+    if owner is None:
+        return False
+    pid, start_time, host = owner
+    if host != _hostname():
+        return True
+    return process_alive(pid, start_time) != "dead"
+
+
+def _hostname():
+    return os.uname().nodename  # gethostname() on Unix, as the C library asks
+
 if _WINDOWS:
     import msvcrt
 
@@ -608,59 +650,72 @@ else:
                 raise LockrtError(ENOENT, None, path) from None
             raise LockrtError(EIO, "%s (errno %s)" % (exc.strerror, exc.errno), path) from None
 
-    def _locked_and_bound(fd, name):
-        """After flock succeeded: a regular file, and the name still names it?
-        Someone may have unlinked or replaced the lock file between our open and
-        our flock: a lock on an orphaned inode excludes nobody."""
+    def _record_holds(fd):
+        try:
+            raw = os.pread(fd, _RECORD_MAX, 0)
+        except OSError:
+            return True  # unreadable: do not assume the lock is free
+        return _record_bytes_hold(raw)
+
+    def _check_locked(fd, name):
+        """After flock succeeded on fd (opened from name): _HELD when the lock is
+        ours; _MOVED when the name no longer names the locked inode (someone
+        unlinked or replaced the lock file between our open and our flock: a lock
+        on an orphaned inode excludes nobody), so open again; _RECORD when the
+        file holds a lockfile-strategy owner record whose owner is not provably
+        gone (a process that forced that strategy holds the lock; our flock alone
+        does not exclude it), so wait as for a held lock."""
         by_fd = _fstat(fd)
         if not _S_ISREG(by_fd.st_mode):
             raise LockrtError(EBADTYPE, None, name)  # the caller closes fd
         try:
             by_name = _lstat(name)
         except OSError:
-            return False
-        return by_name.st_ino == by_fd.st_ino and by_name.st_dev == by_fd.st_dev
+            return _MOVED
+        if by_name.st_ino != by_fd.st_ino or by_name.st_dev != by_fd.st_dev:
+            return _MOVED
+        if by_fd.st_size and _record_holds(fd):
+            return _RECORD
+        return _HELD
 
     def _oslock_acquire(name, timeout):
         """flock(LOCK_EX) on name with a bounded wait: the lock the C library's
-        OS strategy takes. Returns the descriptor holding it, or -1 on timeout."""
-        fd = _open_lock_file(name)
-        try:
-            _flock(fd, _LOCK_EX_NB)
-            if _locked_and_bound(fd, name):
-                return fd
-        except BlockingIOError:
-            pass
-        except BaseException:
-            _close(fd)
-            raise
-        return _oslock_wait(fd, name, timeout)
-
-    def _oslock_wait(fd, name, timeout):
+        OS strategy takes, with the same checks after it. Returns the descriptor
+        holding it, or -1 on timeout."""
         deadline = None
         delay = _POLL_MIN
+        moved = 0
+        fd = -1
         try:
             while True:
+                if fd < 0:
+                    fd = _open_lock_file(name)
                 try:
                     _flock(fd, _LOCK_EX_NB)
                 except BlockingIOError:
-                    now = time.monotonic()
-                    if deadline is None:
-                        deadline = float("inf") if timeout is None or timeout < 0 else now + timeout
-                    if now >= deadline:
+                    pass  # held: keep the descriptor and try it again after a nap
+                else:
+                    state = _check_locked(fd, name)
+                    if state is _HELD:
+                        return fd
+                    _close(fd)  # drops our flock (on the orphan, or the record's file)
+                    fd = -1
+                    if state is _MOVED:
+                        moved += 1
+                        if moved % 8:
+                            continue  # as the C library: a few quick retries, then nap
+                now = time.monotonic()
+                if deadline is None:
+                    deadline = float("inf") if timeout is None or timeout < 0 else now + timeout
+                if now >= deadline:
+                    if fd >= 0:
                         _close(fd)
-                        return -1
-                    # Backoff from 100 us (critical sections are short) to 50 ms,
-                    # jittered so that waiters that started together spread out.
-                    nap = delay * (0.5 + (time.perf_counter_ns() & 1023) / 2048.0)
-                    time.sleep(min(nap, deadline - now))
-                    delay = min(delay * 2, _POLL_MAX)
-                    continue
-                if _locked_and_bound(fd, name):
-                    return fd
-                _close(fd)
-                fd = -1
-                fd = _open_lock_file(name)
+                    return -1
+                # Backoff from 100 us (critical sections are short) to 50 ms,
+                # jittered so that waiters that started together spread out.
+                nap = delay * (0.5 + (time.perf_counter_ns() & 1023) / 2048.0)
+                time.sleep(min(nap, deadline - now))
+                delay = min(delay * 2, _POLL_MAX)
         except BaseException:
             if fd >= 0:
                 _close(fd)

@@ -153,6 +153,60 @@ def test_native_and_pure_python_exclude_each_other(native, tmp_path, holders, ho
         assert acquired is True
 
 
+# ------------------------------------------ OS lock meeting a lockfile-strategy owner record
+
+def test_os_lock_waits_while_a_live_lockfile_holder_owns_the_file(lockrt, tmp_path, holders):
+    # A process that forced the lockfile strategy holds the lock by its record;
+    # our flock on that file would exclude nobody. Every backend must judge the
+    # record as the C library does (docs/lockrt.md section 1), cold and warm.
+    if not contention.LIBRARY:
+        pytest.skip("the lockfile holder needs the native library (run through ctest)")
+    path = tmp_path / "l"
+    holder = holders(path, strategy="lockfile")
+    for _ in range(2):
+        with lockrt.exclusive_lock(str(path), timeout=0.2) as acquired:
+            assert acquired is False
+        assert lockrt.acquire(str(path), timeout=0) is None
+    holder.kill()
+    assert path.stat().st_size > 0  # the dead owner's record is still there
+    with lockrt.exclusive_lock(str(path), timeout=5) as acquired:
+        assert acquired is True
+
+
+def record_line(pid, host, start_time=0):
+    return ('{"pid":%d,"start_time":%d,"host":"%s","token":"0123abcd"}\n' % (pid, start_time, host)).encode()
+
+
+def test_os_lock_judges_records_by_host_and_liveness(lockrt, tmp_path):
+    path = tmp_path / "l"
+    with lockrt.exclusive_lock(str(path)) as acquired:  # warm the fast path
+        assert acquired
+    # another host: its processes cannot be seen, so it holds
+    path.write_bytes(record_line(os.getpid(), "elsewhere.invalid"))
+    with lockrt.exclusive_lock(str(path), timeout=0.1) as acquired:
+        assert acquired is False
+    # this host, a live process (this one): holds
+    path.write_bytes(record_line(os.getpid(), os.uname().nodename))
+    with lockrt.exclusive_lock(str(path), timeout=0.1) as acquired:
+        assert acquired is False
+    # this host, a pid that no longer exists: stale, the file is ours to lock
+    child = subprocess.Popen(["true"])
+    child.wait()
+    path.write_bytes(record_line(child.pid, os.uname().nodename))
+    with lockrt.exclusive_lock(str(path), timeout=1) as acquired:
+        assert acquired is True
+    # a live pid whose start time differs from the record's: reused, stale
+    path.write_bytes(record_line(os.getpid(), os.uname().nodename, start_time=1))
+    with lockrt.exclusive_lock(str(path), timeout=1) as acquired:
+        assert acquired is True
+    # bytes that are not an owner record do not hold anything
+    for junk in (b"not a record\n", b'{"pid":1}\n', b"\xff\xfe"):
+        path.write_bytes(junk)
+        with lockrt.exclusive_lock(str(path), timeout=1) as acquired:
+            assert acquired is True, junk
+    assert path.read_bytes() == b"\xff\xfe"  # the OS lock never rewrites the file
+
+
 def test_symlink_at_the_lock_path_is_refused_and_not_followed(lockrt, tmp_path):
     target = tmp_path / "victim"
     target.write_bytes(b"precious")
