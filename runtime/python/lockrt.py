@@ -31,7 +31,7 @@ import time
 
 __all__ = [
     "BACKEND", "LIBRARY", "LOAD_ERROR", "LockrtError", "ConfinementError", "Lock",
-    "acquire", "exclusive_lock", "confined_path", "write_atomic", "release_if_owned",
+    "acquire", "exclusive_lock", "close_idle_descriptors", "confined_path", "write_atomic", "release_if_owned",
     "reclaim_if_stale", "process_alive", "process_start_time", "owner_read", "strerror",
 ]
 
@@ -365,48 +365,77 @@ def acquire(path, timeout=10.0, strategy=None):
 
 
 class _LockContext(object):
-    __slots__ = ("_path", "_timeout", "_strategy", "_lock", "_fd")
+    __slots__ = ("_path", "_timeout", "_strategy", "_lock", "_kept")
 
     def __init__(self, path, timeout, strategy):
         self._path = path
         self._timeout = timeout
         self._strategy = strategy
         self._lock = None
-        self._fd = -1
+        self._kept = None
 
     def __enter__(self):
         path = self._path
-        # Fast path (Linux, library loaded, default strategy, no LOCKRT_STRATEGY,
-        # a lock path already known to be on a local filesystem): the uncontended
-        # open + flock + inode re-check inline. Any other case, and any failure
-        # or contention, goes through the general code below, which handles it.
-        if (_FAST_ENTER and self._strategy is None and type(path) is str
-                and _fs_is_network.get(path) is False and _environ_data.get(b"LOCKRT_STRATEGY") is None
-                and "\0" not in path):
-            try:
-                fd = _os_open(path, _OPEN_FLAGS, 0o644)
-            except OSError:
-                fd = -1
-            if fd >= 0:
+        # Fast path (Linux; default strategy; no LOCKRT_STRATEGY; an absolute
+        # str lock path already locked once by the general code and, with the
+        # library, known to be on a local filesystem): the uncontended flock and
+        # its checks inline, on the descriptor kept from the last release of this
+        # path when there is one (see _kept_fds), else on a fresh one. Contention,
+        # any failed check and any error go to the general code below, which
+        # decides; nothing is concluded here from a failure.
+        if self._strategy is None and path in _fast_paths and _STRATEGY_KEY not in _environ_data:
+            kept = _kept_fds.pop(path, None)
+            if kept is not None:
+                fd, dev, ino, pid = kept
+                ours = False
                 try:
-                    _flock(fd, _LOCK_EX_NB)
+                    # Still our descriptor of that inode (not a number that code
+                    # closing descriptors it does not own let the kernel reuse),
+                    # and not one this process inherited from a fork?
                     by_fd = _fstat(fd)
-                    by_name = _lstat(path)
-                    if (by_fd.st_mode & 0o170000 == 0o100000 and by_name.st_ino == by_fd.st_ino
-                            and by_name.st_dev == by_fd.st_dev and not by_fd.st_size):
-                        self._fd = fd
-                        return True
+                    ours = by_fd.st_ino == ino and by_fd.st_dev == dev and pid == _getpid()
+                    if ours:
+                        _flock(fd, _LOCK_EX_NB)
+                        by_name = _lstat(path)
+                        if by_name.st_ino == ino and by_name.st_dev == dev and not by_name.st_size:
+                            self._kept = kept
+                            return True
                 except OSError:
                     pass
-                _close(fd)  # contended or unusual: start over on the general path
+                except BaseException:
+                    if ours:
+                        _close(fd)
+                    raise
+                if ours:
+                    _close(fd)  # drops the flock if we took it (orphaned inode, or a record's file)
+            else:
+                kept = _fresh_fast_lock(path)
+                if kept is not None:
+                    self._kept = kept
+                    return True
         lock = self._lock = _acquire_impl(path, self._timeout, self._strategy)
+        if lock is not None and lock._fd is not None and self._strategy is None:
+            _note_fast_path(path)
         return lock is not None
 
     def __exit__(self, exc_type, exc, tb):
-        fd = self._fd
-        if fd >= 0:
-            self._fd = -1
-            _close(fd)  # drops the flock; the file stays
+        kept = self._kept
+        if kept is not None:
+            self._kept = None
+            fd = kept[0]
+            # The process that took the lock unlocks explicitly (a child forked
+            # inside the block shares our open file description and would
+            # otherwise keep the lock after our close) and keeps the unlocked
+            # descriptor for the next acquisition of this path. A forked child
+            # only closes its copy: its unlock would release the parent's lock.
+            if kept[3] == _getpid():
+                try:
+                    _flock(fd, _LOCK_UN)
+                except OSError:
+                    return False  # closed under us: the lock went with it
+                if len(_kept_fds) < _KEEP_MAX and _kept_fds.setdefault(self._path, kept) is kept:
+                    return False
+            _close(fd)  # the file stays (BRIEF section 3)
             return False
         lock = self._lock
         if lock is not None:
@@ -788,9 +817,104 @@ def _on_network_fs(path):
 
 
 _acquire_impl = _acquire_native if _lib is not None else _acquire_py
-_FAST_ENTER = _PY_OSLOCK and _environ_data is not None
+
+# The fast path of exclusive_lock (Linux: flock and the checks above inline).
+# _fast_paths: absolute str lock paths (no NUL) the general code has locked with
+# an in-Python OS lock under the default strategy and no LOCKRT_STRATEGY, and,
+# with the library, found on a local filesystem (so AUTO means the OS lock).
+#
+# _kept_fds: path -> (fd, st_dev, st_ino, pid) of an unlocked descriptor of the
+# lock file, kept from the last release so that the next uncontended
+# acquisition skips open() and close() (the two most expensive calls of a
+# cycle); it still does every check a fresh descriptor gets: fstat (still our
+# descriptor of that inode), flock, lstat (the name still names that inode, a
+# regular file we verified at open, empty). An entry is popped while its lock
+# is held, so concurrent acquisitions in one process (threads) always use
+# different open file descriptions and exclude each other, as flock requires.
+# The child of a fork closes the inherited entries (os.register_at_fork), and a
+# process never locks or unlocks through an entry another pid stored (a fork
+# that ran no handlers). At most _KEEP_MAX descriptors
+# are kept (all O_CLOEXEC); LOCKRT_PY_KEEP_FD=0 keeps none;
+# close_idle_descriptors() closes them (before closing every descriptor when
+# daemonizing, or before unmounting a lock file's filesystem).
+_FAST_ENTER = (_PY_OSLOCK or (_lib is None and _LINUX)) and _environ_data is not None
+_fast_paths = set()
+_kept_fds = {}
+_KEEP_MAX = 0 if os.environ.get("LOCKRT_PY_KEEP_FD", "") == "0" else 16
+_STRATEGY_KEY = b"LOCKRT_STRATEGY"
 if _FAST_ENTER:
     _os_open = os.open
+    _getpid = os.getpid
+    _LOCK_UN = _fcntl_mod.LOCK_UN
+
+
+def _fresh_fast_lock(path):
+    """The fast path on a new descriptor: (fd, dev, ino, pid) when the flock
+    was free and every check passed, else None (nothing left open or locked)."""
+    try:
+        fd = _os_open(path, _OPEN_FLAGS, 0o644)
+    except OSError:
+        return None  # the general code says why (a symlink, a directory, ...)
+    try:
+        _flock(fd, _LOCK_EX_NB)
+        by_fd = _fstat(fd)
+        by_name = _lstat(path)
+        if (by_name.st_ino == by_fd.st_ino and by_name.st_dev == by_fd.st_dev
+                and by_fd.st_mode & 0o170000 == 0o100000 and not by_fd.st_size):
+            return (fd, by_fd.st_dev, by_fd.st_ino, _getpid())
+    except OSError:
+        pass
+    except BaseException:
+        _close(fd)
+        raise
+    _close(fd)
+    return None
+
+
+def _note_fast_path(path):
+    if (_FAST_ENTER and type(path) is str and len(_fast_paths) < 4096 and "\0" not in path
+            and os.path.isabs(path) and _env_strategy() is None
+            and (_lib is None or _fs_is_network.get(path) is False)):
+        _fast_paths.add(path)
+
+
+def close_idle_descriptors():
+    """Close the descriptors of unlocked lock files that ``exclusive_lock``
+    keeps open between acquisitions on Linux (at most 16; none with
+    LOCKRT_PY_KEEP_FD=0). Call it before closing every descriptor of the
+    process (daemonizing) or unmounting a lock file's filesystem; the next
+    acquisition simply opens the lock file again. Locks currently held are not
+    affected."""
+    while _kept_fds:
+        try:
+            _path, kept = _kept_fds.popitem()
+        except KeyError:
+            break
+        if kept[3] == os.getpid():
+            os.close(kept[0])
+
+
+def _after_fork_in_child():
+    # The inherited descriptors share the parent's open file descriptions: a
+    # flock on one would be the parent's lock. Close the parent's (closing a
+    # copy never releases the parent's lock) and forget them all.
+    parent = os.getppid()
+    while _kept_fds:
+        try:
+            _path, kept = _kept_fds.popitem()
+        except KeyError:
+            break
+        if kept[3] == parent:
+            try:
+                os.close(kept[0])
+            except OSError:
+                pass
+
+
+if _FAST_ENTER and hasattr(os, "register_at_fork"):
+    # Looked up at fork time, so a test can simulate a fork that runs no
+    # handlers (a C extension calling fork()): the pid check above covers that.
+    os.register_at_fork(after_in_child=lambda: _after_fork_in_child())
 
 
 def _unsafe_name(name):

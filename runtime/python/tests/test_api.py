@@ -1,4 +1,5 @@
 """Behaviour of the Python binding, on the native and the pure-Python backend."""
+import fcntl
 import os
 import signal
 import stat
@@ -205,6 +206,155 @@ def test_os_lock_judges_records_by_host_and_liveness(lockrt, tmp_path):
         with lockrt.exclusive_lock(str(path), timeout=1) as acquired:
             assert acquired is True, junk
     assert path.read_bytes() == b"\xff\xfe"  # the OS lock never rewrites the file
+
+
+# ------------------------------ descriptors kept between acquisitions (the Linux fast path)
+# exclusive_lock keeps the unlocked descriptor of a lock file after release and
+# reuses it; none of this may weaken what a fresh descriptor guarantees.
+
+def open_fds():
+    return set(os.listdir("/proc/self/fd"))
+
+
+def warm(module, path, times=3):
+    for _ in range(times):
+        with module.exclusive_lock(path) as acquired:
+            assert acquired
+
+
+def fast_path_only(module):
+    if not module._FAST_ENTER:
+        pytest.skip("no fast path for this backend (the C library opens a descriptor per lock)")
+
+
+def forked(child):
+    """Run child() in a forked process; its exit status is 0 when it returned True."""
+    pid = os.fork()
+    if pid == 0:
+        code = 2
+        try:
+            code = 0 if child() is True else 1
+        finally:
+            os._exit(code)
+    return pid
+
+
+def exit_code(pid):
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
+
+
+def test_a_warm_lock_still_excludes_a_second_acquisition_in_the_process(lockrt, tmp_path):
+    path = str(tmp_path / "l")
+    warm(lockrt, path)
+    with lockrt.exclusive_lock(path) as first:
+        assert first
+        with lockrt.exclusive_lock(path, timeout=0) as second:
+            assert second is False
+        assert lockrt.acquire(path, timeout=0) is None
+    with lockrt.exclusive_lock(path, timeout=0) as again:
+        assert again is True
+
+
+@pytest.mark.parametrize("fork_handlers", ["run", "skipped"])
+def test_a_forked_child_never_locks_through_the_parents_kept_descriptor(lockrt, tmp_path, monkeypatch,
+                                                                        fork_handlers):
+    # The child inherits the kept descriptor, which shares the parent's open file
+    # description: a flock through it would succeed while the parent holds the
+    # lock. "skipped" simulates a fork that runs no at-fork handlers (fork()
+    # called from C): then the pid stored with the descriptor must refuse it.
+    path = str(tmp_path / "l")
+    warm(lockrt, path)
+    if fork_handlers == "skipped":
+        monkeypatch.setattr(lockrt, "_after_fork_in_child", lambda: None)
+    go_r, go_w = os.pipe()
+
+    def child():
+        os.read(go_r, 1)
+        with lockrt.exclusive_lock(path, timeout=0) as acquired:
+            return acquired is False
+    pid = forked(child)
+    with lockrt.exclusive_lock(path) as acquired:
+        assert acquired
+        os.write(go_w, b"x")
+        assert exit_code(pid) == 0
+    os.close(go_r)
+    os.close(go_w)
+
+
+@pytest.mark.parametrize("fork_handlers", ["run", "skipped"])
+def test_a_child_forked_inside_the_block_does_not_release_the_parents_lock(lockrt, tmp_path, monkeypatch,
+                                                                           fork_handlers):
+    fast_path_only(lockrt)  # (the C library unlocks explicitly in any process)
+    path = str(tmp_path / "l")
+    warm(lockrt, path)
+    if fork_handlers == "skipped":
+        monkeypatch.setattr(lockrt, "_after_fork_in_child", lambda: None)
+    held = lockrt.exclusive_lock(path)
+    assert held.__enter__() is True
+
+    def child():
+        held.__exit__(None, None, None)  # the child leaves the block too
+        return True
+    assert exit_code(forked(child)) == 0
+    assert lockrt.acquire(path, timeout=0) is None  # still the parent's
+    held.__exit__(None, None, None)
+    lock = lockrt.acquire(path, timeout=0)
+    assert lock is not None
+    lock.release()
+
+
+def test_a_kept_descriptor_closed_and_reused_behind_our_back_is_not_trusted(lockrt, tmp_path):
+    fast_path_only(lockrt)
+    path = str(tmp_path / "l")
+    warm(lockrt, path)
+    (fd, _dev, _ino, _pid), = lockrt._kept_fds.values()
+    os.close(fd)  # code that closes descriptors it does not own (a daemonizer)
+    other = tmp_path / "other"
+    other.write_bytes(b"")
+    reused = os.open(str(other), os.O_RDWR)
+    assert reused == fd  # the kernel hands out the lowest free number
+    with lockrt.exclusive_lock(path) as acquired:
+        assert acquired
+        assert lockrt.acquire(path, timeout=0) is None  # the lock file itself is locked
+        probe = os.open(str(other), os.O_RDWR)
+        fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)  # and nothing was locked through `reused`
+        os.close(probe)
+    os.fstat(reused)  # not closed by lockrt either
+    os.close(reused)
+
+
+@pytest.mark.parametrize("change", ["replaced", "unlinked"])
+def test_a_lock_file_changed_while_its_descriptor_is_kept_is_locked_afresh(lockrt, tmp_path, change):
+    path = tmp_path / "l"
+    warm(lockrt, str(path))
+    before = open_fds()
+    if change == "replaced":
+        (tmp_path / "new").write_bytes(b"")
+        os.replace(str(tmp_path / "new"), str(path))  # a foreign tool replaces the file
+    else:
+        path.unlink()  # a foreign cleaner removes it
+    with lockrt.exclusive_lock(str(path)) as acquired:
+        assert acquired
+        probe = os.open(str(path), os.O_RDWR)
+        with pytest.raises(BlockingIOError):  # the inode the name now names is the locked one
+            fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.close(probe)
+    assert open_fds() <= before  # the orphan's descriptor closed (at most the new one kept)
+
+
+def test_kept_descriptors_are_bounded_and_can_be_closed_or_refused(lockrt, tmp_path, monkeypatch):
+    before = open_fds()
+    for i in range(24):
+        warm(lockrt, str(tmp_path / ("l%d" % i)))
+    assert len(open_fds() - before) == (16 if lockrt._FAST_ENTER else 0)
+    lockrt.close_idle_descriptors()
+    assert open_fds() == before
+    monkeypatch.setenv("LOCKRT_PY_KEEP_FD", "0")
+    keeps_none = load_lockrt(lockrt.TEST_BACKEND, monkeypatch, name="lockrt_keeps_none")
+    for i in range(3):
+        warm(keeps_none, str(tmp_path / ("m%d" % i)))
+    assert open_fds() == before
 
 
 def test_symlink_at_the_lock_path_is_refused_and_not_followed(lockrt, tmp_path):
