@@ -19,7 +19,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-PY_METHODS = ["raw-flock", "lockrt", "lockrt-c", "lockrt-pure", "lockrt-lockfile", "filelock", "portalocker"]
+PY_METHODS = ["raw-flock", "raw-flock-kept", "lockrt", "lockrt-nokeep", "lockrt-c", "lockrt-pure", "lockrt-lockfile",
+              "filelock", "portalocker"]
 NODE_METHODS = ["lockrt", "lockrt-promise", "lockrt-lockfile", "proper-lockfile", "proper-lockfile-async", "lockfile"]
 
 
@@ -32,7 +33,7 @@ class Env(object):
 
     def py(self, method):
         env = dict(os.environ)
-        for var in ("LOCKRT_LIBRARY", "LOCKRT_PURE_PYTHON", "LOCKRT_PY_OSLOCK", "LOCKRT_STRATEGY"):
+        for var in ("LOCKRT_LIBRARY", "LOCKRT_PURE_PYTHON", "LOCKRT_PY_OSLOCK", "LOCKRT_PY_KEEP_FD", "LOCKRT_STRATEGY"):
             env.pop(var, None)
         if method == "lockrt-pure":
             env["LOCKRT_PURE_PYTHON"] = "1"
@@ -40,6 +41,8 @@ class Env(object):
             env["LOCKRT_LIBRARY"] = self.library
         if method == "lockrt-c":
             env["LOCKRT_PY_OSLOCK"] = "native"
+        if method == "lockrt-nokeep":
+            env["LOCKRT_PY_KEEP_FD"] = "0"
         return [sys.executable, os.path.join(HERE, "py_bench.py")], env
 
     def node(self, method):
@@ -103,8 +106,8 @@ def contended_one(env, work, lang, method, procs, ops):
 
 def contended(env, work, procs, ops, repeats):
     slow = {"proper-lockfile", "lockfile", "lockrt-lockfile"}
-    plan = [("py", m) for m in PY_METHODS] + [("node", m) for m in ["lockrt", "lockrt-promise", "lockrt-lockfile",
-                                                                     "proper-lockfile", "lockfile"]]
+    plan = ([("py", m) for m in PY_METHODS if m != "raw-flock-kept"]  # (an uncontended floor only)
+            + [("node", m) for m in ["lockrt", "lockrt-promise", "lockrt-lockfile", "proper-lockfile", "lockfile"]])
     results = {}
     for r in range(repeats):  # interleaved repeats; the best run of each counts
         for lang, method in plan:
@@ -183,6 +186,8 @@ def main():
     pyc, nodec = (lambda m: con[("py", m)]["ops_per_sec"]), (lambda m: con[("node", m)]["ops_per_sec"])
     ratios = [
         ("Python binding / raw Python flock cycle (target <= 1.5x)", py("lockrt") / py("raw-flock"), "x"),
+        ("Python binding, no kept descriptor (LOCKRT_PY_KEEP_FD=0) / raw flock", py("lockrt-nokeep") / py("raw-flock"), "x"),
+        ("Python binding / flock+unlock on a kept descriptor (no checks; floor)", py("lockrt") / py("raw-flock-kept"), "x"),
         ("Python binding via C (LOCKRT_PY_OSLOCK=native) / raw Python flock", py("lockrt-c") / py("raw-flock"), "x"),
         ("Python pure-Python fallback / raw Python flock", py("lockrt-pure") / py("raw-flock"), "x"),
         ("filelock / Python binding (target > 1: binding faster)", py("filelock") / py("lockrt"), "x"),

@@ -10,7 +10,11 @@ read-modify-write increments of a decimal counter at offset 0 of the counter
 file and prints {"method", "start", "end"} (CLOCK_MONOTONIC seconds, comparable
 across processes). Methods:
   raw-flock        os.open + fcntl.flock(LOCK_EX) + flock(LOCK_UN) + os.close
+  raw-flock-kept   fcntl.flock(LOCK_EX) + flock(LOCK_UN) on one descriptor opened once:
+                   not a lock by itself (nothing checks that the name still names
+                   the locked inode), shown as the floor of a kept-descriptor cycle
   lockrt           lockrt.exclusive_lock (native backend, default strategy)
+  lockrt-nokeep    same with LOCKRT_PY_KEEP_FD=0 (a fresh descriptor every acquisition)
   lockrt-c         same, OS lock taken by the C library through ctypes
   lockrt-pure      lockrt.exclusive_lock, pure-Python backend
   lockrt-lockfile  lockrt.exclusive_lock(strategy="lockfile")
@@ -28,7 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "runtime", "python"))
 
 
-LOCKRT_ENV = ("LOCKRT_LIBRARY", "LOCKRT_PURE_PYTHON", "LOCKRT_PY_OSLOCK")
+LOCKRT_ENV = ("LOCKRT_LIBRARY", "LOCKRT_PURE_PYTHON", "LOCKRT_PY_OSLOCK", "LOCKRT_PY_KEEP_FD")
 
 
 def load_lockrt(method):
@@ -46,6 +50,8 @@ def load_lockrt(method):
             os.environ["LOCKRT_LIBRARY"] = library
         if method == "lockrt-c":
             os.environ["LOCKRT_PY_OSLOCK"] = "native"
+        if method == "lockrt-nokeep":
+            os.environ["LOCKRT_PY_KEEP_FD"] = "0"
         spec = importlib.util.spec_from_file_location(
             "lockrt_" + method.replace("-", "_"), os.path.join(HERE, "..", "..", "runtime", "python", "lockrt.py"))
         module = importlib.util.module_from_spec(spec)
@@ -61,8 +67,8 @@ def load_lockrt(method):
 
 def make_cycle(method, lock_path):
     """Returns (enter, exit) callables for one lock cycle."""
+    import fcntl
     if method == "raw-flock":
-        import fcntl
         flags = os.O_RDWR | os.O_CREAT
 
         class Raw(object):
@@ -77,6 +83,17 @@ def make_cycle(method, lock_path):
                 os.close(self.fd)
         raw = Raw()
         return lambda: raw
+    if method == "raw-flock-kept":
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+
+        class Kept(object):
+            def __enter__(self):
+                fcntl.flock(fd, fcntl.LOCK_EX)
+
+            def __exit__(self, *exc):
+                fcntl.flock(fd, fcntl.LOCK_UN)
+        kept = Kept()
+        return lambda: kept
     if method.startswith("lockrt"):
         lockrt = load_lockrt(method)
         expected = "python" if method == "lockrt-pure" else "native"

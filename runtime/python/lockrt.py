@@ -26,7 +26,6 @@ decides whether to proceed.
 
 import ctypes
 import os
-import sys
 import time
 
 __all__ = [
