@@ -603,8 +603,22 @@ def _record_bytes_hold(raw):
     return process_alive(pid, start_time) != "dead"
 
 
-def _hostname():
-    return os.uname().nodename  # gethostname() on Unix, as the C library asks
+if _WINDOWS:
+    def _hostname():
+        # GetComputerNameExW(ComputerNameDnsHostname), as the C library asks.
+        try:
+            buf = ctypes.create_unicode_buffer(256)
+            size = ctypes.c_ulong(256)
+            if ctypes.WinDLL("kernel32").GetComputerNameExW(1, buf, ctypes.byref(size)):
+                return buf.value
+        except (AttributeError, OSError):
+            pass
+        import socket
+        return socket.gethostname()
+else:
+    def _hostname():
+        return os.uname().nodename  # gethostname() on Unix, as the C library asks
+
 
 if _WINDOWS:
     import msvcrt
@@ -626,9 +640,13 @@ if _WINDOWS:
                 os.lseek(fd, 0, os.SEEK_SET)
                 try:
                     msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-                    return fd
                 except OSError:
                     pass
+                else:
+                    if not _record_holds(fd):
+                        return fd
+                    os.lseek(fd, 0, os.SEEK_SET)  # a live lockfile holder: unlock, wait
+                    msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
                 now = time.monotonic()
                 if deadline is None:
                     deadline = float("inf") if timeout is None or timeout < 0 else now + timeout
@@ -641,6 +659,18 @@ if _WINDOWS:
             if fd >= 0:
                 os.close(fd)
             raise
+
+    def _record_holds(fd):
+        """A lockfile-strategy owner record in the file we locked, whose owner is
+        not provably gone? (As the C library's Windows OS lock judges it.)"""
+        if not os.fstat(fd).st_size:
+            return False
+        try:
+            os.lseek(fd, 0, os.SEEK_SET)
+            raw = os.read(fd, _RECORD_MAX)
+        except OSError:
+            return True
+        return _record_bytes_hold(raw)
 
     def _py_unlock(fd):
         try:

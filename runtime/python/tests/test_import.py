@@ -179,3 +179,24 @@ def test_imports_and_locks_without_fcntl_as_on_windows(tmp_path):
         if holder.poll() is None:
             holder.kill()
             holder.wait()
+
+
+def test_the_windows_os_lock_waits_while_a_lockfile_record_names_a_live_owner(tmp_path):
+    # As the C library's Windows OS lock: a record of another host holds (its
+    # processes cannot be seen); bytes that are not a record do not.
+    env = contention.base_env("python")
+    env["LOCKRT_LIBRARY"] = str(tmp_path / "absent.dll")
+    lock = tmp_path / "l"
+    probe = FAKE_WINDOWS + textwrap.dedent("""\
+        with lockrt.exclusive_lock(%r, timeout=float(sys.argv[1])) as acquired:
+            print(acquired)
+        """) % str(lock)
+    lock.write_bytes(b'{"pid":4,"start_time":0,"host":"elsewhere.invalid","token":"ab12"}\n')
+    out = subprocess.run([sys.executable, "-c", probe, "0.2"], env=env, check=True,
+                         stdout=subprocess.PIPE).stdout.split()
+    assert out == [b"False"]
+    lock.write_bytes(b"stray bytes\n")
+    out = subprocess.run([sys.executable, "-c", probe, "5"], env=env, check=True,
+                         stdout=subprocess.PIPE).stdout.split()
+    assert out == [b"True"]
+    assert lock.read_bytes() == b"stray bytes\n"
