@@ -264,14 +264,15 @@ m = importlib.import_module("pkg.state")
 if how == "hide_fcntl":
     sys.modules["fcntl"] = real_fcntl
 K, n = sys.argv[2], int(sys.argv[3])
-print("ready", flush=True)
+binding = sys.modules.get("pkg.lockrt")
+print("ready", binding.BACKEND if binding else "unpatched", flush=True)
 sys.stdin.read(1)
 for _ in range(n):
     %s
 """
 
 
-def contend(work, case, procs, iters, env_extra):
+def contend(work, case, procs, iters, env_extra, backend="unpatched"):
     import json
 
     call, state_name, count = CONTENTION[case]
@@ -285,7 +286,7 @@ def contend(work, case, procs, iters, env_extra):
         for i in range(procs)
     ]
     for w in workers:
-        assert w.stdout.readline() == b"ready\n"
+        assert w.stdout.readline().decode() == "ready %s\n" % backend
     for w in workers:
         w.stdin.write(b"g")
         w.stdin.flush()
@@ -308,5 +309,9 @@ def test_fixed_variant_loses_no_update_under_contention(tmp_path, case):
     unlocked = contend(work, case, procs, iters, {})
     assert unlocked is None or unlocked < procs * iters, "the unpatched module must lose updates (the test's teeth)"
     lockfix(["fix", "pkg", "--apply"], work, 0)
-    for env in ({"LOCKRT_PURE_PYTHON": "1"}, {}):
-        assert contend(work, case, procs, iters, env) == procs * iters, env
+    assert contend(work, case, procs, iters, {"LOCKRT_PURE_PYTHON": "1"}, "python") == procs * iters
+    native = {"LOCKRT_LIBRARY": os.environ.get("LOCKFIX_LOCKRT_LIBRARY", "")}
+    if os.environ.get("LOCKFIX_LOCKRT_PRELOAD"):  # sanitizer build: ASan runtime first
+        native.update(LD_PRELOAD=os.environ["LOCKFIX_LOCKRT_PRELOAD"], ASAN_OPTIONS="detect_leaks=0")
+    if native["LOCKRT_LIBRARY"]:
+        assert contend(work, case, procs, iters, native, "native") == procs * iters
