@@ -3,21 +3,61 @@
  * A rule is only parsed/queried for a file that contains one literal of each of
  * its prefilter groups. With a memmem per literal, the scan over files that no
  * rule wants (most of them) cost more than parsing the rest; here every literal
- * is found in a single pass: a 64K table keyed by the literal's first two bytes
- * says which literals can start at a position, and only those are compared. */
+ * is found in a single pass: a hash of the 4 bytes at each position says which
+ * literals can start there, and only those are compared.
+ *
+ * Two refinements let a rule say more than "these bytes occur somewhere"
+ * (rules/README.md): `\b` at either end of a literal asks for an identifier
+ * boundary there, and `CALL(…WORD` asks for WORD inside the call that starts
+ * with CALL( (its receiver chain included). Both are decided on Python's
+ * lexical structure and answer "hit" whenever that structure is not plain
+ * enough to be sure, so a refined literal never rejects a file the plain
+ * literal would have had to let through for a real finding. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "lf_engine_internal.h"
 
+typedef struct lit_form {
+    unsigned char word_start, word_end; /* `\b` at the start / end */
+    const char *inside;                 /* `…WORD`: WORD, else NULL */
+    size_t inside_len;
+} lit_form;
+
+#define LF_PF_BUCKET_BITS 12
+#define LF_PF_BUCKETS (1u << LF_PF_BUCKET_BITS)
+
+static inline uint32_t head4_bucket(uint32_t w) { return (w * 0x9E3779B1u) >> (32 - LF_PF_BUCKET_BITS); }
+
+/* A distinct byte string to find; several literals may share it (`unlink(…lock`,
+ * `unlink(…Lock`) and are then told apart by their forms. */
+typedef struct needle {
+    const unsigned char *bytes;
+    size_t len;
+    uint64_t head, mask; /* first min(len, 8) bytes, for one masked compare */
+    uint32_t *lits;      /* literal ids */
+    size_t n_lits;
+} needle;
+
 struct lf_prefilter_index {
-    char **lits;
+    char **lits; /* the literal bytes to find (markup stripped) */
     size_t *lens;
+    lit_form *forms;
     size_t n;
-    /* Literals starting with byte pair p: ids[start[p] .. start[p+1]). One-byte
-     * literals are listed under every pair that starts with their byte. */
-    uint32_t *start; /* 65537 entries */
+    needle *needles;
+    size_t n_needles;
+    /* Needles of 4+ bytes by a hash of their first 4 bytes: bucket h holds
+     * ids[start[h] .. start[h+1]) and bit h of bucket_bits says it is not
+     * empty (512 bytes: one load and a bit test reject almost every position;
+     * keyed by byte pairs, common pairs like "re" or "lo" sent every `return`
+     * and `log` to a list of candidates). Shorter needles: `short_ids`. */
+    uint64_t bucket_bits[LF_PF_BUCKETS / 64];
+    uint32_t start[LF_PF_BUCKETS + 1];
     uint32_t *ids;
+    uint32_t *short_ids;
+    size_t n_short;
+    unsigned char short_first[256]; /* first byte of some short needle */
+    unsigned char *done; /* per needle, per scan: every literal on it decided (scratch: one index per engine) */
     /* Per rule (ruleset order), per group: literal ids. */
     struct rule_groups {
         struct group_ids {
@@ -37,6 +77,160 @@ static size_t lit_id(lit_vec *lits, const char *s) {
             return i;
     LF_VEC_PUSH(lits, lf_xstrdup(s));
     return lits->len - 1;
+}
+
+#define ELLIPSIS "\xE2\x80\xA6" /* U+2026, "…" */
+
+/* Split the markup off lit in place: "\bNAME\b", "CALL(…WORD". A literal that
+ * would be empty without its markup keeps it (and is then matched as spelled). */
+static void parse_form(char *lit, lit_form *f) {
+    memset(f, 0, sizeof *f);
+    char *ell = strstr(lit, ELLIPSIS);
+    if (ell && ell > lit && ell[-1] == '(' && ell[strlen(ELLIPSIS)] != '\0') {
+        f->inside = ell + strlen(ELLIPSIS);
+        f->inside_len = strlen(f->inside);
+        *ell = '\0'; /* lit is now CALL( ; WORD stays behind the NUL */
+    }
+    size_t n = strlen(lit);
+    if (n > 2 && lit[0] == '\\' && lit[1] == 'b') {
+        memmove(lit, lit + 2, n - 1);
+        n -= 2;
+        f->word_start = 1;
+    }
+    if (n > 2 && lit[n - 2] == '\\' && lit[n - 1] == 'b') {
+        lit[n - 2] = '\0';
+        f->word_end = 1;
+    }
+}
+
+/* Bytes that can continue an identifier (non-ASCII: Python allows Unicode
+ * letters; tree-sitter-python's identifier takes any such byte). */
+static int ident_byte(unsigned char c) {
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
+}
+
+/* An identifier (hence a node whose text starts with one) cannot begin right
+ * after a letter, '_' or a non-ASCII byte: the lexer would have made them one
+ * identifier. A digit before is let through (`x1store_` is one identifier, but
+ * so is nothing else to be sure of). */
+static int starts_word(const unsigned char *s, size_t i) {
+    if (i == 0)
+        return 1;
+    unsigned char c = s[i - 1];
+    return !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80);
+}
+
+/* Start of the receiver chain `a.b.c` ending just before the '.' at dot, or -1
+ * when the receiver is not a plain dotted name (a call, subscript, string,
+ * number or line continuation before the '.'): then it cannot be bounded here. */
+static long receiver_start(const unsigned char *s, size_t dot) {
+    size_t j = dot;
+    for (;;) {
+        size_t k = j;
+        while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == '\t'))
+            k--;
+        size_t e = k;
+        while (k > 0 && ident_byte(s[k - 1]))
+            k--;
+        if (k == e || (s[k] >= '0' && s[k] <= '9'))
+            return -1;
+        size_t m = k;
+        while (m > 0 && (s[m - 1] == ' ' || s[m - 1] == '\t'))
+            m--;
+        if (m > 0 && s[m - 1] == '.') {
+            j = m - 1;
+            continue;
+        }
+        return (long)k;
+    }
+}
+
+/* End (one past the closing bracket) of the bracketed group opened at
+ * s[open], or 0 when it cannot be bounded lexically: brackets that do not
+ * pair up, a string that is triple-quoted, formatted (f/t prefix: its fields
+ * may nest quotes) or runs into a newline, nesting deeper than 64, or no end
+ * within 64 KiB. Strings and comments are skipped, so brackets inside them do
+ * not count; their text is still inside the group. */
+static size_t group_end(const unsigned char *s, size_t len, size_t open) {
+    unsigned char want[64];
+    size_t depth = 0;
+    size_t limit = len - open > 65536 ? open + 65536 : len;
+    for (size_t i = open; i < limit; i++) {
+        unsigned char c = s[i];
+        switch (c) {
+        case '(': case '[': case '{':
+            if (depth == sizeof want)
+                return 0;
+            want[depth++] = c == '(' ? ')' : c == '[' ? ']' : '}';
+            break;
+        case ')': case ']': case '}':
+            if (depth == 0 || want[depth - 1] != c)
+                return 0;
+            if (--depth == 0)
+                return i + 1;
+            break;
+        case '#':
+            while (i + 1 < limit && s[i + 1] != '\n')
+                i++;
+            break;
+        case '\\':
+            i++; /* line continuation: the next byte is not code */
+            break;
+        case '\'': case '"': {
+            for (size_t p = i; p > 0 && ((s[p - 1] | 0x20) >= 'a' && (s[p - 1] | 0x20) <= 'z'); p--)
+                if ((s[p - 1] | 0x20) == 'f' || (s[p - 1] | 0x20) == 't')
+                    return 0;
+            if (i + 2 < len && s[i + 1] == c && s[i + 2] == c)
+                return 0;
+            size_t j = i + 1;
+            while (j < limit && s[j] != c) {
+                if (s[j] == '\n')
+                    return 0;
+                j += s[j] == '\\' ? 2 : 1;
+            }
+            if (j >= limit)
+                return 0;
+            i = j;
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    return 0;
+}
+
+/* Does WORD occur in the call whose CALL( literal starts at i (the '(' is its
+ * last byte)? The call runs from its receiver chain, when the callee is reached
+ * through a '.' (`x.CALL(`, `x . CALL(`), to the ')' that closes the '('.
+ * Unboundable shapes count as a hit. */
+static int call_contains(const unsigned char *s, size_t len, size_t i, size_t lit_len, const lit_form *f) {
+    size_t from = i, before = i;
+    while (before > 0 && (s[before - 1] == ' ' || s[before - 1] == '\t'))
+        before--;
+    size_t dot = s[i] == '.' ? i + 1 : (before > 0 && s[before - 1] == '.') ? before : 0; /* '.' + 1, or 0 */
+    if (dot > 0) {
+        long r = receiver_start(s, dot - 1);
+        if (r < 0)
+            return 1;
+        from = (size_t)r;
+    }
+    size_t to = group_end(s, len, i + lit_len - 1);
+    if (to == 0)
+        return 1;
+    return memmem(s + from, to - from, f->inside, f->inside_len) != NULL;
+}
+
+/* Does the occurrence of literal id at i satisfy its form? */
+static int form_holds(const lf_prefilter_index *ix, uint32_t id, const unsigned char *s, size_t len, size_t i) {
+    const lit_form *f = &ix->forms[id];
+    if (f->word_start && !starts_word(s, i))
+        return 0;
+    if (f->word_end && ident_byte(s[i + ix->lens[id]]))
+        return 0;
+    if (f->inside && !call_contains(s, len, i, ix->lens[id], f))
+        return 0;
+    return 1;
 }
 
 lf_prefilter_index *lf_prefilter_index_new(const lf_ruleset *set) {
@@ -60,34 +254,65 @@ lf_prefilter_index *lf_prefilter_index_new(const lf_ruleset *set) {
     ix->lits = lits.items;
     ix->n = lits.len;
     ix->lens = lf_xcalloc(ix->n ? ix->n : 1, sizeof *ix->lens);
-    ix->start = lf_xcalloc(65537, sizeof *ix->start);
-    uint32_t *count = lf_xcalloc(65536, sizeof *count);
+    ix->forms = lf_xcalloc(ix->n ? ix->n : 1, sizeof *ix->forms);
+    for (size_t i = 0; i < ix->n; i++)
+        parse_form(ix->lits[i], &ix->forms[i]);
+    /* One needle per distinct stripped literal. */
+    ix->needles = lf_xcalloc(ix->n ? ix->n : 1, sizeof *ix->needles);
+    uint32_t *needle_of = lf_xcalloc(ix->n ? ix->n : 1, sizeof *needle_of);
     for (size_t i = 0; i < ix->n; i++) {
-        const unsigned char *s = (const unsigned char *)ix->lits[i];
         ix->lens[i] = strlen(ix->lits[i]);
-        if (ix->lens[i] == 1)
-            for (unsigned b = 0; b < 256; b++)
-                count[(unsigned)s[0] << 8 | b]++;
-        else
-            count[(unsigned)s[0] << 8 | s[1]]++;
-    }
-    for (size_t p = 0; p < 65536; p++)
-        ix->start[p + 1] = ix->start[p] + count[p];
-    ix->ids = lf_xcalloc(ix->start[65536] ? ix->start[65536] : 1, sizeof *ix->ids);
-    memset(count, 0, 65536 * sizeof *count);
-    for (size_t i = 0; i < ix->n; i++) {
-        const unsigned char *s = (const unsigned char *)ix->lits[i];
-        if (ix->lens[i] == 1) {
-            for (unsigned b = 0; b < 256; b++) {
-                unsigned p = (unsigned)s[0] << 8 | b;
-                ix->ids[ix->start[p] + count[p]++] = (uint32_t)i;
-            }
-        } else {
-            unsigned p = (unsigned)s[0] << 8 | s[1];
-            ix->ids[ix->start[p] + count[p]++] = (uint32_t)i;
+        size_t k = 0;
+        while (k < ix->n_needles && !(ix->needles[k].len == ix->lens[i] &&
+                                      memcmp(ix->needles[k].bytes, ix->lits[i], ix->lens[i]) == 0))
+            k++;
+        needle *nd = &ix->needles[k];
+        if (k == ix->n_needles) {
+            ix->n_needles++;
+            nd->bytes = (const unsigned char *)ix->lits[i];
+            nd->len = ix->lens[i];
+            unsigned char ones[8] = {0}, head[8] = {0};
+            size_t h = nd->len < 8 ? nd->len : 8;
+            memset(ones, 0xFF, h);
+            memcpy(head, nd->bytes, h);
+            memcpy(&nd->mask, ones, 8);
+            memcpy(&nd->head, head, 8);
         }
+        nd->lits = lf_xrealloc(nd->lits, (nd->n_lits + 1) * sizeof *nd->lits);
+        nd->lits[nd->n_lits++] = (uint32_t)i;
+        needle_of[i] = (uint32_t)k;
     }
-    free(count);
+    free(needle_of);
+    ix->done = lf_xcalloc(ix->n_needles ? ix->n_needles : 1, 1);
+    uint32_t count[LF_PF_BUCKETS] = {0};
+    ix->short_ids = lf_xcalloc(ix->n_needles ? ix->n_needles : 1, sizeof *ix->short_ids);
+    for (size_t k = 0; k < ix->n_needles; k++) {
+        const needle *nd = &ix->needles[k];
+        if (nd->len < 4) {
+            ix->short_ids[ix->n_short++] = (uint32_t)k;
+            ix->short_first[nd->bytes[0]] = 1;
+            continue;
+        }
+        uint32_t w;
+        memcpy(&w, nd->bytes, 4);
+        count[head4_bucket(w)]++;
+    }
+    for (size_t h = 0; h < LF_PF_BUCKETS; h++) {
+        ix->start[h + 1] = ix->start[h] + count[h];
+        if (count[h])
+            ix->bucket_bits[h >> 6] |= (uint64_t)1 << (h & 63);
+    }
+    ix->ids = lf_xcalloc(ix->start[LF_PF_BUCKETS] ? ix->start[LF_PF_BUCKETS] : 1, sizeof *ix->ids);
+    memset(count, 0, sizeof count);
+    for (size_t k = 0; k < ix->n_needles; k++) {
+        const needle *nd = &ix->needles[k];
+        if (nd->len < 4)
+            continue;
+        uint32_t w;
+        memcpy(&w, nd->bytes, 4);
+        uint32_t h = head4_bucket(w);
+        ix->ids[ix->start[h] + count[h]++] = (uint32_t)k;
+    }
     return ix;
 }
 
@@ -104,29 +329,84 @@ void lf_prefilter_index_free(lf_prefilter_index *ix) {
         free(ix->lits[i]);
     free(ix->lits);
     free(ix->lens);
-    free(ix->start);
+    free(ix->forms);
+    for (size_t k = 0; k < ix->n_needles; k++)
+        free(ix->needles[k].lits);
+    free(ix->needles);
+    free(ix->done);
     free(ix->ids);
+    free(ix->short_ids);
     free(ix);
 }
 
 size_t lf_prefilter_index_size(const lf_prefilter_index *ix) { return ix->n; }
 
+/* Needle nid at s + i (nd->len <= len - i): decide its literals there. */
+static void try_needle(const lf_prefilter_index *ix, uint32_t nid, const unsigned char *s, size_t len, size_t i,
+                       unsigned char *found) {
+    const needle *nd = &ix->needles[nid];
+    int eq;
+    if (i + 8 <= len + 1) { /* reads at most up to the NUL at s[len] */
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        eq = (w & nd->mask) == nd->head && (nd->len <= 8 || memcmp(s + i + 8, nd->bytes + 8, nd->len - 8) == 0);
+    } else {
+        eq = memcmp(s + i, nd->bytes, nd->len) == 0;
+    }
+    if (!eq)
+        return;
+    int all = 1;
+    for (size_t j = 0; j < nd->n_lits; j++) {
+        uint32_t id = nd->lits[j];
+        if (found[id])
+            continue;
+        if (form_holds(ix, id, s, len, i))
+            found[id] = 1;
+        else
+            all = 0;
+    }
+    ix->done[nid] = (unsigned char)all;
+}
+
+static void try_short(const lf_prefilter_index *ix, const unsigned char *s, size_t len, size_t i, unsigned char *found) {
+    for (size_t k = 0; k < ix->n_short; k++) {
+        uint32_t nid = ix->short_ids[k];
+        if (!ix->done[nid] && ix->needles[nid].len <= len - i)
+            try_needle(ix, nid, s, len, i, found);
+    }
+}
+
 void lf_prefilter_scan(const lf_prefilter_index *ix, const char *text, size_t len, unsigned char *found) {
     memset(found, 0, ix->n);
     if (ix->n == 0)
         return;
+    const unsigned char *done = ix->done;
+    memset(ix->done, 0, ix->n_needles);
     const unsigned char *s = (const unsigned char *)text;
-    /* The last byte pairs with the NUL terminator lf_source guarantees. */
-    for (size_t i = 0; i < len; i++) {
-        unsigned p = (unsigned)s[i] << 8 | s[i + 1];
-        uint32_t a = ix->start[p], b = ix->start[p + 1];
-        for (uint32_t k = a; k < b; k++) {
-            uint32_t id = ix->ids[k];
-            size_t L = ix->lens[id];
-            if (!found[id] && L <= len - i && memcmp(s + i, ix->lits[id], L) == 0)
-                found[id] = 1;
+    /* Locals: writes through found/done (unsigned char) would otherwise make the
+     * compiler reload every table from ix at each byte. */
+    const uint64_t *bits = ix->bucket_bits;
+    const uint32_t *start = ix->start;
+    const unsigned char *short_first = ix->short_first;
+    size_t i = 0;
+    /* A 4-byte needle ends by s[len - 1]: the 4-byte load stays in the text. */
+    for (; i + 4 <= len; i++) {
+        if (short_first[s[i]])
+            try_short(ix, s, len, i, found);
+        uint32_t w;
+        memcpy(&w, s + i, 4);
+        uint32_t h = head4_bucket(w);
+        if (!((bits[h >> 6] >> (h & 63)) & 1))
+            continue;
+        for (uint32_t k = start[h], e = start[h + 1]; k < e; k++) {
+            uint32_t nid = ix->ids[k];
+            if (!done[nid] && ix->needles[nid].len <= len - i)
+                try_needle(ix, nid, s, len, i, found);
         }
     }
+    for (; i < len; i++)
+        if (short_first[s[i]])
+            try_short(ix, s, len, i, found);
 }
 
 int lf_prefilter_rule_passes(const lf_prefilter_index *ix, const unsigned char *found, size_t rule_index,

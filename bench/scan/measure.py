@@ -66,8 +66,123 @@ def load_prefilters(rules_dir):
         pf = rule.get("prefilter") or []
         if pf and all(isinstance(x, str) for x in pf):
             pf = [pf]
-        out[rule["id"]] = [[lit.encode() for lit in grp] for grp in pf]
+        out[rule["id"]] = [[Literal(lit) for lit in grp] for grp in pf]
     return out
+
+
+def _ident(c):
+    return c == 0x5F or 0x30 <= c <= 0x39 or 0x41 <= c <= 0x5A or 0x61 <= c <= 0x7A or c >= 0x80
+
+
+class Literal:
+    """A prefilter literal as analyzer/src/lf_prefilter.c reads it (`\\bNAME\\b`
+    identifier boundaries, `CALL(…WORD` WORD inside that call), for the pass
+    figures the harness prints; lockfix itself decides what it parses."""
+
+    def __init__(self, text):
+        self.inside = None
+        call, sep, word = text.partition("\u2026")
+        if sep and call.endswith("(") and word:
+            text, self.inside = call, word.encode()
+        self.start = len(text) > 2 and text.startswith("\\b")
+        if self.start:
+            text = text[2:]
+        self.end = len(text) > 2 and text.endswith("\\b")
+        if self.end:
+            text = text[:-2]
+        self.bytes = text.encode()
+        self.plain = not (self.start or self.end or self.inside)
+
+    def found_in(self, data):
+        if self.plain:
+            return self.bytes in data
+        i = data.find(self.bytes)
+        while i >= 0:
+            if self._holds(data, i):
+                return True
+            i = data.find(self.bytes, i + 1)
+        return False
+
+    def _holds(self, s, i):
+        n = len(self.bytes)
+        if self.start and i > 0 and (s[i - 1] == 0x5F or 0x41 <= s[i - 1] <= 0x5A or 0x61 <= s[i - 1] <= 0x7A
+                                     or s[i - 1] >= 0x80):
+            return False
+        if self.end and i + n < len(s) and _ident(s[i + n]):
+            return False
+        if self.inside is None:
+            return True
+        start = i
+        before = i
+        while before > 0 and s[before - 1] in b" \t":
+            before -= 1
+        dot = i if s[i] == 0x2E else before - 1 if before > 0 and s[before - 1] == 0x2E else -1
+        if dot >= 0:
+            start = self._receiver_start(s, dot)
+            if start < 0:
+                return True
+        end = self._group_end(s, i + n - 1)
+        return end == 0 or self.inside in s[start:end]
+
+    @staticmethod
+    def _receiver_start(s, j):
+        while True:
+            k = j
+            while k > 0 and s[k - 1] in b" \t":
+                k -= 1
+            e = k
+            while k > 0 and _ident(s[k - 1]):
+                k -= 1
+            if k == e or 0x30 <= s[k] <= 0x39:
+                return -1
+            m = k
+            while m > 0 and s[m - 1] in b" \t":
+                m -= 1
+            if m > 0 and s[m - 1] == 0x2E:
+                j = m - 1
+                continue
+            return k
+
+    @staticmethod
+    def _group_end(s, op):
+        want = []
+        limit = min(len(s), op + 65536)
+        i = op
+        while i < limit:
+            c = s[i]
+            if c in b"([{":
+                if len(want) == 64:
+                    return 0
+                want.append(b")]}"[b"([{".index(c)])
+            elif c in b")]}":
+                if not want or want[-1] != c:
+                    return 0
+                want.pop()
+                if not want:
+                    return i + 1
+            elif c == 0x23:
+                nl = s.find(b"\n", i, limit)
+                i = (limit if nl < 0 else nl) - 1
+            elif c == 0x5C:
+                i += 1
+            elif c in b"'\"":
+                p = i
+                while p > 0 and 0x61 <= (s[p - 1] | 0x20) <= 0x7A:
+                    if (s[p - 1] | 0x20) in (0x66, 0x74):
+                        return 0
+                    p -= 1
+                if i + 2 < len(s) and s[i + 1] == c and s[i + 2] == c:
+                    return 0
+                j = i + 1
+                while j < limit and s[j] != c:
+                    if s[j] == 0x0A:
+                        return 0
+                    j += 2 if s[j] == 0x5C else 1
+                if j >= limit:
+                    return 0
+                i = j
+            i += 1
+        return 0
 
 
 def write_bench_rule_dirs(rules_dir, out_dir):
@@ -116,7 +231,7 @@ def scan_corpus(paths, prefilters):
         lines += data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
         any_rule = False
         for rid, groups in prefilters.items():
-            if all(any(lit in data for lit in grp) for grp in groups):
+            if all(any(lit.found_in(data) for lit in grp) for grp in groups):
                 passed[rid] += 1
                 passed_bytes[rid] += len(data)
                 any_rule = True

@@ -296,6 +296,78 @@ static void test_prefilter_scan(void) {
     free(rule);
 }
 
+/* Is code parsed at all under prefilter pf (a JSON array)? The query reports
+ * every `b`, so a parsed file gives "1:1 m b;" and a skipped one "". */
+static int parsed_under(const char *pf, const char *code) {
+    const char *q = "\"((identifier) @finding (#eq? @finding \\\"b\\\"))\"";
+    char *extra = lf_xasprintf("\"prefilter\": %s,\n", pf);
+    char *rule = rule_json(extra, q);
+    char *got = findings_of(rule, code, 0, NULL);
+    int parsed = strncmp(got, "1:1 m b;", 8) == 0;
+    CHECK(parsed || got[0] == '\0', "prefilter %s on %s: unexpected result %s", pf, code, got);
+    free(got);
+    free(rule);
+    free(extra);
+    return parsed;
+}
+
+#define EXPECT_PARSED(pf, code, want)                                                                                  \
+    CHECK(parsed_under(pf, code) == (want), "prefilter %s on \"%s\": want %s", pf, code,                               \
+          (want) ? "parsed" : "skipped")
+
+/* The refined literal forms (rules/README.md): `\b` identifier boundaries and
+ * `CALL(…WORD` (WORD inside that call). Each must skip the look-alikes it
+ * exists for, and let through every shape it cannot bound. */
+static void test_prefilter_forms(void) {
+    const char *start = "[\"\\\\bqq\"]", *end = "[\"qq\\\\b\"]";
+    EXPECT_PARSED(start, "b = 1  # qq", 1);
+    EXPECT_PARSED(start, "b = 1\nqq = 2", 1);
+    EXPECT_PARSED(start, "b = 1  # xqq", 0);
+    EXPECT_PARSED(start, "b = 1  # _qq", 0);
+    EXPECT_PARSED(start, "b = 1  # \xc3\xa9qq", 0); /* inside a Unicode identifier */
+    EXPECT_PARSED(start, "b = 1  # 1qq", 1);        /* a digit may end another token */
+    EXPECT_PARSED(start, "b = 1  # .qq", 1);
+    EXPECT_PARSED(start, "b = 1  # xqq qq", 1); /* a later occurrence still counts */
+    EXPECT_PARSED(end, "b = 1  # qqx", 0);
+    EXPECT_PARSED(end, "b = 1  # qq1", 0);
+    EXPECT_PARSED(end, "b = 1  # qq.x", 1);
+    EXPECT_PARSED(end, "b = 1  # qq", 1); /* at the end of the file */
+    EXPECT_PARSED("[\"\\\\bqq\\\\b\"]", "b = 1  # qqq", 0);
+    EXPECT_PARSED("[\"\\\\bqq\\\\b\"]", "b = 1  # qqq qq", 1);
+    /* Markup alone is a plain literal. */
+    EXPECT_PARSED("[\"\\\\b\"]", "b = 1  # \\b", 1);
+
+    const char *call = "[\"\\\\bf(\xe2\x80\xa6lock\"]";
+    EXPECT_PARSED(call, "b = 1\nf(x)\nlock = 2\n", 0);
+    EXPECT_PARSED(call, "b = 1\nf(x)  # lock\n", 0);
+    EXPECT_PARSED(call, "b = 1\nf(lock)\n", 1);
+    EXPECT_PARSED(call, "b = 1\nf(a,\n  g(h[1], {2: 3}),\n  lockname)\n", 1);
+    EXPECT_PARSED(call, "b = 1\nf(')', lock)\n", 1);       /* a ')' in a string does not close the call */
+    EXPECT_PARSED(call, "b = 1\nf(x  # )\n  , lock)\n", 1); /* nor one in a comment */
+    EXPECT_PARSED(call, "b = 1\nf('\\')', x)\nlock\n", 0);  /* an escaped quote does not end the string */
+    EXPECT_PARSED(call, "b = 1\nf(x, \\\n  lock)\n", 1);
+    EXPECT_PARSED(call, "b = 1\nelf(lock)\n", 0); /* \b: `elf(` is another call */
+    EXPECT_PARSED(call, "b = 1\nf (lock)\n", 0);  /* not spelled `f(`: the rule's query must pin that */
+    /* Through a receiver: lock_path.f() */
+    EXPECT_PARSED(call, "b = 1\nlock_path.f()\n", 1);
+    EXPECT_PARSED(call, "b = 1\nself . lockp . f()\n", 1);
+    EXPECT_PARSED(call, "b = 1\nx.f()\nlock = 1\n", 0);
+    EXPECT_PARSED(call, "b = 1\nlock = x.f()\n", 0); /* left of the receiver: another expression */
+    EXPECT_PARSED(call, "b = 1\ng(lock).f()\n", 1);  /* a call as receiver: not bounded, let through */
+    EXPECT_PARSED(call, "b = 1\nd[lock].f()\n", 1);
+    EXPECT_PARSED(call, "b = 1\n'lock'.f()\n", 1);
+    EXPECT_PARSED(call, "b = 1\nlock \\\n  .f()\n", 1);
+    EXPECT_PARSED(call, "b = 1\n(lock\n  .f())\n", 1);
+    /* Shapes the lexical scan cannot bound are let through. */
+    EXPECT_PARSED(call, "b = 1\nf('''x''')\nlock\n", 1);
+    EXPECT_PARSED(call, "b = 1\nf(f'{x}')\nlock\n", 1);
+    EXPECT_PARSED(call, "b = 1\nf(x]\nlock\n", 1);
+    EXPECT_PARSED(call, "b = 1\nlock = 2\nf(x\n", 1);
+    EXPECT_PARSED(call, "b = 1\nf('x\nlock')\n", 1);
+    /* Every occurrence counts, not only the first. */
+    EXPECT_PARSED(call, "b = 1\nf(x)\nf(y, lock)\n", 1);
+}
+
 static void test_predicates(void) {
     const char *code = "alpha = 1\nbeta = 2\ngamma = alpha\n";
     expect_findings("((identifier) @finding (#eq? @finding \\\"beta\\\"))", code, "2:1 m beta;");
@@ -530,6 +602,7 @@ int main(void) {
     test_rule_errors();
     test_predicates();
     test_prefilter_scan();
+    test_prefilter_forms();
     test_builtin_fix_reason();
     test_config_and_suppression();
     test_fixers_decline_unknown_shapes();
