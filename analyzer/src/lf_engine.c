@@ -20,6 +20,10 @@ typedef struct lf_combined {
 
 typedef LF_VEC(lf_match_rec) lf_match_vec;
 
+struct lf_engine_shared {
+    lf_combined combined[LF_LANG_COUNT];
+};
+
 struct lf_engine {
     lf_engine_options opts;
     TSParser *parser;
@@ -88,6 +92,39 @@ static void combined_build(lf_combined *c, const lf_ruleset *set, lf_lang lang) 
             c->owner[c->first[i] + k] = (uint32_t)i;
     }
     c->state = 1;
+}
+
+lf_engine_shared *lf_engine_shared_new(const lf_ruleset *rules) {
+    lf_engine_shared *sh = lf_xcalloc(1, sizeof *sh);
+    for (int l = 0; rules && l < LF_LANG_COUNT; l++) {
+        size_t with_query = 0;
+        for (size_t i = 0; i < rules->n_rules; i++)
+            with_query += rules->rules[i]->queries[l] != NULL;
+        /* Only a file that two or more rules want is walked with the combined query. */
+        if (with_query >= 2)
+            combined_build(&sh->combined[l], rules, (lf_lang)l);
+    }
+    return sh;
+}
+
+void lf_engine_shared_free(lf_engine_shared *sh) {
+    if (!sh)
+        return;
+    for (int l = 0; l < LF_LANG_COUNT; l++)
+        combined_free(&sh->combined[l]);
+    free(sh);
+}
+
+/* The combined query of lang: the shared one when the scan built it, else this
+ * engine's own, built on first need. */
+static const lf_combined *combined_for(lf_engine *eng, lf_lang lang) {
+    const lf_engine_shared *sh = eng->opts.shared;
+    if (sh && sh->combined[lang].state != 0)
+        return &sh->combined[lang];
+    lf_combined *c = &eng->combined[lang];
+    if (c->state == 0)
+        combined_build(c, eng->opts.rules, lang);
+    return c;
 }
 
 lf_engine *lf_engine_new(const lf_engine_options *opts) {
@@ -319,11 +356,9 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
     TSNode root = ts_tree_root_node(tree);
     /* A single rule's own query is the smaller one to walk with; two or more share
      * one walk of the combined query. */
-    lf_combined *comb = &eng->combined[src->lang];
-    if (n_todo >= 2 && comb->state == 0)
-        combined_build(comb, set, src->lang);
+    const lf_combined *comb = n_todo >= 2 ? combined_for(eng, src->lang) : NULL;
     int one_walk = 0;
-    if (n_todo >= 2 && comb->state == 1) {
+    if (comb && comb->state == 1) {
         for (size_t i = 0; i < n_todo; i++)
             eng->selected[todo_idx[i]] = 1;
         one_walk = collect_combined(eng, comb, set->n_rules, src, root);

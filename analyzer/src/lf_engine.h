@@ -16,8 +16,17 @@
 #include "lf_rule.h"
 #include "lf_source.h"
 
+/* Read-only state built once for a ruleset and shared by the engines of one
+ * scan (one per worker thread): the combined per-language queries. Optional:
+ * an engine without it builds its own on first need. */
+typedef struct lf_engine_shared lf_engine_shared;
+
+lf_engine_shared *lf_engine_shared_new(const lf_ruleset *rules);
+void lf_engine_shared_free(lf_engine_shared *sh);
+
 typedef struct lf_engine_options {
     const lf_ruleset *rules;
+    const lf_engine_shared *shared; /* may be NULL; else built from this same `rules` */
     const lf_config *config;  /* may be NULL: all rules, default severities */
     int want_fixes;           /* run fix generators for findings of fixable rules */
     int use_prefilter;        /* 1 normally; 0 to prove the prefilter is sound */

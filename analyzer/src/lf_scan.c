@@ -381,6 +381,10 @@ void lf_scan_run(lf_scan *s, int jobs, int want_fixes, int keep_sources) {
         jobs = lf_scan_default_jobs();
     if ((size_t)jobs > s->n_files)
         jobs = (int)s->n_files;
+    /* Workers share one build of the combined queries (tens of milliseconds of
+     * query analysis each); a lone worker builds its own, and only if needed. */
+    lf_engine_shared *shared = jobs > 1 ? lf_engine_shared_new(&s->rules) : NULL;
+    pool.eng_opts.shared = shared;
     if (jobs <= 1) {
         worker(&pool);
     } else {
@@ -395,6 +399,7 @@ void lf_scan_run(lf_scan *s, int jobs, int want_fixes, int keep_sources) {
             pthread_join(threads[t], NULL);
         free(threads);
     }
+    lf_engine_shared_free(shared);
 
     for (size_t i = 0; i < s->walk.n_skipped; i++) {
         const lf_walk_skip *w = &s->walk.skipped[i];
