@@ -8,8 +8,8 @@
  *
  * Two refinements let a rule say more than "these bytes occur somewhere"
  * (rules/README.md): `\b` at either end of a literal asks for an identifier
- * boundary there, and `CALL(…WORD` asks for WORD inside the call that starts
- * with CALL( (its receiver chain included). Both are decided on Python's
+ * boundary there, and `CALL(…WORD` asks for WORD inside a call of CALL (its
+ * receiver chain included). Both are decided on Python's
  * lexical structure and answer "hit" whenever that structure is not plain
  * enough to be sure, so a refined literal never rejects a file the plain
  * literal would have had to let through for a real finding. */
@@ -86,10 +86,10 @@ static size_t lit_id(lit_vec *lits, const char *s) {
 static void parse_form(char *lit, lit_form *f) {
     memset(f, 0, sizeof *f);
     char *ell = strstr(lit, ELLIPSIS);
-    if (ell && ell > lit && ell[-1] == '(' && ell[strlen(ELLIPSIS)] != '\0') {
+    if (ell && ell - lit >= 2 && ell[-1] == '(' && ell[strlen(ELLIPSIS)] != '\0') {
         f->inside = ell + strlen(ELLIPSIS);
         f->inside_len = strlen(f->inside);
-        *ell = '\0'; /* lit is now CALL( ; WORD stays behind the NUL */
+        ell[-1] = '\0'; /* lit is now CALL (its '(' is looked for after any extras); WORD stays behind the NUL */
     }
     size_t n = strlen(lit);
     if (n > 2 && lit[0] == '\\' && lit[1] == 'b') {
@@ -200,11 +200,39 @@ static size_t group_end(const unsigned char *s, size_t len, size_t open) {
     return 0;
 }
 
-/* Does WORD occur in the call whose CALL( literal starts at i (the '(' is its
- * last byte)? The call runs from its receiver chain, when the callee is reached
- * through a '.' (`x.CALL(`, `x . CALL(`), to the ')' that closes the '('.
- * Unboundable shapes count as a hit. */
+/* Position of the '(' that opens a call whose callee text ends at j, past what
+ * tree-sitter-python takes as extras between the two (whitespace, newlines,
+ * `\` line continuations, comments); len when the next token is something
+ * else (not a call), or SIZE_MAX when a non-ASCII byte (Unicode space?) makes
+ * it unsure. */
+static size_t call_paren(const unsigned char *s, size_t len, size_t j) {
+    while (j < len) {
+        unsigned char c = s[j];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c == '\\') {
+            j++;
+        } else if (c == '#') {
+            while (j < len && s[j] != '\n')
+                j++;
+        } else if (c == '(') {
+            return j;
+        } else {
+            return c >= 0x80 ? SIZE_MAX : len;
+        }
+    }
+    return len;
+}
+
+/* Does WORD occur in a call of CALL, the callee spelled as CALL at i? The call
+ * runs from its receiver chain, when the callee is reached through a '.'
+ * (`x.CALL(`, `x . CALL(`), to the ')' that closes its '(' (found past any
+ * extras: `CALL (`). Not followed by a '(': not a call, no hit. Unboundable
+ * shapes count as a hit. */
 static int call_contains(const unsigned char *s, size_t len, size_t i, size_t lit_len, const lit_form *f) {
+    size_t paren = call_paren(s, len, i + lit_len);
+    if (paren == SIZE_MAX)
+        return 1;
+    if (paren >= len)
+        return 0;
     size_t from = i, before = i;
     while (before > 0 && (s[before - 1] == ' ' || s[before - 1] == '\t'))
         before--;
@@ -215,7 +243,7 @@ static int call_contains(const unsigned char *s, size_t len, size_t i, size_t li
             return 1;
         from = (size_t)r;
     }
-    size_t to = group_end(s, len, i + lit_len - 1);
+    size_t to = group_end(s, len, paren);
     if (to == 0)
         return 1;
     return memmem(s + from, to - from, f->inside, f->inside_len) != NULL;

@@ -76,14 +76,14 @@ def _ident(c):
 
 class Literal:
     """A prefilter literal as analyzer/src/lf_prefilter.c reads it (`\\bNAME\\b`
-    identifier boundaries, `CALL(…WORD` WORD inside that call), for the pass
+    identifier boundaries, `CALL(…WORD` WORD inside a call of CALL), for the pass
     figures the harness prints; lockfix itself decides what it parses."""
 
     def __init__(self, text):
         self.inside = None
         call, sep, word = text.partition("\u2026")
-        if sep and call.endswith("(") and word:
-            text, self.inside = call, word.encode()
+        if sep and len(call) >= 2 and call.endswith("(") and word:
+            text, self.inside = call[:-1], word.encode()
         self.start = len(text) > 2 and text.startswith("\\b")
         if self.start:
             text = text[2:]
@@ -112,6 +112,11 @@ class Literal:
             return False
         if self.inside is None:
             return True
+        paren = self._call_paren(s, i + n)
+        if paren is None:
+            return True
+        if paren < 0:
+            return False
         start = i
         before = i
         while before > 0 and s[before - 1] in b" \t":
@@ -121,8 +126,23 @@ class Literal:
             start = self._receiver_start(s, dot)
             if start < 0:
                 return True
-        end = self._group_end(s, i + n - 1)
+        end = self._group_end(s, paren)
         return end == 0 or self.inside in s[start:end]
+
+    @staticmethod
+    def _call_paren(s, j):
+        while j < len(s):
+            c = s[j]
+            if c in b" \t\n\r\f\v\\":
+                j += 1
+            elif c == 0x23:
+                nl = s.find(b"\n", j)
+                j = len(s) if nl < 0 else nl
+            elif c == 0x28:
+                return j
+            else:
+                return None if c >= 0x80 else -1
+        return -1
 
     @staticmethod
     def _receiver_start(s, j):
