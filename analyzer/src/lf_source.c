@@ -48,21 +48,27 @@ static size_t utf8_seq_len(const unsigned char *s, size_t avail) {
     return n;
 }
 
-/* Offset of the first invalid byte, or len when the buffer is valid UTF-8. */
-static size_t utf8_first_invalid(const char *text, size_t len) {
+/* Offset of the first byte that is NUL or not valid UTF-8, or len when there is
+ * none: one pass for both checks (source is read whole, and most of it is
+ * never parsed, so each pass over it counts). */
+static size_t first_nul_or_invalid(const char *text, size_t len) {
     const unsigned char *s = (const unsigned char *)text;
     size_t i = 0;
     while (i < len) {
-        /* Source is mostly ASCII: skip 8 bytes at a time while no high bit is set. */
+        /* Source is mostly ASCII without NULs: skip 8 bytes at a time while no
+         * byte has its high bit set or is zero. */
         while (i + 8 <= len) {
             uint64_t w;
             memcpy(&w, s + i, 8);
-            if (w & 0x8080808080808080ull)
+            uint64_t zero = (w - 0x0101010101010101ull) & ~w;
+            if ((w | zero) & 0x8080808080808080ull)
                 break;
             i += 8;
         }
         if (i >= len)
             break;
+        if (s[i] == 0)
+            return i;
         if (s[i] < 0x80) {
             i++;
             continue;
@@ -75,15 +81,19 @@ static size_t utf8_first_invalid(const char *text, size_t len) {
     return len;
 }
 
+/* Offsets of line starts in one pass; the estimate of one line per 32 bytes
+ * rarely needs a second allocation. */
 static void build_line_index(lf_source *src) {
-    size_t n = 1;
-    for (const char *p = src->text, *end = src->text + src->len; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
-        n++;
-    src->line_starts = lf_xmalloc(n * sizeof *src->line_starts);
+    size_t cap = src->len / 32 + 16, n = 1;
+    src->line_starts = lf_xmalloc(cap * sizeof *src->line_starts);
     src->line_starts[0] = 0;
-    size_t k = 1;
-    for (const char *p = src->text, *end = src->text + src->len; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
-        src->line_starts[k++] = (uint32_t)(p - src->text + 1);
+    for (const char *p = src->text, *end = src->text + src->len; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
+        if (n == cap) {
+            cap *= 2;
+            src->line_starts = lf_xrealloc(src->line_starts, cap * sizeof *src->line_starts);
+        }
+        src->line_starts[n++] = (uint32_t)(p - src->text + 1);
+    }
     src->n_lines = n;
 }
 
@@ -173,12 +183,12 @@ lf_load_status lf_source_load(const char *path, lf_lang lang, lf_source *out, ch
                     lf_xasprintf("%s: larger than %u bytes, skipped", path, LF_SOURCE_MAX_BYTES));
     }
     buf[len] = '\0';
-    const char *nul = memchr(buf, '\0', len);
-    if (nul) {
+    size_t bad = first_nul_or_invalid(buf, len);
+    /* A NUL anywhere makes the file binary, even after an invalid UTF-8 byte. */
+    if (bad < len && (buf[bad] == '\0' || memchr(buf + bad, '\0', len - bad))) {
         free(buf);
         return fail(LF_LOAD_BINARY, err, lf_xasprintf("%s: binary file (NUL byte), skipped", path));
     }
-    size_t bad = utf8_first_invalid(buf, len);
     if (bad < len) {
         /* Name the line so the user can find the stray byte. */
         size_t line = 1;
