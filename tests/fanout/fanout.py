@@ -25,9 +25,12 @@ LOCKRT_PY = os.path.join(SRC, "runtime", "python", "lockrt.py")
 # The seven integrations with an LF101 site (BRIEF §1 shapes A-C); cline (D) has none.
 LF101_INTEGRATIONS = ["claude-code", "codex", "copilot-cli", "cursor", "cursor-cli", "omo", "zcode"]
 
-# mode -> (environment of the workers, expected lockrt.BACKEND, expected library)
+# mode -> (environment of the workers, expected lockrt.BACKEND, expected library).
+# With the library loaded, lockrt.py takes Linux OS locks itself (the same flock
+# the C library takes); native_c_oslock sends them through the C library too.
 MODES = {
     "native_oslock": ({"LOCKRT_LIBRARY": LIBRARY}, "native", LIBRARY),
+    "native_c_oslock": ({"LOCKRT_LIBRARY": LIBRARY, "LOCKRT_PY_OSLOCK": "native"}, "native", LIBRARY),
     "pure_python": ({"LOCKRT_PURE_PYTHON": "1"}, "python", None),
     "native_lockfile": ({"LOCKRT_LIBRARY": LIBRARY, "LOCKRT_STRATEGY": "lockfile"}, "native", LIBRARY),
 }
