@@ -7,9 +7,11 @@ unpatched fixtures they must lose updates (the harness has teeth); after one
 `lockfix fix --apply` over the copy (LF101 + LF201 + LF401 in one run, lockrt
 vendored beside each patched module) they must lose nothing: with the native
 library, without it (pure-Python fallback), and with the lockfile strategy
-forced. Each integration's own pytest suite on the fixed tree is run by
-tests/fix/test_fix_tree.py."""
+forced. Each integration's own pytest suite passes on the Windows path before
+and after the fix (tests/fix/test_fix_tree.py runs them on the Linux path)."""
+import json
 import os
+import subprocess
 
 import pytest
 
@@ -94,6 +96,38 @@ def test_fix_applies_lf101_lf201_lf401_in_one_run_and_vendors_lockrt(patched):
     assert not os.path.exists(os.path.join(fanout.integration_dir(root, "cline"), "lib", "lockrt.py"))
     scan = fanout.lockfix(["scan", "fixtures", "--select", ",".join(FIXED_RULES)], root)
     assert scan.returncode == 0, scan.stdout.decode(errors="replace")
+
+
+# ---------------------------------------------------------------- the integrations' own suites
+
+
+@pytest.mark.parametrize("which", ["unpatched", "patched"])
+def test_own_suites_pass_on_the_windows_path(request, tmp_path, which):
+    """Every integration's own pytest suite, run with sys.platform = "win32"
+    (tests/fix runs them on the Linux path), passes before and after the fix;
+    and the suite really imported lib.state on that path."""
+    root = request.getfixturevalue(which)
+    root = root[0] if which == "patched" else root
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_STATE_DIR") and not k.startswith("LOCKRT_")}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    procs = {}
+    for name in fanout.LF101_INTEGRATIONS + ["cline"]:
+        procs[name] = subprocess.Popen(
+            [fanout.PYTHON, os.path.join(fanout.HERE, "windows_suite.py"), str(tmp_path / (name + ".json")),
+             "-q", "-p", "no:cacheprovider", os.path.join("fixtures", "integrations", name)],
+            cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    for name, proc in procs.items():
+        out = proc.communicate(timeout=300)[0].decode(errors="replace")
+        assert proc.returncode == 0, "%s suite (%s, Windows path) failed:\n%s" % (name, which, out)
+        with open(str(tmp_path / (name + ".json"))) as fh:
+            facts = json.load(fh)
+        assert facts["imported"] and facts["platform"] == "win32", (name, facts)
+        if name == "cline":
+            assert facts["fcntl"] == "<absent>" and not facts["uses_lockrt"], (name, facts)
+        elif which == "unpatched":
+            assert facts["fcntl"] == "None" and not facts["uses_lockrt"], (name, facts)
+        else:
+            assert facts["fcntl"] == "<absent>" and facts["uses_lockrt"], (name, facts)
 
 
 # ---------------------------------------------------------------- controls: unpatched loses
