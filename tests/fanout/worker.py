@@ -14,9 +14,9 @@ Protocol on stdout, one JSON object per line:
      process of a run is imported and waiting before any of them starts, so
      interpreter start-up never serialises the run);
   2. at the end: {"returns": [value of every call], "errors": count,
-     "first_errors": [...], "locks": {"entered": n, "not_acquired": n}} (the
-     patched module's lockrt.exclusive_lock entries, counted by a pass-through
-     wrapper). A call that raises is counted, not fatal: on the
+     "first_errors": [...], "locks": {"entered": n, "not_acquired": n,
+     "slowest_waits": [s, ...]}} (the patched module's lockrt.exclusive_lock
+     entries, counted and timed by a pass-through wrapper). A call that raises is counted, not fatal: on the
      unlocked path a hook process that crashes mid-update is one more lost
      update, and the run goes on as real hooks would.
 
@@ -28,6 +28,7 @@ CALL names the fixture function under test, called ITERS times:
 """
 import json
 import sys
+import time
 
 TOOLS = ("read", "edit", "bash")
 
@@ -37,15 +38,20 @@ def count_lock_entries(lockrt, locks):
     ones that ended without the lock (the fix then proceeds unlocked, by design,
     so a timeout would show up as loss; this says why)."""
     real = lockrt.exclusive_lock
+    waits = []
+    locks["waits"] = waits
 
     class Counted(object):
         def __init__(self, inner):
             self.inner = inner
 
         def __enter__(self):
+            start = time.monotonic()
             acquired = self.inner.__enter__()
+            waited = time.monotonic() - start
             locks["entered"] += 1
             locks["not_acquired"] += 0 if acquired else 1
+            waits.append(waited)
             return acquired
 
         def __exit__(self, *exc):
@@ -108,8 +114,11 @@ def main():
             errors += 1
             if len(first) < 3:
                 first.append("%s: %s" % (type(exc).__name__, exc))
+    waits = sorted(locks.pop("waits", []))
+    # Reported, never asserted: how long the slowest acquisitions took.
+    locks_seen = dict(locks, slowest_waits=[round(w, 3) for w in waits[-3:]])
     sys.stdout.write(json.dumps({"returns": returns, "errors": errors, "first_errors": first,
-                                 "locks": locks}) + "\n")
+                                 "locks": locks_seen}) + "\n")
     sys.stdout.flush()
     return 0
 
