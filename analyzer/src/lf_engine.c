@@ -1,6 +1,7 @@
 /* One parse per file, and one walk of that tree by all applicable rules' patterns. */
 #include "lf_engine.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,11 @@ typedef struct lf_combined {
 
 typedef LF_VEC(lf_match_rec) lf_match_vec;
 
+/* Built on first need by whichever worker needs it first, so the compile
+ * overlaps the other workers' scanning instead of delaying the start. */
 struct lf_engine_shared {
+    pthread_mutex_t lock;
+    const lf_ruleset *rules;
     lf_combined combined[LF_LANG_COUNT];
 };
 
@@ -96,14 +101,8 @@ static void combined_build(lf_combined *c, const lf_ruleset *set, lf_lang lang) 
 
 lf_engine_shared *lf_engine_shared_new(const lf_ruleset *rules) {
     lf_engine_shared *sh = lf_xcalloc(1, sizeof *sh);
-    for (int l = 0; rules && l < LF_LANG_COUNT; l++) {
-        size_t with_query = 0;
-        for (size_t i = 0; i < rules->n_rules; i++)
-            with_query += rules->rules[i]->queries[l] != NULL;
-        /* Only a file that two or more rules want is walked with the combined query. */
-        if (with_query >= 2)
-            combined_build(&sh->combined[l], rules, (lf_lang)l);
-    }
+    pthread_mutex_init(&sh->lock, NULL);
+    sh->rules = rules;
     return sh;
 }
 
@@ -112,15 +111,21 @@ void lf_engine_shared_free(lf_engine_shared *sh) {
         return;
     for (int l = 0; l < LF_LANG_COUNT; l++)
         combined_free(&sh->combined[l]);
+    pthread_mutex_destroy(&sh->lock);
     free(sh);
 }
 
-/* The combined query of lang: the shared one when the scan built it, else this
- * engine's own, built on first need. */
+/* The combined query of lang: the scan's shared one when there is one, else
+ * this engine's own; built on first need. */
 static const lf_combined *combined_for(lf_engine *eng, lf_lang lang) {
-    const lf_engine_shared *sh = eng->opts.shared;
-    if (sh && sh->combined[lang].state != 0)
+    lf_engine_shared *sh = (lf_engine_shared *)eng->opts.shared; /* const for callers: only this lazy build writes */
+    if (sh && sh->rules == eng->opts.rules) {
+        pthread_mutex_lock(&sh->lock);
+        if (sh->combined[lang].state == 0)
+            combined_build(&sh->combined[lang], sh->rules, lang);
+        pthread_mutex_unlock(&sh->lock);
         return &sh->combined[lang];
+    }
     lf_combined *c = &eng->combined[lang];
     if (c->state == 0)
         combined_build(c, eng->opts.rules, lang);

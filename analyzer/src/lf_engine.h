@@ -16,9 +16,10 @@
 #include "lf_rule.h"
 #include "lf_source.h"
 
-/* Read-only state built once for a ruleset and shared by the engines of one
- * scan (one per worker thread): the combined per-language queries. Optional:
- * an engine without it builds its own on first need. */
+/* State built once for a ruleset and shared by the engines of one scan (one
+ * per worker thread): the combined per-language queries, built under a lock by
+ * the first engine that needs one. Optional: an engine without it builds its
+ * own on first need. */
 typedef struct lf_engine_shared lf_engine_shared;
 
 lf_engine_shared *lf_engine_shared_new(const lf_ruleset *rules);

@@ -382,7 +382,7 @@ void lf_scan_run(lf_scan *s, int jobs, int want_fixes, int keep_sources) {
     if ((size_t)jobs > s->n_files)
         jobs = (int)s->n_files;
     /* Workers share one build of the combined queries (tens of milliseconds of
-     * query analysis each); a lone worker builds its own, and only if needed. */
+     * query analysis each), made by the first worker that needs it. */
     lf_engine_shared *shared = jobs > 1 ? lf_engine_shared_new(&s->rules) : NULL;
     pool.eng_opts.shared = shared;
     if (jobs <= 1) {
