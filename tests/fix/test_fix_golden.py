@@ -7,6 +7,7 @@ Set LOCKFIX_REGEN_GOLDEN=1 to rewrite the golden files (then review the diff).""
 
 import os
 import shutil
+import sys
 
 import pytest
 
@@ -112,3 +113,27 @@ def test_hunks_match_gnu_diff(tmp_path, case):
     lockfix(["fix", case + ".py", "--apply"], work, 0)
     gnu = run(["diff", "-u", str(original), str(work / (case + ".py"))], tmp_path, 1).stdout
     assert hunks(ours) == hunks(gnu)
+
+
+def test_failed_write_leaves_no_temp_and_keeps_the_old_file(tmp_path):
+    """A unique temp is never reused: after the fix, a write that fails removes
+    its temp (the fixed `.tmp` name used to be overwritten by the next write)."""
+    work = stage(tmp_path, "lf401_basic")
+    lockfix(["fix", "lf401_basic.py", "--apply"], work, 0)
+    data = tmp_path / "data"
+    data.mkdir()
+    code = (
+        "import sys; sys.path.insert(0, %r)\n"
+        "import lf401_basic as m\n"
+        "m.save(%r, {'ok': 1})\n"
+        "for _ in range(3):\n"
+        "    try:\n"
+        "        m.save(%r, {'bad': object()})\n"
+        "    except TypeError:\n"
+        "        pass\n"
+        "    else:\n"
+        "        raise SystemExit('the bad write did not fail')\n"
+    ) % (str(work), str(data / "state.json"), str(data / "state.json"))
+    run([sys.executable, "-c", code], work, 0)
+    assert sorted(os.listdir(data)) == ["state.json"]
+    assert (data / "state.json").read_text() == '{"ok": 1}'

@@ -109,15 +109,6 @@ static int same_tree(const lf_source *src, TSNode a, TSNode b) {
     }
 }
 
-static int multiline_string_in(TSNode n) {
-    if (lf_pyfix_is(n, "string") && ts_node_start_point(n).row != ts_node_end_point(n).row)
-        return 1;
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-        if (multiline_string_in(ts_node_named_child(n, i)))
-            return 1;
-    return 0;
-}
-
 /* ---- the conditional import ---- */
 
 /* `import MOD` exactly. */
@@ -423,7 +414,7 @@ static int recognise(const lf_source *src, TSNode ifs, const char *mod, site *ou
             fail(why, lf_xasprintf("the locked path itself uses `%s` or the lock file", mod));
             goto done;
         }
-        if (multiline_string_in(out->body.items[i])) {
+        if (lf_pyfix_has_multiline_string(out->body.items[i])) {
             fail(why, lf_xstrdup("the locked path holds a multi-line string, which re-indenting would change"));
             goto done;
         }
@@ -444,8 +435,7 @@ static uint32_t line_start(const lf_source *src, uint32_t at) {
     return at;
 }
 
-/* BODY's lines re-indented from its own indentation to `to`. Lines outside
- * that indentation are continuation lines (inside brackets), kept as they are. */
+/* BODY's lines re-indented from its own indentation to `to`. */
 static char *reindent_body(const lf_source *src, const site *st, const char *to, char **why) {
     TSNode first = st->body.items[0];
     char *from = lf_pyfix_line_indent(src, ts_node_start_byte(first));
@@ -457,30 +447,9 @@ static char *reindent_body(const lf_source *src, const site *st, const char *to,
     }
     /* From the line after `try:`, so comments before the first statement come along. */
     uint32_t from_line = lf_pyfix_next_line_start(src, ts_node_start_byte(st->inner_try));
-    size_t fl = strlen(from);
-    uint32_t end = ts_node_end_byte(st->body.items[st->body.len - 1]);
-    lf_strbuf sb;
-    lf_strbuf_init(&sb);
-    for (uint32_t a = from_line; a < end;) {
-        const char *nl = memchr(src->text + a, '\n', end - a);
-        uint32_t e = nl ? (uint32_t)(nl - src->text) : end;
-        uint32_t k = a;
-        while (k < e && (src->text[k] == ' ' || src->text[k] == '\t' || src->text[k] == '\r'))
-            k++;
-        if (k == e) {
-            /* blank line */
-        } else if (e - a >= fl && memcmp(src->text + a, from, fl) == 0) {
-            lf_strbuf_puts(&sb, to);
-            lf_strbuf_append(&sb, src->text + a + fl, e - a - fl);
-        } else {
-            lf_strbuf_append(&sb, src->text + a, e - a);
-        }
-        if (nl && e < end)
-            lf_strbuf_putc(&sb, '\n'); /* a CR before it stayed with the line's text */
-        a = e + 1;
-    }
+    char *text = lf_pyfix_reindent(src, from_line, ts_node_end_byte(st->body.items[st->body.len - 1]), from, to);
     free(from);
-    return lf_strbuf_detach(&sb);
+    return text;
 }
 
 /* A name for the `as` target that the function does not use yet. */

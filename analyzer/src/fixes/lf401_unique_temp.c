@@ -12,10 +12,23 @@
  *     fd, tmp = tempfile.mkstemp(
  *         dir=os.path.dirname(path) or ".", prefix=os.path.basename(path) + ".", suffix=".tmp"
  *     )
- *     with os.fdopen(fd, "w"...) as fh:
+ *     try:
+ *         with os.fdopen(fd, "w"...) as fh:
+ *             ...
+ *         os.replace(tmp, path)
+ *     except BaseException:
+ *         try:
+ *             os.unlink(tmp)
+ *         except OSError:
+ *             pass
+ *         raise
  *
  * The same directory keeps the rename atomic (no cross-device move); O_EXCL inside
- * mkstemp makes concurrent writers use distinct temps. */
+ * mkstemp makes concurrent writers use distinct temps. A unique name is never
+ * reused, so a write that fails must remove its temp, or failures accumulate
+ * files (the fixed name was at least overwritten by the next write). When the
+ * statements to wrap hold a multi-line string, which re-indenting would change,
+ * the fix keeps them as they are, without the cleanup. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,6 +116,20 @@ static TSNode write_open_of(const lf_source *src, TSNode stmt, const char *tmp_n
     return writes ? value : none;
 }
 
+/* End of the statement's line when only a comment follows it there (the comment
+ * moves with it), else the end of the statement. */
+static uint32_t end_with_comment(const lf_source *src, TSNode stmt) {
+    uint32_t e = ts_node_end_byte(stmt), k = e;
+    while (k < src->len && (src->text[k] == ' ' || src->text[k] == '\t'))
+        k++;
+    if (k < src->len && src->text[k] == '#') {
+        while (k < src->len && src->text[k] != '\n' && src->text[k] != '\r')
+            k++;
+        return k;
+    }
+    return e;
+}
+
 /* `os.replace(T, P)` / `os.rename(T, P)` as a statement. */
 static int renames_onto(const lf_source *src, TSNode stmt, const char *tmp_name, const char *target) {
     if (!lf_pyfix_is(stmt, "expression_statement"))
@@ -154,7 +181,7 @@ static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
     target = lf_node_text(src, site.target);
     /* The first later statement using the temp must open it for writing, and a
      * statement after that must rename it onto the target. */
-    TSNode open_call = {0};
+    TSNode open_call = {0}, open_stmt = {0}, rename_stmt = {0};
     int renamed = 0;
     for (TSNode s = ts_node_next_named_sibling(stmt); !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
         if (ts_node_is_null(open_call)) {
@@ -163,10 +190,12 @@ static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
             open_call = write_open_of(src, s, tmp_name);
             if (ts_node_is_null(open_call))
                 break;
+            open_stmt = s;
             continue;
         }
         if (renames_onto(src, s, tmp_name, target)) {
             renamed = 1;
+            rename_stmt = s;
             break;
         }
     }
@@ -187,13 +216,56 @@ static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
                             "%s%sdir=os.path.dirname(%s) or \".\", prefix=os.path.basename(%s) + \".\", suffix=\"%s\"\n"
                             "%s)",
                             fd_name, tmp_name, indent, unit, target, target, site.suffix, indent);
-    free(indent);
-    free(unit);
     lf_fix_add_edit(fix, ts_node_start_byte(assign), ts_node_end_byte(assign), mk);
     free(mk);
     char *fdopen = lf_xasprintf("os.fdopen(%s", fd_name);
-    lf_fix_add_edit(fix, ts_node_start_byte(open_call), ts_node_end_byte(lf_pyfix_call_arg(open_call, 0)), fdopen);
+    /* Wrapping re-indents the statements: only when they start their lines and
+     * hold no multi-line string. */
+    uint32_t open_line = ts_node_start_byte(open_stmt);
+    while (open_line > 0 && src->text[open_line - 1] != '\n')
+        open_line--;
+    int wrap = open_line + strlen(indent) == ts_node_start_byte(open_stmt);
+    for (TSNode s = open_stmt; wrap; s = ts_node_next_named_sibling(s)) {
+        wrap = !lf_pyfix_has_multiline_string(s);
+        if (ts_node_eq(s, rename_stmt))
+            break;
+    }
+    if (wrap) {
+        /* open .. rename inside try/except that removes the temp on failure. */
+        uint32_t a = ts_node_start_byte(open_stmt), end = end_with_comment(src, rename_stmt);
+        uint32_t cut = ts_node_start_byte(open_call), cut_end = ts_node_end_byte(lf_pyfix_call_arg(open_call, 0));
+        lf_source region; /* the statements with the open call already replaced */
+        lf_strbuf sb;
+        lf_strbuf_init(&sb);
+        uint32_t from_line = a - (uint32_t)strlen(indent);
+        lf_strbuf_append(&sb, src->text + from_line, cut - from_line);
+        lf_strbuf_puts(&sb, fdopen);
+        lf_strbuf_append(&sb, src->text + cut_end, end - cut_end);
+        lf_source_from_text(&region, src->path, src->lang, sb.data, sb.len);
+        char *to = lf_xasprintf("%s%s", indent, unit);
+        char *body = lf_pyfix_reindent(&region, 0, (uint32_t)region.len, indent, to);
+        char *text = lf_xasprintf("try:\n%s\n"
+                                  "%sexcept BaseException:\n"
+                                  "%s%stry:\n"
+                                  "%s%s%sos.unlink(%s)\n"
+                                  "%s%sexcept OSError:\n"
+                                  "%s%s%spass\n"
+                                  "%s%sraise",
+                                  body, indent, indent, unit, indent, unit, unit, tmp_name, indent, unit, indent, unit,
+                                  unit, indent, unit);
+        /* The edit starts at the statement, after its indentation. */
+        lf_fix_add_edit(fix, a, end, text);
+        free(text);
+        free(body);
+        free(to);
+        lf_source_free(&region);
+        lf_strbuf_free(&sb);
+    } else {
+        lf_fix_add_edit(fix, ts_node_start_byte(open_call), ts_node_end_byte(lf_pyfix_call_arg(open_call, 0)), fdopen);
+    }
     free(fdopen);
+    free(indent);
+    free(unit);
     lf_pyfix_ensure_import(src, ctx->root, "tempfile", fix);
 done:
     free(site.suffix);

@@ -225,3 +225,37 @@ void lf_pyfix_ensure_import(const lf_source *src, TSNode root, const char *modul
     lf_fix_add_edit(fix, at, at, text);
     free(text);
 }
+
+int lf_pyfix_has_multiline_string(TSNode n) {
+    if (lf_pyfix_is(n, "string") && ts_node_start_point(n).row != ts_node_end_point(n).row)
+        return 1;
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        if (lf_pyfix_has_multiline_string(ts_node_named_child(n, i)))
+            return 1;
+    return 0;
+}
+
+char *lf_pyfix_reindent(const lf_source *src, uint32_t from_line, uint32_t end, const char *from, const char *to) {
+    size_t fl = strlen(from);
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    for (uint32_t a = from_line; a < end;) {
+        const char *nl = memchr(src->text + a, '\n', end - a);
+        uint32_t e = nl ? (uint32_t)(nl - src->text) : end;
+        uint32_t k = a;
+        while (k < e && (src->text[k] == ' ' || src->text[k] == '\t' || src->text[k] == '\r'))
+            k++;
+        if (k == e) {
+            /* blank line */
+        } else if (e - a >= fl && memcmp(src->text + a, from, fl) == 0) {
+            lf_strbuf_puts(&sb, to);
+            lf_strbuf_append(&sb, src->text + a + fl, e - a - fl);
+        } else {
+            lf_strbuf_append(&sb, src->text + a, e - a);
+        }
+        if (nl && e < end)
+            lf_strbuf_putc(&sb, '\n'); /* a CR before it stayed with the line's text */
+        a = e + 1;
+    }
+    return sb.data ? lf_strbuf_detach(&sb) : lf_xstrdup("");
+}
