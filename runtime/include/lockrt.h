@@ -96,7 +96,7 @@ typedef struct lockrt_options {
     lockrt_strategy strategy; /* default AUTO (then LOCKRT_STRATEGY env applies) */
     int64_t timeout_ms;       /* <0 wait forever, 0 try once; default 10000 */
     uint32_t poll_min_ms;     /* backoff start; default 1 */
-    uint32_t poll_max_ms;     /* backoff cap; default 50 */
+    uint32_t poll_max_ms;     /* backoff cap; default 5 (see docs/lockrt.md, "Waiting") */
     const lockrt_hooks *hooks;/* NULL in production */
 } lockrt_options;
 

@@ -562,7 +562,7 @@ def process_start_time(pid):
 # --------------------------------------------------------------------------------------
 
 _POLL_MIN = 0.0001
-_POLL_MAX = 0.05
+_POLL_MAX = 0.005  # as the C library's poll_max_ms; docs/lockrt.md, "Waiting"
 
 # What an OS-lock acquirer finds after its flock succeeded (see _check_locked).
 _HELD, _MOVED, _RECORD = "held", "moved", "record"
@@ -769,7 +769,7 @@ else:
                     if fd >= 0:
                         _close(fd)
                     return -1
-                # Backoff from 100 us (critical sections are short) to 50 ms,
+                # Backoff from 100 us (critical sections are short) to 5 ms,
                 # jittered so that waiters that started together spread out.
                 nap = delay * (0.5 + (time.perf_counter_ns() & 1023) / 2048.0)
                 time.sleep(min(nap, deadline - now))

@@ -33,7 +33,7 @@ void lockrt_options_init(lockrt_options *opts)
     opts->strategy = LOCKRT_STRATEGY_AUTO;
     opts->timeout_ms = 10000;
     opts->poll_min_ms = 1;
-    opts->poll_max_ms = 50;
+    opts->poll_max_ms = 5;
     opts->hooks = NULL;
 }
 

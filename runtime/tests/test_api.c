@@ -44,7 +44,7 @@ static void options_defaults(void)
     CHECK_EQ_INT(o.strategy, LOCKRT_STRATEGY_AUTO);
     CHECK_EQ_INT(o.timeout_ms, 10000);
     CHECK_EQ_INT(o.poll_min_ms, 1);
-    CHECK_EQ_INT(o.poll_max_ms, 50);
+    CHECK_EQ_INT(o.poll_max_ms, 5);
     CHECK(o.hooks == NULL);
 }
 
