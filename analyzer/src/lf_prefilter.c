@@ -110,14 +110,22 @@ static int ident_byte(unsigned char c) {
 }
 
 /* An identifier (hence a node whose text starts with one) cannot begin right
- * after a letter, '_' or a non-ASCII byte: the lexer would have made them one
- * identifier. A digit before is let through (`x1store_` is one identifier, but
- * so is nothing else to be sure of). */
+ * after an ASCII letter or '_': the lexer would have made them one identifier.
+ * A digit before is let through (`x1store_` is one identifier, but so is
+ * nothing else to be sure of), and so is a non-ASCII byte: tree-sitter ends an
+ * identifier at a Unicode character that cannot continue one (U+00A0 is even
+ * whitespace to it), and telling those apart is not worth it here. */
 static int starts_word(const unsigned char *s, size_t i) {
     if (i == 0)
         return 1;
     unsigned char c = s[i - 1];
-    return !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80);
+    return !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
+}
+
+/* The identifier cannot go on past i: the same reasoning, at the end. */
+static int ends_word(const unsigned char *s, size_t i) {
+    unsigned char c = s[i];
+    return !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
 }
 
 /* Start of the receiver chain `a.b.c` ending just before the '.' at dot, or -1
@@ -254,7 +262,7 @@ static int form_holds(const lf_prefilter_index *ix, uint32_t id, const unsigned 
     const lit_form *f = &ix->forms[id];
     if (f->word_start && !starts_word(s, i))
         return 0;
-    if (f->word_end && ident_byte(s[i + ix->lens[id]]))
+    if (f->word_end && !ends_word(s, i + ix->lens[id]))
         return 0;
     if (f->inside && !call_contains(s, len, i, ix->lens[id], f))
         return 0;

@@ -105,10 +105,9 @@ class Literal:
 
     def _holds(self, s, i):
         n = len(self.bytes)
-        if self.start and i > 0 and (s[i - 1] == 0x5F or 0x41 <= s[i - 1] <= 0x5A or 0x61 <= s[i - 1] <= 0x7A
-                                     or s[i - 1] >= 0x80):
+        if self.start and i > 0 and (s[i - 1] == 0x5F or 0x41 <= s[i - 1] <= 0x5A or 0x61 <= s[i - 1] <= 0x7A):
             return False
-        if self.end and i + n < len(s) and _ident(s[i + n]):
+        if self.end and i + n < len(s) and _ident(s[i + n]) and s[i + n] < 0x80:
             return False
         if self.inside is None:
             return True
