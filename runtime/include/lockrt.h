@@ -111,7 +111,9 @@ typedef struct lockrt_lock lockrt_lock; /* opaque held-lock handle */
 LOCKRT_API int lockrt_acquire(const char *path, const lockrt_options *opts, lockrt_lock **out);
 
 /* Release and free the handle. Lockfile strategy: identity-bound removal of the
- * record we created. OS strategy: unlock and close; the file is left in place. */
+ * record we created. OS strategy: unlock and close; the file is left in place.
+ * In a process forked from the one that acquired, the handle is a copy: release
+ * frees the copy and leaves the lock with the acquiring process. */
 LOCKRT_API int lockrt_release(lockrt_lock *lock);
 
 /* Strategy actually in use for a held lock (never AUTO). */

@@ -78,6 +78,7 @@ int lockrt_acquire(const char *path, const lockrt_options *user_opts, lockrt_loc
     lock->fd = -1;
 #endif
     lock->hooks = opts.hooks;
+    lock->owner_pid = lockrt__self_pid();
 
     int rc = resolve_strategy(path, &opts, &lock->strategy);
     if (rc == LOCKRT_OK) {
@@ -105,8 +106,18 @@ int lockrt_release(lockrt_lock *lock)
 {
     if (!lock)
         return LOCKRT_EINVAL;
-    int rc = lock->strategy == LOCKRT_STRATEGY_OSLOCK ? lockrt__oslock_release(lock)
+    int rc = LOCKRT_OK;
+    if (lock->owner_pid != lockrt__self_pid()) {
+        /* A child forked while the lock was held has a copy of the handle, not
+         * the lock. flock(LOCK_UN) here would act on the open file description
+         * the parent shares and free the parent's lock; removing the record
+         * would end the parent's lockfile lock. Only our copy is dropped. */
+        if (lock->strategy == LOCKRT_STRATEGY_OSLOCK)
+            lockrt__oslock_abandon(lock);
+    } else {
+        rc = lock->strategy == LOCKRT_STRATEGY_OSLOCK ? lockrt__oslock_release(lock)
                                                       : lockrt__lockfile_release(lock);
+    }
     free(lock->path);
     free(lock);
     return rc;

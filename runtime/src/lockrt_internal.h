@@ -37,6 +37,7 @@ struct lockrt_lock {
     lockrt_identity identity;  /* lockfile: the record as we created it */
     char token[LOCKRT_TOKEN_MAX];
     const lockrt_hooks *hooks;
+    int64_t owner_pid;         /* the process that acquired: a forked copy only frees its handle */
 };
 
 /* ---- shared helpers (src/) ---- */

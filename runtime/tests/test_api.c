@@ -738,6 +738,38 @@ static void write_atomic_readers_never_see_partial(void)
     free(b);
 }
 
+/* A child forked while the lock is held releases its copy of the handle: the
+ * parent keeps the lock (a third process cannot take it) until it releases. */
+static void forked_copy_release_keeps_parents_lock(void)
+{
+    const lockrt_strategy strategies[] = {LOCKRT_STRATEGY_OSLOCK, LOCKRT_STRATEGY_LOCKFILE};
+    const char *const paths[] = {"forked-os.lock", "forked-lf.lock"};
+    for (size_t s = 0; s < 2; s++) {
+        lockrt_options o = opts_for(strategies[s], 0);
+        const char *path = paths[s];
+        lockrt_lock *held = NULL;
+        CHECK_EQ_INT(lockrt_acquire(path, &o, &held), LOCKRT_OK);
+        pid_t child = fork();
+        CHECK(child >= 0);
+        if (child == 0)
+            _exit(lockrt_release(held) == LOCKRT_OK ? 0 : 1);
+        int st = 0;
+        CHECK(waitpid(child, &st, 0) == child && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        pid_t prober = fork();
+        CHECK(prober >= 0);
+        if (prober == 0) {
+            lockrt_lock *l = NULL;
+            _exit(lockrt_acquire(path, &o, &l) == LOCKRT_ETIMEDOUT ? 0 : 1);
+        }
+        CHECK(waitpid(prober, &st, 0) == prober && WIFEXITED(st));
+        CHECK_EQ_INT(WEXITSTATUS(st), 0); /* still held by the parent */
+        CHECK_EQ_INT(lockrt_release(held), LOCKRT_OK);
+        lockrt_lock *again = NULL;
+        CHECK_EQ_INT(lockrt_acquire(path, &o, &again), LOCKRT_OK);
+        CHECK_EQ_INT(lockrt_release(again), LOCKRT_OK);
+    }
+}
+
 /* ---- liveness ---- */
 
 static void process_liveness(void)
@@ -811,6 +843,7 @@ int main(int argc, char **argv)
         LRT_TEST(confined_path_rules),
         LRT_TEST(write_atomic_replaces_and_cleans_up),
         LRT_TEST(write_atomic_readers_never_see_partial),
+        LRT_TEST(forked_copy_release_keeps_parents_lock),
         LRT_TEST(process_liveness),
     };
     return lrt_run(tests, sizeof tests / sizeof tests[0], argc, argv);
