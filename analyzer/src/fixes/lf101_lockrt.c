@@ -429,25 +429,18 @@ done:
 
 /* ---- rewriting ---- */
 
-static uint32_t line_start(const lf_source *src, uint32_t at) {
-    while (at > 0 && src->text[at - 1] != '\n')
-        at--;
-    return at;
-}
-
 /* BODY's lines re-indented from its own indentation to `to`. */
 static char *reindent_body(const lf_source *src, const site *st, const char *to, char **why) {
     TSNode first = st->body.items[0];
     char *from = lf_pyfix_line_indent(src, ts_node_start_byte(first));
-    if (line_start(src, ts_node_start_byte(first)) + strlen(from) != ts_node_start_byte(first) ||
-        ts_node_start_point(first).row == ts_node_start_point(st->inner_try).row) {
+    if (!lf_pyfix_starts_line(src, first) || ts_node_start_point(first).row == ts_node_start_point(st->inner_try).row) {
         free(from);
         *why = lf_xstrdup("the locked path does not start on its own line");
         return NULL;
     }
     /* From the line after `try:`, so comments before the first statement come along. */
     uint32_t from_line = lf_pyfix_next_line_start(src, ts_node_start_byte(st->inner_try));
-    char *text = lf_pyfix_reindent(src, from_line, ts_node_end_byte(st->body.items[st->body.len - 1]), from, to);
+    char *text = lf_pyfix_reindent(src->text, from_line, ts_node_end_byte(st->body.items[st->body.len - 1]), from, to);
     free(from);
     return text;
 }
@@ -566,7 +559,7 @@ static void import_edits(const lf_source *src, TSNode root, TSNode imp, int pure
     int still_used = uses_outside(src, root, mod, l.ok.items, l.ok.len) > 0;
     LF_VEC_FREE(&l.ok);
     const char *line = binds_lockrt(src, root) ? "" : import_line;
-    uint32_t from = line_start(src, ts_node_start_byte(imp));
+    uint32_t from = lf_pyfix_line_start(src, ts_node_start_byte(imp));
     if (still_used || !pure) {
         if (*line) {
             char *spaced = lf_xasprintf("%s\n", line);
@@ -580,7 +573,7 @@ static void import_edits(const lf_source *src, TSNode root, TSNode imp, int pure
     TSNode sys_imp = plain_import_sys(src, root);
     if (!ts_node_is_null(sys_imp) && lf_pyfix_mentions(src, lf_pyfix_field(imp, "condition"), "sys")) {
         TSNode skip[] = {imp, sys_imp};
-        uint32_t s0 = line_start(src, ts_node_start_byte(sys_imp));
+        uint32_t s0 = lf_pyfix_line_start(src, ts_node_start_byte(sys_imp));
         if (uses_outside(src, root, "sys", skip, 2) == 0 && s0 == ts_node_start_byte(sys_imp))
             lf_fix_add_edit(fix, s0, lf_pyfix_next_line_start(src, ts_node_end_byte(sys_imp)), "");
     }

@@ -221,10 +221,7 @@ static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
     char *fdopen = lf_xasprintf("os.fdopen(%s", fd_name);
     /* Wrapping re-indents the statements: only when they start their lines and
      * hold no multi-line string. */
-    uint32_t open_line = ts_node_start_byte(open_stmt);
-    while (open_line > 0 && src->text[open_line - 1] != '\n')
-        open_line--;
-    int wrap = open_line + strlen(indent) == ts_node_start_byte(open_stmt);
+    int wrap = lf_pyfix_starts_line(src, open_stmt);
     for (TSNode s = open_stmt; wrap; s = ts_node_next_named_sibling(s)) {
         wrap = !lf_pyfix_has_multiline_string(s);
         if (ts_node_eq(s, rename_stmt))
@@ -234,16 +231,14 @@ static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
         /* open .. rename inside try/except that removes the temp on failure. */
         uint32_t a = ts_node_start_byte(open_stmt), end = end_with_comment(src, rename_stmt);
         uint32_t cut = ts_node_start_byte(open_call), cut_end = ts_node_end_byte(lf_pyfix_call_arg(open_call, 0));
-        lf_source region; /* the statements with the open call already replaced */
-        lf_strbuf sb;
-        lf_strbuf_init(&sb);
-        uint32_t from_line = a - (uint32_t)strlen(indent);
-        lf_strbuf_append(&sb, src->text + from_line, cut - from_line);
-        lf_strbuf_puts(&sb, fdopen);
-        lf_strbuf_append(&sb, src->text + cut_end, end - cut_end);
-        lf_source_from_text(&region, src->path, src->lang, sb.data, sb.len);
+        lf_strbuf region; /* the statements, with the open call already replaced */
+        lf_strbuf_init(&region);
+        uint32_t from_line = lf_pyfix_line_start(src, a);
+        lf_strbuf_append(&region, src->text + from_line, cut - from_line);
+        lf_strbuf_puts(&region, fdopen);
+        lf_strbuf_append(&region, src->text + cut_end, end - cut_end);
         char *to = lf_xasprintf("%s%s", indent, unit);
-        char *body = lf_pyfix_reindent(&region, 0, (uint32_t)region.len, indent, to);
+        char *body = lf_pyfix_reindent(region.data, 0, (uint32_t)region.len, indent, to);
         char *text = lf_xasprintf("try:\n%s\n"
                                   "%sexcept BaseException:\n"
                                   "%s%stry:\n"
@@ -258,8 +253,7 @@ static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
         free(text);
         free(body);
         free(to);
-        lf_source_free(&region);
-        lf_strbuf_free(&sb);
+        lf_strbuf_free(&region);
     } else {
         lf_fix_add_edit(fix, ts_node_start_byte(open_call), ts_node_end_byte(lf_pyfix_call_arg(open_call, 0)), fdopen);
     }

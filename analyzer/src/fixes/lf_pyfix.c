@@ -85,14 +85,21 @@ int lf_pyfix_mentions(const lf_source *src, TSNode n, const char *name) {
     return 0;
 }
 
-static uint32_t line_start(const lf_source *src, uint32_t at) {
+uint32_t lf_pyfix_line_start(const lf_source *src, uint32_t at) {
     while (at > 0 && src->text[at - 1] != '\n')
         at--;
     return at;
 }
 
+int lf_pyfix_starts_line(const lf_source *src, TSNode n) {
+    uint32_t at = ts_node_start_byte(n), s = lf_pyfix_line_start(src, at);
+    while (s < at && (src->text[s] == ' ' || src->text[s] == '\t'))
+        s++;
+    return s == at;
+}
+
 char *lf_pyfix_line_indent(const lf_source *src, uint32_t at) {
-    uint32_t s = line_start(src, at), e = s;
+    uint32_t s = lf_pyfix_line_start(src, at), e = s;
     while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
         e++;
     return lf_xstrndup(src->text + s, e - s);
@@ -235,23 +242,23 @@ int lf_pyfix_has_multiline_string(TSNode n) {
     return 0;
 }
 
-char *lf_pyfix_reindent(const lf_source *src, uint32_t from_line, uint32_t end, const char *from, const char *to) {
+char *lf_pyfix_reindent(const char *text, uint32_t from_line, uint32_t end, const char *from, const char *to) {
     size_t fl = strlen(from);
     lf_strbuf sb;
     lf_strbuf_init(&sb);
     for (uint32_t a = from_line; a < end;) {
-        const char *nl = memchr(src->text + a, '\n', end - a);
-        uint32_t e = nl ? (uint32_t)(nl - src->text) : end;
+        const char *nl = memchr(text + a, '\n', end - a);
+        uint32_t e = nl ? (uint32_t)(nl - text) : end;
         uint32_t k = a;
-        while (k < e && (src->text[k] == ' ' || src->text[k] == '\t' || src->text[k] == '\r'))
+        while (k < e && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r'))
             k++;
         if (k == e) {
             /* blank line */
-        } else if (e - a >= fl && memcmp(src->text + a, from, fl) == 0) {
+        } else if (e - a >= fl && memcmp(text + a, from, fl) == 0) {
             lf_strbuf_puts(&sb, to);
-            lf_strbuf_append(&sb, src->text + a + fl, e - a - fl);
+            lf_strbuf_append(&sb, text + a + fl, e - a - fl);
         } else {
-            lf_strbuf_append(&sb, src->text + a, e - a);
+            lf_strbuf_append(&sb, text + a, e - a);
         }
         if (nl && e < end)
             lf_strbuf_putc(&sb, '\n'); /* a CR before it stayed with the line's text */

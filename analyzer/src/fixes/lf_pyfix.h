@@ -32,6 +32,10 @@ char *lf_pyfix_line_indent(const lf_source *src, uint32_t at);
 /* One level of indentation inside the block holding statement `stmt`: its indent
  * minus that of the statement owning the block ("    " when it cannot tell). */
 char *lf_pyfix_indent_unit(const lf_source *src, TSNode stmt);
+/* Start of the line holding byte `at`. */
+uint32_t lf_pyfix_line_start(const lf_source *src, uint32_t at);
+/* 1 when n is the first thing on its line (only indentation before it). */
+int lf_pyfix_starts_line(const lf_source *src, TSNode n);
 /* Byte just after the end of the line holding byte `at` (past its '\n'). */
 uint32_t lf_pyfix_next_line_start(const lf_source *src, uint32_t at);
 /* Value of a string literal without prefix or quotes, when it has no interpolation
@@ -39,12 +43,12 @@ uint32_t lf_pyfix_next_line_start(const lf_source *src, uint32_t at);
 char *lf_pyfix_plain_string(const lf_source *src, TSNode n);
 /* 1 when a string literal under n spans several lines (re-indenting would change it). */
 int lf_pyfix_has_multiline_string(TSNode n);
-/* The lines from byte `from_line` (a line start) to byte `end`, with the
+/* The lines of text from byte `from_line` (a line start) to byte `end`, with the
  * indentation `from` at the start of a line replaced by `to`. Blank lines come
  * out empty; lines not starting with `from` (continuations inside brackets,
  * where indentation means nothing) are kept as they are. No newline after the
  * last line. Callers refuse regions holding a multi-line string first. */
-char *lf_pyfix_reindent(const lf_source *src, uint32_t from_line, uint32_t end, const char *from, const char *to);
+char *lf_pyfix_reindent(const char *text, uint32_t from_line, uint32_t end, const char *from, const char *to);
 /* Add to fix the edit that imports `module` at the top of the file, in sorted
  * position among the leading plain imports; nothing when already imported there. */
 void lf_pyfix_ensure_import(const lf_source *src, TSNode root, const char *module, lf_fix *fix);
