@@ -7,18 +7,7 @@
 
 #include "lf_engine_internal.h"
 
-static int g_fail, g_run;
-
-#define CHECK(cond, ...)                                                                                               \
-    do {                                                                                                               \
-        g_run++;                                                                                                       \
-        if (!(cond)) {                                                                                                 \
-            g_fail++;                                                                                                  \
-            fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__);                                                      \
-            fprintf(stderr, __VA_ARGS__);                                                                              \
-            fputc('\n', stderr);                                                                                       \
-        }                                                                                                              \
-    } while (0)
+#include "lf_test_check.h"
 
 /* "line:col id message;" for every finding of rules LF9xx, and the walk count. */
 static char *scan(const lf_ruleset *set, int use_prefilter, const char *code, size_t *walks) {
@@ -118,6 +107,5 @@ int main(int argc, char **argv) {
     free(got);
     b->check = NULL;
     lf_ruleset_free(&set);
-    printf("%d checks, %d failures\n", g_run, g_fail);
-    return g_fail ? 1 : 0;
+    return lf_test_check_summary();
 }

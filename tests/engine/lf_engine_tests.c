@@ -14,18 +14,7 @@
 #include "lf_source.h"
 #include "lf_util.h"
 
-static int g_fail, g_run;
-
-#define CHECK(cond, ...)                                                                                               \
-    do {                                                                                                               \
-        g_run++;                                                                                                       \
-        if (!(cond)) {                                                                                                 \
-            g_fail++;                                                                                                  \
-            fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__);                                                      \
-            fprintf(stderr, __VA_ARGS__);                                                                              \
-            fputc('\n', stderr);                                                                                       \
-        }                                                                                                              \
-    } while (0)
+#include "lf_test_check.h"
 
 static char g_dir[256];
 
@@ -618,6 +607,5 @@ int main(void) {
     test_rules_dir();
     test_parses_cleanly();
     cleanup(g_dir);
-    printf("%d checks, %d failures\n", g_run, g_fail);
-    return g_fail ? 1 : 0;
+    return lf_test_check_summary();
 }
