@@ -14,9 +14,11 @@
 
 #include "lf_finding.h"
 #include "lf_rule.h"
+#include "lf_sem.h"
 #include "lf_source.h"
 
 typedef struct lf_check_ctx lf_check_ctx; /* owned by the engine, valid during the call */
+struct lf_pysem;
 
 typedef struct lf_check {
     const char *name;
@@ -39,24 +41,43 @@ size_t lf_ctx_captures(const lf_check_ctx *ctx, size_t match, const char *name, 
 /* Report a finding at `at`. message NULL = the rule's template rendered with the
  * captures of `match` (pass SIZE_MAX when there is no match to render from). */
 void lf_ctx_emit(lf_check_ctx *ctx, TSNode at, const char *message, size_t match);
+/* Report a finding with what the check recognised there (its "site"), which the
+ * rule's fix generator receives: one recogniser per rule, so the check and the
+ * fix cannot disagree. The engine owns `site` from here on and releases it with
+ * free_site (which may be NULL for static data). */
+void lf_ctx_emit_site(lf_check_ctx *ctx, TSNode at, const char *message, void *site, void (*free_site)(void *));
+/* The file's semantic model (built on first use; shared by every rule). */
+lf_filesem *lf_ctx_sem(lf_check_ctx *ctx);
+struct lf_pysem *lf_ctx_pysem(lf_check_ctx *ctx); /* NULL unless the file is Python */
 
 /* Text helpers over a source. */
 char *lf_node_text(const lf_source *src, TSNode node); /* malloc'd */
 int lf_node_text_eq(const lf_source *src, TSNode node, const char *s);
 
-/* Fix generators. `at` is the node the finding was emitted at. Return a fix, or
- * NULL and set *no_fix_reason (malloc'd) to say why this site got no fix. */
+/* Fix generators run once per file and rule, over every finding the rule's check
+ * emitted there (suppressed findings are not among them): a fix may depend on
+ * the other sites, e.g. LF101 removes a conditional import only when every use
+ * of it is rewritten. For each request the generator sets `fix`, or leaves it
+ * NULL and sets `no_fix_reason` (malloc'd) naming the real blocker. */
 typedef struct lf_fix_ctx {
     const lf_source *src;
     TSNode root;
-    TSNode at;
     const lf_rule *rule;
+    lf_filesem *sem;
     const char *runtime_dir; /* `lockfix fix --runtime-dir`: where vendored runtime files go (NULL = beside) */
 } lf_fix_ctx;
 
+typedef struct lf_fix_request {
+    TSNode at;           /* the node the finding was emitted at */
+    const void *site;    /* what the check recognised there (NULL when it attached nothing) */
+    uint32_t line;       /* the finding's line, for messages */
+    lf_fix *fix;         /* out */
+    char *no_fix_reason; /* out, when fix is NULL */
+} lf_fix_request;
+
 typedef struct lf_fixer {
     const char *name;
-    lf_fix *(*generate)(const lf_fix_ctx *ctx, char **no_fix_reason);
+    void (*generate)(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n);
 } lf_fixer;
 
 const lf_fixer *lf_fixer_find(const char *name);

@@ -200,12 +200,19 @@ static int seen_insert(lf_check_ctx *ctx, uint32_t start) {
     return 1;
 }
 
-void lf_ctx_emit(lf_check_ctx *ctx, TSNode at, const char *message, size_t match) {
+static void free_site_now(void *site, void (*free_site)(void *)) {
+    if (site && free_site)
+        free_site(site);
+}
+
+void lf_ctx_emit_site(lf_check_ctx *ctx, TSNode at, const char *message, void *site, void (*free_site)(void *)) {
     const lf_source *src = ctx->src;
     uint32_t start = ts_node_start_byte(at), end = ts_node_end_byte(at);
     /* One finding per rule and site, whichever patterns led to it. */
-    if (!seen_insert(ctx, start))
+    if (!seen_insert(ctx, start)) {
+        free_site_now(site, free_site);
         return;
+    }
     lf_finding f;
     memset(&f, 0, sizeof f);
     f.rule = ctx->rule;
@@ -214,44 +221,80 @@ void lf_ctx_emit(lf_check_ctx *ctx, TSNode at, const char *message, size_t match
     f.end_byte = end;
     lf_source_position(src, start, &f.line, &f.col);
     lf_source_position(src, end, &f.end_line, &f.end_col);
-    if (lf_suppressed(src, f.line, ctx->rule->id))
+    if (lf_suppressed(src, f.line, ctx->rule->id)) {
+        free_site_now(site, free_site);
         return;
-    f.severity = ctx->severity;
-    if (message) {
-        f.message = lf_xstrdup(message);
-    } else if (match < ctx->n_matches) {
-        const lf_match_rec *m = &ctx->matches[match];
-        f.message = lf_render_message(ctx->rule->message, src, ctx->query, ctx->captures + m->first, m->count);
-    } else {
-        f.message = lf_render_message(ctx->rule->message, src, ctx->query, NULL, 0);
     }
-    if (ctx->opts->want_fixes && ctx->rule->fix_safety == LF_FIX_SAFE) {
+    f.severity = ctx->severity;
+    f.message = lf_xstrdup(message ? message : "");
+    LF_VEC_PUSH(ctx->out, f);
+    lf_pending_site p = {ctx->out->len - 1, at, site, free_site};
+    LF_VEC_PUSH(&ctx->pending, p);
+}
+
+void lf_ctx_emit(lf_check_ctx *ctx, TSNode at, const char *message, size_t match) {
+    if (message) {
+        lf_ctx_emit_site(ctx, at, message, NULL, NULL);
+        return;
+    }
+    char *msg;
+    if (match < ctx->n_matches) {
+        const lf_match_rec *m = &ctx->matches[match];
+        msg = lf_render_message(ctx->rule->message, ctx->src, ctx->query, ctx->captures + m->first, m->count);
+    } else {
+        msg = lf_render_message(ctx->rule->message, ctx->src, ctx->query, NULL, 0);
+    }
+    lf_ctx_emit_site(ctx, at, msg, NULL, NULL);
+    free(msg);
+}
+
+lf_filesem *lf_ctx_sem(lf_check_ctx *ctx) { return ctx->sem; }
+struct lf_pysem *lf_ctx_pysem(lf_check_ctx *ctx) { return lf_filesem_python(ctx->sem); }
+
+void lf_ctx_finish(lf_check_ctx *ctx) {
+    size_t n = ctx->pending.len;
+    if (n && ctx->opts->want_fixes && ctx->rule->fix_safety == LF_FIX_SAFE) {
         if (ctx->rule->fixer) {
-            lf_fix_ctx fc = {src, ctx->root, at, ctx->rule, ctx->opts->fix_runtime_dir};
-            char *reason = NULL;
-            f.fix = ctx->rule->fixer->generate(&fc, &reason);
-            if (!f.fix)
-                f.no_fix_reason = reason ? reason : lf_xstrdup("the fix generator could not handle this site");
-            else
-                free(reason);
+            lf_fix_request *reqs = lf_xcalloc(n, sizeof *reqs);
+            for (size_t i = 0; i < n; i++) {
+                reqs[i].at = ctx->pending.items[i].at;
+                reqs[i].site = ctx->pending.items[i].site;
+                reqs[i].line = ctx->out->items[ctx->pending.items[i].finding].line;
+            }
+            lf_fix_ctx fc = {ctx->src, ctx->root, ctx->rule, ctx->sem, ctx->opts->fix_runtime_dir};
+            ctx->rule->fixer->generate(&fc, reqs, n);
+            for (size_t i = 0; i < n; i++) {
+                lf_finding *f = &ctx->out->items[ctx->pending.items[i].finding];
+                f->fix = reqs[i].fix;
+                if (f->fix)
+                    free(reqs[i].no_fix_reason);
+                else
+                    f->no_fix_reason =
+                        reqs[i].no_fix_reason ? reqs[i].no_fix_reason
+                                              : lf_xstrdup("the fix generator could not handle this site");
+            }
+            free(reqs);
         } else {
-            f.no_fix_reason = lf_xstrdup(ctx->rule->fix_unavailable ? ctx->rule->fix_unavailable
-                                                                    : "no fix generator for this rule yet");
+            for (size_t i = 0; i < n; i++)
+                ctx->out->items[ctx->pending.items[i].finding].no_fix_reason = lf_xstrdup(
+                    ctx->rule->fix_unavailable ? ctx->rule->fix_unavailable : "no fix generator for this rule yet");
         }
     }
-    LF_VEC_PUSH(ctx->out, f);
+    for (size_t i = 0; i < n; i++)
+        free_site_now(ctx->pending.items[i].site, ctx->pending.items[i].free_site);
+    LF_VEC_FREE(&ctx->pending);
 }
 
 /* Collect the rule's matches that pass its text predicates into eng's scratch. */
 static void collect_matches(lf_engine *eng, const TSQuery *q, const struct lf_rule_predicates *preds,
-                            const lf_source *src, TSNode root) {
+                            const lf_source *src, TSNode root, lf_filesem *fs) {
     eng->matches.len = 0;
     eng->captures.len = 0;
     ts_query_cursor_exec(eng->cursor, q, root);
     eng->walks++;
     TSQueryMatch m;
     while (ts_query_cursor_next_match(eng->cursor, &m)) {
-        if (!lf_predicates_eval(preds, &m, src))
+        if (!lf_predicates_eval(preds, &m, src, fs))
             continue;
         lf_match_rec rec = {m.pattern_index, (uint32_t)eng->captures.len, m.capture_count};
         for (uint16_t i = 0; i < m.capture_count; i++)
@@ -266,7 +309,7 @@ static void collect_matches(lf_engine *eng, const TSQuery *q, const struct lf_ru
  * cursor dropped matches (in-progress match limit): the caller then runs the rules'
  * own queries, so the combined query never loses a finding they would give. */
 static int collect_combined(lf_engine *eng, const lf_combined *c, size_t n_rules, const lf_source *src,
-                            TSNode root) {
+                            TSNode root, lf_filesem *fs) {
     eng->captures.len = 0;
     for (size_t i = 0; i < n_rules; i++)
         eng->rule_matches[i].len = 0;
@@ -275,7 +318,7 @@ static int collect_combined(lf_engine *eng, const lf_combined *c, size_t n_rules
     TSQueryMatch m;
     while (ts_query_cursor_next_match(eng->cursor, &m)) {
         uint32_t r = c->owner[m.pattern_index];
-        if (!eng->selected[r] || !lf_predicates_eval(c->preds, &m, src))
+        if (!eng->selected[r] || !lf_predicates_eval(c->preds, &m, src, fs))
             continue;
         lf_match_rec rec = {m.pattern_index - c->first[r], (uint32_t)eng->captures.len, m.capture_count};
         for (uint16_t i = 0; i < m.capture_count; i++)
@@ -359,6 +402,8 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
         return -1;
     }
     TSNode root = ts_tree_root_node(tree);
+    lf_filesem sem;
+    lf_filesem_init(&sem, src, root);
     /* A single rule's own query is the smaller one to walk with; two or more share
      * one walk of the combined query. */
     const lf_combined *comb = n_todo >= 2 ? combined_for(eng, src->lang) : NULL;
@@ -366,7 +411,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
     if (comb && comb->state == 1) {
         for (size_t i = 0; i < n_todo; i++)
             eng->selected[todo_idx[i]] = 1;
-        one_walk = collect_combined(eng, comb, set->n_rules, src, root);
+        one_walk = collect_combined(eng, comb, set->n_rules, src, root, &sem);
         for (size_t i = 0; i < n_todo; i++)
             eng->selected[todo_idx[i]] = 0;
     }
@@ -376,6 +421,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
         lf_check_ctx ctx = {
             .src = src,
             .root = root,
+            .sem = &sem,
             .rule = r,
             .opts = &eng->opts,
             .severity = sev[i],
@@ -388,7 +434,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
             ctx.captures = eng->captures.items;
         } else {
             ctx.query = r->queries[src->lang];
-            collect_matches(eng, ctx.query, r->predicates[src->lang], src, root);
+            collect_matches(eng, ctx.query, r->predicates[src->lang], src, root, &sem);
             ctx.matches = eng->matches.items;
             ctx.n_matches = eng->matches.len;
             ctx.captures = eng->captures.items;
@@ -397,8 +443,10 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
             r->check->run(&ctx);
         else
             emit_at_finding_captures(&ctx);
+        lf_ctx_finish(&ctx);
         free(ctx.seen);
     }
+    lf_filesem_release(&sem);
     ts_tree_delete(tree);
     free(todo);
     free(todo_idx);

@@ -10,6 +10,7 @@
 #include "lf_check.h"
 #include "lf_engine.h"
 #include "lf_rule.h"
+#include "lf_sem.h"
 #include "lf_source.h"
 #include "lf_util.h"
 
@@ -20,8 +21,10 @@
  * without predicates compiles to a valid object with nothing to check. */
 struct lf_rule_predicates *lf_predicates_compile(const TSQuery *q, char **problem);
 void lf_predicates_free(struct lf_rule_predicates *p);
-/* 1 when every text predicate of the match's pattern holds. */
-int lf_predicates_eval(const struct lf_rule_predicates *p, const TSQueryMatch *m, const lf_source *src);
+/* 1 when every text predicate of the match's pattern holds. fs answers
+ * #qualname? (NULL: those predicates fail). */
+int lf_predicates_eval(const struct lf_rule_predicates *p, const TSQueryMatch *m, const lf_source *src,
+                       lf_filesem *fs);
 
 /* ---- prefilter literals, all found in one pass (lf_prefilter.c) ---- */
 
@@ -45,9 +48,19 @@ typedef struct lf_match_rec {
 
 typedef LF_VEC(lf_finding) lf_finding_vec;
 
+/* A finding emitted by a check, waiting for its rule's fix generator, which
+ * runs once per file over all of them. */
+typedef struct lf_pending_site {
+    size_t finding; /* index into the output vector (it may grow meanwhile) */
+    TSNode at;
+    void *site;
+    void (*free_site)(void *);
+} lf_pending_site;
+
 struct lf_check_ctx {
     const lf_source *src;
     TSNode root;
+    lf_filesem *sem; /* the file's semantic model, shared by all its rules */
     const lf_rule *rule;
     const TSQuery *query;
     const lf_match_rec *matches;
@@ -61,7 +74,12 @@ struct lf_check_ctx {
      * stored as byte + 1): one finding per site without a quadratic scan. */
     uint32_t *seen;
     size_t seen_cap, seen_len;
+    LF_VEC(lf_pending_site) pending;
 };
+
+/* Run the rule's fix generator over the findings the check emitted (when the
+ * engine wants fixes), then free their sites. */
+void lf_ctx_finish(lf_check_ctx *ctx);
 
 /* Tree traversals by query cursors since lf_engine_new: one per analyzed file (the
  * combined query when two or more rules apply, else the one rule's own query); one

@@ -6,8 +6,11 @@
 #include <string.h>
 
 #include "lf_engine_internal.h"
+#include "lf_sem.h"
 
-typedef enum pred_kind { PRED_EQ, PRED_MATCH, PRED_ANY_OF } pred_kind;
+/* #qualname? @x "os.replace" ...: what @x names, resolved by the file's semantic
+ * model (imports, aliases, builtins), is one of the strings; for a call, its callee. */
+typedef enum pred_kind { PRED_EQ, PRED_MATCH, PRED_ANY_OF, PRED_QUALNAME } pred_kind;
 
 typedef struct text_pred {
     pred_kind kind;
@@ -67,7 +70,7 @@ static int compile_one(const TSQuery *q, const TSQueryPredicateStep *steps, uint
     const char *name = step_string(q, &steps[0], &nlen);
     char op[32];
     snprintf(op, sizeof op, "%.*s", (int)nlen, name);
-    int is_eq = 0, is_match = 0, is_any_of = 0;
+    int is_eq = 0, is_match = 0, is_any_of = 0, is_qualname = 0;
     if (!strcmp(op, "eq?") || !strcmp(op, "not-eq?") || !strcmp(op, "any-eq?") || !strcmp(op, "any-not-eq?"))
         is_eq = 1;
     else if (!strcmp(op, "match?") || !strcmp(op, "not-match?") || !strcmp(op, "any-match?") ||
@@ -75,9 +78,11 @@ static int compile_one(const TSQuery *q, const TSQueryPredicateStep *steps, uint
         is_match = 1;
     else if (!strcmp(op, "any-of?") || !strcmp(op, "not-any-of?"))
         is_any_of = 1;
+    else if (!strcmp(op, "qualname?") || !strcmp(op, "not-qualname?"))
+        is_any_of = is_qualname = 1;
     else {
         *problem = lf_xasprintf("unknown predicate #%s (supported: #eq? #not-eq? #match? #not-match? #any-of? "
-                                "#not-any-of? and the any- forms)",
+                                "#not-any-of? #qualname? #not-qualname? and the any- forms)",
                                 op);
         return 0;
     }
@@ -89,7 +94,7 @@ static int compile_one(const TSQuery *q, const TSQueryPredicateStep *steps, uint
     }
     out->capture = steps[1].value_id;
     if (is_any_of) {
-        out->kind = PRED_ANY_OF;
+        out->kind = is_qualname ? PRED_QUALNAME : PRED_ANY_OF;
         if (n < 3) {
             *problem = lf_xasprintf("#%s: needs at least one string", op);
             return 0;
@@ -195,8 +200,16 @@ static int node_regex(const lf_source *src, const regex_t *re, TSNode n) {
     return regexec(re, src->text + a, 1, m, REG_STARTEND) == 0;
 }
 
-static int holds_for_node(const text_pred *p, const TSQueryMatch *m, const lf_source *src, TSNode n) {
+static int holds_for_node(const text_pred *p, const TSQueryMatch *m, const lf_source *src, lf_filesem *fs,
+                          TSNode n) {
     switch (p->kind) {
+    case PRED_QUALNAME: {
+        const char *q = fs ? lf_filesem_qualname(fs, n) : NULL;
+        for (size_t i = 0; q && i < p->n_set; i++)
+            if (strcmp(q, p->set[i]) == 0)
+                return 1;
+        return 0;
+    }
     case PRED_EQ:
         if (p->rhs_is_capture) {
             for (uint16_t i = 0; i < m->capture_count; i++)
@@ -219,11 +232,11 @@ static int holds_for_node(const text_pred *p, const TSQueryMatch *m, const lf_so
 /* Semantics follow tree-sitter's own bindings: #eq?/#match? must hold for every
  * node of a quantified capture (vacuously true for none), the any- forms for one;
  * #any-of? holds when one node is in the set, #not-any-of? when none is. */
-static int pred_holds(const text_pred *p, const TSQueryMatch *m, const lf_source *src) {
-    if (p->kind == PRED_ANY_OF) {
+static int pred_holds(const text_pred *p, const TSQueryMatch *m, const lf_source *src, lf_filesem *fs) {
+    if (p->kind == PRED_ANY_OF || p->kind == PRED_QUALNAME) {
         int any = 0;
         for (uint16_t i = 0; i < m->capture_count; i++)
-            if (m->captures[i].index == p->capture && holds_for_node(p, m, src, m->captures[i].node))
+            if (m->captures[i].index == p->capture && holds_for_node(p, m, src, fs, m->captures[i].node))
                 any = 1;
         return p->positive ? any : !any;
     }
@@ -231,7 +244,7 @@ static int pred_holds(const text_pred *p, const TSQueryMatch *m, const lf_source
     for (uint16_t i = 0; i < m->capture_count; i++) {
         if (m->captures[i].index != p->capture)
             continue;
-        int ok = holds_for_node(p, m, src, m->captures[i].node) == p->positive;
+        int ok = holds_for_node(p, m, src, fs, m->captures[i].node) == p->positive;
         if (p->match_all && !ok)
             return 0;
         if (!p->match_all && ok)
@@ -240,12 +253,13 @@ static int pred_holds(const text_pred *p, const TSQueryMatch *m, const lf_source
     return p->match_all ? 1 : seen_ok;
 }
 
-int lf_predicates_eval(const struct lf_rule_predicates *p, const TSQueryMatch *m, const lf_source *src) {
+int lf_predicates_eval(const struct lf_rule_predicates *p, const TSQueryMatch *m, const lf_source *src,
+                       lf_filesem *fs) {
     if (!p || m->pattern_index >= p->n_patterns)
         return 1;
     const pattern_preds *pp = &p->patterns[m->pattern_index];
     for (size_t i = 0; i < pp->n; i++)
-        if (!pred_holds(&pp->items[i], m, src))
+        if (!pred_holds(&pp->items[i], m, src, fs))
             return 0;
     return 1;
 }

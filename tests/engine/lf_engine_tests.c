@@ -145,7 +145,7 @@ static void test_rule_errors(void) {
 
     j = rule_json("", "\"((identifier) @finding (#frob? @finding))\"");
     expect_rule_error(j, "t.json: line 10: queries.python: unknown predicate #frob? (supported: #eq? #not-eq? "
-                         "#match? #not-match? #any-of? #not-any-of? and the any- forms)");
+                         "#match? #not-match? #any-of? #not-any-of? #qualname? #not-qualname? and the any- forms)");
     free(j);
 
     j = rule_json("", "\"((identifier) @finding (#match? @finding \\\"a(\\\"))\"");

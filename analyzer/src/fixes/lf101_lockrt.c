@@ -583,13 +583,13 @@ static void import_edits(const lf_source *src, TSNode root, TSNode imp, int pure
 
 static const char *const k_modules[] = {"fcntl", "msvcrt", NULL};
 
-static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
+static lf_fix *generate_one(const lf_fix_ctx *ctx, TSNode at, char **no_fix_reason) {
     const lf_source *src = ctx->src;
     if (src->lang != LF_LANG_PYTHON) {
         *no_fix_reason = lf_xstrdup("this fix rewrites Python only");
         return NULL;
     }
-    if (!lf_pyfix_is(ctx->at, "if_statement")) {
+    if (!lf_pyfix_is(at, "if_statement")) {
         *no_fix_reason = lf_xstrdup("only the conditional-import fallback (`if fcntl is not None:` falling through to "
                                     "an unlocked copy) is rewritten; this site swallows acquisition errors instead");
         return NULL;
@@ -598,7 +598,7 @@ static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
     TSNode imp = {0};
     int pure = 0;
     for (size_t i = 0; k_modules[i] && !mod; i++) {
-        if (!tests_module(src, ctx->at, k_modules[i]))
+        if (!tests_module(src, at, k_modules[i]))
             continue;
         imp = conditional_import(src, ctx->root, k_modules[i], &pure);
         if (!ts_node_is_null(imp))
@@ -610,7 +610,7 @@ static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
         return NULL;
     }
     site st;
-    if (!recognise(src, ctx->at, mod, &st, no_fix_reason))
+    if (!recognise(src, at, mod, &st, no_fix_reason))
         return NULL;
     char *text = site_rewrite(src, &st, no_fix_reason);
     if (!text) {
@@ -634,6 +634,11 @@ static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
     fix->n_new_files = plan.n_files;
     lf_vendor_plan_free(&plan);
     return fix;
+}
+
+static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        reqs[i].fix = generate_one(ctx, reqs[i].at, &reqs[i].no_fix_reason);
 }
 
 const lf_fixer lf101_lockrt = {"lf101_lockrt", generate};

@@ -55,13 +55,13 @@ static int joined_onto(const lf_source *src, TSNode guard, const char *p, const 
     return 0;
 }
 
-static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
+static lf_fix *generate_one(const lf_fix_ctx *ctx, TSNode at, char **no_fix_reason) {
     const lf_source *src = ctx->src;
     if (src->lang != LF_LANG_PYTHON) {
         *no_fix_reason = lf_xstrdup("this fix rewrites Python only");
         return NULL;
     }
-    TSNode call = ctx->at;
+    TSNode call = at;
     TSNode callee = lf_pyfix_field(call, "function");
     char *mod = lf_pyfix_is(call, "call") ? path_module_of(src, callee) : NULL;
     TSNode target = lf_pyfix_call_arg(call, 0);
@@ -142,6 +142,11 @@ done:
     free(indent);
     free(unit);
     return fix;
+}
+
+static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        reqs[i].fix = generate_one(ctx, reqs[i].at, &reqs[i].no_fix_reason);
 }
 
 const lf_fixer lf201_confined_path = {"lf201_confined_path", generate};

@@ -154,20 +154,20 @@ static char *pick_fd_name(const lf_source *src, TSNode scope) {
     }
 }
 
-static lf_fix *generate(const lf_fix_ctx *ctx, char **no_fix_reason) {
+static lf_fix *generate_one(const lf_fix_ctx *ctx, TSNode at, char **no_fix_reason) {
     const lf_source *src = ctx->src;
     if (src->lang != LF_LANG_PYTHON) {
         *no_fix_reason = lf_xstrdup("this fix rewrites Python only");
         return NULL;
     }
     temp_site site = {0};
-    if (!parse_temp_expr(src, ctx->at, &site)) {
+    if (!parse_temp_expr(src, at, &site)) {
         *no_fix_reason = lf_xstrdup("the temp name is not `<path> + \"<suffix>\"` over a plain variable");
         return NULL;
     }
     lf_fix *fix = NULL;
     char *tmp_name = NULL, *target = NULL, *fd_name = NULL;
-    TSNode assign = ts_node_parent(ctx->at);
+    TSNode assign = ts_node_parent(at);
     TSNode left = lf_pyfix_field(assign, "left");
     TSNode stmt = ts_node_parent(assign);
     TSNode block = ts_node_parent(stmt);
@@ -267,6 +267,11 @@ done:
     free(target);
     free(fd_name);
     return fix;
+}
+
+static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        reqs[i].fix = generate_one(ctx, reqs[i].at, &reqs[i].no_fix_reason);
 }
 
 const lf_fixer lf401_unique_temp = {"lf401_unique_temp", generate};

@@ -1,0 +1,276 @@
+#include "lf_tree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf_util.h"
+
+int lf_tree_is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
+
+TSNode lf_tree_field(TSNode n, const char *field) {
+    if (ts_node_is_null(n))
+        return n;
+    return ts_node_child_by_field_name(n, field, (uint32_t)strlen(field));
+}
+
+int lf_tree_within(TSNode inner, TSNode outer) {
+    if (ts_node_is_null(inner) || ts_node_is_null(outer))
+        return 0;
+    return ts_node_start_byte(inner) >= ts_node_start_byte(outer) && ts_node_end_byte(inner) <= ts_node_end_byte(outer);
+}
+
+static int is_noise(TSNode c) { return ts_node_is_extra(c) || lf_tree_is(c, "comment"); }
+
+TSNode lf_tree_child(TSNode n, uint32_t i) {
+    if (ts_node_is_null(n))
+        return n;
+    uint32_t k = 0, count = ts_node_named_child_count(n);
+    for (uint32_t j = 0; j < count; j++) {
+        TSNode c = ts_node_named_child(n, j);
+        if (is_noise(c))
+            continue;
+        if (k++ == i)
+            return c;
+    }
+    return (TSNode){0};
+}
+
+uint32_t lf_tree_child_count(TSNode n) {
+    if (ts_node_is_null(n))
+        return 0;
+    uint32_t k = 0, count = ts_node_named_child_count(n);
+    for (uint32_t j = 0; j < count; j++)
+        if (!is_noise(ts_node_named_child(n, j)))
+            k++;
+    return k;
+}
+
+TSNode lf_tree_unparen(TSNode n) {
+    while (lf_tree_is(n, "parenthesized_expression") && lf_tree_child_count(n) == 1)
+        n = lf_tree_child(n, 0);
+    return n;
+}
+
+int lf_tree_text_eq(const lf_source *src, TSNode n, const char *s) {
+    if (ts_node_is_null(n))
+        return 0;
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    size_t len = strlen(s);
+    return b <= src->len && a <= b && (size_t)(b - a) == len && memcmp(src->text + a, s, len) == 0;
+}
+
+char *lf_tree_text(const lf_source *src, TSNode n) {
+    if (ts_node_is_null(n))
+        return lf_xstrdup("");
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    if (b > src->len)
+        b = (uint32_t)src->len;
+    if (a > b)
+        a = b;
+    return lf_xstrndup(src->text + a, b - a);
+}
+
+int lf_tree_walk(TSNode root, lf_tree_visit_fn visit, void *ud) {
+    if (ts_node_is_null(root))
+        return 0;
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    int stopped = 0;
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        int descend = 1;
+        if (ts_node_is_named(n)) {
+            lf_walk_action a = visit(n, ud);
+            if (a == LF_WALK_STOP) {
+                stopped = 1;
+                break;
+            }
+            descend = a != LF_WALK_SKIP;
+        }
+        if (descend && ts_tree_cursor_goto_first_child(&c))
+            continue;
+        int moved = 0;
+        while (!(moved = ts_tree_cursor_goto_next_sibling(&c)))
+            if (!ts_tree_cursor_goto_parent(&c))
+                break;
+        if (!moved)
+            break;
+    }
+    ts_tree_cursor_delete(&c);
+    return stopped;
+}
+
+typedef struct mention_ctx {
+    const lf_source *src;
+    const char *name;
+    const char *const *types;
+    int found;
+} mention_ctx;
+
+static const char *const k_identifier_types[] = {"identifier", NULL};
+
+static lf_walk_action visit_mention(TSNode n, void *ud) {
+    mention_ctx *m = ud;
+    const char *t = ts_node_type(n);
+    for (size_t i = 0; m->types[i]; i++) {
+        if (strcmp(t, m->types[i]) == 0 && lf_tree_text_eq(m->src, n, m->name)) {
+            m->found = 1;
+            return LF_WALK_STOP;
+        }
+    }
+    return LF_WALK_CONTINUE;
+}
+
+int lf_tree_mentions(const lf_source *src, TSNode n, const char *name, const char *const *types) {
+    mention_ctx m = {src, name, types ? types : k_identifier_types, 0};
+    lf_tree_walk(n, visit_mention, &m);
+    return m.found;
+}
+
+/* ---- structural equality ---- */
+
+typedef struct node_pair {
+    TSNode a, b;
+} node_pair;
+
+static int same_bytes(const lf_source *sa, TSNode a, const lf_source *sb, TSNode b) {
+    uint32_t a0 = ts_node_start_byte(a), a1 = ts_node_end_byte(a);
+    uint32_t b0 = ts_node_start_byte(b), b1 = ts_node_end_byte(b);
+    return a1 - a0 == b1 - b0 && memcmp(sa->text + a0, sb->text + b0, a1 - a0) == 0;
+}
+
+/* A string's prefix letters (`f`, `rb`, ...), lower-cased, without the quotes. */
+static void string_prefix(const lf_source *src, TSNode start, char out[8]) {
+    size_t k = 0;
+    for (uint32_t i = ts_node_start_byte(start); i < ts_node_end_byte(start) && k < 7; i++) {
+        char ch = src->text[i];
+        if (ch == '"' || ch == '\'')
+            break;
+        out[k++] = (char)(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+    }
+    out[k] = 0;
+}
+
+/* Children that take part in the comparison: comments never do; with
+ * LF_TREE_EQ_IGNORE_ANNOTATION an annotated assignment keeps only its target and
+ * value; with LF_TREE_EQ_STRING_CONTENT a string keeps only its content. */
+static int counts(TSNode parent, uint32_t i, TSNode c, unsigned flags) {
+    if (is_noise(c))
+        return 0;
+    if ((flags & LF_TREE_EQ_IGNORE_ANNOTATION) && lf_tree_is(parent, "assignment")) {
+        const char *field = ts_node_field_name_for_child(parent, i);
+        if (field)
+            return strcmp(field, "left") == 0 || strcmp(field, "right") == 0;
+        return strcmp(ts_node_type(c), "=") == 0;
+    }
+    if ((flags & LF_TREE_EQ_STRING_CONTENT) && lf_tree_is(parent, "string"))
+        return !lf_tree_is(c, "string_start") && !lf_tree_is(c, "string_end");
+    return 1;
+}
+
+static TSNode next_counted(TSNode parent, uint32_t *i, uint32_t n, unsigned flags) {
+    while (*i < n) {
+        TSNode c = ts_node_child(parent, *i);
+        if (counts(parent, *i, c, flags))
+            return c;
+        (*i)++;
+    }
+    return (TSNode){0};
+}
+
+int lf_tree_equal(const lf_source *src_a, TSNode a, const lf_source *src_b, TSNode b, unsigned flags) {
+    LF_VEC(node_pair) stack = {0};
+    node_pair first = {a, b};
+    LF_VEC_PUSH(&stack, first);
+    int equal = 1;
+    while (equal && stack.len) {
+        node_pair p = stack.items[--stack.len];
+        if (ts_node_is_null(p.a) || ts_node_is_null(p.b)) {
+            equal = ts_node_is_null(p.a) && ts_node_is_null(p.b);
+            break;
+        }
+        if (ts_node_symbol(p.a) != ts_node_symbol(p.b)) {
+            equal = 0;
+            break;
+        }
+        if ((flags & LF_TREE_EQ_IGNORE_ANNOTATION) && lf_tree_is(p.a, "assignment")) {
+            /* A bare annotation (`x: int`) has no value: it binds nothing at run time. */
+            if (ts_node_is_null(lf_tree_field(p.a, "right")) != ts_node_is_null(lf_tree_field(p.b, "right"))) {
+                equal = 0;
+                break;
+            }
+        }
+        if ((flags & LF_TREE_EQ_STRING_CONTENT) && lf_tree_is(p.a, "string")) {
+            char pa[8], pb[8];
+            string_prefix(src_a, ts_node_child(p.a, 0), pa);
+            string_prefix(src_b, ts_node_child(p.b, 0), pb);
+            if (strcmp(pa, pb) != 0) {
+                equal = 0;
+                break;
+            }
+        }
+        uint32_t na = ts_node_child_count(p.a), nb = ts_node_child_count(p.b);
+        if (na == 0 || nb == 0) {
+            equal = na == nb && same_bytes(src_a, p.a, src_b, p.b);
+            continue;
+        }
+        /* Push the children pairs in reverse so they are compared in order. */
+        size_t mark = stack.len;
+        uint32_t i = 0, k = 0;
+        for (;;) {
+            TSNode ca = next_counted(p.a, &i, na, flags);
+            TSNode cb = next_counted(p.b, &k, nb, flags);
+            if (ts_node_is_null(ca) || ts_node_is_null(cb)) {
+                equal = ts_node_is_null(ca) && ts_node_is_null(cb);
+                break;
+            }
+            node_pair q = {ca, cb};
+            LF_VEC_PUSH(&stack, q);
+            i++, k++;
+        }
+        for (size_t lo = mark, hi = stack.len; lo + 1 < hi; lo++, hi--) {
+            node_pair t = stack.items[lo];
+            stack.items[lo] = stack.items[hi - 1];
+            stack.items[hi - 1] = t;
+        }
+    }
+    LF_VEC_FREE(&stack);
+    return equal;
+}
+
+/* ---- lines (a line ends at "\n", "\r\n" or a lone "\r", as Python reads it) ---- */
+
+uint32_t lf_tree_line_start(const lf_source *src, uint32_t at) {
+    if (at > src->len)
+        at = (uint32_t)src->len;
+    while (at > 0 && src->text[at - 1] != '\n' && src->text[at - 1] != '\r')
+        at--;
+    return at;
+}
+
+uint32_t lf_tree_next_line_start(const lf_source *src, uint32_t at) {
+    while (at < src->len && src->text[at] != '\n' && src->text[at] != '\r')
+        at++;
+    if (at < src->len && src->text[at] == '\r') {
+        at++;
+        if (at < src->len && src->text[at] == '\n')
+            at++;
+    } else if (at < src->len) {
+        at++;
+    }
+    return at;
+}
+
+int lf_tree_starts_line(const lf_source *src, TSNode n) {
+    uint32_t at = ts_node_start_byte(n);
+    for (uint32_t i = lf_tree_line_start(src, at); i < at; i++)
+        if (src->text[i] != ' ' && src->text[i] != '\t' && src->text[i] != '\f')
+            return 0;
+    return 1;
+}
+
+char *lf_tree_line_indent(const lf_source *src, uint32_t at) {
+    uint32_t s = lf_tree_line_start(src, at), e = s;
+    while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t' || src->text[e] == '\f'))
+        e++;
+    return lf_xstrndup(src->text + s, e - s);
+}

@@ -1,0 +1,64 @@
+/* lf_tree: syntax-tree helpers every language layer, check and fix shares.
+ *
+ * Every traversal here is iterative (a TSTreeCursor or an explicit stack), so a
+ * hostile or generated file nested 100k deep costs time linear in its size and
+ * never the worker's stack. Avoid ts_node_parent() in loops: tree-sitter finds a
+ * parent by walking down from the root, so climbing is quadratic in the depth;
+ * the semantic models (lf_pysem, lf_tssem) record the parents that rules need.
+ */
+#ifndef LF_TREE_H
+#define LF_TREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+#include "lf_source.h"
+
+/* 1 when n is a non-null node of `type`. */
+int lf_tree_is(TSNode n, const char *type);
+/* Child by field name; the null node when absent (or n is null). */
+TSNode lf_tree_field(TSNode n, const char *field);
+/* Is `inner` inside `outer` (or the same range)? By byte range; null nodes never are. */
+int lf_tree_within(TSNode inner, TSNode outer);
+/* Named children that are not comments: the i-th, and how many. */
+TSNode lf_tree_child(TSNode n, uint32_t i);
+uint32_t lf_tree_child_count(TSNode n);
+/* Strip wrapping parentheses (`((x))` -> `x`). */
+TSNode lf_tree_unparen(TSNode n);
+
+/* Source text of a node: compare without copying, or copy (malloc'd). */
+int lf_tree_text_eq(const lf_source *src, TSNode n, const char *s);
+char *lf_tree_text(const lf_source *src, TSNode n);
+
+/* Pre-order walk of the named nodes under root (root included). The visitor
+ * says whether to go on, skip n's subtree, or stop the walk. */
+typedef enum lf_walk_action { LF_WALK_CONTINUE = 0, LF_WALK_SKIP = 1, LF_WALK_STOP = 2 } lf_walk_action;
+typedef lf_walk_action (*lf_tree_visit_fn)(TSNode n, void *ud);
+/* Returns 1 when the visitor stopped the walk. */
+int lf_tree_walk(TSNode root, lf_tree_visit_fn visit, void *ud);
+
+/* Does an identifier node reading `name` occur under n (n included)? `types` is a
+ * NULL-terminated list of the node types that count as identifiers (NULL: just
+ * "identifier"); nested function/class bodies are searched too. */
+int lf_tree_mentions(const lf_source *src, TSNode n, const char *name, const char *const *types);
+
+/* Same code, layout and comments aside: node types match all the way down and
+ * leaves read the same. Flags relax it for a language's harmless differences. */
+enum {
+    /* Python: `x: T = v` equals `x = v` (a local annotation is never evaluated). */
+    LF_TREE_EQ_IGNORE_ANNOTATION = 1u << 0,
+    /* String literals compare by content, not by quote style (`'a'` == `"a"`). */
+    LF_TREE_EQ_STRING_CONTENT = 1u << 1,
+};
+int lf_tree_equal(const lf_source *src_a, TSNode a, const lf_source *src_b, TSNode b, unsigned flags);
+
+/* Byte offsets of the line holding `at`: its start, and just past its newline. */
+uint32_t lf_tree_line_start(const lf_source *src, uint32_t at);
+uint32_t lf_tree_next_line_start(const lf_source *src, uint32_t at);
+/* 1 when only indentation precedes n on its line. */
+int lf_tree_starts_line(const lf_source *src, TSNode n);
+/* The indentation of the line holding `at` (malloc'd). */
+char *lf_tree_line_indent(const lf_source *src, uint32_t at);
+
+#endif

@@ -1,0 +1,652 @@
+/* Building the Python semantic model: one iterative walk records statements,
+ * scopes, bindings and calls; then the (scope, name) table, callee names and
+ * optional modules are derived from those records. */
+#include "lf_pysem_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf_tree.h"
+
+/* ---- interning ---- */
+
+static uint64_t hash_bytes(const char *s, size_t n) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+const char *lf_pysem_intern(lf_pysem *m, const char *s, size_t len) {
+    struct lf_pysem_internal *in = m->in;
+    if (2 * (in->n_strings + 1) > in->cap_strings) {
+        size_t cap = in->cap_strings ? in->cap_strings * 2 : 256;
+        char **t = lf_xcalloc(cap, sizeof *t);
+        for (size_t i = 0; i < in->cap_strings; i++) {
+            char *v = in->strings[i];
+            if (!v)
+                continue;
+            size_t h = hash_bytes(v, strlen(v)) & (cap - 1);
+            while (t[h])
+                h = (h + 1) & (cap - 1);
+            t[h] = v;
+        }
+        free(in->strings);
+        in->strings = t;
+        in->cap_strings = cap;
+    }
+    size_t h = hash_bytes(s, len) & (in->cap_strings - 1);
+    while (in->strings[h]) {
+        const char *v = in->strings[h];
+        if (strncmp(v, s, len) == 0 && v[len] == 0)
+            return v;
+        h = (h + 1) & (in->cap_strings - 1);
+    }
+    in->strings[h] = lf_xstrndup(s, len);
+    in->n_strings++;
+    return in->strings[h];
+}
+
+const char *lf_pysem_intern_node(lf_pysem *m, TSNode n) {
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    if (b > m->src->len)
+        b = (uint32_t)m->src->len;
+    if (a > b)
+        a = b;
+    return lf_pysem_intern(m, m->src->text + a, b - a);
+}
+
+/* A dotted name's text without layout: `os . path` -> "os.path". */
+static const char *intern_dotted(lf_pysem *m, TSNode dotted) {
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    uint32_t n = ts_node_named_child_count(dotted);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode c = ts_node_named_child(dotted, i);
+        if (!lf_tree_is(c, "identifier"))
+            continue;
+        if (sb.len)
+            lf_strbuf_putc(&sb, '.');
+        lf_strbuf_append(&sb, m->src->text + ts_node_start_byte(c), ts_node_end_byte(c) - ts_node_start_byte(c));
+    }
+    const char *r = lf_pysem_intern(m, sb.data ? sb.data : "", sb.len);
+    lf_strbuf_free(&sb);
+    return r;
+}
+
+int lf_pysem_is_none(TSNode n) { return lf_tree_is(lf_tree_unparen(n), "none"); }
+int lf_pysem_is_false(TSNode n) { return lf_tree_is(lf_tree_unparen(n), "false"); }
+
+/* ---- the (scope, name) table ---- */
+
+static size_t slot_hash(int32_t scope, const char *name, size_t cap) {
+    uint64_t h = (uint64_t)(uintptr_t)name * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uint32_t)scope * 0xC2B2AE3D27D4EB4Full;
+    return (size_t)(h >> 17) & (cap - 1);
+}
+
+static lf_pyname_slot *slot_get(lf_pysem *m, int32_t scope, const char *name, int create) {
+    struct lf_pysem_internal *in = m->in;
+    if (create && 2 * (in->n_slots + 1) > in->cap_slots) {
+        size_t cap = in->cap_slots ? in->cap_slots * 2 : 64;
+        lf_pyname_slot *t = lf_xcalloc(cap, sizeof *t);
+        for (size_t i = 0; i < in->cap_slots; i++) {
+            if (!in->slots[i].name)
+                continue;
+            size_t h = slot_hash(in->slots[i].scope, in->slots[i].name, cap);
+            while (t[h].name)
+                h = (h + 1) & (cap - 1);
+            t[h] = in->slots[i];
+        }
+        free(in->slots);
+        in->slots = t;
+        in->cap_slots = cap;
+    }
+    if (!in->cap_slots)
+        return NULL;
+    size_t h = slot_hash(scope, name, in->cap_slots);
+    while (in->slots[h].name) {
+        if (in->slots[h].name == name && in->slots[h].scope == scope)
+            return &in->slots[h];
+        h = (h + 1) & (in->cap_slots - 1);
+    }
+    if (!create)
+        return NULL;
+    in->slots[h].name = name;
+    in->slots[h].scope = scope;
+    in->n_slots++;
+    return &in->slots[h];
+}
+
+const lf_pyname_slot *lf_pysem_slot(const lf_pysem *m, int32_t scope, const char *name) {
+    return slot_get((lf_pysem *)m, scope, name, 0);
+}
+
+/* ---- the walk ---- */
+
+typedef struct frame {
+    TSNode node;
+    const char *field;
+    int32_t scope, stmt;         /* what node belongs to */
+    int32_t child_scope, child_stmt;
+    lf_pyclause child_clause;
+    TSNode child_clause_node;
+    TSNode child_block;
+} frame;
+
+typedef struct builder {
+    lf_pysem *m;
+    LF_VEC(lf_pystmt) stmts;
+    LF_VEC(lf_pyscope) scopes;
+    LF_VEC(lf_pybinding) bindings;
+    LF_VEC(lf_pycall) calls;
+    LF_VEC(TSNode) targets; /* scratch for target lists */
+} builder;
+
+static void add_binding(builder *b, const frame *f, TSNode target, lf_pybinding_kind kind, TSNode value,
+                        TSNode annotation, const char *qualname) {
+    if (!lf_tree_is(target, "identifier"))
+        return;
+    lf_pybinding bd;
+    memset(&bd, 0, sizeof bd);
+    bd.name = lf_pysem_intern_node(b->m, target);
+    bd.kind = kind;
+    bd.scope = f->scope;
+    bd.stmt = f->stmt;
+    bd.target = target;
+    bd.value = value;
+    bd.annotation = annotation;
+    bd.qualname = qualname;
+    LF_VEC_PUSH(&b->bindings, bd);
+}
+
+/* Identifiers bound by an assignment target (`a`, `a, (b, c)`, `[*d]`). */
+static void collect_targets(builder *b, TSNode target) {
+    b->targets.len = 0;
+    LF_VEC(TSNode) stack = {0};
+    LF_VEC_PUSH(&stack, target);
+    while (stack.len) {
+        TSNode n = stack.items[--stack.len];
+        const char *t = ts_node_type(n);
+        if (strcmp(t, "identifier") == 0) {
+            LF_VEC_PUSH(&b->targets, n);
+        } else if (!strcmp(t, "pattern_list") || !strcmp(t, "tuple_pattern") || !strcmp(t, "list_pattern") ||
+                   !strcmp(t, "tuple") || !strcmp(t, "list") || !strcmp(t, "parenthesized_expression") ||
+                   !strcmp(t, "list_splat_pattern") || !strcmp(t, "list_splat") || !strcmp(t, "expression_list") ||
+                   !strcmp(t, "as_pattern_target")) {
+            for (uint32_t i = ts_node_named_child_count(n); i-- > 0;)
+                LF_VEC_PUSH(&stack, ts_node_named_child(n, i));
+        }
+    }
+    LF_VEC_FREE(&stack);
+}
+
+static void bind_targets(builder *b, const frame *f, TSNode target, lf_pybinding_kind kind, TSNode value,
+                         TSNode annotation) {
+    if (lf_tree_is(target, "as_pattern_target") && ts_node_named_child_count(target) == 1)
+        target = ts_node_named_child(target, 0);
+    collect_targets(b, target);
+    /* A value belongs to a binding only when the target is that one name. */
+    int single = lf_tree_is(lf_tree_unparen(target), "identifier");
+    for (size_t i = 0; i < b->targets.len; i++)
+        add_binding(b, f, b->targets.items[i], kind, single ? value : (TSNode){0}, single ? annotation : (TSNode){0},
+                    NULL);
+}
+
+static void bind_import(builder *b, const frame *f, TSNode imp) {
+    lf_pysem *m = b->m;
+    int from = lf_tree_is(imp, "import_from_statement");
+    const char *base = NULL;
+    if (from) {
+        TSNode mod = lf_tree_field(imp, "module_name");
+        if (lf_tree_is(mod, "relative_import")) {
+            lf_strbuf sb;
+            lf_strbuf_init(&sb);
+            for (uint32_t i = 0; i < ts_node_named_child_count(mod); i++) {
+                TSNode c = ts_node_named_child(mod, i);
+                if (lf_tree_is(c, "import_prefix"))
+                    lf_strbuf_append(&sb, m->src->text + ts_node_start_byte(c),
+                                     ts_node_end_byte(c) - ts_node_start_byte(c));
+                else if (lf_tree_is(c, "dotted_name"))
+                    lf_strbuf_puts(&sb, intern_dotted(m, c));
+            }
+            base = lf_pysem_intern(m, sb.data ? sb.data : "", sb.len);
+            lf_strbuf_free(&sb);
+        } else if (lf_tree_is(mod, "dotted_name")) {
+            base = intern_dotted(m, mod);
+        } else {
+            return;
+        }
+    }
+    uint32_t n = ts_node_named_child_count(imp);
+    for (uint32_t i = 0; i < n; i++) {
+        const char *field = ts_node_field_name_for_named_child(imp, i);
+        if (!field || strcmp(field, "name") != 0)
+            continue;
+        TSNode c = ts_node_named_child(imp, i);
+        TSNode name = c, alias = (TSNode){0};
+        if (lf_tree_is(c, "aliased_import")) {
+            name = lf_tree_field(c, "name");
+            alias = lf_tree_field(c, "alias");
+        }
+        if (!lf_tree_is(name, "dotted_name"))
+            continue;
+        const char *dotted = intern_dotted(m, name);
+        const char *qual;
+        TSNode target;
+        if (from) {
+            size_t bl = strlen(base);
+            char *q = lf_xasprintf("%s%s%s", base, bl && base[bl - 1] != '.' ? "." : "", dotted);
+            qual = lf_pysem_intern(m, q, strlen(q));
+            free(q);
+            target = !ts_node_is_null(alias) ? alias : ts_node_named_child(name, ts_node_named_child_count(name) - 1);
+        } else if (!ts_node_is_null(alias)) {
+            qual = dotted;
+            target = alias;
+        } else {
+            /* `import os.path` binds `os`, naming the package. */
+            target = ts_node_named_child(name, 0);
+            qual = lf_pysem_intern_node(m, target);
+        }
+        add_binding(b, f, target, LF_PYBIND_IMPORT, (TSNode){0}, (TSNode){0}, qual);
+    }
+}
+
+static void bind_parameters(builder *b, const frame *f, TSNode params) {
+    uint32_t n = ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode p = ts_node_named_child(params, i);
+        const char *t = ts_node_type(p);
+        TSNode name = (TSNode){0}, value = (TSNode){0}, type = (TSNode){0};
+        if (!strcmp(t, "identifier")) {
+            name = p;
+        } else if (!strcmp(t, "default_parameter") || !strcmp(t, "typed_default_parameter")) {
+            name = lf_tree_field(p, "name");
+            value = lf_tree_field(p, "value");
+            type = lf_tree_field(p, "type");
+        } else if (!strcmp(t, "typed_parameter")) {
+            name = ts_node_named_child(p, 0);
+            type = lf_tree_field(p, "type");
+            if (lf_tree_is(name, "list_splat_pattern") || lf_tree_is(name, "dictionary_splat_pattern"))
+                name = ts_node_named_child(name, 0);
+        } else if (!strcmp(t, "list_splat_pattern") || !strcmp(t, "dictionary_splat_pattern")) {
+            name = ts_node_named_child(p, 0);
+        }
+        add_binding(b, f, name, LF_PYBIND_PARAM, value, type, NULL);
+    }
+}
+
+static int32_t add_scope(builder *b, TSNode node, lf_pyscope_kind kind, int32_t parent, int32_t stmt) {
+    lf_pyscope s;
+    memset(&s, 0, sizeof s);
+    s.node = node;
+    s.kind = kind;
+    s.parent = parent;
+    s.stmt = stmt;
+    s.cls = -1;
+    s.name = "";
+    TSNode name = lf_tree_field(node, "name");
+    if ((kind == LF_PYSCOPE_FUNCTION || kind == LF_PYSCOPE_CLASS) && !ts_node_is_null(name))
+        s.name = lf_pysem_intern_node(b->m, name);
+    if (kind == LF_PYSCOPE_FUNCTION && parent >= 0 && b->scopes.items[parent].kind == LF_PYSCOPE_CLASS)
+        s.cls = parent;
+    LF_VEC_PUSH(&b->scopes, s);
+    return (int32_t)(b->scopes.len - 1);
+}
+
+/* The clause a block (or the module) hands to the statements it lists. */
+static void enter_block(frame *f, TSNode block, TSNode parent, const char *field) {
+    f->child_block = block;
+    f->child_clause_node = parent;
+    const char *pt = ts_node_is_null(parent) ? "" : ts_node_type(parent);
+    lf_pyclause c = LF_PYCLAUSE_TOP;
+    if (!strcmp(pt, "if_statement"))
+        c = LF_PYCLAUSE_IF_BODY;
+    else if (!strcmp(pt, "elif_clause"))
+        c = LF_PYCLAUSE_ELIF_BODY;
+    else if (!strcmp(pt, "else_clause"))
+        c = LF_PYCLAUSE_ELSE_BODY;
+    else if (!strcmp(pt, "try_statement"))
+        c = LF_PYCLAUSE_TRY_BODY;
+    else if (!strcmp(pt, "except_clause") || !strcmp(pt, "except_group_clause"))
+        c = LF_PYCLAUSE_EXCEPT_BODY;
+    else if (!strcmp(pt, "finally_clause"))
+        c = LF_PYCLAUSE_FINALLY_BODY;
+    else if (!strcmp(pt, "with_statement"))
+        c = LF_PYCLAUSE_WITH_BODY;
+    else if (!strcmp(pt, "for_statement") || !strcmp(pt, "while_statement"))
+        c = LF_PYCLAUSE_LOOP_BODY;
+    else if (!strcmp(pt, "case_clause"))
+        c = LF_PYCLAUSE_CASE_BODY;
+    (void)field;
+    f->child_clause = c;
+}
+
+static int is_comprehension(const char *t) {
+    return !strcmp(t, "list_comprehension") || !strcmp(t, "set_comprehension") ||
+           !strcmp(t, "dictionary_comprehension") || !strcmp(t, "generator_expression");
+}
+
+/* Record what `n` is; set the context its children inherit. */
+static void visit(builder *b, frame *f, const frame *parent) {
+    TSNode n = f->node;
+    const char *t = ts_node_type(n);
+    if (parent && (lf_tree_is(parent->node, "block") || lf_tree_is(parent->node, "module")) &&
+        !lf_tree_is(n, "comment") && !ts_node_is_extra(n)) {
+        lf_pystmt st;
+        st.node = n;
+        st.parent = parent->child_stmt;
+        st.scope = f->scope;
+        st.clause = parent->child_clause;
+        st.clause_node = parent->child_clause_node;
+        st.block = parent->node;
+        LF_VEC_PUSH(&b->stmts, st);
+        f->stmt = (int32_t)(b->stmts.len - 1);
+        f->child_stmt = f->stmt;
+    }
+    if (!strcmp(t, "block")) {
+        enter_block(f, n, parent ? parent->node : (TSNode){0}, f->field);
+        return;
+    }
+    if (!strcmp(t, "function_definition")) {
+        TSNode name = lf_tree_field(n, "name");
+        add_binding(b, f, name, LF_PYBIND_DEF, n, (TSNode){0}, NULL);
+        f->child_scope = add_scope(b, n, LF_PYSCOPE_FUNCTION, f->scope, f->stmt);
+        bind_parameters(b, &(frame){.scope = f->child_scope, .stmt = f->stmt}, lf_tree_field(n, "parameters"));
+        return;
+    }
+    if (!strcmp(t, "class_definition")) {
+        add_binding(b, f, lf_tree_field(n, "name"), LF_PYBIND_DEF, n, (TSNode){0}, NULL);
+        f->child_scope = add_scope(b, n, LF_PYSCOPE_CLASS, f->scope, f->stmt);
+        return;
+    }
+    if (!strcmp(t, "lambda")) {
+        f->child_scope = add_scope(b, n, LF_PYSCOPE_LAMBDA, f->scope, -1);
+        TSNode params = lf_tree_field(n, "parameters");
+        if (!ts_node_is_null(params))
+            bind_parameters(b, &(frame){.scope = f->child_scope, .stmt = f->stmt}, params);
+        return;
+    }
+    if (is_comprehension(t)) {
+        f->child_scope = add_scope(b, n, LF_PYSCOPE_COMPREHENSION, f->scope, -1);
+        return;
+    }
+    if (!strcmp(t, "import_statement") || !strcmp(t, "import_from_statement")) {
+        bind_import(b, f, n);
+        return;
+    }
+    if (!strcmp(t, "assignment")) {
+        TSNode value = lf_tree_field(n, "right");
+        while (lf_tree_is(value, "assignment"))
+            value = lf_tree_field(value, "right");
+        bind_targets(b, f, lf_tree_field(n, "left"), LF_PYBIND_ASSIGN, value, lf_tree_field(n, "type"));
+        return;
+    }
+    if (!strcmp(t, "augmented_assignment")) {
+        bind_targets(b, f, lf_tree_field(n, "left"), LF_PYBIND_AUGASSIGN, lf_tree_field(n, "right"), (TSNode){0});
+        return;
+    }
+    if (!strcmp(t, "with_item")) {
+        TSNode v = lf_tree_field(n, "value");
+        if (lf_tree_is(v, "as_pattern"))
+            bind_targets(b, f, lf_tree_field(v, "alias"), LF_PYBIND_WITH, ts_node_named_child(v, 0), (TSNode){0});
+        return;
+    }
+    if (!strcmp(t, "for_statement") || !strcmp(t, "for_in_clause")) {
+        bind_targets(b, f, lf_tree_field(n, "left"), LF_PYBIND_FOR, lf_tree_field(n, "right"), (TSNode){0});
+        return;
+    }
+    if (!strcmp(t, "except_clause") || !strcmp(t, "except_group_clause")) {
+        TSNode v = lf_tree_field(n, "value");
+        if (lf_tree_is(v, "as_pattern"))
+            bind_targets(b, f, lf_tree_field(v, "alias"), LF_PYBIND_EXCEPT, ts_node_named_child(v, 0), (TSNode){0});
+        return;
+    }
+    if (!strcmp(t, "named_expression")) {
+        add_binding(b, f, lf_tree_field(n, "name"), LF_PYBIND_WALRUS, lf_tree_field(n, "value"), (TSNode){0}, NULL);
+        return;
+    }
+    if (!strcmp(t, "global_statement") || !strcmp(t, "nonlocal_statement") || !strcmp(t, "delete_statement")) {
+        lf_pybinding_kind k = strcmp(t, "delete_statement") == 0 ? LF_PYBIND_DELETE : LF_PYBIND_GLOBAL;
+        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+            add_binding(b, f, ts_node_named_child(n, i), k, (TSNode){0}, (TSNode){0}, NULL);
+        return;
+    }
+    if (!strcmp(t, "call")) {
+        lf_pycall c = {n, f->stmt, f->scope, NULL, 0};
+        LF_VEC_PUSH(&b->calls, c);
+        return;
+    }
+}
+
+static void inherit(frame *child, const frame *parent, TSNode node, const char *field) {
+    memset(child, 0, sizeof *child);
+    child->node = node;
+    child->field = field;
+    child->scope = parent->child_scope;
+    child->stmt = parent->child_stmt;
+    child->child_scope = parent->child_scope;
+    child->child_stmt = parent->child_stmt;
+    child->child_clause = parent->child_clause;
+    child->child_clause_node = parent->child_clause_node;
+    child->child_block = parent->child_block;
+    /* A def's name and decorators belong to the enclosing scope. */
+    if ((lf_tree_is(parent->node, "function_definition") || lf_tree_is(parent->node, "class_definition")) && field &&
+        strcmp(field, "name") == 0)
+        child->scope = child->child_scope = parent->scope;
+}
+
+static void walk(builder *b) {
+    TSNode root = b->m->root;
+    LF_VEC(frame) stack = {0};
+    frame top;
+    memset(&top, 0, sizeof top);
+    top.node = root;
+    top.scope = top.child_scope = add_scope(b, root, LF_PYSCOPE_MODULE, -1, -1);
+    top.stmt = top.child_stmt = -1;
+    top.child_clause = LF_PYCLAUSE_TOP;
+    top.child_block = root;
+    top.child_clause_node = root;
+    LF_VEC_PUSH(&stack, top);
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    for (;;) {
+        frame *f = &stack.items[stack.len - 1];
+        if (ts_node_is_named(f->node))
+            visit(b, f, stack.len > 1 ? &stack.items[stack.len - 2] : NULL);
+        if (ts_tree_cursor_goto_first_child(&c)) {
+            frame child;
+            inherit(&child, &stack.items[stack.len - 1], ts_tree_cursor_current_node(&c),
+                    ts_tree_cursor_current_field_name(&c));
+            LF_VEC_PUSH(&stack, child);
+            continue;
+        }
+        int moved = 0;
+        for (;;) {
+            if (ts_tree_cursor_goto_next_sibling(&c)) {
+                moved = 1;
+                break;
+            }
+            if (!ts_tree_cursor_goto_parent(&c))
+                break;
+            stack.len--;
+        }
+        if (!moved)
+            break;
+        frame sib;
+        inherit(&sib, &stack.items[stack.len - 2], ts_tree_cursor_current_node(&c),
+                ts_tree_cursor_current_field_name(&c));
+        stack.items[stack.len - 1] = sib;
+    }
+    ts_tree_cursor_delete(&c);
+    LF_VEC_FREE(&stack);
+}
+
+/* ---- lookups ---- */
+
+/* Largest index i with key(i) <= at, over an array sorted by start byte; -1 if none. */
+#define UPPER_BOUND(arr, n, at, out)                                                                                   \
+    do {                                                                                                               \
+        size_t lo_ = 0, hi_ = (n);                                                                                     \
+        while (lo_ < hi_) {                                                                                            \
+            size_t mid_ = lo_ + (hi_ - lo_) / 2;                                                                       \
+            if (ts_node_start_byte((arr)[mid_].node) <= (at))                                                          \
+                lo_ = mid_ + 1;                                                                                        \
+            else                                                                                                       \
+                hi_ = mid_;                                                                                            \
+        }                                                                                                              \
+        (out) = (int32_t)lo_ - 1;                                                                                      \
+    } while (0)
+
+int32_t lf_pysem_stmt_of(const lf_pysem *m, TSNode n) {
+    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    int32_t i;
+    UPPER_BOUND(m->stmts, m->n_stmts, s, i);
+    while (i >= 0 && ts_node_end_byte(m->stmts[i].node) < e)
+        i = m->stmts[i].parent;
+    return i;
+}
+
+int32_t lf_pysem_scope_of(const lf_pysem *m, TSNode n) {
+    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    int32_t i;
+    UPPER_BOUND(m->scopes, m->n_scopes, s, i);
+    while (i > 0) {
+        const lf_pyscope *sc = &m->scopes[i];
+        /* A def's name is not inside its own scope. */
+        TSNode name = lf_tree_field(sc->node, "name");
+        int in_name = !ts_node_is_null(name) && lf_tree_within(n, name);
+        if (ts_node_end_byte(sc->node) >= e && ts_node_start_byte(sc->node) <= s && !in_name)
+            break;
+        i = sc->parent;
+    }
+    return i < 0 ? 0 : i;
+}
+
+/* Records are in pre-order: by start byte, and for one start byte the outer
+ * (longer) node first. Exact lookup by (start ascending, end descending). */
+#define EXACT_INDEX(ARR_, N_, NODE_, OUT_)                                                                                 \
+    do {                                                                                                               \
+        uint32_t s_ = ts_node_start_byte(NODE_), e_ = ts_node_end_byte(NODE_);                                           \
+        size_t lo_ = 0, hi_ = (N_);                                                                                     \
+        while (lo_ < hi_) {                                                                                            \
+            size_t mid_ = lo_ + (hi_ - lo_) / 2;                                                                       \
+            uint32_t ms_ = ts_node_start_byte((ARR_)[mid_].node), me_ = ts_node_end_byte((ARR_)[mid_].node);             \
+            if (ms_ < s_ || (ms_ == s_ && me_ > e_))                                                                   \
+                lo_ = mid_ + 1;                                                                                        \
+            else                                                                                                       \
+                hi_ = mid_;                                                                                            \
+        }                                                                                                              \
+        (OUT_) = -1;                                                                                                    \
+        for (size_t k_ = lo_; k_ < (N_) && ts_node_start_byte((ARR_)[k_].node) == s_ &&                                  \
+                              ts_node_end_byte((ARR_)[k_].node) == e_;                                                  \
+             k_++)                                                                                                     \
+            if (ts_node_eq((ARR_)[k_].node, NODE_)) {                                                                    \
+                (OUT_) = (int32_t)k_;                                                                                   \
+                break;                                                                                                 \
+            }                                                                                                          \
+    } while (0)
+
+int32_t lf_pysem_stmt_index(const lf_pysem *m, TSNode n) {
+    int32_t i;
+    EXACT_INDEX(m->stmts, m->n_stmts, n, i);
+    return i;
+}
+
+int32_t lf_pysem_first_in_block(const lf_pysem *m, TSNode block) {
+    for (uint32_t k = 0; k < ts_node_named_child_count(block); k++) {
+        TSNode c = ts_node_named_child(block, k);
+        if (!lf_tree_is(c, "comment") && !ts_node_is_extra(c))
+            return lf_pysem_stmt_index(m, c);
+    }
+    return -1;
+}
+
+int32_t lf_pysem_next_sibling(const lf_pysem *m, int32_t stmt) {
+    if (stmt < 0)
+        return -1;
+    uint32_t end = ts_node_end_byte(m->stmts[stmt].node);
+    for (size_t i = (size_t)stmt + 1; i < m->n_stmts; i++) {
+        const lf_pystmt *s = &m->stmts[i];
+        if (ts_node_start_byte(s->node) < end)
+            continue; /* nested inside `stmt` */
+        if (s->parent == m->stmts[stmt].parent && ts_node_eq(s->block, m->stmts[stmt].block))
+            return (int32_t)i;
+        return -1;
+    }
+    return -1;
+}
+
+int lf_pysem_stmt_within(const lf_pysem *m, int32_t inner, int32_t outer) {
+    if (inner < 0 || outer < 0)
+        return 0;
+    return lf_tree_within(m->stmts[inner].node, m->stmts[outer].node);
+}
+
+const lf_pycall *lf_pysem_call(const lf_pysem *m, TSNode call) {
+    int32_t i;
+    EXACT_INDEX(m->calls, m->n_calls, call, i);
+    return i >= 0 ? &m->calls[i] : NULL;
+}
+
+int32_t lf_pysem_module_def(const lf_pysem *m, const char *name) {
+    const lf_pyname_slot *s = lf_pysem_slot(m, 0, lf_pysem_intern((lf_pysem *)m, name, strlen(name)));
+    if (!s)
+        return -1;
+    for (size_t i = s->bindings.len; i-- > 0;) {
+        const lf_pybinding *bd = &m->bindings[s->bindings.items[i]];
+        if (bd->kind == LF_PYBIND_DEF)
+            return bd->stmt;
+    }
+    return -1;
+}
+
+/* ---- build / free ---- */
+
+lf_pysem *lf_pysem_build(const lf_source *src, TSNode root) {
+    lf_pysem *m = lf_xcalloc(1, sizeof *m);
+    m->src = src;
+    m->root = root;
+    m->in = lf_xcalloc(1, sizeof *m->in);
+    builder b;
+    memset(&b, 0, sizeof b);
+    b.m = m;
+    walk(&b);
+    LF_VEC_FREE(&b.targets);
+    m->stmts = b.stmts.items;
+    m->n_stmts = b.stmts.len;
+    m->scopes = b.scopes.items;
+    m->n_scopes = b.scopes.len;
+    m->bindings = b.bindings.items;
+    m->n_bindings = b.bindings.len;
+    m->calls = b.calls.items;
+    m->n_calls = b.calls.len;
+    for (size_t i = 0; i < m->n_bindings; i++) {
+        lf_pyname_slot *s = slot_get(m, m->bindings[i].scope, m->bindings[i].name, 1);
+        int32_t idx = (int32_t)i;
+        LF_VEC_PUSH(&s->bindings, idx);
+    }
+    for (size_t i = 0; i < m->n_calls; i++)
+        m->calls[i].callee = lf_pysem_callee(m, m->calls[i].node);
+    lf_pysem_find_optionals(m);
+    return m;
+}
+
+void lf_pysem_free(lf_pysem *m) {
+    if (!m)
+        return;
+    struct lf_pysem_internal *in = m->in;
+    for (size_t i = 0; i < in->cap_strings; i++)
+        free(in->strings[i]);
+    free(in->strings);
+    for (size_t i = 0; i < in->cap_slots; i++)
+        LF_VEC_FREE(&in->slots[i].bindings);
+    free(in->slots);
+    LF_VEC_FREE(&in->scratch);
+    free(in);
+    free(m->stmts);
+    free(m->scopes);
+    free(m->bindings);
+    free(m->calls);
+    free(m->optionals);
+    free(m->flags);
+    free(m);
+}

@@ -1,0 +1,57 @@
+/* Internals shared by the files of the Python semantic model. */
+#ifndef LF_PYSEM_INTERNAL_H
+#define LF_PYSEM_INTERNAL_H
+
+#include "lf_pysem.h"
+#include "lf_util.h"
+
+/* A (scope, name) key's bindings, in source order. */
+typedef struct lf_pyname_slot {
+    int32_t scope;
+    const char *name; /* interned: compared by pointer */
+    LF_VEC(int32_t) bindings;
+} lf_pyname_slot;
+
+struct lf_pysem_internal {
+    /* interned strings: open addressing over `strings` */
+    char **strings;
+    size_t n_strings, cap_strings;
+    /* (scope, name) -> slot */
+    lf_pyname_slot *slots;
+    size_t n_slots, cap_slots;
+    /* scratch for lf_pysem_bindings_of */
+    LF_VEC(const lf_pybinding *) scratch;
+    /* call lookup by start byte: calls are sorted by node start */
+};
+
+/* The slot of (scope, name), or NULL. */
+const lf_pyname_slot *lf_pysem_slot(const lf_pysem *m, int32_t scope, const char *name);
+
+/* The walker shared by the model build and the later whole-file queries: every
+ * named node with the scope, statement and field it sits in. */
+typedef struct lf_pywalk_frame {
+    TSNode node;
+    int32_t scope;
+    int32_t stmt;      /* innermost statement holding node (the node itself for statements) */
+    const char *field; /* node's field name in its parent, or NULL */
+    TSNode parent;     /* null for the root */
+} lf_pywalk_frame;
+
+/* Resolution: the scope a use of `name` in `scope` resolves to, and its slot
+ * (NULL when no scope binds it: a builtin or an undefined name). */
+const lf_pyname_slot *lf_pysem_resolve_slot(const lf_pysem *m, int32_t scope, const char *name);
+
+/* Post-build analyses (lf_pysem_optional.c). */
+void lf_pysem_find_optionals(lf_pysem *m);
+
+/* 1 when `n` is the `none` literal / `False`. */
+int lf_pysem_is_none(TSNode n);
+int lf_pysem_is_false(TSNode n);
+
+/* `importlib.import_module("m")` / `__import__("m")`: "m"; else NULL. */
+const char *lf_pysem_import_call_module(lf_pysem *m, TSNode call);
+
+/* Intern the text of a node. */
+const char *lf_pysem_intern_node(lf_pysem *m, TSNode n);
+
+#endif
