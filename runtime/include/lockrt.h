@@ -13,12 +13,14 @@
  * process).
  *
  * Protocol summary (see docs/lockrt.md for the long form):
- *   - OS lock strategy: flock()/OFD locks on Unix, LockFileEx on Windows. The
+ *   - OS lock strategy: flock() on Unix, LockFileEx on Windows. The
  *     lock file is never unlinked on release (unlinking under an open holder
  *     gives two holders on two inodes).
  *   - Lockfile strategy: O_CREAT|O_EXCL|O_NOFOLLOW owner record
  *     {pid, start_time, host, token}; staleness is decided by owner liveness,
  *     never by age. Removal is identity-bound (quarantine rename + verify).
+ *     Only a well-formed owner record is ever removed: any other file at a
+ *     lock path (user data, garbage, an empty file) is left byte for byte.
  *   - A symlink at a lock path is never followed and never deleted.
  */
 #ifndef LOCKRT_H
@@ -57,7 +59,8 @@ typedef enum lockrt_status {
     LOCKRT_ENOTOWNER = -7,  /* release_if_owned: the record names another owner */
     LOCKRT_ENOTSTALE = -8,  /* reclaim_if_stale: owner alive, unknown, or on another host */
     LOCKRT_ENOENT = -9,     /* no such lock / file */
-    LOCKRT_ECORRUPT = -10,  /* owner record unreadable or malformed */
+    LOCKRT_ECORRUPT = -10,  /* not a well-formed owner record (a foreign file at the lock
+                               path, or a damaged record); lockrt never removes it */
     LOCKRT_ENOMEM = -11,
     LOCKRT_EIO = -12,       /* other OS error; errno (Unix) / GetLastError() (Windows) is left
                                as the failing call set it where possible */
@@ -69,7 +72,7 @@ LOCKRT_API const char *lockrt_strerror(int status);
 
 typedef enum lockrt_strategy {
     LOCKRT_STRATEGY_AUTO = 0,     /* OS lock where it works, lockfile otherwise (and on NFS/SMB) */
-    LOCKRT_STRATEGY_OSLOCK = 1,   /* flock/OFD lock (Unix), LockFileEx (Windows) */
+    LOCKRT_STRATEGY_OSLOCK = 1,   /* flock (Unix), LockFileEx (Windows) */
     LOCKRT_STRATEGY_LOCKFILE = 2  /* O_EXCL owner record */
 } lockrt_strategy;
 
@@ -80,24 +83,11 @@ typedef enum lockrt_strategy {
  * (docs/lockrt.md, section 1). */
 #define LOCKRT_ENV_STRATEGY "LOCKRT_STRATEGY"
 
-/* Deterministic test seams. Production code leaves them NULL. Each is called
- * with the path concerned and `hook_arg`. */
-typedef struct lockrt_hooks {
-    /* reclaim: after the owner was judged stale, before the identity-bound removal */
-    void (*after_stale_judgement)(const char *lock_path, void *hook_arg);
-    /* identity-bound unlink: after the quarantine rename, before verification
-     * (Unix; called with the quarantine path). Windows has no quarantine: it is
-     * called with the lock path once the verifying DELETE handle is open. */
-    void (*after_quarantine)(const char *quarantine_path, void *hook_arg);
-    void *hook_arg;
-} lockrt_hooks;
-
 typedef struct lockrt_options {
     lockrt_strategy strategy; /* default AUTO (then LOCKRT_STRATEGY env applies) */
     int64_t timeout_ms;       /* <0 wait forever, 0 try once; default 10000 */
     uint32_t poll_min_ms;     /* backoff start; default 1 */
     uint32_t poll_max_ms;     /* backoff cap; default 5 (see docs/lockrt.md, "Waiting") */
-    const lockrt_hooks *hooks;/* NULL in production */
 } lockrt_options;
 
 /* Fill *opts with the defaults above. */
@@ -107,7 +97,10 @@ typedef struct lockrt_lock lockrt_lock; /* opaque held-lock handle */
 
 /* Acquire an exclusive lock on `path` (the lock file itself, e.g. "state.json.lock").
  * On LOCKRT_OK *out holds the lock. On LOCKRT_ETIMEDOUT the lock stayed held by a
- * live owner for timeout_ms; nothing was broken. `opts` may be NULL (defaults). */
+ * live owner for timeout_ms; nothing was broken. `opts` may be NULL (defaults).
+ * Lockfile strategy: a file at `path` that is not a well-formed owner record is
+ * never removed; it counts as held while younger than 30 s, after that the call
+ * returns LOCKRT_ECORRUPT at once. */
 LOCKRT_API int lockrt_acquire(const char *path, const lockrt_options *opts, lockrt_lock **out);
 
 /* Release and free the handle. Lockfile strategy: identity-bound removal of the
@@ -131,7 +124,9 @@ typedef struct lockrt_owner {
     char token[LOCKRT_TOKEN_MAX];
 } lockrt_owner;
 
-/* Read the owner record at lock_path without following a symlink. */
+/* Read the owner record at lock_path without following a symlink. Only the exact
+ * bytes lockrt writes parse (docs/lockrt.md section 2); anything else, or a file
+ * larger than a record can be, is LOCKRT_ECORRUPT. */
 LOCKRT_API int lockrt_owner_read(const char *lock_path, lockrt_owner *out);
 
 typedef enum lockrt_liveness {
@@ -140,7 +135,9 @@ typedef enum lockrt_liveness {
     LOCKRT_UNKNOWN = 2  /* the OS would not say; callers must treat as alive */
 } lockrt_liveness;
 
-/* Liveness of pid on this host. start_time 0 = do not compare start times. */
+/* Liveness of pid on this host. start_time 0 = do not compare start times.
+ * A pid that cannot name a process here (<= 0, or beyond the platform's pid
+ * range) is LOCKRT_UNKNOWN: it is never read as dead. */
 LOCKRT_API lockrt_liveness lockrt_process_alive(int64_t pid, uint64_t start_time);
 /* Start stamp of pid (Linux: /proc/<pid>/stat starttime ticks; Windows: creation
  * FILETIME). LOCKRT_ENOTSUP where the platform cannot tell. */
@@ -159,16 +156,20 @@ LOCKRT_API int lockrt_identity_of(const char *path, lockrt_identity *out);
 
 /* Remove `path` only if it is still the object described by `judged`:
  * quarantine-rename to a unique name in the same dir, verify, unlink on match,
- * otherwise restore without replacing anything and return LOCKRT_EMISMATCH. */
+ * otherwise restore without replacing anything and return LOCKRT_EMISMATCH.
+ * `opts` is not used (kept for compatibility); pass NULL. */
 LOCKRT_API int lockrt_unlink_if_identical(const char *path, const lockrt_identity *judged,
                                           const lockrt_options *opts);
 
-/* Lockfile strategy: remove the record at lock_path if, and only if, its owner is
- * provably gone (same host and dead/reused pid). LOCKRT_OK = reclaimed,
- * LOCKRT_ENOTSTALE = held, LOCKRT_EMISMATCH = changed under us (left alone). */
+/* Lockfile strategy: remove the record at lock_path if, and only if, it is a
+ * well-formed owner record whose owner is provably gone (same host and dead or
+ * reused pid). LOCKRT_OK = reclaimed, LOCKRT_ENOTSTALE = held, LOCKRT_ECORRUPT =
+ * not an owner record (left alone, whatever its age), LOCKRT_EMISMATCH = changed
+ * under us (left alone). `opts` is not used (kept for compatibility). */
 LOCKRT_API int lockrt_reclaim_if_stale(const char *lock_path, const lockrt_options *opts);
 
-/* Remove the record at lock_path if it carries `token`; LOCKRT_ENOTOWNER otherwise. */
+/* Remove the record at lock_path if it carries `token`; LOCKRT_ENOTOWNER otherwise,
+ * LOCKRT_ECORRUPT if it is not an owner record. `opts` is not used (pass NULL). */
 LOCKRT_API int lockrt_release_if_owned(const char *lock_path, const char *token,
                                        const lockrt_options *opts);
 

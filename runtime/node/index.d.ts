@@ -16,7 +16,8 @@ export interface WriteOptions {
 }
 
 export interface Owner {
-  pid: number;
+  /** A number; a bigint only beyond Number.MAX_SAFE_INTEGER (no real pid is). */
+  pid: number | bigint;
   startTime: bigint;
   host: string;
   token: string;
@@ -58,8 +59,9 @@ export declare function confinedPath(dir: string, name: string): string;
 export declare function writeAtomic(path: string, data: string | Uint8Array, opts?: WriteOptions): void;
 export declare function releaseIfOwned(path: string, token: string): boolean;
 export declare function reclaimIfStale(path: string): boolean;
-export declare function processAlive(pid: number, startTime?: number | bigint): Liveness;
-export declare function processStartTime(pid: number): bigint | null;
+/** pid: an integer; one beyond the platform's pid range (or <= 0) is 'unknown'. */
+export declare function processAlive(pid: number | bigint, startTime?: number | bigint): Liveness;
+export declare function processStartTime(pid: number | bigint): bigint | null;
 export declare function ownerRead(path: string): Owner;
 export declare function strerror(status: number): string;
 
@@ -71,7 +73,7 @@ export interface Promises {
   writeAtomic(path: string, data: string | Uint8Array, opts?: WriteOptions): Promise<void>;
   releaseIfOwned(path: string, token: string): Promise<boolean>;
   reclaimIfStale(path: string): Promise<boolean>;
-  processAlive(pid: number, startTime?: number | bigint): Promise<Liveness>;
+  processAlive(pid: number | bigint, startTime?: number | bigint): Promise<Liveness>;
 }
 
 export declare const promises: Promises;

@@ -9,12 +9,16 @@ Backends
 * ``native``: the lockrt C library through ctypes. It is looked up in this order:
   the ``LOCKRT_LIBRARY`` environment variable (an explicit path), beside this file
   (``liblockrt.so`` / ``liblockrt.dylib`` / ``lockrt.dll``), then an installed copy.
+  Every wait and every judgement of what a lock file holds is the library's;
+  only the uncontended flock of an empty lock file may run inline (Linux).
 * ``python``: used when no library loads (or ``LOCKRT_PURE_PYTHON=1``). It offers
   the OS lock strategy only (``fcntl.flock`` on Unix, ``msvcrt.locking`` with a
   bounded retry loop on Windows) plus pure-Python ``confined_path``,
-  ``write_atomic`` and ``process_alive``, so a patched program is never worse
-  off than it was. The flock it takes is the same lock the C library's OS
-  strategy takes, so native and pure-Python processes exclude each other.
+  ``write_atomic``, ``process_alive`` and ``owner_read``, so a patched program is
+  never worse off than it was. The flock it takes is the same lock the C
+  library's OS strategy takes, so native and pure-Python processes exclude each
+  other; its record parser and judgement are held equal to the C library's by
+  the shared vectors (runtime/tests/vectors/records.json).
 
 ``BACKEND`` says which one is active, ``LIBRARY`` the loaded path (or None) and
 ``LOAD_ERROR`` why the native library was not used (or None).
@@ -70,7 +74,7 @@ _PY_STATUS_TEXT = {
     ENOTOWNER: "the lock record names another owner",
     ENOTSTALE: "the lock owner is alive, unknown, or on another host",
     ENOENT: "no such lock or file",
-    ECORRUPT: "the lock owner record is unreadable or malformed",
+    ECORRUPT: "not a lockrt owner record (a foreign or damaged file at the lock path; lockrt never removes it)",
     ENOMEM: "out of memory",
     EIO: "I/O error",
     ENOTSUP: "not supported by the pure-Python backend of lockrt",
@@ -152,7 +156,6 @@ class _Options(ctypes.Structure):
         ("timeout_ms", ctypes.c_int64),
         ("poll_min_ms", ctypes.c_uint32),
         ("poll_max_ms", ctypes.c_uint32),
-        ("hooks", ctypes.c_void_p),
     ]
 
 
@@ -317,19 +320,10 @@ def _native_options(timeout_ms, strategy_code):
 
 
 def _acquire_native(path, timeout, strategy):
-    if _PY_OSLOCK:
-        if strategy is None:
-            forced = _env_strategy()
-            if not forced or forced == b"auto":
-                network = _fs_is_network.get(path)
-                if network is None:
-                    network = _on_network_fs(path)
-                if not network:
-                    return _acquire_oslock_py(path, timeout)
-            elif forced == b"oslock":
-                return _acquire_oslock_py(path, timeout)
-        elif strategy == "oslock":
-            return _acquire_oslock_py(path, timeout)
+    # With the library loaded, every wait and every judgement of what sits at
+    # the lock path is the C library's (one implementation of the protocol, one
+    # backoff); only exclusive_lock's uncontended fast path on an empty lock
+    # file runs in Python, and it concludes nothing from a failure.
     # Options are cached per (timeout, strategy) as given, so the hot path builds
     # no ctypes structure; the cache is bounded.
     try:
@@ -413,8 +407,8 @@ class _LockContext(object):
                     self._kept = kept
                     return True
         lock = self._lock = _acquire_impl(path, self._timeout, self._strategy)
-        if lock is not None and lock._fd is not None and self._strategy is None:
-            _note_fast_path(path)
+        if lock is not None and self._strategy is None and _FAST_ENTER:
+            _note_fast_path(path, lock)
         return lock is not None
 
     def __exit__(self, exc_type, exc, tb):
@@ -524,9 +518,11 @@ def reclaim_if_stale(path):
 
 
 def owner_read(path):
-    """The owner record of a lockfile lock: dict(pid, start_time, host, token)."""
+    """The owner record of a lockfile lock: dict(pid, start_time, host, token).
+    Only the exact bytes lockrt writes are a record: anything else at ``path``
+    (or a file larger than a record can be) raises LockrtError LOCKRT_ECORRUPT."""
     if _lib is None:
-        raise LockrtError(ENOTSUP, "owner_read needs the native lockrt library", path)
+        return _owner_read_py(path)
     owner = _Owner()
     status = _lib.lockrt_owner_read(_c_path(path), ctypes.byref(owner))
     if status != OK:
@@ -536,12 +532,56 @@ def owner_read(path):
             "token": owner.token.decode("utf-8", "replace")}
 
 
+def _owner_read_py(path):
+    name = os.fspath(path)
+    if (b"\0" if isinstance(name, bytes) else "\0") in name:
+        raise LockrtError(EINVAL, "path contains a NUL character", path)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    if _WINDOWS and os.path.islink(name):
+        raise LockrtError(ESYMLINK, None, path)
+    try:
+        fd = os.open(name, flags)
+    except FileNotFoundError:
+        raise LockrtError(ENOENT, None, path) from None
+    except OSError as exc:
+        if os.path.islink(name):
+            raise LockrtError(ESYMLINK, None, path) from None
+        if os.path.isdir(name):
+            raise LockrtError(EBADTYPE, None, path) from None
+        raise LockrtError(EIO, "%s (errno %s)" % (exc.strerror, exc.errno), path) from None
+    try:
+        st = os.fstat(fd)
+        if not (st.st_mode & 0o170000) == 0o100000:
+            raise LockrtError(EBADTYPE, None, path)
+        if st.st_size > _RECORD_MAX:
+            raise LockrtError(ECORRUPT, None, path)  # never read whole
+        raw = os.read(fd, _RECORD_MAX + 1)
+    finally:
+        os.close(fd)
+    owner = _parse_record(raw)
+    if owner is None:
+        raise LockrtError(ECORRUPT, None, path)
+    pid, start_time, host, token = owner
+    return {"pid": pid, "start_time": start_time, "host": host.decode("utf-8"), "token": token}
+
+
+def _pid_arg(pid):
+    import operator
+    return operator.index(pid)  # an integer (1.5 is a TypeError, not pid 1)
+
+
 def process_alive(pid, start_time=0):
     """'alive', 'dead' or 'unknown' for ``pid`` on this host. A non-zero
     ``start_time`` that differs from the process's own means the pid was reused
-    ('dead'). EPERM counts as alive; callers must treat 'unknown' as alive."""
-    pid = int(pid)
-    start_time = int(start_time or 0)
+    ('dead'). EPERM counts as alive; callers must treat 'unknown' as alive. A
+    number that cannot name a process here (<= 0, beyond the platform's pid
+    range, beyond 64 bits) is 'unknown'. ``start_time``: 0 to 2**64-1."""
+    pid = _pid_arg(pid)
+    start_time = _pid_arg(start_time or 0)
+    if not 0 <= start_time <= _UINT64_MAX:
+        raise LockrtError(EINVAL, "start_time must be between 0 and 2**64-1")
+    if not -_INT64_MAX - 1 <= pid <= _INT64_MAX:
+        return "unknown"  # ctypes would wrap it into some other, real pid
     if _lib is not None:
         return _LIVENESS[_lib.lockrt_process_alive(pid, start_time)]
     return _process_alive_py(pid, start_time)
@@ -550,11 +590,14 @@ def process_alive(pid, start_time=0):
 def process_start_time(pid):
     """The platform start stamp of ``pid`` (Linux: /proc starttime ticks), or None
     when the platform cannot tell or the process does not exist."""
+    pid = _pid_arg(pid)
+    if not 0 < pid <= _INT64_MAX:
+        return None
     if _lib is not None:
         out = ctypes.c_uint64()
-        status = _lib.lockrt_process_start_time(int(pid), ctypes.byref(out))
+        status = _lib.lockrt_process_start_time(pid, ctypes.byref(out))
         return out.value if status == OK else None
-    return _start_time_py(int(pid))
+    return _start_time_py(pid)
 
 
 # --------------------------------------------------------------------------------------
@@ -566,41 +609,64 @@ _POLL_MAX = 0.005  # as the C library's poll_max_ms; docs/lockrt.md, "Waiting"
 
 # What an OS-lock acquirer finds after its flock succeeded (see _check_locked).
 _HELD, _MOVED, _RECORD = "held", "moved", "record"
-_RECORD_MAX = 1024  # LOCKRT__RECORD_MAX: the C library reads no more of a record
-_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_RECORD_MAX = 1024  # LOCKRT__RECORD_MAX: larger files are not records and are never read whole
+_HOST_MAX = 255     # LOCKRT_HOST_MAX - 1 bytes of host name
+_INT64_MAX = 2 ** 63 - 1
+_UINT64_MAX = 2 ** 64 - 1
+_record_re = None
+
+
+def _host_unescape(match):
+    text = match.group(0)
+    return bytes((int(text[4:], 16),)) if text[1:2] == b"u" else text[1:]
 
 
 def _parse_record(raw):
-    """(pid, start_time, host) of a lockfile-strategy owner record (one JSON
-    object with the four keys of docs/lockrt.md section 2), or None when the
-    bytes are not one."""
-    import json  # only a non-empty lock file gets here
+    """(pid, start_time, host bytes, token) of an owner record, or None when the
+    bytes are not exactly what lockrt writes (docs/lockrt.md section 2; the C
+    parser and this one are held equal by runtime/tests/vectors/records.json):
+    {"pid":N,"start_time":N,"host":"...","token":"<32 lowercase hex>"} and a
+    newline; no other key order, whitespace, key, escape or trailing byte."""
+    global _record_re
+    if len(raw) > _RECORD_MAX:
+        return None
+    if _record_re is None:
+        import re  # only a non-empty lock file gets here
+        _record_re = (re.compile(
+            rb'\{"pid":([1-9][0-9]*),"start_time":(0|[1-9][0-9]*),"host":"'
+            rb'((?:[^"\\\x00-\x1f\x7f]|\\["\\]|\\u00(?:0[1-9a-f]|1[0-9a-f]|7f))*)'
+            rb'","token":"([0-9a-f]{32})"\}\n\Z'), re.compile(rb'\\(?:["\\]|u00[0-9a-f]{2})'))
+    match = _record_re[0].match(raw)
+    if match is None:
+        return None
+    pid, start = int(match.group(1)), int(match.group(2))
+    host = _record_re[1].sub(_host_unescape, match.group(3))
+    if pid > _INT64_MAX or start > _UINT64_MAX or len(host) > _HOST_MAX:
+        return None
     try:
-        record = json.loads(raw.decode("utf-8"))
-    except ValueError:  # UnicodeDecodeError included
+        host.decode("utf-8")  # strict: no overlong forms, no surrogates
+    except UnicodeDecodeError:
         return None
-    if type(record) is not dict:
-        return None
-    pid, start, host, token = (record.get(k) for k in ("pid", "start_time", "host", "token"))
-    if (type(pid) is not int or not 0 < pid < 2 ** 63 or type(start) is not int or not 0 <= start < 2 ** 64
-            or type(host) is not str or type(token) is not str or not token
-            or not _HEX_DIGITS.issuperset(token)):
-        return None
-    return pid, start, host
+    return pid, start, host, match.group(4).decode("ascii")
+
+
+def _judge_record(raw):
+    """As the C library judges what it finds at a lock path: "stale" (an owner
+    record whose owner is provably gone), "held" (an owner record naming another
+    host, or a live, EPERM or unknown process) or "not_record" (anything else:
+    never reclaimable, and holding nothing against an OS-lock acquirer)."""
+    owner = _parse_record(raw)
+    if owner is None:
+        return "not_record"
+    pid, start_time, host, _token = owner
+    if host != _hostname_bytes():
+        return "held"
+    return "stale" if _process_alive_py(pid, start_time) == "dead" else "held"
 
 
 def _record_bytes_hold(raw):
-    """Does this lock file content keep an OS-lock acquirer out? As the C
-    library judges it: only a well-formed owner record does (stray bytes do
-    not), and only while its owner is not provably gone: another host, a live
-    or unknown pid (EPERM counts as alive) all hold."""
-    owner = _parse_record(raw)
-    if owner is None:
-        return False
-    pid, start_time, host = owner
-    if host != _hostname():
-        return True
-    return process_alive(pid, start_time) != "dead"
+    """Does this lock file content keep an OS-lock acquirer out?"""
+    return _judge_record(raw) == "held"
 
 
 if _WINDOWS:
@@ -618,6 +684,12 @@ if _WINDOWS:
 else:
     def _hostname():
         return os.uname().nodename  # gethostname() on Unix, as the C library asks
+
+
+def _hostname_bytes():
+    # The C library compares the record's bytes with the host name's bytes.
+    name = _hostname()
+    return name.encode("utf-8") if _WINDOWS else os.fsencode(name)
 
 
 if _WINDOWS:
@@ -663,11 +735,12 @@ if _WINDOWS:
     def _record_holds(fd):
         """A lockfile-strategy owner record in the file we locked, whose owner is
         not provably gone? (As the C library's Windows OS lock judges it.)"""
-        if not os.fstat(fd).st_size:
-            return False
+        size = os.fstat(fd).st_size
+        if not size or size > _RECORD_MAX:
+            return False  # empty, or larger than any record: not one
         try:
             os.lseek(fd, 0, os.SEEK_SET)
-            raw = os.read(fd, _RECORD_MAX)
+            raw = os.read(fd, _RECORD_MAX + 1)
         except OSError:
             return True
         return _record_bytes_hold(raw)
@@ -708,9 +781,11 @@ else:
                 raise LockrtError(ENOENT, None, path) from None
             raise LockrtError(EIO, "%s (errno %s)" % (exc.strerror, exc.errno), path) from None
 
-    def _record_holds(fd):
+    def _record_holds(fd, size):
+        if size > _RECORD_MAX:
+            return False  # larger than any record: not one, and never read whole
         try:
-            raw = os.pread(fd, _RECORD_MAX, 0)
+            raw = os.pread(fd, _RECORD_MAX + 1, 0)
         except OSError:
             return True  # unreadable: do not assume the lock is free
         return _record_bytes_hold(raw)
@@ -732,7 +807,7 @@ else:
             return _MOVED
         if by_name.st_ino != by_fd.st_ino or by_name.st_dev != by_fd.st_dev:
             return _MOVED
-        if by_fd.st_size and _record_holds(fd):
+        if by_fd.st_size and _record_holds(fd, by_fd.st_size):
             return _RECORD
         return _HELD
 
@@ -798,19 +873,12 @@ def _acquire_py(path, timeout, strategy):
     return _acquire_oslock_py(path, timeout)
 
 
-# The native backend takes OS locks in Python on Unix: the same open(O_NOFOLLOW),
-# flock and inode re-check the C library does, without a ctypes round trip
-# (LOCKRT_PY_OSLOCK=native sends them through the library instead). AUTO must
-# resolve exactly as the C library does, or a C and a Python process could pick
-# different strategies for one path: LOCKRT_STRATEGY first, then the network
-# filesystem test (statfs f_type, Linux), cached per absolute directory.
-_PY_OSLOCK = (_lib is not None and not _WINDOWS and _LINUX
-              and os.environ.get("LOCKRT_PY_OSLOCK", "") != "native")
-_NETWORK_FS_MAGIC = frozenset((
-    0x6969, 0x517B, 0xFF534D42, 0xFE534D42, 0x73757245, 0x564C, 0x5346414F, 0x6B414653,
-    0x01021997, 0x00C36400, 0x0BD00BD0, 0x01161970, 0x7461636F))
-_fs_is_network = {}  # absolute lock path -> on a network filesystem
-_statfs = None
+# The native backend takes an uncontended OS lock on an empty lock file in Python
+# on Linux (exclusive_lock's fast path, below): the same open(O_NOFOLLOW), flock
+# and checks the C library does, without a ctypes round trip. Everything else
+# goes to the library; LOCKRT_PY_OSLOCK=native sends the fast path there too.
+_NATIVE_FAST = (_lib is not None and not _WINDOWS and _LINUX
+                and os.environ.get("LOCKRT_PY_OSLOCK", "") != "native")
 # os.environ's backing dict (bytes keys on POSIX): the same view getenv() has,
 # read at every acquisition like the C library does, without os.environ's
 # per-lookup encoding.
@@ -826,31 +894,14 @@ def _env_strategy():
     return value.encode() if value is not None else None
 
 
-def _on_network_fs(path):
-    global _statfs
-    key = path
-    path = os.fspath(path)
-    directory = os.path.dirname(path)
-    if _statfs is None:
-        libc = ctypes.CDLL(None, use_errno=True)
-        _statfs = libc.statfs
-        _statfs.argtypes = [ctypes.c_char_p, ctypes.c_void_p]
-        _statfs.restype = ctypes.c_int
-    buf = ctypes.create_string_buffer(512)
-    if _statfs(_encode(path), buf) != 0 and _statfs(_encode(directory or "."), buf) != 0:
-        return False  # as the C library: unknown filesystem = local
-    answer = (ctypes.c_long.from_buffer(buf).value & 0xFFFFFFFF) in _NETWORK_FS_MAGIC
-    if os.path.isabs(path) and len(_fs_is_network) < 4096:
-        _fs_is_network[key] = answer  # a relative path's meaning moves with the cwd
-    return answer
-
-
 _acquire_impl = _acquire_native if _lib is not None else _acquire_py
 
-# The fast path of exclusive_lock (Linux: flock and the checks above inline).
+# The fast path of exclusive_lock (Linux: one flock and its checks inline).
 # _fast_paths: absolute str lock paths (no NUL) the general code has locked with
-# an in-Python OS lock under the default strategy and no LOCKRT_STRATEGY, and,
-# with the library, found on a local filesystem (so AUTO means the OS lock).
+# the OS lock strategy under the default strategy and no LOCKRT_STRATEGY (with
+# the library: AUTO resolved by the C library to the OS lock, so the path is on
+# a local filesystem). A lock file that is not empty is never taken here: what
+# it holds is judged by the general code.
 #
 # _kept_fds: path -> (fd, st_dev, st_ino, pid) of an unlocked descriptor of the
 # lock file, kept from the last release so that the next uncontended
@@ -866,7 +917,7 @@ _acquire_impl = _acquire_native if _lib is not None else _acquire_py
 # are kept (all O_CLOEXEC); LOCKRT_PY_KEEP_FD=0 keeps none;
 # close_idle_descriptors() closes them (before closing every descriptor when
 # daemonizing, or before unmounting a lock file's filesystem).
-_FAST_ENTER = (_PY_OSLOCK or (_lib is None and _LINUX)) and _environ_data is not None
+_FAST_ENTER = (_NATIVE_FAST or (_lib is None and _LINUX)) and _environ_data is not None
 _fast_paths = set()
 _kept_fds = {}
 _KEEP_MAX = 0 if os.environ.get("LOCKRT_PY_KEEP_FD", "") == "0" else 16
@@ -900,10 +951,9 @@ def _fresh_fast_lock(path):
     return None
 
 
-def _note_fast_path(path):
+def _note_fast_path(path, lock):
     if (_FAST_ENTER and type(path) is str and len(_fast_paths) < 4096 and "\0" not in path
-            and os.path.isabs(path) and _env_strategy() is None
-            and (_lib is None or _fs_is_network.get(path) is False)):
+            and os.path.isabs(path) and _env_strategy() is None and lock.strategy == "oslock"):
         _fast_paths.add(path)
 
 
@@ -1026,23 +1076,34 @@ def _replace_with_retry(src, dst):
             time.sleep(0.02)
 
 
+# Liveness, as the C library answers it (docs/lockrt.md section 3, "Process
+# numbers"): a number that cannot name a process on this platform (<= 0, or
+# beyond its pid range) is "unknown", never "dead"; ESRCH / no such process is
+# "dead", EPERM / access denied "alive", an exited or zombie process "dead", a
+# start time that differs from the record's "dead" (the pid was reused).
 if _WINDOWS:
-    def _win_process(pid):
+    _PID_MAX = 0xFFFFFFFF  # a DWORD
+
+    def _win_process(pid, access=0x1000):  # PROCESS_QUERY_LIMITED_INFORMATION
         k32 = ctypes.WinDLL("kernel32", use_last_error=True)
         k32.OpenProcess.restype = ctypes.c_void_p
-        handle = k32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
+        handle = k32.OpenProcess(access, False, pid)
         return k32, handle
 
     def _process_alive_py(pid, start_time):
-        if pid <= 0:
-            return "dead"
-        k32, handle = _win_process(pid)
+        if not 0 < pid <= _PID_MAX:
+            return "unknown"
+        k32, handle = _win_process(pid, 0x1000 | 0x00100000)  # ... | SYNCHRONIZE
+        if not handle and ctypes.get_last_error() == 5:
+            k32, handle = _win_process(pid)
         if not handle:
             err = ctypes.get_last_error()
             if err == 87:  # ERROR_INVALID_PARAMETER: no such process
                 return "dead"
             return "alive" if err == 5 else "unknown"  # ACCESS_DENIED: exists
         try:
+            if k32.WaitForSingleObject(ctypes.c_void_p(handle), 0) == 0:
+                return "dead"  # signalled: exited, only its handle lingers
             code = ctypes.c_ulong()
             if k32.GetExitCodeProcess(ctypes.c_void_p(handle), ctypes.byref(code)) and code.value != 259:
                 return "dead"  # exited; 259 = STILL_ACTIVE
@@ -1061,6 +1122,8 @@ if _WINDOWS:
         return times[0].value
 
     def _start_time_py(pid):
+        if not 0 < pid <= _PID_MAX:
+            return None
         k32, handle = _win_process(pid)
         if not handle:
             return None
@@ -1069,32 +1132,58 @@ if _WINDOWS:
         finally:
             k32.CloseHandle(ctypes.c_void_p(handle))
 else:
-    def _start_time_py(pid):
-        # /proc/<pid>/stat field 22 (starttime, clock ticks since boot). The
-        # command name may contain spaces and ')', so split after the last ')'.
+    _PID_MAX = 0x7FFFFFFF  # pid_t
+
+    def _proc_stat(pid):
+        """(state, starttime) from /proc/<pid>/stat (field 3 and field 22, clock
+        ticks since boot); "gone" when there is no such entry, None when it
+        cannot be read or parsed. The command name may contain spaces and ')',
+        so fields are counted from the last ')'."""
         try:
             with open("/proc/%d/stat" % pid, "rb") as fh:
-                raw = fh.read()
+                raw = fh.read(1024)
+        except FileNotFoundError:
+            return "gone"
         except OSError:
             return None
         try:
-            return int(raw[raw.rindex(b")") + 2:].split()[19])
-        except (ValueError, IndexError):
+            fields = raw[raw.rindex(b")") + 2:].split()
+            return fields[0].decode("ascii"), int(fields[19])
+        except (ValueError, IndexError, UnicodeDecodeError):
             return None
 
-    def _process_alive_py(pid, start_time):
-        if pid <= 0:
-            return "dead"
+    def _start_time_py(pid):
+        if not _LINUX or not 0 < pid <= _PID_MAX:
+            return None
+        stat = _proc_stat(pid)
+        return stat[1] if isinstance(stat, tuple) else None
+
+    def _kill0(pid):
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
             return "dead"
         except PermissionError:
-            pass  # EPERM: it exists, we just may not signal it
+            return "alive"  # EPERM: it exists, we just may not signal it
         except OSError:
             return "unknown"
-        if start_time:
-            own = _start_time_py(pid)
-            if own is not None and own != start_time:
-                return "dead"  # the pid was reused by another process
+        return "alive"
+
+    def _process_alive_py(pid, start_time):
+        if not 0 < pid <= _PID_MAX:
+            return "unknown"  # 0 and negatives would name process groups
+        verdict = _kill0(pid)
+        if verdict != "alive" or not _LINUX:
+            return verdict
+        stat = _proc_stat(pid)
+        if stat == "gone":
+            # Gone between kill() and open(), unless /proc is not mounted.
+            return "dead" if _kill0(pid) == "dead" else "alive"
+        if stat is None:
+            return "alive"  # exists; start time unreadable (hidepid): unknown start
+        state, own = stat
+        if state in ("Z", "X"):
+            return "dead"  # a zombie has exited: it holds nothing
+        if start_time and own != start_time:
+            return "dead"  # the pid was reused by another process
         return "alive"

@@ -54,7 +54,13 @@ int lockrt__wait_loop(lockrt_lock *lock, const lockrt_options *opts, lockrt__try
     }
 }
 
-int lockrt_acquire(const char *path, const lockrt_options *user_opts, lockrt_lock **out)
+int lockrt_acquire(const char *path, const lockrt_options *opts, lockrt_lock **out)
+{
+    return lockrt__acquire(path, opts, NULL, out);
+}
+
+int lockrt__acquire(const char *path, const lockrt_options *user_opts,
+                    const lockrt_test_hooks *hooks, lockrt_lock **out)
 {
     if (!path || !*path || !out)
         return LOCKRT_EINVAL;
@@ -77,7 +83,7 @@ int lockrt_acquire(const char *path, const lockrt_options *user_opts, lockrt_loc
 #else
     lock->fd = -1;
 #endif
-    lock->hooks = opts.hooks;
+    lock->hooks = hooks;
     lock->owner_pid = lockrt__self_pid();
 
     int rc = resolve_strategy(path, &opts, &lock->strategy);

@@ -6,6 +6,7 @@
 #define LOCKRT_INTERNAL_H
 
 #include "lockrt.h"
+#include "lockrt_test_hooks.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,15 +16,17 @@
  * returned to callers. Positive so it cannot collide with lockrt_status. */
 #define LOCKRT__BUSY 1
 
-/* Largest owner record we read or write. A record is one short JSON line; anything
- * bigger at a lock path is not ours and reads as corrupt. */
+/* Largest owner record we read or write. A record is one short JSON line; a file
+ * bigger than this at a lock path is not an owner record and is never read whole
+ * (a 4 GB file there must cost a waiter no more than a record does). */
 #define LOCKRT__RECORD_MAX 1024
 
-/* An owner record with no parseable owner (empty, torn by a creator killed between
- * its O_EXCL create and its write, or foreign bytes) names no process whose
- * liveness could be checked. It is reclaimable only once its own mtime is older
- * than this; see docs/lockrt.md "Corrupt records". */
-#define LOCKRT__CORRUPT_GRACE_MS 30000
+/* A file at a lock path that is not an owner record is never removed, whatever
+ * its age (docs/lockrt.md section 3): it may be user data. While it is younger
+ * than this, a lockfile acquirer treats it as held (it may be a record whose
+ * creator is between its O_EXCL create and its write) and waits; once older, the
+ * acquirer stops waiting and reports LOCKRT_ECORRUPT. */
+#define LOCKRT__NONRECORD_GRACE_MS 30000
 
 struct lockrt_lock {
     lockrt_strategy strategy;
@@ -36,7 +39,7 @@ struct lockrt_lock {
 #endif
     lockrt_identity identity;  /* lockfile: the record as we created it */
     char token[LOCKRT_TOKEN_MAX];
-    const lockrt_hooks *hooks;
+    const lockrt_test_hooks *hooks; /* NULL outside the tests */
     int64_t owner_pid;         /* the process that acquired: a forked copy only frees its handle */
 };
 
@@ -48,7 +51,9 @@ void lockrt__effective_options(const lockrt_options *in, lockrt_options *out);
 uint64_t lockrt__fnv1a(const void *data, size_t len, uint64_t seed);
 #define LOCKRT__FNV_SEED 0xcbf29ce484222325ULL
 
-/* Owner record <-> bytes. format returns bytes written (without NUL) or -1. */
+/* Owner record <-> bytes. format returns bytes written (without NUL) or -1; it
+ * never writes a record that parse would refuse. parse accepts exactly the bytes
+ * format writes (docs/lockrt.md section 2): LOCKRT_OK or LOCKRT_ECORRUPT. */
 int lockrt__record_format(const lockrt_owner *owner, char *buf, size_t cap);
 int lockrt__record_parse(const char *buf, size_t len, lockrt_owner *out);
 
@@ -74,9 +79,19 @@ int lockrt__wait_loop(lockrt_lock *lock, const lockrt_options *opts, lockrt__try
 int lockrt__lockfile_try(lockrt_lock *lock, const lockrt_options *opts, void *ctx);
 int lockrt__lockfile_release(lockrt_lock *lock);
 
-/* Judge a captured record: LOCKRT_OK = provably stale, LOCKRT_ENOTSTALE = held,
- * LOCKRT_ECORRUPT = no owner and still inside the grace period. */
-int lockrt__judge_record(const char *bytes, size_t len, const lockrt_identity *id);
+/* Judge the bytes found at a lock path: LOCKRT_OK = an owner record whose owner is
+ * provably gone (reclaimable), LOCKRT_ENOTSTALE = an owner record that holds,
+ * LOCKRT_ECORRUPT = not an owner record (never reclaimable). Both strategies and
+ * every platform judge through this one function. */
+int lockrt__judge_record(const char *bytes, size_t len);
+
+/* The entry points behind the public ones, with the test hooks (NULL in
+ * production; see lockrt_test_hooks.h). */
+int lockrt__acquire(const char *path, const lockrt_options *opts, const lockrt_test_hooks *hooks,
+                    lockrt_lock **out);
+int lockrt__reclaim_if_stale(const char *lock_path, const lockrt_test_hooks *hooks);
+int lockrt__unlink_if_identical(const char *path, const lockrt_identity *judged,
+                                const lockrt_test_hooks *hooks);
 
 /* ---- platform layer (src/unix/, src/win/) ---- */
 
@@ -118,8 +133,10 @@ void lockrt__oslock_probe_end(intptr_t probe);
  * LOCKRT__BUSY when the name is taken (or, on Windows, delete-pending). */
 int lockrt__record_create(const char *path, const char *bytes, size_t len, lockrt_identity *id);
 
-/* Read a record without following a symlink; identity from the same descriptor.
- * *len receives the bytes read (at most cap). */
+/* Read what may be a record without following a symlink; identity from the same
+ * descriptor. *len receives the bytes read (at most cap). A regular file larger
+ * than cap is not read at all: LOCKRT_ECORRUPT, with *id filled except for its
+ * content_hash (0), so that the caller can still tell its age. */
 int lockrt__record_capture(const char *path, char *buf, size_t cap, size_t *len,
                            lockrt_identity *id);
 #endif

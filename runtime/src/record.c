@@ -1,8 +1,14 @@
 /*
  * The lockfile strategy's owner record: one line of JSON,
  *   {"pid":N,"start_time":N,"host":"...","token":"<32 hex>"}\n
- * Written by lockrt, read by lockrt and by other tools (docs/lockrt.md), so the
- * parser accepts any key order, whitespace and unknown keys, but requires all four.
+ *
+ * The parser accepts exactly the bytes the formatter writes and nothing else: no
+ * other key order, no whitespace, no unknown or duplicate keys, no leading zeros,
+ * no escape the formatter would not use, no trailing byte. A record is what
+ * entitles lockrt to remove a file, so "looks roughly like one" is not enough: a
+ * user's JSON file that happens to carry a "pid" key must never qualify. The
+ * grammar is in docs/lockrt.md section 2 and the shared test vectors
+ * (runtime/tests/vectors/records.json) pin it for every implementation.
  */
 #include "lockrt_internal.h"
 
@@ -57,7 +63,7 @@ static int put_json_string(char *buf, size_t cap, size_t *pos, const char *s)
     return 0;
 }
 
-int lockrt__record_format(const lockrt_owner *o, char *buf, size_t cap)
+static int format_unchecked(const lockrt_owner *o, char *buf, size_t cap)
 {
     size_t pos = 0;
     int n = snprintf(buf, cap, "{\"pid\":%lld,\"start_time\":%llu,\"host\":", (long long)o->pid,
@@ -81,228 +87,173 @@ int lockrt__record_format(const lockrt_owner *o, char *buf, size_t cap)
     return (int)pos;
 }
 
-/* ---- a strict little parser for one flat JSON object ---- */
+/* Never write what parse would refuse (a host that is not UTF-8, too long, ...):
+ * a record lockrt cannot read back could never be reclaimed. */
+int lockrt__record_format(const lockrt_owner *o, char *buf, size_t cap)
+{
+    int n = format_unchecked(o, buf, cap);
+    lockrt_owner check;
+    if (n < 0 || lockrt__record_parse(buf, (size_t)n, &check) != LOCKRT_OK)
+        return -1;
+    return n;
+}
+
+/* ---- the parser: the formatter's output, byte for byte ---- */
 
 typedef struct {
     const char *p, *end;
 } cursor;
 
-static void skip_ws(cursor *c)
+static bool take(cursor *c, const char *literal)
 {
-    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
-        c->p++;
+    size_t n = strlen(literal);
+    if ((size_t)(c->end - c->p) < n || memcmp(c->p, literal, n) != 0)
+        return false;
+    c->p += n;
+    return true;
 }
 
-static int hexval(char ch)
+/* A decimal without sign or leading zeros ("0" itself only if allowed), at most max. */
+static bool take_uint(cursor *c, bool allow_zero, uint64_t max, uint64_t *out)
+{
+    const char *start = c->p;
+    uint64_t v = 0;
+    while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
+        unsigned d = (unsigned)(*c->p - '0');
+        if (v > (max - d) / 10)
+            return false; /* beyond max */
+        v = v * 10 + d;
+        c->p++;
+    }
+    size_t digits = (size_t)(c->p - start);
+    if (digits == 0 || (digits > 1 && *start == '0') || (v == 0 && !allow_zero))
+        return false;
+    *out = v;
+    return true;
+}
+
+static int lower_hex(char ch)
 {
     if (ch >= '0' && ch <= '9')
         return ch - '0';
     if (ch >= 'a' && ch <= 'f')
         return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
     return -1;
 }
 
-/* Decodes into out (NUL-terminated, at most cap-1 bytes). \u escapes above 0x7f
- * are encoded as UTF-8; surrogates are rejected. */
-static int parse_string(cursor *c, char *out, size_t cap)
+/* Well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, <= U+10FFFF). */
+static bool utf8_valid(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned char b = s[i];
+        size_t more;
+        unsigned char lo = 0x80, hi = 0xbf;
+        if (b < 0x80) {
+            i++;
+            continue;
+        } else if (b >= 0xc2 && b <= 0xdf) {
+            more = 1;
+        } else if (b >= 0xe0 && b <= 0xef) {
+            more = 2;
+            if (b == 0xe0)
+                lo = 0xa0;
+            else if (b == 0xed)
+                hi = 0x9f;
+        } else if (b >= 0xf0 && b <= 0xf4) {
+            more = 3;
+            if (b == 0xf0)
+                lo = 0x90;
+            else if (b == 0xf4)
+                hi = 0x8f;
+        } else {
+            return false;
+        }
+        if (n - i <= more)
+            return false;
+        if (s[i + 1] < lo || s[i + 1] > hi)
+            return false;
+        for (size_t k = 2; k <= more; k++)
+            if (s[i + k] < 0x80 || s[i + k] > 0xbf)
+                return false;
+        i += more + 1;
+    }
+    return true;
+}
+
+/* The host string after its opening quote, up to and including the closing one:
+ * printable ASCII other than '"' and '\' as itself, bytes >= 0x80 as themselves,
+ * \" and \\, and \u00XX (lowercase hex) for the control characters 0x01-0x1f and
+ * 0x7f only. The decoded name is UTF-8, without NUL, at most cap-1 bytes. */
+static bool take_host(cursor *c, char *out, size_t cap)
 {
     size_t n = 0;
-    if (c->p >= c->end || *c->p != '"')
-        return -1;
-    c->p++;
     while (c->p < c->end && *c->p != '"') {
         unsigned ch = (unsigned char)*c->p++;
-        if (ch < 0x20)
-            return -1;
         if (ch == '\\') {
             if (c->p >= c->end)
-                return -1;
+                return false;
             char e = *c->p++;
-            switch (e) {
-            case '"': ch = '"'; break;
-            case '\\': ch = '\\'; break;
-            case '/': ch = '/'; break;
-            case 'b': ch = '\b'; break;
-            case 'f': ch = '\f'; break;
-            case 'n': ch = '\n'; break;
-            case 'r': ch = '\r'; break;
-            case 't': ch = '\t'; break;
-            case 'u': {
-                if (c->end - c->p < 4)
-                    return -1;
-                unsigned v = 0;
-                for (int i = 0; i < 4; i++) {
-                    int h = hexval(c->p[i]);
-                    if (h < 0)
-                        return -1;
-                    v = v * 16 + (unsigned)h;
-                }
+            if (e == '"' || e == '\\') {
+                ch = (unsigned char)e;
+            } else if (e == 'u') {
+                if (c->end - c->p < 4 || c->p[0] != '0' || c->p[1] != '0')
+                    return false;
+                int h1 = lower_hex(c->p[2]), h2 = lower_hex(c->p[3]);
+                if (h1 < 0 || h2 < 0)
+                    return false;
+                ch = (unsigned)(h1 * 16 + h2);
+                if (ch == 0 || (ch >= 0x20 && ch != 0x7f))
+                    return false; /* the formatter writes these bytes raw (or never) */
                 c->p += 4;
-                if (v >= 0xd800 && v <= 0xdfff)
-                    return -1;
-                char u[3];
-                size_t un;
-                if (v < 0x80) {
-                    u[0] = (char)v;
-                    un = 1;
-                } else if (v < 0x800) {
-                    u[0] = (char)(0xc0 | (v >> 6));
-                    u[1] = (char)(0x80 | (v & 0x3f));
-                    un = 2;
-                } else {
-                    u[0] = (char)(0xe0 | (v >> 12));
-                    u[1] = (char)(0x80 | ((v >> 6) & 0x3f));
-                    u[2] = (char)(0x80 | (v & 0x3f));
-                    un = 3;
-                }
-                if (n + un >= cap)
-                    return -1;
-                memcpy(out + n, u, un);
-                n += un;
-                continue;
+            } else {
+                return false;
             }
-            default: return -1;
-            }
+        } else if (ch < 0x20 || ch == 0x7f) {
+            return false; /* the formatter escapes these */
         }
         if (n + 1 >= cap)
-            return -1;
+            return false;
         out[n++] = (char)ch;
     }
     if (c->p >= c->end)
-        return -1;
+        return false;
     c->p++;
     out[n] = '\0';
-    return 0;
+    return utf8_valid((const unsigned char *)out, n);
 }
 
-static int parse_int(cursor *c, int64_t *sval, uint64_t *uval, bool *negative)
+static bool take_token(cursor *c, char *out)
 {
-    bool neg = false;
-    uint64_t v = 0;
-    if (c->p < c->end && *c->p == '-') {
-        neg = true;
-        c->p++;
-    }
-    const char *start = c->p;
-    while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
-        unsigned d = (unsigned)(*c->p - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return -1;
-        v = v * 10 + d;
-        c->p++;
-    }
-    if (c->p == start)
-        return -1;
-    if (c->p < c->end && (*c->p == '.' || *c->p == 'e' || *c->p == 'E'))
-        return -1;
-    *negative = neg;
-    *uval = v;
-    if (neg ? v > (uint64_t)INT64_MAX + 1 : v > (uint64_t)INT64_MAX)
-        *sval = neg ? INT64_MIN : INT64_MAX;
-    else
-        *sval = neg ? -(int64_t)v : (int64_t)v;
-    return 0;
-}
-
-/* Skip a value of a key we do not know: strings, numbers, true/false/null only
- * (a record never nests). */
-static int skip_value(cursor *c)
-{
-    char scratch[LOCKRT__RECORD_MAX];
-    if (c->p >= c->end)
-        return -1;
-    if (*c->p == '"')
-        return parse_string(c, scratch, sizeof scratch);
-    if (*c->p == '-' || (*c->p >= '0' && *c->p <= '9')) {
-        while (c->p < c->end && strchr("+-.eE0123456789", *c->p))
-            c->p++;
-        return 0;
-    }
-    static const char *const words[] = {"true", "false", "null"};
-    for (size_t i = 0; i < 3; i++) {
-        size_t wl = strlen(words[i]);
-        if ((size_t)(c->end - c->p) >= wl && memcmp(c->p, words[i], wl) == 0) {
-            c->p += wl;
-            return 0;
-        }
-    }
-    return -1;
-}
-
-static bool is_hex_token(const char *t)
-{
-    size_t n = strlen(t);
-    if (n == 0)
+    enum { TOKEN_HEX = 32 };
+    if (c->end - c->p < TOKEN_HEX)
         return false;
-    for (size_t i = 0; i < n; i++)
-        if (hexval(t[i]) < 0)
+    for (int i = 0; i < TOKEN_HEX; i++)
+        if (lower_hex(c->p[i]) < 0)
             return false;
+    memcpy(out, c->p, TOKEN_HEX);
+    out[TOKEN_HEX] = '\0';
+    c->p += TOKEN_HEX;
     return true;
 }
 
 int lockrt__record_parse(const char *buf, size_t len, lockrt_owner *out)
 {
     cursor c = {buf, buf + len};
-    bool have_pid = false, have_start = false, have_host = false, have_token = false;
+    uint64_t pid = 0, start = 0;
     memset(out, 0, sizeof *out);
-    skip_ws(&c);
-    if (c.p >= c.end || *c.p != '{')
+    if (len > LOCKRT__RECORD_MAX)
         return LOCKRT_ECORRUPT;
-    c.p++;
-    skip_ws(&c);
-    if (c.p < c.end && *c.p == '}')
-        return LOCKRT_ECORRUPT;
-    for (;;) {
-        char key[32];
-        skip_ws(&c);
-        if (parse_string(&c, key, sizeof key) != 0)
-            return LOCKRT_ECORRUPT;
-        skip_ws(&c);
-        if (c.p >= c.end || *c.p != ':')
-            return LOCKRT_ECORRUPT;
-        c.p++;
-        skip_ws(&c);
-        int64_t sv;
-        uint64_t uv;
-        bool neg;
-        if (strcmp(key, "pid") == 0) {
-            if (parse_int(&c, &sv, &uv, &neg) != 0 || neg || sv <= 0 || uv > (uint64_t)INT64_MAX)
-                return LOCKRT_ECORRUPT;
-            out->pid = sv;
-            have_pid = true;
-        } else if (strcmp(key, "start_time") == 0) {
-            if (parse_int(&c, &sv, &uv, &neg) != 0 || neg)
-                return LOCKRT_ECORRUPT;
-            out->start_time = uv;
-            have_start = true;
-        } else if (strcmp(key, "host") == 0) {
-            if (parse_string(&c, out->host, sizeof out->host) != 0)
-                return LOCKRT_ECORRUPT;
-            have_host = true;
-        } else if (strcmp(key, "token") == 0) {
-            if (parse_string(&c, out->token, sizeof out->token) != 0 || !is_hex_token(out->token))
-                return LOCKRT_ECORRUPT;
-            have_token = true;
-        } else if (skip_value(&c) != 0) {
-            return LOCKRT_ECORRUPT;
-        }
-        skip_ws(&c);
-        if (c.p < c.end && *c.p == ',') {
-            c.p++;
-            continue;
-        }
-        if (c.p < c.end && *c.p == '}') {
-            c.p++;
-            break;
-        }
+    bool ok = take(&c, "{\"pid\":") && take_uint(&c, false, (uint64_t)INT64_MAX, &pid) &&
+              take(&c, ",\"start_time\":") && take_uint(&c, true, UINT64_MAX, &start) &&
+              take(&c, ",\"host\":\"") && take_host(&c, out->host, sizeof out->host) &&
+              take(&c, ",\"token\":\"") && take_token(&c, out->token) && take(&c, "\"}\n") &&
+              c.p == c.end;
+    if (!ok) {
+        memset(out, 0, sizeof *out);
         return LOCKRT_ECORRUPT;
     }
-    skip_ws(&c);
-    if (c.p != c.end)
-        return LOCKRT_ECORRUPT;
-    if (!have_pid || !have_start || !have_host || !have_token)
-        return LOCKRT_ECORRUPT;
+    out->pid = (int64_t)pid;
+    out->start_time = start;
     return LOCKRT_OK;
 }

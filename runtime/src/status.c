@@ -17,7 +17,7 @@ const char *lockrt_strerror(int status)
     case LOCKRT_ENOTOWNER: return "the lock record names another owner";
     case LOCKRT_ENOTSTALE: return "the lock owner is alive, unknown, or on another host";
     case LOCKRT_ENOENT: return "no such lock or file";
-    case LOCKRT_ECORRUPT: return "the lock owner record is unreadable or malformed";
+    case LOCKRT_ECORRUPT: return "not a lockrt owner record (a foreign or damaged file at the lock path; lockrt never removes it)";
     case LOCKRT_ENOMEM: return "out of memory";
     case LOCKRT_EIO: return "operating system error (see errno / GetLastError)";
     case LOCKRT_ENOTSUP: return "not supported on this platform or filesystem";
@@ -34,7 +34,6 @@ void lockrt_options_init(lockrt_options *opts)
     opts->timeout_ms = 10000;
     opts->poll_min_ms = 1;
     opts->poll_max_ms = 5;
-    opts->hooks = NULL;
 }
 
 void lockrt__effective_options(const lockrt_options *in, lockrt_options *out)

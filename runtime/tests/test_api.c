@@ -1,5 +1,8 @@
 /* lockrt API tests: records, strategies, identity-bound removal, confinement,
- * atomic writes, liveness, symlink refusal. Fault scenarios are in test_faults.c. */
+ * atomic writes, liveness, symlink refusal, foreign files at lock paths. Fault
+ * scenarios are in test_faults.c; the record grammar and the judgements shared
+ * with the bindings are in test_vectors.c. */
+#include "lockrt_test_hooks.h"
 #include "test_util.h"
 
 #include <errno.h>
@@ -45,7 +48,6 @@ static void options_defaults(void)
     CHECK_EQ_INT(o.timeout_ms, 10000);
     CHECK_EQ_INT(o.poll_min_ms, 1);
     CHECK_EQ_INT(o.poll_max_ms, 5);
-    CHECK(o.hooks == NULL);
 }
 
 static bool is_hex32(const char *s)
@@ -92,47 +94,26 @@ static void lockfile_record_format(void)
 
 static void owner_record_parser(void)
 {
+    /* The full grammar is pinned by the shared vectors (test_vectors.c); here,
+     * the file-level rules of lockrt_owner_read. */
     lockrt_owner o;
-    tu_write_file("r", "  { \"token\" : \"00ff\", \"extra\": [1], \"pid\":7 }");
-    CHECK_EQ_INT(lockrt_owner_read("r", &o), LOCKRT_ECORRUPT); /* arrays are not a record's */
-    tu_write_file("r", " {\"token\":\"00ff\",\"note\":\"x\",\"ok\":true,\"n\":-1.5e3,\n"
-                       "\"host\":\"h\\\"q\\u00e9\",\"start_time\":0,\"pid\":7}\r\n");
+    tu_write_record("r", 7, 0, "h", "00ff");
     CHECK_EQ_INT(lockrt_owner_read("r", &o), LOCKRT_OK);
     CHECK_EQ_INT(o.pid, 7);
     CHECK(o.start_time == 0);
-    CHECK(strcmp(o.host, "h\"q\xc3\xa9") == 0);
-    CHECK(strcmp(o.token, "00ff") == 0);
-    tu_write_file("r", "{\"pid\":18446744073709551615,\"start_time\":18446744073709551615,"
-                       "\"host\":\"h\",\"token\":\"ab\"}");
-    CHECK_EQ_INT(lockrt_owner_read("r", &o), LOCKRT_ECORRUPT); /* pid beyond int64 */
-    tu_write_file("r", "{\"pid\":1,\"start_time\":18446744073709551615,\"host\":\"h\",\"token\":\"ab\"}");
-    CHECK_EQ_INT(lockrt_owner_read("r", &o), LOCKRT_OK);
-    CHECK(o.start_time == UINT64_MAX);
-
-    static const char *const bad[] = {
-        "",
-        "\n",
-        "{}",
-        "{\"pid\":1,\"start_time\":2,\"host\":\"h\"}",                          /* no token */
-        "{\"pid\":0,\"start_time\":2,\"host\":\"h\",\"token\":\"ab\"}",         /* pid 0 */
-        "{\"pid\":-5,\"start_time\":2,\"host\":\"h\",\"token\":\"ab\"}",        /* negative */
-        "{\"pid\":1.5,\"start_time\":2,\"host\":\"h\",\"token\":\"ab\"}",       /* fraction */
-        "{\"pid\":1,\"start_time\":-2,\"host\":\"h\",\"token\":\"ab\"}",
-        "{\"pid\":1,\"start_time\":2,\"host\":\"h\",\"token\":\"xyz\"}",        /* not hex */
-        "{\"pid\":1,\"start_time\":2,\"host\":\"h\",\"token\":\"ab\"} x",       /* trailing */
-        "{\"pid\":1,\"start_time\":2,\"host\":\"h\",\"token\":\"ab\"",          /* torn */
-        "{\"pid\":1,\"start_time\":2,\"host\":\"h\",\"token\":\"ab\",}",
-        "{\"pid\":\"1\",\"start_time\":2,\"host\":\"h\",\"token\":\"ab\"}",
-        "{\"pid\":1,\"start_time\":2,\"host\":\"h\\ud800\",\"token\":\"ab\"}",
-        "{\"pid\":1,\"start_time\":2,\"host\":\"h\x01\",\"token\":\"ab\"}",
-    };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        tu_write_file("r", bad[i]);
-        if (lockrt_owner_read("r", &o) != LOCKRT_ECORRUPT) {
-            fprintf(stderr, "    accepted bad record #%zu: %s\n", i, bad[i]);
-            CHECK(0);
-        }
-    }
+    CHECK(strcmp(o.host, "h") == 0);
+    CHECK(strcmp(o.token, tu_token("00ff")) == 0);
+    /* What the old, tolerant parser took (any key order, spaces, unknown keys, a
+     * short token) is not a record lockrt writes: refused. */
+    tu_write_file("r", " {\"token\":\"00ff\",\"note\":\"x\",\"host\":\"h\",\"start_time\":0,\"pid\":7}\r\n");
+    CHECK_EQ_INT(lockrt_owner_read("r", &o), LOCKRT_ECORRUPT);
+    CHECK_EQ_INT(o.pid, 0); /* nothing half-filled on refusal */
+    /* Larger than a record can be: refused without being read. */
+    char big[LOCKRT_HOST_MAX * 8];
+    memset(big, ' ', sizeof big);
+    big[sizeof big - 1] = '\0';
+    tu_write_file("r", big);
+    CHECK_EQ_INT(lockrt_owner_read("r", &o), LOCKRT_ECORRUPT);
     CHECK_EQ_INT(lockrt_owner_read("missing", &o), LOCKRT_ENOENT);
     CHECK_EQ_INT(lockrt_owner_read(NULL, &o), LOCKRT_EINVAL);
 }
@@ -208,7 +189,7 @@ static void release_detects_replaced_record(void)
     tu_write_record("lf.lock", getpid(), 0, tu_hostname(), "beef");
     CHECK_EQ_INT(lockrt_release(a), LOCKRT_EMISMATCH);
     char *s = tu_read_file("lf.lock", NULL);
-    CHECK(s && strstr(s, "\"beef\""));
+    CHECK(s && strstr(s, tu_token("beef")));
     free(s);
     CHECK_EQ_INT(tu_count_entries(".", "lockrt-q"), 0);
 }
@@ -263,28 +244,31 @@ static void null_options_mean_defaults(void)
 }
 
 /* Contenders that (wrongly) use different strategies on one path still exclude
- * each other: the reclaimer probes the OS lock before removing, and an OS-lock
- * acquirer defers to a live owner record. */
+ * each other: the reclaimer probes the OS lock before removing, an OS-lock
+ * acquirer defers to a live owner record, and an OS-lock file (empty: not an
+ * owner record) is never removed by a lockfile acquirer. */
 static void mixed_strategies_exclude(void)
 {
-    struct timespec old[2];
-    clock_gettime(CLOCK_REALTIME, &old[0]);
-    old[0].tv_sec -= 120; /* past the ownerless-record grace */
-    old[1] = old[0];
     lockrt_options os = opts_for(LOCKRT_STRATEGY_OSLOCK, 0);
     lockrt_options lf = opts_for(LOCKRT_STRATEGY_LOCKFILE, 0);
     lockrt_lock *a = NULL, *b = NULL;
 
     CHECK_EQ_INT(lockrt_acquire("m.lock", &os, &a), LOCKRT_OK);
-    CHECK(utimensat(AT_FDCWD, "m.lock", old, 0) == 0);
-    struct stat before, after;
-    CHECK(lstat("m.lock", &before) == 0);
-    CHECK_EQ_INT(lockrt_acquire("m.lock", &lf, &b), LOCKRT_ETIMEDOUT);
-    CHECK_EQ_INT(lockrt_reclaim_if_stale("m.lock", NULL), LOCKRT_ENOTSTALE);
-    CHECK(lstat("m.lock", &after) == 0 && after.st_ino == before.st_ino);
+    tu_snapshot before, after;
+    tu_snap("m.lock", &before);
+    CHECK_EQ_INT(lockrt_acquire("m.lock", &lf, &b), LOCKRT_ETIMEDOUT); /* young: held */
+    CHECK_EQ_INT(lockrt_reclaim_if_stale("m.lock", NULL), LOCKRT_ECORRUPT);
+    tu_age("m.lock", 120);
+    tu_snap("m.lock", &before);
+    /* old: a lockfile acquirer says what is in the way instead of removing it */
+    CHECK_EQ_INT(lockrt_acquire("m.lock", &lf, &b), LOCKRT_ECORRUPT);
     CHECK_EQ_INT(lockrt_release(a), LOCKRT_OK);
+    CHECK_EQ_INT(lockrt_acquire("m.lock", &lf, &b), LOCKRT_ECORRUPT); /* idle: still never removed */
+    tu_snap("m.lock", &after);
+    CHECK(tu_snap_equal(&before, &after));
+    CHECK(unlink("m.lock") == 0);
 
-    /* an idle, old OS-lock file is reclaimable by a lockfile acquirer */
+    /* a lockfile holder's live record keeps OS-lock acquirers out */
     CHECK_EQ_INT(lockrt_acquire("m.lock", &lf, &b), LOCKRT_OK);
     CHECK_EQ_INT(lockrt_acquire("m.lock", &os, &a), LOCKRT_ETIMEDOUT);
     pid_t pid = fork();
@@ -399,11 +383,8 @@ static void symlink_swapped_into_quarantine_is_restored(void)
     tu_write_file("x.lock", "record\n");
     lockrt_identity id;
     CHECK_EQ_INT(lockrt_identity_of("x.lock", &id), LOCKRT_OK);
-    lockrt_hooks hooks = {NULL, swap_in_symlink, NULL};
-    lockrt_options o;
-    lockrt_options_init(&o);
-    o.hooks = &hooks;
-    CHECK_EQ_INT(lockrt_unlink_if_identical("x.lock", &id, &o), LOCKRT_EMISMATCH);
+    lockrt_test_hooks hooks = {NULL, swap_in_symlink, NULL};
+    CHECK_EQ_INT(lockrt_test_unlink_if_identical("x.lock", &id, &hooks), LOCKRT_EMISMATCH);
     CHECK(tu_is_symlink("x.lock"));
     char *s = tu_read_file("victim", NULL);
     CHECK(s && strcmp(s, "precious\n") == 0);
@@ -477,36 +458,143 @@ static void reclaim_keeps_live_and_foreign_owners(void)
     CHECK_EQ_INT(lockrt_acquire("far.lock", &o, &l), LOCKRT_ETIMEDOUT);
 }
 
-static void corrupt_record_grace(void)
+static void nonrecord_grace_then_ecorrupt(void)
 {
-    tu_write_file("c.lock", "");
-    CHECK_EQ_INT(lockrt_reclaim_if_stale("c.lock", NULL), LOCKRT_ECORRUPT);
-    tu_write_file("c.lock", "{\"pid\":");
-    CHECK_EQ_INT(lockrt_reclaim_if_stale("c.lock", NULL), LOCKRT_ECORRUPT);
-    CHECK(tu_exists_nofollow("c.lock"));
-    /* An ownerless record older than the grace period was left by a creator killed
-     * between create and write: reclaimable. */
-    struct timespec old[2];
-    clock_gettime(CLOCK_REALTIME, &old[0]);
-    old[0].tv_sec -= 120;
-    old[1] = old[0];
-    CHECK(utimensat(AT_FDCWD, "c.lock", old, 0) == 0);
-    CHECK_EQ_INT(lockrt_reclaim_if_stale("c.lock", NULL), LOCKRT_OK);
-    CHECK(!tu_exists_nofollow("c.lock"));
-    /* But age never breaks a record that names a live owner. */
+    /* Age never breaks a record that names a live owner. */
     tu_write_record("old.lock", getpid(), 0, tu_hostname(), "aa");
-    CHECK(utimensat(AT_FDCWD, "old.lock", old, 0) == 0);
+    tu_age("old.lock", 120);
     CHECK_EQ_INT(lockrt_reclaim_if_stale("old.lock", NULL), LOCKRT_ENOTSTALE);
+    lockrt_options o = opts_for(LOCKRT_STRATEGY_LOCKFILE, 50);
+    lockrt_lock *l = NULL;
+    CHECK_EQ_INT(lockrt_acquire("old.lock", &o, &l), LOCKRT_ETIMEDOUT);
+    /* A non-record turns from "held" (it may be a record whose creator has not
+     * written it yet) into LOCKRT_ECORRUPT once older than the 30 s grace. */
+    tu_write_file("c.lock", "");
+    tu_age("c.lock", 25);
+    CHECK_EQ_INT(lockrt_acquire("c.lock", &o, &l), LOCKRT_ETIMEDOUT);
+    tu_age("c.lock", 35);
+    CHECK_EQ_INT(lockrt_acquire("c.lock", &o, &l), LOCKRT_ECORRUPT);
+    o.timeout_ms = -1; /* even a wait without deadline ends: the file will not go away */
+    CHECK_EQ_INT(lockrt_acquire("c.lock", &o, &l), LOCKRT_ECORRUPT);
+    CHECK(tu_exists_nofollow("c.lock"));
+}
+
+/* Item 4 of issue 11: a file at a lock path that is not a complete, well-formed
+ * owner record is never removed, whatever its age and size; both strategies
+ * leave it byte for byte, and every wait ends within its timeout. */
+typedef enum { FOREIGN_JSON, FOREIGN_GARBAGE, FOREIGN_EMPTY, FOREIGN_SPARSE, FOREIGN_TRAILING,
+               FOREIGN_DUPLICATE, FOREIGN_KINDS } foreign_kind;
+
+static void make_foreign(const char *path, foreign_kind kind)
+{
+    char rec[512];
+    pid_t dead = tu_dead_pid(); /* a record naming it would be reclaimable */
+    snprintf(rec, sizeof rec, "{\"pid\":%d,\"start_time\":0,\"host\":\"%s\",\"token\":\"%s\"}",
+             (int)dead, tu_hostname(), tu_token("f0"));
+    switch (kind) {
+    case FOREIGN_JSON: { /* a user's 2 MB JSON file that even carries the record's keys */
+        size_t n = 2u << 20;
+        char *buf = malloc(n + 1);
+        CHECK(buf != NULL);
+        int k = snprintf(buf, n, "{\"pid\":%d,\"start_time\":0,\"host\":\"%s\",\"token\":\"%s\",\"data\":\"",
+                         (int)dead, tu_hostname(), tu_token("f0"));
+        memset(buf + k, 'x', n - (size_t)k - 3);
+        memcpy(buf + n - 3, "\"}\n", 3);
+        buf[n] = '\0';
+        tu_write_file(path, buf);
+        free(buf);
+        break;
+    }
+    case FOREIGN_GARBAGE: {
+        char buf[201];
+        uint64_t x = 0x9e3779b97f4a7c15ULL;
+        for (int i = 0; i < 200; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            buf[i] = (char)(1 + x % 255); /* no NUL: tu_write_file writes a C string */
+        }
+        buf[200] = '\0';
+        tu_write_file(path, buf);
+        break;
+    }
+    case FOREIGN_EMPTY:
+        tu_write_file(path, "");
+        break;
+    case FOREIGN_SPARSE:
+        tu_make_sparse(path, rec, "\n");
+        break;
+    case FOREIGN_TRAILING: { /* a dead owner's record, then one byte more */
+        char buf[600];
+        snprintf(buf, sizeof buf, "%s\nx", rec);
+        tu_write_file(path, buf);
+        break;
+    }
+    case FOREIGN_DUPLICATE: { /* a dead owner's record with its pid given twice */
+        char buf[600];
+        snprintf(buf, sizeof buf, "{\"pid\":%d,\"pid\":%d%s\n", (int)dead, (int)dead,
+                 strchr(rec, ','));
+        tu_write_file(path, buf);
+        break;
+    }
+    default:
+        CHECK(0);
+    }
+}
+
+static void foreign_files_are_never_removed(void)
+{
+    static const char *const names[] = {"json", "garbage", "empty", "sparse", "trailing", "duplicate"};
+    enum { TIMEOUT_MS = 300, HANG_GUARD_MS = 10000 };
+    for (int kind = 0; kind < FOREIGN_KINDS; kind++) {
+        for (int old = 0; old < 2; old++) {
+            char path[64];
+            snprintf(path, sizeof path, "%s-%s.lock", names[kind], old ? "old" : "young");
+            make_foreign(path, (foreign_kind)kind);
+            if (old)
+                tu_age(path, 10 * 365 * 24 * 3600);
+            tu_snapshot before, after;
+            tu_snap(path, &before);
+            fprintf(stderr, "    %s (%llu bytes)\n", path, (unsigned long long)before.size);
+
+            lockrt_owner owner;
+            CHECK_EQ_INT(lockrt_owner_read(path, &owner), LOCKRT_ECORRUPT);
+            CHECK_EQ_INT(lockrt_reclaim_if_stale(path, NULL), LOCKRT_ECORRUPT);
+            CHECK_EQ_INT(lockrt_release_if_owned(path, tu_token("f0"), NULL), LOCKRT_ECORRUPT);
+
+            /* lockfile strategy: held while young (wait, time out), reported once old */
+            lockrt_options lf = opts_for(LOCKRT_STRATEGY_LOCKFILE, TIMEOUT_MS);
+            lockrt_lock *l = NULL;
+            uint64_t t0 = tu_now_ms();
+            int rc = lockrt_acquire(path, &lf, &l);
+            uint64_t waited = tu_now_ms() - t0;
+            CHECK_EQ_INT(rc, old ? LOCKRT_ECORRUPT : LOCKRT_ETIMEDOUT);
+            CHECK(l == NULL);
+            CHECK(waited < HANG_GUARD_MS); /* not a timing test: a hang guard */
+
+            /* OS lock strategy: the flock is the lock; the file is neither read
+             * past a record's size, nor changed, nor removed */
+            lockrt_options os = opts_for(LOCKRT_STRATEGY_OSLOCK, TIMEOUT_MS);
+            t0 = tu_now_ms();
+            CHECK_EQ_INT(lockrt_acquire(path, &os, &l), LOCKRT_OK);
+            CHECK(tu_now_ms() - t0 < HANG_GUARD_MS);
+            CHECK_EQ_INT(lockrt_release(l), LOCKRT_OK);
+
+            tu_snap(path, &after);
+            CHECK(tu_snap_equal(&before, &after));
+            CHECK_EQ_INT(tu_count_entries(".", "lockrt-q"), 0);
+            CHECK(unlink(path) == 0);
+        }
+    }
 }
 
 static void release_if_owned_checks_token(void)
 {
     tu_write_record("o.lock", getpid(), 0, tu_hostname(), "abcd");
-    CHECK_EQ_INT(lockrt_release_if_owned("o.lock", "dcba", NULL), LOCKRT_ENOTOWNER);
+    CHECK_EQ_INT(lockrt_release_if_owned("o.lock", tu_token("dcba"), NULL), LOCKRT_ENOTOWNER);
+    CHECK_EQ_INT(lockrt_release_if_owned("o.lock", "abcd", NULL), LOCKRT_ENOTOWNER); /* whole token */
     CHECK(tu_exists_nofollow("o.lock"));
-    CHECK_EQ_INT(lockrt_release_if_owned("o.lock", "abcd", NULL), LOCKRT_OK);
+    CHECK_EQ_INT(lockrt_release_if_owned("o.lock", tu_token("abcd"), NULL), LOCKRT_OK);
     CHECK(!tu_exists_nofollow("o.lock"));
-    CHECK_EQ_INT(lockrt_release_if_owned("o.lock", "abcd", NULL), LOCKRT_ENOENT);
+    CHECK_EQ_INT(lockrt_release_if_owned("o.lock", tu_token("abcd"), NULL), LOCKRT_ENOENT);
     CHECK_EQ_INT(lockrt_release_if_owned("o.lock", "", NULL), LOCKRT_EINVAL);
     tu_write_file("o.lock", "garbage");
     CHECK_EQ_INT(lockrt_release_if_owned("o.lock", "abcd", NULL), LOCKRT_ECORRUPT);
@@ -564,11 +652,8 @@ static void quarantine_mismatch_is_put_back(void)
     tu_write_file("q.lock", "judged\n");
     lockrt_identity id;
     CHECK_EQ_INT(lockrt_identity_of("q.lock", &id), LOCKRT_OK);
-    lockrt_hooks hooks = {NULL, modify_quarantined, NULL};
-    lockrt_options o;
-    lockrt_options_init(&o);
-    o.hooks = &hooks;
-    CHECK_EQ_INT(lockrt_unlink_if_identical("q.lock", &id, &o), LOCKRT_EMISMATCH);
+    lockrt_test_hooks hooks = {NULL, modify_quarantined, NULL};
+    CHECK_EQ_INT(lockrt_test_unlink_if_identical("q.lock", &id, &hooks), LOCKRT_EMISMATCH);
     char *s = tu_read_file("q.lock", NULL);
     CHECK(s && strcmp(s, "judged\n+") == 0); /* restored under its own name */
     free(s);
@@ -577,13 +662,10 @@ static void quarantine_mismatch_is_put_back(void)
     /* The name was taken while ours was in quarantine: nothing is replaced; the
      * quarantined object stays under its quarantine name. */
     CHECK_EQ_INT(lockrt_identity_of("q.lock", &id), LOCKRT_OK);
-    lockrt_hooks h2 = {NULL, modify_quarantined, NULL};
-    (void)h2;
-    lockrt_hooks h3 = {NULL, occupy_name_during_quarantine, (void *)"q.lock"};
-    o.hooks = &h3;
+    lockrt_test_hooks h3 = {NULL, occupy_name_during_quarantine, (void *)"q.lock"};
     /* identical object but the name got occupied: the quarantined one matches and
      * is deleted; the newcomer is untouched */
-    CHECK_EQ_INT(lockrt_unlink_if_identical("q.lock", &id, &o), LOCKRT_OK);
+    CHECK_EQ_INT(lockrt_test_unlink_if_identical("q.lock", &id, &h3), LOCKRT_OK);
     s = tu_read_file("q.lock", NULL);
     CHECK(s && strcmp(s, "newcomer\n") == 0);
     free(s);
@@ -602,11 +684,8 @@ static void quarantine_restore_never_replaces(void)
     tu_write_file("r.lock", "judged\n");
     lockrt_identity id;
     CHECK_EQ_INT(lockrt_identity_of("r.lock", &id), LOCKRT_OK);
-    lockrt_hooks hooks = {NULL, modify_and_occupy, (void *)"r.lock"};
-    lockrt_options o;
-    lockrt_options_init(&o);
-    o.hooks = &hooks;
-    CHECK_EQ_INT(lockrt_unlink_if_identical("r.lock", &id, &o), LOCKRT_EMISMATCH);
+    lockrt_test_hooks hooks = {NULL, modify_and_occupy, (void *)"r.lock"};
+    CHECK_EQ_INT(lockrt_test_unlink_if_identical("r.lock", &id, &hooks), LOCKRT_EMISMATCH);
     CHECK_EQ_INT(hook_calls, 1);
     char *s = tu_read_file("r.lock", NULL);
     CHECK(s && strcmp(s, "newcomer\n") == 0);
@@ -807,9 +886,15 @@ static void process_liveness(void)
     int ws;
     CHECK(waitpid(z, &ws, 0) == z);
 
+    /* Numbers that cannot name a process here: never read as dead (kill() would
+     * take 0 and negatives as process groups). More in the shared vectors. */
     CHECK_EQ_INT(lockrt_process_alive(0, 0), LOCKRT_UNKNOWN);
     CHECK_EQ_INT(lockrt_process_alive(-1, 0), LOCKRT_UNKNOWN);
+    CHECK_EQ_INT(lockrt_process_alive(-5, 0), LOCKRT_UNKNOWN);
+    CHECK_EQ_INT(lockrt_process_alive(INT64_MIN, 0), LOCKRT_UNKNOWN);
+    CHECK_EQ_INT(lockrt_process_alive((int64_t)1 << 31, 0), LOCKRT_UNKNOWN);
     CHECK_EQ_INT(lockrt_process_alive((int64_t)1 << 40, 0), LOCKRT_UNKNOWN);
+    CHECK_EQ_INT(lockrt_process_alive(INT64_MAX, 0), LOCKRT_UNKNOWN);
     CHECK_EQ_INT(lockrt_process_start_time(0, &st), LOCKRT_EINVAL);
 }
 
@@ -835,7 +920,8 @@ int main(int argc, char **argv)
         LRT_TEST(missing_directory_is_enoent),
         LRT_TEST(reclaim_dead_owner),
         LRT_TEST(reclaim_keeps_live_and_foreign_owners),
-        LRT_TEST(corrupt_record_grace),
+        LRT_TEST(nonrecord_grace_then_ecorrupt),
+        LRT_TEST(foreign_files_are_never_removed),
         LRT_TEST(release_if_owned_checks_token),
         LRT_TEST(unlink_if_identical_basic),
         LRT_TEST(quarantine_mismatch_is_put_back),

@@ -1,5 +1,6 @@
 /* Fault scenarios with real processes: killed holders, stopped holders, EPERM,
  * pid reuse, a successor appearing between judgement and removal. */
+#include "lockrt_test_hooks.h"
 #include "test_util.h"
 
 #include <errno.h>
@@ -294,14 +295,13 @@ static void successor_survives_reclaim(void)
     pid_t dead = tu_dead_pid();
     tu_write_record("succ.lock", dead, 0, tu_hostname(), "dead");
     int calls = 0;
-    lockrt_hooks hooks = {install_successor, NULL, &calls};
+    lockrt_test_hooks hooks = {install_successor, NULL, &calls};
     lockrt_options o = opts_for(LOCKRT_STRATEGY_LOCKFILE, 0);
-    o.hooks = &hooks;
-    CHECK_EQ_INT(lockrt_reclaim_if_stale("succ.lock", &o), LOCKRT_EMISMATCH);
+    CHECK_EQ_INT(lockrt_test_reclaim_if_stale("succ.lock", &hooks), LOCKRT_EMISMATCH);
     CHECK_EQ_INT(calls, 1);
     lockrt_owner owner;
     CHECK_EQ_INT(lockrt_owner_read("succ.lock", &owner), LOCKRT_OK);
-    CHECK(strcmp(owner.token, "5cce55") == 0);
+    CHECK(strcmp(owner.token, tu_token("5cce55")) == 0);
     CHECK_EQ_INT(owner.pid, getpid());
 
     /* The same race inside an acquisition: the successor (alive) keeps the lock
@@ -310,9 +310,10 @@ static void successor_survives_reclaim(void)
     tu_write_record("succ.lock", dead, 0, tu_hostname(), "dead");
     lockrt_lock *l = NULL;
     o.timeout_ms = 100;
-    CHECK_EQ_INT(lockrt_acquire("succ.lock", &o, &l), LOCKRT_ETIMEDOUT);
+    CHECK_EQ_INT(lockrt_test_acquire("succ.lock", &o, &hooks, &l), LOCKRT_ETIMEDOUT);
+    CHECK_EQ_INT(calls, 2);
     CHECK_EQ_INT(lockrt_owner_read("succ.lock", &owner), LOCKRT_OK);
-    CHECK(strcmp(owner.token, "5cce55") == 0);
+    CHECK(strcmp(owner.token, tu_token("5cce55")) == 0);
     CHECK_EQ_INT(tu_count_entries(".", "lockrt-q"), 0);
 }
 

@@ -149,7 +149,10 @@ def _sleeper():
 
 
 def _record(pid, start_time, token="f" * 32):
-    return json.dumps({"pid": pid, "start_time": start_time, "host": _lockrt_host(), "token": token}) + "\n"
+    # Exactly the form lockrt writes (docs/lockrt.md section 2): anything else
+    # at a lock path is not an owner record, and lockrt never removes it.
+    return json.dumps({"pid": pid, "start_time": start_time, "host": _lockrt_host(), "token": token},
+                      separators=(",", ":")) + "\n"
 
 
 _HOST = []
@@ -286,7 +289,9 @@ def scenario_successor(ctx, lib, work):
 
 def _lockrt_successor(ctx, work):
     import lockrt
-    lib = ctypes.CDLL(ctx.library)
+    # The test seams live in the test build of the library (lockrt_testhooks,
+    # beside the production one; src/lockrt_test_hooks.h), not in the public API.
+    lib = ctypes.CDLL(os.path.join(os.path.dirname(ctx.library), "liblockrt_testhooks.so"))
     hook_t = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_void_p)
 
     class Hooks(ctypes.Structure):
@@ -307,12 +312,8 @@ def _lockrt_successor(ctx, work):
 
     keep = hook_t(after_judgement)
     hooks = Hooks(keep, hook_t(), None)
-    opts = lockrt._Options()
-    lib.lockrt_options_init(ctypes.byref(opts))
-    opts.strategy = 2
-    opts.hooks = ctypes.cast(ctypes.pointer(hooks), ctypes.c_void_p).value
-    lib.lockrt_reclaim_if_stale.argtypes = [ctypes.c_char_p, ctypes.c_void_p]
-    status = lib.lockrt_reclaim_if_stale(lock.encode(), ctypes.byref(opts))
+    lib.lockrt_test_reclaim_if_stale.argtypes = [ctypes.c_char_p, ctypes.c_void_p]
+    status = lib.lockrt_test_reclaim_if_stale(lock.encode(), ctypes.byref(hooks))
     try:
         if not successor:
             return cell(None, "the hook did not run (status %d)" % status)

@@ -29,7 +29,7 @@ for mod in filelock portalocker; do
 done
 if [ "$skip_build" = 0 ]; then
     cmake -S "$repo" -B "$build" >/dev/null
-    cmake --build "$build" -j2 --target lockrt >/dev/null
+    cmake --build "$build" -j2 --target lockrt lockrt_testhooks >/dev/null
 fi
 lib=$build/runtime/liblockrt.so
 [ -e "$lib" ] || { echo "run.sh: $lib not built" >&2; exit 2; }

@@ -19,8 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "lockrt.h"
 
@@ -44,6 +42,7 @@ typedef struct op {
     unsigned mode;
     lockrt_options opts;
     int64_t pid;
+    bool pid_out_of_range; /* an integer beyond int64 */
     uint64_t start_time;
     /* results */
     int status;
@@ -145,6 +144,42 @@ static bool get_string(napi_env env, napi_value v, char **out, const char *what)
     return true;
 }
 
+/* A pid: an integral Number or a BigInt. *out_of_range is set (and *out left 0)
+ * for an integer beyond int64; a fraction, NaN or another type is refused (1.5
+ * must not become pid 1). */
+static bool get_pid(napi_env env, napi_value v, int64_t *out, bool *out_of_range)
+{
+    napi_valuetype t;
+    bool lossless = false;
+    *out = 0;
+    *out_of_range = false;
+    if (napi_typeof(env, v, &t) != napi_ok)
+        return false;
+    if (t == napi_bigint) {
+        if (napi_get_value_bigint_int64(env, v, out, &lossless) != napi_ok)
+            return false;
+        if (!lossless) {
+            *out = 0;
+            *out_of_range = true;
+        }
+        return true;
+    }
+    if (t != napi_number)
+        return false;
+    double d;
+    napi_get_value_double(env, v, &d);
+    if (d != d || d - d != 0)
+        return false; /* NaN, or an infinity (d - d is NaN) */
+    if (d >= 9223372036854775808.0 || d < -9223372036854775808.0) {
+        *out_of_range = true; /* integral: a double this large always is */
+        return true;
+    }
+    if ((double)(int64_t)d != d)
+        return false; /* a fraction */
+    *out = (int64_t)d;
+    return true;
+}
+
 static bool get_int64(napi_env env, napi_value v, int64_t *out)
 {
     napi_valuetype t;
@@ -192,54 +227,13 @@ static void op_free(napi_env env, op *o)
 
 /* ---------------------------------------------------------------- run + outcome */
 
-static uint64_t monotonic_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
-/* A bounded wait with sub-millisecond backoff. lockrt's own wait loop naps in
- * whole milliseconds (poll_min_ms >= 1), which caps a contended lock whose
- * critical sections last microseconds at a few hundred hand-overs per second
- * per waiter; here the first naps are 100 us, doubling to 50 ms, jittered so
- * that waiters which started together spread out. Each attempt is a complete
- * lockrt_acquire with timeout 0, so every protocol rule (stale reclaim, symlink
- * refusal, inode re-check) applies unchanged. timeout 0 and "forever" go
- * straight to lockrt (forever blocks in flock for the OS strategy). */
-static int acquire_with_backoff(op *o)
-{
-    if (o->opts.timeout_ms <= 0)
-        return lockrt_acquire(o->path, &o->opts, &o->lock);
-    lockrt_options once = o->opts;
-    once.timeout_ms = 0;
-    uint64_t start = monotonic_us();
-    uint64_t deadline = start + (uint64_t)o->opts.timeout_ms * 1000u;
-    uint64_t delay = 100, rng = start ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)o;
-    for (;;) {
-        int rc = lockrt_acquire(o->path, &once, &o->lock);
-        if (rc != LOCKRT_ETIMEDOUT)
-            return rc;
-        uint64_t now = monotonic_us();
-        if (now >= deadline)
-            return LOCKRT_ETIMEDOUT;
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        uint64_t nap = delay / 2 + rng % (delay / 2 + 1);
-        if (nap > deadline - now)
-            nap = deadline - now;
-        struct timespec ts = {(time_t)(nap / 1000000u), (long)(nap % 1000000u) * 1000L};
-        nanosleep(&ts, NULL);
-        delay = delay * 2 > 50000 ? 50000 : delay * 2;
-    }
-}
-
 static void op_run(op *o)
 {
     switch (o->kind) {
     case OP_ACQUIRE:
-        o->status = acquire_with_backoff(o);
+        /* The C library's wait: one backoff and one judgement of what sits at
+         * the lock path for every binding (docs/lockrt.md, "Waiting"). */
+        o->status = lockrt_acquire(o->path, &o->opts, &o->lock);
         break;
     case OP_CONFINED_PATH:
         o->status = lockrt_confined_path(o->path, o->arg, o->out, sizeof o->out);
@@ -254,7 +248,10 @@ static void op_run(op *o)
         o->status = lockrt_reclaim_if_stale(o->path, NULL);
         break;
     case OP_PROCESS_ALIVE:
-        o->liveness = (int)lockrt_process_alive(o->pid, o->start_time);
+        /* A pid beyond 64 bits names no process anywhere: unknown, as lockrt
+         * answers for any number outside the platform's pid range. */
+        o->liveness = o->pid_out_of_range ? (int)LOCKRT_UNKNOWN
+                                          : (int)lockrt_process_alive(o->pid, o->start_time);
         o->status = LOCKRT_OK;
         break;
     }
@@ -548,15 +545,17 @@ static napi_value js_process_alive(napi_env env, napi_callback_info info)
 {
     GET_ARGS(3)
     int64_t pid;
+    bool out_of_range;
     uint64_t start;
-    if (!get_int64(env, argv[0], &pid))
-        return throw_type(env, "pid must be a number");
+    if (!get_pid(env, argv[0], &pid, &out_of_range))
+        return throw_type(env, "pid must be an integer (number or bigint)");
     if (!get_uint64(env, argv[1], &start))
         return throw_type(env, "startTime must be a non-negative number or bigint");
     op *o = op_new(env, OP_PROCESS_ALIVE);
     if (o == NULL)
         return NULL;
     o->pid = pid;
+    o->pid_out_of_range = out_of_range;
     o->start_time = start;
     return op_dispatch(env, o, argv[2]);
 }
@@ -566,11 +565,12 @@ static napi_value js_process_start_time(napi_env env, napi_callback_info info)
 {
     GET_ARGS(1)
     int64_t pid;
+    bool out_of_range;
     uint64_t start = 0;
     napi_value v;
-    if (!get_int64(env, argv[0], &pid))
-        return throw_type(env, "pid must be a number");
-    if (lockrt_process_start_time(pid, &start) != LOCKRT_OK) {
+    if (!get_pid(env, argv[0], &pid, &out_of_range))
+        return throw_type(env, "pid must be an integer (number or bigint)");
+    if (out_of_range || lockrt_process_start_time(pid, &start) != LOCKRT_OK) {
         napi_get_null(env, &v);
         return v;
     }
@@ -595,7 +595,11 @@ static napi_value js_owner_read(napi_env env, napi_callback_info info)
     }
     free(path);
     napi_create_object(env, &obj);
-    napi_create_int64(env, owner.pid, &v);
+    /* A Number while exact (every real pid), a BigInt beyond 2^53. */
+    if (owner.pid <= ((int64_t)1 << 53) - 1)
+        napi_create_int64(env, owner.pid, &v);
+    else
+        napi_create_bigint_int64(env, owner.pid, &v);
     napi_set_named_property(env, obj, "pid", v);
     napi_create_bigint_uint64(env, owner.start_time, &v);
     napi_set_named_property(env, obj, "startTime", v);

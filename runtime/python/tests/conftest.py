@@ -7,8 +7,9 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import contention  # noqa: E402
 
-# "native": the library, OS locks taken in Python (the default on Linux);
-# "native-c": the library for OS locks too (LOCKRT_PY_OSLOCK=native);
+# "native": the library, with exclusive_lock's inline fast path on an empty
+# lock file (the default on Linux); every wait and judgement is the library's;
+# "native-c": the library for every acquisition (LOCKRT_PY_OSLOCK=native);
 # "python": no library (LOCKRT_PURE_PYTHON=1).
 BACKENDS = ["native", "native-c", "python"]
 

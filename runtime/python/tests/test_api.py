@@ -126,15 +126,39 @@ def test_sigkilled_holder_does_not_block_the_os_lock(lockrt, tmp_path, holders):
         assert acquired is True
 
 
-def test_os_locks_go_through_the_library_only_when_asked(monkeypatch, tmp_path):
-    # White-box: the "native-c" variant must really exercise the C OS lock.
-    via_python = load_lockrt("native", monkeypatch)
-    with via_python.acquire(str(tmp_path / "l")) as lock:
-        assert lock._handle is None and lock._fd is not None
+def test_with_the_library_every_wait_and_judgement_is_the_c_librarys(monkeypatch, tmp_path, holders):
+    # Issue 11: with the library loaded, the binding keeps no wait loop and no
+    # judgement of its own: acquisitions wait in the C library and the C library
+    # judges what the lock file holds. Only exclusive_lock's warm, uncontended
+    # fast path on an empty lock file stays in Python ("native-c" turns even
+    # that off). The pure-Python ones are made to fail if anything calls them.
+    path = str(tmp_path / "l")
+    native = load_lockrt("native", monkeypatch)
+
+    def forbidden(*args):
+        raise AssertionError("the pure-Python wait or judgement ran with the library loaded")
+    for name in ("_oslock_acquire", "_judge_record", "_record_bytes_hold", "_process_alive_py",
+                 "_parse_record"):
+        monkeypatch.setattr(native, name, forbidden)
+    with native.acquire(path) as lock:
+        assert lock._handle is not None and lock._fd is None and lock.strategy == "oslock"
+    for _ in range(2):
+        with native.exclusive_lock(path) as acquired:
+            assert acquired
+    assert path in native._fast_paths
+    holder = holders(path, strategy="oslock")  # contended: the wait is C's
+    with native.exclusive_lock(path, timeout=0.2) as acquired:
+        assert acquired is False
+    holder.release()
+    with open(path, "wb") as fh:  # a live owner's record: C judges it
+        fh.write(record_line(os.getpid(), os.uname().nodename))
+    with native.exclusive_lock(path, timeout=0.1) as acquired:
+        assert acquired is False
+    assert native.process_alive(os.getpid()) == "alive"
     via_c = load_lockrt("native-c", monkeypatch)
-    with via_c.acquire(str(tmp_path / "l")) as lock:
+    assert not via_c._FAST_ENTER
+    with via_c.acquire(str(tmp_path / "m")) as lock:
         assert lock._handle is not None and lock.strategy == "oslock"
-    assert via_python._on_network_fs(str(tmp_path / "l")) is False
 
 
 @pytest.mark.parametrize("holder_backend", ["native", "native-c", "python"])
@@ -175,7 +199,8 @@ def test_os_lock_waits_while_a_live_lockfile_holder_owns_the_file(lockrt, tmp_pa
 
 
 def record_line(pid, host, start_time=0):
-    return ('{"pid":%d,"start_time":%d,"host":"%s","token":"0123abcd"}\n' % (pid, start_time, host)).encode()
+    return ('{"pid":%d,"start_time":%d,"host":"%s","token":"0123abcd%s"}\n'
+            % (pid, start_time, host, "0" * 24)).encode()
 
 
 def test_os_lock_judges_records_by_host_and_liveness(lockrt, tmp_path):
@@ -200,8 +225,10 @@ def test_os_lock_judges_records_by_host_and_liveness(lockrt, tmp_path):
     path.write_bytes(record_line(os.getpid(), os.uname().nodename, start_time=1))
     with lockrt.exclusive_lock(str(path), timeout=1) as acquired:
         assert acquired is True
-    # bytes that are not an owner record do not hold anything
-    for junk in (b"not a record\n", b'{"pid":1}\n', b"\xff\xfe"):
+    # bytes that are not an owner record do not hold anything (a live owner's
+    # record with a byte too many, or spaces, is not one)
+    live = record_line(os.getpid(), os.uname().nodename)
+    for junk in (b"not a record\n", b'{"pid":1}\n', live + b"x", live.replace(b",", b", "), b"\xff\xfe"):
         path.write_bytes(junk)
         with lockrt.exclusive_lock(str(path), timeout=1) as acquired:
             assert acquired is True, junk

@@ -191,7 +191,7 @@ def test_the_windows_os_lock_waits_while_a_lockfile_record_names_a_live_owner(tm
         with lockrt.exclusive_lock(%r, timeout=float(sys.argv[1])) as acquired:
             print(acquired)
         """) % str(lock)
-    lock.write_bytes(b'{"pid":4,"start_time":0,"host":"elsewhere.invalid","token":"ab12"}\n')
+    lock.write_bytes(b'{"pid":4,"start_time":0,"host":"elsewhere.invalid","token":"ab12%s"}\n' % (b"0" * 28))
     out = subprocess.run([sys.executable, "-c", probe, "0.2"], env=env, check=True,
                          stdout=subprocess.PIPE).stdout.split()
     assert out == [b"False"]

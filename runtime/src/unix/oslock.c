@@ -69,25 +69,24 @@ static bool name_still_ours(const lockrt_lock *lock, off_t *size)
     return lock->fd_dev == (uint64_t)by_name.st_dev && lock->fd_ino == (uint64_t)by_name.st_ino;
 }
 
-/* A non-empty file is a lockfile-strategy owner record (another process forced
- * that strategy on the same path). Its owner holds the lock unless provably
- * gone; our flock alone would not exclude it. */
+/* A non-empty file may be a lockfile-strategy owner record (another process
+ * forced that strategy on the same path). Its owner holds the lock unless
+ * provably gone; our flock alone would not exclude it. Anything that is not an
+ * owner record (stray bytes, a user's file used as a lock file) holds nothing:
+ * the flock is the lock, and the file is neither changed nor removed. At most
+ * one record's worth is read, whatever the file's size. */
 static bool record_holds(const lockrt_lock *lock, off_t size)
 {
-    char buf[LOCKRT__RECORD_MAX];
-    size_t want = (size_t)size < sizeof buf ? (size_t)size : sizeof buf;
+    if (size > LOCKRT__RECORD_MAX)
+        return false;
+    char buf[LOCKRT__RECORD_MAX + 1];
     ssize_t n;
     do {
-        n = pread(lock->fd, buf, want, 0);
+        n = pread(lock->fd, buf, sizeof buf, 0);
     } while (n < 0 && errno == EINTR);
     if (n < 0)
-        return true;
-    lockrt_owner owner;
-    if (lockrt__record_parse(buf, (size_t)n, &owner) != LOCKRT_OK)
-        return false; /* not a record: stray bytes in a lock file we hold */
-    lockrt_identity id;
-    memset(&id, 0, sizeof id);
-    return lockrt__judge_record(buf, (size_t)n, &id) != LOCKRT_OK;
+        return true; /* unreadable: do not assume the lock is free */
+    return lockrt__judge_record(buf, (size_t)n) == LOCKRT_ENOTSTALE;
 }
 
 static int after_locked(lockrt_lock *lock)

@@ -89,14 +89,20 @@ int lockrt__record_create(const char *path, const char *bytes, size_t len, lockr
     return LOCKRT_OK;
 }
 
-/* Hash the whole content from fd (from offset 0), copying the first cap bytes. */
-static int hash_fd(int fd, char *buf, size_t cap, size_t *len, uint64_t *hash)
+/* Hash the content from fd (from offset 0), copying the first cap bytes. Reads
+ * at most limit + 1 bytes: more than limit is LOCKRT_EMISMATCH (the file grew
+ * while we read it), so a file that keeps growing cannot keep us reading. */
+static int hash_fd(int fd, char *buf, size_t cap, size_t *len, uint64_t *hash, uint64_t limit)
 {
     char chunk[4096];
     uint64_t h = LOCKRT__FNV_SEED;
     size_t copied = 0;
+    uint64_t total = 0;
     for (;;) {
-        ssize_t n = read(fd, chunk, sizeof chunk);
+        size_t want = sizeof chunk;
+        if (limit - total < want)
+            want = (size_t)(limit - total) + 1;
+        ssize_t n = read(fd, chunk, want);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -104,6 +110,9 @@ static int hash_fd(int fd, char *buf, size_t cap, size_t *len, uint64_t *hash)
         }
         if (n == 0)
             break;
+        total += (uint64_t)n;
+        if (total > limit)
+            return LOCKRT_EMISMATCH;
         h = lockrt__fnv1a(chunk, (size_t)n, h);
         if (buf && copied < cap) {
             size_t take = (size_t)n < cap - copied ? (size_t)n : cap - copied;
@@ -117,8 +126,12 @@ static int hash_fd(int fd, char *buf, size_t cap, size_t *len, uint64_t *hash)
     return LOCKRT_OK;
 }
 
+/* Identity (and up to cap bytes) of the regular file at name, from one descriptor.
+ * A file larger than max_size is not read: LOCKRT__TOO_BIG, with *id filled but
+ * for its content hash (0). */
+#define LOCKRT__TOO_BIG 2
 static int capture_at(int dirfd, const char *name, const char *display_path, char *buf, size_t cap,
-                      size_t *len, lockrt_identity *id)
+                      size_t *len, lockrt_identity *id, uint64_t max_size)
 {
     int fd;
     do {
@@ -135,8 +148,13 @@ static int capture_at(int dirfd, const char *name, const char *display_path, cha
         close(fd);
         return LOCKRT_EBADTYPE;
     }
+    if ((uint64_t)st.st_size > max_size) {
+        identity_from_stat(&st, 0, id);
+        close(fd);
+        return LOCKRT__TOO_BIG;
+    }
     uint64_t hash;
-    int rc = hash_fd(fd, buf, cap, len, &hash);
+    int rc = hash_fd(fd, buf, cap, len, &hash, (uint64_t)st.st_size);
     if (rc == LOCKRT_OK) {
         /* fstat again: a writer may have appended while we hashed; the size and
          * mtime must describe the bytes we hashed or the identity is torn. */
@@ -154,14 +172,19 @@ static int capture_at(int dirfd, const char *name, const char *display_path, cha
 
 int lockrt__record_capture(const char *path, char *buf, size_t cap, size_t *len, lockrt_identity *id)
 {
-    return capture_at(AT_FDCWD, path, path, buf, cap, len, id);
+    int rc = capture_at(AT_FDCWD, path, path, buf, cap, len, id, cap);
+    if (rc == LOCKRT__TOO_BIG) {
+        *len = 0;
+        return LOCKRT_ECORRUPT; /* larger than any record: not one, never read */
+    }
+    return rc;
 }
 
 int lockrt_identity_of(const char *path, lockrt_identity *out)
 {
     if (!path || !*path || !out)
         return LOCKRT_EINVAL;
-    return capture_at(AT_FDCWD, path, path, NULL, 0, NULL, out);
+    return capture_at(AT_FDCWD, path, path, NULL, 0, NULL, out, UINT64_MAX);
 }
 
 /* Split path into a directory descriptor and a final component. */
@@ -213,6 +236,13 @@ static int rename_noreplace(int dirfd, const char *from, const char *to)
 int lockrt_unlink_if_identical(const char *path, const lockrt_identity *judged,
                                const lockrt_options *opts)
 {
+    (void)opts;
+    return lockrt__unlink_if_identical(path, judged, NULL);
+}
+
+int lockrt__unlink_if_identical(const char *path, const lockrt_identity *judged,
+                                const lockrt_test_hooks *hooks)
+{
     if (!path || !*path || !judged)
         return LOCKRT_EINVAL;
     int dirfd;
@@ -258,11 +288,13 @@ int lockrt_unlink_if_identical(const char *path, const lockrt_identity *judged,
     char qpath[4096 + 512];
     size_t baseoff = (size_t)(base - path);
     snprintf(qpath, sizeof qpath, "%.*s%s", (int)baseoff, path, qname);
-    if (opts && opts->hooks && opts->hooks->after_quarantine)
-        opts->hooks->after_quarantine(qpath, opts->hooks->hook_arg);
+    if (hooks && hooks->after_quarantine)
+        hooks->after_quarantine(qpath, hooks->hook_arg);
 
+    /* A different size is a mismatch without reading a byte (something huge
+     * swapped in must not cost us a read of all of it). */
     lockrt_identity now;
-    rc = capture_at(dirfd, qname, qpath, NULL, 0, NULL, &now);
+    rc = capture_at(dirfd, qname, qpath, NULL, 0, NULL, &now, judged->size);
     if (rc == LOCKRT_OK && lockrt__identity_equal(&now, judged)) {
         rc = unlinkat(dirfd, qname, 0) == 0 ? LOCKRT_OK : LOCKRT_EIO;
         close(dirfd);

@@ -89,22 +89,23 @@ static bool name_still_ours(const lockrt_lock *lock, uint64_t *size)
            mine.nFileIndexHigh == now.nFileIndexHigh && mine.nFileIndexLow == now.nFileIndexLow;
 }
 
-/* A non-empty file is a lockfile-strategy owner record (another process forced
- * that strategy on this path): its live owner holds the lock, not us. */
+/* A non-empty file may be a lockfile-strategy owner record (another process
+ * forced that strategy on this path): its live owner holds the lock, not us.
+ * Anything else holds nothing and is left as it is; at most one record's worth
+ * is read, whatever the file's size. */
 static bool record_holds(const lockrt_lock *lock, uint64_t size)
 {
+    if (size > LOCKRT__RECORD_MAX)
+        return false;
     char buf[LOCKRT__RECORD_MAX];
     size_t len = 0;
     uint64_t hash;
-    (void)size;
-    if (lockrt__hash_handle(lock->handle, buf, sizeof buf, &len, &hash) != LOCKRT_OK)
+    int rc = lockrt__hash_handle(lock->handle, buf, sizeof buf, &len, &hash, LOCKRT__RECORD_MAX);
+    if (rc == LOCKRT_EMISMATCH)
+        return false; /* grew past any record's size while we read */
+    if (rc != LOCKRT_OK)
         return true;
-    lockrt_owner owner;
-    if (lockrt__record_parse(buf, len, &owner) != LOCKRT_OK)
-        return false;
-    lockrt_identity id;
-    memset(&id, 0, sizeof id);
-    return lockrt__judge_record(buf, len, &id) != LOCKRT_OK;
+    return lockrt__judge_record(buf, len) == LOCKRT_ENOTSTALE;
 }
 
 static bool usable(const lockrt_lock *lock)

@@ -102,7 +102,8 @@ int lockrt__handle_identity(HANDLE h, uint64_t hash, lockrt_identity *id,
     return LOCKRT_OK;
 }
 
-int lockrt__hash_handle(HANDLE h, char *buf, size_t cap, size_t *len, uint64_t *hash)
+int lockrt__hash_handle(HANDLE h, char *buf, size_t cap, size_t *len, uint64_t *hash,
+                        uint64_t limit)
 {
     LARGE_INTEGER zero;
     zero.QuadPart = 0;
@@ -111,12 +112,18 @@ int lockrt__hash_handle(HANDLE h, char *buf, size_t cap, size_t *len, uint64_t *
     char chunk[4096];
     uint64_t hv = LOCKRT__FNV_SEED;
     size_t copied = 0;
+    uint64_t total = 0;
     for (;;) {
-        DWORD got = 0;
-        if (!ReadFile(h, chunk, sizeof chunk, &got, NULL))
+        DWORD want = sizeof chunk, got = 0;
+        if (limit - total < want)
+            want = (DWORD)(limit - total) + 1;
+        if (!ReadFile(h, chunk, want, &got, NULL))
             return LOCKRT_EIO;
         if (got == 0)
             break;
+        total += got;
+        if (total > limit)
+            return LOCKRT_EMISMATCH;
         hv = lockrt__fnv1a(chunk, got, hv);
         if (buf && copied < cap) {
             size_t take = got < cap - copied ? got : cap - copied;

@@ -93,7 +93,12 @@ int lockrt__record_create(const char *path, const char *bytes, size_t len, lockr
     return rc;
 }
 
-static int capture(const char *path, char *buf, size_t cap, size_t *len, lockrt_identity *id)
+/* Identity (and up to cap bytes) of the file at path, from one handle. A file
+ * larger than max_size is not read: LOCKRT__TOO_BIG, *id filled but for its
+ * content hash (0). */
+#define LOCKRT__TOO_BIG 2
+static int capture(const char *path, char *buf, size_t cap, size_t *len, lockrt_identity *id,
+                   uint64_t max_size)
 {
     wchar_t *w = lockrt__widen(path);
     if (!w)
@@ -109,11 +114,18 @@ static int capture(const char *path, char *buf, size_t cap, size_t *len, lockrt_
     BY_HANDLE_FILE_INFORMATION before;
     int rc = check_type(h, &before);
     uint64_t hash = 0;
+    uint64_t size_before = 0;
     if (rc == LOCKRT_OK)
-        rc = lockrt__hash_handle(h, buf, cap, len, &hash);
+        size_before = ((uint64_t)before.nFileSizeHigh << 32) | before.nFileSizeLow;
+    if (rc == LOCKRT_OK && size_before > max_size) {
+        rc = lockrt__handle_identity(h, 0, id, NULL);
+        CloseHandle(h);
+        return rc == LOCKRT_OK ? LOCKRT__TOO_BIG : rc;
+    }
+    if (rc == LOCKRT_OK)
+        rc = lockrt__hash_handle(h, buf, cap, len, &hash, size_before);
     if (rc == LOCKRT_OK) {
         rc = lockrt__handle_identity(h, hash, id, NULL);
-        uint64_t size_before = ((uint64_t)before.nFileSizeHigh << 32) | before.nFileSizeLow;
         if (rc == LOCKRT_OK &&
             (id->size != size_before ||
              id->mtime_ns != lockrt__filetime_to_unix_ns(before.ftLastWriteTime)))
@@ -125,18 +137,30 @@ static int capture(const char *path, char *buf, size_t cap, size_t *len, lockrt_
 
 int lockrt__record_capture(const char *path, char *buf, size_t cap, size_t *len, lockrt_identity *id)
 {
-    return capture(path, buf, cap, len, id);
+    int rc = capture(path, buf, cap, len, id, cap);
+    if (rc == LOCKRT__TOO_BIG) {
+        *len = 0;
+        return LOCKRT_ECORRUPT; /* larger than any record: not one, never read */
+    }
+    return rc;
 }
 
 int lockrt_identity_of(const char *path, lockrt_identity *out)
 {
     if (!path || !*path || !out)
         return LOCKRT_EINVAL;
-    return capture(path, NULL, 0, NULL, out);
+    return capture(path, NULL, 0, NULL, out, UINT64_MAX);
 }
 
 int lockrt_unlink_if_identical(const char *path, const lockrt_identity *judged,
                                const lockrt_options *opts)
+{
+    (void)opts;
+    return lockrt__unlink_if_identical(path, judged, NULL);
+}
+
+int lockrt__unlink_if_identical(const char *path, const lockrt_identity *judged,
+                                const lockrt_test_hooks *hooks)
 {
     if (!path || !*path || !judged)
         return LOCKRT_EINVAL;
@@ -168,11 +192,13 @@ int lockrt_unlink_if_identical(const char *path, const lockrt_identity *judged,
         return rc;
     }
     /* Windows has no quarantine name: the handle pins the object instead. */
-    if (opts && opts->hooks && opts->hooks->after_quarantine)
-        opts->hooks->after_quarantine(path, opts->hooks->hook_arg);
+    if (hooks && hooks->after_quarantine)
+        hooks->after_quarantine(path, hooks->hook_arg);
     uint64_t hash = 0;
     lockrt_identity now;
-    rc = lockrt__hash_handle(h, NULL, 0, NULL, &hash);
+    uint64_t size = ((uint64_t)info.nFileSizeHigh << 32) | info.nFileSizeLow;
+    /* A different size is a mismatch without reading a byte. */
+    rc = size == judged->size ? lockrt__hash_handle(h, NULL, 0, NULL, &hash, size) : LOCKRT_EMISMATCH;
     if (rc == LOCKRT_OK)
         rc = lockrt__handle_identity(h, hash, &now, NULL);
     if (rc == LOCKRT_OK && !lockrt__identity_equal(&now, judged))

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "lockrt.h"
+#include "lockrt_test_hooks.h"
 
 static int failures;
 static const char *current;
@@ -130,12 +131,25 @@ static DWORD wait_exit(HANDLE h)
     return code;
 }
 
+/* The 32-digit token for a short hex tag (right-padded with '0'). */
+static const char *token_of(const char *tag)
+{
+    static char bufs[4][33];
+    static int next;
+    char *t = bufs[next++ % 4];
+    memset(t, '0', 32);
+    memcpy(t, tag, strlen(tag) < 32 ? strlen(tag) : 32);
+    t[32] = '\0';
+    return t;
+}
+
+/* An owner record in the exact form lockrt writes. */
 static void write_record(const char *path, long long pid, unsigned long long st, const char *host,
-                         const char *token)
+                         const char *tag)
 {
     char buf[1024];
     snprintf(buf, sizeof buf, "{\"pid\":%lld,\"start_time\":%llu,\"host\":\"%s\",\"token\":\"%s\"}\n",
-             pid, st, host, token);
+             pid, st, host, token_of(tag));
     write_file(path, buf);
 }
 
@@ -225,6 +239,9 @@ static void liveness(void)
     CHECK(dead != 0);
     CHECK_EQ(lockrt_process_alive(dead, 0), LOCKRT_DEAD);
     CHECK_EQ(lockrt_process_alive(0, 0), LOCKRT_UNKNOWN);
+    CHECK_EQ(lockrt_process_alive(-5, 0), LOCKRT_UNKNOWN);
+    CHECK_EQ(lockrt_process_alive((int64_t)1 << 32, 0), LOCKRT_UNKNOWN);
+    CHECK_EQ(lockrt_process_alive(INT64_MAX, 0), LOCKRT_UNKNOWN);
 }
 
 static void reclaim_rules(void)
@@ -242,8 +259,8 @@ static void reclaim_rules(void)
     write_record("f.lock", dead, 5, "another-host", "0123");
     CHECK_EQ(lockrt_reclaim_if_stale("f.lock", NULL), LOCKRT_ENOTSTALE);
     write_record("o.lock", GetCurrentProcessId(), st, hostname(), "abcd");
-    CHECK_EQ(lockrt_release_if_owned("o.lock", "dcba", NULL), LOCKRT_ENOTOWNER);
-    CHECK_EQ(lockrt_release_if_owned("o.lock", "abcd", NULL), LOCKRT_OK);
+    CHECK_EQ(lockrt_release_if_owned("o.lock", token_of("dcba"), NULL), LOCKRT_ENOTOWNER);
+    CHECK_EQ(lockrt_release_if_owned("o.lock", token_of("abcd"), NULL), LOCKRT_OK);
     CHECK(!exists("o.lock"));
 }
 
@@ -260,13 +277,11 @@ static void successor_survives_reclaim(void)
 {
     DWORD dead = dead_pid();
     write_record("s.lock", dead, 0, hostname(), "dead");
-    lockrt_hooks hooks = {install_successor, NULL, NULL};
-    lockrt_options o = opts_for(LOCKRT_STRATEGY_LOCKFILE, 0);
-    o.hooks = &hooks;
-    CHECK_EQ(lockrt_reclaim_if_stale("s.lock", &o), LOCKRT_EMISMATCH);
+    lockrt_test_hooks hooks = {install_successor, NULL, NULL};
+    CHECK_EQ(lockrt_test_reclaim_if_stale("s.lock", &hooks), LOCKRT_EMISMATCH);
     lockrt_owner owner;
     CHECK_EQ(lockrt_owner_read("s.lock", &owner), LOCKRT_OK);
-    CHECK(strcmp(owner.token, "5cce55") == 0);
+    CHECK(strcmp(owner.token, token_of("5cce55")) == 0);
 }
 
 static void unlink_if_identical_binds_identity(void)
@@ -341,7 +356,7 @@ static void symlink_refused(void)
     free(s);
 }
 
-static void age_file(const char *path)
+static void age_file_by(const char *path, unsigned long long seconds)
 {
     HANDLE h = CreateFileA(path, FILE_WRITE_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
                            NULL, OPEN_EXISTING, 0, NULL);
@@ -350,11 +365,96 @@ static void age_file(const char *path)
     ULARGE_INTEGER u;
     u.LowPart = ft.dwLowDateTime;
     u.HighPart = ft.dwHighDateTime;
-    u.QuadPart -= 120ULL * 10000000ULL;
+    u.QuadPart -= seconds * 10000000ULL;
     ft.dwLowDateTime = u.LowPart;
     ft.dwHighDateTime = u.HighPart;
     SetFileTime(h, NULL, NULL, &ft);
     CloseHandle(h);
+}
+
+static void age_file(const char *path)
+{
+    age_file_by(path, 120);
+}
+
+/* What identifies a file and its bytes: index, size, write time, content. */
+typedef struct {
+    BY_HANDLE_FILE_INFORMATION info;
+    unsigned long long hash;
+} snapshot;
+
+static int snap(const char *path, snapshot *out)
+{
+    memset(out, 0, sizeof *out);
+    HANDLE h = CreateFileA(path, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                           NULL, OPEN_EXISTING, 0, NULL);
+    if (h == INVALID_HANDLE_VALUE || !GetFileInformationByHandle(h, &out->info))
+        return 0;
+    out->info.ftLastAccessTime.dwLowDateTime = out->info.ftLastAccessTime.dwHighDateTime = 0;
+    unsigned long long hv = 0xcbf29ce484222325ULL;
+    char chunk[65536];
+    DWORD got;
+    while (ReadFile(h, chunk, sizeof chunk, &got, NULL) && got > 0)
+        for (DWORD i = 0; i < got; i++)
+            hv = (hv ^ (unsigned char)chunk[i]) * 0x100000001b3ULL;
+    out->hash = hv;
+    CloseHandle(h);
+    return 1;
+}
+
+/* A file at a lock path that is not an owner record is never removed, whatever
+ * its age or size; the wait ends within its timeout. */
+static void foreign_files_are_never_removed(void)
+{
+    static const char *const kinds[] = {"big", "garbage", "empty", "trailing"};
+    DWORD dead = dead_pid();
+    char rec[512];
+    snprintf(rec, sizeof rec, "{\"pid\":%lu,\"start_time\":0,\"host\":\"%s\",\"token\":\"%s\"}\n",
+             (unsigned long)dead, hostname(), token_of("f0"));
+    for (int k = 0; k < 4; k++) {
+        for (int old = 0; old < 2; old++) {
+            char path[64];
+            snprintf(path, sizeof path, "%s-%d.lock", kinds[k], old);
+            if (k == 0) { /* 2 MB that begins like a dead owner's record */
+                FILE *f = fopen(path, "wb");
+                CHECK(f != NULL);
+                fputs(rec, f);
+                for (int i = 0; i < 2 * 1024 * 1024; i++)
+                    fputc('x', f);
+                fclose(f);
+            } else if (k == 1) {
+                write_file(path, "\x01\xfe garbage \x7f{\"pid\":");
+            } else if (k == 2) {
+                write_file(path, "");
+            } else {
+                char buf[600];
+                snprintf(buf, sizeof buf, "%sx", rec);
+                write_file(path, buf);
+            }
+            if (old)
+                age_file_by(path, 10ULL * 365 * 24 * 3600);
+            snapshot before, after;
+            CHECK(snap(path, &before));
+            lockrt_owner owner;
+            CHECK_EQ(lockrt_owner_read(path, &owner), LOCKRT_ECORRUPT);
+            CHECK_EQ(lockrt_reclaim_if_stale(path, NULL), LOCKRT_ECORRUPT);
+            lockrt_options lf = opts_for(LOCKRT_STRATEGY_LOCKFILE, 300);
+            lockrt_lock *l = NULL;
+            DWORD t0 = GetTickCount();
+            CHECK_EQ(lockrt_acquire(path, &lf, &l), old ? LOCKRT_ECORRUPT : LOCKRT_ETIMEDOUT);
+            CHECK(GetTickCount() - t0 < 10000); /* a hang guard, not a timing test */
+            lockrt_options os = opts_for(LOCKRT_STRATEGY_OSLOCK, 300);
+            CHECK_EQ(lockrt_acquire(path, &os, &l), LOCKRT_OK);
+            CHECK_EQ(lockrt_release(l), LOCKRT_OK);
+            CHECK(snap(path, &after));
+            CHECK(before.hash == after.hash);
+            CHECK(before.info.nFileIndexHigh == after.info.nFileIndexHigh &&
+                  before.info.nFileIndexLow == after.info.nFileIndexLow);
+            CHECK(before.info.nFileSizeHigh == after.info.nFileSizeHigh &&
+                  before.info.nFileSizeLow == after.info.nFileSizeLow);
+            CHECK(CompareFileTime(&before.info.ftLastWriteTime, &after.info.ftLastWriteTime) == 0);
+        }
+    }
 }
 
 static void mixed_strategies_exclude(void)
@@ -363,11 +463,15 @@ static void mixed_strategies_exclude(void)
     lockrt_options lf = opts_for(LOCKRT_STRATEGY_LOCKFILE, 0);
     lockrt_lock *a = NULL, *b = NULL;
     CHECK_EQ(lockrt_acquire("m.lock", &os, &a), LOCKRT_OK);
+    CHECK_EQ(lockrt_acquire("m.lock", &lf, &b), LOCKRT_ETIMEDOUT); /* young: held */
     age_file("m.lock");
-    CHECK_EQ(lockrt_acquire("m.lock", &lf, &b), LOCKRT_ETIMEDOUT);
+    CHECK_EQ(lockrt_acquire("m.lock", &lf, &b), LOCKRT_ECORRUPT); /* an OS-lock file: not a record */
     CHECK(exists("m.lock"));
     CHECK_EQ(lockrt_release(a), LOCKRT_OK);
-    CHECK_EQ(lockrt_acquire("m.lock", &lf, &b), LOCKRT_OK); /* idle, old: reclaimed */
+    CHECK_EQ(lockrt_acquire("m.lock", &lf, &b), LOCKRT_ECORRUPT); /* idle: still never removed */
+    CHECK(exists("m.lock"));
+    CHECK(DeleteFileA("m.lock"));
+    CHECK_EQ(lockrt_acquire("m.lock", &lf, &b), LOCKRT_OK);
     CHECK_EQ(lockrt_acquire("m.lock", &os, &a), LOCKRT_ETIMEDOUT);
     HANDLE c = spawn_self("contend m.lock oslock 100", NULL);
     CHECK_EQ(wait_exit(c), 3);
@@ -428,6 +532,7 @@ static int run_all(void)
         {"confined_path_names", confined_path_names},
         {"symlink_refused", symlink_refused},
         {"mixed_strategies_exclude", mixed_strategies_exclude},
+        {"foreign_files_are_never_removed", foreign_files_are_never_removed},
         {"killed_holder_lockfile", killed_holder_lockfile},
         {"killed_holder_oslock", killed_holder_oslock},
     };
