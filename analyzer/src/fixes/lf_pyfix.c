@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "lf_check.h"
+#include "lf_tree.h"
 #include "lf_util.h"
 
 TSNode lf_pyfix_field(TSNode n, const char *field) {
@@ -63,11 +64,9 @@ int lf_pyfix_call_is(const lf_source *src, TSNode call, const char *callee) {
 }
 
 int lf_pyfix_is_plain_reference(TSNode n) {
-    if (lf_pyfix_is(n, "identifier"))
-        return 1;
-    if (lf_pyfix_is(n, "attribute"))
-        return lf_pyfix_is_plain_reference(lf_pyfix_field(n, "object"));
-    return 0;
+    while (lf_pyfix_is(n, "attribute"))
+        n = lf_pyfix_field(n, "object");
+    return lf_pyfix_is(n, "identifier");
 }
 
 TSNode lf_pyfix_ancestor(TSNode n, const char *type) {
@@ -77,12 +76,7 @@ TSNode lf_pyfix_ancestor(TSNode n, const char *type) {
 }
 
 int lf_pyfix_mentions(const lf_source *src, TSNode n, const char *name) {
-    if (lf_pyfix_is(n, "identifier"))
-        return lf_node_text_eq(src, n, name);
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-        if (lf_pyfix_mentions(src, ts_node_named_child(n, i), name))
-            return 1;
-    return 0;
+    return lf_tree_mentions(src, n, name, NULL);
 }
 
 uint32_t lf_pyfix_line_start(const lf_source *src, uint32_t at) {
@@ -233,13 +227,18 @@ void lf_pyfix_ensure_import(const lf_source *src, TSNode root, const char *modul
     free(text);
 }
 
+static lf_walk_action visit_multiline_string(TSNode n, void *ud) {
+    if (lf_pyfix_is(n, "string") && ts_node_start_point(n).row != ts_node_end_point(n).row) {
+        *(int *)ud = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
 int lf_pyfix_has_multiline_string(TSNode n) {
-    if (lf_pyfix_is(n, "string") && ts_node_start_point(n).row != ts_node_end_point(n).row)
-        return 1;
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-        if (lf_pyfix_has_multiline_string(ts_node_named_child(n, i)))
-            return 1;
-    return 0;
+    int found = 0;
+    lf_tree_walk(n, visit_multiline_string, &found);
+    return found;
 }
 
 char *lf_pyfix_reindent(const char *text, uint32_t from_line, uint32_t end, const char *from, const char *to) {
