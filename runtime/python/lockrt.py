@@ -358,14 +358,16 @@ def acquire(path, timeout=10.0, strategy=None):
 
 
 class _LockContext(object):
-    __slots__ = ("_path", "_timeout", "_strategy", "_lock", "_kept")
+    __slots__ = ("_path", "_timeout", "_strategy", "_lock", "_kept", "_unlocked_on_error", "error")
 
-    def __init__(self, path, timeout, strategy):
+    def __init__(self, path, timeout, strategy, unlocked_on_error=False):
         self._path = path
         self._timeout = timeout
         self._strategy = strategy
         self._lock = None
         self._kept = None
+        self._unlocked_on_error = unlocked_on_error
+        self.error = None
 
     def __enter__(self):
         path = self._path
@@ -406,7 +408,15 @@ class _LockContext(object):
                 if kept is not None:
                     self._kept = kept
                     return True
-        lock = self._lock = _acquire_impl(path, self._timeout, self._strategy)
+        try:
+            lock = self._lock = _acquire_impl(path, self._timeout, self._strategy)
+        except OSError as exc:
+            if not self._unlocked_on_error:
+                raise
+            # The caller asked to run its block anyway, unlocked, as code that
+            # swallowed the error of its own lock attempt did; the error is kept.
+            self.error = exc
+            return False
         if lock is not None and self._strategy is None and _FAST_ENTER:
             _note_fast_path(path, lock)
         return lock is not None
@@ -437,15 +447,22 @@ class _LockContext(object):
         return False
 
 
-def exclusive_lock(path, timeout=10.0, strategy=None):
+def exclusive_lock(path, timeout=10.0, strategy=None, unlocked_on_error=False):
     """Context manager: ``with exclusive_lock(p) as acquired:``.
 
     ``acquired`` is True when the lock is held for the block, False when it
     stayed held by a live owner for ``timeout`` seconds; a timeout never raises,
     so the caller decides whether to proceed. The lock file is left in place on
     release (unlinking it under a waiter would give two holders).
+
+    An error taking the lock (the lock file cannot be created, a symlink or a
+    foreign file sits at its path, ...) raises an OSError (LockrtError), unless
+    ``unlocked_on_error`` is true: then ``acquired`` is False, the block runs
+    unlocked, and the context manager's ``error`` attribute holds the exception.
+    That is for code that used to swallow the error of its own lock attempt and
+    carry on (lockfix's LF101 fix keeps that behaviour when it rewrites it).
     """
-    return _LockContext(path, timeout, strategy)
+    return _LockContext(path, timeout, strategy, unlocked_on_error)
 
 
 # --------------------------------------------------------------------------------------

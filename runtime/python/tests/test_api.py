@@ -401,6 +401,44 @@ def test_symlink_at_the_lock_path_is_refused_and_not_followed(lockrt, tmp_path):
     assert link.is_symlink()
 
 
+@pytest.mark.parametrize("obstacle", ["symlink", "directory", "missing_dir"])
+def test_unlocked_on_error_runs_the_block_unlocked_and_keeps_the_error(lockrt, tmp_path, obstacle):
+    # What code that swallowed its own lock attempt's OSError did, kept by
+    # lockfix's LF101 rewrite: the block runs, unlocked, and nothing is touched.
+    target = tmp_path / "victim"
+    target.write_bytes(b"precious")
+    lock_path = tmp_path / "l"
+    if obstacle == "symlink":
+        lock_path.symlink_to(target)
+    elif obstacle == "directory":
+        lock_path.mkdir()
+    else:
+        lock_path = tmp_path / "no-such-dir" / "l"
+    ran = []
+    ctx = lockrt.exclusive_lock(str(lock_path), unlocked_on_error=True)
+    with ctx as acquired:
+        ran.append(acquired)
+    assert ran == [False]
+    assert isinstance(ctx.error, OSError)
+    assert target.read_bytes() == b"precious"
+    # Without the option the same obstacle raises, as before.
+    with pytest.raises(OSError):
+        with lockrt.exclusive_lock(str(lock_path)):
+            pass
+
+
+def test_unlocked_on_error_still_locks_when_it_can(lockrt, tmp_path, holders):
+    path = str(tmp_path / "l")
+    with lockrt.exclusive_lock(path, unlocked_on_error=True) as acquired:
+        assert acquired
+    holder = holders(path, backend=lockrt.TEST_BACKEND)
+    ctx = lockrt.exclusive_lock(path, timeout=0.2, unlocked_on_error=True)
+    with ctx as acquired:
+        assert not acquired  # held by a live process: a timeout, not an error
+    assert ctx.error is None
+    holder.release()
+
+
 def test_dangling_symlink_at_the_lock_path_creates_nothing(lockrt, tmp_path):
     link = tmp_path / "l"
     link.symlink_to(tmp_path / "would-be-created")
