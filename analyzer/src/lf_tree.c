@@ -153,11 +153,10 @@ static void string_prefix(const lf_source *src, TSNode start, char out[8]) {
 /* Children that take part in the comparison: comments never do; with
  * LF_TREE_EQ_IGNORE_ANNOTATION an annotated assignment keeps only its target and
  * value; with LF_TREE_EQ_STRING_CONTENT a string keeps only its content. */
-static int counts(TSNode parent, uint32_t i, TSNode c, unsigned flags) {
+static int counts(TSNode parent, const char *field, TSNode c, unsigned flags) {
     if (is_noise(c))
         return 0;
     if ((flags & LF_TREE_EQ_IGNORE_ANNOTATION) && lf_tree_is(parent, "assignment")) {
-        const char *field = ts_node_field_name_for_child(parent, i);
         if (field)
             return strcmp(field, "left") == 0 || strcmp(field, "right") == 0;
         return strcmp(ts_node_type(c), "=") == 0;
@@ -167,27 +166,31 @@ static int counts(TSNode parent, uint32_t i, TSNode c, unsigned flags) {
     return 1;
 }
 
-static TSNode next_counted(TSNode parent, uint32_t *i, uint32_t n, unsigned flags) {
-    while (*i < n) {
-        TSNode c = ts_node_child(parent, *i);
-        if (counts(parent, *i, c, flags))
-            return c;
-        (*i)++;
-    }
-    return (TSNode){0};
+/* The counted children of n, in order, appended to out (a cursor walks them:
+ * ts_node_child(n, i) would cost O(i) each). */
+typedef LF_VEC(TSNode) node_vec;
+static void counted_children(TSTreeCursor *cur, TSNode n, unsigned flags, node_vec *out) {
+    ts_tree_cursor_reset(cur, n);
+    if (!ts_tree_cursor_goto_first_child(cur))
+        return;
+    do {
+        TSNode c = ts_tree_cursor_current_node(cur);
+        if (counts(n, ts_tree_cursor_current_field_name(cur), c, flags))
+            LF_VEC_PUSH(out, c);
+    } while (ts_tree_cursor_goto_next_sibling(cur));
 }
 
 int lf_tree_equal(const lf_source *src_a, TSNode a, const lf_source *src_b, TSNode b, unsigned flags) {
+    if (ts_node_is_null(a) || ts_node_is_null(b))
+        return ts_node_is_null(a) && ts_node_is_null(b);
     LF_VEC(node_pair) stack = {0};
+    node_vec ca = {0}, cb = {0};
+    TSTreeCursor cur = ts_tree_cursor_new(a);
     node_pair first = {a, b};
     LF_VEC_PUSH(&stack, first);
     int equal = 1;
     while (equal && stack.len) {
         node_pair p = stack.items[--stack.len];
-        if (ts_node_is_null(p.a) || ts_node_is_null(p.b)) {
-            equal = ts_node_is_null(p.a) && ts_node_is_null(p.b);
-            break;
-        }
         if (ts_node_symbol(p.a) != ts_node_symbol(p.b)) {
             equal = 0;
             break;
@@ -213,28 +216,57 @@ int lf_tree_equal(const lf_source *src_a, TSNode a, const lf_source *src_b, TSNo
             equal = na == nb && same_bytes(src_a, p.a, src_b, p.b);
             continue;
         }
-        /* Push the children pairs in reverse so they are compared in order. */
-        size_t mark = stack.len;
-        uint32_t i = 0, k = 0;
-        for (;;) {
-            TSNode ca = next_counted(p.a, &i, na, flags);
-            TSNode cb = next_counted(p.b, &k, nb, flags);
-            if (ts_node_is_null(ca) || ts_node_is_null(cb)) {
-                equal = ts_node_is_null(ca) && ts_node_is_null(cb);
-                break;
-            }
-            node_pair q = {ca, cb};
-            LF_VEC_PUSH(&stack, q);
-            i++, k++;
+        ca.len = cb.len = 0;
+        counted_children(&cur, p.a, flags, &ca);
+        counted_children(&cur, p.b, flags, &cb);
+        if (ca.len != cb.len) {
+            equal = 0;
+            break;
         }
-        for (size_t lo = mark, hi = stack.len; lo + 1 < hi; lo++, hi--) {
-            node_pair t = stack.items[lo];
-            stack.items[lo] = stack.items[hi - 1];
-            stack.items[hi - 1] = t;
+        /* Pushed in reverse so that they are compared in order. */
+        for (size_t i = ca.len; i-- > 0;) {
+            node_pair q = {ca.items[i], cb.items[i]};
+            LF_VEC_PUSH(&stack, q);
         }
     }
+    ts_tree_cursor_delete(&cur);
     LF_VEC_FREE(&stack);
+    LF_VEC_FREE(&ca);
+    LF_VEC_FREE(&cb);
     return equal;
+}
+
+uint64_t lf_tree_hash(const lf_source *src, TSNode n, unsigned flags) {
+    uint64_t h = 1469598103934665603ull;
+    if (ts_node_is_null(n))
+        return h;
+    node_vec stack = {0}, kids = {0};
+    TSTreeCursor cur = ts_tree_cursor_new(n);
+    LF_VEC_PUSH(&stack, n);
+    while (stack.len) {
+        TSNode x = stack.items[--stack.len];
+        h = (h ^ ts_node_symbol(x)) * 1099511628211ull;
+        if (ts_node_child_count(x) == 0) {
+            for (uint32_t i = ts_node_start_byte(x); i < ts_node_end_byte(x); i++)
+                h = (h ^ (unsigned char)src->text[i]) * 1099511628211ull;
+            continue;
+        }
+        if ((flags & LF_TREE_EQ_STRING_CONTENT) && lf_tree_is(x, "string")) {
+            char pre[8];
+            string_prefix(src, ts_node_child(x, 0), pre);
+            for (const char *c = pre; *c; c++)
+                h = (h ^ (unsigned char)*c) * 1099511628211ull;
+        }
+        kids.len = 0;
+        counted_children(&cur, x, flags, &kids);
+        h = (h ^ kids.len) * 1099511628211ull;
+        for (size_t i = kids.len; i-- > 0;)
+            LF_VEC_PUSH(&stack, kids.items[i]);
+    }
+    ts_tree_cursor_delete(&cur);
+    LF_VEC_FREE(&stack);
+    LF_VEC_FREE(&kids);
+    return h;
 }
 
 /* ---- lines (a line ends at "\n", "\r\n" or a lone "\r", as Python reads it) ---- */

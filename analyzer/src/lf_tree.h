@@ -52,6 +52,9 @@ enum {
     LF_TREE_EQ_STRING_CONTENT = 1u << 1,
 };
 int lf_tree_equal(const lf_source *src_a, TSNode a, const lf_source *src_b, TSNode b, unsigned flags);
+/* A hash consistent with lf_tree_equal under the same flags: equal trees hash
+ * equal, so candidates for equality are found in linear time. */
+uint64_t lf_tree_hash(const lf_source *src, TSNode n, unsigned flags);
 
 /* Byte offsets of the line holding `at`: its start, and just past its newline. */
 uint32_t lf_tree_line_start(const lf_source *src, uint32_t at);

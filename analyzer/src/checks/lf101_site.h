@@ -52,6 +52,7 @@ typedef struct lf101_site {
     TSNode handle;               /* the handle's bound name, or null */
     TSNode lock_path;            /* the path the lock file is opened at */
     int swallows;                /* acquisition errors fall back to the unlocked path */
+    int try_once;                /* one non-blocking attempt: a held lock means "run unlocked now" */
 
     /* The rewrite: statements (indices into the model's statements). */
     int32_t region_first, region_last; /* siblings replaced by the new `with` */

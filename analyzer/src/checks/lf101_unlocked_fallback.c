@@ -1,468 +1,1225 @@
 /* LF101: the critical section is reachable without the lock.
  *
- * Two shapes, one finding per function:
- *  - the lock module is imported conditionally with a None/False fallback
- *    (`if ...: import fcntl / else: fcntl = None`, `try: import fcntl / except
- *    ImportError: fcntl = None`), and a function tests that name around its
- *    locked read-modify-write while an else branch or the code after the `if`
- *    runs a copy of it without the lock (finding at the `if`);
- *  - acquisition errors are swallowed (`except OSError: pass`) and the code after
- *    the `try` runs a copy of the locked work (finding at the `try`).
- * A "copy" is a call spelled exactly as one inside the locked region. The
- * query finds lock-module imports and acquisition calls; the rest is flow
- * inside one function, decided here. */
+ * One recogniser, shared with the fix through the site it attaches
+ * (lf101_site.h). Working on the semantic model, never on spellings:
+ *  1. every call taking an exclusive lock (`fcntl.flock`, `fcntl.lockf`,
+ *     `fcntl.fcntl`, `msvcrt.locking`, whatever the import's alias) is a
+ *     candidate; the lock module is optional when the model says so
+ *     (conditional import with a None/False/stand-in fallback, flags beside it);
+ *  2. around it: the handle (`with open(P) as f`, `f = open(P)` / `os.open(P)`
+ *     closed in a `finally`), the locked BODY (a `try/finally` that releases,
+ *     or the rest of the `with`), the acquisition's own `try` when its errors
+ *     are swallowed;
+ *  3. the unlocked path: the code after an `if PRESENT:` whose locked branch
+ *     returns, its `else:`, an early `if ABSENT: ...; return`, the handler of
+ *     a `try` around the lock, or a BODY that runs whether or not the lock was
+ *     taken (`if PRESENT: flock(...)` inside the `with`);
+ *  4. a finding when that unlocked path runs the locked work: all of BODY for
+ *     the rewrite, or, short of that, at least one of BODY's calls (then the
+ *     finding says why no fix is offered).
+ * One finding per function. Statement comparisons ignore layout and comments. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf101_site.h"
 #include "lf_engine_internal.h"
-#include "lf_py.h"
+#include "lf_pysem.h"
+#include "lf_tree.h"
 
-typedef struct fallback {
-    TSNode name;   /* the bound name ("fcntl") in the import */
-    TSNode import; /* the import statement */
-    size_t match;
-} fallback;
+#define EQ_FLAGS (LF_TREE_EQ_IGNORE_ANNOTATION | LF_TREE_EQ_STRING_CONTENT)
 
-typedef LF_VEC(fallback) fallback_vec;
-typedef LF_VEC(TSNode) node_vec;
-
-static int is_none_or_false(TSNode n) {
-    const char *t = ts_node_type(n);
-    return strcmp(t, "none") == 0 || strcmp(t, "false") == 0;
-}
-
-/* `st` is a plain `left = right` statement: both sides returned. */
-static int statement_assignment(TSNode st, TSNode *left, TSNode *right) {
-    if (strcmp(ts_node_type(st), "expression_statement") != 0 || ts_node_named_child_count(st) < 1)
-        return 0;
-    TSNode a = ts_node_named_child(st, 0);
-    if (strcmp(ts_node_type(a), "assignment") != 0)
-        return 0;
-    *left = ts_node_child_by_field_name(a, "left", 4);
-    *right = ts_node_child_by_field_name(a, "right", 5);
-    return !ts_node_is_null(*left) && !ts_node_is_null(*right);
-}
-
-/* Does `block` assign None/False to `name` directly? */
-static int block_assigns_fallback(const lf_source *src, TSNode block, TSNode name) {
-    if (ts_node_is_null(block))
-        return 0;
-    for (uint32_t i = 0; i < ts_node_named_child_count(block); i++) {
-        TSNode left, right;
-        if (statement_assignment(ts_node_named_child(block, i), &left, &right) &&
-            lf_py_same_text(src, left, name) && is_none_or_false(right))
-            return 1;
-    }
-    return 0;
-}
-
-static TSNode else_block_of(TSNode if_stmt) {
-    TSNode alt = ts_node_child_by_field_name(if_stmt, "alternative", 11);
-    if (ts_node_is_null(alt) || strcmp(ts_node_type(alt), "else_clause") != 0)
-        return (TSNode){0};
-    return ts_node_child_by_field_name(alt, "body", 4);
-}
-
-static int is_true(TSNode n) { return strcmp(ts_node_type(n), "true") == 0; }
-
-/* The branch that runs when the import did not: the else of an `if` holding the
- * import, the `if` body when the import is in the else, or the except blocks of
- * a `try` holding it. Up to 4 blocks. */
-static size_t other_branches(TSNode imp, TSNode *out) {
-    TSNode block = ts_node_parent(imp);
-    if (ts_node_is_null(block) || strcmp(ts_node_type(block), "block") != 0)
-        return 0;
-    TSNode owner = ts_node_parent(block);
-    if (ts_node_is_null(owner))
-        return 0;
-    const char *t = ts_node_type(owner);
-    size_t n = 0;
-    if (strcmp(t, "if_statement") == 0) {
-        TSNode e = else_block_of(owner);
-        if (!ts_node_is_null(e))
-            out[n++] = e;
-    } else if (strcmp(t, "else_clause") == 0) {
-        TSNode if_stmt = ts_node_parent(owner);
-        if (!ts_node_is_null(if_stmt))
-            out[n++] = ts_node_child_by_field_name(if_stmt, "consequence", 11);
-    } else if (strcmp(t, "try_statement") == 0) {
-        for (uint32_t i = 0; i < ts_node_named_child_count(owner) && n < 4; i++) {
-            TSNode c = ts_node_named_child(owner, i);
-            if (strcmp(ts_node_type(c), "except_clause") != 0)
-                continue;
-            for (uint32_t k = 0; k < ts_node_named_child_count(c) && n < 4; k++) {
-                TSNode b = ts_node_named_child(c, k);
-                if (strcmp(ts_node_type(b), "block") == 0)
-                    out[n++] = b;
-            }
-        }
-    }
-    return n;
-}
-
-/* Names the import's fallback leaves None/False: the bound name itself
- * (`fcntl = None`), or a flag set True beside the import and False in the
- * fallback (`HAS_FCNTL = True` / `HAS_FCNTL = False`). */
-static void fallback_names(const lf_source *src, TSNode imp, TSNode bound, size_t match, fallback_vec *out) {
-    TSNode others[4];
-    size_t n_others = other_branches(imp, others);
-    if (n_others == 0)
+void lf101_site_free(void *p) {
+    lf101_site *s = p;
+    if (!s)
         return;
-    for (size_t i = 0; i < n_others; i++) {
-        if (block_assigns_fallback(src, others[i], bound)) {
-            fallback fb = {bound, imp, match};
-            LF_VEC_PUSH(out, fb);
-            break;
-        }
-    }
-    TSNode block = ts_node_parent(imp);
-    for (uint32_t i = 0; i < ts_node_named_child_count(block); i++) {
-        TSNode left, right;
-        if (!statement_assignment(ts_node_named_child(block, i), &left, &right) ||
-            strcmp(ts_node_type(left), "identifier") != 0 || !is_true(right))
-            continue;
-        for (size_t k = 0; k < n_others; k++) {
-            if (block_assigns_fallback(src, others[k], left)) {
-                int dup = 0;
-                for (size_t d = 0; d < out->len; d++)
-                    dup |= lf_py_same_text(src, out->items[d].name, left);
-                if (!dup) {
-                    fallback fb = {left, imp, match};
-                    LF_VEC_PUSH(out, fb);
-                }
-                break;
-            }
-        }
-    }
+    free(s->decline);
+    free(s);
 }
 
-/* Names an import statement binds: `import fcntl` -> fcntl, `import fcntl as f`
- * -> f, `from fcntl import flock` -> flock. */
-static void bound_names(TSNode imp, node_vec *out) {
-    for (uint32_t i = 0; i < ts_node_named_child_count(imp); i++) {
-        TSNode c = ts_node_named_child(imp, i);
-        const char *field = ts_node_field_name_for_named_child(imp, i);
-        if (!field || strcmp(field, "name") != 0)
-            continue;
-        if (strcmp(ts_node_type(c), "aliased_import") == 0) {
-            TSNode alias = ts_node_child_by_field_name(c, "alias", 5);
-            if (!ts_node_is_null(alias))
-                LF_VEC_PUSH(out, alias);
-        } else if (strcmp(ts_node_type(c), "dotted_name") == 0 && ts_node_named_child_count(c) == 1) {
-            LF_VEC_PUSH(out, ts_node_named_child(c, 0));
-        }
-    }
-}
+/* ---- lock calls ---- */
 
-/* ---- regions and copies ---- */
+typedef enum lock_op { OP_NONE = 0, OP_EXCLUSIVE, OP_EXCLUSIVE_NB, OP_SHARED, OP_UNLOCK } lock_op;
 
-typedef struct region {
-    TSNode nodes[64];
+typedef struct name_set {
+    const char *names[16];
     size_t n;
-} region;
+    int ints[8];
+    size_t n_ints;
+} name_set;
 
-static void region_add(region *r, TSNode n) {
-    if (r->n < sizeof r->nodes / sizeof r->nodes[0])
-        r->nodes[r->n++] = n;
-}
-
-/* Statements after `stmt` in its block. */
-static void region_following(region *r, TSNode stmt) {
-    for (TSNode s = ts_node_next_named_sibling(stmt); !ts_node_is_null(s); s = ts_node_next_named_sibling(s))
-        if (strcmp(ts_node_type(s), "comment") != 0)
-            region_add(r, s);
-}
-
-typedef struct call_list {
-    const lf_source *src;
-    node_vec calls;
-} call_list;
-
-static int collect_call(TSNode n, void *ud) {
-    LF_VEC_PUSH(&((call_list *)ud)->calls, n);
-    return 1;
-}
-
-/* Does `hay` contain a call spelled like one of `needles` (other than calls on
- * the lock module itself)? Returns the first such call in `hay`. */
-/* Calls that appear on both paths without being the critical section: cleanup,
- * logging, conversions. A copy of only these is not a copy of the work. */
-static const char *const k_not_work[] = {"close", "print", "debug", "info", "warning", "warn", "error",
-                                         "exception", "critical", "log", "len", "str", "int", "float",
-                                         "bool", "repr", "isinstance", "sleep", "time", "monotonic",
-                                         "getpid", "fileno", "flush", "fsync", NULL};
-
-static int is_not_work(const lf_source *src, TSNode call) {
-    TSNode name;
-    if (!lf_py_call_name(call, &name))
-        return 0;
-    for (size_t i = 0; k_not_work[i]; i++)
-        if (lf_py_is(src, name, k_not_work[i]))
-            return 1;
-    return 0;
-}
-
-/* An unlocked path that raises refuses to proceed: that is the correct shape. */
-static int region_raises(const region *r) {
-    for (size_t i = 0; i < r->n; i++) {
-        TSNode n = r->nodes[i];
-        if (strcmp(ts_node_type(n), "raise_statement") == 0)
-            return 1;
-        if (strcmp(ts_node_type(n), "block") == 0)
-            for (uint32_t k = 0; k < ts_node_named_child_count(n); k++)
-                if (strcmp(ts_node_type(ts_node_named_child(n, k)), "raise_statement") == 0)
-                    return 1;
-    }
-    return 0;
-}
-
-static int find_copy(const lf_source *src, const region *hay, const region *locked, const node_vec *lock_names,
-                     TSNode *copy) {
-    call_list lc = {src, {0}}, hc = {src, {0}};
-    for (size_t i = 0; i < locked->n; i++)
-        lf_py_walk(locked->nodes[i], "call", 1, collect_call, &lc);
-    for (size_t i = 0; i < hay->n; i++)
-        lf_py_walk(hay->nodes[i], "call", 1, collect_call, &hc);
-    int found = 0;
-    for (size_t i = 0; i < hc.calls.len && !found; i++) {
-        TSNode h = hc.calls.items[i];
-        int mentions_lock = 0;
-        for (size_t k = 0; k < lock_names->len; k++) {
-            char *nm = lf_node_text(src, lock_names->items[k]);
-            const char *needles[] = {nm, NULL};
-            mentions_lock |= lf_py_text_has(src, h, needles);
-            free(nm);
+/* The qualified names and integer literals an operation argument combines
+ * (`fcntl.LOCK_EX | fcntl.LOCK_NB`, `LOCK_EX`, `2`). */
+static void op_names(lf_pysem *m, TSNode op, name_set *out) {
+    LF_VEC(TSNode) stack = {0};
+    LF_VEC_PUSH(&stack, op);
+    while (stack.len) {
+        TSNode n = lf_tree_unparen(stack.items[--stack.len]);
+        if (lf_tree_is(n, "binary_operator")) {
+            LF_VEC_PUSH(&stack, lf_tree_field(n, "left"));
+            LF_VEC_PUSH(&stack, lf_tree_field(n, "right"));
+        } else if (lf_tree_is(n, "integer") && out->n_ints < 8) {
+            out->ints[out->n_ints++] = (int)strtol(m->src->text + ts_node_start_byte(n), NULL, 0);
+        } else if (out->n < 16) {
+            const char *q = lf_pysem_qualname(m, n);
+            if (q)
+                out->names[out->n++] = q;
         }
-        if (mentions_lock || is_not_work(src, h))
-            continue;
-        for (size_t k = 0; k < lc.calls.len; k++) {
-            if (lf_py_same_text(src, h, lc.calls.items[k])) {
-                *copy = h;
-                found = 1;
+    }
+    LF_VEC_FREE(&stack);
+}
+
+static int has_name(const name_set *s, const char *q) {
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->names[i], q) == 0)
+            return 1;
+    return 0;
+}
+
+static int has_int(const name_set *s, int bits) {
+    for (size_t i = 0; i < s->n_ints; i++)
+        if (s->ints[i] & bits)
+            return 1;
+    return 0;
+}
+
+/* The i-th positional argument of a call (keyword arguments skipped), or `kw=`. */
+static TSNode call_arg(lf_pysem *m, TSNode call, uint32_t index, const char *kw) {
+    TSNode args = lf_tree_field(call, "arguments");
+    uint32_t k = 0;
+    TSTreeCursor c = ts_tree_cursor_new(args);
+    TSNode found = (TSNode){0};
+    if (!ts_node_is_null(args) && ts_tree_cursor_goto_first_child(&c)) {
+        do {
+            TSNode a = ts_tree_cursor_current_node(&c);
+            if (!ts_node_is_named(a) || lf_tree_is(a, "comment"))
+                continue;
+            if (lf_tree_is(a, "keyword_argument")) {
+                if (kw && lf_tree_text_eq(m->src, lf_tree_field(a, "name"), kw)) {
+                    found = lf_tree_field(a, "value");
+                    break;
+                }
+                continue;
+            }
+            if (lf_tree_is(a, "list_splat") || lf_tree_is(a, "dictionary_splat"))
+                break;
+            if (k++ == index) {
+                found = a;
                 break;
             }
-        }
+        } while (ts_tree_cursor_goto_next_sibling(&c));
     }
-    LF_VEC_FREE(&lc.calls);
-    LF_VEC_FREE(&hc.calls);
+    ts_tree_cursor_delete(&c);
     return found;
 }
 
-/* Does the region acquire a lock: a call on one of the lock names, or an
- * acquisition call captured by the query? */
-static int region_locks(const lf_source *src, const region *r, const node_vec *lock_names, const node_vec *acquires) {
-    for (size_t i = 0; i < r->n; i++) {
-        for (size_t k = 0; k < acquires->len; k++)
-            if (lf_py_within(acquires->items[k], r->nodes[i]))
-                return 1;
-        for (size_t k = 0; k < lock_names->len; k++) {
-            char *nm = lf_node_text(src, lock_names->items[k]);
-            char *dotted = lf_xasprintf("%s.", nm);
-            char *called = lf_xasprintf("%s(", nm);
-            const char *needles[] = {dotted, called, NULL};
-            int hit = lf_py_text_has(src, r->nodes[i], needles);
-            free(nm);
-            free(dotted);
-            free(called);
-            if (hit)
-                return 1;
-        }
+/* What a lock call does, and which lock it is. */
+static lock_op lock_call(lf_pysem *m, TSNode call, lf101_lock_kind *kind) {
+    const char *q = lf_pysem_callee(m, call);
+    if (!q)
+        return OP_NONE;
+    name_set ops;
+    memset(&ops, 0, sizeof ops);
+    if (!strcmp(q, "fcntl.flock") || !strcmp(q, "fcntl.lockf")) {
+        *kind = q[6] == 'f' ? LF101_LOCK_FLOCK : LF101_LOCK_LOCKF;
+        TSNode op = call_arg(m, call, 1, !strcmp(q, "fcntl.lockf") ? "cmd" : "operation");
+        if (ts_node_is_null(op))
+            return OP_NONE;
+        op_names(m, op, &ops);
+        if (has_name(&ops, "fcntl.LOCK_UN") || has_int(&ops, 8))
+            return OP_UNLOCK;
+        int nb = has_name(&ops, "fcntl.LOCK_NB") || has_int(&ops, 4);
+        if (has_name(&ops, "fcntl.LOCK_EX") || has_int(&ops, 2))
+            return nb ? OP_EXCLUSIVE_NB : OP_EXCLUSIVE;
+        if (has_name(&ops, "fcntl.LOCK_SH") || has_int(&ops, 1))
+            return OP_SHARED;
+        return OP_NONE;
     }
-    return 0;
+    if (!strcmp(q, "fcntl.fcntl")) {
+        *kind = LF101_LOCK_FCNTL;
+        TSNode op = call_arg(m, call, 1, "cmd");
+        if (ts_node_is_null(op))
+            return OP_NONE;
+        op_names(m, op, &ops);
+        if (has_name(&ops, "fcntl.F_SETLKW"))
+            return OP_EXCLUSIVE;
+        if (has_name(&ops, "fcntl.F_SETLK") || has_name(&ops, "fcntl.F_OFD_SETLK"))
+            return OP_EXCLUSIVE_NB;
+        if (has_name(&ops, "fcntl.F_OFD_SETLKW"))
+            return OP_EXCLUSIVE;
+        return OP_NONE;
+    }
+    if (!strcmp(q, "msvcrt.locking")) {
+        *kind = LF101_LOCK_MSVCRT;
+        TSNode op = call_arg(m, call, 1, "mode");
+        if (ts_node_is_null(op))
+            return OP_NONE;
+        op_names(m, op, &ops);
+        if (has_name(&ops, "msvcrt.LK_UNLCK") || has_int(&ops, 0))
+            return OP_UNLOCK;
+        if (has_name(&ops, "msvcrt.LK_LOCK") || has_name(&ops, "msvcrt.LK_RLCK"))
+            return OP_EXCLUSIVE;
+        if (has_name(&ops, "msvcrt.LK_NBLCK") || has_name(&ops, "msvcrt.LK_NBRLCK"))
+            return OP_EXCLUSIVE_NB;
+        return OP_NONE;
+    }
+    return OP_NONE;
 }
 
-/* Which fallback name does the condition test, and is the test positive
- * (`fcntl is not None`, `fcntl`) or negative (`fcntl is None`, `not fcntl`)? */
-static const fallback *tested_name(const lf_source *src, TSNode cond, const fallback_vec *fbs, int *positive) {
-    for (size_t i = 0; i < fbs->len; i++) {
-        char *nm = lf_node_text(src, fbs->items[i].name);
-        char *t = lf_node_text(src, cond);
-        int hit = 0;
-        /* Whole-word occurrence of the name in the condition. */
-        for (char *p = strstr(t, nm); p; p = strstr(p + 1, nm)) {
-            size_t L = strlen(nm);
-            int before_ok = p == t || !(p[-1] == '_' || p[-1] == '.' || (p[-1] >= 'a' && p[-1] <= 'z') ||
-                                        (p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= '0' && p[-1] <= '9'));
-            char a = p[L];
-            int after_ok = !(a == '_' || a == '.' || (a >= 'a' && a <= 'z') || (a >= 'A' && a <= 'Z') ||
-                             (a >= '0' && a <= '9'));
-            if (before_ok && after_ok) {
-                hit = 1;
-                break;
-            }
-        }
-        if (hit) {
-            int negative = (strstr(t, "is None") || strstr(t, "is False") || strncmp(t, "not ", 4) == 0 ||
-                            strstr(t, "== None")) &&
-                           !strstr(t, "is not None") && !strstr(t, "is not False");
-            *positive = !negative;
-            free(nm);
-            free(t);
-            return &fbs->items[i];
-        }
-        free(nm);
-        free(t);
-    }
-    return NULL;
+/* The optional module a call's callee goes through (`fcntl.flock` with fcntl
+ * optional; `flock(...)` from an optional `from fcntl import flock`). */
+static const lf_pyoptional *callee_optional(lf_pysem *m, TSNode call) {
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    while (lf_tree_is(fn, "attribute"))
+        fn = lf_tree_unparen(lf_tree_field(fn, "object"));
+    if (!lf_tree_is(fn, "identifier"))
+        return NULL;
+    char *name = lf_tree_text(m->src, fn);
+    const lf_pyoptional *o = lf_pysem_optional(m, name);
+    free(name);
+    if (!o)
+        return NULL;
+    /* The use must see the module-level binding, not a local of the same name. */
+    const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, fn), o->name, ts_node_start_byte(fn));
+    return b && b->scope == 0 ? o : NULL;
 }
 
-typedef struct fn_scan {
-    lf_check_ctx *ctx;
-    const lf_source *src;
-    const fallback_vec *fbs;
-    const node_vec *lock_names;
-    const node_vec *acquires;
-    int reported;
-} fn_scan;
+/* ---- statements ---- */
 
-static void emit(fn_scan *s, TSNode at, size_t match, TSNode locked_first, TSNode copy, const char *how) {
-    const lf_source *src = s->src;
-    const lf_rule *rule = lf_ctx_rule(s->ctx);
-    uint32_t l1, c1, l2, c2;
-    lf_source_position(src, ts_node_start_byte(locked_first), &l1, &c1);
-    lf_source_position(src, ts_node_start_byte(lf_py_statement(copy)), &l2, &c2);
-    char *head = NULL;
-    if (match != SIZE_MAX) {
-        const lf_match_rec *m = &s->ctx->matches[match];
-        head = lf_render_message(rule->message, src, s->ctx->query, s->ctx->captures + m->first, m->count);
-    } else {
-        head = lf_xstrdup("the critical section is reachable without the lock");
-    }
-    char *msg = lf_xasprintf("%s: the locked path (line %u) has an unlocked copy starting at line %u, run %s", head,
-                             l1, l2, how);
-    lf_ctx_emit(s->ctx, at, msg, SIZE_MAX);
-    free(head);
-    free(msg);
-    s->reported = 1;
+static TSNode expr_of_statement(TSNode stmt) {
+    if (!lf_tree_is(stmt, "expression_statement") || lf_tree_child_count(stmt) != 1)
+        return (TSNode){0};
+    return lf_tree_unparen(lf_tree_child(stmt, 0));
 }
 
-static int visit_if(TSNode ifs, void *ud) {
-    fn_scan *s = ud;
-    if (s->reported)
+static int is_return(TSNode stmt) { return lf_tree_is(stmt, "return_statement"); }
+static int is_bare_return(TSNode stmt) { return is_return(stmt) && lf_tree_child_count(stmt) == 0; }
+
+/* Statements of a block (comments aside), as model indices, appended to out. */
+typedef LF_VEC(int32_t) idx_vec;
+
+static void block_statements(lf_pysem *m, TSNode block, idx_vec *out) {
+    for (int32_t s = lf_pysem_first_in_block(m, block); s >= 0; s = lf_pysem_next_sibling(m, s))
+        LF_VEC_PUSH(out, s);
+}
+
+/* The siblings from `first` to the end of its block. */
+static void rest_of_block(lf_pysem *m, int32_t first, idx_vec *out) {
+    for (int32_t s = first; s >= 0; s = lf_pysem_next_sibling(m, s))
+        LF_VEC_PUSH(out, s);
+}
+
+/* Is the statement a block of a function body (so falling off its end returns None)? */
+static int at_function_top(const lf_pysem *m, int32_t s) {
+    return m->stmts[s].clause == LF_PYCLAUSE_TOP && m->scopes[m->stmts[s].scope].kind == LF_PYSCOPE_FUNCTION;
+}
+
+/* Two paths run the same statements: equal one for one, where a bare `return`
+ * at the end of one equals falling off the end of a function body in the other. */
+static int same_path(lf_pysem *m, const idx_vec *a, const idx_vec *b, int function_top) {
+    size_t na = a->len, nb = b->len;
+    if (function_top) {
+        if (na && is_bare_return(m->stmts[a->items[na - 1]].node))
+            na--;
+        if (nb && is_bare_return(m->stmts[b->items[nb - 1]].node))
+            nb--;
+    }
+    if (na != nb || na == 0)
         return 0;
-    TSNode cond = ts_node_child_by_field_name(ifs, "condition", 9);
-    int positive = 1;
-    const fallback *fb = ts_node_is_null(cond) ? NULL : tested_name(s->src, cond, s->fbs, &positive);
-    if (!fb)
-        return 1;
-    region locked = {.n = 0}, unlocked = {.n = 0};
-    TSNode body = ts_node_child_by_field_name(ifs, "consequence", 11);
-    TSNode other = else_block_of(ifs);
-    if (ts_node_is_null(body))
-        return 1;
-    if (positive) {
-        region_add(&locked, body);
-        if (!ts_node_is_null(other))
-            region_add(&unlocked, other);
-        else
-            region_following(&unlocked, ifs);
-    } else {
-        region_add(&unlocked, body);
-        if (!ts_node_is_null(other))
-            region_add(&locked, other);
-        else
-            region_following(&locked, ifs);
-    }
-    TSNode copy;
-    if (!region_locks(s->src, &locked, s->lock_names, s->acquires) || region_raises(&unlocked) ||
-        !find_copy(s->src, &unlocked, &locked, s->lock_names, &copy))
-        return 1;
-    char *nm = lf_node_text(s->src, fb->name);
-    char *how = lf_xasprintf("when `%s` is None/False (the conditional import's fallback) or when acquiring the lock fails",
-                             nm);
-    emit(s, ifs, fb->match, locked.nodes[0], copy, how);
-    free(how);
-    free(nm);
-    return 0;
-}
-
-static int handler_swallows(const lf_source *src, TSNode exc) {
-    /* except OSError / Exception / bare: ... whose body only passes or logs */
-    char *t = lf_node_text(src, exc);
-    int catches = strncmp(t, "except:", 7) == 0 || strstr(t, "OSError") || strstr(t, "IOError") ||
-                  strstr(t, "BlockingIOError") || strstr(t, "Exception") || strstr(t, "PermissionError");
-    int raises = strstr(t, "raise") != NULL || strstr(t, "return") != NULL;
-    free(t);
-    return catches && !raises;
-}
-
-static int visit_try(TSNode tr, void *ud) {
-    fn_scan *s = ud;
-    if (s->reported)
-        return 0;
-    TSNode body = ts_node_child_by_field_name(tr, "body", 4);
-    if (ts_node_is_null(body))
-        return 1;
-    region locked = {.n = 0}, unlocked = {.n = 0};
-    region_add(&locked, body);
-    int acquires = 0;
-    for (size_t k = 0; k < s->acquires->len; k++)
-        if (lf_py_within(s->acquires->items[k], body))
-            acquires = 1;
-    if (!acquires)
-        return 1;
-    int swallowed = 0;
-    for (uint32_t i = 0; i < ts_node_named_child_count(tr); i++) {
-        TSNode c = ts_node_named_child(tr, i);
-        if (strcmp(ts_node_type(c), "except_clause") == 0 && handler_swallows(s->src, c))
-            swallowed = 1;
-    }
-    if (!swallowed)
-        return 1;
-    region_following(&unlocked, tr);
-    if (region_raises(&unlocked))
-        return 1;
-    TSNode copy;
-    node_vec none = {0};
-    if (!find_copy(s->src, &unlocked, &locked, &none, &copy))
-        return 1;
-    emit(s, tr, SIZE_MAX, body, copy, "when acquiring the lock fails (the error is swallowed)");
-    return 0;
-}
-
-typedef struct fn_list {
-    node_vec fns;
-} fn_list;
-
-static int collect_fn(TSNode n, void *ud) {
-    LF_VEC_PUSH(&((fn_list *)ud)->fns, n);
+    for (size_t i = 0; i < na; i++)
+        if (!lf_tree_equal(m->src, m->stmts[a->items[i]].node, m->src, m->stmts[b->items[i]].node, EQ_FLAGS))
+            return 0;
     return 1;
 }
 
-static void run(lf_check_ctx *ctx) {
-    const lf_source *src = lf_ctx_source(ctx);
-    fallback_vec fbs = {0};
-    node_vec lock_names = {0}, acquires = {0};
-    for (size_t i = 0; i < lf_ctx_match_count(ctx); i++) {
-        TSNode imp, acq;
-        if (lf_ctx_capture(ctx, i, "import", &imp)) {
-            node_vec names = {0};
-            bound_names(imp, &names);
-            for (size_t k = 0; k < names.len; k++) {
-                LF_VEC_PUSH(&lock_names, names.items[k]);
-                fallback_names(src, imp, names.items[k], i, &fbs);
-            }
-            LF_VEC_FREE(&names);
+/* Does every path through the statements end in a return? (The last
+ * statement is a return, or an if/else or try whose every branch ends so.) */
+static int always_returns(lf_pysem *m, const idx_vec *stmts) {
+    if (!stmts->len)
+        return 0;
+    TSNode last = m->stmts[stmts->items[stmts->len - 1]].node;
+    if (is_return(last) || lf_tree_is(last, "raise_statement"))
+        return 1;
+    return 0;
+}
+
+/* ---- calls shared by two paths: the detection's weaker notion of a copy ---- */
+
+static const char *const k_not_work[] = {"print", "len", "str", "int", "float", "bool", "repr", "isinstance",
+                                         "time.sleep", "time.time", "time.monotonic", "os.getpid", "os.close",
+                                         "logging.debug", "logging.info", "logging.warning", "logging.error",
+                                         "logging.exception", NULL};
+
+static int is_work_call(lf_pysem *m, TSNode call, const lf_pyoptional *module) {
+    const char *q = lf_pysem_callee(m, call);
+    if (q) {
+        for (size_t i = 0; k_not_work[i]; i++)
+            if (!strcmp(q, k_not_work[i]))
+                return 0;
+        if (module && strncmp(q, module->module, strlen(module->module)) == 0)
+            return 0;
+        size_t n = strlen(q);
+        /* Logging through any logger object, and closing handles, is not the work. */
+        static const char *const tails[] = {".debug", ".info", ".warning", ".warn", ".error", ".exception",
+                                            ".critical", ".close", ".fileno", ".flush", NULL};
+        for (size_t i = 0; tails[i]; i++) {
+            size_t t = strlen(tails[i]);
+            if (n >= t && !strcmp(q + n - t, tails[i]))
+                return 0;
         }
-        if (lf_ctx_capture(ctx, i, "acquire", &acq))
-            LF_VEC_PUSH(&acquires, acq);
+    } else {
+        TSNode fn = lf_tree_field(call, "function");
+        if (lf_tree_is(fn, "attribute")) {
+            TSNode a = lf_tree_field(fn, "attribute");
+            static const char *const names[] = {"debug", "info", "warning", "warn", "error", "exception",
+                                                "critical", "close", "fileno", "flush", NULL};
+            for (size_t i = 0; names[i]; i++)
+                if (lf_tree_text_eq(m->src, a, names[i]))
+                    return 0;
+        }
     }
-    fn_list fl = {{0}};
-    lf_py_walk(lf_ctx_root(ctx), "function_definition", 0, collect_fn, &fl);
-    for (size_t i = 0; i < fl.fns.len; i++) {
-        TSNode body = ts_node_child_by_field_name(fl.fns.items[i], "body", 4);
-        if (ts_node_is_null(body))
+    return 1;
+}
+
+typedef struct call_collect {
+    lf_pysem *m;
+    const lf_pyoptional *module;
+    LF_VEC(TSNode) calls;
+} call_collect;
+
+static lf_walk_action visit_call(TSNode n, void *ud) {
+    call_collect *c = ud;
+    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "lambda") || lf_tree_is(n, "class_definition"))
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, "call") && is_work_call(c->m, n, c->module)) {
+        lock_op op;
+        lf101_lock_kind k;
+        op = lock_call(c->m, n, &k);
+        if (op == OP_NONE)
+            LF_VEC_PUSH(&c->calls, n);
+    }
+    return LF_WALK_CONTINUE;
+}
+
+static void collect_work_calls(lf_pysem *m, const idx_vec *stmts, const lf_pyoptional *module, call_collect *out) {
+    out->m = m;
+    out->module = module;
+    for (size_t i = 0; i < stmts->len; i++)
+        lf_tree_walk(m->stmts[stmts->items[i]].node, visit_call, out);
+}
+
+/* The first call of `unlocked` that equals a work call of `locked`, or null. */
+static TSNode shared_call(lf_pysem *m, const idx_vec *locked, const idx_vec *unlocked, const lf_pyoptional *module) {
+    call_collect a = {0}, b = {0};
+    collect_work_calls(m, locked, module, &a);
+    collect_work_calls(m, unlocked, module, &b);
+    TSNode found = (TSNode){0};
+    if (a.calls.len && b.calls.len) {
+        /* Hash the locked calls into a small open-addressing table. */
+        size_t cap = 16;
+        while (cap < 2 * a.calls.len)
+            cap *= 2;
+        uint64_t *keys = lf_xcalloc(cap, sizeof *keys);
+        size_t *vals = lf_xcalloc(cap, sizeof *vals);
+        for (size_t i = 0; i < a.calls.len; i++) {
+            uint64_t h = lf_tree_hash(m->src, a.calls.items[i], EQ_FLAGS) | 1;
+            size_t k = (size_t)(h >> 7) & (cap - 1);
+            while (keys[k] && keys[k] != h)
+                k = (k + 1) & (cap - 1);
+            if (!keys[k]) {
+                keys[k] = h;
+                vals[k] = i;
+            }
+        }
+        for (size_t i = 0; i < b.calls.len && ts_node_is_null(found); i++) {
+            uint64_t h = lf_tree_hash(m->src, b.calls.items[i], EQ_FLAGS) | 1;
+            size_t k = (size_t)(h >> 7) & (cap - 1);
+            for (; keys[k]; k = (k + 1) & (cap - 1)) {
+                if (keys[k] == h &&
+                    lf_tree_equal(m->src, a.calls.items[vals[k]], m->src, b.calls.items[i], EQ_FLAGS)) {
+                    found = b.calls.items[i];
+                    break;
+                }
+            }
+        }
+        free(keys);
+        free(vals);
+    }
+    LF_VEC_FREE(&a.calls);
+    LF_VEC_FREE(&b.calls);
+    return found;
+}
+
+/* ---- recognition ---- */
+
+typedef struct recog {
+    lf_pysem *m;
+    TSNode call;           /* the lock call */
+    int with_lock;         /* the call is `with LockClass(path):`, taking the lock for the with body */
+    lock_op op;
+    lf101_site *site;
+    idx_vec body;          /* BODY statements */
+    idx_vec cont;          /* what the locked path runs after the region (the early-out shape) */
+    idx_vec copy;          /* the unlocked path's statements */
+    int32_t acquire_stmt;  /* statement (or retry loop / conditional if) that takes the lock */
+    int32_t region_unit_first, region_unit_last; /* the locked region (with / open..try) */
+    TSNode at;             /* where the finding goes */
+    int32_t function_top;  /* the copy's block is a function body */
+    TSNode handler;        /* a swallowing except clause */
+} recog;
+
+static int decline(lf101_site *s, char *reason) {
+    if (!s->decline)
+        s->decline = reason;
+    else
+        free(reason);
+    return 0;
+}
+
+/* `while True: try: <acquire NB>; break / except BlockingIOError: sleep(...)`:
+ * a non-blocking acquisition retried until it succeeds, i.e. a blocking one. */
+static int32_t retry_loop(lf_pysem *m, int32_t s) {
+    int32_t tr = m->stmts[s].parent;
+    if (tr < 0 || m->stmts[s].clause != LF_PYCLAUSE_TRY_BODY || !lf_tree_is(m->stmts[tr].node, "try_statement"))
+        return -1;
+    int32_t loop = m->stmts[tr].parent;
+    if (loop < 0 || m->stmts[tr].clause != LF_PYCLAUSE_LOOP_BODY || !lf_tree_is(m->stmts[loop].node, "while_statement"))
+        return -1;
+    TSNode cond = lf_tree_unparen(lf_tree_field(m->stmts[loop].node, "condition"));
+    if (!lf_tree_is(cond, "true") && !lf_tree_text_eq(m->src, cond, "1"))
+        return -1;
+    /* The loop holds only the try; the try's body is the acquire and `break`. */
+    idx_vec in = {0};
+    block_statements(m, lf_tree_field(m->stmts[loop].node, "body"), &in);
+    int ok = in.len == 1 && in.items[0] == tr;
+    in.len = 0;
+    block_statements(m, lf_tree_field(m->stmts[tr].node, "body"), &in);
+    ok = ok && in.len == 2 && in.items[0] == s && lf_tree_is(m->stmts[in.items[1]].node, "break_statement");
+    LF_VEC_FREE(&in);
+    return ok ? loop : -1;
+}
+
+/* A statement that only releases the lock or closes the handle `h`. */
+static int is_release(lf_pysem *m, TSNode stmt, const char *h) {
+    TSNode e = expr_of_statement(stmt);
+    if (!lf_tree_is(e, "call"))
+        return 0;
+    lf101_lock_kind k;
+    if (lock_call(m, e, &k) == OP_UNLOCK)
+        return 1;
+    const char *q = lf_pysem_callee(m, e);
+    if (q && !strcmp(q, "os.close"))
+        return lf_tree_text_eq(m->src, call_arg(m, e, 0, NULL), h);
+    TSNode fn = lf_tree_field(e, "function");
+    return lf_tree_is(fn, "attribute") && lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), "close") &&
+           lf_tree_text_eq(m->src, lf_tree_field(fn, "object"), h);
+}
+
+/* `if PRESENT: <release>` counts as a release too (the conditional shape). */
+static int is_release_stmt(lf_pysem *m, TSNode stmt, const char *h) {
+    if (lf_tree_is(stmt, "if_statement") && ts_node_is_null(lf_tree_field(stmt, "alternative"))) {
+        idx_vec in = {0};
+        block_statements(m, lf_tree_field(stmt, "consequence"), &in);
+        int ok = in.len > 0;
+        for (size_t i = 0; i < in.len && ok; i++)
+            ok = is_release(m, m->stmts[in.items[i]].node, h);
+        LF_VEC_FREE(&in);
+        const lf_pyoptional *o;
+        return ok && lf_pysem_presence_test(m, lf_tree_field(stmt, "condition"), &o) > 0;
+    }
+    return is_release(m, stmt, h);
+}
+
+/* BODY after the acquisition, in the statements `after` (the rest of a with
+ * body, or what follows the acquisition): a try/finally that releases, or the
+ * statements up to trailing releases. */
+static int locked_body(recog *r, const idx_vec *after, const char *h) {
+    lf_pysem *m = r->m;
+    if (after->len == 1 && lf_tree_is(m->stmts[after->items[0]].node, "try_statement")) {
+        TSNode tr = m->stmts[after->items[0]].node;
+        TSNode fin = (TSNode){0};
+        int other = 0;
+        for (uint32_t i = 0; i < ts_node_named_child_count(tr); i++) {
+            TSNode c = ts_node_named_child(tr, i);
+            if (lf_tree_is(c, "finally_clause"))
+                fin = c;
+            else if (!lf_tree_is(c, "block") && !lf_tree_is(c, "comment"))
+                other = 1;
+        }
+        if (!ts_node_is_null(fin) && !other) {
+            idx_vec rel = {0};
+            for (uint32_t i = 0; i < ts_node_named_child_count(fin); i++)
+                if (lf_tree_is(ts_node_named_child(fin, i), "block"))
+                    block_statements(m, ts_node_named_child(fin, i), &rel);
+            int ok = rel.len > 0;
+            for (size_t i = 0; i < rel.len && ok; i++)
+                ok = is_release_stmt(m, m->stmts[rel.items[i]].node, h);
+            LF_VEC_FREE(&rel);
+            if (!ok)
+                return decline(r->site, lf_xstrdup("the `finally` after the lock does more than unlock and close the "
+                                                   "lock file, which the rewrite would drop"));
+            block_statements(m, lf_tree_field(tr, "body"), &r->body);
+            return r->body.len > 0;
+        }
+    }
+    size_t n = after->len;
+    while (n > 0 && is_release_stmt(m, m->stmts[after->items[n - 1]].node, h))
+        n--;
+    for (size_t i = 0; i < n; i++)
+        LF_VEC_PUSH(&r->body, after->items[i]);
+    return r->body.len > 0;
+}
+
+/* The handler swallows errors and does nothing else (`except OSError: pass`). */
+static int handler_passes(lf_pysem *m, TSNode exc) {
+    for (uint32_t j = 0; j < ts_node_named_child_count(exc); j++) {
+        TSNode b = ts_node_named_child(exc, j);
+        if (!lf_tree_is(b, "block"))
             continue;
-        fn_scan s = {ctx, src, &fbs, &lock_names, &acquires, 0};
-        if (fbs.len)
-            lf_py_walk(body, "if_statement", 1, visit_if, &s);
-        if (!s.reported)
-            lf_py_walk(body, "try_statement", 1, visit_try, &s);
+        idx_vec in = {0};
+        block_statements(m, b, &in);
+        int ok = in.len > 0;
+        for (size_t i = 0; i < in.len && ok; i++) {
+            TSNode s = m->stmts[in.items[i]].node;
+            TSNode e = expr_of_statement(s);
+            ok = lf_tree_is(s, "pass_statement") || lf_tree_is(e, "ellipsis");
+        }
+        LF_VEC_FREE(&in);
+        return ok;
     }
-    LF_VEC_FREE(&fl.fns);
-    LF_VEC_FREE(&fbs);
-    LF_VEC_FREE(&lock_names);
-    LF_VEC_FREE(&acquires);
+    return 0;
+}
+
+/* The handler catches what the acquisition raises: OSError or one of its
+ * subclasses, or everything. `absent` also needs what calling a None module
+ * raises (AttributeError/TypeError). */
+static int handler_catches(lf_pysem *m, TSNode exc, int need_absent) {
+    TSNode v = lf_tree_field(exc, "value");
+    if (lf_tree_is(v, "as_pattern"))
+        v = ts_node_named_child(v, 0);
+    if (ts_node_is_null(v))
+        return 1; /* bare except */
+    static const char *const os_errors[] = {"OSError",         "IOError",      "EnvironmentError", "BlockingIOError",
+                                            "PermissionError", "TimeoutError", "Exception",        "BaseException",
+                                            NULL};
+    int os = 0, absent = 0;
+    LF_VEC(TSNode) names = {0};
+    if (lf_tree_is(v, "tuple") || lf_tree_is(v, "parenthesized_expression")) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(v); i++)
+            LF_VEC_PUSH(&names, ts_node_named_child(v, i));
+    } else {
+        LF_VEC_PUSH(&names, v);
+    }
+    for (size_t i = 0; i < names.len; i++) {
+        const char *q = lf_pysem_qualname(m, names.items[i]);
+        if (!q)
+            continue;
+        for (size_t k = 0; os_errors[k]; k++)
+            if (!strcmp(q, os_errors[k]))
+                os = 1;
+        if (!strcmp(q, "AttributeError") || !strcmp(q, "TypeError") || !strcmp(q, "Exception") ||
+            !strcmp(q, "BaseException"))
+            absent = 1;
+    }
+    LF_VEC_FREE(&names);
+    return need_absent ? absent : os;
+}
+
+/* Find the handle's opening and the locked region around the acquisition. */
+static int locked_region(recog *r) {
+    lf_pysem *m = r->m;
+    lf101_site *s = r->site;
+    TSNode target = lf_tree_unparen(call_arg(m, r->call, 0, "fd"));
+    /* `f.fileno()` locks f. */
+    if (lf_tree_is(target, "call")) {
+        TSNode fn = lf_tree_field(target, "function");
+        if (lf_tree_is(fn, "attribute") && lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), "fileno") &&
+            lf_tree_child_count(lf_tree_field(target, "arguments")) == 0)
+            target = lf_tree_unparen(lf_tree_field(fn, "object"));
+    }
+    if (!lf_tree_is(target, "identifier"))
+        return decline(s, lf_xstrdup("the lock is taken on an expression, not on a handle opened in this function"));
+    char *h = lf_tree_text(m->src, target);
+    int32_t scope = lf_pysem_scope_of(m, target);
+    const lf_pybinding *b = lf_pysem_binding_at(m, scope, h, ts_node_start_byte(target));
+    int ok = 0;
+    if (!b || b->scope != scope || (b->kind != LF_PYBIND_WITH && b->kind != LF_PYBIND_ASSIGN) ||
+        ts_node_is_null(b->value)) {
+        decline(s, lf_xasprintf("the lock file handle `%s` is not opened in this function", h));
+        goto out;
+    }
+    s->handle = b->target;
+    TSNode opener = lf_tree_unparen(b->value);
+    const char *oq = lf_tree_is(opener, "call") ? lf_pysem_callee(m, opener) : NULL;
+    if (oq && (!strcmp(oq, "open") || !strcmp(oq, "io.open") || !strcmp(oq, "os.open") || !strcmp(oq, "codecs.open")))
+        s->lock_path = call_arg(m, opener, 0, !strcmp(oq, "os.open") ? "path" : "file");
+    else if (oq && !strcmp(oq, "pathlib.Path.open"))
+        s->lock_path = lf_tree_field(lf_tree_field(opener, "function"), "object");
+    if (ts_node_is_null(s->lock_path)) {
+        decline(s, lf_xasprintf("the lock file handle `%s` does not come from open(), io.open(), os.open() or "
+                                "Path.open()",
+                                h));
+        goto out;
+    }
+    if (s->kind == LF101_LOCK_MSVCRT && !(oq && !strcmp(oq, "os.open"))) {
+        /* msvcrt.locking locks from the file position: append mode starts at the end. */
+        TSNode mode = call_arg(m, opener, 1, "mode");
+        if (!ts_node_is_null(mode) && memchr(m->src->text + ts_node_start_byte(mode), 'a',
+                                             ts_node_end_byte(mode) - ts_node_start_byte(mode))) {
+            decline(s, lf_xstrdup("msvcrt.locking on a file opened for appending locks bytes at its end, which "
+                                  "lockrt's byte-0 lock would not exclude"));
+            goto out;
+        }
+    }
+    idx_vec after = {0};
+    if (b->kind == LF_PYBIND_WITH) {
+        int32_t w = b->stmt;
+        TSNode wn = m->stmts[w].node;
+        TSNode clause = lf_tree_child(wn, 0);
+        if (lf_tree_child_count(clause) != 1) {
+            decline(s, lf_xstrdup("the `with` opening the lock file holds other context managers too"));
+            goto out;
+        }
+        idx_vec in = {0};
+        block_statements(m, lf_tree_field(wn, "body"), &in);
+        if (!in.len || in.items[0] != r->acquire_stmt) {
+            LF_VEC_FREE(&in);
+            decline(s, lf_xstrdup("the lock is not the first thing done in the `with` that opens the lock file"));
+            goto out;
+        }
+        for (size_t i = 1; i < in.len; i++)
+            LF_VEC_PUSH(&after, in.items[i]);
+        LF_VEC_FREE(&in);
+        r->region_unit_first = r->region_unit_last = w;
+    } else {
+        int32_t hs = b->stmt;
+        /* `h = open(P)`, then the acquisition, then try/finally; or `h = open(P)`
+         * then `try: <acquire>; BODY finally: ...`. */
+        int32_t next = lf_pysem_next_sibling(m, hs);
+        if (next == r->acquire_stmt) {
+            rest_of_block(m, lf_pysem_next_sibling(m, next), &after);
+            /* Only the try/finally belongs to the region; what follows it is not BODY. */
+            if (after.len && lf_tree_is(m->stmts[after.items[0]].node, "try_statement"))
+                after.len = 1;
+            r->region_unit_first = hs;
+            r->region_unit_last = after.len ? after.items[after.len - 1] : r->acquire_stmt;
+        } else if (next >= 0 && lf_tree_is(m->stmts[next].node, "try_statement") &&
+                   m->stmts[r->acquire_stmt].parent == next &&
+                   m->stmts[r->acquire_stmt].clause == LF_PYCLAUSE_TRY_BODY) {
+            /* Acquire inside the try: BODY is the rest of that try's body. */
+            idx_vec in = {0};
+            block_statements(m, lf_tree_field(m->stmts[next].node, "body"), &in);
+            if (!in.len || in.items[0] != r->acquire_stmt) {
+                LF_VEC_FREE(&in);
+                decline(s, lf_xstrdup("the lock is not the first thing done after opening the lock file"));
+                goto out;
+            }
+            LF_VEC_FREE(&in);
+            LF_VEC_PUSH(&after, next); /* reuse the try/finally shape below */
+            r->region_unit_first = hs;
+            r->region_unit_last = next;
+            TSNode tr = m->stmts[next].node;
+            TSNode fin = (TSNode){0};
+            for (uint32_t i = 0; i < ts_node_named_child_count(tr); i++)
+                if (lf_tree_is(ts_node_named_child(tr, i), "finally_clause"))
+                    fin = ts_node_named_child(tr, i);
+            if (ts_node_is_null(fin)) {
+                decline(s, lf_xstrdup("the lock file is not released in a `finally`"));
+                LF_VEC_FREE(&after);
+                goto out;
+            }
+            idx_vec rel = {0};
+            for (uint32_t i = 0; i < ts_node_named_child_count(fin); i++)
+                if (lf_tree_is(ts_node_named_child(fin, i), "block"))
+                    block_statements(m, ts_node_named_child(fin, i), &rel);
+            int rel_ok = rel.len > 0;
+            for (size_t i = 0; i < rel.len && rel_ok; i++)
+                rel_ok = is_release_stmt(m, m->stmts[rel.items[i]].node, h);
+            LF_VEC_FREE(&rel);
+            if (!rel_ok) {
+                decline(s, lf_xstrdup("the `finally` after the lock does more than unlock and close the lock file"));
+                LF_VEC_FREE(&after);
+                goto out;
+            }
+            idx_vec tb = {0};
+            block_statements(m, lf_tree_field(tr, "body"), &tb);
+            for (size_t i = 1; i < tb.len; i++)
+                LF_VEC_PUSH(&r->body, tb.items[i]);
+            LF_VEC_FREE(&tb);
+            LF_VEC_FREE(&after);
+            ok = r->body.len > 0;
+            if (!ok)
+                decline(s, lf_xstrdup("nothing is done under the lock"));
+            goto out;
+        } else {
+            decline(s, lf_xasprintf("the lock is not taken right after opening the lock file into `%s`", h));
+            goto out;
+        }
+    }
+    ok = locked_body(r, &after, h);
+    if (!ok)
+        decline(s, lf_xstrdup("nothing is done under the lock"));
+    LF_VEC_FREE(&after);
+out:
+    free(h);
+    return ok;
+}
+
+/* ---- the unlocked path ---- */
+
+/* Statements of the block that the statements [first..] start, before `stop`. */
+static void siblings_before(lf_pysem *m, TSNode block, int32_t stop, idx_vec *out) {
+    for (int32_t s = lf_pysem_first_in_block(m, block); s >= 0 && s != stop; s = lf_pysem_next_sibling(m, s))
+        LF_VEC_PUSH(out, s);
+}
+
+static int presence_of_if(lf_pysem *m, TSNode ifs, const lf_pyoptional *module, const lf_pyoptional **which) {
+    const lf_pyoptional *o = NULL;
+    int p = lf_pysem_presence_test(m, lf_tree_field(ifs, "condition"), &o);
+    if (!p || !o || (module && o != module))
+        return 0;
+    *which = o;
+    return p;
+}
+
+static int has_elif(TSNode ifs) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(ifs); i++)
+        if (lf_tree_is(ts_node_named_child(ifs, i), "elif_clause"))
+            return 1;
+    return 0;
+}
+
+static TSNode else_body(TSNode ifs) {
+    TSNode alt = lf_tree_field(ifs, "alternative");
+    return lf_tree_is(alt, "else_clause") ? lf_tree_field(alt, "body") : (TSNode){0};
+}
+
+/* Look for the unlocked path around the region unit [first, last]; fill the
+ * site's shape, region, pre, copy. 1 when an unlocked path was found. */
+static int unlocked_path(recog *r) {
+    lf_pysem *m = r->m;
+    lf101_site *s = r->site;
+    int32_t first = r->region_unit_first, last = r->region_unit_last;
+    s->pre_first = s->pre_last = -1;
+
+    /* The conditional shape: `if PRESENT: <acquire>` inside the locked region. */
+    if (lf_tree_is(m->stmts[r->acquire_stmt].node, "if_statement")) {
+        s->shape = LF101_CONDITIONAL;
+        s->test = m->stmts[r->acquire_stmt].node;
+        r->at = s->test;
+        s->region_first = first;
+        s->region_last = last;
+        for (size_t i = 0; i < r->body.len; i++)
+            LF_VEC_PUSH(&r->copy, r->body.items[i]);
+        s->copy_first = r->body.len ? r->body.items[0] : r->acquire_stmt;
+        return 1;
+    }
+
+    /* The acquisition's own try, when it holds only [pre..., region]. */
+    int32_t unit_first = first, unit_last = last, pre_first = -1;
+    int32_t p = m->stmts[first].parent;
+    TSNode handler_copy = (TSNode){0};
+    if (p >= 0 && m->stmts[first].clause == LF_PYCLAUSE_TRY_BODY && lf_tree_is(m->stmts[p].node, "try_statement")) {
+        TSNode tr = m->stmts[p].node;
+        idx_vec in = {0};
+        block_statements(m, lf_tree_field(tr, "body"), &in);
+        int tail_is_region = in.len && in.items[in.len - 1] == last;
+        int handlers = 0, passing = 0, extra = 0;
+        TSNode lone = (TSNode){0};
+        for (uint32_t i = 0; i < ts_node_named_child_count(tr); i++) {
+            TSNode c = ts_node_named_child(tr, i);
+            if (lf_tree_is(c, "except_clause")) {
+                handlers++;
+                lone = c;
+                if (handler_passes(m, c) && handler_catches(m, c, 0))
+                    passing++;
+            } else if (!lf_tree_is(c, "block") && !lf_tree_is(c, "comment")) {
+                extra = 1;
+            }
+        }
+        if (tail_is_region && !extra && handlers && passing == handlers) {
+            s->swallows = 1;
+            r->handler = lone;
+            if (in.items[0] != first)
+                pre_first = in.items[0];
+            unit_first = unit_last = p;
+        } else if (tail_is_region && !extra && handlers == 1 && !handler_passes(m, lone) &&
+                   handler_catches(m, lone, 1)) {
+            handler_copy = lone;
+            if (in.items[0] != first)
+                pre_first = in.items[0];
+            unit_first = unit_last = p;
+        } else if (tail_is_region && !extra && handlers) {
+            /* A handler that logs (or re-raises selectively): detected, not rewritten. */
+            s->swallows = 1;
+            r->handler = lone;
+            unit_first = unit_last = p;
+            decline(s, lf_xstrdup("the handler around the lock does more than `pass` (it logs or handles the "
+                                  "error), which the rewrite would drop"));
+        }
+        LF_VEC_FREE(&in);
+    }
+    if (pre_first >= 0) {
+        s->pre_first = pre_first;
+        s->pre_last = -1;
+        for (int32_t x = pre_first; x >= 0 && x != first; x = lf_pysem_next_sibling(m, x))
+            s->pre_last = x;
+    }
+
+    /* The handler shape: `try: <locked> except (AttributeError, ...): COPY`. */
+    if (!ts_node_is_null(handler_copy)) {
+        s->shape = LF101_HANDLER;
+        s->swallows = 1;
+        r->at = m->stmts[unit_first].node;
+        s->region_first = unit_first;
+        s->region_last = unit_last;
+        for (uint32_t j = 0; j < ts_node_named_child_count(handler_copy); j++)
+            if (lf_tree_is(ts_node_named_child(handler_copy, j), "block"))
+                block_statements(m, ts_node_named_child(handler_copy, j), &r->copy);
+        s->copy_first = r->copy.len ? r->copy.items[0] : -1;
+        return r->copy.len > 0;
+    }
+
+    /* Inside `if PRESENT:` (with maybe statements before the unit). */
+    int32_t ip = m->stmts[unit_first].parent;
+    const lf_pyoptional *o = NULL;
+    if (ip >= 0 && lf_tree_is(m->stmts[ip].node, "if_statement") && !has_elif(m->stmts[ip].node)) {
+        TSNode ifs = m->stmts[ip].node;
+        int pres = presence_of_if(m, ifs, s->module, &o);
+        lf_pyclause cl = m->stmts[unit_first].clause;
+        TSNode other = (TSNode){0};
+        if (pres > 0 && cl == LF_PYCLAUSE_IF_BODY)
+            other = else_body(ifs);
+        else if (pres < 0 && cl == LF_PYCLAUSE_ELSE_BODY)
+            other = lf_tree_field(ifs, "consequence");
+        else
+            pres = 0;
+        if (pres) {
+            TSNode mine = pres > 0 ? lf_tree_field(ifs, "consequence") : else_body(ifs);
+            idx_vec in = {0};
+            block_statements(m, mine, &in);
+            int tail = in.len && in.items[in.len - 1] == unit_last;
+            if (tail && in.items[0] != unit_first && s->pre_first < 0) {
+                s->pre_first = in.items[0];
+                for (int32_t x = in.items[0]; x >= 0 && x != unit_first; x = lf_pysem_next_sibling(m, x))
+                    s->pre_last = x;
+            } else if (tail && in.items[0] != unit_first) {
+                tail = 0; /* statements both before the try and inside it */
+            }
+            LF_VEC_FREE(&in);
+            if (!tail)
+                return decline(s, lf_xstrdup("the locked branch does more than take the lock around the work"));
+            s->module = o;
+            s->test = ifs;
+            r->at = ifs;
+            if (!ts_node_is_null(other)) {
+                s->shape = LF101_ELSE;
+                s->region_first = s->region_last = ip;
+                block_statements(m, other, &r->copy);
+            } else {
+                s->shape = LF101_FALLTHROUGH;
+                int32_t after = lf_pysem_next_sibling(m, ip);
+                rest_of_block(m, after, &r->copy);
+                s->region_first = ip;
+                s->region_last = r->copy.len ? r->copy.items[r->copy.len - 1] : ip;
+                r->function_top = after >= 0 && at_function_top(m, after);
+            }
+            s->copy_first = r->copy.len ? r->copy.items[0] : -1;
+            return r->copy.len > 0;
+        }
+    }
+
+    /* An early way out before the unit: `if ABSENT: COPY; return`. */
+    {
+        TSNode block = m->stmts[unit_first].block;
+        idx_vec before = {0};
+        siblings_before(m, block, unit_first, &before);
+        for (size_t i = before.len; i-- > 0;) {
+            TSNode st = m->stmts[before.items[i]].node;
+            if (!lf_tree_is(st, "if_statement") || has_elif(st))
+                continue;
+            int pres = presence_of_if(m, st, s->module, &o);
+            if (pres >= 0 || !ts_node_is_null(else_body(st)))
+                continue;
+            idx_vec c = {0};
+            block_statements(m, lf_tree_field(st, "consequence"), &c);
+            if (!always_returns(m, &c)) {
+                LF_VEC_FREE(&c);
+                continue;
+            }
+            s->shape = LF101_EARLY_OUT;
+            s->module = o;
+            s->test = st;
+            r->at = st;
+            s->region_first = before.items[i];
+            s->region_last = unit_last;
+            /* Statements between the test and the unit run on the locked path only. */
+            if (i + 1 < before.len) {
+                if (s->pre_first < 0) {
+                    s->pre_first = before.items[i + 1];
+                    s->pre_last = before.items[before.len - 1];
+                } else {
+                    LF_VEC_FREE(&c);
+                    LF_VEC_FREE(&before);
+                    return decline(s, lf_xstrdup("statements sit both between the test and the lock and inside "
+                                                 "the lock's try"));
+                }
+            }
+            for (size_t k = 0; k < c.len; k++)
+                LF_VEC_PUSH(&r->copy, c.items[k]);
+            s->copy_first = c.len ? c.items[0] : -1;
+            LF_VEC_FREE(&c);
+            /* The locked path goes on after the unit. */
+            rest_of_block(m, lf_pysem_next_sibling(m, unit_last), &r->cont);
+            r->function_top = at_function_top(m, unit_first);
+            LF_VEC_FREE(&before);
+            return r->copy.len > 0;
+        }
+        LF_VEC_FREE(&before);
+    }
+
+    /* Swallowed acquisition errors, then the work again after the try. */
+    if (s->swallows && unit_first == unit_last && lf_tree_is(m->stmts[unit_first].node, "try_statement")) {
+        s->shape = LF101_SWALLOWED;
+        r->at = m->stmts[unit_first].node;
+        int32_t after = lf_pysem_next_sibling(m, unit_last);
+        rest_of_block(m, after, &r->copy);
+        s->region_first = unit_first;
+        s->region_last = r->copy.len ? r->copy.items[r->copy.len - 1] : unit_last;
+        r->function_top = after >= 0 && at_function_top(m, after);
+        s->copy_first = r->copy.len ? r->copy.items[0] : -1;
+        return r->copy.len > 0;
+    }
+    return 0;
+}
+
+/* Without a recognisable locked region: an enclosing `if PRESENT:` (or a try
+ * swallowing the acquisition's errors) whose other path shares work with the
+ * locked one is still an unlocked fallback; it is reported, not rewritten. */
+static int coarse_unlocked_path(recog *r) {
+    lf_pysem *m = r->m;
+    lf101_site *s = r->site;
+    int32_t fn_stmt = m->scopes[m->stmts[r->acquire_stmt].scope].stmt;
+    for (int32_t x = r->acquire_stmt, up = m->stmts[x].parent; x >= 0 && x != fn_stmt;
+         x = up, up = up >= 0 ? m->stmts[up].parent : -1) {
+        const lf_pyoptional *o = NULL;
+        /* An early way out before x: `if ABSENT: <work>; return`. */
+        idx_vec before = {0};
+        siblings_before(m, m->stmts[x].block, x, &before);
+        for (size_t i = before.len; i-- > 0;) {
+            TSNode st = m->stmts[before.items[i]].node;
+            if (!lf_tree_is(st, "if_statement") || has_elif(st) || !ts_node_is_null(else_body(st)) ||
+                presence_of_if(m, st, s->module, &o) >= 0)
+                continue;
+            idx_vec c = {0};
+            block_statements(m, lf_tree_field(st, "consequence"), &c);
+            if (!always_returns(m, &c)) {
+                LF_VEC_FREE(&c);
+                continue;
+            }
+            r->body.len = r->copy.len = 0;
+            rest_of_block(m, x, &r->body);
+            for (size_t k = 0; k < c.len; k++)
+                LF_VEC_PUSH(&r->copy, c.items[k]);
+            LF_VEC_FREE(&c);
+            LF_VEC_FREE(&before);
+            s->module = o;
+            s->test = st;
+            s->shape = LF101_EARLY_OUT;
+            r->at = st;
+            return 1;
+        }
+        LF_VEC_FREE(&before);
+        if (up < 0 || up == fn_stmt)
+            break;
+        TSNode un = m->stmts[up].node;
+        if (lf_tree_is(un, "if_statement") && !has_elif(un)) {
+            int pres = presence_of_if(m, un, s->module, &o);
+            lf_pyclause cl = m->stmts[x].clause;
+            TSNode mine = (TSNode){0}, other = (TSNode){0};
+            if (pres > 0 && cl == LF_PYCLAUSE_IF_BODY) {
+                mine = lf_tree_field(un, "consequence");
+                other = else_body(un);
+            } else if (pres < 0 && cl == LF_PYCLAUSE_ELSE_BODY) {
+                mine = else_body(un);
+                other = lf_tree_field(un, "consequence");
+            }
+            if (ts_node_is_null(mine))
+                continue;
+            r->body.len = r->copy.len = 0;
+            block_statements(m, mine, &r->body);
+            if (!ts_node_is_null(other))
+                block_statements(m, other, &r->copy);
+            else
+                rest_of_block(m, lf_pysem_next_sibling(m, up), &r->copy);
+            s->module = o;
+            s->test = un;
+            s->shape = ts_node_is_null(other) ? LF101_FALLTHROUGH : LF101_ELSE;
+            r->at = un;
+            return 1;
+        }
+        if (lf_tree_is(un, "try_statement") && m->stmts[x].clause == LF_PYCLAUSE_TRY_BODY) {
+            int swallows = 0;
+            for (uint32_t i = 0; i < ts_node_named_child_count(un); i++) {
+                TSNode c = ts_node_named_child(un, i);
+                if (lf_tree_is(c, "except_clause") && handler_catches(m, c, 0))
+                    swallows = 1;
+            }
+            /* A handler that raises or returns refuses to go on unlocked. */
+            for (uint32_t i = 0; swallows && i < ts_node_named_child_count(un); i++) {
+                TSNode c = ts_node_named_child(un, i);
+                if (!lf_tree_is(c, "except_clause"))
+                    continue;
+                idx_vec hb = {0};
+                for (uint32_t j = 0; j < ts_node_named_child_count(c); j++)
+                    if (lf_tree_is(ts_node_named_child(c, j), "block"))
+                        block_statements(m, ts_node_named_child(c, j), &hb);
+                if (always_returns(m, &hb))
+                    swallows = 0;
+                LF_VEC_FREE(&hb);
+            }
+            if (!swallows)
+                continue;
+            r->body.len = r->copy.len = 0;
+            block_statements(m, lf_tree_field(un, "body"), &r->body);
+            rest_of_block(m, lf_pysem_next_sibling(m, up), &r->copy);
+            s->swallows = 1;
+            s->shape = LF101_SWALLOWED;
+            r->at = un;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Is the critical section really reachable without the lock? Fills r->site
+ * (with a decline reason when the rewrite cannot keep every path's behaviour);
+ * returns 1 for a finding. */
+static int recognise(recog *r) {
+    lf_pysem *m = r->m;
+    lf101_site *s = r->site;
+    s->acquire = r->call;
+    s->module = callee_optional(m, r->call);
+    int32_t st = lf_pysem_stmt_of(m, r->call);
+    if (st < 0 || (!r->with_lock && !ts_node_eq(expr_of_statement(m->stmts[st].node), r->call)))
+        return 0;
+    r->acquire_stmt = st;
+    if (r->op == OP_EXCLUSIVE_NB) {
+        /* Retried until it succeeds it is a blocking lock; tried once, a held
+         * lock sends the caller wherever its error goes. */
+        int32_t loop = retry_loop(m, st);
+        if (loop >= 0)
+            r->acquire_stmt = loop;
+        else
+            s->try_once = 1;
+    }
+    /* `if PRESENT: <acquire>` alone: the conditional shape. */
+    int32_t ip = m->stmts[r->acquire_stmt].parent;
+    if (ip >= 0 && m->stmts[r->acquire_stmt].clause == LF_PYCLAUSE_IF_BODY &&
+        lf_tree_is(m->stmts[ip].node, "if_statement") && ts_node_is_null(lf_tree_field(m->stmts[ip].node, "alternative"))) {
+        idx_vec in = {0};
+        block_statements(m, lf_tree_field(m->stmts[ip].node, "consequence"), &in);
+        const lf_pyoptional *o = NULL;
+        if (in.len == 1 && presence_of_if(m, m->stmts[ip].node, s->module, &o) > 0) {
+            r->acquire_stmt = ip;
+            s->module = o;
+        }
+        LF_VEC_FREE(&in);
+    }
+    int precise;
+    if (r->with_lock) {
+        /* `with portalocker.Lock(P):` / `with FileLock(P):` takes the lock for its body. */
+        r->region_unit_first = r->region_unit_last = st;
+        block_statements(m, lf_tree_field(m->stmts[st].node, "body"), &r->body);
+        s->lock_path = call_arg(m, r->call, 0, NULL);
+        precise = r->body.len > 0 && unlocked_path(r);
+    } else {
+        precise = locked_region(r) && unlocked_path(r);
+    }
+    if (!precise) {
+        r->cont.len = 0;
+        if (!coarse_unlocked_path(r))
+            return 0;
+        if (!s->decline)
+            decline(s, lf_xstrdup("the locked path is not a lock file opened, locked and released around the work "
+                                  "in a shape the rewrite knows"));
+    }
+    if (!s->module && s->shape != LF101_SWALLOWED)
+        return 0;
+    /* An unlocked path that raises refuses to proceed: the correct shape. */
+    if (s->shape != LF101_CONDITIONAL && r->copy.len &&
+        lf_tree_is(m->stmts[r->copy.items[r->copy.len - 1]].node, "raise_statement"))
+        return 0;
+    /* The rewrite's precondition: both paths run the same statements. */
+    int same = 1;
+    if (s->shape != LF101_CONDITIONAL) {
+        idx_vec locked = {0};
+        for (size_t i = 0; i < r->body.len; i++)
+            LF_VEC_PUSH(&locked, r->body.items[i]);
+        for (size_t i = 0; i < r->cont.len; i++)
+            LF_VEC_PUSH(&locked, r->cont.items[i]);
+        same = precise && same_path(m, &locked, &r->copy, r->function_top);
+        if (!same) {
+            TSNode shared = shared_call(m, &locked, &r->copy, s->module);
+            LF_VEC_FREE(&locked);
+            if (ts_node_is_null(shared))
+                return 0; /* the other path does other work: no unlocked copy */
+            s->copy_first = lf_pysem_stmt_of(m, shared);
+            if (precise) {
+                uint32_t l1, l2, c;
+                lf_source_position(m->src, ts_node_start_byte(m->stmts[r->body.items[0]].node), &l1, &c);
+                lf_source_position(m->src, ts_node_start_byte(m->stmts[s->copy_first].node), &l2, &c);
+                decline(s, lf_xasprintf("the unlocked path (line %u) differs from the locked one (line %u), so "
+                                        "collapsing them would change what the unlocked path does",
+                                        l2, l1));
+            }
+        } else {
+            LF_VEC_FREE(&locked);
+        }
+    }
+    if ((s->shape == LF101_FALLTHROUGH || s->shape == LF101_SWALLOWED) && !always_returns(m, &r->body))
+        decline(s, lf_xstrdup("the locked path does not end in `return`, so the code after it runs on both paths"));
+    if (r->body.len) {
+        s->body_first = r->body.items[0];
+        s->body_last = r->body.items[r->body.len - 1];
+    } else {
+        s->body_first = s->body_last = -1;
+    }
+    return 1;
+}
+
+/* ---- the rewrite's own preconditions ---- */
+
+static void check_rewrite(recog *r) {
+    lf_pysem *m = r->m;
+    lf101_site *s = r->site;
+    if (s->decline)
+        return;
+    if (s->kind == LF101_LOCK_OTHER) {
+        char *callee = lf_tree_text(m->src, lf_tree_field(s->acquire, "function"));
+        decline(s, lf_xasprintf("the old code locks through `%s`, whose waiting and errors the rewrite would not "
+                                "reproduce; only fcntl.flock and msvcrt.locking locks are swapped for lockrt",
+                                callee));
+        free(callee);
+        return;
+    }
+    if (s->try_once && !s->swallows) {
+        decline(s, lf_xstrdup("a failed non-blocking lock attempt raises in the old code; the rewrite would run the "
+                              "work unlocked instead"));
+        return;
+    }
+    if (s->kind == LF101_LOCK_LOCKF || s->kind == LF101_LOCK_FCNTL) {
+        decline(s, lf_xstrdup("the old code takes POSIX record locks (fcntl.lockf/fcntl.fcntl), which do not exclude "
+                              "the flock() lockrt takes on POSIX: patched and unpatched processes would not exclude "
+                              "each other while the fix rolls out"));
+        return;
+    }
+    char *h = lf_tree_text(m->src, s->handle);
+    for (size_t i = 0; i < r->body.len; i++) {
+        TSNode st = m->stmts[r->body.items[i]].node;
+        if (lf_tree_mentions(m->src, st, h, NULL)) {
+            decline(s, lf_xasprintf("the locked work uses the lock file handle `%s`, which the rewrite removes", h));
+            break;
+        }
+        if (s->module && lf_tree_mentions(m->src, st, s->module->name, NULL)) {
+            decline(s, lf_xasprintf("the locked work itself uses `%s`", s->module->name));
+            break;
+        }
+    }
+    free(h);
+}
+
+/* ---- the check ---- */
+
+/* Classes whose instances take a file lock for a `with` body. */
+static const char *const k_lock_classes[] = {"portalocker.Lock",       "portalocker.RLock",
+                                             "filelock.FileLock",      "filelock.SoftFileLock",
+                                             "filelock.UnixFileLock",  "lockfile.LockFile",
+                                             "fasteners.InterProcessLock", "zc.lockfile.LockFile", NULL};
+
+/* The call is the value of a with-item: `with LockClass(path) [as l]:`. */
+static int is_with_lock(lf_pysem *m, const lf_pycall *c) {
+    if (!lf_pysem_call_is(m, c->node, k_lock_classes) || c->stmt < 0 ||
+        !lf_tree_is(m->stmts[c->stmt].node, "with_statement"))
+        return 0;
+    TSNode clause = lf_tree_child(m->stmts[c->stmt].node, 0);
+    for (uint32_t i = 0; i < lf_tree_child_count(clause); i++) {
+        TSNode v = lf_tree_field(lf_tree_child(clause, i), "value");
+        if (lf_tree_is(v, "as_pattern"))
+            v = ts_node_named_child(v, 0);
+        if (ts_node_eq(lf_tree_unparen(v), c->node))
+            return 1;
+    }
+    return 0;
+}
+
+static char *message(recog *r) {
+    lf_pysem *m = r->m;
+    lf101_site *s = r->site;
+    const char *mod = s->module ? s->module->name : NULL;
+    uint32_t l1 = 0, l2 = 0, c;
+    int32_t locked = r->body.len ? r->body.items[0] : r->acquire_stmt;
+    lf_source_position(m->src, ts_node_start_byte(m->stmts[locked].node), &l1, &c);
+    if (s->copy_first >= 0)
+        lf_source_position(m->src, ts_node_start_byte(m->stmts[s->copy_first].node), &l2, &c);
+    const char *lockname = s->module ? s->module->module : "fcntl";
+    if (s->shape == LF101_CONDITIONAL)
+        return lf_xasprintf("the critical section is reachable without the %s lock: the work at line %u runs "
+                            "unlocked when `%s` is None/False (the conditional import's fallback)",
+                            lockname, l1, mod);
+    if (s->shape == LF101_SWALLOWED || !mod)
+        return lf_xasprintf("the critical section is reachable without the lock: the locked path (line %u) has "
+                            "an unlocked copy starting at line %u, run when acquiring the lock fails (the error is "
+                            "swallowed)",
+                            l1, l2);
+    return lf_xasprintf("the critical section is reachable without the %s lock: the locked path (line %u) has an "
+                        "unlocked copy starting at line %u, run when `%s` is None/False (the conditional import's "
+                        "fallback)%s",
+                        lockname, l1, l2, mod, s->swallows ? " or when acquiring the lock fails" : "");
+}
+
+static void run(lf_check_ctx *ctx) {
+    lf_pysem *m = lf_ctx_pysem(ctx);
+    if (!m)
+        return;
+    unsigned char *reported = lf_xcalloc(m->n_scopes + 1, 1);
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_pycall *c = &m->calls[i];
+        if (reported[c->scope] || m->scopes[c->scope].kind != LF_PYSCOPE_FUNCTION)
+            continue;
+        lf101_lock_kind kind = LF101_LOCK_OTHER;
+        lock_op op = lock_call(m, c->node, &kind);
+        int with_lock = 0;
+        if (op == OP_NONE && is_with_lock(m, c)) {
+            with_lock = 1;
+            op = OP_EXCLUSIVE;
+            kind = LF101_LOCK_OTHER;
+        }
+        if (op != OP_EXCLUSIVE && op != OP_EXCLUSIVE_NB)
+            continue;
+        recog r;
+        memset(&r, 0, sizeof r);
+        r.m = m;
+        r.call = c->node;
+        r.op = op;
+        r.with_lock = with_lock;
+        r.site = lf_xcalloc(1, sizeof *r.site);
+        r.site->kind = kind;
+        r.site->copy_first = -1;
+        r.site->region_first = r.site->region_last = -1;
+        if (recognise(&r)) {
+            check_rewrite(&r);
+            char *msg = message(&r);
+            reported[c->scope] = 1;
+            lf_ctx_emit_site(ctx, r.at, msg, r.site, lf101_site_free);
+            free(msg);
+        } else {
+            lf101_site_free(r.site);
+        }
+        LF_VEC_FREE(&r.body);
+        LF_VEC_FREE(&r.cont);
+        LF_VEC_FREE(&r.copy);
+    }
+    free(reported);
 }
 
 const lf_check lf101_unlocked_fallback_check = {"lf101_unlocked_fallback", run};

@@ -118,13 +118,14 @@ typedef enum lf_pyfallback_kind {
     LF_PYFALLBACK_NONE_VALUE = 0, /* `fcntl = None` */
     LF_PYFALLBACK_FALSE,          /* `fcntl = False` */
     LF_PYFALLBACK_STANDIN,        /* a no-op class or object defined in the fallback branch */
+    LF_PYFALLBACK_UNBOUND,        /* the name stays unbound; only a flag beside the import says so */
 } lf_pyfallback_kind;
 
 typedef struct lf_pyoptional {
     const char *name;         /* local name ("fcntl", "_fcntl") */
     const char *module;       /* qualified name of what the import binds ("fcntl", "filelock.FileLock") */
     const lf_pybinding *import;   /* the import (or `x = importlib.import_module(...)`) */
-    const lf_pybinding *fallback; /* the None/False/stand-in binding */
+    const lf_pybinding *fallback; /* the None/False/stand-in binding; NULL when UNBOUND */
     lf_pyfallback_kind fallback_kind;
     int32_t guard;            /* the module-level if/try statement holding the import, or -1 */
     TSNode guard_condition;   /* for an `if` guard: its condition (platform tests), else null */

@@ -127,8 +127,105 @@ static int alternatives(const lf_pysem *m, const lf_pybinding *imp, const lf_pyb
     return 0;
 }
 
+static int bool_literal(TSNode v) {
+    v = lf_tree_unparen(v);
+    return lf_tree_is(v, "true") ? 1 : lf_tree_is(v, "false") ? 0 : -1;
+}
+
+typedef LF_VEC(TSNode) node_vec;
+typedef LF_VEC(lf_pyoptional) optional_vec;
+typedef LF_VEC(lf_pyflag) flag_vec;
+
+
+/* The alternative blocks of the statement `g` to the branch holding `stmt`:
+ * the except bodies of a try whose body holds it, the other branch of an if. */
+static void alternative_blocks(const lf_pysem *m, int32_t g, int32_t child, node_vec *out) {
+    TSNode gn = m->stmts[g].node;
+    lf_pyclause cl = m->stmts[child].clause;
+    for (uint32_t i = 0; i < ts_node_named_child_count(gn); i++) {
+        TSNode c = ts_node_named_child(gn, i);
+        if (lf_tree_is(gn, "try_statement") && cl == LF_PYCLAUSE_TRY_BODY && lf_tree_is(c, "except_clause")) {
+            for (uint32_t j = 0; j < ts_node_named_child_count(c); j++)
+                if (lf_tree_is(ts_node_named_child(c, j), "block"))
+                    LF_VEC_PUSH(out, ts_node_named_child(c, j));
+        } else if (lf_tree_is(gn, "if_statement") && cl == LF_PYCLAUSE_IF_BODY && lf_tree_is(c, "else_clause")) {
+            LF_VEC_PUSH(out, lf_tree_field(c, "body"));
+        } else if (lf_tree_is(gn, "if_statement") && cl == LF_PYCLAUSE_ELSE_BODY && c.id == lf_tree_field(gn, "consequence").id) {
+            LF_VEC_PUSH(out, c);
+        }
+    }
+}
+
+/* `try: import fcntl; HAVE = True / except ImportError: HAVE = False`: the
+ * module is optional though its name is never rebound; the flag says which. */
+static void find_flag_only_modules(lf_pysem *m, optional_vec *out) {
+    for (size_t i = 0; i < m->n_bindings; i++) {
+        const lf_pybinding *imp = &m->bindings[i];
+        if (imp->scope != 0 || imp->kind != LF_PYBIND_IMPORT || imp->stmt < 0)
+            continue;
+        int32_t child = imp->stmt, g = m->stmts[child].parent;
+        if (g < 0)
+            continue;
+        /* The flag belongs to the import beside it only when that import is
+         * the one that can be missing: a lock module, or the block's only one,
+         * and no other import of the block already has a stand-in. */
+        int seen = 0, imports = 0;
+        TSNode blk = m->stmts[child].block;
+        for (size_t k = 0; k < out->len; k++)
+            seen |= out->items[k].name == imp->name || ts_node_eq(m->stmts[out->items[k].import->stmt].block, blk);
+        for (uint32_t c = 0; c < ts_node_named_child_count(blk); c++) {
+            TSNode st = ts_node_named_child(blk, c);
+            imports += lf_tree_is(st, "import_statement") || lf_tree_is(st, "import_from_statement");
+        }
+        if (seen || (imports != 1 && !lf_pysem_is_lock_module(imp->qualname)))
+            continue;
+        node_vec alts = {0};
+        alternative_blocks(m, g, child, &alts);
+        TSNode block = m->stmts[child].block;
+        int found = 0;
+        for (uint32_t c = 0; c < ts_node_named_child_count(block) && !found; c++) {
+            TSNode st = ts_node_named_child(block, c);
+            TSNode a = lf_tree_child(st, 0);
+            if (!lf_tree_is(st, "expression_statement") || !lf_tree_is(a, "assignment") ||
+                !lf_tree_is(lf_tree_field(a, "left"), "identifier"))
+                continue;
+            int xv = bool_literal(lf_tree_field(a, "right"));
+            if (xv < 0)
+                continue;
+            for (size_t k = 0; k < alts.len && !found; k++) {
+                for (uint32_t d = 0; d < ts_node_named_child_count(alts.items[k]); d++) {
+                    TSNode st2 = ts_node_named_child(alts.items[k], d);
+                    TSNode a2 = lf_tree_child(st2, 0);
+                    if (lf_tree_is(st2, "expression_statement") && lf_tree_is(a2, "assignment") &&
+                        lf_tree_equal(m->src, lf_tree_field(a, "left"), m->src, lf_tree_field(a2, "left"), 0) &&
+                        bool_literal(lf_tree_field(a2, "right")) == !xv) {
+                        found = 1;
+                        break;
+                    }
+                }
+            }
+        }
+        LF_VEC_FREE(&alts);
+        if (!found)
+            continue;
+        lf_pyoptional o;
+        memset(&o, 0, sizeof o);
+        o.name = imp->name;
+        o.module = imp->qualname;
+        o.import = imp;
+        o.fallback = NULL;
+        o.fallback_kind = LF_PYFALLBACK_UNBOUND;
+        o.guard = g;
+        if (lf_tree_is(m->stmts[g].node, "if_statement") && m->stmts[child].clause == LF_PYCLAUSE_IF_BODY) {
+            o.guard_condition = lf_tree_field(m->stmts[g].node, "condition");
+            o.import_in_then = 1;
+        }
+        LF_VEC_PUSH(out, o);
+    }
+}
+
 static void find_modules(lf_pysem *m) {
-    LF_VEC(lf_pyoptional) out = {0};
+    optional_vec out = {0};
     /* Source order, so the result never depends on hashing. */
     for (size_t i = 0; i < m->n_bindings; i++) {
         const lf_pybinding *imp = &m->bindings[i];
@@ -162,11 +259,10 @@ static void find_modules(lf_pysem *m) {
             break;
         }
     }
+    find_flag_only_modules(m, &out);
     m->optionals = out.items;
     m->n_optionals = out.len;
 }
-
-typedef LF_VEC(lf_pyflag) flag_vec;
 
 static void add_flag(flag_vec *flags, const char *name, const lf_pyoptional *o, int positive) {
     for (size_t i = 0; i < flags->len; i++)
@@ -176,23 +272,26 @@ static void add_flag(flag_vec *flags, const char *name, const lf_pyoptional *o, 
     LF_VEC_PUSH(flags, f);
 }
 
-static int bool_literal(TSNode v) {
-    v = lf_tree_unparen(v);
-    return lf_tree_is(v, "true") ? 1 : lf_tree_is(v, "false") ? 0 : -1;
-}
 
 /* `F = True` beside the import and `F = False` on the stand-in's path or before
  * the guard (or the reverse). Each import block is read once. */
 static void branch_flags(lf_pysem *m, flag_vec *flags) {
-    LF_VEC(TSNode) done = {0};
+    node_vec done = {0};
     for (size_t i = 0; i < m->n_optionals; i++) {
         const lf_pyoptional *o = &m->optionals[i];
-        const lf_pystmt *is = &m->stmts[o->import->stmt], *fs = &m->stmts[o->fallback->stmt];
+        const lf_pystmt *is = &m->stmts[o->import->stmt];
+        node_vec alts = {0};
+        if (o->fallback)
+            LF_VEC_PUSH(&alts, m->stmts[o->fallback->stmt].block);
+        else if (o->guard >= 0)
+            alternative_blocks(m, o->guard, o->import->stmt, &alts);
         int seen = 0;
         for (size_t k = 0; k < done.len; k++)
             seen |= ts_node_eq(done.items[k], is->block);
-        if (seen)
+        if (seen) {
+            LF_VEC_FREE(&alts);
             continue;
+        }
         LF_VEC_PUSH(&done, is->block);
         for (uint32_t c = 0; c < ts_node_named_child_count(is->block); c++) {
             TSNode st = ts_node_named_child(is->block, c);
@@ -209,7 +308,9 @@ static void branch_flags(lf_pysem *m, flag_vec *flags) {
                 const lf_pybinding *y = &m->bindings[slot->bindings.items[b]];
                 if (y->kind != LF_PYBIND_ASSIGN || y->stmt < 0 || bool_literal(y->value) != !xv)
                     continue;
-                int with_fallback = ts_node_eq(m->stmts[y->stmt].block, fs->block);
+                int with_fallback = 0;
+                for (size_t k = 0; k < alts.len; k++)
+                    with_fallback |= ts_node_eq(m->stmts[y->stmt].block, alts.items[k]);
                 int before = m->stmts[y->stmt].parent == -1 && o->guard >= 0 &&
                              ts_node_start_byte(y->target) < ts_node_start_byte(m->stmts[o->guard].node);
                 if (with_fallback || before) {
@@ -218,6 +319,7 @@ static void branch_flags(lf_pysem *m, flag_vec *flags) {
                 }
             }
         }
+        LF_VEC_FREE(&alts);
     }
     LF_VEC_FREE(&done);
 }
