@@ -33,7 +33,13 @@ void lf_fix_add_edit(lf_fix *fix, uint32_t start, uint32_t end, const char *text
     fix->edits[fix->n_edits].start = start;
     fix->edits[fix->n_edits].end = end;
     fix->edits[fix->n_edits].text = lf_xstrdup(text);
+    fix->edits[fix->n_edits].flags = 0;
     fix->n_edits++;
+}
+
+void lf_fix_add_import(lf_fix *fix, uint32_t at, const char *text) {
+    lf_fix_add_edit(fix, at, at, text);
+    fix->edits[fix->n_edits - 1].flags = LF_EDIT_IMPORT;
 }
 
 void lf_fix_free(lf_fix *fix) {

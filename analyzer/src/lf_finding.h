@@ -20,7 +20,13 @@ typedef struct lf_edit {
     uint32_t start;
     uint32_t end;
     char *text;
+    unsigned flags; /* LF_EDIT_* */
 } lf_edit;
+
+/* The edit inserts whole import statements at a line start. Imports commute:
+ * several such insertions at one point (from different fixes) are all applied,
+ * in byte order of their text, where other insertions at one point conflict. */
+#define LF_EDIT_IMPORT 1u
 
 /* A new file created alongside the fixed file (e.g. a vendored runtime binding). */
 typedef struct lf_new_file {
@@ -52,5 +58,7 @@ void lf_fix_free(lf_fix *fix);
 void lf_finding_free_contents(lf_finding *f);
 /* Convenience for fix generators. */
 void lf_fix_add_edit(lf_fix *fix, uint32_t start, uint32_t end, const char *text);
+/* An LF_EDIT_IMPORT insertion of `text` (whole import lines) at line start `at`. */
+void lf_fix_add_import(lf_fix *fix, uint32_t at, const char *text);
 
 #endif

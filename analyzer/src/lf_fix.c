@@ -23,6 +23,7 @@ int lf_fix_applicable(const lf_finding *f) {
 typedef struct pending_edit {
     uint32_t start, end;
     const char *text;
+    unsigned flags;
     const char *rule_id;
     size_t finding; /* index into the findings array: ties keep report order */
 } pending_edit;
@@ -166,7 +167,8 @@ static char *blame_parse_failure(const lf_source *src, const lf_finding *finding
         pending_edit *e = lf_xcalloc(fx->n_edits, sizeof *e);
         int ok = 1;
         for (size_t j = 0; j < fx->n_edits; j++) {
-            e[j] = (pending_edit){fx->edits[j].start, fx->edits[j].end, fx->edits[j].text, findings[i].rule->id, i};
+            e[j] = (pending_edit){fx->edits[j].start, fx->edits[j].end, fx->edits[j].text, fx->edits[j].flags,
+                                  findings[i].rule->id, i};
             if (e[j].start > e[j].end || e[j].end > src->len)
                 ok = 0;
         }
@@ -222,7 +224,7 @@ int lf_fix_apply(const lf_source *src, const lf_finding *findings, size_t n, lf_
                 LF_VEC_FREE(&edits);
                 return 0;
             }
-            pending_edit pe = {ed->start, ed->end, ed->text, findings[i].rule->id, i};
+            pending_edit pe = {ed->start, ed->end, ed->text, ed->flags, findings[i].rule->id, i};
             LF_VEC_PUSH(&edits, pe);
         }
     }
@@ -242,13 +244,15 @@ int lf_fix_apply(const lf_source *src, const lf_finding *findings, size_t n, lf_
             edits.items[kept++] = edits.items[i];
     edits.len = kept;
     /* Overlap: an edit starting before an earlier one ends, or two different
-     * insertions at one point (their order would be a guess). */
+     * insertions at one point (their order would be a guess), unless both
+     * insert imports, which commute (they are applied in text order). */
     size_t widest = 0;
     for (size_t i = 1; i < edits.len; i++) {
         const pending_edit *a = &edits.items[widest], *b = &edits.items[i];
         int overlap = b->start < a->end;
         const pending_edit *prev = &edits.items[i - 1];
-        if (prev->start == b->start && prev->end == prev->start && b->end == b->start)
+        if (prev->start == b->start && prev->end == prev->start && b->end == b->start &&
+            !((prev->flags & LF_EDIT_IMPORT) && (b->flags & LF_EDIT_IMPORT)))
             overlap = 1, a = prev;
         if (overlap) {
             if (strcmp(a->rule_id, b->rule_id) == 0 && a->finding == b->finding)

@@ -403,7 +403,7 @@ static void test_builtin_fix_reason(void) {
     lf_engine_analyze(eng, &src, &f, &n, &err);
     CHECK(n == 1 && f[0].line == 7 && f[0].col == 5, "LF101 at 7:5 (n=%zu)", n);
     CHECK(n == 1 && !f[0].fix && f[0].no_fix_reason &&
-              strcmp(f[0].no_fix_reason, "the body of `if fcntl ...` is not a single try/except around the lock") == 0,
+              strcmp(f[0].no_fix_reason, "the lock is taken on an expression, not on a handle opened in this function") == 0,
           "LF101 no_fix_reason: %s", n ? f[0].no_fix_reason : "(no finding)");
     CHECK(n == 1 && strstr(f[0].message, "the locked path (line 8) has an unlocked copy starting at line 11"),
           "LF101 message names both paths: %s", n ? f[0].message : "");

@@ -1060,18 +1060,28 @@ static int recognise(recog *r) {
         same = precise && same_path(m, &locked, &r->copy, r->function_top);
         if (!same) {
             TSNode shared = shared_call(m, &locked, &r->copy, s->module);
-            LF_VEC_FREE(&locked);
-            if (ts_node_is_null(shared))
+            if (ts_node_is_null(shared)) {
+                LF_VEC_FREE(&locked);
                 return 0; /* the other path does other work: no unlocked copy */
+            }
             s->copy_first = lf_pysem_stmt_of(m, shared);
             if (precise) {
+                /* Name the first statements where the two paths part. */
+                size_t i = 0;
+                while (i < locked.len && i < r->copy.len &&
+                       lf_tree_equal(m->src, m->stmts[locked.items[i]].node, m->src, m->stmts[r->copy.items[i]].node,
+                                     EQ_FLAGS))
+                    i++;
+                int32_t a = i < r->copy.len ? r->copy.items[i] : r->copy.items[r->copy.len - 1];
+                int32_t b = i < locked.len ? locked.items[i] : locked.items[locked.len - 1];
                 uint32_t l1, l2, c;
-                lf_source_position(m->src, ts_node_start_byte(m->stmts[r->body.items[0]].node), &l1, &c);
-                lf_source_position(m->src, ts_node_start_byte(m->stmts[s->copy_first].node), &l2, &c);
-                decline(s, lf_xasprintf("the unlocked path (line %u) differs from the locked one (line %u), so "
+                lf_source_position(m->src, ts_node_start_byte(m->stmts[a].node), &l1, &c);
+                lf_source_position(m->src, ts_node_start_byte(m->stmts[b].node), &l2, &c);
+                decline(s, lf_xasprintf("the unlocked path differs from the locked one (line %u vs line %u), so "
                                         "collapsing them would change what the unlocked path does",
-                                        l2, l1));
+                                        l1, l2));
             }
+            LF_VEC_FREE(&locked);
         } else {
             LF_VEC_FREE(&locked);
         }

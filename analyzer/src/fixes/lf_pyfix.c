@@ -223,7 +223,7 @@ void lf_pyfix_ensure_import(const lf_source *src, TSNode root, const char *modul
     if (!found_plain && !placed)
         at = first_nonfuture_seen ? first_nonfuture : after_future;
     char *text = lf_xasprintf("import %s\n", module);
-    lf_fix_add_edit(fix, at, at, text);
+    lf_fix_add_import(fix, at, text);
     free(text);
 }
 
