@@ -343,11 +343,12 @@ static int blank_line_at(const lf_source *src, uint32_t at) {
     return at < src->len;
 }
 
-/* The statement's whole lines; with a blank line after it when one precedes
- * it too, so that removing it leaves the blank lines as they were around it. */
+/* The statement's whole lines, with the comment lines right above it (they
+ * speak of it); with a blank line after it when one precedes it too, so that
+ * removing it leaves the blank lines as they were around it. */
 static void add_line_removal(const lf_pysem *m, range_vec *out, int32_t stmt) {
     const lf_source *src = m->src;
-    lf_byte_range r = {lf_tree_line_start(src, stmt_start(m, stmt)), lf_tree_next_line_start(src, stmt_end(m, stmt))};
+    lf_byte_range r = {leading_comments(src, stmt_start(m, stmt)), lf_tree_next_line_start(src, stmt_end(m, stmt))};
     if (r.start > 0 && blank_line_at(src, lf_tree_line_start(src, r.start - 1)) && blank_line_at(src, r.end))
         r.end = lf_tree_next_line_start(src, r.end);
     LF_VEC_PUSH(out, r);
