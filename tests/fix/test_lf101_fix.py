@@ -54,6 +54,7 @@ BEHAVIOUR = {
     "variant_b": "assert m.count_turn('s') == 1; assert m.retain('s', limit=1) == 0; assert m.retain('t', limit=1) == 1",
     "variant_c": "assert m.add_tool('s', 'grep') == 1 and m.add_tool('s', 'ls') == 2",
     "partial": "assert m.first('x') and m.second('x')",
+    "try_import_sys": "assert m.increment_turn_count('s') == 1 and m.increment_turn_count('s') == 2",
 }
 
 
@@ -246,12 +247,13 @@ CONTENTION = {
     "shape_c": ("m.increment_turn_count(K)", "turns", lambda doc, k: doc.get(k, 0)),
     "variant_a": ("m.bump_session(K)", "sessions", lambda doc, k: doc.get(k, {}).get("turns", 0)),
     "variant_c": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
+    "try_import_sys": ("m.increment_turn_count(K)", "turns", lambda doc, k: doc.get(k, 0)),
 }
 
 # How each case reaches its unlocked path here: fcntl shapes as on Windows
 # (sys.platform faked; variant_b imports fcntl in a try, so it is hidden while
 # the module imports); variant_c's fallback is the POSIX path itself (no msvcrt).
-UNLOCKED_PATH = {"variant_b": "hide_fcntl", "variant_c": "posix", "mixed": "posix"}
+UNLOCKED_PATH = {"variant_b": "hide_fcntl", "variant_c": "posix", "try_import_sys": "hide_fcntl"}
 
 CONTENDER = r"""
 import sys, importlib

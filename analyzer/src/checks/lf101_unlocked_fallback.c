@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf101_indirect.h"
 #include "lf101_site.h"
 #include "lf_engine_internal.h"
 #include "lf_pysem.h"
@@ -1187,6 +1188,34 @@ static char *message(recog *r) {
                         lockname, l1, l2, mod, s->swallows ? " or when acquiring the lock fails" : "");
 }
 
+static int takes_exclusive_lock(lf_pysem *m, TSNode call) {
+    lf101_lock_kind k;
+    lock_op op = lock_call(m, call, &k);
+    return op == OP_EXCLUSIVE || op == OP_EXCLUSIVE_NB;
+}
+
+typedef struct indirect_ctx {
+    lf_check_ctx *ctx;
+    unsigned char *reported;
+} indirect_ctx;
+
+static void emit_indirect(void *ud, int32_t scope, TSNode at, char *message, char *decline_reason) {
+    indirect_ctx *ic = ud;
+    if (ic->reported[scope]) {
+        free(message);
+        free(decline_reason);
+        return;
+    }
+    ic->reported[scope] = 1;
+    lf101_site *s = lf_xcalloc(1, sizeof *s);
+    s->kind = LF101_LOCK_OTHER;
+    s->decline = decline_reason;
+    s->region_first = s->region_last = s->body_first = s->body_last = s->pre_first = s->pre_last = -1;
+    s->copy_first = -1;
+    lf_ctx_emit_site(ic->ctx, at, message, s, lf101_site_free);
+    free(message);
+}
+
 static void run(lf_check_ctx *ctx) {
     lf_pysem *m = lf_ctx_pysem(ctx);
     if (!m)
@@ -1229,6 +1258,8 @@ static void run(lf_check_ctx *ctx) {
         LF_VEC_FREE(&r.cont);
         LF_VEC_FREE(&r.copy);
     }
+    indirect_ctx ic = {ctx, reported};
+    lf101_find_indirect(m, reported, takes_exclusive_lock, emit_indirect, &ic);
     free(reported);
 }
 

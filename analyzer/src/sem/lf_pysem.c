@@ -624,9 +624,11 @@ lf_pysem *lf_pysem_build(const lf_source *src, TSNode root) {
         int32_t idx = (int32_t)i;
         LF_VEC_PUSH(&s->bindings, idx);
     }
+    /* Optional modules first: a callee through one (`FileLock(...)` bound by an
+     * import and by a stand-in class) resolves to what the import names. */
+    lf_pysem_find_optionals(m);
     for (size_t i = 0; i < m->n_calls; i++)
         m->calls[i].callee = lf_pysem_callee(m, m->calls[i].node);
-    lf_pysem_find_optionals(m);
     return m;
 }
 

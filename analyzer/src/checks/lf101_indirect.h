@@ -1,0 +1,21 @@
+/* LF101's indirect shapes (lf101_indirect.c): lock helpers, stand-in lock
+ * classes and swallowed exclusive creates. */
+#ifndef LF101_INDIRECT_H
+#define LF101_INDIRECT_H
+
+#include <tree_sitter/api.h>
+
+#include "lf_pysem.h"
+
+/* 1 when `call` takes an exclusive lock (the main recogniser's judgement). */
+typedef int (*lf101_lock_call_fn)(lf_pysem *m, TSNode call);
+
+/* A finding in function `scope` at `at`: message and decline reason (both
+ * malloc'd; the callee takes them). */
+typedef void (*lf101_indirect_fn)(void *ud, int32_t scope, TSNode at, char *message, char *decline);
+
+/* Report each indirect fallback in functions not yet `reported` (per scope). */
+void lf101_find_indirect(lf_pysem *m, const unsigned char *reported, lf101_lock_call_fn is_lock,
+                         lf101_indirect_fn emit, void *ud);
+
+#endif
