@@ -136,6 +136,7 @@ static void print_rules_json(const lf_ruleset *rules) {
         add_opt_string(docs, "example", r->docs.example);
         add_opt_string(docs, "use_instead", r->docs.use_instead);
         add_opt_string(docs, "fix_safety", r->docs.fix_safety);
+        add_opt_string(docs, "known_problems", r->docs.known_problems);
         add_opt_string(j, "origin", r->origin);
         cJSON_AddItemToArray(arr, j);
     }
@@ -260,6 +261,8 @@ int lf_cmd_explain(int argc, char **argv) {
             print_section("Example", r->docs.example, 1);
             print_section("Use instead", r->docs.use_instead, 1);
             print_section("Fix safety", r->docs.fix_safety, 0);
+            if (r->docs.known_problems)
+                print_section("Known problems", r->docs.known_problems, 0);
             rc = LF_EXIT_OK;
         }
     }

@@ -90,6 +90,7 @@ static void rule_free(lf_rule *r) {
     free(r->docs.example);
     free(r->docs.use_instead);
     free(r->docs.fix_safety);
+    free(r->docs.known_problems);
     for (size_t g = 0; g < r->n_prefilter_groups; g++) {
         for (size_t i = 0; i < r->prefilter_groups[g].n_any; i++)
             free(r->prefilter_groups[g].any[i]);
@@ -332,7 +333,7 @@ static int parse_queries(parse_ctx *pc, const cJSON *v, lf_rule *r) {
 }
 
 static int parse_docs(parse_ctx *pc, const cJSON *v, lf_rule *r) {
-    static const char *const keys[] = {"what", "why", "example", "use_instead", "fix_safety", NULL};
+    static const char *const keys[] = {"what", "why", "example", "use_instead", "fix_safety", "known_problems", NULL};
     if (!cJSON_IsObject(v))
         return problem(pc, key_line(pc, "docs", NULL), "\"docs\" must be an object");
     if (!check_keys(pc, v, keys, "docs", "docs"))
@@ -340,7 +341,9 @@ static int parse_docs(parse_ctx *pc, const cJSON *v, lf_rule *r) {
     return (r->docs.what = required_text(pc, v, "what", "docs")) && (r->docs.why = required_text(pc, v, "why", "docs")) &&
            (r->docs.example = required_text(pc, v, "example", "docs")) &&
            (r->docs.use_instead = required_text(pc, v, "use_instead", "docs")) &&
-           (r->docs.fix_safety = required_text(pc, v, "fix_safety", "docs"));
+           (r->docs.fix_safety = required_text(pc, v, "fix_safety", "docs")) &&
+           (!cJSON_GetObjectItemCaseSensitive(v, "known_problems") ||
+            (r->docs.known_problems = required_text(pc, v, "known_problems", "docs")));
 }
 
 static int parse_fix(parse_ctx *pc, const cJSON *v, lf_rule *r) {

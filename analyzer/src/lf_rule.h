@@ -30,6 +30,7 @@ typedef struct lf_rule_docs {
     char *example;     /* Example (code) */
     char *use_instead; /* Use instead (code) */
     char *fix_safety;  /* Fix safety (prose) */
+    char *known_problems; /* Known problems (prose; optional): false positives and negatives, and why */
 } lf_rule_docs;
 
 typedef struct lf_rule {

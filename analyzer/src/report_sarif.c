@@ -95,6 +95,8 @@ static cJSON *rule_json(const lf_rule *r) {
     put_section(&text, &md, "Example", r->docs.example, example_lang(r));
     put_section(&text, &md, "Use instead", r->docs.use_instead, example_lang(r));
     put_section(&text, &md, "Fix safety", r->docs.fix_safety, NULL);
+    if (r->docs.known_problems)
+        put_section(&text, &md, "Known problems", r->docs.known_problems, NULL);
     cJSON *help = cJSON_AddObjectToObject(j, "help");
     cJSON_AddStringToObject(help, "text", text.len ? text.data : (r->summary ? r->summary : r->name));
     cJSON_AddStringToObject(help, "markdown", md.len ? md.data : (r->summary ? r->summary : r->name));
