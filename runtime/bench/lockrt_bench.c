@@ -2,6 +2,11 @@
  * lockrt_bench: a benchmark, not a test (timings are reported, never asserted).
  *
  *   lockrt_bench [--iters N] [--procs P] [--ops K] [--dir D] [--json]
+ *   lockrt_bench --contended METHOD [--procs P] [--ops K] [--dir D]
+ *
+ * The second form runs one contended measurement of one method and prints one
+ * JSON object {"name","ops_per_sec","lost"} (bench/runtime/contended_series.py
+ * interleaves methods that way).
  *
  * Uncontended: mean latency of one acquire+release cycle for
  *   raw-flock-held     flock(LOCK_EX)+flock(LOCK_UN) on a descriptor opened once
@@ -221,7 +226,8 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: lockrt_bench [--iters N] [--procs P] [--ops K] [--dir D] [--json]\n");
+    fprintf(stderr, "usage: lockrt_bench [--iters N] [--procs P] [--ops K] [--dir D] [--json]\n"
+                    "       lockrt_bench --contended METHOD [--procs P] [--ops K] [--dir D]\n");
     return 2;
 }
 
@@ -229,7 +235,7 @@ int main(int argc, char **argv)
 {
     long iters = 20000, ops = 2000;
     int procs = 4, json = 0;
-    const char *dir = NULL;
+    const char *dir = NULL, *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
             json = 1;
@@ -241,6 +247,8 @@ int main(int argc, char **argv)
             procs = atoi(argv[++i]);
         else if (i + 1 < argc && strcmp(argv[i], "--dir") == 0)
             dir = argv[++i];
+        else if (i + 1 < argc && strcmp(argv[i], "--contended") == 0)
+            only = argv[++i];
         else
             return usage();
     }
@@ -255,6 +263,22 @@ int main(int argc, char **argv)
             return 1;
         }
         own_dir = 1;
+    }
+
+    if (only) {
+        int m = 0;
+        while (m < M_COUNT && strcmp(method_names[m], only) != 0)
+            m++;
+        if (m == M_COUNT || m == M_AUTO)
+            return usage();
+        double thr = 0;
+        long long lost = 0;
+        int rc = contended((method)m, dir, procs, ops, &thr, &lost);
+        if (rc == 0)
+            printf("{\"name\":\"%s\",\"ops_per_sec\":%.0f,\"lost\":%lld}\n", only, thr, lost);
+        if (own_dir && nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS) != 0)
+            fprintf(stderr, "lockrt_bench: could not remove %s\n", dir);
+        return rc == 0 ? 0 : 1;
     }
 
     double unc[M_COUNT];
