@@ -261,28 +261,40 @@ static void excludes_plain_flock_both_ways(void)
     CHECK_EQ_INT(lockrt_release(l), LOCKRT_OK);
 }
 
+/* A child that waits up to bound_ms. Exit 0: it got the lock (and held it for
+ * 1 ms, marked in `s`); 3: LOCKRT_ETIMEDOUT, no earlier than the bound; other
+ * codes: errors, or a wait that ended early or hung. */
+static pid_t spawn_waiter(const char *path, int64_t bound_ms, shared *s)
+{
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid != 0)
+        return pid;
+    lockrt_lock *l = NULL;
+    double took = 0;
+    int rc = acquire_bounded(path, bound_ms, &l, &took);
+    if (took >= HANG_GUARD_MS)
+        _exit(6);
+    if (rc == LOCKRT_ETIMEDOUT)
+        _exit(took >= (double)bound_ms - 1.0 ? 3 : 5);
+    if (rc != LOCKRT_OK)
+        _exit(2);
+    enter_cs(s);
+    usleep(1000);
+    leave_cs(s);
+    _exit(lockrt_release(l) == LOCKRT_OK ? 0 : 4);
+}
+
 /* Waiters blocked in flock() get the lock when the holder lets go, long before
  * their bound; one at a time. */
 static void release_wakes_blocked_waiters(void)
 {
+    enum { WAITERS = 4 };
     shared *s = shared_new();
     holder h = spawn_holder("r.lock", false, s);
-    enum { WAITERS = 4 };
     pid_t w[WAITERS];
-    for (int i = 0; i < WAITERS; i++) {
-        w[i] = fork();
-        CHECK(w[i] >= 0);
-        if (w[i] == 0) {
-            lockrt_lock *l = NULL;
-            double took = 0;
-            if (acquire_bounded("r.lock", (int64_t)HANG_GUARD_MS, &l, &took) != LOCKRT_OK)
-                _exit(2);
-            enter_cs(s);
-            usleep(1000);
-            leave_cs(s);
-            _exit(lockrt_release(l) == LOCKRT_OK && took < HANG_GUARD_MS ? 0 : 3);
-        }
-    }
+    for (int i = 0; i < WAITERS; i++)
+        w[i] = spawn_waiter("r.lock", (int64_t)HANG_GUARD_MS - 1000, s);
     usleep(200 * 1000); /* let them block */
     CHECK_EQ_INT(atomic_load(&s->entries), 1); /* only the holder so far */
     release_holder(h);
@@ -297,25 +309,12 @@ static void release_wakes_blocked_waiters(void)
  * nothing is broken, and the holder still holds when it resumes. */
 static void holder_stopped_mid_wait_is_never_broken(void)
 {
+    enum { WAITERS = 3 };
     shared *s = shared_new();
     holder h = spawn_holder("s.lock", false, s);
-    enum { WAITERS = 3 };
     pid_t w[WAITERS];
-    for (int i = 0; i < WAITERS; i++) {
-        w[i] = fork();
-        CHECK(w[i] >= 0);
-        if (w[i] == 0) {
-            lockrt_lock *l = NULL;
-            double took = 0;
-            int rc = acquire_bounded("s.lock", 1000, &l, &took);
-            if (rc == LOCKRT_OK) {
-                enter_cs(s);
-                leave_cs(s);
-                _exit(4);
-            }
-            _exit(rc == LOCKRT_ETIMEDOUT && took >= 999.0 && took < HANG_GUARD_MS ? 3 : 5);
-        }
-    }
+    for (int i = 0; i < WAITERS; i++)
+        w[i] = spawn_waiter("s.lock", 1000, s);
     usleep(100 * 1000);
     CHECK(kill(h.pid, SIGSTOP) == 0);
     int st;
@@ -323,6 +322,7 @@ static void holder_stopped_mid_wait_is_never_broken(void)
     for (int i = 0; i < WAITERS; i++)
         CHECK_EQ_INT(wait_exit(w[i]), 3);
     CHECK_EQ_INT(atomic_load(&s->in_cs), 1); /* the stopped holder, still inside */
+    CHECK_EQ_INT(atomic_load(&s->entries), 1);
     CHECK(kill(h.pid, SIGCONT) == 0);
     release_holder(h);
     CHECK_EQ_INT(atomic_load(&s->violations), 0);
