@@ -74,7 +74,9 @@
  * with its deadline unchanged. With SA_RESTART the kernel restarts flock().
  *
  * Cost: only a wait that found the lock taken arms a timer: two reads
- * (sigaction, sigprocmask) and timer_create, timer_settime, timer_delete.
+ * (sigaction, sigprocmask), gettid, timer_create, timer_settime, and
+ * timer_delete (inside the caller's critical section, unavoidably: the timer
+ * must be gone before the call returns).
  *
  * The shared library is linked with -z nodelete (runtime/CMakeLists.txt), so
  * that dlclose() can never unmap an installed handler.
