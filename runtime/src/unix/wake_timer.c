@@ -48,7 +48,10 @@
  * sigaction() has no compare-and-set: a host thread installing its own SIGURG
  * handler between our read and our write would lose it. That write happens at
  * most once per process, at its first contended wait; hosts that handle SIGURG
- * install their handler at start-up.
+ * install their handler at start-up. A host that installs one while a wait is
+ * armed receives that wait's expiries: one at the deadline, then (if its
+ * handler restarts flock, so the wait cannot end) one every repeat period
+ * until the holder releases.
  * The handler does nothing (errno untouched). It is installed without
  * SA_RESTART (the point is EINTR) and with SA_ONSTACK (harmless, and right for
  * hosts that run on small stacks with an alternate signal stack).
