@@ -10,6 +10,9 @@ read-modify-write increments of a decimal counter at offset 0 of the counter
 file and prints {"method", "start", "end"} (CLOCK_MONOTONIC seconds, comparable
 across processes). Methods:
   raw-flock        os.open + fcntl.flock(LOCK_EX) + flock(LOCK_UN) + os.close
+  raw-flock-checked  raw-flock with lockrt's open flags and the two checks lockrt
+                   cannot drop: os.fstat of the new descriptor, and os.lstat of the
+                   name once locked (still the inode we hold?)
   raw-flock-kept   fcntl.flock(LOCK_EX) + flock(LOCK_UN) on one descriptor opened once:
                    not a lock by itself (nothing checks that the name still names
                    the locked inode), shown as the floor of a kept-descriptor cycle
@@ -83,6 +86,25 @@ def make_cycle(method, lock_path):
                 os.close(self.fd)
         raw = Raw()
         return lambda: raw
+    if method == "raw-flock-checked":
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+
+        class Checked(object):
+            fd = -1
+
+            def __enter__(self):
+                fd = self.fd = os.open(lock_path, flags, 0o644)
+                by_fd = os.fstat(fd)
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                by_name = os.lstat(lock_path)
+                if by_name.st_ino != by_fd.st_ino or by_name.st_dev != by_fd.st_dev:
+                    sys.exit("py_bench: raw-flock-checked: the lock file was replaced")
+
+            def __exit__(self, *exc):
+                fcntl.flock(self.fd, fcntl.LOCK_UN)
+                os.close(self.fd)
+        checked = Checked()
+        return lambda: checked
     if method == "raw-flock-kept":
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
 

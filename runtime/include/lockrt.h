@@ -3,9 +3,11 @@
  *
  * One public header. Implementation lives in src/ (shared), src/unix/ and src/win/.
  *
- * Thread safety: every function is reentrant and keeps no hidden global state;
- * all configuration is passed explicitly (lockrt_options) or read from the
- * environment at the call that asks for it. A lockrt_lock handle belongs to the
+ * Thread safety: every function is reentrant. The one process-wide state is
+ * the SIGURG handler that a bounded OS-lock wait on Linux installs once, where
+ * the host has none (docs/lockrt.md, section 1); all configuration is passed
+ * explicitly (lockrt_options) or read from the environment at the call that
+ * asks for it. A lockrt_lock handle belongs to the
  * thread that acquired it until it is released; do not share one handle across
  * threads without your own synchronisation. Two acquisitions of the same path
  * from two threads of one process exclude each other exactly as two processes do

@@ -1,10 +1,12 @@
 /*
  * Strategy choice and the bounded wait shared by both strategies.
  *
- * The wait is exponential backoff with full jitter between poll_min_ms and
- * poll_max_ms: waiters that started together do not retry together, and a long
- * hold costs a waiter at most poll_max_ms of extra latency. The deadline is the
- * only thing time decides: it ends *our* wait, it never breaks a lock.
+ * The lockfile wait is exponential backoff with full jitter between poll_min_ms
+ * and poll_max_ms: waiters that started together do not retry together, and a
+ * long hold costs a waiter at most poll_max_ms of extra latency. The OS-lock
+ * wait is the platform's (lockrt__oslock_wait: on Linux a blocking flock ended
+ * at the deadline, elsewhere the same backoff). The deadline is the only thing
+ * time decides: it ends *our* wait, it never breaks a lock.
  */
 #include "lockrt_internal.h"
 
@@ -29,12 +31,27 @@ static int resolve_strategy(const char *path, const lockrt_options *opts, lockrt
     return LOCKRT_OK;
 }
 
+void lockrt__backoff_init(lockrt__backoff *b, const lockrt_lock *lock, const lockrt_options *opts)
+{
+    b->rng = lockrt__monotonic_ms() ^ ((uint64_t)lockrt__self_pid() << 32) ^ (uint64_t)(uintptr_t)lock;
+    b->cap = opts->poll_min_ms;
+}
+
+uint64_t lockrt__backoff_step(lockrt__backoff *b, const lockrt_options *opts)
+{
+    uint64_t nap = opts->poll_min_ms + lockrt__splitmix64(&b->rng) % (b->cap + 1);
+    b->cap = b->cap * 2;
+    if (b->cap > opts->poll_max_ms)
+        b->cap = opts->poll_max_ms;
+    return nap;
+}
+
 int lockrt__wait_loop(lockrt_lock *lock, const lockrt_options *opts, lockrt__try_fn try_once,
                       void *ctx)
 {
     uint64_t start = lockrt__monotonic_ms();
-    uint64_t rng = start ^ ((uint64_t)lockrt__self_pid() << 32) ^ (uint64_t)(uintptr_t)lock;
-    uint64_t backoff = opts->poll_min_ms;
+    lockrt__backoff backoff;
+    lockrt__backoff_init(&backoff, lock, opts);
     for (;;) {
         int rc = try_once(lock, opts, ctx);
         if (rc != LOCKRT__BUSY)
@@ -44,13 +61,10 @@ int lockrt__wait_loop(lockrt_lock *lock, const lockrt_options *opts, lockrt__try
         if (opts->timeout_ms == 0 ||
             (opts->timeout_ms > 0 && waited >= (uint64_t)opts->timeout_ms))
             return LOCKRT_ETIMEDOUT;
-        uint64_t nap = opts->poll_min_ms + lockrt__splitmix64(&rng) % (backoff + 1);
+        uint64_t nap = lockrt__backoff_step(&backoff, opts);
         if (opts->timeout_ms > 0 && nap > (uint64_t)opts->timeout_ms - waited)
             nap = (uint64_t)opts->timeout_ms - waited;
         lockrt__sleep_ms((uint32_t)nap);
-        backoff = backoff * 2;
-        if (backoff > opts->poll_max_ms)
-            backoff = opts->poll_max_ms;
     }
 }
 
@@ -89,10 +103,7 @@ int lockrt__acquire(const char *path, const lockrt_options *user_opts,
     int rc = resolve_strategy(path, &opts, &lock->strategy);
     if (rc == LOCKRT_OK) {
         if (lock->strategy == LOCKRT_STRATEGY_OSLOCK) {
-            if (opts.timeout_ms < 0)
-                rc = lockrt__oslock_wait_forever(lock);
-            else
-                rc = lockrt__wait_loop(lock, &opts, lockrt__oslock_try, NULL);
+            rc = lockrt__oslock_wait(lock, &opts);
             if (rc != LOCKRT_OK)
                 lockrt__oslock_abandon(lock);
         } else {

@@ -69,8 +69,18 @@ uint64_t lockrt__splitmix64(uint64_t *state);
 /* Same identity (every field)? */
 bool lockrt__identity_equal(const lockrt_identity *a, const lockrt_identity *b);
 
-/* Backoff loop shared by both strategies. try_once returns LOCKRT_OK,
- * LOCKRT__BUSY or a negative status. */
+/* Jittered exponential backoff between opts->poll_min_ms and poll_max_ms:
+ * step returns the next nap in ms (the caller clamps it to its deadline). */
+typedef struct lockrt__backoff {
+    uint64_t rng;
+    uint64_t cap;
+} lockrt__backoff;
+void lockrt__backoff_init(lockrt__backoff *b, const lockrt_lock *lock, const lockrt_options *opts);
+uint64_t lockrt__backoff_step(lockrt__backoff *b, const lockrt_options *opts);
+
+/* Polling wait (the lockfile strategy's, and the OS lock's where the platform
+ * has no bounded blocking wait). try_once returns LOCKRT_OK, LOCKRT__BUSY or a
+ * negative status. */
 typedef int (*lockrt__try_fn)(lockrt_lock *lock, const lockrt_options *opts, void *ctx);
 int lockrt__wait_loop(lockrt_lock *lock, const lockrt_options *opts, lockrt__try_fn try_once,
                       void *ctx);
@@ -114,10 +124,10 @@ int lockrt__env_strategy(lockrt_strategy *out);
  * filesystem whose OS locks are not to be trusted. */
 bool lockrt__is_network_fs(const char *path);
 
-/* OS lock strategy: one attempt (may keep state in lock between attempts), the
- * blocking form used when timeout_ms < 0, release, and cleanup of a failed wait. */
-int lockrt__oslock_try(lockrt_lock *lock, const lockrt_options *opts, void *ctx);
-int lockrt__oslock_wait_forever(lockrt_lock *lock);
+/* OS lock strategy: the whole wait (opts->timeout_ms: <0 for ever, 0 one try,
+ * else the bound; it may leave an unlocked descriptor in lock on failure),
+ * release, and cleanup of a failed wait. */
+int lockrt__oslock_wait(lockrt_lock *lock, const lockrt_options *opts);
 int lockrt__oslock_release(lockrt_lock *lock);
 void lockrt__oslock_abandon(lockrt_lock *lock);
 

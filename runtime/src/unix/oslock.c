@@ -11,6 +11,23 @@
  * fallback interoperates. On Linux NFS, flock is emulated with byte-range locks;
  * lockrt's AUTO strategy uses lockfiles there anyway.
  *
+ * Why not OFD locks (F_OFD_SETLK/F_OFD_SETLKW), which also belong to the open
+ * file description and would have the same blocking shape: on Linux, flock
+ * locks and fcntl locks (OFD, classic record locks, and lockf, which is built
+ * on them) live in separate tables and never conflict with each other. The
+ * code lockfix patches takes fcntl.flock() on the same lock file; while a
+ * rollout leaves some processes on the old code, whatever lockrt takes must
+ * exclude that flock, and only flock does. (On the BSDs and macOS the two kinds
+ * may interact; nothing there can be relied on to replace flock either.)
+ *
+ * Why the bounded wait blocks: a poller gets the lock only if it happens to try
+ * while it is free; a blocked flock() is woken by the kernel the moment the
+ * holder releases. So a bounded wait makes one non-blocking try, then blocks in
+ * flock() with a per-thread timer set to interrupt it at the deadline
+ * (wake_timer.c says how that is done without taking a signal from the host).
+ * An interrupted flock() returns EINTR holding nothing, so the deadline can
+ * end our wait but never hand out a second lock.
+ *
  * Why never unlink: a waiter may already have opened the old inode. If the holder
  * unlinked the name on release, the next opener would create a new inode and lock
  * it while the waiter locks the old one -- two holders. After acquiring we also
@@ -18,6 +35,7 @@
  * unlinked or replaced it), and start over if not.
  */
 #include "lockrt_internal.h"
+#include "wake_timer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -89,53 +107,99 @@ static bool record_holds(const lockrt_lock *lock, off_t size)
     return lockrt__judge_record(buf, (size_t)n) == LOCKRT_ENOTSTALE;
 }
 
+/* What one flock() attempt came to. */
+enum {
+    FLOCK_TAKEN = LOCKRT_OK,   /* the lock is ours */
+    FLOCK_HELD = LOCKRT__BUSY, /* someone holds it (or a signal interrupted the wait) */
+    FLOCK_ORPHAN,              /* granted, but on an inode the name no longer names */
+    FLOCK_RECORD               /* granted, but a lockfile-strategy owner record holds */
+};
+
 static int after_locked(lockrt_lock *lock)
 {
     off_t size = 0;
-    if (name_still_ours(lock, &size) && (size == 0 || !record_holds(lock, size)))
-        return LOCKRT_OK;
-    close(lock->fd); /* drops our lock (on the orphaned inode, or the record's) */
-    lock->fd = -1;
-    return LOCKRT__BUSY;
-}
-
-int lockrt__oslock_try(lockrt_lock *lock, const lockrt_options *opts, void *ctx)
-{
-    (void)opts;
-    (void)ctx;
-    for (int round = 0; round < 8; round++) {
-        if (lock->fd < 0) {
-            int rc = open_lock_file(lock);
-            if (rc != LOCKRT_OK)
-                return rc;
-        }
-        if (flock(lock->fd, LOCK_EX | LOCK_NB) != 0) {
-            if (errno == EWOULDBLOCK || errno == EINTR)
-                return LOCKRT__BUSY;
-            return LOCKRT_EIO;
-        }
-        if (after_locked(lock) == LOCKRT_OK)
-            return LOCKRT_OK;
+    int rc = FLOCK_TAKEN;
+    if (!name_still_ours(lock, &size))
+        rc = FLOCK_ORPHAN;
+    else if (size != 0 && record_holds(lock, size))
+        rc = FLOCK_RECORD;
+    if (rc != FLOCK_TAKEN) {
+        close(lock->fd); /* drops our lock (on the orphaned inode, or the record's) */
+        lock->fd = -1;
     }
-    return LOCKRT__BUSY;
+    return rc;
 }
 
-int lockrt__oslock_wait_forever(lockrt_lock *lock)
+/* open (if we hold no descriptor) + flock, non-blocking or blocking. */
+static int flock_once(lockrt_lock *lock, bool block)
 {
+    if (lock->fd < 0) {
+        int rc = open_lock_file(lock);
+        if (rc != LOCKRT_OK)
+            return rc;
+    }
+    if (flock(lock->fd, block ? LOCK_EX : LOCK_EX | LOCK_NB) != 0) {
+        if (errno == EWOULDBLOCK || errno == EINTR)
+            return FLOCK_HELD;
+        return LOCKRT_EIO;
+    }
+    return after_locked(lock);
+}
+
+/* A name replaced or removed under us is retried at once this many times in a
+ * row; after that the wait naps like a poller, so that a process replacing the
+ * file in a loop cannot make us spin. */
+#define ORPHAN_RETRIES 8
+
+/*
+ * The wait. Bounded: one non-blocking try; if the lock is held, arm the wake
+ * timer at the deadline (wake_timer.c) and block in flock() like raw flock
+ * does, so the kernel wakes us the moment the lock is released; EINTR
+ * before the deadline is the host's signal, and we block again. Where the
+ * timer cannot be had (another Unix, or the host owns SIGURG or blocks it in
+ * this thread) we poll with backoff as before. Unbounded: block from the
+ * start. Either way a granted flock counts only after the identity check
+ * (after_locked); a lockfile-strategy record that holds makes us nap and look
+ * again, never spin on a flock nobody else holds.
+ */
+int lockrt__oslock_wait(lockrt_lock *lock, const lockrt_options *opts)
+{
+    bool bounded = opts->timeout_ms >= 0;
+    uint64_t deadline = bounded ? lockrt__monotonic_ms() + (uint64_t)opts->timeout_ms : 0;
+    bool block = !bounded, timer_tried = false;
+    lockrt__wake_timer timer;
+    timer.armed = false;
+    lockrt__backoff backoff;
+    lockrt__backoff_init(&backoff, lock, opts);
+    int orphans = 0;
+    int rc;
     for (;;) {
-        if (lock->fd < 0) {
-            int rc = open_lock_file(lock);
-            if (rc != LOCKRT_OK)
-                return rc;
+        rc = flock_once(lock, block);
+        if (rc <= 0)
+            break; /* taken, or an error */
+        if (rc == FLOCK_ORPHAN && ++orphans < ORPHAN_RETRIES)
+            continue;
+        orphans = 0;
+        uint64_t now = lockrt__monotonic_ms();
+        if (bounded && (opts->timeout_ms == 0 || now >= deadline)) {
+            rc = LOCKRT_ETIMEDOUT;
+            break;
         }
-        if (flock(lock->fd, LOCK_EX) != 0) {
-            if (errno == EINTR)
+        if (rc == FLOCK_HELD && block)
+            continue; /* interrupted by a host signal before the deadline */
+        if (rc == FLOCK_HELD && bounded && !timer_tried) {
+            timer_tried = true;
+            block = lockrt__wake_timer_arm(&timer, deadline);
+            if (block)
                 continue;
-            return LOCKRT_EIO;
         }
-        if (after_locked(lock) == LOCKRT_OK)
-            return LOCKRT_OK;
+        uint64_t nap = lockrt__backoff_step(&backoff, opts);
+        if (bounded && nap > deadline - now)
+            nap = deadline - now;
+        lockrt__sleep_ms((uint32_t)nap);
     }
+    lockrt__wake_timer_disarm(&timer);
+    return rc;
 }
 
 int lockrt__oslock_release(lockrt_lock *lock)

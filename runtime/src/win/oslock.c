@@ -135,7 +135,7 @@ static void unlock_and_close(lockrt_lock *lock)
     lock->handle = NULL;
 }
 
-int lockrt__oslock_try(lockrt_lock *lock, const lockrt_options *opts, void *ctx)
+static int oslock_try(lockrt_lock *lock, const lockrt_options *opts, void *ctx)
 {
     (void)opts;
     (void)ctx;
@@ -155,7 +155,7 @@ int lockrt__oslock_try(lockrt_lock *lock, const lockrt_options *opts, void *ctx)
     return LOCKRT__BUSY;
 }
 
-int lockrt__oslock_wait_forever(lockrt_lock *lock)
+static int oslock_wait_forever(lockrt_lock *lock)
 {
     for (;;) {
         if (!lock->handle) {
@@ -174,6 +174,15 @@ int lockrt__oslock_wait_forever(lockrt_lock *lock)
             return LOCKRT_OK;
         unlock_and_close(lock);
     }
+}
+
+/* A bounded wait polls LockFileEx(LOCKFILE_FAIL_IMMEDIATELY) with backoff; an
+ * unbounded one blocks in LockFileEx. */
+int lockrt__oslock_wait(lockrt_lock *lock, const lockrt_options *opts)
+{
+    if (opts->timeout_ms < 0)
+        return oslock_wait_forever(lock);
+    return lockrt__wait_loop(lock, opts, oslock_try, NULL);
 }
 
 int lockrt__oslock_release(lockrt_lock *lock)
