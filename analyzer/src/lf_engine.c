@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lf_engine_internal.h"
+#include "lf_fingerprint.h"
 #include "lf_suppress.h"
 
 /* All rules' queries for one language concatenated into one TSQuery, so a tree is
@@ -217,6 +218,7 @@ void lf_ctx_emit(lf_check_ctx *ctx, TSNode at, const char *message, size_t match
     if (lf_suppressed(src, f.line, ctx->rule->id))
         return;
     f.severity = ctx->severity;
+    f.fingerprint_hash = lf_fingerprint_node(src, at, ctx->rule->id);
     if (message) {
         f.message = lf_xstrdup(message);
     } else if (match < ctx->n_matches) {
@@ -405,6 +407,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
     free(sev);
     if (found.len) {
         qsort(found.items, found.len, sizeof *found.items, finding_cmp);
+        lf_fingerprint_number(found.items, found.len);
         *out = lf_xrealloc(*out, (*n_out + found.len) * sizeof **out);
         memcpy(*out + *n_out, found.items, found.len * sizeof *found.items);
         *n_out += found.len;
