@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what lockfix needs on Debian 12 — only what is missing.
 #   scripts/bootstrap.sh build   # compiler, cmake, node/npm, cJSON: enough to build and scan
+#   scripts/bootstrap.sh demo    # + pytest (demo.sh verifies the fan-out with the fixtures' suites)
 #   scripts/bootstrap.sh test    # + pytest, lock peers, mingw + wine for the Windows runtime tests
 # As root it runs apt-get; otherwise it prints the exact command and exits 1.
 set -euo pipefail
@@ -21,6 +22,10 @@ need_file /usr/include/cjson/cJSON.h libcjson-dev
 need_cmd node nodejs
 need_cmd npm npm
 
+if [ "$level" = demo ] || [ "$level" = test ]; then
+  need_file /usr/bin/python3 python3
+  need_py pytest python3-pytest
+fi
 if [ "$level" = test ]; then
   need_cmd patch patch
   need_cmd pre-commit pre-commit
