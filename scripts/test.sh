@@ -20,7 +20,7 @@ cmake --build "$asan" -j"$jobs"
 echo "== tests under ASan+UBSan"
 # Everything again against the sanitized analyzer and runtime, except the Wine
 # run (it cross-compiles its own unsanitized Windows build) and the tests
-# labelled install, which build and install their own Release lockfix (the .deb);
-# both already ran above.
+# labelled install, which build their own Release lockfix (the Action, the
+# self-installing pre-commit hook, the .deb); both already ran above.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir "$asan" --output-on-failure -j"$jobs" -LE '^(windows|install)$'
