@@ -113,13 +113,9 @@ out:
 
 lf_baseline *lf_baseline_load(const char *path, char **err) {
     size_t len = 0;
-    char *text = lf_read_text_file(path, LF_BASELINE_MAX_BYTES, &len, err);
-    if (!text) {
-        char *why = *err;
-        *err = lf_xasprintf("baseline %s", why);
-        free(why);
+    char *text = lf_read_text_file(path, "baseline", LF_BASELINE_MAX_BYTES, &len, err);
+    if (!text)
         return NULL;
-    }
     lf_baseline *b = NULL;
     if (memchr(text, '\0', len))
         *err = lf_xasprintf("%s: not a lockfix baseline (contains a NUL byte)", path);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf_check.h"
 #include "lf_util.h"
 
 #define FNV_OFFSET 0xcbf29ce484222325ull
@@ -37,15 +38,6 @@ static const char *const k_functions[] = {
 static const char *const k_classes[] = {"class_definition", "class_declaration", "abstract_class_declaration",
                                         "class", NULL};
 
-static char *text_of(const lf_source *src, TSNode n) {
-    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-    if (e > src->len)
-        e = (uint32_t)src->len;
-    if (s > e)
-        s = e;
-    return lf_xstrndup(src->text + s, e - s);
-}
-
 /* An anonymous function's name is the one it is bound to, when it is bound:
  * `const update = () => ...`, `{update: function () ...}`, `this.update = ...`, `update = lambda: ...`. */
 static char *bound_name(const lf_source *src, TSNode fn) {
@@ -64,7 +56,7 @@ static char *bound_name(const lf_source *src, TSNode fn) {
     TSNode name = ts_node_child_by_field_name(p, field, (uint32_t)strlen(field));
     if (ts_node_is_null(name) || ts_node_eq(name, fn))
         return NULL;
-    return text_of(src, name);
+    return lf_node_text(src, name);
 }
 
 char *lf_fingerprint_scope(const lf_source *src, TSNode at) {
@@ -74,7 +66,7 @@ char *lf_fingerprint_scope(const lf_source *src, TSNode at) {
         if (!fn && !is_type(n, k_classes))
             continue;
         TSNode name = ts_node_child_by_field_name(n, "name", 4);
-        char *s = !ts_node_is_null(name) ? text_of(src, name) : fn ? bound_name(src, n) : NULL;
+        char *s = !ts_node_is_null(name) ? lf_node_text(src, name) : fn ? bound_name(src, n) : NULL;
         if (!s)
             s = lf_xstrdup(strcmp(ts_node_type(n), "lambda") == 0 ? "<lambda>" : "<anonymous>");
         LF_VEC_PUSH(&names, s);

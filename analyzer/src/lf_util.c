@@ -193,16 +193,16 @@ int lf_glob_match(const char *pattern, const char *relpath) {
     }
 }
 
-char *lf_read_text_file(const char *path, size_t max, size_t *len, char **err) {
+char *lf_read_text_file(const char *path, const char *what, size_t max, size_t *len, char **err) {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
-        *err = lf_xasprintf("%s: cannot read: %s", path, strerror(errno));
+        *err = lf_xasprintf("%s: cannot open %s: %s", path, what, strerror(errno));
         return NULL;
     }
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
-        *err = lf_xasprintf("%s: cannot read: not a regular file", path);
+        *err = lf_xasprintf("%s: not a regular file", path);
         return NULL;
     }
     lf_strbuf sb;
@@ -216,7 +216,7 @@ char *lf_read_text_file(const char *path, size_t max, size_t *len, char **err) {
             int e = errno;
             close(fd);
             lf_strbuf_free(&sb);
-            *err = lf_xasprintf("%s: cannot read: %s", path, strerror(e));
+            *err = lf_xasprintf("%s: read error: %s", path, strerror(e));
             return NULL;
         }
         if (n == 0)
@@ -224,7 +224,7 @@ char *lf_read_text_file(const char *path, size_t max, size_t *len, char **err) {
         if (sb.len + (size_t)n > max) {
             close(fd);
             lf_strbuf_free(&sb);
-            *err = lf_xasprintf("%s: cannot read: larger than %zu bytes", path, max);
+            *err = lf_xasprintf("%s: larger than %zu bytes", path, max);
             return NULL;
         }
         lf_strbuf_append(&sb, buf, (size_t)n);

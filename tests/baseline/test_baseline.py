@@ -201,7 +201,7 @@ def test_write_and_check_in_one_run_rewrites_the_baseline(tree):
 
 
 @pytest.mark.parametrize("content, message", [
-    (None, "lockfix: baseline missing.json: cannot read: No such file or directory\n"),
+    (None, "lockfix: missing.json: cannot open baseline: No such file or directory\n"),
     ("{\n  \"lockfix_baseline\": 1,\n  \"findings\": [\n", "lockfix: missing.json:4: not a lockfix baseline: invalid JSON\n"),
     ("[]\n", "lockfix: missing.json:1: not a lockfix baseline: expected an object with \"lockfix_baseline\": 1 "
              "(written by `lockfix scan --write-baseline`)\n"),

@@ -13,34 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from hook_sources import SAFE, UNSAFE, git
+
 SRC = Path(os.environ["LOCKFIX_SRC"])
 BIN = Path(os.environ["LOCKFIX_BIN"])
 PRE_COMMIT = shutil.which("pre-commit")
-
-UNSAFE = '''import os
-
-
-def write_state(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
-'''
-
-SAFE = '''import os
-import tempfile
-
-
-def write_state(path, text):
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
-'''
-
-
-def git(repo, *args):
-    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True)
 
 
 @pytest.fixture

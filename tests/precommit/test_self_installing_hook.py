@@ -17,30 +17,7 @@ import pytest
 SRC = Path(os.environ["LOCKFIX_SRC"])
 PRE_COMMIT = shutil.which("pre-commit")
 
-UNSAFE = '''import os
-
-
-def write_state(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
-'''
-
-SAFE = '''import os
-import tempfile
-
-
-def write_state(path, text):
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
-'''
-
-
-def git(repo, *args, env=None):
-    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True, env=env)
+from hook_sources import SAFE, UNSAFE, git
 
 
 def hook_repository(dst):
