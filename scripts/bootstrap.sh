@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Install what lockfix needs on Debian 12 — only what is missing.
 #   scripts/bootstrap.sh build   # compiler, cmake, node/npm, cJSON: enough to build and scan
-#   scripts/bootstrap.sh test    # + pytest, lock peers, mingw + wine for the Windows runtime tests
+#   scripts/bootstrap.sh demo    # + pytest (demo.sh verifies the fan-out with the fixtures' suites)
+#   scripts/bootstrap.sh package # + dpkg-dev (package-deb.sh: cpack -G DEB, dpkg-shlibdeps)
+#   scripts/bootstrap.sh test    # + pytest, lock peers, mingw + wine for the Windows runtime tests,
+#                                #   dpkg-dev + debootstrap for the package test
 # As root it runs apt-get; otherwise it prints the exact command and exits 1.
 set -euo pipefail
 level=${1:-build}
@@ -21,7 +24,15 @@ need_file /usr/include/cjson/cJSON.h libcjson-dev
 need_cmd node nodejs
 need_cmd npm npm
 
+if [ "$level" = package ] || [ "$level" = test ]; then
+  need_cmd dpkg-shlibdeps dpkg-dev
+fi
+if [ "$level" = demo ] || [ "$level" = test ]; then
+  need_file /usr/bin/python3 python3
+  need_py pytest python3-pytest
+fi
 if [ "$level" = test ]; then
+  need_cmd debootstrap debootstrap
   need_cmd patch patch
   need_cmd pre-commit pre-commit
   need_file /usr/bin/python3 python3

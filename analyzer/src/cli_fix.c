@@ -9,6 +9,7 @@
 #include "lf_fix.h"
 #include "lf_scan.h"
 #include "lf_util.h"
+#include "lf_verify.h"
 #include "fixes/lf_vendor.h"
 
 static const char k_fix_usage[] =
@@ -28,6 +29,14 @@ static const char k_fix_usage[] =
     "                       binding of LF101's fix) in the subpackage NAME of each\n"
     "                       patched module's directory, created with an __init__.py,\n"
     "                       instead of beside the module\n"
+    "  --verify CMD         with --apply: fix one integration (top-level directory of\n"
+    "                       a PATH) at a time, running the shell command CMD in its\n"
+    "                       directory (or from here, with {dir} replaced by it) before\n"
+    "                       and after; keep its fixes only if CMD passes both times,\n"
+    "                       else restore its files byte for byte and remove the files\n"
+    "                       the fixes created; the summary shows CMD's last lines\n"
+    "  --verify-timeout SEC kill a CMD run after SEC seconds (counts as a failure;\n"
+    "                       default: no limit)\n"
     "  -h, --help           show this help\n"
     "%s"
     "\n"
@@ -37,7 +46,8 @@ static const char k_fix_usage[] =
     "\n"
     "Exit status (with --diff, as if the diff were applied):\n"
     "  0  every finding at or above --fail-on is fixed (or was never there)\n"
-    "  1  findings at or above --fail-on remain that have no safe fix (listed on stderr)\n"
+    "  1  findings at or above --fail-on remain that have no safe fix (listed on stderr),\n"
+    "     or --verify kept an integration's fixes out\n"
     "  2  usage or I/O error, or a file's fixes were refused or could not be written\n";
 
 int lf_cmd_fix(int argc, char **argv) {
@@ -45,6 +55,7 @@ int lf_cmd_fix(int argc, char **argv) {
     memset(&o, 0, sizeof o);
     int apply = 0, diff = 0;
     const char *runtime_dir = NULL;
+    lf_verify_options verify = {NULL, 0, 10};
     char *err = NULL;
     for (int i = 1; i < argc;) {
         const char *a = argv[i];
@@ -67,6 +78,24 @@ int lf_cmd_fix(int argc, char **argv) {
                 return LF_EXIT_USAGE;
             }
             runtime_dir = argv[i + 1];
+            i += 2;
+            continue;
+        }
+        if (strcmp(a, "--verify") == 0 || strcmp(a, "--verify-timeout") == 0) {
+            int timeout = strcmp(a, "--verify-timeout") == 0;
+            const char *v = i + 1 < argc ? argv[i + 1] : "";
+            char *end = NULL;
+            unsigned long t = timeout ? strtoul(v, &end, 10) : 0;
+            if (!*v || (timeout && (*end || *v == '-' || t == 0 || t > 7 * 86400))) {
+                fprintf(stderr, "lockfix fix: %s needs %s, got '%s'\n", a,
+                        timeout ? "a number of seconds (1 to 604800)" : "a shell command", v);
+                lf_scan_options_free(&o);
+                return LF_EXIT_USAGE;
+            }
+            if (timeout)
+                verify.timeout_s = (unsigned)t;
+            else
+                verify.command = v;
             i += 2;
             continue;
         }
@@ -95,6 +124,11 @@ int lf_cmd_fix(int argc, char **argv) {
     }
     if (apply && diff) {
         fprintf(stderr, "lockfix fix: --diff and --apply are exclusive\n");
+        lf_scan_options_free(&o);
+        return LF_EXIT_USAGE;
+    }
+    if (verify.command && !apply) {
+        fprintf(stderr, "lockfix fix: --verify runs the command on the fixed files: it needs --apply\n");
         lf_scan_options_free(&o);
         return LF_EXIT_USAGE;
     }
@@ -156,9 +190,19 @@ int lf_cmd_fix(int argc, char **argv) {
             lf_fanout_left(fanout, fd, why);
         }
     }
+    /* --verify: passes 2 and 3, one integration at a time, each kept only if
+     * its command passes before and after (lf_verify.h). */
+    lf_verify_result verified = {0};
+    if (verify.command) {
+        lf_verify_apply(&verify, &s, fixed, usable, &planned, fanout, &verified);
+        files_fixed = verified.files_fixed;
+        fixes = verified.fixes;
+        remaining += verified.remaining;
+        errors |= verified.errors;
+    }
     /* Pass 2 (--apply): new files first, so no rewritten file ever refers to a
      * file that could not be created; a file whose new file failed is left alone. */
-    if (apply) {
+    if (apply && !verify.command) {
         for (size_t m = 0; m < planned.len; m++) {
             const lf_new_file *nf = &planned.items[m];
             if (lf_fix_create(nf->path, nf->content, strlen(nf->content), &err)) {
@@ -181,7 +225,7 @@ int lf_cmd_fix(int argc, char **argv) {
         }
     }
     /* Pass 3: rewrite (or diff) the files, in walk order. */
-    for (size_t i = 0; i < s.n_files; i++) {
+    for (size_t i = 0; i < s.n_files && !verify.command; i++) {
         lf_scan_file *f = &s.files[i];
         if (!usable[i])
             continue;
@@ -223,9 +267,12 @@ int lf_cmd_fix(int argc, char **argv) {
     }
     lf_fanout_print(fanout, apply ? "applied" : "diff", stderr);
     lf_fanout_free(fanout);
-    fprintf(stderr, "lockfix: %s %zu fix%s in %zu file%s; %zu finding%s left without a safe fix\n",
-            apply ? "applied" : "diff of", fixes, fixes == 1 ? "" : "es", files_fixed, files_fixed == 1 ? "" : "s",
-            remaining, remaining == 1 ? "" : "s");
+    fprintf(stderr, "lockfix: %s %zu fix%s in %zu file%s; %zu finding%s left %s", apply ? "applied" : "diff of", fixes,
+            fixes == 1 ? "" : "es", files_fixed, files_fixed == 1 ? "" : "s", remaining, remaining == 1 ? "" : "s",
+            verify.command ? "unfixed" : "without a safe fix");
+    if (verify.command)
+        fprintf(stderr, " (%zu integration%s not kept by --verify)", verified.not_kept, verified.not_kept == 1 ? "" : "s");
+    fputc('\n', stderr);
     for (size_t i = 0; i < s.n_files; i++)
         lf_fixed_file_free(&fixed[i]);
     free(fixed);
@@ -234,5 +281,5 @@ int lf_cmd_fix(int argc, char **argv) {
     lf_scan_options_free(&o);
     if (errors)
         return LF_EXIT_USAGE;
-    return remaining ? LF_EXIT_FINDINGS : LF_EXIT_OK;
+    return remaining || verified.not_kept ? LF_EXIT_FINDINGS : LF_EXIT_OK;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "lf_baseline.h"
 #include "lf_report.h"
 #include "lf_scan.h"
 
@@ -19,6 +20,11 @@ static const char k_scan_usage[] =
     "Options:\n"
     "  --format FORMAT      text (default), json, sarif or github\n"
     "  -o, --output FILE    write the report to FILE (atomically) instead of stdout\n"
+    "  --baseline FILE      report (and fail on) only the findings FILE does not record\n"
+    "  --write-baseline FILE  record every current finding in FILE (atomically), then\n"
+    "                       exit 0 unless an error occurs; check and write from the same\n"
+    "                       directory, since findings are matched by rule, reported path,\n"
+    "                       enclosing function and the flagged code, not by line\n"
     "%s"
     "  -h, --help           show this help\n"
     "\n"
@@ -31,10 +37,43 @@ static void print_usage(FILE *to) {
     fprintf(to, k_scan_usage, lf_scan_options_help);
 }
 
+/* Record every finding of the scan (before any --baseline filtering). */
+static int write_baseline_of(const char *path, const lf_scan *scan) {
+    lf_strbuf doc;
+    lf_strbuf_init(&doc);
+    lf_baseline_render(scan, &doc);
+    char *err = NULL;
+    int ok = lf_report_write(path, doc.data, doc.len, &err);
+    if (ok) {
+        size_t n = 0;
+        for (size_t i = 0; i < scan->n_files; i++)
+            n += scan->files[i].n_findings;
+        fprintf(stderr, "lockfix: wrote baseline %s (%zu finding%s)\n", path, n, n == 1 ? "" : "s");
+    } else {
+        fprintf(stderr, "lockfix: %s\n", err);
+        free(err);
+    }
+    lf_strbuf_free(&doc);
+    return ok;
+}
+
+static void apply_baseline(const char *path, lf_baseline *baseline, lf_scan *scan) {
+    lf_baseline_result r;
+    lf_baseline_filter(baseline, scan, &r);
+    fprintf(stderr, "lockfix: baseline %s: %zu recorded finding%s not reported", path, r.matched,
+            r.matched == 1 ? "" : "s");
+    if (r.stale)
+        fprintf(stderr, "; %zu recorded finding%s no longer found (--write-baseline drops %s)", r.stale,
+                r.stale == 1 ? "" : "s", r.stale == 1 ? "it" : "them");
+    fputc('\n', stderr);
+}
+
 int lf_cmd_scan(int argc, char **argv) {
     lf_scan_options o = {0};
     lf_format fmt = LF_FORMAT_TEXT;
     const char *output = NULL;
+    const char *baseline_path = NULL, *write_baseline = NULL;
+    lf_baseline *baseline = NULL;
     int rc = LF_EXIT_USAGE;
     int only_paths = 0;
     char *err = NULL;
@@ -92,6 +131,26 @@ int lf_cmd_scan(int argc, char **argv) {
             }
             continue;
         }
+        if (strcmp(a, "--baseline") == 0 || strcmp(a, "--write-baseline") == 0 || strncmp(a, "--baseline=", 11) == 0 ||
+            strncmp(a, "--write-baseline=", 17) == 0) {
+            const char *eq = strchr(a, '=');
+            const char **slot = a[2] == 'b' ? &baseline_path : &write_baseline;
+            if (eq) {
+                *slot = eq + 1;
+                i++;
+            } else if (i + 1 < argc) {
+                *slot = argv[i + 1];
+                i += 2;
+            } else {
+                fprintf(stderr, "lockfix scan: option %s needs a value\n", a);
+                goto out;
+            }
+            if (!**slot) {
+                fprintf(stderr, "lockfix scan: %.*s: empty file name\n", eq ? (int)(eq - a) : (int)strlen(a), a);
+                goto out;
+            }
+            continue;
+        }
         int r = lf_scan_parse_option(&o, argc, argv, &i, &err);
         if (r < 0) {
             fprintf(stderr, "lockfix scan: %s\n", err);
@@ -103,6 +162,10 @@ int lf_cmd_scan(int argc, char **argv) {
         }
     }
 
+    if (baseline_path && !(baseline = lf_baseline_load(baseline_path, &err))) {
+        fprintf(stderr, "lockfix: %s\n", err);
+        goto out;
+    }
     lf_scan scan;
     if (!lf_scan_prepare(&scan, &o, &err)) {
         fprintf(stderr, "lockfix: %s\n", err);
@@ -112,6 +175,12 @@ int lf_cmd_scan(int argc, char **argv) {
     lf_scan_run(&scan, o.jobs, 1, 0);
     for (size_t i = 0; i < scan.n_skips; i++)
         fprintf(stderr, "lockfix: skipping %s: %s\n", scan.skips[i].path, scan.skips[i].reason);
+    if (write_baseline && !write_baseline_of(write_baseline, &scan)) {
+        lf_scan_free(&scan);
+        goto out;
+    }
+    if (baseline)
+        apply_baseline(baseline_path, baseline, &scan);
 
     lf_strbuf report;
     lf_strbuf_init(&report);
@@ -124,11 +193,13 @@ int lf_cmd_scan(int argc, char **argv) {
     } else {
         lf_report_summary sum;
         lf_report_summarize(&scan, &sum);
-        rc = sum.failing ? LF_EXIT_FINDINGS : LF_EXIT_OK;
+        /* After --write-baseline every current finding is recorded: none is new. */
+        rc = sum.failing && !write_baseline ? LF_EXIT_FINDINGS : LF_EXIT_OK;
     }
     lf_strbuf_free(&report);
     lf_scan_free(&scan);
 out:
+    lf_baseline_free(baseline);
     free(err);
     lf_scan_options_free(&o);
     return rc;

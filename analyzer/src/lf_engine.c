@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lf_engine_internal.h"
+#include "lf_fingerprint.h"
 #include "lf_suppress.h"
 
 /* All rules' queries for one language concatenated into one TSQuery, so a tree is
@@ -226,6 +227,7 @@ void lf_ctx_emit_site(lf_check_ctx *ctx, TSNode at, const char *message, void *s
         return;
     }
     f.severity = ctx->severity;
+    f.fingerprint_hash = lf_fingerprint_node(src, at, ctx->rule->id);
     f.message = lf_xstrdup(message ? message : "");
     LF_VEC_PUSH(ctx->out, f);
     lf_pending_site p = {ctx->out->len - 1, at, site, free_site};
@@ -453,6 +455,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
     free(sev);
     if (found.len) {
         qsort(found.items, found.len, sizeof *found.items, finding_cmp);
+        lf_fingerprint_number(found.items, found.len);
         *out = lf_xrealloc(*out, (*n_out + found.len) * sizeof **out);
         memcpy(*out + *n_out, found.items, found.len * sizeof *found.items);
         *n_out += found.len;

@@ -22,6 +22,10 @@ typedef struct group {
     LF_VEC(changed_file) changed;
     LF_VEC(char *) created;
     LF_VEC(char *) left; /* rendered lines */
+    char *dir;           /* where `fix --verify` runs its command */
+    int verify_state;    /* 0 not verified, 1 verified, -1 not applied or rolled back */
+    char *verify_note;
+    char *verify_tail;
 } group;
 
 struct lf_fanout {
@@ -54,6 +58,9 @@ void lf_fanout_free(lf_fanout *fo) {
         for (size_t k = 0; k < g->left.len; k++)
             free(g->left.items[k]);
         LF_VEC_FREE(&g->left);
+        free(g->dir);
+        free(g->verify_note);
+        free(g->verify_tail);
     }
     LF_VEC_FREE(&fo->groups);
     free(fo);
@@ -83,17 +90,17 @@ static group *group_of(lf_fanout *fo, const char *path, const char **rel) {
         if ((r = under_root(fo->roots[i], path)) != NULL)
             root = i;
     char *name;
-    if (!r) { /* not under any root as spelled: its own group */
-        name = lf_xstrdup(path);
-        *rel = path;
-    } else if (*r == '\0') { /* a file argument */
+    const char *dir_end = NULL; /* the group's directory is path up to here */
+    if (!r || *r == '\0') { /* not under any root as spelled, or a file argument: its own group */
         name = lf_xstrdup(path);
         const char *slash = strrchr(path, '/');
-        *rel = slash ? slash + 1 : path;
+        *rel = r && slash ? slash + 1 : path;
+        dir_end = slash;
     } else {
         const char *slash = strchr(r, '/');
         name = slash ? lf_xstrndup(r, (size_t)(slash - r)) : lf_xstrdup(".");
         *rel = slash ? slash + 1 : r;
+        dir_end = slash ? slash : (r > path ? r - 1 : NULL);
     }
     for (size_t i = 0; i < fo->groups.len; i++) {
         group *g = &fo->groups.items[i];
@@ -106,6 +113,7 @@ static group *group_of(lf_fanout *fo, const char *path, const char **rel) {
     memset(&g, 0, sizeof g);
     g.root = root;
     g.name = name;
+    g.dir = dir_end ? lf_xstrndup(path, (size_t)(dir_end == path ? 1 : dir_end - path)) : lf_xstrdup(".");
     LF_VEC_PUSH(&fo->groups, g);
     return &fo->groups.items[fo->groups.len - 1];
 }
@@ -150,13 +158,45 @@ void lf_fanout_left(lf_fanout *fo, const lf_finding *f, const char *reason) {
     LF_VEC_PUSH(&g->left, lf_xasprintf("%s at %s:%u: %s", f->rule->id, rel, f->line, reason));
 }
 
+size_t lf_fanout_integration(lf_fanout *fo, const char *path) {
+    const char *rel;
+    return (size_t)(group_of(fo, path, &rel) - fo->groups.items);
+}
+
+const char *lf_fanout_integration_name(const lf_fanout *fo, size_t integration) {
+    return fo->groups.items[integration].name;
+}
+
+const char *lf_fanout_integration_dir(const lf_fanout *fo, size_t integration) {
+    return fo->groups.items[integration].dir;
+}
+
+void lf_fanout_verified(lf_fanout *fo, size_t integration, int verified, const char *note, const char *tail) {
+    group *g = &fo->groups.items[integration];
+    g->verify_state = verified ? 1 : -1;
+    free(g->verify_note);
+    free(g->verify_tail);
+    g->verify_note = note ? lf_xstrdup(note) : NULL;
+    g->verify_tail = tail && *tail ? lf_xstrdup(tail) : NULL;
+}
+
 static int cmp_rule_count(const void *a, const void *b) {
     return strcmp(((const rule_count *)a)->rule_id, ((const rule_count *)b)->rule_id);
 }
 
+/* A failed verify command's last lines, indented under its integration. */
+static void print_tail(const char *tail, FILE *out) {
+    for (const char *line = tail; line && *line;) {
+        const char *nl = strchr(line, '\n');
+        int n = nl ? (int)(nl - line) : (int)strlen(line);
+        fprintf(out, "    | %.*s\n", n, line);
+        line = nl ? nl + 1 : NULL;
+    }
+}
+
 void lf_fanout_print(const lf_fanout *fo, const char *mode, FILE *out) {
     for (size_t r = 0; r < fo->n_roots; r++) {
-        size_t n = 0, n_changed = 0, n_left = 0;
+        size_t n = 0, n_changed = 0, n_left = 0, n_verified = 0, n_refused = 0;
         for (size_t i = 0; i < fo->groups.len; i++) {
             const group *g = &fo->groups.items[i];
             if (g->root != r)
@@ -164,16 +204,21 @@ void lf_fanout_print(const lf_fanout *fo, const char *mode, FILE *out) {
             n++;
             n_changed += g->changed.len > 0;
             n_left += g->left.len > 0;
+            n_verified += g->verify_state != 0;
+            n_refused += g->verify_state < 0;
         }
         if (n == 0)
             continue;
-        fprintf(out, "fan-out over %s (%s): %zu integration%s, %zu changed, %zu with findings left\n", fo->roots[r], mode,
-                n, n == 1 ? "" : "s", n_changed, n_left);
+        fprintf(out, "fan-out over %s (%s%s): %zu integration%s, %zu changed, ", fo->roots[r], mode,
+                n_verified ? ", verified" : "", n, n == 1 ? "" : "s", n_changed);
+        if (n_verified)
+            fprintf(out, "%zu not kept, ", n_refused);
+        fprintf(out, "%zu with findings left\n", n_left);
         for (size_t i = 0; i < fo->groups.len; i++) {
             const group *g = &fo->groups.items[i];
             if (g->root != r)
                 continue;
-            if (g->changed.len == 0 && g->left.len == 0)
+            if (g->changed.len == 0 && g->left.len == 0 && g->verify_state == 0)
                 continue; /* listed together below */
             fprintf(out, "  %s:", g->name);
             for (size_t k = 0; k < g->changed.len; k++) {
@@ -189,7 +234,10 @@ void lf_fanout_print(const lf_fanout *fo, const char *mode, FILE *out) {
             }
             for (size_t k = 0; k < g->created.len; k++)
                 fprintf(out, "%s%s", k ? ", " : "; adds ", g->created.items[k]);
+            if (g->verify_note)
+                fprintf(out, "%s %s", g->changed.len ? ";" : "", g->verify_note);
             fputc('\n', out);
+            print_tail(g->verify_tail, out);
             for (size_t k = 0; k < g->left.len; k++)
                 fprintf(out, "    left %s\n", g->left.items[k]);
         }
@@ -197,7 +245,7 @@ void lf_fanout_print(const lf_fanout *fo, const char *mode, FILE *out) {
         size_t clean = 0;
         for (size_t i = 0; i < fo->groups.len; i++) {
             const group *g = &fo->groups.items[i];
-            if (g->root != r || g->changed.len || g->left.len)
+            if (g->root != r || g->changed.len || g->left.len || g->verify_state)
                 continue;
             fprintf(out, "%s%s", clean++ ? ", " : "  nothing to fix: ", g->name);
         }

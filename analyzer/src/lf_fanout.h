@@ -27,6 +27,19 @@ void lf_fanout_created(lf_fanout *fo, const char *path);
 /* A finding left without a fix, and why. */
 void lf_fanout_left(lf_fanout *fo, const lf_finding *f, const char *reason);
 
+/* `fix --verify`: the integration `path` belongs to, as an index for the
+ * calls below (created on first sight like the others). */
+size_t lf_fanout_integration(lf_fanout *fo, const char *path);
+/* Its name ("claude-code") and the directory its verify command runs in
+ * ("fixtures/integrations/claude-code"; the root for "."; a file argument's
+ * directory). */
+const char *lf_fanout_integration_name(const lf_fanout *fo, size_t integration);
+const char *lf_fanout_integration_dir(const lf_fanout *fo, size_t integration);
+/* Record what the verify command decided for it: verified 1 (its fixes are
+ * kept) or 0 (not applied, or rolled back), a one-line note and, when the
+ * command failed, the last lines it printed. */
+void lf_fanout_verified(lf_fanout *fo, size_t integration, int verified, const char *note, const char *tail);
+
 /* "applied" or "diff" names the mode in the header. */
 void lf_fanout_print(const lf_fanout *fo, const char *mode, FILE *out);
 

@@ -52,6 +52,10 @@ typedef struct lf_finding {
     char *message;              /* rendered */
     lf_fix *fix;                /* NULL when no fix is offered */
     char *no_fix_reason;        /* set when the rule has fixes but this site got none */
+    /* Identity across line moves and unrelated edits (lf_fingerprint.h): the
+     * hash, then "<hash>:<occurrence>" once the file's findings are sorted. */
+    uint64_t fingerprint_hash;
+    char fingerprint[32];
 } lf_finding;
 
 void lf_fix_free(lf_fix *fix);

@@ -226,6 +226,8 @@ static int parse_prefilter(parse_ctx *pc, const cJSON *v, lf_rule *r) {
     return 1;
 }
 
+const struct lf_fixer *(*lf_rule_test_fixer_find)(const char *name) = NULL;
+
 static const char *query_error_name(TSQueryError e) {
     switch (e) {
     case TSQueryErrorSyntax: return "syntax error";
@@ -372,6 +374,8 @@ static int parse_fix(parse_ctx *pc, const cJSON *v, lf_rule *r) {
         if (r->fix_safety != LF_FIX_SAFE)
             return problem(pc, key_line(pc, "fix", "generator"), "fix.generator needs fix.safety \"safe\"");
         r->fixer = lf_fixer_find(g->valuestring);
+        if (!r->fixer && lf_rule_test_fixer_find)
+            r->fixer = lf_rule_test_fixer_find(g->valuestring);
         if (!r->fixer)
             return problem(pc, key_line(pc, "fix", "generator"), "unknown fix generator \"%s\"", g->valuestring);
     }
@@ -612,42 +616,6 @@ int lf_ruleset_load_builtin(lf_ruleset *set, char **err) {
 
 static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-static char *read_whole(const char *path, size_t *len, char **err) {
-    /* O_NONBLOCK + fstat: a FIFO or device named *.json must not hang the scan. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        *err = lf_xasprintf("%s: cannot open rule file: %s", path, strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        *err = lf_xasprintf("%s: not a regular file", path);
-        return NULL;
-    }
-    lf_strbuf sb;
-    lf_strbuf_init(&sb);
-    char buf[8192];
-    for (;;) {
-        ssize_t n = read(fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            int e = errno;
-            close(fd);
-            lf_strbuf_free(&sb);
-            *err = lf_xasprintf("%s: read error: %s", path, strerror(e));
-            return NULL;
-        }
-        if (n == 0)
-            break;
-        lf_strbuf_append(&sb, buf, (size_t)n);
-    }
-    close(fd);
-    *len = sb.len;
-    return lf_strbuf_detach(&sb);
-}
-
 int lf_ruleset_load_dir(lf_ruleset *set, const char *dir, char **err) {
     char *dummy = NULL;
     if (!err)
@@ -673,7 +641,7 @@ int lf_ruleset_load_dir(lf_ruleset *set, const char *dir, char **err) {
     for (size_t i = 0; i < names.len && ok; i++) {
         char *path = lf_xasprintf("%s/%s", dir, names.items[i]);
         size_t len = 0;
-        char *text = read_whole(path, &len, err);
+        char *text = lf_read_text_file(path, "rule file", SIZE_MAX, &len, err);
         lf_rule *r = NULL;
         if (!text || !lf_rule_parse(text, len, path, &r, err))
             ok = 0;

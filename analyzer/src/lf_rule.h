@@ -74,4 +74,10 @@ int lf_rule_parse(const char *json_text, size_t len, const char *origin, lf_rule
 const lf_rule *lf_ruleset_find(const lf_ruleset *set, const char *id);
 void lf_ruleset_free(lf_ruleset *set);
 
+/* TEST SEAM, never set by lockfix itself: a test program may install extra fix
+ * generators, looked up by a rule's fix.generator after the built-in ones.
+ * tests/verify's lockfix-testhooks uses it to inject a deliberately broken fix
+ * (`fix --verify` must roll it back); the installed lockfix has no way to set it. */
+extern const struct lf_fixer *(*lf_rule_test_fixer_find)(const char *name);
+
 #endif

@@ -1,8 +1,12 @@
 #include "lf_util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void die_oom(void) {
     fputs("lockfix: out of memory\n", stderr);
@@ -187,4 +191,45 @@ int lf_glob_match(const char *pattern, const char *relpath) {
             return 0;
         c = end + 1;
     }
+}
+
+char *lf_read_text_file(const char *path, const char *what, size_t max, size_t *len, char **err) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        *err = lf_xasprintf("%s: cannot open %s: %s", path, what, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        *err = lf_xasprintf("%s: not a regular file", path);
+        return NULL;
+    }
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    char buf[65536];
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int e = errno;
+            close(fd);
+            lf_strbuf_free(&sb);
+            *err = lf_xasprintf("%s: read error: %s", path, strerror(e));
+            return NULL;
+        }
+        if (n == 0)
+            break;
+        if (sb.len + (size_t)n > max) {
+            close(fd);
+            lf_strbuf_free(&sb);
+            *err = lf_xasprintf("%s: larger than %zu bytes", path, max);
+            return NULL;
+        }
+        lf_strbuf_append(&sb, buf, (size_t)n);
+    }
+    close(fd);
+    *len = sb.len;
+    return lf_strbuf_detach(&sb);
 }

@@ -14,6 +14,13 @@ char *lf_xstrdup(const char *s);
 char *lf_xstrndup(const char *s, size_t n);
 char *lf_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Read a whole regular file (never blocks on a FIFO: opened O_NONBLOCK, then
+ * checked). Returns its bytes NUL-terminated, or NULL with *err (malloc'd:
+ * "PATH: cannot open WHAT: ...", "PATH: not a regular file", "PATH: read error:
+ * ...", "PATH: larger than N bytes"). what names the file in the first one
+ * ("rule file"). */
+char *lf_read_text_file(const char *path, const char *what, size_t max, size_t *len, char **err);
+
 /* Growable, always NUL-terminated byte string. */
 typedef struct lf_strbuf {
     char *data;

@@ -79,6 +79,7 @@ void lf_report_json(lf_strbuf *out, const lf_scan *s) {
             cJSON_AddStringToObject(j, "rule_name", fd->rule->name);
             cJSON_AddStringToObject(j, "severity", lf_severity_name(fd->severity));
             cJSON_AddStringToObject(j, "message", fd->message ? fd->message : "");
+            cJSON_AddStringToObject(j, "fingerprint", fd->fingerprint);
             cJSON_AddItemToObject(j, "fix", fix_json(f, fd));
             cJSON_AddItemToArray(findings, j);
         }

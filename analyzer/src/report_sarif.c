@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "lf_fingerprint.h"
 #include "lf_report.h"
 
 #define SRCROOT "%SRCROOT%"
@@ -239,6 +240,10 @@ static cJSON *result_json(const lf_scan *s, const lf_scan_file *f, size_t k) {
     snprintf(fp, sizeof fp, "%016llx:%zu", (unsigned long long)h, occurrence + 1);
     cJSON *pf = cJSON_AddObjectToObject(j, "partialFingerprints");
     cJSON_AddStringToObject(pf, "lockfixLineHash/v1", fp);
+    /* The identity `scan --baseline` matches on (lf_fingerprint.h); every
+     * finding from the engine has one. */
+    if (fd->fingerprint[0])
+        cJSON_AddStringToObject(pf, LF_FINGERPRINT_SARIF_KEY, fd->fingerprint);
 
     if (fd->fix && f->has_source) {
         cJSON *fixes = cJSON_AddArrayToObject(j, "fixes");

@@ -2,6 +2,7 @@
 shapes, --output."""
 import json
 import os
+import re
 import stat
 
 from lfcli import PARSERS, STATE_FINDINGS, STATE_PY, parse_github_full, run, write
@@ -35,7 +36,8 @@ def test_json_schema(project):
     assert doc["tool"]["name"] == "lockfix"
     f = doc["findings"][0]
     assert set(f) == {"path", "line", "column", "end_line", "end_column", "rule_id", "rule_name", "severity",
-                      "message", "fix"}
+                      "message", "fingerprint", "fix"}
+    assert re.fullmatch(r"[0-9a-f]{16}:1", f["fingerprint"]), f["fingerprint"]
     assert (f["path"], f["line"], f["column"], f["end_line"], f["end_column"]) == ("pkg/state.py", 6, 11, 6, 24)
     assert (f["rule_id"], f["rule_name"], f["severity"]) == ("LF401", "shared-temp-name", "warning")
     assert f["fix"]["safety"] == "safe"

@@ -2,7 +2,9 @@
 
 Runs Debian's pre-commit with `try-repo` on this checkout's
 .pre-commit-hooks.yaml (so the hook definition itself is what is tested), in a
-scratch git repository, with the freshly built lockfix first on PATH.
+scratch git repository, with the freshly built lockfix first on PATH: the
+`lockfix-system` hook, for a machine where lockfix is installed. The
+self-installing `lockfix` hook is tested in test_self_installing_hook.py.
 """
 import os
 import shutil
@@ -11,34 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from hook_sources import SAFE, UNSAFE, git
+
 SRC = Path(os.environ["LOCKFIX_SRC"])
 BIN = Path(os.environ["LOCKFIX_BIN"])
 PRE_COMMIT = shutil.which("pre-commit")
-
-UNSAFE = '''import os
-
-
-def write_state(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
-'''
-
-SAFE = '''import os
-import tempfile
-
-
-def write_state(path, text):
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
-'''
-
-
-def git(repo, *args):
-    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True)
 
 
 @pytest.fixture
@@ -61,7 +40,7 @@ def run_hook(repo, tmp_path, *files):
     env["PRE_COMMIT_HOME"] = str(tmp_path / "pre-commit-home")
     env.pop("PRE_COMMIT", None)
     return subprocess.run(
-        [PRE_COMMIT, "try-repo", str(SRC), "lockfix", "--files", *files],
+        [PRE_COMMIT, "try-repo", str(SRC), "lockfix-system", "--files", *files],
         cwd=repo, env=env, capture_output=True, text=True, timeout=240)
 
 
