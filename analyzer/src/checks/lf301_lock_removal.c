@@ -12,10 +12,13 @@
  *    (POSIX; Windows refuses to delete a file another process holds open, so
  *    msvcrt-only locks are left alone);
  *  - the lock is an exclusive-create/pid lock and the removal follows a
- *    judgement of it in the same function (exists/stat/mtime/read/pid probe):
- *    the successor's lock created in between is what gets removed;
- *  - the lock is released by name in a module whose protocol breaks it when it
- *    looks stale elsewhere: a paused holder's release removes its successor's.
+ *    judgement in the same function that it is stale: a pid probe (two
+ *    breakers race; the slower deletes the faster one's fresh lock) or its
+ *    existence, stat or age (whatever is there by then is deleted);
+ *  - the lock is released (or removed after an ownership check) by name in a
+ *    module whose protocol breaks it on existence or age alone: a holder
+ *    paused past that judgement removes its successor's lock. Breaking only
+ *    after a pid probe cannot hit a live holder, so its releases are fine.
  * A removal after an identity check (st_ino/st_dev, samefile/samestat) in the
  * same function is not reported; a plain release of a lock no code path ever
  * breaks is not either. */
@@ -47,11 +50,8 @@ static void run(lf_check_ctx *ctx) {
         const lf_pylock_key *k = &l->keys[ev->key];
         if (!lf_pylock_is_lock(k->flags))
             continue;
-        TSNode target;
-        if (ev->via_helper || !lf_pylock_removal_call(m, ev->node, &target))
-            target = ev->node;
         char *call = lf_py_short(src, ev->node);
-        char *what = lf_py_short(src, k->key.kind == LF_PKEY_EXPR ? k->key.node : target);
+        char *what = lf_py_short(src, ts_node_is_null(ev->target) ? ev->node : ev->target);
         unsigned ev_line = lf_py_line(src, k->evidence);
         char *msg = NULL;
         if (k->flags & LF_LOCK_FLOCK) {
@@ -60,17 +60,22 @@ static void run(lf_check_ctx *ctx) {
                                "newcomer creates and locks a fresh file, so two holders run at once (POSIX; on "
                                "Windows the removal fails while another process has the file open)",
                                call, what, ev_line);
-        } else if ((k->flags & (LF_LOCK_EXCL | LF_LOCK_PID | LF_LOCK_HELPER)) && (k->flags & LF_LOCK_BROKEN)) {
-            if (ts_node_eq(k->broken_at, ev->node))
-                msg = lf_xasprintf("%s removes the lock %s by name after judging it: nothing binds the removal to "
-                                   "the lock that was judged, so a successor's lock created in between is deleted "
-                                   "and two holders run at once (every platform)",
-                                   call, what);
-            else
-                msg = lf_xasprintf("%s releases the lock %s by name, and line %u breaks that lock when it looks "
-                                   "stale: a holder paused past that judgement deletes its successor's lock here, "
-                                   "and two holders run at once (every platform)",
-                                   call, what, lf_py_line(src, k->broken_at));
+        } else if (ev->judged == LF_JUDGED_LIVENESS) {
+            msg = lf_xasprintf("%s removes the lock %s by name after judging its owner dead: two processes that both "
+                               "judged it stale race, and the slower one deletes the lock the faster one has just "
+                               "taken, so two holders run at once (every platform)",
+                               call, what);
+        } else if (ev->judged == LF_JUDGED_PRESENCE) {
+            msg = lf_xasprintf("%s removes the lock %s by name after looking at it (existence, stat or age): nothing "
+                               "binds the removal to what was judged, so a lock another process took in between is "
+                               "deleted and two holders run at once (every platform)",
+                               call, what);
+        } else if (k->flags & LF_LOCK_BROKEN_LIVE) {
+            msg = lf_xasprintf("%s %s the lock %s by name, and line %u breaks that lock while its holder may be alive: "
+                               "a holder paused past that judgement deletes its successor's lock here, and two "
+                               "holders run at once (every platform)",
+                               call, ev->judged == LF_JUDGED_CONTENT ? "checks the owner, then removes" : "releases",
+                               what, lf_py_line(src, k->broken_at));
         }
         if (msg)
             lf_ctx_emit(ctx, ev->node, msg, SIZE_MAX);

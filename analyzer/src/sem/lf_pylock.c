@@ -16,6 +16,7 @@ typedef LF_VEC(int32_t) i32_vec;
 
 typedef struct edge {
     int32_t arg, param; /* key indices */
+    TSNode arg_node;
     TSNode call;
     int32_t caller;     /* scope of the call */
     int32_t callee;     /* the function called */
@@ -714,9 +715,12 @@ static int judge_call(lf_pylock *l, TSNode call, TSNode *target) {
     static const char *const opens[] = {"open", "io.open", "codecs.open", NULL};
     static const char *const path_methods[] = {"exists", "is_file", "is_dir", "is_symlink", "stat", "lstat",
                                                "read_text", "read_bytes", "readlink", NULL};
+    static const char *const readlink[] = {"os.readlink", NULL};
     if (lf_pylock_callee_any(m, call, by_arg)) {
         *target = lf_pylock_arg(m, call, 0, "path");
-        return !ts_node_is_null(*target);
+        if (ts_node_is_null(*target))
+            return 0;
+        return lf_pylock_callee_any(m, call, readlink) ? 2 : 1;
     }
     if (lf_pylock_callee_any(m, call, opens)) {
         TSNode mode = lf_pylock_arg(m, call, 1, "mode");
@@ -725,12 +729,14 @@ static int judge_call(lf_pylock *l, TSNode call, TSNode *target) {
              !lf_tree_is(lf_tree_unparen(mode), "string")))
             return 0;
         *target = lf_pylock_arg(m, call, 0, "file");
-        return !ts_node_is_null(*target);
+        return ts_node_is_null(*target) ? 0 : 2;
     }
     for (size_t i = 0; path_methods[i]; i++)
         if (pathlike_method(m, call, path_methods[i])) {
             *target = receiver(call);
-            return !ts_node_is_null(*target);
+            if (ts_node_is_null(*target))
+                return 0;
+            return i >= 6 ? 2 : 1; /* read_text, read_bytes, readlink read the contents */
         }
     return 0;
 }
@@ -814,11 +820,73 @@ static int names_package_lock(lf_pysem *m, TSNode expr) {
     return found;
 }
 
+/* Is the statement inside a try whose handlers catch what a failed exclusive
+ * create raises (FileExistsError and its bases)? Then the code relies on the
+ * create's exclusivity: a lock. An unguarded `os.mkdir(d)` just makes a
+ * directory. */
+static int create_failure_handled(lf_pysem *m, int32_t s) {
+    static const char *const catches[] = {"FileExistsError", "OSError", "IOError", "EnvironmentError", "os.error",
+                                          "Exception", "BaseException", NULL};
+    for (; s >= 0; s = m->stmts[s].parent) {
+        int32_t p = m->stmts[s].parent;
+        if (p < 0)
+            return 0;
+        if (m->stmts[s].clause != LF_PYCLAUSE_TRY_BODY || !lf_tree_is(m->stmts[p].node, "try_statement"))
+            continue;
+        TSNode tr = m->stmts[p].node;
+        for (uint32_t i = 0; i < ts_node_named_child_count(tr); i++) {
+            TSNode c = ts_node_named_child(tr, i);
+            if (!lf_tree_is(c, "except_clause"))
+                continue;
+            /* `except OSError: pass` only makes the create idempotent ("make it if
+             * missing"): no lock is taken or waited for. */
+            int only_pass = 1;
+            for (uint32_t j = 0; j < ts_node_named_child_count(c); j++) {
+                TSNode b = ts_node_named_child(c, j);
+                if (!lf_tree_is(b, "block"))
+                    continue;
+                for (int32_t k = lf_pysem_first_in_block(m, b); k >= 0; k = lf_pysem_next_sibling(m, k))
+                    if (!lf_tree_is(m->stmts[k].node, "pass_statement"))
+                        only_pass = 0;
+            }
+            if (only_pass)
+                continue;
+            TSNode v = lf_tree_field(c, "value");
+            if (ts_node_is_null(v)) {
+                TSNode first = lf_tree_child(c, 0);
+                if (ts_node_is_null(first) || lf_tree_is(first, "block"))
+                    return 1;
+                v = first;
+            }
+            if (lf_tree_is(v, "as_pattern"))
+                v = ts_node_named_child(v, 0);
+            v = lf_tree_unparen(v);
+            if (lf_tree_is(v, "tuple")) {
+                for (uint32_t j = 0; j < lf_tree_child_count(v); j++)
+                    if (in_list(lf_pysem_qualname(m, lf_tree_child(v, j)), catches))
+                        return 1;
+            } else if (in_list(lf_pysem_qualname(m, v), catches)) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 /* ---- the build ---- */
 
-static void add_event(lf_pylock *l, lf_pylock_event_kind kind, int32_t scope, TSNode node, int32_t key, int helper) {
-    lf_pylock_event e = {kind, scope, node, key, helper};
+static lf_pylock_event *add_event(lf_pylock *l, lf_pylock_event_kind kind, int32_t scope, TSNode node, int32_t key,
+                                  int helper) {
+    lf_pylock_event e;
+    memset(&e, 0, sizeof e);
+    e.kind = kind;
+    e.scope = scope;
+    e.node = node;
+    e.key = key;
+    e.via_helper = helper;
+    e.param = -1;
     LF_VEC_PUSH(&l->in->events, e);
+    return &l->in->events.items[l->in->events.len - 1];
 }
 
 typedef struct walk_ctx {
@@ -896,6 +964,7 @@ static void add_edges_for_call(lf_pylock *l, TSNode call, int32_t caller, int32_
         pk.hash = key_hash(m, &pk);
         e.param = key_add(l, &pk);
         e.call = call;
+        e.arg_node = value;
         e.caller = caller;
         e.callee = f;
         if (e.arg < 0 || e.param < 0)
@@ -918,7 +987,7 @@ static void propagate(lf_pylock *l) {
         for (size_t j = 0; j < in->key_edges.items[k].len; j++) {
             const edge *e = &in->edges.items[in->key_edges.items[k].items[j]];
             unsigned pf = in->keys.items[e->param].flags, af = in->keys.items[e->arg].flags;
-            unsigned up = pf & (LF_LOCK_USES | LF_LOCK_REMOVED | LF_LOCK_JUDGED);
+            unsigned up = pf & (LF_LOCK_USES | LF_LOCK_REMOVED | LF_LOCK_JUDGED | LF_LOCK_JUDGED_CONTENT);
             if (pf & LF_LOCK_USES)
                 up |= LF_LOCK_HELPER;
             if (up && key_mark(l, e->arg, up, e->call))
@@ -972,7 +1041,7 @@ lf_pylock *lf_pylock_build(lf_pysem *m) {
         TSNode call = c->node, t, data;
         int32_t scope = c->scope;
         TSNode created = exclusive_create(l, call);
-        if (!ts_node_is_null(created)) {
+        if (!ts_node_is_null(created) && create_failure_handled(m, c->stmt)) {
             int32_t k = key_add_expr(l, created);
             key_mark(l, k, LF_LOCK_EXCL, call);
             /* symlink(str(os.getpid()), p): the link's target holds the pid. */
@@ -1010,12 +1079,13 @@ lf_pylock *lf_pylock_build(lf_pysem *m) {
         if (lf_pylock_removal_call(m, call, &t)) {
             int32_t k = key_add_expr(l, t);
             key_mark(l, k, LF_LOCK_REMOVED, call);
-            add_event(l, LF_PYEV_REMOVE, scope, call, k, 0);
+            add_event(l, LF_PYEV_REMOVE, scope, call, k, 0)->target = t;
         }
-        if (judge_call(l, call, &t)) {
+        int how = judge_call(l, call, &t);
+        if (how) {
             int32_t k = key_add_expr(l, t);
-            key_mark(l, k, LF_LOCK_JUDGED, call);
-            add_event(l, LF_PYEV_JUDGE, scope, call, k, 0);
+            key_mark(l, k, how == 2 ? LF_LOCK_JUDGED_CONTENT : LF_LOCK_JUDGED, call);
+            add_event(l, LF_PYEV_JUDGE, scope, call, k, 0)->content = how == 2;
         }
         if (is_probe(m, call))
             add_event(l, LF_PYEV_PROBE, scope, call, -1, 0);
@@ -1054,9 +1124,16 @@ lf_pylock *lf_pylock_build(lf_pysem *m) {
             const edge *e = &l->in->edges.items[i];
             unsigned pf = l->in->keys.items[e->param].flags;
             if (pf & LF_LOCK_REMOVED)
-                add_event(l, LF_PYEV_REMOVE, e->caller, e->call, e->arg, 1);
-            if (pf & LF_LOCK_JUDGED)
-                add_event(l, LF_PYEV_JUDGE, e->caller, e->call, e->arg, 1);
+            {
+                lf_pylock_event *r = add_event(l, LF_PYEV_REMOVE, e->caller, e->call, e->arg, 1);
+                r->param = e->param;
+                r->target = e->arg_node;
+            }
+            if (pf & (LF_LOCK_JUDGED | LF_LOCK_JUDGED_CONTENT)) {
+                lf_pylock_event *j = add_event(l, LF_PYEV_JUDGE, e->caller, e->call, e->arg, 1);
+                j->param = e->param;
+                j->content = !(pf & LF_LOCK_JUDGED);
+            }
         }
         /* Calls without arguments (`self.is_locked()`) have no edges: walk the calls. */
         for (size_t i = 0; i < m->n_calls; i++) {
@@ -1064,7 +1141,8 @@ lf_pylock *lf_pylock_build(lf_pysem *m) {
             if (f < 0 || f == m->calls[i].scope)
                 continue;
             for (size_t j = 0; j < judged[f].len; j++)
-                add_event(l, LF_PYEV_JUDGE, m->calls[i].scope, m->calls[i].node, judged[f].items[j], 1);
+                add_event(l, LF_PYEV_JUDGE, m->calls[i].scope, m->calls[i].node, judged[f].items[j], 1)->content =
+                    (l->in->keys.items[judged[f].items[j]].flags & LF_LOCK_JUDGED) == 0;
         }
         for (size_t s = 0; s < m->n_scopes; s++)
             LF_VEC_FREE(&judged[s]);
@@ -1099,10 +1177,11 @@ lf_pylock *lf_pylock_build(lf_pysem *m) {
     }
     qsort(l->in->events.items, l->in->events.len, sizeof *l->in->events.items, event_cmp);
 
-    /* A removal that follows a judgement of the same lock (or a pid probe) in its
-     * function, with no identity check between: the protocol breaks that lock.
-     * One pass in source order: per function, where its last identity check
-     * and probe were, and per (function, key) where its last judgement was. */
+    /* How each removal was judged in its function (after its last identity
+     * check): a pid probe (the owner judged dead), existence/stat/age of the
+     * same lock, or only its contents read (an ownership check). One pass in
+     * source order: per function where its last identity check and probe were,
+     * and per (function, key) its last judgement. */
     {
         size_t ns = m->n_scopes ? m->n_scopes : 1;
         uint32_t *identity_at = lf_xcalloc(ns, sizeof *identity_at); /* position + 1 */
@@ -1112,10 +1191,11 @@ lf_pylock *lf_pylock_build(lf_pysem *m) {
             cap *= 2;
         struct jslot {
             int32_t scope, key;
-            uint32_t at; /* position + 1; 0 = empty */
+            int used;
+            uint32_t presence_at, content_at; /* position + 1 */
         } *js = lf_xcalloc(cap, sizeof *js);
         for (size_t i = 0; i < l->in->events.len; i++) {
-            const lf_pylock_event *ev = &l->in->events.items[i];
+            lf_pylock_event *ev = &l->in->events.items[i];
             uint32_t at = ts_node_start_byte(ev->node) + 1;
             if (ev->kind == LF_PYEV_IDENTITY) {
                 identity_at[ev->scope] = at;
@@ -1128,22 +1208,39 @@ lf_pylock *lf_pylock_build(lf_pysem *m) {
             if ((ev->kind != LF_PYEV_JUDGE && ev->kind != LF_PYEV_REMOVE) || ev->key < 0)
                 continue;
             size_t h = (size_t)(mix((uint64_t)ev->scope, (uint64_t)ev->key) >> 7) & (cap - 1);
-            while (js[h].at && !(js[h].scope == ev->scope && js[h].key == ev->key))
+            while (js[h].used && !(js[h].scope == ev->scope && js[h].key == ev->key))
                 h = (h + 1) & (cap - 1);
+            js[h].used = 1;
+            js[h].scope = ev->scope;
+            js[h].key = ev->key;
             if (ev->kind == LF_PYEV_JUDGE) {
-                js[h].scope = ev->scope;
-                js[h].key = ev->key;
-                js[h].at = at;
+                if (ev->content)
+                    js[h].content_at = at;
+                else
+                    js[h].presence_at = at;
                 continue;
             }
+            uint32_t since = identity_at[ev->scope];
+            /* Removed through a helper that probes the pid before removing it. */
+            int helper_probe = ev->param >= 0 && (l->in->keys.items[ev->param].flags & LF_LOCK_STALE_REMOVAL);
+            if (probe_at[ev->scope] > since || helper_probe)
+                ev->judged = LF_JUDGED_LIVENESS;
+            else if (js[h].presence_at > since)
+                ev->judged = LF_JUDGED_PRESENCE;
+            else if (js[h].content_at > since)
+                ev->judged = LF_JUDGED_CONTENT;
             lf_pylock_key *k = &l->in->keys.items[ev->key];
-            if (!lf_pylock_is_lock(k->flags) || (k->flags & LF_LOCK_BROKEN))
+            if (ev->judged == LF_JUDGED_LIVENESS && k->key.kind == LF_PKEY_BIND)
+                k->flags |= LF_LOCK_STALE_REMOVAL;
+            if (!lf_pylock_is_lock(k->flags) || identity_at[ev->scope])
                 continue;
-            uint32_t judged = js[h].at > probe_at[ev->scope] ? js[h].at : probe_at[ev->scope];
-            if (judged && judged > identity_at[ev->scope]) {
+            if ((ev->judged == LF_JUDGED_LIVENESS || ev->judged == LF_JUDGED_PRESENCE) &&
+                !(k->flags & LF_LOCK_BROKEN)) {
                 k->flags |= LF_LOCK_BROKEN;
                 k->broken_at = ev->node;
             }
+            if (ev->judged == LF_JUDGED_PRESENCE)
+                k->flags |= LF_LOCK_BROKEN_LIVE;
         }
         free(js);
         free(identity_at);

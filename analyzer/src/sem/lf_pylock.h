@@ -70,7 +70,18 @@ enum {
     LF_LOCK_REMOVED = 1u << 7, /* removed (directly or through a helper) in its function */
     LF_LOCK_JUDGED = 1u << 8,  /* judged (exists/stat/read/mtime) in its function */
     LF_LOCK_BROKEN = 1u << 9,  /* some removal of it follows a judgement: the protocol breaks it */
+    LF_LOCK_JUDGED_CONTENT = 1u << 10, /* its contents (owner, pid, token) are read in its function */
+    LF_LOCK_BROKEN_LIVE = 1u << 11,    /* broken on existence or age alone: a live holder can lose it */
+    LF_LOCK_STALE_REMOVAL = 1u << 12,  /* a parameter removed after a pid probe in its function */
 };
+
+/* How a removal was judged beforehand in its function. */
+typedef enum lf_pylock_judged {
+    LF_JUDGED_NONE = 0,
+    LF_JUDGED_LIVENESS, /* a pid probe: the owner was judged dead */
+    LF_JUDGED_PRESENCE, /* existence, stat or age: whatever is there is broken */
+    LF_JUDGED_CONTENT,  /* its owner record was read (an ownership check) */
+} lf_pylock_judged;
 #define LF_LOCK_USES (LF_LOCK_EXCL | LF_LOCK_FLOCK | LF_LOCK_MSVCRT | LF_LOCK_PID | LF_LOCK_HELPER)
 
 typedef struct lf_pylock_key {
@@ -97,6 +108,10 @@ typedef struct lf_pylock_event {
     TSNode node;
     int32_t key;    /* index into keys, or -1 */
     int via_helper; /* REMOVE/JUDGE through one of the module's functions */
+    int content;    /* JUDGE: a read of the contents (else existence/stat/age) */
+    lf_pylock_judged judged; /* REMOVE: how it was judged before, in its function */
+    int32_t param;  /* REMOVE/JUDGE through a helper: the helper's parameter key, else -1 */
+    TSNode target;  /* REMOVE: the path expression removed (the argument, through a helper) */
 } lf_pylock_event;
 
 typedef struct lf_pylock {
