@@ -665,7 +665,7 @@ static int holds_pid(lf_pysem *m, TSNode expr) {
         }
         if (lf_tree_is(n, "identifier")) {
             TSNode v = lf_pysem_resolve_value(m, n);
-            if (!ts_node_eq(v, n) && lf_tree_is(v, "call"))
+            if (!ts_node_eq(v, n))
                 LF_VEC_PUSH(&stack, v);
             continue;
         }
@@ -1113,12 +1113,18 @@ lf_pylock *lf_pylock_build(lf_pysem *m) {
      * a function that takes a lock makes its callers take it. */
     size_t n_direct = l->in->events.len;
     {
-        /* per callee scope: its direct judgements of non-parameter keys */
+        /* per callee scope: its direct judgements and removals of non-parameter
+         * keys (fields, module paths): `self.remove()` removes self.path */
         i32_vec *judged = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, sizeof *judged);
+        i32_vec *removed = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, sizeof *removed);
         for (size_t i = 0; i < n_direct; i++) {
             const lf_pylock_event *ev = &l->in->events.items[i];
-            if (ev->kind == LF_PYEV_JUDGE && ev->key >= 0 && l->in->keys.items[ev->key].key.kind != LF_PKEY_BIND)
+            if (ev->key < 0 || l->in->keys.items[ev->key].key.kind == LF_PKEY_BIND)
+                continue;
+            if (ev->kind == LF_PYEV_JUDGE)
                 LF_VEC_PUSH(&judged[ev->scope], ev->key);
+            else if (ev->kind == LF_PYEV_REMOVE)
+                LF_VEC_PUSH(&removed[ev->scope], ev->key);
         }
         for (size_t i = 0; i < l->in->edges.len; i++) {
             const edge *e = &l->in->edges.items[i];
@@ -1143,10 +1149,19 @@ lf_pylock *lf_pylock_build(lf_pysem *m) {
             for (size_t j = 0; j < judged[f].len; j++)
                 add_event(l, LF_PYEV_JUDGE, m->calls[i].scope, m->calls[i].node, judged[f].items[j], 1)->content =
                     (l->in->keys.items[judged[f].items[j]].flags & LF_LOCK_JUDGED) == 0;
+            for (size_t j = 0; j < removed[f].len; j++) {
+                int32_t k = removed[f].items[j];
+                lf_pylock_key *key = &l->in->keys.items[k];
+                add_event(l, LF_PYEV_REMOVE, m->calls[i].scope, m->calls[i].node, k, 1)->target =
+                    key->key.kind == LF_PKEY_EXPR ? key->key.node : m->calls[i].node;
+            }
         }
-        for (size_t s = 0; s < m->n_scopes; s++)
+        for (size_t s = 0; s < m->n_scopes; s++) {
             LF_VEC_FREE(&judged[s]);
+            LF_VEC_FREE(&removed[s]);
+        }
         free(judged);
+        free(removed);
         /* Lock acquisition through helpers: from each function that takes a lock
          * to its callers, each function visited once. */
         i32_vec *callers = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, sizeof *callers);
