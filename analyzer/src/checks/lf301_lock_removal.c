@@ -1,63 +1,90 @@
 /* LF301: a lock path removed by name with no identity check binding the
- * removal to the object that was judged. The query finds removals of
- * lock-named paths; this check drops package-manager lock files (data, not
- * locks) — also through a name assigned from one — and functions that compare
- * the file's identity (st_dev/st_ino, samestat) before removing it. */
+ * removal to the object that was judged.
+ *
+ * Works on lock identity by use (lf_pylock): a path is a lock because the
+ * module creates it exclusively, flocks it, writes its pid there or hands it to
+ * a lock class or helper; never because of its name, and a package-manager
+ * lock file never is one. A removal (os.remove/unlink/rmdir, shutil.rmtree,
+ * Path.unlink/rmdir, or one of the module's functions that removes its
+ * argument, such as `rmlink(self.name)`) of such a lock is reported when:
+ *  - the lock is an OS lock (flock/lockf/fcntl): removing the file lets a
+ *    waiter lock the old, unlinked inode while a newcomer locks a fresh file
+ *    (POSIX; Windows refuses to delete a file another process holds open, so
+ *    msvcrt-only locks are left alone);
+ *  - the lock is an exclusive-create/pid lock and the removal follows a
+ *    judgement in the same function that it is stale: a pid probe (two
+ *    breakers race; the slower deletes the faster one's fresh lock) or its
+ *    existence, stat or age (whatever is there by then is deleted);
+ *  - the lock is released (or removed after an ownership check) by name in a
+ *    module whose protocol breaks it on existence or age alone: a holder
+ *    paused past that judgement removes its successor's lock. Breaking only
+ *    after a pid probe cannot hit a live holder, so its releases are fine.
+ * A removal after an identity check (st_ino/st_dev, samefile/samestat) in the
+ * same function is not reported; a plain release of a lock no code path ever
+ * breaks is not either. */
+#include <stdlib.h>
 #include <string.h>
 
-#include "lf_py.h"
-
-static const char *const k_package_locks[] = {
-    "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "uv.lock", "Cargo.lock", "poetry.lock", "Gemfile.lock",
-    "composer.lock", "Pipfile.lock", "flake.lock", "bun.lock", "bun.lockb", "mix.lock", "pubspec.lock",
-    "packages.lock.json", "Podfile.lock", "npm-shrinkwrap.json", NULL};
-
-static const char *const k_identity_words[] = {"st_ino", "samestat", "samefile", "same_file", NULL};
-
-typedef struct assigned {
-    const lf_source *src;
-    TSNode name;
-    int package_lock;
-} assigned;
-
-static int visit_assignment(TSNode n, void *ud) {
-    assigned *a = ud;
-    TSNode left = ts_node_child_by_field_name(n, "left", 4);
-    TSNode right = ts_node_child_by_field_name(n, "right", 5);
-    if (!ts_node_is_null(left) && !ts_node_is_null(right) && lf_py_same_text(a->src, left, a->name) &&
-        lf_py_text_has(a->src, right, k_package_locks)) {
-        a->package_lock = 1;
-        return 0;
-    }
-    return 1;
-}
-
-static int names_package_lock(const lf_source *src, TSNode target, TSNode scope, TSNode root) {
-    if (lf_py_text_has(src, target, k_package_locks))
-        return 1;
-    if (strcmp(ts_node_type(target), "identifier") != 0)
-        return 0;
-    assigned a = {src, target, 0};
-    lf_py_walk(scope, "assignment", 1, visit_assignment, &a);
-    if (!a.package_lock && !ts_node_eq(scope, root))
-        lf_py_walk(root, "assignment", 1, visit_assignment, &a);
-    return a.package_lock;
-}
+#include "lf_check.h"
+#include "lf_pylock.h"
+#include "lf_pyshort.h"
+#include "lf_pysem.h"
+#include "lf_util.h"
 
 static void run(lf_check_ctx *ctx) {
+    lf_pysem *m = lf_ctx_pysem(ctx);
+    if (!m)
+        return;
     const lf_source *src = lf_ctx_source(ctx);
-    TSNode root = lf_ctx_root(ctx);
-    for (size_t i = 0; i < lf_ctx_match_count(ctx); i++) {
-        TSNode removal, target;
-        if (!lf_ctx_capture(ctx, i, "remove", &removal) || !lf_ctx_capture(ctx, i, "target", &target))
+    lf_pylock *l = lf_pylock_build(m);
+    size_t ns = m->n_scopes ? m->n_scopes : 1;
+    uint32_t *identity_at = lf_xcalloc(ns, sizeof *identity_at);
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_pylock_event *ev = &l->events[i];
+        if (ev->kind == LF_PYEV_IDENTITY) {
+            identity_at[ev->scope] = ts_node_start_byte(ev->node) + 1;
             continue;
-        TSNode scope = lf_py_scope(removal);
-        if (names_package_lock(src, target, scope, root))
+        }
+        if (ev->kind != LF_PYEV_REMOVE || ev->key < 0 || identity_at[ev->scope])
             continue;
-        if (strcmp(ts_node_type(scope), "function_definition") == 0 && lf_py_text_has(src, scope, k_identity_words))
+        const lf_pylock_key *k = &l->keys[ev->key];
+        if (!lf_pylock_is_lock(k->flags))
             continue;
-        lf_ctx_emit(ctx, removal, NULL, i);
+        char *call = lf_py_short(src, ev->node);
+        char *what = lf_py_short(src, ts_node_is_null(ev->target) ? ev->node : ev->target);
+        unsigned ev_line = lf_py_line(src, k->evidence);
+        char *msg = NULL;
+        if (k->flags & LF_LOCK_FLOCK) {
+            msg = lf_xasprintf("%s removes the lock file %s by name while it is locked with flock/lockf (line %u): "
+                               "a process waiting on the old file then holds a lock on an unlinked inode while a "
+                               "newcomer creates and locks a fresh file, so two holders run at once (POSIX; on "
+                               "Windows the removal fails while another process has the file open)",
+                               call, what, ev_line);
+        } else if (ev->judged == LF_JUDGED_LIVENESS) {
+            msg = lf_xasprintf("%s removes the lock %s by name after judging its owner dead: two processes that both "
+                               "judged it stale race, and the slower one deletes the lock the faster one has just "
+                               "taken, so two holders run at once (every platform)",
+                               call, what);
+        } else if (ev->judged == LF_JUDGED_PRESENCE) {
+            msg = lf_xasprintf("%s removes the lock %s by name after looking at it (existence, stat or age): nothing "
+                               "binds the removal to what was judged, so a lock another process took in between is "
+                               "deleted and two holders run at once (every platform)",
+                               call, what);
+        } else if (k->flags & LF_LOCK_BROKEN_LIVE) {
+            msg = lf_xasprintf("%s %s the lock %s by name, and line %u breaks that lock while its holder may be alive: "
+                               "a holder paused past that judgement deletes its successor's lock here, and two "
+                               "holders run at once (every platform)",
+                               call, ev->judged == LF_JUDGED_CONTENT ? "checks the owner, then removes" : "releases",
+                               what, lf_py_line(src, k->broken_at));
+        }
+        if (msg)
+            lf_ctx_emit(ctx, ev->node, msg, SIZE_MAX);
+        free(msg);
+        free(call);
+        free(what);
     }
+    free(identity_at);
+    lf_pylock_free(l);
 }
 
 const lf_check lf301_lock_removal_check = {"lf301_lock_removal", run};

@@ -1,67 +1,147 @@
-/* LF302: a lock judged stale by the time elapsed since its mtime. The query
- * finds `now - mtime` compared against a limit, or assigned to a name (`age`)
- * that is compared later; this check follows the name to its comparison and
- * keeps only code that handles a lock (a function, or a module-level
- * statement, that mentions one). Ages of ordinary files (caches, logs) are not
- * locks. */
+/* LF302: a lock judged stale by the time elapsed since its mtime.
+ *
+ * On the semantic model: a comparison that reads the mtime of a path
+ * (`os.path.getmtime(p)`, `os.stat(p).st_mtime`, `st.st_mtime` with `st`
+ * bound to a stat of p, `p.stat().st_mtime`), directly or through a name bound
+ * to such an age (`age = time.time() - st.st_mtime`), against a clock or a
+ * limit (not against another mtime: that is a freshness check). Reported when p
+ * is a lock by use (lf_pylock): created exclusively, flocked, holding a pid,
+ * given to a lock class or helper, or passed by a caller that holds it as a
+ * lock. Ages of caches and logs are not locks, whatever they are called. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "lf_engine_internal.h"
-#include "lf_py.h"
+#include "lf_check.h"
+#include "lf_pylock.h"
+#include "lf_pyshort.h"
+#include "lf_pysem.h"
+#include "lf_tree.h"
+#include "lf_util.h"
 
-static const char *const k_lock_words[] = {"lock", "Lock", "LOCK", NULL};
+static const char *const k_stats[] = {"os.stat", "os.lstat", "pathlib.Path.stat", "pathlib.Path.lstat", NULL};
+static const char *const k_getmtime[] = {"os.path.getmtime", NULL};
+static const char *const k_clocks[] = {"time.time", "time.time_ns", "datetime.datetime.now", "datetime.datetime.utcnow",
+                                       "datetime.datetime.today", NULL};
 
-static int about_a_lock(const lf_source *src, TSNode n) {
-    TSNode scope = lf_py_scope(n);
-    TSNode where = strcmp(ts_node_type(scope), "function_definition") == 0 ? scope : lf_py_statement(n);
-    return lf_py_text_has(src, where, k_lock_words);
+/* The path whose mtime a node reads, or null. */
+static TSNode mtime_of(lf_pysem *m, TSNode n) {
+    if (lf_tree_is(n, "call") && lf_pylock_callee_any(m, n, k_getmtime))
+        return lf_pylock_arg(m, n, 0, "path");
+    if (!lf_tree_is(n, "attribute") || !lf_tree_text_eq(m->src, lf_tree_field(n, "attribute"), "st_mtime"))
+        return (TSNode){0};
+    TSNode st = lf_pysem_resolve_value(m, lf_tree_field(n, "object"));
+    st = lf_tree_unparen(st);
+    if (!lf_tree_is(st, "call"))
+        return (TSNode){0};
+    TSNode fn = lf_tree_unparen(lf_tree_field(st, "function"));
+    if (lf_pylock_callee_any(m, st, k_stats) && lf_tree_is(fn, "identifier"))
+        return lf_pylock_arg(m, st, 0, "path");
+    if (lf_tree_is(fn, "attribute") &&
+        (lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), "stat") ||
+         lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), "lstat"))) {
+        if (lf_pylock_callee_any(m, st, k_stats) && lf_pysem_qualname(m, fn) &&
+            strncmp(lf_pysem_qualname(m, fn), "os.", 3) == 0)
+            return lf_pylock_arg(m, st, 0, "path");
+        return lf_tree_field(fn, "object"); /* p.stat() */
+    }
+    return (TSNode){0};
 }
 
-typedef struct age_use {
-    const lf_source *src;
-    TSNode age, after;
-    TSNode cmp;
-    int found;
-} age_use;
+typedef struct operand_facts {
+    TSNode mtime_path; /* first mtime read */
+    int mtimes;        /* how many */
+    int clock;
+} operand_facts;
 
-/* First comparison after the assignment with the age name as an operand. */
-static int visit_comparison(TSNode cmp, void *ud) {
-    age_use *u = ud;
-    if (ts_node_start_byte(cmp) < ts_node_end_byte(u->after))
-        return 1;
-    for (uint32_t i = 0; i < ts_node_named_child_count(cmp); i++) {
-        TSNode op = ts_node_named_child(cmp, i);
-        if (strcmp(ts_node_type(op), "identifier") == 0 && lf_py_same_text(u->src, op, u->age)) {
-            u->cmp = cmp;
-            u->found = 1;
-            return 0;
+/* What an operand reads, following names to their values (each at most once). */
+static void scan_operand(lf_pysem *m, TSNode op, operand_facts *f) {
+    LF_VEC(TSNode) stack = {0};
+    LF_VEC_PUSH(&stack, op);
+    size_t budget = 256 + m->n_bindings; /* nodes and hops: bounded, so never loops */
+    while (stack.len && budget) {
+        budget--;
+        TSNode n = lf_tree_unparen(stack.items[--stack.len]);
+        if (ts_node_is_null(n) || lf_tree_is(n, "lambda"))
+            continue;
+        TSNode p = mtime_of(m, n);
+        if (!ts_node_is_null(p)) {
+            if (!f->mtimes++)
+                f->mtime_path = p;
+            continue;
         }
+        if (lf_tree_is(n, "call") && lf_pylock_callee_any(m, n, k_clocks)) {
+            f->clock = 1;
+            continue;
+        }
+        if (lf_tree_is(n, "identifier")) {
+            TSNode v = lf_pysem_resolve_value(m, n);
+            if (!ts_node_eq(v, n))
+                LF_VEC_PUSH(&stack, v);
+            continue;
+        }
+        for (uint32_t i = ts_node_named_child_count(n); i-- > 0;)
+            LF_VEC_PUSH(&stack, ts_node_named_child(n, i));
     }
-    return 1;
+    LF_VEC_FREE(&stack);
+}
+
+typedef struct walk {
+    lf_check_ctx *ctx;
+    lf_pysem *m;
+    lf_pylock *l;
+} walk;
+
+static lf_walk_action visit(TSNode n, void *ud) {
+    walk *w = ud;
+    if (!lf_tree_is(n, "comparison_operator"))
+        return LF_WALK_CONTINUE;
+    lf_pysem *m = w->m;
+    operand_facts all;
+    memset(&all, 0, sizeof all);
+    int with_mtime = 0, without_mtime = 0;
+    uint32_t k = lf_tree_child_count(n);
+    for (uint32_t i = 0; i < k; i++) {
+        operand_facts f;
+        memset(&f, 0, sizeof f);
+        scan_operand(m, lf_tree_child(n, i), &f);
+        if (f.mtimes && !all.mtimes)
+            all.mtime_path = f.mtime_path;
+        all.mtimes += f.mtimes;
+        all.clock |= f.clock;
+        if (f.mtimes)
+            with_mtime++;
+        else
+            without_mtime++;
+    }
+    /* An age: the mtime against a clock, or one mtime against a limit. Two mtimes
+     * compared with no clock is a freshness check. */
+    if (!all.mtimes || (!all.clock && (all.mtimes > 1 || !without_mtime)))
+        return LF_WALK_SKIP;
+    (void)with_mtime;
+    unsigned fl = lf_pylock_flags_of(w->l, all.mtime_path);
+    if (!lf_pylock_is_lock(fl) && !((fl & LF_LOCK_ARG) && !(fl & LF_LOCK_PKG)))
+        return LF_WALK_SKIP;
+    const lf_source *src = lf_ctx_source(w->ctx);
+    char *cmp = lf_py_short(src, n);
+    char *path = lf_py_short(src, all.mtime_path);
+    char *msg = lf_xasprintf("%s judges the lock %s stale by its age (mtime): a holder that is merely paused (stopped, "
+                             "descheduled, stalled on I/O) loses a lock it still holds, and two holders run at once "
+                             "(every platform)",
+                             cmp, path);
+    lf_ctx_emit(w->ctx, n, msg, SIZE_MAX);
+    free(msg);
+    free(cmp);
+    free(path);
+    return LF_WALK_SKIP;
 }
 
 static void run(lf_check_ctx *ctx) {
-    const lf_source *src = lf_ctx_source(ctx);
-    for (size_t i = 0; i < lf_ctx_match_count(ctx); i++) {
-        TSNode at, age;
-        if (lf_ctx_capture(ctx, i, "finding", &at)) {
-            if (about_a_lock(src, at))
-                lf_ctx_emit(ctx, at, NULL, i);
-        } else if (lf_ctx_capture(ctx, i, "age_assign", &at) && lf_ctx_capture(ctx, i, "age", &age)) {
-            age_use u = {.src = src, .age = age, .after = at};
-            lf_py_walk(lf_py_scope(at), "comparison_operator", 1, visit_comparison, &u);
-            if (u.found && about_a_lock(src, u.cmp)) {
-                /* The message names the comparison, as for the direct form. */
-                TSQueryCapture cap;
-                cap.node = u.cmp;
-                cap.index = (uint32_t)lf_query_capture_id(ctx->query, "finding");
-                char *msg = lf_render_message(lf_ctx_rule(ctx)->message, src, ctx->query, &cap, 1);
-                lf_ctx_emit(ctx, u.cmp, msg, SIZE_MAX);
-                free(msg);
-            }
-        }
-    }
+    lf_pysem *m = lf_ctx_pysem(ctx);
+    if (!m)
+        return;
+    walk w = {ctx, m, lf_pylock_build(m)};
+    lf_tree_walk(m->root, visit, &w);
+    lf_pylock_free(w.l);
 }
 
 const lf_check lf302_mtime_staleness_check = {"lf302_mtime_staleness", run};

@@ -1,88 +1,511 @@
-/* LF303: a kill(pid, 0) liveness probe read wrongly.
+/* LF303: a kill(pid, 0) liveness probe read wrongly. One finding per probe:
  *
- * Two ways, one finding per probe:
- *  - every error reads as "dead" (the query's first pattern decides it alone and
- *    captures @finding): EPERM means alive;
- *  - success is trusted although the pid came from a lock record and nothing in
- *    the module compares the process start time (captures @reuse_probe): after
- *    the owner died, its pid may be reused by any process, which then "holds"
- *    the lock forever. Decided here: the pid is assigned, in the probe's scope,
- *    from something that reads a record (a file read, a JSON load, a "pid"
- *    field), the scope is about a lock or pid file, and the module never
- *    mentions a start time. A pid passed in as a parameter is the caller's
- *    business, so a plain `alive(pid)` helper is not flagged. */
+ *  1. EPERM read as "dead": the path the handler takes for EPERM (a
+ *     PermissionError) is the one it takes for ESRCH (ProcessLookupError), and
+ *     differs from the path taken when the probe succeeds. Handlers are
+ *     followed as written: which clause catches each error (`except OSError`,
+ *     `except (ProcessLookupError, PermissionError)`, bare `except`), then the
+ *     `if e.errno == errno.ESRCH or e.errno == errno.EPERM:` branches they take.
+ *     A handler that re-raises, or whose branch the analysis cannot decide, is
+ *     never reported.
+ *  2. Pid reuse: the probe's pid was read from a file (a pid or lock record,
+ *     directly or through one of the module's functions), its success is
+ *     trusted, and nothing in the module reads a process start time
+ *     (identifiers and strings, never comments). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "lf_engine_internal.h"
-#include "lf_py.h"
+#include "lf_check.h"
+#include "lf_pylock.h"
+#include "lf_pyshort.h"
+#include "lf_pysem.h"
+#include "lf_tree.h"
+#include "lf_util.h"
 
-static const char *const k_record_reads[] = {"read", "load", "[\"pid\"]", "['pid']", ".get(\"pid\"", ".get('pid'",
-                                              ".pid", "split", NULL};
-static const char *const k_lock_words[] = {"lock", "Lock", "LOCK", "owner", "pidfile", "pid_file", ".pid", NULL};
-static const char *const k_start_time[] = {"start_time", "starttime", "startTime", "create_time", "/proc/",
-                                           "GetProcessTimes", "psutil", "boot_id", "process_start", NULL};
+#define EQ_FLAGS (LF_TREE_EQ_IGNORE_ANNOTATION | LF_TREE_EQ_STRING_CONTENT)
 
-typedef struct pid_source {
-    const lf_source *src;
-    TSNode pid, probe;
-    int from_record;
-} pid_source;
+typedef enum err { ERR_EPERM = 0, ERR_ESRCH = 1 } err;
 
-/* An assignment to the pid name, before the probe, from a record read. */
-static int visit_assignment(TSNode a, void *ud) {
-    pid_source *p = ud;
-    if (ts_node_start_byte(a) >= ts_node_start_byte(p->probe))
-        return 0;
-    TSNode left = ts_node_child_by_field_name(a, "left", 4);
-    TSNode right = ts_node_child_by_field_name(a, "right", 5);
-    if (ts_node_is_null(left) || ts_node_is_null(right) || !lf_py_same_text(p->src, left, p->pid))
-        return 1;
-    p->from_record = lf_py_text_has(p->src, right, k_record_reads);
-    return 1; /* the last assignment before the probe decides */
+typedef LF_VEC(TSNode) node_vec;
+
+/* A path through code: the statements run, and whether it then falls through
+ * past the try (0) or ends there (return/raise/continue/break: 1). */
+typedef struct path {
+    node_vec stmts;
+    int ends;
+    int raises;
+    int unknown; /* a branch the analysis could not decide */
+} path;
+
+static const char *const k_catch_eperm[] = {"PermissionError", "OSError", "IOError", "EnvironmentError", "os.error",
+                                            "Exception", "BaseException", "socket.error", "select.error", NULL};
+static const char *const k_catch_esrch[] = {"ProcessLookupError", "OSError", "IOError", "EnvironmentError",
+                                            "os.error", "Exception", "BaseException", "socket.error", "select.error",
+                                            NULL};
+
+static int in_list(const char *q, const char *const *names) {
+    for (size_t i = 0; q && names[i]; i++)
+        if (!strcmp(q, names[i]))
+            return 1;
+    return 0;
 }
 
-static void run(lf_check_ctx *ctx) {
-    const lf_source *src = lf_ctx_source(ctx);
-    LF_VEC(uint32_t) flagged = {0};
-    /* First the misread handlers, so a probe gets the more specific finding. */
-    for (size_t i = 0; i < lf_ctx_match_count(ctx); i++) {
-        TSNode at;
-        if (lf_ctx_capture(ctx, i, "finding", &at)) {
-            lf_ctx_emit(ctx, at, NULL, i);
-            LF_VEC_PUSH(&flagged, ts_node_start_byte(at));
+/* Does the except clause catch the error? */
+static int catches(lf_pysem *m, TSNode clause, err e) {
+    TSNode v = lf_tree_field(clause, "value");
+    if (ts_node_is_null(v)) {
+        /* `except:` or, in some grammars, the type is the first named child. */
+        TSNode c = lf_tree_child(clause, 0);
+        if (ts_node_is_null(c) || lf_tree_is(c, "block"))
+            return 1;
+        v = c;
+    }
+    if (lf_tree_is(v, "as_pattern"))
+        v = ts_node_named_child(v, 0);
+    v = lf_tree_unparen(v);
+    const char *const *names = e == ERR_EPERM ? k_catch_eperm : k_catch_esrch;
+    if (lf_tree_is(v, "tuple")) {
+        for (uint32_t i = 0; i < lf_tree_child_count(v); i++)
+            if (in_list(lf_pysem_qualname(m, lf_tree_child(v, i)), names))
+                return 1;
+        return 0;
+    }
+    return in_list(lf_pysem_qualname(m, v), names);
+}
+
+/* The errno value an expression names: EPERM, ESRCH, -1 other/unknown. */
+static int errno_value(lf_pysem *m, TSNode n) {
+    const char *q = lf_pysem_qualname(m, lf_tree_unparen(n));
+    if (q && !strcmp(q, "errno.EPERM"))
+        return ERR_EPERM;
+    if (q && !strcmp(q, "errno.ESRCH"))
+        return ERR_ESRCH;
+    return -1;
+}
+
+/* Is the expression the caught error's errno (`e.errno`, `e.args[0]`, `err.errno`)? */
+static int is_errno_read(lf_pysem *m, TSNode n) {
+    n = lf_tree_unparen(n);
+    if (lf_tree_is(n, "attribute"))
+        return lf_tree_text_eq(m->src, lf_tree_field(n, "attribute"), "errno");
+    if (lf_tree_is(n, "subscript")) {
+        TSNode v = lf_tree_unparen(lf_tree_field(n, "value"));
+        return lf_tree_is(v, "attribute") && lf_tree_text_eq(m->src, lf_tree_field(v, "attribute"), "args");
+    }
+    return 0;
+}
+
+/* Evaluate a condition for error e: 1 true, 0 false, -1 unknown. Iterative
+ * over and/or/not chains (an explicit stack of pending operators would be
+ * overkill: conditions are shallow, and depth is bounded by the node count). */
+static int eval_cond(lf_pysem *m, TSNode c, err e, size_t depth) {
+    c = lf_tree_unparen(c);
+    if (depth > 64)
+        return -1;
+    if (lf_tree_is(c, "not_operator")) {
+        int v = eval_cond(m, lf_tree_field(c, "argument"), e, depth + 1);
+        return v < 0 ? -1 : !v;
+    }
+    if (lf_tree_is(c, "boolean_operator")) {
+        int a = eval_cond(m, lf_tree_field(c, "left"), e, depth + 1);
+        int b = eval_cond(m, lf_tree_field(c, "right"), e, depth + 1);
+        TSNode op = lf_tree_field(c, "operator");
+        int is_and = !ts_node_is_null(op) && !strcmp(ts_node_type(op), "and");
+        if (is_and)
+            return (a == 0 || b == 0) ? 0 : (a < 0 || b < 0) ? -1 : 1;
+        return (a == 1 || b == 1) ? 1 : (a < 0 || b < 0) ? -1 : 0;
+    }
+    if (lf_tree_is(c, "call")) {
+        /* isinstance(e, PermissionError) */
+        const char *q = lf_pysem_callee(m, c);
+        if (q && !strcmp(q, "isinstance")) {
+            TSNode t = lf_pylock_arg(m, c, 1, NULL);
+            static const char *const eperm[] = {"PermissionError", NULL};
+            static const char *const esrch[] = {"ProcessLookupError", NULL};
+            const char *tq = lf_pysem_qualname(m, t);
+            if (!tq)
+                return -1;
+            return in_list(tq, e == ERR_EPERM ? eperm : esrch) ? 1 : 0;
+        }
+        return -1;
+    }
+    if (lf_tree_is(c, "comparison_operator") && lf_tree_child_count(c) == 2) {
+        TSNode a = lf_tree_child(c, 0), b = lf_tree_child(c, 1);
+        const char *op = NULL;
+        for (uint32_t i = 0; i < ts_node_child_count(c); i++)
+            if (!ts_node_is_named(ts_node_child(c, i)))
+                op = ts_node_type(ts_node_child(c, i));
+        if (!op)
+            return -1;
+        if (!is_errno_read(m, a)) {
+            TSNode t = a;
+            a = b;
+            b = t;
+        }
+        if (!is_errno_read(m, a))
+            return -1;
+        int eq = !strcmp(op, "==") || !strcmp(op, "is");
+        int ne = !strcmp(op, "!=") || !strcmp(op, "is not");
+        int in = !strcmp(op, "in"), not_in = !strcmp(op, "not in");
+        if (eq || ne) {
+            int v = errno_value(m, b);
+            if (v < 0)
+                return -1;
+            return ((v == (int)e) == eq) ? 1 : 0;
+        }
+        if (in || not_in) {
+            TSNode set = lf_tree_unparen(b);
+            if (!lf_tree_is(set, "tuple") && !lf_tree_is(set, "list") && !lf_tree_is(set, "set"))
+                return -1;
+            int hit = 0;
+            for (uint32_t i = 0; i < lf_tree_child_count(set); i++) {
+                int v = errno_value(m, lf_tree_child(set, i));
+                if (v < 0)
+                    return -1;
+                hit |= v == (int)e;
+            }
+            return hit == in ? 1 : 0;
         }
     }
-    int module_checks_start = -1;
-    for (size_t i = 0; i < lf_ctx_match_count(ctx); i++) {
-        TSNode probe, pid;
-        if (!lf_ctx_capture(ctx, i, "reuse_probe", &probe) || !lf_ctx_capture(ctx, i, "pid", &pid))
-            continue;
-        int seen = 0;
-        for (size_t k = 0; k < flagged.len; k++)
-            seen |= flagged.items[k] == ts_node_start_byte(probe);
-        if (seen)
-            continue;
-        if (module_checks_start < 0)
-            module_checks_start = lf_py_text_has(src, lf_ctx_root(ctx), k_start_time);
-        if (module_checks_start)
-            break;
-        TSNode scope = lf_py_scope(probe);
-        pid_source p = {src, pid, probe, 0};
-        lf_py_walk(scope, "assignment", 1, visit_assignment, &p);
-        if (!p.from_record || !lf_py_text_has(src, scope, k_lock_words))
-            continue;
-        char *call = lf_node_text(src, probe);
-        char *msg = lf_xasprintf("%s trusts a pid read from a lock record without comparing the process start time: "
-                                 "once the owner dies its pid can be reused, and the lock is then never reclaimed "
-                                 "(or is judged held by a stranger)",
-                                 call);
-        lf_ctx_emit(ctx, probe, msg, SIZE_MAX);
-        LF_VEC_PUSH(&flagged, ts_node_start_byte(probe));
-        free(msg);
-        free(call);
+    return -1;
+}
+
+typedef struct errno_search {
+    lf_pysem *m;
+    int found;
+} errno_search;
+
+static lf_walk_action visit_errno(TSNode n, void *ud) {
+    errno_search *e = ud;
+    if ((lf_tree_is(n, "attribute") || lf_tree_is(n, "subscript")) && is_errno_read(e->m, n)) {
+        e->found = 1;
+        return LF_WALK_STOP;
     }
-    LF_VEC_FREE(&flagged);
+    return LF_WALK_CONTINUE;
+}
+
+static int ends_path(TSNode s) {
+    return lf_tree_is(s, "return_statement") || lf_tree_is(s, "raise_statement") ||
+           lf_tree_is(s, "continue_statement") || lf_tree_is(s, "break_statement");
+}
+
+/* Follow a block for error e, appending to p. Branches are entered one at a
+ * time with an explicit stack of "what follows" positions. */
+static void follow(lf_pysem *m, TSNode block, err e, path *p) {
+    LF_VEC(int32_t) rest = {0}; /* statements to continue with after a branch ends */
+    int32_t s = lf_pysem_first_in_block(m, block);
+    size_t guard = m->n_stmts + 1;
+    while (guard--) {
+        if (s < 0) {
+            if (!rest.len)
+                break;
+            s = rest.items[--rest.len];
+            continue;
+        }
+        TSNode st = m->stmts[s].node;
+        if (lf_tree_is(st, "if_statement")) {
+            TSNode taken = (TSNode){0};
+            int v = eval_cond(m, lf_tree_field(st, "condition"), e, 0);
+            if (v < 0) {
+                p->unknown = 1;
+                break;
+            }
+            if (v == 1) {
+                taken = lf_tree_field(st, "consequence");
+            } else {
+                for (uint32_t i = 0; i < ts_node_named_child_count(st); i++) {
+                    TSNode alt = ts_node_named_child(st, i);
+                    if (lf_tree_is(alt, "elif_clause")) {
+                        int w = eval_cond(m, lf_tree_field(alt, "condition"), e, 0);
+                        if (w < 0) {
+                            p->unknown = 1;
+                            break;
+                        }
+                        if (w == 1) {
+                            taken = lf_tree_field(alt, "consequence");
+                            break;
+                        }
+                    } else if (lf_tree_is(alt, "else_clause")) {
+                        taken = lf_tree_field(alt, "body");
+                        break;
+                    }
+                }
+                if (p->unknown)
+                    break;
+            }
+            int32_t next = lf_pysem_next_sibling(m, s);
+            if (ts_node_is_null(taken)) {
+                s = next;
+                continue;
+            }
+            LF_VEC_PUSH(&rest, next);
+            s = lf_pysem_first_in_block(m, taken);
+            continue;
+        }
+        /* A statement whose effect depends on the errno (`return e.errno != ESRCH`)
+         * distinguishes the errors itself. */
+        errno_search es = {m, 0};
+        lf_tree_walk(st, visit_errno, &es);
+        if (es.found) {
+            p->unknown = 1;
+            break;
+        }
+        LF_VEC_PUSH(&p->stmts, st);
+        if (lf_tree_is(st, "raise_statement"))
+            p->raises = 1;
+        if (ends_path(st)) {
+            p->ends = 1;
+            break;
+        }
+        if (lf_tree_is(st, "pass_statement"))
+            p->stmts.len--; /* `pass` runs nothing */
+        s = lf_pysem_next_sibling(m, s);
+    }
+    LF_VEC_FREE(&rest);
+}
+
+static int same_path(lf_pysem *m, const path *a, const path *b) {
+    if (a->ends != b->ends || a->stmts.len != b->stmts.len)
+        return 0;
+    for (size_t i = 0; i < a->stmts.len; i++)
+        if (!ts_node_eq(a->stmts.items[i], b->stmts.items[i]) &&
+            !lf_tree_equal(m->src, a->stmts.items[i], m->src, b->stmts.items[i], EQ_FLAGS))
+            return 0;
+    return 1;
+}
+
+/* The try statement whose body holds the probe's statement (directly or
+ * nested in ifs/withs of that body), and that body statement. */
+static int32_t enclosing_try(lf_pysem *m, int32_t s, int32_t *child) {
+    int32_t cur = s;
+    while (cur >= 0) {
+        int32_t parent = m->stmts[cur].parent;
+        if (parent < 0)
+            return -1;
+        if (m->stmts[cur].clause == LF_PYCLAUSE_TRY_BODY && lf_tree_is(m->stmts[parent].node, "try_statement")) {
+            *child = cur;
+            return parent;
+        }
+        const char *t = ts_node_type(m->stmts[parent].node);
+        if (strcmp(t, "if_statement") && strcmp(t, "with_statement"))
+            return -1;
+        cur = parent;
+    }
+    return -1;
+}
+
+/* ---- pid reuse ---- */
+
+static const char *const k_record_reads[] = {"os.readlink", "json.load", "json.loads", "pickle.load", NULL};
+static const char *const k_read_methods[] = {"read", "readline", "readlines", "read_text", "read_bytes", NULL};
+
+static int is_read_call(lf_pysem *m, TSNode n) {
+    if (!lf_tree_is(n, "call"))
+        return 0;
+    if (lf_pylock_callee_any(m, n, k_record_reads))
+        return 1;
+    TSNode fn = lf_tree_unparen(lf_tree_field(n, "function"));
+    if (!lf_tree_is(fn, "attribute"))
+        return 0;
+    for (size_t i = 0; k_read_methods[i]; i++)
+        if (lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), k_read_methods[i]))
+            return 1;
+    return 0;
+}
+
+typedef struct read_search {
+    lf_pysem *m;
+    int found;
+} read_search;
+
+static lf_walk_action visit_read(TSNode n, void *ud) {
+    read_search *r = ud;
+    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition"))
+        return LF_WALK_SKIP;
+    if (is_read_call(r->m, n)) {
+        r->found = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* Was the pid read from a file: the expression, the values its names hold,
+ * and the return values of the module's functions it calls (one level)? */
+static int pid_from_record(lf_pysem *m, lf_pylock *l, TSNode pid) {
+    LF_VEC(TSNode) stack = {0};
+    LF_VEC_PUSH(&stack, pid);
+    int found = 0;
+    size_t budget = 256 + m->n_bindings;
+    while (stack.len && !found && budget) {
+        budget--;
+        TSNode n = lf_tree_unparen(stack.items[--stack.len]);
+        if (ts_node_is_null(n) || lf_tree_is(n, "lambda"))
+            continue;
+        if (is_read_call(m, n)) {
+            found = 1;
+            break;
+        }
+        if (lf_tree_is(n, "identifier")) {
+            TSNode v = lf_pysem_resolve_value(m, n);
+            if (!ts_node_eq(v, n))
+                LF_VEC_PUSH(&stack, v);
+            else {
+                /* `with open(p) as f: pid = int(f.read())` binds through a with. */
+                char *name = lf_tree_text(m->src, n);
+                const lf_pybinding *b =
+                    lf_pysem_binding_at(m, lf_pysem_scope_of(m, n), name, ts_node_start_byte(n));
+                free(name);
+                if (b && (b->kind == LF_PYBIND_WITH || b->kind == LF_PYBIND_FOR) && !ts_node_is_null(b->value))
+                    LF_VEC_PUSH(&stack, b->value);
+            }
+            continue;
+        }
+        if (lf_tree_is(n, "call")) {
+            int skip = 0;
+            int32_t f = lf_pylock_local_callee(l, n, &skip);
+            if (f >= 0 && m->scopes[f].kind == LF_PYSCOPE_FUNCTION) {
+                read_search r = {m, 0};
+                lf_tree_walk(lf_tree_field(m->scopes[f].node, "body"), visit_read, &r);
+                if (r.found) {
+                    found = 1;
+                    break;
+                }
+            }
+        }
+        for (uint32_t i = ts_node_named_child_count(n); i-- > 0;)
+            LF_VEC_PUSH(&stack, ts_node_named_child(n, i));
+    }
+    LF_VEC_FREE(&stack);
+    return found;
+}
+
+static const char *const k_start_time_names[] = {"start_time", "starttime", "startTime", "create_time",
+                                                 "process_start_time", "get_start_time", "boot_id",
+                                                 "GetProcessTimes", "psutil", NULL};
+
+typedef struct start_search {
+    lf_pysem *m;
+    int found;
+} start_search;
+
+/* Identifiers and string contents only (`_start_time`, `rec["start_time"]`,
+ * "/proc/%d/stat"): a comment never counts. */
+static lf_walk_action visit_start(TSNode n, void *ud) {
+    start_search *s = ud;
+    int ident = lf_tree_is(n, "identifier");
+    if (!ident && !lf_tree_is(n, "string_content"))
+        return LF_WALK_CONTINUE;
+    const char *a = s->m->src->text + ts_node_start_byte(n);
+    size_t len = ts_node_end_byte(n) - ts_node_start_byte(n);
+    for (size_t i = 0; k_start_time_names[i]; i++)
+        if (memmem(a, len, k_start_time_names[i], strlen(k_start_time_names[i]))) {
+            s->found = 1;
+            return LF_WALK_STOP;
+        }
+    if (!ident && memmem(a, len, "/proc/", 6) && memmem(a, len, "stat", 4)) {
+        s->found = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* ---- the check ---- */
+
+static void run(lf_check_ctx *ctx) {
+    lf_pysem *m = lf_ctx_pysem(ctx);
+    if (!m)
+        return;
+    const lf_source *src = lf_ctx_source(ctx);
+    static const char *const kill[] = {"os.kill", NULL};
+    lf_pylock *l = NULL;
+    int start_time = -1;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode call = m->calls[i].node;
+        if (!lf_pylock_callee_any(m, call, kill))
+            continue;
+        TSNode sig = lf_tree_unparen(lf_pylock_arg(m, call, 1, "signal"));
+        if (!lf_tree_is(sig, "integer") || !lf_tree_text_eq(m->src, sig, "0"))
+            continue;
+        int32_t s = m->calls[i].stmt, child = -1;
+        int32_t tr = s >= 0 ? enclosing_try(m, s, &child) : -1;
+        char *probe = lf_py_short(src, call);
+        int reported = 0;
+        if (tr >= 0) {
+            TSNode tn = m->stmts[tr].node;
+            TSNode h_eperm = (TSNode){0}, h_esrch = (TSNode){0};
+            TSNode else_block = (TSNode){0};
+            for (uint32_t k = 0; k < ts_node_named_child_count(tn); k++) {
+                TSNode c = ts_node_named_child(tn, k);
+                if (lf_tree_is(c, "except_clause")) {
+                    if (ts_node_is_null(h_eperm) && catches(m, c, ERR_EPERM))
+                        h_eperm = c;
+                    if (ts_node_is_null(h_esrch) && catches(m, c, ERR_ESRCH))
+                        h_esrch = c;
+                } else if (lf_tree_is(c, "else_clause")) {
+                    else_block = lf_tree_field(c, "body");
+                }
+            }
+            if (!ts_node_is_null(h_eperm) && !ts_node_is_null(h_esrch)) {
+                path pe = {0}, ps = {0}, ok = {0};
+                TSNode be = (TSNode){0}, bs = (TSNode){0};
+                for (uint32_t k = 0; k < ts_node_named_child_count(h_eperm); k++)
+                    if (lf_tree_is(ts_node_named_child(h_eperm, k), "block"))
+                        be = ts_node_named_child(h_eperm, k);
+                for (uint32_t k = 0; k < ts_node_named_child_count(h_esrch); k++)
+                    if (lf_tree_is(ts_node_named_child(h_esrch, k), "block"))
+                        bs = ts_node_named_child(h_esrch, k);
+                follow(m, be, ERR_EPERM, &pe);
+                follow(m, bs, ERR_ESRCH, &ps);
+                /* Success: the rest of the try body after the probe, then else. */
+                for (int32_t r = lf_pysem_next_sibling(m, child); r >= 0 && !ok.ends; r = lf_pysem_next_sibling(m, r)) {
+                    TSNode st = m->stmts[r].node;
+                    if (lf_tree_is(st, "pass_statement"))
+                        continue;
+                    LF_VEC_PUSH(&ok.stmts, st);
+                    ok.ends = ends_path(st);
+                }
+                if (!ok.ends && !ts_node_is_null(else_block))
+                    follow(m, else_block, ERR_EPERM, &ok); /* an else has no errno to test: unknown branches stop it */
+                if (!pe.unknown && !ps.unknown && !ok.unknown && !pe.raises && same_path(m, &pe, &ps) &&
+                    !same_path(m, &pe, &ok)) {
+                    int one_clause = ts_node_eq(h_eperm, h_esrch);
+                    char *msg = lf_xasprintf(
+                        "%s: EPERM is read as \"dead\": %s (line %u) takes the same path for PermissionError as for "
+                        "ProcessLookupError, but EPERM means the process is alive and owned by another user, so a "
+                        "live owner's lock is judged stale (POSIX)",
+                        probe, one_clause ? "the handler" : "the PermissionError handler", lf_py_line(src, h_eperm));
+                    lf_ctx_emit(ctx, call, msg, SIZE_MAX);
+                    free(msg);
+                    reported = 1;
+                }
+                LF_VEC_FREE(&pe.stmts);
+                LF_VEC_FREE(&ps.stmts);
+                LF_VEC_FREE(&ok.stmts);
+            }
+        }
+        if (!reported) {
+            if (!l)
+                l = lf_pylock_build(m);
+            if (pid_from_record(m, l, lf_pylock_arg(m, call, 0, "pid"))) {
+                if (start_time < 0) {
+                    start_search ss = {m, 0};
+                    lf_tree_walk(m->root, visit_start, &ss);
+                    start_time = ss.found;
+                }
+                if (!start_time) {
+                    char *msg = lf_xasprintf(
+                        "%s trusts a pid read from a pid or lock file without comparing the process start time: "
+                        "once the owner dies its pid can be reused by an unrelated process, which then holds the "
+                        "lock forever (every platform with pid reuse)",
+                        probe);
+                    lf_ctx_emit(ctx, call, msg, SIZE_MAX);
+                    free(msg);
+                }
+            }
+        }
+        free(probe);
+    }
+    lf_pylock_free(l);
 }
 
 const lf_check lf303_liveness_check = {"lf303_liveness", run};

@@ -8,6 +8,11 @@ class PidLock:
     def __init__(self, path):
         self.lock_path = path
 
+    def acquire(self):
+        fd = os.open(self.lock_path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        os.write(fd, str(os.getpid()).encode())
+        os.close(fd)
+
     def is_stale(self):
         try:
             st = os.stat(self.lock_path)

@@ -1,0 +1,1289 @@
+/* lf_pylock: lock identity by use over the Python semantic model (see lf_pylock.h).
+ * Every walk here is iterative; every table is hashed; the propagation is a
+ * worklist whose keys' flags only grow, so the cost stays linear in the file. */
+#include "lf_pylock.h"
+#include "lf_pysem_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf_tree.h"
+#include "lf_util.h"
+
+#define EQ_FLAGS LF_TREE_EQ_STRING_CONTENT
+
+typedef LF_VEC(int32_t) i32_vec;
+
+typedef struct edge {
+    int32_t arg, param; /* key indices */
+    TSNode arg_node;
+    TSNode call;
+    int32_t caller;     /* scope of the call */
+    int32_t callee;     /* the function called */
+} edge;
+
+typedef struct field_value {
+    int32_t cls;
+    const char *name;
+    TSNode value;
+} field_value;
+
+struct lf_pylock_internal {
+    size_t *table; /* key hash -> index + 1 */
+    size_t cap;
+    LF_VEC(lf_pylock_key) keys;
+    LF_VEC(lf_pylock_event) events;
+    LF_VEC(edge) edges;
+    LF_VEC(field_value) fields; /* self.X = value, per class */
+    LF_VEC(i32_vec) key_edges;  /* per key: the edges touching it */
+    /* (class scope, method name) -> function scope */
+    int32_t *methods;
+    size_t methods_cap;
+};
+
+/* ---- small helpers ---- */
+
+static uint64_t mix(uint64_t h, uint64_t v) {
+    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdull;
+}
+
+TSNode lf_pylock_arg(lf_pysem *m, TSNode call, uint32_t index, const char *kw) {
+    TSNode args = lf_tree_field(call, "arguments");
+    if (ts_node_is_null(args) || !lf_tree_is(args, "argument_list"))
+        return (TSNode){0};
+    uint32_t k = 0;
+    TSNode found = (TSNode){0};
+    uint32_t n = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (lf_tree_is(a, "comment"))
+            continue;
+        if (lf_tree_is(a, "keyword_argument")) {
+            if (kw && lf_tree_text_eq(m->src, lf_tree_field(a, "name"), kw))
+                return lf_tree_field(a, "value");
+            continue;
+        }
+        if (lf_tree_is(a, "list_splat") || lf_tree_is(a, "dictionary_splat"))
+            break;
+        if (k++ == index && ts_node_is_null(found))
+            found = a;
+    }
+    return found;
+}
+
+static const char *const k_removals[] = {"os.remove", "os.unlink", "os.rmdir", "os.removedirs", "shutil.rmtree",
+                                         "pathlib.Path.unlink", "pathlib.Path.rmdir", NULL};
+
+static int in_list(const char *q, const char *const *names) {
+    for (size_t i = 0; q && names[i]; i++)
+        if (strcmp(q, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+int lf_pylock_callee_any(lf_pysem *m, TSNode call, const char *const *names) {
+    if (in_list(lf_pysem_callee(m, call), names))
+        return 1;
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    if (!lf_tree_is(fn, "identifier"))
+        return 0;
+    /* A name bound on several paths (`from os import remove as rmlink` on POSIX,
+     * a def on Windows): any import of one of the names counts. */
+    char *name = lf_tree_text(m->src, fn);
+    size_t n = 0;
+    const lf_pybinding *const *bs = lf_pysem_bindings_of(m, lf_pysem_scope_of(m, fn), name, &n);
+    free(name);
+    for (size_t i = 0; i < n; i++)
+        if (bs[i]->kind == LF_PYBIND_IMPORT && in_list(bs[i]->qualname, names))
+            return 1;
+    return 0;
+}
+
+/* The receiver of an attribute call (`p.unlink()` -> p), or null. */
+static TSNode receiver(TSNode call) {
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    return lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "object") : (TSNode){0};
+}
+
+/* The method name of an attribute call, or NULL. */
+static int method_is(lf_pysem *m, TSNode call, const char *name) {
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    return lf_tree_is(fn, "attribute") && lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), name);
+}
+
+static uint32_t n_positional(TSNode call) {
+    TSNode args = lf_tree_field(call, "arguments");
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        const char *t = ts_node_type(ts_node_named_child(args, i));
+        if (strcmp(t, "keyword_argument") && strcmp(t, "comment"))
+            k++;
+    }
+    return k;
+}
+
+/* A method of a path-like receiver whose type the model cannot tell: accepted
+ * only with no positional argument (os has no such zero-argument function). */
+static int pathlike_method(lf_pysem *m, TSNode call, const char *name) {
+    if (!method_is(m, call, name) || n_positional(call) != 0)
+        return 0;
+    lf_pytype t = lf_pysem_type_of(m, receiver(call));
+    return t == LF_PYTYPE_PATH || t == LF_PYTYPE_UNKNOWN;
+}
+
+int lf_pylock_removal_call(lf_pysem *m, TSNode call, TSNode *target) {
+    const char *q = lf_pysem_callee(m, call);
+    if ((q && (!strcmp(q, "pathlib.Path.unlink") || !strcmp(q, "pathlib.Path.rmdir"))) ||
+        pathlike_method(m, call, "unlink") || pathlike_method(m, call, "rmdir")) {
+        *target = receiver(call);
+        return !ts_node_is_null(*target);
+    }
+    if (!lf_pylock_callee_any(m, call, k_removals))
+        return 0;
+    *target = lf_pylock_arg(m, call, 0, "path");
+    return !ts_node_is_null(*target);
+}
+
+/* ---- keys ---- */
+
+static const char *const k_path_wrappers[] = {"str", "os.fspath", "pathlib.Path", "pathlib.PurePath",
+                                              "pathlib.PosixPath", "os.path.abspath", "os.path.normpath",
+                                              "os.path.expanduser", "os.fsencode", "os.fsdecode", NULL};
+
+/* The class a `self` parameter use belongs to, or -1. */
+static int32_t self_class(lf_pysem *m, TSNode ident) {
+    if (!lf_tree_is(ident, "identifier"))
+        return -1;
+    int32_t scope = lf_pysem_scope_of(m, ident);
+    char *name = lf_tree_text(m->src, ident);
+    const lf_pybinding *b = lf_pysem_binding_at(m, scope, name, ts_node_start_byte(ident));
+    free(name);
+    if (!b || b->kind != LF_PYBIND_PARAM || b->scope < 0)
+        return -1;
+    const lf_pyscope *fs = &m->scopes[b->scope];
+    if (fs->kind != LF_PYSCOPE_FUNCTION || fs->cls < 0)
+        return -1;
+    /* The first parameter of a method (not a staticmethod's: close enough). */
+    TSNode params = lf_tree_field(fs->node, "parameters");
+    TSNode first = lf_tree_child(params, 0);
+    if (lf_tree_is(first, "default_parameter") || lf_tree_is(first, "typed_parameter") ||
+        lf_tree_is(first, "typed_default_parameter"))
+        first = lf_tree_is(first, "typed_parameter") ? ts_node_named_child(first, 0) : lf_tree_field(first, "name");
+    if (!ts_node_eq(first, b->target))
+        return -1;
+    return fs->cls;
+}
+
+static uint64_t key_hash(const lf_pysem *m, const lf_pkey *k) {
+    uint64_t h = mix(0x51ed270b2bull, (uint64_t)k->kind);
+    switch (k->kind) {
+    case LF_PKEY_FIELD:
+        return mix(mix(h, (uint64_t)k->scope), (uint64_t)(uintptr_t)k->name);
+    case LF_PKEY_BIND:
+        return mix(h, (uint64_t)(uintptr_t)k->binding);
+    case LF_PKEY_CALL:
+        return mix(h, (uint64_t)k->scope);
+    case LF_PKEY_EXPR:
+        return mix(h, lf_tree_hash(m->src, k->node, EQ_FLAGS));
+    default:
+        return h;
+    }
+}
+
+static int key_eq(const lf_pysem *m, const lf_pkey *a, const lf_pkey *b) {
+    if (a->kind != b->kind || a->hash != b->hash)
+        return 0;
+    switch (a->kind) {
+    case LF_PKEY_FIELD:
+        return a->scope == b->scope && a->name == b->name;
+    case LF_PKEY_BIND:
+        return a->binding == b->binding;
+    case LF_PKEY_CALL:
+        return a->scope == b->scope;
+    case LF_PKEY_EXPR:
+        return lf_tree_equal(m->src, a->node, m->src, b->node, EQ_FLAGS);
+    default:
+        return 0;
+    }
+}
+
+static int32_t method_scope(lf_pylock *l, int32_t cls, const char *name);
+static int32_t def_scope(lf_pysem *m, TSNode def);
+
+lf_pkey lf_pylock_key_of(lf_pylock *l, TSNode expr) {
+    lf_pysem *m = l->m;
+    lf_pkey k;
+    memset(&k, 0, sizeof k);
+    TSNode e = lf_tree_unparen(expr);
+    for (size_t hops = 0; !ts_node_is_null(e) && hops <= m->n_bindings + 1; hops++) {
+        e = lf_tree_unparen(e);
+        if (lf_tree_is(e, "call")) {
+            TSNode a0 = lf_pylock_arg(m, e, 0, NULL);
+            if (!ts_node_is_null(a0) && n_positional(e) == 1 && lf_pylock_callee_any(m, e, k_path_wrappers)) {
+                e = a0;
+                continue;
+            }
+            int skip = 0;
+            int32_t f = lf_pylock_local_callee(l, e, &skip);
+            if (f >= 0 && m->scopes[f].kind == LF_PYSCOPE_FUNCTION && strcmp(m->scopes[f].name, "__init__") != 0) {
+                k.kind = LF_PKEY_CALL;
+                k.scope = f;
+                break;
+            }
+        } else if (lf_tree_is(e, "identifier")) {
+            char *name = lf_tree_text(m->src, e);
+            const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, e), name, ts_node_start_byte(e));
+            free(name);
+            if (b && (b->kind == LF_PYBIND_ASSIGN || b->kind == LF_PYBIND_WALRUS) && !ts_node_is_null(b->value) &&
+                !ts_node_eq(lf_tree_unparen(b->value), e)) {
+                e = b->value;
+                continue;
+            }
+            if (b && b->kind != LF_PYBIND_IMPORT) {
+                k.kind = LF_PKEY_BIND;
+                k.binding = b;
+                break;
+            }
+        } else if (lf_tree_is(e, "attribute")) {
+            int32_t cls = self_class(m, lf_tree_unparen(lf_tree_field(e, "object")));
+            TSNode attr = lf_tree_field(e, "attribute");
+            if (cls >= 0 && lf_tree_is(attr, "identifier")) {
+                k.kind = LF_PKEY_FIELD;
+                k.scope = cls;
+                k.name = lf_pysem_intern_node(m, attr);
+                break;
+            }
+        }
+        k.kind = LF_PKEY_EXPR;
+        k.node = e;
+        break;
+    }
+    if (k.kind == LF_PKEY_NONE && !ts_node_is_null(e)) {
+        k.kind = LF_PKEY_EXPR;
+        k.node = e;
+    }
+    k.hash = key_hash(m, &k);
+    return k;
+}
+
+int32_t lf_pylock_find(const lf_pylock *l, const lf_pkey *k) {
+    const struct lf_pylock_internal *in = l->in;
+    if (!in->cap || k->kind == LF_PKEY_NONE)
+        return -1;
+    size_t h = (size_t)(k->hash >> 3) & (in->cap - 1);
+    for (; in->table[h]; h = (h + 1) & (in->cap - 1)) {
+        size_t i = in->table[h] - 1;
+        if (key_eq(l->m, &in->keys.items[i].key, k))
+            return (int32_t)i;
+    }
+    return -1;
+}
+
+static int32_t key_add(lf_pylock *l, const lf_pkey *k) {
+    struct lf_pylock_internal *in = l->in;
+    if (k->kind == LF_PKEY_NONE)
+        return -1;
+    int32_t found = lf_pylock_find(l, k);
+    if (found >= 0)
+        return found;
+    if (2 * (in->keys.len + 1) > in->cap) {
+        size_t cap = in->cap ? in->cap * 2 : 64;
+        size_t *t = lf_xcalloc(cap, sizeof *t);
+        for (size_t i = 0; i < in->keys.len; i++) {
+            size_t h = (size_t)(in->keys.items[i].key.hash >> 3) & (cap - 1);
+            while (t[h])
+                h = (h + 1) & (cap - 1);
+            t[h] = i + 1;
+        }
+        free(in->table);
+        in->table = t;
+        in->cap = cap;
+    }
+    lf_pylock_key e;
+    memset(&e, 0, sizeof e);
+    e.key = *k;
+    LF_VEC_PUSH(&in->keys, e);
+    i32_vec none = {0};
+    LF_VEC_PUSH(&in->key_edges, none);
+    size_t h = (size_t)(k->hash >> 3) & (in->cap - 1);
+    while (in->table[h])
+        h = (h + 1) & (in->cap - 1);
+    in->table[h] = in->keys.len;
+    return (int32_t)(in->keys.len - 1);
+}
+
+static int32_t key_add_expr(lf_pylock *l, TSNode expr) {
+    lf_pkey k = lf_pylock_key_of(l, expr);
+    return key_add(l, &k);
+}
+
+/* Set flags on a key; 1 when that changed it. */
+static int key_mark(lf_pylock *l, int32_t i, unsigned flags, TSNode why) {
+    if (i < 0)
+        return 0;
+    lf_pylock_key *k = &l->in->keys.items[i];
+    if ((k->flags & flags) == flags)
+        return 0;
+    unsigned uses = flags & LF_LOCK_USES & ~k->flags;
+    if (uses && !k->evidence_flag) {
+        k->evidence = why;
+        k->evidence_flag = uses;
+    }
+    k->flags |= flags;
+    return 1;
+}
+
+unsigned lf_pylock_flags_of(lf_pylock *l, TSNode expr) {
+    lf_pkey k = lf_pylock_key_of(l, expr);
+    int32_t i = lf_pylock_find(l, &k);
+    return i < 0 ? 0 : l->keys[i].flags;
+}
+
+int lf_pylock_is_lock(unsigned flags) { return (flags & LF_LOCK_USES) && !(flags & LF_LOCK_PKG); }
+
+/* ---- the module's own functions ---- */
+
+static size_t method_hash(int32_t cls, const char *name, size_t cap) {
+    return (size_t)(mix((uint64_t)cls, (uint64_t)(uintptr_t)name) >> 5) & (cap - 1);
+}
+
+static void index_methods(lf_pylock *l) {
+    lf_pysem *m = l->m;
+    struct lf_pylock_internal *in = l->in;
+    size_t cap = 16;
+    while (cap < 2 * m->n_scopes + 2)
+        cap *= 2;
+    in->methods = lf_xmalloc(cap * sizeof *in->methods);
+    for (size_t i = 0; i < cap; i++)
+        in->methods[i] = -1;
+    in->methods_cap = cap;
+    for (size_t i = 0; i < m->n_scopes; i++) {
+        const lf_pyscope *s = &m->scopes[i];
+        if (s->kind != LF_PYSCOPE_FUNCTION || s->cls < 0)
+            continue;
+        size_t h = method_hash(s->cls, s->name, cap);
+        while (in->methods[h] >= 0) {
+            const lf_pyscope *o = &m->scopes[in->methods[h]];
+            if (o->cls == s->cls && o->name == s->name)
+                break;
+            h = (h + 1) & (cap - 1);
+        }
+        in->methods[h] = (int32_t)i; /* a later definition replaces an earlier one, as in Python */
+    }
+}
+
+static int32_t method_scope(lf_pylock *l, int32_t cls, const char *name) {
+    struct lf_pylock_internal *in = l->in;
+    const char *iname = lf_pysem_intern(l->m, name, strlen(name));
+    size_t h = method_hash(cls, iname, in->methods_cap);
+    for (; in->methods[h] >= 0; h = (h + 1) & (in->methods_cap - 1)) {
+        const lf_pyscope *o = &l->m->scopes[in->methods[h]];
+        if (o->cls == cls && o->name == iname)
+            return in->methods[h];
+    }
+    return -1;
+}
+
+static int32_t def_scope(lf_pysem *m, TSNode def) {
+    if (lf_tree_is(def, "decorated_definition"))
+        def = lf_tree_field(def, "definition");
+    TSNode body = lf_tree_field(def, "body");
+    if (ts_node_is_null(body))
+        return -1;
+    int32_t s = lf_pysem_scope_of(m, body);
+    return s > 0 && ts_node_eq(m->scopes[s].node, def) ? s : -1;
+}
+
+int32_t lf_pylock_local_callee(lf_pylock *l, TSNode call, int *skip_self) {
+    lf_pysem *m = l->m;
+    *skip_self = 0;
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    if (lf_tree_is(fn, "identifier")) {
+        char *name = lf_tree_text(m->src, fn);
+        const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, fn), name, ts_node_start_byte(fn));
+        free(name);
+        if (!b || b->kind != LF_PYBIND_DEF)
+            return -1;
+        int32_t s = def_scope(m, b->value);
+        if (s < 0)
+            return -1;
+        if (m->scopes[s].kind == LF_PYSCOPE_CLASS) {
+            *skip_self = 1;
+            return method_scope(l, s, "__init__");
+        }
+        return s;
+    }
+    if (lf_tree_is(fn, "attribute")) {
+        int32_t cls = self_class(m, lf_tree_unparen(lf_tree_field(fn, "object")));
+        TSNode attr = lf_tree_field(fn, "attribute");
+        if (cls < 0 || !lf_tree_is(attr, "identifier"))
+            return -1;
+        char *name = lf_tree_text(m->src, attr);
+        int32_t s = method_scope(l, cls, name);
+        free(name);
+        if (s >= 0)
+            *skip_self = 1;
+        return s;
+    }
+    return -1;
+}
+
+/* ---- handles and what they were opened from ---- */
+
+static const char *const k_open_calls[] = {"open", "io.open", "os.open", "codecs.open", "os.fdopen", NULL};
+
+/* The path a file handle or descriptor was opened from, or null: `f` from
+ * `with open(P) as f` / `f = open(P)`, `fd = os.open(P, ...)`, `f.fileno()`,
+ * a field assigned from one of those. */
+static TSNode handle_path(lf_pylock *l, TSNode h) {
+    lf_pysem *m = l->m;
+    TSNode e = lf_tree_unparen(h);
+    for (size_t hops = 0; hops <= m->n_bindings + 1 && !ts_node_is_null(e); hops++) {
+        e = lf_tree_unparen(e);
+        if (lf_tree_is(e, "call")) {
+            if (method_is(m, e, "fileno") || method_is(m, e, "__enter__")) {
+                e = receiver(e);
+                continue;
+            }
+            const char *q = lf_pysem_callee(m, e);
+            if (q && in_list(q, k_open_calls)) {
+                if (!strcmp(q, "os.fdopen")) {
+                    e = lf_pylock_arg(m, e, 0, "fd");
+                    continue;
+                }
+                return lf_pylock_arg(m, e, 0, "file");
+            }
+            if (q && !strcmp(q, "pathlib.Path.open"))
+                return receiver(e);
+            if (pathlike_method(m, e, "open"))
+                return receiver(e);
+            return (TSNode){0};
+        }
+        if (lf_tree_is(e, "identifier")) {
+            char *name = lf_tree_text(m->src, e);
+            const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, e), name, ts_node_start_byte(e));
+            free(name);
+            if (!b || ts_node_is_null(b->value) || ts_node_eq(lf_tree_unparen(b->value), e) ||
+                (b->kind != LF_PYBIND_ASSIGN && b->kind != LF_PYBIND_WITH && b->kind != LF_PYBIND_WALRUS))
+                return (TSNode){0};
+            e = b->value;
+            continue;
+        }
+        if (lf_tree_is(e, "attribute")) {
+            int32_t cls = self_class(m, lf_tree_unparen(lf_tree_field(e, "object")));
+            TSNode attr = lf_tree_field(e, "attribute");
+            if (cls < 0 || !lf_tree_is(attr, "identifier"))
+                return (TSNode){0};
+            const char *name = lf_pysem_intern_node(m, attr);
+            /* The first assignment of the field from an open call. */
+            for (size_t i = 0; i < l->in->fields.len; i++) {
+                const field_value *fv = &l->in->fields.items[i];
+                if (fv->cls == cls && fv->name == name && !lf_tree_is(lf_tree_unparen(fv->value), "none") &&
+                    !lf_tree_is(lf_tree_unparen(fv->value), "attribute")) {
+                    e = fv->value;
+                    goto next;
+                }
+            }
+            return (TSNode){0};
+        }
+        return (TSNode){0};
+    next:;
+    }
+    return (TSNode){0};
+}
+
+/* ---- what a call does ---- */
+
+/* Does the expression combine os.O_EXCL (through local names)? */
+static int mentions_qualname(lf_pysem *m, TSNode expr, const char *q) {
+    LF_VEC(TSNode) stack = {0};
+    LF_VEC_PUSH(&stack, expr);
+    int found = 0;
+    size_t budget = m->n_bindings + 8; /* names followed: each binding's value at most about once */
+    while (stack.len && !found) {
+        TSNode n = lf_tree_unparen(stack.items[--stack.len]);
+        if (lf_tree_is(n, "binary_operator")) {
+            LF_VEC_PUSH(&stack, lf_tree_field(n, "left"));
+            LF_VEC_PUSH(&stack, lf_tree_field(n, "right"));
+            continue;
+        }
+        const char *nq = lf_pysem_qualname(m, n);
+        if (nq && !strcmp(nq, q)) {
+            found = 1;
+            break;
+        }
+        if (lf_tree_is(n, "identifier") && budget) {
+            budget--;
+            TSNode v = lf_pysem_resolve_value(m, n);
+            if (!ts_node_eq(v, n))
+                LF_VEC_PUSH(&stack, v);
+        }
+    }
+    LF_VEC_FREE(&stack);
+    return found;
+}
+
+static int string_has(lf_pysem *m, TSNode s, char c) {
+    s = lf_tree_unparen(s);
+    if (!lf_tree_is(s, "string"))
+        return 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(s); i++) {
+        TSNode part = ts_node_named_child(s, i);
+        if (lf_tree_is(part, "string_content") &&
+            memchr(m->src->text + ts_node_start_byte(part), c, ts_node_end_byte(part) - ts_node_start_byte(part)))
+            return 1;
+    }
+    return 0;
+}
+
+static int kw_true(lf_pysem *m, TSNode call, const char *kw) {
+    TSNode v = lf_pylock_arg(m, call, 99, kw);
+    return lf_tree_is(lf_tree_unparen(v), "true");
+}
+
+/* The path an exclusive create makes, or null. */
+static TSNode exclusive_create(lf_pylock *l, TSNode call) {
+    lf_pysem *m = l->m;
+    static const char *const mkdirs[] = {"os.mkdir", NULL};
+    static const char *const links[] = {"os.link", "os.symlink", NULL};
+    static const char *const opens[] = {"open", "io.open", NULL};
+    static const char *const os_open[] = {"os.open", NULL};
+    if (lf_pylock_callee_any(m, call, os_open)) {
+        TSNode flags = lf_pylock_arg(m, call, 1, "flags");
+        if (!ts_node_is_null(flags) && mentions_qualname(m, flags, "os.O_EXCL"))
+            return lf_pylock_arg(m, call, 0, "path");
+        return (TSNode){0};
+    }
+    if (lf_pylock_callee_any(m, call, opens)) {
+        TSNode mode = lf_pylock_arg(m, call, 1, "mode");
+        return string_has(m, mode, 'x') ? lf_pylock_arg(m, call, 0, "file") : (TSNode){0};
+    }
+    if (lf_pylock_callee_any(m, call, mkdirs))
+        return lf_pylock_arg(m, call, 0, "path");
+    if (lf_pylock_callee_any(m, call, links))
+        return lf_pylock_arg(m, call, 1, "dst");
+    const char *q = lf_pysem_callee(m, call);
+    if (((q && !strcmp(q, "pathlib.Path.mkdir")) || (method_is(m, call, "mkdir") && !q)) &&
+        !kw_true(m, call, "exist_ok") && n_positional(call) <= 1)
+        return receiver(call);
+    if (q && (!strcmp(q, "pathlib.Path.symlink_to") || !strcmp(q, "pathlib.Path.hardlink_to")))
+        return receiver(call);
+    return (TSNode){0};
+}
+
+typedef struct lock_class {
+    const char *qualname;
+    unsigned kind;
+} lock_class;
+
+/* Lock classes and functions that take a path (first argument). */
+static const lock_class k_lock_classes[] = {
+    {"filelock.FileLock", LF_LOCK_FLOCK},
+    {"filelock.UnixFileLock", LF_LOCK_FLOCK},
+    {"filelock.WindowsFileLock", LF_LOCK_MSVCRT},
+    {"filelock.SoftFileLock", LF_LOCK_EXCL},
+    {"portalocker.Lock", LF_LOCK_FLOCK},
+    {"portalocker.RLock", LF_LOCK_FLOCK},
+    {"portalocker.utils.Lock", LF_LOCK_FLOCK},
+    {"fasteners.InterProcessLock", LF_LOCK_FLOCK},
+    {"fasteners.InterProcessReaderWriterLock", LF_LOCK_FLOCK},
+    {"fasteners.process_lock.InterProcessLock", LF_LOCK_FLOCK},
+    {"zc.lockfile.LockFile", LF_LOCK_FLOCK},
+    {"lockfile.LockFile", LF_LOCK_EXCL},
+    {"lockfile.FileLock", LF_LOCK_EXCL},
+    {"lockfile.LinkLockFile", LF_LOCK_EXCL},
+    {"lockfile.MkdirLockFile", LF_LOCK_EXCL},
+    {"lockfile.linklockfile.LinkLockFile", LF_LOCK_EXCL},
+    {"lockfile.mkdirlockfile.MkdirLockFile", LF_LOCK_EXCL},
+    {"lockfile.symlinklockfile.SymlinkLockFile", LF_LOCK_EXCL},
+    {"lockfile.pidlockfile.PIDLockFile", LF_LOCK_EXCL | LF_LOCK_PID},
+    {"daemon.pidfile.PIDLockFile", LF_LOCK_EXCL | LF_LOCK_PID},
+    {"daemon.pidfile.TimeoutPIDLockFile", LF_LOCK_EXCL | LF_LOCK_PID},
+    {NULL, 0},
+};
+
+static unsigned lock_class_kind(const char *q) {
+    for (size_t i = 0; q && k_lock_classes[i].qualname; i++)
+        if (!strcmp(q, k_lock_classes[i].qualname))
+            return k_lock_classes[i].kind;
+    return 0;
+}
+
+/* fcntl.flock / lockf / fcntl(F_SETLK*), msvcrt.locking, portalocker.lock:
+ * the lock kind, *handle = what it locks, *unlock = 1 for a release. */
+static unsigned lock_call(lf_pysem *m, TSNode call, TSNode *handle, int *unlock) {
+    static const char *const flocks[] = {"fcntl.flock", "fcntl.lockf", NULL};
+    static const char *const fcntls[] = {"fcntl.fcntl", NULL};
+    static const char *const msv[] = {"msvcrt.locking", NULL};
+    static const char *const porta[] = {"portalocker.lock", "portalocker.portalocker.lock", NULL};
+    *unlock = 0;
+    if (lf_pylock_callee_any(m, call, flocks)) {
+        TSNode op = lf_pylock_arg(m, call, 1, "operation");
+        if (ts_node_is_null(op))
+            op = lf_pylock_arg(m, call, 1, "cmd");
+        *unlock = !ts_node_is_null(op) && mentions_qualname(m, op, "fcntl.LOCK_UN");
+        *handle = lf_pylock_arg(m, call, 0, "fd");
+        return LF_LOCK_FLOCK;
+    }
+    if (lf_pylock_callee_any(m, call, fcntls)) {
+        TSNode op = lf_pylock_arg(m, call, 1, "cmd");
+        if (ts_node_is_null(op) ||
+            !(mentions_qualname(m, op, "fcntl.F_SETLK") || mentions_qualname(m, op, "fcntl.F_SETLKW") ||
+              mentions_qualname(m, op, "fcntl.F_OFD_SETLK") || mentions_qualname(m, op, "fcntl.F_OFD_SETLKW")))
+            return 0;
+        *handle = lf_pylock_arg(m, call, 0, "fd");
+        return LF_LOCK_FLOCK;
+    }
+    if (lf_pylock_callee_any(m, call, msv)) {
+        TSNode op = lf_pylock_arg(m, call, 1, "mode");
+        *unlock = !ts_node_is_null(op) && mentions_qualname(m, op, "msvcrt.LK_UNLCK");
+        *handle = lf_pylock_arg(m, call, 0, "fd");
+        return LF_LOCK_MSVCRT;
+    }
+    if (lf_pylock_callee_any(m, call, porta)) {
+        *handle = lf_pylock_arg(m, call, 0, "file_");
+        return LF_LOCK_FLOCK;
+    }
+    return 0;
+}
+
+/* Does the expression hold this process's pid (`os.getpid()`, `str(os.getpid())`,
+ * a name bound to one, a format of one)? */
+static int holds_pid(lf_pysem *m, TSNode expr) {
+    static const char *const getpid[] = {"os.getpid", NULL};
+    LF_VEC(TSNode) stack = {0};
+    LF_VEC_PUSH(&stack, expr);
+    int found = 0;
+    size_t budget = 64 + m->n_bindings;
+    while (stack.len && !found && budget) {
+        budget--;
+        TSNode n = stack.items[--stack.len];
+        if (lf_tree_is(n, "call") && lf_pylock_callee_any(m, n, getpid)) {
+            found = 1;
+            break;
+        }
+        if (lf_tree_is(n, "identifier")) {
+            TSNode v = lf_pysem_resolve_value(m, n);
+            if (!ts_node_eq(v, n))
+                LF_VEC_PUSH(&stack, v);
+            continue;
+        }
+        if (lf_tree_is(n, "lambda") || lf_tree_is(n, "function_definition"))
+            continue;
+        for (uint32_t i = ts_node_named_child_count(n); i-- > 0;)
+            LF_VEC_PUSH(&stack, ts_node_named_child(n, i));
+    }
+    LF_VEC_FREE(&stack);
+    return found;
+}
+
+/* A write of data into a path: *path, *data. */
+static int write_call(lf_pylock *l, TSNode call, TSNode *path, TSNode *data) {
+    lf_pysem *m = l->m;
+    static const char *const os_write[] = {"os.write", NULL};
+    static const char *const dumps[] = {"json.dump", "pickle.dump", NULL};
+    if (lf_pylock_callee_any(m, call, os_write)) {
+        *path = handle_path(l, lf_pylock_arg(m, call, 0, "fd"));
+        *data = lf_pylock_arg(m, call, 1, "data");
+        return !ts_node_is_null(*path) && !ts_node_is_null(*data);
+    }
+    if (lf_pylock_callee_any(m, call, dumps)) {
+        *path = handle_path(l, lf_pylock_arg(m, call, 1, "fp"));
+        *data = lf_pylock_arg(m, call, 0, "obj");
+        return !ts_node_is_null(*path) && !ts_node_is_null(*data);
+    }
+    if (method_is(m, call, "write_text") || method_is(m, call, "write_bytes")) {
+        *path = receiver(call);
+        *data = lf_pylock_arg(m, call, 0, "data");
+        return !ts_node_is_null(*data);
+    }
+    if (method_is(m, call, "write") || method_is(m, call, "writelines")) {
+        *path = handle_path(l, receiver(call));
+        *data = lf_pylock_arg(m, call, 0, NULL);
+        return !ts_node_is_null(*path) && !ts_node_is_null(*data);
+    }
+    return 0;
+}
+
+/* A judgement of a path: existence, stat, mtime, reading it. *target. */
+static int judge_call(lf_pylock *l, TSNode call, TSNode *target) {
+    lf_pysem *m = l->m;
+    static const char *const by_arg[] = {"os.path.exists", "os.path.lexists", "os.path.isfile", "os.path.isdir",
+                                         "os.path.islink", "os.path.getmtime", "os.path.getctime", "os.path.getsize",
+                                         "os.stat", "os.lstat", "os.readlink", NULL};
+    static const char *const opens[] = {"open", "io.open", "codecs.open", NULL};
+    static const char *const path_methods[] = {"exists", "is_file", "is_dir", "is_symlink", "stat", "lstat",
+                                               "read_text", "read_bytes", "readlink", NULL};
+    static const char *const readlink[] = {"os.readlink", NULL};
+    if (lf_pylock_callee_any(m, call, by_arg)) {
+        *target = lf_pylock_arg(m, call, 0, "path");
+        if (ts_node_is_null(*target))
+            return 0;
+        return lf_pylock_callee_any(m, call, readlink) ? 2 : 1;
+    }
+    if (lf_pylock_callee_any(m, call, opens)) {
+        TSNode mode = lf_pylock_arg(m, call, 1, "mode");
+        if (!ts_node_is_null(mode) && !string_has(m, mode, '+') &&
+            (string_has(m, mode, 'w') || string_has(m, mode, 'x') || string_has(m, mode, 'a') ||
+             !lf_tree_is(lf_tree_unparen(mode), "string")))
+            return 0;
+        *target = lf_pylock_arg(m, call, 0, "file");
+        return ts_node_is_null(*target) ? 0 : 2;
+    }
+    for (size_t i = 0; path_methods[i]; i++)
+        if (pathlike_method(m, call, path_methods[i])) {
+            *target = receiver(call);
+            if (ts_node_is_null(*target))
+                return 0;
+            return i >= 6 ? 2 : 1; /* read_text, read_bytes, readlink read the contents */
+        }
+    return 0;
+}
+
+static int is_probe(lf_pysem *m, TSNode call) {
+    static const char *const kill[] = {"os.kill", NULL};
+    if (!lf_pylock_callee_any(m, call, kill))
+        return 0;
+    TSNode sig = lf_tree_unparen(lf_pylock_arg(m, call, 1, "signal"));
+    return lf_tree_is(sig, "integer") && lf_tree_text_eq(m->src, sig, "0");
+}
+
+static const char *const k_package_locks[] = {
+    "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "uv.lock", "Cargo.lock", "poetry.lock", "Gemfile.lock",
+    "composer.lock", "Pipfile.lock", "flake.lock", "bun.lock", "bun.lockb", "mix.lock", "pubspec.lock",
+    "packages.lock.json", "Podfile.lock", "npm-shrinkwrap.json", "pdm.lock", "conda-lock.yml", "go.sum",
+    "Package.resolved", "deno.lock", "gradle.lockfile", "pylock.toml", NULL};
+
+static int is_package_lock_literal(lf_pysem *m, TSNode s) {
+    s = lf_tree_unparen(s);
+    if (!lf_tree_is(s, "string"))
+        return 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(s); i++) {
+        TSNode part = ts_node_named_child(s, i);
+        if (!lf_tree_is(part, "string_content"))
+            continue;
+        const char *a = m->src->text + ts_node_start_byte(part);
+        size_t n = ts_node_end_byte(part) - ts_node_start_byte(part);
+        for (size_t k = 0; k < n; k++)
+            if (a[k] == '/' || a[k] == '\\') {
+                a += k + 1;
+                n -= k + 1;
+                k = (size_t)-1;
+            }
+        for (size_t k = 0; k_package_locks[k]; k++)
+            if (strlen(k_package_locks[k]) == n && !memcmp(a, k_package_locks[k], n))
+                return 1;
+    }
+    return 0;
+}
+
+/* Does the path expression name a package-manager lock file: a literal, a name
+ * bound to one, a loop variable over literals that all are? */
+static int names_package_lock(lf_pysem *m, TSNode expr) {
+    LF_VEC(TSNode) stack = {0};
+    LF_VEC_PUSH(&stack, expr);
+    int found = 0;
+    size_t budget = 64 + m->n_bindings;
+    while (stack.len && !found && budget) {
+        budget--;
+        TSNode n = lf_tree_unparen(stack.items[--stack.len]);
+        if (is_package_lock_literal(m, n)) {
+            found = 1;
+            break;
+        }
+        if (lf_tree_is(n, "identifier")) {
+            char *name = lf_tree_text(m->src, n);
+            const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, n), name, ts_node_start_byte(n));
+            free(name);
+            if (b && b->kind == LF_PYBIND_FOR) {
+                /* `for name in ("package-lock.json", "yarn.lock"):` */
+                TSNode fs = m->stmts[b->stmt].node;
+                TSNode it = lf_tree_unparen(lf_tree_field(fs, "right"));
+                uint32_t k = lf_tree_child_count(it), all = k > 0;
+                for (uint32_t i = 0; i < k && all; i++)
+                    all = is_package_lock_literal(m, lf_tree_child(it, i));
+                if ((lf_tree_is(it, "tuple") || lf_tree_is(it, "list") || lf_tree_is(it, "set")) && all)
+                    found = 1;
+            } else if (b && (b->kind == LF_PYBIND_ASSIGN || b->kind == LF_PYBIND_WALRUS) &&
+                       !ts_node_is_null(b->value) && !ts_node_eq(b->value, n)) {
+                LF_VEC_PUSH(&stack, b->value);
+            }
+            continue;
+        }
+        if (lf_tree_is(n, "call") || lf_tree_is(n, "binary_operator") || lf_tree_is(n, "argument_list")) {
+            for (uint32_t i = ts_node_named_child_count(n); i-- > 0;)
+                LF_VEC_PUSH(&stack, ts_node_named_child(n, i));
+        }
+    }
+    LF_VEC_FREE(&stack);
+    return found;
+}
+
+/* Is the statement inside a try whose handlers catch what a failed exclusive
+ * create raises (FileExistsError and its bases)? Then the code relies on the
+ * create's exclusivity: a lock. An unguarded `os.mkdir(d)` just makes a
+ * directory. */
+static int create_failure_handled(lf_pysem *m, int32_t s) {
+    static const char *const catches[] = {"FileExistsError", "OSError", "IOError", "EnvironmentError", "os.error",
+                                          "Exception", "BaseException", NULL};
+    for (; s >= 0; s = m->stmts[s].parent) {
+        int32_t p = m->stmts[s].parent;
+        if (p < 0)
+            return 0;
+        if (m->stmts[s].clause != LF_PYCLAUSE_TRY_BODY || !lf_tree_is(m->stmts[p].node, "try_statement"))
+            continue;
+        TSNode tr = m->stmts[p].node;
+        for (uint32_t i = 0; i < ts_node_named_child_count(tr); i++) {
+            TSNode c = ts_node_named_child(tr, i);
+            if (!lf_tree_is(c, "except_clause"))
+                continue;
+            /* `except OSError: pass` only makes the create idempotent ("make it if
+             * missing"): no lock is taken or waited for. */
+            int only_pass = 1;
+            for (uint32_t j = 0; j < ts_node_named_child_count(c); j++) {
+                TSNode b = ts_node_named_child(c, j);
+                if (!lf_tree_is(b, "block"))
+                    continue;
+                for (int32_t k = lf_pysem_first_in_block(m, b); k >= 0; k = lf_pysem_next_sibling(m, k))
+                    if (!lf_tree_is(m->stmts[k].node, "pass_statement"))
+                        only_pass = 0;
+            }
+            if (only_pass)
+                continue;
+            TSNode v = lf_tree_field(c, "value");
+            if (ts_node_is_null(v)) {
+                TSNode first = lf_tree_child(c, 0);
+                if (ts_node_is_null(first) || lf_tree_is(first, "block"))
+                    return 1;
+                v = first;
+            }
+            if (lf_tree_is(v, "as_pattern"))
+                v = ts_node_named_child(v, 0);
+            v = lf_tree_unparen(v);
+            if (lf_tree_is(v, "tuple")) {
+                for (uint32_t j = 0; j < lf_tree_child_count(v); j++)
+                    if (in_list(lf_pysem_qualname(m, lf_tree_child(v, j)), catches))
+                        return 1;
+            } else if (in_list(lf_pysem_qualname(m, v), catches)) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- the build ---- */
+
+static lf_pylock_event *add_event(lf_pylock *l, lf_pylock_event_kind kind, int32_t scope, TSNode node, int32_t key,
+                                  int helper) {
+    lf_pylock_event e;
+    memset(&e, 0, sizeof e);
+    e.kind = kind;
+    e.scope = scope;
+    e.node = node;
+    e.key = key;
+    e.via_helper = helper;
+    e.param = -1;
+    LF_VEC_PUSH(&l->in->events, e);
+    return &l->in->events.items[l->in->events.len - 1];
+}
+
+typedef struct walk_ctx {
+    lf_pylock *l;
+} walk_ctx;
+
+/* Fields assigned in methods (`self.fd = os.open(...)`), and identity reads. */
+static lf_walk_action visit_node(TSNode n, void *ud) {
+    lf_pylock *l = ((walk_ctx *)ud)->l;
+    lf_pysem *m = l->m;
+    if (lf_tree_is(n, "assignment")) {
+        TSNode left = lf_tree_unparen(lf_tree_field(n, "left"));
+        TSNode right = lf_tree_field(n, "right");
+        if (lf_tree_is(left, "attribute") && !ts_node_is_null(right)) {
+            int32_t cls = self_class(m, lf_tree_unparen(lf_tree_field(left, "object")));
+            TSNode attr = lf_tree_field(left, "attribute");
+            if (cls >= 0 && lf_tree_is(attr, "identifier")) {
+                field_value fv = {cls, lf_pysem_intern_node(m, attr), right};
+                LF_VEC_PUSH(&l->in->fields, fv);
+            }
+        }
+    } else if (lf_tree_is(n, "attribute")) {
+        TSNode attr = lf_tree_field(n, "attribute");
+        if (lf_tree_text_eq(m->src, attr, "st_ino") || lf_tree_text_eq(m->src, attr, "st_dev"))
+            add_event(l, LF_PYEV_IDENTITY, lf_pysem_scope_of(m, n), n, -1, 0);
+    }
+    return LF_WALK_CONTINUE;
+}
+
+static int event_cmp(const void *a, const void *b) {
+    const lf_pylock_event *x = a, *y = b;
+    uint32_t sx = ts_node_start_byte(x->node), sy = ts_node_start_byte(y->node);
+    if (sx != sy)
+        return sx < sy ? -1 : 1;
+    /* At one call (a helper that reads then removes its argument), the judgement first. */
+    int kx = x->kind == LF_PYEV_JUDGE ? -1 : (int)x->kind, ky = y->kind == LF_PYEV_JUDGE ? -1 : (int)y->kind;
+    return kx - ky;
+}
+
+static void add_edges_for_call(lf_pylock *l, TSNode call, int32_t caller, int32_t f, int skip,
+                               const int32_t *param_start, const lf_pybinding *const *all_params) {
+    lf_pysem *m = l->m;
+    if (f < 0)
+        return;
+    int32_t first = param_start[f], last = param_start[f + 1];
+    TSNode args = lf_tree_field(call, "arguments");
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        const lf_pybinding *p = NULL;
+        TSNode value = a;
+        if (lf_tree_is(a, "comment"))
+            continue;
+        if (lf_tree_is(a, "list_splat") || lf_tree_is(a, "dictionary_splat"))
+            break;
+        if (lf_tree_is(a, "keyword_argument")) {
+            TSNode kw = lf_tree_field(a, "name");
+            value = lf_tree_field(a, "value");
+            for (int32_t j = first; j < last; j++)
+                if (lf_tree_text_eq(m->src, kw, all_params[j]->name))
+                    p = all_params[j];
+        } else {
+            int32_t j = first + (int32_t)(k++) + skip;
+            if (j < last)
+                p = all_params[j];
+        }
+        if (!p || ts_node_is_null(value))
+            continue;
+        edge e;
+        e.arg = key_add_expr(l, value);
+        lf_pkey pk;
+        memset(&pk, 0, sizeof pk);
+        pk.kind = LF_PKEY_BIND;
+        pk.binding = p;
+        pk.hash = key_hash(m, &pk);
+        e.param = key_add(l, &pk);
+        e.call = call;
+        e.arg_node = value;
+        e.caller = caller;
+        e.callee = f;
+        if (e.arg < 0 || e.param < 0)
+            continue;
+        LF_VEC_PUSH(&l->in->edges, e);
+        int32_t idx = (int32_t)(l->in->edges.len - 1);
+        LF_VEC_PUSH(&l->in->key_edges.items[e.arg], idx);
+        LF_VEC_PUSH(&l->in->key_edges.items[e.param], idx);
+    }
+}
+
+/* Settle the flags along the call edges. */
+static void propagate(lf_pylock *l) {
+    struct lf_pylock_internal *in = l->in;
+    i32_vec work = {0};
+    for (size_t i = 0; i < in->keys.len; i++)
+        LF_VEC_PUSH(&work, (int32_t)i);
+    while (work.len) {
+        int32_t k = work.items[--work.len];
+        for (size_t j = 0; j < in->key_edges.items[k].len; j++) {
+            const edge *e = &in->edges.items[in->key_edges.items[k].items[j]];
+            unsigned pf = in->keys.items[e->param].flags, af = in->keys.items[e->arg].flags;
+            unsigned up = pf & (LF_LOCK_USES | LF_LOCK_REMOVED | LF_LOCK_JUDGED | LF_LOCK_JUDGED_CONTENT);
+            if (pf & LF_LOCK_USES)
+                up |= LF_LOCK_HELPER;
+            if (up && key_mark(l, e->arg, up, e->call))
+                LF_VEC_PUSH(&work, e->arg);
+            if (lf_pylock_is_lock(af) && key_mark(l, e->param, LF_LOCK_ARG, e->call))
+                LF_VEC_PUSH(&work, e->param);
+        }
+    }
+    LF_VEC_FREE(&work);
+}
+
+lf_pylock *lf_pylock_build(lf_pysem *m) {
+    lf_pylock *l = lf_xcalloc(1, sizeof *l);
+    l->m = m;
+    l->in = lf_xcalloc(1, sizeof *l->in);
+    index_methods(l);
+    walk_ctx wc = {l};
+    lf_tree_walk(m->root, visit_node, &wc);
+
+    /* Parameters of every function, in order, indexed by scope (bindings are
+     * in source order, so one counting pass groups them). */
+    int32_t *param_start = lf_xcalloc(m->n_scopes + 2, sizeof *param_start);
+    for (size_t i = 0; i < m->n_bindings; i++) {
+        const lf_pybinding *b = &m->bindings[i];
+        if (b->kind == LF_PYBIND_PARAM && b->scope >= 0 && m->scopes[b->scope].kind == LF_PYSCOPE_FUNCTION &&
+            lf_tree_within(b->target, lf_tree_field(m->scopes[b->scope].node, "parameters")))
+            param_start[b->scope + 1]++;
+    }
+    for (size_t s = 0; s < m->n_scopes; s++)
+        param_start[s + 1] += param_start[s];
+    const lf_pybinding **all_params = lf_xcalloc((size_t)param_start[m->n_scopes] + 1, sizeof *all_params);
+    {
+        int32_t *fill = lf_xcalloc(m->n_scopes + 1, sizeof *fill);
+        for (size_t i = 0; i < m->n_bindings; i++) {
+            const lf_pybinding *b = &m->bindings[i];
+            if (b->kind == LF_PYBIND_PARAM && b->scope >= 0 && m->scopes[b->scope].kind == LF_PYSCOPE_FUNCTION &&
+                lf_tree_within(b->target, lf_tree_field(m->scopes[b->scope].node, "parameters")))
+                all_params[param_start[b->scope] + fill[b->scope]++] = b;
+        }
+        free(fill);
+    }
+
+    l->acquires = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, 1);
+    int32_t *callee_of = lf_xmalloc((m->n_calls ? m->n_calls : 1) * sizeof *callee_of);
+    for (size_t i = 0; i < m->n_calls; i++) {
+        int skip = 0;
+        callee_of[i] = lf_pylock_local_callee(l, m->calls[i].node, &skip);
+    }
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_pycall *c = &m->calls[i];
+        TSNode call = c->node, t, data;
+        int32_t scope = c->scope;
+        TSNode created = exclusive_create(l, call);
+        if (!ts_node_is_null(created) && create_failure_handled(m, c->stmt)) {
+            int32_t k = key_add_expr(l, created);
+            key_mark(l, k, LF_LOCK_EXCL, call);
+            /* symlink(str(os.getpid()), p): the link's target holds the pid. */
+            TSNode src = lf_pylock_arg(m, call, 0, NULL);
+            if (!ts_node_eq(src, created) && !ts_node_is_null(src) && holds_pid(m, src))
+                key_mark(l, k, LF_LOCK_PID, call);
+            l->acquires[scope] = 1;
+            add_event(l, LF_PYEV_ACQUIRE, scope, call, k, 0);
+        }
+        int unlock = 0;
+        TSNode handle = (TSNode){0};
+        unsigned kind = lock_call(m, call, &handle, &unlock);
+        if (kind && !ts_node_is_null(handle)) {
+            TSNode p = handle_path(l, handle);
+            if (!ts_node_is_null(p))
+                key_mark(l, key_add_expr(l, p), kind, call);
+            if (!unlock) {
+                l->acquires[scope] = 1;
+                add_event(l, LF_PYEV_ACQUIRE, scope, call, -1, 0);
+            }
+        }
+        unsigned lc = lock_class_kind(lf_pysem_callee(m, call));
+        if (lc) {
+            TSNode p = lf_pylock_arg(m, call, 0, NULL);
+            if (!ts_node_is_null(p))
+                key_mark(l, key_add_expr(l, p), lc | LF_LOCK_HELPER, call);
+            l->acquires[scope] = 1;
+            add_event(l, LF_PYEV_ACQUIRE, scope, call, -1, 0);
+        } else if (method_is(m, call, "acquire")) {
+            l->acquires[scope] = 1;
+            add_event(l, LF_PYEV_ACQUIRE, scope, call, -1, 0);
+        }
+        if (write_call(l, call, &t, &data) && !ts_node_is_null(t) && holds_pid(m, data))
+            key_mark(l, key_add_expr(l, t), LF_LOCK_PID, call);
+        if (lf_pylock_removal_call(m, call, &t)) {
+            int32_t k = key_add_expr(l, t);
+            key_mark(l, k, LF_LOCK_REMOVED, call);
+            add_event(l, LF_PYEV_REMOVE, scope, call, k, 0)->target = t;
+        }
+        int how = judge_call(l, call, &t);
+        if (how) {
+            int32_t k = key_add_expr(l, t);
+            key_mark(l, k, how == 2 ? LF_LOCK_JUDGED_CONTENT : LF_LOCK_JUDGED, call);
+            add_event(l, LF_PYEV_JUDGE, scope, call, k, 0)->content = how == 2;
+        }
+        if (is_probe(m, call))
+            add_event(l, LF_PYEV_PROBE, scope, call, -1, 0);
+        static const char *const same[] = {"os.path.samefile", "os.path.samestat", "os.path.sameopenfile", NULL};
+        if (lf_pylock_callee_any(m, call, same))
+            add_event(l, LF_PYEV_IDENTITY, scope, call, -1, 0);
+        int skip = 0;
+        if (callee_of[i] >= 0)
+            (void)lf_pylock_local_callee(l, call, &skip);
+        add_edges_for_call(l, call, scope, callee_of[i], skip, param_start, all_params);
+    }
+    /* Package-manager lock files are data, whatever the code does to them. */
+    for (size_t i = 0; i < l->in->keys.len; i++) {
+        lf_pylock_key *k = &l->in->keys.items[i];
+        if (k->key.kind == LF_PKEY_EXPR && names_package_lock(m, k->key.node))
+            k->flags |= LF_LOCK_PKG;
+        else if (k->key.kind == LF_PKEY_BIND && k->key.binding->kind == LF_PYBIND_FOR &&
+                 names_package_lock(m, k->key.binding->target))
+            k->flags |= LF_LOCK_PKG;
+    }
+    propagate(l);
+
+    /* Through the module's functions: removals and judgements of a parameter
+     * happen at the call; judgements of fields and module paths too (one level);
+     * a function that takes a lock makes its callers take it. */
+    size_t n_direct = l->in->events.len;
+    {
+        /* per callee scope: its direct judgements and removals of non-parameter
+         * keys (fields, module paths): `self.remove()` removes self.path */
+        i32_vec *judged = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, sizeof *judged);
+        i32_vec *removed = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, sizeof *removed);
+        for (size_t i = 0; i < n_direct; i++) {
+            const lf_pylock_event *ev = &l->in->events.items[i];
+            if (ev->key < 0 || l->in->keys.items[ev->key].key.kind == LF_PKEY_BIND)
+                continue;
+            if (ev->kind == LF_PYEV_JUDGE)
+                LF_VEC_PUSH(&judged[ev->scope], ev->key);
+            else if (ev->kind == LF_PYEV_REMOVE)
+                LF_VEC_PUSH(&removed[ev->scope], ev->key);
+        }
+        for (size_t i = 0; i < l->in->edges.len; i++) {
+            const edge *e = &l->in->edges.items[i];
+            unsigned pf = l->in->keys.items[e->param].flags;
+            if (pf & LF_LOCK_REMOVED)
+            {
+                lf_pylock_event *r = add_event(l, LF_PYEV_REMOVE, e->caller, e->call, e->arg, 1);
+                r->param = e->param;
+                r->target = e->arg_node;
+            }
+            if (pf & (LF_LOCK_JUDGED | LF_LOCK_JUDGED_CONTENT)) {
+                lf_pylock_event *j = add_event(l, LF_PYEV_JUDGE, e->caller, e->call, e->arg, 1);
+                j->param = e->param;
+                j->content = !(pf & LF_LOCK_JUDGED);
+            }
+        }
+        /* Calls without arguments (`self.is_locked()`) have no edges: walk the calls. */
+        for (size_t i = 0; i < m->n_calls; i++) {
+            int32_t f = callee_of[i];
+            if (f < 0 || f == m->calls[i].scope)
+                continue;
+            for (size_t j = 0; j < judged[f].len; j++)
+                add_event(l, LF_PYEV_JUDGE, m->calls[i].scope, m->calls[i].node, judged[f].items[j], 1)->content =
+                    (l->in->keys.items[judged[f].items[j]].flags & LF_LOCK_JUDGED) == 0;
+            for (size_t j = 0; j < removed[f].len; j++) {
+                int32_t k = removed[f].items[j];
+                lf_pylock_key *key = &l->in->keys.items[k];
+                add_event(l, LF_PYEV_REMOVE, m->calls[i].scope, m->calls[i].node, k, 1)->target =
+                    key->key.kind == LF_PKEY_EXPR ? key->key.node : m->calls[i].node;
+            }
+        }
+        for (size_t s = 0; s < m->n_scopes; s++) {
+            LF_VEC_FREE(&judged[s]);
+            LF_VEC_FREE(&removed[s]);
+        }
+        free(judged);
+        free(removed);
+        /* Lock acquisition through helpers: from each function that takes a lock
+         * to its callers, each function visited once. */
+        i32_vec *callers = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, sizeof *callers);
+        for (size_t i = 0; i < m->n_calls; i++)
+            if (callee_of[i] >= 0)
+                LF_VEC_PUSH(&callers[callee_of[i]], m->calls[i].scope);
+        i32_vec work = {0};
+        for (size_t s = 0; s < m->n_scopes; s++)
+            if (l->acquires[s])
+                LF_VEC_PUSH(&work, (int32_t)s);
+        while (work.len) {
+            int32_t f = work.items[--work.len];
+            for (size_t j = 0; j < callers[f].len; j++) {
+                int32_t s = callers[f].items[j];
+                if (!l->acquires[s]) {
+                    l->acquires[s] = 1;
+                    LF_VEC_PUSH(&work, s);
+                }
+            }
+        }
+        LF_VEC_FREE(&work);
+        for (size_t s = 0; s < m->n_scopes; s++)
+            LF_VEC_FREE(&callers[s]);
+        free(callers);
+        for (size_t i = 0; i < m->n_calls; i++)
+            if (callee_of[i] >= 0 && l->acquires[callee_of[i]])
+                add_event(l, LF_PYEV_ACQUIRE, m->calls[i].scope, m->calls[i].node, -1, 1);
+    }
+    qsort(l->in->events.items, l->in->events.len, sizeof *l->in->events.items, event_cmp);
+
+    /* How each removal was judged in its function (after its last identity
+     * check): a pid probe (the owner judged dead), existence/stat/age of the
+     * same lock, or only its contents read (an ownership check). One pass in
+     * source order: per function where its last identity check and probe were,
+     * and per (function, key) its last judgement. */
+    {
+        size_t ns = m->n_scopes ? m->n_scopes : 1;
+        uint32_t *identity_at = lf_xcalloc(ns, sizeof *identity_at); /* position + 1 */
+        uint32_t *probe_at = lf_xcalloc(ns, sizeof *probe_at);
+        size_t cap = 16;
+        while (cap < 2 * l->in->events.len + 2)
+            cap *= 2;
+        struct jslot {
+            int32_t scope, key;
+            int used;
+            uint32_t presence_at, content_at; /* position + 1 */
+        } *js = lf_xcalloc(cap, sizeof *js);
+        for (size_t i = 0; i < l->in->events.len; i++) {
+            lf_pylock_event *ev = &l->in->events.items[i];
+            uint32_t at = ts_node_start_byte(ev->node) + 1;
+            if (ev->kind == LF_PYEV_IDENTITY) {
+                identity_at[ev->scope] = at;
+                continue;
+            }
+            if (ev->kind == LF_PYEV_PROBE) {
+                probe_at[ev->scope] = at;
+                continue;
+            }
+            if ((ev->kind != LF_PYEV_JUDGE && ev->kind != LF_PYEV_REMOVE) || ev->key < 0)
+                continue;
+            size_t h = (size_t)(mix((uint64_t)ev->scope, (uint64_t)ev->key) >> 7) & (cap - 1);
+            while (js[h].used && !(js[h].scope == ev->scope && js[h].key == ev->key))
+                h = (h + 1) & (cap - 1);
+            js[h].used = 1;
+            js[h].scope = ev->scope;
+            js[h].key = ev->key;
+            if (ev->kind == LF_PYEV_JUDGE) {
+                if (ev->content)
+                    js[h].content_at = at;
+                else
+                    js[h].presence_at = at;
+                continue;
+            }
+            uint32_t since = identity_at[ev->scope];
+            /* Removed through a helper that probes the pid before removing it. */
+            int helper_probe = ev->param >= 0 && (l->in->keys.items[ev->param].flags & LF_LOCK_STALE_REMOVAL);
+            if (probe_at[ev->scope] > since || helper_probe)
+                ev->judged = LF_JUDGED_LIVENESS;
+            else if (js[h].presence_at > since)
+                ev->judged = LF_JUDGED_PRESENCE;
+            else if (js[h].content_at > since)
+                ev->judged = LF_JUDGED_CONTENT;
+            lf_pylock_key *k = &l->in->keys.items[ev->key];
+            if (ev->judged == LF_JUDGED_LIVENESS && k->key.kind == LF_PKEY_BIND)
+                k->flags |= LF_LOCK_STALE_REMOVAL;
+            if (!lf_pylock_is_lock(k->flags) || identity_at[ev->scope])
+                continue;
+            if ((ev->judged == LF_JUDGED_LIVENESS || ev->judged == LF_JUDGED_PRESENCE) &&
+                !(k->flags & LF_LOCK_BROKEN)) {
+                k->flags |= LF_LOCK_BROKEN;
+                k->broken_at = ev->node;
+            }
+            if (ev->judged == LF_JUDGED_PRESENCE)
+                k->flags |= LF_LOCK_BROKEN_LIVE;
+        }
+        free(js);
+        free(identity_at);
+        free(probe_at);
+    }
+    l->keys = l->in->keys.items;
+    l->n_keys = l->in->keys.len;
+    l->events = l->in->events.items;
+    l->n_events = l->in->events.len;
+    free(all_params);
+    free(param_start);
+    free(callee_of);
+    return l;
+}
+
+void lf_pylock_free(lf_pylock *l) {
+    if (!l)
+        return;
+    for (size_t i = 0; i < l->in->key_edges.len; i++)
+        LF_VEC_FREE(&l->in->key_edges.items[i]);
+    LF_VEC_FREE(&l->in->key_edges);
+    LF_VEC_FREE(&l->in->keys);
+    LF_VEC_FREE(&l->in->events);
+    LF_VEC_FREE(&l->in->edges);
+    LF_VEC_FREE(&l->in->fields);
+    free(l->in->table);
+    free(l->in->methods);
+    free(l->in);
+    free(l->acquires);
+    free(l);
+}

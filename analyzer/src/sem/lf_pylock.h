@@ -1,0 +1,153 @@
+/* lf_pylock: which paths a Python module uses as locks, and what its functions
+ * do to them: lock identity by use, not by name (issue 9).
+ *
+ * A path is named by a key that does not depend on its spelling: a field of a
+ * class (`self.lock_file` in any method of that class), a parameter, the result
+ * of one of the module's functions (`_get_lock_path(...)`), or an expression
+ * compared structurally (`os.path.join(d, "x.lock")`, the literal a module
+ * constant holds). Local names are followed to the value they hold; `str()`,
+ * `os.fspath()` and `Path()` wrap the same file.
+ *
+ * A key is a lock when the module uses it as one:
+ *  - created exclusively (`os.open(p, O_CREAT|O_EXCL)`, `open(p, "x")`,
+ *    `os.mkdir(p)`, `os.link(.., p)`, `os.symlink(.., p)`, `Path.mkdir()`),
+ *  - locked (`fcntl.flock`/`lockf`/`fcntl` or `msvcrt.locking` on a handle
+ *    opened from it, the handle possibly kept in a field),
+ *  - holding a pid (what is written there contains `os.getpid()`),
+ *  - passed to a lock class (filelock, portalocker, fasteners, lockfile,
+ *    zc.lockfile) or to one of the module's functions that uses its parameter
+ *    as a lock.
+ * A package-manager lock file (`package-lock.json`, `uv.lock`, ...) never is.
+ *
+ * Calls of the module's own functions connect an argument's key to the
+ * parameter's: lock uses flow up (a helper that flocks its parameter makes the
+ * caller's argument a lock), removals and judgements flow up (a helper that
+ * removes or reads its parameter removes or judges the caller's argument), and
+ * "a caller passes a lock here" flows down. A worklist settles them: each key's
+ * flags only grow, so the cost stays linear in the calls.
+ *
+ * Events per function, in source order, for the checks: removals, judgements
+ * (existence, stat, reading the contents, a pid probe), identity checks
+ * (`st_ino`/`st_dev`, `samefile`/`samestat`), lock acquisitions. */
+#ifndef LF_PYLOCK_H
+#define LF_PYLOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+#include "lf_pysem.h"
+
+/* ---- path keys ---- */
+
+typedef enum lf_pkey_kind {
+    LF_PKEY_NONE = 0,
+    LF_PKEY_FIELD, /* self.<name> in a method of class `scope` */
+    LF_PKEY_BIND,  /* a parameter (or another binding whose value is not an expression) */
+    LF_PKEY_CALL,  /* the result of the module's function `scope` */
+    LF_PKEY_EXPR,  /* an expression, compared structurally */
+} lf_pkey_kind;
+
+typedef struct lf_pkey {
+    lf_pkey_kind kind;
+    int32_t scope;               /* FIELD: the class; CALL: the function */
+    const char *name;            /* FIELD: the attribute (interned) */
+    const lf_pybinding *binding; /* BIND */
+    TSNode node;                 /* EXPR: the expression (after following names) */
+    uint64_t hash;
+} lf_pkey;
+
+/* ---- what a key is used as ---- */
+
+enum {
+    LF_LOCK_EXCL = 1u << 0,    /* created exclusively */
+    LF_LOCK_FLOCK = 1u << 1,   /* fcntl.flock/lockf/fcntl on it (or a flock-based lock class) */
+    LF_LOCK_MSVCRT = 1u << 2,  /* msvcrt.locking on it (Windows byte-range lock) */
+    LF_LOCK_PID = 1u << 3,     /* holds the pid of its owner */
+    LF_LOCK_HELPER = 1u << 4,  /* passed to a lock class or a lock helper */
+    LF_LOCK_PKG = 1u << 5,     /* a package-manager lock file: never a lock */
+    LF_LOCK_ARG = 1u << 6,     /* a parameter some caller passes a lock to */
+    LF_LOCK_REMOVED = 1u << 7, /* removed (directly or through a helper) in its function */
+    LF_LOCK_JUDGED = 1u << 8,  /* judged (exists/stat/read/mtime) in its function */
+    LF_LOCK_BROKEN = 1u << 9,  /* some removal of it follows a judgement: the protocol breaks it */
+    LF_LOCK_JUDGED_CONTENT = 1u << 10, /* its contents (owner, pid, token) are read in its function */
+    LF_LOCK_BROKEN_LIVE = 1u << 11,    /* broken on existence or age alone: a live holder can lose it */
+    LF_LOCK_STALE_REMOVAL = 1u << 12,  /* a parameter removed after a pid probe in its function */
+};
+
+/* How a removal was judged beforehand in its function. */
+typedef enum lf_pylock_judged {
+    LF_JUDGED_NONE = 0,
+    LF_JUDGED_LIVENESS, /* a pid probe: the owner was judged dead */
+    LF_JUDGED_PRESENCE, /* existence, stat or age: whatever is there is broken */
+    LF_JUDGED_CONTENT,  /* its owner record was read (an ownership check) */
+} lf_pylock_judged;
+#define LF_LOCK_USES (LF_LOCK_EXCL | LF_LOCK_FLOCK | LF_LOCK_MSVCRT | LF_LOCK_PID | LF_LOCK_HELPER)
+
+typedef struct lf_pylock_key {
+    lf_pkey key;
+    unsigned flags;
+    TSNode evidence;     /* the first use that made it a lock (for messages) */
+    unsigned evidence_flag;
+    TSNode broken_at;    /* a judged removal (LF_LOCK_BROKEN) */
+} lf_pylock_key;
+
+/* ---- events ---- */
+
+typedef enum lf_pylock_event_kind {
+    LF_PYEV_REMOVE = 0, /* node: the call; key: what it removes */
+    LF_PYEV_JUDGE,      /* node: the call; key: what it judges */
+    LF_PYEV_PROBE,      /* node: a kill(pid, 0) probe (judges whatever lock the pid came from) */
+    LF_PYEV_IDENTITY,   /* node: an st_ino/st_dev read or samefile/samestat call */
+    LF_PYEV_ACQUIRE,    /* node: a call that takes a lock (directly or through a helper) */
+} lf_pylock_event_kind;
+
+typedef struct lf_pylock_event {
+    lf_pylock_event_kind kind;
+    int32_t scope;  /* the function (or module) it happens in */
+    TSNode node;
+    int32_t key;    /* index into keys, or -1 */
+    int via_helper; /* REMOVE/JUDGE through one of the module's functions */
+    int content;    /* JUDGE: a read of the contents (else existence/stat/age) */
+    lf_pylock_judged judged; /* REMOVE: how it was judged before, in its function */
+    int32_t param;  /* REMOVE/JUDGE through a helper: the helper's parameter key, else -1 */
+    TSNode target;  /* REMOVE: the path expression removed (the argument, through a helper) */
+} lf_pylock_event;
+
+typedef struct lf_pylock {
+    lf_pysem *m;
+    lf_pylock_key *keys;
+    size_t n_keys;
+    lf_pylock_event *events; /* in source order */
+    size_t n_events;
+    unsigned char *acquires; /* per scope: the function takes a lock (directly or through a helper) */
+    struct lf_pylock_internal *in;
+} lf_pylock;
+
+lf_pylock *lf_pylock_build(lf_pysem *m);
+void lf_pylock_free(lf_pylock *l);
+
+/* The key an expression names, and its index in keys (-1 when it has none). */
+lf_pkey lf_pylock_key_of(lf_pylock *l, TSNode expr);
+int32_t lf_pylock_find(const lf_pylock *l, const lf_pkey *k);
+/* Flags of the key an expression names (0 when unknown). */
+unsigned lf_pylock_flags_of(lf_pylock *l, TSNode expr);
+/* Is the key a lock by use (and not a package-manager lock file)? */
+int lf_pylock_is_lock(unsigned flags);
+
+/* The function a call invokes when it is one of the module's own (a
+ * module-level function, `self.method(...)` in a class, `Class(...)` ->
+ * __init__): its scope, and how many leading parameters the call skips
+ * (self). -1 when it is not. */
+int32_t lf_pylock_local_callee(lf_pylock *l, TSNode call, int *skip_self);
+
+/* Calls of os.remove & co (any alias; also a name whose bindings include such
+ * an import). *target = what it removes. */
+int lf_pylock_removal_call(lf_pysem *m, TSNode call, TSNode *target);
+/* Does the call's callee resolve to one of `names`, through any of the module
+ * bindings of its name (`from os import kill` on one path, a def on another)? */
+int lf_pylock_callee_any(lf_pysem *m, TSNode call, const char *const *names);
+/* The i-th positional argument, or keyword `kw`; null when absent. */
+TSNode lf_pylock_arg(lf_pysem *m, TSNode call, uint32_t index, const char *kw);
+
+#endif
