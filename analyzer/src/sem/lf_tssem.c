@@ -399,7 +399,7 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
     walker w;
     memset(&w, 0, sizeof w);
     w.m = m;
-    lf_tsscope top = {root, -1, "", -1};
+    lf_tsscope top = {root, -1, "", -1, 0, 0};
     LF_VEC_PUSH(&w.scopes, top);
     frame start = {root, 0, -1};
     LF_VEC_PUSH(&w.stack, start);
@@ -410,10 +410,11 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
         if (is_function(n) && !ts_node_eq(n, root)) {
             TSNode name = lf_tree_field(n, "name");
             const char *nm = ts_node_is_null(name) ? pending_fn_name(&w, n) : intern_node(m, name);
-            lf_tsscope s = {n, f.scope, nm, f.cls};
+            lf_tsscope s = {n, f.scope, nm, f.cls, (int32_t)w.bindings.len, 0};
             LF_VEC_PUSH(&w.scopes, s);
             f.scope = (int32_t)(w.scopes.len - 1);
             record_params(&w, n, f.scope);
+            w.scopes.items[f.scope].n_params = (int32_t)(w.bindings.len - (size_t)s.first_param);
         } else if (lf_tree_is(n, "class_declaration") || lf_tree_is(n, "class")) {
             TSNode name = lf_tree_field(n, "name");
             lf_tsclass c = {n, ts_node_is_null(name) ? "" : intern_node(m, name)};
@@ -519,13 +520,15 @@ const lf_tsbinding *lf_tssem_field(const lf_tssem *m, int32_t cls, const char *n
 }
 
 const lf_tsbinding *lf_tssem_param(const lf_tssem *m, int32_t scope, uint32_t i) {
+    if (scope <= 0 || (size_t)scope >= m->n_scopes)
+        return NULL;
+    const lf_tsscope *s = &m->scopes[scope];
+    /* positional parameters are the plain identifiers (destructured ones have a member path) */
     uint32_t k = 0;
-    for (size_t j = 0; j < m->n_bindings; j++) {
+    for (int32_t j = s->first_param; j < s->first_param + s->n_params; j++) {
         const lf_tsbinding *b = &m->bindings[j];
-        if (b->scope == scope && b->kind == LF_TSBIND_PARAM && !b->member) {
-            if (k++ == i)
-                return b;
-        }
+        if (b->kind == LF_TSBIND_PARAM && !b->member && k++ == i)
+            return b;
     }
     return NULL;
 }

@@ -36,6 +36,7 @@ typedef struct lf_tsscope {
     int32_t parent;   /* enclosing scope; -1 for the program */
     const char *name; /* function/method name, or the variable an arrow/function expression initialises; "" */
     int32_t cls;      /* index into classes for a method (or a function inside one); -1 */
+    int32_t first_param, n_params; /* its parameter bindings: bindings[first_param ..+n_params) */
 } lf_tsscope;
 
 typedef struct lf_tsclass {

@@ -80,7 +80,7 @@ size_t lf_tssem_nargs(TSNode call) {
 
 static int is_global(const char *name) {
     static const char *const k[] = {"process", "JSON",   "Date",   "Math",    "require", "console",
-                                    "Buffer",  "Promise", "Object", "performance", "String", "Number", NULL};
+                                    "Buffer",  "Promise", "Object", "performance", "String", "Number", "parseInt", "parseFloat", NULL};
     for (size_t i = 0; k[i]; i++)
         if (strcmp(k[i], name) == 0)
             return 1;
@@ -290,7 +290,17 @@ TSNode lf_tssem_resolve_value(lf_tssem *m, TSNode expr) {
 }
 
 static int32_t scope_of_function_node(const lf_tssem *m, TSNode fn) {
-    for (size_t i = 1; i < m->n_scopes; i++)
+    /* scopes are in pre-order, so sorted by start byte */
+    uint32_t at = ts_node_start_byte(fn);
+    size_t lo = 1, hi = m->n_scopes;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (ts_node_start_byte(m->scopes[mid].node) < at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < m->n_scopes && ts_node_start_byte(m->scopes[i].node) == at; i++)
         if (ts_node_eq(m->scopes[i].node, fn))
             return (int32_t)i;
     return -1;
