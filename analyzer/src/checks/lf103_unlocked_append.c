@@ -7,9 +7,10 @@
  * interleave.
  *
  * Reported at each append to a path the module also creates exclusively, when
- * the module holds no other lock: no other path it uses as a lock (created
- * exclusively, flocked, holding a pid, given to a lock library) and no lock
- * library call. Python rides on lf_pylock, TS/JS on lf_tslock. */
+ * no lock is held where the append runs: the appending function takes no lock
+ * (a lock library, an exclusive create of a lock, a flock, a call of something
+ * named lock/acquire; in TS/JS also a callback handed to such a call) and the
+ * log itself is not locked. Python rides on lf_pylock, TS/JS on lf_tslock. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,16 +39,11 @@ static void emit(lf_check_ctx *ctx, TSNode call, TSNode target, TSNode create) {
 void lf103_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     lf_tslock *l = lf_tslock_build(m);
-    int other_lock = 0;
-    for (size_t i = 0; i < l->n_events; i++)
-        if (l->events[i].kind == LF_TSEV_ACQUIRE)
-            other_lock = 1;
-    for (size_t k = 0; k < l->n_keys && !other_lock; k++)
-        if (lf_tslock_is_lock(l->keys[k].flags)) /* appended keys are never locks */
-            other_lock = 1;
-    for (size_t i = 0; i < l->n_events && !other_lock; i++) {
+    for (size_t i = 0; i < l->n_events; i++) {
         const lf_tslock_event *ev = &l->events[i];
         if (ev->kind != LF_TSEV_APPEND || ev->key < 0 || !(l->keys[ev->key].flags & LF_TSLOCK_EXCL))
+            continue;
+        if (lf_ts_lock_held(m, l, ev->node))
             continue;
         TSNode create = {0};
         for (size_t j = 0; j < l->n_events && ts_node_is_null(create); j++)
@@ -145,20 +141,17 @@ static void py_run(lf_check_ctx *ctx) {
         if (!ts_node_is_null(a.create))
             LF_VEC_PUSH(&apps, a);
     }
-    /* any other lock in the module, or a lock taken on the log itself */
-    int other_lock = 0;
-    for (size_t k = 0; apps.len && k < l->n_keys && !other_lock; k++) {
-        int appended = 0;
-        for (size_t a = 0; a < apps.len; a++)
-            if (lf_pylock_key_eq(m, &apps.items[a].key, &l->keys[k].key))
-                appended = 1;
-        unsigned f = l->keys[k].flags;
-        if ((appended && (f & (LF_LOCK_FLOCK | LF_LOCK_MSVCRT | LF_LOCK_HELPER))) ||
-            (!appended && lf_pylock_is_lock(f)))
-            other_lock = 1;
+    /* a lock taken in the appending function, or on the log itself */
+    for (size_t a = 0; a < apps.len; a++) {
+        int32_t scope = lf_pysem_scope_of(m, apps.items[a].call);
+        int held = scope >= 0 && l->acquires[scope];
+        for (size_t k = 0; k < l->n_keys && !held; k++)
+            if (lf_pylock_key_eq(m, &apps.items[a].key, &l->keys[k].key) &&
+                (l->keys[k].flags & (LF_LOCK_FLOCK | LF_LOCK_MSVCRT | LF_LOCK_HELPER)))
+                held = 1;
+        if (!held)
+            emit(ctx, apps.items[a].call, apps.items[a].target, apps.items[a].create);
     }
-    for (size_t a = 0; a < apps.len && !other_lock; a++)
-        emit(ctx, apps.items[a].call, apps.items[a].target, apps.items[a].create);
     LF_VEC_FREE(&apps);
     if (l)
         lf_pylock_free(l);

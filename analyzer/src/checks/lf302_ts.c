@@ -41,9 +41,25 @@ static int mentions_mtime(const lf_source *src, TSNode n) {
     return lf_ts_text_has(src, n, "mtime") || lf_ts_text_has(src, n, "ctime");
 }
 
+/* The stat call whose callback receives parameter `obj` (`fs.stat(p, (err, st) => ...)`), or null. */
+static TSNode callback_stat(lf_tssem *m, TSNode obj) {
+    if (!lf_tree_is(obj, "identifier"))
+        return (TSNode){0};
+    uint32_t a = ts_node_start_byte(obj), b = ts_node_end_byte(obj);
+    const lf_tsbinding *bd =
+        lf_tssem_binding_at(m, lf_tssem_scope_of(m, obj), lf_tssem_intern(m, m->src->text + a, b - a), a);
+    if (!bd || bd->kind != LF_TSBIND_PARAM || bd->scope <= 0)
+        return (TSNode){0};
+    TSNode args = lf_ts_parent(m->scopes[bd->scope].node);
+    TSNode call = lf_ts_parent(args);
+    return lf_tree_is(args, "arguments") && lf_tree_is(call, "call_expression") ? call : (TSNode){0};
+}
+
 /* The stat'ed path a `X.mtimeMs` object comes from, or null. */
 static TSNode stat_path(lf_tssem *m, TSNode obj) {
     TSNode st = lf_tssem_resolve_value(m, obj);
+    if (!lf_tree_is(st, "call_expression"))
+        st = callback_stat(m, st);
     if (!lf_tree_is(st, "call_expression"))
         return (TSNode){0};
     const char *op = lf_tslock_fs_op(m, st);
@@ -57,10 +73,15 @@ static int is_cmp(const lf_source *src, TSNode op) {
            lf_tree_text_eq(src, op, ">=");
 }
 
-static void judge(walk *w, TSNode read) {
+static void judge_read(walk *w, TSNode read, TSNode stat_value);
+
+static void judge(walk *w, TSNode read) { judge_read(w, read, lf_tree_field(read, "object")); }
+
+/* `read` reads an mtime/ctime of the stat result `stat_value`. */
+static void judge_read(walk *w, TSNode read, TSNode stat_value) {
     lf_tssem *m = w->m;
     const lf_source *src = m->src;
-    TSNode path = stat_path(m, lf_tree_field(read, "object"));
+    TSNode path = stat_path(m, stat_value);
     if (ts_node_is_null(path))
         return;
     int32_t k = lf_tslock_key_index(w->l, path);
@@ -95,6 +116,10 @@ static void judge(walk *w, TSNode read) {
             cur = p;
             continue;
         }
+        if (lf_tree_text_eq(src, op, "+") && ts_node_is_null(sub)) { /* mtime + stale < now */
+            cur = p;
+            continue;
+        }
         if (is_cmp(src, op)) {
             if (!ts_node_is_null(sub) || (clockish(m, other) && !mentions_mtime(src, other)))
                 at = p;
@@ -116,8 +141,26 @@ static void judge(walk *w, TSNode read) {
     free(what);
 }
 
+/* `const { mtimeMs } = await stat(lock)`: the name reads the stat's field. */
+static void judge_destructured(walk *w, TSNode id) {
+    lf_tssem *m = w->m;
+    uint32_t a = ts_node_start_byte(id), b = ts_node_end_byte(id);
+    const char *name = lf_tssem_intern(m, m->src->text + a, b - a);
+    const lf_tsbinding *bd = lf_tssem_binding_at(m, lf_tssem_scope_of(m, id), name, a);
+    if (!bd || bd->kind != LF_TSBIND_VAR || !bd->member || strcmp(bd->member, name) != 0 || ts_node_eq(bd->target, id))
+        return;
+    judge_read(w, id, bd->value);
+}
+
 static lf_walk_action visit(TSNode n, void *ud) {
     walk *w = ud;
+    if (lf_tree_is(n, "identifier")) {
+        const lf_source *src = w->m->src;
+        if (lf_tree_text_eq(src, n, "mtimeMs") || lf_tree_text_eq(src, n, "mtime") ||
+            lf_tree_text_eq(src, n, "ctimeMs") || lf_tree_text_eq(src, n, "ctime"))
+            judge_destructured(w, n);
+        return LF_WALK_CONTINUE;
+    }
     if (lf_tree_is(n, "member_expression")) {
         TSNode p = lf_tree_field(n, "property");
         const lf_source *src = w->m->src;

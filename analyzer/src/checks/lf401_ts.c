@@ -29,7 +29,7 @@ static int is_join(lf_tssem *m, TSNode n) {
 
 /* Does the renamed source `from` (resolved) name temp t of target `to`? */
 static int names_temp(lf_tssem *m, const temp_site *t, TSNode from, TSNode to) {
-    if (ts_node_eq(from, t->temp))
+    if (ts_node_eq(from, t->temp) || (lf_tree_is(from, ts_node_type(t->temp)) && same_key(m, from, t->temp)))
         return same_key(m, t->base, to);
     /* path.join(dir, name + ".tmp") onto path.join(dir, name) */
     if (!is_join(m, from))
@@ -74,8 +74,10 @@ void lf401_ts_run(lf_check_ctx *ctx) {
             if (reported[k] || (!lf_ts_within(t->temp, fn) && lf_tssem_scope_of(m, t->temp) != 0) ||
                 !names_temp(m, t, src_val, to))
                 continue;
+            /* the first spelling in source order: the one the write opened */
             reported[k] = 1;
             lf_ctx_emit(ctx, t->temp, NULL, t->match);
+            break;
         }
     }
     free(reported);

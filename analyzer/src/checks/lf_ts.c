@@ -20,12 +20,24 @@ TSNode lf_ts_fn_node(lf_tssem *m, TSNode n) {
     return m->scopes[lf_tslock_fn_of(m, lf_tssem_scope_of(m, n))].node;
 }
 
-static int lockish_name(const lf_source *src, TSNode fn) {
-    static const char *const words[] = {"lock", "Lock", "LOCK", "mutex", "Mutex", "acquire", "exclusive", NULL};
-    for (size_t i = 0; words[i]; i++)
-        if (lf_ts_text_has(src, fn, words[i]))
-            return 1;
-    return 0;
+/* A call that takes (or wraps work in) a lock, by its name: acquire*,
+ * *withLock*, *exclusive*, mutex*, lock/lockSync/tryLock, anything ending in
+ * "lock" (takeWriterLock, unlock). Not names that merely mention a lock
+ * (lockPathOf, compactionLockPath). */
+static int lockish_name(const lf_source *src, TSNode name) {
+    if (ts_node_is_null(name))
+        return 0;
+    uint32_t a = ts_node_start_byte(name), b = ts_node_end_byte(name);
+    char buf[96];
+    size_t n = 0;
+    for (uint32_t i = a; i < b && n + 1 < sizeof buf; i++)
+        buf[n++] = (char)((src->text[i] >= 'A' && src->text[i] <= 'Z') ? src->text[i] + 32 : src->text[i]);
+    buf[n] = '\0';
+    if (strstr(buf, "acquire") || strstr(buf, "withlock") || strstr(buf, "exclusive") || strstr(buf, "mutex"))
+        return 1;
+    if (!strcmp(buf, "locksync") || !strcmp(buf, "trylocksync"))
+        return 1;
+    return n >= 4 && !strcmp(buf + n - 4, "lock");
 }
 
 int lf_ts_lock_held(lf_tssem *m, lf_tslock *l, TSNode n) {

@@ -58,7 +58,8 @@ static const char *const k_lock_libs[] = {"lockfile.lock", "lockfile.lockSync", 
 /* Lock libraries that lock a resource (their own lock path is theirs). */
 static const char *const k_resource_locks[] = {"proper-lockfile.lock", "proper-lockfile.lockSync",
                                                "proper-lockfile", "async-lock", "lockrt.exclusiveLock",
-                                               "lockrt.exclusiveLockSync", NULL};
+                                               "lockrt.exclusiveLockSync", "lockrt.withExclusiveLock", "lockrt.exclusiveLockAsync",
+                                               "lockrt.withExclusiveLockAsync", NULL};
 
 /* The flags string of an open/writeFile/createWriteStream (the literal, or an
  * object's `flag`/`flags`), malloc'd; NULL when not a literal. */
