@@ -36,9 +36,16 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         const lf_tslock_key *k = &l->keys[ev->key];
         if (!lf_tslock_is_lock(k->flags))
             continue;
-        /* a helper whose parameter is a lock is judged (and reported) inside it */
-        if (ev->via_helper && ev->helper_key >= 0 && lf_tslock_is_lock(l->keys[ev->helper_key].flags))
-            continue;
+        if (ev->via_helper && ev->helper_key >= 0) {
+            int own = ev->helper_key == ev->key; /* the helper removes a path of its own */
+            /* its release is reported at the removal inside it; a call is
+             * reported when the caller judged the lock first */
+            if (own && ev->judged != LF_TSJUDGED_LIVENESS && ev->judged != LF_TSJUDGED_PRESENCE)
+                continue;
+            /* a parameter the helper judges itself is reported inside it */
+            if (!own && (l->keys[ev->helper_key].flags & LF_TSLOCK_BROKEN))
+                continue;
+        }
         char *call = lf_py_short(src, ev->node);
         char *what = lf_py_short(src, ev->target);
         char *msg = NULL;

@@ -55,11 +55,49 @@ static TSNode callback_stat(lf_tssem *m, TSNode obj) {
     return lf_tree_is(args, "arguments") && lf_tree_is(call, "call_expression") ? call : (TSNode){0};
 }
 
+static TSNode stat_path_at(lf_tssem *m, TSNode obj, int depth);
+
+/* A parameter of one of the module's functions (`isLockStale(stat, opts)`):
+ * the stat its callers pass, or null. */
+static TSNode passed_stat(lf_tssem *m, TSNode obj, int depth) {
+    if (!lf_tree_is(obj, "identifier") || depth > 2)
+        return (TSNode){0};
+    uint32_t a = ts_node_start_byte(obj), b = ts_node_end_byte(obj);
+    const lf_tsbinding *bd =
+        lf_tssem_binding_at(m, lf_tssem_scope_of(m, obj), lf_tssem_intern(m, m->src->text + a, b - a), a);
+    if (!bd || bd->kind != LF_TSBIND_PARAM || bd->scope <= 0 || bd->member)
+        return (TSNode){0};
+    const lf_tsscope *sc = &m->scopes[bd->scope];
+    uint32_t index = 0;
+    for (int32_t j = sc->first_param; j < sc->first_param + sc->n_params; j++) {
+        if (&m->bindings[j] == bd)
+            break;
+        if (!m->bindings[j].member)
+            index++;
+    }
+    for (size_t i = 0; i < m->n_calls; i++) {
+        if (lf_tssem_local_callee(m, m->calls[i].node) != bd->scope)
+            continue;
+        TSNode p = stat_path_at(m, lf_tssem_arg(m->calls[i].node, index), depth + 1);
+        if (!ts_node_is_null(p))
+            return p;
+    }
+    return (TSNode){0};
+}
+
 /* The stat'ed path a `X.mtimeMs` object comes from, or null. */
-static TSNode stat_path(lf_tssem *m, TSNode obj) {
+static TSNode stat_path(lf_tssem *m, TSNode obj) { return stat_path_at(m, obj, 0); }
+
+static TSNode stat_path_at(lf_tssem *m, TSNode obj, int depth) {
+    if (ts_node_is_null(obj))
+        return obj;
     TSNode st = lf_tssem_resolve_value(m, obj);
-    if (!lf_tree_is(st, "call_expression"))
+    if (!lf_tree_is(st, "call_expression")) {
+        TSNode p = passed_stat(m, st, depth);
+        if (!ts_node_is_null(p))
+            return p;
         st = callback_stat(m, st);
+    }
     if (!lf_tree_is(st, "call_expression"))
         return (TSNode){0};
     const char *op = lf_tslock_fs_op(m, st);
@@ -135,7 +173,9 @@ static void judge_read(walk *w, TSNode read, TSNode stat_value) {
                              "holder that is merely paused (stopped, swapped out, on a slow disk) loses it to a "
                              "newcomer, and two holders run at once",
                              what, lf_py_line(src, w->l->keys[k].evidence),
-                             lf_ts_text_has(src, read, "ctime") ? "ctime" : "mtime");
+                             lf_tree_is(read, "subscript_expression") ? "mtime or ctime"
+                             : lf_ts_text_has(src, read, "ctime")        ? "ctime"
+                                                                        : "mtime");
     lf_ctx_emit(w->ctx, at, msg, SIZE_MAX);
     free(msg);
     free(what);
@@ -159,6 +199,13 @@ static lf_walk_action visit(TSNode n, void *ud) {
         if (lf_tree_text_eq(src, n, "mtimeMs") || lf_tree_text_eq(src, n, "mtime") ||
             lf_tree_text_eq(src, n, "ctimeMs") || lf_tree_text_eq(src, n, "ctime"))
             judge_destructured(w, n);
+        return LF_WALK_CONTINUE;
+    }
+    if (lf_tree_is(n, "subscript_expression")) {
+        /* st[field].getTime(), the field chosen at run time (mtime or ctime) */
+        TSNode up = lf_ts_parent(n);
+        if (lf_tree_is(up, "member_expression") && lf_tree_text_eq(w->m->src, lf_tree_field(up, "property"), "getTime"))
+            judge_read(w, n, lf_tree_field(n, "object"));
         return LF_WALK_CONTINUE;
     }
     if (lf_tree_is(n, "member_expression")) {

@@ -222,7 +222,9 @@ static void direct_events(builder *b, lf_tssem *m) {
             TSNode fl = strcmp(op, "writeFile") == 0 || strcmp(op, "appendFile") == 0 ? a2 : a1;
             char *f = flags_of(m, fl);
             /* Node's exclusive flags are wx, wx+, ax, ax+ */
-            int excl = (f && (strstr(f, "wx") || strstr(f, "ax"))) || mentions(m->src, fl, "O_EXCL");
+            TSNode flv = lf_tssem_resolve_value(m, fl);
+            int excl = (f && (strstr(f, "wx") || strstr(f, "ax"))) || mentions(m->src, fl, "O_EXCL") ||
+                       mentions(m->src, flv, "O_EXCL");
             int append = (f && f[0] == 'a') || mentions(m->src, fl, "O_APPEND") || strcmp(op, "appendFile") == 0;
             free(f);
             int32_t k = key_add(b, lf_tssem_path_key(m, a0));
@@ -332,6 +334,44 @@ lf_tslock *lf_tslock_build(lf_tssem *m) {
             ev_head[k] = (int32_t)e;
         }
     }
+    /* a helper that removes a path of its own (a field, the result of one of
+     * the module's functions: `rmdir(getLockFile(file))`) removes it for the
+     * caller too */
+    int32_t *fn_head = lf_xmalloc((m->n_scopes + 1) * sizeof *fn_head);
+    int32_t *fn_next = lf_xmalloc((n_direct + 1) * sizeof *fn_next);
+    for (size_t k = 0; k <= m->n_scopes; k++)
+        fn_head[k] = -1;
+    for (size_t e = n_direct; e-- > 0;) {
+        fn_next[e] = fn_head[b.events.items[e].fn];
+        fn_head[b.events.items[e].fn] = (int32_t)e;
+    }
+    for (size_t i = 0; i < m->n_calls; i++) {
+        int32_t s = lf_tssem_local_callee(m, m->calls[i].node);
+        if (s <= 0)
+            continue;
+        int32_t caller = lf_tslock_fn_of(m, m->calls[i].scope);
+        for (int32_t e = fn_head[s]; e >= 0 && caller != s; e = fn_next[e]) {
+            lf_tslock_event ev = b.events.items[e];
+            if (ev.kind == LF_TSEV_PROBE) { /* a liveness helper: `if (!isAlive(pid)) rm(lock)` */
+                ev.fn = caller;
+                ev.node = m->calls[i].node;
+                LF_VEC_PUSH(&b.events, ev);
+                continue;
+            }
+            if (ev.key < 0 || (ev.kind != LF_TSEV_REMOVE && ev.kind != LF_TSEV_JUDGE))
+                continue;
+            const char *k = b.keys.items[ev.key].key;
+            if (strncmp(k, "call:", 5) != 0 && strncmp(k, "this.", 5) != 0)
+                continue;
+            ev.fn = caller;
+            ev.node = m->calls[i].node;
+            ev.via_helper = 1;
+            ev.helper_key = ev.key;
+            LF_VEC_PUSH(&b.events, ev);
+        }
+    }
+    free(fn_head);
+    free(fn_next);
     for (size_t i = 0; i < links.len; i++) {
         const link *lk = &links.items[i];
         if (lk->param_key < 0)
@@ -353,7 +393,8 @@ lf_tslock *lf_tslock_build(lf_tssem *m) {
     }
     free(ev_head);
     free(ev_next);
-    qsort(b.events.items, b.events.len, sizeof *b.events.items, cmp_events);
+    if (b.events.len)
+        qsort(b.events.items, b.events.len, sizeof *b.events.items, cmp_events);
     /* how each removal was judged in its function */
     size_t nk = b.keys.len ? b.keys.len : 1, ns = m->n_scopes ? m->n_scopes : 1;
     int32_t *presence = lf_xcalloc(nk, sizeof *presence), *content = lf_xcalloc(nk, sizeof *content);

@@ -329,6 +329,10 @@ static void note_fn_name(walker *w, TSNode value, const char *name) {
     }
 }
 
+int lf_tssem_is_exports(const lf_source *src, TSNode obj) {
+    return lf_tree_text_eq(src, obj, "exports") || lf_tree_text_eq(src, obj, "module.exports");
+}
+
 static void visit(walker *w, frame f) {
     lf_tssem *m = w->m;
     TSNode n = f.node;
@@ -354,6 +358,10 @@ static void visit(walker *w, frame f) {
         TSNode left = lf_tssem_unwrap(lf_tree_field(n, "left")), right = lf_tree_field(n, "right");
         if (lf_tree_is(left, "identifier")) {
             add_binding(w, LF_TSBIND_ASSIGN, intern_node(m, left), f.scope, -1, left, right, NULL, NULL);
+            note_fn_name(w, right, intern_node(m, left));
+        } else if (lf_tree_is(left, "member_expression") && lf_tssem_is_exports(m->src, lf_tree_field(left, "object"))) {
+            /* exports.unlock = function (...) {...}: the module's own function `unlock` */
+            note_fn_name(w, right, intern_node(m, lf_tree_field(left, "property")));
         } else if (lf_tree_is(left, "member_expression") && f.cls >= 0 &&
                    lf_tree_is(lf_tree_field(left, "object"), "this")) {
             char *prop = lf_tree_text(m->src, lf_tree_field(left, "property"));
@@ -399,7 +407,7 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
     walker w;
     memset(&w, 0, sizeof w);
     w.m = m;
-    lf_tsscope top = {root, -1, "", -1, 0, 0};
+    lf_tsscope top = {root, -1, "", -1, 0, 0, -1};
     LF_VEC_PUSH(&w.scopes, top);
     frame start = {root, 0, -1};
     LF_VEC_PUSH(&w.stack, start);
@@ -410,14 +418,14 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
         if (is_function(n) && !ts_node_eq(n, root)) {
             TSNode name = lf_tree_field(n, "name");
             const char *nm = ts_node_is_null(name) ? pending_fn_name(&w, n) : intern_node(m, name);
-            lf_tsscope s = {n, f.scope, nm, f.cls, (int32_t)w.bindings.len, 0};
+            lf_tsscope s = {n, f.scope, nm, f.cls, (int32_t)w.bindings.len, 0, -1};
             LF_VEC_PUSH(&w.scopes, s);
             f.scope = (int32_t)(w.scopes.len - 1);
             record_params(&w, n, f.scope);
             w.scopes.items[f.scope].n_params = (int32_t)(w.bindings.len - (size_t)s.first_param);
         } else if (lf_tree_is(n, "class_declaration") || lf_tree_is(n, "class")) {
             TSNode name = lf_tree_field(n, "name");
-            lf_tsclass c = {n, ts_node_is_null(name) ? "" : intern_node(m, name)};
+            lf_tsclass c = {n, ts_node_is_null(name) ? "" : intern_node(m, name), -1};
             LF_VEC_PUSH(&w.classes, c);
             f.cls = (int32_t)(w.classes.len - 1);
         }
@@ -439,7 +447,14 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
     m->n_bindings = w.bindings.len;
     m->calls = w.calls.items;
     m->n_calls = w.calls.len;
-    /* A method's `this.x = ...` and a nested arrow's both belong to the class. */
+    /* methods per class, in reverse so each chain runs in source order */
+    for (size_t i = m->n_scopes; i-- > 1;) {
+        lf_tsscope *sc = &m->scopes[i];
+        if (sc->cls >= 0 && lf_tree_is(sc->node, "method_definition")) {
+            sc->next_method = m->classes[sc->cls].first_method;
+            m->classes[sc->cls].first_method = (int32_t)i;
+        }
+    }
     index_names(m);
     for (size_t i = 0; i < m->n_calls; i++)
         m->calls[i].callee = lf_tssem_callee_uncached(m, m->calls[i].node);

@@ -37,11 +37,13 @@ typedef struct lf_tsscope {
     const char *name; /* function/method name, or the variable an arrow/function expression initialises; "" */
     int32_t cls;      /* index into classes for a method (or a function inside one); -1 */
     int32_t first_param, n_params; /* its parameter bindings: bindings[first_param ..+n_params) */
+    int32_t next_method;           /* a method: the next method scope of the same class; -1 */
 } lf_tsscope;
 
 typedef struct lf_tsclass {
     TSNode node;
-    const char *name; /* "" for an anonymous class expression */
+    const char *name;     /* "" for an anonymous class expression */
+    int32_t first_method; /* its first method scope (chained through next_method); -1 */
 } lf_tsclass;
 
 typedef enum lf_tsbinding_kind {

@@ -318,15 +318,22 @@ int32_t lf_tssem_local_callee(lf_tssem *m, TSNode call) {
             return scope_of_function_node(m, lf_tssem_unwrap(bd->value));
         return -1;
     }
+    if (lf_tree_is(fn, "member_expression") && lf_tssem_is_exports(m->src, lf_tree_field(fn, "object"))) {
+        /* exports.unlock(...) of `exports.unlock = function ...` */
+        TSNode prop = lf_tree_field(fn, "property");
+        for (size_t i = 1; i < m->n_scopes; i++)
+            if (m->scopes[i].parent == 0 && lf_tree_text_eq(m->src, prop, m->scopes[i].name))
+                return (int32_t)i;
+        return -1;
+    }
     if (lf_tree_is(fn, "member_expression") && lf_tree_is(lf_tree_field(fn, "object"), "this")) {
         int32_t cls = m->scopes[lf_tssem_scope_of(m, fn)].cls;
         if (cls < 0)
             return -1;
         TSNode prop = lf_tree_field(fn, "property");
-        for (size_t i = 1; i < m->n_scopes; i++)
-            if (m->scopes[i].cls == cls && lf_tree_is(m->scopes[i].node, "method_definition") &&
-                lf_tree_text_eq(m->src, prop, m->scopes[i].name))
-                return (int32_t)i;
+        for (int32_t i = m->classes[cls].first_method; i >= 0; i = m->scopes[i].next_method)
+            if (lf_tree_text_eq(m->src, prop, m->scopes[i].name))
+                return i;
     }
     return -1;
 }
