@@ -143,8 +143,17 @@ static void py_run(lf_check_ctx *ctx) {
     }
     /* a lock taken in the appending function, or on the log itself */
     for (size_t a = 0; a < apps.len; a++) {
+        /* a lock acquired in the appending function: any acquisition but the
+         * exclusive create of the log itself (lf_pylock reads a handled
+         * O_EXCL create as taking a lock) */
         int32_t scope = lf_pysem_scope_of(m, apps.items[a].call);
-        int held = scope >= 0 && l->acquires[scope];
+        int held = 0;
+        for (size_t e = 0; e < l->n_events && !held; e++) {
+            const lf_pylock_event *ev = &l->events[e];
+            if (ev->kind == LF_PYEV_ACQUIRE && ev->scope == scope &&
+                (ev->key < 0 || !lf_pylock_key_eq(m, &apps.items[a].key, &l->keys[ev->key].key)))
+                held = 1;
+        }
         for (size_t k = 0; k < l->n_keys && !held; k++)
             if (lf_pylock_key_eq(m, &apps.items[a].key, &l->keys[k].key) &&
                 (l->keys[k].flags & (LF_LOCK_FLOCK | LF_LOCK_MSVCRT | LF_LOCK_HELPER)))
