@@ -41,7 +41,7 @@ void lf103_ts_run(lf_check_ctx *ctx) {
     lf_tslock *l = lf_tslock_build(m);
     for (size_t i = 0; i < l->n_events; i++) {
         const lf_tslock_event *ev = &l->events[i];
-        if (ev->kind != LF_TSEV_APPEND || ev->key < 0 || !(l->keys[ev->key].flags & LF_TSLOCK_EXCL))
+        if (ev->kind != LF_TSEV_APPEND || ev->key < 0 || !(l->keys[ev->key].flags & LF_TSLOCK_CREATED))
             continue;
         if (lf_ts_lock_held(m, l, ev->node))
             continue;

@@ -108,6 +108,38 @@ static int recursive_opt(lf_tssem *m, TSNode arg) {
     return 0;
 }
 
+/* Is the failure of an exclusive create handled where it is made: an
+ * error-first callback, a `.catch(...)` on its promise, or a try whose catch
+ * does something? Then the code relies on the create's exclusivity (a lock);
+ * an unguarded create just makes a file or directory. */
+static int failure_handled(lf_tssem *m, TSNode call) {
+    size_t n = lf_tssem_nargs(call);
+    TSNode last = n ? lf_tssem_unwrap(lf_tssem_arg(call, (uint32_t)n - 1)) : (TSNode){0};
+    if (lf_tree_is(last, "arrow_function") || lf_tree_is(last, "function_expression") || lf_tree_is(last, "function"))
+        return 1;
+    TSNode cur = call;
+    for (int steps = 0; steps < 64; steps++) {
+        TSNode p = ts_node_parent(cur);
+        if (ts_node_is_null(p))
+            return 0;
+        const char *t = ts_node_type(p);
+        if (!strcmp(t, "member_expression") && ts_node_eq(lf_tree_field(p, "object"), cur) &&
+            (lf_tree_text_eq(m->src, lf_tree_field(p, "property"), "catch") ||
+             lf_tree_text_eq(m->src, lf_tree_field(p, "property"), "then")))
+            return 1;
+        if (!strcmp(t, "try_statement") && ts_node_eq(lf_tree_field(p, "body"), cur)) {
+            TSNode body = lf_tree_field(lf_tree_field(p, "handler"), "body");
+            if (!ts_node_is_null(body) && lf_tree_child_count(body) > 0)
+                return 1;
+        }
+        if (!strcmp(t, "arrow_function") || !strcmp(t, "function_declaration") || !strcmp(t, "function_expression") ||
+            !strcmp(t, "method_definition") || !strcmp(t, "program"))
+            return 0;
+        cur = p;
+    }
+    return 0;
+}
+
 typedef struct builder {
     lf_tslock *l;
     LF_VEC(lf_tslock_key) keys;
@@ -214,7 +246,7 @@ static void direct_events(builder *b, lf_tssem *m) {
         } else if (strcmp(op, "mkdir") == 0) {
             if (!recursive_opt(m, a1)) {
                 int32_t k = key_add(b, lf_tssem_path_key(m, a0));
-                flag(b, k, LF_TSLOCK_EXCL, call);
+                flag(b, k, LF_TSLOCK_CREATED | (failure_handled(m, call) ? LF_TSLOCK_EXCL : 0u), call);
                 event(b, LF_TSEV_CREATE, fn, call, k, a0);
             }
         } else if (strcmp(op, "open") == 0 || strcmp(op, "writeFile") == 0 || strcmp(op, "createWriteStream") == 0 ||
@@ -229,7 +261,10 @@ static void direct_events(builder *b, lf_tssem *m) {
             free(f);
             int32_t k = key_add(b, lf_tssem_path_key(m, a0));
             if (excl) {
-                flag(b, k, LF_TSLOCK_EXCL | (append ? LF_TSLOCK_EXCL_APPEND : 0u), call);
+                flag(b, k,
+                     LF_TSLOCK_CREATED | (failure_handled(m, call) ? LF_TSLOCK_EXCL : 0u) |
+                         (append ? LF_TSLOCK_EXCL_APPEND : 0u),
+                     call);
                 event(b, LF_TSEV_CREATE, fn, call, k, a0);
             } else if (append) {
                 flag(b, k, LF_TSLOCK_APPENDED, call);
@@ -237,10 +272,6 @@ static void direct_events(builder *b, lf_tssem *m) {
             }
             if (strcmp(op, "writeFile") == 0 && mentions(m->src, a1, "process.pid"))
                 flag(b, k, LF_TSLOCK_PID, call);
-        } else if (strcmp(op, "link") == 0 || strcmp(op, "symlink") == 0) {
-            int32_t k = key_add(b, lf_tssem_path_key(m, a1));
-            flag(b, k, LF_TSLOCK_EXCL, call);
-            event(b, LF_TSEV_CREATE, fn, call, k, a1);
         } else if (op_in(op, k_presence) || op_in(op, k_content)) {
             int32_t k = key_add(b, lf_tssem_path_key(m, a0));
             event(b, LF_TSEV_JUDGE, fn, call, k, a0);

@@ -4,9 +4,12 @@
  *
  * Paths are named by lf_tssem_path_key (fields, parameters, results of the
  * module's functions, expressions). A key is a lock when the module:
- *  - creates it exclusively: `mkdir`/`mkdirSync` without `recursive: true`,
- *    `open`/`openSync` with a `wx`/`ax` flag or `O_EXCL`,
- *    `writeFile`/`writeFileSync` with `{ flag: "wx" }`, `link`/`symlink` onto it;
+ *  - creates it exclusively and handles the create's failure (a try with a
+ *    non-empty catch, an error-first callback, a `.catch`): `mkdir`/`mkdirSync`
+ *    without `recursive: true`, `open`/`openSync` with a `wx`/`ax` flag or
+ *    `O_EXCL`, `writeFile`/`writeFileSync` with `{ flag: "wx" }` (an unguarded
+ *    create just makes a file or directory; link/symlink onto a path is how
+ *    installers place files, not a lock, in the JS code this is written for);
  *  - writes its pid there (`process.pid` in what is written);
  *  - hands it to a lock library (proper-lockfile, lockfile, ...) or to one of
  *    its own functions that uses the parameter as a lock;
@@ -40,6 +43,7 @@ enum {
     LF_TSLOCK_BROKEN_LIVE = 1u << 6, /* removed after judging existence/age alone: a live holder can lose it */
     LF_TSLOCK_APPENDED = 1u << 7,    /* appended to */
     LF_TSLOCK_EXCL_APPEND = 1u << 8, /* created exclusively with an append flag (`ax`) */
+    LF_TSLOCK_CREATED = 1u << 9,     /* created exclusively, its failure handled or not (a first write) */
 };
 #define LF_TSLOCK_USES (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER | LF_TSLOCK_ARG)
 

@@ -355,6 +355,31 @@ static const char *text_key(lf_tssem *m, const char *prefix, TSNode n) {
     return k;
 }
 
+/* The innermost function scope binding an identifier of the expression (a
+ * bounded look at its first nodes), or 0 when all its names are module-level
+ * or unbound. */
+static int32_t local_scope_of(lf_tssem *m, TSNode expr) {
+    TSNode stack[64];
+    int sp = 0, budget = 128;
+    int32_t best = 0;
+    stack[sp++] = expr;
+    while (sp && budget-- > 0) {
+        TSNode n = stack[--sp];
+        if (lf_tree_is(n, "identifier")) {
+            uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+            const lf_tsbinding *bd =
+                lf_tssem_binding_at(m, lf_tssem_scope_of(m, n), lf_tssem_intern(m, m->src->text + a, b - a), a);
+            if (bd && bd->scope > best)
+                best = bd->scope;
+            continue;
+        }
+        uint32_t k = ts_node_named_child_count(n);
+        for (uint32_t i = k; i-- > 0 && sp < 64;)
+            stack[sp++] = ts_node_named_child(n, i);
+    }
+    return best;
+}
+
 const char *lf_tssem_path_key(lf_tssem *m, TSNode expr) {
     for (int hop = 0; hop < MAX_HOPS && !ts_node_is_null(expr); hop++) {
         expr = lf_tssem_unwrap(expr);
@@ -399,6 +424,15 @@ const char *lf_tssem_path_key(lf_tssem *m, TSNode expr) {
                 free(k);
                 return out;
             }
+        }
+        /* an expression over local names (`node.path`, `join(dir, name)`)
+         * names a file of its own function only */
+        int32_t local = local_scope_of(m, expr);
+        if (local > 0) {
+            char *pre = lf_xasprintf("expr@%d:", (int)local);
+            const char *out = text_key(m, pre, expr);
+            free(pre);
+            return out;
         }
         return text_key(m, "expr:", expr);
     }
