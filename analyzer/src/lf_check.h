@@ -19,6 +19,7 @@
 
 typedef struct lf_check_ctx lf_check_ctx; /* owned by the engine, valid during the call */
 struct lf_pysem;
+struct lf_tssem;
 
 typedef struct lf_check {
     const char *name;
@@ -49,6 +50,7 @@ void lf_ctx_emit_site(lf_check_ctx *ctx, TSNode at, const char *message, void *s
 /* The file's semantic model (built on first use; shared by every rule). */
 lf_filesem *lf_ctx_sem(lf_check_ctx *ctx);
 struct lf_pysem *lf_ctx_pysem(lf_check_ctx *ctx); /* NULL unless the file is Python */
+struct lf_tssem *lf_ctx_tssem(lf_check_ctx *ctx); /* NULL unless the file is TS/JS/TSX/JSX */
 
 /* Text helpers over a source. */
 char *lf_node_text(const lf_source *src, TSNode node); /* malloc'd */

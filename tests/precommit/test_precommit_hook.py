@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hook_sources import SAFE, UNSAFE, git
+from hook_sources import SAFE, TS_SOURCES, UNSAFE, git
 
 SRC = Path(os.environ["LOCKFIX_SRC"])
 BIN = Path(os.environ["LOCKFIX_BIN"])
@@ -50,6 +50,24 @@ def test_hook_rejects_a_shared_temp_name(repo, tmp_path):
     r = run_hook(repo, tmp_path, "state.py")
     assert r.returncode == 1, r.stdout + r.stderr
     assert "state.py:5:11: LF401" in r.stdout, r.stdout
+
+
+@pytest.mark.parametrize("ext", sorted(TS_SOURCES))
+def test_hook_rejects_a_shared_temp_name_in_ts_and_js(repo, tmp_path, ext):
+    """Every TS/JS extension reaches lockfix through the hook's types_or, and the
+    safe version of the same module passes."""
+    unsafe, safe = TS_SOURCES[ext]
+    name = "state." + ext
+    (repo / name).write_text(unsafe)
+    git(repo, "add", name)
+    r = run_hook(repo, tmp_path, name)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert name + ":4:15: LF401" in r.stdout, r.stdout
+    (repo / name).write_text(safe)
+    git(repo, "add", name)
+    r = run_hook(repo, tmp_path, name)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Passed" in r.stdout, r.stdout
 
 
 def test_hook_passes_safe_code_and_ignores_other_files(repo, tmp_path):

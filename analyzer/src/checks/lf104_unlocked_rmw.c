@@ -5,6 +5,7 @@
  * objects to the path they were opened from, pairs a read with a later write of
  * the same path/key whose value is the one read, and drops functions where a
  * lock is in play. */
+#include "lf_ts.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,10 @@ static TSNode resolve_key(const lf_source *src, TSNode key, TSNode at) {
 }
 
 static void run(lf_check_ctx *ctx) {
+    if (lf_ctx_tssem(ctx)) {
+        lf104_ts_run(ctx);
+        return;
+    }
     const lf_source *src = lf_ctx_source(ctx);
     size_t n = lf_ctx_match_count(ctx);
     LF_VEC(write_site) writes = {0};

@@ -5,6 +5,7 @@
  * its rename). The query finds the resolving calls; this check decides which
  * side of a confinement comparison each one is on, and whether an existence
  * test guards it. */
+#include "lf_ts.h"
 #include <string.h>
 
 #include "lf_py.h"
@@ -189,6 +190,10 @@ static int visit_use(TSNode n, void *ud) {
 }
 
 static void run(lf_check_ctx *ctx) {
+    if (lf_ctx_tssem(ctx)) {
+        lf201_ts_run(ctx);
+        return;
+    }
     const lf_source *src = lf_ctx_source(ctx);
     TSNode root = lf_ctx_root(ctx);
     for (size_t i = 0; i < lf_ctx_match_count(ctx); i++) {

@@ -22,6 +22,7 @@
  * A removal after an identity check (st_ino/st_dev, samefile/samestat) in the
  * same function is not reported; a plain release of a lock no code path ever
  * breaks is not either. */
+#include "lf_ts.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,10 @@
 #include "lf_util.h"
 
 static void run(lf_check_ctx *ctx) {
+    if (lf_ctx_tssem(ctx)) {
+        lf301_ts_run(ctx);
+        return;
+    }
     lf_pysem *m = lf_ctx_pysem(ctx);
     if (!m)
         return;

@@ -8,6 +8,7 @@
  * is a lock by use (lf_pylock): created exclusively, flocked, holding a pid,
  * given to a lock class or helper, or passed by a caller that holds it as a
  * lock. Ages of caches and logs are not locks, whatever they are called. */
+#include "lf_ts.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,6 +137,10 @@ static lf_walk_action visit(TSNode n, void *ud) {
 }
 
 static void run(lf_check_ctx *ctx) {
+    if (lf_ctx_tssem(ctx)) {
+        lf302_ts_run(ctx);
+        return;
+    }
     lf_pysem *m = lf_ctx_pysem(ctx);
     if (!m)
         return;

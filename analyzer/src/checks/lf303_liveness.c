@@ -12,6 +12,7 @@
  *     directly or through one of the module's functions), its success is
  *     trusted, and nothing in the module reads a process start time
  *     (identifiers and strings, never comments). */
+#include "lf_ts.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -412,6 +413,10 @@ static lf_walk_action visit_start(TSNode n, void *ud) {
 /* ---- the check ---- */
 
 static void run(lf_check_ctx *ctx) {
+    if (lf_ctx_tssem(ctx)) {
+        lf303_ts_run(ctx);
+        return;
+    }
     lf_pysem *m = lf_ctx_pysem(ctx);
     if (!m)
         return;

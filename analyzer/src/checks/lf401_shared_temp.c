@@ -2,6 +2,7 @@
  * onto that target. The query finds temp-name expressions and renames; whether
  * the renamed file is that temp and the destination its target needs the
  * assignment flow inside one function, which is decided here. */
+#include "lf_ts.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,10 @@ static int visit_assignment(TSNode n, void *ud) {
 }
 
 static void run(lf_check_ctx *ctx) {
+    if (lf_ctx_tssem(ctx)) {
+        lf401_ts_run(ctx);
+        return;
+    }
     const lf_source *src = lf_ctx_source(ctx);
     size_t n = lf_ctx_match_count(ctx);
     LF_VEC(temp_site) temps = {0};

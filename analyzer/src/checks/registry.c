@@ -5,6 +5,7 @@
 
 /* Each check lives in its own file under checks/ and is declared here. */
 extern const lf_check lf101_unlocked_fallback_check;
+extern const lf_check lf103_unlocked_append_check;
 extern const lf_check lf104_unlocked_rmw_check;
 extern const lf_check lf201_realpath_missing_check;
 extern const lf_check lf301_lock_removal_check;
@@ -14,6 +15,7 @@ extern const lf_check lf401_shared_temp_check;
 
 static const lf_check *const k_checks[] = {
     &lf101_unlocked_fallback_check,
+    &lf103_unlocked_append_check,
     &lf104_unlocked_rmw_check,
     &lf201_realpath_missing_check,
     &lf301_lock_removal_check,

@@ -208,6 +208,8 @@ static int key_eq(const lf_pysem *m, const lf_pkey *a, const lf_pkey *b) {
     }
 }
 
+int lf_pylock_key_eq(const lf_pysem *m, const lf_pkey *a, const lf_pkey *b) { return key_eq(m, a, b); }
+
 static int32_t method_scope(lf_pylock *l, int32_t cls, const char *name);
 static int32_t def_scope(lf_pysem *m, TSNode def);
 

@@ -1,0 +1,176 @@
+/* LF103: appends to a shared log or journal (JSONL) whose only exclusivity is
+ * the exclusive create of its first write: `openSync(file, "wx")` (Node) or
+ * `open(path, "x")` / `os.open(path, O_CREAT | O_EXCL)` (Python) on the first
+ * flush, then `appendFileSync` / `open(path, "a")` with no writer lock. The
+ * create only decides who writes first; every later writer of the same file
+ * (two processes resuming one session) appends alongside it and the records
+ * interleave.
+ *
+ * Reported at each append to a path the module also creates exclusively, when
+ * no lock is held where the append runs: the appending function takes no lock
+ * (a lock library, an exclusive create of a lock, a flock, a call of something
+ * named lock/acquire; in TS/JS also a callback handed to such a call) and the
+ * log itself is not locked. Python rides on lf_pylock, TS/JS on lf_tslock. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf_check.h"
+#include "lf_pylock.h"
+#include "lf_pyshort.h"
+#include "lf_pysem.h"
+#include "lf_tree.h"
+#include "lf_ts.h"
+#include "lf_util.h"
+
+static void emit(lf_check_ctx *ctx, TSNode call, TSNode target, TSNode create) {
+    const lf_source *src = lf_ctx_source(ctx);
+    char *c = lf_py_short(src, call), *what = lf_py_short(src, target);
+    char *msg = lf_xasprintf("%s appends to %s, whose only exclusivity is the exclusive create on line %u: that "
+                             "decides who writes first, not who writes, so a second process appending to the same "
+                             "file interleaves its records with this one's (hold a single-writer lock, e.g. "
+                             "lockrt's exclusive lock, for as long as the file is written)",
+                             c, what, lf_py_line(src, create));
+    lf_ctx_emit(ctx, call, msg, SIZE_MAX);
+    free(msg);
+    free(c);
+    free(what);
+}
+
+void lf103_ts_run(lf_check_ctx *ctx) {
+    lf_tssem *m = lf_ctx_tssem(ctx);
+    lf_tslock *l = lf_tslock_build(m);
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *ev = &l->events[i];
+        if (ev->kind != LF_TSEV_APPEND || ev->key < 0 || !(l->keys[ev->key].flags & LF_TSLOCK_CREATED))
+            continue;
+        if (lf_ts_lock_held(m, l, ev->node))
+            continue;
+        TSNode create = {0};
+        for (size_t j = 0; j < l->n_events && ts_node_is_null(create); j++)
+            if (l->events[j].kind == LF_TSEV_CREATE && l->events[j].key == ev->key)
+                create = l->events[j].node;
+        if (!ts_node_is_null(create))
+            emit(ctx, ev->node, ev->target, create);
+    }
+    lf_tslock_free(l);
+}
+
+/* ---- Python ---- */
+
+static const char *const k_open[] = {"open", "io.open", "codecs.open", NULL};
+static const char *const k_path_open[] = {"pathlib.Path.open", NULL};
+static const char *const k_os_open[] = {"os.open", NULL};
+
+/* The mode literal starts with c ("a", "ab", "a+"; "x", "xb"). */
+static int mode_has(const lf_source *src, TSNode mode, char c) {
+    if (!lf_tree_is(mode, "string"))
+        return 0;
+    uint32_t k = ts_node_named_child_count(mode);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode part = ts_node_named_child(mode, i);
+        if (lf_tree_is(part, "string_content"))
+            return src->text[ts_node_start_byte(part)] == c;
+    }
+    return 0;
+}
+
+/* An append: open(p, "a"), Path(p).open("a"), os.open(p, ...O_APPEND...). */
+static int py_append(lf_pysem *m, TSNode call, TSNode *target) {
+    const lf_source *src = m->src;
+    if (lf_pylock_callee_any(m, call, k_open)) {
+        *target = lf_pylock_arg(m, call, 0, "file");
+        return mode_has(src, lf_pysem_resolve_value(m, lf_pylock_arg(m, call, 1, "mode")), 'a');
+    }
+    if (lf_pylock_callee_any(m, call, k_os_open)) {
+        *target = lf_pylock_arg(m, call, 0, "path");
+        TSNode fl = lf_pylock_arg(m, call, 1, "flags");
+        return !ts_node_is_null(fl) && lf_ts_text_has(src, fl, "O_APPEND") && !lf_ts_text_has(src, fl, "O_EXCL");
+    }
+    if (lf_pylock_callee_any(m, call, k_path_open)) {
+        TSNode fn = lf_tree_field(call, "function");
+        *target = lf_tree_field(fn, "object");
+        return mode_has(src, lf_pysem_resolve_value(m, lf_pylock_arg(m, call, 0, "mode")), 'a');
+    }
+    return 0;
+}
+
+/* The exclusive create (open "x" / os.open O_EXCL) of the file key k names, or null. */
+static TSNode py_create(lf_pysem *m, lf_pylock *l, const lf_pkey *key) {
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode call = m->calls[i].node, target = {0};
+        int excl = 0;
+        if (lf_pylock_callee_any(m, call, k_open)) {
+            target = lf_pylock_arg(m, call, 0, "file");
+            excl = mode_has(m->src, lf_pysem_resolve_value(m, lf_pylock_arg(m, call, 1, "mode")), 'x');
+        } else if (lf_pylock_callee_any(m, call, k_os_open)) {
+            target = lf_pylock_arg(m, call, 0, "path");
+            excl = lf_ts_text_has(m->src, lf_pylock_arg(m, call, 1, "flags"), "O_EXCL");
+        }
+        if (!excl || ts_node_is_null(target))
+            continue;
+        lf_pkey k = lf_pylock_key_of(l, target);
+        if (lf_pylock_key_eq(m, &k, key))
+            return call;
+    }
+    return (TSNode){0};
+}
+
+typedef struct py_append_site {
+    TSNode call, target, create;
+    lf_pkey key;
+} py_append_site;
+
+static void py_run(lf_check_ctx *ctx) {
+    lf_pysem *m = lf_ctx_pysem(ctx);
+    if (!m)
+        return;
+    lf_pylock *l = NULL; /* built only for a module that appends */
+    LF_VEC(py_append_site) apps = {0};
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode target = {0};
+        if (!py_append(m, m->calls[i].node, &target) || ts_node_is_null(target))
+            continue;
+        if (!l)
+            l = lf_pylock_build(m);
+        py_append_site a;
+        memset(&a, 0, sizeof a);
+        a.call = m->calls[i].node;
+        a.target = target;
+        a.key = lf_pylock_key_of(l, target);
+        a.create = py_create(m, l, &a.key);
+        if (!ts_node_is_null(a.create))
+            LF_VEC_PUSH(&apps, a);
+    }
+    /* a lock taken in the appending function, or on the log itself */
+    for (size_t a = 0; a < apps.len; a++) {
+        /* a lock acquired in the appending function: any acquisition but the
+         * exclusive create of the log itself (lf_pylock reads a handled
+         * O_EXCL create as taking a lock) */
+        int32_t scope = lf_pysem_scope_of(m, apps.items[a].call);
+        int held = 0;
+        for (size_t e = 0; e < l->n_events && !held; e++) {
+            const lf_pylock_event *ev = &l->events[e];
+            if (ev->kind == LF_PYEV_ACQUIRE && ev->scope == scope &&
+                (ev->key < 0 || !lf_pylock_key_eq(m, &apps.items[a].key, &l->keys[ev->key].key)))
+                held = 1;
+        }
+        for (size_t k = 0; k < l->n_keys && !held; k++)
+            if (lf_pylock_key_eq(m, &apps.items[a].key, &l->keys[k].key) &&
+                (l->keys[k].flags & (LF_LOCK_FLOCK | LF_LOCK_MSVCRT | LF_LOCK_HELPER)))
+                held = 1;
+        if (!held)
+            emit(ctx, apps.items[a].call, apps.items[a].target, apps.items[a].create);
+    }
+    LF_VEC_FREE(&apps);
+    if (l)
+        lf_pylock_free(l);
+}
+
+static void run(lf_check_ctx *ctx) {
+    if (lf_ctx_tssem(ctx))
+        lf103_ts_run(ctx);
+    else
+        py_run(ctx);
+}
+
+const lf_check lf103_unlocked_append_check = {"lf103_unlocked_append", run};

@@ -1,0 +1,228 @@
+/* LF302 for TS/JS: a lock judged stale by the time since its mtime or ctime
+ * (`Date.now() - st.mtimeMs > stale`, `Date.now() - st.mtime.getTime()`,
+ * `st.ctimeMs < Date.now() - stale`), where `st` is a stat of a path the
+ * module uses as a lock (lf_tslock). Reported at the comparison, or at the
+ * age subtraction when the age is compared elsewhere through a name. Ages of
+ * caches and logs are not locks, whatever they are called; a comparison with
+ * another mtime is a freshness check, not an age. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf_pyshort.h"
+#include "lf_tree.h"
+#include "lf_ts.h"
+#include "lf_util.h"
+
+typedef struct walk {
+    lf_check_ctx *ctx;
+    lf_tssem *m;
+    lf_tslock *l;
+} walk;
+
+static const char *const k_clock[] = {"Date.now", "new Date", "performance.timeOrigin", "getTime()", NULL};
+
+/* Does an operand read the clock (through a name it is bound to)? */
+static int clockish(lf_tssem *m, TSNode n) {
+    n = lf_tssem_resolve_value(m, n);
+    if (lf_tree_is(n, "binary_expression")) {
+        TSNode l = lf_tssem_resolve_value(m, lf_tree_field(n, "left"));
+        TSNode r = lf_tssem_resolve_value(m, lf_tree_field(n, "right"));
+        for (size_t i = 0; k_clock[i]; i++)
+            if (lf_ts_text_has(m->src, l, k_clock[i]) || lf_ts_text_has(m->src, r, k_clock[i]))
+                return 1;
+    }
+    for (size_t i = 0; k_clock[i]; i++)
+        if (lf_ts_text_has(m->src, n, k_clock[i]))
+            return 1;
+    return 0;
+}
+
+static int mentions_mtime(const lf_source *src, TSNode n) {
+    return lf_ts_text_has(src, n, "mtime") || lf_ts_text_has(src, n, "ctime");
+}
+
+/* The stat call whose callback receives parameter `obj` (`fs.stat(p, (err, st) => ...)`), or null. */
+static TSNode callback_stat(lf_tssem *m, TSNode obj) {
+    if (!lf_tree_is(obj, "identifier"))
+        return (TSNode){0};
+    uint32_t a = ts_node_start_byte(obj), b = ts_node_end_byte(obj);
+    const lf_tsbinding *bd =
+        lf_tssem_binding_at(m, lf_tssem_scope_of(m, obj), lf_tssem_intern(m, m->src->text + a, b - a), a);
+    if (!bd || bd->kind != LF_TSBIND_PARAM || bd->scope <= 0)
+        return (TSNode){0};
+    TSNode args = lf_ts_parent(m->scopes[bd->scope].node);
+    TSNode call = lf_ts_parent(args);
+    return lf_tree_is(args, "arguments") && lf_tree_is(call, "call_expression") ? call : (TSNode){0};
+}
+
+static TSNode stat_path_at(lf_tssem *m, TSNode obj, int depth);
+
+/* A parameter of one of the module's functions (`isLockStale(stat, opts)`):
+ * the stat its callers pass, or null. */
+static TSNode passed_stat(lf_tssem *m, TSNode obj, int depth) {
+    if (!lf_tree_is(obj, "identifier") || depth > 2)
+        return (TSNode){0};
+    uint32_t a = ts_node_start_byte(obj), b = ts_node_end_byte(obj);
+    const lf_tsbinding *bd =
+        lf_tssem_binding_at(m, lf_tssem_scope_of(m, obj), lf_tssem_intern(m, m->src->text + a, b - a), a);
+    if (!bd || bd->kind != LF_TSBIND_PARAM || bd->scope <= 0 || bd->member)
+        return (TSNode){0};
+    const lf_tsscope *sc = &m->scopes[bd->scope];
+    uint32_t index = 0;
+    for (int32_t j = sc->first_param; j < sc->first_param + sc->n_params; j++) {
+        if (&m->bindings[j] == bd)
+            break;
+        if (!m->bindings[j].member)
+            index++;
+    }
+    for (size_t i = 0; i < m->n_calls; i++) {
+        if (lf_tssem_local_callee(m, m->calls[i].node) != bd->scope)
+            continue;
+        TSNode p = stat_path_at(m, lf_tssem_arg(m->calls[i].node, index), depth + 1);
+        if (!ts_node_is_null(p))
+            return p;
+    }
+    return (TSNode){0};
+}
+
+/* The stat'ed path a `X.mtimeMs` object comes from, or null. */
+static TSNode stat_path(lf_tssem *m, TSNode obj) { return stat_path_at(m, obj, 0); }
+
+static TSNode stat_path_at(lf_tssem *m, TSNode obj, int depth) {
+    if (ts_node_is_null(obj))
+        return obj;
+    TSNode st = lf_tssem_resolve_value(m, obj);
+    if (!lf_tree_is(st, "call_expression")) {
+        TSNode p = passed_stat(m, st, depth);
+        if (!ts_node_is_null(p))
+            return p;
+        st = callback_stat(m, st);
+    }
+    if (!lf_tree_is(st, "call_expression"))
+        return (TSNode){0};
+    const char *op = lf_tslock_fs_op(m, st);
+    if (!op || (strcmp(op, "stat") != 0 && strcmp(op, "lstat") != 0))
+        return (TSNode){0};
+    return lf_tssem_arg(st, 0);
+}
+
+static int is_cmp(const lf_source *src, TSNode op) {
+    return lf_tree_text_eq(src, op, "<") || lf_tree_text_eq(src, op, ">") || lf_tree_text_eq(src, op, "<=") ||
+           lf_tree_text_eq(src, op, ">=");
+}
+
+static void judge_read(walk *w, TSNode read, TSNode stat_value);
+
+static void judge(walk *w, TSNode read) { judge_read(w, read, lf_tree_field(read, "object")); }
+
+/* `read` reads an mtime/ctime of the stat result `stat_value`. */
+static void judge_read(walk *w, TSNode read, TSNode stat_value) {
+    lf_tssem *m = w->m;
+    const lf_source *src = m->src;
+    TSNode path = stat_path(m, stat_value);
+    if (ts_node_is_null(path))
+        return;
+    int32_t k = lf_tslock_key_index(w->l, path);
+    if (k < 0 || !lf_tslock_is_lock(w->l->keys[k].flags))
+        return;
+    TSNode cur = read, sub = {0}, at = {0};
+    for (int steps = 0; steps < 12 && ts_node_is_null(at); steps++) {
+        TSNode p = lf_ts_parent(cur);
+        if (ts_node_is_null(p))
+            break;
+        const char *t = ts_node_type(p);
+        if (!strcmp(t, "member_expression") || !strcmp(t, "call_expression") || !strcmp(t, "parenthesized_expression") ||
+            !strcmp(t, "unary_expression") || !strcmp(t, "await_expression") || !strcmp(t, "arguments")) {
+            if (!strcmp(t, "arguments")) { /* Number(st.mtime), Math.floor(...) */
+                TSNode call = lf_ts_parent(p);
+                if (!lf_tree_is(call, "call_expression"))
+                    break;
+                p = call;
+            }
+            cur = p;
+            continue;
+        }
+        if (strcmp(t, "binary_expression") != 0)
+            break;
+        TSNode op = lf_tree_field(p, "operator");
+        TSNode left = lf_tree_field(p, "left"), right = lf_tree_field(p, "right");
+        TSNode other = ts_node_eq(left, cur) ? right : left;
+        if (lf_tree_text_eq(src, op, "-")) {
+            if (!clockish(m, other))
+                break;
+            sub = p;
+            cur = p;
+            continue;
+        }
+        if (lf_tree_text_eq(src, op, "+") && ts_node_is_null(sub)) { /* mtime + stale < now */
+            cur = p;
+            continue;
+        }
+        if (is_cmp(src, op)) {
+            if (!ts_node_is_null(sub) || (clockish(m, other) && !mentions_mtime(src, other)))
+                at = p;
+        }
+        break;
+    }
+    if (ts_node_is_null(at))
+        at = sub;
+    if (ts_node_is_null(at))
+        return;
+    char *what = lf_py_short(src, path);
+    char *msg = lf_xasprintf("the lock %s (a lock by its use at line %u) is judged stale by the age of its %s: a "
+                             "holder that is merely paused (stopped, swapped out, on a slow disk) loses it to a "
+                             "newcomer, and two holders run at once",
+                             what, lf_py_line(src, w->l->keys[k].evidence),
+                             lf_tree_is(read, "subscript_expression") ? "mtime or ctime"
+                             : lf_ts_text_has(src, read, "ctime")        ? "ctime"
+                                                                        : "mtime");
+    lf_ctx_emit(w->ctx, at, msg, SIZE_MAX);
+    free(msg);
+    free(what);
+}
+
+/* `const { mtimeMs } = await stat(lock)`: the name reads the stat's field. */
+static void judge_destructured(walk *w, TSNode id) {
+    lf_tssem *m = w->m;
+    uint32_t a = ts_node_start_byte(id), b = ts_node_end_byte(id);
+    const char *name = lf_tssem_intern(m, m->src->text + a, b - a);
+    const lf_tsbinding *bd = lf_tssem_binding_at(m, lf_tssem_scope_of(m, id), name, a);
+    if (!bd || bd->kind != LF_TSBIND_VAR || !bd->member || strcmp(bd->member, name) != 0 || ts_node_eq(bd->target, id))
+        return;
+    judge_read(w, id, bd->value);
+}
+
+static lf_walk_action visit(TSNode n, void *ud) {
+    walk *w = ud;
+    if (lf_tree_is(n, "identifier")) {
+        const lf_source *src = w->m->src;
+        if (lf_tree_text_eq(src, n, "mtimeMs") || lf_tree_text_eq(src, n, "mtime") ||
+            lf_tree_text_eq(src, n, "ctimeMs") || lf_tree_text_eq(src, n, "ctime"))
+            judge_destructured(w, n);
+        return LF_WALK_CONTINUE;
+    }
+    if (lf_tree_is(n, "subscript_expression")) {
+        /* st[field].getTime(), the field chosen at run time (mtime or ctime) */
+        TSNode up = lf_ts_parent(n);
+        if (lf_tree_is(up, "member_expression") && lf_tree_text_eq(w->m->src, lf_tree_field(up, "property"), "getTime"))
+            judge_read(w, n, lf_tree_field(n, "object"));
+        return LF_WALK_CONTINUE;
+    }
+    if (lf_tree_is(n, "member_expression")) {
+        TSNode p = lf_tree_field(n, "property");
+        const lf_source *src = w->m->src;
+        if (lf_tree_text_eq(src, p, "mtimeMs") || lf_tree_text_eq(src, p, "mtime") ||
+            lf_tree_text_eq(src, p, "ctimeMs") || lf_tree_text_eq(src, p, "ctime"))
+            judge(w, n);
+    }
+    return LF_WALK_CONTINUE;
+}
+
+void lf302_ts_run(lf_check_ctx *ctx) {
+    lf_tssem *m = lf_ctx_tssem(ctx);
+    if (!m)
+        return;
+    walk w = {ctx, m, lf_tslock_build(m)};
+    lf_tree_walk(m->root, visit, &w);
+    lf_tslock_free(w.l);
+}

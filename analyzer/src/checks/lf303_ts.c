@@ -1,0 +1,190 @@
+/* LF303 for TS/JS: a `process.kill(pid, 0)` liveness probe read wrongly.
+ *  1. Every error read as "dead": the probe sits in a try whose catch gives a
+ *     dead verdict (returns false/null/undefined/0, assigns false, or removes
+ *     a file) without looking at the error's code: EPERM (the process exists
+ *     but belongs to another user) then reads as dead. A catch that tests
+ *     `code`/`errno`, names EPERM or ESRCH, or rethrows is never reported.
+ *  2. Pid reuse: the probe's pid was read from a file (JSON.parse / parseInt
+ *     of a readFile, directly or through the module's functions), its success
+ *     is trusted, and nothing in the module reads a process start time
+ *     (identifiers and strings, never comments). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf_pyshort.h"
+#include "lf_tree.h"
+#include "lf_ts.h"
+#include "lf_util.h"
+
+typedef struct verdict_walk {
+    const lf_source *src;
+    lf_tssem *m;
+    int dead, reads_code, rethrows;
+} verdict_walk;
+
+static int falsy_literal(const lf_source *src, TSNode n) {
+    n = lf_tree_unparen(n);
+    return lf_tree_is(n, "false") || lf_tree_is(n, "null") || lf_tree_is(n, "undefined") ||
+           lf_tree_text_eq(src, n, "0") || lf_tree_text_eq(src, n, "undefined");
+}
+
+static lf_walk_action visit_catch(TSNode n, void *ud) {
+    verdict_walk *w = ud;
+    const char *t = ts_node_type(n);
+    if (!strcmp(t, "comment"))
+        return LF_WALK_SKIP;
+    if (!strcmp(t, "throw_statement")) {
+        w->rethrows = 1;
+    } else if (!strcmp(t, "return_statement")) {
+        TSNode v = ts_node_named_child(n, 0);
+        if (ts_node_is_null(v) || falsy_literal(w->src, v))
+            w->dead = 1;
+    } else if (!strcmp(t, "assignment_expression")) {
+        if (falsy_literal(w->src, lf_tree_field(n, "right")))
+            w->dead = 1;
+    } else if (!strcmp(t, "call_expression")) {
+        const char *op = lf_tslock_fs_op(w->m, n);
+        if (op && (!strcmp(op, "rm") || !strcmp(op, "unlink") || !strcmp(op, "rmdir")))
+            w->dead = 1;
+    } else if (!strcmp(t, "property_identifier") || !strcmp(t, "string_fragment") || !strcmp(t, "identifier")) {
+        if (lf_tree_text_eq(w->src, n, "code") || lf_tree_text_eq(w->src, n, "errno") ||
+            lf_tree_text_eq(w->src, n, "EPERM") || lf_tree_text_eq(w->src, n, "ESRCH"))
+            w->reads_code = 1;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* The catch clause of the try whose body holds the call, within its function. */
+static TSNode enclosing_catch(TSNode call, TSNode fn) {
+    TSNode cur = call;
+    for (int steps = 0; steps < 200; steps++) {
+        TSNode p = lf_ts_parent(cur);
+        if (ts_node_is_null(p) || ts_node_eq(cur, fn))
+            break;
+        if (lf_tree_is(p, "try_statement") && ts_node_eq(lf_tree_field(p, "body"), cur))
+            return lf_tree_field(p, "handler");
+        cur = p;
+    }
+    return (TSNode){0};
+}
+
+/* Was the pid read from a file? Follows names, `.pid` of a parsed record,
+ * parseInt/Number/JSON.parse, `.toString()`/`.trim()`, and the module's own
+ * functions (one that reads a file returns what it read). */
+static int pid_from_file(lf_tssem *m, TSNode pid) {
+    TSNode cur = pid;
+    for (int hop = 0; hop < 16 && !ts_node_is_null(cur); hop++) {
+        cur = lf_tssem_resolve_value(m, cur);
+        if (lf_tree_is(cur, "member_expression")) {
+            cur = lf_tree_field(cur, "object");
+            continue;
+        }
+        if (lf_tree_is(cur, "subscript_expression")) {
+            cur = lf_tree_field(cur, "object");
+            continue;
+        }
+        if (!lf_tree_is(cur, "call_expression"))
+            return 0;
+        const char *op = lf_tslock_fs_op(m, cur);
+        if (op && (!strcmp(op, "readFile") || !strcmp(op, "readJson")))
+            return 1;
+        const char *q = lf_tssem_callee(m, cur);
+        if (q && (!strcmp(q, "JSON.parse") || !strcmp(q, "parseInt") || !strcmp(q, "Number") ||
+                  !strcmp(q, "Number.parseInt") || !strcmp(q, "parseFloat"))) {
+            cur = lf_tssem_arg(cur, 0);
+            continue;
+        }
+        TSNode fn = lf_tree_field(cur, "function");
+        if (lf_tree_is(fn, "member_expression")) { /* s.toString().trim() */
+            cur = lf_tree_field(fn, "object");
+            continue;
+        }
+        int32_t s = lf_tssem_local_callee(m, cur);
+        if (s > 0) {
+            for (size_t i = 0; i < m->n_calls; i++) {
+                if (lf_tslock_fn_of(m, m->calls[i].scope) != s)
+                    continue;
+                const char *o = lf_tslock_fs_op(m, m->calls[i].node);
+                if (o && (!strcmp(o, "readFile") || !strcmp(o, "readJson")))
+                    return 1;
+            }
+        }
+        return 0;
+    }
+    return 0;
+}
+
+typedef struct start_walk {
+    const lf_source *src;
+    int found;
+} start_walk;
+
+static lf_walk_action visit_start(TSNode n, void *ud) {
+    start_walk *w = ud;
+    const char *t = ts_node_type(n);
+    if (!strcmp(t, "comment"))
+        return LF_WALK_SKIP;
+    if (strcmp(t, "identifier") && strcmp(t, "property_identifier") && strcmp(t, "string_fragment") &&
+        strcmp(t, "shorthand_property_identifier") && strcmp(t, "shorthand_property_identifier_pattern"))
+        return LF_WALK_CONTINUE;
+    /* letters only, lower-cased: startTime, start_time, STARTED_AT, lstart, /proc/<pid>/stat */
+    char buf[128];
+    size_t k = 0;
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    for (uint32_t i = a; i < b && k + 1 < sizeof buf; i++)
+        if (isalpha((unsigned char)w->src->text[i]) || w->src->text[i] == '/')
+            buf[k++] = (char)tolower((unsigned char)w->src->text[i]);
+    buf[k] = '\0';
+    if (strstr(buf, "starttime") || strstr(buf, "startedat") || strstr(buf, "lstart") || strstr(buf, "boottime") ||
+        strstr(buf, "proc/") || (strstr(buf, "/stat") && !strstr(buf, "/status")))
+        w->found = 1;
+    return w->found ? LF_WALK_STOP : LF_WALK_CONTINUE;
+}
+
+void lf303_ts_run(lf_check_ctx *ctx) {
+    lf_tssem *m = lf_ctx_tssem(ctx);
+    if (!m)
+        return;
+    const lf_source *src = lf_ctx_source(ctx);
+    int start_time = -1; /* computed once, on the first probe that needs it */
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_tscall *c = &m->calls[i];
+        if (!c->callee || strcmp(c->callee, "process.kill") != 0 ||
+            !lf_tree_text_eq(src, lf_tssem_unwrap(lf_tssem_arg(c->node, 1)), "0"))
+            continue;
+        TSNode fn = lf_ts_fn_node(m, c->node);
+        TSNode handler = enclosing_catch(c->node, fn);
+        char *call = lf_py_short(src, c->node);
+        if (!ts_node_is_null(handler)) {
+            verdict_walk w = {src, m, 0, 0, 0};
+            lf_tree_walk(lf_tree_field(handler, "body"), visit_catch, &w);
+            if (w.dead && !w.reads_code && !w.rethrows) {
+                char *msg = lf_xasprintf("%s: the catch on line %u reads every error as \"dead\", but EPERM means "
+                                         "the process exists and belongs to another user: its lock is then broken "
+                                         "while it is held (tell ESRCH from EPERM through the error's code)",
+                                         call, lf_py_line(src, handler));
+                lf_ctx_emit(ctx, c->node, msg, SIZE_MAX);
+                free(msg);
+                free(call);
+                continue;
+            }
+        }
+        if (pid_from_file(m, lf_tssem_arg(c->node, 0))) {
+            if (start_time < 0) {
+                start_walk sw = {src, 0};
+                lf_tree_walk(m->root, visit_start, &sw);
+                start_time = sw.found;
+            }
+            if (!start_time) {
+                char *msg = lf_xasprintf("%s trusts a pid read from a file: after its owner exits the pid can be "
+                                         "reused by an unrelated process, which then reads as the live owner and the "
+                                         "lock is never reclaimed (compare the process start time recorded with the pid)",
+                                         call);
+                lf_ctx_emit(ctx, c->node, msg, SIZE_MAX);
+                free(msg);
+            }
+        }
+        free(call);
+    }
+}

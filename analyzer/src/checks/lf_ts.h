@@ -1,0 +1,37 @@
+/* Shared by the TS/JS siblings of the checks (lfNNN_ts.c): each Python
+ * check's run() hands a TS/JS/TSX/JSX file to its sibling. */
+#ifndef LF_TS_H
+#define LF_TS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+#include "lf_check.h"
+#include "lf_tslock.h"
+#include "lf_tssem.h"
+
+void lf103_ts_run(lf_check_ctx *ctx);
+void lf104_ts_run(lf_check_ctx *ctx);
+void lf201_ts_run(lf_check_ctx *ctx);
+void lf301_ts_run(lf_check_ctx *ctx);
+void lf302_ts_run(lf_check_ctx *ctx);
+void lf303_ts_run(lf_check_ctx *ctx);
+void lf401_ts_run(lf_check_ctx *ctx);
+
+/* The parent of n, climbing at most a bounded number of levels from where a
+ * check starts (ts_node_parent walks down from the root: never loop on it
+ * over a whole tree). */
+TSNode lf_ts_parent(TSNode n);
+/* Does the source of n contain needle (bytes)? */
+int lf_ts_text_has(const lf_source *src, TSNode n, const char *needle);
+/* Is `inner` the same node as, or inside, `outer`? */
+int lf_ts_within(TSNode inner, TSNode outer);
+/* The node of the declared function (or program) a node belongs to. */
+TSNode lf_ts_fn_node(lf_tssem *m, TSNode n);
+/* Is a lock held around n in its function: a lock library call, an exclusive
+ * create, a call of something named lock/mutex/acquire in the function, or n
+ * inside a callback handed to such a call (`withLock(p, () => ...)`)? */
+int lf_ts_lock_held(lf_tssem *m, lf_tslock *l, TSNode n);
+
+#endif

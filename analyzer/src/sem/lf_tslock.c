@@ -1,0 +1,511 @@
+/* lf_tslock: lock identity by use for TS/JS modules (see lf_tslock.h). */
+#include "lf_tslock.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf_tree.h"
+#include "lf_util.h"
+
+enum { MAX_ROUNDS = 6 };
+
+int32_t lf_tslock_fn_of(const lf_tssem *m, int32_t scope) {
+    while (scope > 0 && m->scopes[scope].parent > 0 && !*m->scopes[scope].name &&
+           (lf_tree_is(m->scopes[scope].node, "arrow_function") ||
+            lf_tree_is(m->scopes[scope].node, "function_expression") || lf_tree_is(m->scopes[scope].node, "function")))
+        scope = m->scopes[scope].parent;
+    return scope;
+}
+
+const char *lf_tslock_fs_op(lf_tssem *m, TSNode call) {
+    const char *q = lf_tssem_callee(m, call);
+    if (!q)
+        return NULL;
+    const char *op = NULL;
+    if (strncmp(q, "fs/promises.", 12) == 0)
+        op = q + 12;
+    else if (strncmp(q, "fs.", 3) == 0)
+        op = q + 3;
+    else if (strcmp(q, "rimraf") == 0 || strncmp(q, "rimraf.", 7) == 0 || strcmp(q, "del") == 0 ||
+             strncmp(q, "del.", 4) == 0)
+        return "rm";
+    if (!op || strchr(op, '.') != NULL) {
+        if (op && strcmp(op, "realpathSync.native") == 0)
+            return "realpath";
+        if (op && strcmp(op, "realpath.native") == 0)
+            return "realpath";
+        return NULL;
+    }
+    size_t n = strlen(op);
+    if (n > 4 && strcmp(op + n - 4, "Sync") == 0)
+        return lf_tssem_intern(m, op, n - 4);
+    return op;
+}
+
+static int op_in(const char *op, const char *const *set) {
+    for (size_t i = 0; op && set[i]; i++)
+        if (strcmp(op, set[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *const k_remove[] = {"rm", "unlink", "rmdir", "remove", "emptyDir", NULL};
+static const char *const k_presence[] = {"stat", "lstat", "exists", "access", "pathExists", NULL};
+static const char *const k_content[] = {"readFile", "readJson", "readJSON", NULL};
+/* Lock libraries whose argument is the lock file itself. */
+static const char *const k_lock_libs[] = {"lockfile.lock", "lockfile.lockSync", "lockfile.check",
+                                          "lockfile.checkSync", NULL};
+/* Lock libraries that lock a resource (their own lock path is theirs). */
+static const char *const k_resource_locks[] = {"proper-lockfile.lock", "proper-lockfile.lockSync",
+                                               "proper-lockfile", "async-lock", "lockrt.exclusiveLock",
+                                               "lockrt.exclusiveLockSync", "lockrt.withExclusiveLock", "lockrt.exclusiveLockAsync",
+                                               "lockrt.withExclusiveLockAsync", NULL};
+
+/* The flags string of an open/writeFile/createWriteStream (the literal, or an
+ * object's `flag`/`flags`), malloc'd; NULL when not a literal. */
+static char *flags_of(lf_tssem *m, TSNode arg) {
+    arg = lf_tssem_resolve_value(m, arg);
+    if (ts_node_is_null(arg))
+        return NULL;
+    char *s = lf_tssem_string(m->src, arg);
+    if (s)
+        return s;
+    if (!lf_tree_is(arg, "object"))
+        return NULL;
+    uint32_t k = ts_node_named_child_count(arg);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode p = ts_node_named_child(arg, i);
+        if (!lf_tree_is(p, "pair"))
+            continue;
+        TSNode key = lf_tree_field(p, "key");
+        if (lf_tree_text_eq(m->src, key, "flag") || lf_tree_text_eq(m->src, key, "flags"))
+            return lf_tssem_string(m->src, lf_tree_field(p, "value"));
+    }
+    return NULL;
+}
+
+static int mentions(const lf_source *src, TSNode n, const char *needle) {
+    if (ts_node_is_null(n))
+        return 0;
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    return memmem(src->text + a, b - a, needle, strlen(needle)) != NULL;
+}
+
+/* `{ recursive: true }` */
+static int recursive_opt(lf_tssem *m, TSNode arg) {
+    arg = lf_tssem_resolve_value(m, arg);
+    if (!lf_tree_is(arg, "object"))
+        return 0;
+    uint32_t k = ts_node_named_child_count(arg);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode p = ts_node_named_child(arg, i);
+        if (lf_tree_is(p, "pair") && lf_tree_text_eq(m->src, lf_tree_field(p, "key"), "recursive") &&
+            !lf_tree_text_eq(m->src, lf_tree_field(p, "value"), "false"))
+            return 1;
+        if (lf_tree_is(p, "shorthand_property_identifier") && lf_tree_text_eq(m->src, p, "recursive"))
+            return 1;
+    }
+    return 0;
+}
+
+/* Is the failure of an exclusive create handled where it is made: an
+ * error-first callback, a `.catch(...)` on its promise, or a try whose catch
+ * does something? Then the code relies on the create's exclusivity (a lock);
+ * an unguarded create just makes a file or directory. */
+static int failure_handled(lf_tssem *m, TSNode call) {
+    size_t n = lf_tssem_nargs(call);
+    TSNode last = n ? lf_tssem_unwrap(lf_tssem_arg(call, (uint32_t)n - 1)) : (TSNode){0};
+    if (lf_tree_is(last, "arrow_function") || lf_tree_is(last, "function_expression") || lf_tree_is(last, "function"))
+        return 1;
+    TSNode cur = call;
+    for (int steps = 0; steps < 64; steps++) {
+        TSNode p = ts_node_parent(cur);
+        if (ts_node_is_null(p))
+            return 0;
+        const char *t = ts_node_type(p);
+        if (!strcmp(t, "member_expression") && ts_node_eq(lf_tree_field(p, "object"), cur) &&
+            (lf_tree_text_eq(m->src, lf_tree_field(p, "property"), "catch") ||
+             lf_tree_text_eq(m->src, lf_tree_field(p, "property"), "then")))
+            return 1;
+        if (!strcmp(t, "try_statement") && ts_node_eq(lf_tree_field(p, "body"), cur)) {
+            TSNode body = lf_tree_field(lf_tree_field(p, "handler"), "body");
+            if (!ts_node_is_null(body) && lf_tree_child_count(body) > 0)
+                return 1;
+        }
+        if (!strcmp(t, "arrow_function") || !strcmp(t, "function_declaration") || !strcmp(t, "function_expression") ||
+            !strcmp(t, "method_definition") || !strcmp(t, "program"))
+            return 0;
+        cur = p;
+    }
+    return 0;
+}
+
+typedef struct builder {
+    lf_tslock *l;
+    LF_VEC(lf_tslock_key) keys;
+    LF_VEC(lf_tslock_event) events;
+    const char **slot_key; /* interned key -> index, open addressing */
+    int32_t *slot_idx;
+    size_t cap;
+} builder;
+
+static size_t slot_of(const builder *b, const char *key) {
+    return (size_t)(((uintptr_t)key >> 3) * 11400714819323198485ull) & (b->cap - 1);
+}
+
+static int32_t key_add(builder *b, const char *key) {
+    if (!key)
+        return -1;
+    if ((b->keys.len + 1) * 2 > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 64;
+        free(b->slot_key);
+        free(b->slot_idx);
+        b->cap = cap;
+        b->slot_key = lf_xcalloc(cap, sizeof *b->slot_key);
+        b->slot_idx = lf_xcalloc(cap, sizeof *b->slot_idx);
+        for (size_t i = 0; i < b->keys.len; i++) {
+            size_t j = slot_of(b, b->keys.items[i].key);
+            while (b->slot_key[j])
+                j = (j + 1) & (cap - 1);
+            b->slot_key[j] = b->keys.items[i].key;
+            b->slot_idx[j] = (int32_t)i;
+        }
+    }
+    size_t j = slot_of(b, key); /* keys are interned: pointer compare */
+    while (b->slot_key[j]) {
+        if (b->slot_key[j] == key)
+            return b->slot_idx[j];
+        j = (j + 1) & (b->cap - 1);
+    }
+    lf_tslock_key k;
+    memset(&k, 0, sizeof k);
+    k.key = key;
+    k.flags = lf_tssem_is_package_lockfile(key) ? LF_TSLOCK_PKG : 0u;
+    LF_VEC_PUSH(&b->keys, k);
+    b->slot_key[j] = key;
+    b->slot_idx[j] = (int32_t)(b->keys.len - 1);
+    return (int32_t)(b->keys.len - 1);
+}
+
+static void flag(builder *b, int32_t key, unsigned f, TSNode at) {
+    if (key < 0)
+        return;
+    lf_tslock_key *k = &b->keys.items[key];
+    if ((f & LF_TSLOCK_USES) && !(k->flags & LF_TSLOCK_USES) && !ts_node_is_null(at))
+        k->evidence = at;
+    k->flags |= f;
+}
+
+static void event(builder *b, lf_tslock_event_kind kind, int32_t fn, TSNode node, int32_t key, TSNode target) {
+    lf_tslock_event e = {kind, fn, node, key, 0, 0, LF_TSJUDGED_NONE, target, -1};
+    LF_VEC_PUSH(&b->events, e);
+}
+
+typedef struct id_walk {
+    builder *b;
+    lf_tssem *m;
+} id_walk;
+
+static lf_walk_action visit_identity(TSNode n, void *ud) {
+    id_walk *w = ud;
+    if (lf_tree_is(n, "member_expression")) {
+        TSNode p = lf_tree_field(n, "property");
+        if (lf_tree_text_eq(w->m->src, p, "ino") || lf_tree_text_eq(w->m->src, p, "dev"))
+            event(w->b, LF_TSEV_IDENTITY, lf_tslock_fn_of(w->m, lf_tssem_scope_of(w->m, n)), n, -1, (TSNode){0});
+    }
+    return LF_WALK_CONTINUE;
+}
+
+static void direct_events(builder *b, lf_tssem *m) {
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_tscall *c = &m->calls[i];
+        TSNode call = c->node;
+        int32_t fn = lf_tslock_fn_of(m, c->scope);
+        TSNode a0 = lf_tssem_arg(call, 0), a1 = lf_tssem_arg(call, 1), a2 = lf_tssem_arg(call, 2);
+        if (c->callee && strcmp(c->callee, "process.kill") == 0) {
+            if (lf_tree_text_eq(m->src, lf_tssem_unwrap(a1), "0"))
+                event(b, LF_TSEV_PROBE, fn, call, -1, a0);
+            continue;
+        }
+        if (c->callee && op_in(c->callee, k_lock_libs)) {
+            int32_t k = key_add(b, lf_tssem_path_key(m, a0));
+            flag(b, k, LF_TSLOCK_HELPER, call);
+            event(b, LF_TSEV_ACQUIRE, fn, call, k, a0);
+            continue;
+        }
+        if (c->callee && op_in(c->callee, k_resource_locks)) {
+            event(b, LF_TSEV_ACQUIRE, fn, call, -1, a0);
+            continue;
+        }
+        const char *op = lf_tslock_fs_op(m, call);
+        if (!op || ts_node_is_null(a0))
+            continue;
+        if (op_in(op, k_remove) || strcmp(op, "rename") == 0) {
+            int32_t k = key_add(b, lf_tssem_path_key(m, a0));
+            event(b, LF_TSEV_REMOVE, fn, call, k, a0);
+        } else if (strcmp(op, "mkdir") == 0) {
+            if (!recursive_opt(m, a1)) {
+                int32_t k = key_add(b, lf_tssem_path_key(m, a0));
+                flag(b, k, LF_TSLOCK_CREATED | (failure_handled(m, call) ? LF_TSLOCK_EXCL : 0u), call);
+                event(b, LF_TSEV_CREATE, fn, call, k, a0);
+            }
+        } else if (strcmp(op, "open") == 0 || strcmp(op, "writeFile") == 0 || strcmp(op, "createWriteStream") == 0 ||
+                   strcmp(op, "appendFile") == 0) {
+            TSNode fl = strcmp(op, "writeFile") == 0 || strcmp(op, "appendFile") == 0 ? a2 : a1;
+            char *f = flags_of(m, fl);
+            /* Node's exclusive flags are wx, wx+, ax, ax+ */
+            TSNode flv = lf_tssem_resolve_value(m, fl);
+            int excl = (f && (strstr(f, "wx") || strstr(f, "ax"))) || mentions(m->src, fl, "O_EXCL") ||
+                       mentions(m->src, flv, "O_EXCL");
+            int append = (f && f[0] == 'a') || mentions(m->src, fl, "O_APPEND") || strcmp(op, "appendFile") == 0;
+            free(f);
+            int32_t k = key_add(b, lf_tssem_path_key(m, a0));
+            if (excl) {
+                flag(b, k,
+                     LF_TSLOCK_CREATED | (failure_handled(m, call) ? LF_TSLOCK_EXCL : 0u) |
+                         (append ? LF_TSLOCK_EXCL_APPEND : 0u),
+                     call);
+                event(b, LF_TSEV_CREATE, fn, call, k, a0);
+            } else if (append) {
+                flag(b, k, LF_TSLOCK_APPENDED, call);
+                event(b, LF_TSEV_APPEND, fn, call, k, a0);
+            }
+            if (strcmp(op, "writeFile") == 0 && mentions(m->src, a1, "process.pid"))
+                flag(b, k, LF_TSLOCK_PID, call);
+        } else if (op_in(op, k_presence) || op_in(op, k_content)) {
+            int32_t k = key_add(b, lf_tssem_path_key(m, a0));
+            event(b, LF_TSEV_JUDGE, fn, call, k, a0);
+            b->events.items[b->events.len - 1].content = op_in(op, k_content);
+        }
+    }
+}
+
+/* Calls of the module's own functions: argument key <-> parameter key. */
+typedef struct link {
+    TSNode call;
+    int32_t fn;     /* caller */
+    int32_t callee; /* scope */
+    int32_t arg_key, param_key;
+    TSNode arg;
+} link;
+typedef LF_VEC(link) link_vec;
+
+static void collect_links(builder *b, lf_tssem *m, link_vec *out) {
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode call = m->calls[i].node;
+        int32_t s = lf_tssem_local_callee(m, call);
+        if (s <= 0)
+            continue;
+        size_t n = lf_tssem_nargs(call);
+        for (uint32_t j = 0; j < n && j < 8; j++) {
+            const lf_tsbinding *p = lf_tssem_param(m, s, j);
+            if (!p)
+                break;
+            TSNode arg = lf_tssem_arg(call, j);
+            link lk = {call, lf_tslock_fn_of(m, m->calls[i].scope), s, key_add(b, lf_tssem_path_key(m, arg)),
+                       key_add(b, lf_tssem_path_key(m, p->target)), arg};
+            LF_VEC_PUSH(out, lk);
+        }
+    }
+}
+
+static int cmp_events(const void *a, const void *b) {
+    const lf_tslock_event *x = a, *y = b;
+    uint32_t sx = ts_node_start_byte(x->node), sy = ts_node_start_byte(y->node);
+    if (sx != sy)
+        return sx < sy ? -1 : 1;
+    return (int)x->kind - (int)y->kind;
+}
+
+lf_tslock *lf_tslock_build(lf_tssem *m) {
+    lf_tslock *l = lf_xcalloc(1, sizeof *l);
+    l->m = m;
+    builder b;
+    memset(&b, 0, sizeof b);
+    b.l = l;
+    direct_events(&b, m);
+    id_walk iw = {&b, m};
+    lf_tree_walk(m->root, visit_identity, &iw);
+    link_vec links = {0};
+    collect_links(&b, m, &links);
+    /* lock uses flow up (a helper that creates its parameter makes the
+     * argument a lock) and down (an argument that is a lock makes the
+     * parameter one); flags only grow, so a few rounds settle chains */
+    for (int round = 0; round < MAX_ROUNDS; round++) {
+        int changed = 0;
+        for (size_t i = 0; i < links.len; i++) {
+            link *lk = &links.items[i];
+            if (lk->arg_key < 0 || lk->param_key < 0)
+                continue;
+            lf_tslock_key *ak = &b.keys.items[lk->arg_key], *pk = &b.keys.items[lk->param_key];
+            if ((pk->flags & (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER)) && !(ak->flags & LF_TSLOCK_HELPER)) {
+                flag(&b, lk->arg_key, LF_TSLOCK_HELPER, lk->call);
+                changed = 1;
+            }
+            ak = &b.keys.items[lk->arg_key];
+            pk = &b.keys.items[lk->param_key];
+            if (lf_tslock_is_lock(ak->flags) && !(pk->flags & LF_TSLOCK_ARG)) {
+                flag(&b, lk->param_key, LF_TSLOCK_ARG, lk->arg);
+                changed = 1;
+            }
+        }
+        if (!changed)
+            break;
+    }
+    /* removals and judgements of a parameter happen to the caller's argument */
+    size_t n_direct = b.events.len;
+    int32_t *ev_head = lf_xmalloc((b.keys.len + 1) * sizeof *ev_head);
+    int32_t *ev_next = lf_xmalloc((n_direct + 1) * sizeof *ev_next);
+    for (size_t k = 0; k <= b.keys.len; k++)
+        ev_head[k] = -1;
+    for (size_t e = n_direct; e-- > 0;) {
+        int32_t k = b.events.items[e].key;
+        if (k >= 0) {
+            ev_next[e] = ev_head[k];
+            ev_head[k] = (int32_t)e;
+        }
+    }
+    /* a helper that removes a path of its own (a field, the result of one of
+     * the module's functions: `rmdir(getLockFile(file))`) removes it for the
+     * caller too */
+    int32_t *fn_head = lf_xmalloc((m->n_scopes + 1) * sizeof *fn_head);
+    int32_t *fn_next = lf_xmalloc((n_direct + 1) * sizeof *fn_next);
+    for (size_t k = 0; k <= m->n_scopes; k++)
+        fn_head[k] = -1;
+    for (size_t e = n_direct; e-- > 0;) {
+        fn_next[e] = fn_head[b.events.items[e].fn];
+        fn_head[b.events.items[e].fn] = (int32_t)e;
+    }
+    for (size_t i = 0; i < m->n_calls; i++) {
+        int32_t s = lf_tssem_local_callee(m, m->calls[i].node);
+        if (s <= 0)
+            continue;
+        int32_t caller = lf_tslock_fn_of(m, m->calls[i].scope);
+        for (int32_t e = fn_head[s]; e >= 0 && caller != s; e = fn_next[e]) {
+            lf_tslock_event ev = b.events.items[e];
+            if (ev.kind == LF_TSEV_PROBE) { /* a liveness helper: `if (!isAlive(pid)) rm(lock)` */
+                ev.fn = caller;
+                ev.node = m->calls[i].node;
+                LF_VEC_PUSH(&b.events, ev);
+                continue;
+            }
+            if (ev.key < 0 || (ev.kind != LF_TSEV_REMOVE && ev.kind != LF_TSEV_JUDGE))
+                continue;
+            const char *k = b.keys.items[ev.key].key;
+            if (strncmp(k, "call:", 5) != 0 && strncmp(k, "this.", 5) != 0)
+                continue;
+            ev.fn = caller;
+            ev.node = m->calls[i].node;
+            ev.via_helper = 1;
+            ev.helper_key = ev.key;
+            LF_VEC_PUSH(&b.events, ev);
+        }
+    }
+    free(fn_head);
+    free(fn_next);
+    for (size_t i = 0; i < links.len; i++) {
+        const link *lk = &links.items[i];
+        if (lk->param_key < 0)
+            continue;
+        for (int32_t e = ev_head[lk->param_key]; e >= 0; e = ev_next[e]) {
+            lf_tslock_event ev = b.events.items[e];
+            if (ev.key != lk->param_key || ev.key < 0 || lf_tslock_fn_of(m, ev.fn) != lk->callee)
+                continue;
+            if (ev.kind != LF_TSEV_REMOVE && ev.kind != LF_TSEV_JUDGE && ev.kind != LF_TSEV_CREATE)
+                continue;
+            ev.fn = lk->fn;
+            ev.node = lk->call;
+            ev.key = lk->arg_key;
+            ev.target = lk->arg;
+            ev.via_helper = 1;
+            ev.helper_key = lk->param_key;
+            LF_VEC_PUSH(&b.events, ev);
+        }
+    }
+    free(ev_head);
+    free(ev_next);
+    if (b.events.len)
+        qsort(b.events.items, b.events.len, sizeof *b.events.items, cmp_events);
+    /* how each removal was judged in its function */
+    size_t nk = b.keys.len ? b.keys.len : 1, ns = m->n_scopes ? m->n_scopes : 1;
+    int32_t *presence = lf_xcalloc(nk, sizeof *presence), *content = lf_xcalloc(nk, sizeof *content);
+    int32_t *probe = lf_xcalloc(ns, sizeof *probe), *identity = lf_xcalloc(ns, sizeof *identity);
+    for (size_t i = 0; i < b.events.len; i++) {
+        lf_tslock_event *ev = &b.events.items[i];
+        int32_t tag = ev->fn + 1;
+        switch (ev->kind) {
+        case LF_TSEV_PROBE: probe[ev->fn] = 1; break;
+        case LF_TSEV_IDENTITY: identity[ev->fn] = 1; break;
+        case LF_TSEV_JUDGE:
+            if (ev->key >= 0)
+                (ev->content ? content : presence)[ev->key] = tag;
+            break;
+        case LF_TSEV_REMOVE:
+            if (ev->key < 0)
+                break;
+            if (probe[ev->fn])
+                ev->judged = LF_TSJUDGED_LIVENESS;
+            else if (presence[ev->key] == tag)
+                ev->judged = LF_TSJUDGED_PRESENCE;
+            else if (content[ev->key] == tag)
+                ev->judged = LF_TSJUDGED_CONTENT;
+            break;
+        default: break;
+        }
+    }
+    /* identity checks anywhere in the function cover its removals */
+    for (size_t i = 0; i < b.events.len; i++) {
+        lf_tslock_event *ev = &b.events.items[i];
+        if (ev->kind != LF_TSEV_REMOVE || ev->key < 0 || identity[ev->fn])
+            continue;
+        if (ev->judged == LF_TSJUDGED_LIVENESS || ev->judged == LF_TSJUDGED_PRESENCE) {
+            lf_tslock_key *k = &b.keys.items[ev->key];
+            k->flags |= LF_TSLOCK_BROKEN | (ev->judged == LF_TSJUDGED_PRESENCE ? LF_TSLOCK_BROKEN_LIVE : 0u);
+            if (ts_node_is_null(k->broken_at))
+                k->broken_at = ev->node;
+        }
+    }
+    /* a helper that breaks its parameter breaks the caller's argument */
+    for (size_t i = 0; i < links.len; i++) {
+        const link *lk = &links.items[i];
+        if (lk->arg_key < 0 || lk->param_key < 0)
+            continue;
+        lf_tslock_key *pk = &b.keys.items[lk->param_key], *ak = &b.keys.items[lk->arg_key];
+        ak->flags |= pk->flags & (LF_TSLOCK_BROKEN | LF_TSLOCK_BROKEN_LIVE);
+        if (ts_node_is_null(ak->broken_at) && !ts_node_is_null(pk->broken_at))
+            ak->broken_at = lk->call;
+    }
+    free(presence);
+    free(content);
+    free(probe);
+    free(identity);
+    LF_VEC_FREE(&links);
+    free(b.slot_key);
+    free(b.slot_idx);
+    l->keys = b.keys.items;
+    l->n_keys = b.keys.len;
+    l->events = b.events.items;
+    l->n_events = b.events.len;
+    return l;
+}
+
+void lf_tslock_free(lf_tslock *l) {
+    if (!l)
+        return;
+    free(l->keys);
+    free(l->events);
+    free(l);
+}
+
+/* A file appended to is a log or journal, not a lock, however it was created. */
+int lf_tslock_is_lock(unsigned flags) {
+    return (flags & LF_TSLOCK_USES) && !(flags & (LF_TSLOCK_PKG | LF_TSLOCK_APPENDED));
+}
+
+int32_t lf_tslock_key_index(lf_tslock *l, TSNode expr) {
+    const char *k = lf_tssem_path_key(l->m, expr);
+    for (size_t i = 0; k && i < l->n_keys; i++)
+        if (l->keys[i].key == k)
+            return (int32_t)i;
+    return -1;
+}

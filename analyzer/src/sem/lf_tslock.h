@@ -1,0 +1,109 @@
+/* lf_tslock: which paths a TS/JS module uses as locks, and what its
+ * functions do to them (the TS sibling of lf_pylock): lock identity by use,
+ * never by name.
+ *
+ * Paths are named by lf_tssem_path_key (fields, parameters, results of the
+ * module's functions, expressions). A key is a lock when the module:
+ *  - creates it exclusively and handles the create's failure (a try with a
+ *    non-empty catch, an error-first callback, a `.catch`): `mkdir`/`mkdirSync`
+ *    without `recursive: true`, `open`/`openSync` with a `wx`/`ax` flag or
+ *    `O_EXCL`, `writeFile`/`writeFileSync` with `{ flag: "wx" }` (an unguarded
+ *    create just makes a file or directory; link/symlink onto a path is how
+ *    installers place files, not a lock, in the JS code this is written for);
+ *  - writes its pid there (`process.pid` in what is written);
+ *  - hands it to a lock library (proper-lockfile, lockfile, ...) or to one of
+ *    its own functions that uses the parameter as a lock;
+ *  - or a caller passes a lock to the parameter that names it.
+ * A package-manager lock file (package-lock.json, yarn.lock, ...) never is.
+ *
+ * Events in source order, per function: removals (rm, rmSync, unlink,
+ * unlinkSync, rmdir, rmdirSync, promises.rm, fs-extra's remove, rimraf, and a
+ * rename of the lock away: a takeover by name), judgements (stat, lstat,
+ * exists, access: presence or age; readFile: the owner record), pid probes
+ * (`process.kill(pid, 0)`), identity checks (`.ino`/`.dev` reads) and appends.
+ * Calls of the module's own functions carry removals and judgements of a
+ * parameter up to the caller's argument, and lock uses both ways (bounded
+ * rounds; flags only grow). */
+#ifndef LF_TSLOCK_H
+#define LF_TSLOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+#include "lf_tssem.h"
+
+enum {
+    LF_TSLOCK_EXCL = 1u << 0,        /* created exclusively */
+    LF_TSLOCK_PID = 1u << 1,         /* holds its owner's pid */
+    LF_TSLOCK_HELPER = 1u << 2,      /* given to a lock library or lock helper */
+    LF_TSLOCK_ARG = 1u << 3,         /* a parameter some caller passes a lock to */
+    LF_TSLOCK_PKG = 1u << 4,         /* a package-manager lock file: never a lock */
+    LF_TSLOCK_BROKEN = 1u << 5,      /* removed after a judgement somewhere */
+    LF_TSLOCK_BROKEN_LIVE = 1u << 6, /* removed after judging existence/age alone: a live holder can lose it */
+    LF_TSLOCK_APPENDED = 1u << 7,    /* appended to */
+    LF_TSLOCK_EXCL_APPEND = 1u << 8, /* created exclusively with an append flag (`ax`) */
+    LF_TSLOCK_CREATED = 1u << 9,     /* created exclusively, its failure handled or not (a first write) */
+};
+#define LF_TSLOCK_USES (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER | LF_TSLOCK_ARG)
+
+typedef struct lf_tslock_key {
+    const char *key;
+    unsigned flags;
+    TSNode evidence;  /* the first use that made it a lock */
+    TSNode broken_at; /* a judged removal */
+} lf_tslock_key;
+
+typedef enum lf_tslock_event_kind {
+    LF_TSEV_REMOVE = 0, /* node: the call; key: what it removes */
+    LF_TSEV_JUDGE,      /* node: the call; content: read of the record, else presence/age */
+    LF_TSEV_PROBE,      /* node: process.kill(pid, 0) */
+    LF_TSEV_IDENTITY,   /* node: an .ino/.dev read */
+    LF_TSEV_CREATE,     /* node: an exclusive create of key */
+    LF_TSEV_APPEND,     /* node: an append to key */
+    LF_TSEV_ACQUIRE,    /* node: a call into a lock library or lock helper */
+} lf_tslock_event_kind;
+
+typedef enum lf_tslock_judged {
+    LF_TSJUDGED_NONE = 0,
+    LF_TSJUDGED_LIVENESS, /* after a pid probe */
+    LF_TSJUDGED_PRESENCE, /* after existence/stat/age */
+    LF_TSJUDGED_CONTENT,  /* after reading the owner record */
+} lf_tslock_judged;
+
+typedef struct lf_tslock_event {
+    lf_tslock_event_kind kind;
+    int32_t fn;  /* the declared function it happens in (callbacks inside it count as it) */
+    TSNode node;
+    int32_t key; /* index into keys, or -1 */
+    int content; /* JUDGE */
+    int via_helper;
+    lf_tslock_judged judged; /* REMOVE */
+    TSNode target;           /* REMOVE: the path expression removed */
+    int32_t helper_key;      /* via_helper: the helper's parameter key; else -1 */
+} lf_tslock_event;
+
+typedef struct lf_tslock {
+    lf_tssem *m;
+    lf_tslock_key *keys;
+    size_t n_keys;
+    lf_tslock_event *events; /* in source order */
+    size_t n_events;
+} lf_tslock;
+
+lf_tslock *lf_tslock_build(lf_tssem *m);
+void lf_tslock_free(lf_tslock *l);
+
+/* Index of the key an expression names, or -1. */
+int32_t lf_tslock_key_index(lf_tslock *l, TSNode expr);
+/* A lock by use, and not a package-manager lock file. */
+int lf_tslock_is_lock(unsigned flags);
+/* The declared function a scope belongs to: callbacks (arrows, function
+ * expressions passed or assigned) count as the function around them. */
+int32_t lf_tslock_fn_of(const lf_tssem *m, int32_t scope);
+/* The operation a call performs on the file system when its callee is fs,
+ * fs/promises, fs-extra or rimraf: "rm", "unlink", "mkdir", ... (the Sync and
+ * promise forms read alike); NULL otherwise. */
+const char *lf_tslock_fs_op(lf_tssem *m, TSNode call);
+
+#endif

@@ -1,0 +1,549 @@
+/* lf_tssem: the walk that records scopes, classes, bindings and calls of a
+ * TS/JS file, and the name tables. Resolution lives in lf_tssem_resolve.c. */
+#include "lf_tssem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf_tree.h"
+#include "lf_tssem_internal.h"
+#include "lf_util.h"
+
+/* ---- interning (open addressing over the strings' bytes) ---- */
+
+static uint64_t hash_bytes(const char *s, size_t n) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+const char *lf_tssem_intern(lf_tssem *m, const char *s, size_t len) {
+    lf_tssem_internal *in = m->in;
+    if ((in->n_strs + 1) * 2 > in->cap_strs) {
+        size_t cap = in->cap_strs ? in->cap_strs * 2 : 256;
+        char **t = lf_xcalloc(cap, sizeof *t);
+        for (size_t i = 0; i < in->cap_strs; i++) {
+            if (!in->strs[i])
+                continue;
+            size_t j = hash_bytes(in->strs[i], strlen(in->strs[i])) & (cap - 1);
+            while (t[j])
+                j = (j + 1) & (cap - 1);
+            t[j] = in->strs[i];
+        }
+        free(in->strs);
+        in->strs = t;
+        in->cap_strs = cap;
+    }
+    size_t j = hash_bytes(s, len) & (in->cap_strs - 1);
+    while (in->strs[j]) {
+        if (strncmp(in->strs[j], s, len) == 0 && in->strs[j][len] == '\0')
+            return in->strs[j];
+        j = (j + 1) & (in->cap_strs - 1);
+    }
+    in->strs[j] = lf_xstrndup(s, len);
+    in->n_strs++;
+    return in->strs[j];
+}
+
+static const char *intern_node(lf_tssem *m, TSNode n) {
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    return lf_tssem_intern(m, m->src->text + a, b - a);
+}
+
+/* name (interned pointer) -> first binding index; chains through .next */
+static size_t ptr_slot(const lf_tssem_internal *in, const char *name) {
+    return (size_t)(((uintptr_t)name >> 3) * 11400714819323198485ull) & (in->cap_names - 1);
+}
+
+static void index_names(lf_tssem *m) {
+    lf_tssem_internal *in = m->in;
+    size_t cap = 64;
+    while (cap < m->n_bindings * 2 + 2)
+        cap *= 2;
+    in->cap_names = cap;
+    in->name_keys = lf_xcalloc(cap, sizeof *in->name_keys);
+    in->name_heads = lf_xcalloc(cap, sizeof *in->name_heads);
+    /* Insert back to front so each chain runs in source order. */
+    for (size_t i = m->n_bindings; i-- > 0;) {
+        lf_tsbinding *b = &m->bindings[i];
+        size_t j = ptr_slot(in, b->name);
+        while (in->name_keys[j] && in->name_keys[j] != b->name)
+            j = (j + 1) & (cap - 1);
+        if (!in->name_keys[j]) {
+            in->name_keys[j] = b->name;
+            b->next = -1;
+        } else {
+            b->next = in->name_heads[j];
+        }
+        in->name_heads[j] = (int32_t)i;
+    }
+}
+
+int32_t lf_tssem_first_binding(const lf_tssem *m, const char *name) {
+    const lf_tssem_internal *in = m->in;
+    if (!in->cap_names || !name)
+        return -1;
+    size_t j = ptr_slot(in, name);
+    while (in->name_keys[j]) {
+        if (in->name_keys[j] == name)
+            return in->name_heads[j];
+        j = (j + 1) & (in->cap_names - 1);
+    }
+    return -1;
+}
+
+/* ---- the walk ---- */
+
+typedef struct frame {
+    TSNode node;
+    int32_t scope;
+    int32_t cls;
+} frame;
+
+typedef struct walker {
+    lf_tssem *m;
+    LF_VEC(lf_tsscope) scopes;
+    LF_VEC(lf_tsclass) classes;
+    LF_VEC(lf_tsbinding) bindings;
+    LF_VEC(lf_tscall) calls;
+    LF_VEC(frame) stack;
+    /* function value -> the name of the variable it initialises */
+    LF_VEC(struct named_fn { uint32_t start; const char *name; }) fn_names;
+} walker;
+
+static int is_function(TSNode n) {
+    const char *t = ts_node_type(n);
+    return strcmp(t, "function_declaration") == 0 || strcmp(t, "function_expression") == 0 ||
+           strcmp(t, "function") == 0 || strcmp(t, "arrow_function") == 0 || strcmp(t, "method_definition") == 0 ||
+           strcmp(t, "generator_function_declaration") == 0 || strcmp(t, "generator_function") == 0;
+}
+
+static void add_binding(walker *w, lf_tsbinding_kind kind, const char *name, int32_t scope, int32_t cls,
+                        TSNode target, TSNode value, const char *member, const char *qualname) {
+    lf_tsbinding b = {name, kind, scope, cls, target, value, member, qualname, -1};
+    LF_VEC_PUSH(&w->bindings, b);
+}
+
+char *lf_tssem_string(const lf_source *src, TSNode n) {
+    n = lf_tree_unparen(n);
+    if (ts_node_is_null(n))
+        return NULL;
+    const char *t = ts_node_type(n);
+    if (strcmp(t, "string") != 0 && strcmp(t, "template_string") != 0)
+        return NULL;
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        const char *ct = ts_node_type(c);
+        if (strcmp(ct, "string_fragment") == 0) {
+            uint32_t a = ts_node_start_byte(c), b = ts_node_end_byte(c);
+            lf_strbuf_append(&sb, src->text + a, b - a);
+        } else if (strcmp(ct, "escape_sequence") != 0) {
+            lf_strbuf_free(&sb);
+            return NULL; /* a substitution: not a constant */
+        }
+    }
+    return lf_strbuf_detach(&sb);
+}
+
+/* "node:fs" -> "fs"; graceful-fs / fs-extra read as fs. */
+const char *lf_tssem_module_name(lf_tssem *m, const char *spec) {
+    if (strncmp(spec, "node:", 5) == 0)
+        spec += 5;
+    if (strcmp(spec, "graceful-fs") == 0 || strcmp(spec, "fs-extra") == 0 || strcmp(spec, "original-fs") == 0)
+        spec = "fs";
+    return lf_tssem_intern(m, spec, strlen(spec));
+}
+
+static const char *require_module(walker *w, TSNode value) {
+    value = lf_tssem_unwrap(value);
+    if (!lf_tree_is(value, "call_expression"))
+        return NULL;
+    TSNode fn = lf_tree_field(value, "function");
+    if (!(lf_tree_is(fn, "identifier") && lf_tree_text_eq(w->m->src, fn, "require")) && !lf_tree_is(fn, "import"))
+        return NULL;
+    char *s = lf_tssem_string(w->m->src, lf_tssem_arg(value, 0));
+    if (!s)
+        return NULL;
+    const char *q = lf_tssem_module_name(w->m, s);
+    free(s);
+    return q;
+}
+
+static void record_import(walker *w, TSNode stmt) {
+    lf_tssem *m = w->m;
+    m->esm = 1;
+    TSNode source = lf_tree_field(stmt, "source");
+    uint32_t n = ts_node_named_child_count(stmt);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode c = ts_node_named_child(stmt, i);
+        if (lf_tree_is(c, "import_require_clause")) {
+            /* import fs = require("fs") */
+            TSNode id = ts_node_named_child(c, 0);
+            char *s = lf_tssem_string(m->src, lf_tree_field(c, "source"));
+            if (s && lf_tree_is(id, "identifier"))
+                add_binding(w, LF_TSBIND_IMPORT, intern_node(m, id), 0, -1, id, c, NULL, lf_tssem_module_name(m, s));
+            free(s);
+        }
+    }
+    char *spec = lf_tssem_string(m->src, source);
+    if (!spec)
+        return;
+    const char *mod = lf_tssem_module_name(m, spec);
+    free(spec);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode clause = ts_node_named_child(stmt, i);
+        if (!lf_tree_is(clause, "import_clause"))
+            continue;
+        uint32_t k = ts_node_named_child_count(clause);
+        for (uint32_t j = 0; j < k; j++) {
+            TSNode c = ts_node_named_child(clause, j);
+            if (lf_tree_is(c, "identifier")) { /* default import */
+                add_binding(w, LF_TSBIND_IMPORT, intern_node(m, c), 0, -1, c, stmt, NULL, mod);
+            } else if (lf_tree_is(c, "namespace_import")) {
+                TSNode id = ts_node_named_child(c, 0);
+                if (!ts_node_is_null(id))
+                    add_binding(w, LF_TSBIND_IMPORT, intern_node(m, id), 0, -1, id, stmt, NULL, mod);
+            } else if (lf_tree_is(c, "named_imports")) {
+                uint32_t ns = ts_node_named_child_count(c);
+                for (uint32_t s = 0; s < ns; s++) {
+                    TSNode sp = ts_node_named_child(c, s);
+                    if (!lf_tree_is(sp, "import_specifier"))
+                        continue;
+                    TSNode name = lf_tree_field(sp, "name"), alias = lf_tree_field(sp, "alias");
+                    TSNode local = ts_node_is_null(alias) ? name : alias;
+                    if (ts_node_is_null(local))
+                        continue;
+                    char *member = lf_tree_text(m->src, name);
+                    const char *q = strcmp(member, "default") == 0 ? mod : lf_tssem_join(m, mod, member);
+                    free(member);
+                    add_binding(w, LF_TSBIND_IMPORT, intern_node(m, local), 0, -1, local, stmt, NULL, q);
+                }
+            }
+        }
+    }
+}
+
+/* Destructuring: one binding per name, with the property path it takes from
+ * `value` (`{ promises: { rm } }` -> rm takes "promises.rm"). Iterative. */
+static void record_pattern(walker *w, TSNode pattern, TSNode value, lf_tsbinding_kind kind, int32_t scope) {
+    lf_tssem *m = w->m;
+    const char *req = kind == LF_TSBIND_VAR ? require_module(w, value) : NULL;
+    LF_VEC(struct pat { TSNode n; const char *path; }) st = {0};
+    struct pat first = {pattern, NULL};
+    LF_VEC_PUSH(&st, first);
+    while (st.len) {
+        struct pat p = st.items[--st.len];
+        const char *t = ts_node_type(p.n);
+        if (strcmp(t, "identifier") == 0 || strcmp(t, "shorthand_property_identifier_pattern") == 0) {
+            const char *name = intern_node(m, p.n);
+            const char *path = p.path;
+            if (strcmp(t, "shorthand_property_identifier_pattern") == 0)
+                path = path ? lf_tssem_join(m, path, name) : name;
+            if (req && path)
+                add_binding(w, LF_TSBIND_IMPORT, name, scope, -1, p.n, value, NULL, lf_tssem_join(m, req, path));
+            else
+                add_binding(w, kind, name, scope, -1, p.n, value, path, NULL);
+        } else if (strcmp(t, "object_pattern") == 0) {
+            uint32_t k = ts_node_named_child_count(p.n);
+            for (uint32_t i = 0; i < k; i++) {
+                TSNode c = ts_node_named_child(p.n, i);
+                const char *ct = ts_node_type(c);
+                if (strcmp(ct, "pair_pattern") == 0) {
+                    TSNode key = lf_tree_field(c, "key");
+                    const char *kn = intern_node(m, key);
+                    struct pat q = {lf_tree_field(c, "value"), p.path ? lf_tssem_join(m, p.path, kn) : kn};
+                    if (!ts_node_is_null(q.n))
+                        LF_VEC_PUSH(&st, q);
+                } else if (strcmp(ct, "shorthand_property_identifier_pattern") == 0) {
+                    struct pat q = {c, p.path};
+                    LF_VEC_PUSH(&st, q);
+                } else if (strcmp(ct, "object_assignment_pattern") == 0) {
+                    struct pat q = {lf_tree_field(c, "left"), p.path};
+                    if (!ts_node_is_null(q.n))
+                        LF_VEC_PUSH(&st, q);
+                }
+            }
+        } else if (strcmp(t, "assignment_pattern") == 0) {
+            struct pat q = {lf_tree_field(p.n, "left"), p.path};
+            if (!ts_node_is_null(q.n))
+                LF_VEC_PUSH(&st, q);
+        } else if (strcmp(t, "array_pattern") == 0) {
+            uint32_t k = ts_node_named_child_count(p.n);
+            for (uint32_t i = 0; i < k; i++) {
+                struct pat q = {ts_node_named_child(p.n, i), lf_tssem_intern(m, "[]", 2)};
+                LF_VEC_PUSH(&st, q);
+            }
+        }
+    }
+    LF_VEC_FREE(&st);
+}
+
+static void record_params(walker *w, TSNode fn, int32_t scope) {
+    TSNode params = lf_tree_field(fn, "parameters");
+    if (ts_node_is_null(params)) {
+        TSNode p = lf_tree_field(fn, "parameter"); /* x => ... */
+        if (lf_tree_is(p, "identifier"))
+            add_binding(w, LF_TSBIND_PARAM, intern_node(w->m, p), scope, -1, p, (TSNode){0}, NULL, NULL);
+        return;
+    }
+    uint32_t k = ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode p = ts_node_named_child(params, i);
+        TSNode pat = p, dflt = {0};
+        if (lf_tree_is(p, "required_parameter") || lf_tree_is(p, "optional_parameter")) {
+            pat = lf_tree_field(p, "pattern");
+            dflt = lf_tree_field(p, "value");
+        } else if (lf_tree_is(p, "assignment_pattern")) {
+            pat = lf_tree_field(p, "left");
+            dflt = lf_tree_field(p, "right");
+        }
+        if (ts_node_is_null(pat))
+            continue;
+        if (lf_tree_is(pat, "identifier"))
+            add_binding(w, LF_TSBIND_PARAM, intern_node(w->m, pat), scope, -1, pat, dflt, NULL, NULL);
+        else
+            record_pattern(w, pat, dflt, LF_TSBIND_PARAM, scope);
+    }
+}
+
+static const char *pending_fn_name(walker *w, TSNode fn) {
+    uint32_t start = ts_node_start_byte(fn);
+    for (size_t i = w->fn_names.len; i-- > 0;) {
+        if (w->fn_names.items[i].start == start)
+            return w->fn_names.items[i].name;
+        if (w->fn_names.items[i].start < start)
+            break;
+    }
+    return "";
+}
+
+static void note_fn_name(walker *w, TSNode value, const char *name) {
+    value = lf_tssem_unwrap(value);
+    if (!ts_node_is_null(value) && is_function(value)) {
+        struct named_fn f = {ts_node_start_byte(value), name};
+        LF_VEC_PUSH(&w->fn_names, f);
+    }
+}
+
+int lf_tssem_is_exports(const lf_source *src, TSNode obj) {
+    return lf_tree_text_eq(src, obj, "exports") || lf_tree_text_eq(src, obj, "module.exports");
+}
+
+static void visit(walker *w, frame f) {
+    lf_tssem *m = w->m;
+    TSNode n = f.node;
+    const char *t = ts_node_type(n);
+    if (strcmp(t, "import_statement") == 0) {
+        record_import(w, n);
+    } else if (strcmp(t, "export_statement") == 0) {
+        m->esm = 1;
+    } else if (strcmp(t, "variable_declarator") == 0) {
+        TSNode name = lf_tree_field(n, "name"), value = lf_tree_field(n, "value");
+        if (lf_tree_is(name, "identifier")) {
+            const char *req = require_module(w, value);
+            const char *nm = intern_node(m, name);
+            if (req)
+                add_binding(w, LF_TSBIND_IMPORT, nm, f.scope, -1, name, value, NULL, req);
+            else
+                add_binding(w, LF_TSBIND_VAR, nm, f.scope, -1, name, value, NULL, NULL);
+            note_fn_name(w, value, nm);
+        } else if (!ts_node_is_null(name)) {
+            record_pattern(w, name, value, LF_TSBIND_VAR, f.scope);
+        }
+    } else if (strcmp(t, "assignment_expression") == 0) {
+        TSNode left = lf_tssem_unwrap(lf_tree_field(n, "left")), right = lf_tree_field(n, "right");
+        if (lf_tree_is(left, "identifier")) {
+            add_binding(w, LF_TSBIND_ASSIGN, intern_node(m, left), f.scope, -1, left, right, NULL, NULL);
+            note_fn_name(w, right, intern_node(m, left));
+        } else if (lf_tree_is(left, "member_expression") && lf_tssem_is_exports(m->src, lf_tree_field(left, "object"))) {
+            /* exports.unlock = function (...) {...}: the module's own function `unlock` */
+            note_fn_name(w, right, intern_node(m, lf_tree_field(left, "property")));
+        } else if (lf_tree_is(left, "member_expression") && f.cls >= 0 &&
+                   lf_tree_is(lf_tree_field(left, "object"), "this")) {
+            char *prop = lf_tree_text(m->src, lf_tree_field(left, "property"));
+            char *key = lf_xasprintf("this.%s", prop);
+            add_binding(w, LF_TSBIND_FIELD, lf_tssem_intern(m, key, strlen(key)), f.scope, f.cls, left, right, NULL,
+                        NULL);
+            free(key);
+            free(prop);
+        }
+    } else if (strcmp(t, "public_field_definition") == 0 && f.cls >= 0) {
+        /* class fields: `lockPath = join(dir, "x.lock")` */
+        TSNode name = lf_tree_field(n, "name"), value = lf_tree_field(n, "value");
+        if (!ts_node_is_null(name) && !ts_node_is_null(value)) {
+            char *prop = lf_tree_text(m->src, name);
+            char *key = lf_xasprintf("this.%s", prop);
+            add_binding(w, LF_TSBIND_FIELD, lf_tssem_intern(m, key, strlen(key)), f.scope, f.cls, name, value, NULL,
+                        NULL);
+            free(key);
+            free(prop);
+        }
+    } else if (strcmp(t, "call_expression") == 0) {
+        lf_tscall c = {n, f.scope, NULL};
+        LF_VEC_PUSH(&w->calls, c);
+    }
+}
+
+/* A declaration binds its name in the scope around it (before the walk enters it). */
+static void record_declaration(walker *w, TSNode n, int32_t outer) {
+    const char *t = ts_node_type(n);
+    if (strcmp(t, "function_declaration") != 0 && strcmp(t, "generator_function_declaration") != 0 &&
+        strcmp(t, "class_declaration") != 0)
+        return;
+    TSNode name = lf_tree_field(n, "name");
+    if (!ts_node_is_null(name))
+        add_binding(w, LF_TSBIND_DEF, intern_node(w->m, name), outer, -1, name, n, NULL, NULL);
+}
+
+lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
+    lf_tssem *m = lf_xcalloc(1, sizeof *m);
+    m->src = src;
+    m->root = root;
+    m->in = lf_xcalloc(1, sizeof *m->in);
+    walker w;
+    memset(&w, 0, sizeof w);
+    w.m = m;
+    lf_tsscope top = {root, -1, "", -1, 0, 0, -1};
+    LF_VEC_PUSH(&w.scopes, top);
+    frame start = {root, 0, -1};
+    LF_VEC_PUSH(&w.stack, start);
+    while (w.stack.len) {
+        frame f = w.stack.items[--w.stack.len];
+        TSNode n = f.node;
+        record_declaration(&w, n, f.scope);
+        if (is_function(n) && !ts_node_eq(n, root)) {
+            TSNode name = lf_tree_field(n, "name");
+            const char *nm = ts_node_is_null(name) ? pending_fn_name(&w, n) : intern_node(m, name);
+            lf_tsscope s = {n, f.scope, nm, f.cls, (int32_t)w.bindings.len, 0, -1};
+            LF_VEC_PUSH(&w.scopes, s);
+            f.scope = (int32_t)(w.scopes.len - 1);
+            record_params(&w, n, f.scope);
+            w.scopes.items[f.scope].n_params = (int32_t)(w.bindings.len - (size_t)s.first_param);
+        } else if (lf_tree_is(n, "class_declaration") || lf_tree_is(n, "class")) {
+            TSNode name = lf_tree_field(n, "name");
+            lf_tsclass c = {n, ts_node_is_null(name) ? "" : intern_node(m, name), -1};
+            LF_VEC_PUSH(&w.classes, c);
+            f.cls = (int32_t)(w.classes.len - 1);
+        }
+        visit(&w, f);
+        /* children in reverse so they pop in source order */
+        uint32_t k = ts_node_named_child_count(n);
+        for (uint32_t i = k; i-- > 0;) {
+            frame c = {ts_node_named_child(n, i), f.scope, f.cls};
+            LF_VEC_PUSH(&w.stack, c);
+        }
+    }
+    LF_VEC_FREE(&w.stack);
+    LF_VEC_FREE(&w.fn_names);
+    m->scopes = w.scopes.items;
+    m->n_scopes = w.scopes.len;
+    m->classes = w.classes.items;
+    m->n_classes = w.classes.len;
+    m->bindings = w.bindings.items;
+    m->n_bindings = w.bindings.len;
+    m->calls = w.calls.items;
+    m->n_calls = w.calls.len;
+    /* methods per class, in reverse so each chain runs in source order */
+    for (size_t i = m->n_scopes; i-- > 1;) {
+        lf_tsscope *sc = &m->scopes[i];
+        if (sc->cls >= 0 && lf_tree_is(sc->node, "method_definition")) {
+            sc->next_method = m->classes[sc->cls].first_method;
+            m->classes[sc->cls].first_method = (int32_t)i;
+        }
+    }
+    index_names(m);
+    for (size_t i = 0; i < m->n_calls; i++)
+        m->calls[i].callee = lf_tssem_callee_uncached(m, m->calls[i].node);
+    return m;
+}
+
+void lf_tssem_free(lf_tssem *m) {
+    if (!m)
+        return;
+    lf_tssem_internal *in = m->in;
+    for (size_t i = 0; i < in->cap_strs; i++)
+        free(in->strs[i]);
+    free(in->strs);
+    free(in->name_keys);
+    free(in->name_heads);
+    free(in);
+    free(m->scopes);
+    free(m->classes);
+    free(m->bindings);
+    free(m->calls);
+    free(m);
+}
+
+int32_t lf_tssem_scope_of(const lf_tssem *m, TSNode n) {
+    /* Pre-order: the last scope that contains n is the innermost. Binary
+     * search for the last scope starting at or before n, then climb. */
+    uint32_t at = ts_node_start_byte(n), end = ts_node_end_byte(n);
+    size_t lo = 0, hi = m->n_scopes;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (ts_node_start_byte(m->scopes[mid].node) <= at)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    int32_t s = (int32_t)lo;
+    while (s > 0 && !(ts_node_start_byte(m->scopes[s].node) <= at && end <= ts_node_end_byte(m->scopes[s].node)))
+        s = m->scopes[s].parent;
+    /* the function node itself belongs to its enclosing scope */
+    while (s > 0 && ts_node_eq(m->scopes[s].node, n))
+        s = m->scopes[s].parent;
+    return s < 0 ? 0 : s;
+}
+
+int lf_tssem_scope_within(const lf_tssem *m, int32_t inner, int32_t outer) {
+    for (int32_t s = inner; s >= 0; s = m->scopes[s].parent)
+        if (s == outer)
+            return 1;
+    return 0;
+}
+
+const lf_tsbinding *lf_tssem_binding_at(const lf_tssem *m, int32_t scope, const char *name, uint32_t at) {
+    int32_t head = lf_tssem_first_binding(m, name);
+    if (head < 0)
+        return NULL;
+    for (int32_t s = scope; s >= 0; s = m->scopes[s].parent) {
+        const lf_tsbinding *first = NULL, *last_before = NULL;
+        for (int32_t i = head; i >= 0; i = m->bindings[i].next) {
+            const lf_tsbinding *b = &m->bindings[i];
+            if (b->scope != s || b->kind == LF_TSBIND_FIELD)
+                continue;
+            if (!first)
+                first = b;
+            if (ts_node_start_byte(b->target) < at)
+                last_before = b;
+        }
+        if (first)
+            return last_before ? last_before : first;
+    }
+    return NULL;
+}
+
+const lf_tsbinding *lf_tssem_field(const lf_tssem *m, int32_t cls, const char *name) {
+    for (int32_t i = lf_tssem_first_binding(m, name); i >= 0; i = m->bindings[i].next)
+        if (m->bindings[i].kind == LF_TSBIND_FIELD && m->bindings[i].cls == cls)
+            return &m->bindings[i];
+    return NULL;
+}
+
+const lf_tsbinding *lf_tssem_param(const lf_tssem *m, int32_t scope, uint32_t i) {
+    if (scope <= 0 || (size_t)scope >= m->n_scopes)
+        return NULL;
+    const lf_tsscope *s = &m->scopes[scope];
+    /* positional parameters are the plain identifiers (destructured ones have a member path) */
+    uint32_t k = 0;
+    for (int32_t j = s->first_param; j < s->first_param + s->n_params; j++) {
+        const lf_tsbinding *b = &m->bindings[j];
+        if (b->kind == LF_TSBIND_PARAM && !b->member && k++ == i)
+            return b;
+    }
+    return NULL;
+}

@@ -1,0 +1,151 @@
+/* lf_tssem: what one TypeScript/JavaScript (TS, TSX, JS, JSX) file means, built
+ * once per parsed file and shared by every rule's check (the TS sibling of
+ * lf_pysem).
+ *
+ * One iterative walk records functions (scopes), classes, bindings and calls.
+ * Qualified names are resolved afterwards, so hoisted declarations count:
+ *  - ES imports: `import * as fs from "node:fs"`, default imports, named
+ *    imports with aliases (`{ rmSync as rm }`, `{ default as fs }`),
+ *    `import fs = require("fs")`, `await import("fs")`;
+ *  - CommonJS: `const fs = require("fs")`, destructuring
+ *    (`const { rmSync, promises: { rm } } = require("node:fs")`),
+ *    `require("fs").promises`;
+ *  - the promise API under one name: `fs.promises.rm`, `{ promises as fsp }`
+ *    and `fs/promises` all read "fs/promises.rm";
+ *  - injected fs objects: `options.fs.rmdir`, `this.fs.unlink` (a property
+ *    called `fs` whose value is unknown), `this.fs = opts.fs || fs` fields,
+ *    a parameter called `fs`; graceful-fs and fs-extra read as fs;
+ *  - `util.promisify(fs.unlink)` names what it wraps ("fs.unlink");
+ *  - local aliases (`const unlink = fs.unlinkSync`, `const { rm } = fsp`).
+ * `node:` prefixes are dropped. Every cost is linear in the file (hash
+ * tables for names, memoised callees); nothing recurses over the tree.
+ */
+#ifndef LF_TSSEM_H
+#define LF_TSSEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+#include "lf_source.h"
+
+typedef struct lf_tssem lf_tssem;
+
+typedef struct lf_tsscope {
+    TSNode node;      /* program, function, arrow, method */
+    int32_t parent;   /* enclosing scope; -1 for the program */
+    const char *name; /* function/method name, or the variable an arrow/function expression initialises; "" */
+    int32_t cls;      /* index into classes for a method (or a function inside one); -1 */
+    int32_t first_param, n_params; /* its parameter bindings: bindings[first_param ..+n_params) */
+    int32_t next_method;           /* a method: the next method scope of the same class; -1 */
+} lf_tsscope;
+
+typedef struct lf_tsclass {
+    TSNode node;
+    const char *name;     /* "" for an anonymous class expression */
+    int32_t first_method; /* its first method scope (chained through next_method); -1 */
+} lf_tsclass;
+
+typedef enum lf_tsbinding_kind {
+    LF_TSBIND_IMPORT = 0, /* import / require: qualname says what it names */
+    LF_TSBIND_VAR,        /* const/let/var (value = initializer; member set when destructured) */
+    LF_TSBIND_ASSIGN,     /* `x = v` */
+    LF_TSBIND_PARAM,      /* a parameter (value = its default) */
+    LF_TSBIND_DEF,        /* function or class declaration */
+    LF_TSBIND_FIELD,      /* `this.x = v` (name "this.x", scope = the class's outermost method scope's class) */
+} lf_tsbinding_kind;
+
+typedef struct lf_tsbinding {
+    const char *name; /* interned */
+    lf_tsbinding_kind kind;
+    int32_t scope;
+    int32_t cls;          /* FIELD: the class index; else -1 */
+    TSNode target;        /* the bound identifier (or the member expression of a FIELD) */
+    TSNode value;         /* initializer / assigned value / default; null when none */
+    const char *member;   /* destructured: the value's property this name takes (interned); else NULL */
+    const char *qualname; /* IMPORT: "fs", "fs.rmSync", "fs/promises" ...; else NULL */
+    int32_t next;         /* private: next binding of the same name */
+} lf_tsbinding;
+
+typedef struct lf_tscall {
+    TSNode node;
+    int32_t scope;
+    const char *callee; /* resolved after the walk; NULL when unknown */
+} lf_tscall;
+
+struct lf_tssem {
+    const lf_source *src;
+    TSNode root;
+    lf_tsscope *scopes; /* pre-order: scopes[0] is the program */
+    size_t n_scopes;
+    lf_tsclass *classes;
+    size_t n_classes;
+    lf_tsbinding *bindings; /* in source order */
+    size_t n_bindings;
+    lf_tscall *calls; /* in source order of the call's start */
+    size_t n_calls;
+    int esm;          /* the module uses import/export (else CommonJS or script) */
+    struct lf_tssem_internal *in;
+};
+
+lf_tssem *lf_tssem_build(const lf_source *src, TSNode root);
+void lf_tssem_free(lf_tssem *m);
+
+const char *lf_tssem_intern(lf_tssem *m, const char *s, size_t len);
+
+/* Innermost scope (function) containing n; 0 for top-level code. */
+int32_t lf_tssem_scope_of(const lf_tssem *m, TSNode n);
+/* Is scope `inner` the same as or nested in `outer`? */
+int lf_tssem_scope_within(const lf_tssem *m, int32_t inner, int32_t outer);
+
+/* The binding a use of `name` at byte `at` in `scope` sees: the nearest scope
+ * binding the name; in it, the last binding before `at` when there is one,
+ * else its first (hoisting). NULL when unbound. */
+const lf_tsbinding *lf_tssem_binding_at(const lf_tssem *m, int32_t scope, const char *name, uint32_t at);
+/* The field binding `this.<name>` of class `cls` (its first assignment), or NULL. */
+const lf_tsbinding *lf_tssem_field(const lf_tssem *m, int32_t cls, const char *name);
+
+/* Qualified name of an expression naming a module or a module member
+ * ("fs", "fs.rmSync", "fs/promises.rm", "process.kill", "JSON.parse",
+ * "Date.now", "path.join"); NULL when unknown. Interned. */
+const char *lf_tssem_qualname(lf_tssem *m, TSNode expr);
+/* Qualified name of a call's callee (memoised for recorded calls). */
+const char *lf_tssem_callee(lf_tssem *m, TSNode call);
+/* 1 when the callee resolves to one of the NULL-terminated names. */
+int lf_tssem_call_is(lf_tssem *m, TSNode call, const char *const *names);
+/* The recorded call at `call`, or NULL. */
+const lf_tscall *lf_tssem_call(const lf_tssem *m, TSNode call);
+
+/* The i-th argument of a call (spread arguments count as one); null when absent. */
+TSNode lf_tssem_arg(TSNode call, uint32_t i);
+size_t lf_tssem_nargs(TSNode call);
+/* Strip parentheses, `await`, `as T`, `x!`, `satisfies T`, `<T>x`. */
+TSNode lf_tssem_unwrap(TSNode n);
+/* The value an identifier use holds: follows const/let/var/assignment
+ * bindings (not destructuring) up to a few hops; the expression itself
+ * otherwise. */
+TSNode lf_tssem_resolve_value(lf_tssem *m, TSNode expr);
+
+/* A string literal's content (no quotes; plain templates too), malloc'd; NULL otherwise. */
+char *lf_tssem_string(const lf_source *src, TSNode n);
+
+/* A key naming the file a path expression names, whatever its spelling:
+ * identifiers are followed to their value, `this.x` reads "this.<class>.x", a
+ * parameter reads "param:<scope>:<name>", a call of the module's own function
+ * "call:<name>", anything else its text without blanks. Interned; NULL for a
+ * null node. */
+const char *lf_tssem_path_key(lf_tssem *m, TSNode expr);
+/* The parameter binding a key names ("param:..."), or NULL. */
+const lf_tsbinding *lf_tssem_key_param(lf_tssem *m, const char *key);
+
+/* The module's own function a call invokes (a function declaration, a const
+ * bound to a function, `this.method(...)` in the same class): its scope, or -1. */
+int32_t lf_tssem_local_callee(lf_tssem *m, TSNode call);
+/* The scope's i-th parameter binding, or NULL. */
+const lf_tsbinding *lf_tssem_param(const lf_tssem *m, int32_t scope, uint32_t i);
+
+/* Is the node within the byte range of a package-manager lock file name
+ * (package-lock.json, yarn.lock, ...)? By the key's text. */
+int lf_tssem_is_package_lockfile(const char *key);
+
+#endif

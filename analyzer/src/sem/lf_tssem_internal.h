@@ -1,0 +1,26 @@
+/* Private to lf_tssem*.c: the name tables and helpers the walk and the
+ * resolver share. */
+#ifndef LF_TSSEM_INTERNAL_H
+#define LF_TSSEM_INTERNAL_H
+
+#include "lf_tssem.h"
+
+typedef struct lf_tssem_internal {
+    char **strs; /* interned strings, open addressing */
+    size_t n_strs, cap_strs;
+    const char **name_keys; /* binding name -> first binding */
+    int32_t *name_heads;
+    size_t cap_names;
+} lf_tssem_internal;
+
+/* First binding of an interned name (chained through .next), or -1. */
+int32_t lf_tssem_first_binding(const lf_tssem *m, const char *name);
+/* "a" + "." + "b", canonical ("fs.promises.x" -> "fs/promises.x"), interned. */
+const char *lf_tssem_join(lf_tssem *m, const char *a, const char *b);
+/* A module specifier as the model names it ("node:fs" -> "fs"). */
+const char *lf_tssem_module_name(lf_tssem *m, const char *spec);
+const char *lf_tssem_callee_uncached(lf_tssem *m, TSNode call);
+/* `exports` / `module.exports` */
+int lf_tssem_is_exports(const lf_source *src, TSNode obj);
+
+#endif

@@ -1,0 +1,466 @@
+/* lf_tssem_resolve: qualified names, values and path keys over the recorded
+ * bindings. Every loop is bounded by a hop count, never by the tree's depth. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf_tree.h"
+#include "lf_tssem.h"
+#include "lf_tssem_internal.h"
+#include "lf_util.h"
+
+enum { MAX_HOPS = 24, MAX_PROPS = 16, MAX_CALL_DEPTH = 6 };
+
+const char *lf_tssem_join(lf_tssem *m, const char *a, const char *b) {
+    char *s = b ? lf_xasprintf("%s.%s", a, b) : lf_xstrdup(a);
+    const char *out;
+    /* one name for the promise API however it was reached */
+    if (strncmp(s, "fs.promises", 11) == 0 && (s[11] == '\0' || s[11] == '.')) {
+        char *t = lf_xasprintf("fs/promises%s", s + 11);
+        out = lf_tssem_intern(m, t, strlen(t));
+        free(t);
+    } else {
+        out = lf_tssem_intern(m, s, strlen(s));
+    }
+    free(s);
+    return out;
+}
+
+TSNode lf_tssem_unwrap(TSNode n) {
+    for (int i = 0; i < 64 && !ts_node_is_null(n); i++) {
+        const char *t = ts_node_type(n);
+        if (strcmp(t, "parenthesized_expression") == 0 || strcmp(t, "await_expression") == 0 ||
+            strcmp(t, "non_null_expression") == 0 || strcmp(t, "as_expression") == 0 ||
+            strcmp(t, "satisfies_expression") == 0 || strcmp(t, "type_assertion") == 0) {
+            TSNode c = {0};
+            uint32_t k = ts_node_named_child_count(n);
+            for (uint32_t j = 0; j < k; j++) {
+                TSNode x = ts_node_named_child(n, j);
+                const char *xt = ts_node_type(x);
+                if (strcmp(xt, "comment") != 0 && strcmp(xt, "type_arguments") != 0 && strstr(xt, "type") != xt) {
+                    c = x;
+                    break;
+                }
+            }
+            if (ts_node_is_null(c))
+                return n;
+            n = c;
+            continue;
+        }
+        return n;
+    }
+    return n;
+}
+
+TSNode lf_tssem_arg(TSNode call, uint32_t i) {
+    TSNode args = lf_tree_field(call, "arguments");
+    if (ts_node_is_null(args) || !lf_tree_is(args, "arguments"))
+        return (TSNode){0};
+    uint32_t k = ts_node_named_child_count(args), seen = 0;
+    for (uint32_t j = 0; j < k; j++) {
+        TSNode c = ts_node_named_child(args, j);
+        if (lf_tree_is(c, "comment"))
+            continue;
+        if (seen++ == i)
+            return c;
+    }
+    return (TSNode){0};
+}
+
+size_t lf_tssem_nargs(TSNode call) {
+    TSNode args = lf_tree_field(call, "arguments");
+    if (ts_node_is_null(args))
+        return 0;
+    size_t n = 0;
+    uint32_t k = ts_node_named_child_count(args);
+    for (uint32_t j = 0; j < k; j++)
+        if (!lf_tree_is(ts_node_named_child(args, j), "comment"))
+            n++;
+    return n;
+}
+
+static int is_global(const char *name) {
+    static const char *const k[] = {"process", "JSON",   "Date",   "Math",    "require", "console",
+                                    "Buffer",  "Promise", "Object", "performance", "String", "Number", "parseInt", "parseFloat", NULL};
+    for (size_t i = 0; k[i]; i++)
+        if (strcmp(k[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *qualname_at(lf_tssem *m, TSNode expr, int depth);
+
+static const char *callee_at(lf_tssem *m, TSNode call, int depth) {
+    TSNode fn = lf_tree_field(call, "function");
+    if (lf_tree_is(fn, "import")) { /* await import("fs") */
+        char *s = lf_tssem_string(m->src, lf_tssem_arg(call, 0));
+        const char *q = s ? lf_tssem_module_name(m, s) : NULL;
+        free(s);
+        return q ? lf_tssem_intern(m, "import", 6) : NULL;
+    }
+    return qualname_at(m, fn, depth + 1);
+}
+
+const char *lf_tssem_callee_uncached(lf_tssem *m, TSNode call) { return callee_at(m, call, 0); }
+
+static const char *qualname_at(lf_tssem *m, TSNode expr, int depth) {
+    if (depth > MAX_CALL_DEPTH || ts_node_is_null(expr))
+        return NULL;
+    const char *props[MAX_PROPS]; /* outermost first */
+    int np = 0;
+    const char *base = NULL;
+    for (int hop = 0; hop < MAX_HOPS && !base; hop++) {
+        expr = lf_tssem_unwrap(expr);
+        const char *t = ts_node_type(expr);
+        if (strcmp(t, "member_expression") == 0) {
+            TSNode prop = lf_tree_field(expr, "property");
+            if (np == MAX_PROPS || ts_node_is_null(prop))
+                return NULL;
+            uint32_t a = ts_node_start_byte(prop), b = ts_node_end_byte(prop);
+            props[np++] = lf_tssem_intern(m, m->src->text + a, b - a);
+            expr = lf_tree_field(expr, "object");
+            continue;
+        }
+        if (strcmp(t, "subscript_expression") == 0) {
+            char *s = lf_tssem_string(m->src, lf_tree_field(expr, "index"));
+            if (!s || np == MAX_PROPS) {
+                free(s);
+                break;
+            }
+            props[np++] = lf_tssem_intern(m, s, strlen(s));
+            free(s);
+            expr = lf_tree_field(expr, "object");
+            continue;
+        }
+        if (strcmp(t, "identifier") == 0) {
+            uint32_t a = ts_node_start_byte(expr), b = ts_node_end_byte(expr);
+            const char *name = lf_tssem_intern(m, m->src->text + a, b - a);
+            const lf_tsbinding *bd = lf_tssem_binding_at(m, lf_tssem_scope_of(m, expr), name, a);
+            if (!bd) {
+                if (is_global(name) || strcmp(name, "fs") == 0)
+                    base = name;
+                break;
+            }
+            if (bd->kind == LF_TSBIND_IMPORT) {
+                base = bd->qualname;
+                break;
+            }
+            if (bd->kind == LF_TSBIND_PARAM && strcmp(name, "fs") == 0 && ts_node_is_null(bd->value)) {
+                base = name; /* an injected fs */
+                break;
+            }
+            if ((bd->kind == LF_TSBIND_VAR || bd->kind == LF_TSBIND_ASSIGN || bd->kind == LF_TSBIND_PARAM) &&
+                !ts_node_is_null(bd->value) && !ts_node_eq(bd->value, expr)) {
+                if (bd->member) {
+                    /* destructured: value.<member path>, pushed innermost last */
+                    const char *p = bd->member;
+                    const char *parts[MAX_PROPS];
+                    int k = 0;
+                    while (*p && k < MAX_PROPS) {
+                        const char *dot = strchr(p, '.');
+                        size_t len = dot ? (size_t)(dot - p) : strlen(p);
+                        parts[k++] = lf_tssem_intern(m, p, len);
+                        p += len + (dot ? 1 : 0);
+                        if (!dot)
+                            break;
+                    }
+                    if (np + k > MAX_PROPS)
+                        return NULL;
+                    for (int j = k; j-- > 0;)
+                        props[np++] = parts[j];
+                }
+                expr = bd->value;
+                continue;
+            }
+            break;
+        }
+        if (strcmp(t, "this") == 0) {
+            if (np == 0)
+                break;
+            int32_t sc = lf_tssem_scope_of(m, expr);
+            int32_t cls = m->scopes[sc].cls;
+            char *key = lf_xasprintf("this.%s", props[np - 1]);
+            const lf_tsbinding *f = cls >= 0 ? lf_tssem_field(m, cls, lf_tssem_intern(m, key, strlen(key))) : NULL;
+            free(key);
+            if (f && !ts_node_is_null(f->value)) {
+                np--;
+                expr = f->value;
+                continue;
+            }
+            break;
+        }
+        if (strcmp(t, "call_expression") == 0) {
+            TSNode fn = lf_tree_field(expr, "function");
+            if ((lf_tree_is(fn, "identifier") && lf_tree_text_eq(m->src, fn, "require")) || lf_tree_is(fn, "import")) {
+                char *s = lf_tssem_string(m->src, lf_tssem_arg(expr, 0));
+                base = s ? lf_tssem_module_name(m, s) : NULL;
+                free(s);
+                break;
+            }
+            const char *c = callee_at(m, expr, depth);
+            if (c && strcmp(c, "util.promisify") == 0) {
+                expr = lf_tssem_arg(expr, 0);
+                continue;
+            }
+            break;
+        }
+        if (strcmp(t, "binary_expression") == 0) {
+            TSNode op = lf_tree_field(expr, "operator");
+            if (!ts_node_is_null(op) && (lf_tree_text_eq(m->src, op, "||") || lf_tree_text_eq(m->src, op, "??"))) {
+                expr = lf_tree_field(expr, "left");
+                continue;
+            }
+        }
+        break;
+    }
+    if (!base) {
+        /* a property called fs whose value is unknown: an injected fs object
+         * (`options.fs.rmdir`, `this.fs.unlink`) */
+        int at = -1;
+        for (int i = np; i-- > 0;)
+            if (strcmp(props[i], "fs") == 0) {
+                at = i;
+                break;
+            }
+        if (at < 0)
+            return NULL;
+        base = "fs";
+        np = at;
+    }
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    lf_strbuf_puts(&sb, base);
+    for (int i = np; i-- > 0;) {
+        lf_strbuf_putc(&sb, '.');
+        lf_strbuf_puts(&sb, props[i]);
+    }
+    char *s = lf_strbuf_detach(&sb);
+    const char *q = lf_tssem_join(m, s, NULL);
+    free(s);
+    return q;
+}
+
+const char *lf_tssem_qualname(lf_tssem *m, TSNode expr) { return qualname_at(m, expr, 0); }
+
+const lf_tscall *lf_tssem_call(const lf_tssem *m, TSNode call) {
+    uint32_t at = ts_node_start_byte(call);
+    size_t lo = 0, hi = m->n_calls;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (ts_node_start_byte(m->calls[mid].node) < at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    /* several calls can start at one byte (`f()()`): match the node */
+    for (size_t i = lo; i < m->n_calls && ts_node_start_byte(m->calls[i].node) == at; i++)
+        if (ts_node_eq(m->calls[i].node, call))
+            return &m->calls[i];
+    return NULL;
+}
+
+const char *lf_tssem_callee(lf_tssem *m, TSNode call) {
+    const lf_tscall *c = lf_tssem_call(m, call);
+    return c ? c->callee : callee_at(m, call, 0);
+}
+
+int lf_tssem_call_is(lf_tssem *m, TSNode call, const char *const *names) {
+    const char *q = lf_tssem_callee(m, call);
+    if (!q)
+        return 0;
+    for (size_t i = 0; names[i]; i++)
+        if (strcmp(q, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+TSNode lf_tssem_resolve_value(lf_tssem *m, TSNode expr) {
+    for (int hop = 0; hop < MAX_HOPS; hop++) {
+        expr = lf_tssem_unwrap(expr);
+        if (!lf_tree_is(expr, "identifier"))
+            return expr;
+        uint32_t a = ts_node_start_byte(expr), b = ts_node_end_byte(expr);
+        const char *name = lf_tssem_intern(m, m->src->text + a, b - a);
+        const lf_tsbinding *bd = lf_tssem_binding_at(m, lf_tssem_scope_of(m, expr), name, a);
+        if (!bd || bd->member || ts_node_is_null(bd->value) ||
+            (bd->kind != LF_TSBIND_VAR && bd->kind != LF_TSBIND_ASSIGN) || ts_node_eq(bd->value, expr))
+            return expr;
+        expr = bd->value;
+    }
+    return expr;
+}
+
+static int32_t scope_of_function_node(const lf_tssem *m, TSNode fn) {
+    /* scopes are in pre-order, so sorted by start byte */
+    uint32_t at = ts_node_start_byte(fn);
+    size_t lo = 1, hi = m->n_scopes;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (ts_node_start_byte(m->scopes[mid].node) < at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < m->n_scopes && ts_node_start_byte(m->scopes[i].node) == at; i++)
+        if (ts_node_eq(m->scopes[i].node, fn))
+            return (int32_t)i;
+    return -1;
+}
+
+int32_t lf_tssem_local_callee(lf_tssem *m, TSNode call) {
+    TSNode fn = lf_tssem_unwrap(lf_tree_field(call, "function"));
+    if (lf_tree_is(fn, "identifier")) {
+        uint32_t a = ts_node_start_byte(fn), b = ts_node_end_byte(fn);
+        const char *name = lf_tssem_intern(m, m->src->text + a, b - a);
+        const lf_tsbinding *bd = lf_tssem_binding_at(m, lf_tssem_scope_of(m, fn), name, a);
+        if (!bd || ts_node_is_null(bd->value))
+            return -1;
+        if (bd->kind == LF_TSBIND_DEF || bd->kind == LF_TSBIND_VAR)
+            return scope_of_function_node(m, lf_tssem_unwrap(bd->value));
+        return -1;
+    }
+    if (lf_tree_is(fn, "member_expression") && lf_tssem_is_exports(m->src, lf_tree_field(fn, "object"))) {
+        /* exports.unlock(...) of `exports.unlock = function ...` */
+        TSNode prop = lf_tree_field(fn, "property");
+        for (size_t i = 1; i < m->n_scopes; i++)
+            if (m->scopes[i].parent == 0 && lf_tree_text_eq(m->src, prop, m->scopes[i].name))
+                return (int32_t)i;
+        return -1;
+    }
+    if (lf_tree_is(fn, "member_expression") && lf_tree_is(lf_tree_field(fn, "object"), "this")) {
+        int32_t cls = m->scopes[lf_tssem_scope_of(m, fn)].cls;
+        if (cls < 0)
+            return -1;
+        TSNode prop = lf_tree_field(fn, "property");
+        for (int32_t i = m->classes[cls].first_method; i >= 0; i = m->scopes[i].next_method)
+            if (lf_tree_text_eq(m->src, prop, m->scopes[i].name))
+                return i;
+    }
+    return -1;
+}
+
+static const char *text_key(lf_tssem *m, const char *prefix, TSNode n) {
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    lf_strbuf_puts(&sb, prefix);
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    for (uint32_t i = a; i < b && i < m->src->len; i++) {
+        char c = m->src->text[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+            continue;
+        lf_strbuf_putc(&sb, c == '\'' ? '"' : c);
+    }
+    char *s = lf_strbuf_detach(&sb);
+    const char *k = lf_tssem_intern(m, s, strlen(s));
+    free(s);
+    return k;
+}
+
+/* The innermost function scope binding an identifier of the expression (a
+ * bounded look at its first nodes), or 0 when all its names are module-level
+ * or unbound. */
+static int32_t local_scope_of(lf_tssem *m, TSNode expr) {
+    TSNode stack[64];
+    int sp = 0, budget = 128;
+    int32_t best = 0;
+    stack[sp++] = expr;
+    while (sp && budget-- > 0) {
+        TSNode n = stack[--sp];
+        if (lf_tree_is(n, "identifier")) {
+            uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+            const lf_tsbinding *bd =
+                lf_tssem_binding_at(m, lf_tssem_scope_of(m, n), lf_tssem_intern(m, m->src->text + a, b - a), a);
+            if (bd && bd->scope > best)
+                best = bd->scope;
+            continue;
+        }
+        uint32_t k = ts_node_named_child_count(n);
+        for (uint32_t i = k; i-- > 0 && sp < 64;)
+            stack[sp++] = ts_node_named_child(n, i);
+    }
+    return best;
+}
+
+const char *lf_tssem_path_key(lf_tssem *m, TSNode expr) {
+    for (int hop = 0; hop < MAX_HOPS && !ts_node_is_null(expr); hop++) {
+        expr = lf_tssem_unwrap(expr);
+        if (lf_tree_is(expr, "identifier")) {
+            uint32_t a = ts_node_start_byte(expr), b = ts_node_end_byte(expr);
+            const char *name = lf_tssem_intern(m, m->src->text + a, b - a);
+            const lf_tsbinding *bd = lf_tssem_binding_at(m, lf_tssem_scope_of(m, expr), name, a);
+            if (bd && bd->kind == LF_TSBIND_PARAM) {
+                char *k = lf_xasprintf("param:%d:%s", (int)bd->scope, name);
+                const char *out = lf_tssem_intern(m, k, strlen(k));
+                free(k);
+                return out;
+            }
+            if (bd && !bd->member && !ts_node_is_null(bd->value) &&
+                (bd->kind == LF_TSBIND_VAR || bd->kind == LF_TSBIND_ASSIGN)) {
+                expr = bd->value;
+                continue;
+            }
+            return text_key(m, "name:", expr);
+        }
+        if (lf_tree_is(expr, "member_expression") && lf_tree_is(lf_tree_field(expr, "object"), "this")) {
+            int32_t cls = m->scopes[lf_tssem_scope_of(m, expr)].cls;
+            char *p = lf_tree_text(m->src, lf_tree_field(expr, "property"));
+            char *k = lf_xasprintf("this.%d.%s", (int)cls, p);
+            const char *out = lf_tssem_intern(m, k, strlen(k));
+            free(k);
+            free(p);
+            return out;
+        }
+        if (lf_tree_is(expr, "call_expression")) {
+            const char *c = lf_tssem_callee(m, expr);
+            /* wrappers that name the same file */
+            if (c && (strcmp(c, "path.resolve") == 0 || strcmp(c, "String") == 0 || strcmp(c, "path.normalize") == 0) &&
+                lf_tssem_nargs(expr) == 1) {
+                expr = lf_tssem_arg(expr, 0);
+                continue;
+            }
+            int32_t s = lf_tssem_local_callee(m, expr);
+            if (s > 0) {
+                char *k = lf_xasprintf("call:%s", m->scopes[s].name);
+                const char *out = lf_tssem_intern(m, k, strlen(k));
+                free(k);
+                return out;
+            }
+        }
+        /* an expression over local names (`node.path`, `join(dir, name)`)
+         * names a file of its own function only */
+        int32_t local = local_scope_of(m, expr);
+        if (local > 0) {
+            char *pre = lf_xasprintf("expr@%d:", (int)local);
+            const char *out = text_key(m, pre, expr);
+            free(pre);
+            return out;
+        }
+        return text_key(m, "expr:", expr);
+    }
+    return NULL;
+}
+
+const lf_tsbinding *lf_tssem_key_param(lf_tssem *m, const char *key) {
+    if (!key || strncmp(key, "param:", 6) != 0)
+        return NULL;
+    char *end;
+    long scope = strtol(key + 6, &end, 10);
+    if (*end != ':')
+        return NULL;
+    const char *name = lf_tssem_intern(m, end + 1, strlen(end + 1));
+    for (int32_t i = lf_tssem_first_binding(m, name); i >= 0; i = m->bindings[i].next)
+        if (m->bindings[i].scope == scope && m->bindings[i].kind == LF_TSBIND_PARAM)
+            return &m->bindings[i];
+    return NULL;
+}
+
+int lf_tssem_is_package_lockfile(const char *key) {
+    static const char *const k[] = {"package-lock.json", "yarn.lock", "pnpm-lock.yaml", "npm-shrinkwrap.json",
+                                    "bun.lockb",         "bun.lock",  "Cargo.lock",     "uv.lock",
+                                    "poetry.lock",       "Gemfile.lock", "composer.lock", "deno.lock", NULL};
+    if (!key)
+        return 0;
+    for (size_t i = 0; k[i]; i++)
+        if (strstr(key, k[i]))
+            return 1;
+    return 0;
+}
