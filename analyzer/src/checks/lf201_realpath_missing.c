@@ -5,19 +5,37 @@
  * its rename). The query finds the resolving calls; this check decides which
  * side of a confinement comparison each one is on, and whether an existence
  * test guards it. */
+#include <stdlib.h>
 #include <string.h>
 
+#include "lf201_site.h"
 #include "lf_py.h"
+#include "lf_pysem.h"
+#include "lf_tree.h"
 
 static const char *const k_exist_tests[] = {"islink", "exists", "lexists", "isfile", "isdir",
                                             "is_symlink", "is_file", "is_dir", NULL};
 
-static int is_resolve_call(const lf_source *src, TSNode n) {
+static const char *const k_realpath[] = {"os.path.realpath", "posixpath.realpath", "ntpath.realpath", NULL};
+
+/* realpath through the module's imports (`os.path.realpath`, `from os.path
+ * import realpath`, `import os.path as osp`), or a no-argument `.resolve()`. */
+static int is_resolve_call_m(lf_pysem *m, const lf_source *src, TSNode n) {
     TSNode name;
     if (!lf_py_call_name(n, &name))
         return 0;
-    return lf_py_is(src, name, "realpath") || (lf_py_is(src, name, "resolve") && lf_py_call_nargs(n) == 0);
+    if (lf_py_is(src, name, "resolve") && lf_py_call_nargs(n) == 0 && lf_tree_is(lf_tree_field(n, "function"), "attribute"))
+        return 1;
+    if (m && lf_pysem_call_is(m, n, k_realpath))
+        return 1;
+    /* Without a model (or with an unknown callee), the bare name, as before. */
+    return (!m || !lf_pysem_callee(m, n)) && lf_py_is(src, name, "realpath");
 }
+
+/* The file's model while run() works on it. The walkers below take only the
+ * source; scan threads each run one file at a time, hence thread-local. */
+static _Thread_local lf_pysem *g_model;
+static int is_resolve_call(const lf_source *src, TSNode n) { return is_resolve_call_m(g_model, src, n); }
 
 typedef struct find_ctx {
     const lf_source *src;
@@ -63,6 +81,11 @@ static int guarded_by_existence(const lf_source *src, TSNode call, TSNode target
             TSNode op = ts_node_child_by_field_name(cur, "operator", 8);
             if (!ts_node_is_null(op) && lf_py_is(src, op, "and") && !ts_node_eq(left, child) &&
                 has_exist_test(src, left, target))
+                return 1;
+        } else if (strcmp(t, "conditional_expression") == 0) {
+            /* `realpath(P) if lexists(P) else ...` */
+            TSNode body = ts_node_named_child(cur, 0), cond = ts_node_named_child(cur, 1);
+            if (ts_node_eq(body, child) && !ts_node_is_null(cond) && has_exist_test(src, cond, target))
                 return 1;
         } else if (strcmp(t, "if_statement") == 0 || strcmp(t, "elif_clause") == 0) {
             TSNode cond = ts_node_child_by_field_name(cur, "condition", 9);
@@ -188,12 +211,102 @@ static int visit_use(TSNode n, void *ud) {
     return 1;
 }
 
+void lf201_site_free(void *site) {
+    lf201_site *s = site;
+    if (s)
+        free(s->decline);
+    free(s);
+}
+
+static const char *const k_pure_calls[] = {"os.path.join", "os.path.abspath", "os.path.normpath", "os.path.expanduser",
+                                           "os.fspath", "str", "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath",
+                                           "pathlib.WindowsPath", NULL};
+
+/* Can the rewrite evaluate `e` several times? Names, attributes, literals, and
+ * `+`/`/` or the path builders above over such operands. Explicit stack. */
+static int repeatable(lf_pysem *m, TSNode e) {
+    LF_VEC(TSNode) stack = {0};
+    LF_VEC_PUSH(&stack, e);
+    int ok = 1;
+    while (ok && stack.len) {
+        TSNode n = stack.items[--stack.len];
+        const char *t = ts_node_type(n);
+        if (!strcmp(t, "identifier") || !strcmp(t, "string") || !strcmp(t, "integer") || !strcmp(t, "comment"))
+            continue;
+        if (!strcmp(t, "attribute")) {
+            LF_VEC_PUSH(&stack, lf_tree_field(n, "object"));
+        } else if (!strcmp(t, "parenthesized_expression")) {
+            LF_VEC_PUSH(&stack, ts_node_named_child(n, 0));
+        } else if (!strcmp(t, "binary_operator")) {
+            TSNode op = lf_tree_field(n, "operator");
+            const char *o = ts_node_type(op);
+            ok = !strcmp(o, "+") || !strcmp(o, "/");
+            LF_VEC_PUSH(&stack, lf_tree_field(n, "left"));
+            LF_VEC_PUSH(&stack, lf_tree_field(n, "right"));
+        } else if (!strcmp(t, "call")) {
+            ok = lf_pysem_call_is(m, n, k_pure_calls);
+            TSNode args = lf_tree_field(n, "arguments");
+            for (uint32_t i = 0; ok && i < ts_node_named_child_count(args); i++) {
+                TSNode a = ts_node_named_child(args, i);
+                if (lf_tree_is(a, "keyword_argument") || lf_tree_is(a, "list_splat") ||
+                    lf_tree_is(a, "dictionary_splat"))
+                    ok = 0;
+                else
+                    LF_VEC_PUSH(&stack, a);
+            }
+        } else {
+            ok = 0;
+        }
+    }
+    LF_VEC_FREE(&stack);
+    return ok;
+}
+
+/* Arguments of a call, positional and keyword. */
+static uint32_t all_args(TSNode call) {
+    TSNode args = lf_tree_field(call, "arguments");
+    uint32_t k = 0;
+    for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++)
+        k += !lf_tree_is(ts_node_named_child(args, i), "comment");
+    return k;
+}
+
+/* What the fix needs beyond the finding: the call's own shape. */
+static lf201_site *make_site(lf_pysem *m, const lf_source *src, TSNode call) {
+    lf201_site *s = lf_xcalloc(1, sizeof *s);
+    s->call = call;
+    s->scope = m ? lf_pysem_scope_of(m, call) : 0;
+    TSNode fn = lf_tree_field(call, "function");
+    if (lf_tree_is(fn, "attribute") && lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), "resolve") &&
+        lf_py_call_nargs(call) == 0 && !(m && lf_pysem_call_is(m, call, k_realpath))) {
+        s->kind = LF201_RESOLVE;
+        s->target = lf_tree_field(fn, "object");
+    } else {
+        s->kind = LF201_REALPATH;
+        lf_py_call_arg(call, 0, &s->target);
+    }
+    if (!m || src->lang != LF_LANG_PYTHON)
+        s->decline = lf_xstrdup("this fix rewrites Python only");
+    else if (s->kind == LF201_REALPATH && !lf_pysem_call_is(m, call, k_realpath))
+        s->decline = lf_xstrdup("the resolving call is not `os.path.realpath` (its callee does not resolve to it)");
+    else if (s->kind == LF201_REALPATH && all_args(call) != 1)
+        s->decline = lf_xstrdup("realpath() has more arguments than the path (strict= keeps a missing target an error)");
+    else if (ts_node_is_null(s->target) || !repeatable(m, s->target))
+        s->decline = lf_xasprintf("the resolved path is computed by an expression with possible side effects, which "
+                                  "the rewrite would evaluate several times");
+    return s;
+}
+
 static void run(lf_check_ctx *ctx) {
     const lf_source *src = lf_ctx_source(ctx);
     TSNode root = lf_ctx_root(ctx);
+    lf_pysem *m = src->lang == LF_LANG_PYTHON ? lf_ctx_pysem(ctx) : NULL;
+    g_model = m;
     for (size_t i = 0; i < lf_ctx_match_count(ctx); i++) {
         TSNode call, target;
         if (!lf_ctx_capture(ctx, i, "real", &call) || !lf_ctx_capture(ctx, i, "target", &target))
+            continue;
+        if (!is_resolve_call(src, call))
             continue;
         target = lf_py_unwrap_path(src, target);
         TSNode scope = lf_py_scope(call);
@@ -213,8 +326,9 @@ static void run(lf_check_ctx *ctx) {
             }
         }
         if (flagged)
-            lf_ctx_emit(ctx, call, NULL, i);
+            lf_ctx_emit_match_site(ctx, call, i, make_site(m, src, call), lf201_site_free);
     }
+    g_model = NULL;
 }
 
 const lf_check lf201_realpath_missing_check = {"lf201_realpath_missing", run};
