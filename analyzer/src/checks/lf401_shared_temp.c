@@ -288,8 +288,7 @@ static lf401_site *make_site(lf_pysem *m, const lf_source *src, const temp_site 
          * names the one temp; the fix names it once, in a variable. */
         LF_VEC(TSNode) uses = {0};
         for (size_t k = 0; k < n_temps; k++)
-            if (lf_py_within(temps[k].temp, scope) && lf_py_same_text(src, temps[k].temp, hit->temp) &&
-                ts_node_start_byte(temps[k].temp) <= ts_node_start_byte(rename))
+            if (lf_py_within(temps[k].temp, scope) && lf_py_same_text(src, temps[k].temp, hit->temp))
                 LF_VEC_PUSH(&uses, temps[k].temp);
         s->inline_uses = uses.items;
         s->n_inline_uses = uses.len;
@@ -309,6 +308,14 @@ static lf401_site *make_site(lf_pysem *m, const lf_source *src, const temp_site 
             s->decline = lf_xstrdup("the rename is not in the block where the temp is named");
             return s;
         }
+        /* Every spelling must come after the new variable, in its block. */
+        for (size_t k = 0; k < s->n_inline_uses; k++)
+            if (ts_node_start_byte(s->inline_uses[k]) < ts_node_start_byte(first) ||
+                !lf_tree_within(s->inline_uses[k], block)) {
+                s->decline = lf_xstrdup("the temp name is spelled out again outside the block that writes and renames "
+                                        "it; one variable could not name it everywhere");
+                return s;
+            }
         TSNode a = statement_of(hit->temp);
         if (lf_tree_is(a, "expression_statement") && lf_tree_is(ts_node_named_child(a, 0), "assignment") &&
             ts_node_eq(a, first) && ts_node_start_byte(hit->temp) < ts_node_start_byte(rename) &&
