@@ -20,7 +20,7 @@ static const char *const k_realpath[] = {"os.path.realpath", "posixpath.realpath
 
 /* realpath through the module's imports (`os.path.realpath`, `from os.path
  * import realpath`, `import os.path as osp`), or a no-argument `.resolve()`. */
-static int is_resolve_call_m(lf_pysem *m, const lf_source *src, TSNode n) {
+static int is_resolve_call(lf_pysem *m, const lf_source *src, TSNode n) {
     TSNode name;
     if (!lf_py_call_name(n, &name))
         return 0;
@@ -32,10 +32,6 @@ static int is_resolve_call_m(lf_pysem *m, const lf_source *src, TSNode n) {
     return (!m || !lf_pysem_callee(m, n)) && lf_py_is(src, name, "realpath");
 }
 
-/* The file's model while run() works on it. The walkers below take only the
- * source; scan threads each run one file at a time, hence thread-local. */
-static _Thread_local lf_pysem *g_model;
-static int is_resolve_call(const lf_source *src, TSNode n) { return is_resolve_call_m(g_model, src, n); }
 
 typedef struct find_ctx {
     const lf_source *src;
@@ -100,6 +96,7 @@ static int guarded_by_existence(const lf_source *src, TSNode call, TSNode target
 }
 
 typedef struct resolved_ctx {
+    lf_pysem *m;
     const lf_source *src;
     TSNode name;
     int found;
@@ -107,15 +104,15 @@ typedef struct resolved_ctx {
 
 static int visit_any_resolve(TSNode n, void *ud) {
     resolved_ctx *r = ud;
-    if (is_resolve_call(r->src, n)) {
+    if (is_resolve_call(r->m, r->src, n)) {
         r->found = 1;
         return 0;
     }
     return 1;
 }
 
-static int contains_resolve(const lf_source *src, TSNode n) {
-    resolved_ctx r = {src, n, 0};
+static int contains_resolve(lf_pysem *m, const lf_source *src, TSNode n) {
+    resolved_ctx r = {m, src, n, 0};
     lf_py_walk(n, "call", 0, visit_any_resolve, &r);
     return r.found;
 }
@@ -125,7 +122,7 @@ static int visit_resolved_assignment(TSNode n, void *ud) {
     TSNode left = ts_node_child_by_field_name(n, "left", 4);
     TSNode right = ts_node_child_by_field_name(n, "right", 5);
     if (!ts_node_is_null(left) && !ts_node_is_null(right) && lf_py_same_text(r->src, left, r->name) &&
-        contains_resolve(r->src, right)) {
+        contains_resolve(r->m, r->src, right)) {
         r->found = 1;
         return 0;
     }
@@ -134,13 +131,13 @@ static int visit_resolved_assignment(TSNode n, void *ud) {
 
 /* A resolved directory: an expression with a realpath/resolve in it, or names
  * assigned from one (in this function or at module level). */
-static int is_resolved_expr(const lf_source *src, TSNode n, TSNode scope, TSNode root) {
-    if (contains_resolve(src, n))
+static int is_resolved_expr(lf_pysem *m, const lf_source *src, TSNode n, TSNode scope, TSNode root) {
+    if (contains_resolve(m, src, n))
         return 1;
-    resolved_ctx r = {src, n, 0};
-    const char *t = ts_node_type(n);
-    if (strcmp(t, "binary_operator") == 0) /* real_dir + os.sep */
-        return is_resolved_expr(src, ts_node_child_by_field_name(n, "left", 4), scope, root);
+    while (lf_tree_is(n, "binary_operator")) /* real_dir + os.sep: the left operand */
+        n = lf_tree_field(n, "left");
+    resolved_ctx r = {m, src, n, 0};
+    const char *t = ts_node_is_null(n) ? "" : ts_node_type(n);
     if (strcmp(t, "identifier") != 0 && strcmp(t, "attribute") != 0)
         return 0;
     lf_py_walk(scope, "assignment", 1, visit_resolved_assignment, &r);
@@ -151,7 +148,7 @@ static int is_resolved_expr(const lf_source *src, TSNode n, TSNode scope, TSNode
 
 /* Is `value` (the resolved target, or a name holding it) the target side of a
  * confinement comparison? */
-static int compared_as_target(const lf_source *src, TSNode value, TSNode scope, TSNode root) {
+static int compared_as_target(lf_pysem *m, const lf_source *src, TSNode value, TSNode scope, TSNode root) {
     TSNode p = ts_node_parent(value);
     if (ts_node_is_null(p))
         return 0;
@@ -165,7 +162,7 @@ static int compared_as_target(const lf_source *src, TSNode value, TSNode scope, 
             lf_py_call_arg(call, 0, &arg)) {
             if (strcmp(ts_node_type(arg), "tuple") == 0)
                 arg = ts_node_named_child(arg, 0);
-            return is_resolved_expr(src, arg, scope, root);
+            return is_resolved_expr(m, src, arg, scope, root);
         }
         return 0;
     }
@@ -187,7 +184,7 @@ static int compared_as_target(const lf_source *src, TSNode value, TSNode scope, 
                 return 0;
             for (uint32_t i = 0; i < ts_node_named_child_count(p); i++) {
                 TSNode other = ts_node_named_child(p, i);
-                if (!ts_node_eq(other, value) && is_resolved_expr(src, other, scope, root))
+                if (!ts_node_eq(other, value) && is_resolved_expr(m, src, other, scope, root))
                     return 1;
             }
         }
@@ -196,6 +193,7 @@ static int compared_as_target(const lf_source *src, TSNode value, TSNode scope, 
 }
 
 typedef struct uses_ctx {
+    lf_pysem *m;
     const lf_source *src;
     TSNode var, after, scope, root;
     int found;
@@ -204,7 +202,7 @@ typedef struct uses_ctx {
 static int visit_use(TSNode n, void *ud) {
     uses_ctx *u = ud;
     if (ts_node_start_byte(n) > ts_node_end_byte(u->after) && lf_py_same_text(u->src, n, u->var) &&
-        compared_as_target(u->src, n, u->scope, u->root)) {
+        compared_as_target(u->m, u->src, n, u->scope, u->root)) {
         u->found = 1;
         return 0;
     }
@@ -301,25 +299,24 @@ static void run(lf_check_ctx *ctx) {
     const lf_source *src = lf_ctx_source(ctx);
     TSNode root = lf_ctx_root(ctx);
     lf_pysem *m = src->lang == LF_LANG_PYTHON ? lf_ctx_pysem(ctx) : NULL;
-    g_model = m;
     for (size_t i = 0; i < lf_ctx_match_count(ctx); i++) {
         TSNode call, target;
         if (!lf_ctx_capture(ctx, i, "real", &call) || !lf_ctx_capture(ctx, i, "target", &target))
             continue;
-        if (!is_resolve_call(src, call))
+        if (!is_resolve_call(m, src, call))
             continue;
         target = lf_py_unwrap_path(src, target);
         TSNode scope = lf_py_scope(call);
         if (guarded_by_existence(src, call, target, scope))
             continue;
-        int flagged = compared_as_target(src, call, scope, root);
+        int flagged = compared_as_target(m, src, call, scope, root);
         if (!flagged) {
             /* real = realpath(p) ... real.startswith(real_dir) */
             TSNode p = ts_node_parent(call);
             if (!ts_node_is_null(p) && strcmp(ts_node_type(p), "assignment") == 0) {
                 TSNode left = ts_node_child_by_field_name(p, "left", 4);
                 if (!ts_node_is_null(left) && strcmp(ts_node_type(left), "identifier") == 0) {
-                    uses_ctx u = {src, left, call, scope, root, 0};
+                    uses_ctx u = {m, src, left, call, scope, root, 0};
                     lf_py_walk(scope, "identifier", 1, visit_use, &u);
                     flagged = u.found;
                 }
@@ -328,7 +325,6 @@ static void run(lf_check_ctx *ctx) {
         if (flagged)
             lf_ctx_emit_match_site(ctx, call, i, make_site(m, src, call), lf201_site_free);
     }
-    g_model = NULL;
 }
 
 const lf_check lf201_realpath_missing_check = {"lf201_realpath_missing", run};
