@@ -21,8 +21,13 @@ CASES = sorted(f[: -len(".py.in")] for f in os.listdir(CASES_DIR) if f.endswith(
 NO_FIX = {
     "lf401_unrecognised": "LF401 not fixed: the temp is opened to read or append to what is there (not only created "
     'with "w"): a unique temp would start empty',
-    "lf401_format_handler_swallows": "LF401 not fixed: a handler of the `try` around the write does not remove the "
-    "temp: a unique temp would be left behind after each failure (the fixed one was overwritten)",
+    "lf401_handler_mixed": "LF401 not fixed: a handler of the `try` around the write does not remove the temp "
+    "while another does: a unique temp would be left behind after the errors it catches (the fixed one was "
+    "overwritten by the next write)",
+    "lf401_named_in_try": "LF401 not fixed: the temp is named inside the `try` whose handler removes it: a handler "
+    "added for the other errors could run before the name is bound",
+    "lf401_shadowed_uuid": "LF401 not fixed: `uuid` is bound to something other than the `uuid` module here, so the "
+    "fix cannot import it",
 }
 
 

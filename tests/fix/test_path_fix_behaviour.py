@@ -145,6 +145,8 @@ LF401_CALLS = {
     "lf401_percent_alias": "m.store(target, data)",
     "lf401_with_suffix": "from pathlib import Path\nm.save(Path(target), data)",
     "lf401_if_else_fromimport": "m.write_blob(target, json.dumps(data), False)",
+    "lf401_format_handler_swallows": "m.save_text(target, json.dumps(data))",
+    "lf401_from_os_names": "m.save_doc(target, data)",
 }
 
 WRITER = r"""
@@ -220,3 +222,52 @@ def test_lf401_concurrent_writers_never_share_a_temp(tmp_path, case):
     # The last publish is some writer's last write: no replace failed.
     assert doc["i"] == 59 and len(doc["pad"]) == 20000
     assert os.listdir(d) == ["state.json"]
+
+
+FAILING = r"""
+import importlib.util, json, os, sys
+spec = importlib.util.spec_from_file_location("writer", sys.argv[1])
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+target = sys.argv[2]
+data = json.loads(sys.argv[4]) if sys.argv[4] != "unserialisable" else {"x": object()}
+try:
+    exec(sys.argv[3])
+    print("ok")
+except BaseException as e:
+    print(type(e).__name__)
+"""
+
+# case -> (call, bad payload for the write itself)
+FAILURES = {
+    "lf401_try_oserror": ("m.save_profile(target, data)", "unserialisable"),
+    "lf401_basic": ("m.save(target, data)", "unserialisable"),
+    "lf401_format_handler_swallows": ("m.save_text(target, data if isinstance(data, dict) else '')", "{}"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FAILURES))
+@pytest.mark.parametrize("failure", ["bad data", "target is a directory"])
+def test_lf401_failed_writes_end_as_before_and_leave_no_temp(tmp_path, case, failure):
+    """The same outcome (exception or not) as the old code; the old code left
+    its fixed temp behind in some of these, the fixed one leaves none."""
+    old, new = staged(tmp_path, case)
+    call, bad = FAILURES[case]
+    outcomes = {}
+    for label, module in (("old", old), ("new", new)):
+        d = tmp_path / ("data-" + label)
+        d.mkdir()
+        target = d / "state.json"
+        if failure == "target is a directory":
+            target.mkdir()
+            payload = "{}"
+        else:
+            payload = bad
+        proc = subprocess.run(
+            [PYTHON, "-c", FAILING, str(module), str(target), call, payload], capture_output=True, text=True
+        )
+        assert proc.returncode == 0, proc.stderr
+        outcomes[label] = proc.stdout.strip()
+        if label == "new":
+            assert sorted(os.listdir(d)) == (["state.json"] if failure == "target is a directory" else [])
+    assert outcomes["new"] == outcomes["old"]

@@ -114,12 +114,16 @@ static int catches_all(const lf_source *src, TSNode clause) {
 }
 
 /* How a failing write will remove its temp (see lf401_site.h). */
-static void plan_cleanup(lf_pysem *m, const lf_source *src, lf401_site *s, TSNode block, TSNode first,
+/* How a failed write will remove its temp (see lf401_site.h). A `try` around
+ * the rename whose handlers remove the temp keeps doing so, and gets an
+ * `except BaseException` clause for what they do not catch: wrapping inside it
+ * would remove the temp twice, and its handler's own removal would then fail.
+ * Handlers that leave the temp alone do not stand in the way of a wrap. */
+static void plan_cleanup(lf_pysem *m, const lf_source *src, lf401_site *s, TSNode first_use, TSNode naming,
                          TSNode temp_ref) {
     TSNode rename_stmt = statement_of(s->rename);
-    /* An enclosing try whose body holds the rename, inside the region's block. */
-    for (TSNode t = ts_node_parent(rename_stmt); !ts_node_is_null(t) && !ts_node_eq(t, block); t = ts_node_parent(t)) {
-        if (lf_tree_is(t, "function_definition") || lf_tree_is(t, "class_definition"))
+    for (TSNode t = ts_node_parent(rename_stmt); !ts_node_is_null(t); t = ts_node_parent(t)) {
+        if (lf_tree_is(t, "function_definition") || lf_tree_is(t, "class_definition") || lf_tree_is(t, "lambda"))
             break;
         if (!lf_tree_is(t, "try_statement") || !lf_tree_within(rename_stmt, lf_tree_field(t, "body")))
             continue;
@@ -128,32 +132,44 @@ static void plan_cleanup(lf_pysem *m, const lf_source *src, lf401_site *s, TSNod
             TSNode c = ts_node_named_child(t, i);
             if (!lf_tree_is(c, "except_clause"))
                 continue;
-            any = 1;
             int removes = removes_temp(m, src, c, temp_ref);
+            any = any || removes;
             all = all && removes;
-            everything = everything || catches_all(src, c);
+            everything = everything || (removes && catches_all(src, c));
         }
         if (!any)
-            continue; /* try/finally: look further out */
+            continue; /* no handler touches the temp: look further out */
         if (!all) {
-            s->decline = lf_xstrdup("a handler of the `try` around the write does not remove the temp: a unique temp "
-                                    "would be left behind after each failure (the fixed one was overwritten)");
+            s->decline = lf_xstrdup("a handler of the `try` around the write does not remove the temp while another "
+                                    "does: a unique temp would be left behind after the errors it catches (the fixed "
+                                    "one was overwritten by the next write)");
+            return;
+        }
+        if (lf_tree_within(naming, lf_tree_field(t, "body"))) {
+            s->decline = lf_xstrdup("the temp is named inside the `try` whose handler removes it: a handler added for "
+                                    "the other errors could run before the name is bound");
             return;
         }
         s->try_stmt = t;
         s->cleanup = everything ? LF401_CLEAN_HANDLED : LF401_CLEAN_CLAUSE;
         return;
     }
-    TSNode last = ancestor_in(s->rename, block);
-    if (ts_node_is_null(last) || ts_node_start_byte(last) < ts_node_start_byte(first)) {
+    /* Wrap the statements of the innermost block holding both the first use
+     * of the temp and the rename: inside any try that swallows the error. */
+    for (TSNode a = rename_stmt; !ts_node_is_null(a); a = statement_of(ts_node_parent(a))) {
+        TSNode f = ancestor_in(first_use, ts_node_parent(a));
+        if (!ts_node_is_null(f)) {
+            s->region_first = f;
+            s->region_last = a;
+            break;
+        }
+    }
+    if (ts_node_is_null(s->region_first) || ts_node_start_byte(s->region_last) < ts_node_start_byte(s->region_first)) {
         s->decline = lf_xstrdup("the rename is not in the block where the temp is named");
         return;
     }
-    s->region_first = first;
-    s->region_last = last;
     s->cleanup = LF401_CLEAN_WRAP;
 }
-
 
 static const char *const k_opens[] = {"open", "io.open", "builtins.open", "codecs.open", NULL};
 
@@ -211,12 +227,15 @@ typedef struct uses_scan {
     const char *name;
     uint32_t from, to;
     int creates, extends;
+    TSNode first; /* the first use */
 } uses_scan;
 
 static int visit_temp_use(TSNode n, void *ud) {
     uses_scan *u = ud;
     if (ts_node_start_byte(n) < u->from || ts_node_start_byte(n) > u->to || !lf_tree_text_eq(u->src, n, u->name))
         return 1;
+    if (ts_node_is_null(u->first))
+        u->first = n;
     int k = use_kind(u->m, u->src, n);
     u->creates += k > 0;
     u->extends += k < 0;
@@ -263,12 +282,13 @@ static lf401_site *make_site(lf_pysem *m, const lf_source *src, const temp_site 
         assign = ts_node_parent(assign);
     TSNode stmt = ts_node_parent(assign);
     TSNode left = lf_tree_field(assign, "left");
-    TSNode block, first, temp_ref;
+    TSNode block, first, temp_ref, naming;
     if (lf_tree_is(assign, "assignment") && lf_tree_is(left, "identifier") && lf_tree_is(stmt, "expression_statement") &&
         ts_node_named_child_count(stmt) == 1 && (lf_tree_is(ts_node_parent(stmt), "block") ||
                                                  lf_tree_is(ts_node_parent(stmt), "module"))) {
         s->var = left;
         temp_ref = left;
+        naming = stmt;
         block = ts_node_parent(stmt);
         /* The region starts at the first later statement that uses the temp. */
         first = (TSNode){0};
@@ -293,6 +313,7 @@ static lf401_site *make_site(lf_pysem *m, const lf_source *src, const temp_site 
         s->inline_uses = uses.items;
         s->n_inline_uses = uses.len;
         temp_ref = hit->temp;
+        naming = (TSNode){0};
         /* The block holding both the first spelling and the rename. */
         block = (TSNode){0};
         first = (TSNode){0};
@@ -326,7 +347,7 @@ static lf401_site *make_site(lf_pysem *m, const lf_source *src, const temp_site 
     }
     s->region_first = first;
     /* A unique temp starts empty: the old one must have been created afresh too. */
-    uses_scan u = {m, src, NULL, ts_node_end_byte(hit->temp), ts_node_start_byte(rename), 0, 0};
+    uses_scan u = {m, src, NULL, ts_node_end_byte(hit->temp), ts_node_start_byte(rename), 0, 0, {{0}, 0, 0}};
     if (!ts_node_is_null(s->var)) {
         char *name = lf_node_text(src, s->var);
         u.name = name;
@@ -346,7 +367,11 @@ static lf401_site *make_site(lf_pysem *m, const lf_source *src, const temp_site 
                                             "written elsewhere): a unique temp might not start as the fixed one did");
         return s;
     }
-    plan_cleanup(m, src, s, block, first, temp_ref);
+    TSNode first_use = !ts_node_is_null(s->var) && !ts_node_is_null(u.first) ? u.first : (ts_node_is_null(s->var) ? hit->temp : first);
+    if (ts_node_is_null(naming))
+        naming = s->name_at = first; /* inline: the variable goes just before it */
+    s->region_first = (TSNode){0};
+    plan_cleanup(m, src, s, first_use, naming, temp_ref);
     return s;
 }
 

@@ -48,8 +48,9 @@ typedef struct lf401_site {
     TSNode *inline_uses; /* inline: every spelling of the temp up to the rename (temp first) */
     size_t n_inline_uses;
 
+    TSNode name_at;                   /* inline: the statement the new variable goes before */
     lf401_cleanup cleanup;
-    TSNode region_first, region_last; /* WRAP: sibling statements; inline: where the variable goes first */
+    TSNode region_first, region_last; /* WRAP: the sibling statements wrapped */
     TSNode try_stmt;                  /* CLAUSE / HANDLED */
 } lf401_site;
 

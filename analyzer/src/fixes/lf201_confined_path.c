@@ -47,16 +47,19 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, const lf201_site *s, char **w
                                         "os.path.dirname", "os.path.basename", "pathlib.Path"};
     enum { LEX, NORM, JOIN, REAL, DIR, BASE, PATH, N_NAMES };
     char *ref[N_NAMES] = {0};
+    lf_pyimporter *im = lf_pyimport_begin(m, fix);
     for (int i = 0; i < N_NAMES; i++) {
         if (i == PATH && s->kind != LF201_RESOLVE)
             continue;
-        ref[i] = lf_pyimport_ref(m, s->scope, at, names[i], fix, why);
+        ref[i] = lf_pyimport_ref(im, s->scope, at, names[i], why);
         if (!ref[i]) {
+            lf_pyimport_end(im);
             lf_fix_free(fix);
             fix = NULL;
             goto done;
         }
     }
+    lf_pyimport_end(im);
     char *call = lf_node_text(src, s->call);
     char *p = lf_node_text(src, s->target);
     char *indent = lf_pyfix_line_indent(src, at);

@@ -152,14 +152,19 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, const lf401_site *s, char **w
     sub_vec subs = {0};
     char *uuid4 = NULL, *unlink = NULL, *uid = NULL, *var = NULL, *newexpr = NULL;
     uint32_t at = ts_node_start_byte(s->temp);
-    uuid4 = lf_pyimport_ref(m, s->scope, at, "uuid.uuid4", fix, why);
+    lf_pyimporter *im = lf_pyimport_begin(m, fix);
+    uuid4 = lf_pyimport_ref(im, s->scope, at, "uuid.uuid4", why);
     if (uuid4 && (s->cleanup == LF401_CLEAN_WRAP || s->cleanup == LF401_CLEAN_CLAUSE))
-        unlink = lf_pyimport_ref(m, s->scope, ts_node_start_byte(s->rename), "os.unlink", fix, why);
+        unlink = lf_pyimport_ref(im, s->scope, ts_node_start_byte(s->rename), "os.unlink", why);
+    lf_pyimport_end(im);
     if (!uuid4 || ((s->cleanup == LF401_CLEAN_WRAP || s->cleanup == LF401_CLEAN_CLAUSE) && !unlink))
         goto fail;
     uid = lf_xasprintf("%s().hex", uuid4);
 
-    TSNode first = s->region_first;
+    /* Indentation of the wrapped statements (WRAP) or of the new variable (inline). */
+    TSNode first = s->cleanup == LF401_CLEAN_WRAP ? s->region_first : s->name_at;
+    if (ts_node_is_null(first))
+        first = s->rename;
     char *indent = lf_pyfix_line_indent(src, ts_node_start_byte(first));
     char *unit = lf_pyfix_indent_unit(src, first);
     if (!ts_node_is_null(s->var)) {
@@ -192,12 +197,6 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, const lf401_site *s, char **w
         if (ts_node_eq(x, s->region_last))
             break;
     }
-    char *cleanup = lf_xasprintf("try:\n"
-                                 "%s%s%s(%s)\n"
-                                 "%sexcept OSError:\n"
-                                 "%s%spass\n"
-                                 "%sraise",
-                                 indent, unit, unlink ? unlink : "", var, indent, indent, unit, indent);
     if (wrap) {
         uint32_t a = ts_node_start_byte(first), end = end_with_comment(src, s->region_last);
         uint32_t from_line = lf_pyfix_line_start(src, a);
@@ -210,7 +209,17 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, const lf401_site *s, char **w
                                            "%s%s%spass\n"
                                            "%s%sraise",
                                            indent, unit, unit, unlink, var, indent, unit, indent, unit, unit, indent, unit);
-        char *decl = newexpr ? lf_xasprintf("%s = %s\n%s", var, newexpr, indent) : lf_xstrdup("");
+        /* Inline: the variable goes before the wrapped statements, or before
+         * the statement holding the first spelling when that is further out. */
+        int decl_here = newexpr && ts_node_eq(s->name_at, first);
+        char *decl = decl_here ? lf_xasprintf("%s = %s\n%s", var, newexpr, indent) : lf_xstrdup("");
+        if (newexpr && !decl_here) {
+            char *nind = lf_pyfix_line_indent(src, ts_node_start_byte(s->name_at));
+            char *d2 = lf_xasprintf("%s = %s\n%s", var, newexpr, nind);
+            lf_fix_add_edit(fix, ts_node_start_byte(s->name_at), ts_node_start_byte(s->name_at), d2);
+            free(d2);
+            free(nind);
+        }
         char *text = lf_xasprintf("%stry:\n%s\n%sexcept BaseException:\n%s%s%s", decl, body, indent, indent, unit,
                                   inner_cleanup);
         lf_fix_add_edit(fix, a, end, text);
@@ -226,7 +235,7 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, const lf401_site *s, char **w
     } else {
         if (newexpr) {
             char *decl = lf_xasprintf("%s = %s\n%s", var, newexpr, indent);
-            lf_fix_add_edit(fix, ts_node_start_byte(first), ts_node_start_byte(first), decl);
+            lf_fix_add_edit(fix, ts_node_start_byte(s->name_at), ts_node_start_byte(s->name_at), decl);
             free(decl);
         }
         for (size_t i = 0; i < subs.len; i++)
@@ -255,7 +264,6 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, const lf401_site *s, char **w
             free(hunit);
         }
     }
-    free(cleanup);
     fix->title = lf_xstrdup("give the temp file a unique name (uuid4) in the same directory");
     free(indent);
     free(unit);

@@ -276,3 +276,47 @@ char *lf_pyfix_reindent(const char *text, uint32_t from_line, uint32_t end, cons
     }
     return sb.data ? lf_strbuf_detach(&sb) : lf_xstrdup("");
 }
+
+/* Module of a non-relative `from m import ...` (not __future__); NULL otherwise. */
+static char *from_import_module(const lf_source *src, TSNode n) {
+    if (!lf_pyfix_is(n, "import_from_statement"))
+        return NULL;
+    TSNode mod = lf_pyfix_field(n, "module_name");
+    return lf_pyfix_is(mod, "dotted_name") ? lf_node_text(src, mod) : NULL;
+}
+
+void lf_pyfix_ensure_from_import(const lf_source *src, TSNode root, const char *module, const char *name,
+                                 lf_fix *fix) {
+    uint32_t n = ts_node_named_child_count(root);
+    uint32_t i = 0, at = 0;
+    /* Past the docstring and leading comments. */
+    while (i < n) {
+        TSNode s = ts_node_named_child(root, i);
+        if (lf_pyfix_is(s, "comment") ||
+            (i == 0 && lf_pyfix_is(s, "expression_statement") && lf_pyfix_is(ts_node_named_child(s, 0), "string"))) {
+            at = lf_pyfix_next_line_start(src, ts_node_end_byte(s));
+            i++;
+            continue;
+        }
+        break;
+    }
+    /* Sorted by module among the leading from-imports; after the others. */
+    for (; i < n; i++) {
+        TSNode s = ts_node_named_child(root, i);
+        if (lf_pyfix_is(s, "comment"))
+            continue;
+        if (!is_import(s))
+            break;
+        char *m = from_import_module(src, s);
+        if (m && strcmp(m, module) > 0) {
+            free(m);
+            at = ts_node_start_byte(s);
+            break;
+        }
+        free(m);
+        at = lf_pyfix_next_line_start(src, ts_node_end_byte(s));
+    }
+    char *text = lf_xasprintf("from %s import %s\n", module, name);
+    lf_fix_add_import(fix, at, text);
+    free(text);
+}

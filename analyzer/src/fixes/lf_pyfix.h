@@ -56,4 +56,9 @@ void lf_pyfix_ensure_import(const lf_source *src, TSNode root, const char *modul
 void lf_pyfix_ensure_import_as(const lf_source *src, TSNode root, const char *module, const char *alias,
                                lf_fix *fix);
 
+/* Add `from module import name` among the leading imports, sorted by module
+ * among the from-imports (LF_EDIT_IMPORT). */
+void lf_pyfix_ensure_from_import(const lf_source *src, TSNode root, const char *module, const char *name,
+                                 lf_fix *fix);
+
 #endif

@@ -15,10 +15,17 @@
 #include "lf_finding.h"
 #include "lf_pysem.h"
 
+typedef struct lf_pyimporter lf_pyimporter;
+
+/* One importer per fix: it adds the imports its names need to `fix`. */
+lf_pyimporter *lf_pyimport_begin(lf_pysem *m, lf_fix *fix);
 /* The spelling of qualified name `qual` ("os.path.realpath", "uuid.uuid4") at
- * byte `at` of scope `scope`, adding an import to `fix` when needed (malloc'd).
- * NULL when the name the import would bind is taken by something else there
- * (a local `os`, say): the caller declines with *why (malloc'd). */
-char *lf_pyimport_ref(lf_pysem *m, int32_t scope, uint32_t at, const char *qual, lf_fix *fix, char **why);
+ * byte `at` of scope `scope` (malloc'd), importing it when nothing binds it
+ * there. NULL when the name an import would bind is taken by something else
+ * there (a local `os`, say): the caller declines with *why (malloc'd). */
+char *lf_pyimport_ref(lf_pyimporter *im, int32_t scope, uint32_t at, const char *qual, char **why);
+/* Add the from-imports collected, one line per module (`from os.path import
+ * dirname, lexists`), and free the importer. */
+void lf_pyimport_end(lf_pyimporter *im);
 
 #endif
