@@ -146,12 +146,42 @@ static int is_resolved_expr(lf_pysem *m, const lf_source *src, TSNode n, TSNode 
     return r.found;
 }
 
+/* `expr == <resolved dir>` / `expr != <resolved dir>` (either side). */
+static int equated_with_resolved(lf_pysem *m, const lf_source *src, TSNode expr, TSNode scope, TSNode root) {
+    TSNode cmp = ts_node_parent(expr);
+    while (lf_tree_is(cmp, "parenthesized_expression"))
+        expr = cmp, cmp = ts_node_parent(cmp);
+    if (!lf_tree_is(cmp, "comparison_operator") || ts_node_named_child_count(cmp) != 2)
+        return 0;
+    int eq = 0;
+    for (uint32_t i = 0; i < ts_node_child_count(cmp); i++) {
+        TSNode c = ts_node_child(cmp, i);
+        if (!ts_node_is_named(c) && (lf_tree_text_eq(src, c, "==") || lf_tree_text_eq(src, c, "!=")))
+            eq = 1;
+    }
+    TSNode other = ts_node_named_child(cmp, 0);
+    if (ts_node_eq(other, expr))
+        other = ts_node_named_child(cmp, 1);
+    return eq && is_resolved_expr(m, src, lf_tree_unparen(other), scope, root);
+}
+
+static const char *const k_dirname[] = {"os.path.dirname", "posixpath.dirname", "ntpath.dirname", NULL};
+
 /* Is `value` (the resolved target, or a name holding it) the target side of a
  * confinement comparison? */
 static int compared_as_target(lf_pysem *m, const lf_source *src, TSNode value, TSNode scope, TSNode root) {
     TSNode p = ts_node_parent(value);
     if (ts_node_is_null(p))
         return 0;
+    /* os.path.dirname(value) != real_dir: the target must sit directly in the dir. */
+    if (lf_tree_is(p, "argument_list") && ts_node_named_child_count(p) == 1) {
+        TSNode call = ts_node_parent(p);
+        return m && lf_pysem_call_is(m, call, k_dirname) && equated_with_resolved(m, src, call, scope, root);
+    }
+    /* value.parent != real_dir */
+    if (lf_tree_is(p, "attribute") && lf_tree_text_eq(src, lf_tree_field(p, "attribute"), "parent") &&
+        !lf_tree_is(ts_node_parent(p), "call"))
+        return equated_with_resolved(m, src, p, scope, root);
     /* value.startswith(dir) / value.is_relative_to(dir) / value.relative_to(dir) */
     if (strcmp(ts_node_type(p), "attribute") == 0) {
         TSNode call = ts_node_parent(p);
