@@ -31,6 +31,7 @@ LF201_CALLS = {
     "lf201_slash_fromimport": "ok = call(lambda: m.cache_entry(d, name)) and m.cache_entry(d, name) is not None",
     "lf201_pathlib": "from pathlib import Path\nok = call(lambda: m.upload_target(Path(d), name))",
     "lf201_nested_join": "ok = call(lambda: m.cache_entry(d, 'bucket', name))",
+    "lf201_aliased_names": "m.SPOOL = d\nok = call(lambda: m.spool_entry(name))",
     "lf201_dirname_parent": "from pathlib import Path\n"
     "ok = call(lambda: m.slot_file(d, name))\n"
     "assert ok == call(lambda: m.attachment(Path(d), name))",

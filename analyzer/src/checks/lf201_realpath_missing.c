@@ -325,6 +325,40 @@ static lf201_site *make_site(lf_pysem *m, const lf_source *src, TSNode call) {
     return s;
 }
 
+/* Is this resolving call the target side of a confinement check, unguarded? */
+static int flags_call(lf_pysem *m, const lf_source *src, TSNode root, TSNode call, TSNode target) {
+    target = lf_py_unwrap_path(src, target);
+    TSNode scope = lf_py_scope(call);
+    if (guarded_by_existence(src, call, target, scope))
+        return 0;
+    if (compared_as_target(m, src, call, scope, root))
+        return 1;
+    /* real = realpath(p) ... real.startswith(real_dir) */
+    TSNode p = ts_node_parent(call);
+    if (!ts_node_is_null(p) && strcmp(ts_node_type(p), "assignment") == 0) {
+        TSNode left = ts_node_child_by_field_name(p, "left", 4);
+        if (!ts_node_is_null(left) && strcmp(ts_node_type(left), "identifier") == 0) {
+            uses_ctx u = {m, src, left, call, scope, root, 0};
+            lf_py_walk(scope, "identifier", 1, visit_use, &u);
+            return u.found;
+        }
+    }
+    return 0;
+}
+
+/* The rule's message for a call found on the model (no query match to render
+ * from): {{real}} is the call's text. */
+static char *message_for(lf_check_ctx *ctx, const lf_source *src, TSNode call) {
+    const char *tmpl = lf_ctx_rule(ctx)->message;
+    const char *at = strstr(tmpl, "{{real}}");
+    if (!at)
+        return lf_xstrdup(tmpl);
+    char *text = lf_node_text(src, call);
+    char *msg = lf_xasprintf("%.*s%s%s", (int)(at - tmpl), tmpl, text, at + strlen("{{real}}"));
+    free(text);
+    return msg;
+}
+
 static void run(lf_check_ctx *ctx) {
     const lf_source *src = lf_ctx_source(ctx);
     TSNode root = lf_ctx_root(ctx);
@@ -333,27 +367,21 @@ static void run(lf_check_ctx *ctx) {
         TSNode call, target;
         if (!lf_ctx_capture(ctx, i, "real", &call) || !lf_ctx_capture(ctx, i, "target", &target))
             continue;
-        if (!is_resolve_call(m, src, call))
-            continue;
-        target = lf_py_unwrap_path(src, target);
-        TSNode scope = lf_py_scope(call);
-        if (guarded_by_existence(src, call, target, scope))
-            continue;
-        int flagged = compared_as_target(m, src, call, scope, root);
-        if (!flagged) {
-            /* real = realpath(p) ... real.startswith(real_dir) */
-            TSNode p = ts_node_parent(call);
-            if (!ts_node_is_null(p) && strcmp(ts_node_type(p), "assignment") == 0) {
-                TSNode left = ts_node_child_by_field_name(p, "left", 4);
-                if (!ts_node_is_null(left) && strcmp(ts_node_type(left), "identifier") == 0) {
-                    uses_ctx u = {m, src, left, call, scope, root, 0};
-                    lf_py_walk(scope, "identifier", 1, visit_use, &u);
-                    flagged = u.found;
-                }
-            }
-        }
-        if (flagged)
+        if (is_resolve_call(m, src, call) && flags_call(m, src, root, call, target))
             lf_ctx_emit_match_site(ctx, call, i, make_site(m, src, call), lf201_site_free);
+    }
+    /* realpath under another name (`from os.path import realpath as real`,
+     * `rp = os.path.realpath`), which the query cannot spell. */
+    for (size_t i = 0; m && i < m->n_calls; i++) {
+        TSNode call = m->calls[i].node, name, target;
+        if (!lf_pysem_call_is(m, call, k_realpath) || !lf_py_call_name(call, &name) ||
+            lf_tree_text_eq(src, name, "realpath") || all_args(call) != 1 || !lf_py_call_arg(call, 0, &target))
+            continue;
+        if (flags_call(m, src, root, call, target)) {
+            char *msg = message_for(ctx, src, call);
+            lf_ctx_emit_site(ctx, call, msg, make_site(m, src, call), lf201_site_free);
+            free(msg);
+        }
     }
 }
 
