@@ -234,6 +234,11 @@ static int visit_temp_use(TSNode n, void *ud) {
     uses_scan *u = ud;
     if (ts_node_start_byte(n) < u->from || ts_node_start_byte(n) > u->to || !lf_tree_text_eq(u->src, n, u->name))
         return 1;
+    /* `obj.tmp` and `f(tmp=...)` name something else. */
+    TSNode p = ts_node_parent(n);
+    if ((lf_tree_is(p, "attribute") && ts_node_eq(lf_tree_field(p, "attribute"), n)) ||
+        (lf_tree_is(p, "keyword_argument") && ts_node_eq(lf_tree_field(p, "name"), n)))
+        return 1;
     if (ts_node_is_null(u->first))
         u->first = n;
     int k = use_kind(u->m, u->src, n);
@@ -345,7 +350,6 @@ static lf401_site *make_site(lf_pysem *m, const lf_source *src, const temp_site 
             return s;
         }
     }
-    s->region_first = first;
     /* A unique temp starts empty: the old one must have been created afresh too. */
     uses_scan u = {m, src, NULL, ts_node_end_byte(hit->temp), ts_node_start_byte(rename), 0, 0, {{0}, 0, 0}};
     if (!ts_node_is_null(s->var)) {
@@ -367,10 +371,11 @@ static lf401_site *make_site(lf_pysem *m, const lf_source *src, const temp_site 
                                             "written elsewhere): a unique temp might not start as the fixed one did");
         return s;
     }
-    TSNode first_use = !ts_node_is_null(s->var) && !ts_node_is_null(u.first) ? u.first : (ts_node_is_null(s->var) ? hit->temp : first);
+    TSNode first_use = hit->temp; /* inline: its first spelling */
+    if (!ts_node_is_null(s->var))
+        first_use = ts_node_is_null(u.first) ? first : u.first;
     if (ts_node_is_null(naming))
         naming = s->name_at = first; /* inline: the variable goes just before it */
-    s->region_first = (TSNode){0};
     plan_cleanup(m, src, s, first_use, naming, temp_ref);
     return s;
 }
