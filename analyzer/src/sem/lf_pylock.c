@@ -1192,7 +1192,7 @@ lf_pylock *lf_pylock_build(lf_pysem *m) {
             if (callee_of[i] >= 0 && l->acquires[callee_of[i]])
                 add_event(l, LF_PYEV_ACQUIRE, m->calls[i].scope, m->calls[i].node, -1, 1);
     }
-    if (l->in->events.len > 1)
+    if (l->in->events.len > 1) /* qsort(NULL, 0, ...) is undefined */
         qsort(l->in->events.items, l->in->events.len, sizeof *l->in->events.items, event_cmp);
 
     /* How each removal was judged in its function (after its last identity
