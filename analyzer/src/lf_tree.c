@@ -1,5 +1,6 @@
 #include "lf_tree.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,10 +8,30 @@
 
 int lf_tree_is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
 
+/* Field ids by name, cached per thread: ts_node_child_by_field_name looks the
+ * name up with a linear string search over the grammar's fields on every call,
+ * which was a quarter of a whole-stdlib scan. Callers pass string literals, so
+ * the pointer is the key; the strcmp keeps a reused buffer correct. */
+typedef struct field_slot {
+    const TSLanguage *lang;
+    const char *name;
+    TSFieldId id;
+} field_slot;
+static _Thread_local field_slot g_field_cache[128];
+
 TSNode lf_tree_field(TSNode n, const char *field) {
     if (ts_node_is_null(n))
         return n;
-    return ts_node_child_by_field_name(n, field, (uint32_t)strlen(field));
+    const TSLanguage *lang = ts_node_language(n);
+    field_slot *s = &g_field_cache[(((uintptr_t)field >> 2) ^ ((uintptr_t)lang >> 6)) & 127];
+    if (s->lang != lang || s->name != field || strcmp(s->name, field) != 0) {
+        s->lang = lang;
+        s->name = field;
+        s->id = ts_language_field_id_for_name(lang, field, (uint32_t)strlen(field));
+    }
+    if (!s->id)
+        return (TSNode){0};
+    return ts_node_child_by_field_id(n, s->id);
 }
 
 int lf_tree_within(TSNode inner, TSNode outer) {
