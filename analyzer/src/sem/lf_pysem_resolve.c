@@ -146,6 +146,7 @@ static const char *module_qualname_ex(lf_pysem *m, TSNode expr, int follow_calls
     LF_VEC(const char *) attrs = {0};
     const char *result = NULL;
     size_t hops = 0;
+    lf_pycycle cyc = LF_PYCYCLE_INIT;
     TSNode e = lf_tree_unparen(expr);
     while (hops++ <= m->n_bindings + 1) {
         while (lf_tree_is(e, "attribute")) {
@@ -182,7 +183,7 @@ static const char *module_qualname_ex(lf_pysem *m, TSNode expr, int follow_calls
         if ((b->kind == LF_PYBIND_ASSIGN || b->kind == LF_PYBIND_WALRUS) && !ts_node_is_null(b->value)) {
             TSNode v = lf_tree_unparen(b->value);
             if (lf_tree_is(v, "identifier") || lf_tree_is(v, "attribute") || lf_tree_is(v, "call")) {
-                if (ts_node_eq(v, e))
+                if (ts_node_eq(v, e) || lf_pycycle_seen(&cyc, b))
                     goto out;
                 e = v;
                 continue;
@@ -392,6 +393,7 @@ lf_pytype lf_pysem_type_of(lf_pysem *m, TSNode expr) {
     LF_VEC(xform) xs = {0};
     lf_pytype t = LF_PYTYPE_UNKNOWN;
     size_t hops = 0; /* alias hops: each binding followed at most once */
+    lf_pycycle cyc = LF_PYCYCLE_INIT;
     TSNode e = expr;
     while (!ts_node_is_null(e)) {
         e = lf_tree_unparen(e);
@@ -484,7 +486,8 @@ lf_pytype lf_pysem_type_of(lf_pysem *m, TSNode expr) {
                     break;
             }
             if ((b->kind == LF_PYBIND_ASSIGN || b->kind == LF_PYBIND_WITH || b->kind == LF_PYBIND_WALRUS) &&
-                !ts_node_is_null(b->value) && !ts_node_eq(lf_tree_unparen(b->value), e) && hops++ <= m->n_bindings) {
+                !ts_node_is_null(b->value) && !ts_node_eq(lf_tree_unparen(b->value), e) && hops++ <= m->n_bindings &&
+                !lf_pycycle_seen(&cyc, b)) {
                 e = b->value;
                 continue;
             }
