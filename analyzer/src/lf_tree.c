@@ -34,6 +34,31 @@ TSNode lf_tree_field(TSNode n, const char *field) {
     return ts_node_child_by_field_id(n, s->id);
 }
 
+uint32_t lf_tree_max_depth(TSNode root, uint32_t stop_at) {
+    if (ts_node_is_null(root))
+        return 0;
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    uint32_t depth = 0, max = 0;
+    for (;;) {
+        if (ts_tree_cursor_goto_first_child(&c)) {
+            if (++depth > max) {
+                max = depth;
+                if (max > stop_at)
+                    break;
+            }
+            continue;
+        }
+        while (!ts_tree_cursor_goto_next_sibling(&c)) {
+            if (depth == 0 || !ts_tree_cursor_goto_parent(&c))
+                goto done;
+            depth--;
+        }
+    }
+done:
+    ts_tree_cursor_delete(&c);
+    return max;
+}
+
 int lf_tree_within(TSNode inner, TSNode outer) {
     if (ts_node_is_null(inner) || ts_node_is_null(outer))
         return 0;
@@ -288,6 +313,103 @@ uint64_t lf_tree_hash(const lf_source *src, TSNode n, unsigned flags) {
     LF_VEC_FREE(&stack);
     LF_VEC_FREE(&kids);
     return h;
+}
+
+/* Merkle hashes: a node's hash mixes its symbol, its bytes (leaf) or string
+ * prefix, its counted-children count and its children's hashes, so trees that
+ * lf_tree_equal accepts hash equal. One post-order pass gives every node's hash,
+ * which keeps hashing all the nested calls of a 100k-deep chain linear (hashing
+ * each call's subtree separately was quadratic). */
+typedef struct merkle_frame {
+    TSNode node;
+    size_t first; /* index in the value stack where its children's hashes start */
+    int expanded;
+} merkle_frame;
+
+static uint64_t fnv(uint64_t h, uint64_t v) { return (h ^ v) * 1099511628211ull; }
+
+static size_t node_slot(const TSNode *keys, size_t cap, TSNode n) {
+    uintptr_t k = (uintptr_t)n.id ^ ((uintptr_t)ts_node_start_byte(n) << 20);
+    return (size_t)((k * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1);
+}
+
+void lf_tree_hash_nodes(const lf_source *src, TSNode root, unsigned flags, const TSNode *nodes, size_t n,
+                        uint64_t *out) {
+    if (ts_node_is_null(root) || n == 0)
+        return;
+    size_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    TSNode *keys = lf_xcalloc(cap, sizeof *keys);
+    size_t *idx = lf_xcalloc(cap, sizeof *idx);
+    for (size_t i = 0; i < n; i++) {
+        size_t k = node_slot(keys, cap, nodes[i]);
+        while (!ts_node_is_null(keys[k]) && !ts_node_eq(keys[k], nodes[i]))
+            k = (k + 1) & (cap - 1);
+        if (ts_node_is_null(keys[k])) {
+            keys[k] = nodes[i];
+            idx[k] = i;
+        }
+    }
+    LF_VEC(merkle_frame) stack = {0};
+    LF_VEC(uint64_t) vals = {0};
+    node_vec kids = {0};
+    TSTreeCursor cur = ts_tree_cursor_new(root);
+    merkle_frame f0 = {root, 0, 0};
+    LF_VEC_PUSH(&stack, f0);
+    while (stack.len) {
+        merkle_frame *f = &stack.items[stack.len - 1];
+        TSNode x = f->node;
+        if (!f->expanded && ts_node_child_count(x) > 0) {
+            f->expanded = 1;
+            f->first = vals.len;
+            kids.len = 0;
+            counted_children(&cur, x, flags, &kids);
+            for (size_t i = kids.len; i-- > 0;) {
+                merkle_frame c = {kids.items[i], 0, 0};
+                LF_VEC_PUSH(&stack, c);
+            }
+            continue;
+        }
+        uint64_t h = fnv(1469598103934665603ull, ts_node_symbol(x));
+        if (ts_node_child_count(x) == 0) {
+            h = fnv(h, 0x1eaf);
+            for (uint32_t i = ts_node_start_byte(x); i < ts_node_end_byte(x); i++)
+                h = fnv(h, (unsigned char)src->text[i]);
+        } else {
+            if ((flags & LF_TREE_EQ_STRING_CONTENT) && lf_tree_is(x, "string")) {
+                char pre[8];
+                string_prefix(src, ts_node_child(x, 0), pre);
+                for (const char *c = pre; *c; c++)
+                    h = fnv(h, (unsigned char)*c);
+            }
+            h = fnv(h, vals.len - f->first);
+            for (size_t i = f->first; i < vals.len; i++)
+                h = fnv(h, vals.items[i]);
+            vals.len = f->first;
+        }
+        size_t k = node_slot(keys, cap, x);
+        for (; !ts_node_is_null(keys[k]); k = (k + 1) & (cap - 1))
+            if (ts_node_eq(keys[k], x)) {
+                out[idx[k]] = h;
+                break;
+            }
+        stack.len--;
+        LF_VEC_PUSH(&vals, h);
+    }
+    /* A node listed twice got its hash through the first copy. */
+    for (size_t i = 0; i < n; i++) {
+        size_t k = node_slot(keys, cap, nodes[i]);
+        while (!ts_node_eq(keys[k], nodes[i]))
+            k = (k + 1) & (cap - 1);
+        out[i] = out[idx[k]];
+    }
+    ts_tree_cursor_delete(&cur);
+    LF_VEC_FREE(&stack);
+    LF_VEC_FREE(&vals);
+    LF_VEC_FREE(&kids);
+    free(keys);
+    free(idx);
 }
 
 /* ---- lines (a line ends at "\n", "\r\n" or a lone "\r", as Python reads it) ---- */
