@@ -114,10 +114,15 @@ static int visit_resolved_assignment(TSNode n, void *ud) {
 static int is_resolved_expr(const lf_source *src, TSNode n, TSNode scope, TSNode root) {
     if (contains_resolve(src, n))
         return 1;
+    /* real_dir + os.sep: the left operand decides. A loop, not recursion (a
+     * 100k-term `+` chain); n's subtree holds no resolve call, so neither does
+     * any left operand's. */
+    while (!ts_node_is_null(n) && strcmp(ts_node_type(n), "binary_operator") == 0)
+        n = ts_node_child_by_field_name(n, "left", 4);
+    if (ts_node_is_null(n))
+        return 0;
     resolved_ctx r = {src, n, 0};
     const char *t = ts_node_type(n);
-    if (strcmp(t, "binary_operator") == 0) /* real_dir + os.sep */
-        return is_resolved_expr(src, ts_node_child_by_field_name(n, "left", 4), scope, root);
     if (strcmp(t, "identifier") != 0 && strcmp(t, "attribute") != 0)
         return 0;
     lf_py_walk(scope, "assignment", 1, visit_resolved_assignment, &r);

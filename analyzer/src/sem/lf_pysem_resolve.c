@@ -134,17 +134,23 @@ static const char *join_chain(lf_pysem *m, const char *base, const char *const *
     return r;
 }
 
+typedef LF_VEC(const char *) attr_vec;
+
 /* `importlib.import_module("x")` / `__import__("x")`: "x". */
 static const char *import_call_module(lf_pysem *m, TSNode call);
-static const char *module_qualname_ex(lf_pysem *m, TSNode expr, int follow_calls);
-static const char *module_qualname(lf_pysem *m, TSNode expr) { return module_qualname_ex(m, expr, 1); }
+static const char *module_qualname(lf_pysem *m, TSNode expr);
 
 /* Qualified name through imports and aliases only (no value types): walk an
  * attribute chain down to its base name, resolve the base, and follow plain
- * aliases (`osp = os.path`) with the pending attributes kept. */
-static const char *module_qualname_ex(lf_pysem *m, TSNode expr, int follow_calls) {
-    LF_VEC(const char *) attrs = {0};
+ * aliases (`osp = os.path`) with the pending attributes kept. When the chain
+ * ends at a call, returns NULL with *stopped set to that call and *pending to
+ * the attributes still to append (innermost last): module_qualname resolves
+ * `importlib.import_module("x")` there. Names only, so neither this nor
+ * import_call_module ever recurses. */
+static const char *qualname_names(lf_pysem *m, TSNode expr, TSNode *stopped, attr_vec *pending) {
+    attr_vec attrs = {0};
     const char *result = NULL;
+    *stopped = (TSNode){0};
     size_t hops = 0;
     lf_pycycle cyc = LF_PYCYCLE_INIT;
     TSNode e = lf_tree_unparen(expr);
@@ -158,10 +164,9 @@ static const char *module_qualname_ex(lf_pysem *m, TSNode expr, int follow_calls
             e = lf_tree_unparen(lf_tree_field(e, "object"));
         }
         if (lf_tree_is(e, "call")) {
-            const char *mod = follow_calls ? import_call_module(m, e) : NULL;
-            if (mod)
-                result = join_chain(m, mod, attrs.items, attrs.len);
-            goto out;
+            *stopped = e;
+            *pending = attrs;
+            return NULL;
         }
         if (!lf_tree_is(e, "identifier"))
             goto out;
@@ -196,6 +201,19 @@ out:
     return result;
 }
 
+static const char *module_qualname(lf_pysem *m, TSNode expr) {
+    TSNode call;
+    attr_vec attrs = {0};
+    const char *q = qualname_names(m, expr, &call, &attrs);
+    if (!q && !ts_node_is_null(call)) {
+        const char *mod = import_call_module(m, call);
+        if (mod)
+            q = join_chain(m, mod, attrs.items, attrs.len);
+    }
+    LF_VEC_FREE(&attrs);
+    return q;
+}
+
 const char *lf_pysem_import_call_module(lf_pysem *m, TSNode call) { return import_call_module(m, call); }
 
 static const char *import_call_module(lf_pysem *m, TSNode call) {
@@ -204,7 +222,10 @@ static const char *import_call_module(lf_pysem *m, TSNode call) {
      * through calls never recurse. */
     if (!lf_tree_is(fn, "identifier") && !lf_tree_is(fn, "attribute"))
         return NULL;
-    const char *q = module_qualname_ex(m, fn, 0);
+    TSNode stopped;
+    attr_vec pending = {0};
+    const char *q = qualname_names(m, fn, &stopped, &pending);
+    LF_VEC_FREE(&pending);
     if (!q || (strcmp(q, "importlib.import_module") != 0 && strcmp(q, "__import__") != 0))
         return NULL;
     TSNode args = lf_tree_field(call, "arguments");
