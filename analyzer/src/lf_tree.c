@@ -6,7 +6,12 @@
 
 #include "lf_util.h"
 
-int lf_tree_is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
+/* lf_tree_is and lf_tree_field are in nearly every loop of the checks, fixes and
+ * model: each counts one step of lf_work_steps, the complexity tests' measure. */
+int lf_tree_is(TSNode n, const char *type) {
+    lf_work(1);
+    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+}
 
 /* Field ids by name, cached per thread: ts_node_child_by_field_name looks the
  * name up with a linear string search over the grammar's fields on every call,
@@ -20,6 +25,7 @@ typedef struct field_slot {
 static _Thread_local field_slot g_field_cache[128];
 
 TSNode lf_tree_field(TSNode n, const char *field) {
+    lf_work(1);
     if (ts_node_is_null(n))
         return n;
     const TSLanguage *lang = ts_node_language(n);
@@ -40,6 +46,7 @@ uint32_t lf_tree_max_depth(TSNode root, uint32_t stop_at) {
     TSTreeCursor c = ts_tree_cursor_new(root);
     uint32_t depth = 0, max = 0;
     for (;;) {
+        lf_work(1);
         if (ts_tree_cursor_goto_first_child(&c)) {
             if (++depth > max) {
                 max = depth;
@@ -124,6 +131,7 @@ int lf_tree_walk(TSNode root, lf_tree_visit_fn visit, void *ud) {
     for (;;) {
         TSNode n = ts_tree_cursor_current_node(&c);
         int descend = 1;
+        lf_work(1);
         if (ts_node_is_named(n)) {
             lf_walk_action a = visit(n, ud);
             if (a == LF_WALK_STOP) {
@@ -237,6 +245,7 @@ int lf_tree_equal(const lf_source *src_a, TSNode a, const lf_source *src_b, TSNo
     int equal = 1;
     while (equal && stack.len) {
         node_pair p = stack.items[--stack.len];
+        lf_work(1);
         if (ts_node_symbol(p.a) != ts_node_symbol(p.b)) {
             equal = 0;
             break;
@@ -291,6 +300,7 @@ uint64_t lf_tree_hash(const lf_source *src, TSNode n, unsigned flags) {
     LF_VEC_PUSH(&stack, n);
     while (stack.len) {
         TSNode x = stack.items[--stack.len];
+        lf_work(1);
         h = (h ^ ts_node_symbol(x)) * 1099511628211ull;
         if (ts_node_child_count(x) == 0) {
             for (uint32_t i = ts_node_start_byte(x); i < ts_node_end_byte(x); i++)
@@ -360,6 +370,7 @@ void lf_tree_hash_nodes(const lf_source *src, TSNode root, unsigned flags, const
     while (stack.len) {
         merkle_frame *f = &stack.items[stack.len - 1];
         TSNode x = f->node;
+        lf_work(1);
         if (!f->expanded && ts_node_child_count(x) > 0) {
             f->expanded = 1;
             f->first = vals.len;

@@ -500,8 +500,10 @@ int32_t lf_pysem_stmt_of(const lf_pysem *m, TSNode n) {
     uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
     int32_t i;
     UPPER_BOUND(m->stmts, m->n_stmts, s, i);
-    while (i >= 0 && ts_node_end_byte(m->stmts[i].node) < e)
+    while (i >= 0 && ts_node_end_byte(m->stmts[i].node) < e) {
+        lf_work(1);
         i = m->stmts[i].parent;
+    }
     return i;
 }
 
