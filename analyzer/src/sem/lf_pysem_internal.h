@@ -19,6 +19,10 @@ struct lf_pysem_internal {
     /* (scope, name) -> slot */
     lf_pyname_slot *slots;
     size_t n_slots, cap_slots;
+    /* next_sib[i]: lf_pysem_next_sibling(i), computed once at build (a scan
+     * past each statement's nested ones per call was quadratic in a block of
+     * many compound statements) */
+    int32_t *next_sib;
     /* scratch for lf_pysem_bindings_of */
     LF_VEC(const lf_pybinding *) scratch;
     /* call lookup by start byte: calls are sorted by node start */
