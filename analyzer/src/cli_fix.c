@@ -146,6 +146,9 @@ int lf_cmd_fix(int argc, char **argv) {
     lf_scan_run(&s, o.jobs, 1, 0);
     for (size_t i = 0; i < s.n_skips; i++)
         fprintf(stderr, "lockfix: skipping %s: %s\n", s.skips[i].path, s.skips[i].reason);
+    for (size_t i = 0; i < s.n_files; i++)
+        if (s.files[i].partial_depth)
+            fprintf(stderr, "lockfix: %s: %s\n", s.files[i].walked->path, lf_scan_partial_reason());
 
     static char *const k_default_root[] = {"."};
     lf_fanout *fanout = o.n_paths ? lf_fanout_new(o.paths, o.n_paths) : lf_fanout_new(k_default_root, 1);

@@ -175,6 +175,9 @@ int lf_cmd_scan(int argc, char **argv) {
     lf_scan_run(&scan, o.jobs, 1, 0);
     for (size_t i = 0; i < scan.n_skips; i++)
         fprintf(stderr, "lockfix: skipping %s: %s\n", scan.skips[i].path, scan.skips[i].reason);
+    for (size_t i = 0; i < scan.n_files; i++)
+        if (scan.files[i].partial_depth)
+            fprintf(stderr, "lockfix: %s: %s\n", scan.files[i].walked->path, lf_scan_partial_reason());
     if (write_baseline && !write_baseline_of(write_baseline, &scan)) {
         lf_scan_free(&scan);
         goto out;

@@ -8,6 +8,7 @@
 #include "lf_engine_internal.h"
 #include "lf_fingerprint.h"
 #include "lf_suppress.h"
+#include "lf_tree.h"
 
 /* All rules' queries for one language concatenated into one TSQuery, so a tree is
  * walked once whatever the number of rules (one traversal costs about a third of a
@@ -44,7 +45,10 @@ struct lf_engine {
     LF_VEC(lf_match_rec) matches;
     LF_VEC(TSQueryCapture) captures;
     size_t walks; /* query traversals so far, for tests */
+    uint32_t partial_depth; /* last file: its nesting depth when over LF_ENGINE_MAX_QUERY_DEPTH, else 0 */
 };
+
+uint32_t lf_engine_partial_depth(const lf_engine *eng) { return eng->partial_depth; }
 
 size_t lf_engine_query_walks(const lf_engine *eng) { return eng->walks; }
 
@@ -361,6 +365,7 @@ static int finding_cmp(const void *a, const void *b) {
 
 int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, size_t *n_out, char **err) {
     const lf_ruleset *set = eng->opts.rules;
+    eng->partial_depth = 0;
     if (err)
         *err = NULL;
     if (!set || src->lang >= LF_LANG_COUNT)
@@ -409,6 +414,14 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
         return -1;
     }
     TSNode root = ts_tree_root_node(tree);
+    /* Query matching costs grow with depth times the in-progress patterns (a
+     * 100k-deep method chain made the cursor run for minutes, then crash). Real
+     * code is never nested more than a few dozen levels; past the limit, patterns
+     * only start in the top LF_ENGINE_MAX_QUERY_DEPTH levels and the file is
+     * reported as partially analyzed. */
+    uint32_t depth = lf_tree_max_depth(root, LF_ENGINE_MAX_QUERY_DEPTH);
+    eng->partial_depth = depth > LF_ENGINE_MAX_QUERY_DEPTH ? depth : 0;
+    ts_query_cursor_set_max_start_depth(eng->cursor, eng->partial_depth ? LF_ENGINE_MAX_QUERY_DEPTH : UINT32_MAX);
     lf_filesem sem;
     lf_filesem_init(&sem, src, root);
     /* A single rule's own query is the smaller one to walk with; two or more share

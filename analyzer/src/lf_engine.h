@@ -10,6 +10,7 @@
 #define LF_ENGINE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lf_config.h"
 #include "lf_finding.h"
@@ -43,6 +44,14 @@ void lf_engine_free(lf_engine *eng);
 /* Analyze src. Findings are appended to *out (sorted by line, col, rule id).
  * Returns 0 on success, -1 on an internal error (message in *err). */
 int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, size_t *n_out, char **err);
+
+/* Query patterns start no deeper than this many levels in a file's syntax tree;
+ * a file nested deeper is analyzed only down to here (docs/robustness.md). */
+#define LF_ENGINE_MAX_QUERY_DEPTH 1000
+
+/* After lf_engine_analyze: non-zero (more than LF_ENGINE_MAX_QUERY_DEPTH) when the
+ * file was nested deeper than the limit and so only partially analyzed. */
+uint32_t lf_engine_partial_depth(const lf_engine *eng);
 
 /* 1 when the text parses without ERROR or MISSING nodes in lang. */
 int lf_engine_parses_cleanly(lf_lang lang, const char *text, size_t len);

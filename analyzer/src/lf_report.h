@@ -28,6 +28,7 @@ typedef struct lf_report_summary {
     size_t files_scanned;       /* analyzed */
     size_t files_with_findings;
     size_t files_skipped;
+    size_t files_partial;       /* analyzed only down to the query depth limit */
     size_t findings;
     size_t by_severity[4];      /* indexed by lf_severity */
     size_t fixable;             /* findings with a fix `lockfix fix` can apply */

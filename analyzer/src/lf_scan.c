@@ -322,6 +322,7 @@ static void analyze_one(scan_pool *p, lf_engine *eng, lf_scan_file *f) {
         return;
     }
     f->analyzed = 1;
+    f->partial_depth = lf_engine_partial_depth(eng);
     /* Findings borrow the path from their source, and reporters print source lines. */
     if (f->n_findings || p->keep_sources)
         f->has_source = 1;
@@ -353,6 +354,11 @@ int lf_scan_default_jobs(void) {
     }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
+}
+
+const char *lf_scan_partial_reason(void) {
+    return "partially analyzed: syntax nested more than 1000 levels deep; rule patterns starting "
+           "below that depth were not matched";
 }
 
 static void add_skip(lf_scan *s, const char *path, lf_skip_kind kind, const char *reason) {
@@ -415,6 +421,8 @@ void lf_scan_run(lf_scan *s, int jobs, int want_fixes, int keep_sources) {
             if (f->skip_kind == LF_SKIP_ANALYSIS_ERROR)
                 s->n_analysis_errors++;
         }
+        if (f->partial_depth)
+            s->n_partial++;
     }
 }
 

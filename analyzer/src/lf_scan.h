@@ -11,6 +11,7 @@
 #define LF_SCAN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lf_config.h"
 #include "lf_finding.h"
@@ -77,6 +78,7 @@ typedef struct lf_scan_file {
     int skipped;         /* not analyzed: see skip_kind / skip_reason */
     lf_skip_kind skip_kind;
     char *skip_reason;
+    uint32_t partial_depth; /* analyzed, but nested deeper than the engine's query depth limit */
 } lf_scan_file;
 
 typedef struct lf_scan {
@@ -89,7 +91,12 @@ typedef struct lf_scan {
     const char *fix_runtime_dir; /* set before lf_scan_run: `fix --runtime-dir` (borrowed) */
     size_t n_skips;
     size_t n_analysis_errors;
+    size_t n_partial;     /* files analyzed only partially (partial_depth set) */
 } lf_scan;
+
+/* Why a file with partial_depth set was analyzed only partially: one line, no
+ * path, the same in every output format. Static storage. */
+const char *lf_scan_partial_reason(void);
 
 /* Returns 1, or 0 with *err (malloc'd) for a usage or I/O error: exit code 2. */
 int lf_scan_prepare(lf_scan *s, const lf_scan_options *o, char **err);

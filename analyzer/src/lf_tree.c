@@ -1,16 +1,69 @@
 #include "lf_tree.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lf_util.h"
 
-int lf_tree_is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
+/* lf_tree_is and lf_tree_field are in nearly every loop of the checks, fixes and
+ * model: each counts one step of lf_work_steps, the complexity tests' measure. */
+int lf_tree_is(TSNode n, const char *type) {
+    lf_work(1);
+    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+}
+
+/* Field ids by name, cached per thread: ts_node_child_by_field_name looks the
+ * name up with a linear string search over the grammar's fields on every call,
+ * which was a quarter of a whole-stdlib scan. Callers pass string literals, so
+ * the pointer is the key; the strcmp keeps a reused buffer correct. */
+typedef struct field_slot {
+    const TSLanguage *lang;
+    const char *name;
+    TSFieldId id;
+} field_slot;
+static _Thread_local field_slot g_field_cache[128];
 
 TSNode lf_tree_field(TSNode n, const char *field) {
+    lf_work(1);
     if (ts_node_is_null(n))
         return n;
-    return ts_node_child_by_field_name(n, field, (uint32_t)strlen(field));
+    const TSLanguage *lang = ts_node_language(n);
+    field_slot *s = &g_field_cache[(((uintptr_t)field >> 2) ^ ((uintptr_t)lang >> 6)) & 127];
+    if (s->lang != lang || s->name != field || strcmp(s->name, field) != 0) {
+        s->lang = lang;
+        s->name = field;
+        s->id = ts_language_field_id_for_name(lang, field, (uint32_t)strlen(field));
+    }
+    if (!s->id)
+        return (TSNode){0};
+    return ts_node_child_by_field_id(n, s->id);
+}
+
+uint32_t lf_tree_max_depth(TSNode root, uint32_t stop_at) {
+    if (ts_node_is_null(root))
+        return 0;
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    uint32_t depth = 0, max = 0;
+    for (;;) {
+        lf_work(1);
+        if (ts_tree_cursor_goto_first_child(&c)) {
+            if (++depth > max) {
+                max = depth;
+                if (max > stop_at)
+                    break;
+            }
+            continue;
+        }
+        while (!ts_tree_cursor_goto_next_sibling(&c)) {
+            if (depth == 0 || !ts_tree_cursor_goto_parent(&c))
+                goto done;
+            depth--;
+        }
+    }
+done:
+    ts_tree_cursor_delete(&c);
+    return max;
 }
 
 int lf_tree_within(TSNode inner, TSNode outer) {
@@ -78,6 +131,7 @@ int lf_tree_walk(TSNode root, lf_tree_visit_fn visit, void *ud) {
     for (;;) {
         TSNode n = ts_tree_cursor_current_node(&c);
         int descend = 1;
+        lf_work(1);
         if (ts_node_is_named(n)) {
             lf_walk_action a = visit(n, ud);
             if (a == LF_WALK_STOP) {
@@ -191,6 +245,7 @@ int lf_tree_equal(const lf_source *src_a, TSNode a, const lf_source *src_b, TSNo
     int equal = 1;
     while (equal && stack.len) {
         node_pair p = stack.items[--stack.len];
+        lf_work(1);
         if (ts_node_symbol(p.a) != ts_node_symbol(p.b)) {
             equal = 0;
             break;
@@ -245,6 +300,7 @@ uint64_t lf_tree_hash(const lf_source *src, TSNode n, unsigned flags) {
     LF_VEC_PUSH(&stack, n);
     while (stack.len) {
         TSNode x = stack.items[--stack.len];
+        lf_work(1);
         h = (h ^ ts_node_symbol(x)) * 1099511628211ull;
         if (ts_node_child_count(x) == 0) {
             for (uint32_t i = ts_node_start_byte(x); i < ts_node_end_byte(x); i++)
@@ -267,6 +323,104 @@ uint64_t lf_tree_hash(const lf_source *src, TSNode n, unsigned flags) {
     LF_VEC_FREE(&stack);
     LF_VEC_FREE(&kids);
     return h;
+}
+
+/* Merkle hashes: a node's hash mixes its symbol, its bytes (leaf) or string
+ * prefix, its counted-children count and its children's hashes, so trees that
+ * lf_tree_equal accepts hash equal. One post-order pass gives every node's hash,
+ * which keeps hashing all the nested calls of a 100k-deep chain linear (hashing
+ * each call's subtree separately was quadratic). */
+typedef struct merkle_frame {
+    TSNode node;
+    size_t first; /* index in the value stack where its children's hashes start */
+    int expanded;
+} merkle_frame;
+
+static uint64_t fnv(uint64_t h, uint64_t v) { return (h ^ v) * 1099511628211ull; }
+
+static size_t node_slot(const TSNode *keys, size_t cap, TSNode n) {
+    uintptr_t k = (uintptr_t)n.id ^ ((uintptr_t)ts_node_start_byte(n) << 20);
+    return (size_t)((k * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1);
+}
+
+void lf_tree_hash_nodes(const lf_source *src, TSNode root, unsigned flags, const TSNode *nodes, size_t n,
+                        uint64_t *out) {
+    if (ts_node_is_null(root) || n == 0)
+        return;
+    size_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    TSNode *keys = lf_xcalloc(cap, sizeof *keys);
+    size_t *idx = lf_xcalloc(cap, sizeof *idx);
+    for (size_t i = 0; i < n; i++) {
+        size_t k = node_slot(keys, cap, nodes[i]);
+        while (!ts_node_is_null(keys[k]) && !ts_node_eq(keys[k], nodes[i]))
+            k = (k + 1) & (cap - 1);
+        if (ts_node_is_null(keys[k])) {
+            keys[k] = nodes[i];
+            idx[k] = i;
+        }
+    }
+    LF_VEC(merkle_frame) stack = {0};
+    LF_VEC(uint64_t) vals = {0};
+    node_vec kids = {0};
+    TSTreeCursor cur = ts_tree_cursor_new(root);
+    merkle_frame f0 = {root, 0, 0};
+    LF_VEC_PUSH(&stack, f0);
+    while (stack.len) {
+        merkle_frame *f = &stack.items[stack.len - 1];
+        TSNode x = f->node;
+        lf_work(1);
+        if (!f->expanded && ts_node_child_count(x) > 0) {
+            f->expanded = 1;
+            f->first = vals.len;
+            kids.len = 0;
+            counted_children(&cur, x, flags, &kids);
+            for (size_t i = kids.len; i-- > 0;) {
+                merkle_frame c = {kids.items[i], 0, 0};
+                LF_VEC_PUSH(&stack, c);
+            }
+            continue;
+        }
+        uint64_t h = fnv(1469598103934665603ull, ts_node_symbol(x));
+        if (ts_node_child_count(x) == 0) {
+            h = fnv(h, 0x1eaf);
+            for (uint32_t i = ts_node_start_byte(x); i < ts_node_end_byte(x); i++)
+                h = fnv(h, (unsigned char)src->text[i]);
+        } else {
+            if ((flags & LF_TREE_EQ_STRING_CONTENT) && lf_tree_is(x, "string")) {
+                char pre[8];
+                string_prefix(src, ts_node_child(x, 0), pre);
+                for (const char *c = pre; *c; c++)
+                    h = fnv(h, (unsigned char)*c);
+            }
+            h = fnv(h, vals.len - f->first);
+            for (size_t i = f->first; i < vals.len; i++)
+                h = fnv(h, vals.items[i]);
+            vals.len = f->first;
+        }
+        size_t k = node_slot(keys, cap, x);
+        for (; !ts_node_is_null(keys[k]); k = (k + 1) & (cap - 1))
+            if (ts_node_eq(keys[k], x)) {
+                out[idx[k]] = h;
+                break;
+            }
+        stack.len--;
+        LF_VEC_PUSH(&vals, h);
+    }
+    /* A node listed twice got its hash through the first copy. */
+    for (size_t i = 0; i < n; i++) {
+        size_t k = node_slot(keys, cap, nodes[i]);
+        while (!ts_node_eq(keys[k], nodes[i]))
+            k = (k + 1) & (cap - 1);
+        out[i] = out[idx[k]];
+    }
+    ts_tree_cursor_delete(&cur);
+    LF_VEC_FREE(&stack);
+    LF_VEC_FREE(&vals);
+    LF_VEC_FREE(&kids);
+    free(keys);
+    free(idx);
 }
 
 /* ---- lines (a line ends at "\n", "\r\n" or a lone "\r", as Python reads it) ---- */

@@ -38,6 +38,10 @@ typedef lf_walk_action (*lf_tree_visit_fn)(TSNode n, void *ud);
 /* Returns 1 when the visitor stopped the walk. */
 int lf_tree_walk(TSNode root, lf_tree_visit_fn visit, void *ud);
 
+/* Depth of the deepest node under root (root is depth 0), by a tree cursor. Stops
+ * early and returns a value > stop_at once a node deeper than stop_at is met. */
+uint32_t lf_tree_max_depth(TSNode root, uint32_t stop_at);
+
 /* Does an identifier node reading `name` occur under n (n included)? `types` is a
  * NULL-terminated list of the node types that count as identifiers (NULL: just
  * "identifier"); nested function/class bodies are searched too. */
@@ -55,6 +59,11 @@ int lf_tree_equal(const lf_source *src_a, TSNode a, const lf_source *src_b, TSNo
 /* A hash consistent with lf_tree_equal under the same flags: equal trees hash
  * equal, so candidates for equality are found in linear time. */
 uint64_t lf_tree_hash(const lf_source *src, TSNode n, unsigned flags);
+/* The lf_tree_equal-consistent hash of each of nodes[0..n) found under root
+ * (out[i]; entries for nodes not under root are left untouched), in one pass
+ * over root: linear in root's size however the nodes nest. */
+void lf_tree_hash_nodes(const lf_source *src, TSNode root, unsigned flags, const TSNode *nodes, size_t n,
+                        uint64_t *out);
 
 /* Byte offsets of the line holding `at`: its start, and just past its newline. */
 uint32_t lf_tree_line_start(const lf_source *src, uint32_t at);

@@ -112,61 +112,137 @@ char *lf_strbuf_detach(lf_strbuf *sb) {
     return d;
 }
 
-/* Match one path segment-aware glob. '**' crosses '/', '*' and '?' do not. */
-static int glob_here(const char *p, const char *s) {
+_Thread_local unsigned long long lf_work_steps;
+
+/* Glob matching as a set of NFA states, one per pattern token, advanced one
+ * character at a time: O(|pattern| * |name|) whatever the stars, where the old
+ * backtracking matcher was exponential (`*a*a*a*a*a*b` against a 200-character
+ * name ran for minutes, and a scanned repository's .lockfix.json can carry such
+ * a pattern). Semantics are the old matcher's: '**' (and a '/' right after it)
+ * matches any run of characters, '*' any run without '/', '?' one character
+ * other than '/', '[...]' / '[!...]' one character (ranges a-z; an unclosed
+ * class matches nothing), anything else itself. */
+typedef enum glob_tok { G_LIT, G_ANY, G_STAR, G_STAR2, G_CLASS, G_NEVER } glob_tok;
+
+typedef struct glob_item {
+    glob_tok kind;
+    char ch;         /* G_LIT */
+    const char *cls; /* G_CLASS: just after '[' */
+} glob_item;
+
+static int class_hit(const char *q, char c) {
+    int negate = (*q == '!' || *q == '^');
+    if (negate)
+        q++;
+    int hit = 0;
+    while (*q && *q != ']') {
+        if (q[1] == '-' && q[2] && q[2] != ']') {
+            if ((unsigned char)c >= (unsigned char)q[0] && (unsigned char)c <= (unsigned char)q[2])
+                hit = 1;
+            q += 3;
+        } else {
+            if (*q == c)
+                hit = 1;
+            q++;
+        }
+    }
+    return hit != negate;
+}
+
+static size_t glob_compile(const char *p, glob_item *out) {
+    size_t n = 0;
     while (*p) {
+        glob_item it = {G_LIT, 0, NULL};
         if (p[0] == '*' && p[1] == '*') {
+            it.kind = G_STAR2;
             p += 2;
             if (*p == '/')
                 p++;
-            for (const char *t = s;; t++) {
-                if (glob_here(p, t))
-                    return 1;
-                if (!*t)
-                    return 0;
-            }
-        }
-        if (*p == '*') {
+        } else if (*p == '*') {
+            it.kind = G_STAR;
             p++;
-            for (const char *t = s;; t++) {
-                if (glob_here(p, t))
-                    return 1;
-                if (!*t || *t == '/')
-                    return 0;
-            }
-        }
-        if (!*s)
-            return 0;
-        if (*p == '?') {
-            if (*s == '/')
-                return 0;
+        } else if (*p == '?') {
+            it.kind = G_ANY;
+            p++;
         } else if (*p == '[') {
             const char *q = p + 1;
-            int negate = (*q == '!' || *q == '^');
-            if (negate)
+            if (*q == '!' || *q == '^')
                 q++;
-            int hit = 0;
-            while (*q && *q != ']') {
-                if (q[1] == '-' && q[2] && q[2] != ']') {
-                    if ((unsigned char)*s >= (unsigned char)q[0] && (unsigned char)*s <= (unsigned char)q[2])
-                        hit = 1;
-                    q += 3;
-                } else {
-                    if (*q == *s)
-                        hit = 1;
-                    q++;
-                }
+            while (*q && *q != ']')
+                q += (q[1] == '-' && q[2] && q[2] != ']') ? 3 : 1;
+            if (*q != ']') {
+                it.kind = G_NEVER;
+                out[n++] = it;
+                break; /* the old matcher failed here whatever followed */
             }
-            if (*q != ']' || hit == negate)
-                return 0;
-            p = q;
-        } else if (*p != *s) {
-            return 0;
+            it.kind = G_CLASS;
+            it.cls = p + 1;
+            p = q + 1;
+        } else {
+            it.ch = *p++;
         }
-        p++;
-        s++;
+        out[n++] = it;
     }
-    return *s == '\0';
+    return n;
+}
+
+/* Add state i and, through stars matching nothing, the states after it. */
+static void glob_add(const glob_item *g, size_t n, unsigned char *set, size_t i) {
+    for (;;) {
+        lf_work(1);
+        if (set[i])
+            return;
+        set[i] = 1;
+        if (i == n || (g[i].kind != G_STAR && g[i].kind != G_STAR2))
+            return;
+        i++;
+    }
+}
+
+static int glob_here(const char *pattern, const char *s) {
+    size_t plen = strlen(pattern);
+    glob_item stack_items[64];
+    unsigned char stack_sets[2 * 65];
+    glob_item *g = plen < 64 ? stack_items : lf_xmalloc((plen + 1) * sizeof *g);
+    size_t n = glob_compile(pattern, g);
+    unsigned char *cur = plen < 64 ? stack_sets : lf_xmalloc(2 * (n + 1));
+    unsigned char *next = cur + n + 1;
+    memset(cur, 0, n + 1);
+    glob_add(g, n, cur, 0);
+    int alive = 1;
+    for (; *s && alive; s++) {
+        char c = *s;
+        memset(next, 0, n + 1);
+        alive = 0;
+        for (size_t i = 0; i < n; i++) {
+            lf_work(1);
+            if (!cur[i])
+                continue;
+            int stay = 0, advance = 0;
+            switch (g[i].kind) {
+            case G_STAR2: stay = 1; break;
+            case G_STAR: stay = c != '/'; break;
+            case G_ANY: advance = c != '/'; break;
+            case G_CLASS: advance = class_hit(g[i].cls, c); break;
+            case G_LIT: advance = g[i].ch == c; break;
+            case G_NEVER: break;
+            }
+            if (stay)
+                glob_add(g, n, next, i);
+            if (advance)
+                glob_add(g, n, next, i + 1);
+            alive |= stay | advance;
+        }
+        unsigned char *t = cur;
+        cur = next;
+        next = t;
+    }
+    int match = alive && cur[n];
+    if (g != stack_items)
+        free(g);
+    if (cur != stack_sets && next != stack_sets)
+        free(cur < next ? cur : next);
+    return match;
 }
 
 int lf_glob_match(const char *pattern, const char *relpath) {

@@ -56,4 +56,10 @@ char *lf_strbuf_detach(lf_strbuf *sb);
  * matched against the whole relative path. */
 int lf_glob_match(const char *pattern, const char *relpath);
 
+/* Work counter for complexity tests (steps, never seconds): the glob matcher,
+ * tree walks and the semantic model's resolution loops add the elementary
+ * steps they take. Per thread; tests read it before and after a call. */
+extern _Thread_local unsigned long long lf_work_steps;
+static inline void lf_work(unsigned long long n) { lf_work_steps += n; }
+
 #endif

@@ -173,18 +173,32 @@ static unsigned char dtype_of_mode(mode_t m) {
     return DT_UNKNOWN;
 }
 
-/* dirfd is open on `display` (O_DIRECTORY, closed here). */
-static void walk_dir(walk_ctx *c, int dirfd_, const char *display, const char *relpath) {
+/* One directory being walked: its entries, read and sorted up front, and the
+ * next one to visit. */
+typedef struct dir_frame {
+    DIR *d;
+    dev_t dev;
+    dir_entry *ents;
+    size_t n, next;
+    char *display, *relpath; /* owned */
+} dir_frame;
+
+/* Read the directory open on dirfd_ (closed on failure) into *f; takes display
+ * and relpath. Returns 0 when it cannot be read (reported as a skip). */
+static int open_frame(walk_ctx *c, int dirfd_, char *display, char *relpath, dir_frame *f) {
+    memset(f, 0, sizeof *f);
     struct stat dst;
-    if (fstat(dirfd_, &dst) != 0) {
-        close(dirfd_);
-        return;
+    DIR *d = NULL;
+    if (fstat(dirfd_, &dst) == 0) {
+        d = fdopendir(dirfd_);
+        if (!d)
+            add_skip(c->res, display, LF_WALK_UNREADABLE, lf_xasprintf("cannot read directory: %s", strerror(errno)));
     }
-    DIR *d = fdopendir(dirfd_);
     if (!d) {
-        add_skip(c->res, display, LF_WALK_UNREADABLE, lf_xasprintf("cannot read directory: %s", strerror(errno)));
         close(dirfd_);
-        return;
+        free(display);
+        free(relpath);
+        return 0;
     }
     dir_entry *ents = NULL;
     size_t n = 0, cap = 0;
@@ -204,9 +218,45 @@ static void walk_dir(walk_ctx *c, int dirfd_, const char *display, const char *r
     }
     if (n) /* qsort's base must not be NULL, even for zero elements */
         qsort(ents, n, sizeof *ents, cmp_entry);
+    f->d = d;
+    f->dev = dst.st_dev;
+    f->ents = ents;
+    f->n = n;
+    f->display = display;
+    f->relpath = relpath;
+    return 1;
+}
 
-    for (size_t i = 0; i < n; i++) {
-        dir_entry *e = &ents[i];
+static void close_frame(dir_frame *f) {
+    for (size_t i = 0; i < f->n; i++)
+        free(f->ents[i].name);
+    free(f->ents);
+    closedir(f->d);
+    free(f->display);
+    free(f->relpath);
+}
+
+/* dirfd is open on `display` (O_DIRECTORY, closed here). Depth first, entries in
+ * name order, with an explicit stack of open directories: a tree nested tens of
+ * thousands of levels deep overflowed the C stack when this recursed. Each level
+ * holds one descriptor; past the process's limit a directory is reported as
+ * unreadable (EMFILE) and the walk goes on. */
+static void walk_dir(walk_ctx *c, int dirfd_, const char *display, const char *relpath) {
+    LF_VEC(dir_frame) stack = {0};
+    dir_frame top;
+    if (!open_frame(c, dirfd_, lf_xstrdup(display), lf_xstrdup(relpath), &top))
+        return;
+    LF_VEC_PUSH(&stack, top);
+    while (stack.len) {
+        dir_frame *f = &stack.items[stack.len - 1];
+        if (f->next >= f->n) {
+            close_frame(f);
+            stack.len--;
+            continue;
+        }
+        dir_entry *e = &f->ents[f->next++];
+        DIR *d = f->d;
+        dev_t dev = f->dev;
         lf_lang lang;
         if (e->type == DT_UNKNOWN) {
             /* Filesystems without d_type: lstat semantics, so a link is never
@@ -217,8 +267,8 @@ static void walk_dir(walk_ctx *c, int dirfd_, const char *display, const char *r
             e->type = dtype_of_mode(st.st_mode);
             e->ino = (uint64_t)st.st_ino;
         }
-        char *child_display = join(display, e->name);
-        char *child_rel = join(relpath, e->name);
+        char *child_display = join(f->display, e->name);
+        char *child_rel = join(f->relpath, e->name);
         if (e->type == DT_DIR) {
             if (!lf_walk_default_pruned(e->name) && !is_excluded(c, child_rel, child_display, 1)) {
                 int fd = openat(dirfd(d), e->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -233,13 +283,17 @@ static void walk_dir(walk_ctx *c, int dirfd_, const char *display, const char *r
                      * project's code. */
                     close(fd);
                 } else {
-                    walk_dir(c, fd, child_display, child_rel);
+                    dir_frame child;
+                    /* f may move when the stack grows: it is not used after this. */
+                    if (open_frame(c, fd, child_display, child_rel, &child)) {
+                        LF_VEC_PUSH(&stack, child);
+                    }
+                    continue; /* the strings now belong to the frame (or were freed) */
                 }
             }
         } else if (lf_lang_from_path(e->name, &lang)) {
             if (e->type == DT_REG) {
-                if (!is_excluded(c, child_rel, child_display, 0) &&
-                    seen_insert(c->res, (uint64_t)dst.st_dev, e->ino))
+                if (!is_excluded(c, child_rel, child_display, 0) && seen_insert(c->res, (uint64_t)dev, e->ino))
                     add_file(c->res, child_display, NULL, lang);
             } else if (e->type != DT_LNK) {
                 if (!is_excluded(c, child_rel, child_display, 0))
@@ -250,10 +304,7 @@ static void walk_dir(walk_ctx *c, int dirfd_, const char *display, const char *r
         free(child_display);
         free(child_rel);
     }
-    for (size_t i = 0; i < n; i++)
-        free(ents[i].name);
-    free(ents);
-    closedir(d);
+    LF_VEC_FREE(&stack);
 }
 
 static char *dirname_abs(const char *file) {

@@ -53,5 +53,12 @@ void lf_report_github(lf_strbuf *out, const lf_scan *s) {
             put_escaped(out, fd->message ? fd->message : "", 0);
             lf_strbuf_putc(out, '\n');
         }
+        if (f->partial_depth) {
+            lf_strbuf_puts(out, "::warning file=");
+            put_escaped(out, f->walked->path, 1);
+            lf_strbuf_puts(out, ",title=lockfix partial analysis::");
+            put_escaped(out, lf_scan_partial_reason(), 0);
+            lf_strbuf_putc(out, '\n');
+        }
     }
 }

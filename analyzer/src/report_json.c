@@ -91,6 +91,7 @@ void lf_report_json(lf_strbuf *out, const lf_scan *s) {
     cJSON_AddNumberToObject(js, "files_scanned", (double)sum.files_scanned);
     cJSON_AddNumberToObject(js, "files_with_findings", (double)sum.files_with_findings);
     cJSON_AddNumberToObject(js, "files_skipped", (double)sum.files_skipped);
+    cJSON_AddNumberToObject(js, "files_partial", (double)sum.files_partial);
     cJSON_AddNumberToObject(js, "findings", (double)sum.findings);
     cJSON_AddNumberToObject(js, "errors", (double)sum.by_severity[LF_SEV_ERROR]);
     cJSON_AddNumberToObject(js, "warnings", (double)sum.by_severity[LF_SEV_WARNING]);
@@ -106,6 +107,17 @@ void lf_report_json(lf_strbuf *out, const lf_scan *s) {
         cJSON_AddStringToObject(j, "kind", lf_skip_kind_name(s->skips[i].kind));
         cJSON_AddStringToObject(j, "reason", s->skips[i].reason);
         cJSON_AddItemToArray(skipped, j);
+    }
+
+    /* Files analyzed only down to the engine's query depth limit. */
+    cJSON *partial = cJSON_AddArrayToObject(root, "partial");
+    for (size_t i = 0; i < s->n_files; i++) {
+        if (!s->files[i].partial_depth)
+            continue;
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "path", s->files[i].walked->path);
+        cJSON_AddStringToObject(j, "reason", lf_scan_partial_reason());
+        cJSON_AddItemToArray(partial, j);
     }
 
     lf_report_put_json(out, root);

@@ -294,7 +294,7 @@ void lf_report_sarif(lf_strbuf *out, const lf_scan *s) {
     cJSON *inv = cJSON_CreateObject();
     cJSON_AddItemToArray(invs, inv);
     cJSON_AddBoolToObject(inv, "executionSuccessful", s->n_analysis_errors == 0);
-    if (s->n_skips) {
+    if (s->n_skips || s->n_partial) {
         cJSON *notes = cJSON_AddArrayToObject(inv, "toolExecutionNotifications");
         for (size_t i = 0; i < s->n_skips; i++) {
             cJSON *n = cJSON_CreateObject();
@@ -308,6 +308,23 @@ void lf_report_sarif(lf_strbuf *out, const lf_scan *s) {
             cJSON_AddItemToArray(locs, loc);
             cJSON *props = cJSON_AddObjectToObject(n, "properties");
             cJSON_AddStringToObject(props, "skipKind", lf_skip_kind_name(s->skips[i].kind));
+            cJSON_AddItemToArray(notes, n);
+        }
+        for (size_t i = 0; i < s->n_files; i++) {
+            if (!s->files[i].partial_depth)
+                continue;
+            const char *path = s->files[i].walked->path;
+            cJSON *n = cJSON_CreateObject();
+            cJSON_AddStringToObject(n, "level", "warning");
+            char *msg = lf_xasprintf("%s: %s", path, lf_scan_partial_reason());
+            add_text(n, "message", msg);
+            free(msg);
+            cJSON *locs = cJSON_AddArrayToObject(n, "locations");
+            cJSON *loc = cJSON_CreateObject();
+            add_artifact_location(cJSON_AddObjectToObject(loc, "physicalLocation"), path);
+            cJSON_AddItemToArray(locs, loc);
+            cJSON *props = cJSON_AddObjectToObject(n, "properties");
+            cJSON_AddBoolToObject(props, "partiallyAnalyzed", 1);
             cJSON_AddItemToArray(notes, n);
         }
     }

@@ -72,6 +72,9 @@ static void put_summary(lf_strbuf *out, const lf_scan *s) {
     }
     if (sum.files_skipped)
         lf_strbuf_printf(out, "; %zu %s skipped", sum.files_skipped, plural(sum.files_skipped, "file", "files"));
+    if (sum.files_partial)
+        lf_strbuf_printf(out, "; %zu %s partially analyzed", sum.files_partial,
+                         plural(sum.files_partial, "file", "files"));
     lf_strbuf_puts(out, sum.findings ? "\n" : ".\n");
 }
 

@@ -27,6 +27,7 @@ int lf_format_parse(const char *name, lf_format *out) {
 void lf_report_summarize(const lf_scan *s, lf_report_summary *out) {
     memset(out, 0, sizeof *out);
     out->files_skipped = s->n_skips;
+    out->files_partial = s->n_partial;
     for (size_t i = 0; i < s->n_files; i++) {
         const lf_scan_file *f = &s->files[i];
         if (f->analyzed)

@@ -31,7 +31,7 @@ def test_text_format(project):
 def test_json_schema(project):
     r = run("scan", "--no-config", "--format", "json", "pkg", cwd=project)
     doc = json.loads(r.stdout)
-    assert set(doc) == {"schema_version", "tool", "findings", "summary", "skipped"}
+    assert set(doc) == {"schema_version", "tool", "findings", "summary", "skipped", "partial"}
     assert doc["schema_version"] == 1
     assert doc["tool"]["name"] == "lockfix"
     f = doc["findings"][0]
@@ -48,9 +48,10 @@ def test_json_schema(project):
     assert doc["findings"][2]["rule_id"] == "LF303"
     assert doc["findings"][2]["fix"] == {"available": False, "safety": "suggestion", "reason": None}
     assert doc["summary"] == {
-        "files_scanned": 2, "files_with_findings": 1, "files_skipped": 0, "findings": 3, "errors": 1,
+        "files_scanned": 2, "files_with_findings": 1, "files_skipped": 0, "files_partial": 0, "findings": 3, "errors": 1,
         "warnings": 2, "info": 0, "fixable": 2, "fail_on": "warning", "failing": 3}
     assert doc["skipped"] == []
+    assert doc["partial"] == []
 
 
 def test_sarif_structure(project):

@@ -1,4 +1,8 @@
 /* lf_glob_match: the --exclude / config "exclude" glob language. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "lf_test.h"
 #include "lf_util.h"
 
@@ -30,5 +34,31 @@ int main(void) {
     CHECK(lf_glob_match("test_[!abc].py", "test_d.py"));
     CHECK(lf_glob_match("v[0-9]", "lib/v7/x.py"));
     CHECK(!lf_glob_match("v[0-9]", "lib/vx/x.py"));
+    /* Pathological patterns stay linear in the name: counted in matcher steps
+     * (lf_work_steps), never seconds. The old backtracking matcher took minutes on
+     * `*a*a*a*a*a*b` against a 200-character name. */
+    {
+        static const char *const pats[] = {"*a*a*a*a*a*b", "**a**a**a**a**a**b", "x/*a*a*a*a*a*a*a*b", NULL};
+        for (size_t k = 0; pats[k]; k++) {
+            unsigned long long steps[2];
+            for (int r = 0; r < 2; r++) {
+                size_t len = r ? 800 : 200;
+                char *name = lf_xmalloc(len + 3);
+                memcpy(name, "x/", 2);
+                memset(name + 2, 'a', len);
+                name[len + 2] = 0;
+                unsigned long long before = lf_work_steps;
+                CHECK(!lf_glob_match(pats[k], name));
+                steps[r] = lf_work_steps - before;
+                free(name);
+            }
+            /* A quarter of the name, a quarter of the steps (linear), and at most a
+             * few steps per (pattern token, character) pair. */
+            double ratio = (double)steps[1] / (double)steps[0];
+            printf("glob %s: %llu steps at 200 chars, %llu at 800 (ratio %.2f)\n", pats[k], steps[0], steps[1], ratio);
+            CHECK(ratio > 3.5 && ratio < 4.5);
+            CHECK(steps[1] < 4ull * 802 * (strlen(pats[k]) + 1));
+        }
+    }
     TEST_MAIN_END();
 }

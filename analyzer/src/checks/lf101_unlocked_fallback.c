@@ -321,8 +321,14 @@ static TSNode shared_call(lf_pysem *m, const idx_vec *locked, const idx_vec *unl
             cap *= 2;
         uint64_t *keys = lf_xcalloc(cap, sizeof *keys);
         size_t *vals = lf_xcalloc(cap, sizeof *vals);
+        /* One pass per statement hashes all its calls, however deeply they nest. */
+        uint64_t *ha = lf_xcalloc(a.calls.len, sizeof *ha), *hb = lf_xcalloc(b.calls.len, sizeof *hb);
+        for (size_t i = 0; i < locked->len; i++)
+            lf_tree_hash_nodes(m->src, m->stmts[locked->items[i]].node, EQ_FLAGS, a.calls.items, a.calls.len, ha);
+        for (size_t i = 0; i < unlocked->len; i++)
+            lf_tree_hash_nodes(m->src, m->stmts[unlocked->items[i]].node, EQ_FLAGS, b.calls.items, b.calls.len, hb);
         for (size_t i = 0; i < a.calls.len; i++) {
-            uint64_t h = lf_tree_hash(m->src, a.calls.items[i], EQ_FLAGS) | 1;
+            uint64_t h = ha[i] | 1;
             size_t k = (size_t)(h >> 7) & (cap - 1);
             while (keys[k] && keys[k] != h)
                 k = (k + 1) & (cap - 1);
@@ -332,7 +338,7 @@ static TSNode shared_call(lf_pysem *m, const idx_vec *locked, const idx_vec *unl
             }
         }
         for (size_t i = 0; i < b.calls.len && ts_node_is_null(found); i++) {
-            uint64_t h = lf_tree_hash(m->src, b.calls.items[i], EQ_FLAGS) | 1;
+            uint64_t h = hb[i] | 1;
             size_t k = (size_t)(h >> 7) & (cap - 1);
             for (; keys[k]; k = (k + 1) & (cap - 1)) {
                 if (keys[k] == h &&
@@ -344,6 +350,8 @@ static TSNode shared_call(lf_pysem *m, const idx_vec *locked, const idx_vec *unl
         }
         free(keys);
         free(vals);
+        free(ha);
+        free(hb);
     }
     LF_VEC_FREE(&a.calls);
     LF_VEC_FREE(&b.calls);

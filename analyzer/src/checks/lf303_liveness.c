@@ -96,26 +96,9 @@ static int is_errno_read(lf_pysem *m, TSNode n) {
     return 0;
 }
 
-/* Evaluate a condition for error e: 1 true, 0 false, -1 unknown. Iterative
- * over and/or/not chains (an explicit stack of pending operators would be
- * overkill: conditions are shallow, and depth is bounded by the node count). */
-static int eval_cond(lf_pysem *m, TSNode c, err e, size_t depth) {
-    c = lf_tree_unparen(c);
-    if (depth > 64)
-        return -1;
-    if (lf_tree_is(c, "not_operator")) {
-        int v = eval_cond(m, lf_tree_field(c, "argument"), e, depth + 1);
-        return v < 0 ? -1 : !v;
-    }
-    if (lf_tree_is(c, "boolean_operator")) {
-        int a = eval_cond(m, lf_tree_field(c, "left"), e, depth + 1);
-        int b = eval_cond(m, lf_tree_field(c, "right"), e, depth + 1);
-        TSNode op = lf_tree_field(c, "operator");
-        int is_and = !ts_node_is_null(op) && !strcmp(ts_node_type(op), "and");
-        if (is_and)
-            return (a == 0 || b == 0) ? 0 : (a < 0 || b < 0) ? -1 : 1;
-        return (a == 1 || b == 1) ? 1 : (a < 0 || b < 0) ? -1 : 0;
-    }
+/* A condition that is neither `not` nor `and`/`or`, for error e: 1 true, 0
+ * false, -1 unknown. */
+static int eval_leaf(lf_pysem *m, TSNode c, err e) {
     if (lf_tree_is(c, "call")) {
         /* isinstance(e, PermissionError) */
         const char *q = lf_pysem_callee(m, c);
@@ -171,6 +154,64 @@ static int eval_cond(lf_pysem *m, TSNode c, err e, size_t depth) {
     return -1;
 }
 
+/* Evaluate a condition for error e: 1 true, 0 false, -1 unknown, over not/and/or
+ * with an explicit stack (post-order, a value stack for the results); operands
+ * nested more than 64 operators deep are unknown. */
+typedef struct cond_frame {
+    TSNode n;
+    uint32_t depth;
+    int expanded;
+} cond_frame;
+
+static int eval_cond(lf_pysem *m, TSNode root, err e) {
+    LF_VEC(cond_frame) stack = {0};
+    LF_VEC(int) vals = {0};
+    cond_frame f0 = {root, 0, 0};
+    LF_VEC_PUSH(&stack, f0);
+    while (stack.len) {
+        cond_frame f = stack.items[stack.len - 1];
+        TSNode c = lf_tree_unparen(f.n);
+        int is_not = lf_tree_is(c, "not_operator"), is_bool = lf_tree_is(c, "boolean_operator");
+        if (f.depth > 64 || (!is_not && !is_bool)) {
+            stack.len--;
+            int v = f.depth > 64 ? -1 : eval_leaf(m, c, e);
+            LF_VEC_PUSH(&vals, v);
+            continue;
+        }
+        if (!f.expanded) {
+            stack.items[stack.len - 1].expanded = 1;
+            /* Right pushed first so that the left operand is evaluated first. */
+            if (is_bool) {
+                cond_frame r = {lf_tree_field(c, "right"), f.depth + 1, 0};
+                LF_VEC_PUSH(&stack, r);
+            }
+            cond_frame l = {lf_tree_field(c, is_bool ? "left" : "argument"), f.depth + 1, 0};
+            LF_VEC_PUSH(&stack, l);
+            continue;
+        }
+        stack.len--;
+        int v;
+        if (is_not) {
+            int a = vals.items[--vals.len];
+            v = a < 0 ? -1 : !a;
+        } else {
+            int b = vals.items[--vals.len];
+            int a = vals.items[--vals.len];
+            TSNode op = lf_tree_field(c, "operator");
+            int is_and = !ts_node_is_null(op) && !strcmp(ts_node_type(op), "and");
+            if (is_and)
+                v = (a == 0 || b == 0) ? 0 : (a < 0 || b < 0) ? -1 : 1;
+            else
+                v = (a == 1 || b == 1) ? 1 : (a < 0 || b < 0) ? -1 : 0;
+        }
+        LF_VEC_PUSH(&vals, v);
+    }
+    int result = vals.len ? vals.items[0] : -1;
+    LF_VEC_FREE(&stack);
+    LF_VEC_FREE(&vals);
+    return result;
+}
+
 typedef struct errno_search {
     lf_pysem *m;
     int found;
@@ -206,7 +247,7 @@ static void follow(lf_pysem *m, TSNode block, err e, path *p) {
         TSNode st = m->stmts[s].node;
         if (lf_tree_is(st, "if_statement")) {
             TSNode taken = (TSNode){0};
-            int v = eval_cond(m, lf_tree_field(st, "condition"), e, 0);
+            int v = eval_cond(m, lf_tree_field(st, "condition"), e);
             if (v < 0) {
                 p->unknown = 1;
                 break;
@@ -217,7 +258,7 @@ static void follow(lf_pysem *m, TSNode block, err e, path *p) {
                 for (uint32_t i = 0; i < ts_node_named_child_count(st); i++) {
                     TSNode alt = ts_node_named_child(st, i);
                     if (lf_tree_is(alt, "elif_clause")) {
-                        int w = eval_cond(m, lf_tree_field(alt, "condition"), e, 0);
+                        int w = eval_cond(m, lf_tree_field(alt, "condition"), e);
                         if (w < 0) {
                             p->unknown = 1;
                             break;

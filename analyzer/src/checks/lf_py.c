@@ -119,6 +119,7 @@ void lf_py_walk(TSNode root, const char *type, int skip_nested_defs, lf_py_visit
     for (;;) {
         TSNode n = ts_tree_cursor_current_node(&c);
         int descend = 1;
+        lf_work(1);
         if (ts_node_is_named(n)) {
             const char *t = ts_node_type(n);
             if (skip_nested_defs && !ts_node_eq(n, root) &&

@@ -500,8 +500,10 @@ int32_t lf_pysem_stmt_of(const lf_pysem *m, TSNode n) {
     uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
     int32_t i;
     UPPER_BOUND(m->stmts, m->n_stmts, s, i);
-    while (i >= 0 && ts_node_end_byte(m->stmts[i].node) < e)
+    while (i >= 0 && ts_node_end_byte(m->stmts[i].node) < e) {
+        lf_work(1);
         i = m->stmts[i].parent;
+    }
     return i;
 }
 
@@ -561,18 +563,36 @@ int32_t lf_pysem_first_in_block(const lf_pysem *m, TSNode block) {
 }
 
 int32_t lf_pysem_next_sibling(const lf_pysem *m, int32_t stmt) {
-    if (stmt < 0)
+    if (stmt < 0 || (size_t)stmt >= m->n_stmts)
         return -1;
-    uint32_t end = ts_node_end_byte(m->stmts[stmt].node);
-    for (size_t i = (size_t)stmt + 1; i < m->n_stmts; i++) {
-        const lf_pystmt *s = &m->stmts[i];
-        if (ts_node_start_byte(s->node) < end)
-            continue; /* nested inside `stmt` */
-        if (s->parent == m->stmts[stmt].parent && ts_node_eq(s->block, m->stmts[stmt].block))
-            return (int32_t)i;
-        return -1;
+    return m->in->next_sib[stmt];
+}
+
+/* The next sibling of each statement: the first statement after its nested ones
+ * (statements are in pre-order, so those follow it contiguously), when it sits
+ * in the same block of the same parent. One pass with a stack of the statements
+ * still open. */
+static void compute_next_siblings(lf_pysem *m) {
+    int32_t *next = lf_xmalloc((m->n_stmts ? m->n_stmts : 1) * sizeof *next);
+    LF_VEC(int32_t) open = {0};
+    for (size_t k = 0; k <= m->n_stmts; k++) {
+        uint32_t start = k < m->n_stmts ? ts_node_start_byte(m->stmts[k].node) : UINT32_MAX;
+        while (open.len) {
+            int32_t t = open.items[open.len - 1];
+            lf_work(1);
+            if (k < m->n_stmts && start < ts_node_end_byte(m->stmts[t].node))
+                break; /* k is nested inside t */
+            open.len--;
+            const lf_pystmt *s = k < m->n_stmts ? &m->stmts[k] : NULL;
+            next[t] = s && s->parent == m->stmts[t].parent && ts_node_eq(s->block, m->stmts[t].block) ? (int32_t)k : -1;
+        }
+        if (k < m->n_stmts) {
+            int32_t ki = (int32_t)k;
+            LF_VEC_PUSH(&open, ki);
+        }
     }
-    return -1;
+    LF_VEC_FREE(&open);
+    m->in->next_sib = next;
 }
 
 int lf_pysem_stmt_within(const lf_pysem *m, int32_t inner, int32_t outer) {
@@ -619,6 +639,7 @@ lf_pysem *lf_pysem_build(const lf_source *src, TSNode root) {
     m->n_bindings = b.bindings.len;
     m->calls = b.calls.items;
     m->n_calls = b.calls.len;
+    compute_next_siblings(m);
     for (size_t i = 0; i < m->n_bindings; i++) {
         lf_pyname_slot *s = slot_get(m, m->bindings[i].scope, m->bindings[i].name, 1);
         int32_t idx = (int32_t)i;
@@ -643,6 +664,7 @@ void lf_pysem_free(lf_pysem *m) {
         LF_VEC_FREE(&in->slots[i].bindings);
     free(in->slots);
     LF_VEC_FREE(&in->scratch);
+    free(in->next_sib);
     free(in);
     free(m->stmts);
     free(m->scopes);

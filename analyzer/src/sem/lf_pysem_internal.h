@@ -19,6 +19,10 @@ struct lf_pysem_internal {
     /* (scope, name) -> slot */
     lf_pyname_slot *slots;
     size_t n_slots, cap_slots;
+    /* next_sib[i]: lf_pysem_next_sibling(i), computed once at build (a scan
+     * past each statement's nested ones per call was quadratic in a block of
+     * many compound statements) */
+    int32_t *next_sib;
     /* scratch for lf_pysem_bindings_of */
     LF_VEC(const lf_pybinding *) scratch;
     /* call lookup by start byte: calls are sorted by node start */
@@ -50,6 +54,29 @@ int lf_pysem_is_false(TSNode n);
 
 /* `importlib.import_module("m")` / `__import__("m")`: "m"; else NULL. */
 const char *lf_pysem_import_call_module(lf_pysem *m, TSNode call);
+
+/* Cycle detection for alias chains (Brent's algorithm, constant memory, safe to
+ * nest). The binding followed next is a function of the binding followed last,
+ * so meeting a binding again means the chain loops forever: `x = x.parent`
+ * resolves to itself. Without this, such a chain ran until its hop budget (the
+ * file's binding count), and a resolver called per call site made the model
+ * quadratic in the file's size. */
+typedef struct lf_pycycle {
+    const void *saved;
+    size_t power, lam;
+} lf_pycycle;
+#define LF_PYCYCLE_INIT {NULL, 1, 0}
+/* 1 when p was met before on this chain (the chain is a cycle). */
+static inline int lf_pycycle_seen(lf_pycycle *c, const void *p) {
+    if (p == c->saved)
+        return 1;
+    if (++c->lam == c->power) {
+        c->saved = p;
+        c->power *= 2;
+        c->lam = 0;
+    }
+    return 0;
+}
 
 /* Intern the text of a node. */
 const char *lf_pysem_intern_node(lf_pysem *m, TSNode n);

@@ -134,18 +134,25 @@ static const char *join_chain(lf_pysem *m, const char *base, const char *const *
     return r;
 }
 
+typedef LF_VEC(const char *) attr_vec;
+
 /* `importlib.import_module("x")` / `__import__("x")`: "x". */
 static const char *import_call_module(lf_pysem *m, TSNode call);
-static const char *module_qualname_ex(lf_pysem *m, TSNode expr, int follow_calls);
-static const char *module_qualname(lf_pysem *m, TSNode expr) { return module_qualname_ex(m, expr, 1); }
+static const char *module_qualname(lf_pysem *m, TSNode expr);
 
 /* Qualified name through imports and aliases only (no value types): walk an
  * attribute chain down to its base name, resolve the base, and follow plain
- * aliases (`osp = os.path`) with the pending attributes kept. */
-static const char *module_qualname_ex(lf_pysem *m, TSNode expr, int follow_calls) {
-    LF_VEC(const char *) attrs = {0};
+ * aliases (`osp = os.path`) with the pending attributes kept. When the chain
+ * ends at a call, returns NULL with *stopped set to that call and *pending to
+ * the attributes still to append (innermost last): module_qualname resolves
+ * `importlib.import_module("x")` there. Names only, so neither this nor
+ * import_call_module ever recurses. */
+static const char *qualname_names(lf_pysem *m, TSNode expr, TSNode *stopped, attr_vec *pending) {
+    attr_vec attrs = {0};
     const char *result = NULL;
+    *stopped = (TSNode){0};
     size_t hops = 0;
+    lf_pycycle cyc = LF_PYCYCLE_INIT;
     TSNode e = lf_tree_unparen(expr);
     while (hops++ <= m->n_bindings + 1) {
         while (lf_tree_is(e, "attribute")) {
@@ -157,10 +164,9 @@ static const char *module_qualname_ex(lf_pysem *m, TSNode expr, int follow_calls
             e = lf_tree_unparen(lf_tree_field(e, "object"));
         }
         if (lf_tree_is(e, "call")) {
-            const char *mod = follow_calls ? import_call_module(m, e) : NULL;
-            if (mod)
-                result = join_chain(m, mod, attrs.items, attrs.len);
-            goto out;
+            *stopped = e;
+            *pending = attrs;
+            return NULL;
         }
         if (!lf_tree_is(e, "identifier"))
             goto out;
@@ -182,7 +188,7 @@ static const char *module_qualname_ex(lf_pysem *m, TSNode expr, int follow_calls
         if ((b->kind == LF_PYBIND_ASSIGN || b->kind == LF_PYBIND_WALRUS) && !ts_node_is_null(b->value)) {
             TSNode v = lf_tree_unparen(b->value);
             if (lf_tree_is(v, "identifier") || lf_tree_is(v, "attribute") || lf_tree_is(v, "call")) {
-                if (ts_node_eq(v, e))
+                if (ts_node_eq(v, e) || lf_pycycle_seen(&cyc, b))
                     goto out;
                 e = v;
                 continue;
@@ -195,6 +201,19 @@ out:
     return result;
 }
 
+static const char *module_qualname(lf_pysem *m, TSNode expr) {
+    TSNode call;
+    attr_vec attrs = {0};
+    const char *q = qualname_names(m, expr, &call, &attrs);
+    if (!q && !ts_node_is_null(call)) {
+        const char *mod = import_call_module(m, call);
+        if (mod)
+            q = join_chain(m, mod, attrs.items, attrs.len);
+    }
+    LF_VEC_FREE(&attrs);
+    return q;
+}
+
 const char *lf_pysem_import_call_module(lf_pysem *m, TSNode call) { return import_call_module(m, call); }
 
 static const char *import_call_module(lf_pysem *m, TSNode call) {
@@ -203,7 +222,10 @@ static const char *import_call_module(lf_pysem *m, TSNode call) {
      * through calls never recurse. */
     if (!lf_tree_is(fn, "identifier") && !lf_tree_is(fn, "attribute"))
         return NULL;
-    const char *q = module_qualname_ex(m, fn, 0);
+    TSNode stopped;
+    attr_vec pending = {0};
+    const char *q = qualname_names(m, fn, &stopped, &pending);
+    LF_VEC_FREE(&pending);
     if (!q || (strcmp(q, "importlib.import_module") != 0 && strcmp(q, "__import__") != 0))
         return NULL;
     TSNode args = lf_tree_field(call, "arguments");
@@ -392,6 +414,7 @@ lf_pytype lf_pysem_type_of(lf_pysem *m, TSNode expr) {
     LF_VEC(xform) xs = {0};
     lf_pytype t = LF_PYTYPE_UNKNOWN;
     size_t hops = 0; /* alias hops: each binding followed at most once */
+    lf_pycycle cyc = LF_PYCYCLE_INIT;
     TSNode e = expr;
     while (!ts_node_is_null(e)) {
         e = lf_tree_unparen(e);
@@ -484,7 +507,8 @@ lf_pytype lf_pysem_type_of(lf_pysem *m, TSNode expr) {
                     break;
             }
             if ((b->kind == LF_PYBIND_ASSIGN || b->kind == LF_PYBIND_WITH || b->kind == LF_PYBIND_WALRUS) &&
-                !ts_node_is_null(b->value) && !ts_node_eq(lf_tree_unparen(b->value), e) && hops++ <= m->n_bindings) {
+                !ts_node_is_null(b->value) && !ts_node_eq(lf_tree_unparen(b->value), e) && hops++ <= m->n_bindings &&
+                !lf_pycycle_seen(&cyc, b)) {
                 e = b->value;
                 continue;
             }

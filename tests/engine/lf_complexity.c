@@ -1,0 +1,131 @@
+/* Complexity pins, in steps (lf_work_steps), never seconds: the analysis of one
+ * file, checks and fixes together, must cost linear work in
+ *  - the number of LF101 sites in the file (100 vs 400 sites: ratio about 4;
+ *    400 sites once took 10.7 s), and
+ *  - the length of a `1+1+...` chain next to a fixable site (25k vs 100k terms;
+ *    a 100k-term chain once took over a minute).
+ * lf_work_steps counts the tree walks, field and type tests, equality and
+ * hashing steps and the model's climbs (lf_util.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf_engine.h"
+#include "lf_rule.h"
+#include "lf_util.h"
+
+static int g_failed;
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            g_failed = 1;                                                                                              \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                               \
+            printf(__VA_ARGS__);                                                                                       \
+            printf("\n");                                                                                              \
+        }                                                                                                              \
+    } while (0)
+
+typedef struct run_result {
+    unsigned long long steps;
+    size_t findings, fixed;
+} run_result;
+
+static run_result analyze(const lf_ruleset *set, const char *code) {
+    lf_engine_options opts = {.rules = set, .want_fixes = 1, .use_prefilter = 1};
+    lf_engine *eng = lf_engine_new(&opts);
+    lf_source src;
+    lf_source_from_text(&src, "t.py", LF_LANG_PYTHON, code, strlen(code));
+    lf_finding *f = NULL;
+    size_t n = 0;
+    char *err = NULL;
+    run_result r = {0, 0, 0};
+    unsigned long long before = lf_work_steps;
+    int rc = lf_engine_analyze(eng, &src, &f, &n, &err);
+    r.steps = lf_work_steps - before;
+    CHECK(rc == 0, "analysis failed: %s", err ? err : "?");
+    free(err);
+    for (size_t i = 0; i < n; i++) {
+        r.findings++;
+        if (f[i].fix)
+            r.fixed++;
+        lf_finding_free_contents(&f[i]);
+    }
+    free(f);
+    lf_source_free(&src);
+    lf_engine_free(eng);
+    return r;
+}
+
+/* n LF101 sites (each also an LF104 read-modify-write), one module. */
+static char *lf101_sites(size_t n) {
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    lf_strbuf_puts(&sb, "import os, sys\nif sys.platform != \"win32\":\n    import fcntl\nelse:\n    fcntl = None\n");
+    for (size_t i = 0; i < n; i++)
+        lf_strbuf_printf(&sb,
+                         "\n\ndef bump_%zu(path):\n"
+                         "    if fcntl is not None:\n"
+                         "        fd = os.open(path + \".lock%zu\", os.O_CREAT | os.O_RDWR)\n"
+                         "        fcntl.flock(fd, fcntl.LOCK_EX)\n"
+                         "        try:\n"
+                         "            d = read(path)\n"
+                         "            write(path, d + %zu)\n"
+                         "            return d\n"
+                         "        finally:\n"
+                         "            fcntl.flock(fd, fcntl.LOCK_UN)\n"
+                         "            os.close(fd)\n"
+                         "    d = read(path)\n"
+                         "    write(path, d + %zu)\n"
+                         "    return d\n",
+                         i, i, i, i);
+    return lf_strbuf_detach(&sb);
+}
+
+/* An LF401 site with a `1+1+...` chain of n terms between the temp's open and
+ * the replace (the fix relates the two across it). */
+static char *plus_chain(size_t n) {
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    lf_strbuf_puts(&sb, "import json, os\n\n\ndef write_state(path, data):\n    tmp = path + \".tmp\"\n"
+                        "    with open(tmp, \"w\") as f:\n        json.dump(data, f)\n    x = 1");
+    for (size_t i = 1; i < n; i++)
+        lf_strbuf_puts(&sb, "+1");
+    lf_strbuf_puts(&sb, "\n    os.replace(tmp, path)\n");
+    return lf_strbuf_detach(&sb);
+}
+
+static void ratio_check(const char *what, run_result small, run_result big, double scale) {
+    double ratio = (double)big.steps / (double)(small.steps ? small.steps : 1);
+    printf("%s: %llu steps small, %llu steps large (x%.0f input): ratio %.2f\n", what, small.steps, big.steps, scale,
+           ratio);
+    CHECK(ratio > scale * 0.8 && ratio < scale * 1.25, "%s: ratio %.2f is not linear (expected about %.0f)", what,
+          ratio, scale);
+}
+
+int main(void) {
+    lf_ruleset set = {0};
+    char *err = NULL;
+    if (!lf_ruleset_load_builtin(&set, &err)) {
+        printf("FAIL builtin rules: %s\n", err);
+        return 1;
+    }
+    char *a = lf101_sites(100), *b = lf101_sites(400);
+    run_result ra = analyze(&set, a), rb = analyze(&set, b);
+    /* One LF101 finding per site, each fixed. */
+    CHECK(ra.findings == 100 && rb.findings == 400, "LF101 sites: %zu and %zu findings", ra.findings, rb.findings);
+    CHECK(ra.fixed == 100 && rb.fixed == 400, "LF101 sites: %zu and %zu fixed", ra.fixed, rb.fixed);
+    ratio_check("LF101 check+fix, 100 vs 400 sites", ra, rb, 4.0);
+    free(a);
+    free(b);
+
+    char *c = plus_chain(25000), *d = plus_chain(100000);
+    run_result rc = analyze(&set, c), rd = analyze(&set, d);
+    CHECK(rc.findings == 1 && rd.findings == 1 && rc.fixed == 1 && rd.fixed == 1,
+          "plus chain: %zu/%zu findings, %zu/%zu fixed", rc.findings, rd.findings, rc.fixed, rd.fixed);
+    ratio_check("'+' chain next to an LF401 site, 25k vs 100k terms", rc, rd, 4.0);
+    free(c);
+    free(d);
+    lf_ruleset_free(&set);
+    printf("%s\n", g_failed ? "FAILED" : "ok");
+    return g_failed;
+}
