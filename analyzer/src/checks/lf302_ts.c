@@ -55,18 +55,30 @@ static TSNode callback_stat(lf_tssem *m, TSNode obj) {
     return lf_tree_is(args, "arguments") && lf_tree_is(call, "call_expression") ? call : (TSNode){0};
 }
 
-static TSNode stat_path_at(lf_tssem *m, TSNode obj, int depth);
+/* The stat'ed path a `X.mtimeMs` object comes from, or null. The object is
+ * resolved through local bindings; a parameter of one of the module's
+ * functions (`isLockStale(stat, opts)`) is followed into what its callers pass
+ * (two calls deep at most), and a stat callback's parameter to its stat call.
+ * An explicit stack replaces the recursion through callers: EVAL entries are
+ * tried in the order the callers appear, each parameter's own callback
+ * reading (CALLBACK) only after all of them. */
+typedef struct stat_step {
+    enum { STAT_EVAL, STAT_CALLBACK } kind;
+    TSNode node;
+    int depth;
+} stat_step;
+typedef LF_VEC(stat_step) stat_step_vec;
 
-/* A parameter of one of the module's functions (`isLockStale(stat, opts)`):
- * the stat its callers pass, or null. */
-static TSNode passed_stat(lf_tssem *m, TSNode obj, int depth) {
+/* Push, in reverse order, what the callers of the function whose parameter
+ * `obj` is pass for it; nothing when obj is not such a parameter. */
+static void push_passed_args(lf_tssem *m, TSNode obj, int depth, stat_step_vec *stack) {
     if (!lf_tree_is(obj, "identifier") || depth > 2)
-        return (TSNode){0};
+        return;
     uint32_t a = ts_node_start_byte(obj), b = ts_node_end_byte(obj);
     const lf_tsbinding *bd =
         lf_tssem_binding_at(m, lf_tssem_scope_of(m, obj), lf_tssem_intern(m, m->src->text + a, b - a), a);
     if (!bd || bd->kind != LF_TSBIND_PARAM || bd->scope <= 0 || bd->member)
-        return (TSNode){0};
+        return;
     const lf_tsscope *sc = &m->scopes[bd->scope];
     uint32_t index = 0;
     for (int32_t j = sc->first_param; j < sc->first_param + sc->n_params; j++) {
@@ -75,35 +87,43 @@ static TSNode passed_stat(lf_tssem *m, TSNode obj, int depth) {
         if (!m->bindings[j].member)
             index++;
     }
-    for (size_t i = 0; i < m->n_calls; i++) {
-        if (lf_tssem_local_callee(m, m->calls[i].node) != bd->scope)
-            continue;
-        TSNode p = stat_path_at(m, lf_tssem_arg(m->calls[i].node, index), depth + 1);
-        if (!ts_node_is_null(p))
-            return p;
-    }
-    return (TSNode){0};
+    for (size_t i = m->n_calls; i-- > 0;)
+        if (lf_tssem_local_callee(m, m->calls[i].node) == bd->scope)
+            LF_VEC_PUSH(stack, ((stat_step){STAT_EVAL, lf_tssem_arg(m->calls[i].node, index), depth + 1}));
 }
 
-/* The stat'ed path a `X.mtimeMs` object comes from, or null. */
-static TSNode stat_path(lf_tssem *m, TSNode obj) { return stat_path_at(m, obj, 0); }
-
-static TSNode stat_path_at(lf_tssem *m, TSNode obj, int depth) {
-    if (ts_node_is_null(obj))
-        return obj;
-    TSNode st = lf_tssem_resolve_value(m, obj);
-    if (!lf_tree_is(st, "call_expression")) {
-        TSNode p = passed_stat(m, st, depth);
-        if (!ts_node_is_null(p))
-            return p;
-        st = callback_stat(m, st);
-    }
+/* The path argument when `st` is a stat/lstat call, else null. */
+static TSNode stat_call_path(lf_tssem *m, TSNode st) {
     if (!lf_tree_is(st, "call_expression"))
         return (TSNode){0};
     const char *op = lf_tslock_fs_op(m, st);
     if (!op || (strcmp(op, "stat") != 0 && strcmp(op, "lstat") != 0))
         return (TSNode){0};
     return lf_tssem_arg(st, 0);
+}
+
+static TSNode stat_path(lf_tssem *m, TSNode obj) {
+    stat_step_vec stack = {0};
+    TSNode found = {0};
+    LF_VEC_PUSH(&stack, ((stat_step){STAT_EVAL, obj, 0}));
+    while (stack.len && ts_node_is_null(found)) {
+        stat_step s = stack.items[--stack.len];
+        if (ts_node_is_null(s.node))
+            continue;
+        if (s.kind == STAT_CALLBACK) {
+            found = stat_call_path(m, callback_stat(m, s.node));
+            continue;
+        }
+        TSNode st = lf_tssem_resolve_value(m, s.node);
+        if (lf_tree_is(st, "call_expression")) {
+            found = stat_call_path(m, st);
+            continue;
+        }
+        LF_VEC_PUSH(&stack, ((stat_step){STAT_CALLBACK, st, s.depth}));
+        push_passed_args(m, st, s.depth, &stack);
+    }
+    LF_VEC_FREE(&stack);
+    return found;
 }
 
 static int is_cmp(const lf_source *src, TSNode op) {

@@ -87,137 +87,24 @@ static int is_global(const char *name) {
     return 0;
 }
 
-static const char *qualname_at(lf_tssem *m, TSNode expr, int depth);
+/* A frame of qualname resolution: the properties collected so far (outermost
+ * first) and, while the callee of a call on the path is being resolved in the
+ * frame above it, where to resume if that callee is util.promisify. */
+typedef struct qn_frame {
+    const char *props[MAX_PROPS];
+    int np;
+    int hop;
+    TSNode resume;
+} qn_frame;
 
-static const char *callee_at(lf_tssem *m, TSNode call, int depth) {
-    TSNode fn = lf_tree_field(call, "function");
-    if (lf_tree_is(fn, "import")) { /* await import("fs") */
-        char *s = lf_tssem_string(m->src, lf_tssem_arg(call, 0));
-        const char *q = s ? lf_tssem_module_name(m, s) : NULL;
-        free(s);
-        return q ? lf_tssem_intern(m, "import", 6) : NULL;
-    }
-    return qualname_at(m, fn, depth + 1);
-}
-
-const char *lf_tssem_callee_uncached(lf_tssem *m, TSNode call) { return callee_at(m, call, 0); }
-
-static const char *qualname_at(lf_tssem *m, TSNode expr, int depth) {
-    if (depth > MAX_CALL_DEPTH || ts_node_is_null(expr))
-        return NULL;
-    const char *props[MAX_PROPS]; /* outermost first */
-    int np = 0;
-    const char *base = NULL;
-    for (int hop = 0; hop < MAX_HOPS && !base; hop++) {
-        expr = lf_tssem_unwrap(expr);
-        const char *t = ts_node_type(expr);
-        if (strcmp(t, "member_expression") == 0) {
-            TSNode prop = lf_tree_field(expr, "property");
-            if (np == MAX_PROPS || ts_node_is_null(prop))
-                return NULL;
-            uint32_t a = ts_node_start_byte(prop), b = ts_node_end_byte(prop);
-            props[np++] = lf_tssem_intern(m, m->src->text + a, b - a);
-            expr = lf_tree_field(expr, "object");
-            continue;
-        }
-        if (strcmp(t, "subscript_expression") == 0) {
-            char *s = lf_tssem_string(m->src, lf_tree_field(expr, "index"));
-            if (!s || np == MAX_PROPS) {
-                free(s);
-                break;
-            }
-            props[np++] = lf_tssem_intern(m, s, strlen(s));
-            free(s);
-            expr = lf_tree_field(expr, "object");
-            continue;
-        }
-        if (strcmp(t, "identifier") == 0) {
-            uint32_t a = ts_node_start_byte(expr), b = ts_node_end_byte(expr);
-            const char *name = lf_tssem_intern(m, m->src->text + a, b - a);
-            const lf_tsbinding *bd = lf_tssem_binding_at(m, lf_tssem_scope_of(m, expr), name, a);
-            if (!bd) {
-                if (is_global(name) || strcmp(name, "fs") == 0)
-                    base = name;
-                break;
-            }
-            if (bd->kind == LF_TSBIND_IMPORT) {
-                base = bd->qualname;
-                break;
-            }
-            if (bd->kind == LF_TSBIND_PARAM && strcmp(name, "fs") == 0 && ts_node_is_null(bd->value)) {
-                base = name; /* an injected fs */
-                break;
-            }
-            if ((bd->kind == LF_TSBIND_VAR || bd->kind == LF_TSBIND_ASSIGN || bd->kind == LF_TSBIND_PARAM) &&
-                !ts_node_is_null(bd->value) && !ts_node_eq(bd->value, expr)) {
-                if (bd->member) {
-                    /* destructured: value.<member path>, pushed innermost last */
-                    const char *p = bd->member;
-                    const char *parts[MAX_PROPS];
-                    int k = 0;
-                    while (*p && k < MAX_PROPS) {
-                        const char *dot = strchr(p, '.');
-                        size_t len = dot ? (size_t)(dot - p) : strlen(p);
-                        parts[k++] = lf_tssem_intern(m, p, len);
-                        p += len + (dot ? 1 : 0);
-                        if (!dot)
-                            break;
-                    }
-                    if (np + k > MAX_PROPS)
-                        return NULL;
-                    for (int j = k; j-- > 0;)
-                        props[np++] = parts[j];
-                }
-                expr = bd->value;
-                continue;
-            }
-            break;
-        }
-        if (strcmp(t, "this") == 0) {
-            if (np == 0)
-                break;
-            int32_t sc = lf_tssem_scope_of(m, expr);
-            int32_t cls = m->scopes[sc].cls;
-            char *key = lf_xasprintf("this.%s", props[np - 1]);
-            const lf_tsbinding *f = cls >= 0 ? lf_tssem_field(m, cls, lf_tssem_intern(m, key, strlen(key))) : NULL;
-            free(key);
-            if (f && !ts_node_is_null(f->value)) {
-                np--;
-                expr = f->value;
-                continue;
-            }
-            break;
-        }
-        if (strcmp(t, "call_expression") == 0) {
-            TSNode fn = lf_tree_field(expr, "function");
-            if ((lf_tree_is(fn, "identifier") && lf_tree_text_eq(m->src, fn, "require")) || lf_tree_is(fn, "import")) {
-                char *s = lf_tssem_string(m->src, lf_tssem_arg(expr, 0));
-                base = s ? lf_tssem_module_name(m, s) : NULL;
-                free(s);
-                break;
-            }
-            const char *c = callee_at(m, expr, depth);
-            if (c && strcmp(c, "util.promisify") == 0) {
-                expr = lf_tssem_arg(expr, 0);
-                continue;
-            }
-            break;
-        }
-        if (strcmp(t, "binary_expression") == 0) {
-            TSNode op = lf_tree_field(expr, "operator");
-            if (!ts_node_is_null(op) && (lf_tree_text_eq(m->src, op, "||") || lf_tree_text_eq(m->src, op, "??"))) {
-                expr = lf_tree_field(expr, "left");
-                continue;
-            }
-        }
-        break;
-    }
+/* base.props..., or, with no base, an injected fs object (`options.fs.rmdir`,
+ * `this.fs.unlink`: a property called fs whose value is unknown). */
+static const char *qualname_finish(lf_tssem *m, const char *base, const qn_frame *f) {
+    int np = f->np;
     if (!base) {
-        /* a property called fs whose value is unknown: an injected fs object
-         * (`options.fs.rmdir`, `this.fs.unlink`) */
         int at = -1;
         for (int i = np; i-- > 0;)
-            if (strcmp(props[i], "fs") == 0) {
+            if (strcmp(f->props[i], "fs") == 0) {
                 at = i;
                 break;
             }
@@ -231,7 +118,7 @@ static const char *qualname_at(lf_tssem *m, TSNode expr, int depth) {
     lf_strbuf_puts(&sb, base);
     for (int i = np; i-- > 0;) {
         lf_strbuf_putc(&sb, '.');
-        lf_strbuf_puts(&sb, props[i]);
+        lf_strbuf_puts(&sb, f->props[i]);
     }
     char *s = lf_strbuf_detach(&sb);
     const char *q = lf_tssem_join(m, s, NULL);
@@ -239,7 +126,161 @@ static const char *qualname_at(lf_tssem *m, TSNode expr, int depth) {
     return q;
 }
 
-const char *lf_tssem_qualname(lf_tssem *m, TSNode expr) { return qualname_at(m, expr, 0); }
+/* What `expr` names, as a qualified name. Iterative: a call on the path
+ * (`util.promisify(fs.rm)`) pushes a frame and resolves its callee first,
+ * at most MAX_CALL_DEPTH calls deep. */
+static const char *qualname_at(lf_tssem *m, TSNode expr) {
+    qn_frame frames[MAX_CALL_DEPTH];
+    int nf = 0;
+    qn_frame cur = {.np = 0};
+    for (;;) {
+        const char *base = NULL;
+        int failed = 0, pushed = 0;
+        if (ts_node_is_null(expr))
+            failed = 1;
+        for (; !failed && cur.hop < MAX_HOPS && !base; cur.hop++) {
+            expr = lf_tssem_unwrap(expr);
+            const char *t = ts_node_type(expr);
+            if (strcmp(t, "member_expression") == 0) {
+                TSNode prop = lf_tree_field(expr, "property");
+                if (cur.np == MAX_PROPS || ts_node_is_null(prop)) {
+                    failed = 1;
+                    break;
+                }
+                uint32_t a = ts_node_start_byte(prop), b = ts_node_end_byte(prop);
+                cur.props[cur.np++] = lf_tssem_intern(m, m->src->text + a, b - a);
+                expr = lf_tree_field(expr, "object");
+                continue;
+            }
+            if (strcmp(t, "subscript_expression") == 0) {
+                char *s = lf_tssem_string(m->src, lf_tree_field(expr, "index"));
+                if (!s || cur.np == MAX_PROPS) {
+                    free(s);
+                    break;
+                }
+                cur.props[cur.np++] = lf_tssem_intern(m, s, strlen(s));
+                free(s);
+                expr = lf_tree_field(expr, "object");
+                continue;
+            }
+            if (strcmp(t, "identifier") == 0) {
+                uint32_t a = ts_node_start_byte(expr), b = ts_node_end_byte(expr);
+                const char *name = lf_tssem_intern(m, m->src->text + a, b - a);
+                const lf_tsbinding *bd = lf_tssem_binding_at(m, lf_tssem_scope_of(m, expr), name, a);
+                if (!bd) {
+                    if (is_global(name) || strcmp(name, "fs") == 0)
+                        base = name;
+                    break;
+                }
+                if (bd->kind == LF_TSBIND_IMPORT) {
+                    base = bd->qualname;
+                    break;
+                }
+                if (bd->kind == LF_TSBIND_PARAM && strcmp(name, "fs") == 0 && ts_node_is_null(bd->value)) {
+                    base = name; /* an injected fs */
+                    break;
+                }
+                if ((bd->kind == LF_TSBIND_VAR || bd->kind == LF_TSBIND_ASSIGN || bd->kind == LF_TSBIND_PARAM) &&
+                    !ts_node_is_null(bd->value) && !ts_node_eq(bd->value, expr)) {
+                    if (bd->member) {
+                        /* destructured: value.<member path>, pushed innermost last */
+                        const char *p = bd->member;
+                        const char *parts[MAX_PROPS];
+                        int k = 0;
+                        while (*p && k < MAX_PROPS) {
+                            const char *dot = strchr(p, '.');
+                            size_t len = dot ? (size_t)(dot - p) : strlen(p);
+                            parts[k++] = lf_tssem_intern(m, p, len);
+                            p += len + (dot ? 1 : 0);
+                            if (!dot)
+                                break;
+                        }
+                        if (cur.np + k > MAX_PROPS) {
+                            failed = 1;
+                            break;
+                        }
+                        for (int j = k; j-- > 0;)
+                            cur.props[cur.np++] = parts[j];
+                    }
+                    expr = bd->value;
+                    continue;
+                }
+                break;
+            }
+            if (strcmp(t, "this") == 0) {
+                if (cur.np == 0)
+                    break;
+                int32_t sc = lf_tssem_scope_of(m, expr);
+                int32_t cls = m->scopes[sc].cls;
+                char *key = lf_xasprintf("this.%s", cur.props[cur.np - 1]);
+                const lf_tsbinding *f = cls >= 0 ? lf_tssem_field(m, cls, lf_tssem_intern(m, key, strlen(key))) : NULL;
+                free(key);
+                if (f && !ts_node_is_null(f->value)) {
+                    cur.np--;
+                    expr = f->value;
+                    continue;
+                }
+                break;
+            }
+            if (strcmp(t, "call_expression") == 0) {
+                TSNode fn = lf_tree_field(expr, "function");
+                if ((lf_tree_is(fn, "identifier") && lf_tree_text_eq(m->src, fn, "require")) || lf_tree_is(fn, "import")) {
+                    char *s = lf_tssem_string(m->src, lf_tssem_arg(expr, 0));
+                    base = s ? lf_tssem_module_name(m, s) : NULL;
+                    free(s);
+                    break;
+                }
+                /* Is the callee util.promisify? Resolve fn in a new frame;
+                 * this one resumes at the promisified argument if so. */
+                if (nf == MAX_CALL_DEPTH)
+                    break;
+                cur.resume = lf_tssem_arg(expr, 0);
+                frames[nf++] = cur;
+                cur = (qn_frame){.np = 0};
+                expr = fn;
+                pushed = 1;
+                break;
+            }
+            if (strcmp(t, "binary_expression") == 0) {
+                TSNode op = lf_tree_field(expr, "operator");
+                if (!ts_node_is_null(op) && (lf_tree_text_eq(m->src, op, "||") || lf_tree_text_eq(m->src, op, "??"))) {
+                    expr = lf_tree_field(expr, "left");
+                    continue;
+                }
+            }
+            break;
+        }
+        if (pushed)
+            continue;
+        const char *q = failed ? NULL : qualname_finish(m, base, &cur);
+        /* Hand the result down: a frame waiting on util.promisify resumes at
+         * its argument; one whose callee was anything else ends there. */
+        for (;;) {
+            if (nf == 0)
+                return q;
+            cur = frames[--nf];
+            if (q && strcmp(q, "util.promisify") == 0)
+                break;
+            q = qualname_finish(m, NULL, &cur);
+        }
+        expr = cur.resume;
+    }
+}
+
+static const char *callee_at(lf_tssem *m, TSNode call) {
+    TSNode fn = lf_tree_field(call, "function");
+    if (lf_tree_is(fn, "import")) { /* await import("fs") */
+        char *s = lf_tssem_string(m->src, lf_tssem_arg(call, 0));
+        const char *q = s ? lf_tssem_module_name(m, s) : NULL;
+        free(s);
+        return q ? lf_tssem_intern(m, "import", 6) : NULL;
+    }
+    return qualname_at(m, fn);
+}
+
+const char *lf_tssem_callee_uncached(lf_tssem *m, TSNode call) { return callee_at(m, call); }
+
+const char *lf_tssem_qualname(lf_tssem *m, TSNode expr) { return qualname_at(m, expr); }
 
 const lf_tscall *lf_tssem_call(const lf_tssem *m, TSNode call) {
     uint32_t at = ts_node_start_byte(call);
@@ -260,7 +301,7 @@ const lf_tscall *lf_tssem_call(const lf_tssem *m, TSNode call) {
 
 const char *lf_tssem_callee(lf_tssem *m, TSNode call) {
     const lf_tscall *c = lf_tssem_call(m, call);
-    return c ? c->callee : callee_at(m, call, 0);
+    return c ? c->callee : callee_at(m, call);
 }
 
 int lf_tssem_call_is(lf_tssem *m, TSNode call, const char *const *names) {
