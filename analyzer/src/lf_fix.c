@@ -7,11 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lf_diff.h"
 #include "lf_engine.h"
 #include "lf_rule.h"
+#include "lf_tempfile.h"
 #include "lf_util.h"
 
 void (*lf_fix_before_commit_hook)(const char *path) = NULL;
@@ -383,19 +385,97 @@ static void fsync_dir_of(const char *path) {
     free(copy);
 }
 
-/* mkstemp in the directory of `path`: "<dir>/.<base>.lockfix-XXXXXX". */
-static int temp_beside(const char *path, char **tmp_out) {
-    char *d = lf_xstrdup(path), *b = lf_xstrdup(path);
-    char *tmpl = lf_xasprintf("%s/.%s.lockfix-XXXXXX", dirname(d), basename(b));
-    free(d);
-    free(b);
-    int fd = mkostemp(tmpl, O_CLOEXEC);
-    if (fd < 0) {
-        free(tmpl);
-        return -1;
+/* ---- replacing a file without losing a concurrent edit ----
+ *
+ * A check followed by rename(2) has a window: an append made between the last
+ * check and the rename lands in the old inode, which the rename then drops.
+ * lf_fix_write closes it by exchanging instead of replacing
+ * (renameat2 RENAME_EXCHANGE): the fixed temp takes the file's name and the
+ * file's inode comes out under the temp's name, still whole. Then:
+ *   1. wait (bounded) until no other process has that inode open: a write
+ *      lease (F_SETLEASE F_WRLCK) can only be taken when nobody else has it
+ *      open, and it is released at once. From then on nobody can write to it
+ *      (its only name is a fresh hidden temp);
+ *   2. compare what came out with what was read, byte for byte;
+ *   3. identical: unlink it, the fix landed. Different (an edit slipped in), or
+ *      still held open after the wait: exchange back, so the file holds the
+ *      edit, and report the file as modified, not fixed.
+ * Where a lease cannot be taken (a file owned by another user without
+ * CAP_LEASE, a filesystem without leases), step 1 is skipped: an append
+ * through a descriptor opened before the exchange and written after step 2
+ * would still land in the inode that is dropped (documented in
+ * docs/robustness.md). */
+
+#define LF_BUSY_WAIT_MS 3000
+
+static void sleep_ms(unsigned ms) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+/* 1 when no other process has fd's file open (lease taken and released), 0 when
+ * one still does after the bounded wait, -1 when leases are unavailable here. */
+static int wait_sole_opener(int fd) {
+    unsigned waited = 0, step = 1;
+    for (;;) {
+        if (fcntl(fd, F_SETLEASE, F_WRLCK) == 0) {
+            (void)fcntl(fd, F_SETLEASE, F_UNLCK);
+            return 1;
+        }
+        if (errno != EAGAIN && errno != EBUSY)
+            return -1;
+        if (waited >= LF_BUSY_WAIT_MS)
+            return 0;
+        sleep_ms(step);
+        waited += step;
+        step = step < 64 ? step * 2 : 64;
     }
-    *tmp_out = tmpl;
-    return fd;
+}
+
+/* 1 when `name` is the inode (dev, ino) holding exactly want[0..len), once no
+ * other process has it open. *why is set on 0. */
+static int settled_as(const char *name, uint64_t dev, uint64_t ino, const char *want, size_t len,
+                      const char **why) {
+    int fd = open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        *why = strerror(errno);
+        return 0;
+    }
+    struct stat st;
+    int ok = 0;
+    if (fstat(fd, &st) != 0) {
+        *why = strerror(errno);
+    } else if ((uint64_t)st.st_dev != dev || (uint64_t)st.st_ino != ino) {
+        *why = "replaced by another file while it was being written";
+    } else if (wait_sole_opener(fd) == 0) {
+        *why = "held open by another process while it was being written";
+    } else {
+        lf_strbuf sb;
+        lf_strbuf_init(&sb);
+        if (!read_fd_all(fd, &sb))
+            *why = strerror(errno);
+        else if (sb.len != len || memcmp(sb.data ? sb.data : "", want, len) != 0)
+            *why = "modified while it was being written (a concurrent edit)";
+        else
+            ok = 1;
+        lf_strbuf_free(&sb);
+    }
+    close(fd);
+    return ok;
+}
+
+static int exchange(const char *a, const char *b) {
+    return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
+}
+
+int lf_fix_check_unchanged(const char *path, const lf_source *src, char **err) {
+    struct stat st;
+    const char *why = NULL;
+    if (still_as_read(path, src, &st, &why))
+        return 1;
+    *err = lf_xasprintf("%s: not written: %s", path, why);
+    return 0;
 }
 
 int lf_fix_write(const char *path, const lf_source *src, const char *text, size_t len, char **err) {
@@ -405,48 +485,77 @@ int lf_fix_write(const char *path, const lf_source *src, const char *text, size_
         *err = lf_xasprintf("%s: not written: %s", path, why);
         return 0;
     }
-    char *tmp = NULL;
-    int fd = temp_beside(path, &tmp);
+    int slot;
+    int fd = lf_tempfile_create(path, ".lockfix-", &slot);
     if (fd < 0) {
         *err = lf_xasprintf("%s: not written: cannot create a temporary file beside it: %s", path, strerror(errno));
         return 0;
     }
-    /* Keep mode and, where permitted, owner: the rename replaces the inode. */
+    const char *tmp = lf_tempfile_path(slot);
+    /* Keep mode and, where permitted, owner: the exchange replaces the inode. */
     int ok = fchmod(fd, st.st_mode & 07777) == 0;
     if (ok && (fchown(fd, st.st_uid, st.st_gid) != 0 && errno != EPERM))
         ok = 0;
     ok = ok && write_fd_all(fd, text, len) && fsync(fd) == 0;
     int saved = errno;
+    struct stat tst;
+    if (ok && fstat(fd, &tst) != 0) {
+        ok = 0;
+        saved = errno;
+    }
     if (close(fd) != 0 && ok) {
         ok = 0;
         saved = errno;
     }
     if (!ok) {
-        unlink(tmp);
+        lf_tempfile_remove(slot);
         *err = lf_xasprintf("%s: not written: writing the temporary file failed: %s", path, strerror(saved));
-        free(tmp);
         return 0;
     }
     if (lf_fix_before_commit_hook)
         lf_fix_before_commit_hook(path);
-    /* Re-check just before the rename, so an edit made while the fix was being
-     * computed or written is never overwritten. */
+    /* Cheap early refusal; the exchange below is what makes it safe. */
     if (!still_as_read(path, src, &st, &why)) {
-        unlink(tmp);
-        free(tmp);
+        lf_tempfile_remove(slot);
         *err = lf_xasprintf("%s: not written: %s", path, why);
         return 0;
     }
-    if (rename(tmp, path) != 0) {
+    if (exchange(tmp, path) != 0) {
         saved = errno;
-        unlink(tmp);
-        free(tmp);
-        *err = lf_xasprintf("%s: not written: rename failed: %s", path, strerror(saved));
+        lf_tempfile_remove(slot);
+        *err = lf_xasprintf("%s: not written: cannot exchange it with the fixed temporary file: %s%s", path,
+                            strerror(saved),
+                            saved == EINVAL ? " (this filesystem has no renameat2 RENAME_EXCHANGE)" : "");
         return 0;
     }
-    free(tmp);
+    /* From here the temp's name holds the original inode. A signal now removes
+     * it (lf_tempfile): the file then stays fixed, as it is at this instant. */
+    if (settled_as(tmp, src->dev, src->ino, src->text, src->len, &why)) {
+        lf_tempfile_remove(slot);
+        fsync_dir_of(path);
+        return 1;
+    }
+    /* Swap back: the file gets its edited inode again. */
+    if (exchange(tmp, path) != 0) {
+        saved = errno;
+        lf_tempfile_forget(slot); /* holds the user's edit: never removed */
+        *err = lf_xasprintf("%s: %s, and putting it back failed (%s): the edited original is kept as %s", path, why,
+                            strerror(saved), tmp);
+        return 0;
+    }
+    const char *why2 = NULL;
+    if (!settled_as(tmp, (uint64_t)tst.st_dev, (uint64_t)tst.st_ino, text, len, &why2)) {
+        /* The fixed file was written to in the instant it was in place: both
+         * inodes hold someone's edit, so neither is removed. */
+        lf_tempfile_forget(slot);
+        *err = lf_xasprintf("%s: not written: %s; the fixed copy was also edited meanwhile and is kept as %s", path,
+                            why, tmp);
+        return 0;
+    }
+    lf_tempfile_remove(slot);
     fsync_dir_of(path);
-    return 1;
+    *err = lf_xasprintf("%s: not written: %s", path, why);
+    return 0;
 }
 
 static int mkdir_parents(const char *path) {
@@ -484,12 +593,13 @@ int lf_fix_create(const char *path, const char *content, size_t len, char **err)
         *err = lf_xasprintf("%s: not created: cannot create its directory: %s", path, strerror(errno));
         return 0;
     }
-    char *tmp = NULL;
-    fd = temp_beside(path, &tmp);
+    int slot;
+    fd = lf_tempfile_create(path, ".lockfix-", &slot);
     if (fd < 0) {
         *err = lf_xasprintf("%s: not created: %s", path, strerror(errno));
         return 0;
     }
+    const char *tmp = lf_tempfile_path(slot);
     int ok = fchmod(fd, 0644) == 0 && write_fd_all(fd, content, len) && fsync(fd) == 0;
     int saved = errno;
     if (close(fd) != 0 && ok) {
@@ -502,14 +612,13 @@ int lf_fix_create(const char *path, const char *content, size_t len, char **err)
         ok = 0;
         saved = errno;
     }
-    unlink(tmp);
-    free(tmp);
+    lf_tempfile_remove(slot);
     if (!ok) {
         *err = lf_xasprintf("%s: not created: %s", path, strerror(saved));
         return 0;
     }
     fsync_dir_of(path);
-    return 1;
+    return 2;
 }
 
 /* ---- new files of a run ---- */

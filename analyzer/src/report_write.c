@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lf_report.h"
+#include "lf_tempfile.h"
 
 int lf_format_parse(const char *name, lf_format *out) {
     static const struct {
@@ -91,15 +92,13 @@ int lf_report_write(const char *path, const char *data, size_t len, char **err) 
     }
     /* A reader of the report (a CI upload step) never sees a half-written file:
      * write a temp in the same directory, fsync, then rename over the target. */
-    const char *slash = strrchr(path, '/');
-    char *tmpl = slash ? lf_xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1)
-                       : lf_xasprintf(".%s.XXXXXX", path);
-    int fd = mkstemp(tmpl);
+    int slot;
+    int fd = lf_tempfile_create(path, ".", &slot); /* ".<base>.XXXXXX", removed on a signal */
     if (fd < 0) {
         *err = lf_xasprintf("%s: cannot create output file: %s", path, strerror(errno));
-        free(tmpl);
         return 0;
     }
+    const char *tmpl = lf_tempfile_path(slot);
     /* mkstemp makes 0600; give the report the mode a plain create would. */
     mode_t mask = umask(0);
     umask(mask);
@@ -116,10 +115,11 @@ int lf_report_write(const char *path, const char *data, size_t len, char **err) 
         e = errno;
     }
     if (!ok) {
-        unlink(tmpl);
+        lf_tempfile_remove(slot);
         *err = lf_xasprintf("%s: cannot write output file: %s", path, strerror(e));
+    } else {
+        lf_tempfile_forget(slot);
     }
-    free(tmpl);
     return ok;
 }
 
