@@ -324,7 +324,7 @@ int lf_cmd_fix(int argc, char **argv) {
             fprintf(stderr, ")\n");
         } else {
             char *shown = lf_diff_display_path(f->src.path);
-            lf_diff_file(&patch, shown, f->src.text, f->src.len, fixed[i].text, fixed[i].len);
+            lf_diff_file(&patch, shown, lf_source_disk(&f->src), f->src.len, fixed[i].text, fixed[i].len);
             free(shown);
         }
         files_fixed++;

@@ -52,39 +52,43 @@ static uint32_t line_of(const lf_source *src, uint32_t byte) {
     return line;
 }
 
-/* Generators write "\n"; a file whose first line ends in "\r\n" gets its own convention. */
-static int uses_crlf(const lf_source *src) {
-    const char *nl = memchr(src->text, '\n', src->len);
-    return nl && nl > src->text && nl[-1] == '\r';
-}
-
-static void put_edit_text(lf_strbuf *sb, const char *text, int crlf) {
-    if (!crlf) {
+/* Generators write "\n". On disk, an inserted line break takes the file's own
+ * convention (from its first line: "\r\n" or a lone "\r"). */
+static void put_edit_text(lf_strbuf *sb, const char *text, const char *eol) {
+    if (strcmp(eol, "\n") == 0) {
         lf_strbuf_puts(sb, text);
         return;
     }
     for (const char *c = text; *c; c++) {
         if (*c == '\n' && (c == text || c[-1] != '\r'))
-            lf_strbuf_putc(sb, '\r');
-        lf_strbuf_putc(sb, *c);
+            lf_strbuf_puts(sb, eol);
+        else
+            lf_strbuf_putc(sb, *c);
     }
 }
 
-/* Apply sorted, non-overlapping, deduplicated edits. */
-static char *apply_edits(const lf_source *src, const pending_edit *e, size_t n, size_t *len_out) {
+/* Apply sorted, non-overlapping, deduplicated edits: to the text the engine
+ * parsed (disk = 0: what the re-parse check reads) or to the bytes on disk
+ * (disk = 1: what is written and diffed; lone CRs kept). */
+static char *apply_edits_to(const lf_source *src, const pending_edit *e, size_t n, size_t *len_out, int disk) {
     lf_strbuf sb;
     lf_strbuf_init(&sb);
     lf_strbuf_reserve(&sb, src->len);
-    int crlf = uses_crlf(src);
+    const char *base = disk ? lf_source_disk(src) : src->text;
+    const char *eol = disk ? lf_source_eol(src) : "\n";
     uint32_t pos = 0;
     for (size_t i = 0; i < n; i++) {
-        lf_strbuf_append(&sb, src->text + pos, e[i].start - pos);
-        put_edit_text(&sb, e[i].text, crlf);
+        lf_strbuf_append(&sb, base + pos, e[i].start - pos);
+        put_edit_text(&sb, e[i].text, eol);
         pos = e[i].end;
     }
-    lf_strbuf_append(&sb, src->text + pos, src->len - pos);
+    lf_strbuf_append(&sb, base + pos, src->len - pos);
     *len_out = sb.len;
     return lf_strbuf_detach(&sb);
+}
+
+static char *apply_edits(const lf_source *src, const pending_edit *e, size_t n, size_t *len_out) {
+    return apply_edits_to(src, e, n, len_out, 0);
 }
 
 static int valid_new_file_path(const char *p) {
@@ -274,9 +278,13 @@ int lf_fix_apply(const lf_source *src, const lf_finding *findings, size_t n, lf_
         lf_fixed_file_free(out);
         return 0;
     }
-    out->text = apply_edits(src, edits.items, edits.len, &out->len);
+    size_t parsed_len;
+    char *parsed = apply_edits(src, edits.items, edits.len, &parsed_len);
+    out->text = apply_edits_to(src, edits.items, edits.len, &out->len, 1);
     LF_VEC_FREE(&edits);
-    if (!lf_engine_parses_cleanly(src->lang, out->text, out->len)) {
+    int clean = lf_engine_parses_cleanly(src->lang, parsed, parsed_len);
+    free(parsed);
+    if (!clean) {
         *err = blame_parse_failure(src, findings, n);
         lf_fixed_file_free(out);
         return 0;
@@ -363,7 +371,7 @@ static int still_as_read(const char *path, const lf_source *src, struct stat *st
         lf_strbuf_init(&sb);
         if (!read_fd_all(fd, &sb))
             *why = strerror(errno);
-        else if (sb.len != src->len || memcmp(sb.data ? sb.data : "", src->text, src->len) != 0)
+        else if (sb.len != src->len || memcmp(sb.data ? sb.data : "", lf_source_disk(src), src->len) != 0)
             *why = "content changed since it was read";
         else
             same = 1;
@@ -530,7 +538,7 @@ int lf_fix_write(const char *path, const lf_source *src, const char *text, size_
     }
     /* From here the temp's name holds the original inode. A signal now removes
      * it (lf_tempfile): the file then stays fixed, as it is at this instant. */
-    if (settled_as(tmp, src->dev, src->ino, src->text, src->len, &why)) {
+    if (settled_as(tmp, src->dev, src->ino, lf_source_disk(src), src->len, &why)) {
         lf_tempfile_remove(slot);
         fsync_dir_of(path);
         return 1;
