@@ -56,6 +56,9 @@ static const char k_fix_usage[] =
 /* A file that was to be fixed but was not written: its fixable findings are
  * left, with the reason, so the summary never reads "nothing to fix". */
 static void not_written(lf_fanout *fo, const lf_scan_file *f, const char *why, size_t *remaining, lf_severity fail_on) {
+    size_t n = strlen(f->walked->open_path); /* "<path>: not written: ..." -> "not written: ..." */
+    if (strncmp(why, f->walked->open_path, n) == 0 && why[n] == ':' && why[n + 1] == ' ')
+        why += n + 2;
     for (size_t j = 0; j < f->n_findings; j++) {
         const lf_finding *fd = &f->findings[j];
         if (!lf_fix_applicable(fd))
@@ -100,6 +103,24 @@ static int needed_by_usable(const lf_scan *s, const lf_fixed_file *fixed, const 
     for (size_t i = 0; i < s->n_files; i++)
         if (usable[i] && needs_new_file(&s->files[i], &fixed[i], path))
             return 1;
+    return 0;
+}
+
+/* 1 when a file whose write failed and which needs `path` now holds exactly its
+ * fixed text: another run (a second `lockfix fix --apply` at the same time)
+ * landed the same fix, and relies on the vendored file too. */
+static int landed_elsewhere(const lf_scan *s, const lf_fixed_file *fixed, const int *write_failed, const char *path) {
+    for (size_t i = 0; i < s->n_files; i++) {
+        if (!write_failed[i] || !needs_new_file(&s->files[i], &fixed[i], path))
+            continue;
+        lf_source now;
+        if (lf_source_load(s->files[i].walked->open_path, s->files[i].src.lang, &now, NULL) != LF_LOAD_OK)
+            continue;
+        int same = now.len == fixed[i].len && memcmp(lf_source_disk(&now), fixed[i].text, now.len) == 0;
+        lf_source_free(&now);
+        if (same)
+            return 1;
+    }
     return 0;
 }
 
@@ -222,13 +243,7 @@ int lf_cmd_fix(int argc, char **argv) {
             fprintf(stderr, "lockfix fix: %s\n", err);
             free(err);
             errors = 1;
-        } else if (!lf_new_file_set_add(&planned, f->src.path, &fixed[i], &err)) {
-            fprintf(stderr, "lockfix fix: %s\n", err);
-            free(err);
-            errors = 1;
-            ok = 0;
-        }
-        if (ok && fixed[i].text && !link_beside_target(f->walked)) {
+        } else if (fixed[i].text && !link_beside_target(f->walked)) {
             /* A symbolic link named on the command line, into another directory:
              * its fixes would be written to the target while the vendored files
              * and the import style follow the link's directory. Refused, not
@@ -237,6 +252,11 @@ int lf_cmd_fix(int argc, char **argv) {
                     "lockfix fix: %s: is a symbolic link into another directory (to %s): not fixed; name the "
                     "target to fix it\n",
                     f->src.path, f->walked->open_path);
+            errors = 1;
+            ok = 0;
+        } else if (!lf_new_file_set_add(&planned, f->src.path, &fixed[i], &err)) {
+            fprintf(stderr, "lockfix fix: %s\n", err);
+            free(err);
             errors = 1;
             ok = 0;
         }
@@ -285,6 +305,7 @@ int lf_cmd_fix(int argc, char **argv) {
      * no rewritten file ever refers to a file that could not be created; a file
      * whose new file failed is left alone. */
     int *made = lf_xcalloc(planned.len ? planned.len : 1, sizeof *made); /* 2: created by this run */
+    int *write_failed = lf_xcalloc(s.n_files ? s.n_files : 1, sizeof *write_failed);
     if (apply && !verify.command) {
         for (size_t m = 0; m < planned.len; m++) {
             const lf_new_file *nf = &planned.items[m];
@@ -316,6 +337,7 @@ int lf_cmd_fix(int argc, char **argv) {
                 free(err);
                 errors = 1;
                 usable[i] = 0;
+                write_failed[i] = 1;
                 continue;
             }
             fprintf(stderr, "fixed %s (", f->src.path);
@@ -342,7 +364,7 @@ int lf_cmd_fix(int argc, char **argv) {
                 continue;
             if (needed_by_usable(&s, fixed, usable, nf->path)) {
                 lf_fanout_created(fanout, nf->path);
-            } else if (made[m] == 2) {
+            } else if (made[m] == 2 && !landed_elsewhere(&s, fixed, write_failed, nf->path)) {
                 if (unlink(nf->path) != 0)
                     fprintf(stderr, "lockfix fix: %s: created for a file that was not written, and cannot be "
                                     "removed: %s\n",
@@ -351,6 +373,7 @@ int lf_cmd_fix(int argc, char **argv) {
         }
     }
     free(made);
+    free(write_failed);
     if (!apply) {
         lf_new_file_set_diff(&planned, &patch);
         for (size_t m = 0; m < planned.len; m++)

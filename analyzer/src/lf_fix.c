@@ -17,6 +17,7 @@
 #include "lf_util.h"
 
 void (*lf_fix_before_commit_hook)(const char *path) = NULL;
+void (*lf_fix_before_exchange_hook)(const char *path) = NULL;
 
 int lf_fix_applicable(const lf_finding *f) {
     return f->fix && f->rule && f->rule->fix_safety == LF_FIX_SAFE;
@@ -528,6 +529,8 @@ int lf_fix_write(const char *path, const lf_source *src, const char *text, size_
         *err = lf_xasprintf("%s: not written: %s", path, why);
         return 0;
     }
+    if (lf_fix_before_exchange_hook)
+        lf_fix_before_exchange_hook(path);
     if (exchange(tmp, path) != 0) {
         saved = errno;
         lf_tempfile_remove(slot);

@@ -76,5 +76,8 @@ void lf_new_file_set_free(lf_new_file_set *set);
 /* Test seam: when set, called by lf_fix_write after the temp file is complete and
  * before the final unchanged-check and rename (lets a test change the file there). */
 extern void (*lf_fix_before_commit_hook)(const char *path);
+/* Test seam: called after the last unchanged-check, right before the exchange:
+ * an edit made there is only caught by the check of what came out. */
+extern void (*lf_fix_before_exchange_hook)(const char *path);
 
 #endif

@@ -45,6 +45,8 @@ void lf_report_render(lf_format fmt, lf_strbuf *out, const lf_scan *s);
 /* Write data to path atomically (temp file in the same directory, fsync, rename),
  * or to stdout when path is NULL or "-". Returns 1, or 0 with *err set. */
 int lf_report_write(const char *path, const char *data, size_t len, char **err);
+/* Test seam: called with the complete temp's name right before its rename. */
+extern void (*lf_report_before_rename_hook)(const char *tmp);
 
 /* Pretty-print a cJSON document (two-space indent, trailing newline). */
 struct cJSON;

@@ -81,6 +81,8 @@ static int write_all(int fd, const char *data, size_t len) {
     return 1;
 }
 
+void (*lf_report_before_rename_hook)(const char *tmp) = NULL;
+
 int lf_report_write(const char *path, const char *data, size_t len, char **err) {
     *err = NULL;
     if (!path || strcmp(path, "-") == 0) {
@@ -111,6 +113,8 @@ int lf_report_write(const char *path, const char *data, size_t len, char **err) 
         ok = 0;
         e = errno;
     }
+    if (ok && lf_report_before_rename_hook)
+        lf_report_before_rename_hook(tmpl);
     if (ok && rename(tmpl, path) != 0) {
         ok = 0;
         e = errno;
