@@ -63,6 +63,82 @@ static const char *step_string(const TSQuery *q, const TSQueryPredicateStep *s, 
 }
 
 /* Parse one predicate (steps[0..n), without the Done step) into *out. */
+/* Rule files may come from a scanned repository (--rules), so a #match? regex
+ * must not be able to take superlinear time or unbounded memory. glibc's ERE
+ * matcher without back-references runs as a lazily built DFA, linear in the
+ * text; what breaks that is back-references (backtracking, exponential) and
+ * counted repetitions, which are expanded (nested ones multiply: 12.9 GB was
+ * seen). So: no back-references, counted repetitions with small bounds and
+ * never inside another, and a short pattern. Returns why a pattern is refused,
+ * or NULL. */
+#define LF_REGEX_MAX_LEN 512
+#define LF_REGEX_MAX_COUNT 32
+#define LF_REGEX_MAX_COUNT_SUM 256
+static const char *regex_unbounded(const char *re) {
+    size_t len = strlen(re);
+    if (len > LF_REGEX_MAX_LEN)
+        return "longer than 512 bytes";
+    /* counted[d]: the group open at depth d holds a counted repetition. */
+    unsigned char counted[LF_REGEX_MAX_LEN + 2] = {0};
+    size_t depth = 0;
+    int last_group_counted = 0; /* the atom just closed was a group holding one */
+    unsigned long sum = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = re[i];
+        int closed = 0;
+        if (c == '\\') {
+            if (i + 1 < len && re[i + 1] >= '1' && re[i + 1] <= '9')
+                return "back-references are not allowed (their matching time is exponential)";
+            i++;
+        } else if (c == '[') {
+            size_t j = i + 1;
+            if (j < len && re[j] == '^')
+                j++;
+            if (j < len && re[j] == ']')
+                j++;
+            while (j < len && re[j] != ']') {
+                if (re[j] == '[' && j + 1 < len && strchr(":.=", re[j + 1])) {
+                    char term[3] = {re[j + 1], ']', 0};
+                    const char *end = strstr(re + j + 2, term);
+                    j = end ? (size_t)(end - re) + 2 : len;
+                    continue;
+                }
+                j++;
+            }
+            i = j;
+        } else if (c == '(') {
+            counted[++depth] = 0;
+        } else if (c == ')') {
+            if (depth == 0)
+                continue; /* regcomp reports it */
+            last_group_counted = counted[depth];
+            depth--;
+            if (last_group_counted)
+                counted[depth] = 1;
+            closed = 1;
+        } else if (c == '{') {
+            char *end;
+            unsigned long lo = strtoul(re + i + 1, &end, 10), hi = lo;
+            if (*end == ',')
+                hi = end[1] == '}' ? lo : strtoul(end + 1, &end, 10);
+            if (lo > LF_REGEX_MAX_COUNT || hi > LF_REGEX_MAX_COUNT)
+                return "a counted repetition {m,n} above 32";
+            if (last_group_counted && i > 0 && re[i - 1] == ')')
+                return "a counted repetition of a group that holds one (the expansion multiplies)";
+            sum += hi > lo ? hi : lo;
+            if (sum > LF_REGEX_MAX_COUNT_SUM)
+                return "counted repetitions adding up to more than 256";
+            counted[depth] = 1;
+            const char *close = strchr(re + i, '}');
+            if (close)
+                i = (size_t)(close - re);
+        }
+        if (!closed)
+            last_group_counted = 0;
+    }
+    return NULL;
+}
+
 static int compile_one(const TSQuery *q, const TSQueryPredicateStep *steps, uint32_t n, text_pred *out,
                        char **problem) {
     memset(out, 0, sizeof *out);
@@ -137,6 +213,11 @@ static int compile_one(const TSQuery *q, const TSQueryPredicateStep *steps, uint
     uint32_t l;
     const char *s = step_string(q, &steps[2], &l);
     out->rhs_text = lf_xstrndup(s, l);
+    const char *why = regex_unbounded(out->rhs_text);
+    if (why) {
+        *problem = lf_xasprintf("#%s: regex \"%s\" refused: %s", op, out->rhs_text, why);
+        return 0;
+    }
     int rc = regcomp(&out->re, out->rhs_text, REG_EXTENDED | REG_NOSUB);
     if (rc != 0) {
         char buf[256];

@@ -213,6 +213,14 @@ lf_load_status lf_source_load(const char *path, lf_lang lang, lf_source *out, ch
                     lf_xasprintf("%s: larger than %u bytes, skipped", path, LF_SOURCE_MAX_BYTES));
     }
     buf[len] = '\0';
+    /* UTF-16 has NULs in ASCII text: name it rather than calling it binary. */
+    if (len >= 2 && (((unsigned char)buf[0] == 0xFF && (unsigned char)buf[1] == 0xFE) ||
+                     ((unsigned char)buf[0] == 0xFE && (unsigned char)buf[1] == 0xFF))) {
+        int le = (unsigned char)buf[0] == 0xFF;
+        free(buf);
+        return fail(LF_LOAD_BAD_UTF8, err,
+                    lf_xasprintf("%s: UTF-16 %s text (byte-order mark), not UTF-8, skipped", path, le ? "LE" : "BE"));
+    }
     size_t bad = first_nul_or_invalid(buf, len);
     /* A NUL anywhere makes the file binary, even after an invalid UTF-8 byte. */
     if (bad < len && (buf[bad] == '\0' || memchr(buf + bad, '\0', len - bad))) {
