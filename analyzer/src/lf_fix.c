@@ -214,6 +214,32 @@ static char *blame_parse_failure(const lf_source *src, const lf_finding *finding
     return msg;
 }
 
+/* 1 when a Python file indents some lines with tabs and others with spaces (or
+ * both in one line). Python reads such indentation by tab stops or rejects it
+ * (TabError), while the grammar and the generators count columns their own
+ * way: an inserted block could land at another depth. Conservative: any line
+ * counts, also inside brackets and strings. */
+static int mixed_indentation(const lf_source *src) {
+    int tabs = 0, spaces = 0;
+    for (size_t i = 0; i < src->n_lines; i++) {
+        const char *p = src->text + src->line_starts[i], *end = src->text + src->len;
+        int t = 0, sp = 0;
+        for (; p < end && (*p == ' ' || *p == '\t'); p++) {
+            if (*p == '\t')
+                t = 1;
+            else
+                sp = 1;
+        }
+        if (p == end || *p == '\n' || *p == '\r') /* blank line: its whitespace says nothing */
+            continue;
+        tabs |= t;
+        spaces |= sp;
+        if (tabs && spaces)
+            return 1;
+    }
+    return 0;
+}
+
 int lf_fix_apply(const lf_source *src, const lf_finding *findings, size_t n, lf_fixed_file *out, char **err) {
     memset(out, 0, sizeof *out);
     LF_VEC(pending_edit) edits = {0};
@@ -237,6 +263,13 @@ int lf_fix_apply(const lf_source *src, const lf_finding *findings, size_t n, lf_
     }
     if (n_fixes == 0)
         return 1;
+    if (src->lang == LF_LANG_PYTHON && mixed_indentation(src)) {
+        *err = lf_xasprintf("%s: refusing fixes: its indentation mixes tabs and spaces (Python reads it by tab "
+                            "stops or rejects it), so a rewritten block could change depth",
+                            src->path);
+        LF_VEC_FREE(&edits);
+        return 0;
+    }
     if (!lf_engine_parses_cleanly(src->lang, src->text, src->len)) {
         *err = lf_xasprintf("%s: refusing fixes: the file does not parse cleanly before any fix", src->path);
         LF_VEC_FREE(&edits);
