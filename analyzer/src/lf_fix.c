@@ -446,7 +446,7 @@ static void fsync_dir_of(const char *path) {
  * CAP_LEASE, a filesystem without leases), step 1 is skipped: an append
  * through a descriptor opened before the exchange and written after step 2
  * would still land in the inode that is dropped (documented in
- * docs/robustness.md). */
+ * docs/robustness-io.md). */
 
 #define LF_BUSY_WAIT_MS 3000
 
