@@ -18,6 +18,7 @@
 
 void (*lf_fix_before_commit_hook)(const char *path) = NULL;
 void (*lf_fix_before_exchange_hook)(const char *path) = NULL;
+int lf_fix_emulate_exchange = 0;
 
 int lf_fix_applicable(const lf_finding *f) {
     return f->fix && f->rule && f->rule->fix_safety == LF_FIX_SAFE;
@@ -507,8 +508,49 @@ static int settled_as(const char *name, uint64_t dev, uint64_t ino, const char *
     return ok;
 }
 
+/* Where the filesystem has no RENAME_EXCHANGE (NFS, vfat, ...): the same
+ * outcome through a third name c, with b always present: link b's inode as c,
+ * rename a over b, rename c to a. Not atomic, but no name is ever missing and
+ * no inode is dropped; c is registered, so a signal removes that extra name. */
+static int exchange_emulated(const char *a, const char *b) {
+    int slot;
+    int fd = lf_tempfile_create(b, ".lockfix-swap-", &slot);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    const char *c = lf_tempfile_path(slot);
+    int saved;
+    if (unlink(c) != 0 || link(b, c) != 0) {
+        saved = errno;
+        lf_tempfile_remove(slot);
+        errno = saved;
+        return -1;
+    }
+    if (rename(a, b) != 0) {
+        saved = errno;
+        lf_tempfile_remove(slot); /* only the extra name of b's inode */
+        errno = saved;
+        return -1;
+    }
+    if (rename(c, a) != 0) {
+        /* b holds a's inode, b's old inode is only under c: keep c. */
+        saved = errno;
+        lf_tempfile_forget(slot);
+        errno = saved;
+        return -1;
+    }
+    lf_tempfile_forget(slot);
+    return 0;
+}
+
 static int exchange(const char *a, const char *b) {
-    return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
+    if (!lf_fix_emulate_exchange) {
+        if (renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) == 0)
+            return 0;
+        if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+            return -1;
+    }
+    return exchange_emulated(a, b);
 }
 
 int lf_fix_check_unchanged(const char *path, const lf_source *src, char **err) {
@@ -567,9 +609,8 @@ int lf_fix_write(const char *path, const lf_source *src, const char *text, size_
     if (exchange(tmp, path) != 0) {
         saved = errno;
         lf_tempfile_remove(slot);
-        *err = lf_xasprintf("%s: not written: cannot exchange it with the fixed temporary file: %s%s", path,
-                            strerror(saved),
-                            saved == EINVAL ? " (this filesystem has no renameat2 RENAME_EXCHANGE)" : "");
+        *err = lf_xasprintf("%s: not written: cannot exchange it with the fixed temporary file: %s", path,
+                            strerror(saved));
         return 0;
     }
     /* From here the temp's name holds the original inode. A signal now removes

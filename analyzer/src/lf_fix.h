@@ -79,5 +79,8 @@ extern void (*lf_fix_before_commit_hook)(const char *path);
 /* Test seam: called after the last unchanged-check, right before the exchange:
  * an edit made there is only caught by the check of what came out. */
 extern void (*lf_fix_before_exchange_hook)(const char *path);
+/* Test seam: when set, the exchange takes the path used where the filesystem
+ * has no RENAME_EXCHANGE (a third name, link and two renames). */
+extern int lf_fix_emulate_exchange;
 
 #endif

@@ -8,7 +8,9 @@
  *       (after lockfix's last check), or, with LOCKFIX_HOOK_APPEND_AT=commit,
  *       before that last check;
  *   LOCKFIX_HOOK_HOLD=TEXT     right before the exchange, fork a child that holds
- *       the file open for 300 ms, then appends TEXT through that descriptor.
+ *       the file open for 300 ms, then appends TEXT through that descriptor;
+ *   LOCKFIX_HOOK_EMULATE_EXCHANGE=1  exchange names as on a filesystem without
+ *       RENAME_EXCHANGE.
  * Built only with the tests and never installed. */
 #include <fcntl.h>
 #include <stdio.h>
@@ -78,4 +80,5 @@ __attribute__((constructor)) static void install_hooks(void) {
     lf_fix_before_commit_hook = before_commit;
     lf_fix_before_exchange_hook = before_exchange;
     lf_report_before_rename_hook = before_report_rename;
+    lf_fix_emulate_exchange = getenv("LOCKFIX_HOOK_EMULATE_EXCHANGE") != NULL;
 }

@@ -23,13 +23,17 @@ def stage_lf101(tmp_path):
     return pkg
 
 
+EXCHANGE_MODES = {"renameat2": {}, "emulated": {"LOCKFIX_HOOK_EMULATE_EXCHANGE": "1"}}
+
+
+@pytest.mark.parametrize("mode", sorted(EXCHANGE_MODES))
 @pytest.mark.parametrize("at, why", [("exchange", b"modified while it was being written (a concurrent edit)"),
                                      ("commit", b"modified since it was read")])
-def test_append_at_the_last_moment_is_kept_and_the_file_reported_modified(tmp_path, at, why):
+def test_append_at_the_last_moment_is_kept_and_the_file_reported_modified(tmp_path, at, why, mode):
     pkg = stage_lf101(tmp_path)
     old = (pkg / "state.py").read_bytes()
     r = run(["fix", "integ", "--apply"], cwd=tmp_path, binary=HOOKS_BIN,
-            env={"LOCKFIX_HOOK_APPEND": APPEND.decode(), "LOCKFIX_HOOK_APPEND_AT": at})
+            env=dict(EXCHANGE_MODES[mode], LOCKFIX_HOOK_APPEND=APPEND.decode(), LOCKFIX_HOOK_APPEND_AT=at))
     assert r.returncode == 2, r.stderr
     assert b"lockfix fix: integ/lib/state.py: not written: " + why in r.stderr
     assert (pkg / "state.py").read_bytes() == old + APPEND  # the edit, never the fix over it
@@ -43,12 +47,26 @@ def test_append_at_the_last_moment_is_kept_and_the_file_reported_modified(tmp_pa
     assert b"lockfix: applied 0 fixes in 0 files" in r.stderr
 
 
-def test_append_through_a_descriptor_held_open_across_the_exchange(tmp_path):
+@pytest.mark.parametrize("mode", sorted(EXCHANGE_MODES))
+def test_emulated_or_real_exchange_fixes_and_leaves_nothing(tmp_path, mode):
+    new = fixed_text(tmp_path, "state.py", LF401_PY)
+    (tmp_path / "state.py").write_bytes(LF401_PY)
+    os.chmod(tmp_path / "state.py", 0o640)
+    r = run(["fix", "state.py", "--apply"], cwd=tmp_path, binary=HOOKS_BIN, env=EXCHANGE_MODES[mode])
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "state.py").read_bytes() == new
+    assert os.stat(tmp_path / "state.py").st_mode & 0o777 == 0o640
+    assert os.stat(tmp_path / "state.py").st_nlink == 1
+    assert sorted(os.listdir(tmp_path)) == ["scratch-state.py", "state.py"]
+
+
+@pytest.mark.parametrize("mode", sorted(EXCHANGE_MODES))
+def test_append_through_a_descriptor_held_open_across_the_exchange(tmp_path, mode):
     """A writer that opened the file before the exchange and appends 300 ms later:
     lockfix waits until it has closed, sees the append and puts the file back."""
     (tmp_path / "state.py").write_bytes(LF401_PY)
     r = run(["fix", "state.py", "--apply"], cwd=tmp_path, binary=HOOKS_BIN,
-            env={"LOCKFIX_HOOK_HOLD": APPEND.decode()})
+            env=dict(EXCHANGE_MODES[mode], LOCKFIX_HOOK_HOLD=APPEND.decode()))
     assert r.returncode == 2, r.stderr
     assert b"modified while it was being written (a concurrent edit)" in r.stderr
     assert (tmp_path / "state.py").read_bytes() == LF401_PY + APPEND
@@ -86,6 +104,9 @@ import os, sys, time, random
 path, stop, log = sys.argv[1], sys.argv[2], sys.argv[3]
 n = 0
 rnd = random.Random(int(sys.argv[4]))
+# Odd rounds append slowly (quiet windows in which lockfix can land its fix),
+# even rounds in bursts (edits racing every step of the write).
+delays = [0.2, 0.5] if int(sys.argv[4]) % 2 else [0, 0.0005, 0.002, 0.01]
 with open(log, "w") as out:
     while not os.path.exists(stop):
         line = "# append %d\n" % n
@@ -95,7 +116,7 @@ with open(log, "w") as out:
         out.write(line)
         out.flush()
         n += 1
-        time.sleep(rnd.choice([0, 0.0005, 0.002, 0.01]))
+        time.sleep(rnd.choice(delays))
 '''
 
 
