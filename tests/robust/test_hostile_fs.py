@@ -141,6 +141,13 @@ def test_odd_names_scan_fix_and_reports(tmp_path):
     assert got[b"\xff\xfe.py"] == "\ufffd\ufffd.py"
     assert got[b"latin1-caf\xe9.py"] == "latin1-caf\ufffd.py"
     assert "path_base64" not in [f for f in doc["findings"] if f["path"] == "new\nline.py"][0]
+    # Text: one line per finding, control bytes of a name escaped.
+    lines = run(["scan", "--no-config", "."], cwd=tmp_path).stdout.splitlines()
+    assert b"new\\nline.py:6:11: LF401 temp name path + \".tmp\" is fixed by the target path: concurrent writers" \
+        b" share one temp file, so one writer's rename can publish another's half-written data or fail with a " \
+        b"missing temp" in lines
+    assert [l for l in lines if l.startswith(b"\\x01ctl\\x7f.py:6:11: LF401 ")]
+    assert [l for l in lines if l.startswith(b"sp ace.py:6:11: LF401 ")]
     sarif = json.loads(run(["scan", "--no-config", "--format", "sarif", "."], cwd=tmp_path).stdout.decode("utf-8"))
     uris = sorted(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"])
     assert "%FF%FE.py" in uris and "new%0Aline.py" in uris and "latin1-caf%E9.py" in uris
