@@ -65,27 +65,59 @@ static const char *step_string(const TSQuery *q, const TSQueryPredicateStep *s, 
 /* Parse one predicate (steps[0..n), without the Done step) into *out. */
 /* Rule files may come from a scanned repository (--rules), so a #match? regex
  * must not be able to take superlinear time or unbounded memory. glibc's ERE
- * matcher without back-references runs as a lazily built DFA, linear in the
- * text; what breaks that is back-references (backtracking, exponential) and
- * counted repetitions, which are expanded (nested ones multiply: 12.9 GB was
- * seen). So: no back-references, counted repetitions with small bounds and
- * never inside another, and a short pattern. Returns why a pattern is refused,
- * or NULL. */
+ * matcher is fast on plain patterns but not linear in general. Measured on a
+ * run of "a" (8 KB): back-references are exponential; a repeated group that
+ * can match the same text in several ways, because it holds a repetition,
+ * (a+)+b, (a|a?)+b, or alternatives longer than one atom, (ab|a)*c, grows with
+ * about the cube of the text (1.6 s); counted repetitions are expanded (nested
+ * ones multiply: 12.9 GB was seen). Those shapes are refused; repetitions of
+ * single atoms and of groups of one-atom alternatives ((x|a)*b, a(b|c)*d) stay
+ * linear. Returns why a pattern is refused, or NULL. */
 #define LF_REGEX_MAX_LEN 512
 #define LF_REGEX_MAX_COUNT 32
 #define LF_REGEX_MAX_COUNT_SUM 256
+typedef struct re_group {
+    unsigned branch_atoms; /* atoms in the current alternative */
+    unsigned char quant;   /* holds a repetition */
+    unsigned char alt;     /* holds '|' */
+    unsigned char multi;   /* an alternative has more than one atom */
+} re_group;
+
 static const char *regex_unbounded(const char *re) {
     size_t len = strlen(re);
     if (len > LF_REGEX_MAX_LEN)
         return "longer than 512 bytes";
-    /* counted[d]: the group open at depth d holds a counted repetition. */
-    unsigned char counted[LF_REGEX_MAX_LEN + 2] = {0};
+    re_group g[LF_REGEX_MAX_LEN + 2];
+    memset(&g[0], 0, sizeof g[0]);
     size_t depth = 0;
-    int last_group_counted = 0; /* the atom just closed was a group holding one */
+    int prev_group = 0;         /* the atom just before is a group that closed */
+    re_group closed = {0, 0, 0, 0};
     unsigned long sum = 0;
     for (size_t i = 0; i < len; i++) {
         char c = re[i];
-        int closed = 0;
+        int is_group = 0;
+        if (c == '*' || c == '+' || c == '?' || c == '{') {
+            if (c == '{') {
+                char *end;
+                unsigned long lo = strtoul(re + i + 1, &end, 10), hi = lo;
+                if (*end == ',')
+                    hi = end[1] == '}' ? lo : strtoul(end + 1, &end, 10);
+                if (lo > LF_REGEX_MAX_COUNT || hi > LF_REGEX_MAX_COUNT)
+                    return "a counted repetition {m,n} above 32";
+                sum += hi > lo ? hi : lo;
+                if (sum > LF_REGEX_MAX_COUNT_SUM)
+                    return "counted repetitions adding up to more than 256";
+                const char *close = strchr(re + i, '}');
+                if (close)
+                    i = (size_t)(close - re);
+            }
+            if (prev_group && (closed.quant || (closed.alt && closed.multi)))
+                return "a repeated group that can match the same text in several ways (it holds a repetition, "
+                       "or alternatives longer than one atom): matching time would grow with the cube of the text";
+            g[depth].quant = 1;
+            prev_group = 0;
+            continue;
+        }
         if (c == '\\') {
             if (i + 1 < len && re[i + 1] >= '1' && re[i + 1] <= '9')
                 return "back-references are not allowed (their matching time is exponential)";
@@ -107,34 +139,29 @@ static const char *regex_unbounded(const char *re) {
             }
             i = j;
         } else if (c == '(') {
-            counted[++depth] = 0;
+            depth++;
+            memset(&g[depth], 0, sizeof g[depth]);
+            prev_group = 0;
+            continue;
+        } else if (c == '|') {
+            if (g[depth].branch_atoms > 1)
+                g[depth].multi = 1;
+            g[depth].branch_atoms = 0;
+            g[depth].alt = 1;
+            prev_group = 0;
+            continue;
         } else if (c == ')') {
             if (depth == 0)
                 continue; /* regcomp reports it */
-            last_group_counted = counted[depth];
+            if (g[depth].branch_atoms > 1)
+                g[depth].multi = 1;
+            closed = g[depth];
             depth--;
-            if (last_group_counted)
-                counted[depth] = 1;
-            closed = 1;
-        } else if (c == '{') {
-            char *end;
-            unsigned long lo = strtoul(re + i + 1, &end, 10), hi = lo;
-            if (*end == ',')
-                hi = end[1] == '}' ? lo : strtoul(end + 1, &end, 10);
-            if (lo > LF_REGEX_MAX_COUNT || hi > LF_REGEX_MAX_COUNT)
-                return "a counted repetition {m,n} above 32";
-            if (last_group_counted && i > 0 && re[i - 1] == ')')
-                return "a counted repetition of a group that holds one (the expansion multiplies)";
-            sum += hi > lo ? hi : lo;
-            if (sum > LF_REGEX_MAX_COUNT_SUM)
-                return "counted repetitions adding up to more than 256";
-            counted[depth] = 1;
-            const char *close = strchr(re + i, '}');
-            if (close)
-                i = (size_t)(close - re);
+            g[depth].quant |= closed.quant;
+            is_group = 1;
         }
-        if (!closed)
-            last_group_counted = 0;
+        g[depth].branch_atoms++;
+        prev_group = is_group;
     }
     return NULL;
 }

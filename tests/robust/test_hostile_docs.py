@@ -39,7 +39,16 @@ RULE_CASES = [
     ("backreference", rule_doc('((string) @finding (#match? @finding "(.*)(.*)\\\\1\\\\2b"))'),
      "regex \"(.*)(.*)\\1\\2b\" refused: back-references are not allowed (their matching time is exponential)"),
     ("nested-counts", rule_doc('((string) @finding (#match? @finding "(a{1,30}){1,30}b"))'),
-     "refused: a counted repetition of a group that holds one (the expansion multiplies)"),
+     "refused: a repeated group that can match the same text in several ways"),
+    ("nested-plus", rule_doc('((string) @finding (#match? @finding "(a+)+b"))'),
+     "regex \"(a+)+b\" refused: a repeated group that can match the same text in several ways (it holds a "
+     "repetition, or alternatives longer than one atom): matching time would grow with the cube of the text"),
+    ("optional-alternative", rule_doc('((string) @finding (#match? @finding "(a|a?)+b"))'),
+     "regex \"(a|a?)+b\" refused: a repeated group"),
+    ("overlapping-alternatives", rule_doc('((string) @finding (#match? @finding "(ab|a)*c"))'),
+     "regex \"(ab|a)*c\" refused: a repeated group"),
+    ("counts-sum", rule_doc('((string) @finding (#match? @finding "' + "a{1,30}" * 9 + '"))'),
+     "refused: counted repetitions adding up to more than 256"),
     ("huge-count", rule_doc('((string) @finding (#match? @finding "a{1,1000}b"))'),
      "refused: a counted repetition {m,n} above 32"),
     ("long-regex", rule_doc('((string) @finding (#match? @finding "' + "a" * 600 + '"))'),
@@ -58,7 +67,7 @@ def test_hostile_rule_document_is_refused(tmp_path, case, data, message):
 
 
 def test_bounded_regex_runs_on_a_long_string(tmp_path):
-    r = scan_with_rules(tmp_path, rule_doc('((string) @finding (#match? @finding "^.(a|aa)*(a|aa)*.$"))'), LONG_A)
+    r = scan_with_rules(tmp_path, rule_doc('((string) @finding (#match? @finding "^.(x|a)*a*(b|a)*.$"))'), LONG_A)
     assert r.returncode == 1, r.stderr
     assert b"t.py:1:5: LF991 m" in r.stdout
 
