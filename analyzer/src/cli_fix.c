@@ -1,7 +1,10 @@
 /* `lockfix fix`: apply the safe fixes of a scan, as a diff or in place. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "lf_diff.h"
@@ -21,10 +24,11 @@ static const char k_fix_usage[] =
     "                       it applies with `git apply` or `patch -p1` from the current\n"
     "                       directory\n"
     "  --apply              rewrite the files in place: each through a unique temp file\n"
-    "                       in its directory and a rename, with its mode kept, and only if\n"
-    "                       it is unchanged since it was read and has a single link (else\n"
-    "                       it is left alone, exit 2); files the fixes create are written\n"
-    "                       first\n"
+    "                       in its directory exchanged with it (renameat2), with its mode\n"
+    "                       kept, and only if it is unchanged since it was read and has a\n"
+    "                       single link; an edit made while it is written is kept and the\n"
+    "                       file reported not written (exit 2); files the fixes create are\n"
+    "                       written first, and only for files that are written\n"
     "  --runtime-dir NAME   put the runtime files a fix vendors (the lockrt Python\n"
     "                       binding of LF101's fix) in the subpackage NAME of each\n"
     "                       patched module's directory, created with an __init__.py,\n"
@@ -49,6 +53,77 @@ static const char k_fix_usage[] =
     "  1  findings at or above --fail-on remain that have no safe fix (listed on stderr),\n"
     "     or --verify kept an integration's fixes out\n"
     "  2  usage or I/O error, or a file's fixes were refused or could not be written\n";
+
+/* A file that was to be fixed but was not written: its fixable findings are
+ * left, with the reason, so the summary never reads "nothing to fix". */
+static void not_written(lf_fanout *fo, const lf_scan_file *f, const char *why, size_t *remaining, lf_severity fail_on) {
+    size_t n = strlen(f->walked->open_path); /* "<path>: not written: ..." -> "not written: ..." */
+    if (strncmp(why, f->walked->open_path, n) == 0 && why[n] == ':' && why[n + 1] == ' ')
+        why += n + 2;
+    for (size_t j = 0; j < f->n_findings; j++) {
+        const lf_finding *fd = &f->findings[j];
+        if (!lf_fix_applicable(fd))
+            continue;
+        if (fd->severity >= fail_on && fd->severity != LF_SEV_NONE)
+            (*remaining)++;
+        fprintf(stderr, "%s:%u:%u: %s not fixed: %s\n", fd->path, fd->line, fd->col, fd->rule->id, why);
+        lf_fanout_left(fo, fd, why);
+    }
+}
+
+/* 1 unless w is a symbolic link argument whose target lives in another
+ * directory (open_path is the link's resolved target). */
+static int link_beside_target(const lf_walk_file *w) {
+    if (strcmp(w->open_path, w->path) == 0)
+        return 1;
+    const char *slash = strrchr(w->path, '/');
+    char *dir = slash ? lf_xstrndup(w->path, (size_t)(slash - w->path) + (slash == w->path)) : lf_xstrdup(".");
+    char *real = realpath(dir, NULL);
+    const char *tslash = strrchr(w->open_path, '/');
+    size_t tlen = tslash ? (size_t)(tslash - w->open_path) + (tslash == w->open_path) : 0;
+    int same = real && tslash && strlen(real) == tlen && strncmp(real, w->open_path, tlen) == 0;
+    free(real);
+    free(dir);
+    return same;
+}
+
+/* 1 when the fixes of file f create `path` (a final path of the run's set). */
+static int needs_new_file(const lf_scan_file *f, const lf_fixed_file *ff, const char *path) {
+    lf_new_file_set one = {0};
+    char *err = NULL;
+    int needs = 0;
+    if (lf_new_file_set_add(&one, f->src.path, ff, &err))
+        for (size_t k = 0; k < one.len && !needs; k++)
+            needs = strcmp(one.items[k].path, path) == 0;
+    free(err);
+    lf_new_file_set_free(&one);
+    return needs;
+}
+
+static int needed_by_usable(const lf_scan *s, const lf_fixed_file *fixed, const int *usable, const char *path) {
+    for (size_t i = 0; i < s->n_files; i++)
+        if (usable[i] && needs_new_file(&s->files[i], &fixed[i], path))
+            return 1;
+    return 0;
+}
+
+/* 1 when a file whose write failed and which needs `path` now holds exactly its
+ * fixed text: another run (a second `lockfix fix --apply` at the same time)
+ * landed the same fix, and relies on the vendored file too. */
+static int landed_elsewhere(const lf_scan *s, const lf_fixed_file *fixed, const int *write_failed, const char *path) {
+    for (size_t i = 0; i < s->n_files; i++) {
+        if (!write_failed[i] || !needs_new_file(&s->files[i], &fixed[i], path))
+            continue;
+        lf_source now;
+        if (lf_source_load(s->files[i].walked->open_path, s->files[i].src.lang, &now, NULL) != LF_LOAD_OK)
+            continue;
+        int same = now.len == fixed[i].len && memcmp(lf_source_disk(&now), fixed[i].text, now.len) == 0;
+        lf_source_free(&now);
+        if (same)
+            return 1;
+    }
+    return 0;
+}
 
 int lf_cmd_fix(int argc, char **argv) {
     lf_scan_options o;
@@ -172,6 +247,17 @@ int lf_cmd_fix(int argc, char **argv) {
             fprintf(stderr, "lockfix fix: %s\n", err);
             free(err);
             errors = 1;
+        } else if (fixed[i].text && !link_beside_target(f->walked)) {
+            /* A symbolic link named on the command line, into another directory:
+             * its fixes would be written to the target while the vendored files
+             * and the import style follow the link's directory. Refused, not
+             * guessed. */
+            fprintf(stderr,
+                    "lockfix fix: %s: is a symbolic link into another directory (to %s): not fixed; name the "
+                    "target to fix it\n",
+                    f->src.path, f->walked->open_path);
+            errors = 1;
+            ok = 0;
         } else if (!lf_new_file_set_add(&planned, f->src.path, &fixed[i], &err)) {
             fprintf(stderr, "lockfix fix: %s\n", err);
             free(err);
@@ -203,41 +289,59 @@ int lf_cmd_fix(int argc, char **argv) {
         remaining += verified.remaining;
         errors |= verified.errors;
     }
-    /* Pass 2 (--apply): new files first, so no rewritten file ever refers to a
-     * file that could not be created; a file whose new file failed is left alone. */
+    /* Pass 2 (--apply): refuse up front the files that changed since they were
+     * read (or gained a hard link), so their vendored files are not created. */
     if (apply && !verify.command) {
-        for (size_t m = 0; m < planned.len; m++) {
-            const lf_new_file *nf = &planned.items[m];
-            if (lf_fix_create(nf->path, nf->content, strlen(nf->content), &err)) {
-                lf_fanout_created(fanout, nf->path);
+        for (size_t i = 0; i < s.n_files; i++) {
+            if (!usable[i])
                 continue;
-            }
-            fprintf(stderr, "lockfix fix: %s\n", err);
-            free(err);
-            errors = 1;
-            for (size_t i = 0; i < s.n_files; i++) {
-                if (!usable[i])
-                    continue;
-                lf_new_file_set one = {0};
-                lf_new_file_set_add(&one, s.files[i].src.path, &fixed[i], &err);
-                for (size_t k = 0; k < one.len; k++)
-                    if (strcmp(one.items[k].path, nf->path) == 0)
-                        usable[i] = 0;
-                lf_new_file_set_free(&one);
+            lf_scan_file *f = &s.files[i];
+            if (!lf_fix_check_unchanged(f->walked->open_path, &f->src, &err)) {
+                fprintf(stderr, "lockfix fix: %s\n", err);
+                not_written(fanout, f, err, &remaining, s.config.fail_on);
+                free(err);
+                errors = 1;
+                usable[i] = 0;
             }
         }
     }
-    /* Pass 3: rewrite (or diff) the files, in walk order. */
+    /* Pass 3 (--apply): the new files the remaining files need, before them, so
+     * no rewritten file ever refers to a file that could not be created; a file
+     * whose new file failed is left alone. */
+    int *made = lf_xcalloc(planned.len ? planned.len : 1, sizeof *made); /* 2: created by this run */
+    int *write_failed = lf_xcalloc(s.n_files ? s.n_files : 1, sizeof *write_failed);
+    if (apply && !verify.command) {
+        for (size_t m = 0; m < planned.len; m++) {
+            const lf_new_file *nf = &planned.items[m];
+            if (!needed_by_usable(&s, fixed, usable, nf->path))
+                continue;
+            made[m] = lf_fix_create(nf->path, nf->content, strlen(nf->content), &err);
+            if (made[m])
+                continue;
+            fprintf(stderr, "lockfix fix: %s\n", err);
+            free(err);
+            errors = 1;
+            for (size_t i = 0; i < s.n_files; i++)
+                if (usable[i] && needs_new_file(&s.files[i], &fixed[i], nf->path)) {
+                    usable[i] = 0;
+                    not_written(fanout, &s.files[i], "a file its fix needs could not be created", &remaining,
+                                s.config.fail_on);
+                }
+        }
+    }
+    /* Pass 4: rewrite (or diff) the files, in walk order. */
     for (size_t i = 0; i < s.n_files && !verify.command; i++) {
         lf_scan_file *f = &s.files[i];
         if (!usable[i])
             continue;
         if (apply) {
-            const char *write_path = f->walked->open_path ? f->walked->open_path : f->src.path;
-            if (!lf_fix_write(write_path, &f->src, fixed[i].text, fixed[i].len, &err)) {
+            if (!lf_fix_write(f->walked->open_path, &f->src, fixed[i].text, fixed[i].len, &err)) {
                 fprintf(stderr, "lockfix fix: %s\n", err);
+                not_written(fanout, f, err, &remaining, s.config.fail_on);
                 free(err);
                 errors = 1;
+                usable[i] = 0;
+                write_failed[i] = 1;
                 continue;
             }
             fprintf(stderr, "fixed %s (", f->src.path);
@@ -246,7 +350,7 @@ int lf_cmd_fix(int argc, char **argv) {
             fprintf(stderr, ")\n");
         } else {
             char *shown = lf_diff_display_path(f->src.path);
-            lf_diff_file(&patch, shown, f->src.text, f->src.len, fixed[i].text, fixed[i].len);
+            lf_diff_file(&patch, shown, lf_source_disk(&f->src), f->src.len, fixed[i].text, fixed[i].len);
             free(shown);
         }
         files_fixed++;
@@ -255,6 +359,25 @@ int lf_cmd_fix(int argc, char **argv) {
             if (lf_fix_applicable(&f->findings[j]))
                 lf_fanout_fixed(fanout, f->src.path, &f->findings[j]);
     }
+    /* A new file is kept only while a rewritten file refers to it: one created
+     * for files whose write then failed (a concurrent edit) is removed again. */
+    if (apply && !verify.command) {
+        for (size_t m = 0; m < planned.len; m++) {
+            const lf_new_file *nf = &planned.items[m];
+            if (!made[m])
+                continue;
+            if (needed_by_usable(&s, fixed, usable, nf->path)) {
+                lf_fanout_created(fanout, nf->path);
+            } else if (made[m] == 2 && !landed_elsewhere(&s, fixed, write_failed, nf->path)) {
+                if (unlink(nf->path) != 0)
+                    fprintf(stderr, "lockfix fix: %s: created for a file that was not written, and cannot be "
+                                    "removed: %s\n",
+                            nf->path, strerror(errno));
+            }
+        }
+    }
+    free(made);
+    free(write_failed);
     if (!apply) {
         lf_new_file_set_diff(&planned, &patch);
         for (size_t m = 0; m < planned.len; m++)

@@ -69,6 +69,7 @@ static void child(const char *cmd, const char *cwd, int out_fd) {
     dup2(out_fd, STDOUT_FILENO);
     dup2(out_fd, STDERR_FILENO);
     signal(SIGPIPE, SIG_DFL);
+    signal(SIGIO, SIG_DFL); /* ignored by lf_tempfile for its lease probe; an ignore survives exec */
     if (cwd && chdir(cwd) != 0) {
         dprintf(STDERR_FILENO, "lockfix: cannot enter %s: %s\n", cwd, strerror(errno));
         _exit(127);

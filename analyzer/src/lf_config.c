@@ -179,8 +179,10 @@ static int read_string_list(const cfg_doc *d, const cJSON *item, size_t val_off,
     size_t n = (size_t)cJSON_GetArraySize(item), i = 0;
     char **list = lf_xcalloc(n ? n : 1, sizeof *list);
     for (const cJSON *e = item->child; e; e = e->next, i++) {
-        size_t off = lf_jsonpos_element(d->text, d->len, val_off, i);
         if (!cJSON_IsString(e) || e->valuestring[0] == '\0') {
+            /* Located only on error: finding element i walks the array from its
+             * start, which for every element would be quadratic in its length. */
+            size_t off = lf_jsonpos_element(d->text, d->len, val_off, i);
             *err = doc_error(d, off, "\"%s\"[%zu] must be a non-empty string", item->string, i);
             for (size_t k = 0; k < i; k++)
                 free(list[k]);
@@ -203,14 +205,14 @@ static int read_severity_map(const cfg_doc *d, const cJSON *item, size_t val_off
     size_t n = (size_t)cJSON_GetArraySize(item), i = 0;
     cfg->severity = lf_xcalloc(n ? n : 1, sizeof *cfg->severity);
     for (const cJSON *e = item->child; e; e = e->next, i++) {
-        size_t key_off = lf_jsonpos_member_key(d->text, d->len, val_off, i);
-        size_t off = lf_jsonpos_member_value(d->text, d->len, val_off, i);
+        /* Member i is located only on error (each lookup walks the object). */
         lf_severity sev;
         if (e->string[0] == '\0') {
-            *err = doc_error(d, key_off, "\"severity\" has an empty rule id");
+            *err = doc_error(d, lf_jsonpos_member_key(d->text, d->len, val_off, i), "\"severity\" has an empty rule id");
             return 0;
         }
         if (!cJSON_IsString(e) || !lf_severity_parse(e->valuestring, &sev)) {
+            size_t off = lf_jsonpos_member_value(d->text, d->len, val_off, i);
             if (cJSON_IsString(e))
                 *err = doc_error(d, off,
                                  "severity of \"%s\" must be \"error\", \"warning\", \"info\" or \"off\", not \"%s\"",

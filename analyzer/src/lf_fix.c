@@ -7,14 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lf_diff.h"
 #include "lf_engine.h"
 #include "lf_rule.h"
+#include "lf_tempfile.h"
 #include "lf_util.h"
 
 void (*lf_fix_before_commit_hook)(const char *path) = NULL;
+void (*lf_fix_before_exchange_hook)(const char *path) = NULL;
+int lf_fix_emulate_exchange = 0;
 
 int lf_fix_applicable(const lf_finding *f) {
     return f->fix && f->rule && f->rule->fix_safety == LF_FIX_SAFE;
@@ -50,39 +54,43 @@ static uint32_t line_of(const lf_source *src, uint32_t byte) {
     return line;
 }
 
-/* Generators write "\n"; a file whose first line ends in "\r\n" gets its own convention. */
-static int uses_crlf(const lf_source *src) {
-    const char *nl = memchr(src->text, '\n', src->len);
-    return nl && nl > src->text && nl[-1] == '\r';
-}
-
-static void put_edit_text(lf_strbuf *sb, const char *text, int crlf) {
-    if (!crlf) {
+/* Generators write "\n". On disk, an inserted line break takes the file's own
+ * convention (from its first line: "\r\n" or a lone "\r"). */
+static void put_edit_text(lf_strbuf *sb, const char *text, const char *eol) {
+    if (strcmp(eol, "\n") == 0) {
         lf_strbuf_puts(sb, text);
         return;
     }
     for (const char *c = text; *c; c++) {
         if (*c == '\n' && (c == text || c[-1] != '\r'))
-            lf_strbuf_putc(sb, '\r');
-        lf_strbuf_putc(sb, *c);
+            lf_strbuf_puts(sb, eol);
+        else
+            lf_strbuf_putc(sb, *c);
     }
 }
 
-/* Apply sorted, non-overlapping, deduplicated edits. */
-static char *apply_edits(const lf_source *src, const pending_edit *e, size_t n, size_t *len_out) {
+/* Apply sorted, non-overlapping, deduplicated edits: to the text the engine
+ * parsed (disk = 0: what the re-parse check reads) or to the bytes on disk
+ * (disk = 1: what is written and diffed; lone CRs kept). */
+static char *apply_edits_to(const lf_source *src, const pending_edit *e, size_t n, size_t *len_out, int disk) {
     lf_strbuf sb;
     lf_strbuf_init(&sb);
     lf_strbuf_reserve(&sb, src->len);
-    int crlf = uses_crlf(src);
+    const char *base = disk ? lf_source_disk(src) : src->text;
+    const char *eol = disk ? lf_source_eol(src) : "\n";
     uint32_t pos = 0;
     for (size_t i = 0; i < n; i++) {
-        lf_strbuf_append(&sb, src->text + pos, e[i].start - pos);
-        put_edit_text(&sb, e[i].text, crlf);
+        lf_strbuf_append(&sb, base + pos, e[i].start - pos);
+        put_edit_text(&sb, e[i].text, eol);
         pos = e[i].end;
     }
-    lf_strbuf_append(&sb, src->text + pos, src->len - pos);
+    lf_strbuf_append(&sb, base + pos, src->len - pos);
     *len_out = sb.len;
     return lf_strbuf_detach(&sb);
+}
+
+static char *apply_edits(const lf_source *src, const pending_edit *e, size_t n, size_t *len_out) {
+    return apply_edits_to(src, e, n, len_out, 0);
 }
 
 static int valid_new_file_path(const char *p) {
@@ -207,6 +215,32 @@ static char *blame_parse_failure(const lf_source *src, const lf_finding *finding
     return msg;
 }
 
+/* 1 when a Python file indents some lines with tabs and others with spaces (or
+ * both in one line). Python reads such indentation by tab stops or rejects it
+ * (TabError), while the grammar and the generators count columns their own
+ * way: an inserted block could land at another depth. Conservative: any line
+ * counts, also inside brackets and strings. */
+static int mixed_indentation(const lf_source *src) {
+    int tabs = 0, spaces = 0;
+    for (size_t i = 0; i < src->n_lines; i++) {
+        const char *p = src->text + src->line_starts[i], *end = src->text + src->len;
+        int t = 0, sp = 0;
+        for (; p < end && (*p == ' ' || *p == '\t'); p++) {
+            if (*p == '\t')
+                t = 1;
+            else
+                sp = 1;
+        }
+        if (p == end || *p == '\n' || *p == '\r') /* blank line: its whitespace says nothing */
+            continue;
+        tabs |= t;
+        spaces |= sp;
+        if (tabs && spaces)
+            return 1;
+    }
+    return 0;
+}
+
 int lf_fix_apply(const lf_source *src, const lf_finding *findings, size_t n, lf_fixed_file *out, char **err) {
     memset(out, 0, sizeof *out);
     LF_VEC(pending_edit) edits = {0};
@@ -230,6 +264,13 @@ int lf_fix_apply(const lf_source *src, const lf_finding *findings, size_t n, lf_
     }
     if (n_fixes == 0)
         return 1;
+    if (src->lang == LF_LANG_PYTHON && mixed_indentation(src)) {
+        *err = lf_xasprintf("%s: refusing fixes: its indentation mixes tabs and spaces (Python reads it by tab "
+                            "stops or rejects it), so a rewritten block could change depth",
+                            src->path);
+        LF_VEC_FREE(&edits);
+        return 0;
+    }
     if (!lf_engine_parses_cleanly(src->lang, src->text, src->len)) {
         *err = lf_xasprintf("%s: refusing fixes: the file does not parse cleanly before any fix", src->path);
         LF_VEC_FREE(&edits);
@@ -272,9 +313,13 @@ int lf_fix_apply(const lf_source *src, const lf_finding *findings, size_t n, lf_
         lf_fixed_file_free(out);
         return 0;
     }
-    out->text = apply_edits(src, edits.items, edits.len, &out->len);
+    size_t parsed_len;
+    char *parsed = apply_edits(src, edits.items, edits.len, &parsed_len);
+    out->text = apply_edits_to(src, edits.items, edits.len, &out->len, 1);
     LF_VEC_FREE(&edits);
-    if (!lf_engine_parses_cleanly(src->lang, out->text, out->len)) {
+    int clean = lf_engine_parses_cleanly(src->lang, parsed, parsed_len);
+    free(parsed);
+    if (!clean) {
         *err = blame_parse_failure(src, findings, n);
         lf_fixed_file_free(out);
         return 0;
@@ -361,7 +406,7 @@ static int still_as_read(const char *path, const lf_source *src, struct stat *st
         lf_strbuf_init(&sb);
         if (!read_fd_all(fd, &sb))
             *why = strerror(errno);
-        else if (sb.len != src->len || memcmp(sb.data ? sb.data : "", src->text, src->len) != 0)
+        else if (sb.len != src->len || memcmp(sb.data ? sb.data : "", lf_source_disk(src), src->len) != 0)
             *why = "content changed since it was read";
         else
             same = 1;
@@ -383,19 +428,138 @@ static void fsync_dir_of(const char *path) {
     free(copy);
 }
 
-/* mkstemp in the directory of `path`: "<dir>/.<base>.lockfix-XXXXXX". */
-static int temp_beside(const char *path, char **tmp_out) {
-    char *d = lf_xstrdup(path), *b = lf_xstrdup(path);
-    char *tmpl = lf_xasprintf("%s/.%s.lockfix-XXXXXX", dirname(d), basename(b));
-    free(d);
-    free(b);
-    int fd = mkostemp(tmpl, O_CLOEXEC);
+/* ---- replacing a file without losing a concurrent edit ----
+ *
+ * A check followed by rename(2) has a window: an append made between the last
+ * check and the rename lands in the old inode, which the rename then drops.
+ * lf_fix_write closes it by exchanging instead of replacing
+ * (renameat2 RENAME_EXCHANGE): the fixed temp takes the file's name and the
+ * file's inode comes out under the temp's name, still whole. Then:
+ *   1. wait (bounded) until no other process has that inode open: a write
+ *      lease (F_SETLEASE F_WRLCK) can only be taken when nobody else has it
+ *      open, and it is released at once. From then on nobody can write to it
+ *      (its only name is a fresh hidden temp);
+ *   2. compare what came out with what was read, byte for byte;
+ *   3. identical: unlink it, the fix landed. Different (an edit slipped in), or
+ *      still held open after the wait: exchange back, so the file holds the
+ *      edit, and report the file as modified, not fixed.
+ * Where a lease cannot be taken (a file owned by another user without
+ * CAP_LEASE, a filesystem without leases), step 1 is skipped: an append
+ * through a descriptor opened before the exchange and written after step 2
+ * would still land in the inode that is dropped (documented in
+ * docs/robustness-io.md). */
+
+#define LF_BUSY_WAIT_MS 3000
+
+static void sleep_ms(unsigned ms) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+/* 1 when no other process has fd's file open (lease taken and released), 0 when
+ * one still does after the bounded wait, -1 when leases are unavailable here. */
+static int wait_sole_opener(int fd) {
+    unsigned waited = 0, step = 1;
+    for (;;) {
+        if (fcntl(fd, F_SETLEASE, F_WRLCK) == 0) {
+            (void)fcntl(fd, F_SETLEASE, F_UNLCK);
+            return 1;
+        }
+        if (errno != EAGAIN && errno != EBUSY)
+            return -1;
+        if (waited >= LF_BUSY_WAIT_MS)
+            return 0;
+        sleep_ms(step);
+        waited += step;
+        step = step < 64 ? step * 2 : 64;
+    }
+}
+
+/* 1 when `name` is the inode (dev, ino) holding exactly want[0..len), once no
+ * other process has it open. *why is set on 0. */
+static int settled_as(const char *name, uint64_t dev, uint64_t ino, const char *want, size_t len,
+                      const char **why) {
+    int fd = open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
-        free(tmpl);
+        *why = strerror(errno);
+        return 0;
+    }
+    struct stat st;
+    int ok = 0;
+    if (fstat(fd, &st) != 0) {
+        *why = strerror(errno);
+    } else if ((uint64_t)st.st_dev != dev || (uint64_t)st.st_ino != ino) {
+        *why = "replaced by another file while it was being written";
+    } else if (wait_sole_opener(fd) == 0) {
+        *why = "held open by another process while it was being written";
+    } else {
+        lf_strbuf sb;
+        lf_strbuf_init(&sb);
+        if (!read_fd_all(fd, &sb))
+            *why = strerror(errno);
+        else if (sb.len != len || memcmp(sb.data ? sb.data : "", want, len) != 0)
+            *why = "modified while it was being written (a concurrent edit)";
+        else
+            ok = 1;
+        lf_strbuf_free(&sb);
+    }
+    close(fd);
+    return ok;
+}
+
+/* Where the filesystem has no RENAME_EXCHANGE (NFS, vfat, ...): the same
+ * outcome through a third name c, with b always present: link b's inode as c,
+ * rename a over b, rename c to a. Not atomic, but no name is ever missing and
+ * no inode is dropped; c is registered, so a signal removes that extra name. */
+static int exchange_emulated(const char *a, const char *b) {
+    int slot;
+    int fd = lf_tempfile_create(b, ".lockfix-swap-", &slot);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    const char *c = lf_tempfile_path(slot);
+    int saved;
+    if (unlink(c) != 0 || link(b, c) != 0) {
+        saved = errno;
+        lf_tempfile_remove(slot);
+        errno = saved;
         return -1;
     }
-    *tmp_out = tmpl;
-    return fd;
+    if (rename(a, b) != 0) {
+        saved = errno;
+        lf_tempfile_remove(slot); /* only the extra name of b's inode */
+        errno = saved;
+        return -1;
+    }
+    if (rename(c, a) != 0) {
+        /* b holds a's inode, b's old inode is only under c: keep c. */
+        saved = errno;
+        lf_tempfile_forget(slot);
+        errno = saved;
+        return -1;
+    }
+    lf_tempfile_forget(slot);
+    return 0;
+}
+
+static int exchange(const char *a, const char *b) {
+    if (!lf_fix_emulate_exchange) {
+        if (renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) == 0)
+            return 0;
+        if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+            return -1;
+    }
+    return exchange_emulated(a, b);
+}
+
+int lf_fix_check_unchanged(const char *path, const lf_source *src, char **err) {
+    struct stat st;
+    const char *why = NULL;
+    if (still_as_read(path, src, &st, &why))
+        return 1;
+    *err = lf_xasprintf("%s: not written: %s", path, why);
+    return 0;
 }
 
 int lf_fix_write(const char *path, const lf_source *src, const char *text, size_t len, char **err) {
@@ -405,48 +569,78 @@ int lf_fix_write(const char *path, const lf_source *src, const char *text, size_
         *err = lf_xasprintf("%s: not written: %s", path, why);
         return 0;
     }
-    char *tmp = NULL;
-    int fd = temp_beside(path, &tmp);
+    int slot;
+    int fd = lf_tempfile_create(path, ".lockfix-", &slot);
     if (fd < 0) {
         *err = lf_xasprintf("%s: not written: cannot create a temporary file beside it: %s", path, strerror(errno));
         return 0;
     }
-    /* Keep mode and, where permitted, owner: the rename replaces the inode. */
+    const char *tmp = lf_tempfile_path(slot);
+    /* Keep mode and, where permitted, owner: the exchange replaces the inode. */
     int ok = fchmod(fd, st.st_mode & 07777) == 0;
     if (ok && (fchown(fd, st.st_uid, st.st_gid) != 0 && errno != EPERM))
         ok = 0;
     ok = ok && write_fd_all(fd, text, len) && fsync(fd) == 0;
     int saved = errno;
+    struct stat tst;
+    if (ok && fstat(fd, &tst) != 0) {
+        ok = 0;
+        saved = errno;
+    }
     if (close(fd) != 0 && ok) {
         ok = 0;
         saved = errno;
     }
     if (!ok) {
-        unlink(tmp);
+        lf_tempfile_remove(slot);
         *err = lf_xasprintf("%s: not written: writing the temporary file failed: %s", path, strerror(saved));
-        free(tmp);
         return 0;
     }
     if (lf_fix_before_commit_hook)
         lf_fix_before_commit_hook(path);
-    /* Re-check just before the rename, so an edit made while the fix was being
-     * computed or written is never overwritten. */
+    /* Cheap early refusal; the exchange below is what makes it safe. */
     if (!still_as_read(path, src, &st, &why)) {
-        unlink(tmp);
-        free(tmp);
+        lf_tempfile_remove(slot);
         *err = lf_xasprintf("%s: not written: %s", path, why);
         return 0;
     }
-    if (rename(tmp, path) != 0) {
+    if (lf_fix_before_exchange_hook)
+        lf_fix_before_exchange_hook(path);
+    if (exchange(tmp, path) != 0) {
         saved = errno;
-        unlink(tmp);
-        free(tmp);
-        *err = lf_xasprintf("%s: not written: rename failed: %s", path, strerror(saved));
+        lf_tempfile_remove(slot);
+        *err = lf_xasprintf("%s: not written: cannot exchange it with the fixed temporary file: %s", path,
+                            strerror(saved));
         return 0;
     }
-    free(tmp);
+    /* From here the temp's name holds the original inode. A signal now removes
+     * it (lf_tempfile): the file then stays fixed, as it is at this instant. */
+    if (settled_as(tmp, src->dev, src->ino, lf_source_disk(src), src->len, &why)) {
+        lf_tempfile_remove(slot);
+        fsync_dir_of(path);
+        return 1;
+    }
+    /* Swap back: the file gets its edited inode again. */
+    if (exchange(tmp, path) != 0) {
+        saved = errno;
+        lf_tempfile_forget(slot); /* holds the user's edit: never removed */
+        *err = lf_xasprintf("%s: %s, and putting it back failed (%s): the edited original is kept as %s", path, why,
+                            strerror(saved), tmp);
+        return 0;
+    }
+    const char *why2 = NULL;
+    if (!settled_as(tmp, (uint64_t)tst.st_dev, (uint64_t)tst.st_ino, text, len, &why2)) {
+        /* The fixed file was written to in the instant it was in place: both
+         * inodes hold someone's edit, so neither is removed. */
+        lf_tempfile_forget(slot);
+        *err = lf_xasprintf("%s: not written: %s; the fixed copy was also edited meanwhile and is kept as %s", path,
+                            why, tmp);
+        return 0;
+    }
+    lf_tempfile_remove(slot);
     fsync_dir_of(path);
-    return 1;
+    *err = lf_xasprintf("%s: not written: %s", path, why);
+    return 0;
 }
 
 static int mkdir_parents(const char *path) {
@@ -484,12 +678,13 @@ int lf_fix_create(const char *path, const char *content, size_t len, char **err)
         *err = lf_xasprintf("%s: not created: cannot create its directory: %s", path, strerror(errno));
         return 0;
     }
-    char *tmp = NULL;
-    fd = temp_beside(path, &tmp);
+    int slot;
+    fd = lf_tempfile_create(path, ".lockfix-", &slot);
     if (fd < 0) {
         *err = lf_xasprintf("%s: not created: %s", path, strerror(errno));
         return 0;
     }
+    const char *tmp = lf_tempfile_path(slot);
     int ok = fchmod(fd, 0644) == 0 && write_fd_all(fd, content, len) && fsync(fd) == 0;
     int saved = errno;
     if (close(fd) != 0 && ok) {
@@ -502,14 +697,13 @@ int lf_fix_create(const char *path, const char *content, size_t len, char **err)
         ok = 0;
         saved = errno;
     }
-    unlink(tmp);
-    free(tmp);
+    lf_tempfile_remove(slot);
     if (!ok) {
         *err = lf_xasprintf("%s: not created: %s", path, strerror(saved));
         return 0;
     }
     fsync_dir_of(path);
-    return 1;
+    return 2;
 }
 
 /* ---- new files of a run ---- */

@@ -37,16 +37,24 @@ int lf_fix_applicable(const lf_finding *f);
 int lf_fix_apply(const lf_source *src, const lf_finding *findings, size_t n, lf_fixed_file *out, char **err);
 void lf_fixed_file_free(lf_fixed_file *f);
 
+/* 1 when `path` is still exactly the file src read (dev, ino, size, mtime and
+ * content) and has a single link; else 0 with *err ("<path>: not written: why"). */
+int lf_fix_check_unchanged(const char *path, const lf_source *src, char **err);
+
 /* Replace the file at `path` (the file src was read from) by text, atomically: a
- * unique temp in the same directory with src's mode, fsync, rename. Only when the
- * file is still exactly what src read (dev, ino, size, mtime and content), checked
- * before the temp is written and again right before the rename. Returns 1, or 0 with
- * *err (malloc'd) and the file untouched. */
+ * unique temp in the same directory with src's mode and owner, fsync, then an
+ * exchange of the two names (renameat2 RENAME_EXCHANGE). What comes out is
+ * checked, once no other process holds it open, to be byte for byte what src
+ * read; otherwise the names are exchanged back and the file keeps the edit
+ * (lf_fix.c explains the protocol). The temp is registered with lf_tempfile, so
+ * a signal never leaves it behind. Returns 1, or 0 with *err (malloc'd) and the
+ * file holding whatever was last written to it by others. */
 int lf_fix_write(const char *path, const lf_source *src, const char *text, size_t len, char **err);
 
 /* Create `path` with content (O_EXCL, mode 0644 before umask, missing parent
- * directories created). An existing file with exactly this content is left alone
- * (returns 1: nothing to do); any other existing file is an error. */
+ * directories created). Returns 2 when it created the file; an existing file
+ * with exactly this content is left alone (returns 1: nothing to do); any other
+ * existing file is an error (0, *err). */
 int lf_fix_create(const char *path, const char *content, size_t len, char **err);
 
 /* The new files of a whole run, keyed by final path (the fixed file's directory
@@ -68,5 +76,11 @@ void lf_new_file_set_free(lf_new_file_set *set);
 /* Test seam: when set, called by lf_fix_write after the temp file is complete and
  * before the final unchanged-check and rename (lets a test change the file there). */
 extern void (*lf_fix_before_commit_hook)(const char *path);
+/* Test seam: called after the last unchanged-check, right before the exchange:
+ * an edit made there is only caught by the check of what came out. */
+extern void (*lf_fix_before_exchange_hook)(const char *path);
+/* Test seam: when set, the exchange takes the path used where the filesystem
+ * has no RENAME_EXCHANGE (a third name, link and two renames). */
+extern int lf_fix_emulate_exchange;
 
 #endif

@@ -46,10 +46,20 @@ void lf_report_render(lf_format fmt, lf_strbuf *out, const lf_scan *s);
 /* Write data to path atomically (temp file in the same directory, fsync, rename),
  * or to stdout when path is NULL or "-". Returns 1, or 0 with *err set. */
 int lf_report_write(const char *path, const char *data, size_t len, char **err);
+/* Test seam: called with the complete temp's name right before its rename. */
+extern void (*lf_report_before_rename_hook)(const char *tmp);
 
 /* Pretty-print a cJSON document (two-space indent, trailing newline). */
 struct cJSON;
 void lf_report_put_json(lf_strbuf *out, const struct cJSON *root);
+
+/* JSON strings must be UTF-8, file names need not be. lf_report_utf8 copies s
+ * with each byte that is not part of a well-formed sequence replaced by U+FFFD
+ * (malloc'd); *lossy says whether any was. lf_report_add_path adds key: that
+ * copy and, when it was lossy, key + "_base64": the exact bytes, base64
+ * (docs/output-formats.md). */
+char *lf_report_utf8(const char *s, int *lossy);
+void lf_report_add_path(struct cJSON *obj, const char *key, const char *path);
 
 /* Index of a rule in s->rules (the SARIF ruleIndex). */
 size_t lf_report_rule_index(const lf_scan *s, const lf_rule *rule);

@@ -15,7 +15,7 @@
 
 /* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlongs, no
  * surrogates, nothing above U+10FFFF), or 0 when it is malformed. */
-static size_t utf8_seq_len(const unsigned char *s, size_t avail) {
+size_t lf_utf8_seq_len(const unsigned char *s, size_t avail) {
     unsigned char c = s[0];
     if (c < 0x80)
         return 1;
@@ -73,7 +73,7 @@ static size_t first_nul_or_invalid(const char *text, size_t len) {
             i++;
             continue;
         }
-        size_t n = utf8_seq_len(s + i, len - i);
+        size_t n = lf_utf8_seq_len(s + i, len - i);
         if (n == 0)
             return i;
         i += n;
@@ -97,6 +97,35 @@ static void build_line_index(lf_source *src) {
     src->n_lines = n;
 }
 
+/* Lone CRs (not followed by LF) end lines in Python and JS but not in the
+ * grammars: read them as LF, keeping the bytes on disk in raw. One pass; raw is
+ * only allocated for files that have one. */
+static void normalize_lone_cr(lf_source *src) {
+    char *p = memchr(src->text, '\r', src->len);
+    for (; p; p = memchr(p + 1, '\r', src->len - (size_t)(p + 1 - src->text))) {
+        if ((size_t)(p + 1 - src->text) < src->len && p[1] == '\n')
+            continue;
+        if (!src->raw)
+            src->raw = lf_xstrndup(src->text, src->len);
+        *p = '\n';
+        if ((size_t)(p + 1 - src->text) >= src->len)
+            break;
+    }
+}
+
+const char *lf_source_disk(const lf_source *src) { return src->raw ? src->raw : src->text; }
+
+const char *lf_source_eol(const lf_source *src) {
+    const char *d = lf_source_disk(src);
+    for (size_t i = 0; i < src->len; i++) {
+        if (d[i] == '\n')
+            return "\n";
+        if (d[i] == '\r')
+            return i + 1 < src->len && d[i + 1] == '\n' ? "\r\n" : "\r";
+    }
+    return "\n";
+}
+
 static void init_common(lf_source *out, const char *path, lf_lang lang) {
     memset(out, 0, sizeof *out);
     out->path = lf_xstrdup(path);
@@ -108,6 +137,7 @@ void lf_source_from_text(lf_source *out, const char *path, lf_lang lang, const c
     out->text = lf_xstrndup(text, len);
     out->len = len;
     out->size = len;
+    normalize_lone_cr(out);
     build_line_index(out);
 }
 
@@ -183,6 +213,14 @@ lf_load_status lf_source_load(const char *path, lf_lang lang, lf_source *out, ch
                     lf_xasprintf("%s: larger than %u bytes, skipped", path, LF_SOURCE_MAX_BYTES));
     }
     buf[len] = '\0';
+    /* UTF-16 has NULs in ASCII text: name it rather than calling it binary. */
+    if (len >= 2 && (((unsigned char)buf[0] == 0xFF && (unsigned char)buf[1] == 0xFE) ||
+                     ((unsigned char)buf[0] == 0xFE && (unsigned char)buf[1] == 0xFF))) {
+        int le = (unsigned char)buf[0] == 0xFF;
+        free(buf);
+        return fail(LF_LOAD_BAD_UTF8, err,
+                    lf_xasprintf("%s: UTF-16 %s text (byte-order mark), not UTF-8, skipped", path, le ? "LE" : "BE"));
+    }
     size_t bad = first_nul_or_invalid(buf, len);
     /* A NUL anywhere makes the file binary, even after an invalid UTF-8 byte. */
     if (bad < len && (buf[bad] == '\0' || memchr(buf + bad, '\0', len - bad))) {
@@ -207,6 +245,7 @@ lf_load_status lf_source_load(const char *path, lf_lang lang, lf_source *out, ch
     out->size = (uint64_t)st.st_size;
     out->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000LL + (int64_t)st.st_mtim.tv_nsec;
     out->mode = st.st_mode;
+    normalize_lone_cr(out);
     build_line_index(out);
     return LF_LOAD_OK;
 }
@@ -216,6 +255,7 @@ void lf_source_free(lf_source *src) {
         return;
     free(src->path);
     free(src->text);
+    free(src->raw);
     free(src->line_starts);
     memset(src, 0, sizeof *src);
 }

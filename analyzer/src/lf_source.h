@@ -10,8 +10,13 @@
 
 typedef struct lf_source {
     char *path;          /* as given / as walked, used in reports ("fixtures/a/lib/state.py") */
-    char *text;          /* file content, NUL-terminated (content has no NUL: binary files are refused) */
+    char *text;          /* file content, NUL-terminated (content has no NUL: binary files are refused),
+                            with every lone "\r" line ending read as "\n" (the grammars end lines
+                            at "\n" only; Python and JS also end them at a lone CR). Same length and
+                            offsets as the bytes on disk. */
     size_t len;
+    char *raw;           /* the bytes on disk when they differ from text (lone CRs), else NULL;
+                            fixes and diffs are made against lf_source_disk() */
     lf_lang lang;
     uint32_t *line_starts; /* byte offset of the start of each line; line_starts[0] == 0 */
     size_t n_lines;
@@ -36,6 +41,14 @@ lf_load_status lf_source_load(const char *path, lf_lang lang, lf_source *out, ch
 /* Build from memory (tests, rule test cases, re-parse after a fix). Copies text. */
 void lf_source_from_text(lf_source *out, const char *path, lf_lang lang, const char *text, size_t len);
 void lf_source_free(lf_source *src);
+
+/* The bytes as on disk (raw, or text when they are the same); len is src->len. */
+const char *lf_source_disk(const lf_source *src);
+/* The file's line ending, from its first line: "\n", "\r\n" or "\r". */
+const char *lf_source_eol(const lf_source *src);
+
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629), 0 when malformed. */
+size_t lf_utf8_seq_len(const unsigned char *s, size_t avail);
 
 /* 1-based line and 1-based column (in UTF-8 code points) of a byte offset. */
 void lf_source_position(const lf_source *src, uint32_t byte, uint32_t *line, uint32_t *col);

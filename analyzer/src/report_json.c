@@ -50,7 +50,7 @@ static cJSON *fix_json(const lf_scan_file *f, const lf_finding *fd) {
     cJSON *files = cJSON_AddArrayToObject(fix, "new_files");
     for (size_t i = 0; i < fd->fix->n_new_files; i++) {
         cJSON *jf = cJSON_CreateObject();
-        cJSON_AddStringToObject(jf, "path", fd->fix->new_files[i].path);
+        lf_report_add_path(jf, "path", fd->fix->new_files[i].path);
         cJSON_AddStringToObject(jf, "content", fd->fix->new_files[i].content);
         cJSON_AddItemToArray(files, jf);
     }
@@ -70,7 +70,7 @@ void lf_report_json(lf_strbuf *out, const lf_scan *s) {
         for (size_t k = 0; k < f->n_findings; k++) {
             const lf_finding *fd = &f->findings[k];
             cJSON *j = cJSON_CreateObject();
-            cJSON_AddStringToObject(j, "path", fd->path);
+            lf_report_add_path(j, "path", fd->path);
             cJSON_AddNumberToObject(j, "line", fd->line);
             cJSON_AddNumberToObject(j, "column", fd->col);
             cJSON_AddNumberToObject(j, "end_line", fd->end_line);
@@ -103,9 +103,12 @@ void lf_report_json(lf_strbuf *out, const lf_scan *s) {
     cJSON *skipped = cJSON_AddArrayToObject(root, "skipped");
     for (size_t i = 0; i < s->n_skips; i++) {
         cJSON *j = cJSON_CreateObject();
-        cJSON_AddStringToObject(j, "path", s->skips[i].path);
+        lf_report_add_path(j, "path", s->skips[i].path);
         cJSON_AddStringToObject(j, "kind", lf_skip_kind_name(s->skips[i].kind));
-        cJSON_AddStringToObject(j, "reason", s->skips[i].reason);
+        int lossy;
+        char *reason = lf_report_utf8(s->skips[i].reason, &lossy);
+        cJSON_AddStringToObject(j, "reason", reason);
+        free(reason);
         cJSON_AddItemToArray(skipped, j);
     }
 

@@ -299,9 +299,12 @@ void lf_report_sarif(lf_strbuf *out, const lf_scan *s) {
         for (size_t i = 0; i < s->n_skips; i++) {
             cJSON *n = cJSON_CreateObject();
             cJSON_AddStringToObject(n, "level", s->skips[i].kind == LF_SKIP_ANALYSIS_ERROR ? "error" : "warning");
-            char *msg = lf_xasprintf("skipping %s: %s", s->skips[i].path, s->skips[i].reason);
+            char *raw = lf_xasprintf("skipping %s: %s", s->skips[i].path, s->skips[i].reason);
+            int lossy;
+            char *msg = lf_report_utf8(raw, &lossy); /* the URI below keeps the exact bytes */
             add_text(n, "message", msg);
             free(msg);
+            free(raw);
             cJSON *locs = cJSON_AddArrayToObject(n, "locations");
             cJSON *loc = cJSON_CreateObject();
             add_artifact_location(cJSON_AddObjectToObject(loc, "physicalLocation"), s->skips[i].path);

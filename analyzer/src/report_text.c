@@ -45,6 +45,34 @@ static void put_one_line(lf_strbuf *out, const char *msg) {
     lf_strbuf_putc(out, '\n');
 }
 
+/* A file name with a control byte (a newline) would break the one-line-per-
+ * finding shape: those bytes are shown as \n, \r, \t or \xNN (and a
+ * backslash as \\ only then, so ordinary names print unchanged). JSON and
+ * SARIF carry the exact name. */
+static void put_path(lf_strbuf *out, const char *path) {
+    int plain = 1;
+    for (const unsigned char *p = (const unsigned char *)path; *p && plain; p++)
+        plain = *p >= 0x20 && *p != 0x7f;
+    if (plain) {
+        lf_strbuf_puts(out, path);
+        return;
+    }
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (*p == '\n')
+            lf_strbuf_puts(out, "\\n");
+        else if (*p == '\r')
+            lf_strbuf_puts(out, "\\r");
+        else if (*p == '\t')
+            lf_strbuf_puts(out, "\\t");
+        else if (*p == '\\')
+            lf_strbuf_puts(out, "\\\\");
+        else if (*p < 0x20 || *p == 0x7f)
+            lf_strbuf_printf(out, "\\x%02x", *p);
+        else
+            lf_strbuf_putc(out, (char)*p);
+    }
+}
+
 static const char *plural(size_t n, const char *one, const char *many) {
     return n == 1 ? one : many;
 }
@@ -83,7 +111,8 @@ void lf_report_text(lf_strbuf *out, const lf_scan *s) {
         const lf_scan_file *f = &s->files[i];
         for (size_t k = 0; k < f->n_findings; k++) {
             const lf_finding *fd = &f->findings[k];
-            lf_strbuf_printf(out, "%s:%u:%u: %s ", fd->path, fd->line, fd->col, fd->rule->id);
+            put_path(out, fd->path);
+            lf_strbuf_printf(out, ":%u:%u: %s ", fd->line, fd->col, fd->rule->id);
             put_one_line(out, fd->message ? fd->message : "");
             if (f->has_source) {
                 size_t len;

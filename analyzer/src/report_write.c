@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "lf_report.h"
+#include "lf_source.h"
+#include "lf_tempfile.h"
 
 int lf_format_parse(const char *name, lf_format *out) {
     static const struct {
@@ -80,6 +82,8 @@ static int write_all(int fd, const char *data, size_t len) {
     return 1;
 }
 
+void (*lf_report_before_rename_hook)(const char *tmp) = NULL;
+
 int lf_report_write(const char *path, const char *data, size_t len, char **err) {
     *err = NULL;
     if (!path || strcmp(path, "-") == 0) {
@@ -92,15 +96,13 @@ int lf_report_write(const char *path, const char *data, size_t len, char **err) 
     }
     /* A reader of the report (a CI upload step) never sees a half-written file:
      * write a temp in the same directory, fsync, then rename over the target. */
-    const char *slash = strrchr(path, '/');
-    char *tmpl = slash ? lf_xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1)
-                       : lf_xasprintf(".%s.XXXXXX", path);
-    int fd = mkstemp(tmpl);
+    int slot;
+    int fd = lf_tempfile_create(path, ".", &slot); /* ".<base>.XXXXXX", removed on a signal */
     if (fd < 0) {
         *err = lf_xasprintf("%s: cannot create output file: %s", path, strerror(errno));
-        free(tmpl);
         return 0;
     }
+    const char *tmpl = lf_tempfile_path(slot);
     /* mkstemp makes 0600; give the report the mode a plain create would. */
     mode_t mask = umask(0);
     umask(mask);
@@ -112,15 +114,18 @@ int lf_report_write(const char *path, const char *data, size_t len, char **err) 
         ok = 0;
         e = errno;
     }
+    if (ok && lf_report_before_rename_hook)
+        lf_report_before_rename_hook(tmpl);
     if (ok && rename(tmpl, path) != 0) {
         ok = 0;
         e = errno;
     }
     if (!ok) {
-        unlink(tmpl);
+        lf_tempfile_remove(slot);
         *err = lf_xasprintf("%s: cannot write output file: %s", path, strerror(e));
+    } else {
+        lf_tempfile_forget(slot);
     }
-    free(tmpl);
     return ok;
 }
 
@@ -169,4 +174,53 @@ void lf_report_put_json(lf_strbuf *out, const cJSON *root) {
     }
     lf_strbuf_putc(out, '\n');
     cJSON_free(compact);
+}
+
+char *lf_report_utf8(const char *s, int *lossy) {
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    size_t len = strlen(s);
+    *lossy = 0;
+    for (size_t i = 0; i < len;) {
+        size_t n = lf_utf8_seq_len((const unsigned char *)s + i, len - i);
+        if (n == 0) {
+            lf_strbuf_puts(&sb, "\xEF\xBF\xBD"); /* U+FFFD */
+            *lossy = 1;
+            i++;
+            continue;
+        }
+        lf_strbuf_append(&sb, s + i, n);
+        i += n;
+    }
+    if (!sb.data)
+        return lf_xstrdup("");
+    return lf_strbuf_detach(&sb);
+}
+
+static char *base64(const unsigned char *p, size_t n) {
+    static const char k[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+        lf_strbuf_putc(&sb, k[v >> 18 & 63]);
+        lf_strbuf_putc(&sb, k[v >> 12 & 63]);
+        lf_strbuf_putc(&sb, i + 1 < n ? k[v >> 6 & 63] : '=');
+        lf_strbuf_putc(&sb, i + 2 < n ? k[v & 63] : '=');
+    }
+    return sb.data ? lf_strbuf_detach(&sb) : lf_xstrdup("");
+}
+
+void lf_report_add_path(cJSON *obj, const char *key, const char *path) {
+    int lossy;
+    char *text = lf_report_utf8(path, &lossy);
+    cJSON_AddStringToObject(obj, key, text);
+    free(text);
+    if (lossy) {
+        char *name = lf_xasprintf("%s_base64", key);
+        char *b = base64((const unsigned char *)path, strlen(path));
+        cJSON_AddStringToObject(obj, name, b);
+        free(b);
+        free(name);
+    }
 }

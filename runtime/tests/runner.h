@@ -25,6 +25,8 @@ const char *lrt_dir(void);
 const char *lrt_path(const char *name);
 
 #define LRT_EXIT_SKIP 77
+/* lrt_run's exit status when no case failed but some were skipped (ctest SKIP_RETURN_CODE). */
+#define LRT_EXIT_RUN_SKIPPED 77
 
 #define CHECK(cond)                                                                     \
     do {                                                                                \

@@ -1,9 +1,12 @@
 """Helpers shared by the pytest suites that drive the lockfix binary."""
+import contextlib
 import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
+import tempfile
 import urllib.parse
 
 BIN = os.environ.get("LOCKFIX_BIN", "")
@@ -50,6 +53,33 @@ def run(*args, cwd=None, timeout=60, env=None):
         full_env.update(env)
     return subprocess.run([BIN, *map(str, args)], cwd=cwd, capture_output=True, text=True,
                           timeout=timeout, env=full_env)
+
+
+UNPRIVILEGED_UID = 65534  # nobody
+
+
+@contextlib.contextmanager
+def unprivileged_tree():
+    """A scratch directory uid 65534 can enter (pytest's tmp_path base is 0700)."""
+    d = pathlib.Path(tempfile.mkdtemp(prefix="lockfix-unpriv-"))
+    d.chmod(0o755)
+    try:
+        yield d
+    finally:
+        shutil.rmtree(d)  # a mode-0 file goes with its directory
+
+
+def run_unprivileged(args, cwd, timeout=60):
+    """Run lockfix as a user without privileges: directly when not root, else
+    as uid 65534 through setpriv (util-linux), so a case that needs the kernel's
+    permission checks runs as root too instead of being skipped."""
+    if os.geteuid() != 0:
+        return run(*args, cwd=cwd, timeout=timeout)
+    setpriv = shutil.which("setpriv")
+    assert setpriv, "setpriv (Debian: util-linux) is needed to run this case as uid 65534"
+    uid = str(UNPRIVILEGED_UID)
+    return subprocess.run([setpriv, "--reuid=" + uid, "--regid=" + uid, "--clear-groups", BIN, *map(str, args)],
+                          cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
 
 def write(path, text, mode="w"):

@@ -32,3 +32,23 @@ def need_tool(name):
 @pytest.fixture
 def src_root():
     return SRC
+
+
+def check_golden(golden, actual):
+    """Compare actual bytes with the golden file. With LOCKFIX_REGEN_GOLDEN=1 a
+    difference is written beside it as GOLDEN.new (never over it) for
+    scripts/review-golden to show and accept; the test fails either way until
+    the difference is accepted or the code fixed. A .new left in the tree fails
+    tests/fix/test_no_pending_golden.py."""
+    new = golden + ".new"
+    expected = open(golden, "rb").read() if os.path.exists(golden) else None
+    if os.environ.get("LOCKFIX_REGEN_GOLDEN") == "1":
+        if actual != expected:
+            with open(new, "wb") as f:
+                f.write(actual)
+        elif os.path.exists(new):
+            os.remove(new)
+    assert expected is not None, "%s is missing (LOCKFIX_REGEN_GOLDEN=1 writes %s, then scripts/review-golden)" % (
+        golden, new)
+    assert actual == expected, "output differs from %s (LOCKFIX_REGEN_GOLDEN=1 writes %s; review it with " \
+        "scripts/review-golden)" % (golden, new)

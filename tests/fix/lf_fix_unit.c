@@ -503,7 +503,7 @@ static void test_write_refuses_change_before_commit(void) {
 static void test_create(void) {
     char *path = lf_xasprintf("%s/sub/dir/lockrt.py", tmpdir);
     char *err = NULL;
-    CHECK(lf_fix_create(path, "A = 1\n", 6, &err) == 1);
+    CHECK(lf_fix_create(path, "A = 1\n", 6, &err) == 2); /* created */
     char *now = slurp(path);
     CHECK_STR(now, "A = 1\n");
     free(now);

@@ -3,7 +3,8 @@ tests/fix/golden/<case>.diff for tests/fix/cases/<case>.py.in, the patch must
 apply with both `git apply` and `patch -p1`, and fixing the patched file again
 must find nothing to do.
 
-Set LOCKFIX_REGEN_GOLDEN=1 to rewrite the golden files (then review the diff)."""
+Set LOCKFIX_REGEN_GOLDEN=1 to write GOLDEN.new beside each golden file that differs, then
+review and accept them with scripts/review-golden."""
 
 import os
 import shutil
@@ -11,7 +12,7 @@ import sys
 
 import pytest
 
-from conftest import SRC, lockfix, need_tool, run
+from conftest import SRC, check_golden, lockfix, need_tool, run
 
 CASES_DIR = os.path.join(SRC, "tests", "fix", "cases")
 GOLDEN_DIR = os.path.join(SRC, "tests", "fix", "golden")
@@ -43,11 +44,7 @@ def test_golden_patch(tmp_path, case):
     work = stage(tmp_path, case)
     proc = lockfix(["fix", case + ".py", "--diff"], work)
     golden = os.path.join(GOLDEN_DIR, case + ".diff")
-    if os.environ.get("LOCKFIX_REGEN_GOLDEN") == "1":
-        with open(golden, "wb") as f:
-            f.write(proc.stdout)
-    with open(golden, "rb") as f:
-        assert proc.stdout == f.read()
+    check_golden(golden, proc.stdout)
     if case in NO_FIX:
         assert proc.stdout == b""
         assert proc.returncode == 1

@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from conftest import SRC, lockfix, need_tool, run
+from conftest import SRC, check_golden, lockfix, need_tool, run
 from test_lf101_fix import BINDING, read, split_vendored
 
 INTEGRATIONS = sorted(os.listdir(os.path.join(SRC, "fixtures", "integrations")))
@@ -78,13 +78,9 @@ def test_diff_is_deterministic_and_applies(tree, tmp_path):
     assert first.stdout == again.stdout and first.stdout
     golden = os.path.join(SRC, "tests", "fix", "golden", "fixtures.diff")
     rewrite, created = split_vendored(first.stdout)
-    if os.environ.get("LOCKFIX_REGEN_GOLDEN") == "1":
-        with open(golden, "wb") as f:
-            f.write(rewrite)
     # The golden file holds the rewrites; the 7 vendored bindings are checked
     # against runtime/python/lockrt.py itself.
-    with open(golden, "rb") as f:
-        assert rewrite == f.read()
+    check_golden(golden, rewrite)
     lf101_integrations = ["claude-code", "codex", "copilot-cli", "cursor", "cursor-cli", "omo", "zcode"]
     assert created == {"fixtures/integrations/%s/lib/lockrt.py" % i: read(BINDING) for i in lf101_integrations}
     patch_file = tmp_path / "fixtures.diff"

@@ -11,7 +11,8 @@ unlocked path, loses updates before the fix and none after it (native library
 and pure-Python binding). Cases whose site is only similar get the finding and
 no fix, with the reason.
 
-Set LOCKFIX_REGEN_GOLDEN=1 to rewrite the golden files (then review the diff)."""
+Set LOCKFIX_REGEN_GOLDEN=1 to write GOLDEN.new beside each golden file that differs, then
+review and accept them with scripts/review-golden."""
 
 import os
 import re
@@ -21,7 +22,7 @@ import sys
 
 import pytest
 
-from conftest import SRC, lockfix, need_tool, run
+from conftest import SRC, check_golden, lockfix, need_tool, run
 
 CASES_DIR = os.path.join(SRC, "tests", "fix", "lf101")
 GOLDEN_DIR = os.path.join(SRC, "tests", "fix", "golden")
@@ -118,10 +119,7 @@ def test_golden_patch(tmp_path, case):
     assert proc.stdout == again.stdout
     rewrite, created = split_vendored(proc.stdout)
     golden = os.path.join(GOLDEN_DIR, "lf101_%s.diff" % case)
-    if os.environ.get("LOCKFIX_REGEN_GOLDEN") == "1":
-        with open(golden, "wb") as f:
-            f.write(rewrite)
-    assert rewrite == read(golden)
+    check_golden(golden, rewrite)
     left = [l for l in proc.stderr.decode().splitlines() if " not fixed: " in l]
     assert left == NO_FIX.get(case, [])
     if case in NOTHING_FIXED:
