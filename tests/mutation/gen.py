@@ -41,20 +41,21 @@ ALL_INTEGRATIONS = sorted(list(LF101_SITES) + ["cline"])
 
 # item 3's dimensions; the first value of each is the fixture's own spelling.
 LF101_DIMS = {
-    "handle": ["os_open", "with_open", "assign_open", "assign_open_acquire_in_try", "io_open", "path_open",
+    "handle": ["os_open", "with_open", "with_open_fileobj", "assign_open", "assign_open_acquire_in_try", "io_open", "path_open",
                "path_in_try"],
     "lock": ["flock", "lockf", "msvcrt", "nb_retry"],
     "place": ["after_if", "else", "early_out", "handler"],
     "import": ["platform", "platform_eq", "try_except", "try_except_mid", "none_then_try", "os_name",
-               "flag", "flag_platform", "importlib"],
+               "flag", "flag_platform", "importlib", "platform_startswith", "try_with_other", "annotated_none"],
     "alias": ["plain", "module_as", "from_import"],
     "test": ["is_not_none", "truthy", "not_is_none", "none_is_not"],
-    "body": ["value_return", "bare_return", "no_return", "callback", "method"],
+    "body": ["value_return", "bare_return", "no_return", "callback", "method", "static_method"],
     "comments": ["none", "code_like", "differing"],
     "hints": ["none", "hints"],
 }
 LF101_BASE = {d: v[0] for d, v in LF101_DIMS.items()}
-LF101_LOOKALIKES = ["copy_skips_write", "copy_other_key", "handler_logs", "finally_does_more", "work_uses_handle"]
+LF101_LOOKALIKES = ["copy_skips_write", "copy_other_key", "copy_extra_stmt", "copy_reordered", "handler_logs",
+                    "finally_does_more", "work_uses_handle"]
 
 LF201_DIMS = {
     "guard": ["inline", "intermediate", "and_ne_dir", "dirname_ne", "commonpath", "realpath_dir_func", "slash",
@@ -221,8 +222,11 @@ class Names(object):
 def import_block_lines(c, nm):
     """The module-level conditional import of the lock module."""
     imp, s, kind = nm.imp, nm.sentinel, c["import"]
-    if nm.modname == "msvcrt" and kind in ("platform", "platform_eq", "os_name", "flag_platform"):
+    if nm.modname == "msvcrt" and kind in ("platform", "platform_eq", "os_name", "flag_platform",
+                                           "platform_startswith"):
         # Spelled so that Linux (where the tests run) binds None.
+        if kind == "platform_startswith":
+            return ['if sys.platform.startswith("win"):', "    " + imp, "else:", "    %s = None" % s]
         if kind == "platform":
             return ['if sys.platform == "win32":', "    " + imp, "else:", "    %s = None" % s]
         if kind == "platform_eq":
@@ -247,6 +251,13 @@ def import_block_lines(c, nm):
     if kind == "flag_platform":
         return ['%s = sys.platform != "win32"' % nm.flag, "if %s:" % nm.flag, "    " + imp, "else:",
                 "    %s = None" % s]
+    if kind == "platform_startswith":
+        return ['if sys.platform.startswith("win"):', "    %s = None" % s, "else:", "    " + imp]
+    if kind == "try_with_other":
+        return ["try:", "    import errno  # noqa: F401", "    " + imp, "except ImportError:", "    %s = None" % s]
+    if kind == "annotated_none":
+        return ['%s: "types.ModuleType | None" = None' % s, "try:", "    " + imp, "except ImportError:",
+                "    pass"]
     if kind == "importlib":
         return ["try:"] + indent(nm.importlib_lines(c), 4) + ["except ImportError:", "    %s = None" % s]
     raise ValueError(kind)
@@ -283,11 +294,12 @@ def locked_region(c, nm, site, work, path_expr, lookalike):
         lines += ["try:"] + indent(work, 4) + ["finally:"] + indent(nm.release("fd", c) + ["os.close(fd)"] +
                                                                     rel_extra, 4)
         return lines
-    if handle == "with_open":
+    if handle in ("with_open", "with_open_fileobj"):
+        # flock takes the file object itself as well as its descriptor.
+        h = "lock_file" if handle == "with_open_fileobj" and c["lock"] != "msvcrt" else "lock_file.fileno()"
         lines = ["with open(%s, %s) as lock_file:" % (path_expr, h_mode)]
-        inner = nm.acquire("lock_file.fileno()", c)
-        inner += ["try:"] + indent(work, 4) + ["finally:"] + indent(nm.release("lock_file.fileno()", c) +
-                                                                    rel_extra, 4)
+        inner = nm.acquire(h, c)
+        inner += ["try:"] + indent(work, 4) + ["finally:"] + indent(nm.release(h, c) + rel_extra, 4)
         return lines + indent(inner, 4)
     opener = {"assign_open": "open(%s, %s)", "assign_open_acquire_in_try": "open(%s, %s)",
               "io_open": "io.open(%s, %s)", "path_open": "Path(%s).open(%s)"}[handle] % (path_expr, h_mode)
@@ -328,6 +340,10 @@ def site_function(c, nm, site, lookalike=None):
         copy = copy[:1] + ["# same update, no lock held"] + copy[1:]
     if lookalike == "copy_skips_write":
         copy = [l for l in copy if "write_state(" not in l]
+    elif lookalike == "copy_extra_stmt":
+        copy = ['_LOG.append("unlocked")'] + copy
+    elif lookalike == "copy_reordered" and len(copy) >= 3:
+        copy = [copy[1], copy[0]] + copy[2:] if not copy[1].startswith(("#", " ")) else copy
     elif lookalike == "copy_other_key":
         copy = [l.replace("read_state(", "read_state(\"unlocked-\" + ", 1) if "read_state(" in l else l
                 for l in copy]
@@ -387,6 +403,12 @@ def site_function(c, nm, site, lookalike=None):
         args = ", ".join(site.params + ["%s=%s" % (k, k) for k in site.kwonly])
         wrapper = list(site.header) + indent(["return %s().%s(%s)" % (cls, site.name, args)], 4)
         return meth + ["", ""] + wrapper, anchor + 1 + len(header)
+    if body_kind == "static_method":
+        cls = "_%sSite" % "".join(p.capitalize() for p in site.name.split("_"))
+        meth = ["class %s:" % cls] + indent(["@staticmethod"] + header + indent(fn_body, 4), 4)
+        args = ", ".join(site.params + ["%s=%s" % (k, k) for k in site.kwonly])
+        wrapper = list(site.header) + indent(["return %s.%s(%s)" % (cls, site.name, args)], 4)
+        return meth + ["", ""] + wrapper, anchor + 2 + len(header)
     return header + indent(fn_body, 4), anchor + len(header)
 
 
@@ -403,6 +425,8 @@ def extra_imports(c):
         need.append("import typing")
     if c["import"] == "importlib":
         need.append("import importlib")
+    if c["import"] == "annotated_none":
+        need.append("import types")
     return need
 
 
@@ -411,6 +435,10 @@ def check_combo(c):
         raise Skip("")
     if c["alias"] == "from_import" and c["import"] == "importlib":
         raise Skip("importlib binds a module")
+    if c["alias"] == "from_import" and c["place"] == "handler":
+        # `flock(fd, LOCK_EX)` with the names missing raises NameError before
+        # the call: that spelling was never a working fallback.
+        raise Skip("from-imported names in the handler shape")
 
 
 def lf101_module(mod, sites, c, lookalike=None, lookalike_site=None):
@@ -426,7 +454,7 @@ def lf101_module(mod, sites, c, lookalike=None, lookalike_site=None):
     sys_at = lines.index("import sys")
     have = set(lines)
     extra = [l for l in extra_imports(c) if l not in have]
-    if lookalike in ("handler_logs", "finally_does_more"):
+    if lookalike in ("handler_logs", "finally_does_more", "copy_extra_stmt"):
         imp = imp + ["", "_LOG = []"]
     if c["import"] == "try_except_mid":
         json_at = lines.index("import json")
@@ -544,7 +572,7 @@ def lf401_module(mod, c):
     tmp_expr = {"name_plus": 'path + ".tmp"', "percent": '"%s.tmp" % path', "format": '"{}.tmp".format(path)',
                 "fstring": 'f"{path}.tmp"'}
     if t == "inline":
-        tmp, anchor_expr = 'path + ".tmp"', None
+        tmp = 'path + ".tmp"'
     elif t == "with_suffix_path":
         pre += ["target = Path(path)", 'tmp = target.with_suffix(target.suffix + ".tmp")']
         tmp = "tmp"
@@ -624,7 +652,7 @@ def one_at_a_time(dims, base):
             yield d, c
 
 
-def generate(src_root, out_root, combos=30, seed=8):
+def generate(src_root, out_root, combos=40, seed=8):
     """Write every case under out_root/<case>/ (a copy of its fixture
     integration); return the manifest (list of dicts)."""
     rng = random.Random(seed)

@@ -46,7 +46,11 @@ CONCURRENCY_TESTS = "not concurrent and not parallel and not processes"
 NOT_FIXED = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):\d+: (?P<rule>LF\d+) not fixed: (?P<reason>.*)$")
 
 
+REPORT = []
+
+
 def log(msg):
+    REPORT.append(msg)
     sys.stdout.write(msg + "\n")
     sys.stdout.flush()
 
@@ -216,7 +220,7 @@ def main():
     ap.add_argument("--procs", type=int, default=4)
     ap.add_argument("--iters", type=int, default=30)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--combos", type=int, default=30)
+    ap.add_argument("--combos", type=int, default=40)
     ap.add_argument("--no-suites", action="store_true", help="scan and fix only (quick iteration)")
     ap.add_argument("--json", help="write the per-case results here")
     opts = ap.parse_args()
@@ -432,6 +436,8 @@ def main():
     if opts.json:
         with open(opts.json, "w") as f:
             json.dump(manifest, f, indent=1, sort_keys=True)
+        with open(os.path.splitext(opts.json)[0] + ".txt", "w") as f:
+            f.write("\n".join(REPORT) + "\n")
     return 0 if ok else 1
 
 
