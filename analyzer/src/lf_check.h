@@ -46,6 +46,8 @@ void lf_ctx_emit(lf_check_ctx *ctx, TSNode at, const char *message, size_t match
  * fix cannot disagree. The engine owns `site` from here on and releases it with
  * free_site (which may be NULL for static data). */
 void lf_ctx_emit_site(lf_check_ctx *ctx, TSNode at, const char *message, void *site, void (*free_site)(void *));
+/* lf_ctx_emit_site with the rule's message rendered from the captures of `match`. */
+void lf_ctx_emit_match_site(lf_check_ctx *ctx, TSNode at, size_t match, void *site, void (*free_site)(void *));
 /* The file's semantic model (built on first use; shared by every rule). */
 lf_filesem *lf_ctx_sem(lf_check_ctx *ctx);
 struct lf_pysem *lf_ctx_pysem(lf_check_ctx *ctx); /* NULL unless the file is Python */

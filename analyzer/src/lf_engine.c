@@ -239,6 +239,10 @@ void lf_ctx_emit(lf_check_ctx *ctx, TSNode at, const char *message, size_t match
         lf_ctx_emit_site(ctx, at, message, NULL, NULL);
         return;
     }
+    lf_ctx_emit_match_site(ctx, at, match, NULL, NULL);
+}
+
+void lf_ctx_emit_match_site(lf_check_ctx *ctx, TSNode at, size_t match, void *site, void (*free_site)(void *)) {
     char *msg;
     if (match < ctx->n_matches) {
         const lf_match_rec *m = &ctx->matches[match];
@@ -246,7 +250,7 @@ void lf_ctx_emit(lf_check_ctx *ctx, TSNode at, const char *message, size_t match
     } else {
         msg = lf_render_message(ctx->rule->message, ctx->src, ctx->query, NULL, 0);
     }
-    lf_ctx_emit_site(ctx, at, msg, NULL, NULL);
+    lf_ctx_emit_site(ctx, at, msg, site, free_site);
     free(msg);
 }
 

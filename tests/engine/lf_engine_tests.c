@@ -475,8 +475,10 @@ static void test_config_and_suppression(void) {
 }
 
 /* Fix generators run on every finding of a fixable rule, including shapes they
- * do not rewrite: they must decline with a reason, never crash (tarfile.py's
- * commonpath guard brought this up). */
+ * do not rewrite: they must fix or decline with a reason, never crash
+ * (tarfile.py's commonpath guard brought this up). LF201's fix rewrites only
+ * the resolving call, so the commonpath and prefix spellings are fixed; a
+ * target computed by an arbitrary call is declined. */
 static void test_fixers_decline_unknown_shapes(void) {
     lf_ruleset set = {0};
     char *err = NULL;
@@ -490,6 +492,9 @@ static void test_fixers_decline_unknown_shapes(void) {
                        "        raise ValueError(name)\n"
                        "    direct = os.path.realpath(os.path.join(dest_path, name))\n"
                        "    if not direct.startswith(dest_path):\n"
+                       "        raise ValueError(name)\n"
+                       "    made = os.path.realpath(make(name))\n"
+                       "    if not made.startswith(dest_path + os.sep):\n"
                        "        raise ValueError(name)\n";
     lf_engine_options opts = {.rules = &set, .want_fixes = 1, .use_prefilter = 1};
     lf_engine *eng = lf_engine_new(&opts);
@@ -498,10 +503,15 @@ static void test_fixers_decline_unknown_shapes(void) {
     lf_finding *f = NULL;
     size_t n = 0;
     CHECK(lf_engine_analyze(eng, &src, &f, &n, &err) == 0, "analyze with fixes");
-    CHECK(n == 2 && f[0].line == 5 && f[1].line == 8 && strcmp(f[0].rule->id, "LF201") == 0,
-          "LF201 at lines 5 and 8 (n=%zu)", n);
-    for (size_t i = 0; i < n; i++)
-        CHECK(!f[i].fix && f[i].no_fix_reason && *f[i].no_fix_reason, "declined with a reason");
+    CHECK(n == 3 && f[0].line == 5 && f[1].line == 8 && f[2].line == 11 && strcmp(f[0].rule->id, "LF201") == 0,
+          "LF201 at lines 5, 8 and 11 (n=%zu)", n);
+    for (size_t i = 0; i < n && i < 2; i++)
+        CHECK(f[i].fix && f[i].fix->n_edits == 1 && f[i].fix->edits[0].start == f[i].start_byte &&
+                  f[i].fix->edits[0].end == f[i].end_byte,
+              "fixed by rewriting the resolving call alone");
+    if (n == 3)
+        CHECK(!f[2].fix && f[2].no_fix_reason && strstr(f[2].no_fix_reason, "side effects"),
+              "declined with a reason: %s", f[2].no_fix_reason ? f[2].no_fix_reason : "(none)");
     for (size_t i = 0; i < n; i++)
         lf_finding_free_contents(&f[i]);
     free(f);

@@ -5,19 +5,33 @@
  * its rename). The query finds the resolving calls; this check decides which
  * side of a confinement comparison each one is on, and whether an existence
  * test guards it. */
+#include <stdlib.h>
 #include <string.h>
 
+#include "lf201_site.h"
 #include "lf_py.h"
+#include "lf_pysem.h"
+#include "lf_tree.h"
 
 static const char *const k_exist_tests[] = {"islink", "exists", "lexists", "isfile", "isdir",
                                             "is_symlink", "is_file", "is_dir", NULL};
 
-static int is_resolve_call(const lf_source *src, TSNode n) {
+static const char *const k_realpath[] = {"os.path.realpath", "posixpath.realpath", "ntpath.realpath", NULL};
+
+/* realpath through the module's imports (`os.path.realpath`, `from os.path
+ * import realpath`, `import os.path as osp`), or a no-argument `.resolve()`. */
+static int is_resolve_call(lf_pysem *m, const lf_source *src, TSNode n) {
     TSNode name;
     if (!lf_py_call_name(n, &name))
         return 0;
-    return lf_py_is(src, name, "realpath") || (lf_py_is(src, name, "resolve") && lf_py_call_nargs(n) == 0);
+    if (lf_py_is(src, name, "resolve") && lf_py_call_nargs(n) == 0 && lf_tree_is(lf_tree_field(n, "function"), "attribute"))
+        return 1;
+    if (m && lf_pysem_call_is(m, n, k_realpath))
+        return 1;
+    /* Without a model (or with an unknown callee), the bare name, as before. */
+    return (!m || !lf_pysem_callee(m, n)) && lf_py_is(src, name, "realpath");
 }
+
 
 typedef struct find_ctx {
     const lf_source *src;
@@ -64,6 +78,11 @@ static int guarded_by_existence(const lf_source *src, TSNode call, TSNode target
             if (!ts_node_is_null(op) && lf_py_is(src, op, "and") && !ts_node_eq(left, child) &&
                 has_exist_test(src, left, target))
                 return 1;
+        } else if (strcmp(t, "conditional_expression") == 0) {
+            /* `realpath(P) if lexists(P) else ...` */
+            TSNode body = ts_node_named_child(cur, 0), cond = ts_node_named_child(cur, 1);
+            if (ts_node_eq(body, child) && !ts_node_is_null(cond) && has_exist_test(src, cond, target))
+                return 1;
         } else if (strcmp(t, "if_statement") == 0 || strcmp(t, "elif_clause") == 0) {
             TSNode cond = ts_node_child_by_field_name(cur, "condition", 9);
             TSNode body = ts_node_child_by_field_name(cur, "consequence", 11);
@@ -77,6 +96,7 @@ static int guarded_by_existence(const lf_source *src, TSNode call, TSNode target
 }
 
 typedef struct resolved_ctx {
+    lf_pysem *m;
     const lf_source *src;
     TSNode name;
     int found;
@@ -84,15 +104,15 @@ typedef struct resolved_ctx {
 
 static int visit_any_resolve(TSNode n, void *ud) {
     resolved_ctx *r = ud;
-    if (is_resolve_call(r->src, n)) {
+    if (is_resolve_call(r->m, r->src, n)) {
         r->found = 1;
         return 0;
     }
     return 1;
 }
 
-static int contains_resolve(const lf_source *src, TSNode n) {
-    resolved_ctx r = {src, n, 0};
+static int contains_resolve(lf_pysem *m, const lf_source *src, TSNode n) {
+    resolved_ctx r = {m, src, n, 0};
     lf_py_walk(n, "call", 0, visit_any_resolve, &r);
     return r.found;
 }
@@ -102,7 +122,7 @@ static int visit_resolved_assignment(TSNode n, void *ud) {
     TSNode left = ts_node_child_by_field_name(n, "left", 4);
     TSNode right = ts_node_child_by_field_name(n, "right", 5);
     if (!ts_node_is_null(left) && !ts_node_is_null(right) && lf_py_same_text(r->src, left, r->name) &&
-        contains_resolve(r->src, right)) {
+        contains_resolve(r->m, r->src, right)) {
         r->found = 1;
         return 0;
     }
@@ -111,13 +131,13 @@ static int visit_resolved_assignment(TSNode n, void *ud) {
 
 /* A resolved directory: an expression with a realpath/resolve in it, or names
  * assigned from one (in this function or at module level). */
-static int is_resolved_expr(const lf_source *src, TSNode n, TSNode scope, TSNode root) {
-    if (contains_resolve(src, n))
+static int is_resolved_expr(lf_pysem *m, const lf_source *src, TSNode n, TSNode scope, TSNode root) {
+    if (contains_resolve(m, src, n))
         return 1;
-    resolved_ctx r = {src, n, 0};
-    const char *t = ts_node_type(n);
-    if (strcmp(t, "binary_operator") == 0) /* real_dir + os.sep */
-        return is_resolved_expr(src, ts_node_child_by_field_name(n, "left", 4), scope, root);
+    while (lf_tree_is(n, "binary_operator")) /* real_dir + os.sep: the left operand */
+        n = lf_tree_field(n, "left");
+    resolved_ctx r = {m, src, n, 0};
+    const char *t = ts_node_is_null(n) ? "" : ts_node_type(n);
     if (strcmp(t, "identifier") != 0 && strcmp(t, "attribute") != 0)
         return 0;
     lf_py_walk(scope, "assignment", 1, visit_resolved_assignment, &r);
@@ -126,12 +146,42 @@ static int is_resolved_expr(const lf_source *src, TSNode n, TSNode scope, TSNode
     return r.found;
 }
 
+/* `expr == <resolved dir>` / `expr != <resolved dir>` (either side). */
+static int equated_with_resolved(lf_pysem *m, const lf_source *src, TSNode expr, TSNode scope, TSNode root) {
+    TSNode cmp = ts_node_parent(expr);
+    while (lf_tree_is(cmp, "parenthesized_expression"))
+        expr = cmp, cmp = ts_node_parent(cmp);
+    if (!lf_tree_is(cmp, "comparison_operator") || ts_node_named_child_count(cmp) != 2)
+        return 0;
+    int eq = 0;
+    for (uint32_t i = 0; i < ts_node_child_count(cmp); i++) {
+        TSNode c = ts_node_child(cmp, i);
+        if (!ts_node_is_named(c) && (lf_tree_text_eq(src, c, "==") || lf_tree_text_eq(src, c, "!=")))
+            eq = 1;
+    }
+    TSNode other = ts_node_named_child(cmp, 0);
+    if (ts_node_eq(other, expr))
+        other = ts_node_named_child(cmp, 1);
+    return eq && is_resolved_expr(m, src, lf_tree_unparen(other), scope, root);
+}
+
+static const char *const k_dirname[] = {"os.path.dirname", "posixpath.dirname", "ntpath.dirname", NULL};
+
 /* Is `value` (the resolved target, or a name holding it) the target side of a
  * confinement comparison? */
-static int compared_as_target(const lf_source *src, TSNode value, TSNode scope, TSNode root) {
+static int compared_as_target(lf_pysem *m, const lf_source *src, TSNode value, TSNode scope, TSNode root) {
     TSNode p = ts_node_parent(value);
     if (ts_node_is_null(p))
         return 0;
+    /* os.path.dirname(value) != real_dir: the target must sit directly in the dir. */
+    if (lf_tree_is(p, "argument_list") && ts_node_named_child_count(p) == 1) {
+        TSNode call = ts_node_parent(p);
+        return m && lf_pysem_call_is(m, call, k_dirname) && equated_with_resolved(m, src, call, scope, root);
+    }
+    /* value.parent != real_dir */
+    if (lf_tree_is(p, "attribute") && lf_tree_text_eq(src, lf_tree_field(p, "attribute"), "parent") &&
+        !lf_tree_is(ts_node_parent(p), "call"))
+        return equated_with_resolved(m, src, p, scope, root);
     /* value.startswith(dir) / value.is_relative_to(dir) / value.relative_to(dir) */
     if (strcmp(ts_node_type(p), "attribute") == 0) {
         TSNode call = ts_node_parent(p);
@@ -142,7 +192,7 @@ static int compared_as_target(const lf_source *src, TSNode value, TSNode scope, 
             lf_py_call_arg(call, 0, &arg)) {
             if (strcmp(ts_node_type(arg), "tuple") == 0)
                 arg = ts_node_named_child(arg, 0);
-            return is_resolved_expr(src, arg, scope, root);
+            return is_resolved_expr(m, src, arg, scope, root);
         }
         return 0;
     }
@@ -164,7 +214,7 @@ static int compared_as_target(const lf_source *src, TSNode value, TSNode scope, 
                 return 0;
             for (uint32_t i = 0; i < ts_node_named_child_count(p); i++) {
                 TSNode other = ts_node_named_child(p, i);
-                if (!ts_node_eq(other, value) && is_resolved_expr(src, other, scope, root))
+                if (!ts_node_eq(other, value) && is_resolved_expr(m, src, other, scope, root))
                     return 1;
             }
         }
@@ -173,6 +223,7 @@ static int compared_as_target(const lf_source *src, TSNode value, TSNode scope, 
 }
 
 typedef struct uses_ctx {
+    lf_pysem *m;
     const lf_source *src;
     TSNode var, after, scope, root;
     int found;
@@ -181,39 +232,156 @@ typedef struct uses_ctx {
 static int visit_use(TSNode n, void *ud) {
     uses_ctx *u = ud;
     if (ts_node_start_byte(n) > ts_node_end_byte(u->after) && lf_py_same_text(u->src, n, u->var) &&
-        compared_as_target(u->src, n, u->scope, u->root)) {
+        compared_as_target(u->m, u->src, n, u->scope, u->root)) {
         u->found = 1;
         return 0;
     }
     return 1;
 }
 
+void lf201_site_free(void *site) {
+    lf201_site *s = site;
+    if (s)
+        free(s->decline);
+    free(s);
+}
+
+static const char *const k_pure_calls[] = {"os.path.join", "os.path.abspath", "os.path.normpath", "os.path.expanduser",
+                                           "os.fspath", "str", "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath",
+                                           "pathlib.WindowsPath", NULL};
+
+/* Can the rewrite evaluate `e` several times? Names, attributes, literals, and
+ * `+`/`/` or the path builders above over such operands. Explicit stack. */
+static int repeatable(lf_pysem *m, TSNode e) {
+    LF_VEC(TSNode) stack = {0};
+    LF_VEC_PUSH(&stack, e);
+    int ok = 1;
+    while (ok && stack.len) {
+        TSNode n = stack.items[--stack.len];
+        const char *t = ts_node_type(n);
+        if (!strcmp(t, "identifier") || !strcmp(t, "string") || !strcmp(t, "integer") || !strcmp(t, "comment"))
+            continue;
+        if (!strcmp(t, "attribute")) {
+            LF_VEC_PUSH(&stack, lf_tree_field(n, "object"));
+        } else if (!strcmp(t, "parenthesized_expression")) {
+            LF_VEC_PUSH(&stack, ts_node_named_child(n, 0));
+        } else if (!strcmp(t, "binary_operator")) {
+            TSNode op = lf_tree_field(n, "operator");
+            const char *o = ts_node_type(op);
+            ok = !strcmp(o, "+") || !strcmp(o, "/");
+            LF_VEC_PUSH(&stack, lf_tree_field(n, "left"));
+            LF_VEC_PUSH(&stack, lf_tree_field(n, "right"));
+        } else if (!strcmp(t, "call")) {
+            ok = lf_pysem_call_is(m, n, k_pure_calls);
+            TSNode args = lf_tree_field(n, "arguments");
+            for (uint32_t i = 0; ok && i < ts_node_named_child_count(args); i++) {
+                TSNode a = ts_node_named_child(args, i);
+                if (lf_tree_is(a, "keyword_argument") || lf_tree_is(a, "list_splat") ||
+                    lf_tree_is(a, "dictionary_splat"))
+                    ok = 0;
+                else
+                    LF_VEC_PUSH(&stack, a);
+            }
+        } else {
+            ok = 0;
+        }
+    }
+    LF_VEC_FREE(&stack);
+    return ok;
+}
+
+/* Arguments of a call, positional and keyword. */
+static uint32_t all_args(TSNode call) {
+    TSNode args = lf_tree_field(call, "arguments");
+    uint32_t k = 0;
+    for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++)
+        k += !lf_tree_is(ts_node_named_child(args, i), "comment");
+    return k;
+}
+
+/* What the fix needs beyond the finding: the call's own shape. */
+static lf201_site *make_site(lf_pysem *m, const lf_source *src, TSNode call) {
+    lf201_site *s = lf_xcalloc(1, sizeof *s);
+    s->call = call;
+    s->scope = m ? lf_pysem_scope_of(m, call) : 0;
+    TSNode fn = lf_tree_field(call, "function");
+    if (lf_tree_is(fn, "attribute") && lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), "resolve") &&
+        lf_py_call_nargs(call) == 0 && !(m && lf_pysem_call_is(m, call, k_realpath))) {
+        s->kind = LF201_RESOLVE;
+        s->target = lf_tree_field(fn, "object");
+    } else {
+        s->kind = LF201_REALPATH;
+        lf_py_call_arg(call, 0, &s->target);
+    }
+    if (!m || src->lang != LF_LANG_PYTHON)
+        s->decline = lf_xstrdup("this fix rewrites Python only");
+    else if (s->kind == LF201_REALPATH && !lf_pysem_call_is(m, call, k_realpath))
+        s->decline = lf_xstrdup("the resolving call is not `os.path.realpath` (its callee does not resolve to it)");
+    else if (s->kind == LF201_REALPATH && all_args(call) != 1)
+        s->decline = lf_xstrdup("realpath() has more arguments than the path (strict= keeps a missing target an error)");
+    else if (ts_node_is_null(s->target) || !repeatable(m, s->target))
+        s->decline = lf_xasprintf("the resolved path is computed by an expression with possible side effects, which "
+                                  "the rewrite would evaluate several times");
+    return s;
+}
+
+/* Is this resolving call the target side of a confinement check, unguarded? */
+static int flags_call(lf_pysem *m, const lf_source *src, TSNode root, TSNode call, TSNode target) {
+    target = lf_py_unwrap_path(src, target);
+    TSNode scope = lf_py_scope(call);
+    if (guarded_by_existence(src, call, target, scope))
+        return 0;
+    if (compared_as_target(m, src, call, scope, root))
+        return 1;
+    /* real = realpath(p) ... real.startswith(real_dir) */
+    TSNode p = ts_node_parent(call);
+    if (!ts_node_is_null(p) && strcmp(ts_node_type(p), "assignment") == 0) {
+        TSNode left = ts_node_child_by_field_name(p, "left", 4);
+        if (!ts_node_is_null(left) && strcmp(ts_node_type(left), "identifier") == 0) {
+            uses_ctx u = {m, src, left, call, scope, root, 0};
+            lf_py_walk(scope, "identifier", 1, visit_use, &u);
+            return u.found;
+        }
+    }
+    return 0;
+}
+
+/* The rule's message for a call found on the model (no query match to render
+ * from): {{real}} is the call's text. */
+static char *message_for(lf_check_ctx *ctx, const lf_source *src, TSNode call) {
+    const char *tmpl = lf_ctx_rule(ctx)->message;
+    const char *at = strstr(tmpl, "{{real}}");
+    if (!at)
+        return lf_xstrdup(tmpl);
+    char *text = lf_node_text(src, call);
+    char *msg = lf_xasprintf("%.*s%s%s", (int)(at - tmpl), tmpl, text, at + strlen("{{real}}"));
+    free(text);
+    return msg;
+}
+
 static void run(lf_check_ctx *ctx) {
     const lf_source *src = lf_ctx_source(ctx);
     TSNode root = lf_ctx_root(ctx);
+    lf_pysem *m = src->lang == LF_LANG_PYTHON ? lf_ctx_pysem(ctx) : NULL;
     for (size_t i = 0; i < lf_ctx_match_count(ctx); i++) {
         TSNode call, target;
         if (!lf_ctx_capture(ctx, i, "real", &call) || !lf_ctx_capture(ctx, i, "target", &target))
             continue;
-        target = lf_py_unwrap_path(src, target);
-        TSNode scope = lf_py_scope(call);
-        if (guarded_by_existence(src, call, target, scope))
+        if (is_resolve_call(m, src, call) && flags_call(m, src, root, call, target))
+            lf_ctx_emit_match_site(ctx, call, i, make_site(m, src, call), lf201_site_free);
+    }
+    /* realpath under another name (`from os.path import realpath as real`,
+     * `rp = os.path.realpath`), which the query cannot spell. */
+    for (size_t i = 0; m && i < m->n_calls; i++) {
+        TSNode call = m->calls[i].node, name, target;
+        if (!lf_pysem_call_is(m, call, k_realpath) || !lf_py_call_name(call, &name) ||
+            lf_tree_text_eq(src, name, "realpath") || all_args(call) != 1 || !lf_py_call_arg(call, 0, &target))
             continue;
-        int flagged = compared_as_target(src, call, scope, root);
-        if (!flagged) {
-            /* real = realpath(p) ... real.startswith(real_dir) */
-            TSNode p = ts_node_parent(call);
-            if (!ts_node_is_null(p) && strcmp(ts_node_type(p), "assignment") == 0) {
-                TSNode left = ts_node_child_by_field_name(p, "left", 4);
-                if (!ts_node_is_null(left) && strcmp(ts_node_type(left), "identifier") == 0) {
-                    uses_ctx u = {src, left, call, scope, root, 0};
-                    lf_py_walk(scope, "identifier", 1, visit_use, &u);
-                    flagged = u.found;
-                }
-            }
+        if (flags_call(m, src, root, call, target)) {
+            char *msg = message_for(ctx, src, call);
+            lf_ctx_emit_site(ctx, call, msg, make_site(m, src, call), lf201_site_free);
+            free(msg);
         }
-        if (flagged)
-            lf_ctx_emit(ctx, call, NULL, i);
     }
 }
 

@@ -1,14 +1,20 @@
 /* LF401: a temp name fixed by the target (`path + ".tmp"`) that is then renamed
- * onto that target. The query finds temp-name expressions and renames; whether
- * the renamed file is that temp and the destination its target needs the
- * assignment flow inside one function, which is decided here. */
+ * onto that target. The query finds temp-name expressions (and renames spelled
+ * plainly); renames are also found on the semantic model whatever the import
+ * spelling (`_os.replace`, `from os import replace as mv`). Whether the renamed
+ * file is that temp and the destination its target needs the assignment flow
+ * inside one function, which is decided here, together with everything the fix
+ * needs (checks/lf401_site.h). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf401_site.h"
 #include "lf_py.h"
+#include "lf_pysem.h"
+#include "lf_tree.h"
 
 typedef struct temp_site {
-    TSNode temp, base;
+    TSNode temp, base, sfx;
     size_t match;
 } temp_site;
 
@@ -39,26 +45,372 @@ static int visit_assignment(TSNode n, void *ud) {
     TSNode right = ts_node_child_by_field_name(n, "right", 5);
     if (ts_node_is_null(left) || ts_node_is_null(right) || !lf_py_same_text(s->src, left, s->var))
         return 1;
-    const temp_site *t = temp_for(s, right);
+    const temp_site *t = temp_for(s, lf_tree_unparen(right));
     if (t)
         s->hit = t;
     return 1;
 }
 
+void lf401_site_free(void *site) {
+    lf401_site *s = site;
+    if (!s)
+        return;
+    free(s->decline);
+    free(s->inline_uses);
+    free(s);
+}
+
+static const char *const k_renames[] = {"os.replace", "os.rename", "shutil.move", NULL};
+static const char *const k_unlinks[] = {"os.unlink", "os.remove", NULL};
+
+/* The statement holding n: the ancestor whose parent is a block or the module. */
+static TSNode statement_of(TSNode n) {
+    while (!ts_node_is_null(n)) {
+        TSNode p = ts_node_parent(n);
+        if (ts_node_is_null(p) || lf_tree_is(p, "block") || lf_tree_is(p, "module"))
+            return n;
+        n = p;
+    }
+    return n;
+}
+
+/* The ancestor statement of `inner` that sits in `block` (directly), or null. */
+static TSNode ancestor_in(TSNode inner, TSNode block) {
+    for (TSNode s = statement_of(inner); !ts_node_is_null(s); s = statement_of(ts_node_parent(s)))
+        if (ts_node_eq(ts_node_parent(s), block))
+            return s;
+    return (TSNode){0};
+}
+
+/* Does any call under n remove the temp (`os.unlink(T)`, `os.remove(T)`, `T.unlink()`)? */
+static int removes_temp(lf_pysem *m, const lf_source *src, TSNode n, TSNode temp_ref) {
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode c = m->calls[i].node;
+        if (!lf_tree_within(c, n))
+            continue;
+        TSNode a;
+        if (lf_pysem_call_is(m, c, k_unlinks) && lf_py_call_arg(c, 0, &a) &&
+            lf_py_same_text(src, lf_py_unwrap_path(src, a), temp_ref))
+            return 1;
+        TSNode fn = lf_tree_field(c, "function"), name;
+        if (lf_tree_is(fn, "attribute") && lf_py_call_name(c, &name) && lf_tree_text_eq(src, name, "unlink") &&
+            lf_py_same_text(src, lf_tree_unparen(lf_tree_field(fn, "object")), temp_ref))
+            return 1;
+    }
+    return 0;
+}
+
+/* An except clause that catches everything: bare, BaseException. */
+static int catches_all(const lf_source *src, TSNode clause) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(clause); i++) {
+        TSNode c = ts_node_named_child(clause, i);
+        if (lf_tree_is(c, "block") || lf_tree_is(c, "comment"))
+            continue;
+        if (lf_tree_is(c, "as_pattern"))
+            c = ts_node_named_child(c, 0);
+        return lf_tree_text_eq(src, c, "BaseException");
+    }
+    return 1; /* bare except */
+}
+
+/* How a failing write will remove its temp (see lf401_site.h). */
+/* How a failed write will remove its temp (see lf401_site.h). A `try` around
+ * the rename whose handlers remove the temp keeps doing so, and gets an
+ * `except BaseException` clause for what they do not catch: wrapping inside it
+ * would remove the temp twice, and its handler's own removal would then fail.
+ * Handlers that leave the temp alone do not stand in the way of a wrap. */
+static void plan_cleanup(lf_pysem *m, const lf_source *src, lf401_site *s, TSNode first_use, TSNode naming,
+                         TSNode temp_ref) {
+    TSNode rename_stmt = statement_of(s->rename);
+    for (TSNode t = ts_node_parent(rename_stmt); !ts_node_is_null(t); t = ts_node_parent(t)) {
+        if (lf_tree_is(t, "function_definition") || lf_tree_is(t, "class_definition") || lf_tree_is(t, "lambda"))
+            break;
+        if (!lf_tree_is(t, "try_statement") || !lf_tree_within(rename_stmt, lf_tree_field(t, "body")))
+            continue;
+        int any = 0, all = 1, everything = 0;
+        for (uint32_t i = 0; i < ts_node_named_child_count(t); i++) {
+            TSNode c = ts_node_named_child(t, i);
+            if (!lf_tree_is(c, "except_clause"))
+                continue;
+            int removes = removes_temp(m, src, c, temp_ref);
+            any = any || removes;
+            all = all && removes;
+            everything = everything || (removes && catches_all(src, c));
+        }
+        if (!any)
+            continue; /* no handler touches the temp: look further out */
+        if (!all) {
+            s->decline = lf_xstrdup("a handler of the `try` around the write does not remove the temp while another "
+                                    "does: a unique temp would be left behind after the errors it catches (the fixed "
+                                    "one was overwritten by the next write)");
+            return;
+        }
+        if (lf_tree_within(naming, lf_tree_field(t, "body"))) {
+            s->decline = lf_xstrdup("the temp is named inside the `try` whose handler removes it: a handler added for "
+                                    "the other errors could run before the name is bound");
+            return;
+        }
+        s->try_stmt = t;
+        s->cleanup = everything ? LF401_CLEAN_HANDLED : LF401_CLEAN_CLAUSE;
+        return;
+    }
+    /* Wrap the statements of the innermost block holding both the first use
+     * of the temp and the rename: inside any try that swallows the error. */
+    for (TSNode a = rename_stmt; !ts_node_is_null(a); a = statement_of(ts_node_parent(a))) {
+        TSNode f = ancestor_in(first_use, ts_node_parent(a));
+        if (!ts_node_is_null(f)) {
+            s->region_first = f;
+            s->region_last = a;
+            break;
+        }
+    }
+    if (ts_node_is_null(s->region_first) || ts_node_start_byte(s->region_last) < ts_node_start_byte(s->region_first)) {
+        s->decline = lf_xstrdup("the rename is not in the block where the temp is named");
+        return;
+    }
+    s->cleanup = LF401_CLEAN_WRAP;
+}
+
+static const char *const k_opens[] = {"open", "io.open", "builtins.open", "codecs.open", NULL};
+
+/* The mode string of an open call (positional `mode_index` or mode=), or NULL
+ * when it is not a plain literal; "r" when absent. malloc'd. */
+static char *open_mode(const lf_source *src, TSNode call, uint32_t mode_index) {
+    TSNode mode = {0};
+    if (!lf_py_call_arg(call, mode_index, &mode)) {
+        TSNode args = lf_tree_field(call, "arguments");
+        for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+            TSNode a = ts_node_named_child(args, i);
+            if (lf_tree_is(a, "keyword_argument") && lf_tree_text_eq(src, lf_tree_field(a, "name"), "mode"))
+                mode = lf_tree_field(a, "value");
+        }
+    }
+    if (ts_node_is_null(mode))
+        return lf_xstrdup("r");
+    if (!lf_tree_is(mode, "string") || ts_node_named_child_count(mode) != 3)
+        return NULL;
+    return lf_node_text(src, ts_node_named_child(mode, 1));
+}
+
+/* How one use of the temp touches it: 1 creates it afresh (open "w"/"x",
+ * write_text, write_bytes), -1 reads or extends what is there (open "a", "r+",
+ * a mode that is not a literal), 0 otherwise. */
+static int use_kind(lf_pysem *m, const lf_source *src, TSNode use) {
+    TSNode p = ts_node_parent(use);
+    while (lf_tree_is(p, "parenthesized_expression"))
+        use = p, p = ts_node_parent(p);
+    char *mode = NULL;
+    if (lf_tree_is(p, "argument_list")) {
+        TSNode call = ts_node_parent(p), first;
+        if (!lf_py_call_arg(call, 0, &first) || !ts_node_eq(first, use) || !lf_pysem_call_is(m, call, k_opens))
+            return 0;
+        mode = open_mode(src, call, 1);
+    } else if (lf_tree_is(p, "attribute") && ts_node_eq(lf_tree_field(p, "object"), use) &&
+               lf_tree_is(ts_node_parent(p), "call")) {
+        TSNode attr = lf_tree_field(p, "attribute");
+        if (lf_tree_text_eq(src, attr, "write_text") || lf_tree_text_eq(src, attr, "write_bytes"))
+            return 1;
+        if (!lf_tree_text_eq(src, attr, "open"))
+            return 0;
+        mode = open_mode(src, ts_node_parent(p), 0);
+    } else {
+        return 0;
+    }
+    int kind = mode && (mode[0] == 'w' || mode[0] == 'x') ? 1 : -1; /* "w+" truncates too */
+    free(mode);
+    return kind;
+}
+
+typedef struct uses_scan {
+    lf_pysem *m;
+    const lf_source *src;
+    const char *name;
+    uint32_t from, to;
+    int creates, extends;
+    TSNode first; /* the first use */
+} uses_scan;
+
+static int visit_temp_use(TSNode n, void *ud) {
+    uses_scan *u = ud;
+    if (ts_node_start_byte(n) < u->from || ts_node_start_byte(n) > u->to || !lf_tree_text_eq(u->src, n, u->name))
+        return 1;
+    /* `obj.tmp` and `f(tmp=...)` name something else. */
+    TSNode p = ts_node_parent(n);
+    if ((lf_tree_is(p, "attribute") && ts_node_eq(lf_tree_field(p, "attribute"), n)) ||
+        (lf_tree_is(p, "keyword_argument") && ts_node_eq(lf_tree_field(p, "name"), n)))
+        return 1;
+    if (ts_node_is_null(u->first))
+        u->first = n;
+    int k = use_kind(u->m, u->src, n);
+    u->creates += k > 0;
+    u->extends += k < 0;
+    return 1;
+}
+
+static void classify_form(const lf_source *src, lf401_site *s) {
+    TSNode str = ts_node_parent(s->suffix);
+    TSNode t = s->temp;
+    if (lf_tree_is(t, "string"))
+        s->form = LF401_FSTRING;
+    else if (lf_tree_is(t, "binary_operator") && ts_node_eq(lf_tree_field(t, "left"), str) &&
+             lf_tree_text_eq(src, lf_tree_field(t, "operator"), "%"))
+        s->form = LF401_PERCENT, s->operand = lf_tree_field(t, "right");
+    else if (lf_tree_is(t, "call") && ts_node_eq(lf_tree_field(lf_tree_field(t, "function"), "object"), str))
+        s->form = LF401_FORMAT, lf_py_call_arg(t, 0, &s->operand);
+    else
+        s->form = LF401_CONCAT;
+    if (s->form == LF401_PERCENT && lf_tree_is(s->operand, "tuple"))
+        s->decline = lf_xstrdup("the temp name is `%`-formatted from a tuple; the fix handles a single operand");
+}
+
+static lf401_site *make_site(lf_pysem *m, const lf_source *src, const temp_site *hit, TSNode rename, TSNode scope,
+                             const temp_site *temps, size_t n_temps) {
+    lf401_site *s = lf_xcalloc(1, sizeof *s);
+    s->temp = hit->temp;
+    s->base = hit->base;
+    s->suffix = hit->sfx;
+    s->rename = rename;
+    s->scope = m ? lf_pysem_scope_of(m, rename) : 0;
+    if (!m || src->lang != LF_LANG_PYTHON) {
+        s->decline = lf_xstrdup("this fix rewrites Python only");
+        return s;
+    }
+    if (ts_node_is_null(s->suffix) || !lf_tree_is(ts_node_parent(s->suffix), "string")) {
+        s->decline = lf_xstrdup("the temp name's suffix is not a plain string literal");
+        return s;
+    }
+    classify_form(src, s);
+    if (s->decline)
+        return s;
+    TSNode assign = ts_node_parent(s->temp);
+    while (lf_tree_is(assign, "parenthesized_expression"))
+        assign = ts_node_parent(assign);
+    TSNode stmt = ts_node_parent(assign);
+    TSNode left = lf_tree_field(assign, "left");
+    TSNode block, first, temp_ref, naming;
+    if (lf_tree_is(assign, "assignment") && lf_tree_is(left, "identifier") && lf_tree_is(stmt, "expression_statement") &&
+        ts_node_named_child_count(stmt) == 1 && (lf_tree_is(ts_node_parent(stmt), "block") ||
+                                                 lf_tree_is(ts_node_parent(stmt), "module"))) {
+        s->var = left;
+        temp_ref = left;
+        naming = stmt;
+        block = ts_node_parent(stmt);
+        /* The region starts at the first later statement that uses the temp. */
+        first = (TSNode){0};
+        char *name = lf_node_text(src, left);
+        for (TSNode x = ts_node_next_named_sibling(stmt); !ts_node_is_null(x); x = ts_node_next_named_sibling(x))
+            if (!lf_tree_is(x, "comment") && lf_tree_mentions(src, x, name, NULL)) {
+                first = x;
+                break;
+            }
+        free(name);
+        if (ts_node_is_null(first)) {
+            s->decline = lf_xstrdup("the rename is not in the block where the temp is named");
+            return s;
+        }
+    } else {
+        /* Spelled inline: every same spelling in the function up to the rename
+         * names the one temp; the fix names it once, in a variable. */
+        LF_VEC(TSNode) uses = {0};
+        for (size_t k = 0; k < n_temps; k++)
+            if (lf_py_within(temps[k].temp, scope) && lf_py_same_text(src, temps[k].temp, hit->temp))
+                LF_VEC_PUSH(&uses, temps[k].temp);
+        s->inline_uses = uses.items;
+        s->n_inline_uses = uses.len;
+        temp_ref = hit->temp;
+        naming = (TSNode){0};
+        /* The block holding both the first spelling and the rename. */
+        block = (TSNode){0};
+        first = (TSNode){0};
+        for (TSNode a = statement_of(hit->temp); !ts_node_is_null(a); a = statement_of(ts_node_parent(a))) {
+            TSNode b = ts_node_parent(a);
+            if (lf_tree_within(rename, b) && !ts_node_is_null(ancestor_in(rename, b))) {
+                block = b;
+                first = a;
+                break;
+            }
+        }
+        if (ts_node_is_null(block)) {
+            s->decline = lf_xstrdup("the rename is not in the block where the temp is named");
+            return s;
+        }
+        /* Every spelling must come after the new variable, in its block. */
+        for (size_t k = 0; k < s->n_inline_uses; k++)
+            if (ts_node_start_byte(s->inline_uses[k]) < ts_node_start_byte(first) ||
+                !lf_tree_within(s->inline_uses[k], block)) {
+                s->decline = lf_xstrdup("the temp name is spelled out again outside the block that writes and renames "
+                                        "it; one variable could not name it everywhere");
+                return s;
+            }
+        TSNode a = statement_of(hit->temp);
+        if (lf_tree_is(a, "expression_statement") && lf_tree_is(ts_node_named_child(a, 0), "assignment") &&
+            ts_node_eq(a, first) && ts_node_start_byte(hit->temp) < ts_node_start_byte(rename) &&
+            lf_tree_within(hit->temp, lf_tree_field(ts_node_named_child(a, 0), "left"))) {
+            s->decline = lf_xstrdup("the temp name is an assignment target");
+            return s;
+        }
+    }
+    /* A unique temp starts empty: the old one must have been created afresh too. */
+    uses_scan u = {m, src, NULL, ts_node_end_byte(hit->temp), ts_node_start_byte(rename), 0, 0, {{0}, 0, 0}};
+    if (!ts_node_is_null(s->var)) {
+        char *name = lf_node_text(src, s->var);
+        u.name = name;
+        lf_py_walk(scope, "identifier", 1, visit_temp_use, &u);
+        free(name);
+    } else {
+        for (size_t k = 0; k < s->n_inline_uses; k++) {
+            int kind = use_kind(m, src, s->inline_uses[k]);
+            u.creates += kind > 0;
+            u.extends += kind < 0;
+        }
+    }
+    if (u.extends || !u.creates) {
+        s->decline = lf_xstrdup(u.extends ? "the temp is opened to read or append to what is there (not only created "
+                                            "with \"w\"): a unique temp would start empty"
+                                          : "the temp is not created by an open(..., \"w\") the fix can see (it is "
+                                            "written elsewhere): a unique temp might not start as the fixed one did");
+        return s;
+    }
+    TSNode first_use = hit->temp; /* inline: its first spelling */
+    if (!ts_node_is_null(s->var))
+        first_use = ts_node_is_null(u.first) ? first : u.first;
+    if (ts_node_is_null(naming))
+        naming = s->name_at = first; /* inline: the variable goes just before it */
+    plan_cleanup(m, src, s, first_use, naming, temp_ref);
+    return s;
+}
+
 static void run(lf_check_ctx *ctx) {
     const lf_source *src = lf_ctx_source(ctx);
+    lf_pysem *m = src->lang == LF_LANG_PYTHON ? lf_ctx_pysem(ctx) : NULL;
     size_t n = lf_ctx_match_count(ctx);
     LF_VEC(temp_site) temps = {0};
+    typedef struct rename_rec {
+        TSNode call, from, to;
+    } rename_rec;
+    LF_VEC(rename_rec) renames = {0};
     for (size_t i = 0; i < n; i++) {
         temp_site t = {.match = i};
-        if (lf_ctx_capture(ctx, i, "temp", &t.temp) && lf_ctx_capture(ctx, i, "base", &t.base))
+        if (lf_ctx_capture(ctx, i, "temp", &t.temp) && lf_ctx_capture(ctx, i, "base", &t.base)) {
+            lf_ctx_capture(ctx, i, "_sfx", &t.sfx);
             LF_VEC_PUSH(&temps, t);
+        }
+        rename_rec r;
+        if (lf_ctx_capture(ctx, i, "rename", &r.call) && lf_ctx_capture(ctx, i, "src", &r.from) &&
+            lf_ctx_capture(ctx, i, "dst", &r.to))
+            LF_VEC_PUSH(&renames, r);
     }
-    for (size_t i = 0; i < n && temps.len; i++) {
-        TSNode rename, from, to;
-        if (!lf_ctx_capture(ctx, i, "rename", &rename) || !lf_ctx_capture(ctx, i, "src", &from) ||
-            !lf_ctx_capture(ctx, i, "dst", &to))
-            continue;
+    /* Renames through any import spelling, found on the model. */
+    for (size_t i = 0; m && temps.len && i < m->n_calls; i++) {
+        rename_rec r;
+        memset(&r, 0, sizeof r);
+        r.call = m->calls[i].node;
+        if (lf_pysem_call_is(m, r.call, k_renames) && lf_py_call_arg(r.call, 0, &r.from) &&
+            lf_py_call_arg(r.call, 1, &r.to))
+            LF_VEC_PUSH(&renames, r);
+    }
+    for (size_t i = 0; i < renames.len && temps.len; i++) {
+        TSNode rename = renames.items[i].call, from = renames.items[i].from, to = renames.items[i].to;
         TSNode scope = lf_py_scope(rename);
         from = lf_py_unwrap_path(src, from);
         assign_scan s = {src, from, rename, temps.items, temps.len, lf_py_unwrap_path(src, to), NULL};
@@ -74,8 +426,10 @@ static void run(lf_check_ctx *ctx) {
             }
         }
         if (s.hit && lf_py_within(s.hit->temp, scope))
-            lf_ctx_emit(ctx, s.hit->temp, NULL, s.hit->match);
+            lf_ctx_emit_match_site(ctx, s.hit->temp, s.hit->match,
+                                   make_site(m, src, s.hit, rename, scope, temps.items, temps.len), lf401_site_free);
     }
+    LF_VEC_FREE(&renames);
     LF_VEC_FREE(&temps);
 }
 

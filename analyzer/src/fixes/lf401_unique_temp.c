@@ -1,119 +1,66 @@
-/* LF401 fix: replace a temp name derived from the target (`path + ".tmp"`) by a
- * unique temp file in the same directory (tempfile.mkstemp), written through the
- * descriptor mkstemp returns. Recognised shape, all in one block:
+/* LF401 fix: the check (checks/lf401_shared_temp.c) hands over the temp-name
+ * expression, its form, the rename and how a failed write will remove its temp
+ * (checks/lf401_site.h). The name gets a random component before its suffix:
  *
- *     tmp = path + ".tmp"                 (or f"{path}.tmp")
- *     with open(tmp, "w"...) as fh:       (mode starting with "w"; or fh = open(...))
- *         ...
- *     os.replace(tmp, path)               (or os.rename)
+ *     tmp = path + ".tmp"          ->  tmp = path + "." + uuid.uuid4().hex + ".tmp"
+ *     f"{path}.tmp"                ->  f"{path}.{uuid.uuid4().hex}.tmp"
+ *     "%s.tmp" % path              ->  "%s.%s.tmp" % (path, uuid.uuid4().hex)
+ *     "{}.tmp".format(path)        ->  "{}.{}.tmp".format(path, uuid.uuid4().hex)
+ *     path.with_suffix(".tmp")     ->  path.with_suffix("." + uuid.uuid4().hex + ".tmp")
  *
- * becomes
- *
- *     fd, tmp = tempfile.mkstemp(
- *         dir=os.path.dirname(path) or ".", prefix=os.path.basename(path) + ".", suffix=".tmp"
- *     )
- *     try:
- *         with os.fdopen(fd, "w"...) as fh:
- *             ...
- *         os.replace(tmp, path)
- *     except BaseException:
- *         try:
- *             os.unlink(tmp)
- *         except OSError:
- *             pass
- *         raise
- *
- * The same directory keeps the rename atomic (no cross-device move); O_EXCL inside
- * mkstemp makes concurrent writers use distinct temps. A unique name is never
- * reused, so a write that fails must remove its temp, or failures accumulate
- * files (the fixed name was at least overwritten by the next write). When the
- * statements to wrap hold a multi-line string, which re-indenting would change,
- * the fix keeps them as they are, without the cleanup. */
+ * and nothing else about the write changes: the same open() creates the temp
+ * in the same directory (the rename stays atomic), with the same mode, so the
+ * target ends up with the permissions the old code gave it (mkstemp's 0600
+ * would not). uuid4 draws 122 bits from os.urandom: concurrent writers do not
+ * meet on one name. A temp spelled inline at each use is named once, in a
+ * variable, before its first use. Cleanup as the site says: a new
+ * `except BaseException:` after a handler that already removes the temp, or
+ * the statements from the first use to the rename in a `try` that removes it
+ * and re-raises (not when they hold a multi-line string, which re-indenting
+ * would change). Names are spelled through the module's imports
+ * (fixes/lf_pyimport.h). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "../checks/lf401_site.h"
 #include "lf_check.h"
 #include "lf_pyfix.h"
+#include "lf_pyimport.h"
+#include "lf_pysem.h"
+#include "lf_tree.h"
 #include "lf_util.h"
 
-typedef struct temp_site {
-    TSNode assignment; /* tmp = <expr> */
-    TSNode target;     /* path expression */
-    char *suffix;      /* ".tmp" */
-} temp_site;
+typedef struct sub_edit {
+    uint32_t start, end;
+    char *text;
+} sub_edit;
+typedef LF_VEC(sub_edit) sub_vec;
 
-/* The temp-name expression: `P + "<suffix>"` or f"{P}<suffix>". */
-static int parse_temp_expr(const lf_source *src, TSNode expr, temp_site *site) {
-    if (lf_pyfix_is(expr, "binary_operator")) {
-        TSNode op = lf_pyfix_field(expr, "operator");
-        if (ts_node_is_null(op) || !lf_node_text_eq(src, op, "+"))
-            return 0;
-        TSNode left = lf_pyfix_field(expr, "left");
-        char *suffix = lf_pyfix_plain_string(src, lf_pyfix_field(expr, "right"));
-        if (!suffix || !*suffix || strchr(suffix, '/') || !lf_pyfix_is_plain_reference(left)) {
-            free(suffix);
-            return 0;
-        }
-        site->target = left;
-        site->suffix = suffix;
-        return 1;
-    }
-    if (lf_pyfix_is(expr, "string")) {
-        /* f"{P}<suffix>": string_start, interpolation, string_content, string_end */
-        uint32_t n = ts_node_named_child_count(expr);
-        if (n != 4)
-            return 0;
-        TSNode start = ts_node_named_child(expr, 0), interp = ts_node_named_child(expr, 1);
-        TSNode content = ts_node_named_child(expr, 2);
-        char *prefix = lf_node_text(src, start);
-        int is_f = (prefix[0] == 'f' || prefix[0] == 'F') && (prefix[1] == '"' || prefix[1] == '\'');
-        free(prefix);
-        if (!is_f || !lf_pyfix_is(interp, "interpolation") || !lf_pyfix_is(content, "string_content") ||
-            ts_node_named_child_count(interp) != 1 || ts_node_named_child_count(content) != 0)
-            return 0;
-        TSNode ref = ts_node_named_child(interp, 0);
-        char *suffix = lf_node_text(src, content);
-        if (!lf_pyfix_is_plain_reference(ref) || !*suffix || strpbrk(suffix, "\\/{}")) {
-            free(suffix);
-            return 0;
-        }
-        site->target = ref;
-        site->suffix = suffix;
-        return 1;
-    }
-    return 0;
+static void sub_add(sub_vec *v, uint32_t start, uint32_t end, char *text) {
+    sub_edit e = {start, end, text};
+    LF_VEC_PUSH(v, e);
 }
 
-/* `with open(T, "w"...) [as x]:` (first item) or `x = open(T, "w"...)` -> the open
- * call, when it opens T for writing. */
-static TSNode write_open_of(const lf_source *src, TSNode stmt, const char *tmp_name) {
-    TSNode none = {0};
-    TSNode value;
-    if (lf_pyfix_is(stmt, "with_statement")) {
-        TSNode clause = ts_node_named_child(stmt, 0);
-        if (!lf_pyfix_is(clause, "with_clause"))
-            return none;
-        value = lf_pyfix_field(ts_node_named_child(clause, 0), "value");
-        if (lf_pyfix_is(value, "as_pattern"))
-            value = ts_node_named_child(value, 0);
-    } else if (lf_pyfix_is(stmt, "expression_statement") &&
-               lf_pyfix_is(ts_node_named_child(stmt, 0), "assignment")) {
-        value = lf_pyfix_field(ts_node_named_child(stmt, 0), "right");
-    } else {
-        return none;
+static int cmp_sub(const void *a, const void *b) {
+    const sub_edit *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Source bytes [a, b) with the sub-edits inside them applied (malloc'd). */
+static char *render(const lf_source *src, uint32_t a, uint32_t b, const sub_vec *subs) {
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    uint32_t at = a;
+    for (size_t i = 0; i < subs->len; i++) {
+        const sub_edit *e = &subs->items[i];
+        if (e->start < a || e->end > b)
+            continue;
+        lf_strbuf_append(&sb, src->text + at, e->start - at);
+        lf_strbuf_puts(&sb, e->text);
+        at = e->end;
     }
-    if (!lf_pyfix_call_is(src, value, "open"))
-        return none;
-    TSNode first = lf_pyfix_call_arg(value, 0);
-    if (!lf_pyfix_is(first, "identifier") || !lf_node_text_eq(src, first, tmp_name))
-        return none;
-    TSNode mode = lf_pyfix_call_arg(value, 1);
-    if (ts_node_is_null(mode))
-        mode = lf_pyfix_call_kwarg(src, value, "mode");
-    char *m = lf_pyfix_plain_string(src, mode);
-    int writes = m && m[0] == 'w';
-    free(m);
-    return writes ? value : none;
+    lf_strbuf_append(&sb, src->text + at, b - at);
+    return sb.data ? lf_strbuf_detach(&sb) : lf_xstrdup("");
 }
 
 /* End of the statement's line when only a comment follows it there (the comment
@@ -130,148 +77,218 @@ static uint32_t end_with_comment(const lf_source *src, TSNode stmt) {
     return e;
 }
 
-/* `os.replace(T, P)` / `os.rename(T, P)` as a statement. */
-static int renames_onto(const lf_source *src, TSNode stmt, const char *tmp_name, const char *target) {
-    if (!lf_pyfix_is(stmt, "expression_statement"))
-        return 0;
-    TSNode call = ts_node_named_child(stmt, 0);
-    if (!lf_pyfix_call_is(src, call, "os.replace") && !lf_pyfix_call_is(src, call, "os.rename"))
-        return 0;
-    TSNode a = lf_pyfix_call_arg(call, 0), b = lf_pyfix_call_arg(call, 1);
-    return lf_pyfix_call_arg_count(call) == 2 && lf_node_text_eq(src, a, tmp_name) && lf_node_text_eq(src, b, target);
-}
-
-static char *pick_fd_name(const lf_source *src, TSNode scope) {
-    static const char *const candidates[] = {"fd", "tmp_fd", "temp_fd"};
+static char *pick_name(const lf_source *src, TSNode scope) {
+    static const char *const candidates[] = {"tmp_path", "temp_path", "unique_tmp"};
     for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
         if (!lf_pyfix_mentions(src, scope, candidates[i]))
             return lf_xstrdup(candidates[i]);
     for (int i = 2;; i++) {
-        char *name = lf_xasprintf("fd%d", i);
+        char *name = lf_xasprintf("tmp_path%d", i);
         if (!lf_pyfix_mentions(src, scope, name))
             return name;
         free(name);
     }
 }
 
-static lf_fix *generate_one(const lf_fix_ctx *ctx, TSNode at, char **no_fix_reason) {
-    const lf_source *src = ctx->src;
-    if (src->lang != LF_LANG_PYTHON) {
-        *no_fix_reason = lf_xstrdup("this fix rewrites Python only");
+/* The quotes of a string literal without its prefix; NULL when it has one
+ * (b"" or r"" would change what the inserted text means). */
+static char *plain_quote(const lf_source *src, TSNode string) {
+    TSNode start = ts_node_named_child(string, 0);
+    char *q = lf_node_text(src, start);
+    if (q[0] != '"' && q[0] != '\'') {
+        free(q);
         return NULL;
     }
-    temp_site site = {0};
-    if (!parse_temp_expr(src, at, &site)) {
-        *no_fix_reason = lf_xstrdup("the temp name is not `<path> + \"<suffix>\"` over a plain variable");
-        return NULL;
-    }
-    lf_fix *fix = NULL;
-    char *tmp_name = NULL, *target = NULL, *fd_name = NULL;
-    TSNode assign = ts_node_parent(at);
-    TSNode left = lf_pyfix_field(assign, "left");
-    TSNode stmt = ts_node_parent(assign);
-    TSNode block = ts_node_parent(stmt);
-    if (!lf_pyfix_is(assign, "assignment") || !lf_pyfix_is(left, "identifier") ||
-        !lf_pyfix_is(stmt, "expression_statement") || ts_node_named_child_count(stmt) != 1 ||
-        !(lf_pyfix_is(block, "block") || lf_pyfix_is(block, "module"))) {
-        *no_fix_reason = lf_xstrdup("the temp name is not assigned to a variable by its own statement");
-        goto done;
-    }
-    tmp_name = lf_node_text(src, left);
-    target = lf_node_text(src, site.target);
-    /* The first later statement using the temp must open it for writing, and a
-     * statement after that must rename it onto the target. */
-    TSNode open_call = {0}, open_stmt = {0}, rename_stmt = {0};
-    int renamed = 0;
-    for (TSNode s = ts_node_next_named_sibling(stmt); !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
-        if (ts_node_is_null(open_call)) {
-            if (!lf_pyfix_mentions(src, s, tmp_name))
-                continue;
-            open_call = write_open_of(src, s, tmp_name);
-            if (ts_node_is_null(open_call))
-                break;
-            open_stmt = s;
-            continue;
-        }
-        if (renames_onto(src, s, tmp_name, target)) {
-            renamed = 1;
-            rename_stmt = s;
-            break;
-        }
-    }
-    if (ts_node_is_null(open_call) || !renamed) {
-        *no_fix_reason = lf_xasprintf("`%s` is not opened by `open(%s, \"w\")` and then renamed onto `%s` "
-                                      "in the same block",
-                                      tmp_name, tmp_name, target);
-        goto done;
-    }
-    TSNode scope = lf_pyfix_ancestor(stmt, "function_definition");
-    fd_name = pick_fd_name(src, ts_node_is_null(scope) ? ctx->root : scope);
+    return q;
+}
 
-    fix = lf_xcalloc(1, sizeof *fix);
-    fix->title = lf_xstrdup("write through a unique temp file in the same directory (tempfile.mkstemp)");
-    char *indent = lf_pyfix_line_indent(src, ts_node_start_byte(stmt));
-    char *unit = lf_pyfix_indent_unit(src, stmt);
-    char *mk = lf_xasprintf("%s, %s = tempfile.mkstemp(\n"
-                            "%s%sdir=os.path.dirname(%s) or \".\", prefix=os.path.basename(%s) + \".\", suffix=\"%s\"\n"
-                            "%s)",
-                            fd_name, tmp_name, indent, unit, target, target, site.suffix, indent);
-    lf_fix_add_edit(fix, ts_node_start_byte(assign), ts_node_end_byte(assign), mk);
-    free(mk);
-    char *fdopen = lf_xasprintf("os.fdopen(%s", fd_name);
-    /* Wrapping re-indents the statements: only when they start their lines and
-     * hold no multi-line string. */
-    int wrap = lf_pyfix_starts_line(src, open_stmt);
-    for (TSNode s = open_stmt; wrap; s = ts_node_next_named_sibling(s)) {
-        wrap = !lf_pyfix_has_multiline_string(s);
-        if (ts_node_eq(s, rename_stmt))
+/* The edits that make the temp name unique, inside the expression. */
+static int unique_name_edits(const lf_source *src, const lf401_site *s, const char *uid, sub_vec *subs, char **why) {
+    uint32_t sfx = ts_node_start_byte(s->suffix);
+    switch (s->form) {
+    case LF401_CONCAT: {
+        TSNode str = ts_node_parent(s->suffix);
+        char *q = plain_quote(src, str);
+        if (!q) {
+            *why = lf_xstrdup("the temp suffix is a prefixed string literal (bytes or raw)");
+            return 0;
+        }
+        sub_add(subs, ts_node_start_byte(str), ts_node_start_byte(str), lf_xasprintf("%s.%s + %s + ", q, q, uid));
+        free(q);
+        return 1;
+    }
+    case LF401_FSTRING:
+        sub_add(subs, sfx, sfx, lf_xasprintf(".{%s}", uid));
+        return 1;
+    case LF401_PERCENT:
+    case LF401_FORMAT: {
+        char *fmt = s->form == LF401_PERCENT ? ".%s" : ".{}";
+        sub_add(subs, sfx + 2, sfx + 2, lf_xstrdup(fmt));
+        if (s->form == LF401_PERCENT) {
+            char *o = lf_node_text(src, s->operand);
+            sub_add(subs, ts_node_start_byte(s->operand), ts_node_end_byte(s->operand), lf_xasprintf("(%s, %s)", o, uid));
+            free(o);
+        } else {
+            sub_add(subs, ts_node_end_byte(s->operand), ts_node_end_byte(s->operand), lf_xasprintf(", %s", uid));
+        }
+        return 1;
+    }
+    }
+    return 0;
+}
+
+static lf_fix *generate_one(const lf_fix_ctx *ctx, const lf401_site *s, char **why) {
+    if (!s) {
+        *why = lf_xstrdup("the check recognised no rewritable site here");
+        return NULL;
+    }
+    if (s->decline) {
+        *why = lf_xstrdup(s->decline);
+        return NULL;
+    }
+    const lf_source *src = ctx->src;
+    lf_pysem *m = lf_filesem_python(ctx->sem);
+    lf_fix *fix = lf_xcalloc(1, sizeof *fix);
+    sub_vec subs = {0};
+    char *uuid4 = NULL, *unlink = NULL, *uid = NULL, *var = NULL, *newexpr = NULL;
+    uint32_t at = ts_node_start_byte(s->temp);
+    lf_pyimporter *im = lf_pyimport_begin(m, fix);
+    uuid4 = lf_pyimport_ref(im, s->scope, at, "uuid.uuid4", why);
+    if (uuid4 && (s->cleanup == LF401_CLEAN_WRAP || s->cleanup == LF401_CLEAN_CLAUSE))
+        unlink = lf_pyimport_ref(im, s->scope, ts_node_start_byte(s->rename), "os.unlink", why);
+    lf_pyimport_end(im);
+    if (!uuid4 || ((s->cleanup == LF401_CLEAN_WRAP || s->cleanup == LF401_CLEAN_CLAUSE) && !unlink))
+        goto fail;
+    uid = lf_xasprintf("%s().hex", uuid4);
+
+    /* Indentation of the wrapped statements (WRAP) or of the new variable (inline). */
+    TSNode first = s->cleanup == LF401_CLEAN_WRAP ? s->region_first : s->name_at;
+    if (ts_node_is_null(first))
+        first = s->rename;
+    char *indent = lf_pyfix_line_indent(src, ts_node_start_byte(first));
+    char *unit = lf_pyfix_indent_unit(src, first);
+    if (!ts_node_is_null(s->var)) {
+        var = lf_node_text(src, s->var);
+        if (!unique_name_edits(src, s, uid, &subs, why))
+            goto fail_indent;
+    } else {
+        /* Inline: NAME = <unique temp> before the first use, each use reads NAME. */
+        sub_vec inner = {0};
+        int ok = unique_name_edits(src, s, uid, &inner, why);
+        if (ok) {
+            qsort(inner.items, inner.len, sizeof *inner.items, cmp_sub);
+            newexpr = render(src, ts_node_start_byte(s->temp), ts_node_end_byte(s->temp), &inner);
+        }
+        for (size_t i = 0; i < inner.len; i++)
+            free(inner.items[i].text);
+        LF_VEC_FREE(&inner);
+        if (!ok)
+            goto fail_indent;
+        TSNode fn = lf_pyfix_ancestor(s->rename, "function_definition");
+        var = pick_name(src, ts_node_is_null(fn) ? ctx->root : fn);
+        for (size_t i = 0; i < s->n_inline_uses; i++)
+            sub_add(&subs, ts_node_start_byte(s->inline_uses[i]), ts_node_end_byte(s->inline_uses[i]), lf_xstrdup(var));
+    }
+    qsort(subs.items, subs.len, sizeof *subs.items, cmp_sub);
+
+    int wrap = s->cleanup == LF401_CLEAN_WRAP && lf_pyfix_starts_line(src, first);
+    for (TSNode x = first; wrap; x = ts_node_next_named_sibling(x)) {
+        wrap = !lf_pyfix_has_multiline_string(x);
+        if (ts_node_eq(x, s->region_last))
             break;
     }
     if (wrap) {
-        /* open .. rename inside try/except that removes the temp on failure. */
-        uint32_t a = ts_node_start_byte(open_stmt), end = end_with_comment(src, rename_stmt);
-        uint32_t cut = ts_node_start_byte(open_call), cut_end = ts_node_end_byte(lf_pyfix_call_arg(open_call, 0));
-        lf_strbuf region; /* the statements, with the open call already replaced */
-        lf_strbuf_init(&region);
+        uint32_t a = ts_node_start_byte(first), end = end_with_comment(src, s->region_last);
         uint32_t from_line = lf_pyfix_line_start(src, a);
-        lf_strbuf_append(&region, src->text + from_line, cut - from_line);
-        lf_strbuf_puts(&region, fdopen);
-        lf_strbuf_append(&region, src->text + cut_end, end - cut_end);
+        char *region = render(src, from_line, end, &subs);
         char *to = lf_xasprintf("%s%s", indent, unit);
-        char *body = lf_pyfix_reindent(region.data, 0, (uint32_t)region.len, indent, to);
-        char *text = lf_xasprintf("try:\n%s\n"
-                                  "%sexcept BaseException:\n"
-                                  "%s%stry:\n"
-                                  "%s%s%sos.unlink(%s)\n"
-                                  "%s%sexcept OSError:\n"
-                                  "%s%s%spass\n"
-                                  "%s%sraise",
-                                  body, indent, indent, unit, indent, unit, unit, tmp_name, indent, unit, indent, unit,
-                                  unit, indent, unit);
-        /* The edit starts at the statement, after its indentation. */
+        char *body = lf_pyfix_reindent(region, 0, (uint32_t)strlen(region), indent, to);
+        char *inner_cleanup = lf_xasprintf("try:\n"
+                                           "%s%s%s%s(%s)\n"
+                                           "%s%sexcept OSError:\n"
+                                           "%s%s%spass\n"
+                                           "%s%sraise",
+                                           indent, unit, unit, unlink, var, indent, unit, indent, unit, unit, indent, unit);
+        /* Inline: the variable goes before the wrapped statements, or before
+         * the statement holding the first spelling when that is further out. */
+        int decl_here = newexpr && ts_node_eq(s->name_at, first);
+        char *decl = decl_here ? lf_xasprintf("%s = %s\n%s", var, newexpr, indent) : lf_xstrdup("");
+        if (newexpr && !decl_here) {
+            char *nind = lf_pyfix_line_indent(src, ts_node_start_byte(s->name_at));
+            char *d2 = lf_xasprintf("%s = %s\n%s", var, newexpr, nind);
+            lf_fix_add_edit(fix, ts_node_start_byte(s->name_at), ts_node_start_byte(s->name_at), d2);
+            free(d2);
+            free(nind);
+        }
+        char *text = lf_xasprintf("%stry:\n%s\n%sexcept BaseException:\n%s%s%s", decl, body, indent, indent, unit,
+                                  inner_cleanup);
         lf_fix_add_edit(fix, a, end, text);
+        for (size_t i = 0; i < subs.len; i++)
+            if (subs.items[i].start < from_line || subs.items[i].end > end)
+                lf_fix_add_edit(fix, subs.items[i].start, subs.items[i].end, subs.items[i].text);
         free(text);
+        free(decl);
+        free(inner_cleanup);
         free(body);
         free(to);
-        lf_strbuf_free(&region);
+        free(region);
     } else {
-        lf_fix_add_edit(fix, ts_node_start_byte(open_call), ts_node_end_byte(lf_pyfix_call_arg(open_call, 0)), fdopen);
+        if (newexpr) {
+            char *decl = lf_xasprintf("%s = %s\n%s", var, newexpr, indent);
+            lf_fix_add_edit(fix, ts_node_start_byte(s->name_at), ts_node_start_byte(s->name_at), decl);
+            free(decl);
+        }
+        for (size_t i = 0; i < subs.len; i++)
+            lf_fix_add_edit(fix, subs.items[i].start, subs.items[i].end, subs.items[i].text);
+        if (s->cleanup == LF401_CLEAN_CLAUSE) {
+            /* After the try's last handler. */
+            TSNode last = {0};
+            for (uint32_t i = 0; i < ts_node_named_child_count(s->try_stmt); i++)
+                if (lf_pyfix_is(ts_node_named_child(s->try_stmt, i), "except_clause"))
+                    last = ts_node_named_child(s->try_stmt, i);
+            char *tind = lf_pyfix_line_indent(src, ts_node_start_byte(s->try_stmt));
+            TSNode hb = ts_node_named_child(last, ts_node_named_child_count(last) - 1);
+            char *hunit = lf_pyfix_indent_unit(src, ts_node_named_child(hb, 0));
+            char *text = lf_xasprintf("\n%sexcept BaseException:\n"
+                                      "%s%stry:\n"
+                                      "%s%s%s%s(%s)\n"
+                                      "%s%sexcept OSError:\n"
+                                      "%s%s%spass\n"
+                                      "%s%sraise",
+                                      tind, tind, hunit, tind, hunit, hunit, unlink, var, tind, hunit, tind, hunit, hunit,
+                                      tind, hunit);
+            uint32_t e = ts_node_end_byte(last);
+            lf_fix_add_edit(fix, e, e, text);
+            free(text);
+            free(tind);
+            free(hunit);
+        }
     }
-    free(fdopen);
+    fix->title = lf_xstrdup("give the temp file a unique name (uuid4) in the same directory");
     free(indent);
     free(unit);
-    lf_pyfix_ensure_import(src, ctx->root, "tempfile", fix);
+    goto done;
+fail_indent:
+    free(indent);
+    free(unit);
+fail:
+    lf_fix_free(fix);
+    fix = NULL;
 done:
-    free(site.suffix);
-    free(tmp_name);
-    free(target);
-    free(fd_name);
+    for (size_t i = 0; i < subs.len; i++)
+        free(subs.items[i].text);
+    LF_VEC_FREE(&subs);
+    free(uuid4);
+    free(unlink);
+    free(uid);
+    free(var);
+    free(newexpr);
     return fix;
 }
 
 static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
     for (size_t i = 0; i < n; i++)
-        reqs[i].fix = generate_one(ctx, reqs[i].at, &reqs[i].no_fix_reason);
+        reqs[i].fix = generate_one(ctx, reqs[i].site, &reqs[i].no_fix_reason);
 }
 
 const lf_fixer lf401_unique_temp = {"lf401_unique_temp", generate};

@@ -154,15 +154,22 @@ static int is_import(TSNode n) {
            lf_pyfix_is(n, "future_import_statement");
 }
 
-/* Module name of `import x` with a single, unaliased name; NULL otherwise. */
+/* Module name of `import x` (or `import x as y`) with a single name; NULL otherwise. */
 static char *plain_import_name(const lf_source *src, TSNode n) {
     if (!lf_pyfix_is(n, "import_statement") || ts_node_named_child_count(n) != 1)
         return NULL;
     TSNode name = ts_node_named_child(n, 0);
+    if (lf_pyfix_is(name, "aliased_import"))
+        name = lf_pyfix_field(name, "name");
     return lf_pyfix_is(name, "dotted_name") ? lf_node_text(src, name) : NULL;
 }
 
 void lf_pyfix_ensure_import(const lf_source *src, TSNode root, const char *module, lf_fix *fix) {
+    lf_pyfix_ensure_import_as(src, root, module, NULL, fix);
+}
+
+void lf_pyfix_ensure_import_as(const lf_source *src, TSNode root, const char *module, const char *alias,
+                               lf_fix *fix) {
     uint32_t n = ts_node_named_child_count(root);
     /* Already bound by a top-level `import module` (possibly among others)? */
     for (uint32_t i = 0; i < n; i++) {
@@ -171,7 +178,11 @@ void lf_pyfix_ensure_import(const lf_source *src, TSNode root, const char *modul
             continue;
         for (uint32_t j = 0; j < ts_node_named_child_count(s); j++) {
             TSNode name = ts_node_named_child(s, j);
-            if (lf_pyfix_is(name, "dotted_name") && lf_node_text_eq(src, name, module))
+            if (!alias && lf_pyfix_is(name, "dotted_name") && lf_node_text_eq(src, name, module))
+                return;
+            if (alias && lf_pyfix_is(name, "aliased_import") &&
+                lf_node_text_eq(src, lf_pyfix_field(name, "name"), module) &&
+                lf_node_text_eq(src, lf_pyfix_field(name, "alias"), alias))
                 return;
         }
     }
@@ -222,7 +233,7 @@ void lf_pyfix_ensure_import(const lf_source *src, TSNode root, const char *modul
     }
     if (!found_plain && !placed)
         at = first_nonfuture_seen ? first_nonfuture : after_future;
-    char *text = lf_xasprintf("import %s\n", module);
+    char *text = alias ? lf_xasprintf("import %s as %s\n", module, alias) : lf_xasprintf("import %s\n", module);
     lf_fix_add_import(fix, at, text);
     free(text);
 }
@@ -264,4 +275,48 @@ char *lf_pyfix_reindent(const char *text, uint32_t from_line, uint32_t end, cons
         a = e + 1;
     }
     return sb.data ? lf_strbuf_detach(&sb) : lf_xstrdup("");
+}
+
+/* Module of a non-relative `from m import ...` (not __future__); NULL otherwise. */
+static char *from_import_module(const lf_source *src, TSNode n) {
+    if (!lf_pyfix_is(n, "import_from_statement"))
+        return NULL;
+    TSNode mod = lf_pyfix_field(n, "module_name");
+    return lf_pyfix_is(mod, "dotted_name") ? lf_node_text(src, mod) : NULL;
+}
+
+void lf_pyfix_ensure_from_import(const lf_source *src, TSNode root, const char *module, const char *name,
+                                 lf_fix *fix) {
+    uint32_t n = ts_node_named_child_count(root);
+    uint32_t i = 0, at = 0;
+    /* Past the docstring and leading comments. */
+    while (i < n) {
+        TSNode s = ts_node_named_child(root, i);
+        if (lf_pyfix_is(s, "comment") ||
+            (i == 0 && lf_pyfix_is(s, "expression_statement") && lf_pyfix_is(ts_node_named_child(s, 0), "string"))) {
+            at = lf_pyfix_next_line_start(src, ts_node_end_byte(s));
+            i++;
+            continue;
+        }
+        break;
+    }
+    /* Sorted by module among the leading from-imports; after the others. */
+    for (; i < n; i++) {
+        TSNode s = ts_node_named_child(root, i);
+        if (lf_pyfix_is(s, "comment"))
+            continue;
+        if (!is_import(s))
+            break;
+        char *m = from_import_module(src, s);
+        if (m && strcmp(m, module) > 0) {
+            free(m);
+            at = ts_node_start_byte(s);
+            break;
+        }
+        free(m);
+        at = lf_pyfix_next_line_start(src, ts_node_end_byte(s));
+    }
+    char *text = lf_xasprintf("from %s import %s\n", module, name);
+    lf_fix_add_import(fix, at, text);
+    free(text);
 }

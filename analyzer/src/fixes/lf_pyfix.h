@@ -52,5 +52,13 @@ char *lf_pyfix_reindent(const char *text, uint32_t from_line, uint32_t end, cons
 /* Add to fix the edit that imports `module` at the top of the file, in sorted
  * position among the leading plain imports; nothing when already imported there. */
 void lf_pyfix_ensure_import(const lf_source *src, TSNode root, const char *module, lf_fix *fix);
+/* The same for `import module as alias` (alias NULL: plain), sorted by module. */
+void lf_pyfix_ensure_import_as(const lf_source *src, TSNode root, const char *module, const char *alias,
+                               lf_fix *fix);
+
+/* Add `from module import name` among the leading imports, sorted by module
+ * among the from-imports (LF_EDIT_IMPORT). */
+void lf_pyfix_ensure_from_import(const lf_source *src, TSNode root, const char *module, const char *name,
+                                 lf_fix *fix);
 
 #endif
