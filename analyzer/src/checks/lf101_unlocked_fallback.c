@@ -989,8 +989,12 @@ static int coarse_unlocked_path(recog *r) {
             if (!swallows)
                 continue;
             r->body.len = r->copy.len = 0;
-            block_statements(m, lf_tree_field(un, "body"), &r->body);
             rest_of_block(m, lf_pysem_next_sibling(m, up), &r->copy);
+            /* Nothing after the try in its block: the unlocked copy is further
+             * out (after an enclosing `if PRESENT:`), so keep climbing. */
+            if (!r->copy.len)
+                continue;
+            block_statements(m, lf_tree_field(un, "body"), &r->body);
             s->swallows = 1;
             s->shape = LF101_SWALLOWED;
             r->at = un;
