@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # A longer fuzz campaign over the libFuzzer targets in fuzz/ (docs/robustness.md).
 #
-#   scripts/fuzz-campaign.sh [--time SECONDS | --runs N] [--jobs N] [--build DIR] [TARGET...]
+#   scripts/fuzz-campaign.sh [--time SECONDS | --runs N] [--jobs N] [--build DIR] [TARGET[:SECONDS]...]
 #
 # Builds DIR (default build-fuzz: clang, -DLOCKFIX_FUZZ=ON, its own tree) if
 # needed, regenerates the seed corpora from the fixtures, then runs each target
-# (default all: python ts fix rule config record) for SECONDS (default 300) or N
-# executions, under `nice -n 19`, JOBS targets at a time (default 1). Each
+# (default all: python ts fix rule config record) for SECONDS (default 300; a
+# TARGET:SECONDS argument sets one target's own) or N executions, under `nice -n 19`, JOBS targets at a time (default 1). Each
 # target's corpus lives in DIR/fuzz/campaign/<target>: seeded from the generated
 # corpus, fuzz/seeds and fuzz/reproducers, grown by the run, then merged (libFuzzer
 # -merge=1) to a minimal set covering the same features, so repeated campaigns
@@ -34,7 +34,11 @@ while [ $# -gt 0 ]; do
 done
 [ ${#targets[@]} -gt 0 ] || targets=(python ts fix rule config record)
 declare -A dict=([python]=python [fix]=python [ts]=ts [rule]=rule [config]=config [record]=record)
-for t in "${targets[@]}"; do
+declare -A seconds=()
+for i in "${!targets[@]}"; do
+  t=${targets[$i]%%:*}
+  [ "$t" = "${targets[$i]}" ] || seconds[$t]=${targets[$i]#*:}
+  targets[$i]=$t
   [ -n "${dict[$t]:-}" ] || { echo "fuzz-campaign: unknown target $t" >&2; exit 2; }
 done
 
@@ -61,7 +65,7 @@ run_one() {
   # Seed the campaign corpus (only inputs that add coverage are copied in).
   nice -n 19 "$bin" -merge=1 -timeout=30 -rss_limit_mb=2048 -max_len=65536 "$camp" "${seeds[@]}" \
     >"$log.merge-in" 2>&1 || true
-  local budget=(-max_total_time="$time_budget")
+  local budget=(-max_total_time="${seconds[$t]:-$time_budget}")
   [ -n "$runs" ] && budget=(-runs="$runs")
   local start end rc=0
   start=$(date +%s)
@@ -80,7 +84,9 @@ run_one() {
 }
 
 mkdir -p "$fz/campaign-logs"
-rm -f "$fz"/campaign-logs/*.result
+for t in "${targets[@]}"; do
+  rm -f "$fz/campaign-logs/$t.result"
+done
 running=0
 for t in "${targets[@]}"; do
   run_one "$t" &
@@ -104,8 +110,8 @@ report=$fz/campaign-report.txt
   done
   printf '%-8s %12s\n' total "$total"
 } | tee "$report"
-failed=$(awk '$6 != 0 {print $1}' "$fz"/campaign-logs/*.result)
-if [ -n "$failed" ] || [ -n "$(find "$fz/artifacts" -type f)" ]; then
+failed=$(for t in "${targets[@]}"; do awk '$6 != 0 {print $1}' "$fz/campaign-logs/$t.result"; done)
+if [ -n "$failed" ] || [ -n "$(find "${targets[@]/#/$fz/artifacts/}" -type f)" ]; then
   echo "fuzz-campaign: failed: ${failed:-(none)}; artifacts in $fz/artifacts, logs in $fz/campaign-logs" >&2
   exit 1
 fi
