@@ -39,30 +39,47 @@ def text_of(v):
 
 
 def lf101_site(body_extra=""):
-    """A fixable LF101 site (conditional fcntl import with a None fallback, the
-    locked body falling through to an unlocked copy), our own words."""
+    """A fixable LF101 site, our own words: a platform-conditional fcntl import
+    with a None fallback, a lock-file descriptor flocked in a try whose
+    `except OSError: pass` falls through to an unlocked copy of the body."""
     return (
         "import json\n"
-        "try:\n"
+        "import os\n"
+        "import sys\n"
+        "\n"
+        "if sys.platform != 'win32':\n"
         "    import fcntl\n"
-        "except ImportError:\n"
+        "else:\n"
         "    fcntl = None\n"
         "\n"
         "\n"
+        "def load(p):\n"
+        "    with open(p) as fh:\n"
+        "        return json.load(fh)\n"
+        "\n"
+        "\n"
+        "def store(p, v):\n"
+        "    with open(p, 'w') as fh:\n"
+        "        json.dump(v, fh)\n"
+        "\n"
+        "\n"
         "def bump(path):\n"
-        "    with open(path, 'a+') as fh:\n"
-        "        if fcntl is not None:\n"
-        "            fcntl.flock(fh, fcntl.LOCK_EX)\n"
-        "            fh.seek(0)\n"
-        "            n = int(fh.read() or 0)\n"
-        "            fh.truncate(0)\n"
-        "            fh.write(str(n + 1))\n"
-        "            fcntl.flock(fh, fcntl.LOCK_UN)\n"
-        "        else:\n"
-        "            fh.seek(0)\n"
-        "            n = int(fh.read() or 0)\n"
-        "            fh.truncate(0)\n"
-        "            fh.write(str(n + 1))\n"
+        "    if fcntl is not None:\n"
+        "        try:\n"
+        "            fd = os.open(path + '.lock', os.O_CREAT | os.O_RDWR, 0o600)\n"
+        "            fcntl.flock(fd, fcntl.LOCK_EX)\n"
+        "            try:\n"
+        "                n = load(path) + 1\n"
+        "                store(path, n)\n"
+        "                return n\n"
+        "            finally:\n"
+        "                fcntl.flock(fd, fcntl.LOCK_UN)\n"
+        "                os.close(fd)\n"
+        "        except OSError:\n"
+        "            pass\n"
+        "    n = load(path) + 1\n"
+        "    store(path, n)\n"
+        "    return n\n"
         + body_extra
     )
 
@@ -93,12 +110,12 @@ def python_generated():
         ind = "".join("    " * i + "if x:\n" for i in range(1, min(depth, 90)))
         out[f"lf101_ifs_{depth}"] = lf101_site() + ind + "    " * min(depth, 90) + "pass\n"
         out[f"lf401_nested_{depth}"] = lf401_site("        v = " + "(" * depth + "1" + ")" * depth + "\n")
-    out["lf101_and_lf401"] = lf101_site() + "\n\n" + lf401_site()
+    out["lf101_and_lf401"] = lf101_site() + "\n\n" + lf401_site().split("\n", 1)[1]
     out["lf101_crlf"] = lf101_site().replace("\n", "\r\n")
     out["lf101_cr"] = lf101_site().replace("\n", "\r")
     out["lf101_tabs"] = lf101_site().replace("    ", "\t")
     out["lf101_suppressed"] = lf101_site().replace(
-        "fcntl.flock(fh, fcntl.LOCK_EX)", "fcntl.flock(fh, fcntl.LOCK_EX)  # lockfix: ignore[LF101]")
+        "fcntl.flock(fd, fcntl.LOCK_EX)", "fcntl.flock(fd, fcntl.LOCK_EX)  # lockfix: ignore[LF101]")
     return out
 
 
