@@ -4,7 +4,8 @@
 #   scripts/bootstrap.sh demo    # + pytest (demo.sh verifies the fan-out with the fixtures' suites)
 #   scripts/bootstrap.sh package # + dpkg-dev (package-deb.sh: cpack -G DEB, dpkg-shlibdeps)
 #   scripts/bootstrap.sh test    # + pytest, lock peers, mingw + wine for the Windows runtime tests,
-#                                #   dpkg-dev + debootstrap for the package test
+#                                #   dpkg-dev + debootstrap for the package test, clang + libFuzzer
+#                                #   for the fuzz smoke runs
 # As root it runs apt-get; otherwise it prints the exact command and exits 1.
 set -euo pipefail
 level=${1:-build}
@@ -40,6 +41,12 @@ if [ "$level" = test ]; then
   need_py filelock python3-filelock
   need_py portalocker python3-portalocker
   need_cmd x86_64-w64-mingw32-gcc gcc-mingw-w64-x86-64
+  # The fuzz build (fuzz/, -DLOCKFIX_FUZZ=ON): clang and its libFuzzer runtime.
+  need_cmd clang clang
+  if command -v clang >/dev/null 2>&1 \
+     && [ ! -e "$(clang -print-file-name="libclang_rt.fuzzer-$(uname -m).a" 2>/dev/null)" ]; then
+    missing+=("libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev")
+  fi
   if ! command -v wine >/dev/null 2>&1 && ! command -v wine64 >/dev/null 2>&1; then
     missing+=(wine wine64)
   fi

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Build and run every test: the full suite in a normal build, then the C tests
-# again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# again under AddressSanitizer + UndefinedBehaviorSanitizer, then the fuzz
+# targets (clang + libFuzzer, their own build tree): a short smoke run of each
+# and every saved reproducer (ctest label fuzz; docs/robustness.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/bootstrap.sh" test
 jobs=$(nproc)
 build=${LOCKFIX_BUILD_DIR:-$root/build}
 asan=${LOCKFIX_ASAN_BUILD_DIR:-$root/build-asan}
+fuzz=${LOCKFIX_FUZZ_BUILD_DIR:-$root/build-fuzz}
 
 echo "== build ($build)"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOCKFIX_BUILD_TESTS=ON -DLOCKFIX_SANITIZE=OFF >/dev/null
@@ -23,7 +26,16 @@ echo "== tests under ASan+UBSan"
 # labelled install, which build their own Release lockfix (the Action, the
 # self-installing pre-commit hook, the .deb); both already ran above. The scans
 # of real corpora (labels accuracy, realcorpus: a million lines of Debian
-# packages, the Python standard library) run only above: under ASan they take
+# packages, the Python standard library) and the mutation suite (582 generated
+# integrations through the same fixers) run only above: under ASan they take
 # most of CI's budget and exercise the same code the fixture scans do.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir "$asan" --output-on-failure -j"$jobs" -LE '^(windows|install|accuracy|realcorpus)$'
+  ctest --test-dir "$asan" --output-on-failure -j"$jobs" -LE '^(windows|install|accuracy|realcorpus|mutation)$'
+
+echo "== fuzz build with clang + libFuzzer ($fuzz)"
+# Nothing is shared with the gcc trees above: own build dir, own grammar fetch.
+cmake -S "$root" -B "$fuzz" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOCKFIX_FUZZ=ON \
+  -DLOCKFIX_BUILD_TESTS=OFF -DLOCKRT_BUILD_TOOLS=OFF >/dev/null
+cmake --build "$fuzz" -j"$jobs" --target fuzz_all
+echo "== fuzz smoke runs and reproducers"
+ctest --test-dir "$fuzz" --output-on-failure -j"$jobs" -L fuzz

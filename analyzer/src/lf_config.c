@@ -118,12 +118,9 @@ static char *doc_error(const cfg_doc *d, size_t off, const char *fmt, ...) {
     return lf_strbuf_detach(&sb);
 }
 
-static int doc_open(cfg_doc *d, const char *path, char **err) {
-    memset(d, 0, sizeof *d);
-    d->path = path;
-    d->text = read_text(path, &d->len, err);
-    if (!d->text)
-        return 0;
+/* d->text (owned, NUL-terminated) and d->len are set: parse them. */
+static int doc_parse(cfg_doc *d, char **err) {
+    const char *path = d->path;
     if (memchr(d->text, '\0', d->len)) {
         *err = lf_xasprintf("%s: not a JSON text (contains a NUL byte)", path);
         return 0;
@@ -155,6 +152,13 @@ static int doc_open(cfg_doc *d, const char *path, char **err) {
         return 0;
     }
     return 1;
+}
+
+static int doc_open(cfg_doc *d, const char *path, char **err) {
+    memset(d, 0, sizeof *d);
+    d->path = path;
+    d->text = read_text(path, &d->len, err);
+    return d->text && doc_parse(d, err);
 }
 
 static void doc_close(cfg_doc *d) {
@@ -239,6 +243,8 @@ static int read_fail_on(const cfg_doc *d, const cJSON *item, size_t val_off, lf_
     return 1;
 }
 
+static int config_read(cfg_doc *d, const char *path, lf_config *out, char **err);
+
 int lf_config_load(const char *path, lf_config *out, char **err) {
     *err = NULL;
     lf_config_init(out);
@@ -247,6 +253,33 @@ int lf_config_load(const char *path, lf_config *out, char **err) {
         doc_close(&d);
         return 0;
     }
+    return config_read(&d, path, out, err);
+}
+
+int lf_config_parse(const char *text, size_t len, const char *path, lf_config *out, char **err) {
+    *err = NULL;
+    lf_config_init(out);
+    if (len > LF_CONFIG_MAX_BYTES) {
+        *err = lf_xasprintf("%s: cannot read config: larger than %d bytes", path, LF_CONFIG_MAX_BYTES);
+        return 0;
+    }
+    cfg_doc d;
+    memset(&d, 0, sizeof d);
+    d.path = path;
+    d.text = lf_xmalloc(len + 1);
+    memcpy(d.text, text, len);
+    d.text[len] = '\0';
+    d.len = len;
+    if (!doc_parse(&d, err)) {
+        doc_close(&d);
+        return 0;
+    }
+    return config_read(&d, path, out, err);
+}
+
+/* The members of an opened document (closed here) into out. */
+static int config_read(cfg_doc *dp, const char *path, lf_config *out, char **err) {
+    cfg_doc d = *dp;
     out->path = lf_xstrdup(path);
     int ok = 1;
     size_t i = 0;

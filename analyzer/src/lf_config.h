@@ -42,6 +42,8 @@ int lf_config_check_rules(const lf_config *cfg, const lf_ruleset *rules, char **
 
 /* Parse a config file. Errors name file, line and problem; returns 0 on error. */
 int lf_config_load(const char *path, lf_config *out, char **err);
+/* The same from memory (the fuzz target, tests); `path` names the text in errors. */
+int lf_config_parse(const char *text, size_t len, const char *path, lf_config *out, char **err);
 /* Find .lockfix.json from start_dir upward; returns malloc'd path or NULL. */
 char *lf_config_discover(const char *start_dir);
 void lf_config_free(lf_config *cfg);

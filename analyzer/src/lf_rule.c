@@ -559,7 +559,9 @@ int lf_rule_parse(const char *json_text, size_t len, const char *origin, lf_rule
     if (!root) {
         const char *at = cJSON_GetErrorPtr();
         size_t off = (at && at >= json_text && at <= json_text + len) ? (size_t)(at - json_text) : 0;
-        problem(&pc, line_of_offset(json_text, off), "invalid JSON near \"%.20s\"", json_text + off);
+        /* json_text need not be NUL-terminated: show at most 20 bytes, none past len. */
+        int shown = (int)(len - off < 20 ? len - off : 20);
+        problem(&pc, line_of_offset(json_text, off), "invalid JSON near \"%.*s\"", shown, json_text + off);
         if (err)
             *err = pc.err;
         else

@@ -81,6 +81,10 @@ static size_t first_nul_or_invalid(const char *text, size_t len) {
     return len;
 }
 
+size_t lf_source_first_bad_byte(const char *text, size_t len) {
+    return first_nul_or_invalid(text, len);
+}
+
 /* Offsets of line starts in one pass; the estimate of one line per 32 bytes
  * rarely needs a second allocation. */
 static void build_line_index(lf_source *src) {

@@ -41,6 +41,9 @@ lf_load_status lf_source_load(const char *path, lf_lang lang, lf_source *out, ch
 /* Build from memory (tests, rule test cases, re-parse after a fix). Copies text. */
 void lf_source_from_text(lf_source *out, const char *path, lf_lang lang, const char *text, size_t len);
 void lf_source_free(lf_source *src);
+/* Offset of the first NUL or invalid UTF-8 byte, len when none: text that
+ * lf_source_load would refuse (the fuzz targets hold from_text to the same rule). */
+size_t lf_source_first_bad_byte(const char *text, size_t len);
 
 /* The bytes as on disk (raw, or text when they are the same); len is src->len. */
 const char *lf_source_disk(const lf_source *src);

@@ -799,9 +799,12 @@ static int names_package_lock(lf_pysem *m, TSNode expr) {
             const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, n), name, ts_node_start_byte(n));
             free(name);
             if (b && b->kind == LF_PYBIND_FOR) {
-                /* `for name in ("package-lock.json", "yarn.lock"):` */
-                TSNode fs = m->stmts[b->stmt].node;
-                TSNode it = lf_tree_unparen(lf_tree_field(fs, "right"));
+                /* `for name in ("package-lock.json", "yarn.lock"):`, or the same
+                 * `for` clause of a comprehension. The iterable is the binding's
+                 * value: its statement may be -1 (no statement holds it when the
+                 * file's root is an ERROR node) or an unrelated one (a module-level
+                 * comprehension's expression statement). */
+                TSNode it = lf_tree_unparen(b->value);
                 uint32_t k = lf_tree_child_count(it), all = k > 0;
                 for (uint32_t i = 0; i < k && all; i++)
                     all = is_package_lock_literal(m, lf_tree_child(it, i));

@@ -1,0 +1,32 @@
+/* Shared by the analyzer's fuzz targets: the rules and engines, built once per
+ * process (libFuzzer calls LLVMFuzzerTestOneInput millions of times), and the
+ * path every fuzzed source pretends to live at. */
+#ifndef LF_FUZZ_COMMON_H
+#define LF_FUZZ_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lf_engine.h"
+#include "lf_fix.h"
+
+/* A directory that does not exist: the fix generators look around the module
+ * (package style, other modules that use an import) and must find nothing, so
+ * a run depends on the input alone. */
+#define LF_FUZZ_PATH "/nonexistent-lockfix-fuzz/pkg/mod.py"
+
+/* Builtin rules plus the fuzz-only rules of fuzz/rules/ (TS/TSX queries with
+ * every predicate kind, since no builtin rule has a TS query yet). */
+const lf_ruleset *lf_fuzz_rules(void);
+/* One engine per process, fixes on, prefilter on (as `lockfix fix` runs). */
+lf_engine *lf_fuzz_engine(void);
+
+/* Analyze text as lang; findings returned (caller frees with lf_fuzz_findings_free).
+ * Aborts on an engine error: the engine has no business failing on any text. */
+lf_finding *lf_fuzz_analyze(lf_source *src, size_t *n);
+void lf_fuzz_findings_free(lf_finding *f, size_t n);
+
+/* abort() with a message: libFuzzer reports it as a crash and saves the input. */
+void lf_fuzz_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+#endif
