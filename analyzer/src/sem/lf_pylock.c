@@ -267,6 +267,8 @@ lf_pkey lf_pylock_key_of(lf_pylock *l, TSNode expr) {
     return k;
 }
 
+int lf_pylock_key_same(const lf_pylock *l, const lf_pkey *a, const lf_pkey *b) { return key_eq(l->m, a, b); }
+
 int32_t lf_pylock_find(const lf_pylock *l, const lf_pkey *k) {
     const struct lf_pylock_internal *in = l->in;
     if (!in->cap || k->kind == LF_PKEY_NONE)
@@ -492,6 +494,8 @@ static TSNode handle_path(lf_pylock *l, TSNode h) {
     }
     return (TSNode){0};
 }
+
+TSNode lf_pylock_handle_path(lf_pylock *l, TSNode handle) { return handle_path(l, handle); }
 
 /* ---- what a call does ---- */
 
