@@ -22,9 +22,11 @@
  * serialisable whatever the interleaving: two runs lose nothing.
  *
  * No finding when a lock is held: the function takes one (lf_pylock: lock
- * classes, flock, exclusive creates, .acquire(), the module's helpers that do),
- * the read sits in a `with` over a lock (a call that acquires, a lock object
- * held in a name or field), or the function is decorated with a lock. */
+ * classes, flock, exclusive creates, .acquire(), the module's helpers that do)
+ * or releases one after the read (it was taken before), the read sits in a
+ * `with` over a lock (a call that acquires, a lock object held in a name or
+ * field), the function is decorated with a lock, or every call of it in the
+ * module happens with a lock held in one of these ways. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -387,6 +389,73 @@ static int decorated_with_lock(lf_pysem *m, TSNode fn) {
         }
     }
     return 0;
+}
+
+/* Does the function release a lock after `at` (`self._lock.release()`,
+ * `fcntl.flock(fd, LOCK_UN)`)? Then the lock was held at `at`: taken by a caller
+ * or an earlier call of the same object. */
+typedef struct release_search {
+    lf_pysem *m;
+    uint32_t after;
+    int found;
+} release_search;
+
+static lf_walk_action visit_release(TSNode n, void *ud) {
+    release_search *r = ud;
+    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") || lf_tree_is(n, "lambda"))
+        return LF_WALK_SKIP;
+    if (!lf_tree_is(n, "call") || ts_node_start_byte(n) < r->after)
+        return LF_WALK_CONTINUE;
+    static const char *const unlock_calls[] = {"fcntl.flock", "fcntl.lockf", NULL};
+    if (method_is(r->m->src, n, "release") || method_is(r->m->src, n, "unlock")) {
+        TSNode recv = lf_tree_unparen(call_receiver(n));
+        TSNode name = lf_tree_is(recv, "attribute") ? lf_tree_field(recv, "attribute") : recv;
+        if (lf_tree_is(name, "identifier") && names_lock(r->m->src, name)) {
+            r->found = 1;
+            return LF_WALK_STOP;
+        }
+    } else if (lf_pylock_callee_any(r->m, n, unlock_calls)) {
+        r->found = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* Is a lock held at `at` in function `scope`? */
+static int lock_held_at(lf_pylock *l, int32_t scope, TSNode at) {
+    lf_pysem *m = l->m;
+    TSNode fn = m->scopes[scope].node;
+    if (l->acquires[scope] || under_lock_with(l, at, fn) || decorated_with_lock(m, fn))
+        return 1;
+    release_search r = {m, ts_node_end_byte(at), 0};
+    lf_tree_walk(lf_tree_field(fn, "body"), visit_release, &r);
+    return r.found;
+}
+
+/* Do all the module's calls of function `f` (at least one) happen with a lock
+ * held? A method is called as `x.name(...)` on any receiver (its class is not
+ * tracked through fields), a module function through its name. */
+static int callers_hold_lock(lf_pylock *l, int32_t f) {
+    lf_pysem *m = l->m;
+    const lf_pyscope *sc = &m->scopes[f];
+    size_t n = 0;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_pycall *c = &m->calls[i];
+        int is_call = 0;
+        if (sc->cls >= 0) {
+            TSNode fnn = lf_tree_unparen(lf_tree_field(c->node, "function"));
+            is_call = lf_tree_is(fnn, "attribute") && lf_tree_text_eq(m->src, lf_tree_field(fnn, "attribute"), sc->name);
+        } else {
+            int skip = 0;
+            is_call = lf_pylock_local_callee(l, c->node, &skip) == f;
+        }
+        if (!is_call)
+            continue;
+        if (c->scope <= 0 || m->scopes[c->scope].kind != LF_PYSCOPE_FUNCTION || !lock_held_at(l, c->scope, c->node))
+            return 0;
+        n++;
+    }
+    return n > 0;
 }
 
 /* ---- does the write carry what was read? ---- */
@@ -768,7 +837,7 @@ static void run(lf_check_ctx *ctx) {
             TSNode data = lf_tree_unparen(w->data);
             if (!lf_tree_is(data, "identifier") || !lf_py_same_text(src, data, var))
                 continue;
-            if (c.l->acquires[r->scope] || under_lock_with(c.l, r->call, fn) || decorated_with_lock(m, fn))
+            if (lock_held_at(c.l, r->scope, r->call) || callers_hold_lock(c.l, r->scope))
                 break;
             flow f;
             memset(&f, 0, sizeof f);

@@ -55,3 +55,32 @@ class Store:
             data = json.loads(self.path.read_text())
             data[key] = data.get(key, 0) + 1
             self.path.write_text(json.dumps(data))
+
+
+class Roster:
+    """The read-modify-write itself takes no lock; every caller holds one."""
+
+    def __init__(self, path, lock):
+        self.path = path
+        self._lock = lock
+
+    def _change(self, member):
+        doc = json.loads(self.path.read_text())
+        doc.setdefault("members", []).append(member)
+        self.path.write_text(json.dumps(doc))
+
+    def join(self, member):
+        with self._lock:
+            self._change(member)
+
+    def join_held(self, member):
+        self._lock.acquire()
+        try:
+            self._change(member)
+        finally:
+            self._lock.release()
+
+    def leave_exclusive(self, member):
+        # the lock was taken by an earlier call; it is released here
+        self._change(member)
+        self._lock.release()
