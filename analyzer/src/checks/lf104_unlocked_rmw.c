@@ -11,6 +11,8 @@
  *  - the module's own load/save helpers: a function that returns a document it
  *    reads, or writes one of its parameters as a document; a helper's path
  *    that is one of its parameters is the caller's argument;
+ *  - TOML documents through a file object (`f = TOMLFile(P)`, tomlkit's or
+ *    poetry's): `v = f.read()` ... `f.write(v)`;
  *  - helpers the module imports, by their names (`read_state(key)`,
  *    `save_json(path, data)`): read_/load_ + what they load, write_/save_/store_.
  * A read `v = <read of P>` pairs with a later write of v to P in the same
@@ -171,6 +173,40 @@ static TSNode move_call(lf_pylock *l, TSNode call, TSNode *from) {
         return lf_pylock_arg(m, call, 0, "target");
     }
     return (TSNode){0};
+}
+
+/* ---- document file objects (tomlkit's and poetry's TOMLFile) ---- */
+
+/* Is the expression (through local names) a document file object:
+ * `f = TOMLFile(path)`? *path = the path it wraps. */
+static int document_file(lf_pysem *m, TSNode e, TSNode *path) {
+    e = lf_tree_unparen(e);
+    if (lf_tree_is(e, "identifier"))
+        e = lf_tree_unparen(lf_pysem_resolve_value(m, e));
+    if (!lf_tree_is(e, "call"))
+        return 0;
+    const char *q = lf_pysem_callee(m, e);
+    size_t n = q ? strlen(q) : 0;
+    if (!q || n < 8 || strcmp(q + n - 8, "TOMLFile") != 0 || (n > 8 && q[n - 9] != '.'))
+        return 0;
+    *path = lf_pylock_arg(m, e, 0, "path");
+    return !ts_node_is_null(*path);
+}
+
+/* `v = f.read()` / `f.write(v)` on a document file object: the path (as the
+ * object's argument), *data for a write. */
+static TSNode document_file_op(lf_pysem *m, TSNode call, int *write, TSNode *data) {
+    TSNode path = {0};
+    int rd = method_is(m->src, call, "read"), wr = method_is(m->src, call, "write");
+    if ((!rd && !wr) || !document_file(m, call_receiver(call), &path))
+        return (TSNode){0};
+    *write = wr;
+    if (wr) {
+        *data = lf_pylock_arg(m, call, 0, "data");
+        if (ts_node_is_null(*data))
+            return (TSNode){0};
+    }
+    return path;
 }
 
 /* ---- helpers by name (imported, not resolvable here) ---- */
@@ -741,6 +777,12 @@ static void collect_ops(ctx104 *c) {
         p = direct_write(c->l, call, &data);
         if (!ts_node_is_null(p)) {
             push_op(c, call, p, data, s, 1);
+            continue;
+        }
+        int wr = 0;
+        p = document_file_op(m, call, &wr, &data);
+        if (!ts_node_is_null(p)) {
+            push_op(c, call, p, wr ? data : (TSNode){0}, s, wr);
             continue;
         }
         int skip = 0;
