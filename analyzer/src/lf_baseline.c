@@ -96,7 +96,8 @@ static lf_baseline *parse(const char *path, const char *text, size_t len, char *
         }
         b->entries[b->n++].fingerprint = lf_xstrdup(fp->valuestring);
     }
-    qsort(b->entries, b->n, sizeof *b->entries, cmp_entry);
+    if (b->n > 1)
+        qsort(b->entries, b->n, sizeof *b->entries, cmp_entry);
     size_t kept = 0;
     for (size_t i = 0; i < b->n; i++) {
         if (kept && strcmp(b->entries[kept - 1].fingerprint, b->entries[i].fingerprint) == 0) {

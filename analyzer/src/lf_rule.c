@@ -636,7 +636,8 @@ int lf_ruleset_load_dir(lf_ruleset *set, const char *dir, char **err) {
             LF_VEC_PUSH(&names, lf_xstrdup(de->d_name));
     }
     closedir(d);
-    qsort(names.items, names.len, sizeof *names.items, name_cmp);
+    if (names.len > 1)
+        qsort(names.items, names.len, sizeof *names.items, name_cmp);
     int ok = 1;
     for (size_t i = 0; i < names.len && ok; i++) {
         char *path = lf_xasprintf("%s/%s", dir, names.items[i]);

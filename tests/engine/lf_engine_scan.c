@@ -63,7 +63,8 @@ int main(int argc, char **argv) {
             collect(argv[i], &paths);
         }
     }
-    qsort(paths.items, paths.len, sizeof *paths.items, cmp_str);
+    if (paths.len > 1)
+        qsort(paths.items, paths.len, sizeof *paths.items, cmp_str);
     lf_engine_options opts = {.rules = &set, .config = NULL, .want_fixes = 0, .use_prefilter = prefilter};
     lf_engine *eng = lf_engine_new(&opts);
     int rc = 0;

@@ -26,6 +26,16 @@ INTEGRATIONS = SOURCE_DIR / "fixtures" / "integrations"
 RULES = pathlib.Path(__file__).resolve().parent / "rules"
 PYTEST = f"{PYTHON} -m pytest -q -p no:cacheprovider"
 ENV = {"PYTHONDONTWRITEBYTECODE": "1"}
+# pytest prints whole multi-line failure messages in its short summary when it
+# believes it runs on CI (CI or BUILD_NUMBER set), one truncated line otherwise;
+# the assertions on the verify tail below pin the latter.
+PYTEST_ON_CI_VARS = ("CI", "BUILD_NUMBER")
+
+
+def verify_env():
+    env = {k: v for k, v in os.environ.items() if k not in PYTEST_ON_CI_VARS}
+    env.update(ENV)
+    return env
 
 
 def copy(dst, names=("claude-code", "cline", "omo")):
@@ -50,7 +60,7 @@ def under(snap, name):
 
 def run_testhooks(*args, cwd):
     return subprocess.run([TESTHOOKS, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=300,
-                          env=dict(os.environ, **ENV))
+                          env=verify_env())
 
 
 @pytest.fixture

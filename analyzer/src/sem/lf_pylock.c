@@ -1194,7 +1194,8 @@ lf_pylock *lf_pylock_build(lf_pysem *m) {
             if (callee_of[i] >= 0 && l->acquires[callee_of[i]])
                 add_event(l, LF_PYEV_ACQUIRE, m->calls[i].scope, m->calls[i].node, -1, 1);
     }
-    qsort(l->in->events.items, l->in->events.len, sizeof *l->in->events.items, event_cmp);
+    if (l->in->events.len > 1)
+        qsort(l->in->events.items, l->in->events.len, sizeof *l->in->events.items, event_cmp);
 
     /* How each removal was judged in its function (after its last identity
      * check): a pid probe (the owner judged dead), existence/stat/age of the
