@@ -57,8 +57,8 @@ typedef LF_VEC(doc_op) op_vec;
 typedef struct helper_info {
     int reads, writes;
     TSNode read_path, write_path;
-    int read_param, write_param; /* index of the path parameter, or -1 */
-    int data_param;              /* writes: index of the parameter written */
+    const lf_pybinding *read_param, *write_param; /* the path parameter, or NULL */
+    const lf_pybinding *data_param;               /* writes: the parameter written */
 } helper_info;
 
 static int in_list(const char *q, const char *const *names) {
@@ -242,42 +242,41 @@ static int named_writer(const lf_source *src, TSNode name) {
 
 /* ---- parameters ---- */
 
-/* Index of a parameter binding among its function's parameters, or -1. */
-static int param_index(lf_pysem *m, const lf_pybinding *b) {
-    if (!b || b->kind != LF_PYBIND_PARAM || b->scope < 0 || m->scopes[b->scope].kind != LF_PYSCOPE_FUNCTION)
-        return -1;
-    TSNode params = lf_tree_field(m->scopes[b->scope].node, "parameters");
-    int idx = 0;
+/* Parameters by position, computed once: per binding its index among its
+ * function's parameters (-1 for other bindings). */
+typedef struct params {
+    int32_t *index; /* per binding */
+} params;
+
+static params params_build(lf_pysem *m) {
+    params p;
+    p.index = lf_xmalloc((m->n_bindings ? m->n_bindings : 1) * sizeof *p.index);
+    int32_t *count = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, sizeof *count);
     for (size_t i = 0; i < m->n_bindings; i++) {
-        const lf_pybinding *p = &m->bindings[i];
-        if (p->kind != LF_PYBIND_PARAM || p->scope != b->scope || !lf_tree_within(p->target, params))
-            continue;
-        if (p == b)
-            return idx;
-        idx++;
+        const lf_pybinding *b = &m->bindings[i];
+        p.index[i] = -1;
+        if (b->kind == LF_PYBIND_PARAM && b->scope >= 0 && m->scopes[b->scope].kind == LF_PYSCOPE_FUNCTION &&
+            lf_tree_within(b->target, lf_tree_field(m->scopes[b->scope].node, "parameters")))
+            p.index[i] = count[b->scope]++;
     }
-    return -1;
+    free(count);
+    return p;
 }
 
-/* The parameter an expression names (following local names), or -1. */
-static int param_of(lf_pylock *l, TSNode e) {
+/* The parameter an expression names (following local names), or NULL. */
+static const lf_pybinding *param_of(lf_pylock *l, const params *ps, TSNode e) {
     lf_pkey k = lf_pylock_key_of(l, e);
-    return k.kind == LF_PKEY_BIND ? param_index(l->m, k.binding) : -1;
+    if (k.kind != LF_PKEY_BIND || ps->index[k.binding - l->m->bindings] < 0)
+        return NULL;
+    return k.binding;
 }
 
-/* The argument a call passes for a helper's parameter idx. */
-static TSNode arg_for(lf_pysem *m, TSNode call, int32_t helper, int idx, int skip) {
+/* The argument a call passes for a helper's parameter (skip: `self`). */
+static TSNode arg_for(lf_pysem *m, const params *ps, TSNode call, const lf_pybinding *param, int skip) {
+    int idx = ps->index[param - m->bindings];
     if (idx < skip)
         return (TSNode){0};
-    TSNode params = lf_tree_field(m->scopes[helper].node, "parameters");
-    const char *kw = NULL;
-    int k = 0;
-    for (size_t i = 0; i < m->n_bindings && !kw; i++) {
-        const lf_pybinding *p = &m->bindings[i];
-        if (p->kind == LF_PYBIND_PARAM && p->scope == helper && lf_tree_within(p->target, params) && k++ == idx)
-            kw = p->name;
-    }
-    return lf_pylock_arg(m, call, (uint32_t)(idx - skip), kw);
+    return lf_pylock_arg(m, call, (uint32_t)(idx - skip), param->name);
 }
 
 /* Does the function return a value (a `return X`, not inside a nested def)? */
@@ -714,6 +713,7 @@ static lf_walk_action visit_flow(TSNode n, void *ud) {
 typedef struct ctx104 {
     lf_pysem *m;
     lf_pylock *l;
+    params ps;
     helper_info *helpers;
     op_vec ops;
 } ctx104;
@@ -746,16 +746,16 @@ static void find_helpers(ctx104 *c) {
             if (r.found) {
                 h->reads = 1;
                 h->read_path = p;
-                h->read_param = param_of(c->l, p);
+                h->read_param = param_of(c->l, &c->ps, p);
             }
         }
         p = direct_write(c->l, call, &data);
         if (!ts_node_is_null(p) && !h->writes) {
-            int d = param_of(c->l, data);
-            if (d >= 0) {
+            const lf_pybinding *d = param_of(c->l, &c->ps, data);
+            if (d) {
                 h->writes = 1;
                 h->write_path = p;
-                h->write_param = param_of(c->l, p);
+                h->write_param = param_of(c->l, &c->ps, p);
                 h->data_param = d;
             }
         }
@@ -790,12 +790,12 @@ static void collect_ops(ctx104 *c) {
         if (h >= 0 && h != s && m->scopes[h].kind == LF_PYSCOPE_FUNCTION) {
             const helper_info *hi = &c->helpers[h];
             if (hi->reads) {
-                TSNode path = hi->read_param >= 0 ? arg_for(m, call, h, hi->read_param, skip) : hi->read_path;
+                TSNode path = hi->read_param ? arg_for(m, &c->ps, call, hi->read_param, skip) : hi->read_path;
                 if (!ts_node_is_null(path))
                     push_op(c, call, path, (TSNode){0}, s, 0);
             } else if (hi->writes) {
-                TSNode path = hi->write_param >= 0 ? arg_for(m, call, h, hi->write_param, skip) : hi->write_path;
-                TSNode d = arg_for(m, call, h, hi->data_param, skip);
+                TSNode path = hi->write_param ? arg_for(m, &c->ps, call, hi->write_param, skip) : hi->write_path;
+                TSNode d = arg_for(m, &c->ps, call, hi->data_param, skip);
                 if (!ts_node_is_null(path) && !ts_node_is_null(d))
                     push_op(c, call, path, d, s, 1);
             }
@@ -860,6 +860,7 @@ static void run(lf_check_ctx *ctx) {
     memset(&c, 0, sizeof c);
     c.m = m;
     c.l = lf_pylock_build(m);
+    c.ps = params_build(m);
     c.helpers = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, sizeof *c.helpers);
     find_helpers(&c);
     collect_ops(&c);
@@ -910,6 +911,7 @@ static void run(lf_check_ctx *ctx) {
     }
     LF_VEC_FREE(&c.ops);
     free(c.helpers);
+    free(c.ps.index);
     lf_pylock_free(c.l);
 }
 
