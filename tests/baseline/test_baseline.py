@@ -182,7 +182,8 @@ def test_editing_the_flagged_code_makes_it_new(tree):
 def test_a_second_identical_finding_in_the_same_function_is_new(tree):
     record(tree)
     edit(tree / "lib" / "turns.py", '    counts = read_state("turns", {})\n',
-         '    counts = read_state("turns", {})\n    again = read_state("turns", {})\n    write_state("turns", again)\n')
+         '    counts = read_state("turns", {})\n    again = read_state("turns", {})\n'
+         '    again[session_id] = 0\n    write_state("turns", again)\n')
     r = scan(tree, "--baseline", "baseline.json", "--format", "json")
     assert r.returncode == 1
     found = json.loads(r.stdout)["findings"]

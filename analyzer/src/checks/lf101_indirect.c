@@ -231,6 +231,19 @@ static int swallows_create_error(lf_pysem *m, TSNode tr) {
 
 /* ---- the pass ---- */
 
+char *lf101_where_missing(const char *module) {
+    size_t top = module ? strcspn(module, ".") : 0;
+    if (top == 5 && !strncmp(module, "fcntl", 5))
+        return lf_xstrdup("on Windows, where fcntl does not exist");
+    if (top == 6 && !strncmp(module, "msvcrt", 6))
+        return lf_xstrdup("on every platform but Windows, where msvcrt does not exist");
+    if ((top == 9 && !strncmp(module, "win32file", 9)) || (top == 10 && !strncmp(module, "pywintypes", 10)))
+        return lf_xstrdup("off Windows, and on Windows wherever pywin32 is not installed");
+    if (!top)
+        return lf_xstrdup("wherever the lock module cannot be imported");
+    return lf_xasprintf("wherever the %.*s package is not installed", (int)top, module);
+}
+
 void lf101_find_indirect(lf_pysem *m, const unsigned char *reported, lf101_lock_call_fn is_lock,
                          lf101_indirect_fn emit, void *ud) {
     helper_vec helpers = {0};
@@ -246,10 +259,13 @@ void lf101_find_indirect(lf_pysem *m, const unsigned char *reported, lf101_lock_
             int32_t work = next_work(m, c->stmt);
             if (work >= 0) {
                 char *fn = lf_tree_text(m->src, lf_tree_field(c->node, "function"));
+                char *where = lf101_where_missing(h->module->module);
                 char *msg = lf_xasprintf("the critical section is reachable without the %s lock: `%s()` takes no lock "
                                          "when `%s` is None/False (the conditional import's fallback), and the work "
-                                         "at line %u runs anyway",
-                                         h->module->module, fn, h->module->name, line_of(m, m->stmts[work].node));
+                                         "at line %u runs anyway: unlocked %s",
+                                         h->module->module, fn, h->module->name, line_of(m, m->stmts[work].node),
+                                         where);
+                free(where);
                 char *why = lf_xasprintf("the lock is taken through the helper `%s()`, which the rewrite does not "
                                          "change",
                                          fn);
@@ -262,9 +278,11 @@ void lf101_find_indirect(lf_pysem *m, const unsigned char *reported, lf101_lock_
         if (lf_tree_is(stmt, "with_statement")) {
             const lf_pyoptional *o = standin_class_of(m, c->node);
             if (o) {
+                char *where = lf101_where_missing(o->module);
                 char *msg = lf_xasprintf("the critical section is reachable without the %s lock: when %s is missing, "
-                                         "the stand-in `%s` bound in its place (line %u) takes no lock",
-                                         o->module, o->module, o->name, line_of(m, o->fallback->value));
+                                         "the stand-in `%s` bound in its place (line %u) takes no lock: unlocked %s",
+                                         o->module, o->module, o->name, line_of(m, o->fallback->value), where);
+                free(where);
                 char *why = lf_xasprintf("the lock comes from `%s`, whose waiting and errors the rewrite would not "
                                          "reproduce",
                                          o->module);
@@ -289,7 +307,8 @@ void lf101_find_indirect(lf_pysem *m, const unsigned char *reported, lf101_lock_
             if (rs.found && work >= 0) {
                 char *path = lf_tree_text(m->src, created);
                 char *msg = lf_xasprintf("the critical section is reachable without the lock: creating `%s` (the "
-                                         "lock) can fail, the error is swallowed, and the work at line %u runs anyway",
+                                         "lock) can fail, the error is swallowed, and the work at line %u runs anyway: unlocked "
+                                         "on every platform, whenever another process holds it",
                                          path, line_of(m, m->stmts[work].node));
                 char *why = lf_xstrdup("the lock is an exclusive create, not a lock the rewrite swaps for lockrt");
                 emit(ud, c->scope, m->stmts[tr].node, msg, why);

@@ -18,4 +18,10 @@ typedef void (*lf101_indirect_fn)(void *ud, int32_t scope, TSNode at, char *mess
 void lf101_find_indirect(lf_pysem *m, const unsigned char *reported, lf101_lock_call_fn is_lock,
                          lf101_indirect_fn emit, void *ud);
 
+/* Where the unlocked path runs, for a fallback on the lock module `module`
+ * ("fcntl", "msvcrt.locking", "filelock.FileLock"): "on Windows, where fcntl
+ * does not exist", "wherever the filelock package is not installed", ...
+ * malloc'd. */
+char *lf101_where_missing(const char *module);
+
 #endif

@@ -1185,19 +1185,25 @@ static char *message(recog *r) {
     if (s->copy_first >= 0)
         lf_source_position(m->src, ts_node_start_byte(m->stmts[s->copy_first].node), &l2, &c);
     const char *lockname = s->module ? s->module->module : "fcntl";
-    if (s->shape == LF101_CONDITIONAL)
-        return lf_xasprintf("the critical section is reachable without the %s lock: the work at line %u runs "
-                            "unlocked when `%s` is None/False (the conditional import's fallback)",
-                            lockname, l1, mod);
     if (s->shape == LF101_SWALLOWED || !mod)
         return lf_xasprintf("the critical section is reachable without the lock: the locked path (line %u) has "
                             "an unlocked copy starting at line %u, run when acquiring the lock fails (the error is "
-                            "swallowed)",
+                            "swallowed): unlocked on every platform, whenever the lock cannot be taken",
                             l1, l2);
-    return lf_xasprintf("the critical section is reachable without the %s lock: the locked path (line %u) has an "
-                        "unlocked copy starting at line %u, run when `%s` is None/False (the conditional import's "
-                        "fallback)%s",
-                        lockname, l1, l2, mod, s->swallows ? " or when acquiring the lock fails" : "");
+    char *where = lf101_where_missing(lockname);
+    char *msg;
+    if (s->shape == LF101_CONDITIONAL)
+        msg = lf_xasprintf("the critical section is reachable without the %s lock: the work at line %u runs "
+                           "unlocked when `%s` is None/False (the conditional import's fallback): unlocked %s",
+                           lockname, l1, mod, where);
+    else
+        msg = lf_xasprintf("the critical section is reachable without the %s lock: the locked path (line %u) has an "
+                           "unlocked copy starting at line %u, run when `%s` is None/False (the conditional import's "
+                           "fallback)%s: unlocked %s%s",
+                           lockname, l1, l2, mod, s->swallows ? " or when acquiring the lock fails" : "", where,
+                           s->swallows ? ", and on every platform when the lock cannot be taken" : "");
+    free(where);
+    return msg;
 }
 
 static int takes_exclusive_lock(lf_pysem *m, TSNode call) {

@@ -1,73 +1,856 @@
 /* LF104: one function reads a state document, changes it and writes it back to
- * the same place with no lock held. The query finds readers (`read_state(k)`,
- * `json.load(f)`, `json.loads(p.read_text())`) and writers (`write_state(k, v)`,
- * `json.dump(v, f)`, `p.write_text(json.dumps(v))`); this check resolves file
- * objects to the path they were opened from, pairs a read with a later write of
- * the same path/key whose value is the one read, and drops functions where a
- * lock is in play. */
-#include "lf_ts.h"
+ * the same place with no lock held. Works on the semantic model (lf_pysem,
+ * lf_pylock); nothing here reads comments or searches function text. TS/JS
+ * files go to lf104_ts.c.
+ *
+ * Reads and writes of a document, each naming its path by a lock-independent
+ * key (lf_pylock_key_of: fields, parameters, helper results, expressions):
+ *  - json.load(F) / json.loads(F.read()) / json.loads(P.read_text()) with F
+ *    opened from P (`with open(P) as F`, `F = open(P)`, `open(P)` inline);
+ *    json.dump(V, F) / P.write_text(json.dumps(V)) / F.write(json.dumps(V));
+ *    a write to a temp path later moved onto P (os.replace & co) writes P;
+ *  - the module's own load/save helpers: a function that returns a document it
+ *    reads, or writes one of its parameters as a document; a helper's path
+ *    that is one of its parameters is the caller's argument;
+ *  - TOML documents through a file object (`f = TOMLFile(P)`, tomlkit's or
+ *    poetry's): `v = f.read()` ... `f.write(v)`;
+ *  - helpers the module imports, by their names (`read_state(key)`,
+ *    `save_json(path, data)`): read_/load_ + what they load, write_/save_/store_.
+ * A read `v = <read of P>` pairs with a later write of v to P in the same
+ * function. It is a lost update only when the written value carries something
+ * derived from the read: a per-caller entry (`v[session_id] = ...`), a value
+ * computed from the old one (`v["n"] = v["n"] + 1`, `v.setdefault(..).append`),
+ * or any change the analysis cannot bound. A function that only stores fixed
+ * keys with values independent of what it read (a cache refreshed whole) is
+ * serialisable whatever the interleaving: two runs lose nothing.
+ *
+ * No finding when a lock is held: the function takes one (lf_pylock: lock
+ * classes, flock, exclusive creates, .acquire(), the module's helpers that do)
+ * or releases one after the read (it was taken before), the read sits in a
+ * `with` over a lock (a call that acquires, a lock object held in a name or
+ * field), the function is decorated with a lock, or every call of it in the
+ * module happens with a lock held in one of these ways. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "lf_engine_internal.h"
+#include "lf_check.h"
 #include "lf_py.h"
+#include "lf_pylock.h"
+#include "lf_pyshort.h"
+#include "lf_pysem.h"
+#include "lf_tree.h"
+#include "lf_ts.h"
+#include "lf_util.h"
 
-/* Any of these in the function means a lock is (or may be) held: a locked
- * update is LF101's business or correct, never LF104's. */
-static const char *const k_lock_words[] = {"lock", "Lock", "LOCK", "acquire", "mutex", NULL};
+typedef struct doc_op {
+    TSNode call;   /* the read or write call (the finding's place for a read) */
+    TSNode path;   /* the path expression, for messages */
+    lf_pkey key;
+    TSNode data;   /* write: the value written; read: null */
+    int32_t scope; /* the function it happens in */
+    int write;
+} doc_op;
 
-typedef struct write_site {
-    TSNode write, key, data, scope;
-} write_site;
+typedef LF_VEC(doc_op) op_vec;
 
-static int is_open_call(const lf_source *src, TSNode n) {
-    if (strcmp(ts_node_type(n), "call") != 0)
-        return 0;
-    TSNode fn = ts_node_child_by_field_name(n, "function", 8);
-    return !ts_node_is_null(fn) && (lf_py_is(src, fn, "open") || lf_py_is(src, fn, "io.open"));
+/* Per function of the module: does it return a document it reads / write one
+ * of its parameters? The path is kept as an expression in the helper, or as
+ * the index of the helper's parameter holding it. */
+typedef struct helper_info {
+    int reads, writes;
+    TSNode read_path, write_path;
+    const lf_pybinding *read_param, *write_param; /* the path parameter, or NULL */
+    const lf_pybinding *data_param;               /* writes: the parameter written */
+} helper_info;
+
+static int in_list(const char *q, const char *const *names) {
+    for (size_t i = 0; q && names[i]; i++)
+        if (!strcmp(q, names[i]))
+            return 1;
+    return 0;
 }
 
-/* The `with open(P) as F:` that binds F around `at`, giving P. */
-static int with_open_path(const lf_source *src, TSNode f, TSNode at, TSNode *path) {
-    TSNode cur = ts_node_parent(at);
-    for (int steps = 0; steps < 64 && !ts_node_is_null(cur); steps++, cur = ts_node_parent(cur)) {
-        if (strcmp(ts_node_type(cur), "with_statement") != 0)
+static TSNode call_receiver(TSNode call) {
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    return lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "object") : (TSNode){0};
+}
+
+/* The callee's last name: `a.b.save_json` -> `save_json`. */
+static TSNode callee_name(TSNode call) {
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    if (lf_tree_is(fn, "attribute"))
+        return lf_tree_field(fn, "attribute");
+    return lf_tree_is(fn, "identifier") ? fn : (TSNode){0};
+}
+
+static int method_is(const lf_source *src, TSNode call, const char *name) {
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    return lf_tree_is(fn, "attribute") && lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), name);
+}
+
+/* ---- direct reads and writes ---- */
+
+static const char *const k_json_load[] = {"json.load", NULL};
+static const char *const k_json_loads[] = {"json.loads", NULL};
+static const char *const k_json_dump[] = {"json.dump", NULL};
+static const char *const k_json_dumps[] = {"json.dumps", NULL};
+
+/* The path whose text an expression is (`P.read_text()`, `F.read()`, a name
+ * bound to one of those), or null. */
+static TSNode text_source(lf_pylock *l, TSNode e) {
+    lf_pysem *m = l->m;
+    for (int hops = 0; hops < 4 && !ts_node_is_null(e); hops++) {
+        e = lf_tree_unparen(e);
+        if (lf_tree_is(e, "call")) {
+            if (method_is(m->src, e, "read_text") || method_is(m->src, e, "read_bytes"))
+                return call_receiver(e);
+            if (method_is(m->src, e, "read"))
+                return lf_pylock_handle_path(l, call_receiver(e));
+            return (TSNode){0};
+        }
+        if (!lf_tree_is(e, "identifier"))
+            return (TSNode){0};
+        TSNode v = lf_pysem_resolve_value(m, e);
+        if (ts_node_eq(v, e))
+            return (TSNode){0};
+        e = v;
+    }
+    return (TSNode){0};
+}
+
+/* A document read: json.load(F) / json.loads(text of P). Returns P or null. */
+static TSNode direct_read(lf_pylock *l, TSNode call) {
+    lf_pysem *m = l->m;
+    if (lf_pylock_callee_any(m, call, k_json_load))
+        return lf_pylock_handle_path(l, lf_pylock_arg(m, call, 0, "fp"));
+    if (lf_pylock_callee_any(m, call, k_json_loads))
+        return text_source(l, lf_pylock_arg(m, call, 0, "s"));
+    return (TSNode){0};
+}
+
+/* The value a json.dumps(V) call serialises, or null. */
+static TSNode dumps_value(lf_pysem *m, TSNode e) {
+    e = lf_tree_unparen(e);
+    if (!lf_tree_is(e, "call") || !lf_pylock_callee_any(m, e, k_json_dumps))
+        return (TSNode){0};
+    return lf_pylock_arg(m, e, 0, "obj");
+}
+
+/* What a write through a file object writes: the path it was opened from, or
+ * the file object itself (a temp file moved into place later, by `F.name`). */
+static TSNode written_file(lf_pylock *l, TSNode handle) {
+    TSNode p = lf_pylock_handle_path(l, handle);
+    return ts_node_is_null(p) ? handle : p;
+}
+
+/* A document write: json.dump(V, F), P.write_text(json.dumps(V)),
+ * F.write(json.dumps(V)). Returns P, *data = V. */
+static TSNode direct_write(lf_pylock *l, TSNode call, TSNode *data) {
+    lf_pysem *m = l->m;
+    if (lf_pylock_callee_any(m, call, k_json_dump)) {
+        *data = lf_pylock_arg(m, call, 0, "obj");
+        return ts_node_is_null(*data) ? (TSNode){0} : written_file(l, lf_pylock_arg(m, call, 1, "fp"));
+    }
+    int text = method_is(m->src, call, "write_text") || method_is(m->src, call, "write_bytes");
+    if (text || method_is(m->src, call, "write")) {
+        *data = dumps_value(m, lf_pylock_arg(m, call, 0, NULL));
+        if (ts_node_is_null(*data))
+            return (TSNode){0};
+        return text ? call_receiver(call) : written_file(l, call_receiver(call));
+    }
+    return (TSNode){0};
+}
+
+/* os.replace(T, P) & co: *from = T; returns P. */
+static TSNode move_call(lf_pylock *l, TSNode call, TSNode *from) {
+    lf_pysem *m = l->m;
+    static const char *const moves[] = {"os.replace", "os.rename", "shutil.move", NULL};
+    if (lf_pylock_callee_any(m, call, moves)) {
+        *from = lf_pylock_arg(m, call, 0, "src");
+        return lf_pylock_arg(m, call, 1, "dst");
+    }
+    const char *q = lf_pysem_callee(m, call);
+    if (q && (!strcmp(q, "pathlib.Path.replace") || !strcmp(q, "pathlib.Path.rename"))) {
+        *from = call_receiver(call);
+        return lf_pylock_arg(m, call, 0, "target");
+    }
+    return (TSNode){0};
+}
+
+/* ---- document file objects (tomlkit's and poetry's TOMLFile) ---- */
+
+/* Is the expression (through local names) a document file object:
+ * `f = TOMLFile(path)`? *path = the path it wraps. */
+static int document_file(lf_pysem *m, TSNode e, TSNode *path) {
+    e = lf_tree_unparen(e);
+    if (lf_tree_is(e, "identifier"))
+        e = lf_tree_unparen(lf_pysem_resolve_value(m, e));
+    if (!lf_tree_is(e, "call"))
+        return 0;
+    const char *q = lf_pysem_callee(m, e);
+    size_t n = q ? strlen(q) : 0;
+    if (!q || n < 8 || strcmp(q + n - 8, "TOMLFile") != 0 || (n > 8 && q[n - 9] != '.'))
+        return 0;
+    *path = lf_pylock_arg(m, e, 0, "path");
+    return !ts_node_is_null(*path);
+}
+
+/* `v = f.read()` / `f.write(v)` on a document file object: the path (as the
+ * object's argument), *data for a write. */
+static TSNode document_file_op(lf_pysem *m, TSNode call, int *write, TSNode *data) {
+    TSNode path = {0};
+    int rd = method_is(m->src, call, "read"), wr = method_is(m->src, call, "write");
+    if ((!rd && !wr) || !document_file(m, call_receiver(call), &path))
+        return (TSNode){0};
+    *write = wr;
+    if (wr) {
+        *data = lf_pylock_arg(m, call, 0, "data");
+        if (ts_node_is_null(*data))
+            return (TSNode){0};
+    }
+    return path;
+}
+
+/* ---- helpers by name (imported, not resolvable here) ---- */
+
+static const char *const k_doc_words[] = {"state", "json", "data", "registry", "counter", "count", "session",
+                                          "cache", "config", "settings", "db", "store", "index", "manifest", NULL};
+
+/* read_state, load_json_file, ...: a prefix, then one of the document words. */
+static int named_reader(const lf_source *src, TSNode name) {
+    size_t len = ts_node_end_byte(name) - ts_node_start_byte(name);
+    const char *s = src->text + ts_node_start_byte(name);
+    size_t p = 0;
+    if (len > 5 && !memcmp(s, "read_", 5))
+        p = 5;
+    else if (len > 5 && !memcmp(s, "load_", 5))
+        p = 5;
+    else
+        return 0;
+    for (size_t i = 0; k_doc_words[i]; i++) {
+        size_t w = strlen(k_doc_words[i]);
+        if (len - p >= w && !memcmp(s + p, k_doc_words[i], w))
+            return 1;
+    }
+    return 0;
+}
+
+static int named_writer(const lf_source *src, TSNode name) {
+    size_t len = ts_node_end_byte(name) - ts_node_start_byte(name);
+    const char *s = src->text + ts_node_start_byte(name);
+    return (len > 6 && !memcmp(s, "write_", 6)) || (len > 5 && !memcmp(s, "save_", 5)) ||
+           (len > 6 && !memcmp(s, "store_", 6));
+}
+
+/* ---- parameters ---- */
+
+/* Parameters by position, computed once: per binding its index among its
+ * function's parameters (-1 for other bindings). */
+typedef struct params {
+    int32_t *index; /* per binding */
+} params;
+
+static params params_build(lf_pysem *m) {
+    params p;
+    p.index = lf_xmalloc((m->n_bindings ? m->n_bindings : 1) * sizeof *p.index);
+    int32_t *count = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, sizeof *count);
+    for (size_t i = 0; i < m->n_bindings; i++) {
+        const lf_pybinding *b = &m->bindings[i];
+        p.index[i] = -1;
+        if (b->kind == LF_PYBIND_PARAM && b->scope >= 0 && m->scopes[b->scope].kind == LF_PYSCOPE_FUNCTION &&
+            lf_tree_within(b->target, lf_tree_field(m->scopes[b->scope].node, "parameters")))
+            p.index[i] = count[b->scope]++;
+    }
+    free(count);
+    return p;
+}
+
+/* The parameter an expression names (following local names), or NULL. */
+static const lf_pybinding *param_of(lf_pylock *l, const params *ps, TSNode e) {
+    lf_pkey k = lf_pylock_key_of(l, e);
+    if (k.kind != LF_PKEY_BIND || ps->index[k.binding - l->m->bindings] < 0)
+        return NULL;
+    return k.binding;
+}
+
+/* The argument a call passes for a helper's parameter (skip: `self`). */
+static TSNode arg_for(lf_pysem *m, const params *ps, TSNode call, const lf_pybinding *param, int skip) {
+    int idx = ps->index[param - m->bindings];
+    if (idx < skip)
+        return (TSNode){0};
+    return lf_pylock_arg(m, call, (uint32_t)(idx - skip), param->name);
+}
+
+/* Does the function return a value (a `return X`, not inside a nested def)? */
+typedef struct ret_search {
+    int found;
+} ret_search;
+
+static lf_walk_action visit_return(TSNode n, void *ud) {
+    ret_search *r = ud;
+    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") || lf_tree_is(n, "lambda"))
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, "return_statement") && ts_node_named_child_count(n) > 0) {
+        r->found = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* ---- is a lock held? ---- */
+
+/* Does an identifier spell a lock (`lock`, `_locked`, `FileLock`, `file_mutex`,
+ * `synchronized`)? Split at underscores and case changes; compare whole words. */
+static int names_lock(const lf_source *src, TSNode ident) {
+    static const char *const words[] = {"lock",  "locked",  "locking", "locks",        "flock",
+                                        "rlock", "mutex",   "lockfile", "synchronized", "interprocess",
+                                        NULL};
+    const char *s = src->text + ts_node_start_byte(ident);
+    size_t len = ts_node_end_byte(ident) - ts_node_start_byte(ident);
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && (s[i] == '_' || (s[i] >= '0' && s[i] <= '9')))
+            i++;
+        size_t start = i;
+        if (i < len && s[i] >= 'A' && s[i] <= 'Z') {
+            i++;
+            if (i < len && s[i] >= 'A' && s[i] <= 'Z') { /* RLock, FILELOCK */
+                while (i < len && s[i] >= 'A' && s[i] <= 'Z' && !(i + 1 < len && s[i + 1] >= 'a' && s[i + 1] <= 'z'))
+                    i++;
+            }
+        }
+        while (i < len && s[i] >= 'a' && s[i] <= 'z')
+            i++;
+        if (i == start) {
+            i++;
+            continue;
+        }
+        char word[32];
+        size_t w = i - start;
+        if (w >= sizeof word)
+            continue;
+        for (size_t k = 0; k < w; k++)
+            word[k] = (char)((s[start + k] >= 'A' && s[start + k] <= 'Z') ? s[start + k] - 'A' + 'a' : s[start + k]);
+        word[w] = 0;
+        if (in_list(word, words))
+            return 1;
+    }
+    return 0;
+}
+
+static int acquire_event_at(const lf_pylock *l, TSNode call) {
+    for (size_t i = 0; i < l->n_events; i++)
+        if (l->events[i].kind == LF_PYEV_ACQUIRE && ts_node_eq(l->events[i].node, call))
+            return 1;
+    return 0;
+}
+
+/* Is a with-item's context manager a lock? A call that takes a lock (per
+ * lf_pylock) or whose callee is named as one; an object (a name or field)
+ * named as one, or holding the result of such a call. */
+static int with_item_locks(lf_pylock *l, TSNode v) {
+    lf_pysem *m = l->m;
+    v = lf_tree_unparen(v);
+    if (lf_tree_is(v, "as_pattern"))
+        v = lf_tree_unparen(ts_node_named_child(v, 0));
+    for (int hops = 0; hops < 4 && !ts_node_is_null(v); hops++) {
+        if (lf_tree_is(v, "call")) {
+            if (acquire_event_at(l, v))
+                return 1;
+            TSNode name = callee_name(v);
+            if (!ts_node_is_null(name) && names_lock(m->src, name))
+                return 1;
+            /* `with self._lock.acquire_ctx():` / `with lock_for(p).write():` */
+            TSNode recv = call_receiver(v);
+            if (ts_node_is_null(recv))
+                return 0;
+            v = lf_tree_unparen(recv);
+            continue;
+        }
+        if (lf_tree_is(v, "attribute")) {
+            if (names_lock(m->src, lf_tree_field(v, "attribute")))
+                return 1;
+            return 0;
+        }
+        if (lf_tree_is(v, "identifier")) {
+            if (names_lock(m->src, v))
+                return 1;
+            TSNode r = lf_pysem_resolve_value(m, v);
+            if (ts_node_eq(r, v))
+                return 0;
+            v = lf_tree_unparen(r);
+            continue;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+/* Is the node inside a `with` (within function fn) over a lock? */
+static int under_lock_with(lf_pylock *l, TSNode n, TSNode fn) {
+    for (TSNode cur = ts_node_parent(n); !ts_node_is_null(cur) && !ts_node_eq(cur, fn); cur = ts_node_parent(cur)) {
+        if (!lf_tree_is(cur, "with_statement"))
             continue;
         for (uint32_t i = 0; i < ts_node_named_child_count(cur); i++) {
             TSNode clause = ts_node_named_child(cur, i);
-            if (strcmp(ts_node_type(clause), "with_clause") != 0)
+            if (!lf_tree_is(clause, "with_clause"))
                 continue;
             for (uint32_t k = 0; k < ts_node_named_child_count(clause); k++) {
                 TSNode item = ts_node_named_child(clause, k);
-                TSNode v = ts_node_child_by_field_name(item, "value", 5);
-                if (ts_node_is_null(v) || strcmp(ts_node_type(v), "as_pattern") != 0)
-                    continue;
-                TSNode alias = ts_node_child_by_field_name(v, "alias", 5);
-                TSNode opened = ts_node_named_child(v, 0);
-                if (ts_node_is_null(alias) || !lf_py_same_text(src, ts_node_named_child(alias, 0), f) ||
-                    !is_open_call(src, opened))
-                    continue;
-                return lf_py_call_arg(opened, 0, path);
+                if (with_item_locks(l, lf_tree_field(item, "value")))
+                    return 1;
             }
         }
     }
     return 0;
 }
 
-/* What a reader's or writer's key names: the path behind a file object or an
- * open()/read_text() call, else the key expression itself. */
-static TSNode resolve_key(const lf_source *src, TSNode key, TSNode at) {
-    key = lf_py_unwrap_path(src, key);
-    TSNode p;
-    if (is_open_call(src, key) && lf_py_call_arg(key, 0, &p))
-        return lf_py_unwrap_path(src, p);
-    TSNode name;
-    if (lf_py_call_name(key, &name) && (lf_py_is(src, name, "read_text") || lf_py_is(src, name, "read_bytes")) &&
-        lf_py_call_receiver(key, &p))
-        return lf_py_unwrap_path(src, p);
-    if (strcmp(ts_node_type(key), "identifier") == 0 && with_open_path(src, key, at, &p))
-        return lf_py_unwrap_path(src, p);
-    return key;
+/* Is the function (or a class or function around it) decorated with a lock
+ * (`@synchronized`, `@lockutils.synchronized(...)`, `@fasteners.interprocess_locked(p)`)? */
+static int decorated_with_lock(lf_pysem *m, TSNode fn) {
+    for (TSNode cur = fn; !ts_node_is_null(cur); cur = ts_node_parent(cur)) {
+        TSNode dd = ts_node_parent(cur);
+        if (ts_node_is_null(dd) || !lf_tree_is(dd, "decorated_definition"))
+            continue;
+        for (uint32_t i = 0; i < ts_node_named_child_count(dd); i++) {
+            TSNode d = ts_node_named_child(dd, i);
+            if (!lf_tree_is(d, "decorator"))
+                continue;
+            TSNode e = lf_tree_unparen(ts_node_named_child(d, 0));
+            if (lf_tree_is(e, "call"))
+                e = lf_tree_unparen(lf_tree_field(e, "function"));
+            if (lf_tree_is(e, "attribute"))
+                e = lf_tree_field(e, "attribute");
+            if (lf_tree_is(e, "identifier") && names_lock(m->src, e))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Does the function release a lock after `at` (`self._lock.release()`,
+ * `fcntl.flock(fd, LOCK_UN)`)? Then the lock was held at `at`: taken by a caller
+ * or an earlier call of the same object. */
+typedef struct release_search {
+    lf_pysem *m;
+    uint32_t after;
+    int found;
+} release_search;
+
+static lf_walk_action visit_release(TSNode n, void *ud) {
+    release_search *r = ud;
+    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") || lf_tree_is(n, "lambda"))
+        return LF_WALK_SKIP;
+    if (!lf_tree_is(n, "call") || ts_node_start_byte(n) < r->after)
+        return LF_WALK_CONTINUE;
+    static const char *const unlock_calls[] = {"fcntl.flock", "fcntl.lockf", NULL};
+    if (method_is(r->m->src, n, "release") || method_is(r->m->src, n, "unlock")) {
+        TSNode recv = lf_tree_unparen(call_receiver(n));
+        TSNode name = lf_tree_is(recv, "attribute") ? lf_tree_field(recv, "attribute") : recv;
+        if (lf_tree_is(name, "identifier") && names_lock(r->m->src, name)) {
+            r->found = 1;
+            return LF_WALK_STOP;
+        }
+    } else if (lf_pylock_callee_any(r->m, n, unlock_calls)) {
+        r->found = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* Is a lock held at `at` in function `scope`? */
+static int lock_held_at(lf_pylock *l, int32_t scope, TSNode at) {
+    lf_pysem *m = l->m;
+    TSNode fn = m->scopes[scope].node;
+    if (l->acquires[scope] || under_lock_with(l, at, fn) || decorated_with_lock(m, fn))
+        return 1;
+    release_search r = {m, ts_node_end_byte(at), 0};
+    lf_tree_walk(lf_tree_field(fn, "body"), visit_release, &r);
+    return r.found;
+}
+
+/* Do all the module's calls of function `f` (at least one) happen with a lock
+ * held? A method is called as `x.name(...)` on any receiver (its class is not
+ * tracked through fields), a module function through its name. */
+static int callers_hold_lock(lf_pylock *l, int32_t f) {
+    lf_pysem *m = l->m;
+    const lf_pyscope *sc = &m->scopes[f];
+    size_t n = 0;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_pycall *c = &m->calls[i];
+        int is_call = 0;
+        if (sc->cls >= 0) {
+            TSNode fnn = lf_tree_unparen(lf_tree_field(c->node, "function"));
+            is_call = lf_tree_is(fnn, "attribute") && lf_tree_text_eq(m->src, lf_tree_field(fnn, "attribute"), sc->name);
+        } else {
+            int skip = 0;
+            is_call = lf_pylock_local_callee(l, c->node, &skip) == f;
+        }
+        if (!is_call)
+            continue;
+        if (c->scope <= 0 || m->scopes[c->scope].kind != LF_PYSCOPE_FUNCTION || !lock_held_at(l, c->scope, c->node))
+            return 0;
+        n++;
+    }
+    return n > 0;
+}
+
+/* ---- does the write carry what was read? ---- */
+
+typedef LF_VEC(const char *) name_vec;
+
+typedef struct flow {
+    lf_pysem *m;
+    TSNode fn;
+    uint32_t from, to; /* bytes after the read, before the write */
+    name_vec names;    /* the variable read and the names derived from it */
+    int lost;          /* a change derived from the read: a lost update */
+    int rebound;       /* the variable is bound anew to something not derived */
+} flow;
+
+static int is_tracked(flow *f, TSNode ident) {
+    for (size_t i = 0; i < f->names.len; i++)
+        if (lf_tree_text_eq(f->m->src, ident, f->names.items[i]))
+            return 1;
+    return 0;
+}
+
+typedef struct mention_search {
+    flow *f;
+    int found;
+} mention_search;
+
+static lf_walk_action visit_mention(TSNode n, void *ud) {
+    mention_search *s = ud;
+    if (lf_tree_is(n, "identifier") && is_tracked(s->f, n)) {
+        TSNode p = ts_node_parent(n);
+        /* `x.attr` / keyword names are not reads of x... unless x is the object. */
+        if (!ts_node_is_null(p) && lf_tree_is(p, "attribute") && ts_node_eq(lf_tree_field(p, "attribute"), n))
+            return LF_WALK_CONTINUE;
+        if (!ts_node_is_null(p) && lf_tree_is(p, "keyword_argument") && ts_node_eq(lf_tree_field(p, "name"), n))
+            return LF_WALK_CONTINUE;
+        s->found = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+static int mentions(flow *f, TSNode n) {
+    if (ts_node_is_null(n))
+        return 0;
+    mention_search s = {f, 0};
+    lf_tree_walk(n, visit_mention, &s);
+    return s.found;
+}
+
+static int is_literal_key(TSNode k) {
+    k = lf_tree_unparen(k);
+    return lf_tree_is(k, "string") || lf_tree_is(k, "concatenated_string") || lf_tree_is(k, "integer") ||
+           lf_tree_is(k, "true") || lf_tree_is(k, "false") || lf_tree_is(k, "none");
+}
+
+/* `v.update({"k": x, ...})` / `v.update(k=x)` with fixed keys and values not
+ * derived from the read. */
+static int fixed_update(flow *f, TSNode call) {
+    TSNode args = lf_tree_field(call, "arguments");
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = lf_tree_unparen(ts_node_named_child(args, i));
+        if (lf_tree_is(a, "keyword_argument")) {
+            if (mentions(f, lf_tree_field(a, "value")))
+                return 0;
+            continue;
+        }
+        if (!lf_tree_is(a, "dictionary"))
+            return 0;
+        for (uint32_t k = 0; k < ts_node_named_child_count(a); k++) {
+            TSNode pair = ts_node_named_child(a, k);
+            if (lf_tree_is(pair, "comment"))
+                continue;
+            if (!lf_tree_is(pair, "pair") || !is_literal_key(lf_tree_field(pair, "key")) ||
+                mentions(f, lf_tree_field(pair, "value")))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+static const char *const k_reading_methods[] = {"get", "keys", "values", "items", "copy", "count", "index",
+                                                "__contains__", "__getitem__", NULL};
+static const char *const k_pure_calls[] = {"len", "bool", "str", "repr", "int", "float", "isinstance", "print",
+                                           "sorted", "list", "tuple", "dict", "set", "frozenset", "any", "all",
+                                           "min", "max", "sum", "enumerate", "iter", "hash", "id", "type",
+                                           "json.dumps", "typing.cast", "cast", NULL};
+
+/* An assignment statement's target and value when n is its target side. */
+static TSNode assignment_of_target(TSNode n, int *aug) {
+    TSNode cur = n;
+    for (TSNode p = ts_node_parent(cur); !ts_node_is_null(p); cur = p, p = ts_node_parent(p)) {
+        if (lf_tree_is(p, "assignment") || lf_tree_is(p, "augmented_assignment")) {
+            *aug = lf_tree_is(p, "augmented_assignment");
+            return ts_node_eq(lf_tree_field(p, "left"), cur) ? p : (TSNode){0};
+        }
+        if (!lf_tree_is(p, "subscript") && !lf_tree_is(p, "attribute") && !lf_tree_is(p, "pattern_list") &&
+            !lf_tree_is(p, "tuple_pattern") && !lf_tree_is(p, "list_pattern"))
+            return (TSNode){0};
+    }
+    return (TSNode){0};
+}
+
+/* `v["a"]["b"]` with o = v: the outermost subscript of o (o itself when none);
+ * *fixed = every key on the way is a literal. */
+static TSNode subscript_top(TSNode o, int *fixed) {
+    *fixed = 1;
+    TSNode cur = o;
+    for (TSNode p = ts_node_parent(cur); !ts_node_is_null(p) && lf_tree_is(p, "subscript") &&
+                                         ts_node_eq(lf_tree_field(p, "value"), cur);
+         cur = p, p = ts_node_parent(p))
+        if (!is_literal_key(lf_tree_field(p, "subscript")))
+            *fixed = 0;
+    return cur;
+}
+
+/* One use of a tracked name between the read and the write. */
+static void judge_use(flow *f, TSNode o) {
+    lf_pysem *m = f->m;
+    int aug = 0;
+    TSNode asg = assignment_of_target(o, &aug);
+    if (!ts_node_is_null(asg)) {
+        TSNode left = lf_tree_unparen(lf_tree_field(asg, "left"));
+        TSNode right = lf_tree_field(asg, "right");
+        if (ts_node_eq(left, o)) {
+            /* `v = ...`: derived (`v = v + [x]`, `v += 1`) or a new value. A
+             * derived name being bound (`x = v.get(k)`) changes nothing. */
+            if (!lf_tree_text_eq(m->src, o, f->names.items[0]))
+                return;
+            if (aug || mentions(f, right))
+                f->lost = 1;
+            else
+                f->rebound = 1;
+            return;
+        }
+        /* `v[K] = E` / `v[K1][K2] = E` with fixed keys and E not derived: the
+         * same slot every run. */
+        int fixed = 0;
+        TSNode top = subscript_top(o, &fixed);
+        if (!aug && fixed && !ts_node_eq(top, o) && ts_node_eq(top, left) && !mentions(f, right))
+            return;
+        f->lost = 1;
+        return;
+    }
+    int fixed = 0;
+    TSNode top = subscript_top(o, &fixed);
+    TSNode p = ts_node_parent(top);
+    if (ts_node_is_null(p))
+        return;
+    if (lf_tree_is(p, "attribute") && ts_node_eq(lf_tree_field(p, "object"), top)) {
+        TSNode call = ts_node_parent(p);
+        if (!ts_node_is_null(call) && lf_tree_is(call, "call") && ts_node_eq(lf_tree_field(call, "function"), p)) {
+            TSNode meth = lf_tree_field(p, "attribute");
+            if (lf_tree_text_eq(m->src, meth, "update")) {
+                if (!fixed || !fixed_update(f, call))
+                    f->lost = 1;
+                return;
+            }
+            for (size_t i = 0; k_reading_methods[i]; i++)
+                if (lf_tree_text_eq(m->src, meth, k_reading_methods[i]))
+                    return;
+            f->lost = 1; /* append, setdefault, pop, clear, ...: changed in place */
+        }
+        return; /* an attribute read */
+    }
+    TSNode pp = ts_node_parent(p);
+    if (lf_tree_is(p, "delete_statement") ||
+        (lf_tree_is(p, "expression_list") && !ts_node_is_null(pp) && lf_tree_is(pp, "delete_statement"))) {
+        f->lost = 1;
+        return;
+    }
+    /* Passed to a call that may change it in place. */
+    if (lf_tree_is(p, "argument_list") && !in_list(lf_pysem_callee(m, pp), k_pure_calls))
+        f->lost = 1;
+}
+
+static lf_walk_action visit_flow(TSNode n, void *ud) {
+    flow *f = ud;
+    if (ts_node_end_byte(n) <= f->from || ts_node_start_byte(n) >= f->to)
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") || lf_tree_is(n, "lambda"))
+        return ts_node_eq(n, f->fn) ? LF_WALK_CONTINUE : LF_WALK_SKIP;
+    if (ts_node_start_byte(n) < f->from)
+        return LF_WALK_CONTINUE; /* a statement holding the read: look inside */
+    if (lf_tree_is(n, "assignment") || lf_tree_is(n, "augmented_assignment") || lf_tree_is(n, "for_statement")) {
+        /* names bound from a derived value are derived too (`x = v.get(k)`) */
+        TSNode right = lf_tree_field(n, "right");
+        TSNode left = lf_tree_field(n, "left");
+        if (!ts_node_is_null(right) && mentions(f, right) && !ts_node_is_null(left)) {
+            LF_VEC(TSNode) st = {0};
+            LF_VEC_PUSH(&st, left);
+            while (st.len) {
+                TSNode t = st.items[--st.len];
+                if (lf_tree_is(t, "identifier")) {
+                    if (!is_tracked(f, t))
+                        LF_VEC_PUSH(&f->names, lf_pysem_intern(f->m, f->m->src->text + ts_node_start_byte(t),
+                                                               ts_node_end_byte(t) - ts_node_start_byte(t)));
+                } else if (lf_tree_is(t, "pattern_list") || lf_tree_is(t, "tuple_pattern") ||
+                           lf_tree_is(t, "list_pattern")) {
+                    for (uint32_t i = 0; i < ts_node_named_child_count(t); i++)
+                        LF_VEC_PUSH(&st, ts_node_named_child(t, i));
+                }
+            }
+            LF_VEC_FREE(&st);
+        }
+    }
+    if (lf_tree_is(n, "identifier") && is_tracked(f, n)) {
+        TSNode p = ts_node_parent(n);
+        if (!ts_node_is_null(p) && lf_tree_is(p, "attribute") && ts_node_eq(lf_tree_field(p, "attribute"), n))
+            return LF_WALK_CONTINUE;
+        if (!ts_node_is_null(p) && lf_tree_is(p, "keyword_argument") && ts_node_eq(lf_tree_field(p, "name"), n))
+            return LF_WALK_CONTINUE;
+        judge_use(f, n);
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* ---- the check ---- */
+
+typedef struct ctx104 {
+    lf_pysem *m;
+    lf_pylock *l;
+    params ps;
+    helper_info *helpers;
+    op_vec ops;
+} ctx104;
+
+static void push_op(ctx104 *c, TSNode call, TSNode path, TSNode data, int32_t scope, int write) {
+    doc_op op;
+    memset(&op, 0, sizeof op);
+    op.call = call;
+    op.path = path;
+    op.key = lf_pylock_key_of(c->l, path);
+    op.data = data;
+    op.scope = scope;
+    op.write = write;
+    LF_VEC_PUSH(&c->ops, op);
+}
+
+/* First pass: which of the module's functions are load/save helpers. */
+static void find_helpers(ctx104 *c) {
+    lf_pysem *m = c->m;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode call = m->calls[i].node, data = {0};
+        int32_t s = m->calls[i].scope;
+        if (s <= 0 || m->scopes[s].kind != LF_PYSCOPE_FUNCTION)
+            continue;
+        helper_info *h = &c->helpers[s];
+        TSNode p = direct_read(c->l, call);
+        if (!ts_node_is_null(p) && !h->reads) {
+            ret_search r = {0};
+            lf_tree_walk(lf_tree_field(m->scopes[s].node, "body"), visit_return, &r);
+            if (r.found) {
+                h->reads = 1;
+                h->read_path = p;
+                h->read_param = param_of(c->l, &c->ps, p);
+            }
+        }
+        p = direct_write(c->l, call, &data);
+        if (!ts_node_is_null(p) && !h->writes) {
+            const lf_pybinding *d = param_of(c->l, &c->ps, data);
+            if (d) {
+                h->writes = 1;
+                h->write_path = p;
+                h->write_param = param_of(c->l, &c->ps, p);
+                h->data_param = d;
+            }
+        }
+    }
+}
+
+static void collect_ops(ctx104 *c) {
+    lf_pysem *m = c->m;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode call = m->calls[i].node, data = {0};
+        int32_t s = m->calls[i].scope;
+        if (s <= 0 || m->scopes[s].kind != LF_PYSCOPE_FUNCTION)
+            continue;
+        TSNode p = direct_read(c->l, call);
+        if (!ts_node_is_null(p)) {
+            push_op(c, call, p, (TSNode){0}, s, 0);
+            continue;
+        }
+        p = direct_write(c->l, call, &data);
+        if (!ts_node_is_null(p)) {
+            push_op(c, call, p, data, s, 1);
+            continue;
+        }
+        int wr = 0;
+        p = document_file_op(m, call, &wr, &data);
+        if (!ts_node_is_null(p)) {
+            push_op(c, call, p, wr ? data : (TSNode){0}, s, wr);
+            continue;
+        }
+        int skip = 0;
+        int32_t h = lf_pylock_local_callee(c->l, call, &skip);
+        if (h >= 0 && h != s && m->scopes[h].kind == LF_PYSCOPE_FUNCTION) {
+            const helper_info *hi = &c->helpers[h];
+            if (hi->reads) {
+                TSNode path = hi->read_param ? arg_for(m, &c->ps, call, hi->read_param, skip) : hi->read_path;
+                if (!ts_node_is_null(path))
+                    push_op(c, call, path, (TSNode){0}, s, 0);
+            } else if (hi->writes) {
+                TSNode path = hi->write_param ? arg_for(m, &c->ps, call, hi->write_param, skip) : hi->write_path;
+                TSNode d = arg_for(m, &c->ps, call, hi->data_param, skip);
+                if (!ts_node_is_null(path) && !ts_node_is_null(d))
+                    push_op(c, call, path, d, s, 1);
+            }
+            continue;
+        }
+        if (h >= 0)
+            continue;
+        TSNode name = callee_name(call);
+        if (ts_node_is_null(name))
+            continue;
+        TSNode a0 = lf_pylock_arg(m, call, 0, NULL);
+        if (ts_node_is_null(a0))
+            continue;
+        if (named_reader(m->src, name))
+            push_op(c, call, a0, (TSNode){0}, s, 0);
+        else if (named_writer(m->src, name)) {
+            TSNode a1 = lf_pylock_arg(m, call, 1, NULL);
+            if (!ts_node_is_null(a1))
+                push_op(c, call, a0, a1, s, 1);
+        }
+    }
+    /* A write to a temp path moved onto P afterwards writes P. */
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode from = {0};
+        TSNode to = move_call(c->l, m->calls[i].node, &from);
+        if (ts_node_is_null(to) || ts_node_is_null(from))
+            continue;
+        /* `os.replace(tmp.name, p)` moves the temp file object `tmp`'s file. */
+        TSNode fu = lf_tree_unparen(from);
+        if (lf_tree_is(fu, "attribute") && lf_tree_text_eq(m->src, lf_tree_field(fu, "attribute"), "name"))
+            from = lf_tree_field(fu, "object");
+        lf_pkey kf = lf_pylock_key_of(c->l, from);
+        for (size_t k = 0; k < c->ops.len; k++) {
+            doc_op *op = &c->ops.items[k];
+            if (op->write && op->scope == m->calls[i].scope &&
+                ts_node_start_byte(op->call) < ts_node_start_byte(m->calls[i].node) &&
+                lf_pylock_key_same(c->l, &op->key, &kf)) {
+                op->path = to;
+                op->key = lf_pylock_key_of(c->l, to);
+            }
+        }
+    }
+}
+
+/* The name a read's result is assigned to (`v = json.load(f)`), or null. */
+static TSNode read_target(TSNode call) {
+    TSNode p = ts_node_parent(call);
+    while (!ts_node_is_null(p) && lf_tree_is(p, "parenthesized_expression"))
+        p = ts_node_parent(p);
+    if (ts_node_is_null(p) || !lf_tree_is(p, "assignment"))
+        return (TSNode){0};
+    TSNode left = lf_tree_field(p, "left");
+    return lf_tree_is(left, "identifier") ? left : (TSNode){0};
 }
 
 static void run(lf_check_ctx *ctx) {
@@ -75,61 +858,67 @@ static void run(lf_check_ctx *ctx) {
         lf104_ts_run(ctx);
         return;
     }
+    lf_pysem *m = lf_ctx_pysem(ctx);
+    if (!m)
+        return;
     const lf_source *src = lf_ctx_source(ctx);
-    size_t n = lf_ctx_match_count(ctx);
-    LF_VEC(write_site) writes = {0};
-    for (size_t k = 0; k < n; k++) {
-        write_site w;
-        if (lf_ctx_capture(ctx, k, "write", &w.write) && lf_ctx_capture(ctx, k, "wkey", &w.key) &&
-            lf_ctx_capture(ctx, k, "wdata", &w.data)) {
-            w.key = resolve_key(src, w.key, w.write);
-            w.scope = lf_py_scope(w.write);
-            LF_VEC_PUSH(&writes, w);
-        }
-    }
-    TSNode last_fn = {0};
-    int have_last = 0, last_locks = 0;
-    for (size_t i = 0; i < n && writes.len; i++) {
-        TSNode read, key;
-        if (!lf_ctx_capture(ctx, i, "read", &read) || !lf_ctx_capture(ctx, i, "key", &key))
+    ctx104 c;
+    memset(&c, 0, sizeof c);
+    c.m = m;
+    c.l = lf_pylock_build(m);
+    c.ps = params_build(m);
+    c.helpers = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, sizeof *c.helpers);
+    find_helpers(&c);
+    collect_ops(&c);
+    for (size_t i = 0; i < c.ops.len; i++) {
+        const doc_op *r = &c.ops.items[i];
+        if (r->write)
             continue;
-        TSNode assign = ts_node_parent(read);
-        if (ts_node_is_null(assign) || strcmp(ts_node_type(assign), "assignment") != 0)
+        TSNode var = read_target(r->call);
+        if (ts_node_is_null(var))
             continue;
-        TSNode var = ts_node_child_by_field_name(assign, "left", 4);
-        if (ts_node_is_null(var) || strcmp(ts_node_type(var), "identifier") != 0)
-            continue;
-        TSNode fn = lf_py_scope(read);
-        if (strcmp(ts_node_type(fn), "function_definition") != 0)
-            continue;
-        /* Matches come in source order: one text scan per function, not per read. */
-        if (!have_last || !ts_node_eq(fn, last_fn)) {
-            last_fn = fn;
-            have_last = 1;
-            last_locks = lf_py_text_has(src, fn, k_lock_words);
-        }
-        if (last_locks)
-            continue;
-        key = resolve_key(src, key, read);
-        for (size_t k = 0; k < writes.len; k++) {
-            const write_site *w = &writes.items[k];
-            if (ts_node_start_byte(w->write) <= ts_node_end_byte(read) || !ts_node_eq(w->scope, fn))
+        TSNode fn = m->scopes[r->scope].node;
+        for (size_t k = 0; k < c.ops.len; k++) {
+            const doc_op *w = &c.ops.items[k];
+            if (!w->write || w->scope != r->scope || ts_node_start_byte(w->call) <= ts_node_end_byte(r->call) ||
+                !lf_pylock_key_same(c.l, &r->key, &w->key))
                 continue;
-            if (lf_py_same_text(src, w->key, key) && lf_py_same_text(src, w->data, var)) {
-                /* Name the path, not the file object it was read through. */
-                TSQueryCapture caps[2];
-                caps[0].node = read;
-                caps[0].index = (uint32_t)lf_query_capture_id(ctx->query, "read");
-                caps[1].node = key;
-                caps[1].index = (uint32_t)lf_query_capture_id(ctx->query, "key");
-                char *msg = lf_render_message(lf_ctx_rule(ctx)->message, src, ctx->query, caps, 2);
-                lf_ctx_emit(ctx, read, msg, SIZE_MAX);
-                free(msg);
+            TSNode data = lf_tree_unparen(w->data);
+            if (!lf_tree_is(data, "identifier") || !lf_py_same_text(src, data, var))
+                continue;
+            if (lock_held_at(c.l, r->scope, r->call) || callers_hold_lock(c.l, r->scope))
                 break;
-            }
+            flow f;
+            memset(&f, 0, sizeof f);
+            f.m = m;
+            f.fn = fn;
+            f.from = ts_node_end_byte(lf_py_statement(r->call));
+            f.to = ts_node_start_byte(w->call);
+            LF_VEC_PUSH(&f.names, lf_pysem_intern(m, src->text + ts_node_start_byte(var),
+                                                  ts_node_end_byte(var) - ts_node_start_byte(var)));
+            lf_tree_walk(fn, visit_flow, &f);
+            LF_VEC_FREE(&f.names);
+            if (f.rebound || !f.lost)
+                break;
+            char *rd = lf_py_short(src, r->call);
+            char *path = lf_py_short(src, r->path);
+            char *wr = lf_py_short(src, w->call);
+            char *msg = lf_xasprintf("%s reads %s, changes what it read, and %s (line %u) writes it back with no lock "
+                                     "held: a process that read it in between loses its update, or this one's is "
+                                     "lost (every platform)",
+                                     rd, path, wr, lf_py_line(src, w->call));
+            lf_ctx_emit(ctx, r->call, msg, SIZE_MAX);
+            free(msg);
+            free(rd);
+            free(path);
+            free(wr);
+            break;
         }
     }
-    LF_VEC_FREE(&writes);
+    LF_VEC_FREE(&c.ops);
+    free(c.helpers);
+    free(c.ps.index);
+    lf_pylock_free(c.l);
 }
 
 const lf_check lf104_unlocked_rmw_check = {"lf104_unlocked_rmw", run};

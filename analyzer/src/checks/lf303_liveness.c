@@ -11,8 +11,9 @@
  *  2. Pid reuse: the probe's pid was read from a file (a pid or lock record,
  *     directly or through one of the module's functions), its success is
  *     trusted, and nothing in the module reads a process start time
- *     (identifiers and strings, never comments). */
-#include "lf_ts.h"
+ *     (identifiers and strings, never comments or docstrings). The message
+ *     says the errors are not the problem: a probe whose EPERM handling is
+ *     right is reported for pid reuse only. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@
 #include "lf_pyshort.h"
 #include "lf_pysem.h"
 #include "lf_tree.h"
+#include "lf_ts.h"
 #include "lf_util.h"
 
 #define EQ_FLAGS (LF_TREE_EQ_IGNORE_ANNOTATION | LF_TREE_EQ_STRING_CONTENT)
@@ -431,9 +433,14 @@ typedef struct start_search {
 } start_search;
 
 /* Identifiers and string contents only (`_start_time`, `rec["start_time"]`,
- * "/proc/%d/stat"): a comment never counts. */
+ * "/proc/%d/stat"): a comment or a docstring never counts. */
 static lf_walk_action visit_start(TSNode n, void *ud) {
     start_search *s = ud;
+    /* A docstring (a bare string statement) is prose, like a comment. */
+    if (lf_tree_is(n, "expression_statement") && ts_node_named_child_count(n) == 1 &&
+        (lf_tree_is(ts_node_named_child(n, 0), "string") ||
+         lf_tree_is(ts_node_named_child(n, 0), "concatenated_string")))
+        return LF_WALK_SKIP;
     int ident = lf_tree_is(n, "identifier");
     if (!ident && !lf_tree_is(n, "string_content"))
         return LF_WALK_CONTINUE;
@@ -542,7 +549,8 @@ static void run(lf_check_ctx *ctx) {
                     char *msg = lf_xasprintf(
                         "%s trusts a pid read from a pid or lock file without comparing the process start time: "
                         "once the owner dies its pid can be reused by an unrelated process, which then holds the "
-                        "lock forever (every platform with pid reuse)",
+                        "lock forever (pid reuse only: how the probe's errors are read is not the problem; every "
+                        "platform with pid reuse)",
                         probe);
                     lf_ctx_emit(ctx, call, msg, SIZE_MAX);
                     free(msg);

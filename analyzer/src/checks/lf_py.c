@@ -140,14 +140,6 @@ void lf_py_walk(TSNode root, const char *type, int skip_nested_defs, lf_py_visit
     ts_tree_cursor_delete(&c);
 }
 
-int lf_py_text_has(const lf_source *src, TSNode n, const char *const *needles) {
-    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-    for (size_t i = 0; needles[i]; i++)
-        if (memmem(src->text + a, b - a, needles[i], strlen(needles[i])))
-            return 1;
-    return 0;
-}
-
 int lf_py_within(TSNode inner, TSNode outer) {
     return ts_node_start_byte(inner) >= ts_node_start_byte(outer) && ts_node_end_byte(inner) <= ts_node_end_byte(outer);
 }

@@ -30,8 +30,6 @@ TSNode lf_py_unwrap_path(const lf_source *src, TSNode n);
  * stops descending into nested function definitions when skip_nested_defs. */
 typedef int (*lf_py_visit_fn)(TSNode n, void *ud); /* return 0 to stop */
 void lf_py_walk(TSNode root, const char *type, int skip_nested_defs, lf_py_visit_fn fn, void *ud);
-/* Does node text contain any of the NULL-terminated needles. */
-int lf_py_text_has(const lf_source *src, TSNode n, const char *const *needles);
 /* Is `inner` inside `outer` (or equal)? */
 int lf_py_within(TSNode inner, TSNode outer);
 /* Statement that directly contains n (the ancestor whose parent is a block or module). */

@@ -269,6 +269,8 @@ lf_pkey lf_pylock_key_of(lf_pylock *l, TSNode expr) {
     return k;
 }
 
+int lf_pylock_key_same(const lf_pylock *l, const lf_pkey *a, const lf_pkey *b) { return key_eq(l->m, a, b); }
+
 int32_t lf_pylock_find(const lf_pylock *l, const lf_pkey *k) {
     const struct lf_pylock_internal *in = l->in;
     if (!in->cap || k->kind == LF_PKEY_NONE)
@@ -494,6 +496,8 @@ static TSNode handle_path(lf_pylock *l, TSNode h) {
     }
     return (TSNode){0};
 }
+
+TSNode lf_pylock_handle_path(lf_pylock *l, TSNode handle) { return handle_path(l, handle); }
 
 /* ---- what a call does ---- */
 
@@ -1004,6 +1008,24 @@ static void propagate(lf_pylock *l) {
     LF_VEC_FREE(&work);
 }
 
+/* Is a removal on its holder's release path: its function (or the module's
+ * function it goes through) released an OS lock before it? An existence test
+ * there guards an idempotent removal of the holder's own lock (mailbox's
+ * `_unlock_file`: lockf LOCK_UN, then `if exists: remove`), not a judgement
+ * that breaks someone else's. */
+static int release_path(const lf_pylock *l, const uint32_t *unlock_at, const int32_t *callee_of,
+                        const lf_pylock_event *ev, uint32_t at) {
+    if (unlock_at[ev->scope] && unlock_at[ev->scope] <= at)
+        return 1;
+    if (!ev->via_helper)
+        return 0;
+    const lf_pycall *c = lf_pysem_call(l->m, ev->node);
+    if (!c)
+        return 0;
+    int32_t f = callee_of[c - l->m->calls];
+    return f >= 0 && unlock_at[f] != 0;
+}
+
 lf_pylock *lf_pylock_build(lf_pysem *m) {
     lf_pylock *l = lf_xcalloc(1, sizeof *l);
     l->m = m;
@@ -1036,6 +1058,9 @@ lf_pylock *lf_pylock_build(lf_pysem *m) {
     }
 
     l->acquires = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, 1);
+    /* Per scope: where it first releases an OS lock (flock/lockf LOCK_UN,
+     * msvcrt LK_UNLCK), position + 1: the holder's release path. */
+    uint32_t *unlock_at = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, sizeof *unlock_at);
     int32_t *callee_of = lf_xmalloc((m->n_calls ? m->n_calls : 1) * sizeof *callee_of);
     for (size_t i = 0; i < m->n_calls; i++) {
         int skip = 0;
@@ -1066,6 +1091,8 @@ lf_pylock *lf_pylock_build(lf_pysem *m) {
             if (!unlock) {
                 l->acquires[scope] = 1;
                 add_event(l, LF_PYEV_ACQUIRE, scope, call, -1, 0);
+            } else if (!unlock_at[scope]) {
+                unlock_at[scope] = ts_node_start_byte(call) + 1;
             }
         }
         unsigned lc = lock_class_kind(lf_pysem_callee(m, call));
@@ -1246,7 +1273,7 @@ lf_pylock *lf_pylock_build(lf_pysem *m) {
             int helper_probe = ev->param >= 0 && (l->in->keys.items[ev->param].flags & LF_LOCK_STALE_REMOVAL);
             if (probe_at[ev->scope] > since || helper_probe)
                 ev->judged = LF_JUDGED_LIVENESS;
-            else if (js[h].presence_at > since)
+            else if (js[h].presence_at > since && !release_path(l, unlock_at, callee_of, ev, at))
                 ev->judged = LF_JUDGED_PRESENCE;
             else if (js[h].content_at > since)
                 ev->judged = LF_JUDGED_CONTENT;
@@ -1274,6 +1301,7 @@ lf_pylock *lf_pylock_build(lf_pysem *m) {
     free(all_params);
     free(param_start);
     free(callee_of);
+    free(unlock_at);
     return l;
 }
 

@@ -132,6 +132,11 @@ lf_pkey lf_pylock_key_of(lf_pylock *l, TSNode expr);
 int32_t lf_pylock_find(const lf_pylock *l, const lf_pkey *k);
 /* Do two keys name the same file? */
 int lf_pylock_key_eq(const lf_pysem *m, const lf_pkey *a, const lf_pkey *b);
+/* Do two keys name the same path? */
+int lf_pylock_key_same(const lf_pylock *l, const lf_pkey *a, const lf_pkey *b);
+/* The path a file handle or descriptor was opened from (`f` from
+ * `with open(P) as f`, `fd = os.open(P)`, `open(P)` itself), or null. */
+TSNode lf_pylock_handle_path(lf_pylock *l, TSNode handle);
 /* Flags of the key an expression names (0 when unknown). */
 unsigned lf_pylock_flags_of(lf_pylock *l, TSNode expr);
 /* Is the key a lock by use (and not a package-manager lock file)? */
