@@ -155,7 +155,7 @@ def test_odd_names_scan_fix_and_reports(tmp_path):
     assert fx.returncode == 0, fx.stderr
     for n in ODD_NAMES:
         with open(os.path.join(root, n), "rb") as f:
-            assert b"tempfile.mkstemp(" in f.read()
+            assert b"uuid.uuid4().hex" in f.read()
     assert sorted(os.listdir(root)) == sorted(ODD_NAMES)
 
 

@@ -7,8 +7,15 @@
  *   lockrt_wintest hold LOCK STRATEGY READY   acquire, create READY, sleep forever
  *   lockrt_wintest contend LOCK STRATEGY TIMEOUT_MS   exit 0 acquired, 3 timed out
  *   lockrt_wintest exit                  exit at once (a pid that then is dead)
+ *   lockrt_wintest crt-hold LOCK READY   lock LOCK as old Python code does with
+ *                                        msvcrt.locking(fd, LK_NBLCK, 1), create READY, sleep
+ *   lockrt_wintest crt-try LOCK          exit 0 if msvcrt-style locking of LOCK succeeds, 3 if held
  */
 #include <windows.h>
+
+#include <fcntl.h>
+#include <io.h>
+#include <sys/locking.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -480,6 +487,51 @@ static void mixed_strategies_exclude(void)
     CHECK_EQ(lockrt_release(a), LOCKRT_OK);
 }
 
+/* LF101's fix replaces `msvcrt.locking(fd, LK_LOCK/LK_NBLCK, 1)` on a file
+ * opened at offset 0 with lockrt. During a rollout old and patched processes
+ * run side by side, so the two must exclude each other: Python's
+ * msvcrt.locking is the CRT's _locking() (LockFile on [pos, pos+n)), and
+ * lockrt's OS lock is LockFileEx on byte 0, length 1. Windows byte-range
+ * locks conflict across handles and processes, whoever took them. */
+static int crt_lock(const char *path, int *fd_out)
+{
+    int fd = _open(path, _O_RDWR | _O_CREAT | _O_BINARY, 0644);
+    if (fd < 0)
+        return -1;
+    if (_locking(fd, _LK_NBLCK, 1) != 0) {
+        _close(fd);
+        return 1;
+    }
+    *fd_out = fd;
+    return 0;
+}
+
+static void msvcrt_locking_and_oslock_exclude(void)
+{
+    /* Old code holds, patched code waits. */
+    DeleteFileA("ready");
+    HANDLE h = spawn_self("crt-hold crt.lock ready", NULL);
+    CHECK(h != NULL);
+    for (int i = 0; i < 3000 && !exists("ready"); i++)
+        Sleep(5);
+    CHECK(exists("ready"));
+    lockrt_options o = opts_for(LOCKRT_STRATEGY_OSLOCK, 300);
+    lockrt_lock *l = NULL;
+    CHECK_EQ(lockrt_acquire("crt.lock", &o, &l), LOCKRT_ETIMEDOUT);
+    CHECK(TerminateProcess(h, 9));
+    CHECK_EQ(wait_exit(h), 9);
+    o.timeout_ms = 10000;
+    CHECK_EQ(lockrt_acquire("crt.lock", &o, &l), LOCKRT_OK);
+    /* Patched code holds, old code is refused (another process). */
+    HANDLE c = spawn_self("crt-try crt.lock", NULL);
+    CHECK(c != NULL);
+    CHECK_EQ(wait_exit(c), 3);
+    CHECK_EQ(lockrt_release(l), LOCKRT_OK);
+    c = spawn_self("crt-try crt.lock", NULL);
+    CHECK(c != NULL);
+    CHECK_EQ(wait_exit(c), 0);
+}
+
 static void killed_holder(const char *strategy, int trials)
 {
     for (int t = 0; t < trials; t++) {
@@ -523,6 +575,7 @@ static int run_all(void)
     static const test tests[] = {
         {"strerror_covers_every_code", strerror_covers_every_code},
         {"oslock_excludes_and_keeps_file", oslock_excludes_and_keeps_file},
+        {"msvcrt_locking_and_oslock_exclude", msvcrt_locking_and_oslock_exclude},
         {"lockfile_record_and_release", lockfile_record_and_release},
         {"liveness", liveness},
         {"reclaim_rules", reclaim_rules},
@@ -584,8 +637,27 @@ int main(int argc, char **argv)
             return 4;
         return lockrt_release(l) == LOCKRT_OK ? 0 : 5;
     }
+    if (argc >= 4 && strcmp(argv[1], "crt-hold") == 0) {
+        int fd;
+        if (crt_lock(argv[2], &fd) != 0)
+            return 2;
+        write_file(argv[3], "ready");
+        Sleep(INFINITE);
+        return 0;
+    }
+    if (argc >= 3 && strcmp(argv[1], "crt-try") == 0) {
+        int fd;
+        int rc = crt_lock(argv[2], &fd);
+        if (rc < 0)
+            return 4;
+        if (rc > 0)
+            return 3;
+        _locking(fd, _LK_UNLCK, 1);
+        _close(fd);
+        return 0;
+    }
     if (argc == 1)
         return run_all();
-    fprintf(stderr, "usage: lockrt_wintest [hold LOCK S READY | contend LOCK S MS | exit]\n");
+    fprintf(stderr, "usage: lockrt_wintest [hold LOCK S READY | contend LOCK S MS | crt-hold LOCK READY | crt-try LOCK | exit]\n");
     return 2;
 }
