@@ -168,6 +168,24 @@ void lf_pyfix_ensure_import(const lf_source *src, TSNode root, const char *modul
     lf_pyfix_ensure_import_as(src, root, module, NULL, fix);
 }
 
+/* Past a module's docstring and leading comments: the line start after them
+ * (0 when there are none), and in *first the index of the first top-level
+ * statement after them. */
+static uint32_t past_module_header(const lf_source *src, TSNode root, uint32_t *first) {
+    uint32_t n = ts_node_named_child_count(root);
+    uint32_t i = 0, at = 0;
+    while (i < n) {
+        TSNode s = ts_node_named_child(root, i);
+        if (!lf_pyfix_is(s, "comment") &&
+            !(i == 0 && lf_pyfix_is(s, "expression_statement") && lf_pyfix_is(ts_node_named_child(s, 0), "string")))
+            break;
+        at = lf_pyfix_next_line_start(src, ts_node_end_byte(s));
+        i++;
+    }
+    *first = i;
+    return at;
+}
+
 void lf_pyfix_ensure_import_as(const lf_source *src, TSNode root, const char *module, const char *alias,
                                lf_fix *fix) {
     uint32_t n = ts_node_named_child_count(root);
@@ -187,18 +205,8 @@ void lf_pyfix_ensure_import_as(const lf_source *src, TSNode root, const char *mo
         }
     }
     /* The leading block: docstring and comments, then the first run of imports. */
-    uint32_t i = 0;
-    uint32_t after_header = 0;
-    while (i < n) {
-        TSNode s = ts_node_named_child(root, i);
-        if (lf_pyfix_is(s, "comment") ||
-            (i == 0 && lf_pyfix_is(s, "expression_statement") && lf_pyfix_is(ts_node_named_child(s, 0), "string"))) {
-            after_header = lf_pyfix_next_line_start(src, ts_node_end_byte(s));
-            i++;
-            continue;
-        }
-        break;
-    }
+    uint32_t i;
+    uint32_t after_header = past_module_header(src, root, &i);
     uint32_t at = after_header;
     int found_plain = 0, placed = 0;
     uint32_t after_future = after_header;
@@ -288,18 +296,8 @@ static char *from_import_module(const lf_source *src, TSNode n) {
 void lf_pyfix_ensure_from_import(const lf_source *src, TSNode root, const char *module, const char *name,
                                  lf_fix *fix) {
     uint32_t n = ts_node_named_child_count(root);
-    uint32_t i = 0, at = 0;
-    /* Past the docstring and leading comments. */
-    while (i < n) {
-        TSNode s = ts_node_named_child(root, i);
-        if (lf_pyfix_is(s, "comment") ||
-            (i == 0 && lf_pyfix_is(s, "expression_statement") && lf_pyfix_is(ts_node_named_child(s, 0), "string"))) {
-            at = lf_pyfix_next_line_start(src, ts_node_end_byte(s));
-            i++;
-            continue;
-        }
-        break;
-    }
+    uint32_t i;
+    uint32_t at = past_module_header(src, root, &i);
     /* Sorted by module among the leading from-imports; after the others. */
     for (; i < n; i++) {
         TSNode s = ts_node_named_child(root, i);
