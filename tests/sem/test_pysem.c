@@ -117,6 +117,10 @@ static void test_qualnames(void) {
     CALLEE("a = b\nb = a\na(1)\n", "a(1)", NULL); /* an alias cycle ends, unresolved */
     CALLEE("import os\nf = lambda p: os.unlink(p)\n", "os.unlink(p)", "os.unlink");
     CALLEE("import os\nx = [os.unlink(p) for p in ps]\n", "os.unlink(p)", "os.unlink");
+    /* the same module imported twice is still that module inside functions */
+    CALLEE("import os\ndef f(p):\n    os.open(p, 0)\nimport os\n", "os.open(p, 0)", "os.open");
+    /* two different modules under one name: unknown inside functions */
+    CALLEE("import os\ndef f(p):\n    os.open(p, 0)\nimport posix as os\n", "os.open(p, 0)", NULL);
 }
 
 static void test_qualname_of_expressions(void) {

@@ -87,21 +87,34 @@ static const lf_pybinding *optional_import(const lf_pysem *m, const lf_pyname_sl
     return NULL;
 }
 
+/* A name whose every binding imports the same module (`import os` written
+ * twice, as long files accrete) stands for that module wherever it is read:
+ * Python caches modules, so each import statement binds the same object. */
+static int same_import_everywhere(const lf_pybinding *b, const lf_pybinding *first) {
+    return b->kind == LF_PYBIND_IMPORT && first->kind == LF_PYBIND_IMPORT && b->qualname && first->qualname &&
+           strcmp(b->qualname, first->qualname) == 0;
+}
+
 static const lf_pybinding *binding_in_slot(const lf_pysem *m, const lf_pyname_slot *slot, int32_t scope, uint32_t at) {
-    const lf_pybinding *last = NULL, *only = NULL;
+    const lf_pybinding *last = NULL, *only = NULL, *first = NULL;
     size_t n_real = 0;
+    int one_module = 1;
     for (size_t i = 0; i < slot->bindings.len; i++) {
         const lf_pybinding *b = &m->bindings[slot->bindings.items[i]];
         if (b->kind == LF_PYBIND_GLOBAL)
             continue;
         n_real++;
         only = b;
+        if (!first)
+            first = b;
+        else if (!same_import_everywhere(b, first))
+            one_module = 0;
         if (ts_node_start_byte(b->target) < at)
             last = b;
     }
     if (slot->scope == scope && last)
         return last;
-    if (n_real == 1)
+    if (n_real == 1 || (n_real > 1 && one_module))
         return only;
     return optional_import(m, slot);
 }
