@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../engine/lf_test_check.h"
+#include "sem_fixture.h"
 #include "lf_lang.h"
 #include "lf_pysem.h"
 #include "lf_source.h"
@@ -12,58 +13,23 @@
 #include "lf_util.h"
 
 typedef struct parsed {
-    lf_source src;
-    TSParser *parser;
-    TSTree *tree;
+    sem_fixture t;
     lf_pysem *m;
 } parsed;
 
 static void parse(parsed *p, const char *text) {
-    lf_source_from_text(&p->src, "t.py", LF_LANG_PYTHON, text, strlen(text));
-    p->parser = ts_parser_new();
-    ts_parser_set_language(p->parser, lf_lang_grammar(LF_LANG_PYTHON));
-    p->tree = ts_parser_parse_string(p->parser, NULL, p->src.text, (uint32_t)p->src.len);
-    p->m = lf_pysem_build(&p->src, ts_tree_root_node(p->tree));
+    sem_fixture_parse(&p->t, text, "t.py", LF_LANG_PYTHON);
+    p->m = lf_pysem_build(&p->t.src, ts_tree_root_node(p->t.tree));
 }
 
 static void done(parsed *p) {
     lf_pysem_free(p->m);
-    ts_tree_delete(p->tree);
-    ts_parser_delete(p->parser);
-    lf_source_free(&p->src);
+    sem_fixture_free(&p->t);
 }
 
-typedef struct finder {
-    const lf_source *src;
-    const char *type;
-    const char *text;
-    int nth;
-    TSNode found;
-} finder;
-
-static lf_walk_action visit_find(TSNode n, void *ud) {
-    finder *f = ud;
-    if (strcmp(ts_node_type(n), f->type) == 0 && (!f->text || lf_tree_text_eq(f->src, n, f->text)) &&
-        f->nth-- == 0) {
-        f->found = n;
-        return LF_WALK_STOP;
-    }
-    return LF_WALK_CONTINUE;
-}
-
-/* The nth (0-based) node of `type` whose text is `text` (NULL: any). */
 static TSNode find(parsed *p, const char *type, const char *text, int nth) {
-    finder f;
-    memset(&f, 0, sizeof f);
-    f.src = &p->src;
-    f.type = type;
-    f.text = text;
-    f.nth = nth;
-    lf_tree_walk(ts_tree_root_node(p->tree), visit_find, &f);
-    return f.found;
+    return sem_fixture_find(&p->t, type, text, nth);
 }
-
-static int streq(const char *a, const char *b) { return (a == NULL && b == NULL) || (a && b && strcmp(a, b) == 0); }
 
 /* The callee of the last call in the snippet whose text is `call`. */
 static void check_callee(int line, const char *code, const char *call, const char *want) {
@@ -142,7 +108,7 @@ static int presence(parsed *p, const char *cond_text, const char **module) {
         if (ts_node_is_null(ifs))
             break;
         TSNode c = lf_tree_field(ifs, "condition");
-        if (!lf_tree_text_eq(&p->src, c, cond_text))
+        if (!lf_tree_text_eq(&p->t.src, c, cond_text))
             continue;
         (void)types;
         const lf_pyoptional *o = NULL;
@@ -379,7 +345,7 @@ static void test_deep(void) {
         (void)lf_pysem_qualname(p.m, v);
         const lf_pyoptional *o;
         (void)lf_pysem_presence_test(p.m, v, &o);
-        CHECK(lf_tree_equal(&p.src, v, &p.src, v, LF_TREE_EQ_IGNORE_ANNOTATION), "case %zu: equal to itself", k);
+        CHECK(lf_tree_equal(&p.t.src, v, &p.t.src, v, LF_TREE_EQ_IGNORE_ANNOTATION), "case %zu: equal to itself", k);
         done(&p);
         free(cases[k]);
     }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../engine/lf_test_check.h"
+#include "sem_fixture.h"
 #include "lf_lang.h"
 #include "lf_source.h"
 #include "lf_tree.h"
@@ -13,57 +14,23 @@
 #include "lf_util.h"
 
 typedef struct parsed {
-    lf_source src;
-    TSParser *parser;
-    TSTree *tree;
+    sem_fixture t;
     lf_tssem *m;
 } parsed;
 
 static void parse_as(parsed *p, const char *text, const char *name, lf_lang lang) {
-    lf_source_from_text(&p->src, name, lang, text, strlen(text));
-    p->parser = ts_parser_new();
-    ts_parser_set_language(p->parser, lf_lang_grammar(lang));
-    p->tree = ts_parser_parse_string(p->parser, NULL, p->src.text, (uint32_t)p->src.len);
-    p->m = lf_tssem_build(&p->src, ts_tree_root_node(p->tree));
+    sem_fixture_parse(&p->t, text, name, lang);
+    p->m = lf_tssem_build(&p->t.src, ts_tree_root_node(p->t.tree));
 }
 
 static void done(parsed *p) {
     lf_tssem_free(p->m);
-    ts_tree_delete(p->tree);
-    ts_parser_delete(p->parser);
-    lf_source_free(&p->src);
-}
-
-typedef struct finder {
-    const lf_source *src;
-    const char *type;
-    const char *text;
-    int nth;
-    TSNode found;
-} finder;
-
-static lf_walk_action visit_find(TSNode n, void *ud) {
-    finder *f = ud;
-    if (strcmp(ts_node_type(n), f->type) == 0 && (!f->text || lf_tree_text_eq(f->src, n, f->text)) &&
-        f->nth-- == 0) {
-        f->found = n;
-        return LF_WALK_STOP;
-    }
-    return LF_WALK_CONTINUE;
+    sem_fixture_free(&p->t);
 }
 
 static TSNode find(parsed *p, const char *type, const char *text, int nth) {
-    finder f;
-    memset(&f, 0, sizeof f);
-    f.src = &p->src;
-    f.type = type;
-    f.text = text;
-    f.nth = nth;
-    lf_tree_walk(ts_tree_root_node(p->tree), visit_find, &f);
-    return f.found;
+    return sem_fixture_find(&p->t, type, text, nth);
 }
-
-static int streq(const char *a, const char *b) { return (a == NULL && b == NULL) || (a && b && strcmp(a, b) == 0); }
 
 static void check_callee(int line, const char *code, const char *call, const char *want, lf_lang lang) {
     parsed p;
@@ -156,7 +123,7 @@ static void test_keys_and_locals(void) {
     const char *k = lf_tssem_path_key(p.m, lf_tssem_arg(rm, 0));
     CHECK(k && strncmp(k, "param:", 6) == 0, "a local follows to the parameter: %s", k ? k : "NULL");
     const lf_tsbinding *pb = lf_tssem_key_param(p.m, k);
-    CHECK(pb && lf_tree_text_eq(&p.src, pb->target, "target"), "key names the parameter");
+    CHECK(pb && lf_tree_text_eq(&p.t.src, pb->target, "target"), "key names the parameter");
     TSNode call = find(&p, "call_expression", "removeIt(this.lockPath)", 0);
     int32_t s = lf_tssem_local_callee(p.m, call);
     CHECK(s > 0 && strcmp(p.m->scopes[s].name, "removeIt") == 0, "local callee");
