@@ -265,7 +265,15 @@ struct lf_tssem *lf_ctx_tssem(lf_check_ctx *ctx) { return lf_filesem_typescript(
 void lf_ctx_finish(lf_check_ctx *ctx) {
     size_t n = ctx->pending.len;
     if (n && ctx->opts->want_fixes && ctx->rule->fix_safety == LF_FIX_SAFE) {
-        if (ctx->rule->fixer) {
+        if (ts_node_has_error(ctx->root)) {
+            /* lf_fix_apply refuses a file that does not parse cleanly, so a
+             * fix made here could never land (and scan would count it as
+             * fixable); and the generators read trees as the grammar builds
+             * them for valid code, not ERROR roots of a file mid-edit. */
+            for (size_t i = 0; i < n; i++)
+                ctx->out->items[ctx->pending.items[i].finding].no_fix_reason =
+                    lf_xstrdup("the file does not parse cleanly, and fixes are made only to files that do");
+        } else if (ctx->rule->fixer) {
             lf_fix_request *reqs = lf_xcalloc(n, sizeof *reqs);
             for (size_t i = 0; i < n; i++) {
                 reqs[i].at = ctx->pending.items[i].at;

@@ -119,3 +119,30 @@ def test_tabs_only_indentation_is_fixed(tmp_path):
     fx = run(["fix", "f.py", "--apply"], cwd=tmp_path)
     assert fx.returncode == 0, fx.stderr
     compile((tmp_path / "f.py").read_bytes(), "f.py", "exec")
+
+
+def test_unterminated_string_around_a_fixable_site(tmp_path):
+    """A file mid-edit (an unterminated f-string) parses to a tree whose root
+    is an ERROR node; the LF201 fix generator, which scan runs to count fixable
+    findings, climbed to that root and asked for the parent of its null parent
+    (a SIGSEGV the fuzz smoke run found). The finding is still reported, not
+    counted as fixable: fixes are only made to files that parse (lf_fix would
+    refuse them anyway), and `fix` says so and leaves the file alone."""
+    data = (b'from pathlib import Path\n'
+            b'ROOT = Path("/srv/cache")\n'
+            b'\n'
+            b'\n'
+            b'def entry(key):\n'
+            b'    candidate = ROOT / key\n'
+            b'    if not candidate.resolve().is_relative_to(ROOT.resolve()):\n'
+            b'        raise ValueError(f"escapes {key\n'
+            b'    return candidate\n')
+    r = scan_one(tmp_path, "f.py", data)
+    assert r.returncode == 1, r.stderr
+    assert findings(r.stdout) == [(7, "LF201")]
+    assert b"Found 1 finding (1 error) in 1 file\n" in r.stdout
+    fx = run(["fix", "f.py", "--apply"], cwd=tmp_path)
+    assert fx.returncode == 1, fx.stderr
+    assert (b"f.py:7:12: LF201 not fixed: the file does not parse cleanly, and fixes are made only to files "
+            b"that do\n") in fx.stderr
+    assert (tmp_path / "f.py").read_bytes() == data

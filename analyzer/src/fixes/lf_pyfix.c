@@ -100,9 +100,13 @@ char *lf_pyfix_line_indent(const lf_source *src, uint32_t at) {
 }
 
 char *lf_pyfix_indent_unit(const lf_source *src, TSNode stmt) {
+    /* stmt may be the root (an input that parsed to a top-level ERROR): its
+     * parent is the null node, whose own parent must not be asked for. */
     TSNode block = ts_node_parent(stmt);
+    if (!lf_pyfix_is(block, "block"))
+        return lf_xstrdup("    ");
     TSNode owner = ts_node_parent(block);
-    if (!lf_pyfix_is(block, "block") || ts_node_is_null(owner) ||
+    if (ts_node_is_null(owner) ||
         ts_node_start_point(owner).row == ts_node_start_point(stmt).row)
         return lf_xstrdup("    ");
     char *inner = lf_pyfix_line_indent(src, ts_node_start_byte(stmt));
