@@ -349,7 +349,7 @@ static int parse_docs(parse_ctx *pc, const cJSON *v, lf_rule *r) {
 }
 
 static int parse_fix(parse_ctx *pc, const cJSON *v, lf_rule *r) {
-    static const char *const keys[] = {"safety", "generator", "unavailable", NULL};
+    static const char *const keys[] = {"safety", "generator", "languages", "unavailable", NULL};
     size_t line = key_line(pc, "fix", NULL);
     if (!cJSON_IsObject(v))
         return problem(pc, line, "\"fix\" must be an object");
@@ -379,13 +379,28 @@ static int parse_fix(parse_ctx *pc, const cJSON *v, lf_rule *r) {
         if (!r->fixer)
             return problem(pc, key_line(pc, "fix", "generator"), "unknown fix generator \"%s\"", g->valuestring);
     }
+    const cJSON *l = cJSON_GetObjectItemCaseSensitive(v, "languages");
+    if (l) {
+        /* the generator covers only these of the rule's languages */
+        if (!r->fixer || !cJSON_IsArray(l) || cJSON_GetArraySize(l) == 0)
+            return problem(pc, key_line(pc, "fix", "languages"),
+                           "fix.languages must be a non-empty array of language names, beside a fix.generator");
+        const cJSON *e;
+        cJSON_ArrayForEach(e, l) {
+            unsigned mask = cJSON_IsString(e) ? lf_lang_mask_from_name(e->valuestring) : 0;
+            if (!mask)
+                return problem(pc, key_line(pc, "fix", "languages"), "fix.languages: unknown language");
+            r->fix_languages |= mask;
+        }
+    }
     const cJSON *u = cJSON_GetObjectItemCaseSensitive(v, "unavailable");
     if (u) {
         if (!cJSON_IsString(u) || !*u->valuestring)
             return problem(pc, key_line(pc, "fix", "unavailable"), "fix.unavailable must be a non-empty string");
-        if (r->fixer)
+        if (r->fixer && !r->fix_languages)
             return problem(pc, key_line(pc, "fix", "unavailable"),
-                           "fix.unavailable is only for a rule without a fix.generator");
+                           "fix.unavailable is only for a rule without a fix.generator, or for the languages "
+                           "its fix.languages leaves out");
         r->fix_unavailable = lf_xstrdup(u->valuestring);
     }
     return 1;

@@ -56,7 +56,9 @@ typedef struct lf_rule {
      * of ORs). prefilter/n_prefilter above always alias the first group. */
     lf_prefilter_group *prefilter_groups;
     size_t n_prefilter_groups;
-    char *fix_unavailable; /* fix.unavailable: why a fixable rule offers no fix yet (no generator) */
+    char *fix_unavailable; /* fix.unavailable: why a fixable rule offers no fix yet (no generator, or a
+                              language outside fix_languages) */
+    unsigned fix_languages; /* fix.languages: LF_LANG_BIT mask the generator covers; 0 = all the rule's */
     struct lf_rule_predicates *predicates[LF_LANG_COUNT]; /* compiled text predicates (engine-private) */
 } lf_rule;
 
