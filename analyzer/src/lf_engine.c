@@ -264,8 +264,8 @@ struct lf_tssem *lf_ctx_tssem(lf_check_ctx *ctx) { return lf_filesem_typescript(
 
 void lf_ctx_finish(lf_check_ctx *ctx) {
     size_t n = ctx->pending.len;
-    if (n && ctx->opts->want_fixes && ctx->rule->fix_safety == LF_FIX_SAFE) {
-        if (ctx->rule->fixer && (!ctx->rule->fix_languages || (ctx->rule->fix_languages & LF_LANG_BIT(ctx->src->lang)))) {
+    if (n && ctx->opts->want_fixes && lf_rule_fix_safety_for(ctx->rule, ctx->src->lang) == LF_FIX_SAFE) {
+        if (ctx->rule->fixer) {
             lf_fix_request *reqs = lf_xcalloc(n, sizeof *reqs);
             for (size_t i = 0; i < n; i++) {
                 reqs[i].at = ctx->pending.items[i].at;
@@ -288,9 +288,7 @@ void lf_ctx_finish(lf_check_ctx *ctx) {
         } else {
             for (size_t i = 0; i < n; i++)
                 ctx->out->items[ctx->pending.items[i].finding].no_fix_reason = lf_xstrdup(
-                    ctx->rule->fix_unavailable ? ctx->rule->fix_unavailable
-                                             : ctx->rule->fixer ? "no fix for this language yet"
-                                                                : "no fix generator for this rule yet");
+                    ctx->rule->fix_unavailable ? ctx->rule->fix_unavailable : "no fix generator for this rule yet");
         }
     }
     for (size_t i = 0; i < n; i++)

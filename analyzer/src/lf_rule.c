@@ -348,6 +348,12 @@ static int parse_docs(parse_ctx *pc, const cJSON *v, lf_rule *r) {
             (r->docs.known_problems = required_text(pc, v, "known_problems", "docs")));
 }
 
+lf_fix_safety lf_rule_fix_safety_for(const lf_rule *r, lf_lang lang) {
+    if (r->fix_safety == LF_FIX_SAFE && r->fix_languages && !(r->fix_languages & LF_LANG_BIT(lang)))
+        return LF_FIX_SUGGESTION;
+    return r->fix_safety;
+}
+
 static int parse_fix(parse_ctx *pc, const cJSON *v, lf_rule *r) {
     static const char *const keys[] = {"safety", "generator", "languages", "unavailable", NULL};
     size_t line = key_line(pc, "fix", NULL);
@@ -381,7 +387,8 @@ static int parse_fix(parse_ctx *pc, const cJSON *v, lf_rule *r) {
     }
     const cJSON *l = cJSON_GetObjectItemCaseSensitive(v, "languages");
     if (l) {
-        /* the generator covers only these of the rule's languages */
+        /* the generator covers only these of the rule's languages; the others get
+         * advice only (lf_rule_fix_safety_for) */
         if (!r->fixer || !cJSON_IsArray(l) || cJSON_GetArraySize(l) == 0)
             return problem(pc, key_line(pc, "fix", "languages"),
                            "fix.languages must be a non-empty array of language names, beside a fix.generator");
@@ -397,10 +404,9 @@ static int parse_fix(parse_ctx *pc, const cJSON *v, lf_rule *r) {
     if (u) {
         if (!cJSON_IsString(u) || !*u->valuestring)
             return problem(pc, key_line(pc, "fix", "unavailable"), "fix.unavailable must be a non-empty string");
-        if (r->fixer && !r->fix_languages)
+        if (r->fixer)
             return problem(pc, key_line(pc, "fix", "unavailable"),
-                           "fix.unavailable is only for a rule without a fix.generator, or for the languages "
-                           "its fix.languages leaves out");
+                           "fix.unavailable is only for a rule without a fix.generator");
         r->fix_unavailable = lf_xstrdup(u->valuestring);
     }
     return 1;

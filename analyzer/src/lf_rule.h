@@ -67,6 +67,10 @@ typedef struct lf_ruleset {
     size_t n_rules;
 } lf_ruleset;
 
+/* The fix safety a finding of the rule in `lang` gets: a language its
+ * fix.languages leaves out gets advice only (suggestion). */
+lf_fix_safety lf_rule_fix_safety_for(const lf_rule *r, lf_lang lang);
+
 /* Rules compiled into the binary (generated from rules/ at build time). */
 int lf_ruleset_load_builtin(lf_ruleset *set, char **err);
 /* Add every *.json rule file in dir (a rule with an existing id replaces it). */
