@@ -90,6 +90,7 @@ struct lf_tsimporter {
     int node_prefix;
     const char *decl_kw; /* CommonJS: const / let / var */
     LF_VEC(pending) want;
+    LF_VEC(pending) seen; /* modules the file imports (without `node:`), member "1" when spelled with it */
 };
 
 /* The module's header: shebang, directive prologue and comments, then its run
@@ -130,6 +131,9 @@ static void read_header(lf_tsimporter *im) {
         TSNode spec = {0};
         if (lf_tree_is(s, "import_statement")) {
             spec = lf_tree_field(s, "source");
+            for (uint32_t k = 0; ts_node_is_null(spec) && k < ts_node_named_child_count(s); k++)
+                if (lf_tree_is(ts_node_named_child(s, k), "import_require_clause")) /* import fs = require("fs") */
+                    spec = lf_tree_field(ts_node_named_child(s, k), "source");
         } else if (is_require_decl(src, s)) {
             spec = lf_tssem_arg(require_call(src, lf_tree_field(ts_node_named_child(s, 0), "value")), 0);
             if (!im->decl_kw)
@@ -146,6 +150,11 @@ static void read_header(lf_tsimporter *im) {
             with++;
         else if (text && is_builtin(text))
             without++;
+        if (text) {
+            int pre = !strncmp(text, "node:", 5);
+            pending p = {lf_xstrdup(text + (pre ? 5 : 0)), lf_xstrdup(pre ? "1" : "0")};
+            LF_VEC_PUSH(&im->seen, p);
+        }
         free(text);
     }
     if (im->quote != '\'' && im->quote != '"')
@@ -272,7 +281,11 @@ void lf_tsimport_end(lf_tsimporter *im) {
         size_t j = i;
         for (; j < im->want.len && !strcmp(im->want.items[j].module, im->want.items[i].module); j++)
             lf_strbuf_printf(&names, "%s%s", j > i ? ", " : "", im->want.items[j].member);
+        /* a module the file already imports keeps its spelling there */
         const char *pre = im->node_prefix ? "node:" : "";
+        for (size_t k = 0; k < im->seen.len; k++)
+            if (!strcmp(im->seen.items[k].module, im->want.items[i].module))
+                pre = im->seen.items[k].member[0] == '1' ? "node:" : "";
         const char *semi = im->semi ? ";" : "";
         if (im->esm == 1)
             lf_strbuf_printf(&lines, "import { %s } from %c%s%s%c%s\n", names.data, im->quote, pre,
@@ -294,5 +307,10 @@ void lf_tsimport_end(lf_tsimporter *im) {
         free(im->want.items[i].member);
     }
     LF_VEC_FREE(&im->want);
+    for (size_t i = 0; i < im->seen.len; i++) {
+        free(im->seen.items[i].module);
+        free(im->seen.items[i].member);
+    }
+    LF_VEC_FREE(&im->seen);
     free(im);
 }
