@@ -133,13 +133,14 @@ export function alive(pid: number): boolean {
   }
 }
 '''
-# A temp spelled at each use inside a call: the LF401 fix declines it.
+# A rename with a callback: the LF401 fix declines it.
 LEGACY_CJS = '''\
 const fs = require("fs");
 
-function save(file, text) {
-  fs.writeFileSync(file + ".tmp", text);
-  fs.renameSync(file + ".tmp", file);
+function save(file, text, done) {
+  const tmp = file + ".tmp";
+  fs.writeFileSync(tmp, text);
+  fs.rename(tmp, file, done);
 }
 
 module.exports = { save };
@@ -158,7 +159,7 @@ def test_ts_fixable_counts_in_every_format(tmp_path):
     got = [(f["path"], f["line"], f["rule_id"], f["fix"]["available"], f["fix"]["safety"]) for f in doc["findings"]]
     assert got == [("pkg/legacy.cjs", 4, "LF401", False, "safe"), ("pkg/store.ts", 4, "LF401", True, "safe"),
                    ("pkg/store.ts", 11, "LF303", True, "safe")]
-    assert doc["findings"][0]["fix"]["reason"].startswith("the temp name is spelled where it is used")
+    assert doc["findings"][0]["fix"]["reason"].startswith("the rename is neither renameSync nor an awaited promise")
     sarif = json.loads(run("scan", "--no-config", "--format", "sarif", "pkg", cwd=tmp_path).stdout)
     results = sarif["runs"][0]["results"]
     assert [(res["ruleId"], len(res.get("fixes", []))) for res in results] == [("LF401", 0), ("LF401", 1), ("LF303", 1)]

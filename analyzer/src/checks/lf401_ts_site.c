@@ -16,6 +16,8 @@ void lf401_ts_site_free(void *site) {
     if (!s)
         return;
     free(s->decline);
+    free(s->spellings);
+    free(s->new_name);
     free(s);
 }
 
@@ -70,14 +72,31 @@ static int write_flags(lf_tssem *m, TSNode arg, int options) {
     return 1;
 }
 
+typedef LF_VEC(TSNode) node_vec;
+
 typedef struct use_walk {
     lf_tssem *m;
-    const lf_tsbinding *var;
+    const lf_tsbinding *var; /* the temp's variable, or NULL when spelled inline */
     const char *name;
+    TSNode expr;             /* inline: the temp expression every spelling equals */
     TSNode rename;
     char *why;
-    int uses;
+    size_t uses;
+    node_vec *spellings; /* inline: every spelling, in source order */
 } use_walk;
+
+static int is_spelling(const use_walk *w, TSNode n) {
+    return !strcmp(ts_node_type(n), ts_node_type(w->expr)) && lf_tree_equal(w->m->src, n, w->m->src, w->expr, 0);
+}
+
+/* Counts the spellings of an inline temp. */
+static lf_walk_action visit_spelling(TSNode n, void *ud) {
+    use_walk *w = ud;
+    if (!is_spelling(w, n))
+        return LF_WALK_CONTINUE;
+    w->uses++;
+    return LF_WALK_SKIP;
+}
 
 /* Every use of the temp in the region must be a call the fix knows: one that
  * creates it from scratch, sets its metadata, or the rename. */
@@ -85,23 +104,31 @@ static lf_walk_action visit_use(TSNode n, void *ud) {
     use_walk *w = ud;
     if (w->why)
         return LF_WALK_STOP;
-    if (!lf_tree_is(n, "identifier") || !lf_tree_text_eq(w->m->src, n, w->name))
+    if (w->var) {
+        if (!lf_tree_is(n, "identifier") || !lf_tree_text_eq(w->m->src, n, w->name))
+            return LF_WALK_CONTINUE;
+        if (lf_tssem_binding_at(w->m, lf_tssem_scope_of(w->m, n), w->name, ts_node_start_byte(n)) != w->var)
+            return LF_WALK_CONTINUE;
+    } else if (!is_spelling(w, n)) {
         return LF_WALK_CONTINUE;
-    if (lf_tssem_binding_at(w->m, lf_tssem_scope_of(w->m, n), w->name, ts_node_start_byte(n)) != w->var)
-        return LF_WALK_CONTINUE;
+    }
+    if (w->spellings)
+        LF_VEC_PUSH(w->spellings, n);
     w->uses++;
+    /* an inline spelling's own subtree holds no other use */
+    lf_walk_action ok = w->var ? LF_WALK_CONTINUE : LF_WALK_SKIP;
     TSNode args = lf_ts_parent(n);
     TSNode call = lf_ts_parent(args);
     if (lf_tree_is(args, "arguments") && ts_node_eq(lf_tssem_arg(call, 0), n)) {
         if (ts_node_eq(call, w->rename))
-            return LF_WALK_CONTINUE;
+            return ok;
         const char *op = lf_tslock_fs_op(w->m, call);
         if (op && !strcmp(op, "writeFile") && write_flags(w->m, lf_tssem_arg(call, 2), 1))
-            return LF_WALK_CONTINUE;
+            return ok;
         if (op && !strcmp(op, "open") && write_flags(w->m, lf_tssem_arg(call, 1), 0))
-            return LF_WALK_CONTINUE;
+            return ok;
         if (op && (!strcmp(op, "chmod") || !strcmp(op, "chown") || !strcmp(op, "utimes")))
-            return LF_WALK_CONTINUE;
+            return ok;
         if (op && (!strcmp(op, "appendFile") || !strcmp(op, "open") || !strcmp(op, "writeFile")))
             w->why = lf_xstrdup("the temp is opened to append to or read what is there (not only created with "
                                 "\"w\"): a unique temp would start empty");
@@ -169,6 +196,44 @@ static int plain_chain(TSNode n) {
     return lf_tree_is(n, "identifier") || lf_tree_is(n, "this");
 }
 
+/* The statement of a statement list that holds n, or null. */
+static TSNode statement_of(TSNode n, TSNode stop) {
+    for (int steps = 0; steps < 200 && !ts_node_is_null(n); steps++) {
+        TSNode p = lf_ts_parent(n);
+        if (is_block(p))
+            return n;
+        if (ts_node_eq(n, stop))
+            break;
+        n = p;
+    }
+    return (TSNode){0};
+}
+
+typedef struct assign_walk {
+    lf_tssem *m;
+    TSNode expr;
+    int found;
+} assign_walk;
+
+/* Is a name the temp expression reads assigned (or updated) here? */
+static lf_walk_action visit_assign(TSNode n, void *ud) {
+    assign_walk *w = ud;
+    TSNode target = {0};
+    if (lf_tree_is(n, "assignment_expression") || lf_tree_is(n, "augmented_assignment_expression"))
+        target = lf_tssem_unwrap(lf_tree_field(n, "left"));
+    else if (lf_tree_is(n, "update_expression"))
+        target = lf_tssem_unwrap(lf_tree_field(n, "argument"));
+    if (lf_tree_is(target, "identifier")) {
+        char *name = lf_tree_text(w->m->src, target);
+        if (lf_tree_mentions(w->m->src, w->expr, name, NULL))
+            w->found = 1;
+        free(name);
+    } else if (!ts_node_is_null(target)) {
+        w->found = 1; /* a property or destructuring target: could be what the name reads */
+    }
+    return w->found ? LF_WALK_STOP : LF_WALK_CONTINUE;
+}
+
 lf401_ts_site *lf401_ts_site_make(lf_tssem *m, TSNode temp, TSNode rename) {
     const lf_source *src = m->src;
     lf401_ts_site *s = lf_xcalloc(1, sizeof *s);
@@ -181,79 +246,128 @@ lf401_ts_site *lf401_ts_site_make(lf_tssem *m, TSNode temp, TSNode rename) {
     } else {
         s->suffix = lf_tree_field(temp, "right");
     }
-
-    /* const tmp = <temp>;  (or = path.join(dir, <temp>)) */
+    /* the temp expression: <temp>, or path.join(dir, <temp>) */
     TSNode expr = temp, p = lf_ts_parent(temp);
     if (lf_tree_is(p, "arguments")) {
-        expr = lf_ts_parent(p);
-        p = lf_ts_parent(expr);
+        const char *jq = lf_tssem_callee(m, lf_ts_parent(p));
+        if (jq && !strncmp(jq, "path.", 5)) {
+            expr = lf_ts_parent(p);
+            p = lf_ts_parent(expr);
+        }
     }
     while (lf_tree_is(p, "parenthesized_expression")) {
         expr = p;
         p = lf_ts_parent(p);
     }
-    if (!lf_tree_is(p, "variable_declarator") || !ts_node_eq(lf_tree_field(p, "value"), expr) ||
-        !lf_tree_is(lf_tree_field(p, "name"), "identifier"))
-        return decline(s, "the temp name is spelled where it is used; the fix rewrites a temp held in a variable "
-                          "(`const tmp = ...`)");
-    s->var = lf_tree_field(p, "name");
-    TSNode decl = lf_ts_parent(p);
-    TSNode block = lf_ts_parent(decl);
-    if (!(lf_tree_is(decl, "lexical_declaration") || lf_tree_is(decl, "variable_declaration")) || !is_block(block))
-        return decline(s, "the temp is named outside a statement list the fix can see");
-    s->scope = lf_tssem_scope_of(m, decl);
-    s->fn = lf_ts_fn_node(m, decl);
-    char *name = lf_tree_text(src, s->var);
-    const char *iname = lf_tssem_intern(m, name, strlen(name));
-    const lf_tsbinding *var = lf_tssem_binding_at(m, s->scope, iname, ts_node_end_byte(s->var));
-    int reassigned = !var || !ts_node_eq(var->target, s->var);
-    for (size_t i = 0; i < m->n_bindings && !reassigned; i++)
-        if (m->bindings[i].kind == LF_TSBIND_ASSIGN && !strcmp(m->bindings[i].name, name) &&
-            lf_tssem_scope_within(m, m->bindings[i].scope, s->scope))
-            reassigned = 1;
-    if (reassigned) {
-        free(name);
-        return decline(s, "the variable holding the temp name is assigned again");
-    }
+    s->expr = expr;
 
-    /* the rename: a statement of the same list, after the name */
     int awaited = 0;
     TSNode stmt = whole_statement(rename, &awaited);
+    if (ts_node_is_null(stmt))
+        return decline(s, "the rename is not a statement of its own (returned, chained or nested), so the fix "
+                          "cannot put the write and the rename in one try");
+    TSNode block = lf_ts_parent(stmt);
+    s->fn = lf_ts_fn_node(m, stmt);
     const char *q = lf_tssem_callee(m, rename);
-    if (ts_node_is_null(stmt) || !ts_node_eq(lf_ts_parent(stmt), block) ||
-        ts_node_start_byte(stmt) < ts_node_end_byte(decl)) {
-        free(name);
-        return decline(s, "the rename is not a statement of the list that names the temp (returned, chained or "
-                          "nested), so the fix cannot put the write and the rename in one try");
-    }
-    TSNode src_arg = lf_tssem_unwrap(lf_tssem_arg(rename, 0));
-    if (!lf_tree_is(src_arg, "identifier") || !lf_tree_text_eq(src, src_arg, name)) {
-        free(name);
-        return decline(s, "the rename does not read the temp's variable");
-    }
     if (q && !strcmp(q, "fs.renameSync")) {
         s->async = 0;
     } else if (q && !strcmp(q, "fs/promises.rename") && awaited) {
         s->async = 1;
     } else {
-        free(name);
         return decline(s, "the rename is neither renameSync nor an awaited promise rename (a callback or an "
                           "unawaited promise): the fix cannot clean up after it in order");
     }
-    if (!plain_chain(s->rename_fn)) {
-        free(name);
+    if (!plain_chain(s->rename_fn))
         return decline(s, "the rename's callee is not a plain name or property chain the cleanup can reuse");
-    }
 
-    /* the region: from the first statement using the temp to the rename */
-    for (TSNode x = ts_node_next_named_sibling(decl); !ts_node_is_null(x); x = ts_node_next_named_sibling(x)) {
-        if (lf_tree_mentions(src, x, name, NULL)) {
-            s->region_first = x;
-            break;
+    char *name = NULL;
+    const lf_tsbinding *var = NULL;
+    node_vec spellings = {0};
+    if (lf_tree_is(p, "variable_declarator") && ts_node_eq(lf_tree_field(p, "value"), expr) &&
+        lf_tree_is(lf_tree_field(p, "name"), "identifier")) {
+        /* const tmp = <temp>; ... write(tmp) ... rename(tmp, final) */
+        s->var = lf_tree_field(p, "name");
+        TSNode decl = lf_ts_parent(p);
+        if (!(lf_tree_is(decl, "lexical_declaration") || lf_tree_is(decl, "variable_declaration")) ||
+            !ts_node_eq(lf_ts_parent(decl), block) || ts_node_start_byte(stmt) < ts_node_end_byte(decl))
+            return decline(s, "the rename is not a statement of the list that names the temp, so the fix cannot "
+                              "put the write and the rename in one try");
+        s->scope = lf_tssem_scope_of(m, decl);
+        name = lf_tree_text(src, s->var);
+        const char *iname = lf_tssem_intern(m, name, strlen(name));
+        var = lf_tssem_binding_at(m, s->scope, iname, ts_node_end_byte(s->var));
+        int reassigned = !var || !ts_node_eq(var->target, s->var);
+        for (size_t i = 0; i < m->n_bindings && !reassigned; i++)
+            if (m->bindings[i].kind == LF_TSBIND_ASSIGN && m->bindings[i].name == iname &&
+                lf_tssem_scope_within(m, m->bindings[i].scope, s->scope))
+                reassigned = 1;
+        if (reassigned) {
+            free(name);
+            return decline(s, "the variable holding the temp name is assigned again");
         }
+        TSNode src_arg = lf_tssem_unwrap(lf_tssem_arg(rename, 0));
+        if (!lf_tree_is(src_arg, "identifier") || !lf_tree_text_eq(src, src_arg, name)) {
+            free(name);
+            return decline(s, "the rename does not read the temp's variable");
+        }
+        for (TSNode x = ts_node_next_named_sibling(decl); !ts_node_is_null(x); x = ts_node_next_named_sibling(x))
+            if (lf_tree_mentions(src, x, name, NULL)) {
+                s->region_first = x;
+                break;
+            }
+    } else {
+        /* write(<temp>) ... rename(<temp>, final): named once, in a new variable */
+        TSNode first = statement_of(expr, s->fn);
+        if (ts_node_is_null(first) || !ts_node_eq(lf_ts_parent(first), block) ||
+            ts_node_start_byte(first) > ts_node_start_byte(stmt))
+            return decline(s, "the temp is spelled in another statement list than the rename's, so the fix "
+                              "cannot put the write and the rename in one try");
+        s->scope = lf_tssem_scope_of(m, first);
+        use_walk count = {m, NULL, NULL, expr, rename, NULL, 0, NULL};
+        lf_tree_walk(s->fn, visit_spelling, &count);
+        size_t in_fn = count.uses;
+        /* the region starts at the first statement of the list spelling the temp */
+        for (TSNode x = ts_node_named_child(block, 0); !ts_node_is_null(x); x = ts_node_next_named_sibling(x)) {
+            if (ts_node_is_null(s->region_first)) {
+                use_walk w = {m, NULL, NULL, expr, rename, NULL, 0, NULL};
+                lf_tree_walk(x, visit_spelling, &w);
+                if (w.uses)
+                    s->region_first = x;
+            }
+            if (ts_node_eq(x, stmt))
+                break;
+        }
+        if (!lf_tree_equal(src, lf_tssem_arg(rename, 0), src, expr, 0))
+            return decline(s, "the rename's source is spelled differently from the temp the write opens");
+        assign_walk aw = {m, expr, 0};
+        for (TSNode x = s->region_first; !ts_node_is_null(x) && !aw.found; x = ts_node_next_named_sibling(x)) {
+            lf_tree_walk(x, visit_assign, &aw);
+            if (ts_node_eq(x, stmt))
+                break;
+        }
+        if (aw.found)
+            return decline(s, "a name the temp is built from is assigned between the write and the rename: one "
+                              "variable would not name the same file at each use");
+        s->n_outside = in_fn; /* checked against the region's count below */
+        static const char *const k_name_types[] = {"identifier", "shorthand_property_identifier",
+                                                   "shorthand_property_identifier_pattern", NULL};
+        static const char *const candidates[] = {"tmp", "tmpPath", "tempPath", NULL};
+        for (size_t i = 0; candidates[i] && !name; i++)
+            if (!lf_tree_mentions(src, s->fn, candidates[i], k_name_types))
+                name = lf_xstrdup(candidates[i]);
+        if (!name)
+            return decline(s, "the names the fix would give the temp (tmp, tmpPath, tempPath) are all taken");
+        s->new_name = lf_xstrdup(name);
     }
     s->region_last = stmt;
-    use_walk uw = {m, var, iname, rename, NULL, 0};
+    if (ts_node_is_null(s->region_first)) {
+        free(name);
+        return decline(s, "the temp is not written before the rename");
+    }
+
+    /* every use in the region is a write, a metadata change or the rename */
+    use_walk uw = {m, var, var ? lf_tssem_intern(m, name, strlen(name)) : NULL, expr, rename, NULL, 0,
+                   var ? NULL : &spellings};
     for (TSNode x = s->region_first; !ts_node_is_null(x) && !uw.why; x = ts_node_next_named_sibling(x)) {
         lf_tree_walk(x, visit_use, &uw);
         if (ts_node_eq(x, stmt))
@@ -261,8 +375,16 @@ lf401_ts_site *lf401_ts_site_make(lf_tssem *m, TSNode temp, TSNode rename) {
     }
     free(name);
     if (uw.why) {
+        LF_VEC_FREE(&spellings);
         s->decline = uw.why;
         return s;
+    }
+    if (!var) {
+        s->spellings = spellings.items;
+        s->n_spellings = spellings.len;
+        if (s->n_outside != spellings.len)
+            return decline(s, "the temp is also spelled outside the write and the rename (a cleanup, say), which "
+                              "would keep the old name");
     }
     if (!lf_tree_starts_line(src, s->region_first))
         return decline(s, "the write shares its line with other code");
@@ -291,7 +413,8 @@ lf401_ts_site *lf401_ts_site_make(lf_tssem *m, TSNode temp, TSNode rename) {
         return s;
     }
     /* `process` must be Node's process where the name is built */
-    const lf_tsbinding *pb = lf_tssem_binding_at(m, lf_tssem_scope_of(m, temp), lf_tssem_intern(m, "process", 7), ts_node_start_byte(temp));
+    const lf_tsbinding *pb =
+        lf_tssem_binding_at(m, lf_tssem_scope_of(m, temp), lf_tssem_intern(m, "process", 7), ts_node_start_byte(temp));
     if (pb && !(pb->kind == LF_TSBIND_IMPORT && pb->qualname && !strcmp(pb->qualname, "process")))
         return decline(s, "`process` is bound to something other than Node's process where the temp is named");
     return s;

@@ -11,6 +11,11 @@
  *     ...                                       // (writeFile/open "w", chmod, chown, utimes of tmp)
  *     fs.renameSync(tmp, final);                // ... to the rename (awaited for the promise API)
  *
+ * A temp spelled inline at each use (`writeFileSync(final + ".tmp", d);
+ * renameSync(final + ".tmp", final)`) is named once, in a new const before
+ * the first, and each spelling reads it; nothing the name reads may be
+ * assigned in between, and no spelling may lie outside the region.
+ *
  * The temp name gets `.${process.pid}.${randomUUID()}` before its suffix; the
  * region goes in a try whose catch removes the temp and rethrows. The write
  * itself does not change, so the temp is created by the same call with the
@@ -30,7 +35,11 @@ typedef struct lf401_ts_site {
 
     int template_form; /* 1: `${base}.tmp` (suffix = its string_fragment); 0: base + ".tmp" (suffix = the literal) */
     TSNode temp, suffix;
-    TSNode var;        /* the identifier the temp is held in */
+    TSNode expr;       /* the whole temp expression (<temp>, or path.join(dir, <temp>)) */
+    TSNode var;        /* the identifier the temp is held in; null when spelled inline */
+    TSNode *spellings; /* inline: each spelling of expr in the region, in source order */
+    size_t n_spellings, n_outside;
+    char *new_name;    /* inline: the new variable's name (fresh in fn) */
     TSNode rename;     /* the rename call */
     TSNode rename_fn;  /* its callee expression */
     int async;         /* the promise API, awaited */

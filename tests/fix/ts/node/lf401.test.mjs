@@ -37,6 +37,11 @@ const CASES = {
     write: (file, doc) => api.saveState(file, { doc }),
     expect: (doc) => JSON.stringify({ doc }) + os.EOL,
   },
+  lf401_inline: { write: (file, doc) => api.save(file, doc), expect: (doc) => doc, mode: 0o600 & ~umask },
+  lf401_inline_join: {
+    write: (file, doc) => api.store(path.dirname(file), path.basename(file), doc),
+    expect: (doc) => doc,
+  },
   lf401_require_semi: {
     write: (file, doc) => api.writeCounters(file, { doc }),
     expect: (doc) => JSON.stringify({ doc }),
