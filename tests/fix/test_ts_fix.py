@@ -48,6 +48,10 @@ NO_FIX = {
     "module or CommonJS depends on package.json, so the fix cannot import `randomUUID`",
     "lf401_callback_decline.js": "LF401 not fixed: the rename is neither renameSync nor an awaited promise rename (a "
     "callback or an unawaited promise): the fix cannot clean up after it in order",
+    "lf401_hidden_decline.ts": "LF401 not fixed: `fd`, declared between the write and the rename, is used after the "
+    "rename: wrapping them in a try would hide it",
+    "lf401_multiline_decline.mjs": "LF401 not fixed: the write spans a multi-line string that re-indenting it into a "
+    "try would change",
     "lf303_more_decline.js": "LF303 not fixed: a pid read from a file needs the owner's start time recorded beside "
     "it; the fix cannot add that",
 }

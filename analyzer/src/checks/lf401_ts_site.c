@@ -160,29 +160,60 @@ static lf_walk_action visit_multiline(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
-/* Names declared by the region's own statements that code after the rename
- * uses: a try block would hide them. */
-static char *hidden_declaration(lf_tssem *m, TSNode first, TSNode last) {
-    for (TSNode x = first; !ts_node_is_null(x); x = ts_node_next_named_sibling(x)) {
-        int decl = lf_tree_is(x, "lexical_declaration") || lf_tree_is(x, "variable_declaration") ||
-                   lf_tree_is(x, "function_declaration") || lf_tree_is(x, "class_declaration");
-        if (decl) {
-            for (size_t i = 0; i < m->n_bindings; i++) {
-                const lf_tsbinding *b = &m->bindings[i];
-                if (!lf_tree_within(b->target, x) || lf_tssem_scope_of(m, b->target) != lf_tssem_scope_of(m, x))
-                    continue;
-                for (TSNode y = ts_node_next_named_sibling(last); !ts_node_is_null(y);
-                     y = ts_node_next_named_sibling(y))
-                    if (lf_tree_mentions(m->src, y, b->name, NULL))
-                        return lf_xasprintf("`%s`, declared between the write and the rename, is used after the "
-                                            "rename: wrapping them in a try would hide it",
-                                            b->name);
-            }
-        }
-        if (ts_node_eq(x, last))
-            break;
+typedef struct name_set {
+    lf_tssem *m;
+    const char **names; /* interned, sorted by address */
+    size_t n;
+    const char *hit;
+} name_set;
+
+static int cmp_ptr(const void *a, const void *b) {
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    return x < y ? -1 : x > y;
+}
+
+static lf_walk_action visit_later_use(TSNode n, void *ud) {
+    name_set *w = ud;
+    if (!lf_tree_is(n, "identifier") && !lf_tree_is(n, "shorthand_property_identifier"))
+        return LF_WALK_CONTINUE;
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    const char *name = lf_tssem_intern(w->m, w->m->src->text + a, b - a);
+    if (bsearch(&name, w->names, w->n, sizeof *w->names, cmp_ptr)) {
+        w->hit = name;
+        return LF_WALK_STOP;
     }
-    return NULL;
+    return LF_WALK_CONTINUE;
+}
+
+/* Names declared by the region's own statements that code after the rename
+ * uses: a try block would hide them. One pass over the bindings, one walk
+ * over what follows. */
+static char *hidden_declaration(lf_tssem *m, TSNode first, TSNode last) {
+    uint32_t a = ts_node_start_byte(first), b = ts_node_end_byte(last);
+    int32_t scope = lf_tssem_scope_of(m, first);
+    LF_VEC(const char *) names = {0};
+    for (size_t i = 0; i < m->n_bindings; i++) {
+        const lf_tsbinding *bd = &m->bindings[i];
+        uint32_t at = ts_node_start_byte(bd->target);
+        if (at < a || at >= b || bd->kind == LF_TSBIND_ASSIGN || bd->kind == LF_TSBIND_FIELD ||
+            bd->scope != scope)
+            continue;
+        LF_VEC_PUSH(&names, bd->name);
+    }
+    char *why = NULL;
+    if (names.len) {
+        qsort(names.items, names.len, sizeof *names.items, cmp_ptr);
+        name_set w = {m, names.items, names.len, NULL};
+        for (TSNode y = ts_node_next_named_sibling(last); !ts_node_is_null(y) && !w.hit;
+             y = ts_node_next_named_sibling(y))
+            lf_tree_walk(y, visit_later_use, &w);
+        if (w.hit)
+            why = lf_xasprintf("`%s`, declared between the write and the rename, is used after the rename: "
+                               "wrapping them in a try would hide it",
+                               w.hit);
+    }
+    LF_VEC_FREE(&names);
+    return why;
 }
 
 /* An expression the cleanup can evaluate again: a name, `this`, a chain of
