@@ -101,8 +101,10 @@ static void print_rules_text(const lf_ruleset *rules) {
     for (size_t i = 0; i < rules->n_rules; i++) {
         const lf_rule *r = rules->rules[i];
         char *langs = languages_text(r->languages);
-        printf("%-6s  %-*s  %-8s  %-20s  %s\n", r->id, w_name, r->name, lf_severity_name(r->severity), langs,
-               fix_safety_name(r->fix_safety));
+        char *fl = r->fix_languages ? languages_text(r->fix_languages) : NULL;
+        printf("%-6s  %-*s  %-8s  %-20s  %s%s%s%s\n", r->id, w_name, r->name, lf_severity_name(r->severity), langs,
+               fix_safety_name(r->fix_safety), fl ? " (" : "", fl ? fl : "", fl ? " only)" : "");
+        free(fl);
         free(langs);
     }
 }
@@ -130,6 +132,12 @@ static void print_rules_json(const lf_ruleset *rules) {
             if (r->languages & LF_LANG_BIT(l))
                 cJSON_AddItemToArray(langs, cJSON_CreateString(lf_lang_name((lf_lang)l)));
         cJSON_AddStringToObject(j, "fix_safety", fix_safety_name(r->fix_safety));
+        if (r->fix_languages) {
+            cJSON *fl = cJSON_AddArrayToObject(j, "fix_languages");
+            for (int l = 0; l < LF_LANG_COUNT; l++)
+                if (r->fix_languages & LF_LANG_BIT(l))
+                    cJSON_AddItemToArray(fl, cJSON_CreateString(lf_lang_name((lf_lang)l)));
+        }
         cJSON *docs = cJSON_AddObjectToObject(j, "docs");
         add_opt_string(docs, "what", r->docs.what);
         add_opt_string(docs, "why", r->docs.why);
@@ -251,8 +259,14 @@ int lf_cmd_explain(int argc, char **argv) {
         } else {
             char *langs = languages_text(r->languages);
             printf("%s %s\n", r->id, r->name);
-            printf("severity: %s; languages: %s; fix: %s\n", lf_severity_name(r->severity), langs,
+            printf("severity: %s; languages: %s; fix: %s", lf_severity_name(r->severity), langs,
                    fix_safety_name(r->fix_safety));
+            if (r->fix_languages) {
+                char *fl = languages_text(r->fix_languages);
+                printf(" (%s only)", fl);
+                free(fl);
+            }
+            printf("\n");
             free(langs);
             if (r->summary)
                 printf("\n%s\n", r->summary);

@@ -264,7 +264,7 @@ struct lf_tssem *lf_ctx_tssem(lf_check_ctx *ctx) { return lf_filesem_typescript(
 
 void lf_ctx_finish(lf_check_ctx *ctx) {
     size_t n = ctx->pending.len;
-    if (n && ctx->opts->want_fixes && ctx->rule->fix_safety == LF_FIX_SAFE) {
+    if (n && ctx->opts->want_fixes && lf_rule_fix_safety_for(ctx->rule, ctx->src->lang) == LF_FIX_SAFE) {
         if (ts_node_has_error(ctx->root)) {
             /* lf_fix_apply refuses a file that does not parse cleanly, so a
              * fix made here could never land (and scan would count it as

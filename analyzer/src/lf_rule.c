@@ -348,8 +348,14 @@ static int parse_docs(parse_ctx *pc, const cJSON *v, lf_rule *r) {
             (r->docs.known_problems = required_text(pc, v, "known_problems", "docs")));
 }
 
+lf_fix_safety lf_rule_fix_safety_for(const lf_rule *r, lf_lang lang) {
+    if (r->fix_safety == LF_FIX_SAFE && r->fix_languages && !(r->fix_languages & LF_LANG_BIT(lang)))
+        return LF_FIX_SUGGESTION;
+    return r->fix_safety;
+}
+
 static int parse_fix(parse_ctx *pc, const cJSON *v, lf_rule *r) {
-    static const char *const keys[] = {"safety", "generator", "unavailable", NULL};
+    static const char *const keys[] = {"safety", "generator", "languages", "unavailable", NULL};
     size_t line = key_line(pc, "fix", NULL);
     if (!cJSON_IsObject(v))
         return problem(pc, line, "\"fix\" must be an object");
@@ -378,6 +384,21 @@ static int parse_fix(parse_ctx *pc, const cJSON *v, lf_rule *r) {
             r->fixer = lf_rule_test_fixer_find(g->valuestring);
         if (!r->fixer)
             return problem(pc, key_line(pc, "fix", "generator"), "unknown fix generator \"%s\"", g->valuestring);
+    }
+    const cJSON *l = cJSON_GetObjectItemCaseSensitive(v, "languages");
+    if (l) {
+        /* the generator covers only these of the rule's languages; the others get
+         * advice only (lf_rule_fix_safety_for) */
+        if (!r->fixer || !cJSON_IsArray(l) || cJSON_GetArraySize(l) == 0)
+            return problem(pc, key_line(pc, "fix", "languages"),
+                           "fix.languages must be a non-empty array of language names, beside a fix.generator");
+        const cJSON *e;
+        cJSON_ArrayForEach(e, l) {
+            unsigned mask = cJSON_IsString(e) ? lf_lang_mask_from_name(e->valuestring) : 0;
+            if (!mask)
+                return problem(pc, key_line(pc, "fix", "languages"), "fix.languages: unknown language");
+            r->fix_languages |= mask;
+        }
     }
     const cJSON *u = cJSON_GetObjectItemCaseSensitive(v, "unavailable");
     if (u) {

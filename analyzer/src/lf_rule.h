@@ -56,7 +56,9 @@ typedef struct lf_rule {
      * of ORs). prefilter/n_prefilter above always alias the first group. */
     lf_prefilter_group *prefilter_groups;
     size_t n_prefilter_groups;
-    char *fix_unavailable; /* fix.unavailable: why a fixable rule offers no fix yet (no generator) */
+    char *fix_unavailable; /* fix.unavailable: why a fixable rule offers no fix yet (no generator, or a
+                              language outside fix_languages) */
+    unsigned fix_languages; /* fix.languages: LF_LANG_BIT mask the generator covers; 0 = all the rule's */
     struct lf_rule_predicates *predicates[LF_LANG_COUNT]; /* compiled text predicates (engine-private) */
 } lf_rule;
 
@@ -64,6 +66,10 @@ typedef struct lf_ruleset {
     lf_rule **rules; /* sorted by id */
     size_t n_rules;
 } lf_ruleset;
+
+/* The fix safety a finding of the rule in `lang` gets: a language its
+ * fix.languages leaves out gets advice only (suggestion). */
+lf_fix_safety lf_rule_fix_safety_for(const lf_rule *r, lf_lang lang);
 
 /* Rules compiled into the binary (generated from rules/ at build time). */
 int lf_ruleset_load_builtin(lf_ruleset *set, char **err);

@@ -25,7 +25,11 @@ static void add_position(cJSON *o, const char *line_key, const char *col_key, co
 static cJSON *fix_json(const lf_scan_file *f, const lf_finding *fd) {
     cJSON *fix = cJSON_CreateObject();
     cJSON_AddBoolToObject(fix, "available", fd->fix != NULL);
-    cJSON_AddStringToObject(fix, "safety", fix_safety_name(fd->rule->fix_safety));
+    lf_lang lang = LF_LANG_PYTHON;
+    lf_fix_safety safety = fd->rule->fix_safety;
+    if (lf_lang_from_path(fd->path, &lang))
+        safety = lf_rule_fix_safety_for(fd->rule, lang);
+    cJSON_AddStringToObject(fix, "safety", fix_safety_name(safety));
     if (!fd->fix) {
         if (fd->no_fix_reason)
             cJSON_AddStringToObject(fix, "reason", fd->no_fix_reason);

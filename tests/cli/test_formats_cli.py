@@ -113,3 +113,63 @@ def current_umask():
     m = os.umask(0)
     os.umask(m)
     return m
+
+
+STORE_TS = '''\
+import * as fs from "node:fs";
+
+export function save(file: string, text: string): void {
+  const tmp = `${file}.tmp`;
+  fs.writeFileSync(tmp, text);
+  fs.renameSync(tmp, file);
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+'''
+# A rename with a callback: the LF401 fix declines it.
+LEGACY_CJS = '''\
+const fs = require("fs");
+
+function save(file, text, done) {
+  const tmp = file + ".tmp";
+  fs.writeFileSync(tmp, text);
+  fs.rename(tmp, file, done);
+}
+
+module.exports = { save };
+'''
+
+
+def test_ts_fixable_counts_in_every_format(tmp_path):
+    """TS/JS findings count as fixable where their fix applies, in every format
+    and in `fix --apply`'s summary; a declined one carries its reason."""
+    write(tmp_path / "pkg" / "store.ts", STORE_TS)
+    write(tmp_path / "pkg" / "legacy.cjs", LEGACY_CJS)
+    r = run("scan", "--no-config", "pkg", cwd=tmp_path)
+    assert r.stdout.splitlines()[-1] == "Found 3 findings (3 warnings) in 2 files; 2 fixable with `lockfix fix`"
+    doc = json.loads(run("scan", "--no-config", "--format", "json", "pkg", cwd=tmp_path).stdout)
+    assert doc["summary"]["fixable"] == 2 and doc["summary"]["findings"] == 3
+    got = [(f["path"], f["line"], f["rule_id"], f["fix"]["available"], f["fix"]["safety"]) for f in doc["findings"]]
+    assert got == [("pkg/legacy.cjs", 4, "LF401", False, "safe"), ("pkg/store.ts", 4, "LF401", True, "safe"),
+                   ("pkg/store.ts", 11, "LF303", True, "safe")]
+    assert doc["findings"][0]["fix"]["reason"].startswith("the rename is neither renameSync nor an awaited promise")
+    sarif = json.loads(run("scan", "--no-config", "--format", "sarif", "pkg", cwd=tmp_path).stdout)
+    results = sarif["runs"][0]["results"]
+    assert [(res["ruleId"], len(res.get("fixes", []))) for res in results] == [("LF401", 0), ("LF401", 1), ("LF303", 1)]
+    gh = parse_github_full(run("scan", "--no-config", "--format", "github", "pkg", cwd=tmp_path).stdout)
+    assert [(p["file"], p["line"], p["title"]) for _, p, _ in gh] == [
+        ("pkg/legacy.cjs", "4", "LF401 shared-temp-name"), ("pkg/store.ts", "4", "LF401 shared-temp-name"),
+        ("pkg/store.ts", "11", "LF303 liveness-misread")]
+    r = run("fix", "--no-config", "--apply", "pkg", cwd=tmp_path)
+    assert r.returncode == 1
+    assert r.stderr.splitlines()[-1] == "lockfix: applied 2 fixes in 1 file; 1 finding left without a safe fix"
+    after = json.loads(run("scan", "--no-config", "--format", "json", "pkg", cwd=tmp_path).stdout)
+    assert after["summary"]["fixable"] == 0
+    assert [(f["path"], f["rule_id"]) for f in after["findings"]] == [("pkg/legacy.cjs", "LF401")]

@@ -4,7 +4,8 @@ the same result, a second run has nothing to do, the fixed tree scans clean for
 LF101/LF201/LF401 (all 9 + 8 + 8 sites fixed in one run, the lockrt binding
 vendored beside each patched module), and every integration's pytest suite passes
 before and after.
-fixtures/node (TS/JS; no TS fixes yet) is excluded: these tests are about the Python integrations.
+fixtures/node (TS/JS) is excluded: these tests are about the Python integrations; its
+LF401 and LF303 fixes are tested by test_ts_fix.py.
 """
 
 import os

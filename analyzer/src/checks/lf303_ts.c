@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf303_ts_site.h"
 #include "lf_pyshort.h"
 #include "lf_tree.h"
 #include "lf_ts.h"
@@ -53,6 +54,54 @@ static lf_walk_action visit_catch(TSNode n, void *ud) {
             w->reads_code = 1;
     }
     return LF_WALK_CONTINUE;
+}
+
+void lf303_ts_site_free(void *site) {
+    lf303_ts_site *s = site;
+    if (s)
+        free(s->decline);
+    free(s);
+}
+
+static lf303_ts_site *site_decline(const char *why) {
+    lf303_ts_site *s = lf_xcalloc(1, sizeof *s);
+    s->decline = lf_xstrdup(why);
+    return s;
+}
+
+/* What the fix may rewrite around a probe whose catch reads every error as
+ * dead (lf303_ts_site.h). */
+static lf303_ts_site *make_site(TSNode call, TSNode handler, TSNode fn) {
+    TSNode stmt = lf_ts_parent(call);
+    TSNode body = lf_ts_parent(stmt);
+    TSNode try_stmt = lf_ts_parent(handler);
+    if (!lf_tree_is(stmt, "expression_statement") || !ts_node_eq(body, lf_tree_field(try_stmt, "body")) ||
+        !ts_node_eq(ts_node_named_child(body, 0), stmt))
+        return site_decline("the try holds more than the probe before it: other errors than the probe's could "
+                            "reach the catch");
+    /* after the probe: nothing, or one return (comments aside) */
+    TSNode alive = {0};
+    for (TSNode x = ts_node_next_named_sibling(stmt); !ts_node_is_null(x); x = ts_node_next_named_sibling(x)) {
+        if (lf_tree_is(x, "comment"))
+            continue;
+        if (!ts_node_is_null(alive) || !lf_tree_is(x, "return_statement"))
+            return site_decline("the try does more after the probe than one `return`: the fix cannot give EPERM "
+                                "the path a successful probe takes");
+        alive = x;
+    }
+    TSNode param = lf_tree_field(handler, "parameter");
+    if (!ts_node_is_null(param) && !lf_tree_is(param, "identifier"))
+        return site_decline("the catch destructures its error");
+    TSNode cbody = lf_tree_field(handler, "body");
+    if (ts_node_named_child_count(cbody) == 0)
+        return site_decline("the catch is empty");
+    lf303_ts_site *s = lf_xcalloc(1, sizeof *s);
+    s->handler = handler;
+    s->param = param;
+    s->body = cbody;
+    s->alive = alive;
+    s->fn = fn;
+    return s;
 }
 
 /* The catch clause of the try whose body holds the call, within its function. */
@@ -164,7 +213,7 @@ void lf303_ts_run(lf_check_ctx *ctx) {
                                          "the process exists and belongs to another user: its lock is then broken "
                                          "while it is held (tell ESRCH from EPERM through the error's code)",
                                          call, lf_py_line(src, handler));
-                lf_ctx_emit(ctx, c->node, msg, SIZE_MAX);
+                lf_ctx_emit_site(ctx, c->node, msg, make_site(c->node, handler, fn), lf303_ts_site_free);
                 free(msg);
                 free(call);
                 continue;
@@ -181,7 +230,10 @@ void lf303_ts_run(lf_check_ctx *ctx) {
                                          "reused by an unrelated process, which then reads as the live owner and the "
                                          "lock is never reclaimed (compare the process start time recorded with the pid)",
                                          call);
-                lf_ctx_emit(ctx, c->node, msg, SIZE_MAX);
+                lf_ctx_emit_site(ctx, c->node, msg,
+                                 site_decline("a pid read from a file needs the owner's start time recorded beside "
+                                              "it; the fix cannot add that"),
+                                 lf303_ts_site_free);
                 free(msg);
             }
         }

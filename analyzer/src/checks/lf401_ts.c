@@ -3,10 +3,12 @@
  * that target with fs.rename/renameSync/promises.rename (any spelling
  * lf_tssem resolves). The query finds the temp expressions and the renames;
  * the check follows names to their values and compares paths by key, so the
- * temp and the target may be spelled through locals, fields or parameters. */
+ * temp and the target may be spelled through locals, fields or parameters.
+ * Each finding carries what the fix may rewrite (lf401_ts_site.h). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf401_ts_site.h"
 #include "lf_tree.h"
 #include "lf_ts.h"
 #include "lf_util.h"
@@ -76,7 +78,7 @@ void lf401_ts_run(lf_check_ctx *ctx) {
                 continue;
             /* the first spelling in source order: the one the write opened */
             reported[k] = 1;
-            lf_ctx_emit(ctx, t->temp, NULL, t->match);
+            lf_ctx_emit_match_site(ctx, t->temp, t->match, lf401_ts_site_make(m, t->temp, rename), lf401_ts_site_free);
             break;
         }
     }

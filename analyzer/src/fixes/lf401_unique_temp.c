@@ -26,6 +26,7 @@
 #include "lf_check.h"
 #include "lf_pyfix.h"
 #include "lf_pyimport.h"
+#include "lf_tsfix.h"
 #include "lf_pysem.h"
 #include "lf_tree.h"
 #include "lf_util.h"
@@ -287,6 +288,10 @@ done:
 }
 
 static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
+    if (ctx->src->lang != LF_LANG_PYTHON) {
+        lf401_ts_generate(ctx, reqs, n);
+        return;
+    }
     for (size_t i = 0; i < n; i++)
         reqs[i].fix = generate_one(ctx, reqs[i].site, &reqs[i].no_fix_reason);
 }

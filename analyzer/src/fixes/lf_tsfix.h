@@ -1,0 +1,19 @@
+/* TS/JS halves of fix generators: a generator whose rule covers both
+ * languages hands a TS/JS/TSX/JSX file's findings to its sibling here. */
+#ifndef LF_TSFIX_H
+#define LF_TSFIX_H
+
+#include "lf_check.h"
+
+void lf401_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n); /* lf401_ts_unique_temp.c */
+void lf303_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n); /* lf303_ts_esrch.c */
+
+/* Helpers shared by them (lf_tsfix.c). */
+/* A name not mentioned under `scope` (malloc'd): the first free candidate,
+ * else the first one with a number appended. */
+char *lf_tsfix_fresh_name(const lf_source *src, TSNode scope, const char *const *candidates);
+/* The indentation one level adds inside the statement list holding `stmt`
+ * ("  " when it cannot tell), malloc'd. */
+char *lf_tsfix_indent_unit(const lf_source *src, TSNode stmt);
+
+#endif

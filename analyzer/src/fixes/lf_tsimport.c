@@ -1,0 +1,316 @@
+#include "lf_tsimport.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf_tree.h"
+#include "lf_util.h"
+
+/* Node's built-in modules a file commonly imports: what tells whether it
+ * writes them with the `node:` prefix. */
+static const char *const k_builtins[] = {"fs", "fs/promises", "path", "os", "crypto", "child_process", "util",
+                                         "events", "stream", "url", "assert", "process", "net", "http", "https",
+                                         "zlib", "timers", "worker_threads", "readline", NULL};
+
+static int is_builtin(const char *spec) {
+    for (size_t i = 0; k_builtins[i]; i++)
+        if (!strcmp(spec, k_builtins[i]))
+            return 1;
+    return 0;
+}
+
+static const char *ext_of(const char *path) {
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    return dot && (!slash || dot > slash) ? dot : "";
+}
+
+/* `require("x")`, possibly under `.promises` / `.default` member accesses. */
+static TSNode require_call(const lf_source *src, TSNode v) {
+    v = lf_tssem_unwrap(v);
+    while (lf_tree_is(v, "member_expression"))
+        v = lf_tssem_unwrap(lf_tree_field(v, "object"));
+    if (!lf_tree_is(v, "call_expression"))
+        return (TSNode){0};
+    TSNode fn = lf_tree_field(v, "function");
+    if (!lf_tree_is(fn, "identifier") || !lf_tree_text_eq(src, fn, "require"))
+        return (TSNode){0};
+    TSNode a = lf_tssem_arg(v, 0);
+    return lf_tree_is(a, "string") ? v : (TSNode){0};
+}
+
+/* A `const x = require("m")` / `var { a } = require("m").promises` statement. */
+static int is_require_decl(const lf_source *src, TSNode st) {
+    if (!lf_tree_is(st, "lexical_declaration") && !lf_tree_is(st, "variable_declaration"))
+        return 0;
+    uint32_t n = ts_node_named_child_count(st), decls = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode d = ts_node_named_child(st, i);
+        if (!lf_tree_is(d, "variable_declarator"))
+            continue;
+        if (ts_node_is_null(require_call(src, lf_tree_field(d, "value"))))
+            return 0;
+        decls++;
+    }
+    return decls > 0;
+}
+
+static int is_directive(TSNode st) {
+    return lf_tree_is(st, "expression_statement") && lf_tree_is(ts_node_named_child(st, 0), "string");
+}
+
+int lf_tsimport_is_esm(const lf_tssem *m, const char *path) {
+    if (m->esm)
+        return 1;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode fn = lf_tree_field(m->calls[i].node, "function");
+        if (lf_tree_is(fn, "identifier") && lf_tree_text_eq(m->src, fn, "require"))
+            return 0;
+    }
+    const char *ext = ext_of(path);
+    if (!strcmp(ext, ".mjs") || !strcmp(ext, ".mts"))
+        return 1;
+    if (!strcmp(ext, ".cjs") || !strcmp(ext, ".cts"))
+        return 0;
+    return -1;
+}
+
+typedef struct pending {
+    char *module, *member;
+} pending;
+
+struct lf_tsimporter {
+    lf_tssem *m;
+    lf_fix *fix;
+    int esm;          /* 1, 0, -1 unknown */
+    uint32_t at;      /* where new import lines go (a line start, or the end of the file) */
+    int newline_first; /* the file ends without a newline where they go */
+    char quote;
+    int semi;
+    int node_prefix;
+    const char *decl_kw; /* CommonJS: const / let / var */
+    LF_VEC(pending) want;
+    LF_VEC(pending) seen; /* modules the file imports (without `node:`), member "1" when spelled with it */
+};
+
+/* The module's header: shebang, directive prologue and comments, then its run
+ * of import statements and require declarations. Sets where new imports go
+ * and the style they are written in. */
+static void read_header(lf_tsimporter *im) {
+    const lf_source *src = im->m->src;
+    TSNode root = im->m->root;
+    uint32_t n = ts_node_named_child_count(root);
+    uint32_t at = 0;
+    TSNode last_stmt = {0};
+    int prologue = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode s = ts_node_named_child(root, i);
+        if (lf_tree_is(s, "hash_bang_line") || lf_tree_is(s, "comment")) {
+            /* a comment after the header belongs to what follows it */
+            if (!ts_node_is_null(last_stmt) && lf_tree_is(s, "comment") &&
+                ts_node_start_point(s).row != ts_node_end_point(last_stmt).row)
+                break;
+        } else if (prologue && is_directive(s)) {
+        } else if (lf_tree_is(s, "import_statement") || is_require_decl(src, s)) {
+            prologue = 0;
+            last_stmt = s;
+        } else {
+            break;
+        }
+        at = lf_tree_next_line_start(src, ts_node_end_byte(s));
+    }
+    im->at = at;
+    im->newline_first = at == src->len && at > 0 && src->text[at - 1] != '\n';
+
+    /* Style: the first module specifier's quote; `node:` where built-ins carry it. */
+    int with = 0, without = 0;
+    im->quote = 0;
+    im->decl_kw = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode s = ts_node_named_child(root, i);
+        TSNode spec = {0};
+        if (lf_tree_is(s, "import_statement")) {
+            spec = lf_tree_field(s, "source");
+            for (uint32_t k = 0; ts_node_is_null(spec) && k < ts_node_named_child_count(s); k++)
+                if (lf_tree_is(ts_node_named_child(s, k), "import_require_clause")) /* import fs = require("fs") */
+                    spec = lf_tree_field(ts_node_named_child(s, k), "source");
+        } else if (is_require_decl(src, s)) {
+            spec = lf_tssem_arg(require_call(src, lf_tree_field(ts_node_named_child(s, 0), "value")), 0);
+            if (!im->decl_kw)
+                im->decl_kw = lf_tree_text_eq(src, ts_node_child(s, 0), "var")   ? "var"
+                              : lf_tree_text_eq(src, ts_node_child(s, 0), "let") ? "let"
+                                                                                 : "const";
+        }
+        if (!lf_tree_is(spec, "string"))
+            continue;
+        char *text = lf_tssem_string(src, spec);
+        if (!im->quote)
+            im->quote = src->text[ts_node_start_byte(spec)];
+        if (text && !strncmp(text, "node:", 5))
+            with++;
+        else if (text && is_builtin(text))
+            without++;
+        if (text) {
+            int pre = !strncmp(text, "node:", 5);
+            pending p = {lf_xstrdup(text + (pre ? 5 : 0)), lf_xstrdup(pre ? "1" : "0")};
+            LF_VEC_PUSH(&im->seen, p);
+        }
+        free(text);
+    }
+    if (im->quote != '\'' && im->quote != '"')
+        im->quote = '"';
+    if (!im->decl_kw)
+        im->decl_kw = "const";
+    /* No built-in imported yet: `node:` in ESM, the plain name in CommonJS
+     * (what every Node release with require() understands). */
+    im->node_prefix = with || without ? with >= without : im->esm == 1;
+
+    /* Semicolons: as the header's last statement, else the first statement. */
+    TSNode probe = last_stmt;
+    for (uint32_t i = 0; ts_node_is_null(probe) && i < n; i++) {
+        TSNode s = ts_node_named_child(root, i);
+        if (!lf_tree_is(s, "comment") && !lf_tree_is(s, "hash_bang_line") &&
+            (lf_tree_is(s, "expression_statement") || lf_tree_is(s, "lexical_declaration") ||
+             lf_tree_is(s, "variable_declaration")))
+            probe = s;
+    }
+    im->semi = ts_node_is_null(probe) || src->text[ts_node_end_byte(probe) - 1] == ';';
+}
+
+lf_tsimporter *lf_tsimport_begin(lf_tssem *m, const char *path, lf_fix *fix) {
+    lf_tsimporter *im = lf_xcalloc(1, sizeof *im);
+    im->m = m;
+    im->fix = fix;
+    im->esm = lf_tsimport_is_esm(m, path);
+    read_header(im);
+    return im;
+}
+
+/* Does binding qualname `bq` reach `qual`, and with what suffix? */
+static const char *covers(const char *bq, const char *qual) {
+    size_t n = strlen(bq);
+    if (strncmp(bq, qual, n) != 0)
+        return NULL;
+    return qual[n] == '\0' || qual[n] == '.' ? qual + n : NULL;
+}
+
+/* `import type ...` binds no value. */
+static int type_only(const lf_source *src, const lf_tsbinding *b) {
+    TSNode st = b->value;
+    if (!lf_tree_is(st, "import_statement"))
+        return 0;
+    TSNode kw = ts_node_child(st, 1);
+    return !ts_node_is_null(kw) && lf_tree_text_eq(src, kw, "type");
+}
+
+static const char *const k_name_types[] = {"identifier", "shorthand_property_identifier",
+                                           "shorthand_property_identifier_pattern", "type_identifier", NULL};
+
+char *lf_tsimport_ref(lf_tsimporter *im, int32_t scope, uint32_t at, const char *module, const char *member,
+                      char **why) {
+    lf_tssem *m = im->m;
+    char *qual = lf_xasprintf("%s.%s", module, member);
+    /* The longest bound prefix a use at `at` really sees wins. */
+    const lf_tsbinding *best = NULL;
+    const char *best_rest = NULL;
+    for (size_t i = 0; i < m->n_bindings; i++) {
+        const lf_tsbinding *b = &m->bindings[i];
+        if (b->kind != LF_TSBIND_IMPORT || !b->qualname || type_only(m->src, b))
+            continue;
+        const char *rest = covers(b->qualname, qual);
+        if (!rest || (best && strlen(rest) >= strlen(best_rest)))
+            continue;
+        if (lf_tssem_binding_at(m, scope, b->name, at) != b)
+            continue;
+        best = b;
+        best_rest = rest;
+    }
+    if (best) {
+        char *out = lf_xasprintf("%s%s", best->name, best_rest);
+        free(qual);
+        return out;
+    }
+    free(qual);
+    if (im->esm < 0) {
+        *why = lf_xasprintf("the file has no import, export or require: whether it is an ES module or CommonJS "
+                            "depends on package.json, so the fix cannot import `%s`",
+                            member);
+        return NULL;
+    }
+    /* A new import binds `member` at the top: anything the file already calls
+     * that (a local, a parameter, a global it relies on) would be shadowed or
+     * redeclared. */
+    int known = 0;
+    for (size_t i = 0; i < im->want.len; i++)
+        if (!strcmp(im->want.items[i].member, member)) {
+            if (strcmp(im->want.items[i].module, module) != 0) {
+                *why = lf_xasprintf("the fix would import `%s` from two modules", member);
+                return NULL;
+            }
+            known = 1;
+        }
+    if (!known && lf_tree_mentions(m->src, m->root, member, k_name_types)) {
+        *why = lf_xasprintf("the file already uses the name `%s` for something else, so the fix cannot import "
+                            "`%s` from \"%s\" under it",
+                            member, member, module);
+        return NULL;
+    }
+    if (!known) {
+        pending p = {lf_xstrdup(module), lf_xstrdup(member)};
+        LF_VEC_PUSH(&im->want, p);
+    }
+    return lf_xstrdup(member);
+}
+
+static int cmp_pending(const void *a, const void *b) {
+    const pending *x = a, *y = b;
+    int c = strcmp(x->module, y->module);
+    return c ? c : strcmp(x->member, y->member);
+}
+
+void lf_tsimport_end(lf_tsimporter *im) {
+    if (!im)
+        return;
+    if (im->want.len > 1)
+        qsort(im->want.items, im->want.len, sizeof *im->want.items, cmp_pending);
+    lf_strbuf lines;
+    lf_strbuf_init(&lines);
+    for (size_t i = 0; i < im->want.len;) {
+        lf_strbuf names;
+        lf_strbuf_init(&names);
+        size_t j = i;
+        for (; j < im->want.len && !strcmp(im->want.items[j].module, im->want.items[i].module); j++)
+            lf_strbuf_printf(&names, "%s%s", j > i ? ", " : "", im->want.items[j].member);
+        /* a module the file already imports keeps its spelling there */
+        const char *pre = im->node_prefix ? "node:" : "";
+        for (size_t k = 0; k < im->seen.len; k++)
+            if (!strcmp(im->seen.items[k].module, im->want.items[i].module))
+                pre = im->seen.items[k].member[0] == '1' ? "node:" : "";
+        const char *semi = im->semi ? ";" : "";
+        if (im->esm == 1)
+            lf_strbuf_printf(&lines, "import { %s } from %c%s%s%c%s\n", names.data, im->quote, pre,
+                             im->want.items[i].module, im->quote, semi);
+        else
+            lf_strbuf_printf(&lines, "%s { %s } = require(%c%s%s%c)%s\n", im->decl_kw, names.data, im->quote, pre,
+                             im->want.items[i].module, im->quote, semi);
+        lf_strbuf_free(&names);
+        i = j;
+    }
+    if (lines.len) {
+        char *text = lf_xasprintf("%s%s", im->newline_first ? "\n" : "", lines.data);
+        lf_fix_add_import(im->fix, im->at, text);
+        free(text);
+    }
+    lf_strbuf_free(&lines);
+    for (size_t i = 0; i < im->want.len; i++) {
+        free(im->want.items[i].module);
+        free(im->want.items[i].member);
+    }
+    LF_VEC_FREE(&im->want);
+    for (size_t i = 0; i < im->seen.len; i++) {
+        free(im->seen.items[i].module);
+        free(im->seen.items[i].member);
+    }
+    LF_VEC_FREE(&im->seen);
+    free(im);
+}
