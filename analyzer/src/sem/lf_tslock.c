@@ -206,8 +206,46 @@ typedef struct id_walk {
     lf_tssem *m;
 } id_walk;
 
+/* The file an owner record was read from: `rec` is (a field of) a value read
+ * by a call chain from a path (`readMetadata(lock)`, `JSON.parse(readFileSync(p))`,
+ * `parseInt(await readFile(pidfile))`): the innermost call's first argument. */
+static TSNode record_source(lf_tssem *m, TSNode rec) {
+    rec = lf_tssem_unwrap(rec);
+    while (lf_tree_is(rec, "member_expression") || lf_tree_is(rec, "subscript_expression"))
+        rec = lf_tssem_unwrap(lf_tree_field(rec, "object"));
+    if (!lf_tree_is(rec, "identifier"))
+        return (TSNode){0};
+    TSNode v = lf_tssem_unwrap(lf_tssem_resolve_value(m, rec));
+    TSNode path = {0};
+    for (int depth = 0; depth < 4 && lf_tree_is(v, "call_expression"); depth++) {
+        path = lf_tssem_unwrap(lf_tssem_arg(v, 0));
+        v = path;
+    }
+    return lf_tree_is(path, "call_expression") ? (TSNode){0} : path;
+}
+
+/* `rec.pid === process.pid`: the file rec was read from records its owner's
+ * pid, whoever wrote it (a lock by use, like a pid written there). */
+static void owner_compare(id_walk *w, TSNode n) {
+    TSNode op = lf_tree_field(n, "operator");
+    if (ts_node_is_null(op) || !(lf_tree_text_eq(w->m->src, op, "===") || lf_tree_text_eq(w->m->src, op, "==") ||
+                                 lf_tree_text_eq(w->m->src, op, "!==") || lf_tree_text_eq(w->m->src, op, "!=")))
+        return;
+    TSNode l = lf_tssem_unwrap(lf_tree_field(n, "left")), r = lf_tssem_unwrap(lf_tree_field(n, "right"));
+    const char *ql = lf_tree_is(l, "member_expression") ? lf_tssem_qualname(w->m, l) : NULL;
+    const char *qr = lf_tree_is(r, "member_expression") ? lf_tssem_qualname(w->m, r) : NULL;
+    TSNode rec = ql && !strcmp(ql, "process.pid") ? r : qr && !strcmp(qr, "process.pid") ? l : (TSNode){0};
+    if (ts_node_is_null(rec))
+        return;
+    TSNode path = record_source(w->m, rec);
+    if (!ts_node_is_null(path))
+        flag(w->b, key_add(w->b, lf_tssem_path_key(w->m, path)), LF_TSLOCK_PID, n);
+}
+
 static lf_walk_action visit_identity(TSNode n, void *ud) {
     id_walk *w = ud;
+    if (lf_tree_is(n, "binary_expression"))
+        owner_compare(w, n);
     if (lf_tree_is(n, "member_expression")) {
         TSNode p = lf_tree_field(n, "property");
         if (lf_tree_text_eq(w->m->src, p, "ino") || lf_tree_text_eq(w->m->src, p, "dev"))
@@ -405,7 +443,8 @@ lf_tslock *lf_tslock_build(lf_tssem *m) {
     free(fn_next);
     for (size_t i = 0; i < links.len; i++) {
         const link *lk = &links.items[i];
-        if (lk->param_key < 0)
+        /* a recursive call (a retry after the break) does not remove again */
+        if (lk->param_key < 0 || lk->fn == lk->callee)
             continue;
         for (int32_t e = ev_head[lk->param_key]; e >= 0; e = ev_next[e]) {
             lf_tslock_event ev = b.events.items[e];
@@ -465,15 +504,36 @@ lf_tslock *lf_tslock_build(lf_tssem *m) {
                 k->broken_at = ev->node;
         }
     }
-    /* a helper that breaks its parameter breaks the caller's argument */
-    for (size_t i = 0; i < links.len; i++) {
-        const link *lk = &links.items[i];
-        if (lk->arg_key < 0 || lk->param_key < 0)
-            continue;
-        lf_tslock_key *pk = &b.keys.items[lk->param_key], *ak = &b.keys.items[lk->arg_key];
-        ak->flags |= pk->flags & (LF_TSLOCK_BROKEN | LF_TSLOCK_BROKEN_LIVE);
-        if (ts_node_is_null(ak->broken_at) && !ts_node_is_null(pk->broken_at))
-            ak->broken_at = lk->call;
+    /* a helper that breaks its parameter breaks the caller's argument; and a
+     * lock broken on existence or age is that lock in every helper it is
+     * handed to, so the helper's release (lockfile's `unlock(path)`) removes
+     * a lock whose holder may have been judged dead while alive. Only
+     * BROKEN_LIVE flows down: BROKEN on a parameter means the helper judges
+     * it itself. Flags only grow; a few rounds settle chains. */
+    for (int round = 0; round < MAX_ROUNDS; round++) {
+        int changed = 0;
+        for (size_t i = 0; i < links.len; i++) {
+            const link *lk = &links.items[i];
+            if (lk->arg_key < 0 || lk->param_key < 0 || lk->arg_key == lk->param_key)
+                continue;
+            lf_tslock_key *pk = &b.keys.items[lk->param_key], *ak = &b.keys.items[lk->arg_key];
+            unsigned up = pk->flags & (LF_TSLOCK_BROKEN | LF_TSLOCK_BROKEN_LIVE) & ~ak->flags;
+            if (up) {
+                ak->flags |= up;
+                changed = 1;
+            }
+            if (ts_node_is_null(ak->broken_at) && !ts_node_is_null(pk->broken_at))
+                ak->broken_at = lk->call;
+            if ((ak->flags & LF_TSLOCK_BROKEN_LIVE) && !(pk->flags & LF_TSLOCK_BROKEN_LIVE) &&
+                lf_tslock_is_lock(ak->flags)) {
+                pk->flags |= LF_TSLOCK_BROKEN_LIVE;
+                if (ts_node_is_null(pk->broken_at))
+                    pk->broken_at = ak->broken_at;
+                changed = 1;
+            }
+        }
+        if (!changed)
+            break;
     }
     free(presence);
     free(content);
