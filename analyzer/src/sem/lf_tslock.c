@@ -51,7 +51,9 @@ static int op_in(const char *op, const char *const *set) {
 
 static const char *const k_remove[] = {"rm", "unlink", "rmdir", "remove", "emptyDir", NULL};
 static const char *const k_presence[] = {"stat", "lstat", "exists", "access", "pathExists", NULL};
-static const char *const k_content[] = {"readFile", "readJson", "readJSON", NULL};
+static const char *const k_content[] = {"readFile", "readJson", "readJSON", "readlink", NULL};
+/* Reads that tell whether a process exists when aimed at /proc/<pid>. */
+static const char *const k_proc_reads[] = {"readFile", "readlink", "exists", "stat", "lstat", "access", "readdir", NULL};
 /* Lock libraries whose argument is the lock file itself. */
 static const char *const k_lock_libs[] = {"lockfile.lock", "lockfile.lockSync", "lockfile.check",
                                           "lockfile.checkSync", NULL};
@@ -138,6 +140,34 @@ static int failure_handled(lf_tssem *m, TSNode call) {
         cur = p;
     }
     return 0;
+}
+
+/* Does a path expression name something under /proc/<pid> (not /proc/self,
+ * not /proc/meminfo): `path.join("/proc", pid, "cmdline")`, `/proc/${pid}`,
+ * "/proc/" + pid? Reading it is a liveness probe of pid. */
+static int proc_pid_path(lf_tssem *m, TSNode p) {
+    p = lf_tssem_resolve_value(m, p);
+    if (lf_tree_is(p, "call_expression")) {
+        const char *c = lf_tssem_callee(m, p);
+        if (!c || (strcmp(c, "path.join") != 0 && strcmp(c, "path.resolve") != 0) || lf_tssem_nargs(p) < 2)
+            return 0;
+        char *first = lf_tssem_string(m->src, lf_tssem_unwrap(lf_tssem_arg(p, 0)));
+        int proc = first && (!strcmp(first, "/proc") || !strcmp(first, "/proc/"));
+        free(first);
+        TSNode second = lf_tssem_unwrap(lf_tssem_arg(p, 1));
+        return proc && !lf_tree_is(second, "string") && !lf_tree_is(second, "template_string");
+    }
+    TSNode head = p;
+    if (lf_tree_is(p, "binary_expression"))
+        head = lf_tssem_unwrap(lf_tree_field(p, "left"));
+    else if (!lf_tree_is(p, "template_string"))
+        return 0;
+    uint32_t a = ts_node_start_byte(head), b = ts_node_end_byte(head);
+    const char *t = m->src->text + a;
+    /* a literal "/proc/" followed by something computed */
+    if (lf_tree_is(p, "template_string"))
+        return b - a > 8 && !strncmp(t, "`/proc/${", 9);
+    return (lf_tree_is(head, "string") && b - a == 8 && !strncmp(t + 1, "/proc/", 6));
 }
 
 typedef struct builder {
@@ -278,13 +308,23 @@ static void direct_events(builder *b, lf_tssem *m) {
         const char *op = lf_tslock_fs_op(m, call);
         if (!op || ts_node_is_null(a0))
             continue;
+        if (op_in(op, k_proc_reads) && proc_pid_path(m, a0)) {
+            event(b, LF_TSEV_PROBE, fn, call, -1, a0);
+            continue;
+        }
+        if (strcmp(op, "symlink") == 0) {
+            /* a lock only if the module reads the link back (below) */
+            if (!ts_node_is_null(a1) && failure_handled(m, call))
+                event(b, LF_TSEV_CREATE, fn, call, key_add(b, lf_tssem_path_key(m, a1)), a1);
+            continue;
+        }
         if (op_in(op, k_remove) || strcmp(op, "rename") == 0) {
             int32_t k = key_add(b, lf_tssem_path_key(m, a0));
             event(b, LF_TSEV_REMOVE, fn, call, k, a0);
         } else if (strcmp(op, "mkdir") == 0) {
             if (!recursive_opt(m, a1)) {
                 int32_t k = key_add(b, lf_tssem_path_key(m, a0));
-                flag(b, k, LF_TSLOCK_CREATED | (failure_handled(m, call) ? LF_TSLOCK_EXCL : 0u), call);
+                flag(b, k, LF_TSLOCK_CREATED | LF_TSLOCK_DIR | (failure_handled(m, call) ? LF_TSLOCK_EXCL : 0u), call);
                 event(b, LF_TSEV_CREATE, fn, call, k, a0);
             }
         } else if (strcmp(op, "open") == 0 || strcmp(op, "writeFile") == 0 || strcmp(op, "createWriteStream") == 0 ||
@@ -300,7 +340,7 @@ static void direct_events(builder *b, lf_tssem *m) {
             int32_t k = key_add(b, lf_tssem_path_key(m, a0));
             if (excl) {
                 flag(b, k,
-                     LF_TSLOCK_CREATED | (failure_handled(m, call) ? LF_TSLOCK_EXCL : 0u) |
+                     LF_TSLOCK_CREATED | LF_TSLOCK_FILE | (failure_handled(m, call) ? LF_TSLOCK_EXCL : 0u) |
                          (append ? LF_TSLOCK_EXCL_APPEND : 0u),
                      call);
                 event(b, LF_TSEV_CREATE, fn, call, k, a0);
@@ -314,6 +354,22 @@ static void direct_events(builder *b, lf_tssem *m) {
             int32_t k = key_add(b, lf_tssem_path_key(m, a0));
             event(b, LF_TSEV_JUDGE, fn, call, k, a0);
             b->events.items[b->events.len - 1].content = op_in(op, k_content);
+        }
+    }
+    /* a guarded symlink whose target the module reads back is a lock */
+    size_t n = b->events.len;
+    for (size_t i = 0; i < n; i++) {
+        lf_tslock_event *c = &b->events.items[i];
+        if (c->kind != LF_TSEV_CREATE || c->key < 0 || !lf_tree_is(c->node, "call_expression") ||
+            strcmp(lf_tslock_fs_op(m, c->node) ? lf_tslock_fs_op(m, c->node) : "", "symlink") != 0)
+            continue;
+        for (size_t j = 0; j < n; j++) {
+            const lf_tslock_event *r = &b->events.items[j];
+            const char *rop = r->kind == LF_TSEV_JUDGE && r->key == c->key ? lf_tslock_fs_op(m, r->node) : NULL;
+            if (rop && strcmp(rop, "readlink") == 0) {
+                flag(b, c->key, LF_TSLOCK_CREATED | LF_TSLOCK_EXCL | LF_TSLOCK_FILE, c->node);
+                break;
+            }
         }
     }
 }
