@@ -8,7 +8,11 @@
  * A class may hide both halves behind an accessor pair (configstore's
  * `get all()` parses the file, `set all(v)` writes it): a method that reads
  * `this.all` and assigns `this.all` afterwards (or in the same assignment) is
- * the read-modify-write, reported at its read of the accessor. */
+ * the read-modify-write, reported at its read of the accessor. So is a pair
+ * of methods (conf's `#readStore()` / `#writeStore(store)`): a method that
+ * keeps what one method of its class reads from a file (directly or through
+ * the class's other methods) and hands it, or a value made from it, to a
+ * method that writes that file; reported at the reading call. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,6 +224,215 @@ static void accessor_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l, const pa
     }
 }
 
+/* ---- read/write summaries of a class's methods ---- */
+
+typedef LF_VEC(const char *) key_vec;
+
+static int key_in(const key_vec *v, const char *k) {
+    for (size_t i = 0; i < v->len; i++)
+        if (v->items[i] == k)
+            return 1;
+    return 0;
+}
+
+static int key_add_to(key_vec *v, const char *k) {
+    if (!k || key_in(v, k) || v->len >= 16)
+        return 0;
+    LF_VEC_PUSH(v, k);
+    return 1;
+}
+
+/* The variable a call's result is kept in (`const store = this.read()`), or NULL. */
+static const char *kept_in(lf_tssem *m, TSNode call) {
+    TSNode p = lf_ts_parent(call);
+    /* `const store = fresh ? this.read() : cached` keeps it too */
+    while (lf_tree_is(p, "await_expression") || lf_tree_is(p, "parenthesized_expression") ||
+           lf_tree_is(p, "ternary_expression"))
+        p = lf_ts_parent(p);
+    TSNode name = lf_tree_is(p, "variable_declarator") ? lf_tree_field(p, "name") : (TSNode){0};
+    if (!lf_tree_is(name, "identifier"))
+        return NULL;
+    uint32_t a = ts_node_start_byte(name), b = ts_node_end_byte(name);
+    return lf_tssem_intern(m, m->src->text + a, b - a);
+}
+
+/* Does the argument carry variable v: v itself, or a call (one hop, through
+ * a name) that is given v (`this.#fillInDefaults(store)`)? */
+static int carries(lf_tssem *m, TSNode arg, const char *v) {
+    TSNode x = lf_tssem_unwrap(arg);
+    for (int hop = 0; hop < 2 && !ts_node_is_null(x); hop++) {
+        if (lf_tree_is(x, "identifier")) {
+            if (lf_tree_text_eq(m->src, x, v))
+                return 1;
+            x = lf_tssem_unwrap(lf_tssem_resolve_value(m, x));
+            if (lf_tree_is(x, "identifier"))
+                return 0;
+        }
+        if (!lf_tree_is(x, "call_expression"))
+            return 0;
+        size_t n = lf_tssem_nargs(x);
+        for (uint32_t i = 0; i < n && i < 8; i++) {
+            TSNode y = lf_tssem_unwrap(lf_tssem_arg(x, i));
+            if (lf_tree_is(y, "identifier") && lf_tree_text_eq(m->src, y, v))
+                return 1;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+/* The setter method of class cls named `name`, or -1. */
+static int32_t setter_of(lf_tssem *m, int32_t cls, TSNode prop) {
+    for (int32_t s = m->classes[cls].first_method; s >= 0; s = m->scopes[s].next_method)
+        if (accessor_kind(&m->scopes[s]) == 's' && lf_tree_text_eq(m->src, prop, m->scopes[s].name))
+            return s;
+    return -1;
+}
+
+typedef struct assign_walk {
+    lf_tssem *m;
+    int32_t fn, cls;
+    uint32_t after;
+    const char *v;
+    const key_vec *wr;  /* per scope */
+    const key_vec *want; /* the keys read */
+    TSNode found;
+    const char *key;
+} assign_walk;
+
+/* `this.store = <carries v>` through a setter that writes one of the keys read. */
+static lf_walk_action find_setter_write(TSNode n, void *ud) {
+    assign_walk *a = ud;
+    if (!ts_node_is_null(a->found))
+        return LF_WALK_STOP;
+    if (!lf_tree_is(n, "assignment_expression") || ts_node_start_byte(n) < a->after)
+        return LF_WALK_CONTINUE;
+    TSNode left = lf_tree_field(n, "left");
+    if (!lf_tree_is(left, "member_expression") || !lf_tree_is(lf_tree_field(left, "object"), "this") ||
+        lf_tslock_fn_of(a->m, lf_tssem_scope_of(a->m, n)) != a->fn || !carries(a->m, lf_tree_field(n, "right"), a->v))
+        return LF_WALK_CONTINUE;
+    int32_t st = setter_of(a->m, a->cls, lf_tree_field(left, "property"));
+    for (size_t k = 0; st >= 0 && k < a->want->len; k++)
+        if (key_in(&a->wr[st], a->want->items[k])) {
+            a->found = n;
+            a->key = a->want->items[k];
+            return LF_WALK_STOP;
+        }
+    return LF_WALK_CONTINUE;
+}
+
+static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
+    const lf_source *src = m->src;
+    size_t ns = m->n_scopes;
+    key_vec *rd = lf_xcalloc(ns, sizeof *rd), *wr = lf_xcalloc(ns, sizeof *wr);
+    int32_t *callee = lf_xmalloc((m->n_calls + 1) * sizeof *callee);
+    int any = 0;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_tscall *c = &m->calls[i];
+        int32_t fn = lf_tslock_fn_of(m, c->scope);
+        callee[i] = -1;
+        if (fn <= 0 || m->scopes[fn].cls < 0)
+            continue;
+        int32_t t = lf_tssem_local_callee(m, c->node);
+        if (t > 0 && t != fn && m->scopes[t].cls == m->scopes[fn].cls)
+            callee[i] = t;
+        const char *op = lf_tslock_fs_op(m, c->node);
+        if (op && (!strcmp(op, "readFile") || !strcmp(op, "readJson") || !strcmp(op, "readJSON")))
+            any |= key_add_to(&rd[fn], lf_tssem_path_key(m, lf_tssem_arg(c->node, 0)));
+        TSNode w = written_path(m, c->node);
+        if (!ts_node_is_null(w))
+            any |= key_add_to(&wr[fn], lf_tssem_path_key(m, w));
+    }
+    /* what a method's calls of the class's methods read and write, a few levels deep */
+    for (int round = 0; any && round < 4; round++) {
+        int changed = 0;
+        for (size_t i = 0; i < m->n_calls; i++) {
+            if (callee[i] < 0)
+                continue;
+            int32_t fn = lf_tslock_fn_of(m, m->calls[i].scope), t = callee[i];
+            for (size_t k = 0; k < rd[t].len; k++)
+                changed |= key_add_to(&rd[fn], rd[t].items[k]);
+            for (size_t k = 0; k < wr[t].len; k++)
+                changed |= key_add_to(&wr[fn], wr[t].items[k]);
+        }
+        if (!changed)
+            break;
+    }
+    for (size_t i = 0; any && i < m->n_calls; i++) {
+        int32_t t = callee[i];
+        if (t < 0 || !rd[t].len)
+            continue;
+        int32_t fn = lf_tslock_fn_of(m, m->calls[i].scope);
+        const char *key = NULL;
+        TSNode wnode = {0};
+        /* handed straight to a writer: `this.#record(k, v, this.#readStore())` */
+        TSNode up = lf_ts_parent(m->calls[i].node);
+        while (lf_tree_is(up, "await_expression") || lf_tree_is(up, "parenthesized_expression"))
+            up = lf_ts_parent(up);
+        if (lf_tree_is(up, "arguments")) {
+            TSNode outer = lf_ts_parent(up);
+            int32_t h = lf_tree_is(outer, "call_expression") ? lf_tssem_local_callee(m, outer) : -1;
+            for (size_t k = 0; h > 0 && h != fn && k < rd[t].len && !key; k++)
+                if (key_in(&wr[h], rd[t].items[k])) {
+                    key = rd[t].items[k];
+                    wnode = outer;
+                }
+        }
+        const char *v = key ? NULL : kept_in(m, m->calls[i].node);
+        if (!key && !v)
+            continue;
+        for (size_t j = i + 1; j < m->n_calls && !key; j++) {
+            int32_t h = callee[j];
+            if (h < 0 || lf_tslock_fn_of(m, m->calls[j].scope) != fn)
+                continue;
+            size_t n = lf_tssem_nargs(m->calls[j].node);
+            int given = 0;
+            for (uint32_t a = 0; a < n && a < 8 && !given; a++)
+                given = carries(m, lf_tssem_arg(m->calls[j].node, a), v);
+            for (size_t k = 0; given && k < rd[t].len && !key; k++)
+                if (key_in(&wr[h], rd[t].items[k])) {
+                    key = rd[t].items[k];
+                    wnode = m->calls[j].node;
+                }
+        }
+        if (!key && m->scopes[fn].cls >= 0) { /* or assigned to a setter that writes it */
+            assign_walk aw;
+            memset(&aw, 0, sizeof aw);
+            aw.m = m;
+            aw.fn = fn;
+            aw.cls = m->scopes[fn].cls;
+            aw.after = ts_node_end_byte(m->calls[i].node);
+            aw.v = v;
+            aw.wr = wr;
+            aw.want = &rd[t];
+            lf_tree_walk(m->scopes[fn].node, find_setter_write, &aw);
+            key = aw.key;
+            wnode = aw.found;
+        }
+        if (!key)
+            continue;
+        if (!*l)
+            *l = lf_tslock_build(m);
+        if (lf_ts_lock_held(m, *l, m->calls[i].node))
+            continue;
+        char *r = lf_py_short(src, m->calls[i].node), *w = lf_py_short(src, wnode);
+        char *msg = lf_xasprintf("%s reads a file the class writes back at line %u (%s) with no lock held: "
+                                 "concurrent processes overwrite each other's updates",
+                                 r, lf_py_line(src, wnode), w);
+        lf_ctx_emit(ctx, m->calls[i].node, msg, SIZE_MAX);
+        free(msg);
+        free(r);
+        free(w);
+    }
+    for (size_t i = 0; i < ns; i++) {
+        LF_VEC_FREE(&rd[i]);
+        LF_VEC_FREE(&wr[i]);
+    }
+    free(rd);
+    free(wr);
+    free(callee);
+}
+
 void lf104_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -265,6 +478,8 @@ void lf104_ts_run(lf_check_ctx *ctx) {
     }
     if (reads.len)
         accessor_rmw(ctx, m, &l, &reads);
+    if (m->n_classes)
+        method_rmw(ctx, m, &l);
     LF_VEC_FREE(&reads);
     lf_tslock_free(l);
 }
