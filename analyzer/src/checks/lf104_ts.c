@@ -29,6 +29,8 @@ static int is_write_op(const char *op) {
 /* Libraries whose call writes (atomically) the file named by its first argument. */
 static const char *const k_atomic_writers[] = {"atomically.writeFile", "atomically.writeFileSync", "write-file-atomic",
                                                "write-file-atomic.sync", NULL};
+/* Moves onto their second argument (npm's move-file, fs-extra's move). */
+static const char *const k_movers[] = {"@npmcli/fs.moveFile", "@npmcli/move-file", "move-file", NULL};
 
 /* The path a call writes: writeFile/writeJson and the atomic-write
  * libraries' first argument, a rename's destination; null otherwise. */
@@ -36,7 +38,7 @@ static TSNode written_path(lf_tssem *m, TSNode call) {
     const char *op = lf_tslock_fs_op(m, call);
     if (is_write_op(op) || lf_tssem_call_is(m, call, k_atomic_writers))
         return lf_tssem_arg(call, 0);
-    if (op && !strcmp(op, "rename"))
+    if ((op && (!strcmp(op, "rename") || !strcmp(op, "move"))) || lf_tssem_call_is(m, call, k_movers))
         return lf_tssem_arg(call, 1);
     return (TSNode){0};
 }
@@ -71,6 +73,8 @@ static int helper_writes(lf_tssem *m, int32_t s, const lf_tsbinding *param) {
     return 0;
 }
 
+static int fn_writes(lf_tssem *m, int32_t fn, const char *k);
+
 /* Is `n` in the catch clause of a try whose body holds `read`? There the
  * read or its parse threw, so what is written is not what was read
  * (configstore clears a config that does not parse). */
@@ -102,6 +106,10 @@ static TSNode write_after(lf_tssem *m, int32_t fn, const char *k, TSNode read) {
         int32_t s = lf_tssem_local_callee(m, c->node);
         if (s <= 0)
             continue;
+        /* a function nested in this one that writes the path it captures
+         * (cacache's `const write = async (tmp) => moveFile(tmp.target, bucket)`) */
+        if (s != fn && lf_tssem_scope_within(m, s, fn) && fn_writes(m, s, k))
+            return c->node;
         size_t n = lf_tssem_nargs(c->node);
         for (uint32_t j = 0; j < n && j < 8; j++) {
             const lf_tsbinding *p = lf_tssem_param(m, s, j);
@@ -110,6 +118,44 @@ static TSNode write_after(lf_tssem *m, int32_t fn, const char *k, TSNode read) {
         }
     }
     return (TSNode){0};
+}
+
+/* Does function s parse JSON, itself or in one of the module's functions it calls? */
+static int parses_json(lf_tssem *m, int32_t s) {
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_tscall *c = &m->calls[i];
+        if (!lf_tssem_scope_within(m, c->scope, s))
+            continue;
+        if (c->callee && !strcmp(c->callee, "JSON.parse"))
+            return 1;
+        int32_t t = lf_tssem_local_callee(m, c->node);
+        for (size_t j = 0; t > 0 && t != s && j < m->n_calls; j++)
+            if (m->calls[j].callee && !strcmp(m->calls[j].callee, "JSON.parse") &&
+                lf_tssem_scope_within(m, m->calls[j].scope, t))
+                return 1;
+    }
+    return 0;
+}
+
+/* Which parameter of function s it reads a file from (and parses), or -1. */
+static int reads_param(lf_tssem *m, int32_t s) {
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_tscall *c = &m->calls[i];
+        if (lf_tslock_fn_of(m, c->scope) != s)
+            continue;
+        const char *op = lf_tslock_fs_op(m, c->node);
+        if (!op || strcmp(op, "readFile") != 0)
+            continue;
+        const char *k = lf_tssem_path_key(m, lf_tssem_arg(c->node, 0));
+        for (uint32_t j = 0; j < 8; j++) {
+            const lf_tsbinding *p = lf_tssem_param(m, s, j);
+            if (!p)
+                break;
+            if (lf_tssem_path_key(m, p->target) == k)
+                return parses_json(m, s) ? (int)j : -1;
+        }
+    }
+    return -1;
 }
 
 typedef struct parsed_read {
@@ -476,6 +522,41 @@ void lf104_ts_run(lf_check_ctx *ctx) {
         free(r);
         free(what);
     }
+    /* reads through the module's helpers: `const entries = await bucketEntries(bucket)` */
+    int32_t *reader = lf_xmalloc((m->n_scopes + 1) * sizeof *reader);
+    for (size_t i = 0; i <= m->n_scopes; i++)
+        reader[i] = -2; /* not computed */
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode call = m->calls[i].node;
+        int32_t h = lf_tssem_local_callee(m, call);
+        if (h <= 0)
+            continue;
+        if (reader[h] == -2)
+            reader[h] = reads_param(m, h);
+        if (reader[h] < 0)
+            continue;
+        TSNode arg = lf_tssem_arg(call, (uint32_t)reader[h]);
+        int32_t fn = lf_tslock_fn_of(m, m->calls[i].scope);
+        if (ts_node_is_null(arg) || fn == h)
+            continue;
+        const char *k = lf_tssem_path_key(m, arg);
+        TSNode write = write_after(m, fn, k, call);
+        if (ts_node_is_null(write))
+            continue;
+        if (!l)
+            l = lf_tslock_build(m);
+        if (lf_ts_lock_held(m, l, call))
+            continue;
+        char *r = lf_py_short(src, call), *what = lf_py_short(src, arg);
+        char *msg = lf_xasprintf("%s reads and parses %s, and line %u writes it back with no lock held: concurrent "
+                                 "processes overwrite each other's updates",
+                                 r, what, lf_py_line(src, write));
+        lf_ctx_emit(ctx, call, msg, SIZE_MAX);
+        free(msg);
+        free(r);
+        free(what);
+    }
+    free(reader);
     if (reads.len)
         accessor_rmw(ctx, m, &l, &reads);
     if (m->n_classes)
