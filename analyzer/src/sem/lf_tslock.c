@@ -356,9 +356,14 @@ static void direct_events(builder *b, lf_tssem *m) {
             b->events.items[b->events.len - 1].content = op_in(op, k_content);
         }
     }
-    /* a guarded symlink whose target the module reads back is a lock */
+    /* a guarded symlink whose target the module reads back, in a module that
+     * judges processes' liveness, is a pid lock (pidlock's); an installer's
+     * link that it reads back to see whether it is its own is not */
     size_t n = b->events.len;
-    for (size_t i = 0; i < n; i++) {
+    int probes = 0;
+    for (size_t i = 0; i < n && !probes; i++)
+        probes = b->events.items[i].kind == LF_TSEV_PROBE;
+    for (size_t i = 0; i < n && probes; i++) {
         lf_tslock_event *c = &b->events.items[i];
         if (c->kind != LF_TSEV_CREATE || c->key < 0 || !lf_tree_is(c->node, "call_expression") ||
             strcmp(lf_tslock_fs_op(m, c->node) ? lf_tslock_fs_op(m, c->node) : "", "symlink") != 0)

@@ -10,8 +10,9 @@
  *    `O_EXCL`, `writeFile`/`writeFileSync` with `{ flag: "wx" }` (an unguarded
  *    create just makes a file or directory; link/symlink onto a path is how
  *    installers place files, not a lock, in the JS code this is written for,
- *    unless the module reads the link back with readlink: then its target is
- *    the owner record of a symlink lock, pidlock's);
+ *    unless the module reads the link back with readlink and judges
+ *    processes' liveness: then its target is the owner record of a symlink
+ *    pid lock, pidlock's);
  *  - writes its pid there (`process.pid` in what is written);
  *  - hands it to a lock library (proper-lockfile, lockfile, ...) or to one of
  *    its own functions that uses the parameter as a lock;

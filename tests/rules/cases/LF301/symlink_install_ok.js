@@ -21,3 +21,18 @@ function selfExe() {
 }
 
 module.exports = { placeLink, selfExe };
+
+// npm's bin-links shape: look at what is there, read the link back, and
+// clobber it when it is ours; still no owner judged alive or dead.
+async function linkGently(from, to) {
+  const st = await fs.promises.lstat(to).catch(() => null);
+  if (st && st.isSymbolicLink() && (await fs.promises.readlink(to)) !== from) {
+    await fs.promises.rm(to, { force: true });
+  }
+  return fs.promises.symlink(from, to).catch(async () => {
+    await fs.promises.rm(to, { force: true });
+    return fs.promises.symlink(from, to);
+  });
+}
+
+module.exports.linkGently = linkGently;
