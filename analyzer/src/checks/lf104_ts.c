@@ -4,7 +4,15 @@
  * writeFileSync, promises.writeFile, writeJson, a rename onto it, or one of the
  * module's functions that writes its parameter), with no lock in play: no lock
  * library call, exclusive create or lock-named call in the function, and not
- * inside a callback handed to one. Reported at the read. */
+ * inside a callback handed to one. Reported at the read.
+ * A class may hide both halves behind an accessor pair (configstore's
+ * `get all()` parses the file, `set all(v)` writes it): a method that reads
+ * `this.all` and assigns `this.all` afterwards (or in the same assignment) is
+ * the read-modify-write, reported at its read of the accessor. So is a pair
+ * of methods (conf's `#readStore()` / `#writeStore(store)`): a method that
+ * keeps what one method of its class reads from a file (directly or through
+ * the class's other methods) and hands it, or a value made from it, to a
+ * method that writes that file; reported at the reading call. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +24,23 @@
 static int is_write_op(const char *op) {
     return op && (!strcmp(op, "writeFile") || !strcmp(op, "writeJson") || !strcmp(op, "writeJSON") ||
                   !strcmp(op, "outputFile") || !strcmp(op, "outputJson"));
+}
+
+/* Libraries whose call writes (atomically) the file named by its first argument. */
+static const char *const k_atomic_writers[] = {"atomically.writeFile", "atomically.writeFileSync", "write-file-atomic",
+                                               "write-file-atomic.sync", NULL};
+/* Moves onto their second argument (npm's move-file, fs-extra's move). */
+static const char *const k_movers[] = {"@npmcli/fs.moveFile", "@npmcli/move-file", "move-file", NULL};
+
+/* The path a call writes: writeFile/writeJson and the atomic-write
+ * libraries' first argument, a rename's destination; null otherwise. */
+static TSNode written_path(lf_tssem *m, TSNode call) {
+    const char *op = lf_tslock_fs_op(m, call);
+    if (is_write_op(op) || lf_tssem_call_is(m, call, k_atomic_writers))
+        return lf_tssem_arg(call, 0);
+    if ((op && (!strcmp(op, "rename") || !strcmp(op, "move"))) || lf_tssem_call_is(m, call, k_movers))
+        return lf_tssem_arg(call, 1);
+    return (TSNode){0};
 }
 
 /* Strip `.toString()`, `.trim()` and the like from what JSON.parse parses. */
@@ -41,30 +66,50 @@ static int helper_writes(lf_tssem *m, int32_t s, const lf_tsbinding *param) {
     for (size_t i = 0; i < m->n_calls; i++) {
         if (lf_tslock_fn_of(m, m->calls[i].scope) != s)
             continue;
-        const char *op = lf_tslock_fs_op(m, m->calls[i].node);
-        TSNode target = is_write_op(op) ? lf_tssem_arg(m->calls[i].node, 0)
-                        : op && !strcmp(op, "rename") ? lf_tssem_arg(m->calls[i].node, 1)
-                                                       : (TSNode){0};
+        TSNode target = written_path(m, m->calls[i].node);
         if (!ts_node_is_null(target) && lf_tssem_path_key(m, target) == pk)
             return 1;
     }
     return 0;
 }
 
-/* The first write of key `k` after byte `after` in function fn, or null. */
-static TSNode write_after(lf_tssem *m, int32_t fn, const char *k, uint32_t after) {
+static int fn_writes(lf_tssem *m, int32_t fn, const char *k);
+
+/* Is `n` in the catch clause of a try whose body holds `read`? There the
+ * read or its parse threw, so what is written is not what was read
+ * (configstore clears a config that does not parse). */
+static int in_failed_read_handler(TSNode n, TSNode read) {
+    for (TSNode p = lf_ts_parent(n); !ts_node_is_null(p); p = lf_ts_parent(p)) {
+        if (lf_tree_is(p, "catch_clause")) {
+            TSNode t = lf_ts_parent(p);
+            if (lf_tree_is(t, "try_statement") && lf_ts_within(read, lf_tree_field(t, "body")))
+                return 1;
+        }
+        if (lf_tree_is(p, "function_declaration") || lf_tree_is(p, "method_definition") ||
+            lf_tree_is(p, "arrow_function") || lf_tree_is(p, "function_expression"))
+            return 0;
+    }
+    return 0;
+}
+
+/* The first write of key `k` after `read` in function fn, or null. */
+static TSNode write_after(lf_tssem *m, int32_t fn, const char *k, TSNode read) {
+    uint32_t after = ts_node_start_byte(read);
     for (size_t i = 0; i < m->n_calls; i++) {
         const lf_tscall *c = &m->calls[i];
-        if (ts_node_start_byte(c->node) <= after || lf_tslock_fn_of(m, c->scope) != fn)
+        if (ts_node_start_byte(c->node) <= after || lf_tslock_fn_of(m, c->scope) != fn ||
+            in_failed_read_handler(c->node, read))
             continue;
-        const char *op = lf_tslock_fs_op(m, c->node);
-        if (is_write_op(op) && lf_tssem_path_key(m, lf_tssem_arg(c->node, 0)) == k)
-            return c->node;
-        if (op && !strcmp(op, "rename") && lf_tssem_path_key(m, lf_tssem_arg(c->node, 1)) == k)
+        TSNode target = written_path(m, c->node);
+        if (!ts_node_is_null(target) && lf_tssem_path_key(m, target) == k)
             return c->node;
         int32_t s = lf_tssem_local_callee(m, c->node);
         if (s <= 0)
             continue;
+        /* a function nested in this one that writes the path it captures
+         * (cacache's `const write = async (tmp) => moveFile(tmp.target, bucket)`) */
+        if (s != fn && lf_tssem_scope_within(m, s, fn) && fn_writes(m, s, k))
+            return c->node;
         size_t n = lf_tssem_nargs(c->node);
         for (uint32_t j = 0; j < n && j < 8; j++) {
             const lf_tsbinding *p = lf_tssem_param(m, s, j);
@@ -75,12 +120,372 @@ static TSNode write_after(lf_tssem *m, int32_t fn, const char *k, uint32_t after
     return (TSNode){0};
 }
 
+/* Does function s parse JSON, itself or in one of the module's functions it calls? */
+static int parses_json(lf_tssem *m, int32_t s) {
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_tscall *c = &m->calls[i];
+        if (!lf_tssem_scope_within(m, c->scope, s))
+            continue;
+        if (c->callee && !strcmp(c->callee, "JSON.parse"))
+            return 1;
+        int32_t t = lf_tssem_local_callee(m, c->node);
+        for (size_t j = 0; t > 0 && t != s && j < m->n_calls; j++)
+            if (m->calls[j].callee && !strcmp(m->calls[j].callee, "JSON.parse") &&
+                lf_tssem_scope_within(m, m->calls[j].scope, t))
+                return 1;
+    }
+    return 0;
+}
+
+/* Which parameter of function s it reads a file from (and parses), or -1. */
+static int reads_param(lf_tssem *m, int32_t s) {
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_tscall *c = &m->calls[i];
+        if (lf_tslock_fn_of(m, c->scope) != s)
+            continue;
+        const char *op = lf_tslock_fs_op(m, c->node);
+        if (!op || strcmp(op, "readFile") != 0)
+            continue;
+        const char *k = lf_tssem_path_key(m, lf_tssem_arg(c->node, 0));
+        for (uint32_t j = 0; j < 8; j++) {
+            const lf_tsbinding *p = lf_tssem_param(m, s, j);
+            if (!p)
+                break;
+            if (lf_tssem_path_key(m, p->target) == k)
+                return parses_json(m, s) ? (int)j : -1;
+        }
+    }
+    return -1;
+}
+
+typedef struct parsed_read {
+    int32_t fn;
+    const char *key;
+} parsed_read;
+typedef LF_VEC(parsed_read) parsed_vec;
+
+/* A getter or setter method: its `get`/`set` keyword, else 0. */
+static int accessor_kind(const lf_tsscope *sc) {
+    if (!lf_tree_is(sc->node, "method_definition"))
+        return 0;
+    uint32_t k = ts_node_child_count(sc->node);
+    for (uint32_t i = 0; i < k; i++) {
+        const char *t = ts_node_type(ts_node_child(sc->node, i));
+        if (!strcmp(t, "get") || !strcmp(t, "set"))
+            return t[0];
+    }
+    return 0;
+}
+
+/* Does function fn write key k (writeFile/writeJson, a rename onto it)? */
+static int fn_writes(lf_tssem *m, int32_t fn, const char *k) {
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_tscall *c = &m->calls[i];
+        if (lf_tslock_fn_of(m, c->scope) != fn)
+            continue;
+        TSNode target = written_path(m, c->node);
+        if (!ts_node_is_null(target) && lf_tssem_path_key(m, target) == k)
+            return 1;
+    }
+    return 0;
+}
+
+typedef struct use_walk {
+    lf_tssem *m;
+    const char *name; /* the accessor's name */
+    LF_VEC(TSNode) uses; /* `this.<name>` member expressions, in source order */
+} use_walk;
+
+static lf_walk_action collect_this_uses(TSNode n, void *ud) {
+    use_walk *u = ud;
+    if (lf_tree_is(n, "member_expression") && lf_tree_is(lf_tree_field(n, "object"), "this") &&
+        lf_tree_text_eq(u->m->src, lf_tree_field(n, "property"), u->name))
+        LF_VEC_PUSH(&u->uses, n);
+    return LF_WALK_CONTINUE;
+}
+
+/* The assignment a `this.x` use is the target of, or null (a read). */
+static TSNode assigned_by(TSNode use) {
+    TSNode p = lf_ts_parent(use);
+    return lf_tree_is(p, "assignment_expression") && ts_node_eq(lf_tree_field(p, "left"), use) ? p : (TSNode){0};
+}
+
+static void accessor_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l, const parsed_vec *reads) {
+    const lf_source *src = m->src;
+    for (size_t c = 0; c < m->n_classes; c++) {
+        for (int32_t g = m->classes[c].first_method; g >= 0; g = m->scopes[g].next_method) {
+            if (accessor_kind(&m->scopes[g]) != 'g')
+                continue;
+            const char *key = NULL;
+            for (size_t i = 0; i < reads->len && !key; i++)
+                if (reads->items[i].fn == g)
+                    key = reads->items[i].key;
+            int32_t setter = -1;
+            for (int32_t s = m->classes[c].first_method; s >= 0 && key && setter < 0; s = m->scopes[s].next_method)
+                if (accessor_kind(&m->scopes[s]) == 's' && !strcmp(m->scopes[s].name, m->scopes[g].name) &&
+                    fn_writes(m, s, key))
+                    setter = s;
+            if (setter < 0)
+                continue;
+            use_walk u = {m, m->scopes[g].name, {0}};
+            lf_tree_walk(m->classes[c].node, collect_this_uses, &u);
+            /* per method: its first read of the accessor, then an assignment
+             * to it that ends after that read */
+            for (size_t i = 0; i < u.uses.len; i++) {
+                TSNode r = u.uses.items[i];
+                int32_t fn = lf_tslock_fn_of(m, lf_tssem_scope_of(m, r));
+                if (fn == g || fn == setter || !ts_node_is_null(assigned_by(r)))
+                    continue;
+                int first = 1;
+                for (size_t j = 0; j < i && first; j++)
+                    if (lf_tslock_fn_of(m, lf_tssem_scope_of(m, u.uses.items[j])) == fn &&
+                        ts_node_is_null(assigned_by(u.uses.items[j])))
+                        first = 0;
+                if (!first)
+                    continue;
+                TSNode w = {0};
+                for (size_t j = 0; j < u.uses.len && ts_node_is_null(w); j++) {
+                    TSNode a = assigned_by(u.uses.items[j]);
+                    if (!ts_node_is_null(a) && lf_tslock_fn_of(m, lf_tssem_scope_of(m, a)) == fn &&
+                        ts_node_end_byte(a) > ts_node_end_byte(r))
+                        w = a;
+                }
+                if (ts_node_is_null(w))
+                    continue;
+                if (!*l)
+                    *l = lf_tslock_build(m);
+                if (lf_ts_lock_held(m, *l, r))
+                    continue;
+                char *what = lf_py_short(src, r);
+                char *msg = lf_xasprintf("%s reads the file its getter (line %u) parses, and line %u writes it back "
+                                         "through the setter with no lock held: concurrent processes overwrite each "
+                                         "other's updates",
+                                         what, lf_py_line(src, m->scopes[g].node), lf_py_line(src, w));
+                lf_ctx_emit(ctx, r, msg, SIZE_MAX);
+                free(msg);
+                free(what);
+            }
+            LF_VEC_FREE(&u.uses);
+        }
+    }
+}
+
+/* ---- read/write summaries of a class's methods ---- */
+
+typedef LF_VEC(const char *) key_vec;
+
+static int key_in(const key_vec *v, const char *k) {
+    for (size_t i = 0; i < v->len; i++)
+        if (v->items[i] == k)
+            return 1;
+    return 0;
+}
+
+static int key_add_to(key_vec *v, const char *k) {
+    if (!k || key_in(v, k) || v->len >= 16)
+        return 0;
+    LF_VEC_PUSH(v, k);
+    return 1;
+}
+
+/* The variable a call's result is kept in (`const store = this.read()`), or NULL. */
+static const char *kept_in(lf_tssem *m, TSNode call) {
+    TSNode p = lf_ts_parent(call);
+    /* `const store = fresh ? this.read() : cached` keeps it too */
+    while (lf_tree_is(p, "await_expression") || lf_tree_is(p, "parenthesized_expression") ||
+           lf_tree_is(p, "ternary_expression"))
+        p = lf_ts_parent(p);
+    TSNode name = lf_tree_is(p, "variable_declarator") ? lf_tree_field(p, "name") : (TSNode){0};
+    if (!lf_tree_is(name, "identifier"))
+        return NULL;
+    uint32_t a = ts_node_start_byte(name), b = ts_node_end_byte(name);
+    return lf_tssem_intern(m, m->src->text + a, b - a);
+}
+
+/* Does the argument carry variable v: v itself, or a call (one hop, through
+ * a name) that is given v (`this.#fillInDefaults(store)`)? */
+static int carries(lf_tssem *m, TSNode arg, const char *v) {
+    TSNode x = lf_tssem_unwrap(arg);
+    for (int hop = 0; hop < 2 && !ts_node_is_null(x); hop++) {
+        if (lf_tree_is(x, "identifier")) {
+            if (lf_tree_text_eq(m->src, x, v))
+                return 1;
+            x = lf_tssem_unwrap(lf_tssem_resolve_value(m, x));
+            if (lf_tree_is(x, "identifier"))
+                return 0;
+        }
+        if (!lf_tree_is(x, "call_expression"))
+            return 0;
+        size_t n = lf_tssem_nargs(x);
+        for (uint32_t i = 0; i < n && i < 8; i++) {
+            TSNode y = lf_tssem_unwrap(lf_tssem_arg(x, i));
+            if (lf_tree_is(y, "identifier") && lf_tree_text_eq(m->src, y, v))
+                return 1;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+/* The setter method of class cls named `name`, or -1. */
+static int32_t setter_of(lf_tssem *m, int32_t cls, TSNode prop) {
+    for (int32_t s = m->classes[cls].first_method; s >= 0; s = m->scopes[s].next_method)
+        if (accessor_kind(&m->scopes[s]) == 's' && lf_tree_text_eq(m->src, prop, m->scopes[s].name))
+            return s;
+    return -1;
+}
+
+typedef struct assign_walk {
+    lf_tssem *m;
+    int32_t fn, cls;
+    uint32_t after;
+    const char *v;
+    const key_vec *wr;  /* per scope */
+    const key_vec *want; /* the keys read */
+    TSNode found;
+    const char *key;
+} assign_walk;
+
+/* `this.store = <carries v>` through a setter that writes one of the keys read. */
+static lf_walk_action find_setter_write(TSNode n, void *ud) {
+    assign_walk *a = ud;
+    if (!ts_node_is_null(a->found))
+        return LF_WALK_STOP;
+    if (!lf_tree_is(n, "assignment_expression") || ts_node_start_byte(n) < a->after)
+        return LF_WALK_CONTINUE;
+    TSNode left = lf_tree_field(n, "left");
+    if (!lf_tree_is(left, "member_expression") || !lf_tree_is(lf_tree_field(left, "object"), "this") ||
+        lf_tslock_fn_of(a->m, lf_tssem_scope_of(a->m, n)) != a->fn || !carries(a->m, lf_tree_field(n, "right"), a->v))
+        return LF_WALK_CONTINUE;
+    int32_t st = setter_of(a->m, a->cls, lf_tree_field(left, "property"));
+    for (size_t k = 0; st >= 0 && k < a->want->len; k++)
+        if (key_in(&a->wr[st], a->want->items[k])) {
+            a->found = n;
+            a->key = a->want->items[k];
+            return LF_WALK_STOP;
+        }
+    return LF_WALK_CONTINUE;
+}
+
+static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
+    const lf_source *src = m->src;
+    size_t ns = m->n_scopes;
+    key_vec *rd = lf_xcalloc(ns, sizeof *rd), *wr = lf_xcalloc(ns, sizeof *wr);
+    int32_t *callee = lf_xmalloc((m->n_calls + 1) * sizeof *callee);
+    int any = 0;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_tscall *c = &m->calls[i];
+        int32_t fn = lf_tslock_fn_of(m, c->scope);
+        callee[i] = -1;
+        if (fn <= 0 || m->scopes[fn].cls < 0)
+            continue;
+        int32_t t = lf_tssem_local_callee(m, c->node);
+        if (t > 0 && t != fn && m->scopes[t].cls == m->scopes[fn].cls)
+            callee[i] = t;
+        const char *op = lf_tslock_fs_op(m, c->node);
+        if (op && (!strcmp(op, "readFile") || !strcmp(op, "readJson") || !strcmp(op, "readJSON")))
+            any |= key_add_to(&rd[fn], lf_tssem_path_key(m, lf_tssem_arg(c->node, 0)));
+        TSNode w = written_path(m, c->node);
+        if (!ts_node_is_null(w))
+            any |= key_add_to(&wr[fn], lf_tssem_path_key(m, w));
+    }
+    /* what a method's calls of the class's methods read and write, a few levels deep */
+    for (int round = 0; any && round < 4; round++) {
+        int changed = 0;
+        for (size_t i = 0; i < m->n_calls; i++) {
+            if (callee[i] < 0)
+                continue;
+            int32_t fn = lf_tslock_fn_of(m, m->calls[i].scope), t = callee[i];
+            for (size_t k = 0; k < rd[t].len; k++)
+                changed |= key_add_to(&rd[fn], rd[t].items[k]);
+            for (size_t k = 0; k < wr[t].len; k++)
+                changed |= key_add_to(&wr[fn], wr[t].items[k]);
+        }
+        if (!changed)
+            break;
+    }
+    for (size_t i = 0; any && i < m->n_calls; i++) {
+        int32_t t = callee[i];
+        if (t < 0 || !rd[t].len)
+            continue;
+        int32_t fn = lf_tslock_fn_of(m, m->calls[i].scope);
+        const char *key = NULL;
+        TSNode wnode = {0};
+        /* handed straight to a writer: `this.#record(k, v, this.#readStore())` */
+        TSNode up = lf_ts_parent(m->calls[i].node);
+        while (lf_tree_is(up, "await_expression") || lf_tree_is(up, "parenthesized_expression"))
+            up = lf_ts_parent(up);
+        if (lf_tree_is(up, "arguments")) {
+            TSNode outer = lf_ts_parent(up);
+            int32_t h = lf_tree_is(outer, "call_expression") ? lf_tssem_local_callee(m, outer) : -1;
+            for (size_t k = 0; h > 0 && h != fn && k < rd[t].len && !key; k++)
+                if (key_in(&wr[h], rd[t].items[k])) {
+                    key = rd[t].items[k];
+                    wnode = outer;
+                }
+        }
+        const char *v = key ? NULL : kept_in(m, m->calls[i].node);
+        if (!key && !v)
+            continue;
+        for (size_t j = i + 1; j < m->n_calls && !key; j++) {
+            int32_t h = callee[j];
+            if (h < 0 || lf_tslock_fn_of(m, m->calls[j].scope) != fn)
+                continue;
+            size_t n = lf_tssem_nargs(m->calls[j].node);
+            int given = 0;
+            for (uint32_t a = 0; a < n && a < 8 && !given; a++)
+                given = carries(m, lf_tssem_arg(m->calls[j].node, a), v);
+            for (size_t k = 0; given && k < rd[t].len && !key; k++)
+                if (key_in(&wr[h], rd[t].items[k])) {
+                    key = rd[t].items[k];
+                    wnode = m->calls[j].node;
+                }
+        }
+        if (!key && m->scopes[fn].cls >= 0) { /* or assigned to a setter that writes it */
+            assign_walk aw;
+            memset(&aw, 0, sizeof aw);
+            aw.m = m;
+            aw.fn = fn;
+            aw.cls = m->scopes[fn].cls;
+            aw.after = ts_node_end_byte(m->calls[i].node);
+            aw.v = v;
+            aw.wr = wr;
+            aw.want = &rd[t];
+            lf_tree_walk(m->scopes[fn].node, find_setter_write, &aw);
+            key = aw.key;
+            wnode = aw.found;
+        }
+        if (!key)
+            continue;
+        if (!*l)
+            *l = lf_tslock_build(m);
+        if (lf_ts_lock_held(m, *l, m->calls[i].node))
+            continue;
+        char *r = lf_py_short(src, m->calls[i].node), *w = lf_py_short(src, wnode);
+        char *msg = lf_xasprintf("%s reads a file the class writes back at line %u (%s) with no lock held: "
+                                 "concurrent processes overwrite each other's updates",
+                                 r, lf_py_line(src, wnode), w);
+        lf_ctx_emit(ctx, m->calls[i].node, msg, SIZE_MAX);
+        free(msg);
+        free(r);
+        free(w);
+    }
+    for (size_t i = 0; i < ns; i++) {
+        LF_VEC_FREE(&rd[i]);
+        LF_VEC_FREE(&wr[i]);
+    }
+    free(rd);
+    free(wr);
+    free(callee);
+}
+
 void lf104_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
         return;
     const lf_source *src = lf_ctx_source(ctx);
     lf_tslock *l = NULL;
+    parsed_vec reads = {0};
     size_t n = lf_ctx_match_count(ctx);
     for (size_t i = 0; i < n; i++) {
         TSNode read, key;
@@ -100,7 +505,8 @@ void lf104_ts_run(lf_check_ctx *ctx) {
         if (!parsed)
             continue;
         const char *k = lf_tssem_path_key(m, key);
-        TSNode write = write_after(m, fn, k, ts_node_start_byte(read));
+        LF_VEC_PUSH(&reads, ((parsed_read){fn, k}));
+        TSNode write = write_after(m, fn, k, read);
         if (ts_node_is_null(write))
             continue;
         if (!l)
@@ -116,5 +522,45 @@ void lf104_ts_run(lf_check_ctx *ctx) {
         free(r);
         free(what);
     }
+    /* reads through the module's helpers: `const entries = await bucketEntries(bucket)` */
+    int32_t *reader = lf_xmalloc((m->n_scopes + 1) * sizeof *reader);
+    for (size_t i = 0; i <= m->n_scopes; i++)
+        reader[i] = -2; /* not computed */
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode call = m->calls[i].node;
+        int32_t h = lf_tssem_local_callee(m, call);
+        if (h <= 0)
+            continue;
+        if (reader[h] == -2)
+            reader[h] = reads_param(m, h);
+        if (reader[h] < 0)
+            continue;
+        TSNode arg = lf_tssem_arg(call, (uint32_t)reader[h]);
+        int32_t fn = lf_tslock_fn_of(m, m->calls[i].scope);
+        if (ts_node_is_null(arg) || fn == h)
+            continue;
+        const char *k = lf_tssem_path_key(m, arg);
+        TSNode write = write_after(m, fn, k, call);
+        if (ts_node_is_null(write))
+            continue;
+        if (!l)
+            l = lf_tslock_build(m);
+        if (lf_ts_lock_held(m, l, call))
+            continue;
+        char *r = lf_py_short(src, call), *what = lf_py_short(src, arg);
+        char *msg = lf_xasprintf("%s reads and parses %s, and line %u writes it back with no lock held: concurrent "
+                                 "processes overwrite each other's updates",
+                                 r, what, lf_py_line(src, write));
+        lf_ctx_emit(ctx, call, msg, SIZE_MAX);
+        free(msg);
+        free(r);
+        free(what);
+    }
+    free(reader);
+    if (reads.len)
+        accessor_rmw(ctx, m, &l, &reads);
+    if (m->n_classes)
+        method_rmw(ctx, m, &l);
+    LF_VEC_FREE(&reads);
     lf_tslock_free(l);
 }

@@ -36,6 +36,11 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         const lf_tslock_key *k = &l->keys[ev->key];
         if (!lf_tslock_is_lock(k->flags))
             continue;
+        /* rmdir cannot remove a lock made as a file or symlink (ENOTDIR):
+         * pidlock's belt-and-braces rmdir after its unlink removes nothing */
+        const char *op = ev->via_helper ? NULL : lf_tslock_fs_op(m, ev->node);
+        if (op && !strcmp(op, "rmdir") && (k->flags & LF_TSLOCK_FILE) && !(k->flags & LF_TSLOCK_DIR))
+            continue;
         if (ev->via_helper && ev->helper_key >= 0) {
             int own = ev->helper_key == ev->key; /* the helper removes a path of its own */
             /* its release is reported at the removal inside it; a call is

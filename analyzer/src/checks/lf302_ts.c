@@ -131,20 +131,11 @@ static int is_cmp(const lf_source *src, TSNode op) {
            lf_tree_text_eq(src, op, ">=");
 }
 
-static void judge_read(walk *w, TSNode read, TSNode stat_value);
-
-static void judge(walk *w, TSNode read) { judge_read(w, read, lf_tree_field(read, "object")); }
-
-/* `read` reads an mtime/ctime of the stat result `stat_value`. */
-static void judge_read(walk *w, TSNode read, TSNode stat_value) {
-    lf_tssem *m = w->m;
+/* From a read of the time up through the expression around it: the
+ * comparison that judges its age, or the age subtraction when the age is
+ * compared elsewhere through a name; null when it is no age test. */
+static TSNode climb(lf_tssem *m, TSNode read) {
     const lf_source *src = m->src;
-    TSNode path = stat_path(m, stat_value);
-    if (ts_node_is_null(path))
-        return;
-    int32_t k = lf_tslock_key_index(w->l, path);
-    if (k < 0 || !lf_tslock_is_lock(w->l->keys[k].flags))
-        return;
     TSNode cur = read, sub = {0}, at = {0};
     for (int steps = 0; steps < 12 && ts_node_is_null(at); steps++) {
         TSNode p = lf_ts_parent(cur);
@@ -184,8 +175,62 @@ static void judge_read(walk *w, TSNode read, TSNode stat_value) {
         }
         break;
     }
-    if (ts_node_is_null(at))
-        at = sub;
+    return ts_node_is_null(at) ? sub : at;
+}
+
+typedef struct uses_walk {
+    lf_tssem *m;
+    TSNode decl; /* the declared name */
+    LF_VEC(TSNode) uses;
+} uses_walk;
+
+/* The uses of a declared name that see that declaration, in source order. */
+static lf_walk_action collect_use(TSNode n, void *ud) {
+    uses_walk *u = ud;
+    if (!lf_tree_is(n, "identifier") || ts_node_eq(n, u->decl))
+        return LF_WALK_CONTINUE;
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    uint32_t da = ts_node_start_byte(u->decl), db = ts_node_end_byte(u->decl);
+    if (b - a != db - da || memcmp(u->m->src->text + a, u->m->src->text + da, b - a) != 0)
+        return LF_WALK_CONTINUE;
+    const lf_tsbinding *bd =
+        lf_tssem_binding_at(u->m, lf_tssem_scope_of(u->m, n), lf_tssem_intern(u->m, u->m->src->text + a, b - a), a);
+    if (bd && ts_node_eq(bd->target, u->decl))
+        LF_VEC_PUSH(&u->uses, n);
+    return LF_WALK_CONTINUE;
+}
+
+static void judge_read(walk *w, TSNode read, TSNode stat_value);
+
+static void judge(walk *w, TSNode read) { judge_read(w, read, lf_tree_field(read, "object")); }
+
+/* `read` reads an mtime/ctime of the stat result `stat_value`. */
+static void judge_read(walk *w, TSNode read, TSNode stat_value) {
+    lf_tssem *m = w->m;
+    const lf_source *src = m->src;
+    TSNode path = stat_path(m, stat_value);
+    if (ts_node_is_null(path))
+        return;
+    int32_t k = lf_tslock_key_index(w->l, path);
+    if (k < 0 || !lf_tslock_is_lock(w->l->keys[k].flags))
+        return;
+    TSNode at = climb(m, read);
+    if (ts_node_is_null(at)) {
+        /* `var ct = st[f].getTime(); ... Date.now() - ct`: the time is named
+         * first, and its age taken at a use of the name */
+        TSNode decl = lf_ts_parent(read);
+        while (lf_tree_is(decl, "call_expression") || lf_tree_is(decl, "member_expression") ||
+               lf_tree_is(decl, "parenthesized_expression") || lf_tree_is(decl, "await_expression"))
+            decl = lf_ts_parent(decl);
+        TSNode name = lf_tree_is(decl, "variable_declarator") ? lf_tree_field(decl, "name") : (TSNode){0};
+        if (lf_tree_is(name, "identifier")) {
+            uses_walk uw = {m, name, {0}};
+            lf_tree_walk(m->scopes[lf_tssem_scope_of(m, name)].node, collect_use, &uw);
+            for (size_t i = 0; i < uw.uses.len && ts_node_is_null(at); i++)
+                at = climb(m, uw.uses.items[i]);
+            LF_VEC_FREE(&uw.uses);
+        }
+    }
     if (ts_node_is_null(at))
         return;
     char *what = lf_py_short(src, path);

@@ -48,6 +48,118 @@ static int names_temp(lf_tssem *m, const temp_site *t, TSNode from, TSNode to) {
     return same_key(m, t->base, lf_tssem_arg(dst, (uint32_t)n - 1));
 }
 
+/* The value a path expression holds: locals followed (lf_tssem_resolve_value)
+ * and a `this.x` / `this.#x` field to what its class assigns it. */
+static TSNode value_of(lf_tssem *m, TSNode e) {
+    for (int hop = 0; hop < 8; hop++) {
+        e = lf_tssem_resolve_value(m, e);
+        if (!lf_tree_is(e, "member_expression") || !lf_tree_is(lf_tree_field(e, "object"), "this"))
+            return e;
+        int32_t cls = m->scopes[lf_tssem_scope_of(m, e)].cls;
+        char *prop = lf_tree_text(m->src, lf_tree_field(e, "property"));
+        char *name = lf_xasprintf("this.%s", prop);
+        const lf_tsbinding *bd = cls >= 0 ? lf_tssem_field(m, cls, lf_tssem_intern(m, name, strlen(name))) : NULL;
+        free(name);
+        free(prop);
+        if (!bd || ts_node_is_null(bd->value))
+            return e;
+        e = bd->value;
+    }
+    return e;
+}
+
+/* One spelling of a file, conversions aside: `f.toString()`, `String(f)`,
+ * `fileURLToPath(f)` and `path.resolve(f)` name the file f names. */
+static TSNode strip_conversion(lf_tssem *m, TSNode e) {
+    for (int hop = 0; hop < 8; hop++) {
+        e = value_of(m, e);
+        if (!lf_tree_is(e, "call_expression"))
+            return e;
+        TSNode fn = lf_tssem_unwrap(lf_tree_field(e, "function"));
+        const char *c = lf_tssem_callee(m, e);
+        if (lf_tssem_nargs(e) == 0 && lf_tree_is(fn, "member_expression") &&
+            lf_tree_text_eq(m->src, lf_tree_field(fn, "property"), "toString"))
+            e = lf_tree_field(fn, "object");
+        else if (lf_tssem_nargs(e) == 1 && c &&
+                 (!strcmp(c, "String") || !strcmp(c, "url.fileURLToPath") || !strcmp(c, "path.resolve")))
+            e = lf_tssem_arg(e, 0);
+        else
+            return e;
+    }
+    return e;
+}
+
+/* The key of the file an expression names, conversions aside; a choice
+ * between two spellings of one file (`u instanceof URL ? fileURLToPath(u) :
+ * u.toString()`) names that file. NULL when unknown. */
+static const char *file_key(lf_tssem *m, TSNode e) {
+    e = strip_conversion(m, e);
+    if (lf_tree_is(e, "ternary_expression")) {
+        const char *a = lf_tssem_path_key(m, strip_conversion(m, lf_tree_field(e, "consequence")));
+        const char *b = lf_tssem_path_key(m, strip_conversion(m, lf_tree_field(e, "alternative")));
+        return a == b ? a : NULL;
+    }
+    return lf_tssem_path_key(m, e);
+}
+
+/* The expression a function returns when its body is one block with a
+ * single top-level return (`getTempFilename(file)`), else null. */
+static TSNode sole_return(lf_tssem *m, int32_t scope) {
+    TSNode body = lf_tree_field(m->scopes[scope].node, "body");
+    if (!lf_tree_is(body, "statement_block"))
+        return body; /* an arrow's expression body */
+    TSNode ret = {0};
+    uint32_t k = ts_node_named_child_count(body);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode st = ts_node_named_child(body, i);
+        if (!lf_tree_is(st, "return_statement"))
+            continue;
+        if (!ts_node_is_null(ret))
+            return (TSNode){0};
+        ret = ts_node_named_child(st, 0);
+    }
+    return ret;
+}
+
+/* A temp next to its target named by the target's own name: the renamed
+ * source holds `path.join(path.dirname(f), `.${path.basename(f)}.tmp`)` (kept
+ * in a field, or returned by one of the module's functions given the
+ * target), and the rename's destination names f. */
+static int names_sibling_temp(lf_tssem *m, const temp_site *t, TSNode from, TSNode to) {
+    TSNode v = value_of(m, from), call = {0};
+    int32_t s = lf_tree_is(v, "call_expression") ? lf_tssem_local_callee(m, v) : -1;
+    if (s > 0) {
+        call = v;
+        v = lf_tssem_unwrap(sole_return(m, s));
+    }
+    if (!is_join(m, v) || lf_tssem_nargs(v) != 2 || !ts_node_eq(lf_tssem_unwrap(lf_tssem_arg(v, 1)), t->temp))
+        return 0;
+    TSNode dir = lf_tssem_unwrap(lf_tssem_arg(v, 0)), base = lf_tssem_unwrap(t->base);
+    const char *qd = lf_tree_is(dir, "call_expression") ? lf_tssem_callee(m, dir) : NULL;
+    const char *qb = lf_tree_is(base, "call_expression") ? lf_tssem_callee(m, base) : NULL;
+    if (!qd || !qb || strcmp(qd, "path.dirname") != 0 || strcmp(qb, "path.basename") != 0 ||
+        lf_tssem_nargs(dir) != 1 || lf_tssem_nargs(base) != 1)
+        return 0;
+    const char *file = file_key(m, lf_tssem_arg(base, 0));
+    if (!file || file != file_key(m, lf_tssem_arg(dir, 0)))
+        return 0;
+    if (s > 0) { /* the function's parameter is what its caller passes */
+        const lf_tsbinding *p = lf_tssem_key_param(m, file);
+        if (!p || p->scope != s)
+            return 0;
+        for (uint32_t i = 0;; i++) {
+            const lf_tsbinding *pi = lf_tssem_param(m, s, i);
+            if (!pi)
+                return 0;
+            if (pi == p) {
+                file = file_key(m, lf_tssem_arg(call, i));
+                break;
+            }
+        }
+    }
+    return file && file == file_key(m, to);
+}
+
 void lf401_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -73,8 +185,10 @@ void lf401_ts_run(lf_check_ctx *ctx) {
         TSNode fn = lf_ts_fn_node(m, rename);
         for (size_t k = 0; k < temps.len; k++) {
             const temp_site *t = &temps.items[k];
-            if (reported[k] || (!lf_ts_within(t->temp, fn) && lf_tssem_scope_of(m, t->temp) != 0) ||
-                !names_temp(m, t, src_val, to))
+            if (reported[k])
+                continue;
+            int local = lf_ts_within(t->temp, fn) || lf_tssem_scope_of(m, t->temp) == 0;
+            if (!(local && names_temp(m, t, src_val, to)) && !names_sibling_temp(m, t, from, to))
                 continue;
             /* the first spelling in source order: the one the write opened */
             reported[k] = 1;

@@ -51,7 +51,9 @@ static int op_in(const char *op, const char *const *set) {
 
 static const char *const k_remove[] = {"rm", "unlink", "rmdir", "remove", "emptyDir", NULL};
 static const char *const k_presence[] = {"stat", "lstat", "exists", "access", "pathExists", NULL};
-static const char *const k_content[] = {"readFile", "readJson", "readJSON", NULL};
+static const char *const k_content[] = {"readFile", "readJson", "readJSON", "readlink", NULL};
+/* Reads that tell whether a process exists when aimed at /proc/<pid>. */
+static const char *const k_proc_reads[] = {"readFile", "readlink", "exists", "stat", "lstat", "access", "readdir", NULL};
 /* Lock libraries whose argument is the lock file itself. */
 static const char *const k_lock_libs[] = {"lockfile.lock", "lockfile.lockSync", "lockfile.check",
                                           "lockfile.checkSync", NULL};
@@ -140,6 +142,34 @@ static int failure_handled(lf_tssem *m, TSNode call) {
     return 0;
 }
 
+/* Does a path expression name something under /proc/<pid> (not /proc/self,
+ * not /proc/meminfo): `path.join("/proc", pid, "cmdline")`, `/proc/${pid}`,
+ * "/proc/" + pid? Reading it is a liveness probe of pid. */
+static int proc_pid_path(lf_tssem *m, TSNode p) {
+    p = lf_tssem_resolve_value(m, p);
+    if (lf_tree_is(p, "call_expression")) {
+        const char *c = lf_tssem_callee(m, p);
+        if (!c || (strcmp(c, "path.join") != 0 && strcmp(c, "path.resolve") != 0) || lf_tssem_nargs(p) < 2)
+            return 0;
+        char *first = lf_tssem_string(m->src, lf_tssem_unwrap(lf_tssem_arg(p, 0)));
+        int proc = first && (!strcmp(first, "/proc") || !strcmp(first, "/proc/"));
+        free(first);
+        TSNode second = lf_tssem_unwrap(lf_tssem_arg(p, 1));
+        return proc && !lf_tree_is(second, "string") && !lf_tree_is(second, "template_string");
+    }
+    TSNode head = p;
+    if (lf_tree_is(p, "binary_expression"))
+        head = lf_tssem_unwrap(lf_tree_field(p, "left"));
+    else if (!lf_tree_is(p, "template_string"))
+        return 0;
+    uint32_t a = ts_node_start_byte(head), b = ts_node_end_byte(head);
+    const char *t = m->src->text + a;
+    /* a literal "/proc/" followed by something computed */
+    if (lf_tree_is(p, "template_string"))
+        return b - a > 8 && !strncmp(t, "`/proc/${", 9);
+    return (lf_tree_is(head, "string") && b - a == 8 && !strncmp(t + 1, "/proc/", 6));
+}
+
 typedef struct builder {
     lf_tslock *l;
     LF_VEC(lf_tslock_key) keys;
@@ -206,8 +236,46 @@ typedef struct id_walk {
     lf_tssem *m;
 } id_walk;
 
+/* The file an owner record was read from: `rec` is (a field of) a value read
+ * by a call chain from a path (`readMetadata(lock)`, `JSON.parse(readFileSync(p))`,
+ * `parseInt(await readFile(pidfile))`): the innermost call's first argument. */
+static TSNode record_source(lf_tssem *m, TSNode rec) {
+    rec = lf_tssem_unwrap(rec);
+    while (lf_tree_is(rec, "member_expression") || lf_tree_is(rec, "subscript_expression"))
+        rec = lf_tssem_unwrap(lf_tree_field(rec, "object"));
+    if (!lf_tree_is(rec, "identifier"))
+        return (TSNode){0};
+    TSNode v = lf_tssem_unwrap(lf_tssem_resolve_value(m, rec));
+    TSNode path = {0};
+    for (int depth = 0; depth < 4 && lf_tree_is(v, "call_expression"); depth++) {
+        path = lf_tssem_unwrap(lf_tssem_arg(v, 0));
+        v = path;
+    }
+    return lf_tree_is(path, "call_expression") ? (TSNode){0} : path;
+}
+
+/* `rec.pid === process.pid`: the file rec was read from records its owner's
+ * pid, whoever wrote it (a lock by use, like a pid written there). */
+static void owner_compare(id_walk *w, TSNode n) {
+    TSNode op = lf_tree_field(n, "operator");
+    if (ts_node_is_null(op) || !(lf_tree_text_eq(w->m->src, op, "===") || lf_tree_text_eq(w->m->src, op, "==") ||
+                                 lf_tree_text_eq(w->m->src, op, "!==") || lf_tree_text_eq(w->m->src, op, "!=")))
+        return;
+    TSNode l = lf_tssem_unwrap(lf_tree_field(n, "left")), r = lf_tssem_unwrap(lf_tree_field(n, "right"));
+    const char *ql = lf_tree_is(l, "member_expression") ? lf_tssem_qualname(w->m, l) : NULL;
+    const char *qr = lf_tree_is(r, "member_expression") ? lf_tssem_qualname(w->m, r) : NULL;
+    TSNode rec = ql && !strcmp(ql, "process.pid") ? r : qr && !strcmp(qr, "process.pid") ? l : (TSNode){0};
+    if (ts_node_is_null(rec))
+        return;
+    TSNode path = record_source(w->m, rec);
+    if (!ts_node_is_null(path))
+        flag(w->b, key_add(w->b, lf_tssem_path_key(w->m, path)), LF_TSLOCK_PID, n);
+}
+
 static lf_walk_action visit_identity(TSNode n, void *ud) {
     id_walk *w = ud;
+    if (lf_tree_is(n, "binary_expression"))
+        owner_compare(w, n);
     if (lf_tree_is(n, "member_expression")) {
         TSNode p = lf_tree_field(n, "property");
         if (lf_tree_text_eq(w->m->src, p, "ino") || lf_tree_text_eq(w->m->src, p, "dev"))
@@ -240,13 +308,23 @@ static void direct_events(builder *b, lf_tssem *m) {
         const char *op = lf_tslock_fs_op(m, call);
         if (!op || ts_node_is_null(a0))
             continue;
+        if (op_in(op, k_proc_reads) && proc_pid_path(m, a0)) {
+            event(b, LF_TSEV_PROBE, fn, call, -1, a0);
+            continue;
+        }
+        if (strcmp(op, "symlink") == 0) {
+            /* a lock only if the module reads the link back (below) */
+            if (!ts_node_is_null(a1) && failure_handled(m, call))
+                event(b, LF_TSEV_CREATE, fn, call, key_add(b, lf_tssem_path_key(m, a1)), a1);
+            continue;
+        }
         if (op_in(op, k_remove) || strcmp(op, "rename") == 0) {
             int32_t k = key_add(b, lf_tssem_path_key(m, a0));
             event(b, LF_TSEV_REMOVE, fn, call, k, a0);
         } else if (strcmp(op, "mkdir") == 0) {
             if (!recursive_opt(m, a1)) {
                 int32_t k = key_add(b, lf_tssem_path_key(m, a0));
-                flag(b, k, LF_TSLOCK_CREATED | (failure_handled(m, call) ? LF_TSLOCK_EXCL : 0u), call);
+                flag(b, k, LF_TSLOCK_CREATED | LF_TSLOCK_DIR | (failure_handled(m, call) ? LF_TSLOCK_EXCL : 0u), call);
                 event(b, LF_TSEV_CREATE, fn, call, k, a0);
             }
         } else if (strcmp(op, "open") == 0 || strcmp(op, "writeFile") == 0 || strcmp(op, "createWriteStream") == 0 ||
@@ -262,7 +340,7 @@ static void direct_events(builder *b, lf_tssem *m) {
             int32_t k = key_add(b, lf_tssem_path_key(m, a0));
             if (excl) {
                 flag(b, k,
-                     LF_TSLOCK_CREATED | (failure_handled(m, call) ? LF_TSLOCK_EXCL : 0u) |
+                     LF_TSLOCK_CREATED | LF_TSLOCK_FILE | (failure_handled(m, call) ? LF_TSLOCK_EXCL : 0u) |
                          (append ? LF_TSLOCK_EXCL_APPEND : 0u),
                      call);
                 event(b, LF_TSEV_CREATE, fn, call, k, a0);
@@ -276,6 +354,27 @@ static void direct_events(builder *b, lf_tssem *m) {
             int32_t k = key_add(b, lf_tssem_path_key(m, a0));
             event(b, LF_TSEV_JUDGE, fn, call, k, a0);
             b->events.items[b->events.len - 1].content = op_in(op, k_content);
+        }
+    }
+    /* a guarded symlink whose target the module reads back, in a module that
+     * judges processes' liveness, is a pid lock (pidlock's); an installer's
+     * link that it reads back to see whether it is its own is not */
+    size_t n = b->events.len;
+    int probes = 0;
+    for (size_t i = 0; i < n && !probes; i++)
+        probes = b->events.items[i].kind == LF_TSEV_PROBE;
+    for (size_t i = 0; i < n && probes; i++) {
+        lf_tslock_event *c = &b->events.items[i];
+        if (c->kind != LF_TSEV_CREATE || c->key < 0 || !lf_tree_is(c->node, "call_expression") ||
+            strcmp(lf_tslock_fs_op(m, c->node) ? lf_tslock_fs_op(m, c->node) : "", "symlink") != 0)
+            continue;
+        for (size_t j = 0; j < n; j++) {
+            const lf_tslock_event *r = &b->events.items[j];
+            const char *rop = r->kind == LF_TSEV_JUDGE && r->key == c->key ? lf_tslock_fs_op(m, r->node) : NULL;
+            if (rop && strcmp(rop, "readlink") == 0) {
+                flag(b, c->key, LF_TSLOCK_CREATED | LF_TSLOCK_EXCL | LF_TSLOCK_FILE, c->node);
+                break;
+            }
         }
     }
 }
@@ -405,7 +504,8 @@ lf_tslock *lf_tslock_build(lf_tssem *m) {
     free(fn_next);
     for (size_t i = 0; i < links.len; i++) {
         const link *lk = &links.items[i];
-        if (lk->param_key < 0)
+        /* a recursive call (a retry after the break) does not remove again */
+        if (lk->param_key < 0 || lk->fn == lk->callee)
             continue;
         for (int32_t e = ev_head[lk->param_key]; e >= 0; e = ev_next[e]) {
             lf_tslock_event ev = b.events.items[e];
@@ -465,15 +565,36 @@ lf_tslock *lf_tslock_build(lf_tssem *m) {
                 k->broken_at = ev->node;
         }
     }
-    /* a helper that breaks its parameter breaks the caller's argument */
-    for (size_t i = 0; i < links.len; i++) {
-        const link *lk = &links.items[i];
-        if (lk->arg_key < 0 || lk->param_key < 0)
-            continue;
-        lf_tslock_key *pk = &b.keys.items[lk->param_key], *ak = &b.keys.items[lk->arg_key];
-        ak->flags |= pk->flags & (LF_TSLOCK_BROKEN | LF_TSLOCK_BROKEN_LIVE);
-        if (ts_node_is_null(ak->broken_at) && !ts_node_is_null(pk->broken_at))
-            ak->broken_at = lk->call;
+    /* a helper that breaks its parameter breaks the caller's argument; and a
+     * lock broken on existence or age is that lock in every helper it is
+     * handed to, so the helper's release (lockfile's `unlock(path)`) removes
+     * a lock whose holder may have been judged dead while alive. Only
+     * BROKEN_LIVE flows down: BROKEN on a parameter means the helper judges
+     * it itself. Flags only grow; a few rounds settle chains. */
+    for (int round = 0; round < MAX_ROUNDS; round++) {
+        int changed = 0;
+        for (size_t i = 0; i < links.len; i++) {
+            const link *lk = &links.items[i];
+            if (lk->arg_key < 0 || lk->param_key < 0 || lk->arg_key == lk->param_key)
+                continue;
+            lf_tslock_key *pk = &b.keys.items[lk->param_key], *ak = &b.keys.items[lk->arg_key];
+            unsigned up = pk->flags & (LF_TSLOCK_BROKEN | LF_TSLOCK_BROKEN_LIVE) & ~ak->flags;
+            if (up) {
+                ak->flags |= up;
+                changed = 1;
+            }
+            if (ts_node_is_null(ak->broken_at) && !ts_node_is_null(pk->broken_at))
+                ak->broken_at = lk->call;
+            if ((ak->flags & LF_TSLOCK_BROKEN_LIVE) && !(pk->flags & LF_TSLOCK_BROKEN_LIVE) &&
+                lf_tslock_is_lock(ak->flags)) {
+                pk->flags |= LF_TSLOCK_BROKEN_LIVE;
+                if (ts_node_is_null(pk->broken_at))
+                    pk->broken_at = ak->broken_at;
+                changed = 1;
+            }
+        }
+        if (!changed)
+            break;
     }
     free(presence);
     free(content);

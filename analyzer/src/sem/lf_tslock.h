@@ -9,7 +9,10 @@
  *    without `recursive: true`, `open`/`openSync` with a `wx`/`ax` flag or
  *    `O_EXCL`, `writeFile`/`writeFileSync` with `{ flag: "wx" }` (an unguarded
  *    create just makes a file or directory; link/symlink onto a path is how
- *    installers place files, not a lock, in the JS code this is written for);
+ *    installers place files, not a lock, in the JS code this is written for,
+ *    unless the module reads the link back with readlink and judges
+ *    processes' liveness: then its target is the owner record of a symlink
+ *    pid lock, pidlock's);
  *  - writes its pid there (`process.pid` in what is written);
  *  - hands it to a lock library (proper-lockfile, lockfile, ...) or to one of
  *    its own functions that uses the parameter as a lock;
@@ -20,7 +23,7 @@
  * unlinkSync, rmdir, rmdirSync, promises.rm, fs-extra's remove, rimraf, and a
  * rename of the lock away: a takeover by name), judgements (stat, lstat,
  * exists, access: presence or age; readFile: the owner record), pid probes
- * (`process.kill(pid, 0)`), identity checks (`.ino`/`.dev` reads) and appends.
+ * (`process.kill(pid, 0)`, or a read of `/proc/<pid>/...`), identity checks (`.ino`/`.dev` reads) and appends.
  * Calls of the module's own functions carry removals and judgements of a
  * parameter up to the caller's argument, and lock uses both ways (bounded
  * rounds; flags only grow). */
@@ -44,6 +47,8 @@ enum {
     LF_TSLOCK_APPENDED = 1u << 7,    /* appended to */
     LF_TSLOCK_EXCL_APPEND = 1u << 8, /* created exclusively with an append flag (`ax`) */
     LF_TSLOCK_CREATED = 1u << 9,     /* created exclusively, its failure handled or not (a first write) */
+    LF_TSLOCK_FILE = 1u << 10,       /* created as a file or a symlink (rmdir cannot remove it) */
+    LF_TSLOCK_DIR = 1u << 11,        /* created as a directory */
 };
 #define LF_TSLOCK_USES (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER | LF_TSLOCK_ARG)
 

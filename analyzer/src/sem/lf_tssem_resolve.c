@@ -28,7 +28,10 @@ const char *lf_tssem_join(lf_tssem *m, const char *a, const char *b) {
 TSNode lf_tssem_unwrap(TSNode n) {
     for (int i = 0; i < 64 && !ts_node_is_null(n); i++) {
         const char *t = ts_node_type(n);
+        /* `yield` too: downlevelled async code (tslib's __awaiter) spells
+         * `await x` as `yield x`, and its value is what x resolves to */
         if (strcmp(t, "parenthesized_expression") == 0 || strcmp(t, "await_expression") == 0 ||
+            strcmp(t, "yield_expression") == 0 ||
             strcmp(t, "non_null_expression") == 0 || strcmp(t, "as_expression") == 0 ||
             strcmp(t, "satisfies_expression") == 0 || strcmp(t, "type_assertion") == 0) {
             TSNode c = {0};
@@ -44,6 +47,23 @@ TSNode lf_tssem_unwrap(TSNode n) {
             if (ts_node_is_null(c))
                 return n;
             n = c;
+            continue;
+        }
+        /* `(0, fs_1.unlinkSync)(p)`, TypeScript's CommonJS output for an
+         * imported call: a sequence's value is its last operand */
+        if (strcmp(t, "sequence_expression") == 0) {
+            uint32_t k = ts_node_named_child_count(n);
+            TSNode last = {0};
+            for (uint32_t j = k; j-- > 0;) {
+                TSNode x = ts_node_named_child(n, j);
+                if (strcmp(ts_node_type(x), "comment") != 0) {
+                    last = x;
+                    break;
+                }
+            }
+            if (ts_node_is_null(last))
+                return n;
+            n = last;
             continue;
         }
         return n;

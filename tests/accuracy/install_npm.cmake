@@ -1,0 +1,25 @@
+# npm ci the pinned npm accuracy corpus (deps/accuracy-npm) into DST, once per
+# lock file: `--ignore-scripts`, so none of the packages' code runs; the suite
+# only scans it. Usage: cmake -DSRC=<deps/accuracy-npm> -DDST=<build>/accuracy-npm -P install_npm.cmake
+file(SHA256 ${SRC}/package-lock.json _hash)
+set(_stamp ${DST}/.lockfix-accuracy-npm-stamp)
+if(EXISTS ${_stamp})
+  file(READ ${_stamp} _have)
+  if(_have STREQUAL _hash AND EXISTS ${DST}/node_modules/proper-lockfile/package.json)
+    return()
+  endif()
+endif()
+find_program(NPM npm)
+if(NOT NPM)
+  message(FATAL_ERROR "npm not found: install it with `sudo apt-get install -y nodejs npm`")
+endif()
+file(MAKE_DIRECTORY ${DST})
+foreach(f package.json package-lock.json .npmrc)
+  configure_file(${SRC}/${f} ${DST}/${f} COPYONLY)
+endforeach()
+execute_process(COMMAND ${NPM} ci --ignore-scripts --no-audit --no-fund
+                WORKING_DIRECTORY ${DST} RESULT_VARIABLE _rc)
+if(NOT _rc EQUAL 0)
+  message(FATAL_ERROR "`npm ci --ignore-scripts` failed in ${DST}: is the npm registry reachable?")
+endif()
+file(WRITE ${_stamp} ${_hash})
