@@ -63,7 +63,7 @@ run_one() {
     [ -d "$d" ] && seeds+=("$d")
   done
   # Seed the campaign corpus (only inputs that add coverage are copied in).
-  nice -n 19 "$bin" -merge=1 -timeout=30 -rss_limit_mb=2048 -max_len=65536 "$camp" "${seeds[@]}" \
+  nice -n 19 "$bin" -merge=1 -timeout=30 -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$art/merge-" "$camp" "${seeds[@]}" \
     >"$log.merge-in" 2>&1 || true
   local budget=(-max_total_time="${seconds[$t]:-$time_budget}")
   [ -n "$runs" ] && budget=(-runs="$runs")
@@ -74,7 +74,7 @@ run_one() {
   end=$(date +%s)
   # Keep the corpus minimal for the next campaign.
   rm -rf "$camp.min" && mkdir -p "$camp.min"
-  nice -n 19 "$bin" -merge=1 -timeout=30 -rss_limit_mb=2048 -max_len=65536 "$camp.min" "$camp" \
+  nice -n 19 "$bin" -merge=1 -timeout=30 -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$art/merge-" "$camp.min" "$camp" \
     >"$log.merge-out" 2>&1 && { rm -rf "$camp"; mv "$camp.min" "$camp"; } || rm -rf "$camp.min"
   local execs rate
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
