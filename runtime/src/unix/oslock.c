@@ -34,6 +34,7 @@
  * check that the name still points at the inode we locked (someone else may have
  * unlinked or replaced it), and start over if not.
  */
+#include "kept_fd.h"
 #include "lockrt_internal.h"
 #include "wake_timer.h"
 
@@ -46,10 +47,17 @@
 
 static int open_lock_file(lockrt_lock *lock)
 {
+    /* A descriptor kept from this process's last release of the path
+     * (kept_fd.c): checked to be the same regular file, unlocked, ours. Whether
+     * the name still names it is checked once locked, as for a new one. */
+    int fd = lockrt__kept_take(lock->path, &lock->fd_dev, &lock->fd_ino);
+    if (fd >= 0) {
+        lock->fd = fd;
+        return LOCKRT_OK;
+    }
     /* O_NOFOLLOW: a symlink planted at the lock path must not redirect our create
      * (or lock) to a file of the attacker's choosing. O_NONBLOCK: a FIFO at the
      * path must not block the open; it is then refused as EBADTYPE. */
-    int fd;
     do {
         fd = open(lock->path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
     } while (fd < 0 && errno == EINTR);
@@ -209,10 +217,14 @@ int lockrt__oslock_release(lockrt_lock *lock)
         /* Explicit LOCK_UN, not just close(): a child forked while we held the
          * lock shares our open file description, and close() in this process
          * would leave the lock held until the child closes its copy too. */
-        if (flock(lock->fd, LOCK_UN) != 0)
+        if (flock(lock->fd, LOCK_UN) != 0) {
             rc = LOCKRT_EIO;
-        if (close(lock->fd) != 0 && rc == LOCKRT_OK)
-            rc = LOCKRT_EIO;
+            close(lock->fd);
+        } else {
+            /* Unlocked: kept for this process's next acquisition of the path
+             * (kept_fd.c), or closed. */
+            lockrt__kept_put(&lock->path, lock->fd, lock->fd_dev, lock->fd_ino);
+        }
         lock->fd = -1;
     }
     return rc;
