@@ -173,12 +173,11 @@ static int flock_once(lockrt_lock *lock, bool block)
 int lockrt__oslock_wait(lockrt_lock *lock, const lockrt_options *opts)
 {
     bool bounded = opts->timeout_ms >= 0;
-    uint64_t deadline = bounded ? lockrt__monotonic_ms() + (uint64_t)opts->timeout_ms : 0;
-    bool block = !bounded, timer_tried = false;
+    bool block = !bounded, timer_tried = false, waiting = false;
+    uint64_t deadline = 0;
     lockrt__wake_timer timer;
     timer.armed = false;
     lockrt__backoff backoff;
-    lockrt__backoff_init(&backoff, lock, opts);
     int orphans = 0;
     int rc;
     for (;;) {
@@ -189,6 +188,14 @@ int lockrt__oslock_wait(lockrt_lock *lock, const lockrt_options *opts)
             continue;
         orphans = 0;
         uint64_t now = lockrt__monotonic_ms();
+        if (!waiting) {
+            /* The clock and the backoff are set up only once the lock is found
+             * taken: an uncontended acquisition reads no clock. The bound counts
+             * from here, a non-blocking try (microseconds) after the call. */
+            waiting = true;
+            deadline = bounded ? now + (uint64_t)opts->timeout_ms : 0;
+            lockrt__backoff_init(&backoff, lock, opts);
+        }
         if (bounded && (opts->timeout_ms == 0 || now >= deadline)) {
             rc = LOCKRT_ETIMEDOUT;
             break;
