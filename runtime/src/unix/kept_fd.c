@@ -43,16 +43,21 @@
 
 #define KEPT_LIMIT 64 /* the most lockrt_set_kept_descriptors() accepts */
 
+/* A slot keeps its path after its descriptor is taken (fd -1), so that the
+ * release of that lock stores the descriptor back without allocating: a cycle
+ * of acquire and release allocates nothing here. */
 typedef struct kept {
-    char *path;
-    int fd;
+    char *path;      /* NULL: an unused slot */
+    int fd;          /* -1: no descriptor in it now */
     uint64_t dev, ino;
-    int64_t pid; /* the process that stored it; only it may use or close fd */
+    uint64_t stamp;  /* when fd was stored: the oldest is closed first */
 } kept;
 
 static pthread_mutex_t kept_mu = PTHREAD_MUTEX_INITIALIZER;
-static kept kept_fds[KEPT_LIMIT]; /* oldest first */
-static unsigned n_kept;
+static kept slots[KEPT_LIMIT];
+static unsigned n_slots;  /* slots[0, n_slots) have been used */
+static int64_t slots_pid; /* the process that stored the descriptors; only it may use or close them */
+static uint64_t stamps;
 static atomic_uint kept_max = LOCKRT__KEPT_DEFAULT;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
@@ -64,24 +69,30 @@ static bool still_ours(int fd, uint64_t dev, uint64_t ino)
            (uint64_t)st.st_ino == ino;
 }
 
-static void remove_at(unsigned i)
-{
-    memmove(&kept_fds[i], &kept_fds[i + 1], (n_kept - i - 1) * sizeof kept_fds[0]);
-    n_kept--;
-}
-
-/* Under kept_mu: drop the entries another pid stored (inherited through a fork
- * that ran no handlers). Never closed: the numbers are that process's. */
+/* Under kept_mu: forget the descriptors another pid stored (inherited through a
+ * fork that ran no handlers). Never closed: the numbers are that process's. */
 static void forget_foreign(int64_t me)
 {
-    for (unsigned i = 0; i < n_kept;) {
-        if (kept_fds[i].pid != me) {
-            free(kept_fds[i].path);
-            remove_at(i);
-        } else {
-            i++;
-        }
+    if (slots_pid == me)
+        return;
+    for (unsigned i = 0; i < n_slots; i++)
+        slots[i].fd = -1;
+    slots_pid = me;
+}
+
+/* Under kept_mu: the slot holding the oldest descriptor, and how many hold one. */
+static int oldest_idle(unsigned *idle)
+{
+    int best = -1;
+    *idle = 0;
+    for (unsigned i = 0; i < n_slots; i++) {
+        if (slots[i].fd < 0)
+            continue;
+        (*idle)++;
+        if (best < 0 || slots[i].stamp < slots[best].stamp)
+            best = (int)i;
     }
+    return best;
 }
 
 static void before_fork(void)
@@ -95,15 +106,13 @@ static void after_fork_parent(void)
 }
 
 /* In the child: close the copies (async-signal-safe calls only: a threaded
- * parent's child may run nothing else), and mark the entries foreign so that
- * the next use frees them. */
+ * parent's child may run nothing else). */
 static void after_fork_child(void)
 {
-    for (unsigned i = 0; i < n_kept; i++) {
-        if (still_ours(kept_fds[i].fd, kept_fds[i].dev, kept_fds[i].ino))
-            close(kept_fds[i].fd);
-        kept_fds[i].fd = -1;
-        kept_fds[i].pid = 0;
+    for (unsigned i = 0; i < n_slots; i++) {
+        if (still_ours(slots[i].fd, slots[i].dev, slots[i].ino))
+            close(slots[i].fd);
+        slots[i].fd = -1;
     }
     pthread_mutex_unlock(&kept_mu);
 }
@@ -121,28 +130,24 @@ int lockrt__kept_take(const char *path, uint64_t *dev, uint64_t *ino)
     kept found = {NULL, -1, 0, 0, 0};
     pthread_mutex_lock(&kept_mu);
     forget_foreign(me);
-    for (unsigned i = n_kept; i-- > 0;) { /* newest first */
-        if (strcmp(kept_fds[i].path, path) == 0) {
-            found = kept_fds[i];
-            remove_at(i);
+    for (unsigned i = 0; i < n_slots; i++) {
+        if (slots[i].fd >= 0 && strcmp(slots[i].path, path) == 0) {
+            found = slots[i];
+            slots[i].fd = -1; /* the name stays, for the release */
             break;
         }
     }
     pthread_mutex_unlock(&kept_mu);
-    if (!found.path)
-        return -1;
-    free(found.path);
-    if (!still_ours(found.fd, found.dev, found.ino))
-        return -1; /* the number was closed and reused by the host: forget it */
+    if (found.fd < 0 || !still_ours(found.fd, found.dev, found.ino))
+        return -1; /* none, or the number was closed and reused by the host: forget it */
     *dev = found.dev;
     *ino = found.ino;
     return found.fd;
 }
 
-void lockrt__kept_put(char **path, int fd, uint64_t dev, uint64_t ino)
+void lockrt__kept_put(const char *path, int fd, uint64_t dev, uint64_t ino)
 {
-    unsigned max = atomic_load_explicit(&kept_max, memory_order_relaxed);
-    if (max == 0) {
+    if (atomic_load_explicit(&kept_max, memory_order_relaxed) == 0) {
         close(fd);
         return;
     }
@@ -151,27 +156,58 @@ void lockrt__kept_put(char **path, int fd, uint64_t dev, uint64_t ino)
     kept victim = {NULL, -1, 0, 0, 0};
     pthread_mutex_lock(&kept_mu);
     forget_foreign(me);
-    max = atomic_load_explicit(&kept_max, memory_order_relaxed); /* (lowered meanwhile?) */
+    unsigned max = atomic_load_explicit(&kept_max, memory_order_relaxed); /* (lowered meanwhile?) */
+    unsigned idle;
+    int old = oldest_idle(&idle);
     if (max == 0) {
         pthread_mutex_unlock(&kept_mu);
         close(fd);
         return;
     }
-    if (n_kept >= max) {
-        victim = kept_fds[0];
-        remove_at(0);
+    if (idle >= max) {
+        victim = slots[old];
+        slots[old].fd = -1;
     }
-    kept_fds[n_kept++] = (kept){*path, fd, dev, ino, me};
-    *path = NULL;
-    pthread_mutex_unlock(&kept_mu);
-    if (victim.path) {
-        if (still_ours(victim.fd, victim.dev, victim.ino))
-            close(victim.fd);
-        free(victim.path);
+    /* A slot without a descriptor: one named `path` (its last release), else an
+     * unused one, else any (renamed). One exists: at most max <= KEPT_LIMIT hold
+     * a descriptor, and the victim's was just emptied. */
+    int at = -1, any = -1, unused = n_slots < KEPT_LIMIT ? (int)n_slots : -1;
+    for (unsigned i = 0; i < n_slots && at < 0; i++) {
+        if (slots[i].fd >= 0)
+            continue;
+        if (strcmp(slots[i].path, path) == 0)
+            at = (int)i;
+        else if (any < 0)
+            any = (int)i;
     }
+    if (at < 0) {
+        at = unused >= 0 ? unused : any;
+        char *copy = strdup(path);
+        if (at < 0 || !copy) {
+            free(copy);
+            pthread_mutex_unlock(&kept_mu);
+            close(fd); /* (out of memory: just not kept) */
+            fd = -1;
+        } else {
+            if (at == unused)
+                n_slots++;
+            free(slots[at].path);
+            slots[at].path = copy;
+        }
+    }
+    if (fd >= 0) {
+        slots[at].fd = fd;
+        slots[at].dev = dev;
+        slots[at].ino = ino;
+        slots[at].stamp = ++stamps;
+        pthread_mutex_unlock(&kept_mu);
+    }
+    if (victim.fd >= 0 && still_ours(victim.fd, victim.dev, victim.ino))
+        close(victim.fd);
 }
 
-/* Close and forget every idle entry beyond `keep`. */
+/* Close every kept descriptor beyond the `keep` newest; with keep 0, also free
+ * the names of the slots without one. */
 static void trim(unsigned keep)
 {
     kept out[KEPT_LIMIT];
@@ -179,16 +215,25 @@ static void trim(unsigned keep)
     int64_t me = lockrt__self_pid();
     pthread_mutex_lock(&kept_mu);
     forget_foreign(me);
-    while (n_kept > keep) {
-        out[n++] = kept_fds[0];
-        remove_at(0);
+    for (;;) {
+        unsigned idle;
+        int old = oldest_idle(&idle);
+        if (idle <= keep)
+            break;
+        out[n++] = slots[old];
+        slots[old].fd = -1;
+    }
+    if (keep == 0) {
+        for (unsigned i = 0; i < n_slots; i++) {
+            free(slots[i].path);
+            slots[i].path = NULL;
+        }
+        n_slots = 0;
     }
     pthread_mutex_unlock(&kept_mu);
-    for (unsigned i = 0; i < n; i++) {
+    for (unsigned i = 0; i < n; i++)
         if (still_ours(out[i].fd, out[i].dev, out[i].ino))
             close(out[i].fd);
-        free(out[i].path);
-    }
 }
 
 void lockrt_close_idle_descriptors(void)

@@ -15,9 +15,8 @@
  * there is none. The caller owns it from then on. */
 int lockrt__kept_take(const char *path, uint64_t *dev, uint64_t *ino);
 
-/* Keep an unlocked descriptor of *path (its identity dev, ino) for the next
- * acquisition: takes ownership of fd and of the malloc'd *path (set to NULL
- * when kept). Closes fd instead when nothing is to be kept. The oldest entry
- * is closed when the cache is full. */
-void lockrt__kept_put(char **path, int fd, uint64_t dev, uint64_t ino);
+/* Keep an unlocked descriptor of `path` (its identity dev, ino) for the next
+ * acquisition: takes ownership of fd. Closes it instead when nothing is to be
+ * kept. The oldest kept descriptor is closed when the cache is full. */
+void lockrt__kept_put(const char *path, int fd, uint64_t dev, uint64_t ino);
 #endif

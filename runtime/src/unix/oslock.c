@@ -230,7 +230,7 @@ int lockrt__oslock_release(lockrt_lock *lock)
         } else {
             /* Unlocked: kept for this process's next acquisition of the path
              * (kept_fd.c), or closed. */
-            lockrt__kept_put(&lock->path, lock->fd, lock->fd_dev, lock->fd_ino);
+            lockrt__kept_put(lock->path, lock->fd, lock->fd_dev, lock->fd_ino);
         }
         lock->fd = -1;
     }
