@@ -37,7 +37,7 @@ if [ "$series" = 1 ]; then
         cmake --build "$build" -j2 --target lockrt lockrt_bench >/dev/null
     fi
     exec "$python" "$repo/bench/runtime/contended_series.py" --cbench "$build/runtime/lockrt_bench" \
-        --library "this=$build/runtime/liblockrt.so" --procs 1,2,4,8 --rounds 3 --ops 2000 \
+        --library "this=$build/runtime/liblockrt.so" --procs 1,2,4,8 --rounds 3 --ops 20000 \
         --methods C:raw-flock-held,C:raw-flock-open,C:raw-flock-checked,C:raw-flock-kept-checked,C:lockrt-oslock,C:lockrt-oslock-nokeep \
         --json-out "$build/bench-runtime-series.json" "${extra[@]}"
 fi
