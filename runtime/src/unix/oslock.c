@@ -32,7 +32,11 @@
  * unlinked the name on release, the next opener would create a new inode and lock
  * it while the waiter locks the old one -- two holders. After acquiring we also
  * check that the name still points at the inode we locked (someone else may have
- * unlinked or replaced it), and start over if not.
+ * unlinked or replaced it), and start over if not. That check runs after the
+ * grant, inside the critical section, by necessity (docs/lockrt.md, "The
+ * identity check"); what pays for it is that a released descriptor is kept for
+ * the next acquisition of the path (kept_fd.c), which then skips open and close
+ * and makes the same checks.
  */
 #include "kept_fd.h"
 #include "lockrt_internal.h"
