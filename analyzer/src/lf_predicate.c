@@ -1,11 +1,13 @@
 /* Text predicates of tree-sitter queries. The C runtime parses them but leaves
- * evaluation to the embedder; regexes are compiled once, when the rule loads. */
-#include <regex.h>
+ * evaluation to the embedder; regexes are compiled once, when the rule loads, by
+ * lf_re (linear-time matching whatever the pattern: rule files may come from a
+ * scanned repository). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lf_engine_internal.h"
+#include "lf_re.h"
 #include "lf_sem.h"
 
 /* #qualname? @x "os.replace" ...: what @x names, resolved by the file's semantic
@@ -21,8 +23,7 @@ typedef struct text_pred {
     uint32_t rhs_capture;
     char *rhs_text;
     size_t rhs_len;
-    regex_t re;
-    int has_re;
+    lf_re *re;
     char **set;
     size_t n_set;
 } text_pred;
@@ -39,8 +40,7 @@ struct lf_rule_predicates {
 
 static void pred_free(text_pred *p) {
     free(p->rhs_text);
-    if (p->has_re)
-        regfree(&p->re);
+    lf_re_free(p->re);
     for (size_t i = 0; i < p->n_set; i++)
         free(p->set[i]);
     free(p->set);
@@ -63,109 +63,6 @@ static const char *step_string(const TSQuery *q, const TSQueryPredicateStep *s, 
 }
 
 /* Parse one predicate (steps[0..n), without the Done step) into *out. */
-/* Rule files may come from a scanned repository (--rules), so a #match? regex
- * must not be able to take superlinear time or unbounded memory. glibc's ERE
- * matcher is fast on plain patterns but not linear in general. Measured on a
- * run of "a" (8 KB): back-references are exponential; a repeated group that
- * can match the same text in several ways, because it holds a repetition,
- * (a+)+b, (a|a?)+b, or alternatives longer than one atom, (ab|a)*c, grows with
- * about the cube of the text (1.6 s); counted repetitions are expanded (nested
- * ones multiply: 12.9 GB was seen). Those shapes are refused; repetitions of
- * single atoms and of groups of one-atom alternatives ((x|a)*b, a(b|c)*d) stay
- * linear. Returns why a pattern is refused, or NULL. */
-#define LF_REGEX_MAX_LEN 512
-#define LF_REGEX_MAX_COUNT 32
-#define LF_REGEX_MAX_COUNT_SUM 256
-typedef struct re_group {
-    unsigned branch_atoms; /* atoms in the current alternative */
-    unsigned char quant;   /* holds a repetition */
-    unsigned char alt;     /* holds '|' */
-    unsigned char multi;   /* an alternative has more than one atom */
-} re_group;
-
-static const char *regex_unbounded(const char *re) {
-    size_t len = strlen(re);
-    if (len > LF_REGEX_MAX_LEN)
-        return "longer than 512 bytes";
-    re_group g[LF_REGEX_MAX_LEN + 2];
-    memset(&g[0], 0, sizeof g[0]);
-    size_t depth = 0;
-    int prev_group = 0;         /* the atom just before is a group that closed */
-    re_group closed = {0, 0, 0, 0};
-    unsigned long sum = 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = re[i];
-        int is_group = 0;
-        if (c == '*' || c == '+' || c == '?' || c == '{') {
-            if (c == '{') {
-                char *end;
-                unsigned long lo = strtoul(re + i + 1, &end, 10), hi = lo;
-                if (*end == ',')
-                    hi = end[1] == '}' ? lo : strtoul(end + 1, &end, 10);
-                if (lo > LF_REGEX_MAX_COUNT || hi > LF_REGEX_MAX_COUNT)
-                    return "a counted repetition {m,n} above 32";
-                sum += hi > lo ? hi : lo;
-                if (sum > LF_REGEX_MAX_COUNT_SUM)
-                    return "counted repetitions adding up to more than 256";
-                const char *close = strchr(re + i, '}');
-                if (close)
-                    i = (size_t)(close - re);
-            }
-            if (prev_group && (closed.quant || (closed.alt && closed.multi)))
-                return "a repeated group that can match the same text in several ways (it holds a repetition, "
-                       "or alternatives longer than one atom): matching time would grow with the cube of the text";
-            g[depth].quant = 1;
-            prev_group = 0;
-            continue;
-        }
-        if (c == '\\') {
-            if (i + 1 < len && re[i + 1] >= '1' && re[i + 1] <= '9')
-                return "back-references are not allowed (their matching time is exponential)";
-            i++;
-        } else if (c == '[') {
-            size_t j = i + 1;
-            if (j < len && re[j] == '^')
-                j++;
-            if (j < len && re[j] == ']')
-                j++;
-            while (j < len && re[j] != ']') {
-                if (re[j] == '[' && j + 1 < len && strchr(":.=", re[j + 1])) {
-                    char term[3] = {re[j + 1], ']', 0};
-                    const char *end = strstr(re + j + 2, term);
-                    j = end ? (size_t)(end - re) + 2 : len;
-                    continue;
-                }
-                j++;
-            }
-            i = j;
-        } else if (c == '(') {
-            depth++;
-            memset(&g[depth], 0, sizeof g[depth]);
-            prev_group = 0;
-            continue;
-        } else if (c == '|') {
-            if (g[depth].branch_atoms > 1)
-                g[depth].multi = 1;
-            g[depth].branch_atoms = 0;
-            g[depth].alt = 1;
-            prev_group = 0;
-            continue;
-        } else if (c == ')') {
-            if (depth == 0)
-                continue; /* regcomp reports it */
-            if (g[depth].branch_atoms > 1)
-                g[depth].multi = 1;
-            closed = g[depth];
-            depth--;
-            g[depth].quant |= closed.quant;
-            is_group = 1;
-        }
-        g[depth].branch_atoms++;
-        prev_group = is_group;
-    }
-    return NULL;
-}
-
 static int compile_one(const TSQuery *q, const TSQueryPredicateStep *steps, uint32_t n, text_pred *out,
                        char **problem) {
     memset(out, 0, sizeof *out);
@@ -240,19 +137,14 @@ static int compile_one(const TSQuery *q, const TSQueryPredicateStep *steps, uint
     uint32_t l;
     const char *s = step_string(q, &steps[2], &l);
     out->rhs_text = lf_xstrndup(s, l);
-    const char *why = regex_unbounded(out->rhs_text);
-    if (why) {
-        *problem = lf_xasprintf("#%s: regex \"%s\" refused: %s", op, out->rhs_text, why);
+    const char *why;
+    int refused;
+    out->re = lf_re_compile(out->rhs_text, &why, &refused);
+    if (!out->re) {
+        *problem = refused ? lf_xasprintf("#%s: regex \"%s\" refused: %s", op, out->rhs_text, why)
+                           : lf_xasprintf("#%s: bad regex \"%s\": %s", op, out->rhs_text, why);
         return 0;
     }
-    int rc = regcomp(&out->re, out->rhs_text, REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-        char buf[256];
-        regerror(rc, &out->re, buf, sizeof buf);
-        *problem = lf_xasprintf("#%s: bad regex \"%s\": %s", op, out->rhs_text, buf);
-        return 0;
-    }
-    out->has_re = 1;
     return 1;
 }
 
@@ -298,14 +190,10 @@ static int node_texts_equal(const lf_source *src, TSNode x, TSNode y) {
     return node_text_eq_bytes(src, y, src->text + a, b - a);
 }
 
-static int node_regex(const lf_source *src, const regex_t *re, TSNode n) {
-    regmatch_t m[1];
-    /* REG_STARTEND (glibc, BSD) bounds the match without copying the text out. The
-     * string starts at the node, not before it, so that ^ anchors at the node's start. */
+static int node_regex(const lf_source *src, const lf_re *re, TSNode n) {
+    /* The text is the node's own, so that ^ and $ anchor at its ends. */
     uint32_t a = ts_node_start_byte(n);
-    m[0].rm_so = 0;
-    m[0].rm_eo = (regoff_t)(ts_node_end_byte(n) - a);
-    return regexec(re, src->text + a, 1, m, REG_STARTEND) == 0;
+    return lf_re_search(re, src->text + a, ts_node_end_byte(n) - a);
 }
 
 static int holds_for_node(const text_pred *p, const TSQueryMatch *m, const lf_source *src, lf_filesem *fs,
@@ -327,7 +215,7 @@ static int holds_for_node(const text_pred *p, const TSQueryMatch *m, const lf_so
         }
         return node_text_eq_bytes(src, n, p->rhs_text, p->rhs_len);
     case PRED_MATCH:
-        return node_regex(src, &p->re, n);
+        return node_regex(src, p->re, n);
     case PRED_ANY_OF:
         for (size_t i = 0; i < p->n_set; i++)
             if (node_text_eq_bytes(src, n, p->set[i], strlen(p->set[i])))

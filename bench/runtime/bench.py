@@ -182,7 +182,8 @@ def main():
     print("\nUncontended acquire+release (C: lockrt_bench; Python and Node: fastest of many short "
           "batches alternating between methods)")
     print("  %-6s %-24s %12s" % ("lang", "method", "per cycle"))
-    for name in ("raw-flock-open", "raw-flock-checked", "raw-flock-held", "lockrt-oslock", "lockrt-lockfile"):
+    for name in ("raw-flock-open", "raw-flock-checked", "raw-flock-held", "raw-flock-kept-checked", "lockrt-oslock",
+                 "lockrt-oslock-nokeep", "lockrt-lockfile"):
         print("  %-6s %-24s %12s" % ("C", name, fmt_ns(c_unc[name])))
     for (lang, method), ns in unc.items():
         print("  %-6s %-24s %12s" % ({"py": "Python", "node": "Node"}[lang], method, fmt_ns(ns)))
@@ -221,6 +222,10 @@ def main():
          c_con["lockrt-oslock"]["ops_per_sec"] / c_con["raw-flock-held"]["ops_per_sec"], "x"),
         ("contended: lockrt C oslock (bounded) / raw C open+flock (blocking)",
          c_con["lockrt-oslock"]["ops_per_sec"] / c_con["raw-flock-open"]["ops_per_sec"], "x"),
+        ("contended: lockrt C oslock (bounded) / raw C flock, kept descriptor + two checks",
+         c_con["lockrt-oslock"]["ops_per_sec"] / c_con["raw-flock-kept-checked"]["ops_per_sec"], "x"),
+        ("contended: lockrt C oslock, no kept descriptor / raw C open+flock (blocking)",
+         c_con["lockrt-oslock-nokeep"]["ops_per_sec"] / c_con["raw-flock-open"]["ops_per_sec"], "x"),
         ("contended: lockrt C oslock (bounded) / raw C open+flock + two checks",
          c_con["lockrt-oslock"]["ops_per_sec"] / c_con["raw-flock-checked"]["ops_per_sec"], "x"),
         ("contended: lockrt C oslock bounded / unbounded (timeout -1)",

@@ -3,7 +3,11 @@
 # filelock, portalocker, proper-lockfile and lockfile (npm), side by side in one run.
 #
 #   bench/runtime/run.sh [--build DIR] [--skip-build] [--quick] [-- bench.py options]
+#   bench/runtime/run.sh --series [--build DIR] [--skip-build] [-- contended_series.py options]
 #
+# --series: contended throughput of the C OS lock only, against raw flock (a
+# descriptor per acquisition; a held one; each with lockrt's two checks), at 1, 2,
+# 4 and 8 contenders, 3 interleaved rounds each, medians (contended_series.py).
 # Needs: cmake + gcc, node + npm, python3 with filelock and portalocker
 # (Debian: python3-filelock python3-portalocker). The npm peers come from
 # deps/tools (npm ci --ignore-scripts into DIR/tools). Figures also go to
@@ -12,19 +16,31 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 build=$repo/build
 skip_build=0
+series=0
 extra=()
 while [ $# -gt 0 ]; do
     case $1 in
         --build) build=$(realpath -m "$2"); shift 2 ;;
         --skip-build) skip_build=1; shift ;;
+        --series) series=1; shift ;;
         --quick) extra+=(--rounds 1 --seconds 0.3 --ops 200 --repeats 1); shift ;;
         --) shift; extra+=("$@"); break ;;
-        -h|--help) sed -n 2,11p "$0"; exit 0 ;;
+        -h|--help) sed -n 2,15p "$0"; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
 python=/usr/bin/python3
 [ -x "$python" ] || python=$(command -v python3)
+if [ "$series" = 1 ]; then
+    if [ "$skip_build" = 0 ]; then
+        cmake -S "$repo" -B "$build" >/dev/null
+        cmake --build "$build" -j2 --target lockrt lockrt_bench >/dev/null
+    fi
+    exec "$python" "$repo/bench/runtime/contended_series.py" --cbench "$build/runtime/lockrt_bench" \
+        --library "this=$build/runtime/liblockrt.so" --procs 1,2,4,8 --rounds 3 --ops 20000 \
+        --methods C:raw-flock-held,C:raw-flock-open,C:raw-flock-checked,C:raw-flock-kept-checked,C:lockrt-oslock,C:lockrt-oslock-nokeep \
+        --json-out "$build/bench-runtime-series.json" "${extra[@]}"
+fi
 missing=()
 "$python" -c 'import filelock' 2>/dev/null || missing+=(python3-filelock)
 "$python" -c 'import portalocker' 2>/dev/null || missing+=(python3-portalocker)

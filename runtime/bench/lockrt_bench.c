@@ -14,17 +14,22 @@
  *   raw-flock-checked  raw-flock-open plus the checks lockrt cannot drop: fstat of
  *                      the new descriptor, and lstat of the name once locked (is it
  *                      still the inode we hold?); lockrt's open flags
+ *   raw-flock-kept-checked  raw-flock-held plus the same two checks: the system
+ *                      calls of lockrt's cycle on a kept descriptor, and nothing else
  *   lockrt-oslock      lockrt_acquire+lockrt_release, OS lock strategy, 60 s bound
+ *                      (with kept descriptors, the default)
  *   lockrt-oslock-forever  the same without a bound (timeout_ms -1)
+ *   lockrt-oslock-nokeep   lockrt-oslock keeping no descriptor (a new one each time)
  *   lockrt-lockfile    lockrt_acquire+lockrt_release, lockfile strategy
  *   lockrt-auto        lockrt_acquire+lockrt_release, AUTO (env read + statfs each time)
  * Contended: P processes each do K locked read-modify-write increments of an
  * 8-byte counter (pread/pwrite, no fsync, so the lock dominates); reports
  * throughput and checks that no increment was lost. Every method but
  * lockrt-auto (the same wait as lockrt-oslock). The raw-flock rows block in
- * flock(LOCK_EX); raw-flock-open has lockrt's shape (a descriptor per
- * acquisition), raw-flock-checked adds lockrt's two stat calls (the lstat
- * inside the critical section), raw-flock-held is the floor.
+ * flock(LOCK_EX); raw-flock-open is the issue's baseline (a lock taken from a
+ * path: a descriptor per acquisition), raw-flock-checked adds lockrt's two stat
+ * calls (the lstat inside the critical section), raw-flock-held is the floor
+ * (it checks nothing, so it is not a lock on a path anyone may replace).
  */
 #include "lockrt.h"
 
@@ -44,15 +49,18 @@ typedef enum {
     M_RAW_HELD,
     M_RAW_OPEN,
     M_RAW_CHECKED,
+    M_RAW_KEPT_CHECKED,
     M_OSLOCK,
     M_OSLOCK_FOREVER,
+    M_OSLOCK_NOKEEP,
     M_LOCKFILE,
     M_AUTO,
     M_COUNT
 } method;
-static const char *const method_names[] = {"raw-flock-held",  "raw-flock-open",        "raw-flock-checked",
-                                           "lockrt-oslock",   "lockrt-oslock-forever", "lockrt-lockfile",
-                                           "lockrt-auto"};
+static const char *const method_names[] = {
+    "raw-flock-held", "raw-flock-open",        "raw-flock-checked",     "raw-flock-kept-checked",
+    "lockrt-oslock",  "lockrt-oslock-forever", "lockrt-oslock-nokeep", "lockrt-lockfile",
+    "lockrt-auto"};
 
 static double now_ns(void)
 {
@@ -82,7 +90,11 @@ static int ctx_open(ctx *c, method m, const char *lock_path)
     c->opts.strategy = m == M_LOCKFILE ? LOCKRT_STRATEGY_LOCKFILE
                        : m == M_AUTO   ? LOCKRT_STRATEGY_AUTO
                                        : LOCKRT_STRATEGY_OSLOCK;
-    if (m == M_RAW_HELD) {
+    /* lockrt keeps a released lock file's descriptor for the next acquisition
+     * (docs/lockrt.md, "Kept descriptors"); -nokeep opens one every time. The
+     * setting is per process: each measurement runs in its own processes. */
+    lockrt_set_kept_descriptors(m == M_OSLOCK_NOKEEP ? 0 : 16);
+    if (m == M_RAW_HELD || m == M_RAW_KEPT_CHECKED) {
         c->held_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
         if (c->held_fd < 0)
             return -1;
@@ -114,6 +126,13 @@ static int lock_once(ctx *c)
             return -1;
         return by_fd.st_ino == by_name.st_ino && by_fd.st_dev == by_name.st_dev ? 0 : -1;
     }
+    case M_RAW_KEPT_CHECKED: {
+        struct stat by_fd, by_name;
+        if (fstat(c->held_fd, &by_fd) != 0 || flock(c->held_fd, LOCK_EX) != 0 ||
+            lstat(c->lock_path, &by_name) != 0)
+            return -1;
+        return by_fd.st_ino == by_name.st_ino && by_fd.st_dev == by_name.st_dev ? 0 : -1;
+    }
     default:
         return lockrt_acquire(c->lock_path, &c->opts, &c->lock) == LOCKRT_OK ? 0 : -1;
     }
@@ -123,6 +142,7 @@ static int unlock_once(ctx *c)
 {
     switch (c->m) {
     case M_RAW_HELD:
+    case M_RAW_KEPT_CHECKED:
         return flock(c->held_fd, LOCK_UN);
     case M_RAW_OPEN:
     case M_RAW_CHECKED: {

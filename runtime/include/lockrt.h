@@ -111,6 +111,19 @@ LOCKRT_API int lockrt_acquire(const char *path, const lockrt_options *opts, lock
  * frees the copy and leaves the lock with the acquiring process. */
 LOCKRT_API int lockrt_release(lockrt_lock *lock);
 
+/* OS lock on Unix: after a release, the unlocked lock-file descriptor is kept
+ * open (close-on-exec) for this process's next acquisition of the same path,
+ * which then skips open() and close() but repeats every check a new descriptor
+ * gets (docs/lockrt.md, "Kept descriptors"). At most 16 by default; a forked
+ * child closes its copies. lockrt_close_idle_descriptors() closes the idle
+ * ones (before a daemonizing process closes every descriptor, or before the
+ * lock file's filesystem is unmounted); held locks are not affected. No-ops on
+ * Windows. */
+LOCKRT_API void lockrt_close_idle_descriptors(void);
+/* How many idle descriptors to keep from now on (0: none; at most 64); closes
+ * the idle ones beyond it. Returns the previous bound. */
+LOCKRT_API unsigned lockrt_set_kept_descriptors(unsigned max);
+
 /* Strategy actually in use for a held lock (never AUTO). */
 LOCKRT_API lockrt_strategy lockrt_lock_strategy(const lockrt_lock *lock);
 /* Owner token of a held lock (lockfile strategy), "" for OS locks. */

@@ -220,6 +220,15 @@ def _bind(lib):
     lib.lockrt_confined_path.restype = c.c_int
     lib.lockrt_write_atomic.argtypes = [c.c_char_p, c.c_char_p, c.c_size_t, c.c_uint]
     lib.lockrt_write_atomic.restype = c.c_int
+    # The binding keeps its own idle lock-file descriptors (_kept_fds, below:
+    # LOCKRT_PY_KEEP_FD and close_idle_descriptors() govern them), so the library
+    # keeps none: one such cache per process. (A library older than its kept
+    # descriptors has no such call, and keeps none anyway.)
+    keep = getattr(lib, "lockrt_set_kept_descriptors", None)
+    if keep is not None:
+        keep.argtypes = [c.c_uint]
+        keep.restype = c.c_uint
+        keep(0)
     return lib
 
 

@@ -82,15 +82,12 @@ int lockrt__acquire(const char *path, const lockrt_options *user_opts,
     lockrt_options opts;
     lockrt__effective_options(user_opts, &opts);
 
-    lockrt_lock *lock = calloc(1, sizeof *lock);
+    size_t plen = strlen(path);
+    /* One allocation for the handle and its copy of the path. */
+    lockrt_lock *lock = calloc(1, sizeof *lock + plen + 1);
     if (!lock)
         return LOCKRT_ENOMEM;
-    size_t plen = strlen(path);
-    lock->path = malloc(plen + 1);
-    if (!lock->path) {
-        free(lock);
-        return LOCKRT_ENOMEM;
-    }
+    lock->path = (char *)(lock + 1);
     memcpy(lock->path, path, plen + 1);
 #ifdef _WIN32
     lock->handle = NULL;
@@ -111,7 +108,6 @@ int lockrt__acquire(const char *path, const lockrt_options *user_opts,
         }
     }
     if (rc != LOCKRT_OK) {
-        free(lock->path);
         free(lock);
         return rc;
     }
@@ -135,7 +131,6 @@ int lockrt_release(lockrt_lock *lock)
         rc = lock->strategy == LOCKRT_STRATEGY_OSLOCK ? lockrt__oslock_release(lock)
                                                       : lockrt__lockfile_release(lock);
     }
-    free(lock->path);
     free(lock);
     return rc;
 }

@@ -30,7 +30,7 @@
 
 struct lockrt_lock {
     lockrt_strategy strategy;
-    char *path;
+    char *path;                /* the caller's path, copied (in the same allocation) */
 #ifdef _WIN32
     void *handle;              /* OS lock: the LockFileEx'd handle */
 #else

@@ -149,7 +149,7 @@ static void test_rule_errors(void) {
     free(j);
 
     j = rule_json("", "\"((identifier) @finding (#match? @finding \\\"a(\\\"))\"");
-    expect_rule_error(j, "t.json: line 10: queries.python: #match?: bad regex \"a(\": Unmatched ( or \\(");
+    expect_rule_error(j, "t.json: line 10: queries.python: #match?: bad regex \"a(\": unmatched (");
     free(j);
 
     j = rule_json("", "\"(identifier) @x\"");

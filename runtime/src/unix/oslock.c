@@ -32,8 +32,13 @@
  * unlinked the name on release, the next opener would create a new inode and lock
  * it while the waiter locks the old one -- two holders. After acquiring we also
  * check that the name still points at the inode we locked (someone else may have
- * unlinked or replaced it), and start over if not.
+ * unlinked or replaced it), and start over if not. That check runs after the
+ * grant, inside the critical section, by necessity (docs/lockrt.md, "The
+ * identity check"); what pays for it is that a released descriptor is kept for
+ * the next acquisition of the path (kept_fd.c), which then skips open and close
+ * and makes the same checks.
  */
+#include "kept_fd.h"
 #include "lockrt_internal.h"
 #include "wake_timer.h"
 
@@ -46,10 +51,17 @@
 
 static int open_lock_file(lockrt_lock *lock)
 {
+    /* A descriptor kept from this process's last release of the path
+     * (kept_fd.c): checked to be the same regular file, unlocked, ours. Whether
+     * the name still names it is checked once locked, as for a new one. */
+    int fd = lockrt__kept_take(lock->path, &lock->fd_dev, &lock->fd_ino);
+    if (fd >= 0) {
+        lock->fd = fd;
+        return LOCKRT_OK;
+    }
     /* O_NOFOLLOW: a symlink planted at the lock path must not redirect our create
      * (or lock) to a file of the attacker's choosing. O_NONBLOCK: a FIFO at the
      * path must not block the open; it is then refused as EBADTYPE. */
-    int fd;
     do {
         fd = open(lock->path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
     } while (fd < 0 && errno == EINTR);
@@ -165,12 +177,11 @@ static int flock_once(lockrt_lock *lock, bool block)
 int lockrt__oslock_wait(lockrt_lock *lock, const lockrt_options *opts)
 {
     bool bounded = opts->timeout_ms >= 0;
-    uint64_t deadline = bounded ? lockrt__monotonic_ms() + (uint64_t)opts->timeout_ms : 0;
-    bool block = !bounded, timer_tried = false;
+    bool block = !bounded, timer_tried = false, waiting = false;
+    uint64_t deadline = 0;
     lockrt__wake_timer timer;
     timer.armed = false;
     lockrt__backoff backoff;
-    lockrt__backoff_init(&backoff, lock, opts);
     int orphans = 0;
     int rc;
     for (;;) {
@@ -181,6 +192,14 @@ int lockrt__oslock_wait(lockrt_lock *lock, const lockrt_options *opts)
             continue;
         orphans = 0;
         uint64_t now = lockrt__monotonic_ms();
+        if (!waiting) {
+            /* The clock and the backoff are set up only once the lock is found
+             * taken: an uncontended acquisition reads no clock. The bound counts
+             * from here, a non-blocking try (microseconds) after the call. */
+            waiting = true;
+            deadline = bounded ? now + (uint64_t)opts->timeout_ms : 0;
+            lockrt__backoff_init(&backoff, lock, opts);
+        }
         if (bounded && (opts->timeout_ms == 0 || now >= deadline)) {
             rc = LOCKRT_ETIMEDOUT;
             break;
@@ -209,10 +228,14 @@ int lockrt__oslock_release(lockrt_lock *lock)
         /* Explicit LOCK_UN, not just close(): a child forked while we held the
          * lock shares our open file description, and close() in this process
          * would leave the lock held until the child closes its copy too. */
-        if (flock(lock->fd, LOCK_UN) != 0)
+        if (flock(lock->fd, LOCK_UN) != 0) {
             rc = LOCKRT_EIO;
-        if (close(lock->fd) != 0 && rc == LOCKRT_OK)
-            rc = LOCKRT_EIO;
+            close(lock->fd);
+        } else {
+            /* Unlocked: kept for this process's next acquisition of the path
+             * (kept_fd.c), or closed. */
+            lockrt__kept_put(lock->path, lock->fd, lock->fd_dev, lock->fd_ino);
+        }
         lock->fd = -1;
     }
     return rc;

@@ -1,4 +1,4 @@
-/* Unix clock, sleep, randomness, identity of this process and filesystem type. */
+/* Unix clock, sleep, randomness, host name and filesystem type (the pid: self_pid.c). */
 #include "lockrt_internal.h"
 
 #include <errno.h>
@@ -79,11 +79,6 @@ int lockrt__hostname(char *buf, size_t cap)
         return LOCKRT_EIO;
     buf[cap - 1] = '\0';
     return LOCKRT_OK;
-}
-
-int64_t lockrt__self_pid(void)
-{
-    return (int64_t)getpid();
 }
 
 /* statfs() of the path, or of its directory while the lock file does not exist. */

@@ -206,6 +206,18 @@ void lockrt__oslock_abandon(lockrt_lock *lock)
     }
 }
 
+/* Windows opens a handle per acquisition and keeps none (kept_fd.c is the
+ * Unix side's reason to keep them). */
+void lockrt_close_idle_descriptors(void)
+{
+}
+
+unsigned lockrt_set_kept_descriptors(unsigned max)
+{
+    (void)max;
+    return 0;
+}
+
 /* No probe is needed on Windows: an OS-lock holder keeps the file open with
  * write access, and lockrt_unlink_if_identical opens with FILE_SHARE_READ only,
  * so the removal fails with a sharing violation while any such holder exists. */
