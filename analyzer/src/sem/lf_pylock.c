@@ -407,7 +407,14 @@ unsigned lf_pylock_flags_of(lf_pylock *l, TSNode expr) {
     return i < 0 ? 0 : l->keys[i].flags;
 }
 
-int lf_pylock_is_lock(unsigned flags) { return (flags & LF_LOCK_USES) && !(flags & LF_LOCK_PKG); }
+int lf_pylock_is_lock(unsigned flags) {
+    if (!(flags & LF_LOCK_USES) || (flags & LF_LOCK_PKG))
+        return 0;
+    /* A file only byte-range locked that the module also replaces by a rename
+     * is the data file the lock guards (mailbox's lockf on the mbox it
+     * rewrites), not a lock file. */
+    return !(flags & LF_LOCK_REPLACED) || (flags & LF_LOCK_USES & ~(LF_LOCK_FLOCK | LF_LOCK_MSVCRT));
+}
 
 /* ---- the module's own functions ---- */
 
@@ -525,12 +532,28 @@ static TSNode returned_value(lf_pysem *m, int32_t f) {
     return found;
 }
 
-/* The argument the module's first call of a parameter's function passes for
- * it (`self._get_lock(fh)` for `def _get_lock(self, fh)`), or null. */
-static TSNode first_call_argument(lf_pylock *l, const lf_pybinding *param) {
+/* Is the function a @staticmethod (called as `self.f(x)`, it has no self)? */
+static int is_staticmethod(lf_pysem *m, int32_t f) {
+    TSNode dd = ts_node_parent(m->scopes[f].node);
+    for (uint32_t i = 0; !ts_node_is_null(dd) && lf_tree_is(dd, "decorated_definition") && i < ts_node_named_child_count(dd);
+         i++) {
+        TSNode d = ts_node_named_child(dd, i);
+        if (lf_tree_is(d, "decorator")) {
+            /* the builtin: by its qualified name, or by its bare name when the
+             * model does not resolve it */
+            TSNode e = ts_node_named_child(d, 0);
+            const char *q = lf_pysem_qualname(m, e);
+            if (q ? !strcmp(q, "staticmethod") : lf_tree_text_eq(m->src, e, "staticmethod"))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+size_t lf_pylock_param_args(lf_pylock *l, const lf_pybinding *param, TSNode *out, size_t max) {
     lf_pysem *m = l->m;
-    if (param->scope <= 0 || m->scopes[param->scope].kind != LF_PYSCOPE_FUNCTION)
-        return (TSNode){0};
+    if (param->kind != LF_PYBIND_PARAM || param->scope <= 0 || m->scopes[param->scope].kind != LF_PYSCOPE_FUNCTION)
+        return 0;
     TSNode params = lf_tree_field(m->scopes[param->scope].node, "parameters");
     int32_t idx = -1, k = 0;
     for (uint32_t i = 0; i < ts_node_named_child_count(params) && idx < 0; i++) {
@@ -542,16 +565,29 @@ static TSNode first_call_argument(lf_pylock *l, const lf_pybinding *param) {
         k++;
     }
     if (idx < 0)
-        return (TSNode){0};
-    for (size_t i = 0; i < m->n_calls; i++) {
+        return 0;
+    int stat = is_staticmethod(m, param->scope);
+    size_t n = 0;
+    for (size_t i = 0; i < m->n_calls && n < max; i++) {
         int skip = 0;
-        if (lf_pylock_local_callee(l, m->calls[i].node, &skip) != param->scope || idx < skip)
+        if (lf_pylock_local_callee(l, m->calls[i].node, &skip) != param->scope)
+            continue;
+        if (stat)
+            skip = 0;
+        if (idx < skip)
             continue;
         TSNode a = lf_pylock_arg(m, m->calls[i].node, (uint32_t)(idx - skip), param->name);
         if (!ts_node_is_null(a))
-            return a;
+            out[n++] = a;
     }
-    return (TSNode){0};
+    return n;
+}
+
+/* The argument the module's first call of a parameter's function passes for
+ * it (`self._get_lock(fh)` for `def _get_lock(self, fh)`), or null. */
+static TSNode first_call_argument(lf_pylock *l, const lf_pybinding *param) {
+    TSNode a = {0};
+    return lf_pylock_param_args(l, param, &a, 1) ? a : (TSNode){0};
 }
 
 static TSNode handle_path(lf_pylock *l, TSNode h) {
@@ -1199,6 +1235,13 @@ lf_pylock *lf_pylock_build(lf_pysem *m) {
         const lf_pycall *c = &m->calls[i];
         TSNode call = c->node, t, data;
         int32_t scope = c->scope;
+        /* a file replaced whole by a rename holds data */
+        static const char *const replaces[] = {"os.rename", "os.replace", "shutil.move", NULL};
+        if (lf_pylock_callee_any(m, call, replaces)) {
+            TSNode dst = lf_pylock_arg(m, call, 1, "dst");
+            if (!ts_node_is_null(dst))
+                key_mark(l, key_add_expr(l, dst), LF_LOCK_REPLACED, call);
+        }
         TSNode created = exclusive_create(l, call);
         if (!ts_node_is_null(created) && create_failure_handled(m, c->stmt)) {
             int32_t k = key_add_expr(l, created);
