@@ -280,6 +280,24 @@ static void test_name_uses(void) {
     done(&p);
 }
 
+/* A use inside the value a name is being bound from sees the binding before:
+ * `fh = lock(fh)` reads the handle opened on the line above. */
+static void test_binding_in_own_value(void) {
+    parsed p;
+    parse(&p, "def f(path):\n    fh = open(path)\n    fh = lock(fh)\n    x = h()\n    for x in g(x):\n        pass\n    return fh\n");
+    TSNode arg = find(&p, "identifier", "fh", 2); /* the `fh` inside lock(fh) */
+    const lf_pybinding *b = lf_pysem_binding_at(p.m, lf_pysem_scope_of(p.m, arg), "fh", ts_node_start_byte(arg));
+    CHECK(b && b->kind == LF_PYBIND_ASSIGN && lf_tree_text_eq(&p.t.src, b->value, "open(path)"),
+          "fh in lock(fh) sees fh = open(path)");
+    TSNode ret = find(&p, "identifier", "fh", 3); /* the `fh` returned */
+    b = lf_pysem_binding_at(p.m, lf_pysem_scope_of(p.m, ret), "fh", ts_node_start_byte(ret));
+    CHECK(b && lf_tree_text_eq(&p.t.src, b->value, "lock(fh)"), "the return sees fh = lock(fh)");
+    TSNode x = find(&p, "identifier", "x", 2); /* the `x` in g(x) */
+    b = lf_pysem_binding_at(p.m, lf_pysem_scope_of(p.m, x), "x", ts_node_start_byte(x));
+    CHECK(b && b->kind == LF_PYBIND_ASSIGN, "x in the loop's own iterable is x = h(), not the loop variable");
+    done(&p);
+}
+
 static void test_types(void) {
     parsed p;
     parse(&p, "from pathlib import Path\nimport os\n"
@@ -377,6 +395,7 @@ int main(void) {
     test_import_forms();
     test_statements();
     test_name_uses();
+    test_binding_in_own_value();
     test_types();
     test_deep();
     return lf_test_check_summary();

@@ -35,6 +35,7 @@
 
 #include "lf_check.h"
 #include "lf_py.h"
+#include "lf_pyheld.h"
 #include "lf_pylock.h"
 #include "lf_pyshort.h"
 #include "lf_pysem.h"
@@ -179,10 +180,101 @@ static TSNode move_call(lf_pylock *l, TSNode call, TSNode *from) {
 
 /* ---- document file objects (tomlkit's and poetry's TOMLFile) ---- */
 
+/* Does a type annotation name a TOMLFile (`TOMLFile`, `x.TOMLFile`, a string)? */
+static int toml_file_type(const lf_source *src, TSNode t) {
+    if (ts_node_is_null(t))
+        return 0;
+    size_t n = ts_node_end_byte(t) - ts_node_start_byte(t);
+    const char *s = src->text + ts_node_start_byte(t);
+    while (n && (s[n - 1] == '"' || s[n - 1] == '\''))
+        n--;
+    return n >= 8 && !memcmp(s + n - 8, "TOMLFile", 8) && (n == 8 || s[n - 9] == '.' || s[n - 9] == '"' ||
+                                                          s[n - 9] == '\'');
+}
+
+/* The class body holding a method (or null). */
+static TSNode class_body_of(TSNode fn) {
+    TSNode b = ts_node_parent(fn);
+    if (!ts_node_is_null(b) && lf_tree_is(b, "decorated_definition"))
+        b = ts_node_parent(b);
+    TSNode c = ts_node_is_null(b) ? b : ts_node_parent(b);
+    return !ts_node_is_null(c) && lf_tree_is(c, "class_definition") ? b : (TSNode){0};
+}
+
+typedef struct member_search {
+    const lf_source *src;
+    TSNode name;  /* the attribute looked for */
+    TSNode found; /* a property's returned expression, or a field's assigned value */
+} member_search;
+
+static lf_walk_action visit_member(TSNode n, void *ud) {
+    member_search *ms = ud;
+    if (!ts_node_is_null(ms->found) || lf_tree_is(n, "class_definition"))
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, "decorated_definition")) {
+        TSNode def = lf_tree_field(n, "definition");
+        if (lf_tree_is(def, "function_definition") && lf_py_same_text(ms->src, lf_tree_field(def, "name"), ms->name)) {
+            /* `@property def file(self): return self._file` */
+            TSNode body = lf_tree_field(def, "body");
+            for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+                TSNode st = ts_node_named_child(body, i);
+                if (lf_tree_is(st, "return_statement") && ts_node_named_child_count(st) == 1)
+                    ms->found = ts_node_named_child(st, 0);
+            }
+            return LF_WALK_SKIP;
+        }
+    }
+    if (lf_tree_is(n, "assignment")) {
+        TSNode left = lf_tree_unparen(lf_tree_field(n, "left"));
+        if (lf_tree_is(left, "attribute") && lf_py_same_text(ms->src, lf_tree_field(left, "attribute"), ms->name)) {
+            ms->found = lf_tree_field(n, "right");
+            return LF_WALK_STOP;
+        }
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* Is `self.X` a TOMLFile the object was given: X a field assigned from a
+ * parameter annotated TOMLFile, or a property returning such a field? A few
+ * steps at most. */
+static int typed_document_member(lf_pysem *m, TSNode e) {
+    for (int hops = 0; hops < 3; hops++) {
+        e = lf_tree_unparen(e);
+        if (lf_tree_is(e, "identifier")) {
+            char *name = lf_tree_text(m->src, e);
+            const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, e), name, ts_node_start_byte(e));
+            free(name);
+            return b && b->kind == LF_PYBIND_PARAM && toml_file_type(m->src, b->annotation);
+        }
+        if (!lf_tree_is(e, "attribute"))
+            return 0;
+        int32_t sc = lf_pysem_scope_of(m, e);
+        if (sc <= 0 || m->scopes[sc].cls < 0)
+            return 0;
+        TSNode body = class_body_of(m->scopes[sc].node);
+        if (ts_node_is_null(body))
+            return 0;
+        member_search ms;
+        memset(&ms, 0, sizeof ms);
+        ms.src = m->src;
+        ms.name = lf_tree_field(e, "attribute");
+        lf_tree_walk(body, visit_member, &ms);
+        if (ts_node_is_null(ms.found))
+            return 0;
+        e = ms.found;
+    }
+    return 0;
+}
+
 /* Is the expression (through local names) a document file object:
- * `f = TOMLFile(path)`? *path = the path it wraps. */
+ * `f = TOMLFile(path)`, or a field or property holding a TOMLFile parameter
+ * (`self.file`)? *path = the path it wraps (the object itself for a field). */
 static int document_file(lf_pysem *m, TSNode e, TSNode *path) {
     e = lf_tree_unparen(e);
+    if (lf_tree_is(e, "attribute") && typed_document_member(m, e)) {
+        *path = e;
+        return 1;
+    }
     if (lf_tree_is(e, "identifier"))
         e = lf_tree_unparen(lf_pysem_resolve_value(m, e));
     if (!lf_tree_is(e, "call"))
@@ -297,204 +389,6 @@ static lf_walk_action visit_return(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
-/* ---- is a lock held? ---- */
-
-/* Does an identifier spell a lock (`lock`, `_locked`, `FileLock`, `file_mutex`,
- * `synchronized`)? Split at underscores and case changes; compare whole words. */
-static int names_lock(const lf_source *src, TSNode ident) {
-    static const char *const words[] = {"lock",  "locked",  "locking", "locks",        "flock",
-                                        "rlock", "mutex",   "lockfile", "synchronized", "interprocess",
-                                        NULL};
-    const char *s = src->text + ts_node_start_byte(ident);
-    size_t len = ts_node_end_byte(ident) - ts_node_start_byte(ident);
-    size_t i = 0;
-    while (i < len) {
-        while (i < len && (s[i] == '_' || (s[i] >= '0' && s[i] <= '9')))
-            i++;
-        size_t start = i;
-        if (i < len && s[i] >= 'A' && s[i] <= 'Z') {
-            i++;
-            if (i < len && s[i] >= 'A' && s[i] <= 'Z') { /* RLock, FILELOCK */
-                while (i < len && s[i] >= 'A' && s[i] <= 'Z' && !(i + 1 < len && s[i + 1] >= 'a' && s[i + 1] <= 'z'))
-                    i++;
-            }
-        }
-        while (i < len && s[i] >= 'a' && s[i] <= 'z')
-            i++;
-        if (i == start) {
-            i++;
-            continue;
-        }
-        char word[32];
-        size_t w = i - start;
-        if (w >= sizeof word)
-            continue;
-        for (size_t k = 0; k < w; k++)
-            word[k] = (char)((s[start + k] >= 'A' && s[start + k] <= 'Z') ? s[start + k] - 'A' + 'a' : s[start + k]);
-        word[w] = 0;
-        if (in_list(word, words))
-            return 1;
-    }
-    return 0;
-}
-
-static int acquire_event_at(const lf_pylock *l, TSNode call) {
-    for (size_t i = 0; i < l->n_events; i++)
-        if (l->events[i].kind == LF_PYEV_ACQUIRE && ts_node_eq(l->events[i].node, call))
-            return 1;
-    return 0;
-}
-
-/* Is a with-item's context manager a lock? A call that takes a lock (per
- * lf_pylock) or whose callee is named as one; an object (a name or field)
- * named as one, or holding the result of such a call. */
-static int with_item_locks(lf_pylock *l, TSNode v) {
-    lf_pysem *m = l->m;
-    v = lf_tree_unparen(v);
-    if (lf_tree_is(v, "as_pattern"))
-        v = lf_tree_unparen(ts_node_named_child(v, 0));
-    for (int hops = 0; hops < 4 && !ts_node_is_null(v); hops++) {
-        if (lf_tree_is(v, "call")) {
-            if (acquire_event_at(l, v))
-                return 1;
-            TSNode name = callee_name(v);
-            if (!ts_node_is_null(name) && names_lock(m->src, name))
-                return 1;
-            /* `with self._lock.acquire_ctx():` / `with lock_for(p).write():` */
-            TSNode recv = call_receiver(v);
-            if (ts_node_is_null(recv))
-                return 0;
-            v = lf_tree_unparen(recv);
-            continue;
-        }
-        if (lf_tree_is(v, "attribute")) {
-            if (names_lock(m->src, lf_tree_field(v, "attribute")))
-                return 1;
-            return 0;
-        }
-        if (lf_tree_is(v, "identifier")) {
-            if (names_lock(m->src, v))
-                return 1;
-            TSNode r = lf_pysem_resolve_value(m, v);
-            if (ts_node_eq(r, v))
-                return 0;
-            v = lf_tree_unparen(r);
-            continue;
-        }
-        return 0;
-    }
-    return 0;
-}
-
-/* Is the node inside a `with` (within function fn) over a lock? */
-static int under_lock_with(lf_pylock *l, TSNode n, TSNode fn) {
-    for (TSNode cur = ts_node_parent(n); !ts_node_is_null(cur) && !ts_node_eq(cur, fn); cur = ts_node_parent(cur)) {
-        if (!lf_tree_is(cur, "with_statement"))
-            continue;
-        for (uint32_t i = 0; i < ts_node_named_child_count(cur); i++) {
-            TSNode clause = ts_node_named_child(cur, i);
-            if (!lf_tree_is(clause, "with_clause"))
-                continue;
-            for (uint32_t k = 0; k < ts_node_named_child_count(clause); k++) {
-                TSNode item = ts_node_named_child(clause, k);
-                if (with_item_locks(l, lf_tree_field(item, "value")))
-                    return 1;
-            }
-        }
-    }
-    return 0;
-}
-
-/* Is the function (or a class or function around it) decorated with a lock
- * (`@synchronized`, `@lockutils.synchronized(...)`, `@fasteners.interprocess_locked(p)`)? */
-static int decorated_with_lock(lf_pysem *m, TSNode fn) {
-    for (TSNode cur = fn; !ts_node_is_null(cur); cur = ts_node_parent(cur)) {
-        TSNode dd = ts_node_parent(cur);
-        if (ts_node_is_null(dd) || !lf_tree_is(dd, "decorated_definition"))
-            continue;
-        for (uint32_t i = 0; i < ts_node_named_child_count(dd); i++) {
-            TSNode d = ts_node_named_child(dd, i);
-            if (!lf_tree_is(d, "decorator"))
-                continue;
-            TSNode e = lf_tree_unparen(ts_node_named_child(d, 0));
-            if (lf_tree_is(e, "call"))
-                e = lf_tree_unparen(lf_tree_field(e, "function"));
-            if (lf_tree_is(e, "attribute"))
-                e = lf_tree_field(e, "attribute");
-            if (lf_tree_is(e, "identifier") && names_lock(m->src, e))
-                return 1;
-        }
-    }
-    return 0;
-}
-
-/* Does the function release a lock after `at` (`self._lock.release()`,
- * `fcntl.flock(fd, LOCK_UN)`)? Then the lock was held at `at`: taken by a caller
- * or an earlier call of the same object. */
-typedef struct release_search {
-    lf_pysem *m;
-    uint32_t after;
-    int found;
-} release_search;
-
-static lf_walk_action visit_release(TSNode n, void *ud) {
-    release_search *r = ud;
-    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") || lf_tree_is(n, "lambda"))
-        return LF_WALK_SKIP;
-    if (!lf_tree_is(n, "call") || ts_node_start_byte(n) < r->after)
-        return LF_WALK_CONTINUE;
-    static const char *const unlock_calls[] = {"fcntl.flock", "fcntl.lockf", NULL};
-    if (method_is(r->m->src, n, "release") || method_is(r->m->src, n, "unlock")) {
-        TSNode recv = lf_tree_unparen(call_receiver(n));
-        TSNode name = lf_tree_is(recv, "attribute") ? lf_tree_field(recv, "attribute") : recv;
-        if (lf_tree_is(name, "identifier") && names_lock(r->m->src, name)) {
-            r->found = 1;
-            return LF_WALK_STOP;
-        }
-    } else if (lf_pylock_callee_any(r->m, n, unlock_calls)) {
-        r->found = 1;
-        return LF_WALK_STOP;
-    }
-    return LF_WALK_CONTINUE;
-}
-
-/* Is a lock held at `at` in function `scope`? */
-static int lock_held_at(lf_pylock *l, int32_t scope, TSNode at) {
-    lf_pysem *m = l->m;
-    TSNode fn = m->scopes[scope].node;
-    if (l->acquires[scope] || under_lock_with(l, at, fn) || decorated_with_lock(m, fn))
-        return 1;
-    release_search r = {m, ts_node_end_byte(at), 0};
-    lf_tree_walk(lf_tree_field(fn, "body"), visit_release, &r);
-    return r.found;
-}
-
-/* Do all the module's calls of function `f` (at least one) happen with a lock
- * held? A method is called as `x.name(...)` on any receiver (its class is not
- * tracked through fields), a module function through its name. */
-static int callers_hold_lock(lf_pylock *l, int32_t f) {
-    lf_pysem *m = l->m;
-    const lf_pyscope *sc = &m->scopes[f];
-    size_t n = 0;
-    for (size_t i = 0; i < m->n_calls; i++) {
-        const lf_pycall *c = &m->calls[i];
-        int is_call = 0;
-        if (sc->cls >= 0) {
-            TSNode fnn = lf_tree_unparen(lf_tree_field(c->node, "function"));
-            is_call = lf_tree_is(fnn, "attribute") && lf_tree_text_eq(m->src, lf_tree_field(fnn, "attribute"), sc->name);
-        } else {
-            int skip = 0;
-            is_call = lf_pylock_local_callee(l, c->node, &skip) == f;
-        }
-        if (!is_call)
-            continue;
-        if (c->scope <= 0 || m->scopes[c->scope].kind != LF_PYSCOPE_FUNCTION || !lock_held_at(l, c->scope, c->node))
-            return 0;
-        n++;
-    }
-    return n > 0;
-}
-
 /* ---- does the write carry what was read? ---- */
 
 typedef LF_VEC(const char *) name_vec;
@@ -503,6 +397,7 @@ typedef struct flow {
     lf_pysem *m;
     TSNode fn;
     uint32_t from, to; /* bytes after the read, before the write */
+    TSNode read;       /* the read call */
     name_vec names;    /* the variable read and the names derived from it */
     int lost;          /* a change derived from the read: a lost update */
     int rebound;       /* the variable is bound anew to something not derived */
@@ -609,6 +504,24 @@ static TSNode subscript_top(TSNode o, int *fixed) {
     return cur;
 }
 
+/* Are a and b in different branches of the nearest `if` holding both (the
+ * read in the body, the name bound anew in the `else`)? A bounded climb. */
+static int other_branch(TSNode a, TSNode b) {
+    TSNode child = a;
+    TSNode p = ts_node_parent(a);
+    for (int steps = 0; steps < 64 && !ts_node_is_null(p); steps++, child = p, p = ts_node_parent(p)) {
+        if (!lf_tree_within(b, p))
+            continue;
+        if (!lf_tree_is(p, "if_statement"))
+            return 0;
+        TSNode cond = lf_tree_field(p, "condition");
+        if (lf_tree_within(a, cond) || lf_tree_within(b, cond))
+            return 0;
+        return !lf_tree_within(b, child);
+    }
+    return 0;
+}
+
 /* One use of a tracked name between the read and the write. */
 static void judge_use(flow *f, TSNode o) {
     lf_pysem *m = f->m;
@@ -624,8 +537,8 @@ static void judge_use(flow *f, TSNode o) {
                 return;
             if (aug || mentions(f, right))
                 f->lost = 1;
-            else
-                f->rebound = 1;
+            else if (!other_branch(asg, f->read))
+                f->rebound = 1; /* a new value on the read's own path */
             return;
         }
         /* `v[K] = E` / `v[K1][K2] = E` with fixed keys and E not derived: the
@@ -661,6 +574,12 @@ static void judge_use(flow *f, TSNode o) {
     TSNode pp = ts_node_parent(p);
     if (lf_tree_is(p, "delete_statement") ||
         (lf_tree_is(p, "expression_list") && !ts_node_is_null(pp) && lf_tree_is(pp, "delete_statement"))) {
+        f->lost = 1;
+        return;
+    }
+    /* Yielded from a context manager or generator: the caller changes it in
+     * its `with` body or loop, unbounded (poetry's FileConfigSource.secure). */
+    if (lf_tree_is(p, "yield") || (lf_tree_is(p, "expression_list") && !ts_node_is_null(pp) && lf_tree_is(pp, "yield"))) {
         f->lost = 1;
         return;
     }
@@ -715,6 +634,7 @@ static lf_walk_action visit_flow(TSNode n, void *ud) {
 typedef struct ctx104 {
     lf_pysem *m;
     lf_pylock *l;
+    lf_pyheld *held;
     params ps;
     helper_info *helpers;
     op_vec ops;
@@ -866,6 +786,7 @@ static void run(lf_check_ctx *ctx) {
     memset(&c, 0, sizeof c);
     c.m = m;
     c.l = lf_pylock_build(m);
+    c.held = lf_pyheld_build(c.l);
     c.ps = params_build(m);
     c.helpers = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, sizeof *c.helpers);
     find_helpers(&c);
@@ -886,13 +807,14 @@ static void run(lf_check_ctx *ctx) {
             TSNode data = lf_tree_unparen(w->data);
             if (!lf_tree_is(data, "identifier") || !lf_py_same_text(src, data, var))
                 continue;
-            if (lock_held_at(c.l, r->scope, r->call) || callers_hold_lock(c.l, r->scope))
+            if (lf_pyheld_at(c.held, r->scope, r->call))
                 break;
             flow f;
             memset(&f, 0, sizeof f);
             f.m = m;
             f.fn = fn;
             f.from = ts_node_end_byte(lf_py_statement(r->call));
+            f.read = r->call;
             f.to = ts_node_start_byte(w->call);
             LF_VEC_PUSH(&f.names, lf_pysem_intern(m, src->text + ts_node_start_byte(var),
                                                   ts_node_end_byte(var) - ts_node_start_byte(var)));
@@ -918,6 +840,7 @@ static void run(lf_check_ctx *ctx) {
     LF_VEC_FREE(&c.ops);
     free(c.helpers);
     free(c.ps.index);
+    lf_pyheld_free(c.held);
     lf_pylock_free(c.l);
 }
 

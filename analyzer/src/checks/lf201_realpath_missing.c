@@ -326,11 +326,125 @@ static lf201_site *make_site(lf_pysem *m, const lf_source *src, TSNode call) {
     return s;
 }
 
+/* ---- evidence the target may be missing ---- */
+
+static const char *const k_joins[] = {"os.path.join", "posixpath.join", "ntpath.join", NULL};
+static const char *const k_listings[] = {"os.listdir", "os.scandir", "os.walk", "glob.glob", "glob.iglob", NULL};
+static const char *const k_listing_methods[] = {"iterdir", "glob", "rglob", NULL};
+static const char *const k_wrappers[] = {"str", "os.fspath", "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath",
+                                         "pathlib.WindowsPath", "os.path.abspath", "os.path.normpath",
+                                         "os.path.expanduser", "sorted", "list", "tuple", NULL};
+
+/* Follow an expression through local names and wrappers that keep the file it
+ * names (`str(p)`, `Path(p)`, `os.path.abspath(p)`, `sorted(...)`). */
+static TSNode follow(lf_pysem *m, TSNode e) {
+    for (int hops = 0; hops < 16 && !ts_node_is_null(e); hops++) {
+        e = lf_tree_unparen(e);
+        if (lf_tree_is(e, "call") && lf_pysem_call_is(m, e, k_wrappers) && lf_py_call_nargs(e) == 1) {
+            TSNode a;
+            if (!lf_py_call_arg(e, 0, &a))
+                return e;
+            e = a;
+            continue;
+        }
+        if (!lf_tree_is(e, "identifier"))
+            return e;
+        TSNode v = lf_pysem_resolve_value(m, e);
+        if (ts_node_eq(v, e))
+            return e;
+        e = v;
+    }
+    return e;
+}
+
+/* Does the expression list a directory (os.listdir, scandir, os.walk, glob,
+ * Path.iterdir/glob/rglob)? */
+static int is_listing(lf_pysem *m, TSNode e) {
+    e = follow(m, e);
+    if (!lf_tree_is(e, "call"))
+        return 0;
+    if (lf_pysem_call_is(m, e, k_listings))
+        return 1;
+    TSNode fn = lf_tree_unparen(lf_tree_field(e, "function"));
+    if (!lf_tree_is(fn, "attribute"))
+        return 0;
+    for (size_t i = 0; k_listing_methods[i]; i++)
+        if (lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), k_listing_methods[i]))
+            return 1;
+    return 0;
+}
+
+/* Is the name an entry just found on disk: the variable of a loop over a
+ * listing (`for p in glob(...)`, `for name in os.listdir(d)`, `for f in files`
+ * with `files` from `os.walk`), or a comprehension over one? */
+static int found_on_disk(lf_pysem *m, TSNode e) {
+    for (int hops = 0; hops < 4 && !ts_node_is_null(e); hops++) {
+        e = lf_tree_unparen(e);
+        if (lf_tree_is(e, "attribute") && lf_tree_text_eq(m->src, lf_tree_field(e, "attribute"), "path"))
+            e = lf_tree_unparen(lf_tree_field(e, "object")); /* a DirEntry's .path */
+        if (!lf_tree_is(e, "identifier"))
+            return 0;
+        char *name = lf_tree_text(m->src, e);
+        const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, e), name, ts_node_start_byte(e));
+        free(name);
+        if (!b)
+            return 0;
+        if (b->kind == LF_PYBIND_ASSIGN || b->kind == LF_PYBIND_WALRUS) {
+            TSNode v = follow(m, b->value);
+            if (ts_node_is_null(v) || ts_node_eq(v, e))
+                return 0;
+            e = v;
+            continue;
+        }
+        if (b->kind != LF_PYBIND_FOR)
+            return 0;
+        TSNode iter = b->value;
+        if (ts_node_is_null(iter) && b->stmt >= 0 && lf_tree_is(m->stmts[b->stmt].node, "for_statement"))
+            iter = lf_tree_field(m->stmts[b->stmt].node, "right"); /* unpacked: `for d, _, files in os.walk(t)` */
+        if (ts_node_is_null(iter))
+            return 0;
+        if (is_listing(m, iter))
+            return 1;
+        e = iter; /* `for f in files`, files bound by an outer loop over os.walk */
+    }
+    return 0;
+}
+
+/* Evidence that the resolved path may not exist: it names a child built from
+ * a directory and a name (`os.path.join(d, name)`, `d / name`, `d + os.sep +
+ * name`, `d.joinpath(name)`) or computed by a helper (`path_for(key)`), the
+ * shapes of a path about to be created or looked up by a name from outside. A
+ * path handed in whole (a parameter, a field) or an entry just listed from
+ * disk gives none: realpath() of an existing file resolves it fully on every
+ * platform. */
+static int may_be_missing(lf_pysem *m, TSNode target) {
+    if (!m)
+        return 1;
+    TSNode e = follow(m, target);
+    TSNode name = {0};
+    if (lf_tree_is(e, "call") && lf_pysem_call_is(m, e, k_joins) && lf_py_call_nargs(e) >= 2) {
+        lf_py_call_arg(e, (uint32_t)lf_py_call_nargs(e) - 1, &name);
+    } else if (lf_tree_is(e, "binary_operator")) {
+        TSNode op = lf_tree_field(e, "operator");
+        if (!lf_tree_is(op, "/") && !lf_tree_is(op, "+"))
+            return 0;
+        name = lf_tree_field(e, "right");
+    } else if (lf_tree_is(e, "call")) {
+        TSNode fn = lf_tree_unparen(lf_tree_field(e, "function"));
+        if (!lf_tree_is(fn, "attribute") || !lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), "joinpath") ||
+            !lf_py_call_arg(e, (uint32_t)lf_py_call_nargs(e) - 1, &name))
+            return !is_listing(m, e); /* computed by a helper (`_state_file(name)`): it may name a new file */
+    } else {
+        return 0;
+    }
+    return !found_on_disk(m, name);
+}
+
 /* Is this resolving call the target side of a confinement check, unguarded? */
 static int flags_call(lf_pysem *m, const lf_source *src, TSNode root, TSNode call, TSNode target) {
     target = lf_py_unwrap_path(src, target);
     TSNode scope = lf_py_scope(call);
-    if (guarded_by_existence(src, call, target, scope))
+    if (guarded_by_existence(src, call, target, scope) || !may_be_missing(m, target))
         return 0;
     if (compared_as_target(m, src, call, scope, root))
         return 1;

@@ -362,10 +362,49 @@ typedef struct read_search {
     int found;
 } read_search;
 
+/* Is the expression a file opened for reading (`open(p)`, `open(p, "rb")`,
+ * `p.open()`), through a local or `with` name? */
+static int opened_for_reading(lf_pysem *m, TSNode e) {
+    static const char *const opens[] = {"open", "io.open", NULL};
+    e = lf_tree_unparen(e);
+    if (lf_tree_is(e, "identifier")) {
+        char *name = lf_tree_text(m->src, e);
+        const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, e), name, ts_node_start_byte(e));
+        free(name);
+        if (!b || (b->kind != LF_PYBIND_WITH && b->kind != LF_PYBIND_ASSIGN) || ts_node_is_null(b->value))
+            return 0;
+        e = lf_tree_unparen(b->value);
+    }
+    if (!lf_tree_is(e, "call"))
+        return 0;
+    TSNode mode;
+    if (lf_pylock_callee_any(m, e, opens)) {
+        mode = lf_pylock_arg(m, e, 1, "mode");
+    } else {
+        TSNode fn = lf_tree_unparen(lf_tree_field(e, "function"));
+        if (!lf_tree_is(fn, "attribute") || !lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), "open"))
+            return 0;
+        mode = lf_pylock_arg(m, e, 0, "mode");
+    }
+    if (ts_node_is_null(mode))
+        return 1;
+    if (!lf_tree_is(mode, "string"))
+        return 0;
+    char *t = lf_tree_text(m->src, mode);
+    int reading = !strpbrk(t + 1, "wax+");
+    free(t);
+    return reading;
+}
+
 static lf_walk_action visit_read(TSNode n, void *ud) {
     read_search *r = ud;
     if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition"))
         return LF_WALK_SKIP;
+    /* `for line in fh: ...` over a file opened for reading reads its record */
+    if (lf_tree_is(n, "for_statement") && opened_for_reading(r->m, lf_tree_field(n, "right"))) {
+        r->found = 1;
+        return LF_WALK_STOP;
+    }
     if (is_read_call(r->m, n)) {
         r->found = 1;
         return LF_WALK_STOP;
@@ -401,6 +440,14 @@ static int pid_from_record(lf_pysem *m, lf_pylock *l, TSNode pid) {
                 free(name);
                 if (b && (b->kind == LF_PYBIND_WITH || b->kind == LF_PYBIND_FOR) && !ts_node_is_null(b->value))
                     LF_VEC_PUSH(&stack, b->value);
+                /* A parameter: what the module's callers pass for it
+                 * (`pid = self.read()` ... `self._pidIsRunning(pid)`). */
+                if (b && b->kind == LF_PYBIND_PARAM) {
+                    TSNode args[8];
+                    size_t na = lf_pylock_param_args(l, b, args, 8);
+                    for (size_t k = 0; k < na; k++)
+                        LF_VEC_PUSH(&stack, args[k]);
+                }
             }
             continue;
         }

@@ -10,6 +10,8 @@
 
 #include "lf401_site.h"
 #include "lf_py.h"
+#include "lf_pyheld.h"
+#include "lf_pylock.h"
 #include "lf_pysem.h"
 #include "lf_tree.h"
 #include "lf_ts.h"
@@ -394,6 +396,8 @@ static void run(lf_check_ctx *ctx) {
         TSNode call, from, to;
     } rename_rec;
     LF_VEC(rename_rec) renames = {0};
+    lf_pylock *l = NULL;
+    lf_pyheld *held = NULL;
     for (size_t i = 0; i < n; i++) {
         temp_site t = {.match = i};
         if (lf_ctx_capture(ctx, i, "temp", &t.temp) && lf_ctx_capture(ctx, i, "base", &t.base)) {
@@ -430,10 +434,38 @@ static void run(lf_check_ctx *ctx) {
                     s.hit = &temps.items[k];
             }
         }
-        if (s.hit && lf_py_within(s.hit->temp, scope))
-            lf_ctx_emit_match_site(ctx, s.hit->temp, s.hit->match,
-                                   make_site(m, src, s.hit, rename, scope, temps.items, temps.len), lf401_site_free);
+        if (!s.hit || !lf_py_within(s.hit->temp, scope))
+            continue;
+        /* The target moved aside to this name earlier in the function
+         * (`move(p, p.tmp)` ... `move(p.tmp, p)`): the name holds the existing
+         * file while something runs, it is not a temp an atomic write fills. */
+        int moved_aside = 0;
+        for (size_t k = 0; k < renames.len && !moved_aside; k++) {
+            const rename_rec *o = &renames.items[k];
+            moved_aside = k != i && lf_py_within(o->call, scope) &&
+                          ts_node_start_byte(o->call) < ts_node_start_byte(rename) &&
+                          lf_py_same_text(src, lf_py_unwrap_path(src, o->from), s.dst) &&
+                          (lf_py_same_text(src, lf_py_unwrap_path(src, o->to), from) ||
+                           lf_py_same_text(src, lf_py_unwrap_path(src, o->to), s.hit->temp));
+        }
+        if (moved_aside)
+            continue;
+        /* Written and renamed with a lock held (this function's, the class's
+         * across its methods, or every caller's): no other writer shares it. */
+        if (m) {
+            if (!l) {
+                l = lf_pylock_build(m);
+                held = lf_pyheld_build(l);
+            }
+            int32_t rs = lf_pysem_scope_of(m, rename);
+            if (rs > 0 && m->scopes[rs].kind == LF_PYSCOPE_FUNCTION && lf_pyheld_at(held, rs, rename))
+                continue;
+        }
+        lf_ctx_emit_match_site(ctx, s.hit->temp, s.hit->match,
+                               make_site(m, src, s.hit, rename, scope, temps.items, temps.len), lf401_site_free);
     }
+    lf_pyheld_free(held);
+    lf_pylock_free(l);
     LF_VEC_FREE(&renames);
     LF_VEC_FREE(&temps);
 }

@@ -82,8 +82,29 @@ static int in_list(const char *q, const char *const *names) {
     return 0;
 }
 
+/* A one-dot relative name (`.portalocker.lock` from `from . import
+ * portalocker`) made absolute with the file's own package, the directory that
+ * holds it (`portalocker/utils.py` -> `portalocker.portalocker.lock`). */
+static int relative_in_list(const lf_pysem *m, const char *q, const char *const *names) {
+    const char *path = m->src->path;
+    if (!q || q[0] != '.' || q[1] == '.' || !path)
+        return 0;
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return 0;
+    const char *dir = slash;
+    while (dir > path && dir[-1] != '/')
+        dir--;
+    size_t dn = (size_t)(slash - dir);
+    for (size_t i = 0; dn && names[i]; i++)
+        if (!strncmp(names[i], dir, dn) && !strcmp(names[i] + dn, q))
+            return 1;
+    return 0;
+}
+
 int lf_pylock_callee_any(lf_pysem *m, TSNode call, const char *const *names) {
-    if (in_list(lf_pysem_callee(m, call), names))
+    const char *q = lf_pysem_callee(m, call);
+    if (in_list(q, names) || relative_in_list(m, q, names))
         return 1;
     TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
     if (!lf_tree_is(fn, "identifier"))
@@ -175,6 +196,49 @@ static int32_t self_class(lf_pysem *m, TSNode ident) {
     return fs->cls;
 }
 
+static int32_t def_scope(lf_pysem *m, TSNode def);
+
+/* The module's own class a class derives from first (`class T(Lock):` with
+ * `Lock` defined in this module), or -1. */
+static int32_t base_class(lf_pysem *m, int32_t cls) {
+    TSNode supers = lf_tree_field(m->scopes[cls].node, "superclasses");
+    for (uint32_t i = 0; !ts_node_is_null(supers) && i < ts_node_named_child_count(supers); i++) {
+        TSNode b = ts_node_named_child(supers, i);
+        if (!lf_tree_is(b, "identifier"))
+            continue;
+        char *name = lf_tree_text(m->src, b);
+        const lf_pybinding *bd = lf_pysem_binding_at(m, 0, name, ts_node_start_byte(b));
+        free(name);
+        if (!bd || bd->kind != LF_PYBIND_DEF)
+            continue;
+        int32_t s = def_scope(m, bd->value);
+        if (s > 0 && s != cls && m->scopes[s].kind == LF_PYSCOPE_CLASS)
+            return s;
+    }
+    return -1;
+}
+
+static int class_assigns(const lf_pylock *l, int32_t cls, const char *name) {
+    for (size_t i = 0; i < l->in->fields.len; i++)
+        if (l->in->fields.items[i].cls == cls && l->in->fields.items[i].name == name)
+            return 1;
+    return 0;
+}
+
+/* The class whose field `self.<name>` in a method of `cls` is: the nearest of
+ * cls and its bases (in this module) that assigns it, so a subclass's use of a
+ * field its base's __init__ sets names the same file as the base's methods do.
+ * cls itself when none does. The base chain is bounded by the number of scopes. */
+static int32_t field_owner(const lf_pylock *l, int32_t cls, const char *name) {
+    int32_t c = cls;
+    for (size_t hops = 0; c > 0 && hops < l->m->n_scopes; hops++) {
+        if (class_assigns(l, c, name))
+            return c;
+        c = base_class(l->m, c);
+    }
+    return cls;
+}
+
 static uint64_t key_hash(const lf_pysem *m, const lf_pkey *k) {
     uint64_t h = mix(0x51ed270b2bull, (uint64_t)k->kind);
     switch (k->kind) {
@@ -211,7 +275,6 @@ static int key_eq(const lf_pysem *m, const lf_pkey *a, const lf_pkey *b) {
 int lf_pylock_key_eq(const lf_pysem *m, const lf_pkey *a, const lf_pkey *b) { return key_eq(m, a, b); }
 
 static int32_t method_scope(lf_pylock *l, int32_t cls, const char *name);
-static int32_t def_scope(lf_pysem *m, TSNode def);
 
 lf_pkey lf_pylock_key_of(lf_pylock *l, TSNode expr) {
     lf_pysem *m = l->m;
@@ -252,8 +315,8 @@ lf_pkey lf_pylock_key_of(lf_pylock *l, TSNode expr) {
             TSNode attr = lf_tree_field(e, "attribute");
             if (cls >= 0 && lf_tree_is(attr, "identifier")) {
                 k.kind = LF_PKEY_FIELD;
-                k.scope = cls;
                 k.name = lf_pysem_intern_node(m, attr);
+                k.scope = field_owner(l, cls, k.name);
                 break;
             }
         }
@@ -344,7 +407,14 @@ unsigned lf_pylock_flags_of(lf_pylock *l, TSNode expr) {
     return i < 0 ? 0 : l->keys[i].flags;
 }
 
-int lf_pylock_is_lock(unsigned flags) { return (flags & LF_LOCK_USES) && !(flags & LF_LOCK_PKG); }
+int lf_pylock_is_lock(unsigned flags) {
+    if (!(flags & LF_LOCK_USES) || (flags & LF_LOCK_PKG))
+        return 0;
+    /* A file only byte-range locked that the module also replaces by a rename
+     * is the data file the lock guards (mailbox's lockf on the mbox it
+     * rewrites), not a lock file. */
+    return !(flags & LF_LOCK_REPLACED) || (flags & LF_LOCK_USES & ~(LF_LOCK_FLOCK | LF_LOCK_MSVCRT));
+}
 
 /* ---- the module's own functions ---- */
 
@@ -440,8 +510,89 @@ static const char *const k_open_calls[] = {"open", "io.open", "os.open", "codecs
 /* The path a file handle or descriptor was opened from, or null: `f` from
  * `with open(P) as f` / `f = open(P)`, `fd = os.open(P, ...)`, `f.fileno()`,
  * a field assigned from one of those. */
+/* What the module's function `f` returns: its first `return X` outside nested
+ * definitions, or null. Explicit stack. */
+static TSNode returned_value(lf_pysem *m, int32_t f) {
+    LF_VEC(TSNode) st = {0};
+    LF_VEC_PUSH(&st, lf_tree_field(m->scopes[f].node, "body"));
+    TSNode found = {0};
+    while (st.len && ts_node_is_null(found)) {
+        TSNode n = st.items[--st.len];
+        if (ts_node_is_null(n) || lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") ||
+            lf_tree_is(n, "lambda"))
+            continue;
+        if (lf_tree_is(n, "return_statement")) {
+            found = ts_node_named_child(n, 0);
+            break;
+        }
+        for (uint32_t i = ts_node_named_child_count(n); i-- > 0;)
+            LF_VEC_PUSH(&st, ts_node_named_child(n, i));
+    }
+    LF_VEC_FREE(&st);
+    return found;
+}
+
+/* Is the function a @staticmethod (called as `self.f(x)`, it has no self)? */
+static int is_staticmethod(lf_pysem *m, int32_t f) {
+    TSNode dd = ts_node_parent(m->scopes[f].node);
+    for (uint32_t i = 0; !ts_node_is_null(dd) && lf_tree_is(dd, "decorated_definition") && i < ts_node_named_child_count(dd);
+         i++) {
+        TSNode d = ts_node_named_child(dd, i);
+        if (lf_tree_is(d, "decorator")) {
+            /* the builtin: by its qualified name, or by its bare name when the
+             * model does not resolve it */
+            TSNode e = ts_node_named_child(d, 0);
+            const char *q = lf_pysem_qualname(m, e);
+            if (q ? !strcmp(q, "staticmethod") : lf_tree_text_eq(m->src, e, "staticmethod"))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+size_t lf_pylock_param_args(lf_pylock *l, const lf_pybinding *param, TSNode *out, size_t max) {
+    lf_pysem *m = l->m;
+    if (param->kind != LF_PYBIND_PARAM || param->scope <= 0 || m->scopes[param->scope].kind != LF_PYSCOPE_FUNCTION)
+        return 0;
+    TSNode params = lf_tree_field(m->scopes[param->scope].node, "parameters");
+    int32_t idx = -1, k = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(params) && idx < 0; i++) {
+        TSNode p = ts_node_named_child(params, i);
+        if (lf_tree_is(p, "comment"))
+            continue;
+        if (lf_tree_within(param->target, p))
+            idx = k;
+        k++;
+    }
+    if (idx < 0)
+        return 0;
+    int stat = is_staticmethod(m, param->scope);
+    size_t n = 0;
+    for (size_t i = 0; i < m->n_calls && n < max; i++) {
+        int skip = 0;
+        if (lf_pylock_local_callee(l, m->calls[i].node, &skip) != param->scope)
+            continue;
+        if (stat)
+            skip = 0;
+        if (idx < skip)
+            continue;
+        TSNode a = lf_pylock_arg(m, m->calls[i].node, (uint32_t)(idx - skip), param->name);
+        if (!ts_node_is_null(a))
+            out[n++] = a;
+    }
+    return n;
+}
+
+/* The argument the module's first call of a parameter's function passes for
+ * it (`self._get_lock(fh)` for `def _get_lock(self, fh)`), or null. */
+static TSNode first_call_argument(lf_pylock *l, const lf_pybinding *param) {
+    TSNode a = {0};
+    return lf_pylock_param_args(l, param, &a, 1) ? a : (TSNode){0};
+}
+
 static TSNode handle_path(lf_pylock *l, TSNode h) {
     lf_pysem *m = l->m;
+    int param_hops = 0;
     TSNode e = lf_tree_unparen(h);
     for (size_t hops = 0; hops <= m->n_bindings + 1 && !ts_node_is_null(e); hops++) {
         e = lf_tree_unparen(e);
@@ -462,12 +613,25 @@ static TSNode handle_path(lf_pylock *l, TSNode h) {
                 return receiver(e);
             if (pathlike_method(m, e, "open"))
                 return receiver(e);
+            /* A handle one of the module's functions opens and returns. */
+            int skip = 0;
+            int32_t f = lf_pylock_local_callee(l, e, &skip);
+            if (f > 0 && m->scopes[f].kind == LF_PYSCOPE_FUNCTION) {
+                e = returned_value(m, f);
+                continue;
+            }
             return (TSNode){0};
         }
         if (lf_tree_is(e, "identifier")) {
             char *name = lf_tree_text(m->src, e);
             const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, e), name, ts_node_start_byte(e));
             free(name);
+            /* A handle the caller opened and passed: a few calls deep at most, so
+             * the cost stays bounded (each step scans the module's calls). */
+            if (b && b->kind == LF_PYBIND_PARAM && ++param_hops <= 4) {
+                e = first_call_argument(l, b);
+                continue;
+            }
             if (!b || ts_node_is_null(b->value) || ts_node_eq(lf_tree_unparen(b->value), e) ||
                 (b->kind != LF_PYBIND_ASSIGN && b->kind != LF_PYBIND_WITH && b->kind != LF_PYBIND_WALRUS))
                 return (TSNode){0};
@@ -480,6 +644,7 @@ static TSNode handle_path(lf_pylock *l, TSNode h) {
             if (cls < 0 || !lf_tree_is(attr, "identifier"))
                 return (TSNode){0};
             const char *name = lf_pysem_intern_node(m, attr);
+            cls = field_owner(l, cls, name);
             /* The first assignment of the field from an open call. */
             for (size_t i = 0; i < l->in->fields.len; i++) {
                 const field_value *fv = &l->in->fields.items[i];
@@ -1070,6 +1235,13 @@ lf_pylock *lf_pylock_build(lf_pysem *m) {
         const lf_pycall *c = &m->calls[i];
         TSNode call = c->node, t, data;
         int32_t scope = c->scope;
+        /* a file replaced whole by a rename holds data */
+        static const char *const replaces[] = {"os.rename", "os.replace", "shutil.move", NULL};
+        if (lf_pylock_callee_any(m, call, replaces)) {
+            TSNode dst = lf_pylock_arg(m, call, 1, "dst");
+            if (!ts_node_is_null(dst))
+                key_mark(l, key_add_expr(l, dst), LF_LOCK_REPLACED, call);
+        }
         TSNode created = exclusive_create(l, call);
         if (!ts_node_is_null(created) && create_failure_handled(m, c->stmt)) {
             int32_t k = key_add_expr(l, created);

@@ -17,7 +17,9 @@
  *  - passed to a lock class (filelock, portalocker, fasteners, lockfile,
  *    zc.lockfile) or to one of the module's functions that uses its parameter
  *    as a lock.
- * A package-manager lock file (`package-lock.json`, `uv.lock`, ...) never is.
+ * A package-manager lock file (`package-lock.json`, `uv.lock`, ...) never is,
+ * nor a file only flocked that the module replaces by a rename (the data file
+ * the lock guards).
  *
  * Calls of the module's own functions connect an argument's key to the
  * parameter's: lock uses flow up (a helper that flocks its parameter makes the
@@ -73,6 +75,7 @@ enum {
     LF_LOCK_JUDGED_CONTENT = 1u << 10, /* its contents (owner, pid, token) are read in its function */
     LF_LOCK_BROKEN_LIVE = 1u << 11,    /* broken on existence or age alone: a live holder can lose it */
     LF_LOCK_STALE_REMOVAL = 1u << 12,  /* a parameter removed after a pid probe in its function */
+    LF_LOCK_REPLACED = 1u << 13,       /* the destination of a rename: replaced whole, a data file */
 };
 
 /* How a removal was judged beforehand in its function. */
@@ -147,6 +150,10 @@ int lf_pylock_is_lock(unsigned flags);
  * __init__): its scope, and how many leading parameters the call skips
  * (self). -1 when it is not. */
 int32_t lf_pylock_local_callee(lf_pylock *l, TSNode call, int *skip_self);
+
+/* The arguments the module's calls of a parameter's function pass for it (at
+ * most max, in source order; `self` skipped except for a @staticmethod). */
+size_t lf_pylock_param_args(lf_pylock *l, const lf_pybinding *param, TSNode *out, size_t max);
 
 /* Calls of os.remove & co (any alias; also a name whose bindings include such
  * an import). *target = what it removes. */

@@ -95,6 +95,17 @@ static int same_import_everywhere(const lf_pybinding *b, const lf_pybinding *fir
            strcmp(b->qualname, first->qualname) == 0;
 }
 
+/* Is `at` inside the value a binding is made from (`fh = f(fh)`, `for x in g(x)`)?
+ * That value is evaluated before the name is bound, so a use there sees the
+ * binding before. */
+static int inside_own_value(const lf_pybinding *b, uint32_t at) {
+    if (ts_node_is_null(b->value) || (b->kind != LF_PYBIND_ASSIGN && b->kind != LF_PYBIND_AUGASSIGN &&
+                                      b->kind != LF_PYBIND_WALRUS && b->kind != LF_PYBIND_FOR &&
+                                      b->kind != LF_PYBIND_WITH))
+        return 0;
+    return at >= ts_node_start_byte(b->value) && at < ts_node_end_byte(b->value);
+}
+
 static const lf_pybinding *binding_in_slot(const lf_pysem *m, const lf_pyname_slot *slot, int32_t scope, uint32_t at) {
     const lf_pybinding *last = NULL, *only = NULL, *first = NULL;
     size_t n_real = 0;
@@ -109,7 +120,7 @@ static const lf_pybinding *binding_in_slot(const lf_pysem *m, const lf_pyname_sl
             first = b;
         else if (!same_import_everywhere(b, first))
             one_module = 0;
-        if (ts_node_start_byte(b->target) < at)
+        if (ts_node_start_byte(b->target) < at && !inside_own_value(b, at))
             last = b;
     }
     if (slot->scope == scope && last)

@@ -1,0 +1,523 @@
+/* lf_pyheld: is a lock held at a point of a Python module (lf_pyheld.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf_py.h"
+#include "lf_pyheld.h"
+#include "lf_pysem.h"
+#include "lf_tree.h"
+#include "lf_util.h"
+
+typedef LF_VEC(int32_t) i32_vec;
+typedef LF_VEC(TSNode) node_vec;
+
+typedef struct named_method {
+    const char *name; /* interned: compared by pointer */
+    int32_t scope;
+} named_method;
+
+struct lf_pyheld {
+    lf_pylock *l;
+    named_method *methods; /* every method, sorted by name pointer */
+    size_t n_methods;
+    unsigned char *class_held;  /* per scope: a class holding a lock across its methods */
+    unsigned char *called_held; /* per scope: every call of the function happens with a lock held */
+    node_vec *releases;         /* per scope: its lock releases, once found */
+    unsigned char *releases_done;
+    unsigned char *decorated;   /* per scope: 0 unknown, 1 no, 2 decorated with a lock */
+};
+
+static const char *intern_node(lf_pysem *m, TSNode n) {
+    return lf_pysem_intern(m, m->src->text + ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+}
+
+static int in_list(const char *q, const char *const *names) {
+    for (size_t i = 0; q && names[i]; i++)
+        if (!strcmp(q, names[i]))
+            return 1;
+    return 0;
+}
+
+static TSNode call_receiver(TSNode call) {
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    return lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "object") : (TSNode){0};
+}
+
+/* The callee's last name: `a.b.acquire` -> `acquire`. */
+static TSNode callee_name(TSNode call) {
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    if (lf_tree_is(fn, "attribute"))
+        return lf_tree_field(fn, "attribute");
+    return lf_tree_is(fn, "identifier") ? fn : (TSNode){0};
+}
+
+static int method_is(const lf_source *src, TSNode call, const char *name) {
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    return lf_tree_is(fn, "attribute") && lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), name);
+}
+
+/* Does an identifier spell a lock (`lock`, `_locked`, `FileLock`, `file_mutex`,
+ * `synchronized`)? Split at underscores and case changes; compare whole words. */
+static int names_lock(const lf_source *src, TSNode ident) {
+    static const char *const words[] = {"lock",  "locked",  "locking", "locks",        "flock",
+                                        "rlock", "mutex",   "lockfile", "synchronized", "interprocess",
+                                        NULL};
+    const char *s = src->text + ts_node_start_byte(ident);
+    size_t len = ts_node_end_byte(ident) - ts_node_start_byte(ident);
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && (s[i] == '_' || (s[i] >= '0' && s[i] <= '9')))
+            i++;
+        size_t start = i;
+        if (i < len && s[i] >= 'A' && s[i] <= 'Z') {
+            i++;
+            if (i < len && s[i] >= 'A' && s[i] <= 'Z') { /* RLock, FILELOCK */
+                while (i < len && s[i] >= 'A' && s[i] <= 'Z' && !(i + 1 < len && s[i + 1] >= 'a' && s[i + 1] <= 'z'))
+                    i++;
+            }
+        }
+        while (i < len && s[i] >= 'a' && s[i] <= 'z')
+            i++;
+        if (i == start) {
+            i++;
+            continue;
+        }
+        char word[32];
+        size_t w = i - start;
+        if (w >= sizeof word)
+            continue;
+        for (size_t k = 0; k < w; k++)
+            word[k] = (char)((s[start + k] >= 'A' && s[start + k] <= 'Z') ? s[start + k] - 'A' + 'a' : s[start + k]);
+        word[w] = 0;
+        if (in_list(word, words))
+            return 1;
+    }
+    return 0;
+}
+
+static int acquire_event_at(const lf_pylock *l, TSNode call) {
+    for (size_t i = 0; i < l->n_events; i++)
+        if (l->events[i].kind == LF_PYEV_ACQUIRE && ts_node_eq(l->events[i].node, call))
+            return 1;
+    return 0;
+}
+
+/* Is a with-item's context manager a lock? A call that takes a lock (per
+ * lf_pylock) or whose callee is named as one; an object (a name or field)
+ * named as one, or holding the result of such a call. */
+static int with_item_locks(lf_pylock *l, TSNode v) {
+    lf_pysem *m = l->m;
+    v = lf_tree_unparen(v);
+    if (lf_tree_is(v, "as_pattern"))
+        v = lf_tree_unparen(ts_node_named_child(v, 0));
+    for (int hops = 0; hops < 4 && !ts_node_is_null(v); hops++) {
+        if (lf_tree_is(v, "call")) {
+            if (acquire_event_at(l, v))
+                return 1;
+            TSNode name = callee_name(v);
+            if (!ts_node_is_null(name) && names_lock(m->src, name))
+                return 1;
+            /* `with self._lock.acquire_ctx():` / `with lock_for(p).write():` */
+            TSNode recv = call_receiver(v);
+            if (ts_node_is_null(recv))
+                return 0;
+            v = lf_tree_unparen(recv);
+            continue;
+        }
+        if (lf_tree_is(v, "attribute")) {
+            if (names_lock(m->src, lf_tree_field(v, "attribute")))
+                return 1;
+            return 0;
+        }
+        if (lf_tree_is(v, "identifier")) {
+            if (names_lock(m->src, v))
+                return 1;
+            TSNode r = lf_pysem_resolve_value(m, v);
+            if (ts_node_eq(r, v))
+                return 0;
+            v = lf_tree_unparen(r);
+            continue;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+/* Is the node inside a `with` (within function fn) over a lock? */
+static int under_lock_with(lf_pylock *l, TSNode n, TSNode fn) {
+    /* Up the statements, not the expressions: a site deep in an expression
+     * costs its statement depth only. */
+    lf_pysem *m = l->m;
+    for (int32_t i = lf_pysem_stmt_of(m, n); i >= 0; i = m->stmts[i].parent) {
+        TSNode cur = m->stmts[i].node;
+        if (ts_node_eq(cur, fn) || !lf_tree_within(cur, fn))
+            break;
+        if (!lf_tree_is(cur, "with_statement"))
+            continue;
+        for (uint32_t c = 0; c < ts_node_named_child_count(cur); c++) {
+            TSNode clause = ts_node_named_child(cur, c);
+            if (!lf_tree_is(clause, "with_clause"))
+                continue;
+            for (uint32_t k = 0; k < ts_node_named_child_count(clause); k++) {
+                TSNode item = ts_node_named_child(clause, k);
+                if (with_item_locks(l, lf_tree_field(item, "value")))
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Is the function (or a class or function around it) decorated with a lock
+ * (`@synchronized`, `@lockutils.synchronized(...)`, `@fasteners.interprocess_locked(p)`)? */
+static int decorated_with_lock(lf_pysem *m, TSNode fn) {
+    for (TSNode cur = fn; !ts_node_is_null(cur); cur = ts_node_parent(cur)) {
+        TSNode dd = ts_node_parent(cur);
+        if (ts_node_is_null(dd) || !lf_tree_is(dd, "decorated_definition"))
+            continue;
+        for (uint32_t i = 0; i < ts_node_named_child_count(dd); i++) {
+            TSNode d = ts_node_named_child(dd, i);
+            if (!lf_tree_is(d, "decorator"))
+                continue;
+            TSNode e = lf_tree_unparen(ts_node_named_child(d, 0));
+            if (lf_tree_is(e, "call"))
+                e = lf_tree_unparen(lf_tree_field(e, "function"));
+            if (lf_tree_is(e, "attribute"))
+                e = lf_tree_field(e, "attribute");
+            if (lf_tree_is(e, "identifier") && names_lock(m->src, e))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Where a function releases a lock (`self._lock.release()` on a lock object,
+ * `fcntl.flock(fd, LOCK_UN)` & co): a lock is held before that point, taken by
+ * a caller or by an earlier call on the same object. */
+typedef struct release_search {
+    lf_pysem *m;
+    LF_VEC(TSNode) found;
+} release_search;
+
+static lf_walk_action visit_release(TSNode n, void *ud) {
+    release_search *r = ud;
+    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") || lf_tree_is(n, "lambda"))
+        return LF_WALK_SKIP;
+    if (!lf_tree_is(n, "call"))
+        return LF_WALK_CONTINUE;
+    static const char *const unlock_calls[] = {"fcntl.flock", "fcntl.lockf", NULL};
+    int found = 0;
+    if (method_is(r->m->src, n, "release") || method_is(r->m->src, n, "unlock")) {
+        TSNode recv = lf_tree_unparen(call_receiver(n));
+        TSNode name = lf_tree_is(recv, "attribute") ? lf_tree_field(recv, "attribute") : recv;
+        found = lf_tree_is(name, "identifier") && names_lock(r->m->src, name);
+    } else {
+        found = lf_pylock_callee_any(r->m, n, unlock_calls);
+    }
+    if (found)
+        LF_VEC_PUSH(&r->found, n);
+    return LF_WALK_CONTINUE;
+}
+
+/* The releases of function `scope`, in source order (found once). */
+static const node_vec *releases(lf_pyheld *h, int32_t scope) {
+    if (!h->releases_done[scope]) {
+        release_search r;
+        memset(&r, 0, sizeof r);
+        r.m = h->l->m;
+        lf_tree_walk(lf_tree_field(h->l->m->scopes[scope].node, "body"), visit_release, &r);
+        h->releases[scope].items = r.found.items;
+        h->releases[scope].len = r.found.len;
+        h->releases_done[scope] = 1;
+    }
+    return &h->releases[scope];
+}
+
+/* The part of the function a lock taken or released at `n` covers: the block
+ * holding its statement; for a release in a `finally`, the whole `try`. */
+static TSNode covered_by(lf_pysem *m, TSNode n) {
+    int32_t st = lf_pysem_stmt_of(m, n);
+    TSNode block = st < 0 ? (TSNode){0} : ts_node_parent(m->stmts[st].node);
+    TSNode p = ts_node_is_null(block) ? block : ts_node_parent(block);
+    if (!ts_node_is_null(p) && lf_tree_is(p, "finally_clause"))
+        return ts_node_parent(p);
+    return block;
+}
+
+/* Held at `at` by what function `scope` itself does or how it is defined.
+ * Loose: a function that takes a lock anywhere, or releases one anywhere after
+ * `at`, holds it throughout (what LF104 asks of the function it reports in).
+ * Strict (a call site, for the callers' reasoning): the acquisition comes
+ * before `at` in a block that holds it, or the release after it covers it, so
+ * the unlocked fallback copy beside a locked block does not count. */
+static int held_locally(lf_pyheld *h, int32_t scope, TSNode at, int strict) {
+    lf_pylock *l = h->l;
+    lf_pysem *m = l->m;
+    TSNode fn = m->scopes[scope].node;
+    if (!h->decorated[scope])
+        h->decorated[scope] = (unsigned char)(1 + decorated_with_lock(m, fn));
+    if (h->decorated[scope] == 2 || under_lock_with(l, at, fn))
+        return 1;
+    if (!strict && l->acquires[scope])
+        return 1;
+    if (strict && l->acquires[scope]) {
+        for (size_t i = 0; i < l->n_events; i++) {
+            const lf_pylock_event *e = &l->events[i];
+            if (e->kind == LF_PYEV_ACQUIRE && e->scope == scope &&
+                ts_node_end_byte(e->node) <= ts_node_start_byte(at) && lf_tree_within(at, covered_by(m, e->node)))
+                return 1;
+        }
+    }
+    const node_vec *rs = releases(h, scope);
+    for (size_t i = 0; i < rs->len; i++)
+        if (ts_node_start_byte(rs->items[i]) >= ts_node_end_byte(at) &&
+            (!strict || lf_tree_within(at, covered_by(m, rs->items[i]))))
+            return 1;
+    return 0;
+}
+
+/* ---- classes that hold a lock across their methods ---- */
+
+/* `self.F` in a method of a class: the field name F (interned), or NULL. */
+static const char *self_field(lf_pysem *m, TSNode e, int32_t *cls) {
+    e = lf_tree_unparen(e);
+    if (!lf_tree_is(e, "attribute"))
+        return NULL;
+    TSNode obj = lf_tree_unparen(lf_tree_field(e, "object"));
+    TSNode attr = lf_tree_field(e, "attribute");
+    if (!lf_tree_is(obj, "identifier") || !lf_tree_is(attr, "identifier"))
+        return NULL;
+    int32_t s = lf_pysem_scope_of(m, obj);
+    if (s <= 0 || m->scopes[s].kind != LF_PYSCOPE_FUNCTION || m->scopes[s].cls < 0)
+        return NULL;
+    /* the method's first parameter */
+    TSNode params = lf_tree_field(m->scopes[s].node, "parameters");
+    TSNode first = lf_tree_child(params, 0);
+    if (ts_node_is_null(first) || !lf_tree_is(first, "identifier") || !lf_py_same_text(m->src, first, obj))
+        return NULL;
+    *cls = m->scopes[s].cls;
+    return intern_node(m, attr);
+}
+
+typedef struct field_use {
+    int32_t cls, method;
+    const char *field;
+    int release;
+} field_use;
+
+/* A class holds a lock across its methods when one method acquires a field
+ * (`self.F.acquire()`, `self.F = X.acquire()`) and another releases it
+ * (`self.F.release()`). */
+static void find_held_classes(lf_pyheld *h) {
+    lf_pysem *m = h->l->m;
+    LF_VEC(field_use) uses = {0};
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode call = m->calls[i].node;
+        int32_t scope = m->calls[i].scope;
+        if (scope <= 0 || m->scopes[scope].kind != LF_PYSCOPE_FUNCTION || m->scopes[scope].cls < 0)
+            continue;
+        int acq = method_is(m->src, call, "acquire"), rel = method_is(m->src, call, "release");
+        if (!acq && !rel)
+            continue;
+        int32_t cls = -1;
+        const char *f = self_field(m, call_receiver(call), &cls);
+        if (!f && acq) {
+            /* self.F = X(...).acquire() */
+            TSNode p = ts_node_parent(call);
+            if (!ts_node_is_null(p) && lf_tree_is(p, "assignment") && ts_node_eq(lf_tree_field(p, "right"), call))
+                f = self_field(m, lf_tree_field(p, "left"), &cls);
+        }
+        if (!f || cls != m->scopes[scope].cls)
+            continue;
+        field_use u = {cls, scope, f, rel};
+        LF_VEC_PUSH(&uses, u);
+    }
+    for (size_t i = 0; i < uses.len; i++)
+        for (size_t k = 0; k < uses.len; k++) {
+            const field_use *a = &uses.items[i], *r = &uses.items[k];
+            if (!a->release && r->release && a->cls == r->cls && a->field == r->field && a->method != r->method)
+                h->class_held[a->cls] = 1;
+        }
+    LF_VEC_FREE(&uses);
+}
+
+int lf_pyheld_class(const lf_pyheld *h, int32_t cls) { return cls >= 0 && h->class_held[cls]; }
+
+/* Held at `at` in `scope` for reasons that do not depend on its callers. */
+static int held_here(lf_pyheld *h, int32_t scope, TSNode at, int strict) {
+    lf_pysem *m = h->l->m;
+    for (size_t hops = 0; scope > 0 && hops < m->n_scopes; hops++) {
+        const lf_pyscope *sc = &m->scopes[scope];
+        if (sc->kind != LF_PYSCOPE_FUNCTION)
+            return 0;
+        if (held_locally(h, scope, at, strict) || h->called_held[scope])
+            return 1;
+        if (sc->cls >= 0 && h->class_held[sc->cls] && strcmp(sc->name, "__init__") != 0 &&
+            strcmp(sc->name, "__del__") != 0)
+            return 1;
+        /* a nested function: as held as its definition is in the function around it */
+        at = sc->node;
+        scope = sc->parent;
+    }
+    return 0;
+}
+
+/* ---- callers ---- */
+
+static int named_cmp(const void *a, const void *b) {
+    const named_method *x = a, *y = b;
+    uintptr_t p = (uintptr_t)x->name, q = (uintptr_t)y->name;
+    if (p != q)
+        return p < q ? -1 : 1;
+    return x->scope < y->scope ? -1 : x->scope > y->scope;
+}
+
+/* The functions a call may invoke: the module function or method it resolves
+ * to, or for `x.name(...)` every method named `name` (binary search). */
+static void call_targets(lf_pyheld *h, TSNode call, i32_vec *out) {
+    lf_pylock *l = h->l;
+    lf_pysem *m = l->m;
+    out->len = 0;
+    int skip = 0;
+    int32_t f = lf_pylock_local_callee(l, call, &skip);
+    if (f > 0) {
+        LF_VEC_PUSH(out, f);
+        return;
+    }
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    if (!lf_tree_is(fn, "attribute") || !h->n_methods)
+        return;
+    named_method key = {intern_node(m, lf_tree_field(fn, "attribute")), -1};
+    size_t lo = 0, hi = h->n_methods;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (named_cmp(&h->methods[mid], &key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < h->n_methods && h->methods[lo].name == key.name; lo++)
+        LF_VEC_PUSH(out, h->methods[lo].scope);
+}
+
+lf_pyheld *lf_pyheld_build(lf_pylock *l) {
+    lf_pysem *m = l->m;
+    size_t ns = m->n_scopes ? m->n_scopes : 1;
+    lf_pyheld *h = lf_xcalloc(1, sizeof *h);
+    h->l = l;
+    h->class_held = lf_xcalloc(ns, 1);
+    h->called_held = lf_xcalloc(ns, 1);
+    h->releases = lf_xcalloc(ns, sizeof *h->releases);
+    h->releases_done = lf_xcalloc(ns, 1);
+    h->decorated = lf_xcalloc(ns, 1);
+    find_held_classes(h);
+    h->methods = lf_xcalloc(ns, sizeof *h->methods);
+    for (size_t i = 1; i < m->n_scopes; i++)
+        if (m->scopes[i].kind == LF_PYSCOPE_FUNCTION && m->scopes[i].cls >= 0) {
+            named_method nm = {m->scopes[i].name, (int32_t)i};
+            h->methods[h->n_methods++] = nm;
+        }
+    qsort(h->methods, h->n_methods, sizeof *h->methods, named_cmp);
+
+    /* Per function: its call sites not (yet) known to hold a lock. A function
+     * whose every site holds one is called with it held, which makes the
+     * sites inside it hold one too: a worklist over the call graph. */
+    size_t nc = m->n_calls;
+    size_t *unheld = lf_xcalloc(ns, sizeof *unheld), *sites = lf_xcalloc(ns, sizeof *sites);
+    unsigned char *site_held = lf_xcalloc(nc ? nc : 1, 1);
+    i32_vec targets = {0};
+    /* Method targets by name are bounded: only calls whose name some method
+     * has get any, and each is listed once per matching method. */
+    for (size_t i = 0; i < nc; i++) {
+        call_targets(h, m->calls[i].node, &targets);
+        if (!targets.len)
+            continue;
+        int32_t s = m->calls[i].scope;
+        site_held[i] = s > 0 && held_here(h, s, m->calls[i].node, 1);
+        for (size_t k = 0; k < targets.len; k++) {
+            sites[targets.items[k]]++;
+            unheld[targets.items[k]] += !site_held[i];
+        }
+    }
+    /* calls by their scope, scopes by their parent: a function found held
+     * makes the sites in it and in the functions nested in it hold a lock */
+    size_t *call_start = lf_xcalloc(ns + 1, sizeof *call_start), *kid_start = lf_xcalloc(ns + 1, sizeof *kid_start);
+    for (size_t i = 0; i < nc; i++)
+        if (m->calls[i].scope >= 0)
+            call_start[m->calls[i].scope + 1]++;
+    for (size_t s = 1; s < m->n_scopes; s++)
+        if (m->scopes[s].parent >= 0)
+            kid_start[m->scopes[s].parent + 1]++;
+    for (size_t s = 0; s < ns; s++) {
+        call_start[s + 1] += call_start[s];
+        kid_start[s + 1] += kid_start[s];
+    }
+    size_t *by_scope = lf_xmalloc((nc ? nc : 1) * sizeof *by_scope), *kids = lf_xmalloc(ns * sizeof *kids);
+    {
+        size_t *fill = lf_xcalloc(ns, sizeof *fill);
+        for (size_t i = 0; i < nc; i++)
+            if (m->calls[i].scope >= 0)
+                by_scope[call_start[m->calls[i].scope] + fill[m->calls[i].scope]++] = i;
+        memset(fill, 0, ns * sizeof *fill);
+        for (size_t s = 1; s < m->n_scopes; s++)
+            if (m->scopes[s].parent >= 0)
+                kids[kid_start[m->scopes[s].parent] + fill[m->scopes[s].parent]++] = s;
+        free(fill);
+    }
+    i32_vec work = {0}, nest = {0};
+    for (size_t s = 1; s < ns; s++)
+        if (sites[s] && !unheld[s] && m->scopes[s].kind == LF_PYSCOPE_FUNCTION) {
+            h->called_held[s] = 1;
+            LF_VEC_PUSH(&work, (int32_t)s);
+        }
+    while (work.len) {
+        nest.len = 0;
+        LF_VEC_PUSH(&nest, work.items[--work.len]);
+        while (nest.len) {
+            int32_t f = nest.items[--nest.len];
+            for (size_t k = kid_start[f]; k < kid_start[f + 1]; k++)
+                LF_VEC_PUSH(&nest, (int32_t)kids[k]);
+            for (size_t j = call_start[f]; j < call_start[f + 1]; j++) {
+                size_t i = by_scope[j];
+                if (site_held[i] || !held_here(h, m->calls[i].scope, m->calls[i].node, 1))
+                    continue;
+                site_held[i] = 1;
+                call_targets(h, m->calls[i].node, &targets);
+                for (size_t k = 0; k < targets.len; k++) {
+                    int32_t g = targets.items[k];
+                    if (--unheld[g] == 0 && !h->called_held[g] && m->scopes[g].kind == LF_PYSCOPE_FUNCTION) {
+                        h->called_held[g] = 1;
+                        LF_VEC_PUSH(&work, g);
+                    }
+                }
+            }
+        }
+    }
+    free(call_start);
+    free(kid_start);
+    free(by_scope);
+    free(kids);
+    LF_VEC_FREE(&nest);
+    LF_VEC_FREE(&work);
+    LF_VEC_FREE(&targets);
+    free(site_held);
+    free(sites);
+    free(unheld);
+    return h;
+}
+
+void lf_pyheld_free(lf_pyheld *h) {
+    if (!h)
+        return;
+    free(h->methods);
+    free(h->class_held);
+    free(h->called_held);
+    for (size_t i = 0; i < h->l->m->n_scopes; i++)
+        LF_VEC_FREE(&h->releases[i]);
+    free(h->releases);
+    free(h->releases_done);
+    free(h->decorated);
+    free(h);
+}
+
+int lf_pyheld_at(lf_pyheld *h, int32_t scope, TSNode at) { return held_here(h, scope, at, 0); }
