@@ -86,4 +86,9 @@ typedef struct lf_fixer {
 
 const lf_fixer *lf_fixer_find(const char *name);
 
+/* A generator's first step for one request: no site attached, or a site the
+ * check marked declined (`decline`, its reason). Returns 1 with *why set
+ * (malloc'd) when there is nothing to rewrite, 0 to go on. */
+int lf_fix_site_declines(const void *site, const char *decline, char **why);
+
 #endif

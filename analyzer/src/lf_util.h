@@ -51,6 +51,9 @@ char *lf_strbuf_detach(lf_strbuf *sb);
     } while (0)
 #define LF_VEC_FREE(v) do { free((v)->items); (v)->items = NULL; (v)->len = (v)->cap = 0; } while (0)
 
+/* Is q (may be NULL) one of the NULL-terminated names? */
+int lf_str_in_list(const char *q, const char *const *names);
+
 /* Glob match for --exclude and config "exclude": '*' (no '/'), '**' (any, incl. '/'),
  * '?', '[...]'. A pattern without '/' matches any path component; otherwise it is
  * matched against the whole relative path. */

@@ -64,31 +64,6 @@ typedef struct helper_info {
     const lf_pybinding *data_param;               /* writes: the parameter written */
 } helper_info;
 
-static int in_list(const char *q, const char *const *names) {
-    for (size_t i = 0; q && names[i]; i++)
-        if (!strcmp(q, names[i]))
-            return 1;
-    return 0;
-}
-
-static TSNode call_receiver(TSNode call) {
-    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
-    return lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "object") : (TSNode){0};
-}
-
-/* The callee's last name: `a.b.save_json` -> `save_json`. */
-static TSNode callee_name(TSNode call) {
-    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
-    if (lf_tree_is(fn, "attribute"))
-        return lf_tree_field(fn, "attribute");
-    return lf_tree_is(fn, "identifier") ? fn : (TSNode){0};
-}
-
-static int method_is(const lf_source *src, TSNode call, const char *name) {
-    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
-    return lf_tree_is(fn, "attribute") && lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), name);
-}
-
 /* ---- direct reads and writes ---- */
 
 static const char *const k_json_load[] = {"json.load", NULL};
@@ -103,10 +78,10 @@ static TSNode text_source(lf_pylock *l, TSNode e) {
     for (int hops = 0; hops < 4 && !ts_node_is_null(e); hops++) {
         e = lf_tree_unparen(e);
         if (lf_tree_is(e, "call")) {
-            if (method_is(m->src, e, "read_text") || method_is(m->src, e, "read_bytes"))
-                return call_receiver(e);
-            if (method_is(m->src, e, "read"))
-                return lf_pylock_handle_path(l, call_receiver(e));
+            if (lf_py_method_is(m->src, e, "read_text") || lf_py_method_is(m->src, e, "read_bytes"))
+                return lf_py_callee_object(e);
+            if (lf_py_method_is(m->src, e, "read"))
+                return lf_pylock_handle_path(l, lf_py_callee_object(e));
             return (TSNode){0};
         }
         if (!lf_tree_is(e, "identifier"))
@@ -152,12 +127,12 @@ static TSNode direct_write(lf_pylock *l, TSNode call, TSNode *data) {
         *data = lf_pylock_arg(m, call, 0, "obj");
         return ts_node_is_null(*data) ? (TSNode){0} : written_file(l, lf_pylock_arg(m, call, 1, "fp"));
     }
-    int text = method_is(m->src, call, "write_text") || method_is(m->src, call, "write_bytes");
-    if (text || method_is(m->src, call, "write")) {
+    int text = lf_py_method_is(m->src, call, "write_text") || lf_py_method_is(m->src, call, "write_bytes");
+    if (text || lf_py_method_is(m->src, call, "write")) {
         *data = dumps_value(m, lf_pylock_arg(m, call, 0, NULL));
         if (ts_node_is_null(*data))
             return (TSNode){0};
-        return text ? call_receiver(call) : written_file(l, call_receiver(call));
+        return text ? lf_py_callee_object(call) : written_file(l, lf_py_callee_object(call));
     }
     return (TSNode){0};
 }
@@ -172,7 +147,7 @@ static TSNode move_call(lf_pylock *l, TSNode call, TSNode *from) {
     }
     const char *q = lf_pysem_callee(m, call);
     if (q && (!strcmp(q, "pathlib.Path.replace") || !strcmp(q, "pathlib.Path.rename"))) {
-        *from = call_receiver(call);
+        *from = lf_py_callee_object(call);
         return lf_pylock_arg(m, call, 0, "target");
     }
     return (TSNode){0};
@@ -291,8 +266,8 @@ static int document_file(lf_pysem *m, TSNode e, TSNode *path) {
  * object's argument), *data for a write. */
 static TSNode document_file_op(lf_pysem *m, TSNode call, int *write, TSNode *data) {
     TSNode path = {0};
-    int rd = method_is(m->src, call, "read"), wr = method_is(m->src, call, "write");
-    if ((!rd && !wr) || !document_file(m, call_receiver(call), &path))
+    int rd = lf_py_method_is(m->src, call, "read"), wr = lf_py_method_is(m->src, call, "write");
+    if ((!rd && !wr) || !document_file(m, lf_py_callee_object(call), &path))
         return (TSNode){0};
     *write = wr;
     if (wr) {
@@ -584,7 +559,7 @@ static void judge_use(flow *f, TSNode o) {
         return;
     }
     /* Passed to a call that may change it in place. */
-    if (lf_tree_is(p, "argument_list") && !in_list(lf_pysem_callee(m, pp), k_pure_calls))
+    if (lf_tree_is(p, "argument_list") && !lf_str_in_list(lf_pysem_callee(m, pp), k_pure_calls))
         f->lost = 1;
 }
 
@@ -725,7 +700,7 @@ static void collect_ops(ctx104 *c) {
         }
         if (h >= 0)
             continue;
-        TSNode name = callee_name(call);
+        TSNode name = lf_py_callee_last(call);
         if (ts_node_is_null(name))
             continue;
         TSNode a0 = lf_pylock_arg(m, call, 0, NULL);

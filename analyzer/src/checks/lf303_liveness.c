@@ -46,13 +46,6 @@ static const char *const k_catch_esrch[] = {"ProcessLookupError", "OSError", "IO
                                             "os.error", "Exception", "BaseException", "socket.error", "select.error",
                                             NULL};
 
-static int in_list(const char *q, const char *const *names) {
-    for (size_t i = 0; q && names[i]; i++)
-        if (!strcmp(q, names[i]))
-            return 1;
-    return 0;
-}
-
 /* Does the except clause catch the error? */
 static int catches(lf_pysem *m, TSNode clause, err e) {
     TSNode v = lf_tree_field(clause, "value");
@@ -69,11 +62,11 @@ static int catches(lf_pysem *m, TSNode clause, err e) {
     const char *const *names = e == ERR_EPERM ? k_catch_eperm : k_catch_esrch;
     if (lf_tree_is(v, "tuple")) {
         for (uint32_t i = 0; i < lf_tree_child_count(v); i++)
-            if (in_list(lf_pysem_qualname(m, lf_tree_child(v, i)), names))
+            if (lf_str_in_list(lf_pysem_qualname(m, lf_tree_child(v, i)), names))
                 return 1;
         return 0;
     }
-    return in_list(lf_pysem_qualname(m, v), names);
+    return lf_str_in_list(lf_pysem_qualname(m, v), names);
 }
 
 /* The errno value an expression names: EPERM, ESRCH, -1 other/unknown. */
@@ -111,7 +104,7 @@ static int eval_leaf(lf_pysem *m, TSNode c, err e) {
             const char *tq = lf_pysem_qualname(m, t);
             if (!tq)
                 return -1;
-            return in_list(tq, e == ERR_EPERM ? eperm : esrch) ? 1 : 0;
+            return lf_str_in_list(tq, e == ERR_EPERM ? eperm : esrch) ? 1 : 0;
         }
         return -1;
     }

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "lf_tree.h"
+
 /* ts_node_parent() walks down from the root, so climbing is quadratic in the
  * depth: hostile nesting (thousands of parentheses) would stall a worker. Real
  * code is never this deep; past the cap a node is treated as having no scope. */
@@ -55,6 +57,23 @@ int lf_py_call_receiver(TSNode call, TSNode *obj) {
         return 0;
     *obj = ts_node_child_by_field_name(fn, "object", 6);
     return !ts_node_is_null(*obj);
+}
+
+TSNode lf_py_callee_object(TSNode call) {
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    return lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "object") : (TSNode){0};
+}
+
+TSNode lf_py_callee_last(TSNode call) {
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    if (lf_tree_is(fn, "attribute"))
+        return lf_tree_field(fn, "attribute");
+    return lf_tree_is(fn, "identifier") ? fn : (TSNode){0};
+}
+
+int lf_py_method_is(const lf_source *src, TSNode call, const char *name) {
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    return lf_tree_is(fn, "attribute") && lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), name);
 }
 
 static int positional(TSNode a) {

@@ -21,6 +21,12 @@ int lf_py_is(const lf_source *src, TSNode n, const char *s);
 int lf_py_call_name(TSNode call, TSNode *name);
 /* Receiver of an attribute callee: `tmp.replace(p)` -> `tmp`. 0 if callee is not an attribute. */
 int lf_py_call_receiver(TSNode call, TSNode *obj);
+/* The same two, seeing through parentheses around the callee, as nodes (null
+ * when there is none): `(a.b).acquire()` -> `a.b` and `acquire`. */
+TSNode lf_py_callee_object(TSNode call);
+TSNode lf_py_callee_last(TSNode call);
+/* Is the call a method call `<x>.name(...)`? */
+int lf_py_method_is(const lf_source *src, TSNode call, const char *name);
 /* i-th positional argument (0-based) of a call, skipping keyword arguments. */
 int lf_py_call_arg(TSNode call, uint32_t i, TSNode *out);
 size_t lf_py_call_nargs(TSNode call);

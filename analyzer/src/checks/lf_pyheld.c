@@ -31,31 +31,6 @@ static const char *intern_node(lf_pysem *m, TSNode n) {
     return lf_pysem_intern(m, m->src->text + ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
 }
 
-static int in_list(const char *q, const char *const *names) {
-    for (size_t i = 0; q && names[i]; i++)
-        if (!strcmp(q, names[i]))
-            return 1;
-    return 0;
-}
-
-static TSNode call_receiver(TSNode call) {
-    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
-    return lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "object") : (TSNode){0};
-}
-
-/* The callee's last name: `a.b.acquire` -> `acquire`. */
-static TSNode callee_name(TSNode call) {
-    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
-    if (lf_tree_is(fn, "attribute"))
-        return lf_tree_field(fn, "attribute");
-    return lf_tree_is(fn, "identifier") ? fn : (TSNode){0};
-}
-
-static int method_is(const lf_source *src, TSNode call, const char *name) {
-    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
-    return lf_tree_is(fn, "attribute") && lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), name);
-}
-
 /* Does an identifier spell a lock (`lock`, `_locked`, `FileLock`, `file_mutex`,
  * `synchronized`)? Split at underscores and case changes; compare whole words. */
 static int names_lock(const lf_source *src, TSNode ident) {
@@ -89,7 +64,7 @@ static int names_lock(const lf_source *src, TSNode ident) {
         for (size_t k = 0; k < w; k++)
             word[k] = (char)((s[start + k] >= 'A' && s[start + k] <= 'Z') ? s[start + k] - 'A' + 'a' : s[start + k]);
         word[w] = 0;
-        if (in_list(word, words))
+        if (lf_str_in_list(word, words))
             return 1;
     }
     return 0;
@@ -114,11 +89,11 @@ static int with_item_locks(lf_pylock *l, TSNode v) {
         if (lf_tree_is(v, "call")) {
             if (acquire_event_at(l, v))
                 return 1;
-            TSNode name = callee_name(v);
+            TSNode name = lf_py_callee_last(v);
             if (!ts_node_is_null(name) && names_lock(m->src, name))
                 return 1;
             /* `with self._lock.acquire_ctx():` / `with lock_for(p).write():` */
-            TSNode recv = call_receiver(v);
+            TSNode recv = lf_py_callee_object(v);
             if (ts_node_is_null(recv))
                 return 0;
             v = lf_tree_unparen(recv);
@@ -207,8 +182,8 @@ static lf_walk_action visit_release(TSNode n, void *ud) {
         return LF_WALK_CONTINUE;
     static const char *const unlock_calls[] = {"fcntl.flock", "fcntl.lockf", NULL};
     int found = 0;
-    if (method_is(r->m->src, n, "release") || method_is(r->m->src, n, "unlock")) {
-        TSNode recv = lf_tree_unparen(call_receiver(n));
+    if (lf_py_method_is(r->m->src, n, "release") || lf_py_method_is(r->m->src, n, "unlock")) {
+        TSNode recv = lf_tree_unparen(lf_py_callee_object(n));
         TSNode name = lf_tree_is(recv, "attribute") ? lf_tree_field(recv, "attribute") : recv;
         found = lf_tree_is(name, "identifier") && names_lock(r->m->src, name);
     } else {
@@ -316,11 +291,11 @@ static void find_held_classes(lf_pyheld *h) {
         int32_t scope = m->calls[i].scope;
         if (scope <= 0 || m->scopes[scope].kind != LF_PYSCOPE_FUNCTION || m->scopes[scope].cls < 0)
             continue;
-        int acq = method_is(m->src, call, "acquire"), rel = method_is(m->src, call, "release");
+        int acq = lf_py_method_is(m->src, call, "acquire"), rel = lf_py_method_is(m->src, call, "release");
         if (!acq && !rel)
             continue;
         int32_t cls = -1;
-        const char *f = self_field(m, call_receiver(call), &cls);
+        const char *f = self_field(m, lf_py_callee_object(call), &cls);
         if (!f && acq) {
             /* self.F = X(...).acquire() */
             TSNode p = ts_node_parent(call);

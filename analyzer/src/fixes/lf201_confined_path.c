@@ -32,14 +32,8 @@
 
 static lf_fix *generate_one(const lf_fix_ctx *ctx, const lf201_site *s, char **why) {
     lf_pysem *m = lf_filesem_python(ctx->sem);
-    if (!s) {
-        *why = lf_xstrdup("the check recognised no rewritable site here");
+    if (lf_fix_site_declines(s, s ? s->decline : NULL, why))
         return NULL;
-    }
-    if (s->decline) {
-        *why = lf_xstrdup(s->decline);
-        return NULL;
-    }
     const lf_source *src = ctx->src;
     lf_fix *fix = lf_xcalloc(1, sizeof *fix);
     uint32_t at = ts_node_start_byte(s->call);

@@ -49,14 +49,8 @@ static const char *decl_keyword(TSNode root) {
 }
 
 static lf_fix *generate_one(const lf_fix_ctx *ctx, const lf401_ts_site *s, char **why) {
-    if (!s) {
-        *why = lf_xstrdup("the check recognised no rewritable site here");
+    if (lf_fix_site_declines(s, s ? s->decline : NULL, why))
         return NULL;
-    }
-    if (s->decline) {
-        *why = lf_xstrdup(s->decline);
-        return NULL;
-    }
     const lf_source *src = ctx->src;
     lf_tssem *m = lf_filesem_typescript(ctx->sem);
     lf_fix *fix = lf_xcalloc(1, sizeof *fix);

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "lf_check.h"
+#include "lf_util.h"
 
 /* Each fixer lives in its own file under fixes/ and is declared here. */
 extern const lf_fixer lf101_lockrt;
@@ -22,4 +23,12 @@ const lf_fixer *lf_fixer_find(const char *name) {
         if (strcmp(k_fixers[i]->name, name) == 0)
             return k_fixers[i];
     return NULL;
+}
+
+int lf_fix_site_declines(const void *site, const char *decline, char **why) {
+    if (!site || decline) {
+        *why = lf_xstrdup(site ? decline : "the check recognised no rewritable site here");
+        return 1;
+    }
+    return 0;
 }

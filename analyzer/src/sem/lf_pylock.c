@@ -75,13 +75,6 @@ TSNode lf_pylock_arg(lf_pysem *m, TSNode call, uint32_t index, const char *kw) {
 static const char *const k_removals[] = {"os.remove", "os.unlink", "os.rmdir", "os.removedirs", "shutil.rmtree",
                                          "pathlib.Path.unlink", "pathlib.Path.rmdir", NULL};
 
-static int in_list(const char *q, const char *const *names) {
-    for (size_t i = 0; q && names[i]; i++)
-        if (strcmp(q, names[i]) == 0)
-            return 1;
-    return 0;
-}
-
 /* A one-dot relative name (`.portalocker.lock` from `from . import
  * portalocker`) made absolute with the file's own package, the directory that
  * holds it (`portalocker/utils.py` -> `portalocker.portalocker.lock`). */
@@ -104,7 +97,7 @@ static int relative_in_list(const lf_pysem *m, const char *q, const char *const 
 
 int lf_pylock_callee_any(lf_pysem *m, TSNode call, const char *const *names) {
     const char *q = lf_pysem_callee(m, call);
-    if (in_list(q, names) || relative_in_list(m, q, names))
+    if (lf_str_in_list(q, names) || relative_in_list(m, q, names))
         return 1;
     TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
     if (!lf_tree_is(fn, "identifier"))
@@ -116,7 +109,7 @@ int lf_pylock_callee_any(lf_pysem *m, TSNode call, const char *const *names) {
     const lf_pybinding *const *bs = lf_pysem_bindings_of(m, lf_pysem_scope_of(m, fn), name, &n);
     free(name);
     for (size_t i = 0; i < n; i++)
-        if (bs[i]->kind == LF_PYBIND_IMPORT && in_list(bs[i]->qualname, names))
+        if (bs[i]->kind == LF_PYBIND_IMPORT && lf_str_in_list(bs[i]->qualname, names))
             return 1;
     return 0;
 }
@@ -602,7 +595,7 @@ static TSNode handle_path(lf_pylock *l, TSNode h) {
                 continue;
             }
             const char *q = lf_pysem_callee(m, e);
-            if (q && in_list(q, k_open_calls)) {
+            if (q && lf_str_in_list(q, k_open_calls)) {
                 if (!strcmp(q, "os.fdopen")) {
                     e = lf_pylock_arg(m, e, 0, "fd");
                     continue;
@@ -1037,9 +1030,9 @@ static int create_failure_handled(lf_pysem *m, int32_t s) {
             v = lf_tree_unparen(v);
             if (lf_tree_is(v, "tuple")) {
                 for (uint32_t j = 0; j < lf_tree_child_count(v); j++)
-                    if (in_list(lf_pysem_qualname(m, lf_tree_child(v, j)), catches))
+                    if (lf_str_in_list(lf_pysem_qualname(m, lf_tree_child(v, j)), catches))
                         return 1;
-            } else if (in_list(lf_pysem_qualname(m, v), catches)) {
+            } else if (lf_str_in_list(lf_pysem_qualname(m, v), catches)) {
                 return 1;
             }
         }
