@@ -582,6 +582,12 @@ static int locked_region(recog *r) {
     idx_vec after = {0};
     if (b->kind == LF_PYBIND_WITH) {
         int32_t w = b->stmt;
+        if (w < 0 || (size_t)w >= m->n_stmts) {
+            /* A `with` target no statement holds: the `with` sits inside an
+             * ERROR node (a file mid-edit), so there is no block to read. */
+            decline(s, lf_xstrdup("the `with` opening the lock file is not a whole statement"));
+            goto out;
+        }
         TSNode wn = m->stmts[w].node;
         TSNode clause = lf_tree_child(wn, 0);
         if (lf_tree_child_count(clause) != 1) {
