@@ -447,6 +447,10 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
     m->n_bindings = w.bindings.len;
     m->calls = w.calls.items;
     m->n_calls = w.calls.len;
+    /* lf_tssem_call searches by (start asc, end desc): a chain `x.f().f()...`
+     * puts every call at one start byte, so the start alone is no key. */
+    if (m->n_calls > 1)
+        qsort(m->calls, m->n_calls, sizeof *m->calls, lf_tscall_order);
     /* methods per class, in reverse so each chain runs in source order */
     for (size_t i = m->n_scopes; i-- > 1;) {
         lf_tsscope *sc = &m->scopes[i];

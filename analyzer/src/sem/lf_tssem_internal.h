@@ -20,6 +20,8 @@ const char *lf_tssem_join(lf_tssem *m, const char *a, const char *b);
 /* A module specifier as the model names it ("node:fs" -> "fs"). */
 const char *lf_tssem_module_name(lf_tssem *m, const char *spec);
 const char *lf_tssem_callee_uncached(lf_tssem *m, TSNode call);
+/* qsort order of lf_tssem.calls, the key lf_tssem_call searches by. */
+int lf_tscall_order(const void *a, const void *b);
 /* `exports` / `module.exports` */
 int lf_tssem_is_exports(const lf_source *src, TSNode obj);
 

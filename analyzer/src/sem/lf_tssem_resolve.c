@@ -302,20 +302,34 @@ const char *lf_tssem_callee_uncached(lf_tssem *m, TSNode call) { return callee_a
 
 const char *lf_tssem_qualname(lf_tssem *m, TSNode expr) { return qualname_at(m, expr); }
 
+/* Order of m->calls: start byte ascending, then end byte descending (pre-order,
+ * outer call first). Two calls never share both bytes (a call adds its `(...)`). */
+static int call_key_cmp(uint32_t as, uint32_t ae, uint32_t bs, uint32_t be) {
+    if (as != bs)
+        return as < bs ? -1 : 1;
+    if (ae != be)
+        return ae > be ? -1 : 1;
+    return 0;
+}
+
+int lf_tscall_order(const void *a, const void *b) {
+    TSNode x = ((const lf_tscall *)a)->node, y = ((const lf_tscall *)b)->node;
+    return call_key_cmp(ts_node_start_byte(x), ts_node_end_byte(x), ts_node_start_byte(y), ts_node_end_byte(y));
+}
+
 const lf_tscall *lf_tssem_call(const lf_tssem *m, TSNode call) {
-    uint32_t at = ts_node_start_byte(call);
+    uint32_t start = ts_node_start_byte(call), end = ts_node_end_byte(call);
     size_t lo = 0, hi = m->n_calls;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (ts_node_start_byte(m->calls[mid].node) < at)
+        TSNode n = m->calls[mid].node;
+        if (call_key_cmp(ts_node_start_byte(n), ts_node_end_byte(n), start, end) < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
-    /* several calls can start at one byte (`f()()`): match the node */
-    for (size_t i = lo; i < m->n_calls && ts_node_start_byte(m->calls[i].node) == at; i++)
-        if (ts_node_eq(m->calls[i].node, call))
-            return &m->calls[i];
+    if (lo < m->n_calls && ts_node_eq(m->calls[lo].node, call))
+        return &m->calls[lo];
     return NULL;
 }
 
