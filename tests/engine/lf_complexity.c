@@ -3,7 +3,10 @@
  *  - the number of LF101 sites in the file (100 vs 400 sites: ratio about 4;
  *    400 sites once took 10.7 s), and
  *  - the length of a `1+1+...` chain next to a fixable site (25k vs 100k terms;
- *    a 100k-term chain once took over a minute).
+ *    a 100k-term chain once took over a minute), and
+ *  - the length of a method chain `x.f().f()...` (25k vs 100k calls) in Python
+ *    and in TypeScript, where every call starts at one byte (looking calls up
+ *    by start byte alone once made a 100k chain take 50 s).
  * lf_work_steps counts the tree walks, field and type tests, equality and
  * hashing steps and the model's climbs (lf_util.h). */
 #include <stdio.h>
@@ -30,11 +33,11 @@ typedef struct run_result {
     size_t findings, fixed;
 } run_result;
 
-static run_result analyze(const lf_ruleset *set, const char *code) {
+static run_result analyze_as(const lf_ruleset *set, const char *name, lf_lang lang, const char *code) {
     lf_engine_options opts = {.rules = set, .want_fixes = 1, .use_prefilter = 1};
     lf_engine *eng = lf_engine_new(&opts);
     lf_source src;
-    lf_source_from_text(&src, "t.py", LF_LANG_PYTHON, code, strlen(code));
+    lf_source_from_text(&src, name, lang, code, strlen(code));
     lf_finding *f = NULL;
     size_t n = 0;
     char *err = NULL;
@@ -54,6 +57,10 @@ static run_result analyze(const lf_ruleset *set, const char *code) {
     lf_source_free(&src);
     lf_engine_free(eng);
     return r;
+}
+
+static run_result analyze(const lf_ruleset *set, const char *code) {
+    return analyze_as(set, "t.py", LF_LANG_PYTHON, code);
 }
 
 /* n LF101 sites (each also an LF104 read-modify-write), one module. */
@@ -94,6 +101,35 @@ static char *plus_chain(size_t n) {
     return lf_strbuf_detach(&sb);
 }
 
+/* A method chain of n calls inside a function that also holds a shared-temp
+ * site (LF401 in both languages), so the checks and the fix walk past it. */
+static char *method_chain(size_t n, lf_lang lang) {
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    if (lang == LF_LANG_PYTHON)
+        lf_strbuf_puts(&sb, "import json, os\n\n\ndef write_state(path, data):\n    tmp = path + \".tmp\"\n"
+                            "    with open(tmp, \"w\") as f:\n        json.dump(data, f)\n    y = x");
+    else
+        lf_strbuf_puts(&sb, "import * as fs from \"node:fs\";\n\nexport function writeState(path: string, data: string) {\n"
+                            "  const tmp = path + \".tmp\";\n  fs.writeFileSync(tmp, data);\n  const y = x");
+    for (size_t i = 0; i < n; i++)
+        lf_strbuf_puts(&sb, ".f()");
+    lf_strbuf_puts(&sb, lang == LF_LANG_PYTHON ? "\n    os.replace(tmp, path)\n" : ";\n  fs.renameSync(tmp, path);\n}\n");
+    return lf_strbuf_detach(&sb);
+}
+
+static void ratio_check(const char *what, run_result small, run_result big, double scale);
+
+static void chain_pin(const lf_ruleset *set, const char *what, const char *name, lf_lang lang) {
+    char *a = method_chain(25000, lang), *b = method_chain(100000, lang);
+    run_result ra = analyze_as(set, name, lang, a), rb = analyze_as(set, name, lang, b);
+    CHECK(ra.findings == 1 && rb.findings == 1 && ra.fixed == 1 && rb.fixed == 1, "%s: %zu/%zu findings, %zu/%zu fixed",
+          what, ra.findings, rb.findings, ra.fixed, rb.fixed);
+    ratio_check(what, ra, rb, 4.0);
+    free(a);
+    free(b);
+}
+
 static void ratio_check(const char *what, run_result small, run_result big, double scale) {
     double ratio = (double)big.steps / (double)(small.steps ? small.steps : 1);
     printf("%s: %llu steps small, %llu steps large (x%.0f input): ratio %.2f\n", what, small.steps, big.steps, scale,
@@ -125,6 +161,8 @@ int main(void) {
     ratio_check("'+' chain next to an LF401 site, 25k vs 100k terms", rc, rd, 4.0);
     free(c);
     free(d);
+    chain_pin(&set, "method chain in Python, 25k vs 100k calls", "t.py", LF_LANG_PYTHON);
+    chain_pin(&set, "method chain in TypeScript, 25k vs 100k calls", "t.ts", LF_LANG_TYPESCRIPT);
     lf_ruleset_free(&set);
     printf("%s\n", g_failed ? "FAILED" : "ok");
     return g_failed;

@@ -323,6 +323,7 @@ const lf_tscall *lf_tssem_call(const lf_tssem *m, TSNode call) {
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
         TSNode n = m->calls[mid].node;
+        lf_work(1);
         if (call_key_cmp(ts_node_start_byte(n), ts_node_end_byte(n), start, end) < 0)
             lo = mid + 1;
         else
