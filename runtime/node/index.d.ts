@@ -64,6 +64,10 @@ export declare function processAlive(pid: number | bigint, startTime?: number | 
 export declare function processStartTime(pid: number | bigint): bigint | null;
 export declare function ownerRead(path: string): Owner;
 export declare function strerror(status: number): string;
+/** Close the idle lock-file descriptors kept after releases (Unix OS locks); held locks stay. */
+export declare function closeIdleDescriptors(): void;
+/** Bound on kept idle descriptors from now on (0 = none, at most 64); returns the previous one. */
+export declare function setKeptDescriptors(max: number): number;
 
 export interface Promises {
   exclusiveLock(path: string, opts?: LockOptions): Promise<LockHandle | null>;

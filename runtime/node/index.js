@@ -201,6 +201,17 @@ function ownerRead(lockPath) { return call(addon.ownerRead, lockPath); }
 
 function strerror(code) { return addon.strerror(code); }
 
+/** Close the unlocked lock-file descriptors kept for this process's next
+ *  acquisition of the same path (Unix OS locks; held locks are not affected). */
+function closeIdleDescriptors() { addon.closeIdleDescriptors(); }
+
+/** How many idle descriptors to keep from now on (0 = none, at most 64);
+ *  returns the previous bound. */
+function setKeptDescriptors(max) {
+  if (!Number.isInteger(max) || max < 0) throw new TypeError('setKeptDescriptors: max must be a non-negative integer');
+  return addon.setKeptDescriptors(max);
+}
+
 // ---------------------------------------------------------------- promise forms
 
 function callAsync(fn, ...args) {
@@ -267,6 +278,8 @@ module.exports = {
   processStartTime,
   ownerRead,
   strerror,
+  closeIdleDescriptors,
+  setKeptDescriptors,
   promises,
   exclusiveLockAsync: promises.exclusiveLock,
   withExclusiveLockAsync: promises.withExclusiveLock,

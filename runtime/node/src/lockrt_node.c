@@ -621,6 +621,31 @@ static napi_value js_strerror(napi_env env, napi_callback_info info)
     return v;
 }
 
+/* closeIdleDescriptors() -> undefined: close the unlocked lock-file descriptors
+ * the library keeps for this process's next acquisition (held locks stay). */
+static napi_value js_close_idle_descriptors(napi_env env, napi_callback_info info)
+{
+    (void)info;
+    lockrt_close_idle_descriptors();
+    napi_value v;
+    napi_get_undefined(env, &v);
+    return v;
+}
+
+/* setKeptDescriptors(max) -> previous bound (0 keeps none, at most 64) */
+static napi_value js_set_kept_descriptors(napi_env env, napi_callback_info info)
+{
+    GET_ARGS(1)
+    uint32_t max = 0;
+    if (napi_get_value_uint32(env, argv[0], &max) != napi_ok) {
+        napi_throw_type_error(env, NULL, "setKeptDescriptors: max must be a non-negative integer");
+        return NULL;
+    }
+    napi_value v;
+    napi_create_uint32(env, lockrt_set_kept_descriptors(max), &v);
+    return v;
+}
+
 static napi_value init(napi_env env, napi_value exports)
 {
     napi_property_descriptor props[] = {
@@ -635,6 +660,8 @@ static napi_value init(napi_env env, napi_value exports)
         {"processStartTime", NULL, js_process_start_time, NULL, NULL, NULL, napi_enumerable, NULL},
         {"ownerRead", NULL, js_owner_read, NULL, NULL, NULL, napi_enumerable, NULL},
         {"strerror", NULL, js_strerror, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"closeIdleDescriptors", NULL, js_close_idle_descriptors, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"setKeptDescriptors", NULL, js_set_kept_descriptors, NULL, NULL, NULL, napi_enumerable, NULL},
     };
     napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
     return exports;

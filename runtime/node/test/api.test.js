@@ -274,3 +274,37 @@ test('strerror and status constants', () => {
   assert.ok(lockrt.strerror(lockrt.status.ETIMEDOUT).length > 0);
   assert.equal(lockrt.exclusiveLockAsync, lockrt.promises.exclusiveLock);
 });
+
+// Descriptors open on `file` in this process (Linux: /proc/self/fd).
+function descriptorsOn(file) {
+  let n = 0;
+  for (const fd of fs.readdirSync('/proc/self/fd')) {
+    try { if (fs.readlinkSync(`/proc/self/fd/${fd}`) === file) n++; } catch { /* closed meanwhile */ }
+  }
+  return n;
+}
+
+test('closeIdleDescriptors closes the descriptor kept after a release; setKeptDescriptors bounds it',
+  { skip: process.platform !== 'linux' && 'needs /proc/self/fd' }, (t) => {
+    const dir = tempDir(t);
+    const lockPath = path.join(fs.realpathSync(dir), 'kept.lock');
+    const held = lockrt.exclusiveLock(lockPath, { strategy: 'oslock' });
+    assert.equal(descriptorsOn(lockPath), 1);
+    held.release();
+    assert.equal(descriptorsOn(lockPath), 1, 'the unlocked descriptor is kept for the next acquisition');
+    const again = lockrt.exclusiveLock(lockPath, { strategy: 'oslock' });
+    assert.equal(descriptorsOn(lockPath), 1, 'the next acquisition reuses it');
+    lockrt.closeIdleDescriptors();
+    assert.equal(descriptorsOn(lockPath), 1, 'a held lock keeps its descriptor');
+    again.release();
+    lockrt.closeIdleDescriptors();
+    assert.equal(descriptorsOn(lockPath), 0);
+
+    const before = lockrt.setKeptDescriptors(0);
+    t.after(() => lockrt.setKeptDescriptors(before));
+    assert.equal(typeof before, 'number');
+    lockrt.exclusiveLock(lockPath, { strategy: 'oslock' }).release();
+    assert.equal(descriptorsOn(lockPath), 0, 'nothing is kept with a bound of 0');
+    assert.equal(lockrt.setKeptDescriptors(before), 0);
+    assert.throws(() => lockrt.setKeptDescriptors(-1), TypeError);
+  });
