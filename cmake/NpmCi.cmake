@@ -1,10 +1,19 @@
-# npm ci the pinned test tools (deps/tools) into DST, once per lock file.
-# Usage: cmake -DSRC=<deps/tools> -DDST=<build>/tools -P install_tools.cmake
+# `npm ci --ignore-scripts` a pinned package set (a directory with package.json,
+# package-lock.json and an optional .npmrc) into DST, once per lock file: a stamp
+# holds the lock file's hash, and the install is redone when it changes or when
+# MARKER (a path under DST/node_modules that a complete install has) is missing.
+# --ignore-scripts: none of the packages' own code runs at install time.
+# Usage: cmake -DSRC=<deps/x> -DDST=<build>/x -DMARKER=<pkg/file> -P NpmCi.cmake
+foreach(_v SRC DST MARKER)
+  if(NOT DEFINED ${_v})
+    message(FATAL_ERROR "NpmCi.cmake: pass -D${_v}=...")
+  endif()
+endforeach()
 file(SHA256 ${SRC}/package-lock.json _hash)
-set(_stamp ${DST}/.lockfix-tools-stamp)
+set(_stamp ${DST}/.lockfix-npm-ci-stamp)
 if(EXISTS ${_stamp})
   file(READ ${_stamp} _have)
-  if(_have STREQUAL _hash AND EXISTS ${DST}/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool)
+  if(_have STREQUAL _hash AND EXISTS ${DST}/node_modules/${MARKER})
     return()
   endif()
 endif()
