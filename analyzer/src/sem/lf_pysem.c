@@ -412,7 +412,7 @@ static void visit(builder *b, frame *f, const frame *parent) {
         return;
     }
     if (!strcmp(t, "call")) {
-        lf_pycall c = {n, f->stmt, f->scope, NULL, 0};
+        lf_pycall c = {n, f->stmt, f->scope, NULL, 0, 0};
         LF_VEC_PUSH(&b->calls, c);
         return;
     }
@@ -648,8 +648,13 @@ lf_pysem *lf_pysem_build(const lf_source *src, TSNode root) {
     /* Optional modules first: a callee through one (`FileLock(...)` bound by an
      * import and by a stand-in class) resolves to what the import names. */
     lf_pysem_find_optionals(m);
-    for (size_t i = 0; i < m->n_calls; i++)
+    /* The model is complete from here on, so a callee that does not resolve now
+     * never will: remember the NULL too (a method chain asks about each of its
+     * calls from every check). */
+    for (size_t i = 0; i < m->n_calls; i++) {
         m->calls[i].callee = lf_pysem_callee(m, m->calls[i].node);
+        m->calls[i].callee_final = 1;
+    }
     return m;
 }
 

@@ -108,6 +108,7 @@ typedef struct lf_pycall {
     int32_t scope;
     const char *callee;   /* qualified name of the callee, NULL when unknown (see lf_pysem_qualname) */
     int type_cache;       /* private: the value type + 1 once computed (method chains stay linear) */
+    int callee_final;     /* private: callee was resolved after the build (NULL included) */
 } lf_pycall;
 
 /* ---- optional modules and flags ---- */

@@ -297,7 +297,7 @@ const char *lf_pysem_callee(lf_pysem *m, TSNode call) {
     if (!lf_tree_is(call, "call"))
         return NULL;
     const lf_pycall *rec = lf_pysem_call(m, call);
-    if (rec && rec->callee)
+    if (rec && (rec->callee || rec->callee_final))
         return rec->callee;
     return lf_pysem_qualname(m, lf_tree_field(call, "function"));
 }
