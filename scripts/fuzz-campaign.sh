@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # A longer fuzz campaign over the libFuzzer targets in fuzz/ (docs/robustness.md).
 #
-#   scripts/fuzz-campaign.sh [--time SECONDS | --runs N] [--jobs N] [--build DIR] [TARGET[:SECONDS]...]
+#   scripts/fuzz-campaign.sh [--time SECONDS | --runs N] [--jobs N] [--nice N] [--build DIR] [TARGET[:SECONDS]...]
 #
 # Builds DIR (default build-fuzz: clang, -DLOCKFIX_FUZZ=ON, its own tree) if
 # needed, regenerates the seed corpora from the fixtures, then runs each target
 # (default all: python ts fix rule config record) for SECONDS (default 300; a
-# TARGET:SECONDS argument sets one target's own) or N executions, under `nice -n 19`, JOBS targets at a time (default 1). Each
+# TARGET:SECONDS argument sets one target's own) or N executions, under `nice -n N` (default 19; libFuzzer's
+# -timeout=30 is wall time, so on a loaded machine a niced run reports slow units as
+# timeouts: use --nice 0 there), JOBS targets at a time (default 1). Each
 # target's corpus lives in DIR/fuzz/campaign/<target>: seeded from the generated
 # corpus, fuzz/seeds and fuzz/reproducers, grown by the run, then merged (libFuzzer
 # -merge=1) to a minimal set covering the same features, so repeated campaigns
@@ -20,14 +22,16 @@ build=$root/build-fuzz
 time_budget=300
 runs=
 jobs=1
+niceness=19
 targets=()
 while [ $# -gt 0 ]; do
   case $1 in
     --time) time_budget=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
+    --nice) niceness=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     -*) echo "fuzz-campaign: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -44,10 +48,10 @@ done
 
 clang=${CC:-/usr/bin/clang}
 if [ ! -f "$build/CMakeCache.txt" ]; then
-  nice -n 19 cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER="$clang" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  nice -n "$niceness" cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER="$clang" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DLOCKFIX_FUZZ=ON -DLOCKFIX_BUILD_TESTS=OFF -DLOCKRT_BUILD_TOOLS=OFF >/dev/null
 fi
-nice -n 19 cmake --build "$build" -j"$(nproc)" --target fuzz_all >/dev/null
+nice -n "$niceness" cmake --build "$build" -j"$(nproc)" --target fuzz_all >/dev/null
 fz=$build/fuzz
 /usr/bin/python3 "$root/fuzz/make_corpus.py" "$root" "$fz/corpus" >/dev/null
 
@@ -63,18 +67,18 @@ run_one() {
     [ -d "$d" ] && seeds+=("$d")
   done
   # Seed the campaign corpus (only inputs that add coverage are copied in).
-  nice -n 19 "$bin" -merge=1 -timeout=30 -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$art/merge-" "$camp" "${seeds[@]}" \
+  nice -n "$niceness" "$bin" -merge=1 -timeout=30 -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$art/merge-" "$camp" "${seeds[@]}" \
     >"$log.merge-in" 2>&1 || true
   local budget=(-max_total_time="${seconds[$t]:-$time_budget}")
   [ -n "$runs" ] && budget=(-runs="$runs")
   local start end rc=0
   start=$(date +%s)
-  nice -n 19 "$bin" "${budget[@]}" -dict="$root/fuzz/dict/${dict[$t]}.dict" -timeout=30 -rss_limit_mb=2048 \
+  nice -n "$niceness" "$bin" "${budget[@]}" -dict="$root/fuzz/dict/${dict[$t]}.dict" -timeout=30 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$art/" "$camp" >"$log" 2>&1 || rc=$?
   end=$(date +%s)
   # Keep the corpus minimal for the next campaign.
   rm -rf "$camp.min" && mkdir -p "$camp.min"
-  nice -n 19 "$bin" -merge=1 -timeout=30 -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$art/merge-" "$camp.min" "$camp" \
+  nice -n "$niceness" "$bin" -merge=1 -timeout=30 -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$art/merge-" "$camp.min" "$camp" \
     >"$log.merge-out" 2>&1 && { rm -rf "$camp"; mv "$camp.min" "$camp"; } || rm -rf "$camp.min"
   local execs rate
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
