@@ -143,3 +143,59 @@ test('a relative path is the same lock after the release resolves it', () => {
   }
   assert.deepEqual(entries(dir), []);
 });
+
+// The race the quarantine guards: the path still named our inode when it was
+// checked, and a successor's file is there when the rename happens.
+function withRenameHook(hook, body) {
+  const rename = fs.renameSync;
+  fs.renameSync = (from, to) => {
+    fs.renameSync = rename;
+    hook(from, to);
+    return rename(from, to);
+  };
+  try {
+    return body();
+  } finally {
+    fs.renameSync = rename;
+  }
+}
+
+test('a file swapped in just before the quarantine rename is put back, byte for byte', () => {
+  const dir = scratch();
+  const file = path.join(dir, 'k.lock');
+  lockrt.writeFileExclusiveSync(file, 'A', { flag: 'wx' });
+  const successor = Buffer.from('successor\n');
+  let ino = null;
+  const r = withRenameHook(() => {
+    fs.unlinkSync(file);
+    fs.writeFileSync(file, successor, { flag: 'wx' });
+    ino = fs.statSync(file).ino;
+  }, () => lockrt.releaseIfOwnedSync(file));
+  assert.equal(r, 'not-owned');
+  assert.deepEqual(fs.readFileSync(file), successor);
+  assert.equal(fs.statSync(file).ino, ino);
+  assert.deepEqual(entries(dir), ['k.lock']);
+});
+
+test('when the path is taken again before the put-back, the quarantined file is kept, never deleted', () => {
+  const dir = scratch();
+  const file = path.join(dir, 'l.lock');
+  lockrt.writeFileExclusiveSync(file, 'A', { flag: 'wx' });
+  const link = fs.linkSync;
+  const r = withRenameHook(() => {
+    fs.unlinkSync(file);
+    fs.writeFileSync(file, 'B', { flag: 'wx' });
+    fs.linkSync = (from, to) => {
+      fs.linkSync = link;
+      fs.writeFileSync(to, 'C', { flag: 'wx' }); // a third process creates the lock first
+      return link(from, to);
+    };
+  }, () => lockrt.releaseIfOwnedSync(file));
+  fs.linkSync = link;
+  assert.equal(r, 'not-owned');
+  assert.equal(fs.readFileSync(file, 'utf8'), 'C');
+  const kept = entries(dir).filter((f) => f !== 'l.lock');
+  assert.equal(kept.length, 1);
+  assert.match(kept[0], /^\.l\.lock\.lockrt-release\./);
+  assert.equal(fs.readFileSync(path.join(dir, kept[0]), 'utf8'), 'B');
+});
