@@ -63,6 +63,14 @@ function remember(file, fd) {
   held.set(key, { dev: made.dev, ino: made.ino, pin });
 }
 
+// remember(), never failing the create it follows: a create whose inode could
+// not be read is not remembered, and its release removes by name as before.
+function tryRemember(file, fd) {
+  try {
+    remember(file instanceof URL ? fileURLToPath(file) : String(file), fd);
+  } catch { /* not remembered */ }
+}
+
 function flagOf(options) {
   return options && typeof options === 'object' && options.flag !== undefined ? options.flag : 'w';
 }
@@ -84,7 +92,8 @@ function writeFileExclusiveSync(file, data, options) {
   const fd = fs.openSync(file, flagOf(options), modeOf(options));
   try {
     fs.writeFileSync(fd, data, { encoding: encodingOf(options) });
-    remember(file instanceof URL ? fileURLToPath(file) : String(file), fd);
+    if (options && typeof options === 'object' && options.flush) fs.fsyncSync(fd);
+    tryRemember(file, fd);
   } finally {
     fs.closeSync(fd);
   }
@@ -97,7 +106,8 @@ async function writeFileExclusive(file, data, options) {
   const fh = await fs.promises.open(file, flagOf(options), modeOf(options));
   try {
     await fh.writeFile(data, { encoding: encodingOf(options) });
-    remember(file instanceof URL ? fileURLToPath(file) : String(file), fh.fd);
+    if (options && typeof options === 'object' && options.flush) await fh.sync();
+    tryRemember(file, fh.fd);
   } finally {
     await fh.close();
   }
@@ -107,12 +117,7 @@ async function writeFileExclusive(file, data, options) {
  * the created inode remembered. */
 function openExclusiveSync(file, flags, mode) {
   const fd = fs.openSync(file, flags, mode);
-  try {
-    remember(file instanceof URL ? fileURLToPath(file) : String(file), fd);
-  } catch (e) {
-    fs.closeSync(fd);
-    throw e;
-  }
+  tryRemember(file, fd);
   return fd;
 }
 
