@@ -172,8 +172,9 @@ lf301_ts_site *lf301_ts_site_make(lf_tslock *l, const lf_tslock_event *ev) {
         return decline(s, creates ? lf_xasprintf("the lock is created at %zu places (or through a helper): the "
                                                  "fix binds a release to one create",
                                                  creates)
-                                  : lf_xstrdup("the module does not create the lock file itself (a lock "
-                                               "library or a caller does): there is no create to bind to"));
+                                  : lf_xstrdup("no exclusive create of this path is in sight (a caller, "
+                                               "another function's parameter or a lock library creates it): "
+                                               "there is no create to bind to"));
     s->create_member = create_member(lf_tssem_callee(m, create->node), lf_tssem_nargs(create->node));
     if (!s->create_member || has_spread(create->node) || !direct_fs(m, create->node)) {
         char *call = lf_py_short(src, create->node);
