@@ -83,6 +83,13 @@ int main(void) {
           "#!/usr/bin/env node\n'use strict'\nconst fs = require('fs')\nconst path = require('path')\n"
           "const { randomUUID } = require('crypto')\n\nfs.x()\n",
           NULL);
+    check("a relative (vendored) module never takes node:", "a.mjs",
+          "import fs from \"node:fs\";\nfs.x();\n", "./lockrt.cjs", "unlinkOwnedSync", "unlinkOwnedSync",
+          "import fs from \"node:fs\";\nimport { unlinkOwnedSync } from \"./lockrt.cjs\";\nfs.x();\n", NULL);
+    check("a vendored module required whole is reused", "a.cjs",
+          "const lockrt = require(\"./lockrt.cjs\");\nmodule.exports = () => @1;\n", "./lockrt.cjs",
+          "unlinkOwnedSync", "lockrt.unlinkOwnedSync",
+          "const lockrt = require(\"./lockrt.cjs\");\nmodule.exports = () => 1;\n", NULL);
     check("cjs with var keeps var", "a.js", "var fs = require(\"node:fs\");\nfs.x();\n", "crypto", "randomUUID",
           "randomUUID", "var fs = require(\"node:fs\");\nvar { randomUUID } = require(\"node:crypto\");\nfs.x();\n",
           NULL);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf301_ts_site.h"
 #include "lf_pyshort.h"
 #include "lf_ts.h"
 #include "lf_util.h"
@@ -74,7 +75,7 @@ void lf301_ts_run(lf_check_ctx *ctx) {
                                what, lf_py_line(src, k->broken_at));
         }
         if (msg)
-            lf_ctx_emit(ctx, ev->node, msg, SIZE_MAX);
+            lf_ctx_emit_site(ctx, ev->node, msg, lf301_ts_site_make(l, ev), lf301_ts_site_free);
         free(msg);
         free(call);
         free(what);

@@ -282,7 +282,8 @@ void lf_tsimport_end(lf_tsimporter *im) {
         for (; j < im->want.len && !strcmp(im->want.items[j].module, im->want.items[i].module); j++)
             lf_strbuf_printf(&names, "%s%s", j > i ? ", " : "", im->want.items[j].member);
         /* a module the file already imports keeps its spelling there */
-        const char *pre = im->node_prefix ? "node:" : "";
+        /* a relative module (a vendored file) never takes `node:` */
+        const char *pre = im->node_prefix && im->want.items[i].module[0] != '.' ? "node:" : "";
         for (size_t k = 0; k < im->seen.len; k++)
             if (!strcmp(im->seen.items[k].module, im->want.items[i].module))
                 pre = im->seen.items[k].member[0] == '1' ? "node:" : "";

@@ -150,6 +150,18 @@ void lf_vendor_plan_python(const char *module_path, const char *runtime_dir, lf_
     free(dir);
 }
 
+void lf_vendor_plan_node(const char *module_path, lf_vendor_plan *out) {
+    memset(out, 0, sizeof *out);
+    out->files[out->n_files].path = lf_xstrdup("lockrt.cjs");
+    out->files[out->n_files++].content = lf_xstrdup(lf_binding_node);
+    const char *slash = strrchr(module_path, '/');
+    const char *dot = strrchr(slash ? slash : module_path, '.');
+    if (dot && (!strcmp(dot, ".ts") || !strcmp(dot, ".mts") || !strcmp(dot, ".cts") || !strcmp(dot, ".tsx"))) {
+        out->files[out->n_files].path = lf_xstrdup("lockrt.d.cts");
+        out->files[out->n_files++].content = lf_xstrdup(lf_binding_node_types);
+    }
+}
+
 void lf_vendor_plan_free(lf_vendor_plan *p) {
     free(p->import_line);
     for (size_t i = 0; i < p->n_files; i++) {

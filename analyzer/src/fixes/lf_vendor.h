@@ -11,6 +11,12 @@
 extern const char *const lf_binding_python;
 extern const size_t lf_binding_python_len;
 
+/* runtime/node/vendor/lockrt.cjs and its types lockrt.d.cts (LF301's TS/JS fix). */
+extern const char *const lf_binding_node;
+extern const size_t lf_binding_node_len;
+extern const char *const lf_binding_node_types;
+extern const size_t lf_binding_node_types_len;
+
 typedef struct lf_vendor_plan {
     char *import_line;   /* "from . import lockrt\n", "import lockrt\n", ... */
     lf_new_file files[2]; /* paths relative to the module's directory */
@@ -28,6 +34,12 @@ int lf_vendor_dir_valid(const char *dir);
  * (or give no sign), `from pkg import lockrt` when they import absolutely, plain
  * `import lockrt` for a module outside any package. */
 void lf_vendor_plan_python(const char *module_path, const char *runtime_dir, lf_vendor_plan *out);
+/* Plan vendoring the pure-JS Node binding beside the TS/JS module at
+ * module_path: lockrt.cjs (CommonJS whatever the package's "type", so ESM and
+ * CommonJS modules both import it), and lockrt.d.cts beside it when the module
+ * is TypeScript. No import_line: lf_tsimport writes the import in the
+ * module's style. */
+void lf_vendor_plan_node(const char *module_path, lf_vendor_plan *out);
 void lf_vendor_plan_free(lf_vendor_plan *p);
 
 #endif

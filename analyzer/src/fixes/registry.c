@@ -7,12 +7,14 @@
 /* Each fixer lives in its own file under fixes/ and is declared here. */
 extern const lf_fixer lf101_lockrt;
 extern const lf_fixer lf201_confined_path;
+extern const lf_fixer lf301_release_owned;
 extern const lf_fixer lf303_esrch;
 extern const lf_fixer lf401_unique_temp;
 
 static const lf_fixer *const k_fixers[] = {
     &lf101_lockrt,
     &lf201_confined_path,
+    &lf301_release_owned,
     &lf303_esrch,
     &lf401_unique_temp,
     NULL,

@@ -22,6 +22,13 @@ const char *lf_tslock_fs_op(lf_tssem *m, TSNode call) {
     if (!q)
         return NULL;
     const char *op = NULL;
+    /* the creates of the lockrt.cjs LF301's fix vendors are the same creates
+     * (its releases are identity-bound: no removal by name) */
+    if (strncmp(q, "./lockrt.cjs.", 13) == 0) {
+        if (!strcmp(q + 13, "writeFileExclusiveSync") || !strcmp(q + 13, "writeFileExclusive"))
+            return "writeFile";
+        return strcmp(q + 13, "openExclusiveSync") == 0 ? "open" : NULL;
+    }
     if (strncmp(q, "fs/promises.", 12) == 0)
         op = q + 12;
     else if (strncmp(q, "fs.", 3) == 0)

@@ -108,7 +108,8 @@ int lf_tslock_is_lock(unsigned flags);
 int32_t lf_tslock_fn_of(const lf_tssem *m, int32_t scope);
 /* The operation a call performs on the file system when its callee is fs,
  * fs/promises, fs-extra or rimraf: "rm", "unlink", "mkdir", ... (the Sync and
- * promise forms read alike); NULL otherwise. */
+ * promise forms read alike); NULL otherwise. The creates of the vendored
+ * lockrt.cjs (LF301's fix) read as the writeFile/open they wrap. */
 const char *lf_tslock_fs_op(lf_tssem *m, TSNode call);
 
 #endif

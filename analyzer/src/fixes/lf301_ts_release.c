@@ -1,0 +1,97 @@
+/* LF301 fix for TS/JS: the check (checks/lf301_ts.c) hands over a holder's
+ * release by name of a lock file the module creates exclusively
+ * (checks/lf301_ts_site.h). Two callees change, nothing else:
+ *
+ *     fs.writeFileSync(LOCK, pid, { flag: "wx" })   ->  writeFileExclusiveSync(LOCK, pid, { flag: "wx" })
+ *     fs.unlinkSync(LOCK)                           ->  unlinkOwnedSync(LOCK)
+ *
+ * from the vendored lockrt.cjs (runtime/node/vendor/, copied beside the
+ * module, with lockrt.d.cts for TypeScript), imported in the module's style
+ * through lf_tsimport. The create opens, writes and closes as before (same
+ * flag, mode and bytes: readers of the pid see what they saw) and keeps a
+ * descriptor on the inode it made; the release removes the path only while it
+ * still names that inode, so a holder paused past a stale takeover leaves its
+ * successor's lock in place. A missing file fails as the fs call did; a
+ * release with no create in this process removes by name, as before. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../checks/lf301_ts_site.h"
+#include "lf_check.h"
+#include "lf_tsfix.h"
+#include "lf_tsimport.h"
+#include "lf_util.h"
+#include "lf_vendor.h"
+
+/* Spell (and import) every drop-in the file's fixable sites use, in each
+ * site's fix: the import edits of all the fixes are then byte-identical and
+ * land once, as one line binding each name once. */
+static int spell_all(lf_tsimporter *im, lf_tssem *m, lf_fix_request *reqs, size_t n, size_t self, char **create,
+                     char **remove, char **why) {
+    for (size_t j = 0; j < n; j++) {
+        const lf301_ts_site *t = reqs[j].site;
+        if (!t || t->decline)
+            continue;
+        char *c = lf_tsimport_ref(im, lf_tssem_scope_of(m, t->create_callee), ts_node_start_byte(t->create_callee),
+                                  LF301_TS_VENDOR_MODULE, t->create_member, why);
+        char *r = c ? lf_tsimport_ref(im, lf_tssem_scope_of(m, t->remove_callee),
+                                      ts_node_start_byte(t->remove_callee), LF301_TS_VENDOR_MODULE, t->remove_member,
+                                      why)
+                    : NULL;
+        if (!c || !r) {
+            free(c);
+            free(r);
+            return 0;
+        }
+        if (j == self) {
+            *create = c;
+            *remove = r;
+        } else {
+            free(c);
+            free(r);
+        }
+    }
+    return 1;
+}
+
+static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n, size_t self, char **why) {
+    const lf301_ts_site *s = reqs[self].site;
+    if (lf_fix_site_declines(s, s ? s->decline : NULL, why))
+        return NULL;
+    lf_tssem *m = lf_filesem_typescript(ctx->sem);
+    lf_fix *fix = lf_xcalloc(1, sizeof *fix);
+    lf_tsimporter *im = lf_tsimport_begin(m, ctx->src->path, fix);
+    char *create = NULL, *remove = NULL;
+    int ok = spell_all(im, m, reqs, n, self, &create, &remove, why);
+    lf_tsimport_end(im);
+    if (!ok) {
+        free(create);
+        free(remove);
+        lf_fix_free(fix);
+        return NULL;
+    }
+    /* the same create edit for every release of the lock: byte-identical, applied once */
+    lf_fix_add_edit(fix, ts_node_start_byte(s->create_callee), ts_node_end_byte(s->create_callee), create);
+    lf_fix_add_edit(fix, ts_node_start_byte(s->remove_callee), ts_node_end_byte(s->remove_callee), remove);
+    lf_vendor_plan plan;
+    lf_vendor_plan_node(ctx->src->path, &plan);
+    fix->new_files = lf_xcalloc(plan.n_files, sizeof *fix->new_files);
+    for (size_t k = 0; k < plan.n_files; k++) {
+        fix->new_files[k].path = lf_xstrdup(plan.files[k].path);
+        fix->new_files[k].content = lf_xstrdup(plan.files[k].content);
+    }
+    fix->n_new_files = plan.n_files;
+    lf_vendor_plan_free(&plan);
+    fix->title = lf_xstrdup("release the lock only while it is the file this process created (vendored lockrt.cjs: "
+                            "the create is unchanged and remembered, the removal is bound to its inode)");
+    free(create);
+    free(remove);
+    return fix;
+}
+
+static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        reqs[i].fix = generate_one(ctx, reqs, n, i, &reqs[i].no_fix_reason);
+}
+
+const lf_fixer lf301_release_owned = {"lf301_release_owned", generate};

@@ -1,0 +1,14 @@
+// Types of the vendored lockrt.cjs (added by `lockfix fix`, LF301).
+import type { PathLike, WriteFileOptions, OpenMode, Mode, RmOptions } from "fs";
+
+export type ReleaseResult = "released" | "not-owned" | "missing" | "unknown";
+
+export declare function writeFileExclusiveSync(file: PathLike | number, data: string | NodeJS.ArrayBufferView, options?: WriteFileOptions): void;
+export declare function writeFileExclusive(file: PathLike, data: string | NodeJS.ArrayBufferView, options?: WriteFileOptions): Promise<void>;
+export declare function openExclusiveSync(file: PathLike, flags?: OpenMode, mode?: Mode | null): number;
+export declare function releaseIfOwnedSync(file: PathLike): ReleaseResult;
+export declare function releaseIfOwned(file: PathLike): Promise<ReleaseResult>;
+export declare function unlinkOwnedSync(file: PathLike): void;
+export declare function rmOwnedSync(file: PathLike, options?: RmOptions): void;
+export declare function unlinkOwned(file: PathLike): Promise<void>;
+export declare function rmOwned(file: PathLike, options?: RmOptions): Promise<void>;
