@@ -35,8 +35,8 @@ struct lf_engine {
     lf_engine_options opts;
     TSParser *parser;
     TSQueryCursor *cursor;
-    lf_prefilter_index *prefilter; /* every rule's literals, found in one pass per file */
-    unsigned char *found;
+    lf_prefilter_index *prefilter[LF_LANG_COUNT]; /* per language: its rules' literals, found in one pass per file */
+    unsigned char *found[LF_LANG_COUNT];
     lf_combined combined[LF_LANG_COUNT];
     /* Scratch reused across rules and files: matches per rule (by index in the set),
      * and all their captures in one array. */
@@ -142,8 +142,10 @@ lf_engine *lf_engine_new(const lf_engine_options *opts) {
     eng->opts = *opts;
     eng->parser = ts_parser_new();
     eng->cursor = ts_query_cursor_new();
-    eng->prefilter = lf_prefilter_index_new(opts->rules);
-    eng->found = lf_xcalloc(lf_prefilter_index_size(eng->prefilter) + 1, 1);
+    for (int l = 0; l < LF_LANG_COUNT; l++) {
+        eng->prefilter[l] = lf_prefilter_index_new(opts->rules, (lf_lang)l);
+        eng->found[l] = lf_xcalloc(lf_prefilter_index_size(eng->prefilter[l]) + 1, 1);
+    }
     size_t n_rules = opts->rules ? opts->rules->n_rules : 0;
     eng->rule_matches = lf_xcalloc(n_rules + 1, sizeof *eng->rule_matches);
     eng->selected = lf_xcalloc(n_rules + 1, 1);
@@ -155,8 +157,10 @@ void lf_engine_free(lf_engine *eng) {
         return;
     ts_parser_delete(eng->parser);
     ts_query_cursor_delete(eng->cursor);
-    lf_prefilter_index_free(eng->prefilter);
-    free(eng->found);
+    for (int l = 0; l < LF_LANG_COUNT; l++) {
+        lf_prefilter_index_free(eng->prefilter[l]);
+        free(eng->found[l]);
+    }
     for (int l = 0; l < LF_LANG_COUNT; l++)
         combined_free(&eng->combined[l]);
     size_t n_rules = eng->opts.rules ? eng->opts.rules->n_rules : 0;
@@ -384,7 +388,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
     size_t *todo_idx = lf_xcalloc(set->n_rules ? set->n_rules : 1, sizeof *todo_idx);
     size_t n_todo = 0;
     if (eng->opts.use_prefilter)
-        lf_prefilter_scan(eng->prefilter, src->text, src->len, eng->found);
+        lf_prefilter_scan(eng->prefilter[src->lang], src->text, src->len, eng->found[src->lang]);
     for (size_t i = 0; i < set->n_rules; i++) {
         const lf_rule *r = set->rules[i];
         if (!(r->languages & LF_LANG_BIT(src->lang)) || !r->queries[src->lang])
@@ -392,7 +396,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
         lf_severity s = effective_severity(&eng->opts, r);
         if (s == LF_SEV_NONE)
             continue;
-        if (eng->opts.use_prefilter && !lf_prefilter_rule_passes(eng->prefilter, eng->found, i, r))
+        if (eng->opts.use_prefilter && !lf_prefilter_rule_passes(eng->prefilter[src->lang], eng->found[src->lang], i, r))
             continue;
         sev[n_todo] = s;
         todo_idx[n_todo] = i;
