@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lf_tree.h"
+#include "lf_tslock.h"
 #include "lf_tssem_internal.h"
 #include "lf_util.h"
 
@@ -423,7 +424,7 @@ static void visit(walker *w, frame f) {
             free(prop);
         }
     } else if (strcmp(t, "call_expression") == 0) {
-        lf_tscall c = {n, f.scope, NULL};
+        lf_tscall c = {n, f.scope, NULL, -1, LF_TSCALL_UNASKED};
         LF_VEC_PUSH(&w->calls, c);
     }
 }
@@ -447,7 +448,7 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
     walker w;
     memset(&w, 0, sizeof w);
     w.m = m;
-    lf_tsscope top = {root, -1, "", -1, 0, 0, -1};
+    lf_tsscope top = {root, -1, "", -1, 0, 0, -1, 0, -1};
     LF_VEC_PUSH(&w.scopes, top);
     frame start = {root, 0, -1};
     LF_VEC_PUSH(&w.stack, start);
@@ -459,7 +460,7 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
         if (is_function(n) && !ts_node_eq(n, root)) {
             TSNode name = lf_tree_field(n, "name");
             const char *nm = ts_node_is_null(name) ? pending_fn_name(&w, n) : intern_node(m, name);
-            lf_tsscope s = {n, f.scope, nm, f.cls, (int32_t)w.bindings.len, 0, -1};
+            lf_tsscope s = {n, f.scope, nm, f.cls, (int32_t)w.bindings.len, 0, -1, 0, -1};
             LF_VEC_PUSH(&w.scopes, s);
             f.scope = (int32_t)(w.scopes.len - 1);
             record_params(&w, n, f.scope);
@@ -502,6 +503,22 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
     m->n_bindings = w.bindings.len;
     m->calls = w.calls.items;
     m->n_calls = w.calls.len;
+    /* scopes are in pre-order, so a parent's fn is known before its children's */
+    for (size_t i = 0; i < m->n_scopes; i++) {
+        lf_tsscope *sc = &m->scopes[i];
+        int32_t p = sc->parent;
+        int anon = i > 0 && p > 0 && !*sc->name &&
+                   (lf_tree_is(sc->node, "arrow_function") || lf_tree_is(sc->node, "function_expression") ||
+                    lf_tree_is(sc->node, "function"));
+        sc->fn = anon ? m->scopes[p].fn : (int32_t)i;
+    }
+    for (size_t i = m->n_calls; i-- > 0;) {
+        int32_t sc = m->calls[i].scope, f = sc > 0 ? m->scopes[sc].fn : sc;
+        if (f < 0)
+            continue;
+        m->calls[i].next_in_fn = m->scopes[f].first_call;
+        m->scopes[f].first_call = (int32_t)i;
+    }
     /* methods per class, in reverse so each chain runs in source order */
     for (size_t i = m->n_scopes; i-- > 1;) {
         lf_tsscope *sc = &m->scopes[i];
@@ -520,6 +537,7 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
 void lf_tssem_free(lf_tssem *m) {
     if (!m)
         return;
+    lf_tslock_release(m->lock);
     lf_tssem_internal *in = m->in;
     for (size_t i = 0; i < in->cap_strs; i++)
         free(in->strs[i]);
