@@ -137,15 +137,24 @@ static const lf_combined *combined_for(lf_engine *eng, lf_lang lang) {
     return c;
 }
 
+static lf_severity effective_severity(const lf_engine_options *opts, const lf_rule *rule);
+
 lf_engine *lf_engine_new(const lf_engine_options *opts) {
     lf_engine *eng = lf_xcalloc(1, sizeof *eng);
     eng->opts = *opts;
     eng->parser = ts_parser_new();
     eng->cursor = ts_query_cursor_new();
+    /* rules the config turns off never run: their literals are not searched
+     * (`--select LF999` scans for LF999's alone) */
+    size_t n_set = opts->rules ? opts->rules->n_rules : 0;
+    unsigned char *enabled = lf_xcalloc(n_set + 1, 1);
+    for (size_t i = 0; i < n_set; i++)
+        enabled[i] = effective_severity(opts, opts->rules->rules[i]) != LF_SEV_NONE;
     for (int l = 0; l < LF_LANG_COUNT; l++) {
-        eng->prefilter[l] = lf_prefilter_index_new(opts->rules, (lf_lang)l);
+        eng->prefilter[l] = lf_prefilter_index_new(opts->rules, (lf_lang)l, enabled);
         eng->found[l] = lf_xcalloc(lf_prefilter_index_size(eng->prefilter[l]) + 1, 1);
     }
+    free(enabled);
     size_t n_rules = opts->rules ? opts->rules->n_rules : 0;
     eng->rule_matches = lf_xcalloc(n_rules + 1, sizeof *eng->rule_matches);
     eng->selected = lf_xcalloc(n_rules + 1, 1);
@@ -265,6 +274,9 @@ void lf_ctx_emit_match_site(lf_check_ctx *ctx, TSNode at, size_t match, void *si
 lf_filesem *lf_ctx_sem(lf_check_ctx *ctx) { return ctx->sem; }
 struct lf_pysem *lf_ctx_pysem(lf_check_ctx *ctx) { return lf_filesem_python(ctx->sem); }
 struct lf_tssem *lf_ctx_tssem(lf_check_ctx *ctx) { return lf_filesem_typescript(ctx->sem); }
+int lf_ctx_is_ts(const lf_check_ctx *ctx) {
+    return ctx->src->lang == LF_LANG_TYPESCRIPT || ctx->src->lang == LF_LANG_TSX;
+}
 
 void lf_ctx_finish(lf_check_ctx *ctx) {
     size_t n = ctx->pending.len;

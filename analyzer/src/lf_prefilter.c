@@ -269,7 +269,7 @@ static int form_holds(const lf_prefilter_index *ix, uint32_t id, const unsigned 
     return 1;
 }
 
-lf_prefilter_index *lf_prefilter_index_new(const lf_ruleset *set, lf_lang lang) {
+lf_prefilter_index *lf_prefilter_index_new(const lf_ruleset *set, lf_lang lang, const unsigned char *enabled) {
     lf_prefilter_index *ix = lf_xcalloc(1, sizeof *ix);
     lit_vec lits = {0};
     ix->n_rules = set ? set->n_rules : 0;
@@ -278,7 +278,8 @@ lf_prefilter_index *lf_prefilter_index_new(const lf_ruleset *set, lf_lang lang) 
         const lf_rule *rule = set->rules[r];
         size_t n_groups = 0;
         const lf_prefilter_group *groups =
-            (rule->languages & LF_LANG_BIT(lang)) ? lf_rule_prefilter(rule, lang, &n_groups) : NULL;
+            (rule->languages & LF_LANG_BIT(lang)) && (!enabled || enabled[r]) ? lf_rule_prefilter(rule, lang, &n_groups)
+                                                                               : NULL;
         ix->rules[r].n_groups = n_groups;
         ix->rules[r].groups = lf_xcalloc(n_groups ? n_groups : 1, sizeof *ix->rules[r].groups);
         for (size_t g = 0; g < n_groups; g++) {
