@@ -53,6 +53,9 @@ void lf_ctx_emit_match_site(lf_check_ctx *ctx, TSNode at, size_t match, void *si
 lf_filesem *lf_ctx_sem(lf_check_ctx *ctx);
 struct lf_pysem *lf_ctx_pysem(lf_check_ctx *ctx); /* NULL unless the file is Python */
 struct lf_tssem *lf_ctx_tssem(lf_check_ctx *ctx); /* NULL unless the file is TS/JS/TSX/JSX */
+/* Is the file TS/JS/TSX/JSX? (Asks without building the model: a check hands
+ * such files to its TS half, which builds it only when it needs it.) */
+int lf_ctx_is_ts(const lf_check_ctx *ctx);
 
 /* Text helpers over a source. */
 char *lf_node_text(const lf_source *src, TSNode node); /* malloc'd */

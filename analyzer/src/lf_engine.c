@@ -35,8 +35,8 @@ struct lf_engine {
     lf_engine_options opts;
     TSParser *parser;
     TSQueryCursor *cursor;
-    lf_prefilter_index *prefilter; /* every rule's literals, found in one pass per file */
-    unsigned char *found;
+    lf_prefilter_index *prefilter[LF_LANG_COUNT]; /* per language: its rules' literals, found in one pass per file */
+    unsigned char *found[LF_LANG_COUNT];
     lf_combined combined[LF_LANG_COUNT];
     /* Scratch reused across rules and files: matches per rule (by index in the set),
      * and all their captures in one array. */
@@ -137,13 +137,24 @@ static const lf_combined *combined_for(lf_engine *eng, lf_lang lang) {
     return c;
 }
 
+static lf_severity effective_severity(const lf_engine_options *opts, const lf_rule *rule);
+
 lf_engine *lf_engine_new(const lf_engine_options *opts) {
     lf_engine *eng = lf_xcalloc(1, sizeof *eng);
     eng->opts = *opts;
     eng->parser = ts_parser_new();
     eng->cursor = ts_query_cursor_new();
-    eng->prefilter = lf_prefilter_index_new(opts->rules);
-    eng->found = lf_xcalloc(lf_prefilter_index_size(eng->prefilter) + 1, 1);
+    /* rules the config turns off never run: their literals are not searched
+     * (`--select LF999` scans for LF999's alone) */
+    size_t n_set = opts->rules ? opts->rules->n_rules : 0;
+    unsigned char *enabled = lf_xcalloc(n_set + 1, 1);
+    for (size_t i = 0; i < n_set; i++)
+        enabled[i] = effective_severity(opts, opts->rules->rules[i]) != LF_SEV_NONE;
+    for (int l = 0; l < LF_LANG_COUNT; l++) {
+        eng->prefilter[l] = lf_prefilter_index_new(opts->rules, (lf_lang)l, enabled);
+        eng->found[l] = lf_xcalloc(lf_prefilter_index_size(eng->prefilter[l]) + 1, 1);
+    }
+    free(enabled);
     size_t n_rules = opts->rules ? opts->rules->n_rules : 0;
     eng->rule_matches = lf_xcalloc(n_rules + 1, sizeof *eng->rule_matches);
     eng->selected = lf_xcalloc(n_rules + 1, 1);
@@ -155,8 +166,10 @@ void lf_engine_free(lf_engine *eng) {
         return;
     ts_parser_delete(eng->parser);
     ts_query_cursor_delete(eng->cursor);
-    lf_prefilter_index_free(eng->prefilter);
-    free(eng->found);
+    for (int l = 0; l < LF_LANG_COUNT; l++) {
+        lf_prefilter_index_free(eng->prefilter[l]);
+        free(eng->found[l]);
+    }
     for (int l = 0; l < LF_LANG_COUNT; l++)
         combined_free(&eng->combined[l]);
     size_t n_rules = eng->opts.rules ? eng->opts.rules->n_rules : 0;
@@ -261,6 +274,9 @@ void lf_ctx_emit_match_site(lf_check_ctx *ctx, TSNode at, size_t match, void *si
 lf_filesem *lf_ctx_sem(lf_check_ctx *ctx) { return ctx->sem; }
 struct lf_pysem *lf_ctx_pysem(lf_check_ctx *ctx) { return lf_filesem_python(ctx->sem); }
 struct lf_tssem *lf_ctx_tssem(lf_check_ctx *ctx) { return lf_filesem_typescript(ctx->sem); }
+int lf_ctx_is_ts(const lf_check_ctx *ctx) {
+    return ctx->src->lang == LF_LANG_TYPESCRIPT || ctx->src->lang == LF_LANG_TSX;
+}
 
 void lf_ctx_finish(lf_check_ctx *ctx) {
     size_t n = ctx->pending.len;
@@ -384,7 +400,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
     size_t *todo_idx = lf_xcalloc(set->n_rules ? set->n_rules : 1, sizeof *todo_idx);
     size_t n_todo = 0;
     if (eng->opts.use_prefilter)
-        lf_prefilter_scan(eng->prefilter, src->text, src->len, eng->found);
+        lf_prefilter_scan(eng->prefilter[src->lang], src->text, src->len, eng->found[src->lang]);
     for (size_t i = 0; i < set->n_rules; i++) {
         const lf_rule *r = set->rules[i];
         if (!(r->languages & LF_LANG_BIT(src->lang)) || !r->queries[src->lang])
@@ -392,7 +408,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
         lf_severity s = effective_severity(&eng->opts, r);
         if (s == LF_SEV_NONE)
             continue;
-        if (eng->opts.use_prefilter && !lf_prefilter_rule_passes(eng->prefilter, eng->found, i, r))
+        if (eng->opts.use_prefilter && !lf_prefilter_rule_passes(eng->prefilter[src->lang], eng->found[src->lang], i, r))
             continue;
         sev[n_todo] = s;
         todo_idx[n_todo] = i;

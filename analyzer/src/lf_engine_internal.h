@@ -29,7 +29,10 @@ int lf_predicates_eval(const struct lf_rule_predicates *p, const TSQueryMatch *m
 /* ---- prefilter literals, all found in one pass (lf_prefilter.c) ---- */
 
 typedef struct lf_prefilter_index lf_prefilter_index;
-lf_prefilter_index *lf_prefilter_index_new(const lf_ruleset *set);
+/* The literals of the rules' prefilters for files of lang (one index per language:
+ * another language's words are neither searched nor counted). enabled: per rule,
+ * 0 for a rule the scan never runs (its literals are not searched); NULL: all. */
+lf_prefilter_index *lf_prefilter_index_new(const lf_ruleset *set, lf_lang lang, const unsigned char *enabled);
 void lf_prefilter_index_free(lf_prefilter_index *ix);
 size_t lf_prefilter_index_size(const lf_prefilter_index *ix);
 /* found[i] = 1 when literal i occurs in text (text[len] must be readable: NUL). */

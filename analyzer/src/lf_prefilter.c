@@ -269,22 +269,25 @@ static int form_holds(const lf_prefilter_index *ix, uint32_t id, const unsigned 
     return 1;
 }
 
-lf_prefilter_index *lf_prefilter_index_new(const lf_ruleset *set) {
+lf_prefilter_index *lf_prefilter_index_new(const lf_ruleset *set, lf_lang lang, const unsigned char *enabled) {
     lf_prefilter_index *ix = lf_xcalloc(1, sizeof *ix);
     lit_vec lits = {0};
     ix->n_rules = set ? set->n_rules : 0;
     ix->rules = lf_xcalloc(ix->n_rules ? ix->n_rules : 1, sizeof *ix->rules);
     for (size_t r = 0; r < ix->n_rules; r++) {
         const lf_rule *rule = set->rules[r];
-        ix->rules[r].n_groups = rule->n_prefilter_groups;
-        ix->rules[r].groups = lf_xcalloc(rule->n_prefilter_groups ? rule->n_prefilter_groups : 1,
-                                         sizeof *ix->rules[r].groups);
-        for (size_t g = 0; g < rule->n_prefilter_groups; g++) {
+        size_t n_groups = 0;
+        const lf_prefilter_group *groups =
+            (rule->languages & LF_LANG_BIT(lang)) && (!enabled || enabled[r]) ? lf_rule_prefilter(rule, lang, &n_groups)
+                                                                               : NULL;
+        ix->rules[r].n_groups = n_groups;
+        ix->rules[r].groups = lf_xcalloc(n_groups ? n_groups : 1, sizeof *ix->rules[r].groups);
+        for (size_t g = 0; g < n_groups; g++) {
             struct group_ids *gi = &ix->rules[r].groups[g];
-            gi->n = rule->prefilter_groups[g].n_any;
+            gi->n = groups[g].n_any;
             gi->ids = lf_xcalloc(gi->n ? gi->n : 1, sizeof *gi->ids);
             for (size_t i = 0; i < gi->n; i++)
-                gi->ids[i] = (uint32_t)lit_id(&lits, rule->prefilter_groups[g].any[i]);
+                gi->ids[i] = (uint32_t)lit_id(&lits, groups[g].any[i]);
         }
     }
     ix->lits = lits.items;

@@ -97,6 +97,21 @@ static void rule_free(lf_rule *r) {
         free(r->prefilter_groups[g].any);
     }
     free(r->prefilter_groups);
+    /* languages of one mask share their groups: free each array once */
+    for (int l = 0; l < LF_LANG_COUNT; l++) {
+        lf_prefilter_group *g = r->lang_prefilter[l];
+        if (!g)
+            continue;
+        for (int k = l + 1; k < LF_LANG_COUNT; k++)
+            if (r->lang_prefilter[k] == g)
+                r->lang_prefilter[k] = NULL;
+        for (size_t i = 0; i < r->n_lang_prefilter[l]; i++) {
+            for (size_t j = 0; j < g[i].n_any; j++)
+                free(g[i].any[j]);
+            free(g[i].any);
+        }
+        free(g);
+    }
     for (int l = 0; l < LF_LANG_COUNT; l++) {
         if (r->queries[l])
             ts_query_delete(r->queries[l]);
@@ -196,34 +211,100 @@ static int valid_name(const char *s) {
     return 1;
 }
 
-static int parse_prefilter(parse_ctx *pc, const cJSON *v, lf_rule *r) {
-    size_t line = key_line(pc, "prefilter", NULL);
+/* One prefilter in the array forms: a list of strings (one group) or a list of
+ * lists (an AND of ORs). Fills *groups / *n; `what` names it in problems. */
+static int parse_prefilter_groups(parse_ctx *pc, size_t line, const cJSON *v, const char *what,
+                                  lf_prefilter_group **groups, size_t *n) {
     if (!cJSON_IsArray(v))
-        return problem(pc, line, "\"prefilter\" must be an array of strings, or an array of arrays of strings");
+        return problem(pc, line, "%s must be an array of strings, or an array of arrays of strings", what);
     int nested = cJSON_GetArraySize(v) > 0 && cJSON_IsArray(cJSON_GetArrayItem(v, 0));
     size_t n_groups = nested ? (size_t)cJSON_GetArraySize(v) : 1;
-    r->prefilter_groups = lf_xcalloc(n_groups, sizeof *r->prefilter_groups);
+    *groups = lf_xcalloc(n_groups, sizeof **groups);
     for (size_t g = 0; g < n_groups; g++) {
         const cJSON *arr = nested ? cJSON_GetArrayItem(v, (int)g) : v;
         if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0)
-            return problem(pc, line, "\"prefilter\" group %zu must be a non-empty array of strings", g + 1);
-        lf_prefilter_group *grp = &r->prefilter_groups[g];
-        r->n_prefilter_groups = g + 1;
+            return problem(pc, line, "%s group %zu must be a non-empty array of strings", what, g + 1);
+        lf_prefilter_group *grp = &(*groups)[g];
+        *n = g + 1;
         grp->any = lf_xcalloc((size_t)cJSON_GetArraySize(arr), sizeof *grp->any);
         const cJSON *e;
         cJSON_ArrayForEach(e, arr) {
             if (!cJSON_IsString(e) || !*e->valuestring)
-                return problem(pc, line, "\"prefilter\" entries must be non-empty strings");
+                return problem(pc, line, "%s entries must be non-empty strings", what);
             grp->any[grp->n_any++] = lf_xstrdup(e->valuestring);
         }
     }
-    if (v && cJSON_GetArraySize(v) == 0)
-        r->n_prefilter_groups = 0;
+    if (cJSON_GetArraySize(v) == 0)
+        *n = 0;
+    return 1;
+}
+
+static int parse_prefilter(parse_ctx *pc, const cJSON *v, lf_rule *r) {
+    size_t line = key_line(pc, "prefilter", NULL);
+    if (cJSON_IsObject(v)) {
+        const cJSON *e;
+        cJSON_ArrayForEach(e, v) {
+            unsigned mask = lf_lang_mask_from_name(e->string);
+            if (!mask)
+                return problem(pc, line, "\"prefilter\": unknown language \"%s\"", e->string);
+            if (mask & ~r->languages)
+                return problem(pc, line, "\"prefilter\": \"%s\" is not one of the rule's languages", e->string);
+            lf_prefilter_group *groups = NULL;
+            size_t n = 0;
+            char what[64];
+            snprintf(what, sizeof what, "\"prefilter\".%s", e->string);
+            int ok = parse_prefilter_groups(pc, line, e, what, &groups, &n);
+            /* the first language owns the groups; the others of its mask alias them */
+            int owner = 1;
+            for (int l = 0; l < LF_LANG_COUNT; l++) {
+                if (!(mask & LF_LANG_BIT(l)))
+                    continue;
+                if (r->lang_prefilter_set & LF_LANG_BIT(l)) {
+                    owner = 0;
+                    continue;
+                }
+                r->lang_prefilter_set |= LF_LANG_BIT(l);
+                r->lang_prefilter[l] = groups;
+                r->n_lang_prefilter[l] = n;
+            }
+            if (!owner) {
+                /* "typescript" and "tsx" both given: nothing took these groups */
+                for (size_t g = 0; g < n; g++) {
+                    for (size_t i = 0; i < groups[g].n_any; i++)
+                        free(groups[g].any[i]);
+                    free(groups[g].any);
+                }
+                free(groups);
+                return ok ? problem(pc, line, "\"prefilter\": language \"%s\" given twice", e->string) : 0;
+            }
+            if (!ok)
+                return 0;
+        }
+        return 1;
+    }
+    if (!cJSON_IsArray(v))
+        return problem(pc, line, "\"prefilter\" must be an array of strings, an array of arrays of strings, or an "
+                                 "object of those by language");
+    if (!parse_prefilter_groups(pc, line, v, "\"prefilter\"", &r->prefilter_groups, &r->n_prefilter_groups))
+        return 0;
     if (r->n_prefilter_groups) {
         r->prefilter = r->prefilter_groups[0].any;
         r->n_prefilter = r->prefilter_groups[0].n_any;
     }
     return 1;
+}
+
+const lf_prefilter_group *lf_rule_prefilter(const lf_rule *r, lf_lang lang, size_t *n) {
+    if (lang < LF_LANG_COUNT && (r->lang_prefilter_set & LF_LANG_BIT(lang))) {
+        *n = r->n_lang_prefilter[lang];
+        return r->lang_prefilter[lang];
+    }
+    if (r->lang_prefilter_set) {
+        *n = 0;
+        return NULL;
+    }
+    *n = r->n_prefilter_groups;
+    return r->prefilter_groups;
 }
 
 const struct lf_fixer *(*lf_rule_test_fixer_find)(const char *name) = NULL;

@@ -56,11 +56,22 @@ typedef struct lf_rule {
      * of ORs). prefilter/n_prefilter above always alias the first group. */
     lf_prefilter_group *prefilter_groups;
     size_t n_prefilter_groups;
+    /* "prefilter" may instead be an object keyed by language ("python",
+     * "typescript"), each value in the forms above: a rule's check is a
+     * different program per language, and a word one half needs must not let
+     * the other half's files through. A language the object leaves out has no
+     * prefilter. lang_prefilter_set: LF_LANG_BIT mask of the languages given. */
+    unsigned lang_prefilter_set;
+    lf_prefilter_group *lang_prefilter[LF_LANG_COUNT];
+    size_t n_lang_prefilter[LF_LANG_COUNT];
     char *fix_unavailable; /* fix.unavailable: why a fixable rule offers no fix yet (no generator, or a
                               language outside fix_languages) */
     unsigned fix_languages; /* fix.languages: LF_LANG_BIT mask the generator covers; 0 = all the rule's */
     struct lf_rule_predicates *predicates[LF_LANG_COUNT]; /* compiled text predicates (engine-private) */
 } lf_rule;
+
+/* The prefilter groups the rule applies to files of lang (n = 0: none). */
+const lf_prefilter_group *lf_rule_prefilter(const lf_rule *r, lf_lang lang, size_t *n);
 
 typedef struct lf_ruleset {
     lf_rule **rules; /* sorted by id */

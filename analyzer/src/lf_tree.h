@@ -38,8 +38,10 @@ typedef lf_walk_action (*lf_tree_visit_fn)(TSNode n, void *ud);
 /* Returns 1 when the visitor stopped the walk. */
 int lf_tree_walk(TSNode root, lf_tree_visit_fn visit, void *ud);
 
-/* Depth of the deepest node under root (root is depth 0), by a tree cursor. Stops
- * early and returns a value > stop_at once a node deeper than stop_at is met. */
+/* Whether some node under root is deeper than stop_at (root is depth 0), by a
+ * tree cursor: returns a value > stop_at once such a node is met, else a value
+ * <= stop_at (a lower bound of the depth: subtrees with too few nodes to reach
+ * past stop_at are not entered). */
 uint32_t lf_tree_max_depth(TSNode root, uint32_t stop_at);
 
 /* Does an identifier node reading `name` occur under n (n included)? `types` is a

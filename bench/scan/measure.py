@@ -26,12 +26,19 @@ LOCKFIX_PRUNED_DIRS = [".git", ".hg", ".svn", "node_modules", "build", "build-*"
                        "__pycache__", ".venv", ".tox"]
 PRUNE_MARKERS = ("CMakeCache.txt", "pyvenv.cfg")
 
+# What each --lang scans: lockfix's extensions (analyzer/src/lf_lang.c), and the
+# name of the language in rules/*.json's "languages" and "prefilter".
+LANGS = {
+    "py": {"exts": (".py",), "rule_lang": "python"},
+    "ts": {"exts": (".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".tsx", ".jsx"), "rule_lang": "typescript"},
+}
+
 
 def pruned(name):
     return name in LOCKFIX_PRUNED_DIRS or name.startswith("build-")
 
 
-def corpus_files(root, exclude_dirs, marked=None):
+def corpus_files(root, exclude_dirs, marked=None, exts=(".py",)):
     """The .py files both tools scan: lockfix's default pruning, plus the
     benchmark's own exclusions (directory names, e.g. site-packages).
     Directories pruned for holding a marker file are appended to `marked`."""
@@ -50,20 +57,23 @@ def corpus_files(root, exclude_dirs, marked=None):
         dirnames[:] = keep
         for f in filenames:
             full = os.path.join(dirpath, f)
-            if f.endswith(".py") and os.path.isfile(full) and not os.path.islink(full):
+            if f.endswith(exts) and os.path.isfile(full) and not os.path.islink(full):
                 out.append(full)
     return sorted(out)
 
 
-def load_prefilters(rules_dir):
-    """{rule id: [[literal, ...], ...]} (AND of ORs) for the Python rules in rules/*.json."""
+def load_prefilters(rules_dir, lang="python"):
+    """{rule id: [[literal, ...], ...]} (AND of ORs) for the rules of lang in rules/*.json
+    ("prefilter" is an array, or an object of arrays by language)."""
     out = {}
     for path in sorted(glob.glob(os.path.join(rules_dir, "*.json"))):
         with open(path, encoding="utf-8") as fh:
             rule = json.load(fh)
-        if "python" not in rule.get("languages", []):
+        if lang not in rule.get("languages", []):
             continue
         pf = rule.get("prefilter") or []
+        if isinstance(pf, dict):
+            pf = pf.get(lang) or []
         if pf and all(isinstance(x, str) for x in pf):
             pf = [pf]
         out[rule["id"]] = [[Literal(lit) for lit in grp] for grp in pf]
@@ -204,7 +214,7 @@ class Literal:
         return 0
 
 
-def write_bench_rule_dirs(rules_dir, out_dir):
+def write_bench_rule_dirs(rules_dir, out_dir, lang="python"):
     """Two rule directories for `lockfix scan --rules DIR` (a rule file with an
     existing id replaces the built-in one):
       no-prefilter/: every rule without its "prefilter" (every file is parsed and
@@ -222,15 +232,17 @@ def write_bench_rule_dirs(rules_dir, out_dir):
         rule.pop("prefilter", None)
         with open(os.path.join(nopf, os.path.basename(path)), "w", encoding="utf-8") as fh:
             json.dump(rule, fh, indent=1)
-        if template is None and "python" in rule.get("languages", []):
+        if template is None and lang in rule.get("languages", []):
             template = rule
     rule = dict(template)
     for k in ("check", "tests", "prefilter"):
         rule.pop(k, None)
+    # a node type rare in real code, so the predicate (evaluated by lockfix) almost never runs
+    query = {"python": '((pass_statement) @finding (#eq? @finding "__lockfix_bench_never__"))',
+             "typescript": '((debugger_statement) @finding (#eq? @finding "__lockfix_bench_never__"))'}[lang]
     rule.update({"id": "LF999", "name": "bench-noop", "summary": "benchmark floor: matches nothing",
-                 "severity": "info", "languages": ["python"], "message": "never",
-                 "fix": {"safety": "none"},
-                 "queries": {"python": '((pass_statement) @finding (#eq? @finding "__lockfix_bench_never__"))'}})
+                 "severity": "info", "languages": [lang], "message": "never",
+                 "fix": {"safety": "none"}, "queries": {lang: query}})
     with open(os.path.join(noop, "LF999-bench-noop.json"), "w", encoding="utf-8") as fh:
         json.dump(rule, fh, indent=1)
     return nopf, noop
@@ -336,16 +348,23 @@ def main():
     ap.add_argument("--out-dir", required=True)
     ap.add_argument("--label", default="")
     ap.add_argument("--main-only", action="store_true", help="only lockfix and ast-grep, no diagnostic rows")
+    ap.add_argument("--lang", choices=sorted(LANGS), default="py", help="which files of the corpus both tools scan")
+    ap.add_argument("--bare-parse", default="", help="bench/scan/bare-parse binary: the parse-only baseline row")
+    ap.add_argument("--skip", action="append", default=[], help="leave out a row by name (e.g. 'lockfix --jobs 1')")
+    ap.add_argument("--no-warmup", action="store_true",
+                    help="no untimed run of each row first (the ast-grep check run still reads every file)")
     a = ap.parse_args()
     os.makedirs(a.out_dir, exist_ok=True)
     corpus = os.path.realpath(a.corpus)
 
     marked = []
-    files = corpus_files(corpus, set(a.exclude_dir), marked)
-    prefilters = load_prefilters(a.rules_dir) if a.rules_dir else {}
+    lang = LANGS[a.lang]
+    files = corpus_files(corpus, set(a.exclude_dir), marked, lang["exts"])
+    prefilters = load_prefilters(a.rules_dir, lang["rule_lang"]) if a.rules_dir else {}
     lines, size, pf_files, pf_bytes = scan_corpus(files, prefilters)
+    print(f"load average at the start: {' '.join(open('/proc/loadavg').read().split()[:3])}")
     print(f"corpus: {corpus}" + (f" (excluding dirs: {', '.join(a.exclude_dir)})" if a.exclude_dir else ""))
-    print(f"corpus: {len(files)} .py files, {lines} lines, {size / 1e6:.1f} MB "
+    print(f"corpus: {len(files)} {'/'.join(lang['exts'])} files, {lines} lines, {size / 1e6:.1f} MB "
           f"(lockfix's default directory pruning applied to both tools)")
     if prefilters:
         print("lockfix prefilter (files whose text contains the rule's literals; only those are parsed):")
@@ -356,7 +375,9 @@ def main():
     lf_excl = []
     for d in a.exclude_dir:
         lf_excl += ["--exclude", d]
-    sg_globs = ["--globs", "*.py"]
+    sg_globs = []
+    for ext in lang["exts"]:
+        sg_globs += ["--globs", "*" + ext]
     for d in LOCKFIX_PRUNED_DIRS + a.exclude_dir:
         sg_globs += ["--globs", "!" + d]
     for d in marked:  # a build tree or virtualenv inside the corpus, anchored at its root
@@ -366,22 +387,45 @@ def main():
     variants["lockfix"] = [a.lockfix, "scan", "--format", "json", *lf_excl, corpus]
     variants["lockfix --jobs 1"] = [a.lockfix, "scan", "--format", "json", "--jobs", "1", *lf_excl, corpus]
     if a.rules_dir:
-        nopf, noop = write_bench_rule_dirs(a.rules_dir, a.out_dir)
+        nopf, noop = write_bench_rule_dirs(a.rules_dir, a.out_dir, lang["rule_lang"])
         variants["lockfix no prefilter"] = [a.lockfix, "scan", "--format", "json", "--rules", nopf,
                                             *lf_excl, corpus]
         variants["lockfix no-op rule"] = [a.lockfix, "scan", "--format", "json", "--rules", noop,
                                           "--select", "LF999", *lf_excl, corpus]
+    if a.bare_parse:
+        # read + parse of every corpus file and nothing else (no walk: the list is given)
+        listing = os.path.join(a.out_dir, "files.txt")
+        with open(listing, "w", encoding="utf-8") as fh:
+            fh.writelines(p + "\n" for p in files)
+        variants["bare tree-sitter parse"] = [a.bare_parse, listing]
     variants["ast-grep"] = [a.ast_grep, "scan", "-c", a.sg_config, "--json=stream", *sg_globs, corpus]
     # The same walk and parse with one rule that matches nothing: ast-grep's
     # floor on this corpus, i.e. how much of its time is parsing, not rules.
-    variants["ast-grep no-op rule"] = [a.ast_grep, "scan", "--inline-rules",
-                                       "id: noop\nlanguage: python\nrule:\n  pattern: __lockfix_bench_never__($$$A)\n",
+    # A project of its own, with the stand-ins' languageGlobs (TS/JS: .js with
+    # the TypeScript grammar, as lockfix parses it).
+    noop_proj = os.path.join(a.out_dir, "astgrep-noop")
+    os.makedirs(os.path.join(noop_proj, "rules"), exist_ok=True)
+    with open(a.sg_config, encoding="utf-8") as fh:
+        globs = fh.read().split("languageGlobs:", 1)
+    with open(os.path.join(noop_proj, "sgconfig.yml"), "w", encoding="utf-8") as fh:
+        fh.write("ruleDirs:\n  - rules\n" + ("languageGlobs:" + globs[1] if len(globs) > 1 else ""))
+    sg_lang = {"python": "python", "typescript": "typescript"}[lang["rule_lang"]]
+    with open(os.path.join(noop_proj, "rules", "noop.yml"), "w", encoding="utf-8") as fh:
+        fh.write(f"id: noop\nlanguage: {sg_lang}\nrule:\n  pattern: __lockfix_bench_never__($$$A)\n")
+    variants["ast-grep no-op rule"] = [a.ast_grep, "scan", "-c", os.path.join(noop_proj, "sgconfig.yml"),
                                        "--json=stream", *sg_globs, corpus]
     if a.main_only:
         for name in list(variants):
             if name not in ("lockfix", "ast-grep"):
                 del variants[name]
-    ok = {"lockfix": (0, 1), "ast-grep": (0, 1)}
+    for name in a.skip:
+        if name in ("lockfix", "ast-grep") or name not in variants:
+            sys.exit(f"measure: --skip {name!r}: not an optional row ({', '.join(variants)})")
+        del variants[name]
+    ok = {"lockfix": (0, 1), "ast-grep": (0, 1), "bare": (0,)}
+
+    def tool_of(name):
+        return "ast-grep" if name.startswith("ast-grep") else "bare" if name.startswith("bare") else "lockfix"
 
     def out_path(name):
         return os.path.join(a.out_dir, name.replace(" ", "_").replace("-", "") + ".out")
@@ -399,16 +443,15 @@ def main():
     print(f"ast-grep scanned files (--inspect summary): {sg_files}"
           + ("" if sg_files == len(files) else f"  ** differs from corpus count {len(files)} **"))
     for name, cmd in variants.items():
-        if name != "ast-grep":
-            run_timed(cmd, out_path(name), ok["ast-grep" if name.startswith("ast-grep") else "lockfix"])
+        if name != "ast-grep" and not a.no_warmup:
+            run_timed(cmd, out_path(name), ok[tool_of(name)])
 
     samples = {name: [] for name in variants}
     names = list(variants)
     for rep in range(a.reps):
         order = names[rep % len(names):] + names[:rep % len(names)]  # rotate: nobody always goes first
         for name in order:
-            tool = "ast-grep" if name.startswith("ast-grep") else "lockfix"
-            s = run_timed(variants[name], out_path(name), ok[tool])
+            s = run_timed(variants[name], out_path(name), ok[tool_of(name)])
             samples[name].append(s)
             print(f"  rep {rep + 1}/{a.reps} {name:<28} wall {s['wall']:7.3f}s  cpu {s['cpu']:7.3f}s", flush=True)
 
@@ -417,6 +460,10 @@ def main():
     for name in variants:
         if name.startswith("ast-grep"):
             findings[name] = astgrep_findings(out_path(name))
+        elif name.startswith("bare"):
+            findings[name] = collections.Counter()
+            with open(out_path(name), encoding="utf-8") as fh:
+                meta[name] = {"output": fh.read().strip()}
         else:
             findings[name], meta[name] = lockfix_findings(out_path(name))
 
@@ -458,10 +505,19 @@ def main():
             s = summ["lockfix no-op rule"]
             extra["ast-grep no-op rule/lockfix no-op rule"] = {
                 "wall": floor["wall_median"] / s["wall_median"], "cpu": floor["cpu_median"] / s["cpu_median"]}
+    if "bare tree-sitter parse" in summ and "lockfix no-op rule" in summ:
+        b, s = summ["bare tree-sitter parse"], summ["lockfix no-op rule"]
+        extra["lockfix no-op rule/bare tree-sitter parse (floor; goal <= 1.1x cpu)"] = {
+            "wall": s["wall_median"] / b["wall_median"], "cpu": s["cpu_median"] / b["cpu_median"]}
     for k, v in extra.items():
-        print(f"RATIO {k}: wall {v['wall']:.1f}x  cpu {v['cpu']:.1f}x")
+        print(f"RATIO {k}: wall {v['wall']:.2f}x  cpu {v['cpu']:.2f}x")
 
-    result = {"label": a.label, "corpus": corpus, "exclude_dirs": a.exclude_dir, "files": len(files),
+    try:
+        load = open("/proc/loadavg").read().split()[:3]
+    except OSError:
+        load = []
+    print(f"load average at the end: {' '.join(load)}")
+    result = {"label": a.label, "lang": a.lang, "load_end": load, "corpus": corpus, "exclude_dirs": a.exclude_dir, "files": len(files),
               "prefilter_passed_files": dict(pf_files), "prefilter_passed_bytes": dict(pf_bytes),
               "lines": lines, "bytes": size, "astgrep_scanned_files": sg_files,
               "commands": variants, "summary": summ, "samples": samples,

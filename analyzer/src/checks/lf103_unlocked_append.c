@@ -167,7 +167,7 @@ static void py_run(lf_check_ctx *ctx) {
 }
 
 static void run(lf_check_ctx *ctx) {
-    if (lf_ctx_tssem(ctx))
+    if (lf_ctx_is_ts(ctx))
         lf103_ts_run(ctx);
     else
         py_run(ctx);

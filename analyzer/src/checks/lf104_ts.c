@@ -63,9 +63,7 @@ static TSNode parsed_source(lf_tssem *m, TSNode n) {
 /* Does function scope `s` write its parameter `param` (writeFile or rename onto it)? */
 static int helper_writes(lf_tssem *m, int32_t s, const lf_tsbinding *param) {
     const char *pk = lf_tssem_path_key(m, param->target);
-    for (size_t i = 0; i < m->n_calls; i++) {
-        if (lf_tslock_fn_of(m, m->calls[i].scope) != s)
-            continue;
+    for (int32_t i = s >= 0 ? m->scopes[s].first_call : -1; i >= 0; i = m->calls[i].next_in_fn) {
         TSNode target = written_path(m, m->calls[i].node);
         if (!ts_node_is_null(target) && lf_tssem_path_key(m, target) == pk)
             return 1;
@@ -95,10 +93,9 @@ static int in_failed_read_handler(TSNode n, TSNode read) {
 /* The first write of key `k` after `read` in function fn, or null. */
 static TSNode write_after(lf_tssem *m, int32_t fn, const char *k, TSNode read) {
     uint32_t after = ts_node_start_byte(read);
-    for (size_t i = 0; i < m->n_calls; i++) {
+    for (int32_t i = fn >= 0 ? m->scopes[fn].first_call : -1; i >= 0; i = m->calls[i].next_in_fn) {
         const lf_tscall *c = &m->calls[i];
-        if (ts_node_start_byte(c->node) <= after || lf_tslock_fn_of(m, c->scope) != fn ||
-            in_failed_read_handler(c->node, read))
+        if (ts_node_start_byte(c->node) <= after || in_failed_read_handler(c->node, read))
             continue;
         TSNode target = written_path(m, c->node);
         if (!ts_node_is_null(target) && lf_tssem_path_key(m, target) == k)
@@ -139,10 +136,8 @@ static int parses_json(lf_tssem *m, int32_t s) {
 
 /* Which parameter of function s it reads a file from (and parses), or -1. */
 static int reads_param(lf_tssem *m, int32_t s) {
-    for (size_t i = 0; i < m->n_calls; i++) {
+    for (int32_t i = s >= 0 ? m->scopes[s].first_call : -1; i >= 0; i = m->calls[i].next_in_fn) {
         const lf_tscall *c = &m->calls[i];
-        if (lf_tslock_fn_of(m, c->scope) != s)
-            continue;
         const char *op = lf_tslock_fs_op(m, c->node);
         if (!op || strcmp(op, "readFile") != 0)
             continue;
@@ -179,10 +174,8 @@ static int accessor_kind(const lf_tsscope *sc) {
 
 /* Does function fn write key k (writeFile/writeJson, a rename onto it)? */
 static int fn_writes(lf_tssem *m, int32_t fn, const char *k) {
-    for (size_t i = 0; i < m->n_calls; i++) {
+    for (int32_t i = fn >= 0 ? m->scopes[fn].first_call : -1; i >= 0; i = m->calls[i].next_in_fn) {
         const lf_tscall *c = &m->calls[i];
-        if (lf_tslock_fn_of(m, c->scope) != fn)
-            continue;
         TSNode target = written_path(m, c->node);
         if (!ts_node_is_null(target) && lf_tssem_path_key(m, target) == k)
             return 1;

@@ -749,7 +749,7 @@ static TSNode read_target(TSNode call) {
 }
 
 static void run(lf_check_ctx *ctx) {
-    if (lf_ctx_tssem(ctx)) {
+    if (lf_ctx_is_ts(ctx)) {
         lf104_ts_run(ctx);
         return;
     }

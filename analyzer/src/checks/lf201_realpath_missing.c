@@ -475,7 +475,7 @@ static char *message_for(lf_check_ctx *ctx, const lf_source *src, TSNode call) {
 }
 
 static void run(lf_check_ctx *ctx) {
-    if (lf_ctx_tssem(ctx)) {
+    if (lf_ctx_is_ts(ctx)) {
         lf201_ts_run(ctx);
         return;
     }

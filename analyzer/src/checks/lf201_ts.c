@@ -110,6 +110,8 @@ static int guarded(lf_tssem *m, TSNode real, TSNode path, TSNode fn) {
 }
 
 void lf201_ts_run(lf_check_ctx *ctx) {
+    if (lf_ctx_match_count(ctx) == 0)
+        return; /* reports only at its matches: no model for a file without one */
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
         return;

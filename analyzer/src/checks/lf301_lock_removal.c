@@ -33,7 +33,7 @@
 #include "lf_util.h"
 
 static void run(lf_check_ctx *ctx) {
-    if (lf_ctx_tssem(ctx)) {
+    if (lf_ctx_is_ts(ctx)) {
         lf301_ts_run(ctx);
         return;
     }

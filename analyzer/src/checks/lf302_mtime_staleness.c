@@ -137,7 +137,7 @@ static lf_walk_action visit(TSNode n, void *ud) {
 }
 
 static void run(lf_check_ctx *ctx) {
-    if (lf_ctx_tssem(ctx)) {
+    if (lf_ctx_is_ts(ctx)) {
         lf302_ts_run(ctx);
         return;
     }

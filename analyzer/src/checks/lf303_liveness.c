@@ -501,7 +501,7 @@ static lf_walk_action visit_start(TSNode n, void *ud) {
 /* ---- the check ---- */
 
 static void run(lf_check_ctx *ctx) {
-    if (lf_ctx_tssem(ctx)) {
+    if (lf_ctx_is_ts(ctx)) {
         lf303_ts_run(ctx);
         return;
     }

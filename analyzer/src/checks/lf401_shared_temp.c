@@ -384,7 +384,7 @@ static lf401_site *make_site(lf_pysem *m, const lf_source *src, const temp_site 
 }
 
 static void run(lf_check_ctx *ctx) {
-    if (lf_ctx_tssem(ctx)) {
+    if (lf_ctx_is_ts(ctx)) {
         lf401_ts_run(ctx);
         return;
     }

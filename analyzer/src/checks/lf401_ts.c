@@ -161,6 +161,8 @@ static int names_sibling_temp(lf_tssem *m, const temp_site *t, TSNode from, TSNo
 }
 
 void lf401_ts_run(lf_check_ctx *ctx) {
+    if (lf_ctx_match_count(ctx) == 0)
+        return; /* reports only at its matches: no model for a file without one */
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
         return;

@@ -10,11 +10,7 @@
 enum { MAX_ROUNDS = 6 };
 
 int32_t lf_tslock_fn_of(const lf_tssem *m, int32_t scope) {
-    while (scope > 0 && m->scopes[scope].parent > 0 && !*m->scopes[scope].name &&
-           (lf_tree_is(m->scopes[scope].node, "arrow_function") ||
-            lf_tree_is(m->scopes[scope].node, "function_expression") || lf_tree_is(m->scopes[scope].node, "function")))
-        scope = m->scopes[scope].parent;
-    return scope;
+    return scope > 0 ? m->scopes[scope].fn : scope;
 }
 
 const char *lf_tslock_fs_op(lf_tssem *m, TSNode call) {
@@ -423,7 +419,7 @@ static int cmp_events(const void *a, const void *b) {
     return (int)x->kind - (int)y->kind;
 }
 
-lf_tslock *lf_tslock_build(lf_tssem *m) {
+static lf_tslock *build(lf_tssem *m) {
     lf_tslock *l = lf_xcalloc(1, sizeof *l);
     l->m = m;
     builder b;
@@ -617,9 +613,25 @@ lf_tslock *lf_tslock_build(lf_tssem *m) {
     return l;
 }
 
-void lf_tslock_free(lf_tslock *l) {
+/* Built once per file and kept by the model: LF103, LF104, LF301 and LF302 all
+ * ask, and on a large bundle each build walks every call and the whole tree. */
+lf_tslock *lf_tslock_build(lf_tssem *m) {
+    if (!m->lock)
+        m->lock = build(m);
+    return m->lock;
+}
+
+void lf_tslock_release(lf_tslock *l) {
     if (!l)
         return;
+    free(l->keys);
+    free(l->events);
+    free(l);
+}
+
+void lf_tslock_free(lf_tslock *l) {
+    if (!l || l == l->m->lock)
+        return; /* the model's: released with it */
     free(l->keys);
     free(l->events);
     free(l);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lf_tree.h"
+#include "lf_tslock.h"
 #include "lf_tssem_internal.h"
 #include "lf_util.h"
 
@@ -78,6 +79,46 @@ static void index_names(lf_tssem *m) {
         }
         in->name_heads[j] = (int32_t)i;
     }
+}
+
+static size_t ns_slot(const lf_tssem_internal *in, const char *name, int32_t scope) {
+    uint64_t h = ((uint64_t)((uintptr_t)name >> 3) ^ ((uint64_t)(uint32_t)scope << 32)) * 11400714819323198485ull;
+    return (size_t)(h >> 20) & (in->cap_ns - 1);
+}
+
+static void index_scoped_names(lf_tssem *m) {
+    lf_tssem_internal *in = m->in;
+    size_t cap = 64;
+    while (cap < m->n_bindings * 2 + 2)
+        cap *= 2;
+    in->cap_ns = cap;
+    in->ns_names = lf_xcalloc(cap, sizeof *in->ns_names);
+    in->ns_scopes = lf_xcalloc(cap, sizeof *in->ns_scopes);
+    in->ns_heads = lf_xcalloc(cap, sizeof *in->ns_heads);
+    in->scope_next = lf_xcalloc(m->n_bindings + 1, sizeof *in->scope_next);
+    for (size_t i = m->n_bindings; i-- > 0;) {
+        const lf_tsbinding *b = &m->bindings[i];
+        if (b->kind == LF_TSBIND_FIELD || !b->name) /* fields are looked up per class */
+            continue;
+        size_t j = ns_slot(in, b->name, b->scope);
+        while (in->ns_names[j] && !(in->ns_names[j] == b->name && in->ns_scopes[j] == b->scope))
+            j = (j + 1) & (cap - 1);
+        in->scope_next[i] = in->ns_names[j] ? in->ns_heads[j] : -1;
+        in->ns_names[j] = b->name;
+        in->ns_scopes[j] = b->scope;
+        in->ns_heads[j] = (int32_t)i;
+    }
+}
+
+/* First non-field binding of name declared in scope, or -1. */
+static int32_t first_in_scope(const lf_tssem_internal *in, const char *name, int32_t scope) {
+    size_t j = ns_slot(in, name, scope);
+    while (in->ns_names[j]) {
+        if (in->ns_names[j] == name && in->ns_scopes[j] == scope)
+            return in->ns_heads[j];
+        j = (j + 1) & (in->cap_ns - 1);
+    }
+    return -1;
 }
 
 int32_t lf_tssem_first_binding(const lf_tssem *m, const char *name) {
@@ -383,7 +424,7 @@ static void visit(walker *w, frame f) {
             free(prop);
         }
     } else if (strcmp(t, "call_expression") == 0) {
-        lf_tscall c = {n, f.scope, NULL};
+        lf_tscall c = {n, f.scope, NULL, -1, LF_TSCALL_UNASKED};
         LF_VEC_PUSH(&w->calls, c);
     }
 }
@@ -407,10 +448,11 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
     walker w;
     memset(&w, 0, sizeof w);
     w.m = m;
-    lf_tsscope top = {root, -1, "", -1, 0, 0, -1};
+    lf_tsscope top = {root, -1, "", -1, 0, 0, -1, 0, -1};
     LF_VEC_PUSH(&w.scopes, top);
     frame start = {root, 0, -1};
     LF_VEC_PUSH(&w.stack, start);
+    TSTreeCursor cur = ts_tree_cursor_new(root);
     while (w.stack.len) {
         frame f = w.stack.items[--w.stack.len];
         TSNode n = f.node;
@@ -418,7 +460,7 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
         if (is_function(n) && !ts_node_eq(n, root)) {
             TSNode name = lf_tree_field(n, "name");
             const char *nm = ts_node_is_null(name) ? pending_fn_name(&w, n) : intern_node(m, name);
-            lf_tsscope s = {n, f.scope, nm, f.cls, (int32_t)w.bindings.len, 0, -1};
+            lf_tsscope s = {n, f.scope, nm, f.cls, (int32_t)w.bindings.len, 0, -1, 0, -1};
             LF_VEC_PUSH(&w.scopes, s);
             f.scope = (int32_t)(w.scopes.len - 1);
             record_params(&w, n, f.scope);
@@ -430,13 +472,27 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
             f.cls = (int32_t)(w.classes.len - 1);
         }
         visit(&w, f);
-        /* children in reverse so they pop in source order */
-        uint32_t k = ts_node_named_child_count(n);
-        for (uint32_t i = k; i-- > 0;) {
-            frame c = {ts_node_named_child(n, i), f.scope, f.cls};
-            LF_VEC_PUSH(&w.stack, c);
+        /* children in reverse so they pop in source order; collected with one
+         * cursor pass (ts_node_named_child(n, i) costs O(i): quadratic on the
+         * long arrays and statement lists of bundled code) */
+        size_t first = w.stack.len;
+        ts_tree_cursor_reset(&cur, n);
+        if (ts_tree_cursor_goto_first_child(&cur)) {
+            do {
+                TSNode c = ts_tree_cursor_current_node(&cur);
+                if (ts_node_is_named(c)) {
+                    frame fc = {c, f.scope, f.cls};
+                    LF_VEC_PUSH(&w.stack, fc);
+                }
+            } while (ts_tree_cursor_goto_next_sibling(&cur));
+        }
+        for (size_t a = first, b = w.stack.len; b > a + 1; a++, b--) {
+            frame t = w.stack.items[a];
+            w.stack.items[a] = w.stack.items[b - 1];
+            w.stack.items[b - 1] = t;
         }
     }
+    ts_tree_cursor_delete(&cur);
     LF_VEC_FREE(&w.stack);
     LF_VEC_FREE(&w.fn_names);
     m->scopes = w.scopes.items;
@@ -451,6 +507,22 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
      * puts every call at one start byte, so the start alone is no key. */
     if (m->n_calls > 1)
         qsort(m->calls, m->n_calls, sizeof *m->calls, lf_tscall_order);
+    /* scopes are in pre-order, so a parent's fn is known before its children's */
+    for (size_t i = 0; i < m->n_scopes; i++) {
+        lf_tsscope *sc = &m->scopes[i];
+        int32_t p = sc->parent;
+        int anon = i > 0 && p > 0 && !*sc->name &&
+                   (lf_tree_is(sc->node, "arrow_function") || lf_tree_is(sc->node, "function_expression") ||
+                    lf_tree_is(sc->node, "function"));
+        sc->fn = anon ? m->scopes[p].fn : (int32_t)i;
+    }
+    for (size_t i = m->n_calls; i-- > 0;) {
+        int32_t sc = m->calls[i].scope, f = sc > 0 ? m->scopes[sc].fn : sc;
+        if (f < 0)
+            continue;
+        m->calls[i].next_in_fn = m->scopes[f].first_call;
+        m->scopes[f].first_call = (int32_t)i;
+    }
     /* methods per class, in reverse so each chain runs in source order */
     for (size_t i = m->n_scopes; i-- > 1;) {
         lf_tsscope *sc = &m->scopes[i];
@@ -460,6 +532,7 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
         }
     }
     index_names(m);
+    index_scoped_names(m);
     for (size_t i = 0; i < m->n_calls; i++)
         m->calls[i].callee = lf_tssem_callee_uncached(m, m->calls[i].node);
     return m;
@@ -468,12 +541,17 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
 void lf_tssem_free(lf_tssem *m) {
     if (!m)
         return;
+    lf_tslock_release(m->lock);
     lf_tssem_internal *in = m->in;
     for (size_t i = 0; i < in->cap_strs; i++)
         free(in->strs[i]);
     free(in->strs);
     free(in->name_keys);
     free(in->name_heads);
+    free(in->ns_names);
+    free(in->ns_scopes);
+    free(in->ns_heads);
+    free(in->scope_next);
     free(in);
     free(m->scopes);
     free(m->classes);
@@ -511,22 +589,20 @@ int lf_tssem_scope_within(const lf_tssem *m, int32_t inner, int32_t outer) {
 }
 
 const lf_tsbinding *lf_tssem_binding_at(const lf_tssem *m, int32_t scope, const char *name, uint32_t at) {
-    int32_t head = lf_tssem_first_binding(m, name);
-    if (head < 0)
+    const lf_tssem_internal *in = m->in;
+    if (!in->cap_ns || !name)
         return NULL;
+    /* the innermost enclosing scope declaring name: its last declaration before
+     * `at`, else its first (a use before a hoisted or later declaration) */
     for (int32_t s = scope; s >= 0; s = m->scopes[s].parent) {
-        const lf_tsbinding *first = NULL, *last_before = NULL;
-        for (int32_t i = head; i >= 0; i = m->bindings[i].next) {
-            const lf_tsbinding *b = &m->bindings[i];
-            if (b->scope != s || b->kind == LF_TSBIND_FIELD)
-                continue;
-            if (!first)
-                first = b;
-            if (ts_node_start_byte(b->target) < at)
-                last_before = b;
-        }
-        if (first)
-            return last_before ? last_before : first;
+        int32_t i = first_in_scope(in, name, s);
+        if (i < 0)
+            continue;
+        const lf_tsbinding *first = &m->bindings[i], *last_before = NULL;
+        for (; i >= 0; i = in->scope_next[i])
+            if (ts_node_start_byte(m->bindings[i].target) < at)
+                last_before = &m->bindings[i];
+        return last_before ? last_before : first;
     }
     return NULL;
 }

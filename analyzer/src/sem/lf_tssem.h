@@ -38,6 +38,11 @@ typedef struct lf_tsscope {
     int32_t cls;      /* index into classes for a method (or a function inside one); -1 */
     int32_t first_param, n_params; /* its parameter bindings: bindings[first_param ..+n_params) */
     int32_t next_method;           /* a method: the next method scope of the same class; -1 */
+    int32_t fn; /* the declared function it belongs to (an unnamed arrow or function expression
+                   inside one counts as it): lf_tslock_fn_of, computed once at build */
+    int32_t first_call; /* a declared function (fn == itself): its first call, chained through
+                           lf_tscall.next_in_fn; -1. Checks that ask "the calls of function f"
+                           follow the chain instead of scanning every call of the file per f. */
 } lf_tsscope;
 
 typedef struct lf_tsclass {
@@ -71,7 +76,11 @@ typedef struct lf_tscall {
     TSNode node;
     int32_t scope;
     const char *callee; /* resolved after the walk; NULL when unknown */
+    int32_t next_in_fn; /* the next call (source order) of the same declared function (lf_tsscope.fn); -1 */
+    int32_t local;      /* lf_tssem_local_callee's answer once asked; LF_TSCALL_UNASKED before */
 } lf_tscall;
+
+#define LF_TSCALL_UNASKED (-2)
 
 struct lf_tssem {
     const lf_source *src;
@@ -86,6 +95,7 @@ struct lf_tssem {
     size_t n_calls;
     int esm;          /* the module uses import/export (else CommonJS or script) */
     struct lf_tssem_internal *in;
+    struct lf_tslock *lock; /* lf_tslock_build's, built on first need */
 };
 
 lf_tssem *lf_tssem_build(const lf_source *src, TSNode root);

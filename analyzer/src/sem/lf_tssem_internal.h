@@ -11,6 +11,13 @@ typedef struct lf_tssem_internal {
     const char **name_keys; /* binding name -> first binding */
     int32_t *name_heads;
     size_t cap_names;
+    /* (name, scope) -> first binding of that name declared in that scope,
+     * chained through scope_next in source order: lf_tssem_binding_at asks one
+     * scope at a time, and a file's chain for a short name (`e`, `t`, `i` in
+     * bundled code) runs to thousands of bindings. */
+    const char **ns_names;
+    int32_t *ns_scopes, *ns_heads, *scope_next;
+    size_t cap_ns;
 } lf_tssem_internal;
 
 /* First binding of an interned name (chained through .next), or -1. */

@@ -382,7 +382,19 @@ static int32_t scope_of_function_node(const lf_tssem *m, TSNode fn) {
     return -1;
 }
 
+static int32_t local_callee(lf_tssem *m, TSNode call);
+
+/* Asked for every call by lf_tslock's links and again by LF104's helpers: kept per call. */
 int32_t lf_tssem_local_callee(lf_tssem *m, TSNode call) {
+    lf_tscall *c = (lf_tscall *)lf_tssem_call(m, call); /* the model's own array */
+    if (!c)
+        return local_callee(m, call);
+    if (c->local == LF_TSCALL_UNASKED)
+        c->local = local_callee(m, call);
+    return c->local;
+}
+
+static int32_t local_callee(lf_tssem *m, TSNode call) {
     TSNode fn = lf_tssem_unwrap(lf_tree_field(call, "function"));
     if (lf_tree_is(fn, "identifier")) {
         uint32_t a = ts_node_start_byte(fn), b = ts_node_end_byte(fn);
