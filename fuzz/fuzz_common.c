@@ -3,7 +3,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 static lf_ruleset g_rules;
 static lf_engine_shared *g_shared;
@@ -32,35 +31,13 @@ lf_engine *lf_fuzz_engine(void) {
     if (!g_engine) {
         const lf_ruleset *rules = lf_fuzz_rules();
         g_shared = lf_engine_shared_new(rules);
+        /* Compiled now, so the first input is not charged with it: seconds under
+         * the sanitizers, enough for a loaded machine to report that input
+         * (often the empty one) as a timeout. */
+        lf_engine_shared_prepare(g_shared);
         lf_engine_options opts = {
             .rules = rules, .shared = g_shared, .config = NULL, .want_fixes = 1, .use_prefilter = 1};
         g_engine = lf_engine_new(&opts);
-        /* Compile every language's combined query now (a throwaway engine
-         * without prefilters shares them), so the first input is not charged
-         * with the compile: seconds under the sanitizers, enough for a loaded
-         * machine to report the first unit (often the empty input) as a
-         * timeout. */
-        lf_engine_options warm_opts = opts;
-        warm_opts.use_prefilter = 0;
-        lf_engine *warm = lf_engine_new(&warm_opts);
-        static const struct {
-            lf_lang lang;
-            const char *path, *text;
-        } k_warm[] = {{LF_LANG_PYTHON, "/nonexistent-lockfix-fuzz/w.py", "x = 1\n"},
-                      {LF_LANG_TYPESCRIPT, "/nonexistent-lockfix-fuzz/w.ts", "let x = 1;\n"},
-                      {LF_LANG_TSX, "/nonexistent-lockfix-fuzz/w.tsx", "let x = 1;\n"}};
-        for (size_t i = 0; i < sizeof k_warm / sizeof k_warm[0]; i++) {
-            lf_source src;
-            lf_source_from_text(&src, k_warm[i].path, k_warm[i].lang, k_warm[i].text, strlen(k_warm[i].text));
-            lf_finding *f = NULL;
-            size_t n = 0;
-            char *err = NULL;
-            if (lf_engine_analyze(warm, &src, &f, &n, &err) != 0)
-                lf_fuzz_fail("warm-up analysis failed: %s", err ? err : "?");
-            lf_fuzz_findings_free(f, n);
-            lf_source_free(&src);
-        }
-        lf_engine_free(warm);
     }
     return g_engine;
 }

@@ -21,6 +21,18 @@ const lf_ruleset *lf_fuzz_rules(void);
 /* One engine per process, fixes on, prefilter on (as `lockfix fix` runs). */
 lf_engine *lf_fuzz_engine(void);
 
+/* Defines LLVMFuzzerInitialize to build that engine and its queries before the
+ * first input (the targets that analyze source use it; the others never build
+ * an engine). */
+#define LF_FUZZ_ENGINE_AT_START                                                                                        \
+    int LLVMFuzzerInitialize(int *argc, char ***argv);                                                                 \
+    int LLVMFuzzerInitialize(int *argc, char ***argv) {                                                                \
+        (void)argc;                                                                                                    \
+        (void)argv;                                                                                                    \
+        lf_fuzz_engine();                                                                                              \
+        return 0;                                                                                                      \
+    }
+
 /* Analyze text as lang; findings returned (caller frees with lf_fuzz_findings_free).
  * Aborts on an engine error: the engine has no business failing on any text. */
 lf_finding *lf_fuzz_analyze(lf_source *src, size_t *n);

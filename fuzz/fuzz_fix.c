@@ -39,14 +39,7 @@ static char *fix_pass(const char *text, size_t len, size_t *out_len, size_t *n_f
     return fixed;
 }
 
-/* Build the engine and compile its queries before the first input (fuzz_common.c). */
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc;
-    (void)argv;
-    lf_fuzz_engine();
-    return 0;
-}
+LF_FUZZ_ENGINE_AT_START
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

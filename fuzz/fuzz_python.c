@@ -27,14 +27,7 @@ static void check_findings(const lf_source *src, const lf_finding *f, size_t n) 
     }
 }
 
-/* Build the engine and compile its queries before the first input (fuzz_common.c). */
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc;
-    (void)argv;
-    lf_fuzz_engine();
-    return 0;
-}
+LF_FUZZ_ENGINE_AT_START
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -24,14 +24,7 @@ static void run_as(const char *text, size_t size, lf_lang lang, const char *path
     lf_source_free(&src);
 }
 
-/* Build the engine and compile its queries before the first input (fuzz_common.c). */
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc;
-    (void)argv;
-    lf_fuzz_engine();
-    return 0;
-}
+LF_FUZZ_ENGINE_AT_START
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -111,6 +111,14 @@ lf_engine_shared *lf_engine_shared_new(const lf_ruleset *rules) {
     return sh;
 }
 
+void lf_engine_shared_prepare(lf_engine_shared *sh) {
+    pthread_mutex_lock(&sh->lock);
+    for (int l = 0; l < LF_LANG_COUNT; l++)
+        if (sh->combined[l].state == 0)
+            combined_build(&sh->combined[l], sh->rules, (lf_lang)l);
+    pthread_mutex_unlock(&sh->lock);
+}
+
 void lf_engine_shared_free(lf_engine_shared *sh) {
     if (!sh)
         return;

@@ -25,6 +25,9 @@ typedef struct lf_engine_shared lf_engine_shared;
 
 lf_engine_shared *lf_engine_shared_new(const lf_ruleset *rules);
 void lf_engine_shared_free(lf_engine_shared *sh);
+/* Build every language's combined query now instead of on first need (a
+ * long-lived caller that wants no input to pay for the compile). */
+void lf_engine_shared_prepare(lf_engine_shared *sh);
 
 typedef struct lf_engine_options {
     const lf_ruleset *rules;
