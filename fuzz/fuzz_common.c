@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static lf_ruleset g_rules;
 static lf_engine_shared *g_shared;
@@ -55,4 +56,55 @@ void lf_fuzz_findings_free(lf_finding *f, size_t n) {
     for (size_t i = 0; i < n; i++)
         lf_finding_free_contents(&f[i]);
     free(f);
+}
+
+/* The fixed text of one pass over text, or NULL when there is nothing to apply
+ * or the set is refused. *n_fixed = findings whose fix landed. */
+static char *fix_pass(const char *text, size_t len, lf_lang lang, const char *path, size_t *out_len, size_t *n_fixed) {
+    lf_source src;
+    lf_source_from_text(&src, path, lang, text, len);
+    size_t n;
+    lf_finding *f = lf_fuzz_analyze(&src, &n);
+    lf_fixed_file ff;
+    memset(&ff, 0, sizeof ff);
+    char *err = NULL;
+    char *fixed = NULL;
+    *n_fixed = 0;
+    if (lf_fix_apply(&src, f, n, &ff, &err)) {
+        if (ff.text) {
+            if (ff.len == len && memcmp(ff.text, text, len) == 0)
+                lf_fuzz_fail("fix set of %zu findings leaves the text as it was", ff.n_fixed);
+            fixed = ff.text;
+            *out_len = ff.len;
+            *n_fixed = ff.n_fixed;
+            ff.text = NULL;
+        }
+        lf_fixed_file_free(&ff);
+    } else {
+        free(err);
+    }
+    lf_fuzz_findings_free(f, n);
+    lf_source_free(&src);
+    return fixed;
+}
+
+void lf_fuzz_fix_round_trip(const char *text, size_t size, lf_lang lang, const char *path) {
+    size_t len1 = 0, n1 = 0;
+    char *once = fix_pass(text, size, lang, path, &len1, &n1);
+    if (!once)
+        return;
+    /* The promise is "never a file that no longer parses". The engine makes
+     * no fixes for an input that already has ERROR nodes, so one fixed here
+     * parsed cleanly; the check stays in the weaker form lf_fix uses. */
+    if (lf_engine_parses_cleanly(lang, text, size) &&
+        !lf_engine_parses_cleanly(lang, once, len1))
+        lf_fuzz_fail("the fixed text (%zu fixes) does not parse cleanly", n1);
+    if (lf_source_first_bad_byte(once, len1) < len1)
+        lf_fuzz_fail("the fixed text has a NUL or invalid UTF-8 byte");
+    size_t len2 = 0, n2 = 0;
+    char *twice = fix_pass(once, len1, lang, path, &len2, &n2);
+    if (twice)
+        lf_fuzz_fail("applying the fixes twice changes the file again (%zu more fixes, %zu -> %zu bytes)", n2, len1,
+                     len2);
+    free(once);
 }

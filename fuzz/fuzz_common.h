@@ -16,7 +16,7 @@
 #define LF_FUZZ_PATH "/nonexistent-lockfix-fuzz/pkg/mod.py"
 
 /* Builtin rules plus the fuzz-only rules of fuzz/rules/ (TS/TSX queries with
- * every predicate kind, since no builtin rule has a TS query yet). */
+ * the predicate kinds no builtin rule uses). */
 const lf_ruleset *lf_fuzz_rules(void);
 /* One engine per process, fixes on, prefilter on (as `lockfix fix` runs). */
 lf_engine *lf_fuzz_engine(void);
@@ -37,6 +37,12 @@ lf_engine *lf_fuzz_engine(void);
  * Aborts on an engine error: the engine has no business failing on any text. */
 lf_finding *lf_fuzz_analyze(lf_source *src, size_t *n);
 void lf_fuzz_findings_free(lf_finding *f, size_t n);
+
+/* Apply every safe fix of text (as lang at path) and check what `lockfix fix`
+ * promises: a text that parsed cleanly still does, the result is valid UTF-8
+ * without NUL, a non-empty fix set changes the text, and a second pass over the
+ * fixed text changes nothing. Aborts (lf_fuzz_fail) when one does not hold. */
+void lf_fuzz_fix_round_trip(const char *text, size_t size, lf_lang lang, const char *path);
 
 /* abort() with a message: libFuzzer reports it as a crash and saves the input. */
 void lf_fuzz_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));

@@ -1,6 +1,6 @@
 /* Target (b): TS/JS source through the same path as Python, once with the
- * TypeScript grammar (.ts .js ...) and once with TSX (.tsx .jsx). The builtin
- * rules are Python-only today, so fuzz/rules/ adds two TS rules that use every
+ * TypeScript grammar (.ts .js ...) and once with TSX (.tsx .jsx). Every
+ * builtin TS/JS rule runs, and fuzz/rules/ adds two TS rules that use every
  * predicate kind, a prefilter and @finding captures: the grammars, the query
  * engine, predicates, suppressions and fingerprints all run on the input. */
 #include <string.h>

@@ -6,8 +6,8 @@
 OUT_DIR/<target>/ gets one file per distinct seed (named by its SHA-1), from:
   python, fix  every .py under fixtures/ and tests/, the code of every rule's
                inline test case, and the generated structure-aware seeds below
-  ts           the project's own .js/.ts files (runtime/node, bench, tests) and
-               the TS snippets below
+  ts, fix_ts   the project's own .js/.ts files (fixtures, runtime/node, bench,
+               tests: the TS/JS rule cases among them) and the TS snippets below
   rule         rules/*.json, the test rule documents under tests/, fuzz/rules/
   config       a few .lockfix.json documents in every shape the loader knows
   record       the bytes of every record in runtime/tests/vectors/records.json
@@ -145,7 +145,7 @@ CONFIGS = {
 
 def main():
     src, out = sys.argv[1], sys.argv[2]
-    corpora = {t: {} for t in ("python", "fix", "ts", "rule", "config", "record")}
+    corpora = {t: {} for t in ("python", "fix", "ts", "fix_ts", "rule", "config", "record")}
 
     def add(target, data):
         if isinstance(data, str):
@@ -181,12 +181,16 @@ def main():
     for name, text in python_generated().items():
         add("python", text)
         add("fix", text)
-    for sub in ("runtime", "bench", "tests", "scripts"):
-        for p in walk(os.path.join(src, sub), (".js", ".ts", ".mjs", ".cjs", ".tsx", ".jsx")):
+    for sub in ("fixtures", "runtime", "bench", "tests", "scripts"):
+        for p in walk(os.path.join(src, sub), (".js", ".ts", ".mts", ".cts", ".mjs", ".cjs", ".tsx", ".jsx")):
             with open(p, "rb") as f:
-                add("ts", f.read())
+                data = f.read()
+            if len(data) <= 256 * 1024:
+                add("ts", data)
+                add("fix_ts", data)
     for text in TS_SNIPPETS.values():
         add("ts", text)
+        add("fix_ts", text)
     for doc in CONFIGS.values():
         add("config", json.dumps(doc, indent=2) + "\n")
     with open(os.path.join(src, "runtime", "tests", "vectors", "records.json"), encoding="utf-8") as f:

@@ -5,7 +5,7 @@
 #
 # Builds DIR (default build-fuzz: clang, -DLOCKFIX_FUZZ=ON, its own tree) if
 # needed, regenerates the seed corpora from the fixtures, then runs each target
-# (default all: python ts fix rule config record) for SECONDS (default 300; a
+# (default all: python ts fix fix_ts rule config record) for SECONDS (default 300; a
 # TARGET:SECONDS argument sets one target's own) or N executions, under `nice -n N` (default 19; libFuzzer's
 # -timeout=30 is wall time, so on a loaded machine a niced run reports slow units as
 # timeouts: use --nice 0 there), JOBS targets at a time (default 1). Each
@@ -36,8 +36,8 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(python ts fix rule config record)
-declare -A dict=([python]=python [fix]=python [ts]=ts [rule]=rule [config]=config [record]=record)
+[ ${#targets[@]} -gt 0 ] || targets=(python ts fix fix_ts rule config record)
+declare -A dict=([python]=python [fix]=python [fix_ts]=ts [ts]=ts [rule]=rule [config]=config [record]=record)
 declare -A seconds=()
 for i in "${!targets[@]}"; do
   t=${targets[$i]%%:*}
