@@ -12,7 +12,7 @@ line. Past the engine's query depth limit (1000) the file is reported as
 partially analyzed: on stderr, in the JSON summary and list, in SARIF and in the
 GitHub annotations. No timing asserts: ctest's TIMEOUT is the hang guard.
 
-LOCKFIX_DEEP_QUICK=1 (set for the sanitizer build, where each file costs ~10x)
+LOCKFIX_DEEP_QUICK=1 (set for the sanitizer build, where each file costs ~4x)
 runs a rotation that still covers every rule, every construct and both grammars.
 """
 import json
