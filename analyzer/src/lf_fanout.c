@@ -146,9 +146,35 @@ void lf_fanout_fixed(lf_fanout *fo, const char *path, const lf_finding *f) {
     LF_VEC_PUSH(&cf->rules, rc);
 }
 
+/* The changed file argument whose directory holds path, if path is under no root. */
+static group *file_argument_beside(lf_fanout *fo, const char *path) {
+    for (size_t i = 0; i < fo->n_roots; i++)
+        if (under_root(fo->roots[i], path))
+            return NULL;
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = slash ? (slash == path ? 1 : (size_t)(slash - path)) : 1;
+    const char *dir = slash ? path : ".";
+    for (size_t i = 0; i < fo->groups.len; i++) {
+        group *g = &fo->groups.items[i];
+        if (g->changed.len && strlen(g->dir) == dir_len && strncmp(g->dir, dir, dir_len) == 0 &&
+            strcmp(g->name, fo->roots[g->root]) == 0)
+            return g;
+    }
+    return NULL;
+}
+
 void lf_fanout_created(lf_fanout *fo, const char *path) {
+    /* A file argument is its own integration, and what its fix vendors beside
+     * it (lockrt.cjs next to the module) is under no root: it belongs to that
+     * file's line, not a line of its own with "nothing to fix". */
+    group *g = file_argument_beside(fo, path);
     const char *rel;
-    group *g = group_of(fo, path, &rel);
+    if (g) {
+        const char *slash = strrchr(path, '/');
+        rel = slash ? slash + 1 : path;
+    } else {
+        g = group_of(fo, path, &rel);
+    }
     LF_VEC_PUSH(&g->created, lf_xstrdup(rel));
 }
 

@@ -235,6 +235,20 @@ def test_fanout_summary_names_each_integration(tmp_path):
     ]
 
 
+def test_fanout_summary_of_a_file_argument_lists_what_it_vendors(tmp_path):
+    """A file named on the command line (as pre-commit passes them) is its own
+    integration; the lockrt.py its fix adds beside it belongs to its line, not
+    to an integration of its own with nothing to fix."""
+    work = stage(tmp_path, "shape_a")
+    proc = lockfix(["fix", "pkg/state.py", "--diff"], work)
+    summary = proc.stderr.decode().split("fan-out over ", 1)[1].splitlines()
+    assert summary == [
+        "pkg/state.py (diff): 1 integration, 1 changed, 0 with findings left",
+        "  pkg/state.py: fixed LF101 in state.py; adds lockrt.py",
+        "lockfix: diff of 1 fix in 1 file; 0 findings left without a safe fix",
+    ]
+
+
 # Lost updates, before and after the fix, with real processes on the Windows
 # path: each case's own update function, one key per process, all processes
 # imported and waiting before any starts (ready/go barrier).
