@@ -66,13 +66,31 @@ static const char *const k_resource_locks[] = {"proper-lockfile.lock", "proper-l
                                                "lockrt.exclusiveLockSync", "lockrt.withExclusiveLock", "lockrt.exclusiveLockAsync",
                                                "lockrt.withExclusiveLockAsync", NULL};
 
+/* A flags literal exactly as spelled between its quotes, malloc'd; NULL for
+ * anything else, escapes and substitutions included: Node takes only a few
+ * short plain spellings, and a flag that is visible verbatim in the source is
+ * what lets the rules' TS/JS prefilters look for `'wx` and `"a'` (rules/README.md). */
+static char *flag_literal(const lf_source *src, TSNode n) {
+    n = lf_tree_unparen(n);
+    if (!lf_tree_is(n, "string") && !lf_tree_is(n, "template_string"))
+        return NULL;
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    if (b - a < 2 || b - a > 8)
+        return NULL;
+    const char *t = src->text + a + 1;
+    size_t len = b - a - 2;
+    if (memchr(t, '\\', len) || memchr(t, '$', len))
+        return NULL;
+    return lf_xstrndup(t, len);
+}
+
 /* The flags string of an open/writeFile/createWriteStream (the literal, or an
- * object's `flag`/`flags`), malloc'd; NULL when not a literal. */
+ * object's `flag`/`flags`), malloc'd; NULL when not a plain literal. */
 static char *flags_of(lf_tssem *m, TSNode arg) {
     arg = lf_tssem_resolve_value(m, arg);
     if (ts_node_is_null(arg))
         return NULL;
-    char *s = lf_tssem_string(m->src, arg);
+    char *s = flag_literal(m->src, arg);
     if (s)
         return s;
     if (!lf_tree_is(arg, "object"))
@@ -84,10 +102,20 @@ static char *flags_of(lf_tssem *m, TSNode arg) {
             continue;
         TSNode key = lf_tree_field(p, "key");
         if (lf_tree_text_eq(m->src, key, "flag") || lf_tree_text_eq(m->src, key, "flags"))
-            return lf_tssem_string(m->src, lf_tree_field(p, "value"));
+            return flag_literal(m->src, lf_tree_field(p, "value"));
     }
     return NULL;
 }
+
+static int flag_is(const char *f, const char *const *set) {
+    for (size_t i = 0; f && set[i]; i++)
+        if (!strcmp(f, set[i]))
+            return 1;
+    return 0;
+}
+/* Node's exclusive flags, and its append flags (any other string throws). */
+static const char *const k_excl_flags[] = {"wx", "wx+", "ax", "ax+", NULL};
+static const char *const k_append_flags[] = {"a", "a+", "ax", "ax+", "as", "as+", NULL};
 
 static int mentions(const lf_source *src, TSNode n, const char *needle) {
     if (ts_node_is_null(n))
@@ -154,7 +182,7 @@ static int proc_pid_path(lf_tssem *m, TSNode p) {
         const char *c = lf_tssem_callee(m, p);
         if (!c || (strcmp(c, "path.join") != 0 && strcmp(c, "path.resolve") != 0) || lf_tssem_nargs(p) < 2)
             return 0;
-        char *first = lf_tssem_string(m->src, lf_tssem_unwrap(lf_tssem_arg(p, 0)));
+        char *first = lf_tssem_name_string(m->src, lf_tssem_unwrap(lf_tssem_arg(p, 0)));
         int proc = first && (!strcmp(first, "/proc") || !strcmp(first, "/proc/"));
         free(first);
         TSNode second = lf_tssem_unwrap(lf_tssem_arg(p, 1));
@@ -334,11 +362,9 @@ static void direct_events(builder *b, lf_tssem *m) {
                    strcmp(op, "appendFile") == 0) {
             TSNode fl = strcmp(op, "writeFile") == 0 || strcmp(op, "appendFile") == 0 ? a2 : a1;
             char *f = flags_of(m, fl);
-            /* Node's exclusive flags are wx, wx+, ax, ax+ */
             TSNode flv = lf_tssem_resolve_value(m, fl);
-            int excl = (f && (strstr(f, "wx") || strstr(f, "ax"))) || mentions(m->src, fl, "O_EXCL") ||
-                       mentions(m->src, flv, "O_EXCL");
-            int append = (f && f[0] == 'a') || mentions(m->src, fl, "O_APPEND") || strcmp(op, "appendFile") == 0;
+            int excl = flag_is(f, k_excl_flags) || mentions(m->src, fl, "O_EXCL") || mentions(m->src, flv, "O_EXCL");
+            int append = flag_is(f, k_append_flags) || mentions(m->src, fl, "O_APPEND") || strcmp(op, "appendFile") == 0;
             free(f);
             int32_t k = key_add(b, lf_tssem_path_key(m, a0));
             if (excl) {

@@ -166,7 +166,13 @@ static void add_binding(walker *w, lf_tsbinding_kind kind, const char *name, int
     LF_VEC_PUSH(&w->bindings, b);
 }
 
-char *lf_tssem_string(const lf_source *src, TSNode n) {
+static char *string_content(const lf_source *src, TSNode n, int plain);
+
+char *lf_tssem_string(const lf_source *src, TSNode n) { return string_content(src, n, 0); }
+
+char *lf_tssem_name_string(const lf_source *src, TSNode n) { return string_content(src, n, 1); }
+
+static char *string_content(const lf_source *src, TSNode n, int plain) {
     n = lf_tree_unparen(n);
     if (ts_node_is_null(n))
         return NULL;
@@ -182,9 +188,9 @@ char *lf_tssem_string(const lf_source *src, TSNode n) {
         if (strcmp(ct, "string_fragment") == 0) {
             uint32_t a = ts_node_start_byte(c), b = ts_node_end_byte(c);
             lf_strbuf_append(&sb, src->text + a, b - a);
-        } else if (strcmp(ct, "escape_sequence") != 0) {
+        } else if (plain || strcmp(ct, "escape_sequence") != 0) {
             lf_strbuf_free(&sb);
-            return NULL; /* a substitution: not a constant */
+            return NULL; /* a substitution: not a constant (or an escape, for a name) */
         }
     }
     return lf_strbuf_detach(&sb);
@@ -206,7 +212,7 @@ static const char *require_module(walker *w, TSNode value) {
     TSNode fn = lf_tree_field(value, "function");
     if (!(lf_tree_is(fn, "identifier") && lf_tree_text_eq(w->m->src, fn, "require")) && !lf_tree_is(fn, "import"))
         return NULL;
-    char *s = lf_tssem_string(w->m->src, lf_tssem_arg(value, 0));
+    char *s = lf_tssem_name_string(w->m->src, lf_tssem_arg(value, 0));
     if (!s)
         return NULL;
     const char *q = lf_tssem_module_name(w->m, s);
@@ -224,13 +230,13 @@ static void record_import(walker *w, TSNode stmt) {
         if (lf_tree_is(c, "import_require_clause")) {
             /* import fs = require("fs") */
             TSNode id = ts_node_named_child(c, 0);
-            char *s = lf_tssem_string(m->src, lf_tree_field(c, "source"));
+            char *s = lf_tssem_name_string(m->src, lf_tree_field(c, "source"));
             if (s && lf_tree_is(id, "identifier"))
                 add_binding(w, LF_TSBIND_IMPORT, intern_node(m, id), 0, -1, id, c, NULL, lf_tssem_module_name(m, s));
             free(s);
         }
     }
-    char *spec = lf_tssem_string(m->src, source);
+    char *spec = lf_tssem_name_string(m->src, source);
     if (!spec)
         return;
     const char *mod = lf_tssem_module_name(m, spec);

@@ -138,6 +138,10 @@ TSNode lf_tssem_resolve_value(lf_tssem *m, TSNode expr);
 
 /* A string literal's content (no quotes; plain templates too), malloc'd; NULL otherwise. */
 char *lf_tssem_string(const lf_source *src, TSNode n);
+/* The same, NULL when it holds an escape: for module specifiers and property
+ * names, which the rules' TS/JS prefilters look for as spelled (an escape
+ * dropped from "mk\\ndir" must not make a name no literal can see). */
+char *lf_tssem_name_string(const lf_source *src, TSNode n);
 
 /* A key naming the file a path expression names, whatever its spelling:
  * identifiers are followed to their value, `this.x` reads "this.<class>.x", a

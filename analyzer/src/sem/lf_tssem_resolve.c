@@ -173,7 +173,7 @@ static const char *qualname_at(lf_tssem *m, TSNode expr) {
                 continue;
             }
             if (strcmp(t, "subscript_expression") == 0) {
-                char *s = lf_tssem_string(m->src, lf_tree_field(expr, "index"));
+                char *s = lf_tssem_name_string(m->src, lf_tree_field(expr, "index"));
                 if (!s || cur.np == MAX_PROPS) {
                     free(s);
                     break;
@@ -245,7 +245,7 @@ static const char *qualname_at(lf_tssem *m, TSNode expr) {
             if (strcmp(t, "call_expression") == 0) {
                 TSNode fn = lf_tree_field(expr, "function");
                 if ((lf_tree_is(fn, "identifier") && lf_tree_text_eq(m->src, fn, "require")) || lf_tree_is(fn, "import")) {
-                    char *s = lf_tssem_string(m->src, lf_tssem_arg(expr, 0));
+                    char *s = lf_tssem_name_string(m->src, lf_tssem_arg(expr, 0));
                     base = s ? lf_tssem_module_name(m, s) : NULL;
                     free(s);
                     break;
@@ -290,7 +290,7 @@ static const char *qualname_at(lf_tssem *m, TSNode expr) {
 static const char *callee_at(lf_tssem *m, TSNode call) {
     TSNode fn = lf_tree_field(call, "function");
     if (lf_tree_is(fn, "import")) { /* await import("fs") */
-        char *s = lf_tssem_string(m->src, lf_tssem_arg(call, 0));
+        char *s = lf_tssem_name_string(m->src, lf_tssem_arg(call, 0));
         const char *q = s ? lf_tssem_module_name(m, s) : NULL;
         free(s);
         return q ? lf_tssem_intern(m, "import", 6) : NULL;
