@@ -315,6 +315,80 @@ static lf_walk_action visit_identity(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
+/* The binary expression a read of `pid` may be an operand of, through what
+ * lf_tssem_unwrap strips (owner_compare decides). */
+static void push_compare(lf_tsnode_vec *out, TSNode member) {
+    TSNode cur = member;
+    for (int i = 0; i < 64; i++) {
+        TSNode p = ts_node_parent(cur);
+        if (ts_node_is_null(p))
+            return;
+        const char *t = ts_node_type(p);
+        if (!strcmp(t, "binary_expression")) {
+            LF_VEC_PUSH(out, p);
+            return;
+        }
+        if (strcmp(t, "parenthesized_expression") != 0 && strcmp(t, "await_expression") != 0 &&
+            strcmp(t, "yield_expression") != 0 && strcmp(t, "non_null_expression") != 0 &&
+            strcmp(t, "as_expression") != 0 && strcmp(t, "satisfies_expression") != 0 &&
+            strcmp(t, "type_assertion") != 0 && strcmp(t, "sequence_expression") != 0)
+            return;
+        cur = p;
+    }
+}
+
+/* The member expression whose property is t, or null. */
+static TSNode member_of(TSNode t) {
+    TSNode up = ts_node_parent(t);
+    if (!lf_tree_is(t, "property_identifier") || !lf_tree_is(up, "member_expression") ||
+        !ts_node_eq(lf_tree_field(up, "property"), t))
+        return (TSNode){0};
+    return up;
+}
+
+/* The nodes visit_identity acts on, without walking the tree: .ino/.dev
+ * reads, and the comparisons one of whose operands is a member expression
+ * naming process.pid: spelled `X.pid`, or `this.f` for a field whose value
+ * does (lf_tssem_qualname's only way to rename a member's last part). */
+static void identity_candidates(lf_tssem *m, lf_tsnode_vec *out) {
+    lf_tsnode_vec t = {0};
+    lf_tssem_tokens(m, "ino", &t);
+    lf_tssem_tokens(m, "dev", &t);
+    for (size_t i = 0; i < t.len; i++) {
+        TSNode mem = member_of(t.items[i]);
+        if (!ts_node_is_null(mem) && (lf_tree_text_eq(m->src, t.items[i], "ino") || lf_tree_text_eq(m->src, t.items[i], "dev")))
+            LF_VEC_PUSH(out, mem);
+    }
+    t.len = 0;
+    lf_tssem_tokens(m, "pid", &t);
+    int any_pid = 0;
+    for (size_t i = 0; i < t.len; i++) {
+        TSNode mem = member_of(t.items[i]);
+        if (!ts_node_is_null(mem) && lf_tree_text_eq(m->src, t.items[i], "pid")) {
+            push_compare(out, mem);
+            any_pid = 1;
+        }
+    }
+    for (size_t i = 0; any_pid && i < m->n_bindings; i++) {
+        const lf_tsbinding *bd = &m->bindings[i];
+        if (bd->kind != LF_TSBIND_FIELD || strncmp(bd->name, "this.", 5) != 0)
+            continue;
+        const char *q = lf_tree_is(bd->target, "member_expression") ? lf_tssem_qualname(m, bd->target) : NULL;
+        if (!q || strcmp(q, "process.pid") != 0)
+            continue;
+        t.len = 0;
+        lf_tssem_tokens(m, bd->name + 5, &t);
+        for (size_t j = 0; j < t.len; j++) {
+            TSNode mem = member_of(t.items[j]);
+            if (!ts_node_is_null(mem) && lf_tree_is(lf_tree_field(mem, "object"), "this") &&
+                lf_tree_text_eq(m->src, t.items[j], bd->name + 5))
+                push_compare(out, mem);
+        }
+    }
+    LF_VEC_FREE(&t);
+    lf_tssem_preorder(out);
+}
+
 static void direct_events(builder *b, lf_tssem *m) {
     for (size_t i = 0; i < m->n_calls; i++) {
         const lf_tscall *c = &m->calls[i];
@@ -453,7 +527,11 @@ static lf_tslock *build(lf_tssem *m) {
     b.l = l;
     direct_events(&b, m);
     id_walk iw = {&b, m};
-    lf_tree_walk(m->root, visit_identity, &iw);
+    lf_tsnode_vec cand = {0};
+    identity_candidates(m, &cand);
+    for (size_t i = 0; i < cand.len; i++)
+        visit_identity(cand.items[i], &iw);
+    LF_VEC_FREE(&cand);
     link_vec links = {0};
     collect_links(&b, m, &links);
     /* lock uses flow up (a helper that creates its parameter makes the

@@ -633,3 +633,57 @@ const lf_tsbinding *lf_tssem_param(const lf_tssem *m, int32_t scope, uint32_t i)
     }
     return NULL;
 }
+
+static int ident_byte(unsigned char c) {
+    return c == '_' || c == '$' || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+void lf_tssem_tokens(const lf_tssem *m, const char *word, lf_tsnode_vec *out) {
+    const char *text = m->src->text;
+    size_t len = m->src->len, wl = strlen(word);
+    for (const char *p = text; wl && (size_t)(p - text) + wl <= len;) {
+        const char *hit = memmem(p, len - (size_t)(p - text), word, wl);
+        if (!hit)
+            break;
+        uint32_t a = (uint32_t)(hit - text);
+        p = hit + 1;
+        /* a token never starts right after an ASCII identifier character */
+        if (a > 0 && ident_byte((unsigned char)text[a - 1]))
+            continue;
+        lf_work(1);
+        TSNode n = ts_node_named_descendant_for_byte_range(m->root, a, a + (uint32_t)wl);
+        if (!ts_node_is_null(n) && ts_node_start_byte(n) == a)
+            LF_VEC_PUSH(out, n);
+    }
+}
+
+static int preorder_cmp(const void *x, const void *y) {
+    const TSNode *a = x, *b = y;
+    uint32_t sa = ts_node_start_byte(*a), sb = ts_node_start_byte(*b);
+    if (sa != sb)
+        return sa < sb ? -1 : 1;
+    uint32_t ea = ts_node_end_byte(*a), eb = ts_node_end_byte(*b);
+    if (ea != eb)
+        return ea > eb ? -1 : 1;
+    /* same extent: the ancestor first (a node with one child of its size) */
+    for (TSNode p = ts_node_parent(*b); !ts_node_is_null(p) && ts_node_start_byte(p) == sa && ts_node_end_byte(p) == ea;
+         p = ts_node_parent(p))
+        if (ts_node_eq(p, *a))
+            return -1;
+    for (TSNode p = ts_node_parent(*a); !ts_node_is_null(p) && ts_node_start_byte(p) == sa && ts_node_end_byte(p) == ea;
+         p = ts_node_parent(p))
+        if (ts_node_eq(p, *b))
+            return 1;
+    return 0;
+}
+
+void lf_tssem_preorder(lf_tsnode_vec *v) {
+    if (v->len < 2)
+        return;
+    qsort(v->items, v->len, sizeof *v->items, preorder_cmp);
+    size_t k = 1;
+    for (size_t i = 1; i < v->len; i++)
+        if (!ts_node_eq(v->items[i], v->items[k - 1]))
+            v->items[k++] = v->items[i];
+    v->len = k;
+}

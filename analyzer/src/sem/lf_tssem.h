@@ -28,6 +28,7 @@
 #include <tree_sitter/api.h>
 
 #include "lf_source.h"
+#include "lf_util.h"
 
 typedef struct lf_tssem lf_tssem;
 
@@ -161,5 +162,16 @@ const lf_tsbinding *lf_tssem_param(const lf_tssem *m, int32_t scope, uint32_t i)
 /* Is the node within the byte range of a package-manager lock file name
  * (package-lock.json, yarn.lock, ...)? By the key's text. */
 int lf_tssem_is_package_lockfile(const char *key);
+
+/* The named nodes that start where `word` is spelled in the text (the
+ * identifier or property there, or a string fragment, a comment ...), in
+ * source order, each once. Found by searching the text rather than walking
+ * the tree: a 9 MB bundle has millions of nodes and a handful of `.mtime`
+ * reads. Callers check each node's type and text. */
+typedef LF_VEC(TSNode) lf_tsnode_vec;
+void lf_tssem_tokens(const lf_tssem *m, const char *word, lf_tsnode_vec *out);
+/* Sort nodes into the order a pre-order walk visits them (start byte, then
+ * the enclosing node first) and drop repeats. */
+void lf_tssem_preorder(lf_tsnode_vec *v);
 
 #endif
