@@ -87,9 +87,15 @@ static void push_passed_args(lf_tssem *m, TSNode obj, int depth, stat_step_vec *
         if (!m->bindings[j].member)
             index++;
     }
-    for (size_t i = m->n_calls; i-- > 0;)
-        if (lf_tssem_local_callee(m, m->calls[i].node) == bd->scope)
-            LF_VEC_PUSH(stack, ((stat_step){STAT_EVAL, lf_tssem_arg(m->calls[i].node, index), depth + 1}));
+    /* pushed last caller first, so the first caller is tried first */
+    size_t base = stack->len;
+    for (int32_t i = lf_tssem_first_caller(m, bd->scope); i >= 0; i = lf_tssem_next_caller(m, i))
+        LF_VEC_PUSH(stack, ((stat_step){STAT_EVAL, lf_tssem_arg(m->calls[i].node, index), depth + 1}));
+    for (size_t lo = base, hi = stack->len; hi > lo + 1; lo++, hi--) {
+        stat_step t = stack->items[lo];
+        stack->items[lo] = stack->items[hi - 1];
+        stack->items[hi - 1] = t;
+    }
 }
 
 /* The path argument when `st` is a stat/lstat call, else null. */

@@ -493,6 +493,10 @@ typedef struct link {
 typedef LF_VEC(link) link_vec;
 
 static void collect_links(builder *b, lf_tssem *m, link_vec *out) {
+    /* a parameter's key is the same at every call: asked once per binding */
+    int32_t *param_key = lf_xmalloc((m->n_bindings + 1) * sizeof *param_key);
+    for (size_t i = 0; i <= m->n_bindings; i++)
+        param_key[i] = INT32_MIN;
     for (size_t i = 0; i < m->n_calls; i++) {
         TSNode call = m->calls[i].node;
         int32_t s = lf_tssem_local_callee(m, call);
@@ -504,11 +508,15 @@ static void collect_links(builder *b, lf_tssem *m, link_vec *out) {
             if (!p)
                 break;
             TSNode arg = lf_tssem_arg(call, j);
-            link lk = {call, lf_tslock_fn_of(m, m->calls[i].scope), s, key_add(b, lf_tssem_path_key(m, arg)),
-                       key_add(b, lf_tssem_path_key(m, p->target)), arg};
+            int32_t ak = key_add(b, lf_tssem_path_key(m, arg)); /* keys numbered in this order */
+            int32_t *pk = &param_key[p - m->bindings];
+            if (*pk == INT32_MIN)
+                *pk = key_add(b, lf_tssem_path_key(m, p->target));
+            link lk = {call, lf_tslock_fn_of(m, m->calls[i].scope), s, ak, *pk, arg};
             LF_VEC_PUSH(out, lk);
         }
     }
+    free(param_key);
 }
 
 static int cmp_events(const void *a, const void *b) {

@@ -558,6 +558,8 @@ void lf_tssem_free(lf_tssem *m) {
     free(in->ns_scopes);
     free(in->ns_heads);
     free(in->scope_next);
+    free(in->caller_head);
+    free(in->caller_next);
     free(in);
     free(m->scopes);
     free(m->classes);
@@ -687,3 +689,24 @@ void lf_tssem_preorder(lf_tsnode_vec *v) {
             v->items[k++] = v->items[i];
     v->len = k;
 }
+
+int32_t lf_tssem_first_caller(lf_tssem *m, int32_t scope) {
+    lf_tssem_internal *in = m->in;
+    if (!in->caller_head) {
+        in->caller_head = lf_xmalloc((m->n_scopes + 1) * sizeof *in->caller_head);
+        in->caller_next = lf_xmalloc((m->n_calls + 1) * sizeof *in->caller_next);
+        for (size_t s = 0; s <= m->n_scopes; s++)
+            in->caller_head[s] = -1;
+        for (size_t i = m->n_calls; i-- > 0;) {
+            int32_t s = lf_tssem_local_callee(m, m->calls[i].node);
+            in->caller_next[i] = -1;
+            if (s >= 0 && (size_t)s < m->n_scopes) {
+                in->caller_next[i] = in->caller_head[s];
+                in->caller_head[s] = (int32_t)i;
+            }
+        }
+    }
+    return scope >= 0 && (size_t)scope < m->n_scopes ? in->caller_head[scope] : -1;
+}
+
+int32_t lf_tssem_next_caller(const lf_tssem *m, int32_t call) { return m->in->caller_next[call]; }

@@ -156,6 +156,11 @@ const lf_tsbinding *lf_tssem_key_param(lf_tssem *m, const char *key);
 /* The module's own function a call invokes (a function declaration, a const
  * bound to a function, `this.method(...)` in the same class): its scope, or -1. */
 int32_t lf_tssem_local_callee(lf_tssem *m, TSNode call);
+/* The first recorded call (index into calls, source order) whose local
+ * callee is `scope`, and the next one after `call`; -1 at the end. The index
+ * is built once per model (every call's local callee). */
+int32_t lf_tssem_first_caller(lf_tssem *m, int32_t scope);
+int32_t lf_tssem_next_caller(const lf_tssem *m, int32_t call);
 /* The scope's i-th parameter binding, or NULL. */
 const lf_tsbinding *lf_tssem_param(const lf_tssem *m, int32_t scope, uint32_t i);
 
