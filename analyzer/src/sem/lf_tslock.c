@@ -500,14 +500,24 @@ static void collect_links(builder *b, lf_tssem *m, link_vec *out) {
     for (size_t i = 0; i < m->n_calls; i++) {
         TSNode call = m->calls[i].node;
         int32_t s = lf_tssem_local_callee(m, call);
-        if (s <= 0)
+        if (s <= 0 || !lf_tssem_param(m, s, 0))
             continue;
-        size_t n = lf_tssem_nargs(call);
-        for (uint32_t j = 0; j < n && j < 8; j++) {
+        /* the first 8 arguments in one pass (lf_tssem_arg counts from the first) */
+        TSNode args[8];
+        size_t n = 0;
+        TSNode list = lf_tree_field(call, "arguments");
+        uint32_t k = ts_node_is_null(list) ? 0 : ts_node_named_child_count(list);
+        int tagged = !lf_tree_is(list, "arguments"); /* a tagged template: its parts count, as nulls */
+        for (uint32_t j = 0; j < k && n < 8; j++) {
+            TSNode c = ts_node_named_child(list, j);
+            if (!lf_tree_is(c, "comment"))
+                args[n++] = tagged ? (TSNode){0} : c;
+        }
+        for (uint32_t j = 0; j < n; j++) {
             const lf_tsbinding *p = lf_tssem_param(m, s, j);
             if (!p)
                 break;
-            TSNode arg = lf_tssem_arg(call, j);
+            TSNode arg = args[j];
             int32_t ak = key_add(b, lf_tssem_path_key(m, arg)); /* keys numbered in this order */
             int32_t *pk = &param_key[p - m->bindings];
             if (*pk == INT32_MIN)
