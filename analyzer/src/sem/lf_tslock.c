@@ -492,11 +492,23 @@ typedef struct link {
 } link;
 typedef LF_VEC(link) link_vec;
 
+/* Calls of the module's own functions, argument key -> parameter key, only
+ * where something can flow. Flags and events start at the keys the direct
+ * events and owner compares touched (seeds) and flow along links only; a link
+ * whose parameter is not a seed and is not handed on (through some chain of
+ * calls) to a seed parameter moves nothing any check reads: its parameter
+ * gets no flag worth having (ARG on a key with no events, no onward link),
+ * gives none (HELPER up needs EXCL/PID/HELPER on the parameter), and has no
+ * events to copy up. So the argument keys (the costly part: a text key per
+ * expression) are built only for the links that can matter: a bundle's
+ * thousands of helper calls with no file-system use cost a parameter lookup
+ * each. Links keep their source order; rounds settle the same. */
 static void collect_links(builder *b, lf_tssem *m, link_vec *out) {
     /* a parameter's key is the same at every call: asked once per binding */
     int32_t *param_key = lf_xmalloc((m->n_bindings + 1) * sizeof *param_key);
     for (size_t i = 0; i <= m->n_bindings; i++)
         param_key[i] = INT32_MIN;
+    link_vec all = {0};
     for (size_t i = 0; i < m->n_calls; i++) {
         TSNode call = m->calls[i].node;
         int32_t s = lf_tssem_local_callee(m, call);
@@ -518,15 +530,65 @@ static void collect_links(builder *b, lf_tssem *m, link_vec *out) {
             if (!p)
                 break;
             TSNode arg = args[j];
-            int32_t ak = key_add(b, lf_tssem_path_key(m, arg)); /* keys numbered in this order */
+            /* a parameter handed on keeps its key now; any other argument's
+             * key waits until its link is known to matter */
+            const char *apk = lf_tssem_param_path_key(m, arg);
+            int32_t ak = apk ? key_add(b, apk) : INT32_MIN;
             int32_t *pk = &param_key[p - m->bindings];
             if (*pk == INT32_MIN)
                 *pk = key_add(b, lf_tssem_path_key(m, p->target));
+            if (*pk < 0)
+                continue; /* every use of links skips a link without a parameter key */
             link lk = {call, lf_tslock_fn_of(m, m->calls[i].scope), s, ak, *pk, arg};
-            LF_VEC_PUSH(out, lk);
+            LF_VEC_PUSH(&all, lk);
         }
     }
     free(param_key);
+    /* seeds, then the parameters handed on to a needed parameter */
+    size_t nk = b->keys.len ? b->keys.len : 1;
+    unsigned char *need = lf_xcalloc(nk, 1);
+    for (size_t i = 0; i < b->keys.len; i++)
+        need[i] = b->keys.items[i].flags != 0;
+    for (size_t i = 0; i < b->events.len; i++)
+        if (b->events.items[i].key >= 0)
+            need[b->events.items[i].key] = 1;
+    /* worklist over the links into each parameter key */
+    int32_t *head = lf_xmalloc(nk * sizeof *head);
+    int32_t *next = lf_xmalloc((all.len + 1) * sizeof *next);
+    int32_t *todo = lf_xmalloc(nk * sizeof *todo);
+    size_t n_todo = 0;
+    for (size_t i = 0; i < nk; i++) {
+        head[i] = -1;
+        if (need[i])
+            todo[n_todo++] = (int32_t)i;
+    }
+    for (size_t i = all.len; i-- > 0;) {
+        next[i] = head[all.items[i].param_key];
+        head[all.items[i].param_key] = (int32_t)i;
+    }
+    while (n_todo) {
+        int32_t key = todo[--n_todo];
+        for (int32_t i = head[key]; i >= 0; i = next[i]) {
+            int32_t ak = all.items[i].arg_key;
+            if (ak >= 0 && !need[ak]) {
+                need[ak] = 1;
+                todo[n_todo++] = ak;
+            }
+        }
+    }
+    free(head);
+    free(next);
+    free(todo);
+    for (size_t i = 0; i < all.len; i++) {
+        link lk = all.items[i];
+        if (!need[lk.param_key])
+            continue;
+        if (lk.arg_key == INT32_MIN)
+            lk.arg_key = key_add(b, lf_tssem_path_key(m, lk.arg));
+        LF_VEC_PUSH(out, lk);
+    }
+    free(need);
+    LF_VEC_FREE(&all);
 }
 
 static int cmp_events(const void *a, const void *b) {

@@ -150,6 +150,9 @@ char *lf_tssem_name_string(const lf_source *src, TSNode n);
  * "call:<name>", anything else its text without blanks. Interned; NULL for a
  * null node. */
 const char *lf_tssem_path_key(lf_tssem *m, TSNode expr);
+/* lf_tssem_path_key when that is a parameter's key ("param:..."), else NULL,
+ * found without building the text keys of other expressions. */
+const char *lf_tssem_param_path_key(lf_tssem *m, TSNode expr);
 /* The parameter binding a key names ("param:..."), or NULL. */
 const lf_tsbinding *lf_tssem_key_param(lf_tssem *m, const char *key);
 
