@@ -87,9 +87,15 @@ static void push_passed_args(lf_tssem *m, TSNode obj, int depth, stat_step_vec *
         if (!m->bindings[j].member)
             index++;
     }
-    for (size_t i = m->n_calls; i-- > 0;)
-        if (lf_tssem_local_callee(m, m->calls[i].node) == bd->scope)
-            LF_VEC_PUSH(stack, ((stat_step){STAT_EVAL, lf_tssem_arg(m->calls[i].node, index), depth + 1}));
+    /* pushed last caller first, so the first caller is tried first */
+    size_t base = stack->len;
+    for (int32_t i = lf_tssem_first_caller(m, bd->scope); i >= 0; i = lf_tssem_next_caller(m, i))
+        LF_VEC_PUSH(stack, ((stat_step){STAT_EVAL, lf_tssem_arg(m->calls[i].node, index), depth + 1}));
+    for (size_t lo = base, hi = stack->len; hi > lo + 1; lo++, hi--) {
+        stat_step t = stack->items[lo];
+        stack->items[lo] = stack->items[hi - 1];
+        stack->items[hi - 1] = t;
+    }
 }
 
 /* The path argument when `st` is a stat/lstat call, else null. */
@@ -283,6 +289,44 @@ static lf_walk_action visit(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
+static int time_word(const lf_source *src, TSNode n) {
+    return lf_tree_text_eq(src, n, "mtimeMs") || lf_tree_text_eq(src, n, "mtime") ||
+           lf_tree_text_eq(src, n, "ctimeMs") || lf_tree_text_eq(src, n, "ctime");
+}
+
+/* What `visit` would see in a walk of the whole tree, found from the words
+ * instead: every node it acts on is an identifier spelled mtime/ctime(Ms), a
+ * member expression whose property is, or a subscript whose `.getTime`
+ * is read. Visited in the walk's order (the first report at a node wins). */
+static void visit_reads(walk *w) {
+    const lf_source *src = w->m->src;
+    lf_tsnode_vec words = {0}, visit_at = {0};
+    lf_tssem_tokens(w->m, "mtime", &words);
+    lf_tssem_tokens(w->m, "ctime", &words);
+    lf_tssem_tokens(w->m, "getTime", &words);
+    for (size_t i = 0; i < words.len; i++) {
+        TSNode t = words.items[i];
+        if (lf_tree_is(t, "identifier")) {
+            if (time_word(src, t))
+                LF_VEC_PUSH(&visit_at, t);
+            continue;
+        }
+        TSNode up = lf_ts_parent(t);
+        if (!lf_tree_is(t, "property_identifier") || !lf_tree_is(up, "member_expression") ||
+            !ts_node_eq(lf_tree_field(up, "property"), t))
+            continue;
+        if (time_word(src, t))
+            LF_VEC_PUSH(&visit_at, up);
+        else if (lf_tree_text_eq(src, t, "getTime") && lf_tree_is(lf_tree_field(up, "object"), "subscript_expression"))
+            LF_VEC_PUSH(&visit_at, lf_tree_field(up, "object"));
+    }
+    lf_tssem_preorder(&visit_at);
+    for (size_t i = 0; i < visit_at.len; i++)
+        visit(visit_at.items[i], w);
+    LF_VEC_FREE(&words);
+    LF_VEC_FREE(&visit_at);
+}
+
 void lf302_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -293,6 +337,6 @@ void lf302_ts_run(lf_check_ctx *ctx) {
     for (size_t i = 0; i < w.l->n_keys && !any; i++)
         any = lf_tslock_is_lock(w.l->keys[i].flags);
     if (any)
-        lf_tree_walk(m->root, visit, &w);
+        visit_reads(&w);
     lf_tslock_free(w.l);
 }

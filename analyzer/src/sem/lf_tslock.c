@@ -66,13 +66,31 @@ static const char *const k_resource_locks[] = {"proper-lockfile.lock", "proper-l
                                                "lockrt.exclusiveLockSync", "lockrt.withExclusiveLock", "lockrt.exclusiveLockAsync",
                                                "lockrt.withExclusiveLockAsync", NULL};
 
+/* A flags literal exactly as spelled between its quotes, malloc'd; NULL for
+ * anything else, escapes and substitutions included: Node takes only a few
+ * short plain spellings, and a flag that is visible verbatim in the source is
+ * what lets the rules' TS/JS prefilters look for `'wx` and `"a'` (rules/README.md). */
+static char *flag_literal(const lf_source *src, TSNode n) {
+    n = lf_tree_unparen(n);
+    if (!lf_tree_is(n, "string") && !lf_tree_is(n, "template_string"))
+        return NULL;
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    if (b - a < 2 || b - a > 8)
+        return NULL;
+    const char *t = src->text + a + 1;
+    size_t len = b - a - 2;
+    if (memchr(t, '\\', len) || memchr(t, '$', len))
+        return NULL;
+    return lf_xstrndup(t, len);
+}
+
 /* The flags string of an open/writeFile/createWriteStream (the literal, or an
- * object's `flag`/`flags`), malloc'd; NULL when not a literal. */
+ * object's `flag`/`flags`), malloc'd; NULL when not a plain literal. */
 static char *flags_of(lf_tssem *m, TSNode arg) {
     arg = lf_tssem_resolve_value(m, arg);
     if (ts_node_is_null(arg))
         return NULL;
-    char *s = lf_tssem_string(m->src, arg);
+    char *s = flag_literal(m->src, arg);
     if (s)
         return s;
     if (!lf_tree_is(arg, "object"))
@@ -84,10 +102,20 @@ static char *flags_of(lf_tssem *m, TSNode arg) {
             continue;
         TSNode key = lf_tree_field(p, "key");
         if (lf_tree_text_eq(m->src, key, "flag") || lf_tree_text_eq(m->src, key, "flags"))
-            return lf_tssem_string(m->src, lf_tree_field(p, "value"));
+            return flag_literal(m->src, lf_tree_field(p, "value"));
     }
     return NULL;
 }
+
+static int flag_is(const char *f, const char *const *set) {
+    for (size_t i = 0; f && set[i]; i++)
+        if (!strcmp(f, set[i]))
+            return 1;
+    return 0;
+}
+/* Node's exclusive flags, and its append flags (any other string throws). */
+static const char *const k_excl_flags[] = {"wx", "wx+", "ax", "ax+", NULL};
+static const char *const k_append_flags[] = {"a", "a+", "ax", "ax+", "as", "as+", NULL};
 
 static int mentions(const lf_source *src, TSNode n, const char *needle) {
     if (ts_node_is_null(n))
@@ -154,7 +182,7 @@ static int proc_pid_path(lf_tssem *m, TSNode p) {
         const char *c = lf_tssem_callee(m, p);
         if (!c || (strcmp(c, "path.join") != 0 && strcmp(c, "path.resolve") != 0) || lf_tssem_nargs(p) < 2)
             return 0;
-        char *first = lf_tssem_string(m->src, lf_tssem_unwrap(lf_tssem_arg(p, 0)));
+        char *first = lf_tssem_name_string(m->src, lf_tssem_unwrap(lf_tssem_arg(p, 0)));
         int proc = first && (!strcmp(first, "/proc") || !strcmp(first, "/proc/"));
         free(first);
         TSNode second = lf_tssem_unwrap(lf_tssem_arg(p, 1));
@@ -287,6 +315,80 @@ static lf_walk_action visit_identity(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
+/* The binary expression a read of `pid` may be an operand of, through what
+ * lf_tssem_unwrap strips (owner_compare decides). */
+static void push_compare(lf_tsnode_vec *out, TSNode member) {
+    TSNode cur = member;
+    for (int i = 0; i < 64; i++) {
+        TSNode p = ts_node_parent(cur);
+        if (ts_node_is_null(p))
+            return;
+        const char *t = ts_node_type(p);
+        if (!strcmp(t, "binary_expression")) {
+            LF_VEC_PUSH(out, p);
+            return;
+        }
+        if (strcmp(t, "parenthesized_expression") != 0 && strcmp(t, "await_expression") != 0 &&
+            strcmp(t, "yield_expression") != 0 && strcmp(t, "non_null_expression") != 0 &&
+            strcmp(t, "as_expression") != 0 && strcmp(t, "satisfies_expression") != 0 &&
+            strcmp(t, "type_assertion") != 0 && strcmp(t, "sequence_expression") != 0)
+            return;
+        cur = p;
+    }
+}
+
+/* The member expression whose property is t, or null. */
+static TSNode member_of(TSNode t) {
+    TSNode up = ts_node_parent(t);
+    if (!lf_tree_is(t, "property_identifier") || !lf_tree_is(up, "member_expression") ||
+        !ts_node_eq(lf_tree_field(up, "property"), t))
+        return (TSNode){0};
+    return up;
+}
+
+/* The nodes visit_identity acts on, without walking the tree: .ino/.dev
+ * reads, and the comparisons one of whose operands is a member expression
+ * naming process.pid: spelled `X.pid`, or `this.f` for a field whose value
+ * does (lf_tssem_qualname's only way to rename a member's last part). */
+static void identity_candidates(lf_tssem *m, lf_tsnode_vec *out) {
+    lf_tsnode_vec t = {0};
+    lf_tssem_tokens(m, "ino", &t);
+    lf_tssem_tokens(m, "dev", &t);
+    for (size_t i = 0; i < t.len; i++) {
+        TSNode mem = member_of(t.items[i]);
+        if (!ts_node_is_null(mem) && (lf_tree_text_eq(m->src, t.items[i], "ino") || lf_tree_text_eq(m->src, t.items[i], "dev")))
+            LF_VEC_PUSH(out, mem);
+    }
+    t.len = 0;
+    lf_tssem_tokens(m, "pid", &t);
+    int any_pid = 0;
+    for (size_t i = 0; i < t.len; i++) {
+        TSNode mem = member_of(t.items[i]);
+        if (!ts_node_is_null(mem) && lf_tree_text_eq(m->src, t.items[i], "pid")) {
+            push_compare(out, mem);
+            any_pid = 1;
+        }
+    }
+    for (size_t i = 0; any_pid && i < m->n_bindings; i++) {
+        const lf_tsbinding *bd = &m->bindings[i];
+        if (bd->kind != LF_TSBIND_FIELD || strncmp(bd->name, "this.", 5) != 0)
+            continue;
+        const char *q = lf_tree_is(bd->target, "member_expression") ? lf_tssem_qualname(m, bd->target) : NULL;
+        if (!q || strcmp(q, "process.pid") != 0)
+            continue;
+        t.len = 0;
+        lf_tssem_tokens(m, bd->name + 5, &t);
+        for (size_t j = 0; j < t.len; j++) {
+            TSNode mem = member_of(t.items[j]);
+            if (!ts_node_is_null(mem) && lf_tree_is(lf_tree_field(mem, "object"), "this") &&
+                lf_tree_text_eq(m->src, t.items[j], bd->name + 5))
+                push_compare(out, mem);
+        }
+    }
+    LF_VEC_FREE(&t);
+    lf_tssem_preorder(out);
+}
+
 static void direct_events(builder *b, lf_tssem *m) {
     for (size_t i = 0; i < m->n_calls; i++) {
         const lf_tscall *c = &m->calls[i];
@@ -334,11 +436,9 @@ static void direct_events(builder *b, lf_tssem *m) {
                    strcmp(op, "appendFile") == 0) {
             TSNode fl = strcmp(op, "writeFile") == 0 || strcmp(op, "appendFile") == 0 ? a2 : a1;
             char *f = flags_of(m, fl);
-            /* Node's exclusive flags are wx, wx+, ax, ax+ */
             TSNode flv = lf_tssem_resolve_value(m, fl);
-            int excl = (f && (strstr(f, "wx") || strstr(f, "ax"))) || mentions(m->src, fl, "O_EXCL") ||
-                       mentions(m->src, flv, "O_EXCL");
-            int append = (f && f[0] == 'a') || mentions(m->src, fl, "O_APPEND") || strcmp(op, "appendFile") == 0;
+            int excl = flag_is(f, k_excl_flags) || mentions(m->src, fl, "O_EXCL") || mentions(m->src, flv, "O_EXCL");
+            int append = flag_is(f, k_append_flags) || mentions(m->src, fl, "O_APPEND") || strcmp(op, "appendFile") == 0;
             free(f);
             int32_t k = key_add(b, lf_tssem_path_key(m, a0));
             if (excl) {
@@ -392,23 +492,103 @@ typedef struct link {
 } link;
 typedef LF_VEC(link) link_vec;
 
+/* Calls of the module's own functions, argument key -> parameter key, only
+ * where something can flow. Flags and events start at the keys the direct
+ * events and owner compares touched (seeds) and flow along links only; a link
+ * whose parameter is not a seed and is not handed on (through some chain of
+ * calls) to a seed parameter moves nothing any check reads: its parameter
+ * gets no flag worth having (ARG on a key with no events, no onward link),
+ * gives none (HELPER up needs EXCL/PID/HELPER on the parameter), and has no
+ * events to copy up. So the argument keys (the costly part: a text key per
+ * expression) are built only for the links that can matter: a bundle's
+ * thousands of helper calls with no file-system use cost a parameter lookup
+ * each. Links keep their source order; rounds settle the same. */
 static void collect_links(builder *b, lf_tssem *m, link_vec *out) {
+    /* a parameter's key is the same at every call: asked once per binding */
+    int32_t *param_key = lf_xmalloc((m->n_bindings + 1) * sizeof *param_key);
+    for (size_t i = 0; i <= m->n_bindings; i++)
+        param_key[i] = INT32_MIN;
+    link_vec all = {0};
     for (size_t i = 0; i < m->n_calls; i++) {
         TSNode call = m->calls[i].node;
         int32_t s = lf_tssem_local_callee(m, call);
-        if (s <= 0)
+        if (s <= 0 || !lf_tssem_param(m, s, 0))
             continue;
-        size_t n = lf_tssem_nargs(call);
-        for (uint32_t j = 0; j < n && j < 8; j++) {
+        /* the first 8 arguments in one pass (lf_tssem_arg counts from the first) */
+        TSNode args[8];
+        size_t n = 0;
+        TSNode list = lf_tree_field(call, "arguments");
+        uint32_t k = ts_node_is_null(list) ? 0 : ts_node_named_child_count(list);
+        int tagged = !lf_tree_is(list, "arguments"); /* a tagged template: its parts count, as nulls */
+        for (uint32_t j = 0; j < k && n < 8; j++) {
+            TSNode c = ts_node_named_child(list, j);
+            if (!lf_tree_is(c, "comment"))
+                args[n++] = tagged ? (TSNode){0} : c;
+        }
+        for (uint32_t j = 0; j < n; j++) {
             const lf_tsbinding *p = lf_tssem_param(m, s, j);
             if (!p)
                 break;
-            TSNode arg = lf_tssem_arg(call, j);
-            link lk = {call, lf_tslock_fn_of(m, m->calls[i].scope), s, key_add(b, lf_tssem_path_key(m, arg)),
-                       key_add(b, lf_tssem_path_key(m, p->target)), arg};
-            LF_VEC_PUSH(out, lk);
+            TSNode arg = args[j];
+            /* a parameter handed on keeps its key now; any other argument's
+             * key waits until its link is known to matter */
+            const char *apk = lf_tssem_param_path_key(m, arg);
+            int32_t ak = apk ? key_add(b, apk) : INT32_MIN;
+            int32_t *pk = &param_key[p - m->bindings];
+            if (*pk == INT32_MIN)
+                *pk = key_add(b, lf_tssem_path_key(m, p->target));
+            if (*pk < 0)
+                continue; /* every use of links skips a link without a parameter key */
+            link lk = {call, lf_tslock_fn_of(m, m->calls[i].scope), s, ak, *pk, arg};
+            LF_VEC_PUSH(&all, lk);
         }
     }
+    free(param_key);
+    /* seeds, then the parameters handed on to a needed parameter */
+    size_t nk = b->keys.len ? b->keys.len : 1;
+    unsigned char *need = lf_xcalloc(nk, 1);
+    for (size_t i = 0; i < b->keys.len; i++)
+        need[i] = b->keys.items[i].flags != 0;
+    for (size_t i = 0; i < b->events.len; i++)
+        if (b->events.items[i].key >= 0)
+            need[b->events.items[i].key] = 1;
+    /* worklist over the links into each parameter key */
+    int32_t *head = lf_xmalloc(nk * sizeof *head);
+    int32_t *next = lf_xmalloc((all.len + 1) * sizeof *next);
+    int32_t *todo = lf_xmalloc(nk * sizeof *todo);
+    size_t n_todo = 0;
+    for (size_t i = 0; i < nk; i++) {
+        head[i] = -1;
+        if (need[i])
+            todo[n_todo++] = (int32_t)i;
+    }
+    for (size_t i = all.len; i-- > 0;) {
+        next[i] = head[all.items[i].param_key];
+        head[all.items[i].param_key] = (int32_t)i;
+    }
+    while (n_todo) {
+        int32_t key = todo[--n_todo];
+        for (int32_t i = head[key]; i >= 0; i = next[i]) {
+            int32_t ak = all.items[i].arg_key;
+            if (ak >= 0 && !need[ak]) {
+                need[ak] = 1;
+                todo[n_todo++] = ak;
+            }
+        }
+    }
+    free(head);
+    free(next);
+    free(todo);
+    for (size_t i = 0; i < all.len; i++) {
+        link lk = all.items[i];
+        if (!need[lk.param_key])
+            continue;
+        if (lk.arg_key == INT32_MIN)
+            lk.arg_key = key_add(b, lf_tssem_path_key(m, lk.arg));
+        LF_VEC_PUSH(out, lk);
+    }
+    free(need);
+    LF_VEC_FREE(&all);
 }
 
 static int cmp_events(const void *a, const void *b) {
@@ -427,7 +607,11 @@ static lf_tslock *build(lf_tssem *m) {
     b.l = l;
     direct_events(&b, m);
     id_walk iw = {&b, m};
-    lf_tree_walk(m->root, visit_identity, &iw);
+    lf_tsnode_vec cand = {0};
+    identity_candidates(m, &cand);
+    for (size_t i = 0; i < cand.len; i++)
+        visit_identity(cand.items[i], &iw);
+    LF_VEC_FREE(&cand);
     link_vec links = {0};
     collect_links(&b, m, &links);
     /* lock uses flow up (a helper that creates its parameter makes the

@@ -166,7 +166,13 @@ static void add_binding(walker *w, lf_tsbinding_kind kind, const char *name, int
     LF_VEC_PUSH(&w->bindings, b);
 }
 
-char *lf_tssem_string(const lf_source *src, TSNode n) {
+static char *string_content(const lf_source *src, TSNode n, int plain);
+
+char *lf_tssem_string(const lf_source *src, TSNode n) { return string_content(src, n, 0); }
+
+char *lf_tssem_name_string(const lf_source *src, TSNode n) { return string_content(src, n, 1); }
+
+static char *string_content(const lf_source *src, TSNode n, int plain) {
     n = lf_tree_unparen(n);
     if (ts_node_is_null(n))
         return NULL;
@@ -182,9 +188,9 @@ char *lf_tssem_string(const lf_source *src, TSNode n) {
         if (strcmp(ct, "string_fragment") == 0) {
             uint32_t a = ts_node_start_byte(c), b = ts_node_end_byte(c);
             lf_strbuf_append(&sb, src->text + a, b - a);
-        } else if (strcmp(ct, "escape_sequence") != 0) {
+        } else if (plain || strcmp(ct, "escape_sequence") != 0) {
             lf_strbuf_free(&sb);
-            return NULL; /* a substitution: not a constant */
+            return NULL; /* a substitution: not a constant (or an escape, for a name) */
         }
     }
     return lf_strbuf_detach(&sb);
@@ -206,7 +212,7 @@ static const char *require_module(walker *w, TSNode value) {
     TSNode fn = lf_tree_field(value, "function");
     if (!(lf_tree_is(fn, "identifier") && lf_tree_text_eq(w->m->src, fn, "require")) && !lf_tree_is(fn, "import"))
         return NULL;
-    char *s = lf_tssem_string(w->m->src, lf_tssem_arg(value, 0));
+    char *s = lf_tssem_name_string(w->m->src, lf_tssem_arg(value, 0));
     if (!s)
         return NULL;
     const char *q = lf_tssem_module_name(w->m, s);
@@ -224,13 +230,13 @@ static void record_import(walker *w, TSNode stmt) {
         if (lf_tree_is(c, "import_require_clause")) {
             /* import fs = require("fs") */
             TSNode id = ts_node_named_child(c, 0);
-            char *s = lf_tssem_string(m->src, lf_tree_field(c, "source"));
+            char *s = lf_tssem_name_string(m->src, lf_tree_field(c, "source"));
             if (s && lf_tree_is(id, "identifier"))
                 add_binding(w, LF_TSBIND_IMPORT, intern_node(m, id), 0, -1, id, c, NULL, lf_tssem_module_name(m, s));
             free(s);
         }
     }
-    char *spec = lf_tssem_string(m->src, source);
+    char *spec = lf_tssem_name_string(m->src, source);
     if (!spec)
         return;
     const char *mod = lf_tssem_module_name(m, spec);
@@ -552,6 +558,8 @@ void lf_tssem_free(lf_tssem *m) {
     free(in->ns_scopes);
     free(in->ns_heads);
     free(in->scope_next);
+    free(in->caller_head);
+    free(in->caller_next);
     free(in);
     free(m->scopes);
     free(m->classes);
@@ -627,3 +635,78 @@ const lf_tsbinding *lf_tssem_param(const lf_tssem *m, int32_t scope, uint32_t i)
     }
     return NULL;
 }
+
+static int ident_byte(unsigned char c) {
+    return c == '_' || c == '$' || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+void lf_tssem_tokens(const lf_tssem *m, const char *word, lf_tsnode_vec *out) {
+    const char *text = m->src->text;
+    size_t len = m->src->len, wl = strlen(word);
+    for (const char *p = text; wl && (size_t)(p - text) + wl <= len;) {
+        const char *hit = memmem(p, len - (size_t)(p - text), word, wl);
+        if (!hit)
+            break;
+        uint32_t a = (uint32_t)(hit - text);
+        p = hit + 1;
+        /* a token never starts right after an ASCII identifier character */
+        if (a > 0 && ident_byte((unsigned char)text[a - 1]))
+            continue;
+        lf_work(1);
+        TSNode n = ts_node_named_descendant_for_byte_range(m->root, a, a + (uint32_t)wl);
+        if (!ts_node_is_null(n) && ts_node_start_byte(n) == a)
+            LF_VEC_PUSH(out, n);
+    }
+}
+
+static int preorder_cmp(const void *x, const void *y) {
+    const TSNode *a = x, *b = y;
+    uint32_t sa = ts_node_start_byte(*a), sb = ts_node_start_byte(*b);
+    if (sa != sb)
+        return sa < sb ? -1 : 1;
+    uint32_t ea = ts_node_end_byte(*a), eb = ts_node_end_byte(*b);
+    if (ea != eb)
+        return ea > eb ? -1 : 1;
+    /* same extent: the ancestor first (a node with one child of its size) */
+    for (TSNode p = ts_node_parent(*b); !ts_node_is_null(p) && ts_node_start_byte(p) == sa && ts_node_end_byte(p) == ea;
+         p = ts_node_parent(p))
+        if (ts_node_eq(p, *a))
+            return -1;
+    for (TSNode p = ts_node_parent(*a); !ts_node_is_null(p) && ts_node_start_byte(p) == sa && ts_node_end_byte(p) == ea;
+         p = ts_node_parent(p))
+        if (ts_node_eq(p, *b))
+            return 1;
+    return 0;
+}
+
+void lf_tssem_preorder(lf_tsnode_vec *v) {
+    if (v->len < 2)
+        return;
+    qsort(v->items, v->len, sizeof *v->items, preorder_cmp);
+    size_t k = 1;
+    for (size_t i = 1; i < v->len; i++)
+        if (!ts_node_eq(v->items[i], v->items[k - 1]))
+            v->items[k++] = v->items[i];
+    v->len = k;
+}
+
+int32_t lf_tssem_first_caller(lf_tssem *m, int32_t scope) {
+    lf_tssem_internal *in = m->in;
+    if (!in->caller_head) {
+        in->caller_head = lf_xmalloc((m->n_scopes + 1) * sizeof *in->caller_head);
+        in->caller_next = lf_xmalloc((m->n_calls + 1) * sizeof *in->caller_next);
+        for (size_t s = 0; s <= m->n_scopes; s++)
+            in->caller_head[s] = -1;
+        for (size_t i = m->n_calls; i-- > 0;) {
+            int32_t s = lf_tssem_local_callee(m, m->calls[i].node);
+            in->caller_next[i] = -1;
+            if (s >= 0 && (size_t)s < m->n_scopes) {
+                in->caller_next[i] = in->caller_head[s];
+                in->caller_head[s] = (int32_t)i;
+            }
+        }
+    }
+    return scope >= 0 && (size_t)scope < m->n_scopes ? in->caller_head[scope] : -1;
+}
+
+int32_t lf_tssem_next_caller(const lf_tssem *m, int32_t call) { return m->in->caller_next[call]; }

@@ -28,6 +28,7 @@
 #include <tree_sitter/api.h>
 
 #include "lf_source.h"
+#include "lf_util.h"
 
 typedef struct lf_tssem lf_tssem;
 
@@ -138,6 +139,10 @@ TSNode lf_tssem_resolve_value(lf_tssem *m, TSNode expr);
 
 /* A string literal's content (no quotes; plain templates too), malloc'd; NULL otherwise. */
 char *lf_tssem_string(const lf_source *src, TSNode n);
+/* The same, NULL when it holds an escape: for module specifiers and property
+ * names, which the rules' TS/JS prefilters look for as spelled (an escape
+ * dropped from "mk\\ndir" must not make a name no literal can see). */
+char *lf_tssem_name_string(const lf_source *src, TSNode n);
 
 /* A key naming the file a path expression names, whatever its spelling:
  * identifiers are followed to their value, `this.x` reads "this.<class>.x", a
@@ -145,17 +150,36 @@ char *lf_tssem_string(const lf_source *src, TSNode n);
  * "call:<name>", anything else its text without blanks. Interned; NULL for a
  * null node. */
 const char *lf_tssem_path_key(lf_tssem *m, TSNode expr);
+/* lf_tssem_path_key when that is a parameter's key ("param:..."), else NULL,
+ * found without building the text keys of other expressions. */
+const char *lf_tssem_param_path_key(lf_tssem *m, TSNode expr);
 /* The parameter binding a key names ("param:..."), or NULL. */
 const lf_tsbinding *lf_tssem_key_param(lf_tssem *m, const char *key);
 
 /* The module's own function a call invokes (a function declaration, a const
  * bound to a function, `this.method(...)` in the same class): its scope, or -1. */
 int32_t lf_tssem_local_callee(lf_tssem *m, TSNode call);
+/* The first recorded call (index into calls, source order) whose local
+ * callee is `scope`, and the next one after `call`; -1 at the end. The index
+ * is built once per model (every call's local callee). */
+int32_t lf_tssem_first_caller(lf_tssem *m, int32_t scope);
+int32_t lf_tssem_next_caller(const lf_tssem *m, int32_t call);
 /* The scope's i-th parameter binding, or NULL. */
 const lf_tsbinding *lf_tssem_param(const lf_tssem *m, int32_t scope, uint32_t i);
 
 /* Is the node within the byte range of a package-manager lock file name
  * (package-lock.json, yarn.lock, ...)? By the key's text. */
 int lf_tssem_is_package_lockfile(const char *key);
+
+/* The named nodes that start where `word` is spelled in the text (the
+ * identifier or property there, or a string fragment, a comment ...), in
+ * source order, each once. Found by searching the text rather than walking
+ * the tree: a 9 MB bundle has millions of nodes and a handful of `.mtime`
+ * reads. Callers check each node's type and text. */
+typedef LF_VEC(TSNode) lf_tsnode_vec;
+void lf_tssem_tokens(const lf_tssem *m, const char *word, lf_tsnode_vec *out);
+/* Sort nodes into the order a pre-order walk visits them (start byte, then
+ * the enclosing node first) and drop repeats. */
+void lf_tssem_preorder(lf_tsnode_vec *v);
 
 #endif

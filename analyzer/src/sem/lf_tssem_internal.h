@@ -18,6 +18,9 @@ typedef struct lf_tssem_internal {
     const char **ns_names;
     int32_t *ns_scopes, *ns_heads, *scope_next;
     size_t cap_ns;
+    /* lf_tssem_first_caller's index, built on first use: per scope, the
+     * calls whose local callee it is, chained in source order */
+    int32_t *caller_head, *caller_next;
 } lf_tssem_internal;
 
 /* First binding of an interned name (chained through .next), or -1. */

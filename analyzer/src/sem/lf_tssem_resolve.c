@@ -173,7 +173,7 @@ static const char *qualname_at(lf_tssem *m, TSNode expr) {
                 continue;
             }
             if (strcmp(t, "subscript_expression") == 0) {
-                char *s = lf_tssem_string(m->src, lf_tree_field(expr, "index"));
+                char *s = lf_tssem_name_string(m->src, lf_tree_field(expr, "index"));
                 if (!s || cur.np == MAX_PROPS) {
                     free(s);
                     break;
@@ -245,7 +245,7 @@ static const char *qualname_at(lf_tssem *m, TSNode expr) {
             if (strcmp(t, "call_expression") == 0) {
                 TSNode fn = lf_tree_field(expr, "function");
                 if ((lf_tree_is(fn, "identifier") && lf_tree_text_eq(m->src, fn, "require")) || lf_tree_is(fn, "import")) {
-                    char *s = lf_tssem_string(m->src, lf_tssem_arg(expr, 0));
+                    char *s = lf_tssem_name_string(m->src, lf_tssem_arg(expr, 0));
                     base = s ? lf_tssem_module_name(m, s) : NULL;
                     free(s);
                     break;
@@ -290,7 +290,7 @@ static const char *qualname_at(lf_tssem *m, TSNode expr) {
 static const char *callee_at(lf_tssem *m, TSNode call) {
     TSNode fn = lf_tree_field(call, "function");
     if (lf_tree_is(fn, "import")) { /* await import("fs") */
-        char *s = lf_tssem_string(m->src, lf_tssem_arg(call, 0));
+        char *s = lf_tssem_name_string(m->src, lf_tssem_arg(call, 0));
         const char *q = s ? lf_tssem_module_name(m, s) : NULL;
         free(s);
         return q ? lf_tssem_intern(m, "import", 6) : NULL;
@@ -468,7 +468,9 @@ static int32_t local_scope_of(lf_tssem *m, TSNode expr) {
     return best;
 }
 
-const char *lf_tssem_path_key(lf_tssem *m, TSNode expr) {
+/* params_only: NULL wherever the key would not be a parameter's ("param:..."),
+ * before paying for it. */
+static const char *path_key(lf_tssem *m, TSNode expr, int params_only) {
     for (int hop = 0; hop < MAX_HOPS && !ts_node_is_null(expr); hop++) {
         expr = lf_tssem_unwrap(expr);
         if (lf_tree_is(expr, "identifier")) {
@@ -486,8 +488,10 @@ const char *lf_tssem_path_key(lf_tssem *m, TSNode expr) {
                 expr = bd->value;
                 continue;
             }
-            return text_key(m, "name:", expr);
+            return params_only ? NULL : text_key(m, "name:", expr);
         }
+        if (params_only && !lf_tree_is(expr, "call_expression"))
+            return NULL;
         if (lf_tree_is(expr, "member_expression") && lf_tree_is(lf_tree_field(expr, "object"), "this")) {
             int32_t cls = m->scopes[lf_tssem_scope_of(m, expr)].cls;
             char *p = lf_tree_text(m->src, lf_tree_field(expr, "property"));
@@ -505,6 +509,8 @@ const char *lf_tssem_path_key(lf_tssem *m, TSNode expr) {
                 expr = lf_tssem_arg(expr, 0);
                 continue;
             }
+            if (params_only)
+                return NULL;
             int32_t s = lf_tssem_local_callee(m, expr);
             if (s > 0) {
                 char *k = lf_xasprintf("call:%s", m->scopes[s].name);
@@ -525,6 +531,13 @@ const char *lf_tssem_path_key(lf_tssem *m, TSNode expr) {
         return text_key(m, "expr:", expr);
     }
     return NULL;
+}
+
+const char *lf_tssem_path_key(lf_tssem *m, TSNode expr) { return path_key(m, expr, 0); }
+
+const char *lf_tssem_param_path_key(lf_tssem *m, TSNode expr) {
+    const char *k = path_key(m, expr, 1);
+    return k && strncmp(k, "param:", 6) == 0 ? k : NULL;
 }
 
 const lf_tsbinding *lf_tssem_key_param(lf_tssem *m, const char *key) {
