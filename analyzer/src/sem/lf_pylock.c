@@ -120,10 +120,26 @@ static TSNode receiver(TSNode call) {
     return lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "object") : (TSNode){0};
 }
 
-/* The method name of an attribute call, or NULL. */
-static int method_is(lf_pysem *m, TSNode call, const char *name) {
+/* The method name node of an attribute call, or null. */
+static TSNode method_attr(TSNode call) {
     TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
-    return lf_tree_is(fn, "attribute") && lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), name);
+    return lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "attribute") : (TSNode){0};
+}
+
+/* Is the call an attribute call of this method name? */
+static int method_is(lf_pysem *m, TSNode call, const char *name) {
+    TSNode a = method_attr(call);
+    return !ts_node_is_null(a) && lf_tree_text_eq(m->src, a, name);
+}
+
+/* Which of names (NULL-terminated) the attribute call's method is: its index, or -1. */
+static int method_index(lf_pysem *m, TSNode attr, const char *const *names) {
+    if (ts_node_is_null(attr))
+        return -1;
+    for (int i = 0; names[i]; i++)
+        if (lf_tree_text_eq(m->src, attr, names[i]))
+            return i;
+    return -1;
 }
 
 static uint32_t n_positional(TSNode call) {
@@ -896,12 +912,14 @@ static int write_call(lf_pylock *l, TSNode call, TSNode *path, TSNode *data) {
         *data = lf_pylock_arg(m, call, 0, "obj");
         return !ts_node_is_null(*path) && !ts_node_is_null(*data);
     }
-    if (method_is(m, call, "write_text") || method_is(m, call, "write_bytes")) {
+    static const char *const writes[] = {"write_text", "write_bytes", "write", "writelines", NULL};
+    int w = method_index(m, method_attr(call), writes);
+    if (w == 0 || w == 1) {
         *path = receiver(call);
         *data = lf_pylock_arg(m, call, 0, "data");
         return !ts_node_is_null(*data);
     }
-    if (method_is(m, call, "write") || method_is(m, call, "writelines")) {
+    if (w == 2 || w == 3) {
         *path = handle_path(l, receiver(call));
         *data = lf_pylock_arg(m, call, 0, NULL);
         return !ts_node_is_null(*path) && !ts_node_is_null(*data);
@@ -934,13 +952,14 @@ static int judge_call(lf_pylock *l, TSNode call, TSNode *target) {
         *target = lf_pylock_arg(m, call, 0, "file");
         return ts_node_is_null(*target) ? 0 : 2;
     }
-    for (size_t i = 0; path_methods[i]; i++)
-        if (pathlike_method(m, call, path_methods[i])) {
-            *target = receiver(call);
-            if (ts_node_is_null(*target))
-                return 0;
-            return i >= 6 ? 2 : 1; /* read_text, read_bytes, readlink read the contents */
-        }
+    /* the method name read once, not once per candidate */
+    int i = method_index(m, method_attr(call), path_methods);
+    if (i >= 0 && pathlike_method(m, call, path_methods[i])) {
+        *target = receiver(call);
+        if (ts_node_is_null(*target))
+            return 0;
+        return i >= 6 ? 2 : 1; /* read_text, read_bytes, readlink read the contents */
+    }
     return 0;
 }
 
