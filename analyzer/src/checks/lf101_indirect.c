@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lf101_indirect.h"
+#include "lf_pylock.h"
 #include "lf_tree.h"
 #include "lf_util.h"
 
@@ -167,10 +168,9 @@ static TSNode exclusive_create(lf_pysem *m, TSNode call) {
         TSNode flags = lf_tree_child(args, 1);
         return lf_tree_mentions(m->src, flags, "O_EXCL", NULL) ? first : (TSNode){0};
     }
-    if (!strcmp(q, "open") || !strcmp(q, "io.open")) {
-        TSNode mode = lf_tree_child(args, 1);
-        if (lf_tree_is(mode, "string") &&
-            memchr(m->src->text + ts_node_start_byte(mode), 'x', ts_node_end_byte(mode) - ts_node_start_byte(mode)))
+    if ((!strcmp(q, "open") || !strcmp(q, "io.open")) && lf_pylock_callee_spelled(m->src, call, "open")) {
+        /* a mode open() accepts (lf_pylock_open_mode): the prefilter's quoted modes */
+        if (lf_pylock_open_mode(m->src, lf_tree_child(args, 1), 'x', 0))
             return first;
         return (TSNode){0};
     }

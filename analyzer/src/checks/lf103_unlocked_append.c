@@ -61,18 +61,9 @@ static const char *const k_open[] = {"open", "io.open", "codecs.open", NULL};
 static const char *const k_path_open[] = {"pathlib.Path.open", NULL};
 static const char *const k_os_open[] = {"os.open", NULL};
 
-/* The mode literal starts with c ("a", "ab", "a+"; "x", "xb"). */
-static int mode_has(const lf_source *src, TSNode mode, char c) {
-    if (!lf_tree_is(mode, "string"))
-        return 0;
-    uint32_t k = ts_node_named_child_count(mode);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode part = ts_node_named_child(mode, i);
-        if (lf_tree_is(part, "string_content"))
-            return src->text[ts_node_start_byte(part)] == c;
-    }
-    return 0;
-}
+/* The mode is a literal open() accepts that starts with c ("a", "ab", "a+";
+ * "x", "xb"): lf_pylock_open_mode, which the prefilter's quoted modes follow. */
+static int mode_has(const lf_source *src, TSNode mode, char c) { return lf_pylock_open_mode(src, mode, c, 1); }
 
 /* An append: open(p, "a"), Path(p).open("a"), os.open(p, ...O_APPEND...). */
 static int py_append(lf_pysem *m, TSNode call, TSNode *target) {

@@ -761,7 +761,7 @@ static void run(lf_check_ctx *ctx) {
     memset(&c, 0, sizeof c);
     c.m = m;
     c.l = lf_pylock_build(m);
-    c.held = lf_pyheld_build(c.l);
+    c.held = NULL; /* built at the first read-then-write pair: most files have none */
     c.ps = params_build(m);
     c.helpers = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, sizeof *c.helpers);
     find_helpers(&c);
@@ -782,6 +782,8 @@ static void run(lf_check_ctx *ctx) {
             TSNode data = lf_tree_unparen(w->data);
             if (!lf_tree_is(data, "identifier") || !lf_py_same_text(src, data, var))
                 continue;
+            if (!c.held)
+                c.held = lf_pyheld_build(c.l);
             if (lf_pyheld_at(c.held, r->scope, r->call))
                 break;
             flow f;

@@ -120,10 +120,26 @@ static TSNode receiver(TSNode call) {
     return lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "object") : (TSNode){0};
 }
 
-/* The method name of an attribute call, or NULL. */
-static int method_is(lf_pysem *m, TSNode call, const char *name) {
+/* The method name node of an attribute call, or null. */
+static TSNode method_attr(TSNode call) {
     TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
-    return lf_tree_is(fn, "attribute") && lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), name);
+    return lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "attribute") : (TSNode){0};
+}
+
+/* Is the call an attribute call of this method name? */
+static int method_is(lf_pysem *m, TSNode call, const char *name) {
+    TSNode a = method_attr(call);
+    return !ts_node_is_null(a) && lf_tree_text_eq(m->src, a, name);
+}
+
+/* Which of names (NULL-terminated) the attribute call's method is: its index, or -1. */
+static int method_index(lf_pysem *m, TSNode attr, const char *const *names) {
+    if (ts_node_is_null(attr))
+        return -1;
+    for (int i = 0; names[i]; i++)
+        if (lf_tree_text_eq(m->src, attr, names[i]))
+            return i;
+    return -1;
 }
 
 static uint32_t n_positional(TSNode call) {
@@ -701,6 +717,45 @@ static int string_has(lf_pysem *m, TSNode s, char c) {
     return 0;
 }
 
+int lf_pylock_callee_spelled(const lf_source *src, TSNode call, const char *name) {
+    TSNode fn = lf_tree_field(call, "function");
+    if (lf_tree_is(fn, "attribute"))
+        fn = lf_tree_field(fn, "attribute");
+    return lf_tree_is(fn, "identifier") && lf_tree_text_eq(src, fn, name);
+}
+
+int lf_pylock_open_mode(const lf_source *src, TSNode s, char c, int first) {
+    if (!lf_tree_is(s, "string"))
+        return 0;
+    TSNode content = {0};
+    for (uint32_t i = 0; i < ts_node_named_child_count(s); i++) {
+        TSNode part = ts_node_named_child(s, i);
+        if (lf_tree_is(part, "string_start") || lf_tree_is(part, "string_end"))
+            continue;
+        if (!lf_tree_is(part, "string_content") || !ts_node_is_null(content) || ts_node_named_child_count(part))
+            return 0; /* an interpolation, an escape, a second part */
+        content = part;
+    }
+    if (ts_node_is_null(content))
+        return 0;
+    const char *t = src->text + ts_node_start_byte(content);
+    size_t n = ts_node_end_byte(content) - ts_node_start_byte(content);
+    unsigned kinds = 0, bt = 0, plus = 0, has = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i] == c)
+            has = 1;
+        if (strchr("rwxa", t[i]) && t[i])
+            kinds++;
+        else if (t[i] == 'b' || t[i] == 't')
+            bt++;
+        else if (t[i] == '+')
+            plus++;
+        else
+            return 0;
+    }
+    return has && kinds == 1 && bt <= 1 && plus <= 1 && (!first || t[0] == c);
+}
+
 static int kw_true(lf_pysem *m, TSNode call, const char *kw) {
     TSNode v = lf_pylock_arg(m, call, 99, kw);
     return lf_tree_is(lf_tree_unparen(v), "true");
@@ -719,9 +774,9 @@ static TSNode exclusive_create(lf_pylock *l, TSNode call) {
             return lf_pylock_arg(m, call, 0, "path");
         return (TSNode){0};
     }
-    if (lf_pylock_callee_any(m, call, opens)) {
+    if (lf_pylock_callee_any(m, call, opens) && lf_pylock_callee_spelled(m->src, call, "open")) {
         TSNode mode = lf_pylock_arg(m, call, 1, "mode");
-        return string_has(m, mode, 'x') ? lf_pylock_arg(m, call, 0, "file") : (TSNode){0};
+        return lf_pylock_open_mode(m->src, lf_tree_unparen(mode), 'x', 0) ? lf_pylock_arg(m, call, 0, "file") : (TSNode){0};
     }
     if (lf_pylock_callee_any(m, call, mkdirs))
         return lf_pylock_arg(m, call, 0, "path");
@@ -857,12 +912,14 @@ static int write_call(lf_pylock *l, TSNode call, TSNode *path, TSNode *data) {
         *data = lf_pylock_arg(m, call, 0, "obj");
         return !ts_node_is_null(*path) && !ts_node_is_null(*data);
     }
-    if (method_is(m, call, "write_text") || method_is(m, call, "write_bytes")) {
+    static const char *const writes[] = {"write_text", "write_bytes", "write", "writelines", NULL};
+    int w = method_index(m, method_attr(call), writes);
+    if (w == 0 || w == 1) {
         *path = receiver(call);
         *data = lf_pylock_arg(m, call, 0, "data");
         return !ts_node_is_null(*data);
     }
-    if (method_is(m, call, "write") || method_is(m, call, "writelines")) {
+    if (w == 2 || w == 3) {
         *path = handle_path(l, receiver(call));
         *data = lf_pylock_arg(m, call, 0, NULL);
         return !ts_node_is_null(*path) && !ts_node_is_null(*data);
@@ -895,13 +952,14 @@ static int judge_call(lf_pylock *l, TSNode call, TSNode *target) {
         *target = lf_pylock_arg(m, call, 0, "file");
         return ts_node_is_null(*target) ? 0 : 2;
     }
-    for (size_t i = 0; path_methods[i]; i++)
-        if (pathlike_method(m, call, path_methods[i])) {
-            *target = receiver(call);
-            if (ts_node_is_null(*target))
-                return 0;
-            return i >= 6 ? 2 : 1; /* read_text, read_bytes, readlink read the contents */
-        }
+    /* the method name read once, not once per candidate */
+    int i = method_index(m, method_attr(call), path_methods);
+    if (i >= 0 && pathlike_method(m, call, path_methods[i])) {
+        *target = receiver(call);
+        if (ts_node_is_null(*target))
+            return 0;
+        return i >= 6 ? 2 : 1; /* read_text, read_bytes, readlink read the contents */
+    }
     return 0;
 }
 
@@ -1184,7 +1242,7 @@ static int release_path(const lf_pylock *l, const uint32_t *unlock_at, const int
     return f >= 0 && unlock_at[f] != 0;
 }
 
-lf_pylock *lf_pylock_build(lf_pysem *m) {
+static lf_pylock *build(lf_pysem *m) {
     lf_pylock *l = lf_xcalloc(1, sizeof *l);
     l->m = m;
     l->in = lf_xcalloc(1, sizeof *l->in);
@@ -1470,7 +1528,22 @@ lf_pylock *lf_pylock_build(lf_pysem *m) {
     return l;
 }
 
+/* Built once per file and kept by the model: LF103, LF104, LF301, LF302,
+ * LF303 and LF401 all ask, and each build walks the whole tree and asks every
+ * call what it does (40% of a scan's CPU when each check built its own). */
+lf_pylock *lf_pylock_build(lf_pysem *m) {
+    if (!m->lock)
+        m->lock = build(m);
+    return m->lock;
+}
+
 void lf_pylock_free(lf_pylock *l) {
+    if (!l || l == l->m->lock)
+        return; /* the model's: released with it */
+    lf_pylock_release(l);
+}
+
+void lf_pylock_release(lf_pylock *l) {
     if (!l)
         return;
     for (size_t i = 0; i < l->in->key_edges.len; i++)

@@ -127,8 +127,12 @@ typedef struct lf_pylock {
     struct lf_pylock_internal *in;
 } lf_pylock;
 
+/* The model's lock view, built on the first call and kept by the model (its
+ * checks only read it); lf_pylock_free leaves that one alone, lf_pysem_free
+ * releases it. */
 lf_pylock *lf_pylock_build(lf_pysem *m);
 void lf_pylock_free(lf_pylock *l);
+void lf_pylock_release(lf_pylock *l);
 
 /* The key an expression names, and its index in keys (-1 when it has none). */
 lf_pkey lf_pylock_key_of(lf_pylock *l, TSNode expr);
@@ -142,6 +146,17 @@ int lf_pylock_key_same(const lf_pylock *l, const lf_pkey *a, const lf_pkey *b);
 TSNode lf_pylock_handle_path(lf_pylock *l, TSNode handle);
 /* Flags of the key an expression names (0 when unknown). */
 unsigned lf_pylock_flags_of(lf_pylock *l, TSNode expr);
+/* Is the node a plain string literal (one content part, no interpolation or
+ * escape) spelling a mode open() accepts (one of r/w/x/a, at most one of b/t,
+ * at most one +, any order) that contains c (first: starts with c)? A mode
+ * open() rejects raises before any file is touched, so it is no create or
+ * append; the prefilters rely on it: such a mode is spelled quote, mode, quote
+ * ("'x'", "'ab'", "\"a+\"", ...). */
+int lf_pylock_open_mode(const lf_source *src, TSNode s, char c, int first);
+/* Is the call's callee spelled `name` or `<x>.name` (not an alias bound to
+ * it)? Exclusive creates by open() must be, so that the prefilter can look for
+ * the mode inside the call (`\\bopen(…'x'`). */
+int lf_pylock_callee_spelled(const lf_source *src, TSNode call, const char *name);
 /* Is the key a lock by use (and not a package-manager lock file)? */
 int lf_pylock_is_lock(unsigned flags);
 

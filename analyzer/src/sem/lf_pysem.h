@@ -160,6 +160,7 @@ struct lf_pysem {
     lf_pyflag *flags;
     size_t n_flags;
     const char *package_hint; /* unused by the model itself; free for callers */
+    struct lf_pylock *lock;   /* lf_pylock_build's, built on first need, freed with the model */
     struct lf_pysem_internal *in;
 };
 
