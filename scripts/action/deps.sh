@@ -12,7 +12,9 @@ if [ "$level" = build ]; then
   command -v npm >/dev/null 2>&1 || missing+=(npm)
   [ -e /usr/include/cjson/cJSON.h ] || missing+=(libcjson-dev)
 else
-  ! ldd "${LOCKFIX:?}" | grep -q 'libcjson.* not found' || missing+=(libcjson1)
+  # captured first: under pipefail, grep -q leaving at its match could SIGPIPE ldd and hide it
+  libs=$(ldd "${LOCKFIX:?}" 2>&1 || true)
+  ! grep -q 'libcjson.* not found' <<<"$libs" || missing+=(libcjson1)
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 if ! command -v apt-get >/dev/null 2>&1; then

@@ -10,6 +10,9 @@
 # to refresh); each run installs into a copy. Needs root (chroot), debootstrap,
 # dpkg-dev and the Debian mirror (LOCKFIX_DEBIAN_MIRROR, default deb.debian.org).
 set -euo pipefail
+# Output is captured before grep -q reads it: in a pipeline under pipefail, grep -q
+# exiting at its first match can kill the writer with SIGPIPE and fail the check
+# (it did once on a loaded CI machine, ldd's third line).
 src=$(cd "$1" && pwd)
 work=$2
 mkdir -p "$work"
@@ -35,7 +38,8 @@ want=$(printf '%s\n' /usr/bin/lockfix /usr/include/lockrt.h \
   "/usr/lib/$multiarch/cmake/lockrt/lockrtTargets-release.cmake" "/usr/lib/$multiarch/cmake/lockrt/lockrtTargets.cmake" \
   | sort)
 [ "$contents" = "$want" ] || fail "package contents differ:$(diff <(echo "$want") <(echo "$contents"))"
-dpkg-deb --field "$deb" Depends | grep -q 'libcjson1' || fail "Depends does not name libcjson1"
+depends=$(dpkg-deb --field "$deb" Depends)
+grep -q 'libcjson1' <<<"$depends" || fail "Depends does not name libcjson1"
 
 base=$work/debian-base
 packages=libcjson1,python3,pkgconf,gcc,libc6-dev
@@ -59,7 +63,8 @@ in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HO
 echo "== dpkg -i"
 cp "$deb" "$root/tmp/lockfix.deb"
 in_root dpkg -i /tmp/lockfix.deb
-in_root dpkg-query -W -f '${Status}\n' lockfix | grep -qx 'install ok installed' || fail "not installed"
+status=$(in_root dpkg-query -W -f '${Status}\n' lockfix)
+grep -qx 'install ok installed' <<<"$status" || fail "not installed"
 
 echo "== lockfix"
 got=$(in_root lockfix --version)
@@ -80,7 +85,7 @@ out=$(cd / && in_root sh -c 'cd /tmp/proj && lockfix scan .')
 rc=$?
 set -e
 [ "$rc" -eq 1 ] || fail "lockfix scan exited $rc, want 1: $out"
-echo "$out" | grep -q '^state.py:5:11: LF401 ' || fail "scan output lacks the LF401 finding: $out"
+grep -q '^state.py:5:11: LF401 ' <<<"$out" || fail "scan output lacks the LF401 finding: $out"
 
 echo "== Python binding"
 got=$(in_root python3 -c '
@@ -117,7 +122,8 @@ got=$(in_root /tmp/use_lockrt)
 [ "$got" = "acquired and released: $(in_root python3 -c 'import lockrt; print(lockrt.strerror(0))')" ] \
   || fail "C program: '$got'"
 # (/lib is /usr/lib on a merged-/usr system: the loader may name either.)
-in_root sh -c 'ldd /tmp/use_lockrt' | grep -Eq "liblockrt\.so\.0 => (/usr)?/lib/$multiarch/liblockrt\.so\.0 " \
+libs=$(in_root sh -c 'ldd /tmp/use_lockrt')
+grep -Eq "liblockrt\.so\.0 => (/usr)?/lib/$multiarch/liblockrt\.so\.0 " <<<"$libs" \
   || fail "the C program does not load the installed liblockrt.so.0"
 
 echo "== dpkg -r"
@@ -125,5 +131,6 @@ in_root dpkg -r lockfix
 for f in $want; do
   [ ! -e "$root$f" ] && [ ! -L "$root$f" ] || fail "$f is still there after dpkg -r"
 done
-in_root ldconfig -p | grep -q liblockrt && fail "ldconfig still lists liblockrt after dpkg -r"
+cache=$(in_root ldconfig -p)
+grep -q liblockrt <<<"$cache" && fail "ldconfig still lists liblockrt after dpkg -r"
 echo "OK: $(basename "$deb") installs, works and uninstalls in a clean $suite"
