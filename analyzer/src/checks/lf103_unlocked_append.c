@@ -52,7 +52,6 @@ void lf103_ts_run(lf_check_ctx *ctx) {
         if (!ts_node_is_null(create))
             emit(ctx, ev->node, ev->target, create);
     }
-    lf_tslock_free(l);
 }
 
 /* ---- Python ---- */
@@ -153,8 +152,6 @@ static void py_run(lf_check_ctx *ctx) {
             emit(ctx, apps.items[a].call, apps.items[a].target, apps.items[a].create);
     }
     LF_VEC_FREE(&apps);
-    if (l)
-        lf_pylock_free(l);
 }
 
 static void run(lf_check_ctx *ctx) {

@@ -555,5 +555,4 @@ void lf104_ts_run(lf_check_ctx *ctx) {
     if (m->n_classes)
         method_rmw(ctx, m, &l);
     LF_VEC_FREE(&reads);
-    lf_tslock_free(l);
 }

@@ -818,7 +818,6 @@ static void run(lf_check_ctx *ctx) {
     free(c.helpers);
     free(c.ps.index);
     lf_pyheld_free(c.held);
-    lf_pylock_free(c.l);
 }
 
 const lf_check lf104_unlocked_rmw_check = {"lf104_unlocked_rmw", run};

@@ -89,7 +89,6 @@ static void run(lf_check_ctx *ctx) {
         free(what);
     }
     free(identity_at);
-    lf_pylock_free(l);
 }
 
 const lf_check lf301_lock_removal_check = {"lf301_lock_removal", run};

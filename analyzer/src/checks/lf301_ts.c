@@ -81,5 +81,4 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         free(what);
     }
     free(identity);
-    lf_tslock_free(l);
 }

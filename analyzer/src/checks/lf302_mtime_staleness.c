@@ -146,7 +146,6 @@ static void run(lf_check_ctx *ctx) {
         return;
     walk w = {ctx, m, lf_pylock_build(m)};
     lf_tree_walk(m->root, visit, &w);
-    lf_pylock_free(w.l);
 }
 
 const lf_check lf302_mtime_staleness_check = {"lf302_mtime_staleness", run};

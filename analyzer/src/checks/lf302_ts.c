@@ -338,5 +338,4 @@ void lf302_ts_run(lf_check_ctx *ctx) {
         any = lf_tslock_is_lock(w.l->keys[i].flags);
     if (any)
         visit_reads(&w);
-    lf_tslock_free(w.l);
 }

@@ -599,7 +599,6 @@ static void run(lf_check_ctx *ctx) {
         }
         free(probe);
     }
-    lf_pylock_free(l);
 }
 
 const lf_check lf303_liveness_check = {"lf303_liveness", run};

@@ -465,7 +465,6 @@ static void run(lf_check_ctx *ctx) {
                                make_site(m, src, s.hit, rename, scope, temps.items, temps.len), lf401_site_free);
     }
     lf_pyheld_free(held);
-    lf_pylock_free(l);
     LF_VEC_FREE(&renames);
     LF_VEC_FREE(&temps);
 }

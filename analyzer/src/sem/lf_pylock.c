@@ -1538,12 +1538,6 @@ lf_pylock *lf_pylock_build(lf_pysem *m) {
 }
 
 void lf_pylock_free(lf_pylock *l) {
-    if (!l || l == l->m->lock)
-        return; /* the model's: released with it */
-    lf_pylock_release(l);
-}
-
-void lf_pylock_release(lf_pylock *l) {
     if (!l)
         return;
     for (size_t i = 0; i < l->in->key_edges.len; i++)

@@ -128,11 +128,10 @@ typedef struct lf_pylock {
 } lf_pylock;
 
 /* The model's lock view, built on the first call and kept by the model (its
- * checks only read it); lf_pylock_free leaves that one alone, lf_pysem_free
- * releases it. */
+ * checks only read it, and never free it). */
 lf_pylock *lf_pylock_build(lf_pysem *m);
+/* Frees l (lf_pysem_free, for the model's own). */
 void lf_pylock_free(lf_pylock *l);
-void lf_pylock_release(lf_pylock *l);
 
 /* The key an expression names, and its index in keys (-1 when it has none). */
 lf_pkey lf_pylock_key_of(lf_pylock *l, TSNode expr);

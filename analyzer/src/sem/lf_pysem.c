@@ -662,7 +662,7 @@ lf_pysem *lf_pysem_build(const lf_source *src, TSNode root) {
 void lf_pysem_free(lf_pysem *m) {
     if (!m)
         return;
-    lf_pylock_release(m->lock);
+    lf_pylock_free(m->lock);
     struct lf_pysem_internal *in = m->in;
     for (size_t i = 0; i < in->cap_strings; i++)
         free(in->strings[i]);

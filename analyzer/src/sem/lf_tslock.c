@@ -805,17 +805,9 @@ lf_tslock *lf_tslock_build(lf_tssem *m) {
     return m->lock;
 }
 
-void lf_tslock_release(lf_tslock *l) {
+void lf_tslock_free(lf_tslock *l) {
     if (!l)
         return;
-    free(l->keys);
-    free(l->events);
-    free(l);
-}
-
-void lf_tslock_free(lf_tslock *l) {
-    if (!l || l == l->m->lock)
-        return; /* the model's: released with it */
     free(l->keys);
     free(l->events);
     free(l);

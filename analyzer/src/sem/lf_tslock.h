@@ -96,12 +96,11 @@ typedef struct lf_tslock {
     size_t n_events;
 } lf_tslock;
 
-/* The model's lock facts, built on first call and kept by m (freed with it). */
+/* The model's lock facts, built on first call and kept by m (its checks only
+ * read them, and never free them). */
 lf_tslock *lf_tslock_build(lf_tssem *m);
-/* Nothing for the model's own (every lf_tslock_build result): kept for callers' symmetry. */
+/* Frees l (lf_tssem_free, for the model's own). */
 void lf_tslock_free(lf_tslock *l);
-/* Frees l whoever holds it (lf_tssem_free). */
-void lf_tslock_release(lf_tslock *l);
 
 /* Index of the key an expression names, or -1. */
 int32_t lf_tslock_key_index(lf_tslock *l, TSNode expr);

@@ -547,7 +547,7 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
 void lf_tssem_free(lf_tssem *m) {
     if (!m)
         return;
-    lf_tslock_release(m->lock);
+    lf_tslock_free(m->lock);
     lf_tssem_internal *in = m->in;
     for (size_t i = 0; i < in->cap_strs; i++)
         free(in->strs[i]);
