@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf_anchor.h"
 #include "lf_engine_internal.h"
 #include "lf_fingerprint.h"
 #include "lf_suppress.h"
@@ -44,6 +45,8 @@ struct lf_engine {
     unsigned char *selected; /* per rule of the set: chosen for the current file */
     LF_VEC(lf_match_rec) matches;
     LF_VEC(TSQueryCapture) captures;
+    LF_VEC(const char *) words; /* anchor words of the current query's wanted patterns */
+    uint32_t max_start_depth;   /* for a walk of the whole tree of the current file */
     size_t walks; /* query traversals so far, for tests */
     uint32_t partial_depth; /* last file: its nesting depth when over LF_ENGINE_MAX_QUERY_DEPTH, else 0 */
 };
@@ -187,6 +190,7 @@ void lf_engine_free(lf_engine *eng) {
     free(eng->selected);
     LF_VEC_FREE(&eng->matches);
     LF_VEC_FREE(&eng->captures);
+    LF_VEC_FREE(&eng->words);
     free(eng);
 }
 
@@ -328,47 +332,102 @@ void lf_ctx_finish(lf_check_ctx *ctx) {
     LF_VEC_FREE(&ctx->pending);
 }
 
+/* Where a query runs on the current file: at the nodes that can root a wanted
+ * match when every wanted pattern is anchored on words (lf_anchor.h), else the
+ * whole tree. owner/selected pick the wanted patterns of a combined query (NULL:
+ * all). Returns the number of sites in *sites (malloc'd), or LF_ANCHOR_WALK_ALL. */
+static size_t query_sites(lf_engine *eng, const TSQuery *q, const struct lf_rule_predicates *preds,
+                          const uint32_t *owner, const lf_source *src, TSNode root, lf_anchor_node **sites) {
+    *sites = NULL;
+    if (eng->partial_depth || eng->opts.walk_whole_tree) /* a partial analysis keeps the walk's depth limit */
+        return LF_ANCHOR_WALK_ALL;
+    eng->words.len = 0;
+    uint32_t n_patterns = ts_query_pattern_count(q);
+    for (uint32_t p = 0; p < n_patterns; p++) {
+        if (owner && !eng->selected[owner[p]])
+            continue;
+        size_t n;
+        const char *const *w = lf_predicates_anchor_words(preds, p, &n);
+        if (!w)
+            return LF_ANCHOR_WALK_ALL;
+        for (size_t i = 0; i < n; i++) {
+            size_t k = 0;
+            while (k < eng->words.len && strcmp(eng->words.items[k], w[i]) != 0)
+                k++;
+            if (k == eng->words.len)
+                LF_VEC_PUSH(&eng->words, w[i]);
+        }
+    }
+    return lf_anchor_roots(root, src->text, src->len, eng->words.items, eng->words.len, sites);
+}
+
+/* Start the cursor on q at the i-th of the query's sites (or on the whole tree). */
+static void query_start(lf_engine *eng, const TSQuery *q, TSNode root, const lf_anchor_node *sites, size_t i) {
+    if (!sites) {
+        ts_query_cursor_set_max_start_depth(eng->cursor, eng->max_start_depth);
+        ts_query_cursor_exec(eng->cursor, q, root);
+    } else {
+        ts_query_cursor_set_max_start_depth(eng->cursor, 0); /* only the patterns rooted at the site */
+        ts_query_cursor_exec(eng->cursor, q, sites[i].node);
+    }
+}
+
 /* Collect the rule's matches that pass its text predicates into eng's scratch. */
 static void collect_matches(lf_engine *eng, const TSQuery *q, const struct lf_rule_predicates *preds,
                             const lf_source *src, TSNode root, lf_filesem *fs) {
     eng->matches.len = 0;
     eng->captures.len = 0;
-    ts_query_cursor_exec(eng->cursor, q, root);
+    lf_anchor_node *sites;
+    size_t n_sites = query_sites(eng, q, preds, NULL, src, root, &sites);
+    int whole = n_sites == LF_ANCHOR_WALK_ALL;
     eng->walks++;
-    TSQueryMatch m;
-    while (ts_query_cursor_next_match(eng->cursor, &m)) {
-        if (!lf_predicates_eval(preds, &m, src, fs))
-            continue;
-        lf_match_rec rec = {m.pattern_index, (uint32_t)eng->captures.len, m.capture_count};
-        for (uint16_t i = 0; i < m.capture_count; i++)
-            LF_VEC_PUSH(&eng->captures, m.captures[i]);
-        LF_VEC_PUSH(&eng->matches, rec);
+    for (size_t s = 0; s < (whole ? 1 : n_sites); s++) {
+        query_start(eng, q, root, whole ? NULL : sites, s);
+        TSQueryMatch m;
+        while (ts_query_cursor_next_match(eng->cursor, &m)) {
+            if (!lf_predicates_eval(preds, &m, src, fs))
+                continue;
+            lf_match_rec rec = {m.pattern_index, (uint32_t)eng->captures.len, m.capture_count};
+            for (uint16_t i = 0; i < m.capture_count; i++)
+                LF_VEC_PUSH(&eng->captures, m.captures[i]);
+            LF_VEC_PUSH(&eng->matches, rec);
+        }
     }
+    free(sites);
 }
 
-/* Walk the tree once with the combined query, sending each match that passes its
- * predicates to the rule owning its pattern, renumbered to that rule's own pattern
- * index. Matches of rules not selected for this file are dropped. Returns 0 when the
- * cursor dropped matches (in-progress match limit): the caller then runs the rules'
- * own queries, so the combined query never loses a finding they would give. */
+/* Walk the tree once with the combined query (or visit its anchored sites),
+ * sending each match that passes its predicates to the rule owning its pattern,
+ * renumbered to that rule's own pattern index. Matches of rules not selected for
+ * this file are dropped. Returns 0 when the cursor dropped matches (in-progress
+ * match limit): the caller then runs the rules' own queries, so the combined
+ * query never loses a finding they would give. */
 static int collect_combined(lf_engine *eng, const lf_combined *c, size_t n_rules, const lf_source *src,
                             TSNode root, lf_filesem *fs) {
     eng->captures.len = 0;
     for (size_t i = 0; i < n_rules; i++)
         eng->rule_matches[i].len = 0;
-    ts_query_cursor_exec(eng->cursor, c->query, root);
+    lf_anchor_node *sites;
+    size_t n_sites = query_sites(eng, c->query, c->preds, c->owner, src, root, &sites);
+    int whole = n_sites == LF_ANCHOR_WALK_ALL, complete = 1;
     eng->walks++;
-    TSQueryMatch m;
-    while (ts_query_cursor_next_match(eng->cursor, &m)) {
-        uint32_t r = c->owner[m.pattern_index];
-        if (!eng->selected[r] || !lf_predicates_eval(c->preds, &m, src, fs))
-            continue;
-        lf_match_rec rec = {m.pattern_index - c->first[r], (uint32_t)eng->captures.len, m.capture_count};
-        for (uint16_t i = 0; i < m.capture_count; i++)
-            LF_VEC_PUSH(&eng->captures, m.captures[i]);
-        LF_VEC_PUSH(&eng->rule_matches[r], rec);
+    for (size_t s = 0; s < (whole ? 1 : n_sites); s++) {
+        query_start(eng, c->query, root, whole ? NULL : sites, s);
+        TSQueryMatch m;
+        while (ts_query_cursor_next_match(eng->cursor, &m)) {
+            uint32_t r = c->owner[m.pattern_index];
+            if (!eng->selected[r] || !lf_predicates_eval(c->preds, &m, src, fs))
+                continue;
+            lf_match_rec rec = {m.pattern_index - c->first[r], (uint32_t)eng->captures.len, m.capture_count};
+            for (uint16_t i = 0; i < m.capture_count; i++)
+                LF_VEC_PUSH(&eng->captures, m.captures[i]);
+            LF_VEC_PUSH(&eng->rule_matches[r], rec);
+        }
+        if (ts_query_cursor_did_exceed_match_limit(eng->cursor))
+            complete = 0;
     }
-    return !ts_query_cursor_did_exceed_match_limit(eng->cursor);
+    free(sites);
+    return complete;
 }
 
 static void emit_at_finding_captures(lf_check_ctx *ctx) {
@@ -453,7 +512,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
      * reported as partially analyzed. */
     uint32_t depth = lf_tree_max_depth(root, LF_ENGINE_MAX_QUERY_DEPTH);
     eng->partial_depth = depth > LF_ENGINE_MAX_QUERY_DEPTH ? depth : 0;
-    ts_query_cursor_set_max_start_depth(eng->cursor, eng->partial_depth ? LF_ENGINE_MAX_QUERY_DEPTH : UINT32_MAX);
+    eng->max_start_depth = eng->partial_depth ? LF_ENGINE_MAX_QUERY_DEPTH : UINT32_MAX;
     lf_filesem sem;
     lf_filesem_init(&sem, src, root);
     /* A single rule's own query is the smaller one to walk with; two or more share

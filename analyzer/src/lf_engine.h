@@ -35,6 +35,7 @@ typedef struct lf_engine_options {
     const lf_config *config;  /* may be NULL: all rules, default severities */
     int want_fixes;           /* run fix generators for findings of fixable rules */
     int use_prefilter;        /* 1 normally; 0 to prove the prefilter is sound */
+    int walk_whole_tree;      /* 0 normally; 1 to prove the anchored query sites (lf_anchor.h) sound */
     const char *fix_runtime_dir; /* passed to fix generators (lf_fix_ctx.runtime_dir) */
 } lf_engine_options;
 

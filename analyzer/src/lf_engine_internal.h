@@ -25,6 +25,9 @@ void lf_predicates_free(struct lf_rule_predicates *p);
  * #qualname? (NULL: those predicates fail). */
 int lf_predicates_eval(const struct lf_rule_predicates *p, const TSQueryMatch *m, const lf_source *src,
                        lf_filesem *fs);
+/* Words one of which every match of the pattern contains in the text of a
+ * capture (lf_anchor.h), *n of them; NULL when the pattern has no such anchor. */
+const char *const *lf_predicates_anchor_words(const struct lf_rule_predicates *p, uint32_t pattern, size_t *n);
 
 /* ---- prefilter literals, all found in one pass (lf_prefilter.c) ---- */
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf_anchor.h"
 #include "lf_engine_internal.h"
 #include "lf_re.h"
 #include "lf_sem.h"
@@ -31,6 +32,9 @@ typedef struct text_pred {
 typedef struct pattern_preds {
     text_pred *items;
     size_t n;
+    /* Words one of which every match contains (lf_anchor.h); none: no anchor. */
+    char **words;
+    size_t n_words;
 } pattern_preds;
 
 struct lf_rule_predicates {
@@ -53,6 +57,9 @@ void lf_predicates_free(struct lf_rule_predicates *p) {
         for (size_t j = 0; j < p->patterns[i].n; j++)
             pred_free(&p->patterns[i].items[j]);
         free(p->patterns[i].items);
+        for (size_t j = 0; j < p->patterns[i].n_words; j++)
+            free(p->patterns[i].words[j]);
+        free(p->patterns[i].words);
     }
     free(p->patterns);
     free(p);
@@ -148,6 +155,85 @@ static int compile_one(const TSQuery *q, const TSQueryPredicateStep *steps, uint
     return 1;
 }
 
+/* Can a match of pattern pi hold p with no node in p's capture? Then p anchors nothing. */
+static int may_hold_without_node(const TSQuery *q, uint32_t pi, const text_pred *p) {
+    TSQuantifier k = ts_query_capture_quantifier_for_id(q, pi, p->capture);
+    if (k == TSQuantifierZero)
+        return 1;
+    /* #eq?/#match? hold vacuously for a quantified capture with no node; the any-
+     * forms and #any-of? need one node that satisfies them. */
+    if (p->kind != PRED_ANY_OF && p->match_all)
+        return k != TSQuantifierOne && k != TSQuantifierOneOrMore;
+    return 0;
+}
+
+/* The words of one predicate, or 0 when it anchors nothing. */
+static size_t pred_words(const TSQuery *q, uint32_t pi, const text_pred *p, char ***words) {
+    *words = NULL;
+    if (!p->positive || p->rhs_is_capture || may_hold_without_node(q, pi, p))
+        return 0;
+    switch (p->kind) {
+    case PRED_EQ:
+        if (!p->rhs_len || memchr(p->rhs_text, '\0', p->rhs_len))
+            return 0;
+        *words = lf_xcalloc(1, sizeof **words);
+        (*words)[0] = lf_xstrdup(p->rhs_text);
+        return 1;
+    case PRED_ANY_OF:
+        for (size_t i = 0; i < p->n_set; i++)
+            if (!p->set[i][0])
+                return 0;
+        *words = lf_xcalloc(p->n_set, sizeof **words);
+        for (size_t i = 0; i < p->n_set; i++)
+            (*words)[i] = lf_xstrdup(p->set[i]);
+        return p->n_set;
+    case PRED_MATCH:
+        return lf_anchor_regex_words(p->rhs_text, words);
+    case PRED_QUALNAME: /* a resolved name, not the text */
+        return 0;
+    }
+    return 0;
+}
+
+static size_t shortest(char **w, size_t n) {
+    size_t m = SIZE_MAX;
+    for (size_t i = 0; i < n; i++)
+        if (strlen(w[i]) < m)
+            m = strlen(w[i]);
+    return m;
+}
+
+/* Give the pattern the anchor with the longest shortest word (fewest chance
+ * occurrences), if it has one and a single root. */
+static void derive_anchor(const TSQuery *q, uint32_t pi, pattern_preds *pp) {
+    if (!ts_query_is_pattern_rooted(q, pi) || ts_query_is_pattern_non_local(q, pi))
+        return;
+    for (size_t i = 0; i < pp->n; i++) {
+        char **w;
+        size_t n = pred_words(q, pi, &pp->items[i], &w);
+        if (n && (!pp->n_words || shortest(w, n) > shortest(pp->words, pp->n_words) ||
+                  (shortest(w, n) == shortest(pp->words, pp->n_words) && n < pp->n_words))) {
+            for (size_t j = 0; j < pp->n_words; j++)
+                free(pp->words[j]);
+            free(pp->words);
+            pp->words = w;
+            pp->n_words = n;
+            continue;
+        }
+        for (size_t j = 0; j < n; j++)
+            free(w[j]);
+        free(w);
+    }
+}
+
+const char *const *lf_predicates_anchor_words(const struct lf_rule_predicates *p, uint32_t pattern, size_t *n) {
+    *n = 0;
+    if (!p || pattern >= p->n_patterns || !p->patterns[pattern].n_words)
+        return NULL;
+    *n = p->patterns[pattern].n_words;
+    return (const char *const *)p->patterns[pattern].words;
+}
+
 struct lf_rule_predicates *lf_predicates_compile(const TSQuery *q, char **problem) {
     struct lf_rule_predicates *p = lf_xcalloc(1, sizeof *p);
     p->n_patterns = ts_query_pattern_count(q);
@@ -176,6 +262,7 @@ struct lf_rule_predicates *lf_predicates_compile(const TSQuery *q, char **proble
             }
             start = i + 1;
         }
+        derive_anchor(q, pi, &p->patterns[pi]);
     }
     return p;
 }

@@ -1,7 +1,9 @@
 /* Test driver: run the builtin rules over files/directories with the engine
  * alone (no CLI, config or report code) and print "path:line:col: RULE" sorted
  * by path. `--no-prefilter` parses every file for every rule, which is how the
- * tests prove the prefilters sound. `--rules DIR` adds rule files. */
+ * tests prove the prefilters sound; `--whole-tree` runs every query over the
+ * whole tree, never only at its anchored sites (lf_anchor.h), which is how they
+ * prove those sound. `--rules DIR` adds rule files. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +43,7 @@ static void collect(const char *path, path_vec *out) {
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 int main(int argc, char **argv) {
-    int prefilter = 1, with_messages = 0;
+    int prefilter = 1, with_messages = 0, whole_tree = 0;
     lf_ruleset set = {0};
     char *err = NULL;
     if (!lf_ruleset_load_builtin(&set, &err)) {
@@ -52,6 +54,8 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--no-prefilter") == 0) {
             prefilter = 0;
+        } else if (strcmp(argv[i], "--whole-tree") == 0) {
+            whole_tree = 1;
         } else if (strcmp(argv[i], "--messages") == 0) {
             with_messages = 1;
         } else if (strcmp(argv[i], "--rules") == 0 && i + 1 < argc) {
@@ -65,7 +69,8 @@ int main(int argc, char **argv) {
     }
     if (paths.len > 1)
         qsort(paths.items, paths.len, sizeof *paths.items, cmp_str);
-    lf_engine_options opts = {.rules = &set, .config = NULL, .want_fixes = 0, .use_prefilter = prefilter};
+    lf_engine_options opts = {.rules = &set, .config = NULL, .want_fixes = 0, .use_prefilter = prefilter,
+                              .walk_whole_tree = whole_tree};
     lf_engine *eng = lf_engine_new(&opts);
     int rc = 0;
     for (size_t i = 0; i < paths.len; i++) {

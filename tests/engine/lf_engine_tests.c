@@ -9,7 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lf_anchor.h"
 #include "lf_engine.h"
+#include "lf_lang.h"
 #include "lf_rule.h"
 #include "lf_source.h"
 #include "lf_util.h"
@@ -382,6 +384,96 @@ static void test_predicates(void) {
     expect_findings("(call) @finding", "f(a,\n  b)\n", "1:1 m f(a,...;");
 }
 
+/* ---- anchored query sites (lf_anchor) ---- */
+
+/* The regex's word set, sorted and joined with ',' ("" when it has none). */
+static char *regex_words(const char *re) {
+    char **w;
+    size_t n = lf_anchor_regex_words(re, &w);
+    for (size_t i = 1; i < n; i++) /* insertion sort: a handful of words */
+        for (size_t j = i; j > 0 && strcmp(w[j - 1], w[j]) > 0; j--) {
+            char *t = w[j];
+            w[j] = w[j - 1];
+            w[j - 1] = t;
+        }
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    for (size_t i = 0; i < n; i++) {
+        lf_strbuf_printf(&sb, "%s%s", i ? "," : "", w[i]);
+        free(w[i]);
+    }
+    free(w);
+    return lf_strbuf_detach(&sb);
+}
+
+static void expect_regex_words(const char *re, const char *want) {
+    char *got = regex_words(re);
+    CHECK(strcmp(got, want) == 0, "words of /%s/\n  want: %s\n  got:  %s", re, want, got);
+    free(got);
+}
+
+static void test_anchor_regex_words(void) {
+    /* the rules' own shapes */
+    expect_regex_words("^(appendFile|appendFileSync)$", "appendFile,appendFileSync");
+    expect_regex_words("^realpath(Sync)?$", "realpath,realpathSync");
+    expect_regex_words("^([mc]time(Ms)?|getTime)$", "ctime,ctimeMs,getTime,mtime,mtimeMs");
+    expect_regex_words("(rm|unlink)", "rm,unlink");
+    expect_regex_words("^[._-](tmp|TMP)", "-TMP,-tmp,.TMP,.tmp,_TMP,_tmp");
+    expect_regex_words("[.]resolve[(][)]$", ".resolve()");
+    expect_regex_words("^%s[.]x", "%s.x");
+    expect_regex_words("a\\$", "a$");           /* an escaped '$' is a byte */
+    expect_regex_words("^[{][}][._-]t", "{}-t,{}.t,{}_t");
+    expect_regex_words("[a-c]x", "ax,bx,cx"); /* a short range */
+    /* no finite, small, non-empty language: the pattern keeps the full walk */
+    const char *none[] = {"a*", "a+", "a.b", "[^a]b", "(a|)", "a?", "a{2}", "(?i)a", "[a-z]x", "\\dx",
+                          "[[:alpha:]]", "(ab", "ab)", "a^b", "a$b", "x(a|b)*", "", "^$",
+                          "(a|b)(c|d)(e|f)(g|h)(i|j)(k|l)(m|n)"};
+    for (size_t i = 0; i < sizeof none / sizeof *none; i++)
+        expect_regex_words(none[i], "");
+}
+
+static void test_anchor_roots(void) {
+    /* Every node containing an occurrence, outer first, each once; overlapping
+     * occurrences ("aa" twice in "aaa") and one outside any named leaf. */
+    const char *code = "x = f(g(aaa))\ny = 1\n";
+    TSParser *p = ts_parser_new();
+    ts_parser_set_language(p, lf_lang_grammar(LF_LANG_PYTHON));
+    TSTree *t = ts_parser_parse_string(p, NULL, code, (uint32_t)strlen(code));
+    const char *words[] = {"aa", "g("};
+    lf_anchor_node *nodes;
+    size_t n = lf_anchor_roots(ts_tree_root_node(t), code, strlen(code), words, 2, &nodes);
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    for (size_t i = 0; i < n; i++)
+        lf_strbuf_printf(&sb, "%s@%u/%u;", ts_node_type(nodes[i].node), ts_node_start_byte(nodes[i].node),
+                         nodes[i].depth);
+    char *got = lf_strbuf_detach(&sb);
+    const char *want = "module@0/0;expression_statement@0/1;assignment@0/2;call@4/3;argument_list@5/4;call@6/5;"
+                       "argument_list@7/6;identifier@8/7;";
+    CHECK(strcmp(got, want) == 0, "anchor roots\n  want: %s\n  got:  %s", want, got);
+    free(got);
+    free(nodes);
+    /* no occurrence: no site at all */
+    const char *absent[] = {"zzz"};
+    n = lf_anchor_roots(ts_tree_root_node(t), code, strlen(code), absent, 1, &nodes);
+    CHECK(n == 0 && nodes == NULL, "a word that does not occur gives no site (%zu)", n);
+    ts_tree_delete(t);
+    ts_parser_delete(p);
+
+    /* The engine, through rules: the same findings as a whole-tree walk. */
+    /* a capture bigger than the word's token: every call containing it */
+    expect_findings("((call) @finding (#match? @finding \\\"kill\\\"))", "g(f(kill))\nh(1)\nos.kill(p)\n",
+                    "1:1 m g(f(kill));1:3 m f(kill);3:1 m os.kill(p);");
+    /* #eq? on a capture that may match no node holds vacuously: no anchor */
+    expect_findings("((call function: (identifier) @finding (argument_list (identifier)* @a)) (#eq? @a \\\"zz\\\"))",
+                    "f()\ng(x)\n", "1:1 m f;");
+    /* a negative predicate anchors nothing */
+    expect_findings("((identifier) @finding (#not-eq? @finding \\\"x\\\"))", "x = y\n", "1:5 m y;");
+    /* a word spanning two tokens */
+    expect_findings("((attribute) @finding (#match? @finding \\\"[.]res\\\"))", "p.resolve()\nq.other\n",
+                    "1:1 m p.resolve;");
+}
+
 static void test_builtin_fix_reason(void) {
     lf_ruleset set = {0};
     char *err = NULL;
@@ -609,6 +701,8 @@ int main(void) {
     test_source();
     test_rule_errors();
     test_predicates();
+    test_anchor_regex_words();
+    test_anchor_roots();
     test_prefilter_scan();
     test_prefilter_forms();
     test_builtin_fix_reason();

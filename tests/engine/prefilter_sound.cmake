@@ -1,6 +1,9 @@
 # Prefilter soundness on a real corpus: scanning CORPUS (directories separated
 # by '|') with and without prefilters must give the same findings (a prefilter
-# may only skip files that could never produce one). A missing directory is a
+# may only skip files that could never produce one). Anchored query sites
+# likewise: without prefilters (every rule's query on every file), running each
+# query only where its anchor words occur (lf_anchor.h) must give the same
+# findings, messages included, as walking the whole tree. A missing directory is a
 # failure, not a pass: the comparison would prove less than it claims
 # (Debian: apt-get install python3.11 python3-pytest).
 string(REPLACE "|" ";" _dirs "${CORPUS}")
@@ -33,4 +36,16 @@ list(LENGTH _lines _n)
 if(_n EQUAL 0)
   message(FATAL_ERROR "no findings on ${CORPUS} with or without prefilters: the comparison has no teeth")
 endif()
-message(STATUS "prefilter soundness: ${CORPUS}: same ${_n} findings with and without prefilters")
+execute_process(COMMAND ${SCAN} --no-prefilter --messages ${CORPUS} OUTPUT_VARIABLE _anchored ERROR_QUIET
+                RESULT_VARIABLE _rc3)
+execute_process(COMMAND ${SCAN} --no-prefilter --whole-tree --messages ${CORPUS} OUTPUT_VARIABLE _whole ERROR_QUIET
+                RESULT_VARIABLE _rc4)
+if(NOT _rc3 EQUAL 0 OR NOT _rc4 EQUAL 0)
+  message(FATAL_ERROR "scan failed (${_rc3}, ${_rc4})")
+endif()
+if(NOT _anchored STREQUAL _whole)
+  message(FATAL_ERROR "anchored query sites differ from whole-tree walks on ${CORPUS}\n--- whole tree\n${_whole}"
+                      "--- anchored\n${_anchored}")
+endif()
+message(STATUS "prefilter soundness: ${CORPUS}: same ${_n} findings with and without prefilters, "
+               "and with anchored query sites or whole-tree walks")

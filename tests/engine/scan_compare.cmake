@@ -1,13 +1,17 @@
 # Scan TARGET (relative to ROOT) with the engine alone, with and without
-# prefilters, and compare both against the EXPECTED findings file byte for byte.
+# prefilters, and without prefilters walking every query over the whole tree
+# (no anchored query sites, lf_anchor.h); compare each against the EXPECTED
+# findings file byte for byte.
 if(NOT TARGET)
   set(TARGET fixtures)
 endif()
-foreach(_mode prefilter no-prefilter)
+foreach(_mode prefilter no-prefilter whole-tree)
   if(_mode STREQUAL "prefilter")
     set(_args ${TARGET})
-  else()
+  elseif(_mode STREQUAL "no-prefilter")
     set(_args --no-prefilter ${TARGET})
+  else()
+    set(_args --no-prefilter --whole-tree ${TARGET})
   endif()
   execute_process(COMMAND ${SCAN} ${_args} WORKING_DIRECTORY ${ROOT}
                   OUTPUT_VARIABLE _got RESULT_VARIABLE _rc ERROR_VARIABLE _err)
@@ -19,4 +23,4 @@ foreach(_mode prefilter no-prefilter)
     message(FATAL_ERROR "scan (${_mode}) of ${TARGET} differs from ${EXPECTED}\n--- want\n${_want}--- got\n${_got}")
   endif()
 endforeach()
-message(STATUS "${TARGET}: findings match ${EXPECTED} with and without prefilters")
+message(STATUS "${TARGET}: findings match ${EXPECTED} with and without prefilters and anchored sites")
