@@ -220,7 +220,10 @@ def write_bench_rule_dirs(rules_dir, out_dir, lang="python"):
       no-prefilter/: every rule without its "prefilter" (every file is parsed and
                      every query runs, as ast-grep does);
       noop/: one extra rule LF999 whose query never matches and has no prefilter,
-             to run with --select LF999: lockfix's parse (+ one tree walk) floor."""
+             to run with --select LF999: lockfix's parse (+ one query) floor. Its
+             #eq? word never occurs, so the query runs nowhere (lf_anchor); and a
+             rule LF998, the same with a negative predicate, which anchors
+             nothing: its query walks the whole tree (--select LF998)."""
     nopf = os.path.join(out_dir, "rules-no-prefilter")
     noop = os.path.join(out_dir, "rules-noop")
     os.makedirs(nopf, exist_ok=True)
@@ -244,6 +247,14 @@ def write_bench_rule_dirs(rules_dir, out_dir, lang="python"):
                  "severity": "info", "languages": [lang], "message": "never",
                  "fix": {"safety": "none"}, "queries": {lang: query}})
     with open(os.path.join(noop, "LF999-bench-noop.json"), "w", encoding="utf-8") as fh:
+        json.dump(rule, fh, indent=1)
+    # the node's text always starts with its keyword: never matches, and a negative
+    # predicate gives the query no anchor word
+    walk = {"python": '((pass_statement) @finding (#not-match? @finding "^pass"))',
+            "typescript": '((debugger_statement) @finding (#not-match? @finding "^debugger"))'}[lang]
+    rule = dict(rule, id="LF998", name="bench-noop-walk", queries={lang: walk},
+                summary="benchmark floor: matches nothing, walks the whole tree")
+    with open(os.path.join(noop, "LF998-bench-noop-walk.json"), "w", encoding="utf-8") as fh:
         json.dump(rule, fh, indent=1)
     return nopf, noop
 
@@ -392,6 +403,8 @@ def main():
                                             *lf_excl, corpus]
         variants["lockfix no-op rule"] = [a.lockfix, "scan", "--format", "json", "--rules", noop,
                                           "--select", "LF999", *lf_excl, corpus]
+        variants["lockfix no-op rule, whole-tree walk"] = [a.lockfix, "scan", "--format", "json", "--rules",
+                                                           noop, "--select", "LF998", *lf_excl, corpus]
     if a.bare_parse:
         # read + parse of every corpus file and nothing else (no walk: the list is given)
         listing = os.path.join(a.out_dir, "files.txt")
@@ -508,6 +521,10 @@ def main():
     if "bare tree-sitter parse" in summ and "lockfix no-op rule" in summ:
         b, s = summ["bare tree-sitter parse"], summ["lockfix no-op rule"]
         extra["lockfix no-op rule/bare tree-sitter parse (floor; goal <= 1.1x cpu)"] = {
+            "wall": s["wall_median"] / b["wall_median"], "cpu": s["cpu_median"] / b["cpu_median"]}
+    if "bare tree-sitter parse" in summ and "lockfix no-op rule, whole-tree walk" in summ:
+        b, s = summ["bare tree-sitter parse"], summ["lockfix no-op rule, whole-tree walk"]
+        extra["lockfix no-op rule, whole-tree walk/bare tree-sitter parse"] = {
             "wall": s["wall_median"] / b["wall_median"], "cpu": s["cpu_median"] / b["cpu_median"]}
     for k, v in extra.items():
         print(f"RATIO {k}: wall {v['wall']:.2f}x  cpu {v['cpu']:.2f}x")
