@@ -16,7 +16,9 @@
  *     chain of the occurrence inside its anchored capture.
  * A pattern without such a word (no positive text predicate, a quantified
  * capture that may be empty, a regex whose language is not a small finite set,
- * a pattern with several roots) keeps the full walk. */
+ * a pattern with several roots) keeps the full walk, and so does one rooted at a
+ * supertype: a cursor learns a node's supertypes from its parent's production,
+ * which it does not see at the node it starts from. */
 #ifndef LF_ANCHOR_H
 #define LF_ANCHOR_H
 

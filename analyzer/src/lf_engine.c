@@ -88,11 +88,13 @@ static void combined_build(lf_combined *c, const lf_ruleset *set, lf_lang lang) 
     uint32_t off = 0;
     TSQueryError qe = TSQueryErrorNone;
     c->query = ts_query_new(lf_lang_grammar(lang), text, (uint32_t)strlen(text), &off, &qe);
-    free(text);
-    if (!c->query || ts_query_pattern_count(c->query) != total)
+    if (!c->query || ts_query_pattern_count(c->query) != total) {
+        free(text);
         return;
+    }
     char *problem = NULL;
-    c->preds = lf_predicates_compile(c->query, &problem);
+    c->preds = lf_predicates_compile(c->query, lf_lang_grammar(lang), text, &problem);
+    free(text);
     if (!c->preds) {
         free(problem);
         return;

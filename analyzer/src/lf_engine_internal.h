@@ -18,8 +18,11 @@
 
 /* Compile the text predicates of every pattern of q. Returns NULL and sets
  * *problem (malloc'd) on an unknown predicate or a bad argument/regex. A query
- * without predicates compiles to a valid object with nothing to check. */
-struct lf_rule_predicates *lf_predicates_compile(const TSQuery *q, char **problem);
+ * without predicates compiles to a valid object with nothing to check. lang and
+ * src (q's grammar and source text) let patterns be anchored (lf_anchor.h); with
+ * NULL, none is. */
+struct lf_rule_predicates *lf_predicates_compile(const TSQuery *q, const TSLanguage *lang, const char *src,
+                                                 char **problem);
 void lf_predicates_free(struct lf_rule_predicates *p);
 /* 1 when every text predicate of the match's pattern holds. fs answers
  * #qualname? (NULL: those predicates fail). */

@@ -203,10 +203,67 @@ static size_t shortest(char **w, size_t n) {
     return m;
 }
 
+static const char *skip_blank(const char *p, const char *end) {
+    while (p < end) {
+        if (*p == ';') {
+            while (p < end && *p != '\n')
+                p++;
+        } else if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+            p++;
+        } else {
+            break;
+        }
+    }
+    return p;
+}
+
+/* Can the pattern's root match at the node where a query cursor starts? Not when
+ * the root is a supertype (`(expression)`, `(expression/identifier)`): a cursor
+ * knows a node's supertypes from its parent's production, and has none for the
+ * node it starts at. Decided from the pattern's source text; anything not plainly
+ * `(name ...)`, `(_ ...)` or `"token"` counts as no. */
+static int root_can_start_at_site(const TSQuery *q, const TSLanguage *lang, const char *src, uint32_t pi) {
+    uint32_t a = ts_query_start_byte_for_pattern(q, pi), b = ts_query_end_byte_for_pattern(q, pi);
+    if (!src || !lang || b <= a || b > strlen(src))
+        return 0;
+    const char *p = src + a, *end = src + b;
+    for (;;) { /* grouping parentheses: `((call ...) @c (#eq? ...))` */
+        p = skip_blank(p, end);
+        if (p >= end)
+            return 0;
+        if (*p == '"')
+            return 1; /* an anonymous token */
+        if (*p != '(')
+            return 0; /* an alternation of roots, or something unexpected */
+        const char *q2 = skip_blank(p + 1, end);
+        if (q2 < end && (*q2 == '(' || *q2 == '[' || *q2 == '"')) {
+            if (*q2 != '(')
+                return 0;
+            p = q2;
+            continue;
+        }
+        p = q2;
+        break;
+    }
+    const char *name = p;
+    while (p < end && (((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+        p++;
+    size_t n = (size_t)(p - name);
+    if (!n || (p < end && *p == '/'))
+        return 0;
+    if (n == 1 && name[0] == '_')
+        return 1;
+    TSSymbol sym = ts_language_symbol_for_name(lang, name, (uint32_t)n, true);
+    return sym != 0 && ts_language_symbol_type(lang, sym) == TSSymbolTypeRegular;
+}
+
 /* Give the pattern the anchor with the longest shortest word (fewest chance
- * occurrences), if it has one and a single root. */
-static void derive_anchor(const TSQuery *q, uint32_t pi, pattern_preds *pp) {
-    if (!ts_query_is_pattern_rooted(q, pi) || ts_query_is_pattern_non_local(q, pi))
+ * occurrences), if it has one, a single root, and a root that can match where
+ * the engine starts the cursor. */
+static void derive_anchor(const TSQuery *q, const TSLanguage *lang, const char *src, uint32_t pi,
+                          pattern_preds *pp) {
+    if (!ts_query_is_pattern_rooted(q, pi) || ts_query_is_pattern_non_local(q, pi) ||
+        !root_can_start_at_site(q, lang, src, pi))
         return;
     for (size_t i = 0; i < pp->n; i++) {
         char **w;
@@ -234,7 +291,8 @@ const char *const *lf_predicates_anchor_words(const struct lf_rule_predicates *p
     return (const char *const *)p->patterns[pattern].words;
 }
 
-struct lf_rule_predicates *lf_predicates_compile(const TSQuery *q, char **problem) {
+struct lf_rule_predicates *lf_predicates_compile(const TSQuery *q, const TSLanguage *lang, const char *src,
+                                                 char **problem) {
     struct lf_rule_predicates *p = lf_xcalloc(1, sizeof *p);
     p->n_patterns = ts_query_pattern_count(q);
     p->patterns = lf_xcalloc(p->n_patterns ? p->n_patterns : 1, sizeof *p->patterns);
@@ -262,7 +320,7 @@ struct lf_rule_predicates *lf_predicates_compile(const TSQuery *q, char **proble
             }
             start = i + 1;
         }
-        derive_anchor(q, pi, &p->patterns[pi]);
+        derive_anchor(q, lang, src, pi, &p->patterns[pi]);
     }
     return p;
 }

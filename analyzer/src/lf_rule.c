@@ -346,7 +346,7 @@ static int compile_query(parse_ctx *pc, lf_rule *r, const char *key, lf_lang lan
                        query_error_name(qe), ql, qc, lf_lang_name(lang), show, at);
     }
     char *perr = NULL;
-    struct lf_rule_predicates *preds = lf_predicates_compile(q, &perr);
+    struct lf_rule_predicates *preds = lf_predicates_compile(q, lf_lang_grammar(lang), src, &perr);
     if (!preds) {
         ts_query_delete(q);
         problem(pc, line, "queries.%s: %s", key, perr);

@@ -469,6 +469,11 @@ static void test_anchor_roots(void) {
                     "f()\ng(x)\n", "1:1 m f;");
     /* a negative predicate anchors nothing */
     expect_findings("((identifier) @finding (#not-eq? @finding \\\"x\\\"))", "x = y\n", "1:5 m y;");
+    /* a supertype root: a cursor started at the site does not know its supertypes,
+     * so such a pattern keeps the full walk */
+    expect_findings("((expression) @finding (#eq? @finding \\\"beta\\\"))", "f(beta)\n", "1:3 m beta;");
+    expect_findings("((primary_expression/identifier) @finding (#eq? @finding \\\"beta\\\"))", "f(beta)\n",
+                    "1:3 m beta;");
     /* a word spanning two tokens */
     expect_findings("((attribute) @finding (#match? @finding \\\"[.]res\\\"))", "p.resolve()\nq.other\n",
                     "1:1 m p.resolve;");
