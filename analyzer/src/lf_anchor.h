@@ -18,7 +18,8 @@
  * capture that may be empty, a regex whose language is not a small finite set,
  * a pattern with several roots) keeps the full walk, and so does one rooted at a
  * supertype: a cursor learns a node's supertypes from its parent's production,
- * which it does not see at the node it starts from. */
+ * which it does not see at the node it starts from. A childless pattern of the
+ * grammar's start symbol (`(module) @_module`) has one site: the root. */
 #ifndef LF_ANCHOR_H
 #define LF_ANCHOR_H
 

@@ -344,12 +344,20 @@ static size_t query_sites(lf_engine *eng, const TSQuery *q, const struct lf_rule
     if (eng->partial_depth || eng->opts.walk_whole_tree) /* a partial analysis keeps the walk's depth limit */
         return LF_ANCHOR_WALK_ALL;
     eng->words.len = 0;
+    int at_root = 0;
     uint32_t n_patterns = ts_query_pattern_count(q);
     for (uint32_t p = 0; p < n_patterns; p++) {
         if (owner && !eng->selected[owner[p]])
             continue;
         size_t n;
         const char *const *w = lf_predicates_anchor_words(preds, p, &n);
+        if (!w && lf_predicates_root_only(preds, p)) {
+            /* an ERROR root may hold what the grammar puts only at the top */
+            if (ts_node_is_error(root))
+                return LF_ANCHOR_WALK_ALL;
+            at_root = 1;
+            continue;
+        }
         if (!w)
             return LF_ANCHOR_WALK_ALL;
         for (size_t i = 0; i < n; i++) {
@@ -360,7 +368,13 @@ static size_t query_sites(lf_engine *eng, const TSQuery *q, const struct lf_rule
                 LF_VEC_PUSH(&eng->words, w[i]);
         }
     }
-    return lf_anchor_roots(root, src->text, src->len, eng->words.items, eng->words.len, sites);
+    size_t n = lf_anchor_roots(root, src->text, src->len, eng->words.items, eng->words.len, sites);
+    if (n == LF_ANCHOR_WALK_ALL || !at_root || (n && ts_node_eq((*sites)[0].node, root)))
+        return n; /* the root, when it holds an occurrence, is the first site */
+    *sites = lf_xrealloc(*sites, (n + 1) * sizeof **sites);
+    memmove(*sites + 1, *sites, n * sizeof **sites);
+    (*sites)[0] = (lf_anchor_node){root, 0};
+    return n + 1;
 }
 
 /* Start the cursor on q at the i-th of the query's sites (or on the whole tree). */

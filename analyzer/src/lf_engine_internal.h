@@ -31,6 +31,9 @@ int lf_predicates_eval(const struct lf_rule_predicates *p, const TSQueryMatch *m
 /* Words one of which every match of the pattern contains in the text of a
  * capture (lf_anchor.h), *n of them; NULL when the pattern has no such anchor. */
 const char *const *lf_predicates_anchor_words(const struct lf_rule_predicates *p, uint32_t pattern, size_t *n);
+/* 1 when the pattern can match only the root of a tree (a childless node of the
+ * grammar's start symbol, `(module) @_module`): its one site is the root. */
+int lf_predicates_root_only(const struct lf_rule_predicates *p, uint32_t pattern);
 
 /* ---- prefilter literals, all found in one pass (lf_prefilter.c) ---- */
 

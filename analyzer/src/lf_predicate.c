@@ -35,6 +35,7 @@ typedef struct pattern_preds {
     /* Words one of which every match contains (lf_anchor.h); none: no anchor. */
     char **words;
     size_t n_words;
+    int root_only; /* matches only the tree's root: a childless node of the grammar's start symbol */
 } pattern_preds;
 
 struct lf_rule_predicates {
@@ -217,12 +218,33 @@ static const char *skip_blank(const char *p, const char *end) {
     return p;
 }
 
+/* Is sym the grammar's start symbol and nothing else: the only named node type
+ * of its name (an alias would share the name), reached by a goto only from the
+ * parse's initial state (1)? Then a node of it is the root of a tree or nothing:
+ * Python's `module`, TS's `program`. */
+static int start_symbol_only(const TSLanguage *lang, TSSymbol sym) {
+    const char *name = ts_language_symbol_name(lang, sym);
+    uint32_t n_syms = ts_language_symbol_count(lang);
+    for (uint32_t i = 0; i < n_syms; i++)
+        if (i != sym && ts_language_symbol_type(lang, (TSSymbol)i) == TSSymbolTypeRegular &&
+            strcmp(ts_language_symbol_name(lang, (TSSymbol)i), name) == 0)
+            return 0;
+    uint32_t n_states = ts_language_state_count(lang);
+    for (uint32_t st = 0; st < n_states; st++)
+        if (st != 1 && ts_language_next_state(lang, (TSStateId)st, sym) != 0)
+            return 0;
+    return 1;
+}
+
 /* Can the pattern's root match at the node where a query cursor starts? Not when
  * the root is a supertype (`(expression)`, `(expression/identifier)`): a cursor
  * knows a node's supertypes from its parent's production, and has none for the
  * node it starts at. Decided from the pattern's source text; anything not plainly
- * `(name ...)`, `(_ ...)` or `"token"` counts as no. */
-static int root_can_start_at_site(const TSQuery *q, const TSLanguage *lang, const char *src, uint32_t pi) {
+ * `(name ...)`, `(_ ...)` or `"token"` counts as no. *root_only: the root is
+ * `(name)` with no child pattern, of the grammar's start symbol (see above). */
+static int root_can_start_at_site(const TSQuery *q, const TSLanguage *lang, const char *src, uint32_t pi,
+                                  int *root_only) {
+    *root_only = 0;
     uint32_t a = ts_query_start_byte_for_pattern(q, pi), b = ts_query_end_byte_for_pattern(q, pi);
     if (!src || !lang || b <= a || b > strlen(src))
         return 0;
@@ -254,7 +276,11 @@ static int root_can_start_at_site(const TSQuery *q, const TSLanguage *lang, cons
     if (n == 1 && name[0] == '_')
         return 1;
     TSSymbol sym = ts_language_symbol_for_name(lang, name, (uint32_t)n, true);
-    return sym != 0 && ts_language_symbol_type(lang, sym) == TSSymbolTypeRegular;
+    if (sym == 0 || ts_language_symbol_type(lang, sym) != TSSymbolTypeRegular)
+        return 0;
+    p = skip_blank(p, end);
+    *root_only = p < end && *p == ')' && start_symbol_only(lang, sym);
+    return 1;
 }
 
 /* Give the pattern the anchor with the longest shortest word (fewest chance
@@ -262,9 +288,11 @@ static int root_can_start_at_site(const TSQuery *q, const TSLanguage *lang, cons
  * the engine starts the cursor. */
 static void derive_anchor(const TSQuery *q, const TSLanguage *lang, const char *src, uint32_t pi,
                           pattern_preds *pp) {
+    int root_only;
     if (!ts_query_is_pattern_rooted(q, pi) || ts_query_is_pattern_non_local(q, pi) ||
-        !root_can_start_at_site(q, lang, src, pi))
+        !root_can_start_at_site(q, lang, src, pi, &root_only))
         return;
+    pp->root_only = root_only;
     for (size_t i = 0; i < pp->n; i++) {
         char **w;
         size_t n = pred_words(q, pi, &pp->items[i], &w);
@@ -281,6 +309,10 @@ static void derive_anchor(const TSQuery *q, const TSLanguage *lang, const char *
             free(w[j]);
         free(w);
     }
+}
+
+int lf_predicates_root_only(const struct lf_rule_predicates *p, uint32_t pattern) {
+    return p && pattern < p->n_patterns && p->patterns[pattern].root_only;
 }
 
 const char *const *lf_predicates_anchor_words(const struct lf_rule_predicates *p, uint32_t pattern, size_t *n) {

@@ -474,6 +474,10 @@ static void test_anchor_roots(void) {
     expect_findings("((expression) @finding (#eq? @finding \\\"beta\\\"))", "f(beta)\n", "1:3 m beta;");
     expect_findings("((primary_expression/identifier) @finding (#eq? @finding \\\"beta\\\"))", "f(beta)\n",
                     "1:3 m beta;");
+    /* the grammar's start symbol, childless: its one site is the root; a
+     * childless pattern of another type keeps the walk */
+    expect_findings("(module) @finding", "x = 1\n", "1:1 m x = 1...;");
+    expect_findings("(expression_statement) @finding", "x = 1\ny = 2\n", "1:1 m x = 1;2:1 m y = 2;");
     /* a word spanning two tokens */
     expect_findings("((attribute) @finding (#match? @finding \\\"[.]res\\\"))", "p.resolve()\nq.other\n",
                     "1:1 m p.resolve;");
