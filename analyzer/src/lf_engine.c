@@ -74,12 +74,13 @@ static void combined_build(lf_combined *c, const lf_ruleset *set, lf_lang lang) 
     for (size_t i = 0; i < set->n_rules; i++) {
         const lf_rule *r = set->rules[i];
         c->first[i] = total;
-        if (!r->queries[lang] || !r->query_source[lang])
+        const TSQuery *q = lf_rule_query(r, lang);
+        if (!q)
             continue;
         /* A newline ends a trailing ';' comment before the next rule's patterns. */
         lf_strbuf_puts(&sb, r->query_source[lang]);
         lf_strbuf_puts(&sb, "\n");
-        total += ts_query_pattern_count(r->queries[lang]);
+        total += ts_query_pattern_count(q);
     }
     char *text = lf_strbuf_detach(&sb);
     uint32_t off = 0;
@@ -97,7 +98,8 @@ static void combined_build(lf_combined *c, const lf_ruleset *set, lf_lang lang) 
     c->owner = lf_xcalloc(total + 1, sizeof *c->owner);
     for (size_t i = 0; i < set->n_rules; i++) {
         const lf_rule *r = set->rules[i];
-        uint32_t n = r->queries[lang] ? ts_query_pattern_count(r->queries[lang]) : 0;
+        const TSQuery *q = lf_rule_query(r, lang);
+        uint32_t n = q ? ts_query_pattern_count(q) : 0;
         for (uint32_t k = 0; k < n; k++)
             c->owner[c->first[i] + k] = (uint32_t)i;
     }
@@ -411,7 +413,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
         lf_prefilter_scan(eng->prefilter[src->lang], src->text, src->len, eng->found[src->lang]);
     for (size_t i = 0; i < set->n_rules; i++) {
         const lf_rule *r = set->rules[i];
-        if (!(r->languages & LF_LANG_BIT(src->lang)) || !r->queries[src->lang])
+        if (!(r->languages & LF_LANG_BIT(src->lang)) || !r->query_source[src->lang])
             continue;
         lf_severity s = effective_severity(&eng->opts, r);
         if (s == LF_SEV_NONE)
@@ -485,8 +487,8 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
             ctx.n_matches = eng->rule_matches[todo_idx[i]].len;
             ctx.captures = eng->captures.items;
         } else {
-            ctx.query = r->queries[src->lang];
-            collect_matches(eng, ctx.query, r->predicates[src->lang], src, root, &sem);
+            ctx.query = lf_rule_query(r, src->lang);
+            collect_matches(eng, ctx.query, lf_rule_predicates(r, src->lang), src, root, &sem);
             ctx.matches = eng->matches.items;
             ctx.n_matches = eng->matches.len;
             ctx.captures = eng->captures.items;
