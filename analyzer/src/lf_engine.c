@@ -61,49 +61,68 @@ static void combined_free(lf_combined *c) {
     memset(c, 0, sizeof *c);
 }
 
-/* Compile the combined query of lang from the rules' sources. Every source already
- * compiled alone at load (where its errors were reported against the rule file), so
- * failure here is not expected; it leaves state -1 and the engine runs the rules'
- * own queries, which give the same findings, only slower. */
+/* Compile the combined query of lang from the rules' sources, and give each of
+ * its patterns to the rule whose source holds the pattern's first byte. The
+ * rules' own queries are not needed for this: a built-in's compiles on first
+ * use (lf_rule_query), and a file that meets several rules would otherwise pay
+ * the query analysis twice. Every source compiles alone (--rules DIR at load,
+ * the built-ins in the rules tests), so failure here is not expected; it leaves
+ * state -1 and the engine runs the rules' own queries, which give the same
+ * findings, only slower. */
 static void combined_build(lf_combined *c, const lf_ruleset *set, lf_lang lang) {
     lf_strbuf sb;
     lf_strbuf_init(&sb);
     c->state = -1;
     c->first = lf_xcalloc(set->n_rules + 1, sizeof *c->first);
-    uint32_t total = 0;
+    size_t *start = lf_xcalloc(set->n_rules + 1, sizeof *start); /* rule i's source: offset in the text */
     for (size_t i = 0; i < set->n_rules; i++) {
-        const lf_rule *r = set->rules[i];
-        c->first[i] = total;
-        const TSQuery *q = lf_rule_query(r, lang);
+        const char *q = set->rules[i]->query_source[lang];
+        start[i] = sb.len;
         if (!q)
             continue;
         /* A newline ends a trailing ';' comment before the next rule's patterns. */
-        lf_strbuf_puts(&sb, r->query_source[lang]);
+        lf_strbuf_puts(&sb, q);
         lf_strbuf_puts(&sb, "\n");
-        total += ts_query_pattern_count(q);
     }
     char *text = lf_strbuf_detach(&sb);
     uint32_t off = 0;
     TSQueryError qe = TSQueryErrorNone;
     c->query = ts_query_new(lf_lang_grammar(lang), text, (uint32_t)strlen(text), &off, &qe);
     free(text);
-    if (!c->query || ts_query_pattern_count(c->query) != total)
-        return;
+    if (!c->query)
+        goto out;
     char *problem = NULL;
     c->preds = lf_predicates_compile(c->query, &problem);
     if (!c->preds) {
         free(problem);
-        return;
+        goto out;
     }
+    uint32_t total = ts_query_pattern_count(c->query);
     c->owner = lf_xcalloc(total + 1, sizeof *c->owner);
+    /* Patterns are numbered in source order, so owners never go back; a rule
+     * without a source for lang has the next one's offset and is passed over. */
+    size_t r = 0;
+    uint32_t prev = 0;
+    for (uint32_t p = 0; p < total; p++) {
+        uint32_t at = ts_query_start_byte_for_pattern(c->query, p);
+        if (at < prev)
+            goto out;
+        prev = at;
+        while (r + 1 < set->n_rules && start[r + 1] <= at)
+            r++;
+        if (!set->rules[r]->query_source[lang])
+            goto out;
+        c->owner[p] = (uint32_t)r;
+    }
+    uint32_t p = 0;
     for (size_t i = 0; i < set->n_rules; i++) {
-        const lf_rule *r = set->rules[i];
-        const TSQuery *q = lf_rule_query(r, lang);
-        uint32_t n = q ? ts_query_pattern_count(q) : 0;
-        for (uint32_t k = 0; k < n; k++)
-            c->owner[c->first[i] + k] = (uint32_t)i;
+        while (p < total && c->owner[p] < i)
+            p++;
+        c->first[i] = p;
     }
     c->state = 1;
+out:
+    free(start);
 }
 
 lf_engine_shared *lf_engine_shared_new(const lf_ruleset *rules) {
