@@ -102,6 +102,12 @@ int main(void) {
         cJSON *doc = cJSON_ParseWithLength(lf_builtin_rules[b].text, lf_builtin_rules[b].len);
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(doc, "id");
         const lf_rule *r = lf_ruleset_find(&set, id->valuestring);
+        char *cerr = NULL;
+        if (!lf_rule_compile_all(r, &cerr)) { /* reported above; its cases would abort */
+            free(cerr);
+            cJSON_Delete(doc);
+            continue;
+        }
         const cJSON *tests = cJSON_GetObjectItemCaseSensitive(doc, "tests");
         const cJSON *valid = cJSON_GetObjectItemCaseSensitive(tests, "valid");
         const cJSON *invalid = cJSON_GetObjectItemCaseSensitive(tests, "invalid");
