@@ -3,6 +3,7 @@
  * loading, and the clean-parse check. Each check prints what it expected. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -572,6 +573,44 @@ static void test_builtin_queries_lazy(void) {
     lf_ruleset_free(&set);
 }
 
+/* Threads asking for the same built-in queries at once (a scan's workers) get
+ * one compile each: the same query and predicates, whoever asked first. */
+#define LAZY_THREADS 4
+typedef struct lazy_probe {
+    const lf_ruleset *set;
+    const TSQuery *got[16][LF_LANG_COUNT];
+} lazy_probe;
+
+static void *lazy_ask(void *arg) {
+    lazy_probe *p = arg;
+    for (size_t i = 0; i < p->set->n_rules && i < 16; i++)
+        for (int l = 0; l < LF_LANG_COUNT; l++)
+            p->got[i][l] = lf_rule_query(p->set->rules[i], (lf_lang)l);
+    return NULL;
+}
+
+static void test_builtin_queries_threads(void) {
+    lf_ruleset set = {0};
+    char *err = NULL;
+    CHECK(lf_ruleset_load_builtin(&set, &err), "builtin load");
+    static lazy_probe probes[LAZY_THREADS];
+    pthread_t t[LAZY_THREADS];
+    for (int k = 0; k < LAZY_THREADS; k++) {
+        probes[k].set = &set;
+        CHECK(pthread_create(&t[k], NULL, lazy_ask, &probes[k]) == 0, "thread %d starts", k);
+    }
+    for (int k = 0; k < LAZY_THREADS; k++)
+        pthread_join(t[k], NULL);
+    for (size_t i = 0; i < set.n_rules && i < 16; i++)
+        for (int l = 0; l < LF_LANG_COUNT; l++) {
+            int has = (set.rules[i]->languages & LF_LANG_BIT(l)) != 0;
+            for (int k = 0; k < LAZY_THREADS; k++)
+                CHECK((probes[k].got[i][l] != NULL) == has && probes[k].got[i][l] == probes[0].got[i][l],
+                      "%s %s: thread %d got the one compiled query", set.rules[i]->id, lf_lang_name((lf_lang)l), k);
+        }
+    lf_ruleset_free(&set);
+}
+
 static void test_rules_dir(void) {
     char *dir = lf_xasprintf("%s/rules", g_dir);
     mkdir(dir, 0700);
@@ -661,6 +700,7 @@ int main(void) {
     test_fixers_decline_unknown_shapes();
     test_deep_nesting();
     test_builtin_queries_lazy();
+    test_builtin_queries_threads();
     test_rules_dir();
     test_parses_cleanly();
     cleanup(g_dir);
