@@ -32,7 +32,7 @@ typedef struct parse_ctx {
 } parse_ctx;
 
 /* A rule's compiled queries. Compiling every built-in rule's queries for all
- * three grammars at start cost about 0.3 s of CPU, paid by every scan however
+ * three grammars at start cost 0.2-0.3 s of CPU, paid by every scan however
  * few files and languages it meets; so a built-in rule compiles a language's
  * query on first use. Rules from --rules DIR still compile at load, where their
  * errors belong. The built-ins' own errors are the rules tests' to find
@@ -349,9 +349,9 @@ static const char *query_error_name(TSQueryError e) {
     }
 }
 
-/* Compile one query text for one grammar into r, reporting errors at query line:col. */
-/* Compile one language's query and its predicates, and check what the rule
- * needs of it; on success *q_out and *preds_out own them. */
+/* Compile one query text for one grammar and its predicates, and check what the
+ * rule needs of it, reporting errors at query line:col; on success *q_out and
+ * *preds_out own them. */
 static int compile_query(parse_ctx *pc, const lf_rule *r, const char *key, lf_lang lang, const char *src,
                          TSQuery **q_out, struct lf_rule_predicates **preds_out) {
     size_t line = key_line(pc, "queries", key);
