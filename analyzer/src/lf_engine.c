@@ -64,49 +64,70 @@ static void combined_free(lf_combined *c) {
     memset(c, 0, sizeof *c);
 }
 
-/* Compile the combined query of lang from the rules' sources. Every source already
- * compiled alone at load (where its errors were reported against the rule file), so
- * failure here is not expected; it leaves state -1 and the engine runs the rules'
- * own queries, which give the same findings, only slower. */
+/* Compile the combined query of lang from the rules' sources, and give each of
+ * its patterns to the rule whose source holds the pattern's first byte. The
+ * rules' own queries are not needed for this: a built-in's compiles on first
+ * use (lf_rule_query), and a file that meets several rules would otherwise pay
+ * the query analysis twice. Every source compiles alone (--rules DIR at load,
+ * the built-ins in the rules tests), so failure here is not expected; it leaves
+ * state -1 and the engine runs the rules' own queries, which give the same
+ * findings, only slower. */
 static void combined_build(lf_combined *c, const lf_ruleset *set, lf_lang lang) {
     lf_strbuf sb;
     lf_strbuf_init(&sb);
     c->state = -1;
     c->first = lf_xcalloc(set->n_rules + 1, sizeof *c->first);
-    uint32_t total = 0;
+    size_t *start = lf_xcalloc(set->n_rules + 1, sizeof *start); /* rule i's source: offset in the text */
     for (size_t i = 0; i < set->n_rules; i++) {
-        const lf_rule *r = set->rules[i];
-        c->first[i] = total;
-        if (!r->queries[lang] || !r->query_source[lang])
+        const char *q = set->rules[i]->query_source[lang];
+        start[i] = sb.len;
+        if (!q)
             continue;
         /* A newline ends a trailing ';' comment before the next rule's patterns. */
-        lf_strbuf_puts(&sb, r->query_source[lang]);
+        lf_strbuf_puts(&sb, q);
         lf_strbuf_puts(&sb, "\n");
-        total += ts_query_pattern_count(r->queries[lang]);
     }
     char *text = lf_strbuf_detach(&sb);
     uint32_t off = 0;
     TSQueryError qe = TSQueryErrorNone;
     c->query = ts_query_new(lf_lang_grammar(lang), text, (uint32_t)strlen(text), &off, &qe);
-    if (!c->query || ts_query_pattern_count(c->query) != total) {
+    if (!c->query) {
         free(text);
-        return;
+        goto out;
     }
     char *problem = NULL;
     c->preds = lf_predicates_compile(c->query, lf_lang_grammar(lang), text, &problem);
     free(text);
     if (!c->preds) {
         free(problem);
-        return;
+        goto out;
     }
+    uint32_t total = ts_query_pattern_count(c->query);
     c->owner = lf_xcalloc(total + 1, sizeof *c->owner);
+    /* Patterns are numbered in source order, so owners never go back; a rule
+     * without a source for lang has the next one's offset and is passed over. */
+    size_t r = 0;
+    uint32_t prev = 0;
+    for (uint32_t p = 0; p < total; p++) {
+        uint32_t at = ts_query_start_byte_for_pattern(c->query, p);
+        if (at < prev)
+            goto out;
+        prev = at;
+        while (r + 1 < set->n_rules && start[r + 1] <= at)
+            r++;
+        if (!set->rules[r]->query_source[lang])
+            goto out;
+        c->owner[p] = (uint32_t)r;
+    }
+    uint32_t p = 0;
     for (size_t i = 0; i < set->n_rules; i++) {
-        const lf_rule *r = set->rules[i];
-        uint32_t n = r->queries[lang] ? ts_query_pattern_count(r->queries[lang]) : 0;
-        for (uint32_t k = 0; k < n; k++)
-            c->owner[c->first[i] + k] = (uint32_t)i;
+        while (p < total && c->owner[p] < i)
+            p++;
+        c->first[i] = p;
     }
     c->state = 1;
+out:
+    free(start);
 }
 
 lf_engine_shared *lf_engine_shared_new(const lf_ruleset *rules) {
@@ -486,7 +507,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
         lf_prefilter_scan(eng->prefilter[src->lang], src->text, src->len, eng->found[src->lang]);
     for (size_t i = 0; i < set->n_rules; i++) {
         const lf_rule *r = set->rules[i];
-        if (!(r->languages & LF_LANG_BIT(src->lang)) || !r->queries[src->lang])
+        if (!(r->languages & LF_LANG_BIT(src->lang)) || !r->query_source[src->lang])
             continue;
         lf_severity s = effective_severity(&eng->opts, r);
         if (s == LF_SEV_NONE)
@@ -560,8 +581,8 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
             ctx.n_matches = eng->rule_matches[todo_idx[i]].len;
             ctx.captures = eng->captures.items;
         } else {
-            ctx.query = r->queries[src->lang];
-            collect_matches(eng, ctx.query, r->predicates[src->lang], src, root, &sem);
+            ctx.query = lf_rule_query(r, src->lang);
+            collect_matches(eng, ctx.query, lf_rule_predicates(r, src->lang), src, root, &sem);
             ctx.matches = eng->matches.items;
             ctx.n_matches = eng->matches.len;
             ctx.captures = eng->captures.items;

@@ -24,6 +24,9 @@
 struct lf_rule_predicates *lf_predicates_compile(const TSQuery *q, const TSLanguage *lang, const char *src,
                                                  char **problem);
 void lf_predicates_free(struct lf_rule_predicates *p);
+/* A rule's compiled text predicates for lang, compiled with its query on first
+ * use like lf_rule_query (lf_rule.c). */
+const struct lf_rule_predicates *lf_rule_predicates(const lf_rule *r, lf_lang lang);
 /* 1 when every text predicate of the match's pattern holds. fs answers
  * #qualname? (NULL: those predicates fail). */
 int lf_predicates_eval(const struct lf_rule_predicates *p, const TSQueryMatch *m, const lf_source *src,

@@ -10,7 +10,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +28,29 @@ typedef struct parse_ctx {
     size_t len;
     const char *origin;
     char *err; /* first error, malloc'd */
+    int lazy;  /* a built-in rule: queries compile on first use (lf_rule_query) */
 } parse_ctx;
+
+/* A rule's compiled queries. Compiling every built-in rule's queries for all
+ * three grammars at start cost 0.2-0.3 s of CPU, paid by every scan however
+ * few files and languages it meets; so a built-in rule compiles a language's
+ * query on first use. Rules from --rules DIR still compile at load, where their
+ * errors belong. The built-ins' own errors are the rules tests' to find
+ * (lf_rule_compile_all), with the same messages.
+ *
+ * Threads: `ready` (a LF_LANG_BIT mask of the compiled languages) is the only
+ * field read without the lock. A language's query and predicates are written
+ * once, under the lock, before its bit is published (release); a reader that
+ * sees the bit (acquire) sees them, and they never change until rule_free. */
+struct lf_rule_compiled {
+    pthread_mutex_t lock;
+    atomic_uint ready;
+    TSQuery *query[LF_LANG_COUNT];
+    struct lf_rule_predicates *preds[LF_LANG_COUNT];
+    char *key[LF_LANG_COUNT]; /* the "queries" key query_source[l] came from ("typescript" for tsx) */
+    const char *doc;          /* lazy: the rule document (a built-in's, static), to locate errors */
+    size_t doc_len;
+};
 
 static size_t line_of_offset(const char *text, size_t off) {
     size_t line = 1;
@@ -112,12 +136,16 @@ static void rule_free(lf_rule *r) {
         }
         free(g);
     }
+    struct lf_rule_compiled *c = r->compiled;
     for (int l = 0; l < LF_LANG_COUNT; l++) {
-        if (r->queries[l])
-            ts_query_delete(r->queries[l]);
+        if (c->query[l])
+            ts_query_delete(c->query[l]);
+        lf_predicates_free(c->preds[l]);
+        free(c->key[l]);
         free(r->query_source[l]);
-        lf_predicates_free(r->predicates[l]);
     }
+    pthread_mutex_destroy(&c->lock);
+    free(c);
     free(r->fix_unavailable);
     free(r->origin);
     free(r);
@@ -321,8 +349,11 @@ static const char *query_error_name(TSQueryError e) {
     }
 }
 
-/* Compile one query text for one grammar into r, reporting errors at query line:col. */
-static int compile_query(parse_ctx *pc, lf_rule *r, const char *key, lf_lang lang, const char *src) {
+/* Compile one query text for one grammar and its predicates, and check what the
+ * rule needs of it, reporting errors at query line:col; on success *q_out and
+ * *preds_out own them. */
+static int compile_query(parse_ctx *pc, const lf_rule *r, const char *key, lf_lang lang, const char *src,
+                         TSQuery **q_out, struct lf_rule_predicates **preds_out) {
     size_t line = key_line(pc, "queries", key);
     uint32_t off = 0;
     TSQueryError qe = TSQueryErrorNone;
@@ -375,10 +406,73 @@ static int compile_query(parse_ctx *pc, lf_rule *r, const char *key, lf_lang lan
         }
         free(name);
     }
-    r->queries[lang] = q;
-    r->query_source[lang] = lf_xstrdup(src);
-    r->predicates[lang] = preds;
+    *q_out = q;
+    *preds_out = preds;
     return 1;
+}
+
+/* Compile lang's query (r->query_source[lang] is set) unless it is already.
+ * Returns 0 with *err (malloc'd) set to the error loading would have given. */
+static int compile_lang(const lf_rule *r, lf_lang lang, char **err) {
+    struct lf_rule_compiled *c = r->compiled;
+    if (atomic_load_explicit(&c->ready, memory_order_acquire) & LF_LANG_BIT(lang))
+        return 1;
+    int ok = 1;
+    pthread_mutex_lock(&c->lock);
+    if (!(atomic_load_explicit(&c->ready, memory_order_relaxed) & LF_LANG_BIT(lang))) {
+        parse_ctx pc = {c->doc, c->doc_len, r->origin, NULL, 1};
+        TSQuery *q = NULL;
+        struct lf_rule_predicates *preds = NULL;
+        if (compile_query(&pc, r, c->key[lang], lang, r->query_source[lang], &q, &preds)) {
+            c->query[lang] = q;
+            c->preds[lang] = preds;
+            atomic_fetch_or_explicit(&c->ready, LF_LANG_BIT(lang), memory_order_release);
+        } else {
+            ok = 0;
+            *err = pc.err;
+        }
+    }
+    pthread_mutex_unlock(&c->lock);
+    return ok;
+}
+
+static int has_query(const lf_rule *r, lf_lang lang) {
+    return (unsigned)lang < LF_LANG_COUNT && r->query_source[lang];
+}
+
+static void compile_or_die(const lf_rule *r, lf_lang lang) {
+    char *err = NULL;
+    if (!compile_lang(r, lang, &err)) {
+        /* a built-in query the rules tests would have failed on */
+        fprintf(stderr, "lockfix: internal error: %s\n", err);
+        abort();
+    }
+}
+
+const TSQuery *lf_rule_query(const lf_rule *r, lf_lang lang) {
+    if (!has_query(r, lang))
+        return NULL;
+    compile_or_die(r, lang);
+    return r->compiled->query[lang];
+}
+
+const struct lf_rule_predicates *lf_rule_predicates(const lf_rule *r, lf_lang lang) {
+    if (!has_query(r, lang))
+        return NULL;
+    compile_or_die(r, lang);
+    return r->compiled->preds[lang];
+}
+
+int lf_rule_compile_all(const lf_rule *r, char **err) {
+    *err = NULL;
+    for (int l = 0; l < LF_LANG_COUNT; l++)
+        if (has_query(r, (lf_lang)l) && !compile_lang(r, (lf_lang)l, err))
+            return 0;
+    return 1;
+}
+
+int lf_rule_query_is_compiled(const lf_rule *r, lf_lang lang) {
+    return has_query(r, lang) && (atomic_load_explicit(&r->compiled->ready, memory_order_acquire) & LF_LANG_BIT(lang));
 }
 
 static int parse_queries(parse_ctx *pc, const cJSON *v, lf_rule *r) {
@@ -399,17 +493,23 @@ static int parse_queries(parse_ctx *pc, const cJSON *v, lf_rule *r) {
                            "queries.%s must be a non-empty string or array of strings", c->string);
         }
         for (int l = 0; l < LF_LANG_COUNT; l++) {
-            if (!(mask & LF_LANG_BIT(l)) || r->queries[l])
+            if (!(mask & LF_LANG_BIT(l)) || r->query_source[l])
                 continue;
-            if (!compile_query(pc, r, c->string, (lf_lang)l, src)) {
-                free(src);
-                return 0;
+            struct lf_rule_compiled *cq = r->compiled;
+            if (!pc->lazy) {
+                if (!compile_query(pc, r, c->string, (lf_lang)l, src, &cq->query[l], &cq->preds[l])) {
+                    free(src);
+                    return 0;
+                }
+                atomic_fetch_or_explicit(&cq->ready, LF_LANG_BIT(l), memory_order_relaxed);
             }
+            r->query_source[l] = lf_xstrdup(src);
+            cq->key[l] = lf_xstrdup(c->string);
         }
         free(src);
     }
     for (int l = 0; l < LF_LANG_COUNT; l++)
-        if ((r->languages & LF_LANG_BIT(l)) && !r->queries[l])
+        if ((r->languages & LF_LANG_BIT(l)) && !r->query_source[l])
             return problem(pc, key_line(pc, "queries", NULL), "no query for language \"%s\" listed in \"languages\"",
                            lf_lang_name((lf_lang)l));
     return 1;
@@ -651,8 +751,10 @@ static int parse_rule_object(parse_ctx *pc, const cJSON *root, lf_rule *r) {
     return 1;
 }
 
-int lf_rule_parse(const char *json_text, size_t len, const char *origin, lf_rule **out, char **err) {
-    parse_ctx pc = {json_text, len, origin, NULL};
+/* lazy: json_text outlives the rule (a built-in's), which compiles its queries
+ * on first use. */
+static int rule_parse(const char *json_text, size_t len, const char *origin, int lazy, lf_rule **out, char **err) {
+    parse_ctx pc = {json_text, len, origin, NULL, lazy};
     *out = NULL;
     if (err)
         *err = NULL;
@@ -672,6 +774,13 @@ int lf_rule_parse(const char *json_text, size_t len, const char *origin, lf_rule
     }
     lf_rule *r = lf_xcalloc(1, sizeof *r);
     r->origin = lf_xstrdup(origin);
+    r->compiled = lf_xcalloc(1, sizeof *r->compiled);
+    pthread_mutex_init(&r->compiled->lock, NULL);
+    atomic_init(&r->compiled->ready, 0);
+    if (lazy) {
+        r->compiled->doc = json_text;
+        r->compiled->doc_len = len;
+    }
     if (!parse_rule_object(&pc, root, r)) {
         rule_free(r);
         cJSON_Delete(root);
@@ -684,6 +793,10 @@ int lf_rule_parse(const char *json_text, size_t len, const char *origin, lf_rule
     cJSON_Delete(root);
     *out = r;
     return 1;
+}
+
+int lf_rule_parse(const char *json_text, size_t len, const char *origin, lf_rule **out, char **err) {
+    return rule_parse(json_text, len, origin, 0, out, err);
 }
 
 /* Insert keeping the set sorted by id; a rule with an existing id replaces it. */
@@ -709,7 +822,7 @@ int lf_ruleset_load_builtin(lf_ruleset *set, char **err) {
         const lf_builtin_rule *b = &lf_builtin_rules[i];
         char *origin = lf_xasprintf("builtin:%s", b->origin);
         lf_rule *r;
-        int ok = lf_rule_parse(b->text, b->len, origin, &r, err);
+        int ok = rule_parse(b->text, b->len, origin, 1, &r, err);
         free(origin);
         if (!ok)
             return 0;

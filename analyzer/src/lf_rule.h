@@ -11,6 +11,7 @@
 struct lf_check;
 struct lf_fixer;
 struct lf_rule_predicates;
+struct lf_rule_compiled;
 
 /* One prefilter group: the file must contain at least one of these literals. */
 typedef struct lf_prefilter_group {
@@ -47,8 +48,7 @@ typedef struct lf_rule {
      * without any of them can never produce a finding for this rule. */
     char **prefilter;
     size_t n_prefilter;
-    TSQuery *queries[LF_LANG_COUNT]; /* NULL where the rule has no query for that language */
-    char *query_source[LF_LANG_COUNT];
+    char *query_source[LF_LANG_COUNT]; /* NULL where the rule has no query for that language */
     const struct lf_check *check;    /* NULL: every match emits at capture @finding */
     const struct lf_fixer *fixer;    /* NULL: no fix generator */
     char *origin;                    /* "builtin:rules/LF101-unlocked-fallback.json" or a file path */
@@ -67,8 +67,22 @@ typedef struct lf_rule {
     char *fix_unavailable; /* fix.unavailable: why a fixable rule offers no fix yet (no generator, or a
                               language outside fix_languages) */
     unsigned fix_languages; /* fix.languages: LF_LANG_BIT mask the generator covers; 0 = all the rule's */
-    struct lf_rule_predicates *predicates[LF_LANG_COUNT]; /* compiled text predicates (engine-private) */
+    /* The compiled queries and text predicates, per language: private to
+     * lf_rule.c, read through lf_rule_query / lf_rule_predicates. */
+    struct lf_rule_compiled *compiled;
 } lf_rule;
+
+/* The rule's query for lang (NULL when it has none), compiled on first use for
+ * a built-in rule: a scan pays query analysis only for the languages of the
+ * files it meets. Safe to call from any number of threads at once. A built-in
+ * query that does not compile is a bug the rules tests catch
+ * (lf_rule_compile_all); here it aborts with the load-time error message. */
+const TSQuery *lf_rule_query(const lf_rule *r, lf_lang lang);
+/* Compile every language's query now. Returns 0 with *err (malloc'd) set to the
+ * error loading the rule would give if it were compiled eagerly. */
+int lf_rule_compile_all(const lf_rule *r, char **err);
+/* 1 when lang's query is compiled already (for tests of the lazy compile). */
+int lf_rule_query_is_compiled(const lf_rule *r, lf_lang lang);
 
 /* The prefilter groups the rule applies to files of lang (n = 0: none). */
 const lf_prefilter_group *lf_rule_prefilter(const lf_rule *r, lf_lang lang, size_t *n);

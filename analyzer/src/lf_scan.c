@@ -265,7 +265,8 @@ typedef struct scan_pool {
     lf_scan *scan;
     lf_engine_options eng_opts;
     int keep_sources;
-    atomic_size_t next;
+    const size_t *order; /* file indexes, largest file first */
+    atomic_size_t next;  /* into order */
 } scan_pool;
 
 static lf_skip_kind skip_kind_of(lf_load_status st) {
@@ -334,10 +335,10 @@ static void *worker(void *arg) {
     scan_pool *p = arg;
     lf_engine *eng = lf_engine_new(&p->eng_opts);
     for (;;) {
-        size_t i = atomic_fetch_add(&p->next, 1);
-        if (i >= p->scan->n_files)
+        size_t k = atomic_fetch_add(&p->next, 1);
+        if (k >= p->scan->n_files)
             break;
-        analyze_one(p, eng, &p->scan->files[i]);
+        analyze_one(p, eng, &p->scan->files[p->order[k]]);
     }
     lf_engine_free(eng);
     return NULL;
@@ -361,6 +362,37 @@ const char *lf_scan_partial_reason(void) {
            "below that depth were not matched";
 }
 
+typedef struct size_rank {
+    uint64_t size;
+    size_t index;
+} size_rank;
+
+static int size_rank_cmp(const void *a, const void *b) {
+    const size_rank *x = a, *y = b;
+    if (x->size != y->size)
+        return x->size > y->size ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Largest file first (ties in walk order): a big file taken last would leave
+ * the other workers idle while it finishes alone, so it is started first and
+ * the small ones fill in around it (longest-processing-time-first). Results
+ * stay stored by walk index, so reports do not depend on this order. */
+static size_t *largest_first(const lf_walk_result *w) {
+    size_rank *rank = lf_xcalloc(w->n_files ? w->n_files : 1, sizeof *rank);
+    for (size_t i = 0; i < w->n_files; i++) {
+        rank[i].size = w->files[i].size;
+        rank[i].index = i;
+    }
+    if (w->n_files > 1)
+        qsort(rank, w->n_files, sizeof *rank, size_rank_cmp);
+    size_t *order = lf_xcalloc(w->n_files ? w->n_files : 1, sizeof *order);
+    for (size_t i = 0; i < w->n_files; i++)
+        order[i] = rank[i].index;
+    free(rank);
+    return order;
+}
+
 static void add_skip(lf_scan *s, const char *path, lf_skip_kind kind, const char *reason) {
     s->skips = lf_xrealloc(s->skips, (s->n_skips + 1) * sizeof *s->skips);
     s->skips[s->n_skips].path = lf_xstrdup(path);
@@ -381,6 +413,8 @@ void lf_scan_run(lf_scan *s, int jobs, int want_fixes, int keep_sources) {
     pool.eng_opts.want_fixes = want_fixes;
     pool.eng_opts.use_prefilter = 1;
     pool.eng_opts.fix_runtime_dir = s->fix_runtime_dir;
+    size_t *order = largest_first(&s->walk);
+    pool.order = order;
     atomic_init(&pool.next, 0);
 
     if (jobs <= 0)
@@ -406,6 +440,7 @@ void lf_scan_run(lf_scan *s, int jobs, int want_fixes, int keep_sources) {
         free(threads);
     }
     lf_engine_shared_free(shared);
+    free(order);
 
     for (size_t i = 0; i < s->walk.n_skipped; i++) {
         const lf_walk_skip *w = &s->walk.skipped[i];

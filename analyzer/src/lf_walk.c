@@ -72,7 +72,7 @@ static int seen_insert(lf_walk_result *res, uint64_t dev, uint64_t ino) {
     return 1;
 }
 
-static void add_file(lf_walk_result *res, const char *path, const char *open_path, lf_lang lang) {
+static void add_file(lf_walk_result *res, const char *path, const char *open_path, lf_lang lang, uint64_t size) {
     if (res->n_files == res->cap_files) {
         res->cap_files = res->cap_files ? res->cap_files * 2 : 64;
         res->files = lf_xrealloc(res->files, res->cap_files * sizeof *res->files);
@@ -81,6 +81,7 @@ static void add_file(lf_walk_result *res, const char *path, const char *open_pat
     f->path = lf_xstrdup(path);
     f->open_path = lf_xstrdup(open_path ? open_path : path);
     f->lang = lang;
+    f->size = size;
 }
 
 static void add_skip(lf_walk_result *res, const char *path, lf_walk_skip_kind kind, char *reason_owned) {
@@ -258,14 +259,16 @@ static void walk_dir(walk_ctx *c, int dirfd_, const char *display, const char *r
         DIR *d = f->d;
         dev_t dev = f->dev;
         lf_lang lang;
+        struct stat st;
+        int have_st = 0;
         if (e->type == DT_UNKNOWN) {
             /* Filesystems without d_type: lstat semantics, so a link is never
              * mistaken for its target. */
-            struct stat st;
             if (fstatat(dirfd(d), e->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
                 continue; /* vanished since readdir */
             e->type = dtype_of_mode(st.st_mode);
             e->ino = (uint64_t)st.st_ino;
+            have_st = 1;
         }
         char *child_display = join(f->display, e->name);
         char *child_rel = join(f->relpath, e->name);
@@ -293,8 +296,15 @@ static void walk_dir(walk_ctx *c, int dirfd_, const char *display, const char *r
             }
         } else if (lf_lang_from_path(e->name, &lang)) {
             if (e->type == DT_REG) {
-                if (!is_excluded(c, child_rel, child_display, 0) && seen_insert(c->res, (uint64_t)dev, e->ino))
-                    add_file(c->res, child_display, NULL, lang);
+                if (!is_excluded(c, child_rel, child_display, 0) && seen_insert(c->res, (uint64_t)dev, e->ino)) {
+                    /* The size orders the scan's work (largest first); d_type spared
+                     * the walk any stat until here, so only source files pay one,
+                     * relative to the open directory. A failure leaves 0: the read
+                     * reports the file. */
+                    if (!have_st && fstatat(dirfd(d), e->name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+                        have_st = 1;
+                    add_file(c->res, child_display, NULL, lang, have_st ? (uint64_t)st.st_size : 0);
+                }
             } else if (e->type != DT_LNK) {
                 if (!is_excluded(c, child_rel, child_display, 0))
                     add_skip(c->res, child_display, LF_WALK_NOT_REGULAR, lf_xstrdup("not a regular file"));
@@ -380,7 +390,7 @@ int lf_walk_add(lf_walk_result *res, const char *root, const lf_walk_options *op
         } else if (opts->force_exclude && is_excluded(&c, "", display, 0)) {
             /* named but excluded on request */
         } else if (seen_insert(res, (uint64_t)st.st_dev, (uint64_t)st.st_ino)) {
-            add_file(res, display, resolved, lang);
+            add_file(res, display, resolved, lang, (uint64_t)st.st_size);
         }
     }
 out:

@@ -33,6 +33,7 @@ typedef struct lf_walk_file {
     char *path;      /* display path: the argument as given, joined with the walked names */
     char *open_path; /* what to open: equal to path, or the resolved target of a symlink argument */
     lf_lang lang;
+    uint64_t size; /* bytes when walked (0 if the stat failed): the scan starts the largest files first */
 } lf_walk_file;
 
 typedef enum lf_walk_skip_kind {

@@ -192,6 +192,7 @@ static void test_explicit_paths(void) {
         CHECK_STR(r.files[0].open_path, want);
         free(want);
         CHECK_INT(r.files[0].lang, LF_LANG_PYTHON);
+        CHECK_INT(r.files[0].size, 6); /* the target's ("x = 1\n"), not the link's */
     }
     lf_walk_free(&r);
     /* Unsupported extension and FIFO named explicitly: reported, not opened. */
@@ -231,6 +232,9 @@ static void test_dedupe_and_langs(void) {
         CHECK_INT(r.files[1].lang, LF_LANG_TYPESCRIPT);
         CHECK_INT(r.files[5].lang, LF_LANG_TSX);
     }
+    /* Each file's size, which orders the scan's work (largest first). */
+    for (size_t i = 0; i < r.n_files; i++)
+        CHECK_INT(r.files[i].size, 6);
     lf_walk_free(&r);
     /* A hard link is the same file: scanned once. */
     lf_walk_result r2 = {0};

@@ -3,6 +3,7 @@
  * loading, and the clean-parse check. Each check prints what it expected. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -655,6 +656,73 @@ static void test_deep_nesting(void) {
     lf_ruleset_free(&set);
 }
 
+/* Built-in rules compile a language's query on first use: a Python file never
+ * needs a TypeScript or TSX query, and a rule no file reaches compiles nothing. */
+static void test_builtin_queries_lazy(void) {
+    lf_ruleset set = {0};
+    char *err = NULL;
+    CHECK(lf_ruleset_load_builtin(&set, &err), "builtin load");
+    size_t compiled = 0;
+    for (size_t i = 0; i < set.n_rules; i++)
+        for (int l = 0; l < LF_LANG_COUNT; l++)
+            compiled += (size_t)lf_rule_query_is_compiled(set.rules[i], (lf_lang)l);
+    CHECK(compiled == 0, "no built-in query compiled at load (%zu were)", compiled);
+    const char *probe = "import os\ndef alive(pid):\n    try:\n        os.kill(pid, 0)\n    except OSError:\n"
+                        "        return False\n    return True\n";
+    CHECK(run_builtin(&set, NULL, probe, NULL, NULL) == 1, "LF303 fires from a lazily compiled query");
+    const lf_rule *lf303 = lf_ruleset_find(&set, "LF303");
+    CHECK(lf303 && lf_rule_query_is_compiled(lf303, LF_LANG_PYTHON), "LF303's Python query compiled on use");
+    for (size_t i = 0; i < set.n_rules; i++) {
+        const lf_rule *r = set.rules[i];
+        CHECK(!lf_rule_query_is_compiled(r, LF_LANG_TYPESCRIPT) && !lf_rule_query_is_compiled(r, LF_LANG_TSX),
+              "%s: a Python file compiled no TypeScript/TSX query", r->id);
+        CHECK(lf_rule_compile_all(r, &err), "%s compiles: %s", r->id, err ? err : "");
+        for (int l = 0; l < LF_LANG_COUNT; l++)
+            CHECK(!(r->languages & LF_LANG_BIT(l)) ||
+                      (lf_rule_query_is_compiled(r, (lf_lang)l) && lf_rule_query(r, (lf_lang)l)),
+                  "%s: %s query compiled", r->id, lf_lang_name((lf_lang)l));
+    }
+    lf_ruleset_free(&set);
+}
+
+/* Threads asking for the same built-in queries at once (a scan's workers) get
+ * one compile each: the same query and predicates, whoever asked first. */
+#define LAZY_THREADS 4
+typedef struct lazy_probe {
+    const lf_ruleset *set;
+    const TSQuery *got[16][LF_LANG_COUNT];
+} lazy_probe;
+
+static void *lazy_ask(void *arg) {
+    lazy_probe *p = arg;
+    for (size_t i = 0; i < p->set->n_rules && i < 16; i++)
+        for (int l = 0; l < LF_LANG_COUNT; l++)
+            p->got[i][l] = lf_rule_query(p->set->rules[i], (lf_lang)l);
+    return NULL;
+}
+
+static void test_builtin_queries_threads(void) {
+    lf_ruleset set = {0};
+    char *err = NULL;
+    CHECK(lf_ruleset_load_builtin(&set, &err), "builtin load");
+    static lazy_probe probes[LAZY_THREADS];
+    pthread_t t[LAZY_THREADS];
+    for (int k = 0; k < LAZY_THREADS; k++) {
+        probes[k].set = &set;
+        CHECK(pthread_create(&t[k], NULL, lazy_ask, &probes[k]) == 0, "thread %d starts", k);
+    }
+    for (int k = 0; k < LAZY_THREADS; k++)
+        pthread_join(t[k], NULL);
+    for (size_t i = 0; i < set.n_rules && i < 16; i++)
+        for (int l = 0; l < LF_LANG_COUNT; l++) {
+            int has = (set.rules[i]->languages & LF_LANG_BIT(l)) != 0;
+            for (int k = 0; k < LAZY_THREADS; k++)
+                CHECK((probes[k].got[i][l] != NULL) == has && probes[k].got[i][l] == probes[0].got[i][l],
+                      "%s %s: thread %d got the one compiled query", set.rules[i]->id, lf_lang_name((lf_lang)l), k);
+        }
+    lf_ruleset_free(&set);
+}
+
 static void test_rules_dir(void) {
     char *dir = lf_xasprintf("%s/rules", g_dir);
     mkdir(dir, 0700);
@@ -678,6 +746,22 @@ static void test_rules_dir(void) {
     fclose(f);
     CHECK(!lf_ruleset_load_dir(&set, dir, &err) && err && strstr(err, "LF998-broken.json: line 3: unknown key \"oops\""),
           "broken rule file named with line: %s", err ? err : "(none)");
+    free(err);
+    lf_ruleset_free(&set);
+    unlink(p);
+    free(p);
+    /* A --rules DIR rule's queries compile at load, unlike the built-ins': a
+     * broken one fails the load with the line and the query's position. */
+    p = lf_xasprintf("%s/LF996-badquery.json", dir);
+    f = fopen(p, "w");
+    char *bad = rule_json("", "\"(identifier @finding\"");
+    fputs(bad, f);
+    fclose(f);
+    free(bad);
+    CHECK(!lf_ruleset_load_dir(&set, dir, &err) && err &&
+              strstr(err, "LF996-badquery.json: line 10: queries.python: syntax error at query line 1 col 13 (for "
+                          "python grammar), near \"@finding\""),
+          "broken query in a rules dir fails the load: %s", err ? err : "(none)");
     free(err);
     lf_ruleset_free(&set);
     unlink(p);
@@ -729,6 +813,8 @@ int main(void) {
     test_config_and_suppression();
     test_fixers_decline_unknown_shapes();
     test_deep_nesting();
+    test_builtin_queries_lazy();
+    test_builtin_queries_threads();
     test_rules_dir();
     test_parses_cleanly();
     cleanup(g_dir);
