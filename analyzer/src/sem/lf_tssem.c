@@ -142,8 +142,63 @@ typedef struct frame {
     int32_t cls;
 } frame;
 
+/* What the walk asks of a node's type, per grammar symbol: the walk visits every
+ * named node of the file, and comparing its type name with some eighteen strings
+ * each time was a tenth of a bundle's scan. A symbol's name is its node type
+ * (ts_node_type names the node's symbol), so a table by symbol answers the same. */
+enum {
+    NK_FUNCTION = 1 << 0, /* a function of any spelling: opens a scope */
+    NK_DECL = 1 << 1,     /* function/generator/class declaration: binds its name outside */
+    NK_CLASS = 1 << 2,    /* class declaration or expression */
+    NK_VISIT = 0x78,      /* bits 3..6: which of visit()'s cases (below) */
+};
+enum { NV_NONE, NV_IMPORT, NV_EXPORT, NV_VARIABLE, NV_ASSIGN, NV_FIELD, NV_CALL };
+#define NK_VISIT_SHIFT 3
+
+typedef struct node_kinds {
+    const TSLanguage *lang;
+    uint32_t n;
+    unsigned char *kind; /* per symbol */
+} node_kinds;
+
+static unsigned char kind_of_name(const char *t) {
+    static const char *const fns[] = {"function_declaration", "function_expression", "function", "arrow_function",
+                                       "method_definition", "generator_function_declaration", "generator_function"};
+    static const char *const visits[] = {"import_statement", "export_statement", "variable_declarator",
+                                         "assignment_expression", "public_field_definition", "call_expression"};
+    unsigned char k = 0;
+    for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
+        if (strcmp(t, fns[i]) == 0)
+            k |= NK_FUNCTION;
+    if (!strcmp(t, "function_declaration") || !strcmp(t, "generator_function_declaration") ||
+        !strcmp(t, "class_declaration"))
+        k |= NK_DECL;
+    if (!strcmp(t, "class_declaration") || !strcmp(t, "class"))
+        k |= NK_CLASS;
+    for (size_t i = 0; i < sizeof visits / sizeof *visits; i++)
+        if (strcmp(t, visits[i]) == 0)
+            k |= (unsigned char)((i + 1) << NK_VISIT_SHIFT);
+    return k;
+}
+
+static void node_kinds_init(node_kinds *nk, const TSLanguage *lang) {
+    nk->lang = lang;
+    nk->n = ts_language_symbol_count(lang);
+    nk->kind = lf_xcalloc(nk->n + 1, 1);
+    for (uint32_t i = 0; i < nk->n; i++) {
+        const char *name = ts_language_symbol_name(lang, (TSSymbol)i);
+        nk->kind[i] = name ? kind_of_name(name) : 0;
+    }
+}
+
+static unsigned char node_kind(const node_kinds *nk, TSNode n) {
+    TSSymbol s = ts_node_symbol(n);
+    return s < nk->n ? nk->kind[s] : 0; /* ERROR (65535) is none of them */
+}
+
 typedef struct walker {
     lf_tssem *m;
+    node_kinds kinds;
     LF_VEC(lf_tsscope) scopes;
     LF_VEC(lf_tsclass) classes;
     LF_VEC(lf_tsbinding) bindings;
@@ -380,15 +435,17 @@ int lf_tssem_is_exports(const lf_source *src, TSNode obj) {
     return lf_tree_text_eq(src, obj, "exports") || lf_tree_text_eq(src, obj, "module.exports");
 }
 
-static void visit(walker *w, frame f) {
+static void visit(walker *w, frame f, unsigned char kind) {
     lf_tssem *m = w->m;
     TSNode n = f.node;
-    const char *t = ts_node_type(n);
-    if (strcmp(t, "import_statement") == 0) {
+    int v = (kind & NK_VISIT) >> NK_VISIT_SHIFT;
+    if (v == NV_NONE) {
+        return;
+    } else if (v == NV_IMPORT) {
         record_import(w, n);
-    } else if (strcmp(t, "export_statement") == 0) {
+    } else if (v == NV_EXPORT) {
         m->esm = 1;
-    } else if (strcmp(t, "variable_declarator") == 0) {
+    } else if (v == NV_VARIABLE) {
         TSNode name = lf_tree_field(n, "name"), value = lf_tree_field(n, "value");
         if (lf_tree_is(name, "identifier")) {
             const char *req = require_module(w, value);
@@ -401,7 +458,7 @@ static void visit(walker *w, frame f) {
         } else if (!ts_node_is_null(name)) {
             record_pattern(w, name, value, LF_TSBIND_VAR, f.scope);
         }
-    } else if (strcmp(t, "assignment_expression") == 0) {
+    } else if (v == NV_ASSIGN) {
         TSNode left = lf_tssem_unwrap(lf_tree_field(n, "left")), right = lf_tree_field(n, "right");
         if (lf_tree_is(left, "identifier")) {
             add_binding(w, LF_TSBIND_ASSIGN, intern_node(m, left), f.scope, -1, left, right, NULL, NULL);
@@ -418,7 +475,7 @@ static void visit(walker *w, frame f) {
             free(key);
             free(prop);
         }
-    } else if (strcmp(t, "public_field_definition") == 0 && f.cls >= 0) {
+    } else if (v == NV_FIELD && f.cls >= 0) {
         /* class fields: `lockPath = join(dir, "x.lock")` */
         TSNode name = lf_tree_field(n, "name"), value = lf_tree_field(n, "value");
         if (!ts_node_is_null(name) && !ts_node_is_null(value)) {
@@ -429,17 +486,15 @@ static void visit(walker *w, frame f) {
             free(key);
             free(prop);
         }
-    } else if (strcmp(t, "call_expression") == 0) {
+    } else if (v == NV_CALL) {
         lf_tscall c = {n, f.scope, NULL, -1, LF_TSCALL_UNASKED};
         LF_VEC_PUSH(&w->calls, c);
     }
 }
 
 /* A declaration binds its name in the scope around it (before the walk enters it). */
-static void record_declaration(walker *w, TSNode n, int32_t outer) {
-    const char *t = ts_node_type(n);
-    if (strcmp(t, "function_declaration") != 0 && strcmp(t, "generator_function_declaration") != 0 &&
-        strcmp(t, "class_declaration") != 0)
+static void record_declaration(walker *w, TSNode n, int32_t outer, unsigned char kind) {
+    if (!(kind & NK_DECL))
         return;
     TSNode name = lf_tree_field(n, "name");
     if (!ts_node_is_null(name))
@@ -454,6 +509,7 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
     walker w;
     memset(&w, 0, sizeof w);
     w.m = m;
+    node_kinds_init(&w.kinds, ts_node_language(root));
     lf_tsscope top = {root, -1, "", -1, 0, 0, -1, 0, -1};
     LF_VEC_PUSH(&w.scopes, top);
     frame start = {root, 0, -1};
@@ -462,8 +518,9 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
     while (w.stack.len) {
         frame f = w.stack.items[--w.stack.len];
         TSNode n = f.node;
-        record_declaration(&w, n, f.scope);
-        if (is_function(n) && !ts_node_eq(n, root)) {
+        unsigned char kind = node_kind(&w.kinds, n);
+        record_declaration(&w, n, f.scope, kind);
+        if ((kind & NK_FUNCTION) && !ts_node_eq(n, root)) {
             TSNode name = lf_tree_field(n, "name");
             const char *nm = ts_node_is_null(name) ? pending_fn_name(&w, n) : intern_node(m, name);
             lf_tsscope s = {n, f.scope, nm, f.cls, (int32_t)w.bindings.len, 0, -1, 0, -1};
@@ -471,13 +528,13 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
             f.scope = (int32_t)(w.scopes.len - 1);
             record_params(&w, n, f.scope);
             w.scopes.items[f.scope].n_params = (int32_t)(w.bindings.len - (size_t)s.first_param);
-        } else if (lf_tree_is(n, "class_declaration") || lf_tree_is(n, "class")) {
+        } else if (kind & NK_CLASS) {
             TSNode name = lf_tree_field(n, "name");
             lf_tsclass c = {n, ts_node_is_null(name) ? "" : intern_node(m, name), -1};
             LF_VEC_PUSH(&w.classes, c);
             f.cls = (int32_t)(w.classes.len - 1);
         }
-        visit(&w, f);
+        visit(&w, f, kind);
         /* children in reverse so they pop in source order; collected with one
          * cursor pass (ts_node_named_child(n, i) costs O(i): quadratic on the
          * long arrays and statement lists of bundled code) */
@@ -501,6 +558,7 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
     ts_tree_cursor_delete(&cur);
     LF_VEC_FREE(&w.stack);
     LF_VEC_FREE(&w.fn_names);
+    free(w.kinds.kind);
     m->scopes = w.scopes.items;
     m->n_scopes = w.scopes.len;
     m->classes = w.classes.items;
