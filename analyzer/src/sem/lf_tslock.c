@@ -394,25 +394,30 @@ static void direct_events(builder *b, lf_tssem *m) {
         const lf_tscall *c = &m->calls[i];
         TSNode call = c->node;
         int32_t fn = lf_tslock_fn_of(m, c->scope);
-        TSNode a0 = lf_tssem_arg(call, 0), a1 = lf_tssem_arg(call, 1), a2 = lf_tssem_arg(call, 2);
+        /* arguments only for the calls that use them: most of a bundle's calls are none of these */
         if (c->callee && strcmp(c->callee, "process.kill") == 0) {
-            if (lf_tree_text_eq(m->src, lf_tssem_unwrap(a1), "0"))
-                event(b, LF_TSEV_PROBE, fn, call, -1, a0);
+            if (lf_tree_text_eq(m->src, lf_tssem_unwrap(lf_tssem_arg(call, 1)), "0"))
+                event(b, LF_TSEV_PROBE, fn, call, -1, lf_tssem_arg(call, 0));
             continue;
         }
         if (c->callee && op_in(c->callee, k_lock_libs)) {
+            TSNode a0 = lf_tssem_arg(call, 0);
             int32_t k = key_add(b, lf_tssem_path_key(m, a0));
             flag(b, k, LF_TSLOCK_HELPER, call);
             event(b, LF_TSEV_ACQUIRE, fn, call, k, a0);
             continue;
         }
         if (c->callee && op_in(c->callee, k_resource_locks)) {
-            event(b, LF_TSEV_ACQUIRE, fn, call, -1, a0);
+            event(b, LF_TSEV_ACQUIRE, fn, call, -1, lf_tssem_arg(call, 0));
             continue;
         }
         const char *op = lf_tslock_fs_op(m, call);
-        if (!op || ts_node_is_null(a0))
+        if (!op)
             continue;
+        TSNode a0 = lf_tssem_arg(call, 0);
+        if (ts_node_is_null(a0))
+            continue;
+        TSNode a1 = lf_tssem_arg(call, 1), a2 = lf_tssem_arg(call, 2);
         if (op_in(op, k_proc_reads) && proc_pid_path(m, a0)) {
             event(b, LF_TSEV_PROBE, fn, call, -1, a0);
             continue;
@@ -662,7 +667,17 @@ static lf_tslock *build(lf_tssem *m) {
         fn_next[e] = fn_head[b.events.items[e].fn];
         fn_head[b.events.items[e].fn] = (int32_t)e;
     }
-    for (size_t i = 0; i < m->n_calls; i++) {
+    /* Only a probe, or a removal or judgement of a path of the helper's own, moves
+     * to its callers: with none, resolving every call's callee finds nothing. */
+    int helper_events = 0;
+    for (size_t e = 0; e < n_direct && !helper_events; e++) {
+        const lf_tslock_event *ev = &b.events.items[e];
+        const char *k = ev->key >= 0 ? b.keys.items[ev->key].key : "";
+        helper_events = ev->kind == LF_TSEV_PROBE ||
+                        ((ev->kind == LF_TSEV_REMOVE || ev->kind == LF_TSEV_JUDGE) &&
+                         (strncmp(k, "call:", 5) == 0 || strncmp(k, "this.", 5) == 0));
+    }
+    for (size_t i = 0; i < m->n_calls && helper_events; i++) {
         int32_t s = lf_tssem_local_callee(m, m->calls[i].node);
         if (s <= 0)
             continue;
