@@ -521,18 +521,13 @@ def main():
             s = summ["lockfix no-op rule"]
             extra["ast-grep no-op rule/lockfix no-op rule"] = {
                 "wall": floor["wall_median"] / s["wall_median"], "cpu": floor["cpu_median"] / s["cpu_median"]}
-    if "bare tree-sitter parse" in summ and "lockfix no-op rule" in summ:
-        b, s = summ["bare tree-sitter parse"], summ["lockfix no-op rule"]
-        extra["lockfix no-op rule/bare tree-sitter parse (floor; goal <= 1.1x cpu)"] = {
-            "wall": s["wall_median"] / b["wall_median"], "cpu": s["cpu_median"] / b["cpu_median"]}
-    if "bare tree-sitter parse" in summ and "lockfix no-op rule --jobs 1" in summ:
-        b, s = summ["bare tree-sitter parse"], summ["lockfix no-op rule --jobs 1"]
-        extra["lockfix no-op rule --jobs 1/bare tree-sitter parse (floor, one thread each)"] = {
-            "wall": s["wall_median"] / b["wall_median"], "cpu": s["cpu_median"] / b["cpu_median"]}
-    if "bare tree-sitter parse" in summ and "lockfix no-op rule, whole-tree walk" in summ:
-        b, s = summ["bare tree-sitter parse"], summ["lockfix no-op rule, whole-tree walk"]
-        extra["lockfix no-op rule, whole-tree walk/bare tree-sitter parse"] = {
-            "wall": s["wall_median"] / b["wall_median"], "cpu": s["cpu_median"] / b["cpu_median"]}
+    for row, label in (("lockfix no-op rule", "floor; goal <= 1.1x cpu"),
+                       ("lockfix no-op rule --jobs 1", "floor, one thread each"),
+                       ("lockfix no-op rule, whole-tree walk", None)):
+        if "bare tree-sitter parse" in summ and row in summ:
+            b, s = summ["bare tree-sitter parse"], summ[row]
+            name = f"{row}/bare tree-sitter parse" + (f" ({label})" if label else "")
+            extra[name] = {"wall": s["wall_median"] / b["wall_median"], "cpu": s["cpu_median"] / b["cpu_median"]}
     for k, v in extra.items():
         print(f"RATIO {k}: wall {v['wall']:.2f}x  cpu {v['cpu']:.2f}x")
 
