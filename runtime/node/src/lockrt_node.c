@@ -667,6 +667,12 @@ static napi_value init(napi_env env, napi_value exports)
     return exports;
 }
 
+#ifdef NODE_API_MODULE_GET_API_VERSION
+/* NAPI_MODULE_INIT defines this entry point without declaring it first, which
+ * clang's -Wmissing-prototypes (an error here) reports. */
+NAPI_MODULE_EXPORT int32_t NODE_API_MODULE_GET_API_VERSION(void);
+#endif
+
 NAPI_MODULE_INIT()
 {
     return init(env, exports);
