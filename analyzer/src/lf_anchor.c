@@ -16,11 +16,14 @@ typedef struct lang {
 
 #define LANG_FAIL ((size_t)-1)
 
+void lf_anchor_words_free(char **words, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        free(words[i]);
+    free(words);
+}
+
 static void lang_free(lang *l) {
-    if (l->n != LANG_FAIL)
-        for (size_t i = 0; i < l->n; i++)
-            free(l->s[i]);
-    free(l->s);
+    lf_anchor_words_free(l->s, l->n == LANG_FAIL ? 0 : l->n);
     l->s = NULL;
     l->n = 0;
 }
@@ -318,7 +321,7 @@ size_t lf_anchor_roots(TSNode root, const char *text, size_t len, const char *co
     anchor_node_vec nodes = {0};
     node_set seen = {0};
     TSTreeCursor c;
-    int have_cursor = 0;
+    int have_cursor = 0, gave_up = 0;
     for (size_t w = 0; w < n_words; w++) {
         size_t wl = strlen(words[w]);
         if (!wl || wl > len)
@@ -330,15 +333,15 @@ size_t lf_anchor_roots(TSNode root, const char *text, size_t len, const char *co
                 break;
             occurrence o = {(uint32_t)(hit - text), (uint32_t)(hit - text + wl)};
             LF_VEC_PUSH(&occ, o);
-            if (++steps > budget)
-                goto give_up;
+            if (++steps > budget) {
+                gave_up = 1;
+                goto done;
+            }
             p = hit + 1;
         }
     }
-    if (!occ.len) {
-        LF_VEC_FREE(&occ);
-        return 0;
-    }
+    if (!occ.len)
+        goto done;
     qsort(occ.items, occ.len, sizeof *occ.items, occurrence_cmp);
 
     /* One forward pass of a tree cursor: occurrences come in text order, so at each
@@ -357,8 +360,10 @@ size_t lf_anchor_roots(TSNode root, const char *text, size_t len, const char *co
             TSNode cur = ts_tree_cursor_current_node(&c);
             if (node_contains(cur, o) || depth == 0)
                 break;
-            if (++steps > budget)
-                goto give_up;
+            if (++steps > budget) {
+                gave_up = 1;
+                goto done;
+            }
             if (ts_node_end_byte(cur) <= o->start && ts_tree_cursor_goto_next_sibling(&c))
                 continue;
             ts_tree_cursor_goto_parent(&c);
@@ -372,8 +377,10 @@ size_t lf_anchor_roots(TSNode root, const char *text, size_t len, const char *co
         while (ts_tree_cursor_goto_first_child(&c)) {
             int found = 0;
             for (;;) {
-                if (++steps > budget)
-                    goto give_up;
+                if (++steps > budget) {
+                    gave_up = 1;
+                    goto done;
+                }
                 TSNode ch = ts_tree_cursor_current_node(&c);
                 if (node_contains(ch, o)) {
                     found = 1;
@@ -392,20 +399,18 @@ size_t lf_anchor_roots(TSNode root, const char *text, size_t len, const char *co
             take(&nodes, &seen, ts_tree_cursor_current_node(&c), depth);
         }
     }
-    ts_tree_cursor_delete(&c);
-    free(seen.slot);
-    LF_VEC_FREE(&occ);
-    lf_work(steps);
-    qsort(nodes.items, nodes.len, sizeof *nodes.items, anchor_node_cmp);
-    *out = nodes.items;
-    return nodes.len;
-
-give_up:
+done:
     if (have_cursor)
         ts_tree_cursor_delete(&c);
     free(seen.slot);
     LF_VEC_FREE(&occ);
-    LF_VEC_FREE(&nodes);
     lf_work(steps);
-    return LF_ANCHOR_WALK_ALL;
+    if (gave_up) {
+        LF_VEC_FREE(&nodes);
+        return LF_ANCHOR_WALK_ALL;
+    }
+    if (nodes.len > 1)
+        qsort(nodes.items, nodes.len, sizeof *nodes.items, anchor_node_cmp);
+    *out = nodes.items;
+    return nodes.len;
 }

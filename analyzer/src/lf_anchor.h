@@ -39,6 +39,8 @@
  * the regex is outside that subset, its language is too large or holds the
  * empty string; *words is then NULL. */
 size_t lf_anchor_regex_words(const char *re, char ***words);
+/* Free a word set of lf_anchor_regex_words (or any malloc'd array of n malloc'd strings). */
+void lf_anchor_words_free(char **words, size_t n);
 
 /* A node that may root a match, in the order the engine visits them. */
 typedef struct lf_anchor_node {

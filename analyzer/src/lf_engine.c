@@ -46,7 +46,6 @@ struct lf_engine {
     LF_VEC(lf_match_rec) matches;
     LF_VEC(TSQueryCapture) captures;
     LF_VEC(const char *) words; /* anchor words of the current query's wanted patterns */
-    uint32_t max_start_depth;   /* for a walk of the whole tree of the current file */
     size_t walks; /* query traversals so far, for tests */
     uint32_t partial_depth; /* last file: its nesting depth when over LF_ENGINE_MAX_QUERY_DEPTH, else 0 */
 };
@@ -390,18 +389,18 @@ static size_t query_sites(lf_engine *eng, const TSQuery *q, const struct lf_rule
         }
     }
     size_t n = lf_anchor_roots(root, src->text, src->len, eng->words.items, eng->words.len, sites);
-    if (n == LF_ANCHOR_WALK_ALL || !at_root || (n && ts_node_eq((*sites)[0].node, root)))
-        return n; /* the root, when it holds an occurrence, is the first site */
-    *sites = lf_xrealloc(*sites, (n + 1) * sizeof **sites);
-    memmove(*sites + 1, *sites, n * sizeof **sites);
+    if (n || !at_root)
+        return n; /* any site lies inside the root, which is then the first site */
+    *sites = lf_xmalloc(sizeof **sites);
     (*sites)[0] = (lf_anchor_node){root, 0};
-    return n + 1;
+    return 1;
 }
 
 /* Start the cursor on q at the i-th of the query's sites (or on the whole tree). */
 static void query_start(lf_engine *eng, const TSQuery *q, TSNode root, const lf_anchor_node *sites, size_t i) {
     if (!sites) {
-        ts_query_cursor_set_max_start_depth(eng->cursor, eng->max_start_depth);
+        ts_query_cursor_set_max_start_depth(eng->cursor,
+                                            eng->partial_depth ? LF_ENGINE_MAX_QUERY_DEPTH : UINT32_MAX);
         ts_query_cursor_exec(eng->cursor, q, root);
     } else {
         ts_query_cursor_set_max_start_depth(eng->cursor, 0); /* only the patterns rooted at the site */
@@ -549,7 +548,6 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
      * reported as partially analyzed. */
     uint32_t depth = lf_tree_max_depth(root, LF_ENGINE_MAX_QUERY_DEPTH);
     eng->partial_depth = depth > LF_ENGINE_MAX_QUERY_DEPTH ? depth : 0;
-    eng->max_start_depth = eng->partial_depth ? LF_ENGINE_MAX_QUERY_DEPTH : UINT32_MAX;
     lf_filesem sem;
     lf_filesem_init(&sem, src, root);
     /* A single rule's own query is the smaller one to walk with; two or more share

@@ -58,9 +58,7 @@ void lf_predicates_free(struct lf_rule_predicates *p) {
         for (size_t j = 0; j < p->patterns[i].n; j++)
             pred_free(&p->patterns[i].items[j]);
         free(p->patterns[i].items);
-        for (size_t j = 0; j < p->patterns[i].n_words; j++)
-            free(p->patterns[i].words[j]);
-        free(p->patterns[i].words);
+        lf_anchor_words_free(p->patterns[i].words, p->patterns[i].n_words);
     }
     free(p->patterns);
     free(p);
@@ -293,21 +291,19 @@ static void derive_anchor(const TSQuery *q, const TSLanguage *lang, const char *
         !root_can_start_at_site(q, lang, src, pi, &root_only))
         return;
     pp->root_only = root_only;
+    size_t best_short = 0;
     for (size_t i = 0; i < pp->n; i++) {
         char **w;
         size_t n = pred_words(q, pi, &pp->items[i], &w);
-        if (n && (!pp->n_words || shortest(w, n) > shortest(pp->words, pp->n_words) ||
-                  (shortest(w, n) == shortest(pp->words, pp->n_words) && n < pp->n_words))) {
-            for (size_t j = 0; j < pp->n_words; j++)
-                free(pp->words[j]);
-            free(pp->words);
+        size_t w_short = n ? shortest(w, n) : 0;
+        if (n && (!pp->n_words || w_short > best_short || (w_short == best_short && n < pp->n_words))) {
+            lf_anchor_words_free(pp->words, pp->n_words);
             pp->words = w;
             pp->n_words = n;
-            continue;
+            best_short = w_short;
+        } else {
+            lf_anchor_words_free(w, n);
         }
-        for (size_t j = 0; j < n; j++)
-            free(w[j]);
-        free(w);
     }
 }
 

@@ -208,13 +208,6 @@ typedef struct walker {
     LF_VEC(struct named_fn { uint32_t start; const char *name; }) fn_names;
 } walker;
 
-static int is_function(TSNode n) {
-    const char *t = ts_node_type(n);
-    return strcmp(t, "function_declaration") == 0 || strcmp(t, "function_expression") == 0 ||
-           strcmp(t, "function") == 0 || strcmp(t, "arrow_function") == 0 || strcmp(t, "method_definition") == 0 ||
-           strcmp(t, "generator_function_declaration") == 0 || strcmp(t, "generator_function") == 0;
-}
-
 static void add_binding(walker *w, lf_tsbinding_kind kind, const char *name, int32_t scope, int32_t cls,
                         TSNode target, TSNode value, const char *member, const char *qualname) {
     lf_tsbinding b = {name, kind, scope, cls, target, value, member, qualname, -1};
@@ -425,7 +418,7 @@ static const char *pending_fn_name(walker *w, TSNode fn) {
 
 static void note_fn_name(walker *w, TSNode value, const char *name) {
     value = lf_tssem_unwrap(value);
-    if (!ts_node_is_null(value) && is_function(value)) {
+    if (!ts_node_is_null(value) && (node_kind(&w->kinds, value) & NK_FUNCTION)) {
         struct named_fn f = {ts_node_start_byte(value), name};
         LF_VEC_PUSH(&w->fn_names, f);
     }
