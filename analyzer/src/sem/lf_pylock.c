@@ -419,6 +419,11 @@ unsigned lf_pylock_flags_of(lf_pylock *l, TSNode expr) {
 int lf_pylock_is_lock(unsigned flags) {
     if (!(flags & LF_LOCK_USES) || (flags & LF_LOCK_PKG))
         return 0;
+    /* A pid file that nothing reads or looks at excludes no one: a process
+     * announcing its pid (for an operator or a monitor) holds no lock,
+     * whatever it removes. */
+    if ((flags & LF_LOCK_USES) == LF_LOCK_PID && !(flags & (LF_LOCK_JUDGED_CONTENT | LF_LOCK_JUDGED)))
+        return 0;
     /* A file only byte-range locked that the module also replaces by a rename
      * is the data file the lock guards (mailbox's lockf on the mbox it
      * rewrites), not a lock file. */
