@@ -162,6 +162,24 @@ static int pathlike_method(lf_pysem *m, TSNode call, const char *name) {
     return t == LF_PYTYPE_PATH || t == LF_PYTYPE_UNKNOWN;
 }
 
+/* The destination a rename replaces whole: os.rename/os.replace/shutil.move's
+ * second argument, or `Path.replace(target)`/`Path.rename(target)` (one
+ * positional argument: str.replace takes two). Null when the call is none. */
+static TSNode rename_destination(lf_pysem *m, TSNode call) {
+    static const char *const replaces[] = {"os.rename", "os.replace", "shutil.move", NULL};
+    if (lf_pylock_callee_any(m, call, replaces))
+        return lf_pylock_arg(m, call, 1, "dst");
+    const char *q = lf_pysem_callee(m, call);
+    int path_method = q && (!strcmp(q, "pathlib.Path.replace") || !strcmp(q, "pathlib.Path.rename"));
+    if (!path_method && (method_is(m, call, "replace") || method_is(m, call, "rename")) && n_positional(call) == 1 &&
+        ts_node_named_child_count(lf_tree_field(call, "arguments")) == 1) {
+        lf_pytype t = lf_pysem_type_of(m, receiver(call));
+        path_method = t == LF_PYTYPE_PATH || t == LF_PYTYPE_UNKNOWN;
+    }
+    TSNode none = {0};
+    return path_method ? lf_pylock_arg(m, call, 0, "target") : none;
+}
+
 int lf_pylock_removal_call(lf_pysem *m, TSNode call, TSNode *target) {
     const char *q = lf_pysem_callee(m, call);
     if ((q && (!strcmp(q, "pathlib.Path.unlink") || !strcmp(q, "pathlib.Path.rmdir"))) ||
@@ -1292,12 +1310,9 @@ static lf_pylock *build(lf_pysem *m) {
         TSNode call = c->node, t, data;
         int32_t scope = c->scope;
         /* a file replaced whole by a rename holds data */
-        static const char *const replaces[] = {"os.rename", "os.replace", "shutil.move", NULL};
-        if (lf_pylock_callee_any(m, call, replaces)) {
-            TSNode dst = lf_pylock_arg(m, call, 1, "dst");
-            if (!ts_node_is_null(dst))
-                key_mark(l, key_add_expr(l, dst), LF_LOCK_REPLACED, call);
-        }
+        TSNode dst = rename_destination(m, call);
+        if (!ts_node_is_null(dst))
+            key_mark(l, key_add_expr(l, dst), LF_LOCK_REPLACED, call);
         TSNode created = exclusive_create(l, call);
         if (!ts_node_is_null(created) && create_failure_handled(m, c->stmt)) {
             int32_t k = key_add_expr(l, created);
