@@ -24,7 +24,9 @@
  * computed from the old one (`v["n"] = v["n"] + 1`, `v.setdefault(..).append`),
  * or any change the analysis cannot bound. A function that only stores fixed
  * keys with values independent of what it read (a cache refreshed whole) is
- * serialisable whatever the interleaving: two runs lose nothing.
+ * serialisable whatever the interleaving, as long as it is the document's only
+ * kind of writer: where another function makes a derived change to the same
+ * document, the stale copy written back loses that change (report_pair).
  *
  * No finding for a document under a directory the process made for itself
  * (tempfile.mkdtemp, TemporaryDirectory, pytest's tmp_path): it is not shared.
@@ -688,6 +690,23 @@ static void find_helpers(ctx104 *c) {
             }
         }
     }
+    /* A saver that writes a temp and moves it onto P (`tmp.write_text(..);
+     * tmp.replace(path)`) saves P. */
+    for (size_t i = 0; i < m->n_calls; i++) {
+        int32_t s = m->calls[i].scope;
+        if (s <= 0 || !c->helpers[s].writes)
+            continue;
+        TSNode from = {0};
+        TSNode to = move_call(c->l, m->calls[i].node, &from);
+        if (ts_node_is_null(to) || ts_node_is_null(from))
+            continue;
+        helper_info *h = &c->helpers[s];
+        lf_pkey kf = lf_pylock_key_of(c->l, from), kw = lf_pylock_key_of(c->l, h->write_path);
+        if (lf_pylock_key_same(c->l, &kf, &kw)) {
+            h->write_path = to;
+            h->write_param = param_of(c->l, &c->ps, to);
+        }
+    }
 }
 
 static void collect_ops(ctx104 *c) {
@@ -840,6 +859,56 @@ static TSNode read_target(TSNode call) {
     return lf_tree_is(left, "identifier") ? left : (TSNode){0};
 }
 
+/* A read whose value reaches a write of the same document in its function,
+ * with no lock held. */
+typedef struct rmw_pair {
+    size_t read, write; /* indexes into ops */
+    int lost;           /* the written value carries a change derived from the read */
+} rmw_pair;
+typedef LF_VEC(rmw_pair) pair_vec;
+
+/* A pair that changes only fixed keys, with values not derived from the read,
+ * loses nothing when it is the document's only kind of writer (two such runs
+ * leave one of their whole values). Where another function of the module
+ * makes a derived change to the same document, it does: it writes back the
+ * copy it read, over that function's update made in between. */
+static const rmw_pair *derived_elsewhere(const ctx104 *c, const pair_vec *pairs, const rmw_pair *p) {
+    const doc_op *r = &c->ops.items[p->read];
+    for (size_t i = 0; i < pairs->len; i++) {
+        const doc_op *o = &c->ops.items[pairs->items[i].read];
+        if (pairs->items[i].lost && o->scope != r->scope && lf_pylock_key_same(c->l, &o->key, &r->key))
+            return &pairs->items[i];
+    }
+    return NULL;
+}
+
+static void report_pair(lf_check_ctx *ctx, const ctx104 *c, const pair_vec *pairs, const rmw_pair *p) {
+    const rmw_pair *other = p->lost ? NULL : derived_elsewhere(c, pairs, p);
+    if (!p->lost && !other)
+        return;
+    const lf_source *src = lf_ctx_source(ctx);
+    const doc_op *r = &c->ops.items[p->read], *w = &c->ops.items[p->write];
+    char *rd = lf_py_short(src, r->call);
+    char *path = lf_py_short(src, r->path);
+    char *wr = lf_py_short(src, w->call);
+    char *msg;
+    if (p->lost)
+        msg = lf_xasprintf("%s reads %s, changes what it read, and %s (line %u) writes it back with no lock held: a "
+                           "process that read it in between loses its update, or this one's is lost (every platform)",
+                           rd, path, wr, lf_py_line(src, w->call));
+    else
+        msg = lf_xasprintf("%s reads %s and %s (line %u) writes that copy back with no lock held: an update another "
+                           "process makes in between through line %u's read-modify-write of the same document is "
+                           "lost (every platform)",
+                           rd, path, wr, lf_py_line(src, w->call),
+                           lf_py_line(src, c->ops.items[other->read].call));
+    lf_ctx_emit(ctx, r->call, msg, SIZE_MAX);
+    free(msg);
+    free(rd);
+    free(path);
+    free(wr);
+}
+
 static void run(lf_check_ctx *ctx) {
     if (lf_ctx_is_ts(ctx)) {
         lf104_ts_run(ctx);
@@ -858,6 +927,7 @@ static void run(lf_check_ctx *ctx) {
     c.helpers = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, sizeof *c.helpers);
     find_helpers(&c);
     collect_ops(&c);
+    pair_vec pairs = {0};
     for (size_t i = 0; i < c.ops.len; i++) {
         const doc_op *r = &c.ops.items[i];
         if (r->write)
@@ -889,23 +959,16 @@ static void run(lf_check_ctx *ctx) {
                                                   ts_node_end_byte(var) - ts_node_start_byte(var)));
             lf_tree_walk(fn, visit_flow, &f);
             LF_VEC_FREE(&f.names);
-            if (f.rebound || !f.lost)
-                break;
-            char *rd = lf_py_short(src, r->call);
-            char *path = lf_py_short(src, r->path);
-            char *wr = lf_py_short(src, w->call);
-            char *msg = lf_xasprintf("%s reads %s, changes what it read, and %s (line %u) writes it back with no lock "
-                                     "held: a process that read it in between loses its update, or this one's is "
-                                     "lost (every platform)",
-                                     rd, path, wr, lf_py_line(src, w->call));
-            lf_ctx_emit(ctx, r->call, msg, SIZE_MAX);
-            free(msg);
-            free(rd);
-            free(path);
-            free(wr);
+            if (!f.rebound) {
+                rmw_pair pr = {i, k, f.lost};
+                LF_VEC_PUSH(&pairs, pr);
+            }
             break;
         }
     }
+    for (size_t i = 0; i < pairs.len; i++)
+        report_pair(ctx, &c, &pairs, &pairs.items[i]);
+    LF_VEC_FREE(&pairs);
     LF_VEC_FREE(&c.ops);
     free(c.helpers);
     free(c.ps.index);
