@@ -986,12 +986,44 @@ static int judge_call(lf_pylock *l, TSNode call, TSNode *target) {
     return 0;
 }
 
+/* Does the expression hold a string literal naming /proc (`"/proc"`,
+ * f"/proc/{pid}", os.path.join("/proc", pid))? A bounded scan of its nodes. */
+static int mentions_proc(lf_pysem *m, TSNode e) {
+    TSNode stack[64];
+    size_t n = 0;
+    if (!ts_node_is_null(e))
+        stack[n++] = e;
+    for (size_t seen = 0; n && seen < 256; seen++) {
+        TSNode x = stack[--n];
+        if (lf_tree_is(x, "string_content")) {
+            uint32_t a = ts_node_start_byte(x), b = ts_node_end_byte(x);
+            if (b - a >= 5 && !memcmp(m->src->text + a, "/proc", 5))
+                return 1;
+            continue;
+        }
+        for (uint32_t i = 0; i < ts_node_named_child_count(x) && n < 64; i++)
+            stack[n++] = ts_node_named_child(x, i);
+    }
+    return 0;
+}
+
+/* A liveness probe of a pid: os.kill(pid, 0), psutil.pid_exists(pid),
+ * psutil.Process(pid), or an existence test of its /proc entry. */
 static int is_probe(lf_pysem *m, TSNode call) {
     static const char *const kill[] = {"os.kill", NULL};
-    if (!lf_pylock_callee_any(m, call, kill))
-        return 0;
-    TSNode sig = lf_tree_unparen(lf_pylock_arg(m, call, 1, "signal"));
-    return lf_tree_is(sig, "integer") && lf_tree_text_eq(m->src, sig, "0");
+    static const char *const psutil[] = {"psutil.pid_exists", "psutil.Process", NULL};
+    static const char *const exists[] = {"os.path.exists", "os.path.isdir", "os.path.lexists", NULL};
+    if (lf_pylock_callee_any(m, call, kill)) {
+        TSNode sig = lf_tree_unparen(lf_pylock_arg(m, call, 1, "signal"));
+        return lf_tree_is(sig, "integer") && lf_tree_text_eq(m->src, sig, "0");
+    }
+    if (lf_pylock_callee_any(m, call, psutil))
+        return 1;
+    if (lf_pylock_callee_any(m, call, exists))
+        return mentions_proc(m, lf_pylock_arg(m, call, 0, "path"));
+    if (method_is(m, call, "exists") && n_positional(call) == 0)
+        return mentions_proc(m, receiver(call));
+    return 0;
 }
 
 static const char *const k_package_locks[] = {
