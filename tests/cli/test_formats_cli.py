@@ -46,10 +46,12 @@ def test_json_schema(project):
     edit = f["fix"]["edits"][0]
     assert set(edit) == {"start_line", "start_column", "end_line", "end_column", "start_byte", "end_byte", "content"}
     assert doc["findings"][2]["rule_id"] == "LF303"
-    assert doc["findings"][2]["fix"] == {"available": False, "safety": "suggestion", "reason": None}
+    lf303 = doc["findings"][2]["fix"]  # EPERM read as alive: a clause before the handler
+    assert (lf303["available"], lf303["safety"]) == (True, "safe")
+    assert [e["content"] for e in lf303["edits"]] == ["    except PermissionError:\n        pass\n"]
     assert doc["summary"] == {
         "files_scanned": 2, "files_with_findings": 1, "files_skipped": 0, "files_partial": 0, "findings": 3, "errors": 1,
-        "warnings": 2, "info": 0, "fixable": 2, "fail_on": "warning", "failing": 3}
+        "warnings": 2, "info": 0, "fixable": 3, "fail_on": "warning", "failing": 3}
     assert doc["skipped"] == []
     assert doc["partial"] == []
 
@@ -105,7 +107,7 @@ def test_output_file_atomic(project):
     assert sorted(p.name for p in project.iterdir()) == ["pkg", "report.sarif"]  # no temp file left behind
     fresh = project / "fresh.txt"
     r = run("scan", "--no-config", "-o", fresh, "pkg", cwd=project)
-    assert fresh.read_text().endswith("Found 3 findings (1 error, 2 warnings) in 1 file; 2 fixable with `lockfix fix`\n")
+    assert fresh.read_text().endswith("Found 3 findings (1 error, 2 warnings) in 1 file; 3 fixable with `lockfix fix`\n")
     assert stat.S_IMODE(fresh.stat().st_mode) == 0o666 & ~current_umask()
 
 
