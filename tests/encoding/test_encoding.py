@@ -269,3 +269,19 @@ def test_skips_agree_with_python(tmp_path):
     r = run(["scan", "--no-config", "ok.py"], tmp_path)
     assert r.returncode == 1 and r.stderr == b""
     assert r.stdout.decode().startswith("ok.py:8:11: LF401 ")
+
+
+def test_verify_rollback_restores_the_files_own_bytes(tmp_path):
+    """fix --verify: a latin-1 module whose fix the command rejects is put back
+    byte for byte (the rollback journal keeps the bytes as read, not the UTF-8)."""
+    name = "latin1_lf401.py"
+    (tmp_path / "integ").mkdir()
+    shutil.copyfile(CASES / (name + ".in"), tmp_path / "integ" / name)
+    rejects_fix = "! grep -q uuid {dir}/" + name
+    r = run(["fix", "--no-config", ".", "--apply", "--verify", rejects_fix], tmp_path)
+    assert r.returncode == 1, r.stderr
+    assert b"integ: rolled back: the verify command failed after the fixes (exit 1)" in r.stderr
+    assert (tmp_path / "integ" / name).read_bytes() == (CASES / (name + ".in")).read_bytes()
+    r = run(["fix", "--no-config", ".", "--apply", "--verify", "true"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "integ" / name).read_bytes() == (EXPECTED / (name + ".fixed")).read_bytes()
