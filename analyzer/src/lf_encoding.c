@@ -242,19 +242,22 @@ static int known_alias(const char *key, const char **iconv_name) {
 
 /* ---- iconv ---- */
 
+/* convert()'s result for a conversion glibc counts as irreversible: no
+ * character is ever approximated, so it is a failure, at no one offset. */
+#define LF_CONVERT_LOSSY (-1)
+
 /* Convert in[0..len) through cd, appending to out. Returns 0; or EILSEQ /
  * EINVAL with *bad the offset in `in` of the sequence that does not convert
- * (malformed, or cut off by the end); or another errno. A conversion glibc
- * counts as irreversible is EILSEQ too (*bad then 0): no character is ever
- * approximated. */
+ * (malformed, unrepresentable, or cut off by the end); or LF_CONVERT_LOSSY;
+ * or another errno. */
 static int convert(iconv_t cd, const char *in, size_t len, lf_strbuf *out, size_t *bad) {
     char *ip = (char *)in; /* iconv's prototype is not const-correct; it only reads */
     size_t il = len;
-    size_t irreversible = 0;
+    size_t irreversible = 0, extra = len * 3 + 16;
     int flushing = 0;
     (void)iconv(cd, NULL, NULL, NULL, NULL);
     for (;;) {
-        lf_strbuf_reserve(out, il * 3 + 16);
+        lf_strbuf_reserve(out, extra);
         char *op = out->data + out->len;
         size_t room = out->cap - out->len - 1, ol = room;
         size_t r = flushing ? iconv(cd, NULL, NULL, &op, &ol) : iconv(cd, &ip, &il, &op, &ol);
@@ -265,19 +268,17 @@ static int convert(iconv_t cd, const char *in, size_t len, lf_strbuf *out, size_
             irreversible += r;
             if (flushing)
                 break;
-            flushing = 1;
+            flushing = 1; /* a stateful encoding may still owe a shift sequence */
             continue;
         }
-        if (e == E2BIG)
+        if (e == E2BIG) { /* grow geometrically: every round makes room */
+            extra = out->cap + 16;
             continue;
+        }
         *bad = (size_t)(ip - in);
         return e;
     }
-    if (irreversible) {
-        *bad = 0;
-        return EILSEQ;
-    }
-    return 0;
+    return irreversible ? LF_CONVERT_LOSSY : 0;
 }
 
 /* 1 when the encoding reads every ASCII byte as that character (PEP 263: the
@@ -373,6 +374,9 @@ static lf_decode_status decode_iconv(const char *buf, size_t len, const lf_encod
         char declared[64] = "";
         if (enc->decl_line)
             snprintf(declared, sizeof declared, ", the encoding line %u declares", enc->decl_line);
+        if (e == LF_CONVERT_LOSSY)
+            return fail(LF_DECODE_BAD_ENCODING, why, lf_xasprintf("does not decode reversibly as %s%s", enc->name,
+                                                                  declared));
         if (e == EINVAL)
             return fail(LF_DECODE_BAD_ENCODING, why,
                         lf_xasprintf("line %zu: ends inside a %s character (byte offset %zu)%s", line, enc->name, at,
@@ -481,5 +485,7 @@ int lf_encoding_encode(const lf_encoding *enc, const char *utf8, size_t len, lf_
     }
     int e = convert(cd, utf8, len, out, bad);
     iconv_close(cd);
+    if (e == LF_CONVERT_LOSSY)
+        *bad = len;
     return e == 0;
 }

@@ -54,7 +54,8 @@ lf_decode_status lf_encoding_decode(const char *buf, size_t len, lf_lang lang, l
 
 /* Append utf8[0..len) encoded as enc (no byte-order mark) to out. Returns 1,
  * or 0 when a character cannot be encoded, with *bad set to its offset in utf8
- * (out then holds what came before it). */
+ * (out then holds what came before it), or to len when iconv could only
+ * approximate some character (never accepted). */
 int lf_encoding_encode(const lf_encoding *enc, const char *utf8, size_t len, lf_strbuf *out, size_t *bad);
 
 /* The name a PEP 263 declaration in buf (the file's bytes after any BOM)

@@ -186,6 +186,9 @@ char *lf_fix_unwritable(const lf_source *src, const lf_fix *fix) {
         lf_strbuf_free(&sink);
         if (ok)
             continue;
+        if (bad >= strlen(t))
+            return lf_xasprintf("its new text cannot be written in %s (the file's encoding) without loss",
+                                src->enc.name);
         size_t n = lf_utf8_seq_len((const unsigned char *)t + bad, strlen(t + bad));
         return lf_xasprintf("its new text has '%.*s', which %s (the file's encoding) cannot hold", (int)(n ? n : 1),
                             t + bad, src->enc.name);
