@@ -285,3 +285,18 @@ def test_verify_rollback_restores_the_files_own_bytes(tmp_path):
     r = run(["fix", "--no-config", ".", "--apply", "--verify", "true"], tmp_path)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "integ" / name).read_bytes() == (EXPECTED / (name + ".fixed")).read_bytes()
+
+
+@pytest.mark.parametrize("eol", [b"\r\n", b"\r"], ids=["CRLF", "CR"])
+@pytest.mark.parametrize("name", ["latin1_lf401.py", "cp1252_lf201_lf401.py", "bom_lf401.ts"])
+def test_line_endings_survive_the_encoding(tmp_path, name, eol):
+    """Lone CRs and CRLF in a transcoded file: same findings, and the fix
+    writes the expected file with the file's own line ending."""
+    data = (CASES / (name + ".in")).read_bytes().replace(b"\n", eol)
+    (tmp_path / name).write_bytes(data)
+    js = json.loads(run(["scan", "--no-config", "--format", "json", name], tmp_path).stdout)
+    assert [(f["rule_id"], f["line"], f["column"]) for f in js["findings"]] == \
+        [(rule, line, col) for rule, line, col, _ in FILES[name][2]]
+    r = run(["fix", "--no-config", name, "--apply"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / name).read_bytes() == (EXPECTED / (name + ".fixed")).read_bytes().replace(b"\n", eol)
