@@ -28,7 +28,7 @@ PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.execu
 FILES = {
     "latin1_lf401.py": ("latin-1", b"", [("LF401", 10, 34, 'chemin + ".tmp"')]),
     "cp1252_lf201_lf401.py": ("cp1252", b"", [("LF201", 11, 12, "os.path.realpath(chemin)"),
-                                              ("LF401", 17, 11, 'f"{chemin}.tmp"')]),
+                                              ("LF401", 18, 11, 'f"{chemin}.tmp"')]),
     "bom_lf401.py": ("utf-8", b"\xef\xbb\xbf", [("LF401", 7, 25, 'path + ".tmp"')]),
     "bom_lf401.ts": ("utf-8", b"\xef\xbb\xbf", [("LF401", 5, 35, "`${path}.tmp`")]),
     "utf16le_lf401.ts": ("utf-16-le", b"\xff\xfe", [("LF401", 5, 35, "`${path}.tmp`")]),
