@@ -117,7 +117,9 @@ static int landed_elsewhere(const lf_scan *s, const lf_fixed_file *fixed, const 
         lf_source now;
         if (lf_source_load(s->files[i].walked->open_path, s->files[i].src.lang, &now, NULL) != LF_LOAD_OK)
             continue;
-        int same = now.len == fixed[i].len && memcmp(lf_source_disk(&now), fixed[i].text, now.len) == 0;
+        size_t now_len;
+        const char *now_bytes = lf_source_bytes(&now, &now_len);
+        int same = now_len == fixed[i].len && memcmp(now_bytes, fixed[i].text, now_len) == 0;
         lf_source_free(&now);
         if (same)
             return 1;
@@ -350,7 +352,10 @@ int lf_cmd_fix(int argc, char **argv) {
             fprintf(stderr, ")\n");
         } else {
             char *shown = lf_diff_display_path(f->src.path);
-            lf_diff_file(&patch, shown, lf_source_disk(&f->src), f->src.len, fixed[i].text, fixed[i].len);
+            /* In the file's own encoding: the diff applies to its bytes. */
+            size_t old_len;
+            const char *old_bytes = lf_source_bytes(&f->src, &old_len);
+            lf_diff_file(&patch, shown, old_bytes, old_len, fixed[i].text, fixed[i].len);
             free(shown);
         }
         files_fixed++;

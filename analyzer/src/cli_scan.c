@@ -30,8 +30,10 @@ static const char k_scan_usage[] =
     "\n"
     "Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage or I/O error\n"
     "(bad option, missing path, unreadable or malformed config or rule file).\n"
-    "Unreadable, binary and invalid UTF-8 files are reported on stderr and skipped;\n"
-    "they do not change the exit status.\n";
+    "Files are read in their encoding: UTF-8, a Python file's PEP 263 coding line,\n"
+    "a byte-order mark (UTF-8; UTF-16 in TS/JS). Unreadable and binary files, and\n"
+    "files not valid in their encoding, are reported on stderr and skipped; they do\n"
+    "not change the exit status.\n";
 
 static void print_usage(FILE *to) {
     fprintf(to, k_scan_usage, lf_scan_options_help);

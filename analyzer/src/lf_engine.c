@@ -8,6 +8,7 @@
 #include "lf_anchor.h"
 #include "lf_engine_internal.h"
 #include "lf_fingerprint.h"
+#include "lf_fix.h"
 #include "lf_suppress.h"
 #include "lf_tree.h"
 
@@ -335,6 +336,15 @@ void lf_ctx_finish(lf_check_ctx *ctx) {
             for (size_t i = 0; i < n; i++) {
                 lf_finding *f = &ctx->out->items[ctx->pending.items[i].finding];
                 f->fix = reqs[i].fix;
+                /* Edits are made on the UTF-8 text: one the file's own encoding
+                 * cannot hold is declined here, so scan and fix agree on it. */
+                char *unwritable = f->fix ? lf_fix_unwritable(ctx->src, f->fix) : NULL;
+                if (unwritable) {
+                    lf_fix_free(f->fix);
+                    f->fix = NULL;
+                    free(reqs[i].no_fix_reason);
+                    reqs[i].no_fix_reason = unwritable;
+                }
                 if (f->fix)
                     free(reqs[i].no_fix_reason);
                 else

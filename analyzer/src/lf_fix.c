@@ -93,6 +93,109 @@ static char *apply_edits(const lf_source *src, const pending_edit *e, size_t n, 
     return apply_edits_to(src, e, n, len_out, 0);
 }
 
+/* Take the next piece of a transcoded file: utf8[0..len) encoded must be the
+ * file's bytes at *at (the round trip the splice relies on). Appends those
+ * bytes to out when keep. 0 when they differ. */
+static int take_piece(const lf_source *src, const char *utf8, size_t len, size_t *at, lf_strbuf *out, int keep) {
+    size_t blen, bad;
+    const char *orig = lf_source_bytes(src, &blen);
+    lf_strbuf enc;
+    lf_strbuf_init(&enc);
+    int ok = lf_encoding_encode(&src->enc, utf8, len, &enc, &bad) && enc.len <= blen - *at &&
+             memcmp(enc.data ? enc.data : "", orig + *at, enc.len) == 0;
+    if (ok && keep)
+        lf_strbuf_append(out, orig + *at, enc.len);
+    if (ok)
+        *at += enc.len;
+    lf_strbuf_free(&enc);
+    return ok;
+}
+
+/* The fixed file's bytes for a file in another encoding: every byte outside
+ * an edit is the file's own, as read; each edit's text (with the file's line
+ * ending) is encoded as the file is. The pieces between and under the edits
+ * must encode back to exactly the bytes they were decoded from, so nothing
+ * outside an edit can change (every stateless encoding does; a stateful one,
+ * ISO-2022-JP say, may not). NULL with *err otherwise. */
+static char *splice_encoded(const lf_source *src, const pending_edit *e, size_t n, size_t *len_out, char **err) {
+    size_t blen, at = src->enc.bom_len, pos = 0, bad;
+    const char *orig = lf_source_bytes(src, &blen);
+    const char *disk = lf_source_disk(src);
+    const char *eol = lf_source_eol(src);
+    lf_strbuf out, text;
+    lf_strbuf_init(&out);
+    lf_strbuf_init(&text);
+    lf_strbuf_append(&out, orig, at);
+    int ok = 1;
+    const char *why = "its bytes do not encode back to themselves";
+    for (size_t i = 0; ok && i < n; i++) {
+        ok = take_piece(src, disk + pos, e[i].start - pos, &at, &out, 1) &&
+             take_piece(src, disk + e[i].start, e[i].end - e[i].start, &at, &out, 0);
+        text.len = 0;
+        put_edit_text(&text, e[i].text, eol);
+        if (ok && !lf_encoding_encode(&src->enc, text.data ? text.data : "", text.len, &out, &bad)) {
+            ok = 0;
+            why = "the new text of an edit cannot be encoded in it";
+        }
+        pos = e[i].end;
+    }
+    ok = ok && take_piece(src, disk + pos, src->len - pos, &at, &out, 1) && at == blen;
+    lf_strbuf_free(&text);
+    if (!ok) {
+        lf_strbuf_free(&out);
+        *err = lf_xasprintf("%s: refusing fixes: the file is in %s, and %s, so a fix could change bytes outside its "
+                            "edits",
+                            src->path, src->enc.name, why);
+        return NULL;
+    }
+    *len_out = out.len;
+    return out.data ? lf_strbuf_detach(&out) : lf_xstrdup("");
+}
+
+/* The fixed file as it goes to disk: the edits applied to the text with the
+ * file's line endings, in the file's own encoding and behind its own
+ * byte-order mark. NULL with *err when that cannot be done byte-exactly. */
+static char *fixed_bytes(const lf_source *src, const pending_edit *e, size_t n, size_t *len_out, char **err) {
+    if (!src->bytes)
+        return apply_edits_to(src, e, n, len_out, 1);
+    if (src->enc.kind != LF_ENC_UTF8)
+        return splice_encoded(src, e, n, len_out, err);
+    size_t len;
+    char *utf8 = apply_edits_to(src, e, n, &len, 1);
+    char *out = lf_xmalloc(src->enc.bom_len + len + 1);
+    memcpy(out, src->bytes, src->enc.bom_len);
+    memcpy(out + src->enc.bom_len, utf8, len + 1);
+    free(utf8);
+    *len_out = src->enc.bom_len + len;
+    return out;
+}
+
+char *lf_fix_unwritable(const lf_source *src, const lf_fix *fix) {
+    if (src->enc.kind == LF_ENC_UTF8)
+        return NULL;
+    if (src->enc.kind == LF_ENC_UTF16)
+        return lf_xasprintf("the file is %s, and fixes are written only to files in UTF-8 or an ASCII-compatible "
+                            "encoding (a diff of UTF-16 is not text)",
+                            src->enc.name);
+    for (size_t i = 0; i < fix->n_edits; i++) {
+        const char *t = fix->edits[i].text ? fix->edits[i].text : "";
+        lf_strbuf sink;
+        lf_strbuf_init(&sink);
+        size_t bad = 0;
+        int ok = lf_encoding_encode(&src->enc, t, strlen(t), &sink, &bad);
+        lf_strbuf_free(&sink);
+        if (ok)
+            continue;
+        if (bad >= strlen(t))
+            return lf_xasprintf("its new text cannot be written in %s (the file's encoding) without loss",
+                                src->enc.name);
+        size_t n = lf_utf8_seq_len((const unsigned char *)t + bad, strlen(t + bad));
+        return lf_xasprintf("its new text has '%.*s', which %s (the file's encoding) cannot hold", (int)(n ? n : 1),
+                            t + bad, src->enc.name);
+    }
+    return NULL;
+}
+
 static int valid_new_file_path(const char *p) {
     if (!p || !*p || p[0] == '/')
         return 0;
@@ -315,8 +418,13 @@ int lf_fix_apply(const lf_source *src, const lf_finding *findings, size_t n, lf_
     }
     size_t parsed_len;
     char *parsed = apply_edits(src, edits.items, edits.len, &parsed_len);
-    out->text = apply_edits_to(src, edits.items, edits.len, &out->len, 1);
+    out->text = fixed_bytes(src, edits.items, edits.len, &out->len, err);
     LF_VEC_FREE(&edits);
+    if (!out->text) {
+        free(parsed);
+        lf_fixed_file_free(out);
+        return 0;
+    }
     int clean = lf_engine_parses_cleanly(src->lang, parsed, parsed_len);
     free(parsed);
     if (!clean) {
@@ -384,6 +492,8 @@ static int write_fd_all(int fd, const char *p, size_t n) {
 /* 1 when `path` is still the very file src was read from, byte for byte. *st_out
  * receives its stat. On 0, *why says what differs (static string or errno text). */
 static int still_as_read(const char *path, const lf_source *src, struct stat *st_out, const char **why) {
+    size_t bytes_len;
+    const char *bytes = lf_source_bytes(src, &bytes_len);
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         *why = strerror(errno);
@@ -406,7 +516,7 @@ static int still_as_read(const char *path, const lf_source *src, struct stat *st
         lf_strbuf_init(&sb);
         if (!read_fd_all(fd, &sb))
             *why = strerror(errno);
-        else if (sb.len != src->len || memcmp(sb.data ? sb.data : "", lf_source_disk(src), src->len) != 0)
+        else if (sb.len != bytes_len || memcmp(sb.data ? sb.data : "", bytes, bytes_len) != 0)
             *why = "content changed since it was read";
         else
             same = 1;
@@ -615,7 +725,9 @@ int lf_fix_write(const char *path, const lf_source *src, const char *text, size_
     }
     /* From here the temp's name holds the original inode. A signal now removes
      * it (lf_tempfile): the file then stays fixed, as it is at this instant. */
-    if (settled_as(tmp, src->dev, src->ino, lf_source_disk(src), src->len, &why)) {
+    size_t bytes_len;
+    const char *bytes = lf_source_bytes(src, &bytes_len);
+    if (settled_as(tmp, src->dev, src->ino, bytes, bytes_len, &why)) {
         lf_tempfile_remove(slot);
         fsync_dir_of(path);
         return 1;

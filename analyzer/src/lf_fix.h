@@ -16,7 +16,8 @@
 #include "lf_util.h"
 
 typedef struct lf_fixed_file {
-    char *text;              /* fixed content, NUL-terminated; NULL when no fix applied */
+    char *text;              /* fixed file as it goes to disk (in the file's encoding, behind its
+                                byte-order mark), NUL-terminated; NULL when no fix applied */
     size_t len;
     size_t n_fixed;          /* findings whose fix is in text */
     char **rule_ids;         /* distinct ids of the applied fixes, sorted (borrowed from the rules) */
@@ -36,6 +37,11 @@ int lf_fix_applicable(const lf_finding *f);
  * new file path that is not a plain relative path. */
 int lf_fix_apply(const lf_source *src, const lf_finding *findings, size_t n, lf_fixed_file *out, char **err);
 void lf_fixed_file_free(lf_fixed_file *f);
+
+/* Why the edits of `fix` cannot be written back to src's file in its encoding
+ * (malloc'd: a character the encoding cannot hold, a UTF-16 file), or NULL when
+ * they can. The engine declines such a fix with this reason. */
+char *lf_fix_unwritable(const lf_source *src, const lf_fix *fix);
 
 /* 1 when `path` is still exactly the file src read (dev, ino, size, mtime and
  * content) and has a single link; else 0 with *err ("<path>: not written: why"). */

@@ -95,10 +95,13 @@ int lf_rollback_write(lf_rollback *rb, const char *path, const lf_source *src, c
                       char **err) {
     if (!lf_fix_write(path, src, text, len, err))
         return 0;
-    change c = {.kind = REWRITTEN, .path = lf_xstrdup(path), .original = lf_source_disk(src), .original_len = src->len};
+    change c = {.kind = REWRITTEN, .path = lf_xstrdup(path)};
+    c.original = lf_source_bytes(src, &c.original_len);
     char *why = NULL;
     lf_load_status st = lf_source_load(path, src->lang, &c.written, &why);
-    if (st != LF_LOAD_OK || c.written.len != len || memcmp(lf_source_disk(&c.written), text, len) != 0) {
+    size_t written_len = 0;
+    const char *written = st == LF_LOAD_OK ? lf_source_bytes(&c.written, &written_len) : NULL;
+    if (st != LF_LOAD_OK || written_len != len || memcmp(written, text, len) != 0) {
         /* Changed between our rename and this read: not ours to take back. */
         *err = lf_xasprintf("%s: changed by someone else right after the fix was written%s%s", path,
                             why ? ": " : "", why ? why : "");

@@ -33,6 +33,7 @@ const char *lf_skip_kind_name(lf_skip_kind k) {
     case LF_SKIP_UNREADABLE: return "unreadable";
     case LF_SKIP_BINARY: return "binary";
     case LF_SKIP_BAD_UTF8: return "invalid-utf8";
+    case LF_SKIP_BAD_ENCODING: return "bad-encoding";
     case LF_SKIP_TOO_LARGE: return "too-large";
     default: return "analysis-error";
     }
@@ -273,6 +274,7 @@ static lf_skip_kind skip_kind_of(lf_load_status st) {
     switch (st) {
     case LF_LOAD_BINARY: return LF_SKIP_BINARY;
     case LF_LOAD_BAD_UTF8: return LF_SKIP_BAD_UTF8;
+    case LF_LOAD_BAD_ENCODING: return LF_SKIP_BAD_ENCODING;
     case LF_LOAD_NOT_REGULAR: return LF_SKIP_NOT_REGULAR;
     case LF_LOAD_TOO_LARGE: return LF_SKIP_TOO_LARGE;
     default: return LF_SKIP_UNREADABLE;

@@ -56,6 +56,7 @@ typedef enum lf_skip_kind {
     LF_SKIP_UNREADABLE,
     LF_SKIP_BINARY,
     LF_SKIP_BAD_UTF8,
+    LF_SKIP_BAD_ENCODING,
     LF_SKIP_TOO_LARGE,
     LF_SKIP_ANALYSIS_ERROR
 } lf_skip_kind;

@@ -13,77 +13,7 @@
  * reading them whole would let one file dominate memory in a parallel scan. */
 #define LF_SOURCE_MAX_BYTES (16u * 1024u * 1024u)
 
-/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlongs, no
- * surrogates, nothing above U+10FFFF), or 0 when it is malformed. */
-size_t lf_utf8_seq_len(const unsigned char *s, size_t avail) {
-    unsigned char c = s[0];
-    if (c < 0x80)
-        return 1;
-    size_t n;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) {
-        n = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        if (c == 0xE0)
-            lo = 0xA0;
-        else if (c == 0xED)
-            hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        if (c == 0xF0)
-            lo = 0x90;
-        else if (c == 0xF4)
-            hi = 0x8F;
-    } else {
-        return 0;
-    }
-    if (avail < n)
-        return 0;
-    if (s[1] < lo || s[1] > hi)
-        return 0;
-    for (size_t i = 2; i < n; i++)
-        if (s[i] < 0x80 || s[i] > 0xBF)
-            return 0;
-    return n;
-}
-
-/* Offset of the first byte that is NUL or not valid UTF-8, or len when there is
- * none: one pass for both checks (source is read whole, and most of it is
- * never parsed, so each pass over it counts). */
-static size_t first_nul_or_invalid(const char *text, size_t len) {
-    const unsigned char *s = (const unsigned char *)text;
-    size_t i = 0;
-    while (i < len) {
-        /* Source is mostly ASCII without NULs: skip 8 bytes at a time while no
-         * byte has its high bit set or is zero. */
-        while (i + 8 <= len) {
-            uint64_t w;
-            memcpy(&w, s + i, 8);
-            uint64_t zero = (w - 0x0101010101010101ull) & ~w;
-            if ((w | zero) & 0x8080808080808080ull)
-                break;
-            i += 8;
-        }
-        if (i >= len)
-            break;
-        if (s[i] == 0)
-            return i;
-        if (s[i] < 0x80) {
-            i++;
-            continue;
-        }
-        size_t n = lf_utf8_seq_len(s + i, len - i);
-        if (n == 0)
-            return i;
-        i += n;
-    }
-    return len;
-}
-
-size_t lf_source_first_bad_byte(const char *text, size_t len) {
-    return first_nul_or_invalid(text, len);
-}
+size_t lf_source_first_bad_byte(const char *text, size_t len) { return lf_utf8_first_bad(text, len); }
 
 /* Offsets of line starts in one pass; the estimate of one line per 32 bytes
  * rarely needs a second allocation. */
@@ -118,6 +48,32 @@ static void normalize_lone_cr(lf_source *src) {
 }
 
 const char *lf_source_disk(const lf_source *src) { return src->raw ? src->raw : src->text; }
+
+const char *lf_source_bytes(const lf_source *src, size_t *len) {
+    if (src->bytes) {
+        *len = src->bytes_len;
+        return src->bytes;
+    }
+    *len = src->len;
+    return lf_source_disk(src);
+}
+
+uint32_t lf_source_file_offset(const lf_source *src, uint32_t off) {
+    if (off > src->len)
+        off = (uint32_t)src->len;
+    if (src->enc.kind == LF_ENC_UTF8)
+        return off + src->enc.bom_len;
+    /* The encoded length of the text before it: the text was decoded from
+     * those bytes, so it encodes back (lf_fix checks the round trip before
+     * writing anything). Only files in another encoding pay for this. */
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    size_t bad = 0;
+    (void)lf_encoding_encode(&src->enc, lf_source_disk(src), off, &sb, &bad); /* on failure: what came before */
+    uint32_t at = (uint32_t)(sb.len + src->enc.bom_len);
+    lf_strbuf_free(&sb);
+    return at;
+}
 
 const char *lf_source_eol(const lf_source *src) {
     const char *d = lf_source_disk(src);
@@ -217,33 +173,35 @@ lf_load_status lf_source_load(const char *path, lf_lang lang, lf_source *out, ch
                     lf_xasprintf("%s: larger than %u bytes, skipped", path, LF_SOURCE_MAX_BYTES));
     }
     buf[len] = '\0';
-    /* UTF-16 has NULs in ASCII text: name it rather than calling it binary. */
-    if (len >= 2 && (((unsigned char)buf[0] == 0xFF && (unsigned char)buf[1] == 0xFE) ||
-                     ((unsigned char)buf[0] == 0xFE && (unsigned char)buf[1] == 0xFF))) {
-        int le = (unsigned char)buf[0] == 0xFF;
+    lf_encoding enc;
+    char *text = NULL, *why = NULL;
+    size_t text_len = 0;
+    lf_decode_status ds = lf_encoding_decode(buf, len, lang, &enc, &text, &text_len, &why);
+    if (ds != LF_DECODE_OK) {
         free(buf);
-        return fail(LF_LOAD_BAD_UTF8, err,
-                    lf_xasprintf("%s: UTF-16 %s text (byte-order mark), not UTF-8, skipped", path, le ? "LE" : "BE"));
-    }
-    size_t bad = first_nul_or_invalid(buf, len);
-    /* A NUL anywhere makes the file binary, even after an invalid UTF-8 byte. */
-    if (bad < len && (buf[bad] == '\0' || memchr(buf + bad, '\0', len - bad))) {
-        free(buf);
-        return fail(LF_LOAD_BINARY, err, lf_xasprintf("%s: binary file (NUL byte), skipped", path));
-    }
-    if (bad < len) {
-        /* Name the line so the user can find the stray byte. */
-        size_t line = 1;
-        for (size_t i = 0; i < bad; i++)
-            if (buf[i] == '\n')
-                line++;
-        free(buf);
-        return fail(LF_LOAD_BAD_UTF8, err,
-                    lf_xasprintf("%s: line %zu: invalid UTF-8 (byte offset %zu), skipped", path, line, bad));
+        lf_load_status ls = ds == LF_DECODE_BINARY     ? LF_LOAD_BINARY
+                            : ds == LF_DECODE_BAD_UTF8 ? LF_LOAD_BAD_UTF8
+                                                       : LF_LOAD_BAD_ENCODING;
+        lf_load_status r = fail(ls, err, lf_xasprintf("%s: %s, skipped", path, why));
+        free(why);
+        return r;
     }
     init_common(out, path, lang);
-    out->text = buf;
-    out->len = len;
+    out->enc = enc;
+    if (text) { /* transcoded */
+        out->text = text;
+        out->len = text_len;
+        out->bytes = buf;
+        out->bytes_len = len;
+    } else if (enc.bom_len) { /* UTF-8 behind a byte-order mark: the text starts after it */
+        out->text = lf_xstrndup(buf + enc.bom_len, len - enc.bom_len);
+        out->len = len - enc.bom_len;
+        out->bytes = buf;
+        out->bytes_len = len;
+    } else {
+        out->text = buf;
+        out->len = len;
+    }
     out->dev = (uint64_t)st.st_dev;
     out->ino = (uint64_t)st.st_ino;
     out->size = (uint64_t)st.st_size;
@@ -260,6 +218,7 @@ void lf_source_free(lf_source *src) {
     free(src->path);
     free(src->text);
     free(src->raw);
+    free(src->bytes);
     free(src->line_starts);
     memset(src, 0, sizeof *src);
 }

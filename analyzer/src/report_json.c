@@ -46,8 +46,9 @@ static cJSON *fix_json(const lf_scan_file *f, const lf_finding *fd) {
             add_position(je, "start_line", "start_column", &f->src, e->start);
             add_position(je, "end_line", "end_column", &f->src, e->end);
         }
-        cJSON_AddNumberToObject(je, "start_byte", e->start);
-        cJSON_AddNumberToObject(je, "end_byte", e->end);
+        /* Offsets in the file as on disk (past a byte-order mark, through its encoding). */
+        cJSON_AddNumberToObject(je, "start_byte", f->has_source ? lf_source_file_offset(&f->src, e->start) : e->start);
+        cJSON_AddNumberToObject(je, "end_byte", f->has_source ? lf_source_file_offset(&f->src, e->end) : e->end);
         cJSON_AddStringToObject(je, "content", e->text ? e->text : "");
         cJSON_AddItemToArray(edits, je);
     }

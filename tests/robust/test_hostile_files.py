@@ -39,9 +39,11 @@ SKIPPED = [
     ("surrogate-utf8", lambda: b"# \xed\xa0\x80\n" + LF401_PY,
      "lockfix: skipping f.py: line 1: invalid UTF-8 (byte offset 2)\n"),
     ("utf16-le", lambda: b"\xff\xfe" + LF401_PY.decode().encode("utf-16-le"),
-     "lockfix: skipping f.py: UTF-16 LE text (byte-order mark), not UTF-8\n"),
+     "lockfix: skipping f.py: UTF-16 LE text (byte-order mark): Python source must be in an ASCII-compatible "
+     "encoding\n"),
     ("utf16-be", lambda: b"\xfe\xff" + LF401_PY.decode().encode("utf-16-be"),
-     "lockfix: skipping f.py: UTF-16 BE text (byte-order mark), not UTF-8\n"),
+     "lockfix: skipping f.py: UTF-16 BE text (byte-order mark): Python source must be in an ASCII-compatible "
+     "encoding\n"),
 ]
 
 

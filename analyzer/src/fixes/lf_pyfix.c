@@ -174,15 +174,19 @@ void lf_pyfix_ensure_import(const lf_source *src, TSNode root, const char *modul
 
 /* Past a module's docstring and leading comments: the line start after them
  * (0 when there are none), and in *first the index of the first top-level
- * statement after them. */
+ * statement after them. The docstring is the first statement, comments
+ * before it or not (a shebang, a PEP 263 coding line). */
 static uint32_t past_module_header(const lf_source *src, TSNode root, uint32_t *first) {
     uint32_t n = ts_node_named_child_count(root);
     uint32_t i = 0, at = 0;
+    int statements = 0;
     while (i < n) {
         TSNode s = ts_node_named_child(root, i);
-        if (!lf_pyfix_is(s, "comment") &&
-            !(i == 0 && lf_pyfix_is(s, "expression_statement") && lf_pyfix_is(ts_node_named_child(s, 0), "string")))
+        int comment = lf_pyfix_is(s, "comment");
+        if (!comment && !(statements == 0 && lf_pyfix_is(s, "expression_statement") &&
+                          lf_pyfix_is(ts_node_named_child(s, 0), "string")))
             break;
+        statements += !comment;
         at = lf_pyfix_next_line_start(src, ts_node_end_byte(s));
         i++;
     }
