@@ -72,7 +72,8 @@ static int seen_insert(lf_walk_result *res, uint64_t dev, uint64_t ino) {
     return 1;
 }
 
-static void add_file(lf_walk_result *res, const char *path, const char *open_path, lf_lang lang, uint64_t size) {
+static void add_file(lf_walk_result *res, const char *path, const char *open_path, lf_lang lang,
+                     const struct stat *st) {
     if (res->n_files == res->cap_files) {
         res->cap_files = res->cap_files ? res->cap_files * 2 : 64;
         res->files = lf_xrealloc(res->files, res->cap_files * sizeof *res->files);
@@ -81,7 +82,12 @@ static void add_file(lf_walk_result *res, const char *path, const char *open_pat
     f->path = lf_xstrdup(path);
     f->open_path = lf_xstrdup(open_path ? open_path : path);
     f->lang = lang;
-    f->size = size;
+    f->size = st ? (uint64_t)st->st_size : 0;
+    f->has_stat = st != NULL;
+    f->dev = st ? (uint64_t)st->st_dev : 0;
+    f->ino = st ? (uint64_t)st->st_ino : 0;
+    f->mtime_ns = st ? (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec : 0;
+    f->ctime_ns = st ? (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec : 0;
 }
 
 static void add_skip(lf_walk_result *res, const char *path, lf_walk_skip_kind kind, char *reason_owned) {
@@ -303,7 +309,7 @@ static void walk_dir(walk_ctx *c, int dirfd_, const char *display, const char *r
                      * reports the file. */
                     if (!have_st && fstatat(dirfd(d), e->name, &st, AT_SYMLINK_NOFOLLOW) == 0)
                         have_st = 1;
-                    add_file(c->res, child_display, NULL, lang, have_st ? (uint64_t)st.st_size : 0);
+                    add_file(c->res, child_display, NULL, lang, have_st ? &st : NULL);
                 }
             } else if (e->type != DT_LNK) {
                 if (!is_excluded(c, child_rel, child_display, 0))
@@ -390,7 +396,7 @@ int lf_walk_add(lf_walk_result *res, const char *root, const lf_walk_options *op
         } else if (opts->force_exclude && is_excluded(&c, "", display, 0)) {
             /* named but excluded on request */
         } else if (seen_insert(res, (uint64_t)st.st_dev, (uint64_t)st.st_ino)) {
-            add_file(res, display, resolved, lang, (uint64_t)st.st_size);
+            add_file(res, display, resolved, lang, &st);
         }
     }
 out:

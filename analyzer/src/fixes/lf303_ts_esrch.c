@@ -106,4 +106,4 @@ static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
 
 void lf303_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) { generate(ctx, reqs, n); }
 
-const lf_fixer lf303_esrch = {"lf303_esrch", generate};
+const lf_fixer lf303_esrch = {"lf303_esrch", generate, 1};
