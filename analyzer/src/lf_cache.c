@@ -548,12 +548,16 @@ static file_state *state_of(lf_cache *c, size_t i) {
     return &c->files[i];
 }
 
-/* The walk's stat equals the entry's, and the entry is older than the racy
- * window of the scan that wrote it. */
+/* The walk's stat equals the entry's, and the entry's mtime is older than
+ * the racy window of the scan that wrote it (as git's index): a write after
+ * that scan read the file sets the mtime to a later tick, so an equal mtime
+ * means no write since. An mtime inside the window could be the same tick as
+ * a later write on a coarse-timestamp filesystem: the hash decides. (ctime
+ * need not be outside the window: a write after a recent chmod or utime still
+ * moves the mtime off its old value.) */
 static int stat_clean(const lf_cache *c, const old_entry *e, const lf_walk_file *w) {
     return w->has_stat && e->dev == w->dev && e->ino == w->ino && e->size == w->size &&
-           e->mtime_ns == w->mtime_ns && e->ctime_ns == w->ctime_ns &&
-           e->mtime_ns < c->old_started_ns - LF_CACHE_RACY_NS && e->ctime_ns < c->old_started_ns - LF_CACHE_RACY_NS;
+           e->mtime_ns == w->mtime_ns && e->ctime_ns == w->ctime_ns && e->mtime_ns < c->old_started_ns - LF_CACHE_RACY_NS;
 }
 
 lf_cache_probe_result lf_cache_probe(lf_cache *c, size_t i, lf_scan_file *f) {
@@ -765,7 +769,7 @@ static int ensure_dir(lf_cache *c, char **warning) {
  * still exists and its stat could be trusted under the old index's start, so
  * it stays trustworthy under this scan's later one. */
 static int keep_carried(const lf_cache *c, const old_entry *e) {
-    if (e->mtime_ns >= c->old_started_ns - LF_CACHE_RACY_NS || e->ctime_ns >= c->old_started_ns - LF_CACHE_RACY_NS)
+    if (e->mtime_ns >= c->old_started_ns - LF_CACHE_RACY_NS)
         return 0;
     char *path = lf_xstrndup(e->path, e->path_len);
     struct stat st;
