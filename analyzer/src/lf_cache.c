@@ -495,6 +495,23 @@ static int64_t now_ns(void) {
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+static int open_dir(const char *dir) {
+    return open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+/* Why the cache directory could not be opened (open_dir's errno e), or NULL
+ * when nothing is there yet. */
+static char *dir_problem(const char *dir, int e) {
+    struct stat st;
+    if (lstat(dir, &st) != 0)
+        return NULL;
+    if (S_ISLNK(st.st_mode))
+        return lf_xstrdup("it is a symbolic link, which lockfix never follows");
+    if (!S_ISDIR(st.st_mode))
+        return lf_xstrdup("not a directory");
+    return lf_xstrdup(strerror(e));
+}
+
 lf_cache *lf_cache_open(const char *dir, const lf_scan *s, int want_fixes, char **warning) {
     lf_cache *c = lf_xcalloc(1, sizeof *c);
     *warning = NULL;
@@ -508,14 +525,15 @@ lf_cache *lf_cache_open(const char *dir, const lf_scan *s, int want_fixes, char 
         c->disabled = 1;
         return c;
     }
-    c->dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (c->dfd < 0 && errno != ENOENT) {
-        int e = errno;
-        *warning = e == ELOOP || e == ENOTDIR
-                       ? lf_xasprintf("cache %s not used: not a directory (a symbolic link there is never followed)", dir)
-                       : lf_xasprintf("cache %s not used: %s", dir, strerror(e));
-        c->disabled = 1;
-        return c;
+    c->dfd = open_dir(dir);
+    if (c->dfd < 0) {
+        char *why = dir_problem(dir, errno);
+        if (why) { /* else it does not exist yet: lf_cache_save creates it */
+            *warning = lf_xasprintf("cache %s not used: %s", dir, why);
+            free(why);
+            c->disabled = 1;
+            return c;
+        }
     }
     if (c->dfd >= 0)
         load_index(c);
@@ -738,13 +756,12 @@ static int ensure_dir(lf_cache *c, char **warning) {
             *warning = lf_xasprintf("cache %s not written: cannot create it: %s", c->dir, strerror(errno));
             return 0;
         }
-        c->dfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        c->dfd = open_dir(c->dir);
         if (c->dfd < 0) {
             int e = errno;
-            *warning = e == ELOOP || e == ENOTDIR
-                           ? lf_xasprintf("cache %s not written: not a directory (a symbolic link there is never "
-                                          "followed)", c->dir)
-                           : lf_xasprintf("cache %s not written: %s", c->dir, strerror(e));
+            char *why = dir_problem(c->dir, e);
+            *warning = lf_xasprintf("cache %s not written: %s", c->dir, why ? why : strerror(e));
+            free(why);
             return 0;
         }
     }
