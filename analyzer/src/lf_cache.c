@@ -621,7 +621,7 @@ int lf_cache_verify(lf_cache *c, size_t i, lf_scan_file *f) {
     st->hash = lf_hash64(lf_source_disk(&f->src), f->src.len, 0);
     st->counted_read = 1;
     const old_entry *e = &c->old[st->old - 1];
-    if (e->size != f->src.len || e->hash != st->hash || !decode_body(c, e, f))
+    if (e->hash != st->hash || !decode_body(c, e, f))
         return 0;
     const lf_walk_file *w = f->walked;
     /* Same bytes: a hit. Rewrite the entry when its stat changed or it was
@@ -851,6 +851,17 @@ static int newest_first(const void *a, const void *b) {
     return x->mtime_ns < y->mtime_ns ? 1 : x->mtime_ns > y->mtime_ns ? -1 : strcmp(x->name, y->name);
 }
 
+/* write_atomic_at's temps: "." + the target's name + ".<pid>.XXXXXX". */
+static int is_temp_name(const char *n) {
+    static const char *const k_targets[] = {INDEX_PREFIX, "CACHEDIR.TAG.", ".gitignore.", NULL};
+    if (n[0] != '.')
+        return 0;
+    for (size_t i = 0; k_targets[i]; i++)
+        if (strncmp(n + 1, k_targets[i], strlen(k_targets[i])) == 0)
+            return 1;
+    return 0;
+}
+
 /* Other keys' indexes (an older binary, other rules or options) are kept up
  * to KEEP_INDEXES, newest first; temps a killed run left behind go after an
  * hour (a live writer renames its temp within seconds). */
@@ -873,9 +884,7 @@ static void prune(lf_cache *c, const char *ours) {
         if (strncmp(n, INDEX_PREFIX, strlen(INDEX_PREFIX)) == 0 && strcmp(n, ours) != 0) {
             index_file f = {lf_xstrdup(n), m};
             LF_VEC_PUSH(&idx, f);
-        } else if (n[0] == '.' && strchr(n + 1, '.') && m < c->started_ns - STALE_TEMP_NS &&
-                   (strncmp(n + 1, INDEX_PREFIX, strlen(INDEX_PREFIX)) == 0 || strncmp(n, ".CACHEDIR.TAG.", 14) == 0 ||
-                    strncmp(n, ".gitignore.", 11) == 0)) {
+        } else if (is_temp_name(n) && m < c->started_ns - STALE_TEMP_NS) {
             (void)unlinkat(c->dfd, n, 0);
         }
     }
