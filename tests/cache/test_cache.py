@@ -530,3 +530,28 @@ def test_deleted_file_leaves_the_index_and_other_roots_are_kept(tree):
     run(["scan", "tree/fixtures/negative"], cwd=cwd)
     data = index_of(cwd / ".lockfix_cache").read_bytes()
     assert b"tree/extra/clean.py" not in data and b"tree/extra/state.py" in data
+
+
+def test_old_indexes_and_abandoned_temps_are_pruned(tree):
+    """Other keys' indexes: the 7 newest are kept beside the current one;
+    temps a killed run left: removed after an hour, a recent one (a live
+    writer's) kept."""
+    cwd = tree.parent
+    d = cwd / ".lockfix_cache"
+    run(["scan", "tree/extra"], cwd=cwd)
+    ours = index_of(d).name
+    now = time.time()
+    for i in range(10):
+        p = d / f"index-{i:032x}"
+        p.write_bytes(b"old")
+        os.utime(p, (now - 1000 + i, now - 1000 + i))
+    stale = [d / ".index-0123.4242.abcdef", d / ".CACHEDIR.TAG.4242.abcdef", d / "..gitignore.4242.abcdef"]
+    for p in stale:
+        p.write_bytes(b"partial")
+        os.utime(p, (now - 7200, now - 7200))
+    live = d / ".index-0123.4343.ghijkl"
+    live.write_bytes(b"partial")
+    (tree / "extra" / "clean.py").write_bytes(b"x = 2\n")  # something to write
+    run(["scan", "tree/extra"], cwd=cwd)
+    assert sorted(os.listdir(d)) == sorted([".gitignore", "CACHEDIR.TAG", ours, live.name]
+                                           + [f"index-{i:032x}" for i in range(3, 10)])
