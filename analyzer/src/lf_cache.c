@@ -589,7 +589,7 @@ lf_cache_probe_result lf_cache_probe(lf_cache *c, size_t i, lf_scan_file *f) {
     st->old = idx;
     c->visited[idx - 1] = 1;
     st->kind = FS_DROPPED; /* until it proves a hit */
-    if (e->n_findings == 0 && stat_clean(c, e, f->walked)) {
+    if (e->n_findings == 0 && e->body_len == 4 && stat_clean(c, e, f->walked)) {
         st->kind = FS_HIT_STAT;
         f->analyzed = 1;
         f->partial_depth = e->partial_depth;
