@@ -560,11 +560,9 @@ const lf_cache_stats *lf_cache_get_stats(const lf_cache *c) { return &c->stats; 
 
 /* ---- the workers' side ---- */
 
-static file_state *state_of(lf_cache *c, size_t i) {
-    /* Sized on first use by the scan's file count (lf_scan_run has set it
-     * before any worker starts: see lf_scan.c). */
-    return &c->files[i];
-}
+/* One per walked file, allocated by lf_cache_begin_run before any worker
+ * starts; each is written only by the worker that took its file. */
+static file_state *state_of(lf_cache *c, size_t i) { return &c->files[i]; }
 
 /* The walk's stat equals the entry's, and the entry's mtime is older than
  * the racy window of the scan that wrote it (as git's index): a write after
