@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "lf_baseline.h"
+#include "lf_cache.h"
 #include "lf_report.h"
 #include "lf_scan.h"
 
@@ -25,6 +26,12 @@ static const char k_scan_usage[] =
     "                       exit 0 unless an error occurs; check and write from the same\n"
     "                       directory, since findings are matched by rule, reported path,\n"
     "                       enclosing function and the flagged code, not by line\n"
+    "  --cache-dir DIR      keep the result cache in DIR (default: .lockfix_cache in the\n"
+    "                       current directory): a re-scan analyzes only the files that\n"
+    "                       changed, with the same report; any change to a file, the rules,\n"
+    "                       the configuration or the lockfix binary invalidates its results\n"
+    "  --no-cache           neither read nor write the cache (also: LOCKFIX_NO_CACHE=1)\n"
+    "  --cache-stats        print how many files came from the cache on stderr\n"
     "%s"
     "  -h, --help           show this help\n"
     "\n"
@@ -33,10 +40,33 @@ static const char k_scan_usage[] =
     "Files are read in their encoding: UTF-8, a Python file's PEP 263 coding line,\n"
     "a byte-order mark (UTF-8; UTF-16 in TS/JS). Unreadable and binary files, and\n"
     "files not valid in their encoding, are reported on stderr and skipped; they do\n"
-    "not change the exit status.\n";
+    "not change the exit status. A cache directory that cannot be created or\n"
+    "written is a warning on stderr: the scan and its exit status are unaffected.\n";
 
 static void print_usage(FILE *to) {
     fprintf(to, k_scan_usage, lf_scan_options_help);
+}
+
+static void warn_cache(char *warning) {
+    if (warning)
+        fprintf(stderr, "lockfix: warning: %s; the scan goes on without it (--no-cache turns it off)\n", warning);
+    free(warning);
+}
+
+/* Written after the report: its result never waits on the cache, nor depends
+ * on it being writable. */
+static void save_cache(lf_cache *cache, int print_stats) {
+    if (!cache)
+        return;
+    char *warning = NULL;
+    lf_cache_save(cache, &warning);
+    warn_cache(warning);
+    if (print_stats) {
+        const lf_cache_stats *st = lf_cache_get_stats(cache);
+        fprintf(stderr, "lockfix: cache: %zu from the cache (%zu not read), %zu analyzed (%zu not cacheable); index %s\n",
+                st->hits_unread + st->hits_read, st->hits_unread, st->misses, st->not_cacheable,
+                st->written > 0 ? "written" : st->written < 0 ? "not written" : "unchanged");
+    }
 }
 
 /* Record every finding of the scan (before any --baseline filtering). */
@@ -78,6 +108,9 @@ int lf_cmd_scan(int argc, char **argv) {
     lf_baseline *baseline = NULL;
     int rc = LF_EXIT_USAGE;
     int only_paths = 0;
+    int no_cache = 0, cache_stats = 0;
+    const char *cache_dir = LF_CACHE_DEFAULT_DIR;
+    lf_cache *cache = NULL;
     char *err = NULL;
 
     for (int i = 1; i < argc;) {
@@ -153,6 +186,28 @@ int lf_cmd_scan(int argc, char **argv) {
             }
             continue;
         }
+        if (strcmp(a, "--no-cache") == 0 || strcmp(a, "--cache-stats") == 0) {
+            *(a[2] == 'n' ? &no_cache : &cache_stats) = 1;
+            i++;
+            continue;
+        }
+        if (strcmp(a, "--cache-dir") == 0 || strncmp(a, "--cache-dir=", 12) == 0) {
+            if (a[11] == '=') {
+                cache_dir = a + 12;
+                i++;
+            } else if (i + 1 < argc) {
+                cache_dir = argv[i + 1];
+                i += 2;
+            } else {
+                fprintf(stderr, "lockfix scan: option --cache-dir needs a value\n");
+                goto out;
+            }
+            if (!*cache_dir) {
+                fprintf(stderr, "lockfix scan: --cache-dir: empty directory name\n");
+                goto out;
+            }
+            continue;
+        }
         int r = lf_scan_parse_option(&o, argc, argv, &i, &err);
         if (r < 0) {
             fprintf(stderr, "lockfix scan: %s\n", err);
@@ -173,6 +228,13 @@ int lf_cmd_scan(int argc, char **argv) {
         fprintf(stderr, "lockfix: %s\n", err);
         lf_scan_free(&scan);
         goto out;
+    }
+    const char *env_no_cache = getenv("LOCKFIX_NO_CACHE");
+    if (!no_cache && !(env_no_cache && *env_no_cache && strcmp(env_no_cache, "0") != 0)) {
+        char *warning = NULL;
+        cache = lf_cache_open(cache_dir, &scan, 1, &warning);
+        warn_cache(warning);
+        scan.cache = cache;
     }
     lf_scan_run(&scan, o.jobs, 1, 0);
     for (size_t i = 0; i < scan.n_skips; i++)
@@ -202,8 +264,10 @@ int lf_cmd_scan(int argc, char **argv) {
         rc = sum.failing && !write_baseline ? LF_EXIT_FINDINGS : LF_EXIT_OK;
     }
     lf_strbuf_free(&report);
+    save_cache(cache, cache_stats);
     lf_scan_free(&scan);
 out:
+    lf_cache_free(cache);
     lf_baseline_free(baseline);
     free(err);
     lf_scan_options_free(&o);

@@ -21,6 +21,7 @@
 
 #include "lf_check.h"
 #include "lf_engine_internal.h"
+#include "lf_hash.h"
 #include "lf_rules_builtin.h"
 
 typedef struct parse_ctx {
@@ -774,6 +775,7 @@ static int rule_parse(const char *json_text, size_t len, const char *origin, int
     }
     lf_rule *r = lf_xcalloc(1, sizeof *r);
     r->origin = lf_xstrdup(origin);
+    r->doc_hash = lf_hash64(json_text, len, 0);
     r->compiled = lf_xcalloc(1, sizeof *r->compiled);
     pthread_mutex_init(&r->compiled->lock, NULL);
     atomic_init(&r->compiled->ready, 0);

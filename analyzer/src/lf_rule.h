@@ -52,6 +52,7 @@ typedef struct lf_rule {
     const struct lf_check *check;    /* NULL: every match emits at capture @finding */
     const struct lf_fixer *fixer;    /* NULL: no fix generator */
     char *origin;                    /* "builtin:rules/LF101-unlocked-fallback.json" or a file path */
+    uint64_t doc_hash;               /* lf_hash64 of the rule document: the result cache's key (lf_cache.h) */
     /* "prefilter" may also be a list of lists: every group must have a hit (an AND
      * of ORs). prefilter/n_prefilter above always alias the first group. */
     lf_prefilter_group *prefilter_groups;

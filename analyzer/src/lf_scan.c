@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "lf_cache.h"
 #include "lf_engine.h"
 #include "lf_util.h"
 
@@ -216,6 +218,11 @@ static void replace_list(char ***dst, size_t *n_dst, char **src, size_t n_src) {
 
 int lf_scan_prepare(lf_scan *s, const lf_scan_options *o, char **err) {
     memset(s, 0, sizeof *s);
+    /* The result cache trusts a file's stat only when it is older than this
+     * (lf_cache.h): taken before the walk stats any file. */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    s->started_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
     lf_config_init(&s->config);
     *err = NULL;
     if (!lf_ruleset_load_builtin(&s->rules, err))
@@ -296,8 +303,21 @@ static char *bare_reason(const char *msg, const char *path) {
     return lf_xstrndup(msg, len);
 }
 
-static void analyze_one(scan_pool *p, lf_engine *eng, lf_scan_file *f) {
+/* Findings borrow the path from their source, and reporters print source lines. */
+static void keep_or_free_source(scan_pool *p, lf_scan_file *f) {
+    if (f->n_findings || p->keep_sources)
+        f->has_source = 1;
+    else
+        lf_source_free(&f->src);
+}
+
+static void analyze_one(scan_pool *p, lf_engine *eng, size_t i) {
+    lf_scan_file *f = &p->scan->files[i];
     const lf_walk_file *w = f->walked;
+    lf_cache *cache = p->scan->cache;
+    lf_cache_probe_result probe = cache ? lf_cache_probe(cache, i, f) : LF_CACHE_ABSENT;
+    if (probe == LF_CACHE_HIT)
+        return;
     char *err = NULL;
     lf_load_status st = lf_source_load(w->open_path, w->lang, &f->src, &err);
     if (st != LF_LOAD_OK) {
@@ -311,13 +331,17 @@ static void analyze_one(scan_pool *p, lf_engine *eng, lf_scan_file *f) {
         free(f->src.path);
         f->src.path = lf_xstrdup(w->path);
     }
+    if (probe == LF_CACHE_VERIFY && lf_cache_verify(cache, i, f)) {
+        keep_or_free_source(p, f);
+        return;
+    }
     if (lf_engine_analyze(eng, &f->src, &f->findings, &f->n_findings, &err) != 0) {
         f->skipped = 1;
         f->skip_kind = LF_SKIP_ANALYSIS_ERROR;
         f->skip_reason = bare_reason(err, w->path);
         free(err);
-        for (size_t i = 0; i < f->n_findings; i++)
-            lf_finding_free_contents(&f->findings[i]);
+        for (size_t k = 0; k < f->n_findings; k++)
+            lf_finding_free_contents(&f->findings[k]);
         free(f->findings);
         f->findings = NULL;
         f->n_findings = 0;
@@ -326,11 +350,9 @@ static void analyze_one(scan_pool *p, lf_engine *eng, lf_scan_file *f) {
     }
     f->analyzed = 1;
     f->partial_depth = lf_engine_partial_depth(eng);
-    /* Findings borrow the path from their source, and reporters print source lines. */
-    if (f->n_findings || p->keep_sources)
-        f->has_source = 1;
-    else
-        lf_source_free(&f->src);
+    if (cache)
+        lf_cache_record(cache, i, f);
+    keep_or_free_source(p, f);
 }
 
 static void *worker(void *arg) {
@@ -340,7 +362,7 @@ static void *worker(void *arg) {
         size_t k = atomic_fetch_add(&p->next, 1);
         if (k >= p->scan->n_files)
             break;
-        analyze_one(p, eng, &p->scan->files[p->order[k]]);
+        analyze_one(p, eng, p->order[k]);
     }
     lf_engine_free(eng);
     return NULL;
@@ -408,6 +430,7 @@ void lf_scan_run(lf_scan *s, int jobs, int want_fixes, int keep_sources) {
     s->files = lf_xcalloc(s->n_files ? s->n_files : 1, sizeof *s->files);
     for (size_t i = 0; i < s->n_files; i++)
         s->files[i].walked = &s->walk.files[i];
+    lf_cache_begin_run(s->cache, s->n_files);
 
     scan_pool pool = {.scan = s, .keep_sources = keep_sources};
     pool.eng_opts.rules = &s->rules;

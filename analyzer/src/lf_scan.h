@@ -90,6 +90,8 @@ typedef struct lf_scan {
     size_t n_files;
     lf_scan_skip *skips;  /* walk skips, then load/analysis skips, in file order */
     const char *fix_runtime_dir; /* set before lf_scan_run: `fix --runtime-dir` (borrowed) */
+    struct lf_cache *cache;      /* set before lf_scan_run: `scan`'s result cache (lf_cache.h), or NULL */
+    int64_t started_ns;          /* when lf_scan_prepare began (CLOCK_REALTIME), before any file's stat */
     size_t n_skips;
     size_t n_analysis_errors;
     size_t n_partial;     /* files analyzed only partially (partial_depth set) */

@@ -34,6 +34,11 @@ typedef struct lf_walk_file {
     char *open_path; /* what to open: equal to path, or the resolved target of a symlink argument */
     lf_lang lang;
     uint64_t size; /* bytes when walked (0 if the stat failed): the scan starts the largest files first */
+    /* The rest of the walk's stat, for the result cache's stat match (lf_cache.h):
+     * valid when has_stat. */
+    int has_stat;
+    uint64_t dev, ino;
+    int64_t mtime_ns, ctime_ns;
 } lf_walk_file;
 
 typedef enum lf_walk_skip_kind {

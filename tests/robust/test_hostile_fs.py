@@ -77,13 +77,14 @@ def test_unreadable_file_and_directory():
         (d / "closed" / "x.py").write_bytes(LF401_PY)
         (d / "closed").chmod(0)
         (d / "ok.py").chmod(0o644)
-        r = _unprivileged_run(["scan", "--no-config", "."], cwd=d)
+        # --no-cache: uid 65534 may not create the result cache here either (tests/cache covers that)
+        r = _unprivileged_run(["scan", "--no-config", "--no-cache", "."], cwd=d)
         assert r.returncode == 1, r.stderr
         assert sorted(r.stderr.decode().splitlines()) == [
             "lockfix: skipping closed: cannot open directory: Permission denied",
             "lockfix: skipping secret.py: cannot open: Permission denied",
         ]
-        r = _unprivileged_run(["scan", "--no-config", "secret.py"], cwd=d)
+        r = _unprivileged_run(["scan", "--no-config", "--no-cache", "secret.py"], cwd=d)
         assert (r.returncode, r.stderr) == (0, b"lockfix: skipping secret.py: cannot open: Permission denied\n")
         # fix --apply cannot create its temp in a directory it may not write: the
         # file is left as it was, exit 2, and the temp is not left behind.
@@ -159,7 +160,8 @@ def test_odd_names_scan_fix_and_reports(tmp_path):
     for n in ODD_NAMES:
         with open(os.path.join(root, n), "rb") as f:
             assert b"uuid.uuid4().hex" in f.read()
-    assert sorted(os.listdir(root)) == sorted(ODD_NAMES)
+    # Nothing else but the result cache the scans keep in their current directory.
+    assert sorted(os.listdir(root)) == sorted(ODD_NAMES + [b".lockfix_cache"])
 
 
 def test_skipped_non_utf8_name_in_json(tmp_path):

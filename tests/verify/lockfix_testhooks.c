@@ -32,7 +32,7 @@ static void off_by_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
         reqs[i].fix = off_by_one_at(ctx, reqs[i].at, &reqs[i].no_fix_reason);
 }
 
-static const lf_fixer k_off_by_one = {"test_off_by_one", off_by_one};
+static const lf_fixer k_off_by_one = {"test_off_by_one", off_by_one, 0};
 
 static const lf_fixer *find_test_fixer(const char *name) {
     return strcmp(name, k_off_by_one.name) == 0 ? &k_off_by_one : NULL;

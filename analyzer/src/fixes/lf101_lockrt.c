@@ -525,4 +525,4 @@ static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
     LF_VEC_FREE(&regions);
 }
 
-const lf_fixer lf101_lockrt = {"lf101_lockrt", generate};
+const lf_fixer lf101_lockrt = {"lf101_lockrt", generate, 0}; /* vendors lockrt: reads the package around the file */

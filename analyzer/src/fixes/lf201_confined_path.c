@@ -89,4 +89,4 @@ static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
         reqs[i].fix = generate_one(ctx, reqs[i].site, &reqs[i].no_fix_reason);
 }
 
-const lf_fixer lf201_confined_path = {"lf201_confined_path", generate};
+const lf_fixer lf201_confined_path = {"lf201_confined_path", generate, 1};

@@ -94,4 +94,4 @@ static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
         reqs[i].fix = generate_one(ctx, reqs, n, i, &reqs[i].no_fix_reason);
 }
 
-const lf_fixer lf301_release_owned = {"lf301_release_owned", generate};
+const lf_fixer lf301_release_owned = {"lf301_release_owned", generate, 0}; /* vendors lockrt: reads the package around the file */

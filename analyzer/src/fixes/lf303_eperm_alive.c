@@ -85,4 +85,4 @@ static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
         reqs[i].fix = generate_one(ctx, reqs[i].site, &reqs[i].no_fix_reason);
 }
 
-const lf_fixer lf303_esrch = {"lf303_esrch", generate};
+const lf_fixer lf303_esrch = {"lf303_esrch", generate, 1}; /* reads only the file it fixes */

@@ -290,4 +290,4 @@ static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
         reqs[i].fix = generate_one(ctx, reqs[i].site, &reqs[i].no_fix_reason);
 }
 
-const lf_fixer lf401_unique_temp = {"lf401_unique_temp", generate};
+const lf_fixer lf401_unique_temp = {"lf401_unique_temp", generate, 1};
