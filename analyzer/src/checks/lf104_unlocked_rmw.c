@@ -42,6 +42,7 @@
 #include "lf_tree.h"
 #include "lf_ts.h"
 #include "lf_util.h"
+#include "lf_witness_build.h"
 
 typedef struct doc_op {
     TSNode call;   /* the read or write call (the finding's place for a read) */
@@ -807,6 +808,7 @@ static void run(lf_check_ctx *ctx) {
                                      "lost (every platform)",
                                      rd, path, wr, lf_py_line(src, w->call));
             lf_ctx_emit(ctx, r->call, msg, SIZE_MAX);
+            lf_ctx_witness(ctx, lf_wit_lost_update(src, "any platform", (TSNode){0}, NULL, r->call, w->call, r->path));
             free(msg);
             free(rd);
             free(path);

@@ -13,6 +13,7 @@
 #include "lf_py.h"
 #include "lf_pysem.h"
 #include "lf_tree.h"
+#include "lf_witness_build.h"
 
 static const char *const k_exist_tests[] = {"islink", "exists", "lexists", "isfile", "isdir",
                                             "is_symlink", "is_file", "is_dir", NULL};
@@ -486,8 +487,10 @@ static void run(lf_check_ctx *ctx) {
         TSNode call, target;
         if (!lf_ctx_capture(ctx, i, "real", &call) || !lf_ctx_capture(ctx, i, "target", &target))
             continue;
-        if (is_resolve_call(m, src, call) && flags_call(m, src, root, call, target))
+        if (is_resolve_call(m, src, call) && flags_call(m, src, root, call, target)) {
             lf_ctx_emit_match_site(ctx, call, i, make_site(m, src, call), lf201_site_free);
+            lf_ctx_witness(ctx, lf_wit_missing_target(src, call, 0));
+        }
     }
     /* realpath under another name (`from os.path import realpath as real`,
      * `rp = os.path.realpath`), which the query cannot spell. */
@@ -499,6 +502,7 @@ static void run(lf_check_ctx *ctx) {
         if (flags_call(m, src, root, call, target)) {
             char *msg = message_for(ctx, src, call);
             lf_ctx_emit_site(ctx, call, msg, make_site(m, src, call), lf201_site_free);
+            lf_ctx_witness(ctx, lf_wit_missing_target(src, call, 0));
             free(msg);
         }
     }

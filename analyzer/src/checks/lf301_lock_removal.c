@@ -31,6 +31,7 @@
 #include "lf_pyshort.h"
 #include "lf_pysem.h"
 #include "lf_util.h"
+#include "lf_witness_build.h"
 
 static void run(lf_check_ctx *ctx) {
     if (lf_ctx_is_ts(ctx)) {
@@ -82,8 +83,10 @@ static void run(lf_check_ctx *ctx) {
                                call, ev->judged == LF_JUDGED_CONTENT ? "checks the owner, then removes" : "releases",
                                what, lf_py_line(src, k->broken_at));
         }
-        if (msg)
+        if (msg) {
             lf_ctx_emit(ctx, ev->node, msg, SIZE_MAX);
+            lf_ctx_witness(ctx, lf_wit_removal_py(l, ev));
+        }
         free(msg);
         free(call);
         free(what);

@@ -24,6 +24,7 @@
 #include "lf_tree.h"
 #include "lf_ts.h"
 #include "lf_util.h"
+#include "lf_witness_build.h"
 
 #define EQ_FLAGS (LF_TREE_EQ_IGNORE_ANNOTATION | LF_TREE_EQ_STRING_CONTENT)
 
@@ -568,6 +569,7 @@ static void run(lf_check_ctx *ctx) {
                         "live owner's lock is judged stale (POSIX)",
                         probe, one_clause ? "the handler" : "the PermissionError handler", lf_py_line(src, h_eperm));
                     lf_ctx_emit(ctx, call, msg, SIZE_MAX);
+                    lf_ctx_witness(ctx, lf_wit_eperm(src, call, h_eperm));
                     free(msg);
                     reported = 1;
                 }
@@ -593,6 +595,7 @@ static void run(lf_check_ctx *ctx) {
                         "platform with pid reuse)",
                         probe);
                     lf_ctx_emit(ctx, call, msg, SIZE_MAX);
+                    lf_ctx_witness(ctx, lf_wit_pid_reuse(src, call));
                     free(msg);
                 }
             }
