@@ -250,6 +250,11 @@ static cJSON *code_flows_json(const lf_finding *fd) {
     cJSON *tfs = cJSON_AddArrayToObject(per, "threadFlows");
     unsigned np = lf_witness_processes(w);
     for (unsigned p = 0; p < np; p++) {
+        size_t mine = 0;
+        for (size_t i = 0; i < w->n_steps; i++)
+            mine += w->steps[i].process == p;
+        if (!mine) /* a process the outcome names but that has no step here (LF303's owner) */
+            continue;
         cJSON *tf = cJSON_CreateObject();
         char *id = lf_xasprintf("process %s", lf_witness_process_name(p));
         cJSON_AddStringToObject(tf, "id", id);
