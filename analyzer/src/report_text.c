@@ -111,8 +111,9 @@ static void put_summary(lf_strbuf *out, const lf_scan *s) {
 }
 
 /* The witness under a finding: numbered steps in interleaving order, each with
- * its process and place (padded so the texts line up), then the outcome. */
-static void put_witness(lf_strbuf *out, int w, const lf_witness *wit) {
+ * its process and place (padded so the texts line up), then the outcome. w is
+ * the width of the line-number gutter it lines up with. */
+void lf_report_text_witness(lf_strbuf *out, int w, const lf_witness *wit) {
     char where[32];
     int width = 0;
     for (size_t i = 0; i < wit->n_steps; i++) {
@@ -156,7 +157,7 @@ void lf_report_text(lf_strbuf *out, const lf_scan *s) {
                 else if (fd->no_fix_reason)
                     lf_strbuf_printf(out, "  %*s = no fix: %s\n", w, "", fd->no_fix_reason);
                 if (fd->witness)
-                    put_witness(out, w, fd->witness);
+                    lf_report_text_witness(out, w, fd->witness);
             }
             lf_strbuf_putc(out, '\n');
         }

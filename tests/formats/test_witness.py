@@ -6,6 +6,7 @@ never part of a finding's identity (fingerprints, baselines)."""
 import copy
 import importlib.util
 import json
+import re
 
 from lfcli import SOURCE_DIR, run
 from sarif_multitool import validate
@@ -127,3 +128,37 @@ def test_the_witness_is_not_part_of_the_fingerprint(tmp_path):
     r = run("scan", "--no-config", "--baseline", b, "--format", "json", "fixtures", cwd=SOURCE_DIR)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["findings"] == []
+
+
+def explain_parts(rule):
+    """(example lines, [(process, line, column, text)], outcomes) of `lockfix explain RULE`."""
+    r = run("explain", rule)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    start = lines.index("Example") + 1
+    end = lines.index("Witness (how the example loses data)")
+    example = [l[4:] for l in lines[start:end]]
+    while example and not example[-1]:
+        example.pop()
+    steps, outcomes = [], []
+    for l in lines[end:lines.index("Use instead")]:
+        m = re.match(r"\s+\d+\. ([ABC])  L(\d+):(\d+)\s+(.*)$", l)
+        if m:
+            steps.append((m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)))
+        elif l.strip().startswith("=> "):
+            outcomes.append(l.strip()[3:])
+    return example, steps, outcomes
+
+
+def test_explain_shows_a_witness_on_the_rules_example():
+    """Each rule's example is flagged, and `explain` shows its witness: every
+    step's line and column point into the example at the code the step names."""
+    for rule in sorted(RULES):
+        example, steps, outcomes = explain_parts(rule)
+        assert steps and outcomes, rule
+        for proc, line, col, text in steps:
+            assert 1 <= line <= len(example), (rule, line)
+            code = example[line - 1][col - 1:]
+            shown = text[:-3] if text.endswith("...") else text
+            tails = [shown[i + 2:] for i in range(len(shown)) if shown.startswith(": ", i)]
+            assert any(t and code.startswith(t) for t in tails), (rule, line, code, text)
