@@ -11,8 +11,8 @@ Scans TREE with `lockfix scan --format json` and checks, for every finding:
     call for "read", a removal for "remove", a kill(pid, 0) for "probe", ...),
     and the step's message ends with that very text (it describes the node
     it points at);
-  - the finding's own line is one of the steps: the interleaving runs through
-    the code the analysis flagged.
+  - some step lies within the flagged code (its lines): the interleaving runs
+    through what the analysis flagged.
 Prints one line per problem and a summary; exit 0 when there is none, 1 when
 there is, 2 when lockfix fails. tests/formats/test_witness.py runs it on
 fixtures/; it is not run on other trees by CI.
@@ -32,14 +32,16 @@ KINDS = {
     "append": r"append|\"a\"|'a'|\"a\+\"|ax|write",
     "create": r"mkdir|O_EXCL|[\"']x|wx|ax|link|create|open",
     "lock": r"flock|lockf|locking|lock|mkdir|open|acquire|excl|write",
-    "judge": r"stat|exist|mtime|ctime|access|read|time|age|getmtime|lstat",
+    "judge": r"stat|exist|mtime|ctime|access|read|time|now|age|lstat",
     "probe": r"kill\s*\(.*\b0\s*\)",
     "misread": r"^(except|catch)\b",
     "remove": r"remove|unlink|rmdir|\brm|rmtree|rimraf|rename|delete|release|unlock",
     "rename": r"rename|replace|move",
     "open-temp": r"tmp|temp",
     "resolve": r"realpath|resolve",
-    "unlocked-entry": r"\bNone\b|\bnot\b|^except\b|\bis\b|==|!=|\bHAS_|^[A-Za-z_][\w.]*$",
+    "unlocked-entry": r"\bNone\b|\bnot\b|\bis\b|==|!=|\bHAS_|^[A-Za-z_][\w.]*$|lock",
+    "acquire-fails": r"^except\b|lock|acquire|mkdir|open|excl|create|link",
+    "critical-section": r"\S",
 }
 
 
@@ -57,12 +59,17 @@ def span_text(lines, st):
 
 def defined_names(text):
     """Functions and methods the file defines: a call of one is the module's own helper."""
-    return set(re.findall(r"(?:def|function)\s+([A-Za-z_$][\w$]*)", text)) | set(
-        re.findall(r"^\s*(?:async\s+)?([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{", text, re.M))
+    ident = r"[A-Za-z_$#][\w$]*"
+    return (set(re.findall(rf"(?:def|function\*?)\s+({ident})", text)) |
+            set(re.findall(rf"^\s*(?:static\s+)?(?:async\s+)?(?:get\s+|set\s+)?({ident})\s*\([^)]*\)\s*\{{",
+                           text, re.M)) |
+            set(re.findall(rf"(?:const|let|var)\s+({ident})\s*=\s*(?:async\s+)?(?:function|\([^)]*\)\s*=>|{ident}\s*=>)",
+                           text)))
 
 
 def callee(text):
-    m = re.match(r"(?:await\s+)?([\w$.]+)\s*\(", text)
+    """The called (or, for `this.data`, accessed) function's last name."""
+    m = re.match(r"(?:await\s+|yield\s+)?([\w$.#]+)\s*(?:\(|$)", text)
     return m.group(1).rsplit(".", 1)[-1] if m else None
 
 
@@ -107,8 +114,8 @@ def check(findings, read=lambda p: pathlib.Path(p).read_text(encoding="utf-8")):
         lines, helpers = cache[f["path"]]
         for i, st in enumerate(w["steps"], 1):
             out += [f"{where}: step {i}: {p}" for p in check_step(f, st, lines, helpers)]
-        if f["line"] not in {st["line"] for st in w["steps"]}:
-            out.append(f"{where}: no step on the flagged line {f['line']}")
+        if not any(f["line"] <= st["line"] <= f["end_line"] for st in w["steps"]):
+            out.append(f"{where}: no step within the flagged code (lines {f['line']}-{f['end_line']})")
     return len(findings), out
 
 

@@ -8,7 +8,8 @@
 
 static const char *const k_event_names[LF_WIT_EVENT_COUNT] = {
     "unlocked-entry", "read", "write", "append", "create", "lock", "judge",
-    "probe", "misread", "remove", "rename", "open-temp", "resolve",
+    "probe", "misread", "remove", "rename", "open-temp", "resolve", "acquire-fails",
+    "critical-section",
 };
 
 const char *lf_witness_event_name(lf_wit_event ev) {

@@ -34,9 +34,11 @@ typedef enum lf_wit_event {
     LF_WIT_RENAME,       /* renames (moves) a path over another */
     LF_WIT_TEMP,         /* opens the temp name for writing (truncating it) */
     LF_WIT_RESOLVE,      /* resolves a path (realpath) */
+    LF_WIT_ACQUIRE_FAILS, /* fails to take the lock, and the error is swallowed */
+    LF_WIT_SECTION,      /* runs the critical section (its first statement) with no lock */
 } lf_wit_event;
 
-#define LF_WIT_EVENT_COUNT 13
+#define LF_WIT_EVENT_COUNT 15
 
 typedef struct lf_witness_step {
     unsigned process;    /* 0 = A, 1 = B, 2 = C */

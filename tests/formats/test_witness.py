@@ -1,4 +1,4 @@
-"""Witnesses (issue 22): every finding in fixtures/ carries the interleaving
+"""Witnesses (issue 22): every finding in fixtures/ (and in the rules' cases) carries the interleaving
 that loses data, each step checked against the file by scripts/witness_check.py
 (the line exists, its source is the event's kind, the finding's own line is a
 step); SARIF carries it as codeFlows the multitool accepts; and the witness is
@@ -7,6 +7,8 @@ import copy
 import importlib.util
 import json
 import re
+
+import pytest
 
 from lfcli import SOURCE_DIR, run
 from sarif_multitool import validate
@@ -32,8 +34,10 @@ def read(rel):
     return (SOURCE_DIR / rel).read_text(encoding="utf-8")
 
 
-def test_every_fixture_finding_has_a_witness_true_to_the_file():
-    findings = fixture_findings()
+@pytest.mark.parametrize("tree", ["fixtures", "tests/rules/cases"])
+def test_every_finding_has_a_witness_true_to_the_file(tree):
+    """fixtures/ and the rules' own cases (every shape each check knows)."""
+    findings = json.loads(scan("--format", "json", tree))["findings"]
     assert {f["rule_id"] for f in findings} == RULES
     n, problems = witness_check.check(findings, read=read)
     assert n == len(findings) and problems == []

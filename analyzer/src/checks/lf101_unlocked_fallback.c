@@ -1227,6 +1227,8 @@ static int named(const lf_source *src, TSNode call, const char *const *prefixes)
     if (!lf_tree_is(name, "identifier"))
         return 0;
     uint32_t a = ts_node_start_byte(name), b = ts_node_end_byte(name);
+    while (a < b && src->text[a] == '_') /* `_load_state`: a private helper is named the same way */
+        a++;
     for (size_t i = 0; prefixes[i]; i++) {
         size_t n = strlen(prefixes[i]);
         if (b - a >= n && memcmp(src->text + a, prefixes[i], n) == 0)
@@ -1272,21 +1274,23 @@ static lf_witness *witness_of(const recog *r) {
     const lf_source *src = r->m->src;
     const char *lockname = s->module ? s->module->module : "fcntl";
     char *platform, *entry;
+    lf_wit_event entry_ev = LF_WIT_UNLOCKED;
     if (s->shape == LF101_SWALLOWED || !s->module) {
+        entry_ev = LF_WIT_ACQUIRE_FAILS;
         platform = lf_xstrdup("any platform, whenever the lock cannot be taken");
         entry = lf_xstrdup("fails to take the lock; the error is swallowed and the unlocked path runs");
     } else {
         platform = lf_xasprintf("only where %s is missing%s", lockname,
                                 s->swallows ? ", or on any platform when the lock cannot be taken" : "");
-        entry = lf_xasprintf("finds `%s` is None: takes the unlocked path", s->module->name);
+        entry = lf_xasprintf("finds `%s` is None/False: takes the unlocked path", s->module->name);
     }
     lf_witness *w;
     if (!ts_node_is_null(s->copy_write))
-        w = lf_wit_lost_update(src, platform, s->entry, entry, s->copy_read, s->copy_write, (TSNode){0});
+        w = lf_wit_lost_update(src, platform, entry_ev, s->entry, entry, s->copy_read, s->copy_write, (TSNode){0});
     else {
         int32_t first = s->copy_first >= 0 ? s->copy_first : r->body.len ? r->body.items[0] : -1;
         w = first < 0 ? NULL
-                      : lf_wit_unlocked_section(src, platform, s->entry, entry, r->m->stmts[first].node);
+                      : lf_wit_unlocked_section(src, platform, entry_ev, s->entry, entry, r->m->stmts[first].node);
     }
     free(platform);
     free(entry);
@@ -1298,11 +1302,13 @@ typedef struct indirect_ctx {
     unsigned char *reported;
 } indirect_ctx;
 
-static void emit_indirect(void *ud, int32_t scope, TSNode at, char *message, char *decline_reason) {
+static void emit_indirect(void *ud, int32_t scope, TSNode at, char *message, char *decline_reason,
+                          lf_witness *w) {
     indirect_ctx *ic = ud;
     if (ic->reported[scope]) {
         free(message);
         free(decline_reason);
+        lf_witness_free(w);
         return;
     }
     ic->reported[scope] = 1;
@@ -1312,6 +1318,7 @@ static void emit_indirect(void *ud, int32_t scope, TSNode at, char *message, cha
     s->region_first = s->region_last = s->body_first = s->body_last = s->pre_first = s->pre_last = -1;
     s->copy_first = -1;
     lf_ctx_emit_site(ic->ctx, at, message, s, lf101_site_free);
+    lf_ctx_witness(ic->ctx, w);
     free(message);
 }
 

@@ -808,7 +808,7 @@ static void run(lf_check_ctx *ctx) {
                                      "lost (every platform)",
                                      rd, path, wr, lf_py_line(src, w->call));
             lf_ctx_emit(ctx, r->call, msg, SIZE_MAX);
-            lf_ctx_witness(ctx, lf_wit_lost_update(src, "any platform", (TSNode){0}, NULL, r->call, w->call, r->path));
+            lf_ctx_witness(ctx, lf_wit_read_write(src, r->call, w->call, r->path));
             free(msg);
             free(rd);
             free(path);

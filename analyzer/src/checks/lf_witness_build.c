@@ -19,14 +19,14 @@ static void step(lf_witness *w, const lf_source *src, unsigned p, lf_wit_event e
 
 enum { A = 0, B = 1, C = 2 };
 
-lf_witness *lf_wit_lost_update(const lf_source *src, const char *platform, TSNode entry, const char *entry_text,
-                               TSNode read, TSNode write, TSNode path) {
+lf_witness *lf_wit_lost_update(const lf_source *src, const char *platform, lf_wit_event entry_ev, TSNode entry,
+                               const char *entry_text, TSNode read, TSNode write, TSNode path) {
     if (ts_node_is_null(read) || ts_node_is_null(write))
         return NULL;
     lf_witness *w = lf_witness_new(platform);
     if (!ts_node_is_null(entry)) {
-        step(w, src, A, LF_WIT_UNLOCKED, entry, entry_text);
-        step(w, src, B, LF_WIT_UNLOCKED, entry, entry_text);
+        step(w, src, A, entry_ev, entry, entry_text);
+        step(w, src, B, entry_ev, entry, entry_text);
     }
     step(w, src, A, LF_WIT_READ, read, "reads the document");
     step(w, src, B, LF_WIT_READ, read, "reads the same document, before A writes");
@@ -39,15 +39,19 @@ lf_witness *lf_wit_lost_update(const lf_source *src, const char *platform, TSNod
     return w;
 }
 
-lf_witness *lf_wit_unlocked_section(const lf_source *src, const char *platform, TSNode entry, const char *entry_text,
-                                    TSNode first) {
+lf_witness *lf_wit_read_write(const lf_source *src, TSNode read, TSNode write, TSNode path) {
+    return lf_wit_lost_update(src, "any platform", LF_WIT_READ, (TSNode){0}, NULL, read, write, path);
+}
+
+lf_witness *lf_wit_unlocked_section(const lf_source *src, const char *platform, lf_wit_event entry_ev, TSNode entry,
+                                    const char *entry_text, TSNode first) {
     if (ts_node_is_null(entry) || ts_node_is_null(first))
         return NULL;
     lf_witness *w = lf_witness_new(platform);
-    step(w, src, A, LF_WIT_UNLOCKED, entry, entry_text);
-    step(w, src, B, LF_WIT_UNLOCKED, entry, entry_text);
-    step(w, src, A, LF_WIT_UNLOCKED, first, "runs the critical section with no lock");
-    step(w, src, B, LF_WIT_UNLOCKED, first, "runs the same critical section at the same time");
+    step(w, src, A, entry_ev, entry, entry_text);
+    step(w, src, B, entry_ev, entry, entry_text);
+    step(w, src, A, LF_WIT_SECTION, first, "runs the critical section with no lock");
+    step(w, src, B, LF_WIT_SECTION, first, "runs the same critical section at the same time");
     lf_witness_set_outcome(w, "A and B run the critical section at once: whatever it read-modify-writes, one "
                               "process's update overwrites the other's");
     return w;
@@ -147,17 +151,26 @@ static lf_witness *lock_race(const lf_source *src, race_kind kind, TSNode take, 
         step(w, src, B, take_ev, take, "takes the lock");
         step(w, src, A, LF_WIT_REMOVE, remove, "resumes and releases \"its\" lock by name: it removes B's");
         step(w, src, C, take_ev, take, "takes the lock, now free");
-        lf_witness_set_outcome(w, "B's live lock is deleted: B and C hold the lock at once");
+        lf_witness_set_outcome(w, ts_node_is_null(take)
+                                      ? "A's release deletes the lock B took after breaking it: B and the next "
+                                        "process to take it hold it at once"
+                                      : "B's live lock is deleted: B and C hold the lock at once");
         return w;
     case RACE_LIVENESS:
     case RACE_PRESENCE:
         break;
     }
-    const char *why = kind == RACE_LIVENESS ? "judges the owner dead" : "judges the lock stale";
+    const char *why = kind == RACE_LIVENESS ? "judges the owner dead" : "looks at the lock (existence, stat or age)";
     step(w, src, A, judge_ev, judge, why);
-    step(w, src, B, judge_ev, judge, kind == RACE_LIVENESS ? "judges the same owner dead" : "judges it stale too");
+    step(w, src, B, judge_ev, judge, kind == RACE_LIVENESS ? "judges the same owner dead" : "looks at it too");
     step(w, src, B, LF_WIT_REMOVE, remove, "removes it by name");
     step(w, src, B, take_ev, take, "takes the lock: its own, live");
+    if (ts_node_is_null(take)) { /* the lock is taken in another module: whoever takes it in between */
+        step(w, src, A, LF_WIT_REMOVE, remove, "removes by name what it judged: by now another process's lock");
+        lf_witness_set_outcome(w, "the lock a process took between B's removal and A's is deleted: its holder and "
+                                  "the next process to take it run at once");
+        return w;
+    }
     step(w, src, A, LF_WIT_REMOVE, remove, "removes by name what it judged: the lock B just took");
     step(w, src, C, take_ev, take, "takes the lock, now free");
     lf_witness_set_outcome(w, "B's live lock is deleted: B and C hold the lock at once");
@@ -229,15 +242,15 @@ static TSNode ts_last_before(const lf_tslock *l, lf_tslock_event_kind kind, int3
     return found;
 }
 
-/* The exclusive create of key k (the module's first), else its evidence. */
+/* The exclusive create of key k (the module's first), or null when the
+ * module never takes the lock itself (its evidence is then a pid compare or
+ * a lock library call, not a place where it is taken). */
 static TSNode ts_take(const lf_tslock *l, int32_t k, lf_wit_event *ev) {
+    *ev = LF_WIT_CREATE;
     for (size_t i = 0; i < l->n_events; i++)
-        if (l->events[i].kind == LF_TSEV_CREATE && l->events[i].key == k) {
-            *ev = LF_WIT_CREATE;
+        if (l->events[i].kind == LF_TSEV_CREATE && l->events[i].key == k)
             return l->events[i].node;
-        }
-    *ev = LF_WIT_LOCK;
-    return l->keys[k].evidence;
+    return (TSNode){0};
 }
 
 lf_witness *lf_wit_removal_ts(lf_tslock *l, const lf_tslock_event *ev) {

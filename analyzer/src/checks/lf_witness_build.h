@@ -19,14 +19,17 @@
 #include "lf_witness.h"
 
 /* LF104, LF101: A reads, B reads, A writes, B writes back. With `entry`
- * (LF101: the test or handler that leads to the unlocked copy), both
+ * (LF101: the test that leads to the unlocked copy, LF_WIT_UNLOCKED, or the
+ * acquisition whose error is swallowed, LF_WIT_ACQUIRE_FAILS), both
  * processes first take the unlocked path there. */
-lf_witness *lf_wit_lost_update(const lf_source *src, const char *platform, TSNode entry, const char *entry_text,
-                               TSNode read, TSNode write, TSNode path);
+lf_witness *lf_wit_lost_update(const lf_source *src, const char *platform, lf_wit_event entry_ev, TSNode entry,
+                               const char *entry_text, TSNode read, TSNode write, TSNode path);
+/* LF104: the same with no entry, on every platform. */
+lf_witness *lf_wit_read_write(const lf_source *src, TSNode read, TSNode write, TSNode path);
 /* LF101 when the unlocked copy has no read and write the witness can name:
  * both processes enter the unlocked path and run its first statement. */
-lf_witness *lf_wit_unlocked_section(const lf_source *src, const char *platform, TSNode entry, const char *entry_text,
-                                    TSNode first);
+lf_witness *lf_wit_unlocked_section(const lf_source *src, const char *platform, lf_wit_event entry_ev, TSNode entry,
+                                    const char *entry_text, TSNode first);
 /* LF103: A creates the log exclusively, B appends anyway, A appends. */
 lf_witness *lf_wit_append(const lf_source *src, TSNode create, TSNode append, TSNode target);
 /* LF201: A resolves a target that does not exist yet. */
