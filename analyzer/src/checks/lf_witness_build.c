@@ -13,7 +13,7 @@ static void step(lf_witness *w, const lf_source *src, unsigned p, lf_wit_event e
     if (ts_node_is_null(at))
         return;
     char *code = lf_py_short(src, at);
-    lf_witness_step_at(w, p, ev, at, "%s: %s", what, code);
+    lf_witness_step_at(w, p, ev, at, "%s: %s", what ? what : "", code);
     free(code);
 }
 
@@ -40,7 +40,7 @@ lf_witness *lf_wit_lost_update(const lf_source *src, const char *platform, lf_wi
 }
 
 lf_witness *lf_wit_read_write(const lf_source *src, TSNode read, TSNode write, TSNode path) {
-    return lf_wit_lost_update(src, "any platform", LF_WIT_READ, (TSNode){0}, NULL, read, write, path);
+    return lf_wit_lost_update(src, "any platform", LF_WIT_READ, (TSNode){0}, "", read, write, path);
 }
 
 lf_witness *lf_wit_unlocked_section(const lf_source *src, const char *platform, lf_wit_event entry_ev, TSNode entry,
