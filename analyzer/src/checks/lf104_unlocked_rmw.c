@@ -7,7 +7,9 @@
  * key (lf_pylock_key_of: fields, parameters, helper results, expressions):
  *  - json.load(F) / json.loads(F.read()) / json.loads(P.read_text()) with F
  *    opened from P (`with open(P) as F`, `F = open(P)`, `open(P)` inline);
- *    json.dump(V, F) / P.write_text(json.dumps(V)) / F.write(json.dumps(V));
+ *    json.dump(V, F) / P.write_text(json.dumps(V)) / F.write(json.dumps(V)),
+ *    the text joined with a literal (`+ "\n"`) or encoded; pickle's
+ *    load/loads/dump/dumps the same way;
  *    a write to a temp path later moved onto P (os.replace & co) writes P;
  *  - the module's own load/save helpers: a function that returns a document it
  *    reads, or writes one of its parameters as a document; a helper's path
@@ -22,7 +24,12 @@
  * computed from the old one (`v["n"] = v["n"] + 1`, `v.setdefault(..).append`),
  * or any change the analysis cannot bound. A function that only stores fixed
  * keys with values independent of what it read (a cache refreshed whole) is
- * serialisable whatever the interleaving: two runs lose nothing.
+ * serialisable whatever the interleaving, as long as it is the document's only
+ * kind of writer: where another function makes a derived change to the same
+ * document, the stale copy written back loses that change (report_pair).
+ *
+ * No finding for a document under a directory the process made for itself
+ * (tempfile.mkdtemp, TemporaryDirectory, pytest's tmp_path): it is not shared.
  *
  * No finding when a lock is held: the function takes one (lf_pylock: lock
  * classes, flock, exclusive creates, .acquire(), the module's helpers that do)
@@ -67,10 +74,12 @@ typedef struct helper_info {
 
 /* ---- direct reads and writes ---- */
 
-static const char *const k_json_load[] = {"json.load", NULL};
-static const char *const k_json_loads[] = {"json.loads", NULL};
-static const char *const k_json_dump[] = {"json.dump", NULL};
-static const char *const k_json_dumps[] = {"json.dumps", NULL};
+/* Serialisers whose documents round-trip through a file: JSON, and pickled
+ * state (same call shapes: load(F)/loads(S)/dump(V, F)/dumps(V)). */
+static const char *const k_json_load[] = {"json.load", "pickle.load", NULL};
+static const char *const k_json_loads[] = {"json.loads", "pickle.loads", NULL};
+static const char *const k_json_dump[] = {"json.dump", "pickle.dump", NULL};
+static const char *const k_json_dumps[] = {"json.dumps", "pickle.dumps", NULL};
 
 /* The path whose text an expression is (`P.read_text()`, `F.read()`, a name
  * bound to one of those), or null. */
@@ -105,9 +114,28 @@ static TSNode direct_read(lf_pylock *l, TSNode call) {
     return (TSNode){0};
 }
 
-/* The value a json.dumps(V) call serialises, or null. */
+/* The value a json.dumps(V) call serialises, or null; also through what
+ * keeps the text whole: a string literal joined on either side
+ * (`json.dumps(V) + "\n"`) and `.encode(...)`. */
 static TSNode dumps_value(lf_pysem *m, TSNode e) {
-    e = lf_tree_unparen(e);
+    for (int hops = 0; hops < 4; hops++) {
+        e = lf_tree_unparen(e);
+        if (lf_tree_is(e, "binary_operator") && lf_tree_is(lf_tree_field(e, "operator"), "+")) {
+            TSNode a = lf_tree_unparen(lf_tree_field(e, "left")), b = lf_tree_unparen(lf_tree_field(e, "right"));
+            if (lf_tree_is(b, "string"))
+                e = a;
+            else if (lf_tree_is(a, "string"))
+                e = b;
+            else
+                return (TSNode){0};
+            continue;
+        }
+        if (lf_tree_is(e, "call") && lf_py_method_is(m->src, e, "encode")) {
+            e = lf_py_callee_object(e);
+            continue;
+        }
+        break;
+    }
     if (!lf_tree_is(e, "call") || !lf_pylock_callee_any(m, e, k_json_dumps))
         return (TSNode){0};
     return lf_pylock_arg(m, e, 0, "obj");
@@ -481,13 +509,18 @@ static TSNode subscript_top(TSNode o, int *fixed) {
 }
 
 /* Are a and b in different branches of the nearest `if` holding both (the
- * read in the body, the name bound anew in the `else`)? A bounded climb. */
+ * read in the body, the name bound anew in the `else`), or is a in a handler
+ * of the `try` whose body holds b? A bounded climb. */
 static int other_branch(TSNode a, TSNode b) {
     TSNode child = a;
     TSNode p = ts_node_parent(a);
     for (int steps = 0; steps < 64 && !ts_node_is_null(p); steps++, child = p, p = ts_node_parent(p)) {
         if (!lf_tree_within(b, p))
             continue;
+        /* `try: v = read() except E: v = {}`: the handler runs only when the
+         * body raised before the read was bound, so its value is another path. */
+        if (lf_tree_is(p, "try_statement"))
+            return lf_tree_is(child, "except_clause") && lf_tree_within(b, lf_tree_field(p, "body"));
         if (!lf_tree_is(p, "if_statement"))
             return 0;
         TSNode cond = lf_tree_field(p, "condition");
@@ -658,6 +691,23 @@ static void find_helpers(ctx104 *c) {
             }
         }
     }
+    /* A saver that writes a temp and moves it onto P (`tmp.write_text(..);
+     * tmp.replace(path)`) saves P. */
+    for (size_t i = 0; i < m->n_calls; i++) {
+        int32_t s = m->calls[i].scope;
+        if (s <= 0 || !c->helpers[s].writes)
+            continue;
+        TSNode from = {0};
+        TSNode to = move_call(c->l, m->calls[i].node, &from);
+        if (ts_node_is_null(to) || ts_node_is_null(from))
+            continue;
+        helper_info *h = &c->helpers[s];
+        lf_pkey kf = lf_pylock_key_of(c->l, from), kw = lf_pylock_key_of(c->l, h->write_path);
+        if (lf_pylock_key_same(c->l, &kf, &kw)) {
+            h->write_path = to;
+            h->write_param = param_of(c->l, &c->ps, to);
+        }
+    }
 }
 
 static void collect_ops(ctx104 *c) {
@@ -739,6 +789,67 @@ static void collect_ops(ctx104 *c) {
 }
 
 /* The name a read's result is assigned to (`v = json.load(f)`), or null. */
+/* ---- private directories ---- */
+
+static const char *const k_private_makers[] = {"tempfile.mkdtemp", "tempfile.TemporaryDirectory", "tempfile.mkstemp",
+                                               "tempfile.NamedTemporaryFile", "tempfile.TemporaryFile", NULL};
+static const char *const k_path_builders[] = {"os.path.join", "posixpath.join", "ntpath.join", "pathlib.Path",
+                                              "pathlib.PurePath", "str", "os.fspath", "os.path.abspath",
+                                              "os.path.normpath", "os.path.realpath", NULL};
+/* pytest's temporary-directory fixtures, by the parameter names pytest injects. */
+static const char *const k_tmp_fixtures[] = {"tmp_path", "tmpdir", "tmp_path_factory", "tmpdir_factory", NULL};
+
+/* Is the path under a directory the process made for itself (tempfile.mkdtemp,
+ * a TemporaryDirectory, pytest's tmp_path)? Nobody else knows that name, so
+ * the document is not shared and no other process can interleave with it.
+ * Follows names, joins (`os.path.join(d, ..)`, `d / "x"`, `d + "/x"`),
+ * path wrappers and path methods (`d.joinpath(..)`, `.with_suffix(..)`). */
+static int under_private_dir(lf_pysem *m, TSNode e) {
+    for (int hops = 0; hops < 24 && !ts_node_is_null(e); hops++) {
+        e = lf_tree_unparen(e);
+        if (lf_tree_is(e, "call")) {
+            if (lf_pysem_call_is(m, e, k_private_makers))
+                return 1;
+            if (lf_pysem_call_is(m, e, k_path_builders)) {
+                e = lf_pylock_arg(m, e, 0, NULL);
+                continue;
+            }
+            TSNode fn = lf_tree_unparen(lf_tree_field(e, "function"));
+            if (lf_tree_is(fn, "attribute")) { /* d.joinpath(..), tmp_path_factory.mktemp(..), p.with_name(..) */
+                e = lf_tree_field(fn, "object");
+                continue;
+            }
+            return 0;
+        }
+        if (lf_tree_is(e, "binary_operator")) {
+            e = lf_tree_field(e, "left");
+            continue;
+        }
+        if (lf_tree_is(e, "attribute")) { /* TemporaryDirectory().name, tmp.name */
+            e = lf_tree_field(e, "object");
+            continue;
+        }
+        if (!lf_tree_is(e, "identifier"))
+            return 0;
+        char *name = lf_tree_text(m->src, e);
+        const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, e), name, ts_node_start_byte(e));
+        free(name);
+        if (!b)
+            return 0;
+        if (b->kind == LF_PYBIND_PARAM) {
+            for (size_t i = 0; k_tmp_fixtures[i]; i++)
+                if (!strcmp(b->name, k_tmp_fixtures[i]))
+                    return 1;
+            return 0;
+        }
+        if ((b->kind != LF_PYBIND_ASSIGN && b->kind != LF_PYBIND_WITH && b->kind != LF_PYBIND_WALRUS) ||
+            ts_node_is_null(b->value) || ts_node_eq(lf_tree_unparen(b->value), e))
+            return 0;
+        e = b->value;
+    }
+    return 0;
+}
+
 static TSNode read_target(TSNode call) {
     TSNode p = ts_node_parent(call);
     while (!ts_node_is_null(p) && lf_tree_is(p, "parenthesized_expression"))
@@ -747,6 +858,59 @@ static TSNode read_target(TSNode call) {
         return (TSNode){0};
     TSNode left = lf_tree_field(p, "left");
     return lf_tree_is(left, "identifier") ? left : (TSNode){0};
+}
+
+/* A read whose value reaches a write of the same document in its function,
+ * with no lock held. */
+typedef struct rmw_pair {
+    size_t read, write; /* indexes into ops */
+    int lost;           /* the written value carries a change derived from the read */
+} rmw_pair;
+typedef LF_VEC(rmw_pair) pair_vec;
+
+/* A pair that changes only fixed keys, with values not derived from the read,
+ * loses nothing when it is the document's only kind of writer (two such runs
+ * leave one of their whole values). Where another function of the module
+ * makes a derived change to the same document, it does: it writes back the
+ * copy it read, over that function's update made in between. */
+static const rmw_pair *derived_elsewhere(const ctx104 *c, const pair_vec *pairs, const rmw_pair *p) {
+    const doc_op *r = &c->ops.items[p->read];
+    for (size_t i = 0; i < pairs->len; i++) {
+        const doc_op *o = &c->ops.items[pairs->items[i].read];
+        if (pairs->items[i].lost && o->scope != r->scope && lf_pylock_key_same(c->l, &o->key, &r->key))
+            return &pairs->items[i];
+    }
+    return NULL;
+}
+
+static void report_pair(lf_check_ctx *ctx, const ctx104 *c, const pair_vec *pairs, const rmw_pair *p) {
+    const rmw_pair *other = p->lost ? NULL : derived_elsewhere(c, pairs, p);
+    if (!p->lost && !other)
+        return;
+    const lf_source *src = lf_ctx_source(ctx);
+    const doc_op *r = &c->ops.items[p->read], *w = &c->ops.items[p->write];
+    char *rd = lf_py_short(src, r->call);
+    char *path = lf_py_short(src, r->path);
+    char *wr = lf_py_short(src, w->call);
+    char *msg;
+    if (p->lost)
+        msg = lf_xasprintf("%s reads %s, changes what it read, and %s (line %u) writes it back with no lock held: a "
+                           "process that read it in between loses its update, or this one's is lost (every platform)",
+                           rd, path, wr, lf_py_line(src, w->call));
+    else
+        msg = lf_xasprintf("%s reads %s and %s (line %u) writes that copy back with no lock held: an update another "
+                           "process makes in between through line %u's read-modify-write of the same document is "
+                           "lost (every platform)",
+                           rd, path, wr, lf_py_line(src, w->call),
+                           lf_py_line(src, c->ops.items[other->read].call));
+    lf_ctx_emit(ctx, r->call, msg, SIZE_MAX);
+    lf_ctx_witness(ctx, p->lost ? lf_wit_read_write(src, r->call, w->call, r->path)
+                                : lf_wit_stale_copy(src, r->call, w->call, c->ops.items[other->read].call,
+                                                    c->ops.items[other->write].call));
+    free(msg);
+    free(rd);
+    free(path);
+    free(wr);
 }
 
 static void run(lf_check_ctx *ctx) {
@@ -767,12 +931,13 @@ static void run(lf_check_ctx *ctx) {
     c.helpers = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, sizeof *c.helpers);
     find_helpers(&c);
     collect_ops(&c);
+    pair_vec pairs = {0};
     for (size_t i = 0; i < c.ops.len; i++) {
         const doc_op *r = &c.ops.items[i];
         if (r->write)
             continue;
         TSNode var = read_target(r->call);
-        if (ts_node_is_null(var))
+        if (ts_node_is_null(var) || under_private_dir(m, r->path))
             continue;
         TSNode fn = m->scopes[r->scope].node;
         for (size_t k = 0; k < c.ops.len; k++) {
@@ -798,24 +963,16 @@ static void run(lf_check_ctx *ctx) {
                                                   ts_node_end_byte(var) - ts_node_start_byte(var)));
             lf_tree_walk(fn, visit_flow, &f);
             LF_VEC_FREE(&f.names);
-            if (f.rebound || !f.lost)
-                break;
-            char *rd = lf_py_short(src, r->call);
-            char *path = lf_py_short(src, r->path);
-            char *wr = lf_py_short(src, w->call);
-            char *msg = lf_xasprintf("%s reads %s, changes what it read, and %s (line %u) writes it back with no lock "
-                                     "held: a process that read it in between loses its update, or this one's is "
-                                     "lost (every platform)",
-                                     rd, path, wr, lf_py_line(src, w->call));
-            lf_ctx_emit(ctx, r->call, msg, SIZE_MAX);
-            lf_ctx_witness(ctx, lf_wit_read_write(src, r->call, w->call, r->path));
-            free(msg);
-            free(rd);
-            free(path);
-            free(wr);
+            if (!f.rebound) {
+                rmw_pair pr = {i, k, f.lost};
+                LF_VEC_PUSH(&pairs, pr);
+            }
             break;
         }
     }
+    for (size_t i = 0; i < pairs.len; i++)
+        report_pair(ctx, &c, &pairs, &pairs.items[i]);
+    LF_VEC_FREE(&pairs);
     LF_VEC_FREE(&c.ops);
     free(c.helpers);
     free(c.ps.index);

@@ -11,6 +11,7 @@
 
 #include "lf201_site.h"
 #include "lf_py.h"
+#include "lf_pylock.h"
 #include "lf_pysem.h"
 #include "lf_tree.h"
 #include "lf_witness_build.h"
@@ -462,15 +463,37 @@ static int flags_call(lf_pysem *m, const lf_source *src, TSNode root, TSNode cal
     return 0;
 }
 
-/* The rule's message for a call found on the model (no query match to render
- * from): {{real}} is the call's text. */
-static char *message_for(lf_check_ctx *ctx, const lf_source *src, TSNode call) {
-    const char *tmpl = lf_ctx_rule(ctx)->message;
-    const char *at = strstr(tmpl, "{{real}}");
-    if (!at)
-        return lf_xstrdup(tmpl);
+/* Python's non-strict realpath()/resolve() resolves the directories above a
+ * missing file (POSIX; Windows since 3.8), so "may not exist yet" alone does
+ * not break a confinement guard. What does is a file other processes are
+ * replacing at that moment: on Windows a file mid-`os.replace` cannot be
+ * opened, realpath() returns it unresolved, and a guard over a symlinked or
+ * junctioned directory rejects it. So the resolved file must be one the module
+ * replaces whole (a rename's destination) or deletes: the target itself, or
+ * the path returned by the function that holds the guard (`_state_file(name)`
+ * checked there, then `os.replace(tmp, _state_file(name))` elsewhere). */
+static int replaced_or_deleted(lf_pysem *m, TSNode call, TSNode target) {
+    const unsigned gone = LF_LOCK_REPLACED | LF_LOCK_REMOVED;
+    lf_pylock *l = lf_pylock_build(m);
+    if (lf_pylock_flags_of(l, target) & gone)
+        return 1;
+    int32_t s = lf_pysem_scope_of(m, call);
+    while (s >= 0 && m->scopes[s].kind != LF_PYSCOPE_FUNCTION)
+        s = m->scopes[s].parent;
+    for (size_t i = 0; s >= 0 && i < l->n_keys; i++)
+        if (l->keys[i].key.kind == LF_PKEY_CALL && l->keys[i].key.scope == s && (l->keys[i].flags & gone))
+            return 1;
+    return 0;
+}
+
+static char *python_message(const lf_source *src, TSNode call) {
     char *text = lf_node_text(src, call);
-    char *msg = lf_xasprintf("%.*s%s%s", (int)(at - tmpl), tmpl, text, at + strlen("{{real}}"));
+    char *msg = lf_xasprintf(
+        "%s resolves a file this module replaces (a temp renamed onto it) or deletes: on Windows, while another "
+        "process is replacing it the file cannot be opened and realpath() returns the path unresolved, so when the "
+        "directory is reached through a symlink or junction the confinement check rejects a legitimate file and "
+        "the call fails (Windows only: on Linux and macOS realpath() resolves the directories above a missing file)",
+        text);
     free(text);
     return msg;
 }
@@ -487,9 +510,16 @@ static void run(lf_check_ctx *ctx) {
         TSNode call, target;
         if (!lf_ctx_capture(ctx, i, "real", &call) || !lf_ctx_capture(ctx, i, "target", &target))
             continue;
-        if (is_resolve_call(m, src, call) && flags_call(m, src, root, call, target)) {
+        if (!is_resolve_call(m, src, call) || !flags_call(m, src, root, call, target))
+            continue;
+        if (!m) {
             lf_ctx_emit_match_site(ctx, call, i, make_site(m, src, call), lf201_site_free);
             lf_ctx_witness(ctx, lf_wit_missing_target(src, call, 0));
+        } else if (replaced_or_deleted(m, call, lf_py_unwrap_path(src, target))) {
+            char *msg = python_message(src, call);
+            lf_ctx_emit_site(ctx, call, msg, make_site(m, src, call), lf201_site_free);
+            lf_ctx_witness(ctx, lf_wit_missing_target_py(m, call, lf_py_unwrap_path(src, target)));
+            free(msg);
         }
     }
     /* realpath under another name (`from os.path import realpath as real`,
@@ -499,10 +529,10 @@ static void run(lf_check_ctx *ctx) {
         if (!lf_pysem_call_is(m, call, k_realpath) || !lf_py_call_name(call, &name) ||
             lf_tree_text_eq(src, name, "realpath") || all_args(call) != 1 || !lf_py_call_arg(call, 0, &target))
             continue;
-        if (flags_call(m, src, root, call, target)) {
-            char *msg = message_for(ctx, src, call);
+        if (flags_call(m, src, root, call, target) && replaced_or_deleted(m, call, lf_py_unwrap_path(src, target))) {
+            char *msg = python_message(src, call);
             lf_ctx_emit_site(ctx, call, msg, make_site(m, src, call), lf201_site_free);
-            lf_ctx_witness(ctx, lf_wit_missing_target(src, call, 0));
+            lf_ctx_witness(ctx, lf_wit_missing_target_py(m, call, lf_py_unwrap_path(src, target)));
             free(msg);
         }
     }

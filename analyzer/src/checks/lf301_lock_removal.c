@@ -21,7 +21,12 @@
  *    after a pid probe cannot hit a live holder, so its releases are fine.
  * A removal after an identity check (st_ino/st_dev, samefile/samestat) in the
  * same function is not reported; a plain release of a lock no code path ever
- * breaks is not either. */
+ * breaks is not either, nor a removal after the function stopped the owner
+ * itself (`os.kill(pid, SIGTERM)`: a stop command's cleanup).
+ *
+ * One finding per root bug: a removal through a helper whose own removal is
+ * reported is not reported again at each caller, and a function gets at most
+ * one break and one release finding (decide()). Messages name the lock's path, never a call. */
 #include "lf_ts.h"
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +35,225 @@
 #include "lf_pylock.h"
 #include "lf_pyshort.h"
 #include "lf_pysem.h"
+#include "lf_tree.h"
 #include "lf_util.h"
 #include "lf_witness_build.h"
+
+/* What a removal amounts to, before callers and duplicates are weighed. */
+typedef enum verdict {
+    V_NONE = 0,   /* not a finding */
+    V_FLOCK,      /* removal of an flock'ed file */
+    V_LIVENESS,   /* removed after a pid probe in its function */
+    V_PRESENCE,   /* removed after existence/stat/age in its function */
+    V_RELEASE,    /* released (or owner-checked) by name; broken on age elsewhere */
+} verdict;
+
+/* How far a function's removals already account for a bug, for its callers:
+ * a caller of a helper whose removal is the bug is the same bug again. */
+enum { COVER_NONE = 0, COVER_WEAK, COVER_STRONG };
+
+static verdict judge(const lf_pylock *l, const lf_pylock_event *ev) {
+    unsigned f = l->keys[ev->key].flags;
+    if (f & LF_LOCK_FLOCK)
+        return V_FLOCK;
+    if (ev->judged == LF_JUDGED_LIVENESS)
+        return V_LIVENESS;
+    if (ev->judged == LF_JUDGED_PRESENCE)
+        return V_PRESENCE;
+    if (f & LF_LOCK_BROKEN_LIVE)
+        return V_RELEASE;
+    return V_NONE;
+}
+
+/* `os.kill(pid, SIGTERM)` (any signal but a literal 0): the function stops
+ * the owner itself, so a removal after it is a stop command's cleanup of a
+ * lock whose holder it has just ended, not a judgement that races a breaker. */
+static int is_terminate(lf_pysem *m, TSNode call) {
+    static const char *const kill[] = {"os.kill", "os.killpg", NULL};
+    if (!lf_pylock_callee_any(m, call, kill))
+        return 0;
+    TSNode sig = lf_tree_unparen(lf_pylock_arg(m, call, 1, "signal"));
+    return !ts_node_is_null(sig) && !(lf_tree_is(sig, "integer") && lf_tree_text_eq(m->src, sig, "0"));
+}
+
+/* The lock's path expression for a message: the field or module path the key
+ * names, else what the removal was given; never the call itself. */
+static char *lock_name(const lf_pylock *l, const lf_source *src, const lf_pylock_event *ev) {
+    const lf_pkey *k = &l->keys[ev->key].key;
+    if (k->kind == LF_PKEY_FIELD)
+        return lf_xasprintf("self.%s", k->name);
+    if (k->kind == LF_PKEY_EXPR)
+        return lf_py_short(src, k->node);
+    return lf_py_short(src, ts_node_is_null(ev->target) ? ev->node : ev->target);
+}
+
+static char *message(const lf_pylock *l, const lf_source *src, const lf_pylock_event *ev, verdict v) {
+    const lf_pylock_key *k = &l->keys[ev->key];
+    char *call = lf_py_short(src, ev->node);
+    char *what = lock_name(l, src, ev);
+    char *msg = NULL;
+    switch (v) {
+    case V_FLOCK:
+        msg = lf_xasprintf("%s removes the lock file %s by name while it is locked with flock/lockf (line %u): "
+                           "a process waiting on the old file then holds a lock on an unlinked inode while a "
+                           "newcomer creates and locks a fresh file, so two holders run at once (POSIX; on "
+                           "Windows the removal fails while another process has the file open)",
+                           call, what, lf_py_line(src, k->evidence));
+        break;
+    case V_LIVENESS:
+        msg = lf_xasprintf("%s removes the lock %s by name after judging its owner dead: two processes that both "
+                           "judged it stale race, and the slower one deletes the lock the faster one has just "
+                           "taken, so two holders run at once (every platform)",
+                           call, what);
+        break;
+    case V_PRESENCE:
+        msg = lf_xasprintf("%s removes the lock %s by name after looking at it (existence, stat or age): nothing "
+                           "binds the removal to what was judged, so a lock another process took in between is "
+                           "deleted and two holders run at once (every platform)",
+                           call, what);
+        break;
+    case V_RELEASE:
+        msg = lf_xasprintf("%s %s the lock %s by name, and line %u breaks that lock while its holder may be alive: "
+                           "a holder paused past that judgement deletes its successor's lock here, and two "
+                           "holders run at once (every platform)",
+                           call, ev->judged == LF_JUDGED_CONTENT ? "checks the owner, then removes" : "releases",
+                           what, lf_py_line(src, k->broken_at));
+        break;
+    case V_NONE:
+        break;
+    }
+    free(call);
+    free(what);
+    return msg;
+}
+
+/* Is the removal after a `yield` of its generator function? In a
+ * @contextmanager lock helper that code runs when the caller's block ends: the
+ * holder's release, whatever the acquire loop before the yield judged. */
+static int after_yield(lf_pysem *m, const lf_pylock_event *ev) {
+    if (ev->scope < 0)
+        return 0;
+    TSNode fn = m->scopes[ev->scope].node;
+    uint32_t at = ts_node_start_byte(ev->node);
+    TSTreeCursor c = ts_tree_cursor_new(fn);
+    int found = 0;
+    /* Pre-order walk of the function, not entering nested functions/classes. */
+    for (int more = 1; more && !found;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        if (ts_node_start_byte(n) >= at)
+            break;
+        int nested = !ts_node_eq(n, fn) && (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") ||
+                                             lf_tree_is(n, "lambda"));
+        if (lf_tree_is(n, "yield")) {
+            found = 1;
+            break;
+        }
+        if (!nested && ts_tree_cursor_goto_first_child(&c))
+            continue;
+        while (!ts_tree_cursor_goto_next_sibling(&c)) {
+            if (!ts_tree_cursor_goto_parent(&c)) {
+                more = 0;
+                break;
+            }
+        }
+    }
+    ts_tree_cursor_delete(&c);
+    return found;
+}
+
+/* Which removals to report: one finding per root bug.
+ *  - A removal the function makes itself is judged on its own (verdict).
+ *  - A removal through one of the module's helpers is the helper's bug when
+ *    the helper already accounts for it (its own removal is reported, or it
+ *    stops the owner first): the caller is not reported again, unless the
+ *    caller judged the lock itself (stale by a probe or by its presence) and
+ *    the helper only releases by name — that judge-then-remove is the
+ *    caller's own bug.
+ *  - Per function, at most one stale break and one release: its other
+ *    removals of a lock are the same protocol's branches.
+ * Helpers may come after their callers in source order, so the cover of each
+ * function is settled by repeated passes; it only grows, so at most one pass
+ * per function is needed. */
+static void decide(lf_pylock *l, const unsigned char *stops_owner, unsigned char *report) {
+    lf_pysem *m = l->m;
+    size_t ns = m->n_scopes ? m->n_scopes : 1;
+    unsigned char *cover = lf_xcalloc(ns, 1);
+    uint32_t *identity_at = lf_xcalloc(ns, sizeof *identity_at);
+    for (int changed = 1, rounds = 0; changed && (size_t)rounds <= ns; rounds++) {
+        changed = 0;
+        memset(identity_at, 0, ns * sizeof *identity_at);
+        for (size_t i = 0; i < l->n_events; i++) {
+            const lf_pylock_event *ev = &l->events[i];
+            report[i] = 0;
+            if (ev->kind == LF_PYEV_IDENTITY) {
+                identity_at[ev->scope] = ts_node_start_byte(ev->node) + 1;
+                continue;
+            }
+            if (ev->kind != LF_PYEV_REMOVE || ev->key < 0 || identity_at[ev->scope] ||
+                !lf_pylock_is_lock(l->keys[ev->key].flags))
+                continue;
+            unsigned c = COVER_NONE;
+            verdict v = judge(l, ev);
+            int skip = 0;
+            int32_t callee = ev->via_helper ? lf_pylock_local_callee(l, ev->node, &skip) : -1;
+            if (stops_owner[i]) {
+                c = COVER_STRONG;
+            } else if (callee >= 0 && callee != ev->scope && cover[callee]) {
+                int own_judgement = v == V_LIVENESS || v == V_PRESENCE;
+                if (own_judgement && cover[callee] == COVER_WEAK) {
+                    report[i] = 1;
+                    c = COVER_STRONG;
+                } else {
+                    c = cover[callee];
+                }
+            } else if (v != V_NONE) {
+                report[i] = 1;
+                c = v == V_RELEASE ? COVER_WEAK : COVER_STRONG;
+            }
+            if (c > cover[ev->scope]) {
+                cover[ev->scope] = (unsigned char)c;
+                changed = 1;
+            }
+        }
+    }
+    /* Per function, one break and one release: its first reported removal of
+     * each kind (a stale break and the holder's own release by name, after
+     * its generator's yield, are two bugs; the break's other branches are
+     * the same one). */
+    unsigned char *seen = lf_xcalloc(ns, 1);
+    for (size_t i = 0; i < l->n_events; i++) {
+        if (!report[i])
+            continue;
+        unsigned bit = judge(l, &l->events[i]) == V_RELEASE || after_yield(m, &l->events[i]) ? 2u : 1u;
+        if (seen[l->events[i].scope] & bit)
+            report[i] = 0;
+        seen[l->events[i].scope] |= (unsigned char)bit;
+    }
+    free(seen);
+    free(identity_at);
+    free(cover);
+}
+
+/* Per removal event: does a call that stops the owner (kill with a real
+ * signal) come before it in its function? */
+static unsigned char *after_stop(lf_pylock *l) {
+    lf_pysem *m = l->m;
+    size_t ns = m->n_scopes ? m->n_scopes : 1;
+    uint32_t *stop_at = lf_xcalloc(ns, sizeof *stop_at); /* first position + 1 */
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_pycall *c = &m->calls[i];
+        if (c->scope >= 0 && !stop_at[c->scope] && is_terminate(m, c->node))
+            stop_at[c->scope] = ts_node_start_byte(c->node) + 1;
+    }
+    unsigned char *out = lf_xcalloc(l->n_events ? l->n_events : 1, 1);
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_pylock_event *ev = &l->events[i];
+        uint32_t s = ev->scope >= 0 ? stop_at[ev->scope] : 0;
+        out[i] = ev->kind == LF_PYEV_REMOVE && s && s <= ts_node_start_byte(ev->node);
+    }
+    free(stop_at);
+    return out;
+}
 
 static void run(lf_check_ctx *ctx) {
     if (lf_ctx_is_ts(ctx)) {
@@ -41,57 +263,25 @@ static void run(lf_check_ctx *ctx) {
     lf_pysem *m = lf_ctx_pysem(ctx);
     if (!m)
         return;
-    const lf_source *src = lf_ctx_source(ctx);
     lf_pylock *l = lf_pylock_build(m);
-    size_t ns = m->n_scopes ? m->n_scopes : 1;
-    uint32_t *identity_at = lf_xcalloc(ns, sizeof *identity_at);
+    if (!l->n_events)
+        return;
+    unsigned char *stops_owner = after_stop(l);
+    unsigned char *report = lf_xcalloc(l->n_events, 1);
+    decide(l, stops_owner, report);
     for (size_t i = 0; i < l->n_events; i++) {
+        if (!report[i])
+            continue;
         const lf_pylock_event *ev = &l->events[i];
-        if (ev->kind == LF_PYEV_IDENTITY) {
-            identity_at[ev->scope] = ts_node_start_byte(ev->node) + 1;
-            continue;
-        }
-        if (ev->kind != LF_PYEV_REMOVE || ev->key < 0 || identity_at[ev->scope])
-            continue;
-        const lf_pylock_key *k = &l->keys[ev->key];
-        if (!lf_pylock_is_lock(k->flags))
-            continue;
-        char *call = lf_py_short(src, ev->node);
-        char *what = lf_py_short(src, ts_node_is_null(ev->target) ? ev->node : ev->target);
-        unsigned ev_line = lf_py_line(src, k->evidence);
-        char *msg = NULL;
-        if (k->flags & LF_LOCK_FLOCK) {
-            msg = lf_xasprintf("%s removes the lock file %s by name while it is locked with flock/lockf (line %u): "
-                               "a process waiting on the old file then holds a lock on an unlinked inode while a "
-                               "newcomer creates and locks a fresh file, so two holders run at once (POSIX; on "
-                               "Windows the removal fails while another process has the file open)",
-                               call, what, ev_line);
-        } else if (ev->judged == LF_JUDGED_LIVENESS) {
-            msg = lf_xasprintf("%s removes the lock %s by name after judging its owner dead: two processes that both "
-                               "judged it stale race, and the slower one deletes the lock the faster one has just "
-                               "taken, so two holders run at once (every platform)",
-                               call, what);
-        } else if (ev->judged == LF_JUDGED_PRESENCE) {
-            msg = lf_xasprintf("%s removes the lock %s by name after looking at it (existence, stat or age): nothing "
-                               "binds the removal to what was judged, so a lock another process took in between is "
-                               "deleted and two holders run at once (every platform)",
-                               call, what);
-        } else if (k->flags & LF_LOCK_BROKEN_LIVE) {
-            msg = lf_xasprintf("%s %s the lock %s by name, and line %u breaks that lock while its holder may be alive: "
-                               "a holder paused past that judgement deletes its successor's lock here, and two "
-                               "holders run at once (every platform)",
-                               call, ev->judged == LF_JUDGED_CONTENT ? "checks the owner, then removes" : "releases",
-                               what, lf_py_line(src, k->broken_at));
-        }
+        char *msg = message(l, lf_ctx_source(ctx), ev, judge(l, ev));
         if (msg) {
             lf_ctx_emit(ctx, ev->node, msg, SIZE_MAX);
             lf_ctx_witness(ctx, lf_wit_removal_py(l, ev));
         }
         free(msg);
-        free(call);
-        free(what);
     }
-    free(identity_at);
+    free(report);
+    free(stops_owner);
 }
 
 const lf_check lf301_lock_removal_check = {"lf301_lock_removal", run};

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "lf_py.h"
 #include "lf_pyshort.h"
 #include "lf_util.h"
 
@@ -41,6 +42,18 @@ lf_witness *lf_wit_lost_update(const lf_source *src, const char *platform, lf_wi
 
 lf_witness *lf_wit_read_write(const lf_source *src, TSNode read, TSNode write, TSNode path) {
     return lf_wit_lost_update(src, "any platform", LF_WIT_READ, (TSNode){0}, "", read, write, path);
+}
+
+lf_witness *lf_wit_stale_copy(const lf_source *src, TSNode read, TSNode write, TSNode other_read, TSNode other_write) {
+    if (ts_node_is_null(read) || ts_node_is_null(write) || ts_node_is_null(other_read) || ts_node_is_null(other_write))
+        return NULL;
+    lf_witness *w = lf_witness_new("any platform");
+    step(w, src, A, LF_WIT_READ, read, "reads the document");
+    step(w, src, B, LF_WIT_READ, other_read, "reads it for its own read-modify-write");
+    step(w, src, B, LF_WIT_WRITE, other_write, "writes back its change");
+    step(w, src, A, LF_WIT_WRITE, write, "writes back the copy it read before B's write");
+    lf_witness_set_outcome(w, "B's update is lost: A's write replaces the document with a copy that never saw it");
+    return w;
 }
 
 lf_witness *lf_wit_unlocked_section(const lf_source *src, const char *platform, lf_wit_event entry_ev, TSNode entry,
@@ -85,6 +98,63 @@ lf_witness *lf_wit_missing_target(const lf_source *src, TSNode call, int node_re
                                     "legitimate file about to be created"
                                   : "realpath returns the missing path unresolved: behind a symlinked directory the "
                                     "confinement check rejects a legitimate file");
+    return w;
+}
+
+/* Does key k name the resolved file: the target's own key, or the result of
+ * the function that resolves it (`path = _state_file(name)` ...
+ * `os.replace(tmp, path)`), as LF201 itself decides it is replaced? */
+static int names_target(const lf_pylock *l, const lf_pkey *k, const lf_pkey *want, int32_t fn) {
+    if (k->kind == LF_PKEY_NONE)
+        return 0;
+    if (want->kind != LF_PKEY_NONE && lf_pylock_key_same(l, k, want))
+        return 1;
+    return fn >= 0 && k->kind == LF_PKEY_CALL && k->scope == fn;
+}
+
+/* A call that moves a file onto the target (os.replace/os.rename/
+ * shutil.move(src, target), tmp.replace(target)), else a removal of it. */
+static TSNode replaces(lf_pylock *l, TSNode call, TSNode target, int *removal) {
+    static const char *const k_move[] = {"os.replace", "os.rename", "shutil.move", NULL};
+    lf_pysem *m = l->m;
+    lf_pkey want = lf_pylock_key_of(l, target);
+    int32_t fn = lf_pysem_scope_of(m, call);
+    while (fn >= 0 && m->scopes[fn].kind != LF_PYSCOPE_FUNCTION)
+        fn = m->scopes[fn].parent;
+    *removal = 0;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode c = m->calls[i].node, dst = {0};
+        if (lf_pylock_callee_any(m, c, k_move))
+            dst = lf_pylock_arg(m, c, 1, "dst");
+        else if (lf_py_method_is(m->src, c, "replace") || lf_py_method_is(m->src, c, "rename"))
+            dst = lf_pylock_arg(m, c, 0, "target");
+        if (ts_node_is_null(dst))
+            continue;
+        lf_pkey k = lf_pylock_key_of(l, dst);
+        if (names_target(l, &k, &want, fn))
+            return c;
+    }
+    for (size_t i = 0; i < l->n_events; i++)
+        if (l->events[i].kind == LF_PYEV_REMOVE && l->events[i].key >= 0 &&
+            names_target(l, &l->keys[l->events[i].key].key, &want, fn)) {
+            *removal = 1;
+            return l->events[i].node;
+        }
+    return (TSNode){0};
+}
+
+lf_witness *lf_wit_missing_target_py(lf_pysem *m, TSNode call, TSNode target) {
+    int removal;
+    TSNode by = replaces(lf_pylock_build(m), call, target, &removal);
+    if (ts_node_is_null(by))
+        return lf_wit_missing_target(m->src, call, 0);
+    lf_witness *w = lf_witness_new("Windows");
+    step(w, m->src, B, removal ? LF_WIT_REMOVE : LF_WIT_RENAME, by,
+         removal ? "deletes the file (it is re-created later)"
+                 : "replaces the file: while the rename runs, Windows cannot open it by name");
+    step(w, m->src, A, LF_WIT_RESOLVE, call, "resolves the file just then: realpath() gets the name unresolved");
+    lf_witness_set_outcome(w, "behind a symlinked or junctioned directory the confinement check rejects the "
+                              "legitimate file, and A's call fails");
     return w;
 }
 

@@ -26,6 +26,10 @@ lf_witness *lf_wit_lost_update(const lf_source *src, const char *platform, lf_wi
                                const char *entry_text, TSNode read, TSNode write, TSNode path);
 /* LF104: the same with no entry, on every platform. */
 lf_witness *lf_wit_read_write(const lf_source *src, TSNode read, TSNode write, TSNode path);
+/* LF104, a copy written back whole: A reads (read), B runs another
+ * read-modify-write of the document (other_read, other_write), A writes its
+ * stale copy back (write). */
+lf_witness *lf_wit_stale_copy(const lf_source *src, TSNode read, TSNode write, TSNode other_read, TSNode other_write);
 /* LF101 when the unlocked copy has no read and write the witness can name:
  * both processes enter the unlocked path and run its first statement. */
 lf_witness *lf_wit_unlocked_section(const lf_source *src, const char *platform, lf_wit_event entry_ev, TSNode entry,
@@ -34,6 +38,10 @@ lf_witness *lf_wit_unlocked_section(const lf_source *src, const char *platform, 
 lf_witness *lf_wit_append(const lf_source *src, TSNode create, TSNode append, TSNode target);
 /* LF201: A resolves a target that does not exist yet. */
 lf_witness *lf_wit_missing_target(const lf_source *src, TSNode call, int node_realpath);
+/* LF201 (Python): B replaces the target (a rename onto it) or deletes it,
+ * and A resolves it meanwhile; the single step above when the module has
+ * neither. */
+lf_witness *lf_wit_missing_target_py(lf_pysem *m, TSNode call, TSNode target);
 /* LF303: B probes A's pid and reads EPERM as "dead" in `handler`. */
 lf_witness *lf_wit_eperm(const lf_source *src, TSNode probe, TSNode handler);
 /* LF303: B probes a pid read from a file that an unrelated process now has. */

@@ -162,6 +162,24 @@ static int pathlike_method(lf_pysem *m, TSNode call, const char *name) {
     return t == LF_PYTYPE_PATH || t == LF_PYTYPE_UNKNOWN;
 }
 
+/* The destination a rename replaces whole: os.rename/os.replace/shutil.move's
+ * second argument, or `Path.replace(target)`/`Path.rename(target)` (one
+ * positional argument: str.replace takes two). Null when the call is none. */
+static TSNode rename_destination(lf_pysem *m, TSNode call) {
+    static const char *const replaces[] = {"os.rename", "os.replace", "shutil.move", NULL};
+    if (lf_pylock_callee_any(m, call, replaces))
+        return lf_pylock_arg(m, call, 1, "dst");
+    const char *q = lf_pysem_callee(m, call);
+    int path_method = q && (!strcmp(q, "pathlib.Path.replace") || !strcmp(q, "pathlib.Path.rename"));
+    if (!path_method && (method_is(m, call, "replace") || method_is(m, call, "rename")) && n_positional(call) == 1 &&
+        ts_node_named_child_count(lf_tree_field(call, "arguments")) == 1) {
+        lf_pytype t = lf_pysem_type_of(m, receiver(call));
+        path_method = t == LF_PYTYPE_PATH || t == LF_PYTYPE_UNKNOWN;
+    }
+    TSNode none = {0};
+    return path_method ? lf_pylock_arg(m, call, 0, "target") : none;
+}
+
 int lf_pylock_removal_call(lf_pysem *m, TSNode call, TSNode *target) {
     const char *q = lf_pysem_callee(m, call);
     if ((q && (!strcmp(q, "pathlib.Path.unlink") || !strcmp(q, "pathlib.Path.rmdir"))) ||
@@ -418,6 +436,11 @@ unsigned lf_pylock_flags_of(lf_pylock *l, TSNode expr) {
 
 int lf_pylock_is_lock(unsigned flags) {
     if (!(flags & LF_LOCK_USES) || (flags & LF_LOCK_PKG))
+        return 0;
+    /* A pid file that nothing reads or looks at excludes no one: a process
+     * announcing its pid (for an operator or a monitor) holds no lock,
+     * whatever it removes. */
+    if ((flags & LF_LOCK_USES) == LF_LOCK_PID && !(flags & (LF_LOCK_JUDGED_CONTENT | LF_LOCK_JUDGED)))
         return 0;
     /* A file only byte-range locked that the module also replaces by a rename
      * is the data file the lock guards (mailbox's lockf on the mbox it
@@ -963,12 +986,44 @@ static int judge_call(lf_pylock *l, TSNode call, TSNode *target) {
     return 0;
 }
 
+/* Does the expression hold a string literal naming /proc (`"/proc"`,
+ * f"/proc/{pid}", os.path.join("/proc", pid))? A bounded scan of its nodes. */
+static int mentions_proc(lf_pysem *m, TSNode e) {
+    TSNode stack[64];
+    size_t n = 0;
+    if (!ts_node_is_null(e))
+        stack[n++] = e;
+    for (size_t seen = 0; n && seen < 256; seen++) {
+        TSNode x = stack[--n];
+        if (lf_tree_is(x, "string_content")) {
+            uint32_t a = ts_node_start_byte(x), b = ts_node_end_byte(x);
+            if (b - a >= 5 && !memcmp(m->src->text + a, "/proc", 5))
+                return 1;
+            continue;
+        }
+        for (uint32_t i = 0; i < ts_node_named_child_count(x) && n < 64; i++)
+            stack[n++] = ts_node_named_child(x, i);
+    }
+    return 0;
+}
+
+/* A liveness probe of a pid: os.kill(pid, 0), psutil.pid_exists(pid),
+ * psutil.Process(pid), or an existence test of its /proc entry. */
 static int is_probe(lf_pysem *m, TSNode call) {
     static const char *const kill[] = {"os.kill", NULL};
-    if (!lf_pylock_callee_any(m, call, kill))
-        return 0;
-    TSNode sig = lf_tree_unparen(lf_pylock_arg(m, call, 1, "signal"));
-    return lf_tree_is(sig, "integer") && lf_tree_text_eq(m->src, sig, "0");
+    static const char *const psutil[] = {"psutil.pid_exists", "psutil.Process", NULL};
+    static const char *const exists[] = {"os.path.exists", "os.path.isdir", "os.path.lexists", NULL};
+    if (lf_pylock_callee_any(m, call, kill)) {
+        TSNode sig = lf_tree_unparen(lf_pylock_arg(m, call, 1, "signal"));
+        return lf_tree_is(sig, "integer") && lf_tree_text_eq(m->src, sig, "0");
+    }
+    if (lf_pylock_callee_any(m, call, psutil))
+        return 1;
+    if (lf_pylock_callee_any(m, call, exists))
+        return mentions_proc(m, lf_pylock_arg(m, call, 0, "path"));
+    if (method_is(m, call, "exists") && n_positional(call) == 0)
+        return mentions_proc(m, receiver(call));
+    return 0;
 }
 
 static const char *const k_package_locks[] = {
@@ -1287,12 +1342,9 @@ static lf_pylock *build(lf_pysem *m) {
         TSNode call = c->node, t, data;
         int32_t scope = c->scope;
         /* a file replaced whole by a rename holds data */
-        static const char *const replaces[] = {"os.rename", "os.replace", "shutil.move", NULL};
-        if (lf_pylock_callee_any(m, call, replaces)) {
-            TSNode dst = lf_pylock_arg(m, call, 1, "dst");
-            if (!ts_node_is_null(dst))
-                key_mark(l, key_add_expr(l, dst), LF_LOCK_REPLACED, call);
-        }
+        TSNode dst = rename_destination(m, call);
+        if (!ts_node_is_null(dst))
+            key_mark(l, key_add_expr(l, dst), LF_LOCK_REPLACED, call);
         TSNode created = exclusive_create(l, call);
         if (!ts_node_is_null(created) && create_failure_handled(m, c->stmt)) {
             int32_t k = key_add_expr(l, created);

@@ -1,13 +1,16 @@
-"""Names from outside joined onto a directory: the file may not exist yet."""
+"""Names from outside joined onto a directory, each file then replaced through
+a temp: while another process renames its temp onto one of them, the file is
+momentarily absent (Windows), and realpath() returns it unresolved."""
 
 import os
 
 
-def upload_target(upload_dir, names):
-    targets = []
-    for name in names:
+def store_uploads(upload_dir, files):
+    for name, data in files.items():
         target = os.path.join(upload_dir, name)
         if not os.path.realpath(target).startswith(os.path.realpath(upload_dir) + os.sep):
             raise ValueError(name)
-        targets.append(target)
-    return targets
+        part = "%s.%d.part" % (target, os.getpid())
+        with open(part, "wb") as f:
+            f.write(data)
+        os.replace(part, target)

@@ -20,3 +20,13 @@ def entry_path_str(root, key):
     if not real.startswith(os.path.realpath(root) + os.sep):
         raise ValueError(key)
     return path
+
+
+def evict(key: str) -> None:
+    entry_path(key).unlink(missing_ok=True)
+
+
+def replace_entry(root, key, tmp):
+    import os
+
+    os.replace(tmp, entry_path_str(root, key))
