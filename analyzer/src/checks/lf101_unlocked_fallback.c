@@ -1250,12 +1250,23 @@ static void witness_events(recog *r) {
     if (lf_tree_is(s->entry, "if_statement")) /* the presence test itself, not the whole if */
         s->entry = lf_tree_field(s->entry, "condition");
     const idx_vec *path = r->copy.len ? &r->copy : &r->body;
+    if (!path->len)
+        return;
     for (size_t i = 0; i < m->n_calls; i++) {
         TSNode c = m->calls[i].node;
-        int inside = 0;
-        for (size_t k = 0; k < path->len && !inside; k++)
-            inside = lf_tree_within(c, m->stmts[path->items[k]].node);
-        if (!inside)
+        /* The path's statements are siblings in source order: the one that
+         * could hold the call is the last starting at or before it (a binary
+         * search, so a copy of thousands of statements costs no more). */
+        uint32_t at = ts_node_start_byte(c);
+        size_t lo = 0, hi = path->len;
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (ts_node_start_byte(m->stmts[path->items[mid]].node) <= at)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        if (!lf_tree_within(c, m->stmts[path->items[lo]].node))
             continue;
         if (ts_node_is_null(s->copy_read) && named(m->src, c, k_reads))
             s->copy_read = c;
