@@ -29,6 +29,7 @@ NO_FIX = {
     "added for the other errors could run before the name is bound",
     "lf401_shadowed_uuid": "LF401 not fixed: `uuid` is bound to something other than the `uuid` module here, so the "
     "fix cannot import it",
+    "lf303_else_declined": "LF303 not fixed: the try has an else clause: the success path is not one statement",
 }
 
 

@@ -161,6 +161,26 @@ static int after_yield(lf_pysem *m, const lf_pylock_event *ev) {
     return found;
 }
 
+/* Is the key the owner record inside a lock directory (`D / "pid"`,
+ * `os.path.join(D, "owner")` with D created exclusively by mkdir)? Emptying
+ * the directory before removing it is one step of removing the lock D: the
+ * finding belongs to D's removal, not to its record's. */
+static int record_in_lock_dir(lf_pylock *l, const lf_pylock_key *k) {
+    if (k->key.kind != LF_PKEY_EXPR)
+        return 0;
+    TSNode e = lf_tree_unparen(k->key.node), dir = {0};
+    static const char *const joins[] = {"os.path.join", "posixpath.join", NULL};
+    if (lf_tree_is(e, "binary_operator") && lf_tree_is(lf_tree_field(e, "operator"), "/"))
+        dir = lf_tree_field(e, "left");
+    else if (lf_tree_is(e, "call") && lf_pylock_callee_any(l->m, e, joins))
+        dir = lf_pylock_arg(l->m, e, 0, NULL);
+    if (ts_node_is_null(dir))
+        return 0;
+    lf_pkey dk = lf_pylock_key_of(l, dir);
+    int32_t di = lf_pylock_find(l, &dk);
+    return di >= 0 && (l->keys[di].flags & LF_LOCK_EXCL) && (l->keys[di].flags & LF_LOCK_REMOVED);
+}
+
 /* Which removals to report: one finding per root bug.
  *  - A removal the function makes itself is judged on its own (verdict).
  *  - A removal through one of the module's helpers is the helper's bug when
@@ -190,7 +210,7 @@ static void decide(lf_pylock *l, const unsigned char *stops_owner, unsigned char
                 continue;
             }
             if (ev->kind != LF_PYEV_REMOVE || ev->key < 0 || identity_at[ev->scope] ||
-                !lf_pylock_is_lock(l->keys[ev->key].flags))
+                !lf_pylock_is_lock(l->keys[ev->key].flags) || record_in_lock_dir(l, &l->keys[ev->key]))
                 continue;
             unsigned c = COVER_NONE;
             verdict v = judge(l, ev);

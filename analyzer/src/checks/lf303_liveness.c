@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf303_site.h"
 #include "lf_check.h"
 #include "lf_pylock.h"
 #include "lf_pyshort.h"
@@ -501,6 +502,58 @@ static lf_walk_action visit_start(TSNode n, void *ud) {
 
 /* ---- the check ---- */
 
+void lf303_site_free(void *site) {
+    lf303_site *s = site;
+    if (s)
+        free(s->decline);
+    free(s);
+}
+
+/* Does the clause catch PermissionError and nothing else (`except
+ * PermissionError:`, `except PermissionError as e:`)? */
+static int catches_only_eperm(lf_pysem *m, TSNode clause) {
+    TSNode v = lf_tree_field(clause, "value");
+    if (ts_node_is_null(v))
+        v = lf_tree_child(clause, 0);
+    if (!ts_node_is_null(v) && lf_tree_is(v, "as_pattern"))
+        v = ts_node_named_child(v, 0);
+    return !ts_node_is_null(v) && lf_tree_is(v, "identifier") && lf_tree_text_eq(m->src, v, "PermissionError");
+}
+
+/* What the fix needs to give EPERM the success path (checks/lf303_site.h),
+ * or why it cannot. `ok` is the success path after the probe. */
+static lf303_site *eperm_site(lf_pysem *m, TSNode tn, int32_t probe_stmt, TSNode h_eperm, const path *ok,
+                              TSNode else_block) {
+    lf303_site *s = lf_xcalloc(1, sizeof *s);
+    s->clause = h_eperm;
+    s->dedicated = catches_only_eperm(m, h_eperm);
+    TSNode body = lf_tree_field(tn, "body");
+    if (!ts_node_eq(ts_node_named_child(body, 0), m->stmts[probe_stmt].node)) {
+        s->decline = lf_xstrdup("the try runs other statements before the probe");
+        return s;
+    }
+    if (!ts_node_is_null(else_block)) {
+        s->decline = lf_xstrdup("the try has an else clause: the success path is not one statement");
+        return s;
+    }
+    if (ok->stmts.len > 1 || (ok->stmts.len == 1 && !lf_tree_is(ok->stmts.items[0], "return_statement"))) {
+        s->decline = lf_xstrdup("the try runs more than one return after the probe");
+        return s;
+    }
+    if (ok->stmts.len == 1) {
+        s->alive = ok->stmts.items[0];
+        if (ts_node_start_point(s->alive).row != ts_node_end_point(s->alive).row) {
+            s->decline = lf_xstrdup("the try's return spans several lines");
+            return s;
+        }
+    }
+    if (lf_pysem_binding_at(m, lf_pysem_scope_of(m, tn), "PermissionError", ts_node_start_byte(tn))) {
+        s->decline = lf_xstrdup("the module binds the name PermissionError");
+        return s;
+    }
+    return s;
+}
+
 static void run(lf_check_ctx *ctx) {
     if (lf_ctx_is_ts(ctx)) {
         lf303_ts_run(ctx);
@@ -568,7 +621,8 @@ static void run(lf_check_ctx *ctx) {
                         "ProcessLookupError, but EPERM means the process is alive and owned by another user, so a "
                         "live owner's lock is judged stale (POSIX)",
                         probe, one_clause ? "the handler" : "the PermissionError handler", lf_py_line(src, h_eperm));
-                    lf_ctx_emit(ctx, call, msg, SIZE_MAX);
+                    lf_ctx_emit_site(ctx, call, msg, eperm_site(m, tn, child, h_eperm, &ok, else_block),
+                                     lf303_site_free);
                     lf_ctx_witness(ctx, lf_wit_eperm(src, call, h_eperm));
                     free(msg);
                     reported = 1;
@@ -594,7 +648,11 @@ static void run(lf_check_ctx *ctx) {
                         "lock forever (pid reuse only: how the probe's errors are read is not the problem; every "
                         "platform with pid reuse)",
                         probe);
-                    lf_ctx_emit(ctx, call, msg, SIZE_MAX);
+                    lf303_site *declined = lf_xcalloc(1, sizeof *declined);
+                    declined->decline = lf_xstrdup("pid reuse needs the owner's start time, recorded by whoever "
+                                                   "writes the pid (lockrt's owner record does: "
+                                                   "lockrt.process_alive)");
+                    lf_ctx_emit_site(ctx, call, msg, declined, lf303_site_free);
                     lf_ctx_witness(ctx, lf_wit_pid_reuse(src, call));
                     free(msg);
                 }

@@ -99,11 +99,8 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, const lf303_ts_site *s, char 
     return fix;
 }
 
-static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
+/* The registered lf303_esrch (fixes/lf303_eperm_alive.c) hands TS/JS files here. */
+void lf303_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
     for (size_t i = 0; i < n; i++)
         reqs[i].fix = generate_one(ctx, reqs[i].site, &reqs[i].no_fix_reason);
 }
-
-void lf303_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) { generate(ctx, reqs, n); }
-
-const lf_fixer lf303_esrch = {"lf303_esrch", generate};
