@@ -39,6 +39,10 @@ def alive(pid):
     except OSError:
         return False
     return True
+
+
+def publish(tmp, state_dir, name):
+    os.replace(tmp, state_file(state_dir, name))
 '''
 STATE_FINDINGS = [(6, 11, "LF401"), (14, 12, "LF201"), (21, 9, "LF303")]
 

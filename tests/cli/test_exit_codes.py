@@ -15,7 +15,7 @@ def test_clean_tree_exits_0(tmp_path):
 def test_findings_exit_1(project):
     r = run("scan", "--no-config", project)
     assert r.returncode == 1
-    assert r.stdout.endswith("Found 3 findings (1 error, 2 warnings) in 1 file; 2 fixable with `lockfix fix`\n")
+    assert r.stdout.endswith("Found 3 findings (1 error, 2 warnings) in 1 file; 3 fixable with `lockfix fix`\n")
 
 
 def test_fail_on(project):
