@@ -6,9 +6,12 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "lf_engine.h"
 #include "lf_report.h"
 #include "lf_rule.h"
+#include "lf_source.h"
 #include "lf_util.h"
+#include "lf_witness.h"
 
 static const char k_rules_usage[] =
     "usage: lockfix rules [--format text|json] [--rules DIR]\n"
@@ -219,6 +222,45 @@ static void print_section(const char *title, const char *body, int code) {
     }
 }
 
+/* The example analysed like any file (Python when the rule covers Python and
+ * the example parses as Python, else TypeScript): each of the rule's findings
+ * there with its witness, so the explanation shows how the example loses data
+ * with the same steps a scan would report. Silent when it yields none. */
+static void print_example_witness(const lf_ruleset *rules, const lf_rule *r) {
+    const char *ex = r->docs.example;
+    if (!ex || !*ex)
+        return;
+    size_t len = strlen(ex);
+    int py = (r->languages & LF_LANG_BIT(LF_LANG_PYTHON)) && lf_engine_parses_cleanly(LF_LANG_PYTHON, ex, len);
+    lf_source src;
+    lf_source_from_text(&src, py ? "example.py" : "example.ts", py ? LF_LANG_PYTHON : LF_LANG_TYPESCRIPT, ex, len);
+    lf_engine_options opts = {.rules = rules, .use_prefilter = 1};
+    lf_engine *eng = lf_engine_new(&opts);
+    lf_finding *fs = NULL;
+    size_t n = 0;
+    char *err = NULL;
+    int printed = 0;
+    if (lf_engine_analyze(eng, &src, &fs, &n, &err) == 0) {
+        for (size_t i = 0; i < n; i++) {
+            if (fs[i].rule != r || !fs[i].witness)
+                continue;
+            lf_strbuf out;
+            lf_strbuf_init(&out);
+            lf_report_text_witness(&out, 0, fs[i].witness);
+            printf("%s  the finding at line %u:\n%s", printed ? "\n" : "\nWitness (how the example loses data)\n",
+                   fs[i].line, out.data ? out.data : "");
+            lf_strbuf_free(&out);
+            printed = 1;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        lf_finding_free_contents(&fs[i]);
+    free(fs);
+    free(err);
+    lf_engine_free(eng);
+    lf_source_free(&src);
+}
+
 int lf_cmd_explain(int argc, char **argv) {
     char **dirs = NULL;
     size_t n_dirs = 0;
@@ -273,6 +315,7 @@ int lf_cmd_explain(int argc, char **argv) {
             print_section("What it does", r->docs.what, 0);
             print_section("Why is this bad?", r->docs.why, 0);
             print_section("Example", r->docs.example, 1);
+            print_example_witness(&rules, r);
             print_section("Use instead", r->docs.use_instead, 1);
             print_section("Fix safety", r->docs.fix_safety, 0);
             if (r->docs.known_problems)

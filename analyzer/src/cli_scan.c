@@ -8,6 +8,7 @@
 #include "lf_cache.h"
 #include "lf_report.h"
 #include "lf_scan.h"
+#include "lf_witness.h"
 
 static const char k_scan_usage[] =
     "usage: lockfix scan [OPTIONS] [PATH...]\n"
@@ -32,6 +33,8 @@ static const char k_scan_usage[] =
     "                       the configuration or the lockfix binary invalidates its results\n"
     "  --no-cache           neither read nor write the cache (also: LOCKFIX_NO_CACHE=1)\n"
     "  --cache-stats        print how many files came from the cache on stderr\n"
+    "  --no-witness         leave out each finding's witness (the interleaving of\n"
+    "                       processes that loses data) in every format\n"
     "%s"
     "  -h, --help           show this help\n"
     "\n"
@@ -89,6 +92,16 @@ static int write_baseline_of(const char *path, const lf_scan *scan) {
     return ok;
 }
 
+/* --no-witness: drop the witnesses before any report is rendered. */
+static void drop_witnesses(lf_scan *scan) {
+    for (size_t i = 0; i < scan->n_files; i++)
+        for (size_t k = 0; k < scan->files[i].n_findings; k++) {
+            lf_finding *fd = &scan->files[i].findings[k];
+            lf_witness_free(fd->witness);
+            fd->witness = NULL;
+        }
+}
+
 static void apply_baseline(const char *path, lf_baseline *baseline, lf_scan *scan) {
     lf_baseline_result r;
     lf_baseline_filter(baseline, scan, &r);
@@ -111,6 +124,7 @@ int lf_cmd_scan(int argc, char **argv) {
     int no_cache = 0, cache_stats = 0;
     const char *cache_dir = LF_CACHE_DEFAULT_DIR;
     lf_cache *cache = NULL;
+    int no_witness = 0;
     char *err = NULL;
 
     for (int i = 1; i < argc;) {
@@ -130,6 +144,11 @@ int lf_cmd_scan(int argc, char **argv) {
             print_usage(stdout);
             rc = LF_EXIT_OK;
             goto out;
+        }
+        if (strcmp(a, "--no-witness") == 0) {
+            no_witness = 1;
+            i++;
+            continue;
         }
         const char *v = NULL;
         if (strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0) {
@@ -248,6 +267,8 @@ int lf_cmd_scan(int argc, char **argv) {
     }
     if (baseline)
         apply_baseline(baseline_path, baseline, &scan);
+    if (no_witness)
+        drop_witnesses(&scan);
 
     lf_strbuf report;
     lf_strbuf_init(&report);

@@ -49,6 +49,11 @@ void lf_ctx_emit(lf_check_ctx *ctx, TSNode at, const char *message, size_t match
 void lf_ctx_emit_site(lf_check_ctx *ctx, TSNode at, const char *message, void *site, void (*free_site)(void *));
 /* lf_ctx_emit_site with the rule's message rendered from the captures of `match`. */
 void lf_ctx_emit_match_site(lf_check_ctx *ctx, TSNode at, size_t match, void *site, void (*free_site)(void *));
+/* Attach the witness (lf_witness.h) to the finding the check's last emit made;
+ * the engine owns w from here on (it frees it when that emit made no finding:
+ * a site already reported, or a suppressed one). NULL is allowed. */
+struct lf_witness;
+void lf_ctx_witness(lf_check_ctx *ctx, struct lf_witness *w);
 /* The file's semantic model (built on first use; shared by every rule). */
 lf_filesem *lf_ctx_sem(lf_check_ctx *ctx);
 struct lf_pysem *lf_ctx_pysem(lf_check_ctx *ctx); /* NULL unless the file is Python */

@@ -11,6 +11,7 @@
 #include "lf_fix.h"
 #include "lf_suppress.h"
 #include "lf_tree.h"
+#include "lf_witness.h"
 
 /* All rules' queries for one language concatenated into one TSQuery, so a tree is
  * walked once whatever the number of rules (one traversal costs about a third of a
@@ -261,6 +262,7 @@ static void free_site_now(void *site, void (*free_site)(void *)) {
 void lf_ctx_emit_site(lf_check_ctx *ctx, TSNode at, const char *message, void *site, void (*free_site)(void *)) {
     const lf_source *src = ctx->src;
     uint32_t start = ts_node_start_byte(at), end = ts_node_end_byte(at);
+    ctx->last_emitted = 0;
     /* One finding per rule and site, whichever patterns led to it. */
     if (!seen_insert(ctx, start)) {
         free_site_now(site, free_site);
@@ -282,6 +284,7 @@ void lf_ctx_emit_site(lf_check_ctx *ctx, TSNode at, const char *message, void *s
     f.fingerprint_hash = lf_fingerprint_node(src, at, ctx->rule->id);
     f.message = lf_xstrdup(message ? message : "");
     LF_VEC_PUSH(ctx->out, f);
+    ctx->last_emitted = ctx->out->len;
     lf_pending_site p = {ctx->out->len - 1, at, site, free_site};
     LF_VEC_PUSH(&ctx->pending, p);
 }
@@ -304,6 +307,19 @@ void lf_ctx_emit_match_site(lf_check_ctx *ctx, TSNode at, size_t match, void *si
     }
     lf_ctx_emit_site(ctx, at, msg, site, free_site);
     free(msg);
+}
+
+void lf_ctx_witness(lf_check_ctx *ctx, lf_witness *w) {
+    if (!w)
+        return;
+    if (!ctx->last_emitted || w->n_steps == 0) {
+        lf_witness_free(w);
+        return;
+    }
+    lf_finding *f = &ctx->out->items[ctx->last_emitted - 1];
+    lf_witness_locate(w, ctx->src);
+    lf_witness_free(f->witness);
+    f->witness = w;
 }
 
 lf_filesem *lf_ctx_sem(lf_check_ctx *ctx) { return ctx->sem; }

@@ -90,6 +90,9 @@ struct lf_check_ctx {
     uint32_t *seen;
     size_t seen_cap, seen_len;
     LF_VEC(lf_pending_site) pending;
+    /* The finding the last emit made, as its index in out + 1 (0: that emit
+     * made none), for lf_ctx_witness. */
+    size_t last_emitted;
 };
 
 /* Run the rule's fix generator over the findings the check emitted (when the

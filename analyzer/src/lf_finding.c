@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "lf_util.h"
+#include "lf_witness.h"
 
 const char *lf_severity_name(lf_severity s) {
     switch (s) {
@@ -61,6 +62,8 @@ void lf_finding_free_contents(lf_finding *f) {
     free(f->message);
     free(f->no_fix_reason);
     lf_fix_free(f->fix);
+    lf_witness_free(f->witness);
+    f->witness = NULL;
     f->message = NULL;
     f->no_fix_reason = NULL;
     f->fix = NULL;

@@ -56,6 +56,9 @@ typedef struct lf_finding {
      * hash, then "<hash>:<occurrence>" once the file's findings are sorted. */
     uint64_t fingerprint_hash;
     char fingerprint[32];
+    /* How two or three processes running this code lose data (lf_witness.h);
+     * NULL when the check built none. Never part of the fingerprint. */
+    struct lf_witness *witness;
 } lf_finding;
 
 void lf_fix_free(lf_fix *fix);

@@ -38,6 +38,10 @@ typedef struct lf_report_summary {
 void lf_report_summarize(const lf_scan *s, lf_report_summary *out);
 
 void lf_report_text(lf_strbuf *out, const lf_scan *s);
+/* A finding's witness as the text report shows it ("= witness (platform):",
+ * the numbered steps, "=> outcome"), under a gutter `gutter` columns wide. */
+struct lf_witness;
+void lf_report_text_witness(lf_strbuf *out, int gutter, const struct lf_witness *w);
 void lf_report_json(lf_strbuf *out, const lf_scan *s);
 void lf_report_sarif(lf_strbuf *out, const lf_scan *s);
 void lf_report_github(lf_strbuf *out, const lf_scan *s);

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "lf_report.h"
+#include "lf_witness.h"
 
 static const char *fix_safety_name(lf_fix_safety s) {
     switch (s) {
@@ -62,6 +63,29 @@ static cJSON *fix_json(const lf_scan_file *f, const lf_finding *fd) {
     return fix;
 }
 
+/* {"platform", "outcome", "steps": [{"process", "event", "path", "line", ...}]} */
+static cJSON *witness_json(const lf_finding *fd) {
+    const lf_witness *w = fd->witness;
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "platform", w->platform ? w->platform : "");
+    cJSON_AddStringToObject(j, "outcome", w->outcome ? w->outcome : "");
+    cJSON *steps = cJSON_AddArrayToObject(j, "steps");
+    for (size_t i = 0; i < w->n_steps; i++) {
+        const lf_witness_step *st = &w->steps[i];
+        cJSON *js = cJSON_CreateObject();
+        cJSON_AddStringToObject(js, "process", lf_witness_process_name(st->process));
+        cJSON_AddStringToObject(js, "event", lf_witness_event_name(st->event));
+        lf_report_add_path(js, "path", fd->path);
+        cJSON_AddNumberToObject(js, "line", st->line);
+        cJSON_AddNumberToObject(js, "column", st->col);
+        cJSON_AddNumberToObject(js, "end_line", st->end_line);
+        cJSON_AddNumberToObject(js, "end_column", st->end_col);
+        cJSON_AddStringToObject(js, "message", st->text ? st->text : "");
+        cJSON_AddItemToArray(steps, js);
+    }
+    return j;
+}
+
 void lf_report_json(lf_strbuf *out, const lf_scan *s) {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddNumberToObject(root, "schema_version", LF_JSON_SCHEMA_VERSION);
@@ -86,6 +110,8 @@ void lf_report_json(lf_strbuf *out, const lf_scan *s) {
             cJSON_AddStringToObject(j, "message", fd->message ? fd->message : "");
             cJSON_AddStringToObject(j, "fingerprint", fd->fingerprint);
             cJSON_AddItemToObject(j, "fix", fix_json(f, fd));
+            if (fd->witness)
+                cJSON_AddItemToObject(j, "witness", witness_json(fd));
             cJSON_AddItemToArray(findings, j);
         }
     }

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "lf_fingerprint.h"
 #include "lf_report.h"
+#include "lf_witness.h"
 
 #define SRCROOT "%SRCROOT%"
 
@@ -215,6 +216,71 @@ static uint64_t line_hash(const lf_scan_file *f, const lf_finding *fd) {
     return h;
 }
 
+/* One threadFlowLocation: the step's place, "A: <text>", its event as the
+ * location's kind and its place in the whole interleaving (executionOrder,
+ * 1-based, the same number in both code flows). */
+static cJSON *step_json(const lf_finding *fd, const lf_witness_step *st, size_t order) {
+    cJSON *tfl = cJSON_CreateObject();
+    cJSON *loc = cJSON_AddObjectToObject(tfl, "location");
+    cJSON *phys = cJSON_AddObjectToObject(loc, "physicalLocation");
+    add_artifact_location(phys, fd->path);
+    add_region(phys, "region", st->line, st->col, st->end_line, st->end_col);
+    char *msg = lf_xasprintf("%zu. %s: %s", order, lf_witness_process_name(st->process), st->text ? st->text : "");
+    add_text(loc, "message", msg);
+    free(msg);
+    cJSON *kinds = cJSON_AddArrayToObject(tfl, "kinds");
+    cJSON_AddItemToArray(kinds, cJSON_CreateString(lf_witness_event_name(st->event)));
+    cJSON_AddNumberToObject(tfl, "nestingLevel", 0);
+    cJSON_AddNumberToObject(tfl, "executionOrder", (double)order);
+    return tfl;
+}
+
+/* The witness as codeFlows (docs/output-formats.md). The first code flow is
+ * the SARIF model of concurrency: one threadFlow per process, each with its
+ * own steps, interleaved by executionOrder. A viewer that draws a thread flow
+ * as one list (GitHub code scanning's "Show paths") would show the processes
+ * one after another and lose the interleaving, so the second code flow holds
+ * the whole interleaving as a single thread flow, in execution order. */
+static cJSON *code_flows_json(const lf_finding *fd) {
+    const lf_witness *w = fd->witness;
+    cJSON *flows = cJSON_CreateArray();
+    char *summary = lf_xasprintf("%s (%s)", w->outcome ? w->outcome : "", w->platform ? w->platform : "");
+    cJSON *per = cJSON_CreateObject();
+    add_text(per, "message", summary);
+    cJSON *tfs = cJSON_AddArrayToObject(per, "threadFlows");
+    unsigned np = lf_witness_processes(w);
+    for (unsigned p = 0; p < np; p++) {
+        size_t mine = 0;
+        for (size_t i = 0; i < w->n_steps; i++)
+            mine += w->steps[i].process == p;
+        if (!mine) /* a process the outcome names but that has no step here (LF303's owner) */
+            continue;
+        cJSON *tf = cJSON_CreateObject();
+        char *id = lf_xasprintf("process %s", lf_witness_process_name(p));
+        cJSON_AddStringToObject(tf, "id", id);
+        add_text(tf, "message", id);
+        free(id);
+        cJSON *locs = cJSON_AddArrayToObject(tf, "locations");
+        for (size_t i = 0; i < w->n_steps; i++)
+            if (w->steps[i].process == p)
+                cJSON_AddItemToArray(locs, step_json(fd, &w->steps[i], i + 1));
+        cJSON_AddItemToArray(tfs, tf);
+    }
+    cJSON_AddItemToArray(flows, per);
+    cJSON *all = cJSON_CreateObject();
+    add_text(all, "message", summary);
+    cJSON *one = cJSON_CreateObject();
+    cJSON_AddStringToObject(one, "id", "interleaving");
+    add_text(one, "message", "the processes' steps in the order they run");
+    cJSON *locs = cJSON_AddArrayToObject(one, "locations");
+    for (size_t i = 0; i < w->n_steps; i++)
+        cJSON_AddItemToArray(locs, step_json(fd, &w->steps[i], i + 1));
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(all, "threadFlows"), one);
+    cJSON_AddItemToArray(flows, all);
+    free(summary);
+    return flows;
+}
+
 static cJSON *result_json(const lf_scan *s, const lf_scan_file *f, size_t k) {
     const lf_finding *fd = &f->findings[k];
     cJSON *j = cJSON_CreateObject();
@@ -245,6 +311,9 @@ static cJSON *result_json(const lf_scan *s, const lf_scan_file *f, size_t k) {
     if (fd->fingerprint[0])
         cJSON_AddStringToObject(pf, LF_FINGERPRINT_SARIF_KEY, fd->fingerprint);
 
+    if (fd->witness && fd->witness->n_steps)
+        cJSON_AddItemToObject(j, "codeFlows", code_flows_json(fd));
+
     if (fd->fix && f->has_source) {
         cJSON *fixes = cJSON_AddArrayToObject(j, "fixes");
         cJSON_AddItemToArray(fixes, fix_json(f, fd));
@@ -253,6 +322,8 @@ static cJSON *result_json(const lf_scan *s, const lf_scan_file *f, size_t k) {
     cJSON_AddStringToObject(props, "ruleName", fd->rule->name);
     if (!fd->fix && fd->no_fix_reason)
         cJSON_AddStringToObject(props, "noFixReason", fd->no_fix_reason);
+    if (fd->witness && fd->witness->platform)
+        cJSON_AddStringToObject(props, "witnessPlatform", fd->witness->platform);
     return j;
 }
 

@@ -4,11 +4,15 @@
  *     14 |         if fcntl is not None:
  *        |         ^~~~~~~~~~~~~~~~~~~~~
  *        = fix: ...            (or "= no fix: reason")
+ *        = witness (any platform):
+ *          1. A  L10:16  reads ...
+ *          => what is lost
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "lf_report.h"
+#include "lf_witness.h"
 
 /* Number of code points in text[0..len). */
 static size_t code_points(const char *text, size_t len) {
@@ -106,6 +110,31 @@ static void put_summary(lf_strbuf *out, const lf_scan *s) {
     lf_strbuf_puts(out, sum.findings ? "\n" : ".\n");
 }
 
+/* The witness under a finding: numbered steps in interleaving order, each with
+ * its process and place (padded so the texts line up), then the outcome. w is
+ * the width of the line-number gutter it lines up with. */
+void lf_report_text_witness(lf_strbuf *out, int w, const lf_witness *wit) {
+    char where[32];
+    int width = 0;
+    for (size_t i = 0; i < wit->n_steps; i++) {
+        int n = snprintf(where, sizeof where, "L%u:%u", wit->steps[i].line, wit->steps[i].col);
+        if (n > width)
+            width = n;
+    }
+    lf_strbuf_printf(out, "  %*s = witness (%s):\n", w, "", wit->platform);
+    for (size_t i = 0; i < wit->n_steps; i++) {
+        const lf_witness_step *st = &wit->steps[i];
+        snprintf(where, sizeof where, "L%u:%u", st->line, st->col);
+        lf_strbuf_printf(out, "  %*s   %zu. %s  %-*s  ", w, "", i + 1, lf_witness_process_name(st->process), width,
+                         where);
+        put_one_line(out, st->text);
+    }
+    if (wit->outcome) {
+        lf_strbuf_printf(out, "  %*s   => ", w, "");
+        put_one_line(out, wit->outcome);
+    }
+}
+
 void lf_report_text(lf_strbuf *out, const lf_scan *s) {
     for (size_t i = 0; i < s->n_files; i++) {
         const lf_scan_file *f = &s->files[i];
@@ -127,6 +156,8 @@ void lf_report_text(lf_strbuf *out, const lf_scan *s) {
                     lf_strbuf_printf(out, "  %*s = fix: %s\n", w, "", fd->fix->title ? fd->fix->title : "available");
                 else if (fd->no_fix_reason)
                     lf_strbuf_printf(out, "  %*s = no fix: %s\n", w, "", fd->no_fix_reason);
+                if (fd->witness)
+                    lf_report_text_witness(out, w, fd->witness);
             }
             lf_strbuf_putc(out, '\n');
         }

@@ -96,7 +96,15 @@ def test_first_run_builds_caches_scans_uploads_and_fails_on_the_findings(runner,
     validate(pathlib.Path(upload["copy"]), tmp_path)
     assert sarif_results(upload["copy"]) == expected(ws)
     assert len(sarif_results(upload["copy"])) == 27
-    # The readable report is in the log too.
+    # Each result carries its witness as code flows (code scanning's "Show paths"):
+    # one thread flow per process, and the whole interleaving as one.
+    for res in json.loads(pathlib.Path(upload["copy"]).read_text())["runs"][0]["results"]:
+        per, whole = res["codeFlows"]
+        assert per["threadFlows"] and all(t["id"].startswith("process ") and t["locations"] for t in per["threadFlows"])
+        assert [l["executionOrder"] for l in whole["threadFlows"][0]["locations"]] == list(
+            range(1, 1 + sum(len(t["locations"]) for t in per["threadFlows"])))
+    # The readable report is in the log too, with the witnesses.
+    assert "= witness (" in step(doc, "lockfix scan")["stdout"]
     assert "Found 27 findings (17 errors, 10 warnings) in 9 files" in step(doc, "lockfix scan")["stdout"]
 
 

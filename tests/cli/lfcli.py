@@ -42,7 +42,7 @@ def alive(pid):
     return True
 
 
-def publish(state_dir, name, tmp):
+def publish(tmp, state_dir, name):
     os.replace(tmp, state_file(state_dir, name))
 '''
 STATE_FINDINGS = [(6, 11, "LF401"), (14, 12, "LF201"), (21, 9, "LF303")]

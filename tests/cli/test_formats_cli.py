@@ -25,6 +25,15 @@ def test_text_format(project):
     assert lines[1] == '  6 |     tmp = path + ".tmp"'
     assert lines[2] == "    |           ^~~~~~~~~~~~~"
     assert lines[3].startswith("    = fix: ")
+    # the witness: the shared temp name written by A and B, then both renames
+    assert lines[4:10] == [
+        "    = witness (any platform):",
+        '      1. A  L6:11  opens the temp name and writes its data: path + ".tmp"',
+        '      2. B  L6:11  opens the same temp name, truncating A\'s data, and starts writing: path + ".tmp"',
+        "      3. A  L9:5   renames the temp over the target while B is still writing it: os.replace(tmp, path)",
+        "      4. B  L9:5   renames a temp that is gone: the rename fails: os.replace(tmp, path)",
+        "      => the target holds B's half-written data under A's name, and B's write fails",
+    ]
     assert lines[-1] == "Found 1 finding (1 warning) in 1 file; 1 fixable with `lockfix fix`"
 
 
@@ -36,7 +45,7 @@ def test_json_schema(project):
     assert doc["tool"]["name"] == "lockfix"
     f = doc["findings"][0]
     assert set(f) == {"path", "line", "column", "end_line", "end_column", "rule_id", "rule_name", "severity",
-                      "message", "fingerprint", "fix"}
+                      "message", "fingerprint", "fix", "witness"}
     assert re.fullmatch(r"[0-9a-f]{16}:1", f["fingerprint"]), f["fingerprint"]
     assert (f["path"], f["line"], f["column"], f["end_line"], f["end_column"]) == ("pkg/state.py", 6, 11, 6, 24)
     assert (f["rule_id"], f["rule_name"], f["severity"]) == ("LF401", "shared-temp-name", "warning")
@@ -45,6 +54,15 @@ def test_json_schema(project):
     assert f["fix"]["title"]
     edit = f["fix"]["edits"][0]
     assert set(edit) == {"start_line", "start_column", "end_line", "end_column", "start_byte", "end_byte", "content"}
+    w = f["witness"]
+    assert (w["platform"], w["outcome"]) == (
+        "any platform", "the target holds B's half-written data under A's name, and B's write fails")
+    assert [(s["process"], s["event"], s["path"], s["line"], s["column"], s["end_line"], s["end_column"])
+            for s in w["steps"]] == [("A", "open-temp", "pkg/state.py", 6, 11, 6, 24),
+                                     ("B", "open-temp", "pkg/state.py", 6, 11, 6, 24),
+                                     ("A", "rename", "pkg/state.py", 9, 5, 9, 26),
+                                     ("B", "rename", "pkg/state.py", 9, 5, 9, 26)]
+    assert w["steps"][2]["message"] == "renames the temp over the target while B is still writing it: os.replace(tmp, path)"
     assert doc["findings"][2]["rule_id"] == "LF303"
     lf303 = doc["findings"][2]["fix"]  # EPERM read as alive: a clause before the handler
     assert (lf303["available"], lf303["safety"]) == (True, "safe")

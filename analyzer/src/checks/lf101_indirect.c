@@ -17,6 +17,7 @@
 #include "lf_pylock.h"
 #include "lf_tree.h"
 #include "lf_util.h"
+#include "lf_witness_build.h"
 
 static uint32_t line_of(const lf_pysem *m, TSNode n) {
     uint32_t line, col;
@@ -269,7 +270,13 @@ void lf101_find_indirect(lf_pysem *m, const unsigned char *reported, lf101_lock_
                 char *why = lf_xasprintf("the lock is taken through the helper `%s()`, which the rewrite does not "
                                          "change",
                                          fn);
-                emit(ud, c->scope, stmt, msg, why);
+                char *wh = lf_xasprintf("only where %s is missing", h->module->module);
+                char *entry = lf_xasprintf("calls `%s()`, which takes no lock when `%s` is None", fn, h->module->name);
+                lf_witness *w =
+                    lf_wit_unlocked_section(m->src, wh, LF_WIT_UNLOCKED, c->node, entry, m->stmts[work].node);
+                free(wh);
+                free(entry);
+                emit(ud, c->scope, stmt, msg, why, w);
                 free(fn);
                 continue;
             }
@@ -286,7 +293,14 @@ void lf101_find_indirect(lf_pysem *m, const unsigned char *reported, lf101_lock_
                 char *why = lf_xasprintf("the lock comes from `%s`, whose waiting and errors the rewrite would not "
                                          "reproduce",
                                          o->module);
-                emit(ud, c->scope, stmt, msg, why);
+                char *wh = lf_xasprintf("only where %s is missing", o->module);
+                char *entry = lf_xasprintf("enters the `with`: the stand-in `%s` takes no lock", o->name);
+                TSNode body = lf_tree_field(stmt, "body");
+                TSNode first = ts_node_is_null(body) ? body : ts_node_named_child(body, 0);
+                lf_witness *w = lf_wit_unlocked_section(m->src, wh, LF_WIT_UNLOCKED, c->node, entry, first);
+                free(wh);
+                free(entry);
+                emit(ud, c->scope, stmt, msg, why, w);
                 continue;
             }
         }
@@ -311,7 +325,11 @@ void lf101_find_indirect(lf_pysem *m, const unsigned char *reported, lf101_lock_
                                          "on every platform, whenever another process holds it",
                                          path, line_of(m, m->stmts[work].node));
                 char *why = lf_xstrdup("the lock is an exclusive create, not a lock the rewrite swaps for lockrt");
-                emit(ud, c->scope, m->stmts[tr].node, msg, why);
+                lf_witness *w = lf_wit_unlocked_section(
+                    m->src, "any platform, whenever another process holds the lock", LF_WIT_ACQUIRE_FAILS, c->node,
+                    "fails to create the lock (another process holds it); the error is swallowed",
+                    m->stmts[work].node);
+                emit(ud, c->scope, m->stmts[tr].node, msg, why, w);
                 free(path);
             }
         }

@@ -10,9 +10,12 @@
 /* 1 when `call` takes an exclusive lock (the main recogniser's judgement). */
 typedef int (*lf101_lock_call_fn)(lf_pysem *m, TSNode call);
 
+struct lf_witness;
 /* A finding in function `scope` at `at`: message and decline reason (both
- * malloc'd; the callee takes them). */
-typedef void (*lf101_indirect_fn)(void *ud, int32_t scope, TSNode at, char *message, char *decline);
+ * malloc'd; the callee takes them), and its witness (the callee takes it;
+ * may be NULL). */
+typedef void (*lf101_indirect_fn)(void *ud, int32_t scope, TSNode at, char *message, char *decline,
+                                  struct lf_witness *witness);
 
 /* Report each indirect fallback in functions not yet `reported` (per scope). */
 void lf101_find_indirect(lf_pysem *m, const unsigned char *reported, lf101_lock_call_fn is_lock,

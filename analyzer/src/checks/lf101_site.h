@@ -59,6 +59,13 @@ typedef struct lf101_site {
     int32_t pre_first, pre_last;       /* statements kept before the `with` (-1: none) */
     int32_t body_first, body_last;     /* BODY, siblings in one block */
     int32_t copy_first;                /* first statement of the unlocked copy (for messages) */
+
+    /* For the witness (lf_witness.h): where a process enters the unlocked
+     * path (the presence test, or the handler that swallows the error), and
+     * the unlocked copy's read and write of the shared state (null when it
+     * has none the check can name). */
+    TSNode entry;
+    TSNode copy_read, copy_write;
 } lf101_site;
 
 void lf101_site_free(void *site);

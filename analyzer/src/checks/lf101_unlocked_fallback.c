@@ -26,6 +26,7 @@
 #include "lf_engine_internal.h"
 #include "lf_pysem.h"
 #include "lf_tree.h"
+#include "lf_witness_build.h"
 
 #define EQ_FLAGS (LF_TREE_EQ_IGNORE_ANNOTATION | LF_TREE_EQ_STRING_CONTENT)
 
@@ -1218,16 +1219,107 @@ static int takes_exclusive_lock(lf_pysem *m, TSNode call) {
     return op == OP_EXCLUSIVE || op == OP_EXCLUSIVE_NB;
 }
 
+/* A call's last name starts with one of the prefixes. */
+static int named(const lf_source *src, TSNode call, const char *const *prefixes) {
+    TSNode name = lf_tree_unparen(lf_tree_field(call, "function"));
+    if (lf_tree_is(name, "attribute"))
+        name = lf_tree_field(name, "attribute");
+    if (!lf_tree_is(name, "identifier"))
+        return 0;
+    uint32_t a = ts_node_start_byte(name), b = ts_node_end_byte(name);
+    while (a < b && src->text[a] == '_') /* `_load_state`: a private helper is named the same way */
+        a++;
+    for (size_t i = 0; prefixes[i]; i++) {
+        size_t n = strlen(prefixes[i]);
+        if (b - a >= n && memcmp(src->text + a, prefixes[i], n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The witness's events on the unlocked path: where it is entered, and the
+ * copy's first read and its last write after it, named as LF104 names a
+ * module's load/save helpers (read_/load_, write_/save_/store_/dump, and the
+ * file methods .read()/.write()). */
+static void witness_events(recog *r) {
+    static const char *const k_reads[] = {"read", "load", NULL};
+    static const char *const k_writes[] = {"write", "save", "store", "dump", "replace", "rename", NULL};
+    lf_pysem *m = r->m;
+    lf101_site *s = r->site;
+    s->entry = !ts_node_is_null(s->test) ? s->test : !ts_node_is_null(r->handler) ? r->handler : r->at;
+    if (lf_tree_is(s->entry, "if_statement")) /* the presence test itself, not the whole if */
+        s->entry = lf_tree_field(s->entry, "condition");
+    const idx_vec *path = r->copy.len ? &r->copy : &r->body;
+    if (!path->len)
+        return;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode c = m->calls[i].node;
+        /* The path's statements are siblings in source order: the one that
+         * could hold the call is the last starting at or before it (a binary
+         * search, so a copy of thousands of statements costs no more). */
+        uint32_t at = ts_node_start_byte(c);
+        size_t lo = 0, hi = path->len;
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (ts_node_start_byte(m->stmts[path->items[mid]].node) <= at)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        if (!lf_tree_within(c, m->stmts[path->items[lo]].node))
+            continue;
+        if (ts_node_is_null(s->copy_read) && named(m->src, c, k_reads))
+            s->copy_read = c;
+        else if (!ts_node_is_null(s->copy_read) && named(m->src, c, k_writes))
+            s->copy_write = c;
+    }
+    if (ts_node_is_null(s->copy_write))
+        s->copy_read = (TSNode){0};
+}
+
+/* The witness: both processes take the unlocked path, then lose an update
+ * through the copy's read and write (or, when the copy has none the check
+ * can name, run its first statement together). */
+static lf_witness *witness_of(const recog *r) {
+    const lf101_site *s = r->site;
+    const lf_source *src = r->m->src;
+    const char *lockname = s->module ? s->module->module : "fcntl";
+    char *platform, *entry;
+    lf_wit_event entry_ev = LF_WIT_UNLOCKED;
+    if (s->shape == LF101_SWALLOWED || !s->module) {
+        entry_ev = LF_WIT_ACQUIRE_FAILS;
+        platform = lf_xstrdup("any platform, whenever the lock cannot be taken");
+        entry = lf_xstrdup("fails to take the lock; the error is swallowed and the unlocked path runs");
+    } else {
+        platform = lf_xasprintf("only where %s is missing%s", lockname,
+                                s->swallows ? ", or on any platform when the lock cannot be taken" : "");
+        entry = lf_xasprintf("finds `%s` is None/False: takes the unlocked path", s->module->name);
+    }
+    lf_witness *w;
+    if (!ts_node_is_null(s->copy_write))
+        w = lf_wit_lost_update(src, platform, entry_ev, s->entry, entry, s->copy_read, s->copy_write, (TSNode){0});
+    else {
+        int32_t first = s->copy_first >= 0 ? s->copy_first : r->body.len ? r->body.items[0] : -1;
+        w = first < 0 ? NULL
+                      : lf_wit_unlocked_section(src, platform, entry_ev, s->entry, entry, r->m->stmts[first].node);
+    }
+    free(platform);
+    free(entry);
+    return w;
+}
+
 typedef struct indirect_ctx {
     lf_check_ctx *ctx;
     unsigned char *reported;
 } indirect_ctx;
 
-static void emit_indirect(void *ud, int32_t scope, TSNode at, char *message, char *decline_reason) {
+static void emit_indirect(void *ud, int32_t scope, TSNode at, char *message, char *decline_reason,
+                          lf_witness *w) {
     indirect_ctx *ic = ud;
     if (ic->reported[scope]) {
         free(message);
         free(decline_reason);
+        lf_witness_free(w);
         return;
     }
     ic->reported[scope] = 1;
@@ -1237,6 +1329,7 @@ static void emit_indirect(void *ud, int32_t scope, TSNode at, char *message, cha
     s->region_first = s->region_last = s->body_first = s->body_last = s->pre_first = s->pre_last = -1;
     s->copy_first = -1;
     lf_ctx_emit_site(ic->ctx, at, message, s, lf101_site_free);
+    lf_ctx_witness(ic->ctx, w);
     free(message);
 }
 
@@ -1271,9 +1364,12 @@ static void run(lf_check_ctx *ctx) {
         r.site->region_first = r.site->region_last = -1;
         if (recognise(&r)) {
             check_rewrite(&r);
+            witness_events(&r);
             char *msg = message(&r);
             reported[c->scope] = 1;
+            lf_witness *w = witness_of(&r);
             lf_ctx_emit_site(ctx, r.at, msg, r.site, lf101_site_free);
+            lf_ctx_witness(ctx, w);
             free(msg);
         } else {
             lf101_site_free(r.site);

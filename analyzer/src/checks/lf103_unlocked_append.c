@@ -21,6 +21,7 @@
 #include "lf_tree.h"
 #include "lf_ts.h"
 #include "lf_util.h"
+#include "lf_witness_build.h"
 
 static void emit(lf_check_ctx *ctx, TSNode call, TSNode target, TSNode create) {
     const lf_source *src = lf_ctx_source(ctx);
@@ -31,6 +32,7 @@ static void emit(lf_check_ctx *ctx, TSNode call, TSNode target, TSNode create) {
                              "lockrt's exclusive lock, for as long as the file is written)",
                              c, what, lf_py_line(src, create));
     lf_ctx_emit(ctx, call, msg, SIZE_MAX);
+    lf_ctx_witness(ctx, lf_wit_append(src, create, call, target));
     free(msg);
     free(c);
     free(what);

@@ -20,6 +20,7 @@
 #include "lf_tree.h"
 #include "lf_ts.h"
 #include "lf_util.h"
+#include "lf_witness_build.h"
 
 static int is_write_op(const char *op) {
     return op && (!strcmp(op, "writeFile") || !strcmp(op, "writeJson") || !strcmp(op, "writeJSON") ||
@@ -255,6 +256,7 @@ static void accessor_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l, const pa
                                          "other's updates",
                                          what, lf_py_line(src, m->scopes[g].node), lf_py_line(src, w));
                 lf_ctx_emit(ctx, r, msg, SIZE_MAX);
+                lf_ctx_witness(ctx, lf_wit_read_write(src, r, w, (TSNode){0}));
                 free(msg);
                 free(what);
             }
@@ -459,6 +461,7 @@ static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
                                  "concurrent processes overwrite each other's updates",
                                  r, lf_py_line(src, wnode), w);
         lf_ctx_emit(ctx, m->calls[i].node, msg, SIZE_MAX);
+        lf_ctx_witness(ctx, lf_wit_read_write(src, m->calls[i].node, wnode, (TSNode){0}));
         free(msg);
         free(r);
         free(w);
@@ -511,6 +514,7 @@ void lf104_ts_run(lf_check_ctx *ctx) {
                                  "concurrent processes overwrite each other's updates",
                                  r, what, lf_py_line(src, write));
         lf_ctx_emit(ctx, read, msg, SIZE_MAX);
+        lf_ctx_witness(ctx, lf_wit_read_write(src, read, write, key));
         free(msg);
         free(r);
         free(what);
@@ -545,6 +549,7 @@ void lf104_ts_run(lf_check_ctx *ctx) {
                                  "processes overwrite each other's updates",
                                  r, what, lf_py_line(src, write));
         lf_ctx_emit(ctx, call, msg, SIZE_MAX);
+        lf_ctx_witness(ctx, lf_wit_read_write(src, call, write, arg));
         free(msg);
         free(r);
         free(what);

@@ -49,6 +49,7 @@
 #include "lf_tree.h"
 #include "lf_ts.h"
 #include "lf_util.h"
+#include "lf_witness_build.h"
 
 typedef struct doc_op {
     TSNode call;   /* the read or write call (the finding's place for a read) */
@@ -903,6 +904,9 @@ static void report_pair(lf_check_ctx *ctx, const ctx104 *c, const pair_vec *pair
                            rd, path, wr, lf_py_line(src, w->call),
                            lf_py_line(src, c->ops.items[other->read].call));
     lf_ctx_emit(ctx, r->call, msg, SIZE_MAX);
+    lf_ctx_witness(ctx, p->lost ? lf_wit_read_write(src, r->call, w->call, r->path)
+                                : lf_wit_stale_copy(src, r->call, w->call, c->ops.items[other->read].call,
+                                                    c->ops.items[other->write].call));
     free(msg);
     free(rd);
     free(path);

@@ -14,6 +14,7 @@
 #include "lf_pylock.h"
 #include "lf_pysem.h"
 #include "lf_tree.h"
+#include "lf_witness_build.h"
 
 static const char *const k_exist_tests[] = {"islink", "exists", "lexists", "isfile", "isdir",
                                             "is_symlink", "is_file", "is_dir", NULL};
@@ -513,9 +514,11 @@ static void run(lf_check_ctx *ctx) {
             continue;
         if (!m) {
             lf_ctx_emit_match_site(ctx, call, i, make_site(m, src, call), lf201_site_free);
+            lf_ctx_witness(ctx, lf_wit_missing_target(src, call, 0));
         } else if (replaced_or_deleted(m, call, lf_py_unwrap_path(src, target))) {
             char *msg = python_message(src, call);
             lf_ctx_emit_site(ctx, call, msg, make_site(m, src, call), lf201_site_free);
+            lf_ctx_witness(ctx, lf_wit_missing_target_py(m, call, lf_py_unwrap_path(src, target)));
             free(msg);
         }
     }
@@ -529,6 +532,7 @@ static void run(lf_check_ctx *ctx) {
         if (flags_call(m, src, root, call, target) && replaced_or_deleted(m, call, lf_py_unwrap_path(src, target))) {
             char *msg = python_message(src, call);
             lf_ctx_emit_site(ctx, call, msg, make_site(m, src, call), lf201_site_free);
+            lf_ctx_witness(ctx, lf_wit_missing_target_py(m, call, lf_py_unwrap_path(src, target)));
             free(msg);
         }
     }

@@ -14,6 +14,7 @@
 #include "lf_tree.h"
 #include "lf_ts.h"
 #include "lf_util.h"
+#include "lf_witness_build.h"
 
 /* Is the expression a resolved directory: a realpath or path.resolve call,
  * through names and `+ path.sep` / template concatenation? */
@@ -135,6 +136,7 @@ void lf201_ts_run(lf_check_ctx *ctx) {
                                  "only when the file exists)",
                                  r);
         lf_ctx_emit(ctx, real, msg, SIZE_MAX);
+        lf_ctx_witness(ctx, lf_wit_missing_target(src, real, 1));
         free(msg);
         free(r);
     }

@@ -37,6 +37,7 @@
 #include "lf_pysem.h"
 #include "lf_tree.h"
 #include "lf_util.h"
+#include "lf_witness_build.h"
 
 /* What a removal amounts to, before callers and duplicates are weighed. */
 typedef enum verdict {
@@ -293,8 +294,10 @@ static void run(lf_check_ctx *ctx) {
             continue;
         const lf_pylock_event *ev = &l->events[i];
         char *msg = message(l, lf_ctx_source(ctx), ev, judge(l, ev));
-        if (msg)
+        if (msg) {
             lf_ctx_emit(ctx, ev->node, msg, SIZE_MAX);
+            lf_ctx_witness(ctx, lf_wit_removal_py(l, ev));
+        }
         free(msg);
     }
     free(report);

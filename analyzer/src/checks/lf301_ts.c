@@ -19,6 +19,7 @@
 #include "lf_pyshort.h"
 #include "lf_ts.h"
 #include "lf_util.h"
+#include "lf_witness_build.h"
 
 void lf301_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
@@ -74,8 +75,10 @@ void lf301_ts_run(lf_check_ctx *ctx) {
                                                                  : "releases",
                                what, lf_py_line(src, k->broken_at));
         }
-        if (msg)
+        if (msg) {
             lf_ctx_emit_site(ctx, ev->node, msg, lf301_ts_site_make(l, ev), lf301_ts_site_free);
+            lf_ctx_witness(ctx, lf_wit_removal_ts(l, ev));
+        }
         free(msg);
         free(call);
         free(what);

@@ -18,6 +18,7 @@
 #include "lf_pysem.h"
 #include "lf_tree.h"
 #include "lf_util.h"
+#include "lf_witness_build.h"
 
 static const char *const k_stats[] = {"os.stat", "os.lstat", "pathlib.Path.stat", "pathlib.Path.lstat", NULL};
 static const char *const k_getmtime[] = {"os.path.getmtime", NULL};
@@ -130,6 +131,7 @@ static lf_walk_action visit(TSNode n, void *ud) {
                              "(every platform)",
                              cmp, path);
     lf_ctx_emit(w->ctx, n, msg, SIZE_MAX);
+    lf_ctx_witness(w->ctx, lf_wit_stale_age_py(w->l, n, all.mtime_path));
     free(msg);
     free(cmp);
     free(path);

@@ -12,6 +12,7 @@
 #include "lf_tree.h"
 #include "lf_ts.h"
 #include "lf_util.h"
+#include "lf_witness_build.h"
 
 typedef struct walk {
     lf_check_ctx *ctx;
@@ -248,6 +249,7 @@ static void judge_read(walk *w, TSNode read, TSNode stat_value) {
                              : lf_ts_text_has(src, read, "ctime")        ? "ctime"
                                                                         : "mtime");
     lf_ctx_emit(w->ctx, at, msg, SIZE_MAX);
+    lf_ctx_witness(w->ctx, lf_wit_stale_age_ts(w->l, at, k));
     free(msg);
     free(what);
 }

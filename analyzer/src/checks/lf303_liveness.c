@@ -25,6 +25,7 @@
 #include "lf_tree.h"
 #include "lf_ts.h"
 #include "lf_util.h"
+#include "lf_witness_build.h"
 
 #define EQ_FLAGS (LF_TREE_EQ_IGNORE_ANNOTATION | LF_TREE_EQ_STRING_CONTENT)
 
@@ -622,6 +623,7 @@ static void run(lf_check_ctx *ctx) {
                         probe, one_clause ? "the handler" : "the PermissionError handler", lf_py_line(src, h_eperm));
                     lf_ctx_emit_site(ctx, call, msg, eperm_site(m, tn, child, h_eperm, &ok, else_block),
                                      lf303_site_free);
+                    lf_ctx_witness(ctx, lf_wit_eperm(src, call, h_eperm));
                     free(msg);
                     reported = 1;
                 }
@@ -651,6 +653,7 @@ static void run(lf_check_ctx *ctx) {
                                                    "writes the pid (lockrt's owner record does: "
                                                    "lockrt.process_alive)");
                     lf_ctx_emit_site(ctx, call, msg, declined, lf303_site_free);
+                    lf_ctx_witness(ctx, lf_wit_pid_reuse(src, call));
                     free(msg);
                 }
             }

@@ -17,6 +17,7 @@
 #include "lf_tree.h"
 #include "lf_ts.h"
 #include "lf_util.h"
+#include "lf_witness_build.h"
 
 typedef struct verdict_walk {
     const lf_source *src;
@@ -214,6 +215,7 @@ void lf303_ts_run(lf_check_ctx *ctx) {
                                          "while it is held (tell ESRCH from EPERM through the error's code)",
                                          call, lf_py_line(src, handler));
                 lf_ctx_emit_site(ctx, c->node, msg, make_site(c->node, handler, fn), lf303_ts_site_free);
+                lf_ctx_witness(ctx, lf_wit_eperm(src, c->node, handler));
                 free(msg);
                 free(call);
                 continue;
@@ -234,6 +236,7 @@ void lf303_ts_run(lf_check_ctx *ctx) {
                                  site_decline("a pid read from a file needs the owner's start time recorded beside "
                                               "it; the fix cannot add that"),
                                  lf303_ts_site_free);
+                lf_ctx_witness(ctx, lf_wit_pid_reuse(src, c->node));
                 free(msg);
             }
         }

@@ -15,6 +15,7 @@
 #include "lf_pysem.h"
 #include "lf_tree.h"
 #include "lf_ts.h"
+#include "lf_witness_build.h"
 
 typedef struct temp_site {
     TSNode temp, base, sfx;
@@ -463,6 +464,7 @@ static void run(lf_check_ctx *ctx) {
         }
         lf_ctx_emit_match_site(ctx, s.hit->temp, s.hit->match,
                                make_site(m, src, s.hit, rename, scope, temps.items, temps.len), lf401_site_free);
+        lf_ctx_witness(ctx, lf_wit_shared_temp(src, s.hit->temp, rename));
     }
     lf_pyheld_free(held);
     LF_VEC_FREE(&renames);

@@ -12,6 +12,7 @@
 #include "lf_tree.h"
 #include "lf_ts.h"
 #include "lf_util.h"
+#include "lf_witness_build.h"
 
 typedef struct temp_site {
     TSNode temp, base;
@@ -195,6 +196,7 @@ void lf401_ts_run(lf_check_ctx *ctx) {
             /* the first spelling in source order: the one the write opened */
             reported[k] = 1;
             lf_ctx_emit_match_site(ctx, t->temp, t->match, lf401_ts_site_make(m, t->temp, rename), lf401_ts_site_free);
+            lf_ctx_witness(ctx, lf_wit_shared_temp(lf_ctx_source(ctx), t->temp, rename));
             break;
         }
     }
