@@ -1,4 +1,5 @@
 #include "lf_cache.h"
+#include "lf_witness.h"
 
 #include <dirent.h>
 #include <elf.h>
@@ -191,6 +192,52 @@ static lf_fix *decode_fix(lf_cache_reader *r) {
     return fix;
 }
 
+/* A finding's witness (lf_witness.h): platform, outcome, then its steps with
+ * their places already located. */
+static void encode_witness(lf_strbuf *out, const lf_witness *w) {
+    lf_cache_put_str(out, w->platform);
+    lf_cache_put_str(out, w->outcome);
+    lf_cache_put_u32(out, (uint32_t)w->n_steps);
+    for (size_t i = 0; i < w->n_steps; i++) {
+        const lf_witness_step *st = &w->steps[i];
+        lf_cache_put_u32(out, st->process);
+        lf_cache_put_u32(out, (uint32_t)st->event);
+        lf_cache_put_u32(out, st->start_byte);
+        lf_cache_put_u32(out, st->end_byte);
+        lf_cache_put_u32(out, st->line);
+        lf_cache_put_u32(out, st->col);
+        lf_cache_put_u32(out, st->end_line);
+        lf_cache_put_u32(out, st->end_col);
+        lf_cache_put_str(out, st->text);
+    }
+}
+
+static lf_witness *decode_witness(lf_cache_reader *r) {
+    lf_witness *w = lf_xcalloc(1, sizeof *w);
+    w->platform = lf_cache_get_str(r);
+    w->outcome = lf_cache_get_str(r);
+    uint32_t n = lf_cache_get_count(r, 36);
+    w->steps = lf_xcalloc(n ? n : 1, sizeof *w->steps);
+    w->cap = n ? n : 1;
+    for (; w->n_steps < n && !r->bad; w->n_steps++) {
+        lf_witness_step *st = &w->steps[w->n_steps];
+        st->process = lf_cache_get_u32(r);
+        uint32_t ev = lf_cache_get_u32(r);
+        st->event = (lf_wit_event)ev;
+        st->start_byte = lf_cache_get_u32(r);
+        st->end_byte = lf_cache_get_u32(r);
+        st->line = lf_cache_get_u32(r);
+        st->col = lf_cache_get_u32(r);
+        st->end_line = lf_cache_get_u32(r);
+        st->end_col = lf_cache_get_u32(r);
+        st->text = lf_cache_get_str(r);
+        r->bad |= !st->text || st->process > 2 || ev >= LF_WIT_EVENT_COUNT || st->line == 0 ||
+                  st->end_byte < st->start_byte;
+    }
+    r->bad |= !w->platform;
+    return w;
+}
+
 void lf_cache_encode_finding(lf_strbuf *out, const lf_finding *f) {
     lf_cache_put_str(out, f->rule->id);
     lf_cache_put_u32(out, f->start_byte);
@@ -207,6 +254,9 @@ void lf_cache_encode_finding(lf_strbuf *out, const lf_finding *f) {
     lf_cache_put_u32(out, f->fix != NULL);
     if (f->fix)
         encode_fix(out, f->fix);
+    lf_cache_put_u32(out, f->witness != NULL);
+    if (f->witness)
+        encode_witness(out, f->witness);
 }
 
 int lf_cache_decode_finding(lf_cache_reader *r, const lf_ruleset *rules, const char *path, lf_finding *out) {
@@ -235,7 +285,11 @@ int lf_cache_decode_finding(lf_cache_reader *r, const lf_ruleset *rules, const c
     uint32_t has_fix = lf_cache_get_u32(r);
     if (has_fix == 1)
         out->fix = decode_fix(r);
-    if (r->bad || !out->rule || sev < LF_SEV_INFO || sev > LF_SEV_ERROR || has_fix > 1 || out->line == 0 ||
+    uint32_t has_witness = lf_cache_get_u32(r);
+    if (has_witness == 1 && !r->bad)
+        out->witness = decode_witness(r);
+    if (r->bad || !out->rule || sev < LF_SEV_INFO || sev > LF_SEV_ERROR || has_fix > 1 || has_witness > 1 ||
+        out->line == 0 ||
         out->end_byte < out->start_byte) {
         r->bad = 1;
         lf_finding_free_contents(out);

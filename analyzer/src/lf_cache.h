@@ -37,7 +37,7 @@
 
 /* Bumped on any change to what an index holds or how it is encoded: an index
  * of another format is never read (it is another key, and its header says so). */
-#define LF_CACHE_FORMAT 1
+#define LF_CACHE_FORMAT 2 /* 2: findings carry their witness */
 
 /* The default directory, relative to the current directory. */
 #define LF_CACHE_DEFAULT_DIR ".lockfix_cache"
