@@ -297,15 +297,16 @@ static int word_in(const lf_source *src, TSNode n, const char *const *words) {
 
 typedef struct derive_target {
     TSNode parts[8]; /* the target, its value, and what a join built it from */
+    int is_dir[8];   /* a directory part of that join: it does not tell targets apart */
     size_t n;
 } derive_target;
 
 static void target_parts(lf_pysem *m, const lf_source *src, TSNode dst, derive_target *t) {
     t->n = 0;
-    t->parts[t->n++] = dst;
+    t->parts[t->n] = dst, t->is_dir[t->n++] = 0;
     TSNode v = lf_py_unwrap_path(src, lf_pysem_resolve_value(m, dst));
     if (!ts_node_eq(v, dst))
-        t->parts[t->n++] = v;
+        t->parts[t->n] = v, t->is_dir[t->n++] = 0;
     TSNode args[4];
     size_t k = 0;
     if (lf_tree_is(v, "call") && lf_pysem_callee(m, v) && !strcmp(lf_pysem_callee(m, v), "os.path.join")) {
@@ -316,69 +317,93 @@ static void target_parts(lf_pysem *m, const lf_source *src, TSNode dst, derive_t
         args[k++] = lf_tree_field(v, "right");
     }
     for (size_t i = 0; i < k && t->n < 8; i++)
-        t->parts[t->n++] = lf_py_unwrap_path(src, args[i]);
+        t->parts[t->n] = lf_py_unwrap_path(src, args[i]), t->is_dir[t->n++] = i + 1 < k;
 }
 
-static int is_target_part(const lf_source *src, const derive_target *t, TSNode n) {
+/* -1: not a part of the target; 0: a directory part; 1: a part naming it. */
+static int target_part(const lf_source *src, const derive_target *t, TSNode n) {
+    int found = -1;
     for (size_t i = 0; i < t->n; i++)
-        if (lf_py_same_text(src, t->parts[i], n))
-            return 1;
-    return 0;
+        if (lf_py_same_text(src, t->parts[i], n) && found < !t->is_dir[i])
+            found = !t->is_dir[i];
+    return found;
 }
+
+typedef struct derive_item {
+    TSNode node;
+    int dir_only; /* under dirname(), .parent, or a join's directory argument */
+} derive_item;
 
 /* 1 when `e` is built only from the target and string literals, with at least
- * one of each (a literal affix that makes it another name than the target). */
+ * one of each, and the target's own name among them (not only its directory:
+ * `join(dirname(p), "txn.tmp")` is one fixed sibling for every target, a
+ * different design than a temp named after its target). */
 static int derived_from_target(lf_pysem *m, const lf_source *src, TSNode e, TSNode dst) {
     derive_target t;
     target_parts(m, src, dst, &t);
-    if (is_target_part(src, &t, lf_py_unwrap_path(src, e)))
+    if (target_part(src, &t, lf_py_unwrap_path(src, e)) > 0)
         return 0; /* the target itself */
-    TSNode stack[DERIVE_BUDGET];
+    derive_item stack[DERIVE_BUDGET];
     size_t sp = 0, steps = 0;
-    int targets = 0, literals = 0;
-    stack[sp++] = e;
+    int names = 0, literals = 0;
+    stack[sp++] = (derive_item){e, 0};
     while (sp > 0) {
         if (++steps > DERIVE_BUDGET)
             return 0;
-        TSNode n = lf_tree_unparen(stack[--sp]);
-        TSNode push[8];
+        derive_item it = stack[--sp];
+        TSNode n = lf_tree_unparen(it.node);
+        derive_item push[8];
         size_t np = 0;
-        if (is_target_part(src, &t, lf_py_unwrap_path(src, n))) {
-            targets++;
+        int part = target_part(src, &t, lf_py_unwrap_path(src, n));
+        if (part >= 0) {
+            names += part > 0 && !it.dir_only;
         } else if (lf_tree_is(n, "string")) {
             for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
                 TSNode c = ts_node_named_child(n, i);
                 if (lf_tree_is(c, "string_content"))
                     literals++;
                 else if (lf_tree_is(c, "interpolation") && np < 8)
-                    push[np++] = lf_tree_field(c, "expression");
+                    push[np++] = (derive_item){lf_tree_field(c, "expression"), it.dir_only};
             }
         } else if (lf_tree_is(n, "concatenated_string")) {
             for (uint32_t i = 0; i < ts_node_named_child_count(n) && np < 8; i++)
-                push[np++] = ts_node_named_child(n, i);
+                push[np++] = (derive_item){ts_node_named_child(n, i), it.dir_only};
         } else if (lf_tree_is(n, "binary_operator")) {
             TSNode op = lf_tree_field(n, "operator");
-            if (!lf_tree_text_eq(src, op, "+") && !lf_tree_text_eq(src, op, "/"))
+            int slash = lf_tree_text_eq(src, op, "/");
+            if (!slash && !lf_tree_text_eq(src, op, "+"))
                 return 0;
-            push[np++] = lf_tree_field(n, "left");
-            push[np++] = lf_tree_field(n, "right");
+            push[np++] = (derive_item){lf_tree_field(n, "left"), it.dir_only || slash};
+            push[np++] = (derive_item){lf_tree_field(n, "right"), it.dir_only};
         } else if (lf_tree_is(n, "attribute")) {
             if (!word_in(src, lf_tree_field(n, "attribute"), k_derive_attrs))
                 return 0;
-            push[np++] = lf_tree_field(n, "object");
+            push[np++] = (derive_item){lf_tree_field(n, "object"),
+                                       it.dir_only || lf_tree_text_eq(src, lf_tree_field(n, "attribute"), "parent")};
         } else if (lf_tree_is(n, "call")) {
             TSNode fn = lf_tree_field(n, "function");
+            const char *q = lf_pysem_callee(m, n);
+            int dir_args = 0; /* dirname(): the directory only; join(): all arguments but the last */
             if (lf_pysem_call_is(m, n, k_derive_calls)) {
+                dir_args = q && !strcmp(q, "os.path.dirname") ? 1 : q && !strcmp(q, "os.path.join") ? 2 : 0;
             } else if (lf_tree_is(fn, "attribute") && word_in(src, lf_tree_field(fn, "attribute"), k_derive_methods)) {
-                push[np++] = lf_tree_field(fn, "object");
+                /* with_name()/with_stem() replace the name: only the directory of the receiver stays */
+                int renames = lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), "with_name") ||
+                              lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), "with_stem");
+                push[np++] = (derive_item){lf_tree_field(fn, "object"), it.dir_only || renames};
+                dir_args = lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), "joinpath") ? 2 : 0;
             } else {
                 return 0; /* getpid(), uuid4(), time(), mkstemp(), anything else */
             }
             TSNode args = lf_tree_field(n, "arguments");
+            size_t nargs = lf_py_call_nargs(n), k = 0;
             for (uint32_t i = 0; i < ts_node_named_child_count(args) && np < 8; i++) {
                 TSNode a = ts_node_named_child(args, i);
-                if (!lf_tree_is(a, "comment"))
-                    push[np++] = a;
+                if (lf_tree_is(a, "comment"))
+                    continue;
+                int dir = dir_args == 1 || (dir_args == 2 && k + 1 < nargs);
+                push[np++] = (derive_item){a, it.dir_only || dir};
+                k++;
             }
             if (np >= 8)
                 return 0;
@@ -386,7 +411,7 @@ static int derived_from_target(lf_pysem *m, const lf_source *src, TSNode e, TSNo
             TSNode v = lf_pysem_resolve_value(m, n);
             if (ts_node_eq(v, n))
                 return 0; /* a parameter, a loop variable, a global: not known to be the target's */
-            push[np++] = v;
+            push[np++] = (derive_item){v, it.dir_only};
         } else {
             return 0;
         }
@@ -395,7 +420,7 @@ static int derived_from_target(lf_pysem *m, const lf_source *src, TSNode e, TSNo
         for (size_t i = np; i > 0; i--)
             stack[sp++] = push[i - 1];
     }
-    return targets > 0 && literals > 0;
+    return names > 0 && literals > 0;
 }
 
 /* Where a derived temp name ends, for the fix: the string expression that
