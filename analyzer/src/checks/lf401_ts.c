@@ -29,10 +29,20 @@ static int is_join(lf_tssem *m, TSNode n) {
                  !strcmp(q, "path.win32.join"));
 }
 
+/* A temp name with a prefix only (`tmp_${name}`, "tmp_" + name): a file name
+ * only as the last part of a join (prefixed to a whole path it would name
+ * another directory). */
+static int prefix_only(TSNode temp) {
+    if (lf_tree_is(temp, "template_string"))
+        return lf_tree_is(ts_node_named_child(temp, ts_node_named_child_count(temp) - 1), "template_substitution");
+    TSNode r = lf_tree_field(temp, "right");
+    return !lf_tree_is(r, "string") && !lf_tree_is(r, "template_string");
+}
+
 /* Does the renamed source `from` (resolved) name temp t of target `to`? */
 static int names_temp(lf_tssem *m, const temp_site *t, TSNode from, TSNode to) {
     if (ts_node_eq(from, t->temp) || (lf_tree_is(from, ts_node_type(t->temp)) && same_key(m, from, t->temp)))
-        return same_key(m, t->base, to);
+        return !prefix_only(t->temp) && same_key(m, t->base, to);
     /* path.join(dir, name + ".tmp") onto path.join(dir, name) */
     if (!is_join(m, from))
         return 0;
