@@ -334,93 +334,124 @@ typedef struct derive_item {
     int dir_only; /* under dirname(), .parent, or a join's directory argument */
 } derive_item;
 
+typedef struct derive_walk {
+    lf_pysem *m;
+    const lf_source *src;
+    derive_target t;
+    int names, literals;
+    derive_item push[8]; /* what one node is built from */
+    size_t np;
+} derive_walk;
+
+static int derive_push(derive_walk *w, TSNode n, int dir_only) {
+    if (w->np >= 8)
+        return 0; /* more parts than a file name is made of: give up */
+    w->push[w->np++] = (derive_item){n, dir_only};
+    return 1;
+}
+
+/* The parts of call n a derived name may be built from: os.path functions,
+ * str()/Path(), and pathlib's with_name/with_suffix/with_stem/joinpath. */
+static int derive_call(derive_walk *w, TSNode n, int dir_only) {
+    const lf_source *src = w->src;
+    TSNode fn = lf_tree_field(n, "function");
+    const char *q = lf_pysem_callee(w->m, n);
+    int dir_args = 0; /* 1: dirname() keeps the directory only; 2: join() all arguments but the last */
+    if (lf_pysem_call_is(w->m, n, k_derive_calls)) {
+        dir_args = q && !strcmp(q, "os.path.dirname") ? 1 : q && !strcmp(q, "os.path.join") ? 2 : 0;
+    } else if (lf_tree_is(fn, "attribute") && word_in(src, lf_tree_field(fn, "attribute"), k_derive_methods)) {
+        /* with_name()/with_stem() replace the name: only the receiver's directory stays */
+        TSNode meth = lf_tree_field(fn, "attribute");
+        int renames = lf_tree_text_eq(src, meth, "with_name") || lf_tree_text_eq(src, meth, "with_stem");
+        if (!derive_push(w, lf_tree_field(fn, "object"), dir_only || renames))
+            return 0;
+        dir_args = lf_tree_text_eq(src, meth, "joinpath") ? 2 : 0;
+    } else {
+        return 0; /* getpid(), uuid4(), time(), mkstemp(), anything else */
+    }
+    TSNode args = lf_tree_field(n, "arguments");
+    size_t nargs = lf_py_call_nargs(n), k = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (lf_tree_is(a, "comment"))
+            continue;
+        if (!derive_push(w, a, dir_only || dir_args == 1 || (dir_args == 2 && k + 1 < nargs)))
+            return 0;
+        k++;
+    }
+    return 1;
+}
+
+/* One node of a candidate name: counts it when it is a part of the target or
+ * a literal, else fills w->push with what it is built from. 0 when it is
+ * something else (the name is not derived). */
+static int derive_node(derive_walk *w, derive_item it) {
+    const lf_source *src = w->src;
+    TSNode n = lf_tree_unparen(it.node);
+    w->np = 0;
+    int part = target_part(src, &w->t, lf_py_unwrap_path(src, n));
+    if (part >= 0) {
+        w->names += part > 0 && !it.dir_only;
+        return 1;
+    }
+    if (lf_tree_is(n, "string")) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+            TSNode c = ts_node_named_child(n, i);
+            if (lf_tree_is(c, "string_content"))
+                w->literals++;
+            else if (lf_tree_is(c, "interpolation") && !derive_push(w, lf_tree_field(c, "expression"), it.dir_only))
+                return 0;
+        }
+        return 1;
+    }
+    if (lf_tree_is(n, "concatenated_string")) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+            if (!derive_push(w, ts_node_named_child(n, i), it.dir_only))
+                return 0;
+        return 1;
+    }
+    if (lf_tree_is(n, "binary_operator")) {
+        TSNode op = lf_tree_field(n, "operator");
+        int slash = lf_tree_text_eq(src, op, "/"); /* `dir / name`: the left side is a directory */
+        return (slash || lf_tree_text_eq(src, op, "+")) &&
+               derive_push(w, lf_tree_field(n, "left"), it.dir_only || slash) &&
+               derive_push(w, lf_tree_field(n, "right"), it.dir_only);
+    }
+    if (lf_tree_is(n, "attribute")) {
+        TSNode attr = lf_tree_field(n, "attribute");
+        return word_in(src, attr, k_derive_attrs) &&
+               derive_push(w, lf_tree_field(n, "object"), it.dir_only || lf_tree_text_eq(src, attr, "parent"));
+    }
+    if (lf_tree_is(n, "call"))
+        return derive_call(w, n, it.dir_only);
+    if (lf_tree_is(n, "identifier")) {
+        /* a name the function assigned: its value; a parameter, a loop
+         * variable, a global: not known to be the target's */
+        TSNode v = lf_pysem_resolve_value(w->m, n);
+        return !ts_node_eq(v, n) && derive_push(w, v, it.dir_only);
+    }
+    return 0;
+}
+
 /* 1 when `e` is built only from the target and string literals, with at least
  * one of each, and the target's own name among them (not only its directory:
  * `join(dirname(p), "txn.tmp")` is one fixed sibling for every target, a
  * different design than a temp named after its target). */
 static int derived_from_target(lf_pysem *m, const lf_source *src, TSNode e, TSNode dst) {
-    derive_target t;
-    target_parts(m, src, dst, &t);
-    if (target_part(src, &t, lf_py_unwrap_path(src, e)) > 0)
+    derive_walk w = {.m = m, .src = src};
+    target_parts(m, src, dst, &w.t);
+    if (target_part(src, &w.t, lf_py_unwrap_path(src, e)) > 0)
         return 0; /* the target itself */
     derive_item stack[DERIVE_BUDGET];
     size_t sp = 0, steps = 0;
-    int names = 0, literals = 0;
     stack[sp++] = (derive_item){e, 0};
     while (sp > 0) {
-        if (++steps > DERIVE_BUDGET)
+        if (++steps > DERIVE_BUDGET || !derive_node(&w, stack[--sp]) || sp + w.np > DERIVE_BUDGET)
             return 0;
-        derive_item it = stack[--sp];
-        TSNode n = lf_tree_unparen(it.node);
-        derive_item push[8];
-        size_t np = 0;
-        int part = target_part(src, &t, lf_py_unwrap_path(src, n));
-        if (part >= 0) {
-            names += part > 0 && !it.dir_only;
-        } else if (lf_tree_is(n, "string")) {
-            for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-                TSNode c = ts_node_named_child(n, i);
-                if (lf_tree_is(c, "string_content"))
-                    literals++;
-                else if (lf_tree_is(c, "interpolation") && np < 8)
-                    push[np++] = (derive_item){lf_tree_field(c, "expression"), it.dir_only};
-            }
-        } else if (lf_tree_is(n, "concatenated_string")) {
-            for (uint32_t i = 0; i < ts_node_named_child_count(n) && np < 8; i++)
-                push[np++] = (derive_item){ts_node_named_child(n, i), it.dir_only};
-        } else if (lf_tree_is(n, "binary_operator")) {
-            TSNode op = lf_tree_field(n, "operator");
-            int slash = lf_tree_text_eq(src, op, "/");
-            if (!slash && !lf_tree_text_eq(src, op, "+"))
-                return 0;
-            push[np++] = (derive_item){lf_tree_field(n, "left"), it.dir_only || slash};
-            push[np++] = (derive_item){lf_tree_field(n, "right"), it.dir_only};
-        } else if (lf_tree_is(n, "attribute")) {
-            if (!word_in(src, lf_tree_field(n, "attribute"), k_derive_attrs))
-                return 0;
-            push[np++] = (derive_item){lf_tree_field(n, "object"),
-                                       it.dir_only || lf_tree_text_eq(src, lf_tree_field(n, "attribute"), "parent")};
-        } else if (lf_tree_is(n, "call")) {
-            TSNode fn = lf_tree_field(n, "function");
-            const char *q = lf_pysem_callee(m, n);
-            int dir_args = 0; /* dirname(): the directory only; join(): all arguments but the last */
-            if (lf_pysem_call_is(m, n, k_derive_calls)) {
-                dir_args = q && !strcmp(q, "os.path.dirname") ? 1 : q && !strcmp(q, "os.path.join") ? 2 : 0;
-            } else if (lf_tree_is(fn, "attribute") && word_in(src, lf_tree_field(fn, "attribute"), k_derive_methods)) {
-                /* with_name()/with_stem() replace the name: only the directory of the receiver stays */
-                int renames = lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), "with_name") ||
-                              lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), "with_stem");
-                push[np++] = (derive_item){lf_tree_field(fn, "object"), it.dir_only || renames};
-                dir_args = lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), "joinpath") ? 2 : 0;
-            } else {
-                return 0; /* getpid(), uuid4(), time(), mkstemp(), anything else */
-            }
-            TSNode args = lf_tree_field(n, "arguments");
-            size_t nargs = lf_py_call_nargs(n), k = 0;
-            for (uint32_t i = 0; i < ts_node_named_child_count(args) && np < 8; i++) {
-                TSNode a = ts_node_named_child(args, i);
-                if (lf_tree_is(a, "comment"))
-                    continue;
-                int dir = dir_args == 1 || (dir_args == 2 && k + 1 < nargs);
-                push[np++] = (derive_item){a, it.dir_only || dir};
-                k++;
-            }
-            if (np >= 8)
-                return 0;
-        } else if (lf_tree_is(n, "identifier")) {
-            TSNode v = lf_pysem_resolve_value(m, n);
-            if (ts_node_eq(v, n))
-                return 0; /* a parameter, a loop variable, a global: not known to be the target's */
-            push[np++] = (derive_item){v, it.dir_only};
-        } else {
-            return 0;
-        }
-        if (sp + np > DERIVE_BUDGET)
-            return 0;
-        for (size_t i = np; i > 0; i--)
-            stack[sp++] = push[i - 1];
+        for (size_t i = w.np; i > 0; i--)
+            stack[sp++] = w.push[i - 1];
     }
-    return names > 0 && literals > 0;
+    return w.names > 0 && w.literals > 0;
 }
 
 /* Where a derived temp name ends, for the fix: the string expression that
