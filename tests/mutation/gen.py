@@ -10,6 +10,12 @@ whose lib/state.py has one kind of site rewritten in another spelling:
   LF201  the `_state_file` confinement guard (item 5's spellings);
   LF401  the `write_state` temp write (item 6's spellings).
 
+Every case also gets one module header (MODULE_HEADERS, in turn): the
+fixture's docstring and leading comments replaced by a shebang, an encoding
+line, licence comments, a docstring in another spelling, `from __future__`
+imports... so that an import a fix adds in the wrong place (above the
+docstring, or above `from __future__`) shows in every rule's cases.
+
 A case varies one dimension from the fixture's spelling (every value of every
 dimension for every site), and a seeded sample of combinations varies several.
 Look-alikes (LF101) change what the unlocked copy or the handler does: they
@@ -72,6 +78,43 @@ LF401_DIMS = {
     "comments": ["none", "code_like"],
 }
 LF401_BASE = {d: v[0] for d, v in LF401_DIMS.items()}
+
+# Module headers, given to the cases in turn (issue 20, item 4): "fixture"
+# keeps the fixture's own.
+MODULE_HEADERS = [
+    ("fixture", None),
+    ("shebang_doc", '#!/usr/bin/env python3\n"""Hook state.\n\nUsage: state.py [--help]\n"""\n'),
+    ("encoding_doc", '# -*- coding: utf-8 -*-\n"""Hook state."""\n'),
+    ("shebang_encoding_licence_doc", "#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n#\n"
+     "# Copyright (c) 2024 Example Authors\n# SPDX-License-Identifier: MIT\n\n" + '"""Hook state."""\n'),
+    ("licence_doc_future", '# Licensed under the Apache License 2.0\n"""Hook state."""\n'
+     "from __future__ import annotations\n"),
+    ("single_quote_doc", "'Hook state.'\n"),
+    ("raw_doc", 'r"""Hook state under \\d+ directories."""\n'),
+    ("unicode_doc", "u'''Hook state.'''\n"),
+    ("concat_doc", '"Hook " \\\n    "state."  # help text\n'),
+    ("parenthesised_doc", '("Hook "\n "state.")\n'),
+    ("doc_then_comments", '"""Hook state."""\n# Author: someone\n# vim: set ts=4:\n'),
+    ("futures_parenthesised", '"""Hook state."""\nfrom __future__ import (\n    absolute_import,  # py2 callers\n'
+     "    division,\n)\n# between the two\nfrom __future__ import generator_stop\n"),
+    ("future_only", "# licence\nfrom __future__ import annotations\n"),
+    ("comment_only", "# Copyright (c) 2024\n# All rights reserved.\n"),
+    ("shebang_only", "#!/usr/bin/env python3\n"),
+]
+
+
+def with_header(text, header):
+    """text with its docstring and leading comments replaced by header:
+    (new text, how many lines the rest moved)."""
+    if header is None:
+        return text, 0
+    body = ast.parse(text).body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    first = body[0].lineno - 1  # 0-based line of the first statement after the docstring
+    lines = text.split("\n")
+    head = header.rstrip("\n").split("\n") + [""]
+    return "\n".join(head + lines[first:]), len(head) - first
 
 
 class Skip(Exception):
@@ -668,15 +711,19 @@ def generate(src_root, out_root, combos=40, seed=8):
             text, sites = make()
         except Skip:
             return
+        header, header_text = MODULE_HEADERS[len(manifest) % len(MODULE_HEADERS)]
+        text, shift = with_header(text, header_text)
+        sites = [dict(s, line=s["line"] + shift) for s in sites]
         cid = "%s-%03d-%s" % (rule.lower(), len(manifest), integ)
         dst = os.path.join(out_root, cid)
         shutil.copytree(os.path.join(fixtures, integ), dst,
                         ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
         with open(os.path.join(dst, "lib", "state.py"), "w", encoding="utf-8") as f:
             f.write(text)
-        ast.parse(text)  # a generator bug, not a lockfix one
+        compile(text, cid, "exec")  # a generator bug, not a lockfix one
         write_probe(dst, integ)
         manifest.append({"id": cid, "rule": rule, "integration": integ, "dimension": dim, "choice": c,
+                         "header": header,
                          "sites": sites, "lookalike": any(s["lookalike"] for s in sites)})
 
     for integ, sites in sorted(LF101_SITES.items()):

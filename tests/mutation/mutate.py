@@ -4,7 +4,8 @@ fixture site (gen.py), then for every case
   1. `lockfix scan` finds each site at exactly the line the generator put it;
   2. `lockfix fix --apply` (per rule, one run over all of its cases) never
      crashes; each site is either fixed or declined with a reason; the patched
-     module parses; a second `fix` has nothing to do; a look-alike keeps its
+     module parses and compiles, and keeps its __doc__ and its leading
+     `from __future__` imports whatever its header (gen.MODULE_HEADERS); a second `fix` has nothing to do; a look-alike keeps its
      finding and its function is left byte for byte;
   3. the case's own fixture suite (the integration's tests plus the generated
      probe) passes on the unpatched module (else the case is a generator bug)
@@ -44,7 +45,7 @@ import gen  # noqa: E402
 # keeps them.
 CONCURRENCY_TESTS = "not concurrent and not parallel and not processes"
 # Problems that fail the suite whatever --enforce says.
-ALWAYS_FATAL = re.compile(r"BEHAVIOUR|GENERATOR|crashed|does not parse|look-alike|second fix|lost-update")
+ALWAYS_FATAL = re.compile(r"BEHAVIOUR|GENERATOR|HEADER|crashed|does not parse|look-alike|second fix|lost-update")
 NOT_FIXED = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):\d+: (?P<rule>LF\d+) not fixed: (?P<reason>.*)$")
 
 
@@ -93,6 +94,38 @@ def enclosing(text, line):
                 best = n.name
             stack.extend(n.body)
     return best
+
+
+def module_facts(text):
+    """(__doc__, the leading `from __future__` imports) as the compiler sees them."""
+    tree = ast.parse(text)
+    body = tree.body
+    doc = ast.get_docstring(tree, clean=False)
+    if doc is not None:
+        body = body[1:]
+    futures = []
+    for s in body:
+        if not (isinstance(s, ast.ImportFrom) and s.module == "__future__"):
+            break
+        futures.append([a.name for a in s.names])
+    return doc, futures
+
+
+def header_problems(before, after):
+    """What a patch broke in the module header: it must still compile (a
+    `from __future__` import that is no longer first is a SyntaxError of
+    compile(), not of ast.parse), keep its __doc__ and its __future__ imports."""
+    try:
+        compile(after, "state.py", "exec")
+    except SyntaxError as exc:
+        return ["the patched module does not compile: %s" % exc]
+    out = []
+    (doc0, fut0), (doc1, fut1) = module_facts(before), module_facts(after)
+    if doc0 != doc1:
+        out.append("__doc__ changed from %r to %r" % ((doc0 or "")[:40], (doc1 or "")[:40]))
+    if fut0 != fut1:
+        out.append("the leading __future__ imports changed from %s to %s" % (fut0, fut1))
+    return out
 
 
 def read(path):
@@ -292,6 +325,8 @@ def main():
             except (OSError, SyntaxError) as exc:
                 problem(m, "patched state.py does not parse: %s" % exc)
                 continue
+            for msg in header_problems(before_text, after_text):
+                problem(m, "HEADER (%s): %s" % (m["header"], msg))
             lines = sorted(f["line"] for f in found.get(cid, []))
             want = sorted(s["line"] for s in m["sites"])
             for s in m["sites"]:
@@ -435,6 +470,14 @@ def main():
             log("  gate: %.1f%% %s %.1f%%" % (rate, ">=" if rate >= gates[rule] else "is below", gates[rule]))
             if rate < gates[rule]:
                 ok = False
+    heads = collections.OrderedDict((h, [0, 0, 0]) for h, _ in gen.MODULE_HEADERS)
+    for m in manifest:
+        t = heads[m["header"]]
+        t[0] += 1
+        t[1] += bool(m["fixed"])
+        t[2] += any(p.startswith("HEADER") for p in m["problems"])
+    log("module headers (cases / patched / header broken): " +
+        ", ".join("%s %d/%d/%d" % (h, n, f, b) for h, (n, f, b) in heads.items()))
     log("mutation: %d cases, %.1fs, %s" % (len(manifest), time.monotonic() - t0, "OK" if ok else "FAILED"))
     if opts.json:
         with open(opts.json, "w") as f:

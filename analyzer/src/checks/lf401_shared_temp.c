@@ -20,6 +20,7 @@
 typedef struct temp_site {
     TSNode temp, base, sfx;
     size_t match;
+    int derived; /* found by derived_from_target, not by a query pattern */
 } temp_site;
 
 typedef struct assign_scan {
@@ -66,6 +67,9 @@ void lf401_site_free(void *site) {
 
 static const char *const k_renames[] = {"os.replace", "os.rename", "shutil.move", NULL};
 static const char *const k_unlinks[] = {"os.unlink", "os.remove", NULL};
+/* A copy of the target to the name is a backup that may be restored onto the
+ * target, not a temp that is written. */
+static const char *const k_copies[] = {"shutil.copy", "shutil.copy2", "shutil.copyfile", NULL};
 
 /* The statement holding n: the ancestor whose parent is a block or the module. */
 static TSNode statement_of(TSNode n) {
@@ -267,6 +271,267 @@ static void classify_form(const lf_source *src, lf401_site *s) {
         s->decline = lf_xstrdup("the temp name is `%`-formatted from a tuple; the fix handles a single operand");
 }
 
+/* ---- a temp name derived only from its target, in any spelling ----
+ *
+ * The query patterns find the common spellings (`P + ".tmp"`, f"{P}.new",
+ * `P.with_suffix(".part")`). What they do not spell out is asked as the rule's
+ * own question: is the renamed name a pure function of the rename's target,
+ * built only from the target (or the parts a join made it from), its
+ * dirname/basename/name/stem/parent, and string literals, with no pid, uuid,
+ * time, random or mkstemp component? Names the function assigned are
+ * followed to their values; anything else (a parameter, another call) makes
+ * the name not derived. Bounded by a step budget, iteratively. */
+
+enum { DERIVE_BUDGET = 96 };
+
+static const char *const k_derive_calls[] = {"os.path.join", "os.path.dirname", "os.path.basename", "os.fspath",
+                                             "str", "pathlib.Path", "pathlib.PurePath", NULL};
+static const char *const k_derive_methods[] = {"with_name", "with_suffix", "with_stem", "joinpath", NULL};
+static const char *const k_derive_attrs[] = {"parent", "name", "stem", "suffix", NULL};
+
+static int word_in(const lf_source *src, TSNode n, const char *const *words) {
+    for (size_t i = 0; words[i]; i++)
+        if (lf_tree_text_eq(src, n, words[i]))
+            return 1;
+    return 0;
+}
+
+typedef struct derive_target {
+    TSNode parts[8]; /* the target, its value, and what a join built it from */
+    int is_dir[8];   /* a directory part of that join: it does not tell targets apart */
+    size_t n;
+} derive_target;
+
+static void target_parts(lf_pysem *m, const lf_source *src, TSNode dst, derive_target *t) {
+    t->n = 0;
+    t->parts[t->n] = dst, t->is_dir[t->n++] = 0;
+    TSNode v = lf_py_unwrap_path(src, lf_pysem_resolve_value(m, dst));
+    if (!ts_node_eq(v, dst))
+        t->parts[t->n] = v, t->is_dir[t->n++] = 0;
+    TSNode args[4];
+    size_t k = 0;
+    if (lf_tree_is(v, "call") && lf_pysem_callee(m, v) && !strcmp(lf_pysem_callee(m, v), "os.path.join")) {
+        for (uint32_t i = 0; k < 4 && lf_py_call_arg(v, i, &args[k]); i++)
+            k++;
+    } else if (lf_tree_is(v, "binary_operator") && lf_tree_text_eq(src, lf_tree_field(v, "operator"), "/")) {
+        args[k++] = lf_tree_field(v, "left");
+        args[k++] = lf_tree_field(v, "right");
+    }
+    for (size_t i = 0; i < k && t->n < 8; i++)
+        t->parts[t->n] = lf_py_unwrap_path(src, args[i]), t->is_dir[t->n++] = i + 1 < k;
+}
+
+/* -1: not a part of the target; 0: a directory part; 1: a part naming it. */
+static int target_part(const lf_source *src, const derive_target *t, TSNode n) {
+    int found = -1;
+    for (size_t i = 0; i < t->n; i++)
+        if (lf_py_same_text(src, t->parts[i], n) && found < !t->is_dir[i])
+            found = !t->is_dir[i];
+    return found;
+}
+
+typedef struct derive_item {
+    TSNode node;
+    int dir_only; /* under dirname(), .parent, or a join's directory argument */
+} derive_item;
+
+typedef struct derive_walk {
+    lf_pysem *m;
+    const lf_source *src;
+    derive_target t;
+    int names, literals;
+    derive_item push[8]; /* what one node is built from */
+    size_t np;
+} derive_walk;
+
+static int derive_push(derive_walk *w, TSNode n, int dir_only) {
+    if (w->np >= 8)
+        return 0; /* more parts than a file name is made of: give up */
+    w->push[w->np++] = (derive_item){n, dir_only};
+    return 1;
+}
+
+/* The parts of call n a derived name may be built from: os.path functions,
+ * str()/Path(), and pathlib's with_name/with_suffix/with_stem/joinpath. */
+static int derive_call(derive_walk *w, TSNode n, int dir_only) {
+    const lf_source *src = w->src;
+    TSNode fn = lf_tree_field(n, "function");
+    const char *q = lf_pysem_callee(w->m, n);
+    int dir_args = 0; /* 1: dirname() keeps the directory only; 2: join() all arguments but the last */
+    if (lf_pysem_call_is(w->m, n, k_derive_calls)) {
+        dir_args = q && !strcmp(q, "os.path.dirname") ? 1 : q && !strcmp(q, "os.path.join") ? 2 : 0;
+    } else if (lf_tree_is(fn, "attribute") && word_in(src, lf_tree_field(fn, "attribute"), k_derive_methods)) {
+        /* with_name()/with_stem() replace the name: only the receiver's directory stays */
+        TSNode meth = lf_tree_field(fn, "attribute");
+        int renames = lf_tree_text_eq(src, meth, "with_name") || lf_tree_text_eq(src, meth, "with_stem");
+        if (!derive_push(w, lf_tree_field(fn, "object"), dir_only || renames))
+            return 0;
+        dir_args = lf_tree_text_eq(src, meth, "joinpath") ? 2 : 0;
+    } else {
+        return 0; /* getpid(), uuid4(), time(), mkstemp(), anything else */
+    }
+    TSNode args = lf_tree_field(n, "arguments");
+    size_t nargs = lf_py_call_nargs(n), k = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (lf_tree_is(a, "comment"))
+            continue;
+        if (!derive_push(w, a, dir_only || dir_args == 1 || (dir_args == 2 && k + 1 < nargs)))
+            return 0;
+        k++;
+    }
+    return 1;
+}
+
+/* One node of a candidate name: counts it when it is a part of the target or
+ * a literal, else fills w->push with what it is built from. 0 when it is
+ * something else (the name is not derived). */
+static int derive_node(derive_walk *w, derive_item it) {
+    const lf_source *src = w->src;
+    TSNode n = lf_tree_unparen(it.node);
+    w->np = 0;
+    int part = target_part(src, &w->t, lf_py_unwrap_path(src, n));
+    if (part >= 0) {
+        w->names += part > 0 && !it.dir_only;
+        return 1;
+    }
+    if (lf_tree_is(n, "string")) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+            TSNode c = ts_node_named_child(n, i);
+            if (lf_tree_is(c, "string_content"))
+                w->literals++;
+            else if (lf_tree_is(c, "interpolation") && !derive_push(w, lf_tree_field(c, "expression"), it.dir_only))
+                return 0;
+        }
+        return 1;
+    }
+    if (lf_tree_is(n, "concatenated_string")) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+            if (!derive_push(w, ts_node_named_child(n, i), it.dir_only))
+                return 0;
+        return 1;
+    }
+    if (lf_tree_is(n, "binary_operator")) {
+        TSNode op = lf_tree_field(n, "operator");
+        int slash = lf_tree_text_eq(src, op, "/"); /* `dir / name`: the left side is a directory */
+        return (slash || lf_tree_text_eq(src, op, "+")) &&
+               derive_push(w, lf_tree_field(n, "left"), it.dir_only || slash) &&
+               derive_push(w, lf_tree_field(n, "right"), it.dir_only);
+    }
+    if (lf_tree_is(n, "attribute")) {
+        TSNode attr = lf_tree_field(n, "attribute");
+        return word_in(src, attr, k_derive_attrs) &&
+               derive_push(w, lf_tree_field(n, "object"), it.dir_only || lf_tree_text_eq(src, attr, "parent"));
+    }
+    if (lf_tree_is(n, "call"))
+        return derive_call(w, n, it.dir_only);
+    if (lf_tree_is(n, "identifier")) {
+        /* a name the function assigned: its value; a parameter, a loop
+         * variable, a global: not known to be the target's */
+        TSNode v = lf_pysem_resolve_value(w->m, n);
+        return !ts_node_eq(v, n) && derive_push(w, v, it.dir_only);
+    }
+    return 0;
+}
+
+/* 1 when `e` is built only from the target and string literals, with at least
+ * one of each, and the target's own name among them (not only its directory:
+ * `join(dirname(p), "txn.tmp")` is one fixed sibling for every target, a
+ * different design than a temp named after its target). */
+static int derived_from_target(lf_pysem *m, const lf_source *src, TSNode e, TSNode dst) {
+    derive_walk w = {.m = m, .src = src};
+    target_parts(m, src, dst, &w.t);
+    if (target_part(src, &w.t, lf_py_unwrap_path(src, e)) > 0)
+        return 0; /* the target itself */
+    derive_item stack[DERIVE_BUDGET];
+    size_t sp = 0, steps = 0;
+    stack[sp++] = (derive_item){e, 0};
+    while (sp > 0) {
+        if (++steps > DERIVE_BUDGET || !derive_node(&w, stack[--sp]) || sp + w.np > DERIVE_BUDGET)
+            return 0;
+        for (size_t i = w.np; i > 0; i--)
+            stack[sp++] = w.push[i - 1];
+    }
+    return w.names > 0 && w.literals > 0;
+}
+
+/* Where a derived temp name ends, for the fix: the string expression that
+ * forms its last path component (the argument of with_name/with_suffix, the
+ * last argument of a join, the right side of `/`). */
+static TSNode name_part(const lf_source *src, TSNode e) {
+    for (int hop = 0; hop < 16; hop++) {
+        e = lf_tree_unparen(e);
+        TSNode fn = lf_tree_field(e, "function"), a;
+        size_t n = lf_tree_is(e, "call") ? lf_py_call_nargs(e) : 0;
+        if (n > 0 && lf_tree_is(fn, "attribute") &&
+            (lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), "with_name") ||
+             lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), "with_suffix")) &&
+            lf_py_call_arg(e, 0, &a))
+            e = a;
+        else if (n > 0 && (lf_py_is(src, fn, "os.path.join") || lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), "joinpath")) &&
+                 lf_py_call_arg(e, (uint32_t)n - 1, &a))
+            e = a;
+        else if (lf_tree_is(e, "binary_operator") && lf_tree_text_eq(src, lf_tree_field(e, "operator"), "/"))
+            e = lf_tree_field(e, "right");
+        else
+            return e;
+    }
+    return e;
+}
+
+static int has_interpolation(TSNode n) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        if (lf_tree_is(ts_node_named_child(n, i), "interpolation"))
+            return 1;
+    return 0;
+}
+
+static int plain_literal(TSNode n) {
+    return lf_tree_is(n, "string") && ts_node_named_child_count(n) == 3 &&
+           lf_tree_is(ts_node_named_child(n, 1), "string_content");
+}
+
+/* The form of a derived temp name and the node the fix inserts at. */
+static void classify_derived(const lf_source *src, lf401_site *s) {
+    TSNode S = name_part(src, s->temp);
+    if (lf_tree_is(S, "string") && has_interpolation(S)) {
+        /* an f-string: before its trailing text, or before its closing quote */
+        uint32_t k = ts_node_named_child_count(S);
+        TSNode last = ts_node_named_child(S, k - 2);
+        s->form = LF401_FSTRING;
+        s->suffix = lf_tree_is(last, "string_content") ? last : ts_node_named_child(S, k - 1);
+        return;
+    }
+    if (plain_literal(S)) {
+        s->form = LF401_CONCAT;
+        s->suffix = ts_node_named_child(S, 1);
+        return;
+    }
+    if (lf_tree_is(S, "binary_operator") && lf_tree_text_eq(src, lf_tree_field(S, "operator"), "+")) {
+        TSNode r = lf_tree_unparen(lf_tree_field(S, "right"));
+        if (plain_literal(r)) {
+            s->form = LF401_CONCAT;
+            s->suffix = ts_node_named_child(r, 1);
+            return;
+        }
+        /* No suffix (`"tmp_" + name`): the random part goes at the end, in the
+         * quotes of a literal of the chain (there is one: it is a str chain). */
+        for (TSNode l = S; !ts_node_is_null(l); l = lf_tree_unparen(lf_tree_field(l, "left"))) {
+            TSNode lit = lf_tree_is(l, "binary_operator") ? lf_tree_unparen(lf_tree_field(l, "right")) : l;
+            if (plain_literal(lit)) {
+                s->form = LF401_TAIL;
+                s->suffix = ts_node_named_child(lit, 1);
+                s->operand = S;
+                return;
+            }
+            if (!lf_tree_is(l, "binary_operator"))
+                break;
+        }
+    }
+    s->decline = lf_xstrdup("the temp name is derived from the target in a spelling whose end the fix cannot find "
+                            "(it adds a random part before the suffix of a `+` chain, an f-string or a literal)");
+}
+
 static lf401_site *make_site(lf_pysem *m, const lf_source *src, const temp_site *hit, TSNode rename, TSNode scope,
                              const temp_site *temps, size_t n_temps) {
     lf401_site *s = lf_xcalloc(1, sizeof *s);
@@ -279,11 +544,12 @@ static lf401_site *make_site(lf_pysem *m, const lf_source *src, const temp_site 
         s->decline = lf_xstrdup("this fix rewrites Python only");
         return s;
     }
-    if (ts_node_is_null(s->suffix) || !lf_tree_is(ts_node_parent(s->suffix), "string")) {
+    if (hit->derived)
+        classify_derived(src, s);
+    else if (ts_node_is_null(s->suffix) || !lf_tree_is(ts_node_parent(s->suffix), "string"))
         s->decline = lf_xstrdup("the temp name's suffix is not a plain string literal");
-        return s;
-    }
-    classify_form(src, s);
+    else
+        classify_form(src, s);
     if (s->decline)
         return s;
     TSNode assign = ts_node_parent(s->temp);
@@ -312,6 +578,10 @@ static lf401_site *make_site(lf_pysem *m, const lf_source *src, const temp_site 
             s->decline = lf_xstrdup("the rename is not in the block where the temp is named");
             return s;
         }
+    } else if (hit->derived) {
+        s->decline = lf_xstrdup("the temp name is spelled out at each use; the fix names such a spelling only when it "
+                                "is a suffix added to the target (`path + \".tmp\"`)");
+        return s;
     } else {
         /* Spelled inline: every same spelling in the function up to the rename
          * names the one temp; the fix names it once, in a variable. */
@@ -384,6 +654,62 @@ static lf401_site *make_site(lf_pysem *m, const lf_source *src, const temp_site 
     return s;
 }
 
+/* Is `name` opened for writing, or written through pathlib, between calls
+ * a and b? */
+static int written_between(lf_pysem *m, const lf_source *src, TSNode name, TSNode a, TSNode b) {
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode c = m->calls[i].node, arg;
+        if (ts_node_start_byte(c) <= ts_node_start_byte(a) || ts_node_start_byte(c) >= ts_node_start_byte(b))
+            continue;
+        if (lf_pysem_call_is(m, c, k_opens) && lf_py_call_arg(c, 0, &arg) &&
+            lf_py_same_text(src, lf_py_unwrap_path(src, arg), name)) {
+            char *mode = open_mode(src, c, 1);
+            int writes = !mode || strpbrk(mode, "wax+") != NULL;
+            free(mode);
+            if (writes)
+                return 1;
+        }
+        TSNode fn = lf_tree_field(c, "function");
+        if (lf_tree_is(fn, "attribute") && lf_py_same_text(src, lf_tree_unparen(lf_tree_field(fn, "object")), name) &&
+            (lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), "write_text") ||
+             lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), "write_bytes") ||
+             lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), "open")))
+            return 1;
+    }
+    return 0;
+}
+
+typedef struct spelling_scan {
+    const lf_source *src;
+    TSNode like, first;
+} spelling_scan;
+
+static int visit_spelling(TSNode n, void *ud) {
+    spelling_scan *s = ud;
+    if (!lf_py_same_text(s->src, n, s->like))
+        return 1;
+    s->first = n;
+    return 0; /* pre-order: the first one in the text */
+}
+
+/* The first spelling in the function of the expression `e` names inline. */
+static TSNode first_spelling(const lf_source *src, TSNode scope, TSNode e) {
+    spelling_scan s = {src, e, e};
+    lf_py_walk(scope, ts_node_type(e), 1, visit_spelling, &s);
+    return s.first;
+}
+
+/* The rule's message for a name the query patterns did not capture. */
+static char *derived_message(const lf_source *src, TSNode temp, TSNode dst) {
+    char *t = lf_node_text(src, temp), *b = lf_node_text(src, dst);
+    char *msg = lf_xasprintf("temp name %s is fixed by the target %s: concurrent writers share one temp file, so one "
+                             "writer's rename can publish another's half-written data or fail with a missing temp",
+                             t, b);
+    free(t);
+    free(b);
+    return msg;
+}
+
 static void run(lf_check_ctx *ctx) {
     if (lf_ctx_is_ts(ctx)) {
         lf401_ts_run(ctx);
@@ -410,16 +736,22 @@ static void run(lf_check_ctx *ctx) {
             lf_ctx_capture(ctx, i, "dst", &r.to))
             LF_VEC_PUSH(&renames, r);
     }
-    /* Renames through any import spelling, found on the model. */
-    for (size_t i = 0; m && temps.len && i < m->n_calls; i++) {
+    /* Renames through any import spelling, found on the model; copies of the
+     * target (a backup, not a temp) too. */
+    LF_VEC(rename_rec) copies = {0};
+    for (size_t i = 0; m && i < m->n_calls; i++) {
         rename_rec r;
         memset(&r, 0, sizeof r);
         r.call = m->calls[i].node;
-        if (lf_pysem_call_is(m, r.call, k_renames) && lf_py_call_arg(r.call, 0, &r.from) &&
-            lf_py_call_arg(r.call, 1, &r.to))
+        if (!lf_py_call_arg(r.call, 0, &r.from) || !lf_py_call_arg(r.call, 1, &r.to))
+            continue;
+        if (lf_pysem_call_is(m, r.call, k_renames))
             LF_VEC_PUSH(&renames, r);
+        else if (lf_pysem_call_is(m, r.call, k_copies))
+            LF_VEC_PUSH(&copies, r);
     }
-    for (size_t i = 0; i < renames.len && temps.len; i++) {
+    LF_VEC(temp_site) derived = {0}; /* one finding per derived temp expression */
+    for (size_t i = 0; i < renames.len; i++) {
         TSNode rename = renames.items[i].call, from = renames.items[i].from, to = renames.items[i].to;
         TSNode scope = lf_py_scope(rename);
         from = lf_py_unwrap_path(src, from);
@@ -435,19 +767,42 @@ static void run(lf_check_ctx *ctx) {
                     s.hit = &temps.items[k];
             }
         }
+        temp_site d = {.match = SIZE_MAX, .derived = 1};
+        if (!s.hit && m) {
+            /* No query spelling: is the renamed name derived from the target? */
+            TSNode e = strcmp(ts_node_type(from), "identifier") == 0 ? lf_pysem_resolve_value(m, from) : from;
+            if (ts_node_eq(e, from) && strcmp(ts_node_type(from), "identifier") == 0)
+                continue;
+            if (!lf_py_within(e, scope) || !derived_from_target(m, src, e, s.dst))
+                continue;
+            if (ts_node_eq(e, from))
+                e = first_spelling(src, scope, e); /* inline: where the write named it */
+            int seen = 0;
+            for (size_t k = 0; k < derived.len && !seen; k++)
+                seen = ts_node_eq(derived.items[k].temp, e);
+            if (seen)
+                continue;
+            d.temp = e;
+            d.base = s.dst;
+            LF_VEC_PUSH(&derived, d);
+            s.hit = &d;
+        }
         if (!s.hit || !lf_py_within(s.hit->temp, scope))
             continue;
         /* The target moved aside to this name earlier in the function
          * (`move(p, p.tmp)` ... `move(p.tmp, p)`): the name holds the existing
          * file while something runs, it is not a temp an atomic write fills. */
         int moved_aside = 0;
-        for (size_t k = 0; k < renames.len && !moved_aside; k++) {
-            const rename_rec *o = &renames.items[k];
+        for (size_t k = 0; k < renames.len + copies.len && !moved_aside; k++) {
+            const rename_rec *o = k < renames.len ? &renames.items[k] : &copies.items[k - renames.len];
             moved_aside = k != i && lf_py_within(o->call, scope) &&
                           ts_node_start_byte(o->call) < ts_node_start_byte(rename) &&
                           lf_py_same_text(src, lf_py_unwrap_path(src, o->from), s.dst) &&
                           (lf_py_same_text(src, lf_py_unwrap_path(src, o->to), from) ||
                            lf_py_same_text(src, lf_py_unwrap_path(src, o->to), s.hit->temp));
+            /* a copy extended before it is renamed back is a temp being filled */
+            if (moved_aside && k >= renames.len && m)
+                moved_aside = !written_between(m, src, from, o->call, rename);
         }
         if (moved_aside)
             continue;
@@ -462,10 +817,18 @@ static void run(lf_check_ctx *ctx) {
             if (rs > 0 && m->scopes[rs].kind == LF_PYSCOPE_FUNCTION && lf_pyheld_at(held, rs, rename))
                 continue;
         }
-        lf_ctx_emit_match_site(ctx, s.hit->temp, s.hit->match,
-                               make_site(m, src, s.hit, rename, scope, temps.items, temps.len), lf401_site_free);
+        lf401_site *site = make_site(m, src, s.hit, rename, scope, temps.items, temps.len);
+        if (s.hit->derived) {
+            char *msg = derived_message(src, s.hit->temp, s.dst);
+            lf_ctx_emit_site(ctx, s.hit->temp, msg, site, lf401_site_free);
+            free(msg);
+        } else {
+            lf_ctx_emit_match_site(ctx, s.hit->temp, s.hit->match, site, lf401_site_free);
+        }
         lf_ctx_witness(ctx, lf_wit_shared_temp(src, s.hit->temp, rename));
     }
+    LF_VEC_FREE(&derived);
+    LF_VEC_FREE(&copies);
     lf_pyheld_free(held);
     LF_VEC_FREE(&renames);
     LF_VEC_FREE(&temps);

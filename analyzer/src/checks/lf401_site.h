@@ -3,7 +3,8 @@
  * (fixes/lf401_unique_temp.c), which renders the edits and recognises nothing.
  *
  * The rewrite makes the temp name unique (a random uuid4 component before the
- * suffix: `path + "." + uuid.uuid4().hex + ".tmp"`) and leaves the write and
+ * suffix: `path + "." + uuid.uuid4().hex + ".tmp"`, or after the name when it
+ * only has a prefix: `"tmp_" + name + "." + uuid.uuid4().hex`) and leaves the write and
  * the rename as they were, so the temp is created by the same open() call
  * (mode 0666 minus the umask, as before: the target keeps the permissions the
  * old code gave it). A unique temp is never overwritten by the next write, so
@@ -23,6 +24,7 @@ typedef enum lf401_form {
     LF401_FSTRING,    /* f"{P}.tmp" */
     LF401_PERCENT,    /* "%s.tmp" % P */
     LF401_FORMAT,     /* "{}.tmp".format(P) */
+    LF401_TAIL,       /* "tmp_" + name: no suffix; operand = the `+` chain, suffix = a literal of it (its quotes) */
 } lf401_form;
 
 typedef enum lf401_cleanup {

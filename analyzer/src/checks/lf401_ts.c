@@ -30,10 +30,20 @@ static int is_join(lf_tssem *m, TSNode n) {
                  !strcmp(q, "path.win32.join"));
 }
 
+/* A temp name with a prefix only (`tmp_${name}`, "tmp_" + name): a file name
+ * only as the last part of a join (prefixed to a whole path it would name
+ * another directory). */
+static int prefix_only(TSNode temp) {
+    if (lf_tree_is(temp, "template_string"))
+        return lf_tree_is(ts_node_named_child(temp, ts_node_named_child_count(temp) - 1), "template_substitution");
+    TSNode r = lf_tree_field(temp, "right");
+    return !lf_tree_is(r, "string") && !lf_tree_is(r, "template_string");
+}
+
 /* Does the renamed source `from` (resolved) name temp t of target `to`? */
 static int names_temp(lf_tssem *m, const temp_site *t, TSNode from, TSNode to) {
     if (ts_node_eq(from, t->temp) || (lf_tree_is(from, ts_node_type(t->temp)) && same_key(m, from, t->temp)))
-        return same_key(m, t->base, to);
+        return !prefix_only(t->temp) && same_key(m, t->base, to);
     /* path.join(dir, name + ".tmp") onto path.join(dir, name) */
     if (!is_join(m, from))
         return 0;
@@ -161,6 +171,45 @@ static int names_sibling_temp(lf_tssem *m, const temp_site *t, TSNode from, TSNo
     return file && file == file_key(m, to);
 }
 
+/* Is the file keyed kf written between calls a and b (a copy of the target
+ * extended before it is renamed back is a temp being filled, not a backup)? */
+static int written_between(lf_tssem *m, const char *kf, TSNode a, TSNode b) {
+    static const char *const k_writes[] = {"writeFile", "appendFile", "open", "truncate", "createWriteStream",
+                                           "outputFile", "writeJson", "writeJSON", NULL};
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode c = m->calls[i].node;
+        if (ts_node_start_byte(c) <= ts_node_start_byte(a) || ts_node_start_byte(c) >= ts_node_start_byte(b) ||
+            lf_tssem_nargs(c) < 1)
+            continue;
+        const char *op = lf_tslock_fs_op(m, c);
+        for (size_t k = 0; op && k_writes[k]; k++)
+            if (!strcmp(op, k_writes[k]) && file_key(m, lf_tssem_arg(c, 0)) == kf)
+                return 1;
+    }
+    return 0;
+}
+
+/* The target copied or moved to the renamed name earlier in the function
+ * (`copyFileSync(f, f + ".bak")` ... `renameSync(f + ".bak", f)`): a backup
+ * put back, not a temp that is written. */
+static int set_aside(lf_tssem *m, TSNode fn, TSNode rename, TSNode from, TSNode to) {
+    const char *kt = file_key(m, to), *kf = file_key(m, from);
+    if (!kt || !kf)
+        return 0;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode c = m->calls[i].node;
+        if (ts_node_start_byte(c) >= ts_node_start_byte(rename) || !lf_ts_within(c, fn) || lf_tssem_nargs(c) < 2)
+            continue;
+        const char *op = lf_tslock_fs_op(m, c);
+        if (!op || (strcmp(op, "copyFile") != 0 && strcmp(op, "cp") != 0 && strcmp(op, "rename") != 0 &&
+                    strcmp(op, "link") != 0))
+            continue;
+        if (file_key(m, lf_tssem_arg(c, 0)) == kt && file_key(m, lf_tssem_arg(c, 1)) == kf)
+            return !written_between(m, kf, c, rename);
+    }
+    return 0;
+}
+
 void lf401_ts_run(lf_check_ctx *ctx) {
     if (lf_ctx_match_count(ctx) == 0)
         return; /* reports only at its matches: no model for a file without one */
@@ -193,6 +242,8 @@ void lf401_ts_run(lf_check_ctx *ctx) {
             int local = lf_ts_within(t->temp, fn) || lf_tssem_scope_of(m, t->temp) == 0;
             if (!(local && names_temp(m, t, src_val, to)) && !names_sibling_temp(m, t, from, to))
                 continue;
+            if (set_aside(m, fn, rename, from, to))
+                break;
             /* the first spelling in source order: the one the write opened */
             reported[k] = 1;
             lf_ctx_emit_match_site(ctx, t->temp, t->match, lf401_ts_site_make(m, t->temp, rename), lf401_ts_site_free);

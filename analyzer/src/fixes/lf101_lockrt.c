@@ -417,18 +417,18 @@ static int binds_lockrt(lf_pysem *m) {
 }
 
 /* Where the lockrt import goes when no guard is there to take its place: after
- * the module's leading imports (docstring, comments and __future__ first). */
+ * the module header (shebang, licence comments, docstring, __future__ imports:
+ * lf_pyfix_header_end) and the run of imports that follows it. */
 static uint32_t import_position(const lf_pysem *m) {
-    uint32_t at = 0;
-    for (int32_t s = lf_pysem_first_in_block(m, m->root); s >= 0; s = lf_pysem_next_sibling(m, s)) {
-        TSNode st = m->stmts[s].node;
-        int doc = s == lf_pysem_first_in_block(m, m->root) && lf_tree_is(st, "expression_statement") &&
-                  lf_tree_is(lf_tree_child(st, 0), "string");
-        if (doc || lf_tree_is(st, "import_statement") || lf_tree_is(st, "import_from_statement") ||
-            lf_tree_is(st, "future_import_statement"))
-            at = lf_tree_next_line_start(m->src, stmt_end(m, s));
-        else
+    uint32_t i;
+    uint32_t at = lf_pyfix_header_end(m->src, m->root, &i);
+    for (uint32_t n = ts_node_named_child_count(m->root); i < n; i++) {
+        TSNode st = ts_node_named_child(m->root, i);
+        if (lf_tree_is(st, "comment"))
+            continue;
+        if (!lf_tree_is(st, "import_statement") && !lf_tree_is(st, "import_from_statement"))
             break;
+        at = lf_tree_next_line_start(m->src, ts_node_end_byte(st));
     }
     return at;
 }

@@ -5,6 +5,8 @@
  *
  *     `${final}.tmp`   ->  `${final}.${process.pid}.${randomUUID()}.tmp`
  *     final + ".tmp"   ->  final + "." + process.pid + "." + randomUUID() + ".tmp"
+ *     `tmp_${name}`    ->  `tmp_${name}.${process.pid}.${randomUUID()}`   (a prefix only, in a path.join)
+ *     "tmp_" + name    ->  "tmp_" + name + "." + process.pid + "." + randomUUID()
  *
  * A temp spelled inline at each use is named once, in a new const (a var in a
  * file that declares only with var) before the first, and each spelling reads it. The
@@ -79,7 +81,15 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, const lf401_ts_site *s, char 
     uint32_t at = ts_node_start_byte(s->suffix);
     char *name_edit;
     if (s->template_form) {
+        /* before the suffix; after the name when there is only a prefix (`tmp_${name}`) */
+        if (lf_tree_is(s->suffix, "template_substitution"))
+            at = ts_node_end_byte(s->suffix);
         name_edit = lf_xasprintf(".${process.pid}.${%s()}", uuid);
+    } else if (!lf_tree_is(s->suffix, "string") && !lf_tree_is(s->suffix, "template_string")) {
+        /* "tmp_" + name: after the name, in the quotes of the prefix */
+        at = ts_node_end_byte(s->suffix);
+        char q = src->text[ts_node_start_byte(lf_tree_field(s->temp, "left"))];
+        name_edit = lf_xasprintf(" + %c.%c + process.pid + %c.%c + %s()", q, q, q, q, uuid);
     } else {
         char q = src->text[at];
         name_edit = lf_xasprintf("%c.%c + process.pid + %c.%c + %s() + ", q, q, q, q, uuid);

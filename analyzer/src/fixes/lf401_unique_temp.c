@@ -7,6 +7,11 @@
  *     "%s.tmp" % path              ->  "%s.%s.tmp" % (path, uuid.uuid4().hex)
  *     "{}.tmp".format(path)        ->  "{}.{}.tmp".format(path, uuid.uuid4().hex)
  *     path.with_suffix(".tmp")     ->  path.with_suffix("." + uuid.uuid4().hex + ".tmp")
+ *     "tmp_" + name                ->  "tmp_" + name + "." + uuid.uuid4().hex   (a prefix only)
+ *
+ * whatever the suffix (".new", "~", ".part") and wherever the name is built
+ * (inside os.path.join, with_name, `/`: checks/lf401_shared_temp.c finds
+ * the last component's string)
  *
  * and nothing else about the write changes: the same open() creates the temp
  * in the same directory (the rename stays atomic), with the same mode, so the
@@ -115,6 +120,17 @@ static int unique_name_edits(const lf_source *src, const lf401_site *s, const ch
             return 0;
         }
         sub_add(subs, ts_node_start_byte(str), ts_node_start_byte(str), lf_xasprintf("%s.%s + %s + ", q, q, uid));
+        free(q);
+        return 1;
+    }
+    case LF401_TAIL: {
+        char *q = plain_quote(src, ts_node_parent(s->suffix));
+        if (!q) {
+            *why = lf_xstrdup("the temp name's literal is a prefixed string literal (bytes or raw)");
+            return 0;
+        }
+        uint32_t end = ts_node_end_byte(s->operand);
+        sub_add(subs, end, end, lf_xasprintf(" + %s.%s + %s", q, q, uid));
         free(q);
         return 1;
     }

@@ -172,23 +172,36 @@ void lf_pyfix_ensure_import(const lf_source *src, TSNode root, const char *modul
     lf_pyfix_ensure_import_as(src, root, module, NULL, fix);
 }
 
-/* Past a module's docstring and leading comments: the line start after them
- * (0 when there are none), and in *first the index of the first top-level
- * statement after them. The docstring is the first statement, comments
- * before it or not (a shebang, a PEP 263 coding line). */
-static uint32_t past_module_header(const lf_source *src, TSNode root, uint32_t *first) {
+/* A module docstring: a string statement, in any spelling the compiler takes
+ * as one (prefixes, implicit concatenation, parentheses around it). Byte and
+ * f-strings are not docstrings, but code after them may still not go above. */
+static int is_string_statement(TSNode s) {
+    if (!lf_pyfix_is(s, "expression_statement") || ts_node_named_child_count(s) != 1)
+        return 0;
+    TSNode e = ts_node_named_child(s, 0);
+    while (lf_pyfix_is(e, "parenthesized_expression") && ts_node_named_child_count(e) == 1)
+        e = ts_node_named_child(e, 0);
+    return lf_pyfix_is(e, "string") || lf_pyfix_is(e, "concatenated_string");
+}
+
+/* The module header ends after its leading comments (shebang, encoding line,
+ * licence), its docstring (only as the first statement: `__doc__` is taken
+ * from there, and an import above it makes it None) and its `from __future__`
+ * imports (which must stay the first statements or the module no longer
+ * compiles), with the comments between them. */
+uint32_t lf_pyfix_header_end(const lf_source *src, TSNode root, uint32_t *first) {
     uint32_t n = ts_node_named_child_count(root);
     uint32_t i = 0, at = 0;
     int statements = 0;
-    while (i < n) {
+    for (; i < n; i++) {
         TSNode s = ts_node_named_child(root, i);
-        int comment = lf_pyfix_is(s, "comment");
-        if (!comment && !(statements == 0 && lf_pyfix_is(s, "expression_statement") &&
-                          lf_pyfix_is(ts_node_named_child(s, 0), "string")))
-            break;
-        statements += !comment;
-        at = lf_pyfix_next_line_start(src, ts_node_end_byte(s));
-        i++;
+        if (lf_pyfix_is(s, "comment") || lf_pyfix_is(s, "future_import_statement") ||
+            (statements == 0 && is_string_statement(s))) {
+            statements += !lf_pyfix_is(s, "comment");
+            at = lf_pyfix_next_line_start(src, ts_node_end_byte(s));
+            continue;
+        }
+        break;
     }
     *first = i;
     return at;
@@ -214,7 +227,7 @@ void lf_pyfix_ensure_import_as(const lf_source *src, TSNode root, const char *mo
     }
     /* The leading block: docstring and comments, then the first run of imports. */
     uint32_t i;
-    uint32_t after_header = past_module_header(src, root, &i);
+    uint32_t after_header = lf_pyfix_header_end(src, root, &i);
     uint32_t at = after_header;
     int found_plain = 0, placed = 0;
     uint32_t after_future = after_header;
@@ -305,7 +318,7 @@ void lf_pyfix_ensure_from_import(const lf_source *src, TSNode root, const char *
                                  lf_fix *fix) {
     uint32_t n = ts_node_named_child_count(root);
     uint32_t i;
-    uint32_t at = past_module_header(src, root, &i);
+    uint32_t at = lf_pyfix_header_end(src, root, &i);
     /* Sorted by module among the leading from-imports; after the others. */
     for (; i < n; i++) {
         TSNode s = ts_node_named_child(root, i);

@@ -49,6 +49,11 @@ int lf_pyfix_has_multiline_string(TSNode n);
  * where indentation means nothing) are kept as they are. No newline after the
  * last line. Callers refuse regions holding a multi-line string first. */
 char *lf_pyfix_reindent(const char *text, uint32_t from_line, uint32_t end, const char *from, const char *to);
+/* Where the module header ends: the line start after its leading comments
+ * (shebang, encoding line, licence), docstring and `from __future__` imports
+ * (0 when it has none); in *first the index of the root's first named child
+ * after it. New imports go at or after this point. */
+uint32_t lf_pyfix_header_end(const lf_source *src, TSNode root, uint32_t *first);
 /* Add to fix the edit that imports `module` at the top of the file, in sorted
  * position among the leading plain imports; nothing when already imported there. */
 void lf_pyfix_ensure_import(const lf_source *src, TSNode root, const char *module, lf_fix *fix);

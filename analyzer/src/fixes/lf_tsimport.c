@@ -273,9 +273,13 @@ void lf_tsimport_end(lf_tsimporter *im) {
         return;
     if (im->want.len > 1)
         qsort(im->want.items, im->want.len, sizeof *im->want.items, cmp_pending);
-    lf_strbuf lines;
-    lf_strbuf_init(&lines);
+    /* One edit per import line: two fixes of one file that need the same
+     * import then add byte-identical edits, which the fix engine keeps once
+     * (one edit holding both lines would differ from the other's, and the
+     * module would declare `randomUUID` twice). */
     for (size_t i = 0; i < im->want.len;) {
+        lf_strbuf lines;
+        lf_strbuf_init(&lines);
         lf_strbuf names;
         lf_strbuf_init(&names);
         size_t j = i;
@@ -295,14 +299,12 @@ void lf_tsimport_end(lf_tsimporter *im) {
             lf_strbuf_printf(&lines, "%s { %s } = require(%c%s%s%c)%s\n", im->decl_kw, names.data, im->quote, pre,
                              im->want.items[i].module, im->quote, semi);
         lf_strbuf_free(&names);
-        i = j;
-    }
-    if (lines.len) {
-        char *text = lf_xasprintf("%s%s", im->newline_first ? "\n" : "", lines.data);
+        char *text = lf_xasprintf("%s%s", im->newline_first && i == 0 ? "\n" : "", lines.data);
         lf_fix_add_import(im->fix, im->at, text);
         free(text);
+        lf_strbuf_free(&lines);
+        i = j;
     }
-    lf_strbuf_free(&lines);
     for (size_t i = 0; i < im->want.len; i++) {
         free(im->want.items[i].module);
         free(im->want.items[i].member);
