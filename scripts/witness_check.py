@@ -37,7 +37,8 @@ KINDS = {
     "misread": r"^(except|catch)\b",
     "remove": r"remove|unlink|rmdir|\brm|rmtree|rimraf|rename|delete|release|unlock",
     "rename": r"rename|replace|move",
-    "open-temp": r"tmp|temp",
+    # the temp name derived from the target, any affix (LF401): `p + ".new"`, f"{p}~", `"tmp_" + name`
+    "open-temp": r"tmp|temp|\+|\$\{|%|\bformat\b|with_suffix|with_name|join|\bf[\"']",
     "resolve": r"realpath|resolve",
     "unlocked-entry": r"\bNone\b|\bnot\b|\bis\b|==|!=|\bHAS_|^[A-Za-z_][\w.]*$|lock",
     "acquire-fails": r"^except\b|lock|acquire|mkdir|open|excl|create|link",

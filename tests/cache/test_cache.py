@@ -491,7 +491,7 @@ def test_default_location_and_its_contents(tree):
     assert (d / ".gitignore").read_bytes() == b"# Automatically created by lockfix.\n*\n"
     assert (d / "CACHEDIR.TAG").read_bytes().startswith(b"Signature: 8a477f597d28d172789f06886806bc55\n")
     index = index_of(d)
-    assert index.read_bytes()[:12] == b"LFCACHE\n\x01\x00\x00\x00"
+    assert index.read_bytes()[:12] == b"LFCACHE\n\x02\x00\x00\x00"  # format 2: findings carry witnesses
     # git sees nothing of it.
     if shutil.which("git"):
         subprocess.run(["git", "init", "-q", str(cwd)], check=True)
