@@ -63,6 +63,10 @@ def state_file(state_dir, name):
     if not os.path.realpath(path).startswith(os.path.realpath(state_dir) + os.sep):
         raise ValueError(name)
     return path
+
+
+def publish(tmp, state_dir, name):
+    os.replace(tmp, state_file(state_dir, name))
 ''',
     "LF301": '''import os, shutil, time
 
