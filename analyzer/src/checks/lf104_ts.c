@@ -404,10 +404,34 @@ static const char *kept_in(lf_tssem *m, TSNode call) {
     return lf_tssem_intern(m, m->src->text + a, b - a);
 }
 
-/* Does the argument carry variable v: v itself, or a call (one hop, through
- * a name) that is given v (`this.#fillInDefaults(store)`)? */
+/* Is x an object or array literal made from v: `{ ...v, n: 1 }`, `[...v, x]`,
+ * `{ items: v }`, `{ n: v.n + 1 }` (v spread or named in one of its values)? */
+static int literal_of(lf_tssem *m, TSNode x, const char *v) {
+    if (!lf_tree_is(x, "object") && !lf_tree_is(x, "array"))
+        return 0;
+    uint32_t n = ts_node_named_child_count(x);
+    for (uint32_t i = 0; i < n && i < 64; i++) {
+        TSNode e = ts_node_named_child(x, i);
+        if (lf_tree_is(e, "spread_element") || lf_tree_is(e, "pair"))
+            e = lf_tree_is(e, "pair") ? lf_tree_field(e, "value") : ts_node_named_child(e, 0);
+        e = lf_tssem_unwrap(e);
+        /* `v.count + 1`, `v.items`: the operand's root object */
+        for (int hop = 0; hop < 4 && lf_tree_is(e, "binary_expression"); hop++)
+            e = lf_tssem_unwrap(lf_tree_field(e, "left"));
+        for (int hop = 0; hop < 8 && lf_tree_is(e, "member_expression"); hop++)
+            e = lf_tree_field(e, "object");
+        if (lf_tree_is(e, "identifier") && lf_tree_text_eq(m->src, e, v))
+            return 1;
+    }
+    return 0;
+}
+
+/* Does the argument carry variable v: v itself, a literal made from it, or
+ * a call (one hop, through a name) that is given v (`this.#fillInDefaults(store)`)? */
 static int carries(lf_tssem *m, TSNode arg, const char *v) {
     TSNode x = lf_tssem_unwrap(arg);
+    if (literal_of(m, x, v))
+        return 1;
     for (int hop = 0; hop < 2 && !ts_node_is_null(x); hop++) {
         if (lf_tree_is(x, "identifier")) {
             if (lf_tree_text_eq(m->src, x, v))
@@ -471,28 +495,53 @@ static lf_walk_action find_setter_write(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
+/* The key a function's read or write is summarised under: a method keeps
+ * every key (its class's fields name the file); a module function only a
+ * path that is not its own parameter (a parameter's key means nothing to a
+ * caller, which names the file by its argument). */
+static const char *summary_key(lf_tssem *m, int32_t fn, TSNode path) {
+    const char *k = lf_tssem_path_key(m, path);
+    return m->scopes[fn].cls < 0 && lf_tssem_key_param(m, k) ? NULL : k;
+}
+
+/* Does h write key k without reading it first? A writer that re-reads the
+ * file and merges into it (`saveState(s)` reading the disk copy, then
+ * renaming the merge over it) is a read-modify-write of its own, reported
+ * in h; its callers' reads are the same root bug, not reported again. */
+static int writes_fresh(const key_vec *own, const key_vec *wr, int32_t h, const char *k) {
+    return key_in(&wr[h], k) && !key_in(&own[h], k);
+}
+
 static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
     const lf_source *src = m->src;
     size_t ns = m->n_scopes;
     key_vec *rd = lf_xcalloc(ns, sizeof *rd), *wr = lf_xcalloc(ns, sizeof *wr);
     int32_t *callee = lf_xmalloc((m->n_calls + 1) * sizeof *callee);
+    signed char *parses = lf_xcalloc(ns, 1); /* parses_json per scope: 0 unknown, 1, -1 */
     int any = 0;
     for (size_t i = 0; i < m->n_calls; i++) {
         const lf_tscall *c = &m->calls[i];
         int32_t fn = lf_tslock_fn_of(m, c->scope);
         callee[i] = -1;
-        if (fn <= 0 || m->scopes[fn].cls < 0)
+        if (fn <= 0)
             continue;
+        /* a method calls its class's methods; a module function the module's
+         * functions (shipyard's `readState()` ... `writeState(state)`) */
         int32_t t = lf_tssem_local_callee(m, c->node);
         if (t > 0 && t != fn && m->scopes[t].cls == m->scopes[fn].cls)
             callee[i] = t;
         const char *op = lf_tslock_fs_op(m, c->node);
         if (op && (!strcmp(op, "readFile") || !strcmp(op, "readJson") || !strcmp(op, "readJSON")))
-            any |= key_add_to(&rd[fn], lf_tssem_path_key(m, lf_tssem_arg(c->node, 0)));
+            any |= key_add_to(&rd[fn], summary_key(m, fn, lf_tssem_arg(c->node, 0)));
         TSNode w = written_path(m, c->node);
         if (!ts_node_is_null(w))
-            any |= key_add_to(&wr[fn], lf_tssem_path_key(m, w));
+            any |= key_add_to(&wr[fn], summary_key(m, fn, w));
     }
+    /* what each function reads in its own body, before the calls add theirs */
+    key_vec *own = lf_xcalloc(ns, sizeof *own);
+    for (size_t i = 0; any && i < ns; i++)
+        for (size_t k = 0; k < rd[i].len; k++)
+            key_add_to(&own[i], rd[i].items[k]);
     /* what a method's calls of the class's methods read and write, a few levels deep */
     for (int round = 0; any && round < 4; round++) {
         int changed = 0;
@@ -512,6 +561,14 @@ static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
         int32_t t = callee[i];
         if (t < 0 || !rd[t].len)
             continue;
+        /* a module function's read counts when it parses what it read (a
+         * raw copy is no document); a class's reader keeps its old reach */
+        if (m->scopes[t].cls < 0) {
+            if (parses[t] == 0)
+                parses[t] = parses_json(m, t) ? 1 : -1;
+            if (parses[t] < 0)
+                continue;
+        }
         int32_t fn = lf_tslock_fn_of(m, m->calls[i].scope);
         const char *key = NULL;
         TSNode wnode = {0};
@@ -523,7 +580,7 @@ static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
             TSNode outer = lf_ts_parent(up);
             int32_t h = lf_tree_is(outer, "call_expression") ? lf_tssem_local_callee(m, outer) : -1;
             for (size_t k = 0; h > 0 && h != fn && k < rd[t].len && !key; k++)
-                if (key_in(&wr[h], rd[t].items[k])) {
+                if (writes_fresh(own, wr, h, rd[t].items[k])) {
                     key = rd[t].items[k];
                     wnode = outer;
                 }
@@ -541,7 +598,7 @@ static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
             for (uint32_t a = 0; a < n && a < 8 && !given; a++)
                 given = carries(m, lf_tssem_arg(m->calls[j].node, a), v);
             for (size_t k = 0; given && k < rd[t].len && !key; k++)
-                if (key_in(&wr[h], rd[t].items[k])) {
+                if (writes_fresh(own, wr, h, rd[t].items[k])) {
                     key = rd[t].items[k];
                     wnode = m->calls[j].node;
                 }
@@ -568,9 +625,9 @@ static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
         if (lf_ts_lock_held(m, *l, m->calls[i].node))
             continue;
         char *r = lf_py_short(src, m->calls[i].node), *w = lf_py_short(src, wnode);
-        char *msg = lf_xasprintf("%s reads a file the class writes back at line %u (%s) with no lock held: "
+        char *msg = lf_xasprintf("%s reads a file the %s writes back at line %u (%s) with no lock held: "
                                  "concurrent processes overwrite each other's updates",
-                                 r, lf_py_line(src, wnode), w);
+                                 r, m->scopes[fn].cls >= 0 ? "class" : "module", lf_py_line(src, wnode), w);
         lf_ctx_emit(ctx, m->calls[i].node, msg, SIZE_MAX);
         free(msg);
         free(r);
@@ -579,10 +636,13 @@ static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
     for (size_t i = 0; i < ns; i++) {
         LF_VEC_FREE(&rd[i]);
         LF_VEC_FREE(&wr[i]);
+        LF_VEC_FREE(&own[i]);
     }
+    free(own);
     free(rd);
     free(wr);
     free(callee);
+    free(parses);
 }
 
 void lf104_ts_run(lf_check_ctx *ctx) {
@@ -661,7 +721,6 @@ void lf104_ts_run(lf_check_ctx *ctx) {
     free(reader);
     if (reads.len)
         accessor_rmw(ctx, m, &l, &reads);
-    if (m->n_classes)
-        method_rmw(ctx, m, &l);
+    method_rmw(ctx, m, &l);
     LF_VEC_FREE(&reads);
 }
