@@ -150,6 +150,19 @@ static int failure_handled(lf_tssem *m, TSNode call) {
     TSNode last = n ? lf_tssem_unwrap(lf_tssem_arg(call, (uint32_t)n - 1)) : (TSNode){0};
     if (lf_tree_is(last, "arrow_function") || lf_tree_is(last, "function_expression") || lf_tree_is(last, "function"))
         return 1;
+    /* callback form handing the error on to a callback it was given
+     * (`fs.writeFile(p, pid, { flag: "wx" }, callback)`): the caller's
+     * callback gets EEXIST, so the create's exclusivity is relied on */
+    if (n >= 2 && lf_tree_is(last, "identifier")) {
+        const char *q = lf_tssem_callee(m, call);
+        size_t ql = q ? strlen(q) : 0;
+        const lf_tscall *c = lf_tssem_call(m, call);
+        uint32_t a = ts_node_start_byte(last), b = ts_node_end_byte(last);
+        const lf_tsbinding *bd =
+            c ? lf_tssem_binding_at(m, c->scope, lf_tssem_intern(m, m->src->text + a, b - a), a) : NULL;
+        if (ql > 0 && !(ql > 4 && !strcmp(q + ql - 4, "Sync")) && bd && bd->kind == LF_TSBIND_PARAM)
+            return 1;
+    }
     TSNode cur = call;
     for (int steps = 0; steps < 64; steps++) {
         TSNode p = ts_node_parent(cur);
@@ -199,6 +212,24 @@ static int proc_pid_path(lf_tssem *m, TSNode p) {
     if (lf_tree_is(p, "template_string"))
         return b - a > 8 && !strncmp(t, "`/proc/${", 9);
     return (lf_tree_is(head, "string") && b - a == 8 && !strncmp(t + 1, "/proc/", 6));
+}
+
+/* What a written value holds when it is a name: the variable's value, or a
+ * field's (`this.pidString = \`${process.pid}\``), one hop. */
+static TSNode written_value(lf_tssem *m, TSNode v) {
+    v = lf_tssem_unwrap(v);
+    if (lf_tree_is(v, "identifier"))
+        return lf_tssem_resolve_value(m, v);
+    if (lf_tree_is(v, "member_expression") && lf_tree_is(lf_tree_field(v, "object"), "this")) {
+        int32_t s = lf_tssem_scope_of(m, v);
+        int32_t cls = s >= 0 ? m->scopes[s].cls : -1;
+        TSNode p = lf_tree_field(v, "property");
+        uint32_t a = ts_node_start_byte(p), b = ts_node_end_byte(p);
+        const lf_tsbinding *f =
+            cls >= 0 ? lf_tssem_field(m, cls, lf_tssem_intern(m, m->src->text + a, b - a)) : NULL;
+        return f ? f->value : (TSNode){0};
+    }
+    return (TSNode){0};
 }
 
 typedef struct builder {
@@ -456,7 +487,8 @@ static void direct_events(builder *b, lf_tssem *m) {
                 flag(b, k, LF_TSLOCK_APPENDED, call);
                 event(b, LF_TSEV_APPEND, fn, call, k, a0);
             }
-            if (strcmp(op, "writeFile") == 0 && mentions(m->src, a1, "process.pid"))
+            if (strcmp(op, "writeFile") == 0 &&
+                (mentions(m->src, a1, "process.pid") || mentions(m->src, written_value(m, a1), "process.pid")))
                 flag(b, k, LF_TSLOCK_PID, call);
         } else if (op_in(op, k_presence) || op_in(op, k_content)) {
             int32_t k = key_add(b, lf_tssem_path_key(m, a0));
@@ -596,6 +628,138 @@ static void collect_links(builder *b, lf_tssem *m, link_vec *out) {
     LF_VEC_FREE(&all);
 }
 
+/* Lock uses flow up (a helper that creates its parameter makes the
+ * argument a lock) and down (an argument that is a lock makes the
+ * parameter one); flags only grow, so a few rounds settle chains. */
+static void flow_uses(builder *b, const link_vec *links) {
+    for (int round = 0; round < MAX_ROUNDS; round++) {
+        int changed = 0;
+        for (size_t i = 0; i < links->len; i++) {
+            const link *lk = &links->items[i];
+            if (lk->arg_key < 0 || lk->param_key < 0)
+                continue;
+            lf_tslock_key *ak = &b->keys.items[lk->arg_key], *pk = &b->keys.items[lk->param_key];
+            if ((pk->flags & (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER)) && !(ak->flags & LF_TSLOCK_HELPER)) {
+                flag(b, lk->arg_key, LF_TSLOCK_HELPER, lk->call);
+                changed = 1;
+            }
+            ak = &b->keys.items[lk->arg_key];
+            pk = &b->keys.items[lk->param_key];
+            if (lf_tslock_is_lock(ak->flags) && !(pk->flags & LF_TSLOCK_ARG)) {
+                flag(b, lk->param_key, LF_TSLOCK_ARG, lk->arg);
+                changed = 1;
+            }
+        }
+        if (!changed)
+            break;
+    }
+}
+
+/* A pid lock's record by use: a function reads the file, probes the pid
+ * it holds and removes the file when the owner is judged dead (aws-cdk's
+ * `_currentWriter`: readFile, process.kill(pid, 0), unlink). The pid may
+ * have been written through a field or a helper the model does not follow;
+ * reading it back and judging its owner is what makes the file a lock,
+ * in a module that has no other lock. */
+static int pid_records(builder *b) {
+    int any = 0;
+    /* a module with a lock by use excludes with that one: its other pid
+     * records are what the holder publishes (a server's url and pid) */
+    for (size_t i = 0; i < b->keys.len; i++)
+        if (lf_tslock_is_lock(b->keys.items[i].flags))
+            return 0;
+    for (size_t i = 0; i < b->events.len; i++) {
+        const lf_tslock_event *ev = &b->events.items[i];
+        if (ev->kind != LF_TSEV_REMOVE || ev->key < 0 || ev->judged != LF_TSJUDGED_LIVENESS ||
+            (b->keys.items[ev->key].flags & (LF_TSLOCK_USES | LF_TSLOCK_PKG)))
+            continue;
+        for (size_t j = 0; j < i; j++) {
+            const lf_tslock_event *r = &b->events.items[j];
+            if (r->kind == LF_TSEV_JUDGE && r->content && r->key == ev->key && r->fn == ev->fn) {
+                flag(b, ev->key, LF_TSLOCK_PID, r->node);
+                any = 1;
+                break;
+            }
+        }
+    }
+    return any;
+}
+
+/* The parameter a key names, when it is one of a top-level function's or of
+ * a method's (its sibling functions' parameters of the same name are the
+ * same API argument: `lock(filename)` / `unlock(filename)`), else NULL. */
+static const lf_tsbinding *api_param(lf_tssem *m, const char *key) {
+    const lf_tsbinding *p = lf_tssem_key_param(m, key);
+    if (!p || p->scope <= 0)
+        return NULL;
+    const lf_tsscope *s = &m->scopes[p->scope];
+    if (s->fn != p->scope)
+        return NULL;
+    int32_t up = s->parent;
+    /* a top-level function, one assigned in a top-level declaration, or a method */
+    return up == 0 || s->cls >= 0 ? p : NULL;
+}
+
+/* Which locks the module breaks somewhere (BREAKABLE): a broken key, the
+ * parameters such a lock is handed to, and a removed parameter of a sibling
+ * function named like a breakable lock parameter (kesla's `unlock(filename)`
+ * beside `lock(filename)`, katulong's `releaseFileLock(lockPath)`): a release
+ * by name of any of these can delete a successor's lock. */
+static void flow_breakable(builder *b, lf_tssem *m, const link_vec *links) {
+    for (size_t i = 0; i < b->keys.len; i++)
+        if (b->keys.items[i].flags & (LF_TSLOCK_BROKEN | LF_TSLOCK_BROKEN_LIVE))
+            b->keys.items[i].flags |= LF_TSLOCK_BREAKABLE;
+    for (int round = 0; round < MAX_ROUNDS; round++) {
+        int changed = 0;
+        for (size_t i = 0; i < links->len; i++) {
+            const link *lk = &links->items[i];
+            if (lk->arg_key < 0 || lk->param_key < 0)
+                continue;
+            lf_tslock_key *ak = &b->keys.items[lk->arg_key], *pk = &b->keys.items[lk->param_key];
+            unsigned moved = ((ak->flags | pk->flags) & LF_TSLOCK_BREAKABLE);
+            if (moved && lf_tslock_is_lock(ak->flags) && !(pk->flags & LF_TSLOCK_BREAKABLE)) {
+                pk->flags |= LF_TSLOCK_BREAKABLE;
+                if (ts_node_is_null(pk->broken_at))
+                    pk->broken_at = ak->broken_at;
+                changed = 1;
+            }
+            if (moved && lf_tslock_is_lock(ak->flags) && !(ak->flags & LF_TSLOCK_BREAKABLE)) {
+                ak->flags |= LF_TSLOCK_BREAKABLE;
+                if (ts_node_is_null(ak->broken_at))
+                    ak->broken_at = pk->broken_at;
+                changed = 1;
+            }
+        }
+        if (!changed)
+            break;
+    }
+    /* sibling parameters of the same name; only removed ones matter */
+    for (size_t i = 0; i < b->events.len; i++) {
+        const lf_tslock_event *ev = &b->events.items[i];
+        if (ev->kind != LF_TSEV_REMOVE || ev->key < 0 || ev->via_helper)
+            continue;
+        lf_tslock_key *r = &b->keys.items[ev->key];
+        const lf_tsbinding *rp = (r->flags & LF_TSLOCK_BREAKABLE) ? NULL : api_param(m, r->key);
+        if (!rp)
+            continue;
+        int32_t rcls = m->scopes[rp->scope].cls;
+        for (size_t k = 0; k < b->keys.len; k++) {
+            const lf_tslock_key *o = &b->keys.items[k];
+            if (k == (size_t)ev->key || !(o->flags & LF_TSLOCK_BREAKABLE) || !lf_tslock_is_lock(o->flags))
+                continue;
+            const lf_tsbinding *op = api_param(m, o->key);
+            if (!op || op->name != rp->name || m->scopes[op->scope].cls != rcls)
+                continue;
+            r->flags |= LF_TSLOCK_ARG | LF_TSLOCK_BREAKABLE;
+            if (ts_node_is_null(r->evidence))
+                r->evidence = o->evidence;
+            if (ts_node_is_null(r->broken_at))
+                r->broken_at = o->broken_at;
+            break;
+        }
+    }
+}
+
 static int cmp_events(const void *a, const void *b) {
     const lf_tslock_event *x = a, *y = b;
     uint32_t sx = ts_node_start_byte(x->node), sy = ts_node_start_byte(y->node);
@@ -619,30 +783,7 @@ static lf_tslock *build(lf_tssem *m) {
     LF_VEC_FREE(&cand);
     link_vec links = {0};
     collect_links(&b, m, &links);
-    /* lock uses flow up (a helper that creates its parameter makes the
-     * argument a lock) and down (an argument that is a lock makes the
-     * parameter one); flags only grow, so a few rounds settle chains */
-    for (int round = 0; round < MAX_ROUNDS; round++) {
-        int changed = 0;
-        for (size_t i = 0; i < links.len; i++) {
-            link *lk = &links.items[i];
-            if (lk->arg_key < 0 || lk->param_key < 0)
-                continue;
-            lf_tslock_key *ak = &b.keys.items[lk->arg_key], *pk = &b.keys.items[lk->param_key];
-            if ((pk->flags & (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER)) && !(ak->flags & LF_TSLOCK_HELPER)) {
-                flag(&b, lk->arg_key, LF_TSLOCK_HELPER, lk->call);
-                changed = 1;
-            }
-            ak = &b.keys.items[lk->arg_key];
-            pk = &b.keys.items[lk->param_key];
-            if (lf_tslock_is_lock(ak->flags) && !(pk->flags & LF_TSLOCK_ARG)) {
-                flag(&b, lk->param_key, LF_TSLOCK_ARG, lk->arg);
-                changed = 1;
-            }
-        }
-        if (!changed)
-            break;
-    }
+    flow_uses(&b, &links);
     /* removals and judgements of a parameter happen to the caller's argument */
     size_t n_direct = b.events.len;
     int32_t *ev_head = lf_xmalloc((b.keys.len + 1) * sizeof *ev_head);
@@ -798,6 +939,9 @@ static lf_tslock *build(lf_tssem *m) {
         if (!changed)
             break;
     }
+    if (pid_records(&b))
+        flow_uses(&b, &links);
+    flow_breakable(&b, m, &links);
     free(presence);
     free(content);
     free(probe);

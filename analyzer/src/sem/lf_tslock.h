@@ -49,6 +49,8 @@ enum {
     LF_TSLOCK_CREATED = 1u << 9,     /* created exclusively, its failure handled or not (a first write) */
     LF_TSLOCK_FILE = 1u << 10,       /* created as a file or a symlink (rmdir cannot remove it) */
     LF_TSLOCK_DIR = 1u << 11,        /* created as a directory */
+    LF_TSLOCK_BREAKABLE = 1u << 12,  /* broken somewhere in the module: here, in a helper it is handed to, or
+                                        through a sibling function's parameter of the same name */
 };
 #define LF_TSLOCK_USES (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER | LF_TSLOCK_ARG)
 
