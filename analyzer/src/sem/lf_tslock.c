@@ -117,6 +117,14 @@ static int flag_is(const char *f, const char *const *set) {
 static const char *const k_excl_flags[] = {"wx", "wx+", "ax", "ax+", NULL};
 static const char *const k_append_flags[] = {"a", "a+", "ax", "ax+", "as", "as+", NULL};
 
+/* An open for a plain (truncating) write: "w", "w+". */
+static int f_is_write(lf_tssem *m, TSNode fl) {
+    char *f = flags_of(m, fl);
+    int w = f && (!strcmp(f, "w") || !strcmp(f, "w+"));
+    free(f);
+    return w;
+}
+
 static int mentions(const lf_source *src, TSNode n, const char *needle) {
     if (ts_node_is_null(n))
         return 0;
@@ -486,6 +494,8 @@ static void direct_events(builder *b, lf_tssem *m) {
             } else if (append) {
                 flag(b, k, LF_TSLOCK_APPENDED, call);
                 event(b, LF_TSEV_APPEND, fn, call, k, a0);
+            } else if (strcmp(op, "writeFile") == 0 || (strcmp(op, "open") == 0 && f_is_write(m, fl))) {
+                event(b, LF_TSEV_OVERWRITE, fn, call, k, a0);
             }
             if (strcmp(op, "writeFile") == 0 &&
                 (mentions(m->src, a1, "process.pid") || mentions(m->src, written_value(m, a1), "process.pid")))
@@ -760,6 +770,75 @@ static void flow_breakable(builder *b, lf_tssem *m, const link_vec *links) {
     }
 }
 
+/* Does function `fn` itself create its parameter key `pk` exclusively? */
+static int creates_param(const builder *b, const int32_t *head, const int32_t *next, int32_t pk, int32_t fn) {
+    for (int32_t e = head[pk]; e >= 0; e = next[e])
+        if (b->events.items[e].kind == LF_TSEV_CREATE && b->events.items[e].fn == fn)
+            return 1;
+    return 0;
+}
+
+/* A module with a lock it creates exclusively or takes through a lock
+ * library excludes with that one; a file that only holds a pid (a server's
+ * published url and pid, a status record) is then information, not a lock,
+ * even when the module drops it once its pid is gone. */
+static void info_records(builder *b) {
+    int has_lock = 0;
+    for (size_t i = 0; i < b->keys.len && !has_lock; i++) {
+        unsigned f = b->keys.items[i].flags;
+        has_lock = (f & (LF_TSLOCK_EXCL | LF_TSLOCK_HELPER)) && lf_tslock_is_lock(f);
+    }
+    for (size_t i = 0; i < b->keys.len && has_lock; i++) {
+        lf_tslock_key *k = &b->keys.items[i];
+        if ((k->flags & LF_TSLOCK_USES) == LF_TSLOCK_PID && !(k->flags & LF_TSLOCK_CREATED))
+            k->flags |= LF_TSLOCK_INFO;
+    }
+}
+
+/* Is `n` inside the byte range of `outer`? */
+static int inside(TSNode n, TSNode outer) {
+    return !ts_node_is_null(outer) && ts_node_start_byte(n) >= ts_node_start_byte(outer) &&
+           ts_node_end_byte(n) <= ts_node_end_byte(outer);
+}
+
+/* Does the try body hold another file-system call after the create? Then
+ * its catch also sees that call's failures (a temp written `wx`, then
+ * renamed onto its target: the catch cleans up this process's own temp). */
+static int fs_after(lf_tssem *m, const lf_tslock_event *create, TSNode body) {
+    uint32_t from = ts_node_end_byte(create->node);
+    for (int32_t i = create->fn >= 0 ? m->scopes[create->fn].first_call : -1; i >= 0; i = m->calls[i].next_in_fn) {
+        TSNode c = m->calls[i].node;
+        if (ts_node_start_byte(c) >= from && inside(c, body) && lf_tslock_fs_op(m, c))
+            return 1;
+    }
+    return 0;
+}
+
+/* Does removal event i sit in the catch of a try whose body creates the
+ * same key exclusively in the same function? The create failed: the lock
+ * exists and is someone else's, and removing it is a takeover judged on
+ * existence alone (standup's `catch { if (late) rmdir(lock) }`). Events are
+ * in source order, so the create comes before. Only a removal made there
+ * counts: a helper called there (`reclaimIfDead(file)`) judges for itself. */
+static int after_failed_create(const builder *b, size_t i) {
+    const lf_tslock_event *ev = &b->events.items[i];
+    for (TSNode p = ts_node_parent(ev->node); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        const char *t = ts_node_type(p);
+        if (!strcmp(t, "arrow_function") || !strcmp(t, "function_declaration") ||
+            !strcmp(t, "function_expression") || !strcmp(t, "method_definition") || !strcmp(t, "program"))
+            return 0;
+        if (strcmp(t, "catch_clause") != 0)
+            continue;
+        TSNode body = lf_tree_field(ts_node_parent(p), "body");
+        for (size_t j = i; j-- > 0;) {
+            const lf_tslock_event *c = &b->events.items[j];
+            if (c->kind == LF_TSEV_CREATE && c->key == ev->key && c->fn == ev->fn && inside(c->node, body))
+                return !fs_after(b->l->m, c, body);
+        }
+    }
+    return 0;
+}
+
 static int cmp_events(const void *a, const void *b) {
     const lf_tslock_event *x = a, *y = b;
     uint32_t sx = ts_node_start_byte(x->node), sy = ts_node_start_byte(y->node);
@@ -856,6 +935,10 @@ static lf_tslock *build(lf_tssem *m) {
                 continue;
             if (ev.kind != LF_TSEV_REMOVE && ev.kind != LF_TSEV_JUDGE && ev.kind != LF_TSEV_CREATE)
                 continue;
+            /* an acquire helper looks at the lock as part of taking it: the
+             * caller that then releases it has judged nothing */
+            if (ev.kind == LF_TSEV_JUDGE && creates_param(&b, ev_head, ev_next, lk->param_key, lk->callee))
+                continue;
             ev.fn = lk->fn;
             ev.node = lk->call;
             ev.key = lk->arg_key;
@@ -883,12 +966,21 @@ static lf_tslock *build(lf_tssem *m) {
             if (ev->key >= 0)
                 (ev->content ? content : presence)[ev->key] = tag;
             break;
+        case LF_TSEV_OVERWRITE:
+            /* rewritten after a look at its age in this function: a takeover */
+            if (ev->key >= 0 && presence[ev->key] == tag && !identity[ev->fn]) {
+                lf_tslock_key *k = &b.keys.items[ev->key];
+                k->flags |= LF_TSLOCK_BROKEN | LF_TSLOCK_BROKEN_LIVE;
+                if (ts_node_is_null(k->broken_at))
+                    k->broken_at = ev->node;
+            }
+            break;
         case LF_TSEV_REMOVE:
             if (ev->key < 0)
                 break;
             if (probe[ev->fn])
                 ev->judged = LF_TSJUDGED_LIVENESS;
-            else if (presence[ev->key] == tag)
+            else if (presence[ev->key] == tag || (!ev->via_helper && after_failed_create(&b, i)))
                 ev->judged = LF_TSJUDGED_PRESENCE;
             else if (content[ev->key] == tag)
                 ev->judged = LF_TSJUDGED_CONTENT;
@@ -941,6 +1033,7 @@ static lf_tslock *build(lf_tssem *m) {
     }
     if (pid_records(&b))
         flow_uses(&b, &links);
+    info_records(&b);
     flow_breakable(&b, m, &links);
     free(presence);
     free(content);
@@ -974,7 +1067,7 @@ void lf_tslock_free(lf_tslock *l) {
 
 /* A file appended to is a log or journal, not a lock, however it was created. */
 int lf_tslock_is_lock(unsigned flags) {
-    return (flags & LF_TSLOCK_USES) && !(flags & (LF_TSLOCK_PKG | LF_TSLOCK_APPENDED));
+    return (flags & LF_TSLOCK_USES) && !(flags & (LF_TSLOCK_PKG | LF_TSLOCK_APPENDED | LF_TSLOCK_INFO));
 }
 
 int32_t lf_tslock_key_index(lf_tslock *l, TSNode expr) {
