@@ -715,7 +715,51 @@ static const lf_tsbinding *api_param(lf_tssem *m, const char *key) {
  * function named like a breakable lock parameter (kesla's `unlock(filename)`
  * beside `lock(filename)`, katulong's `releaseFileLock(lockPath)`): a release
  * by name of any of these can delete a successor's lock. */
+/* A removed parameter named like a sibling function's lock parameter
+ * (`setLock(lockfile)` creates it, `clearLock(lockfile)` removes it) names
+ * that lock: the API's callers pass the same path to both. */
+/* Do the functions of parameters p and q belong to one API: methods of one
+ * class, prototype methods of one constructor, or both plain top-level
+ * functions of the module? */
+static int same_api(lf_tssem *m, const lf_tsbinding *p, const lf_tsbinding *q) {
+    if (m->scopes[p->scope].cls != m->scopes[q->scope].cls)
+        return 0;
+    TSNode x = lf_tssem_proto_owner(m, p->scope), y = lf_tssem_proto_owner(m, q->scope);
+    if (ts_node_is_null(x) || ts_node_is_null(y))
+        return ts_node_is_null(x) && ts_node_is_null(y);
+    uint32_t xa = ts_node_start_byte(x), xl = ts_node_end_byte(x) - xa;
+    uint32_t ya = ts_node_start_byte(y), yl = ts_node_end_byte(y) - ya;
+    return xl == yl && !memcmp(m->src->text + xa, m->src->text + ya, xl);
+}
+
+static void sibling_locks(builder *b, lf_tssem *m) {
+    for (size_t i = 0; i < b->events.len; i++) {
+        const lf_tslock_event *ev = &b->events.items[i];
+        if (ev->kind != LF_TSEV_REMOVE || ev->key < 0 || ev->via_helper)
+            continue;
+        lf_tslock_key *r = &b->keys.items[ev->key];
+        const lf_tsbinding *rp = lf_tslock_is_lock(r->flags) ? NULL : api_param(m, r->key);
+        if (!rp || (r->flags & (LF_TSLOCK_PKG | LF_TSLOCK_APPENDED)))
+            continue;
+        for (size_t k = 0; k < b->keys.len; k++) {
+            const lf_tslock_key *o = &b->keys.items[k];
+            if (k == (size_t)ev->key || !(o->flags & (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER)) ||
+                !lf_tslock_is_lock(o->flags))
+                continue;
+            const lf_tsbinding *op = api_param(m, o->key);
+            if (!op || op->name != rp->name || !same_api(m, op, rp))
+                continue;
+            r = &b->keys.items[ev->key];
+            r->flags |= LF_TSLOCK_ARG;
+            if (ts_node_is_null(r->evidence))
+                r->evidence = o->evidence;
+            break;
+        }
+    }
+}
+
 static void flow_breakable(builder *b, lf_tssem *m, const link_vec *links) {
+    sibling_locks(b, m);
     for (size_t i = 0; i < b->keys.len; i++)
         if (b->keys.items[i].flags & (LF_TSLOCK_BROKEN | LF_TSLOCK_BROKEN_LIVE))
             b->keys.items[i].flags |= LF_TSLOCK_BREAKABLE;
@@ -752,13 +796,12 @@ static void flow_breakable(builder *b, lf_tssem *m, const link_vec *links) {
         const lf_tsbinding *rp = (r->flags & LF_TSLOCK_BREAKABLE) ? NULL : api_param(m, r->key);
         if (!rp)
             continue;
-        int32_t rcls = m->scopes[rp->scope].cls;
         for (size_t k = 0; k < b->keys.len; k++) {
             const lf_tslock_key *o = &b->keys.items[k];
             if (k == (size_t)ev->key || !(o->flags & LF_TSLOCK_BREAKABLE) || !lf_tslock_is_lock(o->flags))
                 continue;
             const lf_tsbinding *op = api_param(m, o->key);
-            if (!op || op->name != rp->name || m->scopes[op->scope].cls != rcls)
+            if (!op || op->name != rp->name || !same_api(m, op, rp))
                 continue;
             r->flags |= LF_TSLOCK_ARG | LF_TSLOCK_BREAKABLE;
             if (ts_node_is_null(r->evidence))
