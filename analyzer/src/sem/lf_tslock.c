@@ -940,6 +940,7 @@ static lf_tslock *build(lf_tssem *m) {
                         ((ev->kind == LF_TSEV_REMOVE || ev->kind == LF_TSEV_JUDGE) &&
                          (strncmp(k, "call:", 5) == 0 || strncmp(k, "this.", 5) == 0));
     }
+    unsigned char *takes_lock = lf_xcalloc(m->n_scopes + 1, 1); /* per callee: 0 unknown, 1 yes, 2 no */
     for (size_t i = 0; i < m->n_calls && helper_events; i++) {
         int32_t s = lf_tssem_local_callee(m, m->calls[i].node);
         if (s <= 0)
@@ -947,7 +948,18 @@ static lf_tslock *build(lf_tssem *m) {
         int32_t caller = lf_tslock_fn_of(m, m->calls[i].scope);
         for (int32_t e = fn_head[s]; e >= 0 && caller != s; e = fn_next[e]) {
             lf_tslock_event ev = b.events.items[e];
-            if (ev.kind == LF_TSEV_PROBE) { /* a liveness helper: `if (!isAlive(pid)) rm(lock)` */
+            /* a liveness helper: `if (!isAlive(pid)) rm(lock)`; not an acquire
+             * helper that probes the holder and takes the lock itself (its
+             * caller's later removal is a release, not a judged break) */
+            if (ev.kind == LF_TSEV_PROBE && takes_lock[s] == 0) {
+                takes_lock[s] = 2;
+                for (int32_t t = fn_head[s]; t >= 0; t = fn_next[t])
+                    if (b.events.items[t].kind == LF_TSEV_CREATE || b.events.items[t].kind == LF_TSEV_OVERWRITE)
+                        takes_lock[s] = 1;
+            }
+            if (ev.kind == LF_TSEV_PROBE && takes_lock[s] == 1)
+                continue;
+            if (ev.kind == LF_TSEV_PROBE) {
                 ev.fn = caller;
                 ev.node = m->calls[i].node;
                 LF_VEC_PUSH(&b.events, ev);
@@ -965,6 +977,7 @@ static lf_tslock *build(lf_tssem *m) {
             LF_VEC_PUSH(&b.events, ev);
         }
     }
+    free(takes_lock);
     free(fn_head);
     free(fn_next);
     for (size_t i = 0; i < links.len; i++) {
@@ -1010,10 +1023,12 @@ static lf_tslock *build(lf_tssem *m) {
                 (ev->content ? content : presence)[ev->key] = tag;
             break;
         case LF_TSEV_OVERWRITE:
-            /* rewritten after a look at its age in this function: a takeover */
-            if (ev->key >= 0 && presence[ev->key] == tag && !identity[ev->fn]) {
+            /* rewritten after a look at its age, or after reading its owner
+             * record and probing the owner, in this function: a takeover */
+            if (ev->key >= 0 && !identity[ev->fn] &&
+                (presence[ev->key] == tag || (content[ev->key] == tag && probe[ev->fn]))) {
                 lf_tslock_key *k = &b.keys.items[ev->key];
-                k->flags |= LF_TSLOCK_BROKEN | LF_TSLOCK_BROKEN_LIVE;
+                k->flags |= LF_TSLOCK_BROKEN | (presence[ev->key] == tag ? LF_TSLOCK_BROKEN_LIVE : 0u);
                 if (ts_node_is_null(k->broken_at))
                     k->broken_at = ev->node;
             }
