@@ -91,12 +91,24 @@ static int in_failed_read_handler(TSNode n, TSNode read) {
     return 0;
 }
 
+/* Can a call in scope `wscope` run after a read in scope `rscope` as part of
+ * one read-modify-write? Only when it sits in the read's own body or in a
+ * callback nested in that body (`.then`, an error-first callback, a loop's
+ * arrow). Two sibling bodies (two `it(...)` callbacks, the `read:` and
+ * `write:` closures of one object) run independently of each other: what
+ * one reads is not what the other writes. */
+static int same_body(const lf_tssem *m, int32_t rscope, int32_t wscope) {
+    return lf_tssem_scope_within(m, wscope, rscope);
+}
+
 /* The first write of key `k` after `read` in function fn, or null. */
 static TSNode write_after(lf_tssem *m, int32_t fn, const char *k, TSNode read) {
     uint32_t after = ts_node_start_byte(read);
+    int32_t rscope = lf_tssem_scope_of(m, read);
     for (int32_t i = fn >= 0 ? m->scopes[fn].first_call : -1; i >= 0; i = m->calls[i].next_in_fn) {
         const lf_tscall *c = &m->calls[i];
-        if (ts_node_start_byte(c->node) <= after || in_failed_read_handler(c->node, read))
+        if (ts_node_start_byte(c->node) <= after || !same_body(m, rscope, c->scope) ||
+            in_failed_read_handler(c->node, read))
             continue;
         TSNode target = written_path(m, c->node);
         if (!ts_node_is_null(target) && lf_tssem_path_key(m, target) == k)
@@ -152,6 +164,102 @@ static int reads_param(lf_tssem *m, int32_t s) {
         }
     }
     return -1;
+}
+
+/* ---- paths that are not shared documents ---- */
+
+/* Does path expression `expr` name a file under a directory the process
+ * made for itself with mkdtemp (`join(mkdtempSync(join(tmpdir(), "x-")),
+ * "state.json")`, through names and assignments, `${dir}/f` and `dir + "/f"`)?
+ * No other process knows that directory, so nothing else reads or writes the
+ * document: its read-modify-write cannot lose another's update. Every
+ * spelling reached must end at the mkdtemp (a name also bound to a shared
+ * path is shared). os.tmpdir() alone is shared by every process. Bounded. */
+static int under_private_dir(lf_tssem *m, TSNode expr) {
+    enum { MAX_STEPS = 48 };
+    TSNode work[MAX_STEPS];
+    size_t top = 0, steps = 0;
+    int reached = 0;
+    work[top++] = expr;
+    while (top > 0) {
+        if (++steps > MAX_STEPS)
+            return 0;
+        TSNode x = lf_tssem_unwrap(work[--top]);
+        TSNode next[8];
+        size_t nn = 0;
+        if (lf_tree_is(x, "call_expression")) {
+            const char *op = lf_tslock_fs_op(m, x);
+            const char *q = lf_tssem_callee(m, x);
+            if (op && !strcmp(op, "mkdtemp")) {
+                reached = 1;
+                continue;
+            }
+            if (!q || (strcmp(q, "path.join") != 0 && strcmp(q, "path.resolve") != 0 &&
+                       strcmp(q, "path.posix.join") != 0 && strcmp(q, "path.win32.join") != 0))
+                return 0;
+            next[nn++] = lf_tssem_arg(x, 0);
+        } else if (lf_tree_is(x, "binary_expression")) {
+            next[nn++] = lf_tree_field(x, "left");
+        } else if (lf_tree_is(x, "template_string")) {
+            TSNode first = ts_node_named_child(x, 0);
+            if (!lf_tree_is(first, "template_substitution") ||
+                ts_node_start_byte(first) != ts_node_start_byte(x) + 1)
+                return 0;
+            next[nn++] = ts_node_named_child(first, 0);
+        } else if (lf_tree_is(x, "identifier")) {
+            /* every value the name is given: its declaration and any later
+             * assignment (a test's `root = mkdtempSync(...)` in beforeEach) */
+            uint32_t a = ts_node_start_byte(x), b = ts_node_end_byte(x);
+            const char *name = lf_tssem_intern(m, m->src->text + a, b - a);
+            int32_t use = lf_tssem_scope_of(m, x);
+            for (size_t i = 0; i < m->n_bindings; i++) {
+                const lf_tsbinding *bd = &m->bindings[i];
+                if (bd->name != name || ts_node_is_null(bd->value))
+                    continue;
+                if (bd->kind == LF_TSBIND_PARAM || bd->kind == LF_TSBIND_IMPORT || bd->member)
+                    return 0;
+                if (bd->kind == LF_TSBIND_VAR && !lf_tssem_scope_within(m, use, bd->scope))
+                    continue;
+                if ((bd->kind != LF_TSBIND_VAR && bd->kind != LF_TSBIND_ASSIGN) || nn == 8)
+                    return 0;
+                next[nn++] = bd->value;
+            }
+        }
+        if (nn == 0)
+            return 0;
+        for (size_t i = 0; i < nn; i++) {
+            if (ts_node_is_null(next[i]) || top == MAX_STEPS)
+                return 0;
+            work[top++] = next[i];
+        }
+    }
+    return reached;
+}
+
+/* Is `key` a path the module uses as a lock (created exclusively, handed to
+ * a lock library, or holding a pid that it also removes: a pid lock's
+ * check-then-write)? A lock file's owner record is not a document: its
+ * check-then-write is the lock's own race (LF301/LF303 judge it), not a
+ * lost update of state. */
+static int is_lock_path(lf_tslock *l, TSNode key) {
+    int32_t k = lf_tslock_key_index(l, key);
+    if (k < 0 || !lf_tslock_is_lock(l->keys[k].flags))
+        return 0;
+    if (l->keys[k].flags & (LF_TSLOCK_EXCL | LF_TSLOCK_HELPER | LF_TSLOCK_BROKEN))
+        return 1;
+    for (size_t i = 0; i < l->n_events; i++)
+        if (l->events[i].kind == LF_TSEV_REMOVE && l->events[i].key == k)
+            return 1;
+    return 0;
+}
+
+/* Not a shared document: a lock's own file, or a file in a private directory. */
+static int not_a_document(lf_tssem *m, lf_tslock **l, TSNode key) {
+    if (under_private_dir(m, key))
+        return 1;
+    if (!*l)
+        *l = lf_tslock_build(m);
+    return is_lock_path(*l, key);
 }
 
 typedef struct parsed_read {
@@ -241,7 +349,8 @@ static void accessor_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l, const pa
                 for (size_t j = 0; j < u.uses.len && ts_node_is_null(w); j++) {
                     TSNode a = assigned_by(u.uses.items[j]);
                     if (!ts_node_is_null(a) && lf_tslock_fn_of(m, lf_tssem_scope_of(m, a)) == fn &&
-                        ts_node_end_byte(a) > ts_node_end_byte(r))
+                        ts_node_end_byte(a) > ts_node_end_byte(r) &&
+                        same_body(m, lf_tssem_scope_of(m, r), lf_tssem_scope_of(m, a)))
                         w = a;
                 }
                 if (ts_node_is_null(w))
@@ -297,10 +406,34 @@ static const char *kept_in(lf_tssem *m, TSNode call) {
     return lf_tssem_intern(m, m->src->text + a, b - a);
 }
 
-/* Does the argument carry variable v: v itself, or a call (one hop, through
- * a name) that is given v (`this.#fillInDefaults(store)`)? */
+/* Is x an object or array literal made from v: `{ ...v, n: 1 }`, `[...v, x]`,
+ * `{ items: v }`, `{ n: v.n + 1 }` (v spread or named in one of its values)? */
+static int literal_of(lf_tssem *m, TSNode x, const char *v) {
+    if (!lf_tree_is(x, "object") && !lf_tree_is(x, "array"))
+        return 0;
+    uint32_t n = ts_node_named_child_count(x);
+    for (uint32_t i = 0; i < n && i < 64; i++) {
+        TSNode e = ts_node_named_child(x, i);
+        if (lf_tree_is(e, "spread_element") || lf_tree_is(e, "pair"))
+            e = lf_tree_is(e, "pair") ? lf_tree_field(e, "value") : ts_node_named_child(e, 0);
+        e = lf_tssem_unwrap(e);
+        /* `v.count + 1`, `v.items`: the operand's root object */
+        for (int hop = 0; hop < 4 && lf_tree_is(e, "binary_expression"); hop++)
+            e = lf_tssem_unwrap(lf_tree_field(e, "left"));
+        for (int hop = 0; hop < 8 && lf_tree_is(e, "member_expression"); hop++)
+            e = lf_tree_field(e, "object");
+        if (lf_tree_is(e, "identifier") && lf_tree_text_eq(m->src, e, v))
+            return 1;
+    }
+    return 0;
+}
+
+/* Does the argument carry variable v: v itself, a literal made from it, or
+ * a call (one hop, through a name) that is given v (`this.#fillInDefaults(store)`)? */
 static int carries(lf_tssem *m, TSNode arg, const char *v) {
     TSNode x = lf_tssem_unwrap(arg);
+    if (literal_of(m, x, v))
+        return 1;
     for (int hop = 0; hop < 2 && !ts_node_is_null(x); hop++) {
         if (lf_tree_is(x, "identifier")) {
             if (lf_tree_text_eq(m->src, x, v))
@@ -333,6 +466,7 @@ static int32_t setter_of(lf_tssem *m, int32_t cls, TSNode prop) {
 typedef struct assign_walk {
     lf_tssem *m;
     int32_t fn, cls;
+    int32_t rscope; /* the read's own body: the write must sit in it (same_body) */
     uint32_t after;
     const char *v;
     const key_vec *wr;  /* per scope */
@@ -350,7 +484,8 @@ static lf_walk_action find_setter_write(TSNode n, void *ud) {
         return LF_WALK_CONTINUE;
     TSNode left = lf_tree_field(n, "left");
     if (!lf_tree_is(left, "member_expression") || !lf_tree_is(lf_tree_field(left, "object"), "this") ||
-        lf_tslock_fn_of(a->m, lf_tssem_scope_of(a->m, n)) != a->fn || !carries(a->m, lf_tree_field(n, "right"), a->v))
+        lf_tslock_fn_of(a->m, lf_tssem_scope_of(a->m, n)) != a->fn ||
+        !same_body(a->m, a->rscope, lf_tssem_scope_of(a->m, n)) || !carries(a->m, lf_tree_field(n, "right"), a->v))
         return LF_WALK_CONTINUE;
     int32_t st = setter_of(a->m, a->cls, lf_tree_field(left, "property"));
     for (size_t k = 0; st >= 0 && k < a->want->len; k++)
@@ -362,28 +497,53 @@ static lf_walk_action find_setter_write(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
+/* The key a function's read or write is summarised under: a method keeps
+ * every key (its class's fields name the file); a module function only a
+ * path that is not its own parameter (a parameter's key means nothing to a
+ * caller, which names the file by its argument). */
+static const char *summary_key(lf_tssem *m, int32_t fn, TSNode path) {
+    const char *k = lf_tssem_path_key(m, path);
+    return m->scopes[fn].cls < 0 && lf_tssem_key_param(m, k) ? NULL : k;
+}
+
+/* Does h write key k without reading it first? A writer that re-reads the
+ * file and merges into it (`saveState(s)` reading the disk copy, then
+ * renaming the merge over it) is a read-modify-write of its own, reported
+ * in h; its callers' reads are the same root bug, not reported again. */
+static int writes_fresh(const key_vec *own, const key_vec *wr, int32_t h, const char *k) {
+    return key_in(&wr[h], k) && !key_in(&own[h], k);
+}
+
 static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
     const lf_source *src = m->src;
     size_t ns = m->n_scopes;
     key_vec *rd = lf_xcalloc(ns, sizeof *rd), *wr = lf_xcalloc(ns, sizeof *wr);
     int32_t *callee = lf_xmalloc((m->n_calls + 1) * sizeof *callee);
+    signed char *parses = lf_xcalloc(ns, 1); /* parses_json per scope: 0 unknown, 1, -1 */
     int any = 0;
     for (size_t i = 0; i < m->n_calls; i++) {
         const lf_tscall *c = &m->calls[i];
         int32_t fn = lf_tslock_fn_of(m, c->scope);
         callee[i] = -1;
-        if (fn <= 0 || m->scopes[fn].cls < 0)
+        if (fn <= 0)
             continue;
+        /* a method calls its class's methods; a module function the module's
+         * functions (shipyard's `readState()` ... `writeState(state)`) */
         int32_t t = lf_tssem_local_callee(m, c->node);
         if (t > 0 && t != fn && m->scopes[t].cls == m->scopes[fn].cls)
             callee[i] = t;
         const char *op = lf_tslock_fs_op(m, c->node);
         if (op && (!strcmp(op, "readFile") || !strcmp(op, "readJson") || !strcmp(op, "readJSON")))
-            any |= key_add_to(&rd[fn], lf_tssem_path_key(m, lf_tssem_arg(c->node, 0)));
+            any |= key_add_to(&rd[fn], summary_key(m, fn, lf_tssem_arg(c->node, 0)));
         TSNode w = written_path(m, c->node);
         if (!ts_node_is_null(w))
-            any |= key_add_to(&wr[fn], lf_tssem_path_key(m, w));
+            any |= key_add_to(&wr[fn], summary_key(m, fn, w));
     }
+    /* what each function reads in its own body, before the calls add theirs */
+    key_vec *own = lf_xcalloc(ns, sizeof *own);
+    for (size_t i = 0; any && i < ns; i++)
+        for (size_t k = 0; k < rd[i].len; k++)
+            key_add_to(&own[i], rd[i].items[k]);
     /* what a method's calls of the class's methods read and write, a few levels deep */
     for (int round = 0; any && round < 4; round++) {
         int changed = 0;
@@ -403,6 +563,14 @@ static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
         int32_t t = callee[i];
         if (t < 0 || !rd[t].len)
             continue;
+        /* a module function's read counts when it parses what it read (a
+         * raw copy is no document); a class's reader keeps its old reach */
+        if (m->scopes[t].cls < 0) {
+            if (parses[t] == 0)
+                parses[t] = parses_json(m, t) ? 1 : -1;
+            if (parses[t] < 0)
+                continue;
+        }
         int32_t fn = lf_tslock_fn_of(m, m->calls[i].scope);
         const char *key = NULL;
         TSNode wnode = {0};
@@ -414,7 +582,7 @@ static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
             TSNode outer = lf_ts_parent(up);
             int32_t h = lf_tree_is(outer, "call_expression") ? lf_tssem_local_callee(m, outer) : -1;
             for (size_t k = 0; h > 0 && h != fn && k < rd[t].len && !key; k++)
-                if (key_in(&wr[h], rd[t].items[k])) {
+                if (writes_fresh(own, wr, h, rd[t].items[k])) {
                     key = rd[t].items[k];
                     wnode = outer;
                 }
@@ -424,14 +592,15 @@ static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
             continue;
         for (size_t j = i + 1; j < m->n_calls && !key; j++) {
             int32_t h = callee[j];
-            if (h < 0 || lf_tslock_fn_of(m, m->calls[j].scope) != fn)
+            if (h < 0 || lf_tslock_fn_of(m, m->calls[j].scope) != fn ||
+                !same_body(m, m->calls[i].scope, m->calls[j].scope))
                 continue;
             size_t n = lf_tssem_nargs(m->calls[j].node);
             int given = 0;
             for (uint32_t a = 0; a < n && a < 8 && !given; a++)
                 given = carries(m, lf_tssem_arg(m->calls[j].node, a), v);
             for (size_t k = 0; given && k < rd[t].len && !key; k++)
-                if (key_in(&wr[h], rd[t].items[k])) {
+                if (writes_fresh(own, wr, h, rd[t].items[k])) {
                     key = rd[t].items[k];
                     wnode = m->calls[j].node;
                 }
@@ -441,6 +610,7 @@ static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
             memset(&aw, 0, sizeof aw);
             aw.m = m;
             aw.fn = fn;
+            aw.rscope = m->calls[i].scope;
             aw.cls = m->scopes[fn].cls;
             aw.after = ts_node_end_byte(m->calls[i].node);
             aw.v = v;
@@ -457,9 +627,9 @@ static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
         if (lf_ts_lock_held(m, *l, m->calls[i].node))
             continue;
         char *r = lf_py_short(src, m->calls[i].node), *w = lf_py_short(src, wnode);
-        char *msg = lf_xasprintf("%s reads a file the class writes back at line %u (%s) with no lock held: "
+        char *msg = lf_xasprintf("%s reads a file the %s writes back at line %u (%s) with no lock held: "
                                  "concurrent processes overwrite each other's updates",
-                                 r, lf_py_line(src, wnode), w);
+                                 r, m->scopes[fn].cls >= 0 ? "class" : "module", lf_py_line(src, wnode), w);
         lf_ctx_emit(ctx, m->calls[i].node, msg, SIZE_MAX);
         lf_ctx_witness(ctx, lf_wit_read_write(src, m->calls[i].node, wnode, (TSNode){0}));
         free(msg);
@@ -469,10 +639,13 @@ static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
     for (size_t i = 0; i < ns; i++) {
         LF_VEC_FREE(&rd[i]);
         LF_VEC_FREE(&wr[i]);
+        LF_VEC_FREE(&own[i]);
     }
+    free(own);
     free(rd);
     free(wr);
     free(callee);
+    free(parses);
 }
 
 void lf104_ts_run(lf_check_ctx *ctx) {
@@ -503,10 +676,8 @@ void lf104_ts_run(lf_check_ctx *ctx) {
         const char *k = lf_tssem_path_key(m, key);
         LF_VEC_PUSH(&reads, ((parsed_read){fn, k}));
         TSNode write = write_after(m, fn, k, read);
-        if (ts_node_is_null(write))
+        if (ts_node_is_null(write) || not_a_document(m, &l, key))
             continue;
-        if (!l)
-            l = lf_tslock_build(m);
         if (lf_ts_lock_held(m, l, read))
             continue;
         char *r = lf_py_short(src, read), *what = lf_py_short(src, key);
@@ -538,10 +709,8 @@ void lf104_ts_run(lf_check_ctx *ctx) {
             continue;
         const char *k = lf_tssem_path_key(m, arg);
         TSNode write = write_after(m, fn, k, call);
-        if (ts_node_is_null(write))
+        if (ts_node_is_null(write) || not_a_document(m, &l, arg))
             continue;
-        if (!l)
-            l = lf_tslock_build(m);
         if (lf_ts_lock_held(m, l, call))
             continue;
         char *r = lf_py_short(src, call), *what = lf_py_short(src, arg);
@@ -557,7 +726,6 @@ void lf104_ts_run(lf_check_ctx *ctx) {
     free(reader);
     if (reads.len)
         accessor_rmw(ctx, m, &l, &reads);
-    if (m->n_classes)
-        method_rmw(ctx, m, &l);
+    method_rmw(ctx, m, &l);
     LF_VEC_FREE(&reads);
 }

@@ -42,7 +42,8 @@ static int mentions_mtime(const lf_source *src, TSNode n) {
     return lf_ts_text_has(src, n, "mtime") || lf_ts_text_has(src, n, "ctime");
 }
 
-/* The stat call whose callback receives parameter `obj` (`fs.stat(p, (err, st) => ...)`), or null. */
+/* The stat call whose callback receives parameter `obj` (`fs.stat(p, (err, st) => ...)`,
+ * `fsp.stat(p).then((st) => ...)`), or null. */
 static TSNode callback_stat(lf_tssem *m, TSNode obj) {
     if (!lf_tree_is(obj, "identifier"))
         return (TSNode){0};
@@ -53,7 +54,14 @@ static TSNode callback_stat(lf_tssem *m, TSNode obj) {
         return (TSNode){0};
     TSNode args = lf_ts_parent(m->scopes[bd->scope].node);
     TSNode call = lf_ts_parent(args);
-    return lf_tree_is(args, "arguments") && lf_tree_is(call, "call_expression") ? call : (TSNode){0};
+    if (!lf_tree_is(args, "arguments") || !lf_tree_is(call, "call_expression"))
+        return (TSNode){0};
+    /* `stat(p).then((st) => ...)`: the promise's stat */
+    TSNode f = lf_tree_field(call, "function");
+    if (lf_tree_is(f, "member_expression") && lf_tree_text_eq(m->src, lf_tree_field(f, "property"), "then") &&
+        lf_tree_is(lf_tssem_unwrap(lf_tree_field(f, "object")), "call_expression"))
+        return lf_tssem_unwrap(lf_tree_field(f, "object"));
+    return call;
 }
 
 /* The stat'ed path a `X.mtimeMs` object comes from, or null. The object is
@@ -229,7 +237,10 @@ static void judge_read(walk *w, TSNode read, TSNode stat_value) {
         while (lf_tree_is(decl, "call_expression") || lf_tree_is(decl, "member_expression") ||
                lf_tree_is(decl, "parenthesized_expression") || lf_tree_is(decl, "await_expression"))
             decl = lf_ts_parent(decl);
-        TSNode name = lf_tree_is(decl, "variable_declarator") ? lf_tree_field(decl, "name") : (TSNode){0};
+        /* or assigned to a name declared before (`let t; try { t = statSync(p).mtimeMs } ...`) */
+        TSNode name = lf_tree_is(decl, "variable_declarator")    ? lf_tree_field(decl, "name")
+                      : lf_tree_is(decl, "assignment_expression") ? lf_tree_field(decl, "left")
+                                                                  : (TSNode){0};
         if (lf_tree_is(name, "identifier")) {
             uses_walk uw = {m, name, {0}};
             lf_tree_walk(m->scopes[lf_tssem_scope_of(m, name)].node, collect_use, &uw);

@@ -1,7 +1,9 @@
 /* LF303 for TS/JS: a `process.kill(pid, 0)` liveness probe read wrongly.
  *  1. Every error read as "dead": the probe sits in a try whose catch gives a
  *     dead verdict (returns false/null/undefined/0, assigns false, or removes
- *     a file) without looking at the error's code: EPERM (the process exists
+ *     a file), or answers with a boolean the try's success path does not give
+ *     (an `isStale` whose catch returns true, a callback handed `false`),
+ *     without looking at the error's code: EPERM (the process exists
  *     but belongs to another user) then reads as dead. A catch that tests
  *     `code`/`errno`, names EPERM or ESRCH, or rethrows is never reported.
  *  2. Pid reuse: the probe's pid was read from a file (JSON.parse / parseInt
@@ -23,7 +25,28 @@ typedef struct verdict_walk {
     const lf_source *src;
     lf_tssem *m;
     int dead, reads_code, rethrows;
+    int verdict; /* a boolean literal the block gives as its answer: returned, or handed to a callback
+                    (`done(null, false)`); 't', 'f', or 0 */
 } verdict_walk;
+
+/* A boolean literal: 't', 'f', else 0. */
+static int bool_literal(TSNode n) {
+    n = lf_tree_unparen(n);
+    return lf_tree_is(n, "true") ? 't' : lf_tree_is(n, "false") ? 'f' : 0;
+}
+
+/* The verdict a return or a callback call gives, when it is a boolean literal. */
+static int verdict_of(TSNode n) {
+    if (lf_tree_is(n, "return_statement"))
+        return bool_literal(ts_node_named_child(n, 0));
+    if (lf_tree_is(n, "call_expression") && lf_tree_is(lf_tree_field(n, "function"), "identifier")) {
+        size_t k = lf_tssem_nargs(n);
+        for (uint32_t i = 0; i < k && i < 4; i++)
+            if (bool_literal(lf_tssem_arg(n, i)))
+                return bool_literal(lf_tssem_arg(n, i));
+    }
+    return 0;
+}
 
 static int falsy_literal(const lf_source *src, TSNode n) {
     n = lf_tree_unparen(n);
@@ -34,8 +57,10 @@ static int falsy_literal(const lf_source *src, TSNode n) {
 static lf_walk_action visit_catch(TSNode n, void *ud) {
     verdict_walk *w = ud;
     const char *t = ts_node_type(n);
-    if (!strcmp(t, "comment"))
+    if (!strcmp(t, "comment") || !strcmp(t, "arrow_function") || !strcmp(t, "function_expression"))
         return LF_WALK_SKIP;
+    if (!w->verdict)
+        w->verdict = verdict_of(n);
     if (!strcmp(t, "throw_statement")) {
         w->rethrows = 1;
     } else if (!strcmp(t, "return_statement")) {
@@ -207,14 +232,29 @@ void lf303_ts_run(lf_check_ctx *ctx) {
         TSNode handler = enclosing_catch(c->node, fn);
         char *call = lf_py_short(src, c->node);
         if (!ts_node_is_null(handler)) {
-            verdict_walk w = {src, m, 0, 0, 0};
+            verdict_walk w = {src, m, 0, 0, 0, 0};
             lf_tree_walk(lf_tree_field(handler, "body"), visit_catch, &w);
-            if (w.dead && !w.reads_code && !w.rethrows) {
+            /* a catch answering with a boolean the try's own success path
+             * does not give (`isStale`: catch { return true }; callback
+             * style: try { done(null, true) } catch { done(null, false) })
+             * is the "dead" answer too */
+            int other = 0;
+            if (!w.dead && w.verdict) {
+                verdict_walk tw = {src, m, 0, 0, 0, 0};
+                TSNode try_body = lf_tree_field(lf_ts_parent(handler), "body");
+                lf_tree_walk(try_body, visit_catch, &tw);
+                other = tw.verdict != w.verdict;
+            }
+            if ((w.dead || other) && !w.reads_code && !w.rethrows) {
                 char *msg = lf_xasprintf("%s: the catch on line %u reads every error as \"dead\", but EPERM means "
                                          "the process exists and belongs to another user: its lock is then broken "
                                          "while it is held (tell ESRCH from EPERM through the error's code)",
                                          call, lf_py_line(src, handler));
-                lf_ctx_emit_site(ctx, c->node, msg, make_site(c->node, handler, fn), lf303_ts_site_free);
+                lf_ctx_emit_site(ctx, c->node, msg,
+                                 w.dead ? make_site(c->node, handler, fn)
+                                        : site_decline("the catch answers with a verdict the fix does not "
+                                                       "rewrite (a `true` or a callback's argument)"),
+                                 lf303_ts_site_free);
                 lf_ctx_witness(ctx, lf_wit_eperm(src, c->node, handler));
                 free(msg);
                 free(call);

@@ -117,6 +117,14 @@ static int flag_is(const char *f, const char *const *set) {
 static const char *const k_excl_flags[] = {"wx", "wx+", "ax", "ax+", NULL};
 static const char *const k_append_flags[] = {"a", "a+", "ax", "ax+", "as", "as+", NULL};
 
+/* An open for a plain (truncating) write: "w", "w+". */
+static int f_is_write(lf_tssem *m, TSNode fl) {
+    char *f = flags_of(m, fl);
+    int w = f && (!strcmp(f, "w") || !strcmp(f, "w+"));
+    free(f);
+    return w;
+}
+
 static int mentions(const lf_source *src, TSNode n, const char *needle) {
     if (ts_node_is_null(n))
         return 0;
@@ -150,6 +158,19 @@ static int failure_handled(lf_tssem *m, TSNode call) {
     TSNode last = n ? lf_tssem_unwrap(lf_tssem_arg(call, (uint32_t)n - 1)) : (TSNode){0};
     if (lf_tree_is(last, "arrow_function") || lf_tree_is(last, "function_expression") || lf_tree_is(last, "function"))
         return 1;
+    /* callback form handing the error on to a callback it was given
+     * (`fs.writeFile(p, pid, { flag: "wx" }, callback)`): the caller's
+     * callback gets EEXIST, so the create's exclusivity is relied on */
+    if (n >= 2 && lf_tree_is(last, "identifier")) {
+        const char *q = lf_tssem_callee(m, call);
+        size_t ql = q ? strlen(q) : 0;
+        const lf_tscall *c = lf_tssem_call(m, call);
+        uint32_t a = ts_node_start_byte(last), b = ts_node_end_byte(last);
+        const lf_tsbinding *bd =
+            c ? lf_tssem_binding_at(m, c->scope, lf_tssem_intern(m, m->src->text + a, b - a), a) : NULL;
+        if (ql > 0 && !(ql > 4 && !strcmp(q + ql - 4, "Sync")) && bd && bd->kind == LF_TSBIND_PARAM)
+            return 1;
+    }
     TSNode cur = call;
     for (int steps = 0; steps < 64; steps++) {
         TSNode p = ts_node_parent(cur);
@@ -199,6 +220,24 @@ static int proc_pid_path(lf_tssem *m, TSNode p) {
     if (lf_tree_is(p, "template_string"))
         return b - a > 8 && !strncmp(t, "`/proc/${", 9);
     return (lf_tree_is(head, "string") && b - a == 8 && !strncmp(t + 1, "/proc/", 6));
+}
+
+/* What a written value holds when it is a name: the variable's value, or a
+ * field's (`this.pidString = \`${process.pid}\``), one hop. */
+static TSNode written_value(lf_tssem *m, TSNode v) {
+    v = lf_tssem_unwrap(v);
+    if (lf_tree_is(v, "identifier"))
+        return lf_tssem_resolve_value(m, v);
+    if (lf_tree_is(v, "member_expression") && lf_tree_is(lf_tree_field(v, "object"), "this")) {
+        int32_t s = lf_tssem_scope_of(m, v);
+        int32_t cls = s >= 0 ? m->scopes[s].cls : -1;
+        TSNode p = lf_tree_field(v, "property");
+        uint32_t a = ts_node_start_byte(p), b = ts_node_end_byte(p);
+        const lf_tsbinding *f =
+            cls >= 0 ? lf_tssem_field(m, cls, lf_tssem_intern(m, m->src->text + a, b - a)) : NULL;
+        return f ? f->value : (TSNode){0};
+    }
+    return (TSNode){0};
 }
 
 typedef struct builder {
@@ -455,8 +494,11 @@ static void direct_events(builder *b, lf_tssem *m) {
             } else if (append) {
                 flag(b, k, LF_TSLOCK_APPENDED, call);
                 event(b, LF_TSEV_APPEND, fn, call, k, a0);
+            } else if (strcmp(op, "writeFile") == 0 || (strcmp(op, "open") == 0 && f_is_write(m, fl))) {
+                event(b, LF_TSEV_OVERWRITE, fn, call, k, a0);
             }
-            if (strcmp(op, "writeFile") == 0 && mentions(m->src, a1, "process.pid"))
+            if (strcmp(op, "writeFile") == 0 &&
+                (mentions(m->src, a1, "process.pid") || mentions(m->src, written_value(m, a1), "process.pid")))
                 flag(b, k, LF_TSLOCK_PID, call);
         } else if (op_in(op, k_presence) || op_in(op, k_content)) {
             int32_t k = key_add(b, lf_tssem_path_key(m, a0));
@@ -596,6 +638,250 @@ static void collect_links(builder *b, lf_tssem *m, link_vec *out) {
     LF_VEC_FREE(&all);
 }
 
+/* Lock uses flow up (a helper that creates its parameter makes the
+ * argument a lock) and down (an argument that is a lock makes the
+ * parameter one); flags only grow, so a few rounds settle chains. */
+static void flow_uses(builder *b, const link_vec *links) {
+    for (int round = 0; round < MAX_ROUNDS; round++) {
+        int changed = 0;
+        for (size_t i = 0; i < links->len; i++) {
+            const link *lk = &links->items[i];
+            if (lk->arg_key < 0 || lk->param_key < 0)
+                continue;
+            lf_tslock_key *ak = &b->keys.items[lk->arg_key], *pk = &b->keys.items[lk->param_key];
+            if ((pk->flags & (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER)) && !(ak->flags & LF_TSLOCK_HELPER)) {
+                flag(b, lk->arg_key, LF_TSLOCK_HELPER, lk->call);
+                changed = 1;
+            }
+            ak = &b->keys.items[lk->arg_key];
+            pk = &b->keys.items[lk->param_key];
+            if (lf_tslock_is_lock(ak->flags) && !(pk->flags & LF_TSLOCK_ARG)) {
+                flag(b, lk->param_key, LF_TSLOCK_ARG, lk->arg);
+                changed = 1;
+            }
+        }
+        if (!changed)
+            break;
+    }
+}
+
+/* A pid lock's record by use: a function reads the file, probes the pid
+ * it holds and removes the file when the owner is judged dead (aws-cdk's
+ * `_currentWriter`: readFile, process.kill(pid, 0), unlink). The pid may
+ * have been written through a field or a helper the model does not follow;
+ * reading it back and judging its owner is what makes the file a lock,
+ * in a module that has no other lock. */
+static int pid_records(builder *b) {
+    int any = 0;
+    /* a module with a lock by use excludes with that one: its other pid
+     * records are what the holder publishes (a server's url and pid) */
+    for (size_t i = 0; i < b->keys.len; i++)
+        if (lf_tslock_is_lock(b->keys.items[i].flags))
+            return 0;
+    for (size_t i = 0; i < b->events.len; i++) {
+        const lf_tslock_event *ev = &b->events.items[i];
+        if (ev->kind != LF_TSEV_REMOVE || ev->key < 0 || ev->judged != LF_TSJUDGED_LIVENESS ||
+            (b->keys.items[ev->key].flags & (LF_TSLOCK_USES | LF_TSLOCK_PKG)))
+            continue;
+        for (size_t j = 0; j < i; j++) {
+            const lf_tslock_event *r = &b->events.items[j];
+            if (r->kind == LF_TSEV_JUDGE && r->content && r->key == ev->key && r->fn == ev->fn) {
+                flag(b, ev->key, LF_TSLOCK_PID, r->node);
+                any = 1;
+                break;
+            }
+        }
+    }
+    return any;
+}
+
+/* The parameter a key names, when it is one of a top-level function's or of
+ * a method's (its sibling functions' parameters of the same name are the
+ * same API argument: `lock(filename)` / `unlock(filename)`), else NULL. */
+static const lf_tsbinding *api_param(lf_tssem *m, const char *key) {
+    const lf_tsbinding *p = lf_tssem_key_param(m, key);
+    if (!p || p->scope <= 0)
+        return NULL;
+    const lf_tsscope *s = &m->scopes[p->scope];
+    if (s->fn != p->scope)
+        return NULL;
+    int32_t up = s->parent;
+    /* a top-level function, one assigned in a top-level declaration, or a method */
+    return up == 0 || s->cls >= 0 ? p : NULL;
+}
+
+/* Which locks the module breaks somewhere (BREAKABLE): a broken key, the
+ * parameters such a lock is handed to, and a removed parameter of a sibling
+ * function named like a breakable lock parameter (kesla's `unlock(filename)`
+ * beside `lock(filename)`, katulong's `releaseFileLock(lockPath)`): a release
+ * by name of any of these can delete a successor's lock. */
+/* A removed parameter named like a sibling function's lock parameter
+ * (`setLock(lockfile)` creates it, `clearLock(lockfile)` removes it) names
+ * that lock: the API's callers pass the same path to both. */
+/* Do the functions of parameters p and q belong to one API: methods of one
+ * class, prototype methods of one constructor, or both plain top-level
+ * functions of the module? */
+static int same_api(lf_tssem *m, const lf_tsbinding *p, const lf_tsbinding *q) {
+    if (m->scopes[p->scope].cls != m->scopes[q->scope].cls)
+        return 0;
+    TSNode x = lf_tssem_proto_owner(m, p->scope), y = lf_tssem_proto_owner(m, q->scope);
+    if (ts_node_is_null(x) || ts_node_is_null(y))
+        return ts_node_is_null(x) && ts_node_is_null(y);
+    uint32_t xa = ts_node_start_byte(x), xl = ts_node_end_byte(x) - xa;
+    uint32_t ya = ts_node_start_byte(y), yl = ts_node_end_byte(y) - ya;
+    return xl == yl && !memcmp(m->src->text + xa, m->src->text + ya, xl);
+}
+
+static void sibling_locks(builder *b, lf_tssem *m) {
+    for (size_t i = 0; i < b->events.len; i++) {
+        const lf_tslock_event *ev = &b->events.items[i];
+        if (ev->kind != LF_TSEV_REMOVE || ev->key < 0 || ev->via_helper)
+            continue;
+        lf_tslock_key *r = &b->keys.items[ev->key];
+        const lf_tsbinding *rp = lf_tslock_is_lock(r->flags) ? NULL : api_param(m, r->key);
+        if (!rp || (r->flags & (LF_TSLOCK_PKG | LF_TSLOCK_APPENDED)))
+            continue;
+        for (size_t k = 0; k < b->keys.len; k++) {
+            const lf_tslock_key *o = &b->keys.items[k];
+            if (k == (size_t)ev->key || !(o->flags & (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER)) ||
+                !lf_tslock_is_lock(o->flags))
+                continue;
+            const lf_tsbinding *op = api_param(m, o->key);
+            if (!op || op->name != rp->name || !same_api(m, op, rp))
+                continue;
+            r = &b->keys.items[ev->key];
+            r->flags |= LF_TSLOCK_ARG;
+            if (ts_node_is_null(r->evidence))
+                r->evidence = o->evidence;
+            break;
+        }
+    }
+}
+
+static void flow_breakable(builder *b, lf_tssem *m, const link_vec *links) {
+    sibling_locks(b, m);
+    for (size_t i = 0; i < b->keys.len; i++)
+        if (b->keys.items[i].flags & (LF_TSLOCK_BROKEN | LF_TSLOCK_BROKEN_LIVE))
+            b->keys.items[i].flags |= LF_TSLOCK_BREAKABLE;
+    for (int round = 0; round < MAX_ROUNDS; round++) {
+        int changed = 0;
+        for (size_t i = 0; i < links->len; i++) {
+            const link *lk = &links->items[i];
+            if (lk->arg_key < 0 || lk->param_key < 0)
+                continue;
+            lf_tslock_key *ak = &b->keys.items[lk->arg_key], *pk = &b->keys.items[lk->param_key];
+            unsigned moved = ((ak->flags | pk->flags) & LF_TSLOCK_BREAKABLE);
+            if (moved && lf_tslock_is_lock(ak->flags) && !(pk->flags & LF_TSLOCK_BREAKABLE)) {
+                pk->flags |= LF_TSLOCK_BREAKABLE;
+                if (ts_node_is_null(pk->broken_at))
+                    pk->broken_at = ak->broken_at;
+                changed = 1;
+            }
+            if (moved && lf_tslock_is_lock(ak->flags) && !(ak->flags & LF_TSLOCK_BREAKABLE)) {
+                ak->flags |= LF_TSLOCK_BREAKABLE;
+                if (ts_node_is_null(ak->broken_at))
+                    ak->broken_at = pk->broken_at;
+                changed = 1;
+            }
+        }
+        if (!changed)
+            break;
+    }
+    /* sibling parameters of the same name; only removed ones matter */
+    for (size_t i = 0; i < b->events.len; i++) {
+        const lf_tslock_event *ev = &b->events.items[i];
+        if (ev->kind != LF_TSEV_REMOVE || ev->key < 0 || ev->via_helper)
+            continue;
+        lf_tslock_key *r = &b->keys.items[ev->key];
+        const lf_tsbinding *rp = (r->flags & LF_TSLOCK_BREAKABLE) ? NULL : api_param(m, r->key);
+        if (!rp)
+            continue;
+        for (size_t k = 0; k < b->keys.len; k++) {
+            const lf_tslock_key *o = &b->keys.items[k];
+            if (k == (size_t)ev->key || !(o->flags & LF_TSLOCK_BREAKABLE) || !lf_tslock_is_lock(o->flags))
+                continue;
+            const lf_tsbinding *op = api_param(m, o->key);
+            if (!op || op->name != rp->name || !same_api(m, op, rp))
+                continue;
+            r->flags |= LF_TSLOCK_ARG | LF_TSLOCK_BREAKABLE;
+            if (ts_node_is_null(r->evidence))
+                r->evidence = o->evidence;
+            if (ts_node_is_null(r->broken_at))
+                r->broken_at = o->broken_at;
+            break;
+        }
+    }
+}
+
+/* Does function `fn` itself create its parameter key `pk` exclusively? */
+static int creates_param(const builder *b, const int32_t *head, const int32_t *next, int32_t pk, int32_t fn) {
+    for (int32_t e = head[pk]; e >= 0; e = next[e])
+        if (b->events.items[e].kind == LF_TSEV_CREATE && b->events.items[e].fn == fn)
+            return 1;
+    return 0;
+}
+
+/* A module with a lock it creates exclusively or takes through a lock
+ * library excludes with that one; a file that only holds a pid (a server's
+ * published url and pid, a status record) is then information, not a lock,
+ * even when the module drops it once its pid is gone. */
+static void info_records(builder *b) {
+    int has_lock = 0;
+    for (size_t i = 0; i < b->keys.len && !has_lock; i++) {
+        unsigned f = b->keys.items[i].flags;
+        has_lock = (f & (LF_TSLOCK_EXCL | LF_TSLOCK_HELPER)) && lf_tslock_is_lock(f);
+    }
+    for (size_t i = 0; i < b->keys.len && has_lock; i++) {
+        lf_tslock_key *k = &b->keys.items[i];
+        if ((k->flags & LF_TSLOCK_USES) == LF_TSLOCK_PID && !(k->flags & LF_TSLOCK_CREATED))
+            k->flags |= LF_TSLOCK_INFO;
+    }
+}
+
+/* Is `n` inside the byte range of `outer`? */
+static int inside(TSNode n, TSNode outer) {
+    return !ts_node_is_null(outer) && ts_node_start_byte(n) >= ts_node_start_byte(outer) &&
+           ts_node_end_byte(n) <= ts_node_end_byte(outer);
+}
+
+/* Does the try body hold another file-system call after the create? Then
+ * its catch also sees that call's failures (a temp written `wx`, then
+ * renamed onto its target: the catch cleans up this process's own temp). */
+static int fs_after(lf_tssem *m, const lf_tslock_event *create, TSNode body) {
+    uint32_t from = ts_node_end_byte(create->node);
+    for (int32_t i = create->fn >= 0 ? m->scopes[create->fn].first_call : -1; i >= 0; i = m->calls[i].next_in_fn) {
+        TSNode c = m->calls[i].node;
+        if (ts_node_start_byte(c) >= from && inside(c, body) && lf_tslock_fs_op(m, c))
+            return 1;
+    }
+    return 0;
+}
+
+/* Does removal event i sit in the catch of a try whose body creates the
+ * same key exclusively in the same function? The create failed: the lock
+ * exists and is someone else's, and removing it is a takeover judged on
+ * existence alone (standup's `catch { if (late) rmdir(lock) }`). Events are
+ * in source order, so the create comes before. Only a removal made there
+ * counts: a helper called there (`reclaimIfDead(file)`) judges for itself. */
+static int after_failed_create(const builder *b, size_t i) {
+    const lf_tslock_event *ev = &b->events.items[i];
+    for (TSNode p = ts_node_parent(ev->node); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        const char *t = ts_node_type(p);
+        if (!strcmp(t, "arrow_function") || !strcmp(t, "function_declaration") ||
+            !strcmp(t, "function_expression") || !strcmp(t, "method_definition") || !strcmp(t, "program"))
+            return 0;
+        if (strcmp(t, "catch_clause") != 0)
+            continue;
+        TSNode body = lf_tree_field(ts_node_parent(p), "body");
+        for (size_t j = i; j-- > 0;) {
+            const lf_tslock_event *c = &b->events.items[j];
+            if (c->kind == LF_TSEV_CREATE && c->key == ev->key && c->fn == ev->fn && inside(c->node, body))
+                return !fs_after(b->l->m, c, body);
+        }
+    }
+    return 0;
+}
+
 static int cmp_events(const void *a, const void *b) {
     const lf_tslock_event *x = a, *y = b;
     uint32_t sx = ts_node_start_byte(x->node), sy = ts_node_start_byte(y->node);
@@ -619,30 +905,7 @@ static lf_tslock *build(lf_tssem *m) {
     LF_VEC_FREE(&cand);
     link_vec links = {0};
     collect_links(&b, m, &links);
-    /* lock uses flow up (a helper that creates its parameter makes the
-     * argument a lock) and down (an argument that is a lock makes the
-     * parameter one); flags only grow, so a few rounds settle chains */
-    for (int round = 0; round < MAX_ROUNDS; round++) {
-        int changed = 0;
-        for (size_t i = 0; i < links.len; i++) {
-            link *lk = &links.items[i];
-            if (lk->arg_key < 0 || lk->param_key < 0)
-                continue;
-            lf_tslock_key *ak = &b.keys.items[lk->arg_key], *pk = &b.keys.items[lk->param_key];
-            if ((pk->flags & (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER)) && !(ak->flags & LF_TSLOCK_HELPER)) {
-                flag(&b, lk->arg_key, LF_TSLOCK_HELPER, lk->call);
-                changed = 1;
-            }
-            ak = &b.keys.items[lk->arg_key];
-            pk = &b.keys.items[lk->param_key];
-            if (lf_tslock_is_lock(ak->flags) && !(pk->flags & LF_TSLOCK_ARG)) {
-                flag(&b, lk->param_key, LF_TSLOCK_ARG, lk->arg);
-                changed = 1;
-            }
-        }
-        if (!changed)
-            break;
-    }
+    flow_uses(&b, &links);
     /* removals and judgements of a parameter happen to the caller's argument */
     size_t n_direct = b.events.len;
     int32_t *ev_head = lf_xmalloc((b.keys.len + 1) * sizeof *ev_head);
@@ -677,6 +940,7 @@ static lf_tslock *build(lf_tssem *m) {
                         ((ev->kind == LF_TSEV_REMOVE || ev->kind == LF_TSEV_JUDGE) &&
                          (strncmp(k, "call:", 5) == 0 || strncmp(k, "this.", 5) == 0));
     }
+    unsigned char *takes_lock = lf_xcalloc(m->n_scopes + 1, 1); /* per callee: 0 unknown, 1 yes, 2 no */
     for (size_t i = 0; i < m->n_calls && helper_events; i++) {
         int32_t s = lf_tssem_local_callee(m, m->calls[i].node);
         if (s <= 0)
@@ -684,7 +948,18 @@ static lf_tslock *build(lf_tssem *m) {
         int32_t caller = lf_tslock_fn_of(m, m->calls[i].scope);
         for (int32_t e = fn_head[s]; e >= 0 && caller != s; e = fn_next[e]) {
             lf_tslock_event ev = b.events.items[e];
-            if (ev.kind == LF_TSEV_PROBE) { /* a liveness helper: `if (!isAlive(pid)) rm(lock)` */
+            /* a liveness helper: `if (!isAlive(pid)) rm(lock)`; not an acquire
+             * helper that probes the holder and takes the lock itself (its
+             * caller's later removal is a release, not a judged break) */
+            if (ev.kind == LF_TSEV_PROBE && takes_lock[s] == 0) {
+                takes_lock[s] = 2;
+                for (int32_t t = fn_head[s]; t >= 0; t = fn_next[t])
+                    if (b.events.items[t].kind == LF_TSEV_CREATE || b.events.items[t].kind == LF_TSEV_OVERWRITE)
+                        takes_lock[s] = 1;
+            }
+            if (ev.kind == LF_TSEV_PROBE && takes_lock[s] == 1)
+                continue;
+            if (ev.kind == LF_TSEV_PROBE) {
                 ev.fn = caller;
                 ev.node = m->calls[i].node;
                 LF_VEC_PUSH(&b.events, ev);
@@ -702,6 +977,7 @@ static lf_tslock *build(lf_tssem *m) {
             LF_VEC_PUSH(&b.events, ev);
         }
     }
+    free(takes_lock);
     free(fn_head);
     free(fn_next);
     for (size_t i = 0; i < links.len; i++) {
@@ -714,6 +990,10 @@ static lf_tslock *build(lf_tssem *m) {
             if (ev.key != lk->param_key || ev.key < 0 || lf_tslock_fn_of(m, ev.fn) != lk->callee)
                 continue;
             if (ev.kind != LF_TSEV_REMOVE && ev.kind != LF_TSEV_JUDGE && ev.kind != LF_TSEV_CREATE)
+                continue;
+            /* an acquire helper looks at the lock as part of taking it: the
+             * caller that then releases it has judged nothing */
+            if (ev.kind == LF_TSEV_JUDGE && creates_param(&b, ev_head, ev_next, lk->param_key, lk->callee))
                 continue;
             ev.fn = lk->fn;
             ev.node = lk->call;
@@ -742,12 +1022,23 @@ static lf_tslock *build(lf_tssem *m) {
             if (ev->key >= 0)
                 (ev->content ? content : presence)[ev->key] = tag;
             break;
+        case LF_TSEV_OVERWRITE:
+            /* rewritten after a look at its age, or after reading its owner
+             * record and probing the owner, in this function: a takeover */
+            if (ev->key >= 0 && !identity[ev->fn] &&
+                (presence[ev->key] == tag || (content[ev->key] == tag && probe[ev->fn]))) {
+                lf_tslock_key *k = &b.keys.items[ev->key];
+                k->flags |= LF_TSLOCK_BROKEN | (presence[ev->key] == tag ? LF_TSLOCK_BROKEN_LIVE : 0u);
+                if (ts_node_is_null(k->broken_at))
+                    k->broken_at = ev->node;
+            }
+            break;
         case LF_TSEV_REMOVE:
             if (ev->key < 0)
                 break;
             if (probe[ev->fn])
                 ev->judged = LF_TSJUDGED_LIVENESS;
-            else if (presence[ev->key] == tag)
+            else if (presence[ev->key] == tag || (!ev->via_helper && after_failed_create(&b, i)))
                 ev->judged = LF_TSJUDGED_PRESENCE;
             else if (content[ev->key] == tag)
                 ev->judged = LF_TSJUDGED_CONTENT;
@@ -798,6 +1089,10 @@ static lf_tslock *build(lf_tssem *m) {
         if (!changed)
             break;
     }
+    if (pid_records(&b))
+        flow_uses(&b, &links);
+    info_records(&b);
+    flow_breakable(&b, m, &links);
     free(presence);
     free(content);
     free(probe);
@@ -830,7 +1125,7 @@ void lf_tslock_free(lf_tslock *l) {
 
 /* A file appended to is a log or journal, not a lock, however it was created. */
 int lf_tslock_is_lock(unsigned flags) {
-    return (flags & LF_TSLOCK_USES) && !(flags & (LF_TSLOCK_PKG | LF_TSLOCK_APPENDED));
+    return (flags & LF_TSLOCK_USES) && !(flags & (LF_TSLOCK_PKG | LF_TSLOCK_APPENDED | LF_TSLOCK_INFO));
 }
 
 int32_t lf_tslock_key_index(lf_tslock *l, TSNode expr) {

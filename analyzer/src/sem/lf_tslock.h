@@ -17,13 +17,21 @@
  *  - hands it to a lock library (proper-lockfile, lockfile, ...) or to one of
  *    its own functions that uses the parameter as a lock;
  *  - or a caller passes a lock to the parameter that names it.
- * A package-manager lock file (package-lock.json, yarn.lock, ...) never is.
+ * A package-manager lock file (package-lock.json, yarn.lock, ...) never is,
+ * nor, in a module that has a lock it creates exclusively or takes through a
+ * library, a file that only holds a pid (what a server publishes).
  *
  * Events in source order, per function: removals (rm, rmSync, unlink,
  * unlinkSync, rmdir, rmdirSync, promises.rm, fs-extra's remove, rimraf, and a
  * rename of the lock away: a takeover by name), judgements (stat, lstat,
  * exists, access: presence or age; readFile: the owner record), pid probes
- * (`process.kill(pid, 0)`, or a read of `/proc/<pid>/...`), identity checks (`.ino`/`.dev` reads) and appends.
+ * (`process.kill(pid, 0)`, or a read of `/proc/<pid>/...`), identity checks (`.ino`/`.dev` reads), appends
+ * and plain overwrites.
+ * A removal is judged by a pid probe, by a look at the lock (stat, exists,
+ * access, age; or its own exclusive create failing: a removal in the catch
+ * of the try that created the lock removes one this process does not hold),
+ * or by a read of the owner record. A lock is broken when it is removed after
+ * a probe or a look, or rewritten (a plain write) after a look at its age.
  * Calls of the module's own functions carry removals and judgements of a
  * parameter up to the caller's argument, and lock uses both ways (bounded
  * rounds; flags only grow). */
@@ -49,6 +57,9 @@ enum {
     LF_TSLOCK_CREATED = 1u << 9,     /* created exclusively, its failure handled or not (a first write) */
     LF_TSLOCK_FILE = 1u << 10,       /* created as a file or a symlink (rmdir cannot remove it) */
     LF_TSLOCK_DIR = 1u << 11,        /* created as a directory */
+    LF_TSLOCK_BREAKABLE = 1u << 12,  /* broken somewhere in the module: here, in a helper it is handed to, or
+                                        through a sibling function's parameter of the same name */
+    LF_TSLOCK_INFO = 1u << 13,       /* holds only a pid, in a module that has a real lock: information */
 };
 #define LF_TSLOCK_USES (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER | LF_TSLOCK_ARG)
 
@@ -67,6 +78,8 @@ typedef enum lf_tslock_event_kind {
     LF_TSEV_CREATE,     /* node: an exclusive create of key */
     LF_TSEV_APPEND,     /* node: an append to key */
     LF_TSEV_ACQUIRE,    /* node: a call into a lock library or lock helper */
+    LF_TSEV_OVERWRITE,  /* node: a plain (non-exclusive, non-append) write of key: after a judgement
+                           of its age, a takeover by rewriting the lock */
 } lf_tslock_event_kind;
 
 typedef enum lf_tslock_judged {

@@ -164,6 +164,10 @@ int32_t lf_tssem_local_callee(lf_tssem *m, TSNode call);
  * is built once per model (every call's local callee). */
 int32_t lf_tssem_first_caller(lf_tssem *m, int32_t scope);
 int32_t lf_tssem_next_caller(const lf_tssem *m, int32_t call);
+/* The `X` of `X.prototype.name = function ...` when scope s is a function
+ * assigned so (a prototype method: `this.other()` in it resolves to its
+ * siblings), else a null node. */
+TSNode lf_tssem_proto_owner(const lf_tssem *m, int32_t s);
 /* The scope's i-th parameter binding, or NULL. */
 const lf_tsbinding *lf_tssem_param(const lf_tssem *m, int32_t scope, uint32_t i);
 

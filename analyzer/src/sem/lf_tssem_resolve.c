@@ -394,6 +394,50 @@ int32_t lf_tssem_local_callee(lf_tssem *m, TSNode call) {
     return c->local;
 }
 
+/* The `X` of `X.prototype.name = function ...` when scope s's function is
+ * assigned so, else null. */
+TSNode lf_tssem_proto_owner(const lf_tssem *m, int32_t s) {
+    if (s <= 0)
+        return (TSNode){0};
+    TSNode a = ts_node_parent(m->scopes[s].node);
+    if (!lf_tree_is(a, "assignment_expression"))
+        return (TSNode){0};
+    TSNode left = lf_tree_field(a, "left");
+    if (!lf_tree_is(left, "member_expression"))
+        return (TSNode){0};
+    TSNode proto = lf_tree_field(left, "object");
+    if (!lf_tree_is(proto, "member_expression") || !lf_tree_text_eq(m->src, lf_tree_field(proto, "property"), "prototype"))
+        return (TSNode){0};
+    TSNode x = lf_tree_field(proto, "object");
+    return lf_tree_is(x, "identifier") ? x : (TSNode){0};
+}
+
+/* `this.name(...)` in a prototype method (`X.prototype.m = function`): the
+ * sibling `X.prototype.name = function ...` at the same level, or -1. Only
+ * the function's own parent scope's children are looked at. */
+static int32_t proto_method(lf_tssem *m, int32_t scope, TSNode prop) {
+    int32_t fn = scope > 0 ? m->scopes[scope].fn : -1;
+    TSNode x = lf_tssem_proto_owner(m, fn);
+    if (ts_node_is_null(x))
+        return -1;
+    uint32_t xa = ts_node_start_byte(x), xl = ts_node_end_byte(x) - xa;
+    int32_t up = m->scopes[fn].parent;
+    for (size_t i = 1; i < m->n_scopes; i++) {
+        if (m->scopes[i].parent != up)
+            continue;
+        TSNode y = lf_tssem_proto_owner(m, (int32_t)i);
+        if (ts_node_is_null(y) || ts_node_end_byte(y) - ts_node_start_byte(y) != xl ||
+            memcmp(m->src->text + ts_node_start_byte(y), m->src->text + xa, xl) != 0)
+            continue;
+        TSNode name = lf_tree_field(lf_tree_field(ts_node_parent(m->scopes[i].node), "left"), "property");
+        uint32_t na = ts_node_start_byte(name), pa = ts_node_start_byte(prop);
+        uint32_t nl = ts_node_end_byte(name) - na;
+        if (nl == ts_node_end_byte(prop) - pa && !memcmp(m->src->text + na, m->src->text + pa, nl))
+            return (int32_t)i;
+    }
+    return -1;
+}
+
 static int32_t local_callee(lf_tssem *m, TSNode call) {
     TSNode fn = lf_tssem_unwrap(lf_tree_field(call, "function"));
     if (lf_tree_is(fn, "identifier")) {
@@ -417,7 +461,7 @@ static int32_t local_callee(lf_tssem *m, TSNode call) {
     if (lf_tree_is(fn, "member_expression") && lf_tree_is(lf_tree_field(fn, "object"), "this")) {
         int32_t cls = m->scopes[lf_tssem_scope_of(m, fn)].cls;
         if (cls < 0)
-            return -1;
+            return proto_method(m, lf_tssem_scope_of(m, fn), lf_tree_field(fn, "property"));
         TSNode prop = lf_tree_field(fn, "property");
         for (int32_t i = m->classes[cls].first_method; i >= 0; i = m->scopes[i].next_method)
             if (lf_tree_text_eq(m->src, prop, m->scopes[i].name))

@@ -1,0 +1,33 @@
+// One release helper serves both the holder's release and the stale break.
+// The by-name unlink inside it is one finding; the holder's plain call of it
+// is that finding again and is not reported; the call right after the age
+// judgement is the breakers' race, reported at the call.
+import { open, stat, unlink } from "node:fs/promises";
+
+export async function dropLock(lockPath: string): Promise<void> {
+  await unlink(lockPath).catch(() => {});
+}
+
+async function take(lockPath: string): Promise<boolean> {
+  try {
+    const fd = await open(lockPath, "wx");
+    await fd.close();
+    return true;
+  } catch {
+    const st = await stat(lockPath);
+    if (Date.now() - st.mtimeMs > 60_000) {
+      await dropLock(lockPath);
+      return take(lockPath);
+    }
+    return false;
+  }
+}
+
+export async function guarded<T>(lockPath: string, fn: () => Promise<T>): Promise<T | undefined> {
+  if (!(await take(lockPath))) return undefined;
+  try {
+    return await fn();
+  } finally {
+    await dropLock(lockPath);
+  }
+}
