@@ -65,7 +65,9 @@ def defined_names(text):
             set(re.findall(rf"^\s*(?:static\s+)?(?:async\s+)?(?:get\s+|set\s+)?({ident})\s*\([^)]*\)\s*\{{",
                            text, re.M)) |
             set(re.findall(rf"(?:const|let|var)\s+({ident})\s*=\s*(?:async\s+)?(?:function|\([^)]*\)\s*=>|{ident}\s*=>)",
-                           text)))
+                           text)) |
+            # X.prototype.name = function (...), and methods assigned to this.name = function
+            set(re.findall(rf"\.({ident})\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)", text)))
 
 
 def callee(text):

@@ -323,8 +323,30 @@ static TSNode ts_take(const lf_tslock *l, int32_t k, lf_wit_event *ev) {
     return (TSNode){0};
 }
 
+/* A takeover by rewriting the lock's record over the one judged (no removal):
+ * two processes that both judged it take it at once. */
+static lf_witness *overwrite_race(const lf_source *src, TSNode judge, lf_wit_event judge_ev, TSNode write) {
+    lf_witness *w = lf_witness_new("any platform");
+    step(w, src, A, judge_ev, judge, "judges the lock's owner gone");
+    step(w, src, B, judge_ev, judge, "judges the same owner gone");
+    step(w, src, B, LF_WIT_WRITE, write, "writes its own record over the lock: takes it");
+    step(w, src, A, LF_WIT_WRITE, write, "writes its own record over B's: takes it too");
+    lf_witness_set_outcome(w, "A and B both went on as the lock's holder: they hold it at once");
+    return w;
+}
+
 lf_witness *lf_wit_removal_ts(lf_tslock *l, const lf_tslock_event *ev) {
     const lf_source *src = l->m->src;
+    if (ev->kind == LF_TSEV_OVERWRITE) {
+        /* the judgement it acts on: a pid probe, else a look at the lock (its age or its record) */
+        lf_wit_event judge_ev = LF_WIT_PROBE;
+        TSNode judge = ts_last_before(l, LF_TSEV_PROBE, ev->fn, -1, ev->node, -1);
+        if (ts_node_is_null(judge)) {
+            judge = ts_last_before(l, LF_TSEV_JUDGE, ev->fn, ev->key, ev->node, -1);
+            judge_ev = LF_WIT_JUDGE;
+        }
+        return ts_node_is_null(judge) ? NULL : overwrite_race(src, judge, judge_ev, ev->node);
+    }
     lf_wit_event take_ev;
     TSNode take = ts_take(l, ev->key, &take_ev);
     if (ev->judged == LF_TSJUDGED_LIVENESS) {
@@ -339,10 +361,30 @@ lf_witness *lf_wit_removal_ts(lf_tslock *l, const lf_tslock_event *ev) {
     }
     TSNode broken = l->keys[ev->key].broken_at;
     int32_t bfn = -1;
+    int overwrite = 0;
     for (size_t i = 0; i < l->n_events && bfn < 0; i++)
-        if (ts_node_eq(l->events[i].node, broken) && l->events[i].kind == LF_TSEV_REMOVE)
+        if (ts_node_eq(l->events[i].node, broken) &&
+            (l->events[i].kind == LF_TSEV_REMOVE || l->events[i].kind == LF_TSEV_OVERWRITE)) {
             bfn = l->events[i].fn;
+            overwrite = l->events[i].kind == LF_TSEV_OVERWRITE;
+        }
     TSNode judge = bfn < 0 ? (TSNode){0} : ts_last_before(l, LF_TSEV_JUDGE, bfn, ev->key, broken, 0);
+    if (overwrite) { /* broken by rewriting its record, not by a removal */
+        lf_wit_event judge_ev = LF_WIT_JUDGE;
+        if (ts_node_is_null(judge)) {
+            judge = ts_last_before(l, LF_TSEV_PROBE, bfn, -1, broken, -1);
+            judge_ev = LF_WIT_PROBE;
+        }
+        lf_witness *w = lf_witness_new("any platform");
+        step(w, src, A, take_ev, take, "takes the lock, then pauses (stopped, swapped out) past the staleness limit");
+        step(w, src, B, judge_ev, judge,
+             judge_ev == LF_WIT_PROBE ? "judges the lock's owner dead" : "judges the lock stale");
+        step(w, src, B, LF_WIT_WRITE, broken, "writes its own record over it: takes it over");
+        step(w, src, A, LF_WIT_REMOVE, ev->node, "resumes and releases \"its\" lock by name: it removes B's");
+        step(w, src, C, take_ev, take, "takes the lock, now free");
+        lf_witness_set_outcome(w, "B's live lock is deleted: B and C hold the lock at once");
+        return w;
+    }
     return lock_race(src, RACE_RELEASE, take, take_ev, judge, LF_WIT_JUDGE, ev->node, broken, "any platform");
 }
 
