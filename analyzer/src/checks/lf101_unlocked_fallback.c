@@ -53,8 +53,22 @@ typedef struct name_set {
 static void op_names(lf_pysem *m, TSNode op, name_set *out) {
     LF_VEC(TSNode) stack = {0};
     LF_VEC_PUSH(&stack, op);
-    while (stack.len) {
+    /* Bounded: a value that names itself (`op = op | LOCK_NB`) stops here. */
+    for (size_t steps = 0; stack.len && steps < 64; steps++) {
         TSNode n = lf_tree_unparen(stack.items[--stack.len]);
+        if (lf_tree_is(n, "identifier") && !lf_pysem_qualname(m, n)) {
+            /* `mode = fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH`: the value it holds. */
+            TSNode v = lf_pysem_resolve_value(m, n);
+            if (!ts_node_eq(v, n))
+                LF_VEC_PUSH(&stack, v);
+            continue;
+        }
+        if (lf_tree_is(n, "conditional_expression")) {
+            /* Either alternative may be the operation (the condition is not). */
+            LF_VEC_PUSH(&stack, ts_node_named_child(n, 0));
+            LF_VEC_PUSH(&stack, ts_node_named_child(n, 2));
+            continue;
+        }
         if (lf_tree_is(n, "binary_operator")) {
             LF_VEC_PUSH(&stack, lf_tree_field(n, "left"));
             LF_VEC_PUSH(&stack, lf_tree_field(n, "right"));
@@ -1160,14 +1174,14 @@ static void check_rewrite(recog *r) {
 /* ---- the check ---- */
 
 /* Classes whose instances take a file lock for a `with` body. */
-static const char *const k_lock_classes[] = {"portalocker.Lock",       "portalocker.RLock",
+const char *const lf101_lock_classes[] = {"portalocker.Lock",       "portalocker.RLock",
                                              "filelock.FileLock",      "filelock.SoftFileLock",
                                              "filelock.UnixFileLock",  "lockfile.LockFile",
                                              "fasteners.InterProcessLock", "zc.lockfile.LockFile", NULL};
 
 /* The call is the value of a with-item: `with LockClass(path) [as l]:`. */
 static int is_with_lock(lf_pysem *m, const lf_pycall *c) {
-    if (!lf_pysem_call_is(m, c->node, k_lock_classes) || c->stmt < 0 ||
+    if (!lf_pysem_call_is(m, c->node, lf101_lock_classes) || c->stmt < 0 ||
         !lf_tree_is(m->stmts[c->stmt].node, "with_statement"))
         return 0;
     TSNode clause = lf_tree_child(m->stmts[c->stmt].node, 0);
@@ -1216,6 +1230,11 @@ static int takes_exclusive_lock(lf_pysem *m, TSNode call) {
     lf101_lock_kind k;
     lock_op op = lock_call(m, call, &k);
     return op == OP_EXCLUSIVE || op == OP_EXCLUSIVE_NB;
+}
+
+static int takes_unlock(lf_pysem *m, TSNode call) {
+    lf101_lock_kind k;
+    return lock_call(m, call, &k) == OP_UNLOCK;
 }
 
 typedef struct indirect_ctx {
@@ -1269,7 +1288,9 @@ static void run(lf_check_ctx *ctx) {
         r.site->kind = kind;
         r.site->copy_first = -1;
         r.site->region_first = r.site->region_last = -1;
-        if (recognise(&r)) {
+        /* A @contextmanager's critical section is its callers' with bodies:
+         * one that only reads is no critical section. */
+        if (recognise(&r) && lf101_cm_callers_write(m, c->scope, takes_exclusive_lock, takes_unlock)) {
             check_rewrite(&r);
             char *msg = message(&r);
             reported[c->scope] = 1;
@@ -1283,7 +1304,7 @@ static void run(lf_check_ctx *ctx) {
         LF_VEC_FREE(&r.copy);
     }
     indirect_ctx ic = {ctx, reported};
-    lf101_find_indirect(m, reported, takes_exclusive_lock, emit_indirect, &ic);
+    lf101_find_indirect(m, reported, takes_exclusive_lock, takes_unlock, emit_indirect, &ic);
     free(reported);
 }
 
