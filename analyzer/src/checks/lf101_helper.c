@@ -478,7 +478,7 @@ typedef enum role {
     ROLE_ACQUIRE,     /* returns holding the lock: __enter__, acquire(), no release of its own */
 } role;
 
-static int is_contextmanager(lf_pysem *m, TSNode fn) {
+int lf101_is_contextmanager(lf_pysem *m, TSNode fn) {
     TSNode dd = ts_node_parent(fn);
     if (!lf_tree_is(dd, "decorated_definition"))
         return 0;
@@ -510,7 +510,7 @@ static int returns_acquired(lf_pysem *m, int32_t scope) {
 static role role_of(hpass *p, int32_t scope) {
     lf_pysem *m = p->m;
     TSNode fn = m->scopes[scope].node;
-    if (is_contextmanager(m, fn))
+    if (lf101_is_contextmanager(m, fn))
         return ROLE_CM;
     const char *name = m->scopes[scope].name;
     if (!strcmp(name, "__enter__") || !strcmp(name, "__aenter__"))
@@ -1243,7 +1243,7 @@ void lf101_find_helpers(lf_pysem *m, const unsigned char *reported, lf101_lock_c
 }
 
 int lf101_cm_callers_write(lf_pysem *m, int32_t scope, lf101_lock_call_fn is_lock, lf101_lock_call_fn is_unlock) {
-    if (scope <= 0 || m->scopes[scope].kind != LF_PYSCOPE_FUNCTION || !is_contextmanager(m, m->scopes[scope].node))
+    if (scope <= 0 || m->scopes[scope].kind != LF_PYSCOPE_FUNCTION || !lf101_is_contextmanager(m, m->scopes[scope].node))
         return 1;
     hpass p;
     hpass_init(&p, m, is_lock, is_unlock);

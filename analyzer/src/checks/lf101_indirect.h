@@ -31,6 +31,10 @@ void lf101_find_helpers(lf_pysem *m, const unsigned char *reported, lf101_lock_c
  * 1 for any other function. */
 int lf101_cm_callers_write(lf_pysem *m, int32_t scope, lf101_lock_call_fn is_lock, lf101_lock_call_fn is_unlock);
 
+/* Is the function (a function_definition) decorated with contextlib's
+ * contextmanager or asynccontextmanager? */
+int lf101_is_contextmanager(lf_pysem *m, TSNode fn);
+
 /* The path an exclusive create makes (os.mkdir(p), os.open(p, ...O_EXCL...),
  * open(p, "x"), Path(p).mkdir()), or null. */
 TSNode lf101_exclusive_create(lf_pysem *m, TSNode call);

@@ -372,6 +372,73 @@ static TSNode shared_call(lf_pysem *m, const idx_vec *locked, const idx_vec *unl
     return found;
 }
 
+/* ---- a context manager's critical section: its yield ---- */
+
+typedef struct yield_find {
+    TSNode found;
+} yield_find;
+
+static lf_walk_action visit_yield(TSNode n, void *ud) {
+    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") || lf_tree_is(n, "lambda"))
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, "yield")) {
+        ((yield_find *)ud)->found = n;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+static TSNode first_yield(lf_pysem *m, const idx_vec *stmts) {
+    yield_find y;
+    memset(&y, 0, sizeof y);
+    for (size_t i = 0; i < stmts->len && ts_node_is_null(y.found); i++)
+        lf_tree_walk(m->stmts[stmts->items[i]].node, visit_yield, &y);
+    return y.found;
+}
+
+typedef struct lock_find {
+    lf_pysem *m;
+    int found;
+} lock_find;
+
+static lf_walk_action visit_other_lock(TSNode n, void *ud) {
+    lock_find *f = ud;
+    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") || lf_tree_is(n, "lambda"))
+        return LF_WALK_SKIP;
+    if (!lf_tree_is(n, "call"))
+        return LF_WALK_CONTINUE;
+    lf101_lock_kind k;
+    lock_op op = lock_call(f->m, n, &k);
+    if (op == OP_EXCLUSIVE || op == OP_EXCLUSIVE_NB || lf_pysem_call_is(f->m, n, lf101_lock_classes)) {
+        f->found = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* Does the "unlocked" path take a lock of its own (`with FileLock(P):` where
+ * fcntl is missing)? Then it is another lock, not a fallback. */
+static int path_locks(lf_pysem *m, const idx_vec *stmts) {
+    lock_find f = {m, 0};
+    for (size_t i = 0; i < stmts->len && !f.found; i++)
+        lf_tree_walk(m->stmts[stmts->items[i]].node, visit_other_lock, &f);
+    return f.found;
+}
+
+/* In a @contextmanager, the caller's with body runs at the yield: two paths
+ * that both yield share that critical section. The unlocked path's yield. */
+static TSNode shared_yield(lf_pysem *m, TSNode call, const idx_vec *locked, const idx_vec *unlocked) {
+    int32_t sc = lf_pysem_scope_of(m, call);
+    if (sc <= 0 || !lf101_is_contextmanager(m, m->scopes[sc].node) || ts_node_is_null(first_yield(m, locked)))
+        return (TSNode){0};
+    /* `yield False`: the caller is told the lock was not taken; whether it
+     * goes on regardless is judged at the callers (lf101_helper.c). */
+    TSNode y = first_yield(m, unlocked);
+    if (!ts_node_is_null(y) && lf_tree_is(lf_tree_unparen(ts_node_named_child(y, 0)), "false"))
+        return (TSNode){0};
+    return y;
+}
+
 /* ---- recognition ---- */
 
 typedef struct recog {
@@ -1078,6 +1145,8 @@ static int recognise(recog *r) {
     }
     if (!s->module && s->shape != LF101_SWALLOWED)
         return 0;
+    if (s->shape != LF101_CONDITIONAL && path_locks(m, &r->copy))
+        return 0;
     /* An unlocked path that raises refuses to proceed: the correct shape. */
     if (s->shape != LF101_CONDITIONAL && r->copy.len &&
         lf_tree_is(m->stmts[r->copy.items[r->copy.len - 1]].node, "raise_statement"))
@@ -1093,6 +1162,8 @@ static int recognise(recog *r) {
         same = precise && same_path(m, &locked, &r->copy, r->function_top);
         if (!same) {
             TSNode shared = shared_call(m, &locked, &r->copy, s->module);
+            if (ts_node_is_null(shared))
+                shared = shared_yield(m, r->call, &locked, &r->copy);
             if (ts_node_is_null(shared)) {
                 LF_VEC_FREE(&locked);
                 return 0; /* the other path does other work: no unlocked copy */
