@@ -614,6 +614,45 @@ static int handler_catches(lf_pysem *m, TSNode exc, int need_absent) {
     return need_absent ? absent : os;
 }
 
+/* A BODY that is one `try: WORK finally: <unlock/close h>` (the unlock in a
+ * finally of its own, inside the try/finally that closes the handle) is WORK:
+ * the rewrite's `with` releases the lock the same way. Iterative. */
+static void peel_release_try(recog *r, const char *h) {
+    lf_pysem *m = r->m;
+    while (r->body.len == 1 && lf_tree_is(m->stmts[r->body.items[0]].node, "try_statement")) {
+        TSNode tr = m->stmts[r->body.items[0]].node;
+        TSNode fin = (TSNode){0};
+        int other = 0;
+        for (uint32_t i = 0; i < ts_node_named_child_count(tr); i++) {
+            TSNode c = ts_node_named_child(tr, i);
+            if (lf_tree_is(c, "finally_clause"))
+                fin = c;
+            else if (!lf_tree_is(c, "block") && !lf_tree_is(c, "comment"))
+                other = 1;
+        }
+        if (ts_node_is_null(fin) || other)
+            return;
+        idx_vec rel = {0};
+        for (uint32_t i = 0; i < ts_node_named_child_count(fin); i++)
+            if (lf_tree_is(ts_node_named_child(fin, i), "block"))
+                block_statements(m, ts_node_named_child(fin, i), &rel);
+        int ok = rel.len > 0;
+        for (size_t i = 0; i < rel.len && ok; i++)
+            ok = is_release_stmt(m, m->stmts[rel.items[i]].node, h);
+        LF_VEC_FREE(&rel);
+        idx_vec in = {0};
+        block_statements(m, lf_tree_field(tr, "body"), &in);
+        if (!ok || !in.len) {
+            LF_VEC_FREE(&in);
+            return;
+        }
+        r->body.len = 0;
+        for (size_t i = 0; i < in.len; i++)
+            LF_VEC_PUSH(&r->body, in.items[i]);
+        LF_VEC_FREE(&in);
+    }
+}
+
 /* Find the handle's opening and the locked region around the acquisition. */
 static int locked_region(recog *r) {
     lf_pysem *m = r->m;
@@ -742,6 +781,7 @@ static int locked_region(recog *r) {
                 LF_VEC_PUSH(&r->body, tb.items[i]);
             LF_VEC_FREE(&tb);
             LF_VEC_FREE(&after);
+            peel_release_try(r, h);
             ok = r->body.len > 0;
             if (!ok)
                 decline(s, lf_xstrdup("nothing is done under the lock"));
@@ -752,6 +792,8 @@ static int locked_region(recog *r) {
         }
     }
     ok = locked_body(r, &after, h);
+    if (ok)
+        peel_release_try(r, h);
     if (!ok)
         decline(s, lf_xstrdup("nothing is done under the lock"));
     LF_VEC_FREE(&after);
