@@ -231,6 +231,21 @@ static int contains_kind(TSNode n, const char *type) {
     return f.found;
 }
 
+/* The statements of a function scope, pre-order and contiguous after its def
+ * statement: [*first, *end). Empty for a scope without one. */
+static void scope_stmts(const lf_pysem *m, int32_t scope, size_t *first, size_t *end) {
+    int32_t def = m->scopes[scope].stmt;
+    *first = *end = 0;
+    if (def < 0)
+        return;
+    uint32_t stop = ts_node_end_byte(m->scopes[scope].node);
+    size_t i = (size_t)def + 1;
+    *first = i;
+    while (i < m->n_stmts && ts_node_start_byte(m->stmts[i].node) < stop)
+        i++;
+    *end = i;
+}
+
 /* ---- how a block can end ---- */
 
 enum {
@@ -495,7 +510,9 @@ int lf101_is_contextmanager(lf_pysem *m, TSNode fn) {
 
 /* Does the function return "acquired" somewhere (`return True`, `return self`)? */
 static int returns_acquired(lf_pysem *m, int32_t scope) {
-    for (size_t i = 0; i < m->n_stmts; i++) {
+    size_t lo, hi;
+    scope_stmts(m, scope, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
         if (m->stmts[i].scope != scope || !lf_tree_is(m->stmts[i].node, "return_statement"))
             continue;
         TSNode v = lf_tree_unparen(ts_node_named_child(m->stmts[i].node, 0));
@@ -809,7 +826,9 @@ static unsigned rest_exits(lf_pysem *m, int32_t st) {
  * unlocked; fills h. */
 static int find_absent_test(hpass *p, int32_t scope, helper *h) {
     lf_pysem *m = p->m;
-    for (size_t i = 0; i < m->n_stmts; i++) {
+    size_t lo, hi;
+    scope_stmts(m, scope, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
         const lf_pystmt *s = &m->stmts[i];
         if (s->scope != scope || !lf_tree_is(s->node, "if_statement"))
             continue;
@@ -914,7 +933,9 @@ static const lf_pybinding *conditional_import(lf_pysem *m, TSNode body) {
 /* The first handler swallowing an acquisition error in function `scope`. */
 static int find_swallowing_handler(hpass *p, int32_t scope, helper *h) {
     lf_pysem *m = p->m;
-    for (size_t i = 0; i < m->n_stmts; i++) {
+    size_t lo, hi;
+    scope_stmts(m, scope, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
         const lf_pystmt *s = &m->stmts[i];
         if (s->scope != scope || !lf_tree_is(s->node, "try_statement") || !try_only_acquires(p, s->node))
             continue;
@@ -949,7 +970,9 @@ static int find_swallowing_handler(hpass *p, int32_t scope, helper *h) {
 
 /* A helper returning True once locked and False on some other path. */
 static int returns_false_somewhere(lf_pysem *m, int32_t scope) {
-    for (size_t i = 0; i < m->n_stmts; i++)
+    size_t lo, hi;
+    scope_stmts(m, scope, &lo, &hi);
+    for (size_t i = lo; i < hi; i++)
         if (m->stmts[i].scope == scope && lf_tree_is(m->stmts[i].node, "return_statement") &&
             return_kind(m, m->stmts[i].node) == EXIT_RET_FALSE)
             return 1;
@@ -1199,9 +1222,9 @@ static void hpass_free(hpass *p) {
 static void judge_helper(hpass *p, helper *h, lf101_indirect_fn emit, void *ud) {
     callers cs;
     memset(&cs, 0, sizeof cs);
-    if (h->role != ROLE_WORK)
-        find_callers(p, h, &cs);
     int root = !ts_node_is_null(h->at);
+    if (h->role != ROLE_WORK && (root || h->timeout_false))
+        find_callers(p, h, &cs);
     if (root) {
         /* "Not acquired" results need a caller that ignores them; otherwise a
          * helper needs a writing caller, or none in the module (exported). */
