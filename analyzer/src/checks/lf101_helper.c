@@ -523,7 +523,8 @@ static int returns_acquired(lf_pysem *m, int32_t scope) {
 }
 
 /* A helper hands its lock to the caller: a @contextmanager, an `__enter__`, or
- * a function that never releases the lock and returns "acquired" (True, self). */
+ * a function that never releases the lock and returns "acquired" (True, self)
+ * or does nothing else. */
 static role role_of(hpass *p, int32_t scope) {
     lf_pysem *m = p->m;
     TSNode fn = m->scopes[scope].node;
@@ -532,7 +533,11 @@ static role role_of(hpass *p, int32_t scope) {
     const char *name = m->scopes[scope].name;
     if (!strcmp(name, "__enter__") || !strcmp(name, "__aenter__"))
         return ROLE_ACQUIRE;
-    if (ts_node_is_null(find_in(p, lf_tree_field(fn, "body"), 1)) && returns_acquired(m, scope))
+    if (!ts_node_is_null(find_in(p, lf_tree_field(fn, "body"), 1)))
+        return ROLE_WORK;
+    /* No release: it returns "acquired", or it does nothing but take the lock
+     * (`def _platform_lock(fd): if fcntl: flock(..) elif msvcrt: locking(..)`). */
+    if (returns_acquired(m, scope) || !function_writes(p, lf_tree_field(fn, "body")))
         return ROLE_ACQUIRE;
     return ROLE_WORK;
 }
