@@ -274,6 +274,15 @@ static TSNode handler_block(TSNode exc) {
     return (TSNode){0};
 }
 
+/* `sys.exit(1)`, `os._exit(1)`, `exit()`: the process ends here, like a raise. */
+static int ends_process(lf_pysem *m, TSNode stmt) {
+    static const char *const enders[] = {"sys.exit", "os._exit", "os.abort", "exit", "quit", NULL};
+    if (!lf_tree_is(stmt, "expression_statement"))
+        return 0;
+    TSNode e = lf_tree_unparen(lf_tree_child(stmt, 0));
+    return lf_tree_is(e, "call") && lf_pysem_call_is(m, e, enders);
+}
+
 /* The ways a block (or a clause holding one) can end, from its last statements:
  * a union over the branches of a trailing if/elif/else. Iterative. */
 static unsigned block_exits(lf_pysem *m, TSNode block) {
@@ -290,7 +299,7 @@ static unsigned block_exits(lf_pysem *m, TSNode block) {
             continue;
         }
         TSNode st = m->stmts[last].node;
-        if (lf_tree_is(st, "raise_statement")) {
+        if (lf_tree_is(st, "raise_statement") || ends_process(m, st)) {
             out |= EXIT_RAISES;
         } else if (lf_tree_is(st, "return_statement")) {
             out |= return_kind(m, st);
@@ -935,6 +944,35 @@ static const lf_pybinding *conditional_import(lf_pysem *m, TSNode body) {
     return NULL;
 }
 
+/* Does the handler record the failure (`locked = False`, `self.held = False`)
+ * in a name that an `if` after the try tests before leaving (`if not locked:
+ * return`)? Then the failure is not swallowed. */
+static int flag_tested_after(lf_pysem *m, TSNode handler, int32_t try_stmt) {
+    node_vec rest = {0};
+    rest_of_function(m, try_stmt, &rest);
+    int hit = 0;
+    for (int32_t s = lf_pysem_first_in_block(m, handler); s >= 0 && !hit; s = lf_pysem_next_sibling(m, s)) {
+        TSNode a = lf_tree_unparen(lf_tree_child(m->stmts[s].node, 0));
+        if (!lf_tree_is(m->stmts[s].node, "expression_statement") || !lf_tree_is(a, "assignment"))
+            continue;
+        TSNode t = lf_tree_field(a, "left");
+        if (lf_tree_is(t, "attribute"))
+            t = lf_tree_field(t, "attribute");
+        if (!lf_tree_is(t, "identifier"))
+            continue;
+        char *name = lf_tree_text(m->src, t);
+        for (size_t i = 0; i < rest.len && !hit; i++) {
+            TSNode st = rest.items[i];
+            hit = lf_tree_is(st, "if_statement") &&
+                  lf_tree_mentions(m->src, lf_tree_field(st, "condition"), name, NULL) &&
+                  !(block_exits(m, lf_tree_field(st, "consequence")) & EXIT_FALLS);
+        }
+        free(name);
+    }
+    LF_VEC_FREE(&rest);
+    return hit;
+}
+
 /* The first handler swallowing an acquisition error in function `scope`. */
 static int find_swallowing_handler(hpass *p, int32_t scope, helper *h) {
     lf_pysem *m = p->m;
@@ -953,6 +991,8 @@ static int find_swallowing_handler(hpass *p, int32_t scope, helper *h) {
             if (!ts_node_is_null(find_in(p, blk, 0)))
                 continue; /* takes the lock another way: a retry, not a fallback */
             unsigned exits = block_exits(m, blk);
+            if (flag_tested_after(m, blk, (int32_t)i))
+                continue; /* records the failure for a later test that leaves */
             int ok;
             if (in_loop) /* falling through retries: only leaving as if locked counts */
                 ok = h->role != ROLE_WORK && (exits & EXIT_RET_OTHER) &&
