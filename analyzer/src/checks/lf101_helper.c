@@ -200,7 +200,6 @@ static lf_walk_action visit_kind(TSNode n, void *ud) {
 }
 
 typedef struct yield_false {
-    const lf_pysem *m;
     int yields, other;
 } yield_false;
 
@@ -218,8 +217,8 @@ static lf_walk_action visit_yield_false(TSNode n, void *ud) {
 }
 
 /* Every yield under n yields False: "not acquired", for the caller to check. */
-static int yields_only_false(const lf_pysem *m, TSNode n) {
-    yield_false y = {m, 0, 0};
+static int yields_only_false(TSNode n) {
+    yield_false y = {0, 0};
     lf_tree_walk(n, visit_yield_false, &y);
     return y.yields && !y.other;
 }
@@ -875,7 +874,7 @@ static int find_absent_test(hpass *p, int32_t scope, helper *h) {
         if (!ok)
             continue;
         /* `yield False` where the lock is missing: a result for the caller, like `return False`. */
-        if (h->role == ROLE_CM && !ts_node_is_null(blk) && yields_only_false(m, blk))
+        if (h->role == ROLE_CM && !ts_node_is_null(blk) && yields_only_false(blk))
             exits = (exits & ~EXIT_RET_OTHER) | EXIT_RET_FALSE;
         h->at = at;
         h->exits = exits;
