@@ -40,7 +40,8 @@ KINDS = {
     # the temp name derived from the target, any affix (LF401): `p + ".new"`, f"{p}~", `"tmp_" + name`
     "open-temp": r"tmp|temp|\+|\$\{|%|\bformat\b|with_suffix|with_name|join|\bf[\"']",
     "resolve": r"realpath|resolve",
-    "unlocked-entry": r"\bNone\b|\bnot\b|\bis\b|==|!=|\bHAS_|^[A-Za-z_][\w.]*$|lock",
+    # the test of the lock module or flag, or the `else:` of a chain testing each provider
+    "unlocked-entry": r"\bNone\b|\bnot\b|\bis\b|==|!=|\bHAS_|^[A-Za-z_][\w.]*$|lock|^else\b",
     "acquire-fails": r"^except\b|lock|acquire|mkdir|open|excl|create|link",
     "critical-section": r"\S",
 }

@@ -1,5 +1,5 @@
-/* LF101's indirect shapes (lf101_indirect.c): lock helpers, stand-in lock
- * classes and swallowed exclusive creates. */
+/* LF101's indirect shapes: swallowed exclusive creates (lf101_indirect.c),
+ * lock helpers and stand-ins for lock packages (lf101_helper.c). */
 #ifndef LF101_INDIRECT_H
 #define LF101_INDIRECT_H
 
@@ -17,9 +17,33 @@ struct lf_witness;
 typedef void (*lf101_indirect_fn)(void *ud, int32_t scope, TSNode at, char *message, char *decline,
                                   struct lf_witness *witness);
 
-/* Report each indirect fallback in functions not yet `reported` (per scope). */
+/* Report each indirect fallback in functions not yet `reported` (per scope;
+ * emit is expected to mark the scope it reports in). is_unlock: 1 when a call
+ * releases a lock. */
 void lf101_find_indirect(lf_pysem *m, const unsigned char *reported, lf101_lock_call_fn is_lock,
-                         lf101_indirect_fn emit, void *ud);
+                         lf101_lock_call_fn is_unlock, lf101_indirect_fn emit, void *ud);
+
+/* lf101_helper.c: the module's own lock helpers (context managers, __enter__,
+ * acquire()), swallowed acquisition errors, ignored "not acquired" results and
+ * no-op stand-ins for lock packages, each reported once at its root. */
+void lf101_find_helpers(lf_pysem *m, const unsigned char *reported, lf101_lock_call_fn is_lock,
+                        lf101_lock_call_fn is_unlock, lf101_indirect_fn emit, void *ud);
+
+/* For a @contextmanager function: does some `with` over it in the module run
+ * a critical section that may write (or is it never used here, so exported)?
+ * 1 for any other function. */
+int lf101_cm_callers_write(lf_pysem *m, int32_t scope, lf101_lock_call_fn is_lock, lf101_lock_call_fn is_unlock);
+
+/* Is the function (a function_definition) decorated with contextlib's
+ * contextmanager or asynccontextmanager? */
+int lf101_is_contextmanager(lf_pysem *m, TSNode fn);
+
+/* The path an exclusive create makes (os.mkdir(p), os.open(p, ...O_EXCL...),
+ * open(p, "x"), Path(p).mkdir()), or null. */
+TSNode lf101_exclusive_create(lf_pysem *m, TSNode call);
+
+/* Classes whose instances take a file lock for a `with` body (NULL-terminated). */
+extern const char *const lf101_lock_classes[];
 
 /* Where the unlocked path runs, for a fallback on the lock module `module`
  * ("fcntl", "msvcrt.locking", "filelock.FileLock"): "on Windows, where fcntl

@@ -54,8 +54,22 @@ typedef struct name_set {
 static void op_names(lf_pysem *m, TSNode op, name_set *out) {
     LF_VEC(TSNode) stack = {0};
     LF_VEC_PUSH(&stack, op);
-    while (stack.len) {
+    /* Bounded: a value that names itself (`op = op | LOCK_NB`) stops here. */
+    for (size_t steps = 0; stack.len && steps < 64; steps++) {
         TSNode n = lf_tree_unparen(stack.items[--stack.len]);
+        if (lf_tree_is(n, "identifier") && !lf_pysem_qualname(m, n)) {
+            /* `mode = fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH`: the value it holds. */
+            TSNode v = lf_pysem_resolve_value(m, n);
+            if (!ts_node_eq(v, n))
+                LF_VEC_PUSH(&stack, v);
+            continue;
+        }
+        if (lf_tree_is(n, "conditional_expression")) {
+            /* Either alternative may be the operation (the condition is not). */
+            LF_VEC_PUSH(&stack, ts_node_named_child(n, 0));
+            LF_VEC_PUSH(&stack, ts_node_named_child(n, 2));
+            continue;
+        }
         if (lf_tree_is(n, "binary_operator")) {
             LF_VEC_PUSH(&stack, lf_tree_field(n, "left"));
             LF_VEC_PUSH(&stack, lf_tree_field(n, "right"));
@@ -359,6 +373,73 @@ static TSNode shared_call(lf_pysem *m, const idx_vec *locked, const idx_vec *unl
     return found;
 }
 
+/* ---- a context manager's critical section: its yield ---- */
+
+typedef struct yield_find {
+    TSNode found;
+} yield_find;
+
+static lf_walk_action visit_yield(TSNode n, void *ud) {
+    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") || lf_tree_is(n, "lambda"))
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, "yield")) {
+        ((yield_find *)ud)->found = n;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+static TSNode first_yield(lf_pysem *m, const idx_vec *stmts) {
+    yield_find y;
+    memset(&y, 0, sizeof y);
+    for (size_t i = 0; i < stmts->len && ts_node_is_null(y.found); i++)
+        lf_tree_walk(m->stmts[stmts->items[i]].node, visit_yield, &y);
+    return y.found;
+}
+
+typedef struct lock_find {
+    lf_pysem *m;
+    int found;
+} lock_find;
+
+static lf_walk_action visit_other_lock(TSNode n, void *ud) {
+    lock_find *f = ud;
+    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") || lf_tree_is(n, "lambda"))
+        return LF_WALK_SKIP;
+    if (!lf_tree_is(n, "call"))
+        return LF_WALK_CONTINUE;
+    lf101_lock_kind k;
+    lock_op op = lock_call(f->m, n, &k);
+    if (op == OP_EXCLUSIVE || op == OP_EXCLUSIVE_NB || lf_pysem_call_is(f->m, n, lf101_lock_classes)) {
+        f->found = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* Does the "unlocked" path take a lock of its own (`with FileLock(P):` where
+ * fcntl is missing)? Then it is another lock, not a fallback. */
+static int path_locks(lf_pysem *m, const idx_vec *stmts) {
+    lock_find f = {m, 0};
+    for (size_t i = 0; i < stmts->len && !f.found; i++)
+        lf_tree_walk(m->stmts[stmts->items[i]].node, visit_other_lock, &f);
+    return f.found;
+}
+
+/* In a @contextmanager, the caller's with body runs at the yield: two paths
+ * that both yield share that critical section. The unlocked path's yield. */
+static TSNode shared_yield(lf_pysem *m, TSNode call, const idx_vec *locked, const idx_vec *unlocked) {
+    int32_t sc = lf_pysem_scope_of(m, call);
+    if (sc <= 0 || !lf101_is_contextmanager(m, m->scopes[sc].node) || ts_node_is_null(first_yield(m, locked)))
+        return (TSNode){0};
+    /* `yield False`: the caller is told the lock was not taken; whether it
+     * goes on regardless is judged at the callers (lf101_helper.c). */
+    TSNode y = first_yield(m, unlocked);
+    if (!ts_node_is_null(y) && lf_tree_is(lf_tree_unparen(ts_node_named_child(y, 0)), "false"))
+        return (TSNode){0};
+    return y;
+}
+
 /* ---- recognition ---- */
 
 typedef struct recog {
@@ -534,6 +615,45 @@ static int handler_catches(lf_pysem *m, TSNode exc, int need_absent) {
     return need_absent ? absent : os;
 }
 
+/* A BODY that is one `try: WORK finally: <unlock/close h>` (the unlock in a
+ * finally of its own, inside the try/finally that closes the handle) is WORK:
+ * the rewrite's `with` releases the lock the same way. Iterative. */
+static void peel_release_try(recog *r, const char *h) {
+    lf_pysem *m = r->m;
+    while (r->body.len == 1 && lf_tree_is(m->stmts[r->body.items[0]].node, "try_statement")) {
+        TSNode tr = m->stmts[r->body.items[0]].node;
+        TSNode fin = (TSNode){0};
+        int other = 0;
+        for (uint32_t i = 0; i < ts_node_named_child_count(tr); i++) {
+            TSNode c = ts_node_named_child(tr, i);
+            if (lf_tree_is(c, "finally_clause"))
+                fin = c;
+            else if (!lf_tree_is(c, "block") && !lf_tree_is(c, "comment"))
+                other = 1;
+        }
+        if (ts_node_is_null(fin) || other)
+            return;
+        idx_vec rel = {0};
+        for (uint32_t i = 0; i < ts_node_named_child_count(fin); i++)
+            if (lf_tree_is(ts_node_named_child(fin, i), "block"))
+                block_statements(m, ts_node_named_child(fin, i), &rel);
+        int ok = rel.len > 0;
+        for (size_t i = 0; i < rel.len && ok; i++)
+            ok = is_release_stmt(m, m->stmts[rel.items[i]].node, h);
+        LF_VEC_FREE(&rel);
+        idx_vec in = {0};
+        block_statements(m, lf_tree_field(tr, "body"), &in);
+        if (!ok || !in.len) {
+            LF_VEC_FREE(&in);
+            return;
+        }
+        r->body.len = 0;
+        for (size_t i = 0; i < in.len; i++)
+            LF_VEC_PUSH(&r->body, in.items[i]);
+        LF_VEC_FREE(&in);
+    }
+}
+
 /* Find the handle's opening and the locked region around the acquisition. */
 static int locked_region(recog *r) {
     lf_pysem *m = r->m;
@@ -662,6 +782,7 @@ static int locked_region(recog *r) {
                 LF_VEC_PUSH(&r->body, tb.items[i]);
             LF_VEC_FREE(&tb);
             LF_VEC_FREE(&after);
+            peel_release_try(r, h);
             ok = r->body.len > 0;
             if (!ok)
                 decline(s, lf_xstrdup("nothing is done under the lock"));
@@ -672,6 +793,8 @@ static int locked_region(recog *r) {
         }
     }
     ok = locked_body(r, &after, h);
+    if (ok)
+        peel_release_try(r, h);
     if (!ok)
         decline(s, lf_xstrdup("nothing is done under the lock"));
     LF_VEC_FREE(&after);
@@ -1065,6 +1188,8 @@ static int recognise(recog *r) {
     }
     if (!s->module && s->shape != LF101_SWALLOWED)
         return 0;
+    if (s->shape != LF101_CONDITIONAL && path_locks(m, &r->copy))
+        return 0;
     /* An unlocked path that raises refuses to proceed: the correct shape. */
     if (s->shape != LF101_CONDITIONAL && r->copy.len &&
         lf_tree_is(m->stmts[r->copy.items[r->copy.len - 1]].node, "raise_statement"))
@@ -1080,6 +1205,8 @@ static int recognise(recog *r) {
         same = precise && same_path(m, &locked, &r->copy, r->function_top);
         if (!same) {
             TSNode shared = shared_call(m, &locked, &r->copy, s->module);
+            if (ts_node_is_null(shared))
+                shared = shared_yield(m, r->call, &locked, &r->copy);
             if (ts_node_is_null(shared)) {
                 LF_VEC_FREE(&locked);
                 return 0; /* the other path does other work: no unlocked copy */
@@ -1161,14 +1288,14 @@ static void check_rewrite(recog *r) {
 /* ---- the check ---- */
 
 /* Classes whose instances take a file lock for a `with` body. */
-static const char *const k_lock_classes[] = {"portalocker.Lock",       "portalocker.RLock",
+const char *const lf101_lock_classes[] = {"portalocker.Lock",       "portalocker.RLock",
                                              "filelock.FileLock",      "filelock.SoftFileLock",
                                              "filelock.UnixFileLock",  "lockfile.LockFile",
                                              "fasteners.InterProcessLock", "zc.lockfile.LockFile", NULL};
 
 /* The call is the value of a with-item: `with LockClass(path) [as l]:`. */
 static int is_with_lock(lf_pysem *m, const lf_pycall *c) {
-    if (!lf_pysem_call_is(m, c->node, k_lock_classes) || c->stmt < 0 ||
+    if (!lf_pysem_call_is(m, c->node, lf101_lock_classes) || c->stmt < 0 ||
         !lf_tree_is(m->stmts[c->stmt].node, "with_statement"))
         return 0;
     TSNode clause = lf_tree_child(m->stmts[c->stmt].node, 0);
@@ -1308,6 +1435,11 @@ static lf_witness *witness_of(const recog *r) {
     return w;
 }
 
+static int takes_unlock(lf_pysem *m, TSNode call) {
+    lf101_lock_kind k;
+    return lock_call(m, call, &k) == OP_UNLOCK;
+}
+
 typedef struct indirect_ctx {
     lf_check_ctx *ctx;
     unsigned char *reported;
@@ -1362,7 +1494,9 @@ static void run(lf_check_ctx *ctx) {
         r.site->kind = kind;
         r.site->copy_first = -1;
         r.site->region_first = r.site->region_last = -1;
-        if (recognise(&r)) {
+        /* A @contextmanager's critical section is its callers' with bodies:
+         * one that only reads is no critical section. */
+        if (recognise(&r) && lf101_cm_callers_write(m, c->scope, takes_exclusive_lock, takes_unlock)) {
             check_rewrite(&r);
             witness_events(&r);
             char *msg = message(&r);
@@ -1379,7 +1513,7 @@ static void run(lf_check_ctx *ctx) {
         LF_VEC_FREE(&r.copy);
     }
     indirect_ctx ic = {ctx, reported};
-    lf101_find_indirect(m, reported, takes_exclusive_lock, emit_indirect, &ic);
+    lf101_find_indirect(m, reported, takes_exclusive_lock, takes_unlock, emit_indirect, &ic);
     free(reported);
 }
 

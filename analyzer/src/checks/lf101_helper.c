@@ -1,0 +1,1344 @@
+/* LF101 through the module's own lock helpers, and acquisitions whose errors
+ * are swallowed. Each root bug is reported once, where it is decided:
+ *
+ *  - the absent-provider path: a test of an optional lock module or its flag
+ *    (`if not HAS_FCNTL: yield; return`, `if fcntl is not None: flock(...)`
+ *    with nothing else, `if fcntl is None and msvcrt is None: yield`) after
+ *    which the helper completes without taking the lock: a @contextmanager
+ *    yields, an `__enter__`/`acquire` or a function that hands its lock to the
+ *    caller returns as if locked, or the function's own critical section runs;
+ *  - a swallowed acquisition error: a handler around the acquisition that lets
+ *    the helper complete (falls through, or returns anything but False)
+ *    instead of refusing; inside a retry loop only a handler for errors other
+ *    than contention counts (waiting for a held lock and giving up after a
+ *    timeout is lockrt's bounded wait, not a bug);
+ *  - "not acquired" results: a helper that returns False where it took no
+ *    lock, called as a bare statement with the critical section after it; the
+ *    bug is the helper's test when it has one, else each ignoring caller;
+ *  - a stand-in for a lock package (`except ImportError: class FileLock: ...`)
+ *    whose `__enter__`/`acquire` take no lock: reported at the branch binding
+ *    it, once.
+ *
+ * The critical section must write: a helper's callers (their `with` bodies,
+ * or what follows a bare call) or the function's own code after the test.
+ * A call counts as a write unless it is known to read only, so unknown
+ * callables (injected `save`, a helper) count; a section of known reads
+ * (open() for reading, json.load, read_text) is read-only and stays quiet.
+ * A helper with no caller in the module is exported: its callers are elsewhere
+ * and it is reported on its own evidence.
+ *
+ * Everything is iterative; the work is linear in the module's statements and
+ * calls times the (bounded) number of lock helpers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf101_indirect.h"
+#include "lf_witness_build.h"
+#include "lf_tree.h"
+#include "lf_util.h"
+
+#define MAX_HELPERS 64
+#define MAX_REMOVED 64
+
+typedef LF_VEC(TSNode) node_vec;
+
+typedef struct hpass {
+    lf_pysem *m;
+    lf101_lock_call_fn is_lock, is_unlock;
+    node_vec removed; /* paths the module removes (a lock's release), at most MAX_REMOVED */
+    unsigned char *writes_memo; /* per scope: 0 unknown, 1 no, 2 may write */
+    unsigned char *locks_memo;  /* per scope: 0 unknown, 1 no, 2 takes a lock itself */
+    unsigned char *unlocks_memo; /* the same for releasing one */
+} hpass;
+
+static uint32_t line_of(const lf_pysem *m, TSNode n) {
+    uint32_t line, col;
+    lf_source_position(m->src, ts_node_start_byte(n), &line, &col);
+    return line;
+}
+
+static int is_scope_node(TSNode n) {
+    return lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") || lf_tree_is(n, "lambda");
+}
+
+/* ---- acquisitions ---- */
+
+static const char *const k_removals[] = {"os.rmdir", "os.unlink", "os.remove", "shutil.rmtree",
+                                         "pathlib.Path.rmdir", "pathlib.Path.unlink", NULL};
+
+/* `x.mkdir(..., exist_ok=False)` / `os.makedirs(p, exist_ok=False)`: the
+ * keyword itself asks for an exclusive create, whatever x's type. */
+static int mkdir_not_exist_ok(lf_pysem *m, TSNode call) {
+    TSNode fn = lf_tree_field(call, "function");
+    TSNode name = lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "attribute") : fn;
+    if (!lf_tree_text_eq(m->src, name, "mkdir") && !lf_tree_text_eq(m->src, name, "makedirs"))
+        return 0;
+    TSNode args = lf_tree_field(call, "arguments");
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (lf_tree_is(a, "keyword_argument") && lf_tree_text_eq(m->src, lf_tree_field(a, "name"), "exist_ok"))
+            return lf_tree_is(lf_tree_unparen(lf_tree_field(a, "value")), "false");
+    }
+    return 0;
+}
+
+/* Is `path` one the module removes somewhere? */
+static int removed_somewhere(hpass *p, TSNode path) {
+    for (size_t i = 0; i < p->removed.len; i++)
+        if (lf_tree_equal(p->m->src, lf_tree_unparen(path), p->m->src, p->removed.items[i], 0))
+            return 1;
+    return 0;
+}
+
+/* Does the call itself take a lock: a lock call, a lock class, or an
+ * exclusive create of a path the module also removes (created to exclude,
+ * removed to release; a directory made once and kept is no lock)? */
+static int acquires_direct(hpass *p, TSNode call) {
+    if (p->is_lock(p->m, call) || lf_pysem_call_is(p->m, call, lf101_lock_classes))
+        return 1;
+    if (!p->removed.len)
+        return 0;
+    TSNode created = lf101_exclusive_create(p->m, call);
+    if (ts_node_is_null(created) && mkdir_not_exist_ok(p->m, call))
+        created = lf_tree_field(lf_tree_field(call, "function"), "object");
+    return !ts_node_is_null(created) && removed_somewhere(p, created);
+}
+
+/* The body of the module's own function a call runs (`helper(...)`), or null. */
+static TSNode local_def_body(lf_pysem *m, TSNode call) {
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    if (!lf_tree_is(fn, "identifier"))
+        return (TSNode){0};
+    char *name = lf_tree_text(m->src, fn);
+    const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, fn), name, ts_node_start_byte(fn));
+    free(name);
+    if (!b || b->kind != LF_PYBIND_DEF || !lf_tree_is(b->value, "function_definition"))
+        return (TSNode){0};
+    return lf_tree_field(b->value, "body");
+}
+
+typedef struct find_call {
+    hpass *p;
+    int unlock; /* look for a release instead of an acquisition */
+    int direct; /* the calls themselves only, not the module functions they run */
+    TSNode found;
+} find_call;
+
+static int releases_direct(hpass *p, TSNode call) {
+    return p->is_unlock(p->m, call) || lf_pysem_call_is(p->m, call, k_removals);
+}
+
+static lf_walk_action visit_find_direct(TSNode n, void *ud) {
+    find_call *f = ud;
+    if (is_scope_node(n))
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, "call") && (f->unlock ? releases_direct(f->p, n) : acquires_direct(f->p, n))) {
+        f->found = n;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* Does a module function take (or release) a lock itself? One level:
+ * `_lock_windows(fh)` around msvcrt.locking, `_release(fh)` around LOCK_UN.
+ * Memoised per scope: bit 1 known, bit 2 yes. */
+static int runs_locking_function(hpass *p, TSNode call, int unlock) {
+    TSNode body = local_def_body(p->m, call);
+    if (ts_node_is_null(body))
+        return 0;
+    int32_t sc = lf_pysem_scope_of(p->m, body);
+    unsigned char *memo = unlock ? &p->unlocks_memo[sc] : &p->locks_memo[sc];
+    if (!*memo) {
+        find_call f;
+        memset(&f, 0, sizeof f);
+        f.p = p;
+        f.unlock = unlock;
+        lf_tree_walk(body, visit_find_direct, &f);
+        *memo = (unsigned char)(ts_node_is_null(f.found) ? 1 : 2);
+    }
+    return *memo == 2;
+}
+
+static lf_walk_action visit_find(TSNode n, void *ud) {
+    find_call *f = ud;
+    if (is_scope_node(n))
+        return LF_WALK_SKIP;
+    if (!lf_tree_is(n, "call"))
+        return LF_WALK_CONTINUE;
+    int hit = f->unlock ? releases_direct(f->p, n) : acquires_direct(f->p, n);
+    if (hit || runs_locking_function(f->p, n, f->unlock)) {
+        f->found = n;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* The first acquisition (or release) under n, nested definitions aside. */
+static TSNode find_in(hpass *p, TSNode n, int unlock) {
+    find_call f;
+    memset(&f, 0, sizeof f);
+    f.p = p;
+    f.unlock = unlock;
+    if (!ts_node_is_null(n))
+        lf_tree_walk(n, visit_find, &f);
+    return f.found;
+}
+
+typedef struct find_kind {
+    const char *type;
+    int found;
+} find_kind;
+
+static lf_walk_action visit_kind(TSNode n, void *ud) {
+    find_kind *f = ud;
+    if (is_scope_node(n))
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, f->type)) {
+        f->found = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+typedef struct yield_false {
+    int yields, other;
+} yield_false;
+
+static lf_walk_action visit_yield_false(TSNode n, void *ud) {
+    yield_false *y = ud;
+    if (is_scope_node(n))
+        return LF_WALK_SKIP;
+    if (!lf_tree_is(n, "yield"))
+        return LF_WALK_CONTINUE;
+    TSNode v = lf_tree_unparen(ts_node_named_child(n, 0));
+    y->yields = 1;
+    if (!lf_tree_is(v, "false"))
+        y->other = 1;
+    return LF_WALK_SKIP;
+}
+
+/* Every yield under n yields False: "not acquired", for the caller to check. */
+static int yields_only_false(TSNode n) {
+    yield_false y = {0, 0};
+    lf_tree_walk(n, visit_yield_false, &y);
+    return y.yields && !y.other;
+}
+
+static int contains_kind(TSNode n, const char *type) {
+    find_kind f = {type, 0};
+    if (!ts_node_is_null(n))
+        lf_tree_walk(n, visit_kind, &f);
+    return f.found;
+}
+
+/* The statements of a function scope, pre-order and contiguous after its def
+ * statement: [*first, *end). Empty for a scope without one. */
+static void scope_stmts(const lf_pysem *m, int32_t scope, size_t *first, size_t *end) {
+    int32_t def = m->scopes[scope].stmt;
+    *first = *end = 0;
+    if (def < 0)
+        return;
+    uint32_t stop = ts_node_end_byte(m->scopes[scope].node);
+    size_t i = (size_t)def + 1;
+    *first = i;
+    while (i < m->n_stmts && ts_node_start_byte(m->stmts[i].node) < stop)
+        i++;
+    *end = i;
+}
+
+/* ---- how a block can end ---- */
+
+enum {
+    EXIT_FALLS = 1u << 0,      /* runs off its end */
+    EXIT_RAISES = 1u << 1,
+    EXIT_RET_FALSE = 1u << 2,  /* `return False` / `return 0`: "not acquired" */
+    EXIT_RET_OTHER = 1u << 3,  /* any other return: "as if acquired" */
+    EXIT_LOOPS = 1u << 4,      /* continue / break */
+};
+
+static unsigned return_kind(const lf_pysem *m, TSNode ret) {
+    TSNode v = ts_node_named_child(ret, 0);
+    if (!ts_node_is_null(v)) {
+        v = lf_tree_unparen(v);
+        if (lf_tree_is(v, "false") || (lf_tree_is(v, "integer") && ts_node_end_byte(v) - ts_node_start_byte(v) == 1 &&
+                                       m->src->text[ts_node_start_byte(v)] == '0'))
+            return EXIT_RET_FALSE;
+    }
+    return EXIT_RET_OTHER;
+}
+
+static TSNode handler_block(TSNode exc) {
+    for (uint32_t j = 0; j < ts_node_named_child_count(exc); j++)
+        if (lf_tree_is(ts_node_named_child(exc, j), "block"))
+            return ts_node_named_child(exc, j);
+    return (TSNode){0};
+}
+
+/* `sys.exit(1)`, `os._exit(1)`, `exit()`: the process ends here, like a raise. */
+static int ends_process(lf_pysem *m, TSNode stmt) {
+    static const char *const enders[] = {"sys.exit", "os._exit", "os.abort", "exit", "quit", NULL};
+    if (!lf_tree_is(stmt, "expression_statement"))
+        return 0;
+    TSNode e = lf_tree_unparen(lf_tree_child(stmt, 0));
+    return lf_tree_is(e, "call") && lf_pysem_call_is(m, e, enders);
+}
+
+/* The ways a block (or a clause holding one) can end, from its last statements:
+ * a union over the branches of a trailing if/elif/else. Iterative. */
+static unsigned block_exits(lf_pysem *m, TSNode block) {
+    unsigned out = 0;
+    node_vec todo = {0};
+    LF_VEC_PUSH(&todo, block);
+    while (todo.len) {
+        TSNode b = todo.items[--todo.len];
+        int32_t last = -1;
+        for (int32_t s = lf_pysem_first_in_block(m, b); s >= 0; s = lf_pysem_next_sibling(m, s))
+            last = s;
+        if (last < 0) {
+            out |= EXIT_FALLS;
+            continue;
+        }
+        TSNode st = m->stmts[last].node;
+        if (lf_tree_is(st, "raise_statement") || ends_process(m, st)) {
+            out |= EXIT_RAISES;
+        } else if (lf_tree_is(st, "return_statement")) {
+            out |= return_kind(m, st);
+        } else if (lf_tree_is(st, "continue_statement") || lf_tree_is(st, "break_statement")) {
+            out |= EXIT_LOOPS;
+        } else if (lf_tree_is(st, "if_statement")) {
+            int has_else = 0;
+            LF_VEC_PUSH(&todo, lf_tree_field(st, "consequence"));
+            for (uint32_t i = 0; i < ts_node_named_child_count(st); i++) {
+                TSNode c = ts_node_named_child(st, i);
+                if (lf_tree_is(c, "elif_clause"))
+                    LF_VEC_PUSH(&todo, lf_tree_field(c, "consequence"));
+                else if (lf_tree_is(c, "else_clause")) {
+                    LF_VEC_PUSH(&todo, lf_tree_field(c, "body"));
+                    has_else = 1;
+                }
+            }
+            if (!has_else)
+                out |= EXIT_FALLS;
+        } else if (lf_tree_is(st, "with_statement")) {
+            LF_VEC_PUSH(&todo, lf_tree_field(st, "body"));
+        } else if (lf_tree_is(st, "try_statement")) {
+            /* The body (or its else clause) and each handler; a finally runs after them. */
+            TSNode body = lf_tree_field(st, "body");
+            for (uint32_t i = 0; i < ts_node_named_child_count(st); i++) {
+                TSNode c = ts_node_named_child(st, i);
+                if (lf_tree_is(c, "else_clause"))
+                    body = lf_tree_field(c, "body");
+                else if (lf_tree_is(c, "except_clause") && !ts_node_is_null(handler_block(c)))
+                    LF_VEC_PUSH(&todo, handler_block(c));
+            }
+            LF_VEC_PUSH(&todo, body);
+        } else {
+            out |= EXIT_FALLS;
+        }
+    }
+    LF_VEC_FREE(&todo);
+    return out;
+}
+
+/* The statements after `stmt` up to the end of its function, block by block
+ * outwards (what runs next when stmt falls through): appended to out. */
+static void rest_of_function(lf_pysem *m, int32_t stmt, node_vec *out) {
+    int32_t scope = m->stmts[stmt].scope;
+    for (int32_t s = stmt; s >= 0 && m->stmts[s].scope == scope; s = m->stmts[s].parent) {
+        for (int32_t x = lf_pysem_next_sibling(m, s); x >= 0; x = lf_pysem_next_sibling(m, x))
+            LF_VEC_PUSH(out, m->stmts[x].node);
+        /* A loop body falls back into its loop, not past it. */
+        if (m->stmts[s].clause == LF_PYCLAUSE_LOOP_BODY)
+            break;
+    }
+}
+
+/* ---- writes ---- */
+
+static const char *const k_write_calls[] = {
+    "json.dump", "pickle.dump", "marshal.dump", "os.replace", "os.rename", "os.renames", "os.write",
+    "os.truncate", "os.ftruncate", "os.remove", "os.unlink", "os.rmdir", "os.makedirs", "os.mkdir",
+    "shutil.move", "shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.rmtree", "os.fsync", NULL};
+static const char *const k_read_calls[] = {
+    "json.load", "json.loads", "json.dumps", "pickle.load", "pickle.loads", "os.path.exists", "os.path.isfile",
+    "os.path.isdir", "os.path.join", "os.path.getmtime", "os.path.getsize", "os.path.dirname",
+    "os.path.basename", "os.stat", "os.lstat", "os.listdir", "os.getpid", "os.fspath", "time.time",
+    "time.monotonic", "time.sleep", "os.close", "print", "len", "str", "int", "float", "bool", "dict", "list", "set", "tuple",
+    "sorted", "repr", "isinstance", "min", "max", "sum", "any", "all", "enumerate", "range", "zip", "iter",
+    "next", "pathlib.Path", "pathlib.Path.exists", "pathlib.Path.read_text", "pathlib.Path.read_bytes",
+    "pathlib.Path.is_file", "pathlib.Path.is_dir", "pathlib.Path.stat", NULL};
+static const char *const k_read_methods[] = {
+    "read", "readline", "readlines", "read_text", "read_bytes", "get", "keys", "items", "values", "seek",
+    "tell", "fileno", "exists", "is_file", "is_dir", "stat", "strip", "split", "splitlines", "startswith",
+    "endswith", "format", "join", "encode", "decode", "lower", "upper", "copy", "debug", "info", "warning",
+    "error", "exception", "critical", "count", "index", "find", "isoformat", "close", NULL};
+
+static int name_in(lf_pysem *m, TSNode n, const char *const *names) {
+    for (size_t i = 0; names[i]; i++)
+        if (lf_tree_text_eq(m->src, n, names[i]))
+            return 1;
+    return 0;
+}
+
+/* open(p, mode) with a mode that writes (`w`, `a`, `x`, `+`). */
+static int open_writes(lf_pysem *m, TSNode call, uint32_t mode_index) {
+    TSNode args = lf_tree_field(call, "arguments");
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        TSNode v = (TSNode){0};
+        if (lf_tree_is(a, "keyword_argument")) {
+            if (lf_tree_text_eq(m->src, lf_tree_field(a, "name"), "mode"))
+                v = lf_tree_field(a, "value");
+        } else if (k++ == mode_index) {
+            v = a;
+        }
+        if (ts_node_is_null(v))
+            continue;
+        if (!lf_tree_is(v, "string"))
+            return 1; /* a mode computed at run time may write */
+        for (uint32_t b = ts_node_start_byte(v); b < ts_node_end_byte(v); b++)
+            if (strchr("wax+", m->src->text[b]))
+                return 1;
+        return 0;
+    }
+    return 0;
+}
+
+/* Does this call write, or may it for all we know? 1 yes, 0 no, and for a
+ * call of the module's own function, -1 with its body in *body (judged by
+ * the caller, so that no walk re-enters itself). */
+static int call_writes(hpass *p, TSNode call, TSNode *body) {
+    lf_pysem *m = p->m;
+    *body = (TSNode){0};
+    if (p->is_lock(m, call) || p->is_unlock(m, call))
+        return 0;
+    const char *q = lf_pysem_callee(m, call);
+    if (q) {
+        for (size_t i = 0; k_write_calls[i]; i++)
+            if (!strcmp(q, k_write_calls[i]))
+                return 1;
+        if (!strcmp(q, "open") || !strcmp(q, "io.open") || !strcmp(q, "codecs.open"))
+            return open_writes(m, call, 1);
+        if (!strcmp(q, "pathlib.Path.open"))
+            return open_writes(m, call, 0);
+        if (!strcmp(q, "os.open"))
+            return lf_tree_mentions(m->src, lf_tree_field(call, "arguments"), "O_WRONLY", NULL) ||
+                   lf_tree_mentions(m->src, lf_tree_field(call, "arguments"), "O_RDWR", NULL) ||
+                   lf_tree_mentions(m->src, lf_tree_field(call, "arguments"), "O_APPEND", NULL);
+        for (size_t i = 0; k_read_calls[i]; i++)
+            if (!strcmp(q, k_read_calls[i]))
+                return 0;
+        if (!strncmp(q, "logging.", 8) || !strncmp(q, "os.path.", 8))
+            return 0;
+    }
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    if (lf_tree_is(fn, "attribute"))
+        return !name_in(m, lf_tree_field(fn, "attribute"), k_read_methods);
+    *body = local_def_body(m, call);
+    return ts_node_is_null(*body) ? 1 : -1;
+}
+
+typedef struct write_walk {
+    hpass *p;
+    int found;
+} write_walk;
+
+/* One level: a module function called from here counts as a write. */
+static lf_walk_action visit_write_direct(TSNode n, void *ud) {
+    write_walk *w = ud;
+    if (is_scope_node(n))
+        return LF_WALK_SKIP;
+    TSNode body;
+    if (lf_tree_is(n, "yield") || (lf_tree_is(n, "call") && call_writes(w->p, n, &body) != 0)) {
+        w->found = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* A module function judged by its own body (memoised per scope). */
+static int function_writes(hpass *p, TSNode body) {
+    int32_t sc = lf_pysem_scope_of(p->m, body);
+    if (!p->writes_memo[sc]) {
+        write_walk w = {p, 0};
+        lf_tree_walk(body, visit_write_direct, &w);
+        p->writes_memo[sc] = (unsigned char)(1 + w.found);
+    }
+    return p->writes_memo[sc] == 2;
+}
+
+static lf_walk_action visit_write(TSNode n, void *ud) {
+    write_walk *w = ud;
+    if (is_scope_node(n))
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, "yield")) {
+        w->found = 1; /* the caller's with body runs here */
+        return LF_WALK_STOP;
+    }
+    if (!lf_tree_is(n, "call"))
+        return LF_WALK_CONTINUE;
+    TSNode body;
+    int r = call_writes(w->p, n, &body);
+    if (r > 0 || (r < 0 && function_writes(w->p, body))) {
+        w->found = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+static int nodes_may_write(hpass *p, const TSNode *nodes, size_t n) {
+    write_walk w = {p, 0};
+    for (size_t i = 0; i < n && !w.found; i++)
+        lf_tree_walk(nodes[i], visit_write, &w);
+    return w.found;
+}
+
+/* ---- helpers and their callers ---- */
+
+typedef enum role {
+    ROLE_WORK = 0,    /* does its own critical section */
+    ROLE_CM,          /* a @contextmanager: the caller's with body runs at its yield */
+    ROLE_ACQUIRE,     /* returns holding the lock: __enter__, acquire(), no release of its own */
+} role;
+
+int lf101_is_contextmanager(lf_pysem *m, TSNode fn) {
+    TSNode dd = ts_node_parent(fn);
+    if (!lf_tree_is(dd, "decorated_definition"))
+        return 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(dd); i++) {
+        TSNode d = ts_node_named_child(dd, i);
+        if (!lf_tree_is(d, "decorator"))
+            continue;
+        const char *q = lf_pysem_qualname(m, ts_node_named_child(d, 0));
+        if (q && (!strcmp(q, "contextlib.contextmanager") || !strcmp(q, "contextlib.asynccontextmanager")))
+            return 1;
+    }
+    return 0;
+}
+
+/* Does the function return "acquired" somewhere (`return True`, `return self`)? */
+static int returns_acquired(lf_pysem *m, int32_t scope) {
+    size_t lo, hi;
+    scope_stmts(m, scope, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
+        if (m->stmts[i].scope != scope || !lf_tree_is(m->stmts[i].node, "return_statement"))
+            continue;
+        TSNode v = lf_tree_unparen(ts_node_named_child(m->stmts[i].node, 0));
+        if (lf_tree_is(v, "true") || (lf_tree_is(v, "identifier") && lf_tree_text_eq(m->src, v, "self")))
+            return 1;
+    }
+    return 0;
+}
+
+/* A helper hands its lock to the caller: a @contextmanager, an `__enter__`, or
+ * a function that never releases the lock and returns "acquired" (True, self)
+ * or does nothing else. */
+static role role_of(hpass *p, int32_t scope) {
+    lf_pysem *m = p->m;
+    TSNode fn = m->scopes[scope].node;
+    if (lf101_is_contextmanager(m, fn))
+        return ROLE_CM;
+    const char *name = m->scopes[scope].name;
+    if (!strcmp(name, "__enter__") || !strcmp(name, "__aenter__"))
+        return ROLE_ACQUIRE;
+    if (!ts_node_is_null(find_in(p, lf_tree_field(fn, "body"), 1)))
+        return ROLE_WORK;
+    /* No release: it returns "acquired", or it does nothing but take the lock
+     * (`def _platform_lock(fd): if fcntl: flock(..) elif msvcrt: locking(..)`). */
+    if (returns_acquired(m, scope) || !function_writes(p, lf_tree_field(fn, "body")))
+        return ROLE_ACQUIRE;
+    return ROLE_WORK;
+}
+
+typedef struct helper {
+    int32_t scope;
+    role role;
+    TSNode at;             /* the root bug: the test, the handler */
+    unsigned exits;        /* how the unlocked path completes */
+    const lf_pyoptional *module; /* the absent provider, or NULL for a swallowed error */
+    TSNode test;           /* the absent provider's condition (an `if` or `elif` test) */
+    int several;           /* the path needs several providers missing (`and`, an elif chain) */
+    int test_holds;        /* the unlocked path is taken when the test holds (`if fcntl is None:`) */
+    const lf_pybinding *conditional_import; /* a handler swallowing the NameError of a lock module
+                                               imported on one path only (`except ImportError: import fcntl`) */
+    int timeout_false;     /* no root bug in the helper, but it returns False on a path (a timeout) */
+} helper;
+
+/* The class a call constructs (`C(...)` with C a class of this module), or -1. */
+static int32_t constructed_class(lf_pysem *m, TSNode call) {
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    if (!lf_tree_is(fn, "identifier"))
+        return -1;
+    char *name = lf_tree_text(m->src, fn);
+    const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, fn), name, ts_node_start_byte(fn));
+    free(name);
+    if (!b || b->kind != LF_PYBIND_DEF || !lf_tree_is(b->value, "class_definition"))
+        return -1;
+    return lf_pysem_scope_of(m, lf_tree_field(b->value, "body"));
+}
+
+/* Does `call` run helper h (a call of the function, a method call on an
+ * instance of its class, or, for __enter__, the construction in a with)? */
+static int calls_helper(lf_pysem *m, const lf_pycall *c, const helper *h) {
+    const lf_pyscope *hs = &m->scopes[h->scope];
+    TSNode fn = lf_tree_unparen(lf_tree_field(c->node, "function"));
+    if (hs->cls < 0) {
+        if (!lf_tree_is(fn, "identifier") || !lf_tree_text_eq(m->src, fn, hs->name))
+            return 0;
+        const lf_pybinding *b = lf_pysem_binding_at(m, c->scope, hs->name, ts_node_start_byte(fn));
+        return b && b->kind == LF_PYBIND_DEF && ts_node_eq(b->value, hs->node);
+    }
+    if (!strcmp(hs->name, "__enter__") || !strcmp(hs->name, "__aenter__"))
+        return constructed_class(m, c->node) == hs->cls;
+    if (!lf_tree_is(fn, "attribute") || !lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), hs->name))
+        return 0;
+    TSNode recv = lf_tree_unparen(lf_tree_field(fn, "object"));
+    if (lf_tree_is(recv, "identifier") && lf_tree_text_eq(m->src, recv, "self"))
+        return m->scopes[c->scope].cls == hs->cls;
+    TSNode v = lf_pysem_resolve_value(m, recv);
+    return lf_tree_is(v, "call") && constructed_class(m, v) == hs->cls;
+}
+
+/* The with statement whose item is exactly this call (or `call as x`), with
+ * the as-target in *target; else null. */
+static TSNode with_of(lf_pysem *m, const lf_pycall *c, TSNode *target) {
+    *target = (TSNode){0};
+    if (c->stmt < 0 || !lf_tree_is(m->stmts[c->stmt].node, "with_statement"))
+        return (TSNode){0};
+    TSNode w = m->stmts[c->stmt].node;
+    TSNode clause = lf_tree_child(w, 0);
+    for (uint32_t i = 0; i < lf_tree_child_count(clause); i++) {
+        TSNode v = lf_tree_field(lf_tree_child(clause, i), "value");
+        TSNode t = (TSNode){0};
+        if (lf_tree_is(v, "as_pattern")) {
+            t = lf_tree_field(v, "alias");
+            v = ts_node_named_child(v, 0);
+        }
+        if (ts_node_eq(lf_tree_unparen(v), c->node)) {
+            *target = t;
+            return w;
+        }
+    }
+    return (TSNode){0};
+}
+
+/* A with body that tests its as-target and leaves when it says "not locked". */
+static int body_checks(lf_pysem *m, TSNode body, TSNode target) {
+    if (ts_node_is_null(target))
+        return 0;
+    char *name = lf_tree_text(m->src, target);
+    int ok = 0;
+    for (int32_t s = lf_pysem_first_in_block(m, body); s >= 0 && !ok; s = lf_pysem_next_sibling(m, s)) {
+        TSNode st = m->stmts[s].node;
+        if (lf_tree_is(st, "if_statement") && lf_tree_mentions(m->src, lf_tree_field(st, "condition"), name, NULL) &&
+            !(block_exits(m, lf_tree_field(st, "consequence")) & EXIT_FALLS))
+            ok = 1;
+    }
+    free(name);
+    return ok;
+}
+
+typedef struct callers {
+    size_t uses;          /* calls of the helper in the module */
+    size_t writing;       /* of which run a writing critical section with the result unchecked */
+    TSNode first_writing; /* the first such call's statement */
+    LF_VEC(TSNode) ignoring; /* bare-statement calls with a writing section after them */
+    LF_VEC(int32_t) ignoring_scope;
+} callers;
+
+static void find_callers(hpass *p, const helper *h, callers *out) {
+    lf_pysem *m = p->m;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_pycall *c = &m->calls[i];
+        if (c->stmt < 0 || c->scope == h->scope || !calls_helper(m, c, h))
+            continue;
+        out->uses++;
+        TSNode target;
+        TSNode w = with_of(m, c, &target);
+        node_vec section = {0};
+        int bare = 0;
+        if (!ts_node_is_null(w)) {
+            TSNode body = lf_tree_field(w, "body");
+            if (!body_checks(m, body, target))
+                LF_VEC_PUSH(&section, body);
+        } else {
+            TSNode st = m->stmts[c->stmt].node;
+            TSNode e = lf_tree_is(st, "expression_statement") ? lf_tree_unparen(lf_tree_child(st, 0)) : (TSNode){0};
+            if (lf_tree_is(e, "await"))
+                e = lf_tree_unparen(ts_node_named_child(e, 0));
+            if (ts_node_eq(e, c->node)) {
+                bare = 1;
+                for (int32_t x = lf_pysem_next_sibling(m, c->stmt); x >= 0; x = lf_pysem_next_sibling(m, x))
+                    LF_VEC_PUSH(&section, m->stmts[x].node);
+            }
+        }
+        if (section.len && nodes_may_write(p, section.items, section.len)) {
+            if (!out->writing++)
+                out->first_writing = m->stmts[c->stmt].node;
+            if (bare) {
+                LF_VEC_PUSH(&out->ignoring, m->stmts[c->stmt].node);
+                LF_VEC_PUSH(&out->ignoring_scope, c->scope);
+            }
+        }
+        LF_VEC_FREE(&section);
+    }
+}
+
+static void callers_free(callers *c) {
+    LF_VEC_FREE(&c->ignoring);
+    LF_VEC_FREE(&c->ignoring_scope);
+}
+
+/* ---- the root bugs inside one function ---- */
+
+/* -1 when the condition means "the lock provider is absent" (a presence test,
+ * or an `and` of absence tests: `fcntl is None and msvcrt is None`), +1 when
+ * it means present, 0 otherwise. */
+static int absence_test(lf_pysem *m, TSNode cond, const lf_pyoptional **which) {
+    int s = lf_pysem_presence_test(m, cond, which);
+    if (s)
+        return s;
+    node_vec todo = {0};
+    LF_VEC_PUSH(&todo, lf_tree_unparen(cond));
+    int all_absent = 1, n = 0;
+    while (todo.len && all_absent) {
+        TSNode c = todo.items[--todo.len];
+        if (lf_tree_is(c, "boolean_operator") && lf_tree_text_eq(m->src, lf_tree_field(c, "operator"), "and")) {
+            LF_VEC_PUSH(&todo, lf_tree_unparen(lf_tree_field(c, "left")));
+            LF_VEC_PUSH(&todo, lf_tree_unparen(lf_tree_field(c, "right")));
+            continue;
+        }
+        n++;
+        if (lf_pysem_presence_test(m, c, which) >= 0)
+            all_absent = 0;
+    }
+    LF_VEC_FREE(&todo);
+    return all_absent && n > 1 ? -1 : 0;
+}
+
+/* Does the unlocked path, ending in `exits` (and holding a yield or not),
+ * complete the helper as if it had locked? */
+static int completes_unlocked(role r, unsigned exits, int yields) {
+    if (r == ROLE_CM)
+        return yields;
+    if (r == ROLE_ACQUIRE)
+        return (exits & (EXIT_RET_OTHER | EXIT_RET_FALSE)) != 0;
+    return 0;
+}
+
+/* The absent-provider path of an if statement: `if ABSENT: A` -> A (-1);
+ * `if PRESENT: P else: E` -> E, `if PRESENT: P` -> null, then the code after
+ * the if (1, or 2 when P itself falls through, holding the lock there). 0: not
+ * such a test. Elif chains: every elif must test a provider and lock. */
+static int absent_branch(hpass *p, TSNode ifs, const lf_pyoptional **o, TSNode *blk, TSNode *at, int *several) {
+    lf_pysem *m = p->m;
+    int pres = absence_test(m, lf_tree_field(ifs, "condition"), o);
+    if (!pres)
+        return 0;
+    TSNode cons = lf_tree_field(ifs, "consequence"), els = (TSNode){0};
+    *blk = (TSNode){0};
+    *several = lf_pysem_presence_test(m, lf_tree_field(ifs, "condition"), o) == 0;
+    *at = ifs;
+    for (uint32_t i = 0; i < ts_node_named_child_count(ifs); i++) {
+        TSNode c = ts_node_named_child(ifs, i);
+        if (lf_tree_is(c, "elif_clause")) {
+            const lf_pyoptional *o2 = NULL;
+            if (pres < 0 || lf_pysem_presence_test(m, lf_tree_field(c, "condition"), &o2) <= 0 ||
+                ts_node_is_null(find_in(p, lf_tree_field(c, "consequence"), 0)))
+                return 0;
+            *several = 1;
+        } else if (lf_tree_is(c, "else_clause")) {
+            els = lf_tree_field(c, "body");
+            if (pres > 0)
+                *at = c;
+        }
+    }
+    if (pres < 0) {
+        *blk = cons;
+        return ts_node_is_null(find_in(p, cons, 0)) ? -1 : 0;
+    }
+    if (ts_node_is_null(find_in(p, cons, 0)))
+        return 0; /* the present branch takes no lock: not the lock's test */
+    *blk = els;
+    if (!ts_node_is_null(els) && !ts_node_is_null(find_in(p, els, 0)))
+        return 0;
+    /* +2: the locked branch goes on past the if (the lock stays held there) */
+    return (block_exits(m, cons) & EXIT_FALLS) ? 2 : 1;
+}
+
+/* The handler catches what a failed acquisition raises (contention aside
+ * when `skip_contention`): returns 1 when it does. */
+static int handler_catches_failure(lf_pysem *m, TSNode exc, int skip_contention) {
+    TSNode v = lf_tree_field(exc, "value");
+    if (lf_tree_is(v, "as_pattern"))
+        v = ts_node_named_child(v, 0);
+    if (ts_node_is_null(v))
+        return 1;
+    static const char *const failures[] = {"OSError", "IOError", "EnvironmentError", "PermissionError",
+                                           "Exception", "BaseException", "NameError", "AttributeError",
+                                           "TypeError", NULL};
+    static const char *const contention[] = {"FileExistsError", "BlockingIOError", "TimeoutError", NULL};
+    node_vec names = {0};
+    if (lf_tree_is(v, "tuple") || lf_tree_is(v, "parenthesized_expression")) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(v); i++)
+            LF_VEC_PUSH(&names, ts_node_named_child(v, i));
+    } else {
+        LF_VEC_PUSH(&names, v);
+    }
+    int hit = 0;
+    for (size_t i = 0; i < names.len && !hit; i++) {
+        const char *q = lf_pysem_qualname(m, names.items[i]);
+        for (size_t k = 0; q && failures[k]; k++)
+            if (!strcmp(q, failures[k]))
+                hit = 1;
+        for (size_t k = 0; q && !skip_contention && contention[k]; k++)
+            if (!strcmp(q, contention[k]))
+                hit = 1;
+    }
+    LF_VEC_FREE(&names);
+    return hit;
+}
+
+/* What runs after statement `st` falls through, for role r: a yield (CM), a
+ * return as if locked (ACQUIRE), or a write (WORK). */
+static int after_is_section(hpass *p, int32_t st, role r) {
+    node_vec rest = {0};
+    rest_of_function(p->m, st, &rest);
+    int hit;
+    if (r == ROLE_CM) {
+        hit = 0;
+        for (size_t i = 0; i < rest.len && !hit; i++)
+            hit = contains_kind(rest.items[i], "yield");
+    } else if (r == ROLE_ACQUIRE) {
+        hit = 1;
+    } else {
+        hit = nodes_may_write(p, rest.items, rest.len);
+    }
+    LF_VEC_FREE(&rest);
+    return hit;
+}
+
+/* How the function goes on once statement `st` falls through: the exits of
+ * the blocks around it, outwards while they fall through (off the end of the
+ * function: a return of None, as the locked path's). */
+static unsigned rest_exits(lf_pysem *m, int32_t st) {
+    unsigned out = 0;
+    int32_t scope = m->stmts[st].scope;
+    for (int32_t s = st; s >= 0 && m->stmts[s].scope == scope; s = m->stmts[s].parent) {
+        if (m->stmts[s].clause == LF_PYCLAUSE_LOOP_BODY)
+            return out | EXIT_LOOPS;
+        unsigned e = lf_pysem_next_sibling(m, s) >= 0 ? block_exits(m, m->stmts[s].block) : EXIT_FALLS;
+        out |= e & ~EXIT_FALLS;
+        if (!(e & EXIT_FALLS))
+            return out;
+    }
+    return out | EXIT_RET_OTHER;
+}
+
+/* The first absent-provider test in function `scope` whose path completes
+ * unlocked; fills h. */
+static int find_absent_test(hpass *p, int32_t scope, helper *h) {
+    lf_pysem *m = p->m;
+    size_t lo, hi;
+    scope_stmts(m, scope, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
+        const lf_pystmt *s = &m->stmts[i];
+        if (s->scope != scope || !lf_tree_is(s->node, "if_statement"))
+            continue;
+        const lf_pyoptional *o = NULL;
+        TSNode blk, at;
+        int several;
+        int kind = absent_branch(p, s->node, &o, &blk, &at, &several);
+        if (!kind)
+            continue;
+        unsigned exits = ts_node_is_null(blk) ? EXIT_FALLS : block_exits(m, blk);
+        int yields = !ts_node_is_null(blk) && contains_kind(blk, "yield");
+        /* Falling out of `if PRESENT:` reaches the code after the if. (Out of
+         * `if ABSENT:` it reaches the locked code, which then fails.) */
+        int falls = kind > 0 && (exits & EXIT_FALLS);
+        exits &= ~EXIT_FALLS;
+        if (falls) {
+            exits |= rest_exits(m, (int32_t)i);
+            yields = yields || after_is_section(p, (int32_t)i, ROLE_CM);
+        }
+        if (!(exits & ~EXIT_RAISES) && !(falls && h->role == ROLE_WORK))
+            continue; /* refuses to go on without the lock */
+        int ok;
+        if (h->role == ROLE_WORK)
+            /* Its own work after the if, where the locked branch goes on too (a
+             * locked branch that returns makes the code after the if the
+             * other path, which the main recogniser compares). */
+            ok = falls && kind == 2 && after_is_section(p, (int32_t)i, ROLE_WORK);
+        else
+            ok = completes_unlocked(h->role, exits, yields);
+        if (!ok)
+            continue;
+        /* `yield False` where the lock is missing: a result for the caller, like `return False`. */
+        if (h->role == ROLE_CM && !ts_node_is_null(blk) && yields_only_false(blk))
+            exits = (exits & ~EXIT_RET_OTHER) | EXIT_RET_FALSE;
+        h->at = at;
+        h->exits = exits;
+        h->module = o;
+        h->test = lf_tree_field(s->node, "condition");
+        h->several = several;
+        h->test_holds = kind < 0;
+        return 1;
+    }
+    return 0;
+}
+
+typedef struct only_acq {
+    hpass *p;
+    int acquired, other;
+} only_acq;
+
+static lf_walk_action visit_only_acq(TSNode n, void *ud) {
+    only_acq *o = ud;
+    if (is_scope_node(n))
+        return LF_WALK_SKIP;
+    if (!lf_tree_is(n, "call"))
+        return LF_WALK_CONTINUE;
+    static const char *const openers[] = {"open", "io.open", "os.open", "pathlib.Path.open", "os.fdopen", NULL};
+    TSNode body;
+    if (acquires_direct(o->p, n))
+        o->acquired = 1;
+    else if (!lf_pysem_call_is(o->p->m, n, openers) && call_writes(o->p, n, &body) != 0)
+        o->other = 1;
+    return o->other ? LF_WALK_STOP : LF_WALK_CONTINUE;
+}
+
+/* The try body only opens the lock file and takes the lock (itself, not
+ * through a function doing more): its handler is about the acquisition, not
+ * about the work. */
+static int try_only_acquires(hpass *p, TSNode tr) {
+    only_acq o = {p, 0, 0};
+    lf_tree_walk(lf_tree_field(tr, "body"), visit_only_acq, &o);
+    return o.acquired && !o.other;
+}
+
+/* The lock module the try body calls, when its only module-level binding is
+ * an import in the handler (or else branch) of another import: bound only
+ * where that import failed, a NameError everywhere else. */
+static const lf_pybinding *conditional_import(lf_pysem *m, TSNode body) {
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_pycall *c = &m->calls[i];
+        if (!lf_tree_within(c->node, body))
+            continue;
+        TSNode fn = lf_tree_unparen(lf_tree_field(c->node, "function"));
+        while (lf_tree_is(fn, "attribute"))
+            fn = lf_tree_unparen(lf_tree_field(fn, "object"));
+        if (!lf_tree_is(fn, "identifier"))
+            continue;
+        char *name = lf_tree_text(m->src, fn);
+        size_t n = 0;
+        const lf_pybinding *const *bs = lf_pysem_bindings_of(m, 0, name, &n);
+        free(name);
+        if (n != 1 || bs[0]->kind != LF_PYBIND_IMPORT || !lf_pysem_is_lock_module(bs[0]->qualname) ||
+            bs[0]->stmt < 0)
+            continue;
+        lf_pyclause cl = m->stmts[bs[0]->stmt].clause;
+        if (m->stmts[bs[0]->stmt].parent >= 0 && (cl == LF_PYCLAUSE_EXCEPT_BODY || cl == LF_PYCLAUSE_ELSE_BODY))
+            return bs[0];
+    }
+    return NULL;
+}
+
+/* Does the handler record the failure (`locked = False`, `self.held = False`)
+ * in a name that an `if` after the try tests before leaving (`if not locked:
+ * return`)? Then the failure is not swallowed. */
+static int flag_tested_after(lf_pysem *m, TSNode handler, int32_t try_stmt) {
+    node_vec rest = {0};
+    rest_of_function(m, try_stmt, &rest);
+    int hit = 0;
+    for (int32_t s = lf_pysem_first_in_block(m, handler); s >= 0 && !hit; s = lf_pysem_next_sibling(m, s)) {
+        TSNode a = lf_tree_unparen(lf_tree_child(m->stmts[s].node, 0));
+        if (!lf_tree_is(m->stmts[s].node, "expression_statement") || !lf_tree_is(a, "assignment"))
+            continue;
+        TSNode t = lf_tree_field(a, "left");
+        if (lf_tree_is(t, "attribute"))
+            t = lf_tree_field(t, "attribute");
+        if (!lf_tree_is(t, "identifier"))
+            continue;
+        char *name = lf_tree_text(m->src, t);
+        for (size_t i = 0; i < rest.len && !hit; i++) {
+            TSNode st = rest.items[i];
+            hit = lf_tree_is(st, "if_statement") &&
+                  lf_tree_mentions(m->src, lf_tree_field(st, "condition"), name, NULL) &&
+                  !(block_exits(m, lf_tree_field(st, "consequence")) & EXIT_FALLS);
+        }
+        free(name);
+    }
+    LF_VEC_FREE(&rest);
+    return hit;
+}
+
+/* The first handler swallowing an acquisition error in function `scope`. */
+static int find_swallowing_handler(hpass *p, int32_t scope, helper *h) {
+    lf_pysem *m = p->m;
+    size_t lo, hi;
+    scope_stmts(m, scope, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
+        const lf_pystmt *s = &m->stmts[i];
+        if (s->scope != scope || !lf_tree_is(s->node, "try_statement") || !try_only_acquires(p, s->node))
+            continue;
+        int in_loop = s->clause == LF_PYCLAUSE_LOOP_BODY;
+        for (uint32_t k = 0; k < ts_node_named_child_count(s->node); k++) {
+            TSNode exc = ts_node_named_child(s->node, k);
+            if (!lf_tree_is(exc, "except_clause") || !handler_catches_failure(m, exc, in_loop))
+                continue;
+            TSNode blk = handler_block(exc);
+            if (!ts_node_is_null(find_in(p, blk, 0)))
+                continue; /* takes the lock another way: a retry, not a fallback */
+            unsigned exits = block_exits(m, blk);
+            if (flag_tested_after(m, blk, (int32_t)i))
+                continue; /* records the failure for a later test that leaves */
+            int ok;
+            if (in_loop) /* falling through retries: only leaving as if locked counts */
+                ok = h->role != ROLE_WORK && (exits & EXIT_RET_OTHER) &&
+                     (h->role != ROLE_CM || contains_kind(blk, "yield"));
+            else
+                ok = (h->role == ROLE_ACQUIRE && (exits & EXIT_RET_OTHER)) ||
+                     (h->role == ROLE_CM && contains_kind(blk, "yield")) ||
+                     ((exits & EXIT_FALLS) && after_is_section(p, (int32_t)i, h->role));
+            if (!ok)
+                continue;
+            h->at = exc;
+            h->exits = exits;
+            h->module = NULL;
+            h->conditional_import = conditional_import(m, lf_tree_field(s->node, "body"));
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A helper returning True once locked and False on some other path. */
+static int returns_false_somewhere(lf_pysem *m, int32_t scope) {
+    size_t lo, hi;
+    scope_stmts(m, scope, &lo, &hi);
+    for (size_t i = lo; i < hi; i++)
+        if (m->stmts[i].scope == scope && lf_tree_is(m->stmts[i].node, "return_statement") &&
+            return_kind(m, m->stmts[i].node) == EXIT_RET_FALSE)
+            return 1;
+    return 0;
+}
+
+/* ---- messages ---- */
+
+static char *helper_label(lf_pysem *m, const helper *h) {
+    const lf_pyscope *s = &m->scopes[h->scope];
+    if (s->cls >= 0)
+        return lf_xasprintf("%s.%s()", m->scopes[s->cls].name, s->name);
+    return lf_xasprintf("%s()", s->name);
+}
+
+/* Where the unlocked path runs. */
+static char *where_text(lf_pysem *m, const helper *h) {
+    if (h->conditional_import)
+        return lf_xasprintf("wherever the import of %s at line %u does not run", h->conditional_import->qualname,
+                            line_of(m, h->conditional_import->target));
+    if (h->module && h->several)
+        return lf_xstrdup("wherever none of the lock modules it tests for can be imported");
+    if (h->module)
+        return lf101_where_missing(h->module->module);
+    return lf_xstrdup("on every platform, whenever acquiring the lock fails");
+}
+
+/* Why that path is taken: the test, or the swallowed error. */
+static char *cause_text(lf_pysem *m, const helper *h) {
+    if (h->module) {
+        char *cond = lf_tree_text(m->src, h->test);
+        size_t n = strcspn(cond, "\n");
+        char *out = lf_xasprintf("when `%.*s`%s %s", (int)(n > 60 ? 60 : n), cond, n > 60 ? "..." : "",
+                                 h->test_holds                        ? "holds"
+                                 : lf_tree_is(h->at, "else_clause") ? "and every elif test are false"
+                                                                     : "is false");
+        free(cond);
+        return out;
+    }
+    if (h->conditional_import)
+        return lf_xasprintf("when `%s` is unbound (it is only imported when another import fails), since this "
+                            "handler swallows the NameError",
+                            h->conditional_import->name);
+    return lf_xstrdup("when acquiring it fails, since this handler swallows the error");
+}
+
+static void report_helper(hpass *p, const helper *h, const callers *cs, lf101_indirect_fn emit, void *ud) {
+    lf_pysem *m = p->m;
+    char *label = helper_label(m, h);
+    char *where = where_text(m, h);
+    char *cause = cause_text(m, h);
+    int false_only = (h->exits & EXIT_RET_FALSE) && !(h->exits & (EXIT_RET_OTHER | EXIT_FALLS));
+    const char *how;
+    if (h->role == ROLE_CM)
+        how = false_only ? "yields False without taking the lock" : "yields without taking the lock";
+    else if (h->role == ROLE_ACQUIRE)
+        how = false_only ? "returns False without taking the lock" : "returns as if it held the lock";
+    else
+        how = "goes on without the lock";
+    char *sect;
+    if (h->role == ROLE_WORK)
+        sect = lf_xstrdup("the writes after it run unlocked");
+    else if (cs->writing)
+        sect = lf_xasprintf("%sthe critical section at line %u%s runs unlocked",
+                            false_only ? "the result is not checked and " : "", line_of(m, cs->first_writing),
+                            cs->writing > 1 ? " (and its other callers')" : "");
+    else
+        sect = lf_xstrdup("the critical sections of its callers in other modules run unlocked");
+    char *msg = lf_xasprintf("the critical section is reachable without the lock: `%s` %s %s, so %s: unlocked %s",
+                             label, how, cause, sect, where);
+    char *decline;
+    if (h->module && h->role == ROLE_CM)
+        decline = lf_xasprintf("the unlocked path is inside the lock helper `%s`, whose locked and unlocked paths "
+                               "are not one lock file opened, locked and released around a single `yield` in a "
+                               "shape the rewrite knows",
+                               label);
+    else if (h->module && h->role == ROLE_ACQUIRE)
+        decline = lf_xasprintf("the lock is taken through the helper `%s`, whose callers rely on what it returns; "
+                               "the rewrite does not change a helper's contract",
+                               label);
+    else if (h->module)
+        decline = lf_xstrdup("the lock file is opened and locked only on the locked path, and released in a "
+                             "`finally` shared by both; the rewrite knows a lock taken around the work itself");
+    else
+        decline = lf_xasprintf("the handler decides what a failed acquisition means for `%s`; swapping it for "
+                               "lockrt's bounded wait would change which errors the callers see",
+                               label);
+    /* Witness: both processes take the helper's no-lock path, then run the
+     * first write it should have guarded. */
+    char *entry = lf_xasprintf("takes the path where `%s` %s", label, how);
+    TSNode first = h->role != ROLE_WORK && cs->writing ? cs->first_writing : h->at;
+    lf_witness *w = lf_wit_unlocked_section(m->src, where, h->module ? LF_WIT_UNLOCKED : LF_WIT_ACQUIRE_FAILS, h->at,
+                                            entry, first);
+    free(entry);
+    emit(ud, h->scope, h->at, msg, decline, w);
+    free(sect);
+    free(cause);
+    free(where);
+    free(label);
+}
+
+static void report_ignoring(hpass *p, const helper *h, const callers *cs, lf101_indirect_fn emit, void *ud) {
+    lf_pysem *m = p->m;
+    char *label = helper_label(m, h);
+    for (size_t i = 0; i < cs->ignoring.len; i++) {
+        TSNode st = cs->ignoring.items[i];
+        int32_t next = lf_pysem_next_sibling(m, lf_pysem_stmt_index(m, st));
+        char *msg = lf_xasprintf("the critical section is reachable without the lock: `%s` returns False when it "
+                                 "gives up waiting, this call ignores the result, and the work at line %u runs "
+                                 "anyway: unlocked whenever another process holds the lock",
+                                 label, next >= 0 ? line_of(m, m->stmts[next].node) : line_of(m, st));
+        char *decline = lf_xasprintf("the caller ignores the result of `%s`; what it should do when the lock is not "
+                                     "taken (wait longer, skip, fail) is the code owner's choice",
+                                     label);
+        char *entry = lf_xasprintf("calls `%s`, which gives up waiting and returns False", label);
+        lf_witness *w = lf_wit_unlocked_section(m->src, "on every platform, whenever another process holds the lock",
+                                                LF_WIT_ACQUIRE_FAILS, st, entry,
+                                                next >= 0 ? m->stmts[next].node : st);
+        free(entry);
+        emit(ud, cs->ignoring_scope.items[i], st, msg, decline, w);
+    }
+    free(label);
+}
+
+/* ---- stand-ins for a lock package ---- */
+
+typedef struct calls_any {
+    int found;
+} calls_any;
+
+static lf_walk_action visit_calls(TSNode n, void *ud) {
+    if (lf_tree_is(n, "call")) {
+        ((calls_any *)ud)->found = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+static int calls_nothing(TSNode body) {
+    calls_any c = {0};
+    lf_tree_walk(body, visit_calls, &c);
+    return !c.found;
+}
+
+/* A class whose `__enter__`/`acquire` (at least one) call nothing, or a
+ * function that calls nothing: a lock that takes no lock. */
+static int noop_standin(lf_pysem *m, TSNode def) {
+    if (lf_tree_is(def, "function_definition"))
+        return calls_nothing(lf_tree_field(def, "body"));
+    if (!lf_tree_is(def, "class_definition"))
+        return 0;
+    int enter = 0;
+    for (int32_t s = lf_pysem_first_in_block(m, lf_tree_field(def, "body")); s >= 0; s = lf_pysem_next_sibling(m, s)) {
+        TSNode d = m->stmts[s].node;
+        if (lf_tree_is(d, "decorated_definition"))
+            d = lf_tree_field(d, "definition");
+        if (!lf_tree_is(d, "function_definition"))
+            continue;
+        TSNode name = lf_tree_field(d, "name");
+        if (!lf_tree_text_eq(m->src, name, "__enter__") && !lf_tree_text_eq(m->src, name, "acquire"))
+            continue;
+        enter = 1;
+        if (!calls_nothing(lf_tree_field(d, "body")))
+            return 0;
+    }
+    return enter;
+}
+
+/* Uses of the stand-in's name in the module: a with over it that writes, or any use at all. */
+static void standin_uses(hpass *p, const lf_pyoptional *o, size_t *uses, size_t *writing) {
+    lf_pysem *m = p->m;
+    *uses = *writing = 0;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_pycall *c = &m->calls[i];
+        TSNode fn = lf_tree_unparen(lf_tree_field(c->node, "function"));
+        if (!lf_tree_is(fn, "identifier") || !lf_tree_text_eq(m->src, fn, o->name) || c->scope == 0)
+            continue;
+        (*uses)++;
+        TSNode target;
+        TSNode w = with_of(m, c, &target);
+        if (ts_node_is_null(w))
+            continue;
+        TSNode body = lf_tree_field(w, "body");
+        if (nodes_may_write(p, &body, 1))
+            (*writing)++;
+    }
+}
+
+static void find_standins(hpass *p, lf101_indirect_fn emit, void *ud) {
+    lf_pysem *m = p->m;
+    for (size_t i = 0; i < m->n_optionals; i++) {
+        const lf_pyoptional *o = &m->optionals[i];
+        if (o->fallback_kind != LF_PYFALLBACK_STANDIN || !o->fallback || !lf_pysem_is_lock_module(o->module) ||
+            !noop_standin(m, o->fallback->value) || o->fallback->stmt < 0)
+            continue;
+        size_t uses, writing;
+        standin_uses(p, o, &uses, &writing);
+        if (uses && !writing)
+            continue; /* used here, and only around reads */
+        const lf_pystmt *fs = &m->stmts[o->fallback->stmt];
+        TSNode at = fs->clause == LF_PYCLAUSE_EXCEPT_BODY || fs->clause == LF_PYCLAUSE_ELSE_BODY ||
+                            fs->clause == LF_PYCLAUSE_ELIF_BODY
+                        ? fs->clause_node
+                        : (o->guard >= 0 ? m->stmts[o->guard].node : fs->node);
+        char *where = lf101_where_missing(o->module);
+        char *msg = lf_xasprintf("the critical section is reachable without the lock: when %s is missing, the "
+                                 "stand-in `%s` bound here (line %u) takes no lock, so every `with %s(...)` %s runs "
+                                 "unlocked %s",
+                                 o->module, o->name, line_of(m, o->fallback->value), o->name,
+                                 uses ? "in this module" : "of the modules importing it", where);
+        char *decline = lf_xasprintf("the lock comes from `%s`, whose waiting and errors the rewrite would not "
+                                     "reproduce",
+                                     o->module);
+        char *entry = lf_xasprintf("runs with the stand-in `%s`, which takes no lock", o->name);
+        lf_witness *w = lf_wit_unlocked_section(m->src, where, LF_WIT_ACQUIRE_FAILS, at, entry, at);
+        free(entry);
+        emit(ud, 0, at, msg, decline, w);
+        free(where);
+    }
+}
+
+/* ---- the pass ---- */
+
+/* The paths the module removes (a lock's release): the argument of a removal
+ * call, or the receiver of a method spelled like one (`self.lock_dir.rmdir()`). */
+static void collect_removed(hpass *p) {
+    lf_pysem *m = p->m;
+    static const char *const names[] = {"rmdir", "unlink", "remove", "rmtree", NULL};
+    for (size_t i = 0; i < m->n_calls && p->removed.len < MAX_REMOVED; i++) {
+        TSNode call = m->calls[i].node;
+        TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+        TSNode arg = lf_tree_child(lf_tree_field(call, "arguments"), 0);
+        TSNode path = (TSNode){0};
+        if (lf_pysem_call_is(m, call, k_removals) && !ts_node_is_null(arg) && !lf_tree_is(arg, "keyword_argument"))
+            path = arg;
+        else if (lf_tree_is(fn, "attribute") && name_in(m, lf_tree_field(fn, "attribute"), names))
+            path = lf_tree_field(fn, "object");
+        if (!ts_node_is_null(path))
+            LF_VEC_PUSH(&p->removed, lf_tree_unparen(path));
+    }
+}
+
+static void hpass_init(hpass *p, lf_pysem *m, lf101_lock_call_fn is_lock, lf101_lock_call_fn is_unlock) {
+    memset(p, 0, sizeof *p);
+    p->m = m;
+    p->is_lock = is_lock;
+    p->is_unlock = is_unlock;
+    p->writes_memo = lf_xcalloc(m->n_scopes + 1, 1);
+    p->locks_memo = lf_xcalloc(m->n_scopes + 1, 1);
+    p->unlocks_memo = lf_xcalloc(m->n_scopes + 1, 1);
+    collect_removed(p);
+}
+
+static void hpass_free(hpass *p) {
+    free(p->writes_memo);
+    free(p->locks_memo);
+    free(p->unlocks_memo);
+    LF_VEC_FREE(&p->removed);
+}
+
+/* Report one helper, or its ignoring callers. */
+static void judge_helper(hpass *p, helper *h, lf101_indirect_fn emit, void *ud) {
+    callers cs;
+    memset(&cs, 0, sizeof cs);
+    int root = !ts_node_is_null(h->at);
+    if (h->role != ROLE_WORK && (root || h->timeout_false))
+        find_callers(p, h, &cs);
+    if (root) {
+        /* "Not acquired" results need a caller that ignores them; otherwise a
+         * helper needs a writing caller, or none in the module (exported). */
+        int false_only = h->role != ROLE_WORK && (h->exits & EXIT_RET_FALSE) &&
+                         !(h->exits & (EXIT_RET_OTHER | EXIT_FALLS));
+        /* A context manager's callers ignore its False when their with body
+         * writes without checking it; a function's, when they call it bare. */
+        size_t ignoring = h->role == ROLE_CM ? cs.writing : cs.ignoring.len;
+        int ok = h->role == ROLE_WORK || (false_only ? ignoring > 0 : (cs.writing > 0 || cs.uses == 0));
+        if (ok)
+            report_helper(p, h, &cs, emit, ud);
+    } else if (h->timeout_false && cs.ignoring.len) {
+        report_ignoring(p, h, &cs, emit, ud);
+    }
+    callers_free(&cs);
+}
+
+void lf101_find_helpers(lf_pysem *m, const unsigned char *reported, lf101_lock_call_fn is_lock,
+                        lf101_lock_call_fn is_unlock, lf101_indirect_fn emit, void *ud) {
+    hpass p;
+    hpass_init(&p, m, is_lock, is_unlock);
+    size_t n_helpers = 0;
+    for (size_t i = 0; i < m->n_scopes && n_helpers < MAX_HELPERS; i++) {
+        const lf_pyscope *sc = &m->scopes[i];
+        if (sc->kind != LF_PYSCOPE_FUNCTION || reported[i] ||
+            ts_node_is_null(find_in(&p, lf_tree_field(sc->node, "body"), 0)))
+            continue;
+        n_helpers++;
+        helper h;
+        memset(&h, 0, sizeof h);
+        h.scope = (int32_t)i;
+        h.role = role_of(&p, (int32_t)i);
+        if (!find_absent_test(&p, (int32_t)i, &h) && !find_swallowing_handler(&p, (int32_t)i, &h))
+            h.timeout_false = h.role == ROLE_ACQUIRE && returns_false_somewhere(m, (int32_t)i);
+        judge_helper(&p, &h, emit, ud);
+    }
+    find_standins(&p, emit, ud);
+    hpass_free(&p);
+}
+
+int lf101_cm_callers_write(lf_pysem *m, int32_t scope, lf101_lock_call_fn is_lock, lf101_lock_call_fn is_unlock) {
+    if (scope <= 0 || m->scopes[scope].kind != LF_PYSCOPE_FUNCTION || !lf101_is_contextmanager(m, m->scopes[scope].node))
+        return 1;
+    hpass p;
+    hpass_init(&p, m, is_lock, is_unlock);
+    helper h;
+    memset(&h, 0, sizeof h);
+    h.scope = scope;
+    h.role = ROLE_CM;
+    callers cs;
+    memset(&cs, 0, sizeof cs);
+    find_callers(&p, &h, &cs);
+    int ok = cs.writing > 0 || cs.uses == 0;
+    callers_free(&cs);
+    hpass_free(&p);
+    return ok;
+}
