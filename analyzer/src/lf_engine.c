@@ -1,5 +1,6 @@
 /* One parse per file, and one walk of that tree by all applicable rules' patterns. */
 #include "lf_engine.h"
+#include "lf_testpath.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -611,10 +612,17 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
             ctx.n_matches = eng->matches.len;
             ctx.captures = eng->captures.items;
         }
-        if (r->check)
-            r->check->run(&ctx);
-        else
+        /* Test code (named the way test runners collect it: test_*.py,
+         * *.test.ts, __tests__/, ...) is not the product whose state several
+         * processes share: its fixtures, mocks and assertions look like the
+         * bug class without being it. The built-in checks skip it; a rule
+         * document without a check (--rules) still matches there. */
+        if (r->check) {
+            if (!lf_is_test_path(src->path))
+                r->check->run(&ctx);
+        } else {
             emit_at_finding_captures(&ctx);
+        }
         lf_ctx_finish(&ctx);
         free(ctx.seen);
     }

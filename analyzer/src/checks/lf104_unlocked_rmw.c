@@ -30,8 +30,8 @@
  *
  * No finding for a document under a directory the process made for itself
  * (tempfile.mkdtemp, TemporaryDirectory, pytest's tmp_path): it is not shared;
- * nor in test code (lf_testpath: test_*.py, *.test.ts, __tests__/, ...), whose
- * documents are its own fixtures.
+ * nor in test code (the engine runs no built-in check there: lf_testpath),
+ * whose documents are its own fixtures.
  *
  * No finding when a lock is held: the function takes one (lf_pylock: lock
  * classes, flock, exclusive creates, .acquire(), the module's helpers that do)
@@ -48,7 +48,6 @@
 #include "lf_pylock.h"
 #include "lf_pyshort.h"
 #include "lf_pysem.h"
-#include "lf_testpath.h"
 #include "lf_tree.h"
 #include "lf_ts.h"
 #include "lf_util.h"
@@ -917,11 +916,6 @@ static void report_pair(lf_check_ctx *ctx, const ctx104 *c, const pair_vec *pair
 }
 
 static void run(lf_check_ctx *ctx) {
-    /* Test code's documents are its own fixtures (a temp directory, a file the
-     * test just wrote), not state that concurrent processes of the product
-     * share: a lost update there is no product bug. Both languages. */
-    if (lf_is_test_path(lf_ctx_source(ctx)->path))
-        return;
     if (lf_ctx_is_ts(ctx)) {
         lf104_ts_run(ctx);
         return;
