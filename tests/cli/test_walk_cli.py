@@ -29,18 +29,18 @@ def test_pruned_directories_and_explicit_paths(tmp_path):
 
 
 def test_exclude_globs(tmp_path):
-    for p in ("a/state.py", "a/gen/state.py", "b/state.py", "b/state_test.py"):
+    for p in ("a/state.py", "a/gen/state.py", "b/state.py", "b/state_old.py"):
         write(tmp_path / p, STATE_PY)
     scan = lambda *a: scanned_paths(run("scan", "--no-config", "--format", "json", *a, ".", cwd=tmp_path))
-    assert scan() == ["a/gen/state.py", "a/state.py", "b/state.py", "b/state_test.py"]
-    assert scan("--exclude", "gen") == ["a/state.py", "b/state.py", "b/state_test.py"]
-    assert scan("--exclude", "*_test.py", "--exclude", "a/**") == ["b/state.py"]
-    assert scan("--exclude", "a/*.py") == ["a/gen/state.py", "b/state.py", "b/state_test.py"]
+    assert scan() == ["a/gen/state.py", "a/state.py", "b/state.py", "b/state_old.py"]
+    assert scan("--exclude", "gen") == ["a/state.py", "b/state.py", "b/state_old.py"]
+    assert scan("--exclude", "*_old.py", "--exclude", "a/**") == ["b/state.py"]
+    assert scan("--exclude", "a/*.py") == ["a/gen/state.py", "b/state.py", "b/state_old.py"]
     # Named explicitly: scanned despite the glob, unless --force-exclude.
-    r = run("scan", "--no-config", "--format", "json", "--exclude", "*_test.py", "b/state_test.py", cwd=tmp_path)
-    assert scanned_paths(r) == ["b/state_test.py"]
-    r = run("scan", "--no-config", "--format", "json", "--exclude", "*_test.py", "--force-exclude",
-            "b/state_test.py", cwd=tmp_path)
+    r = run("scan", "--no-config", "--format", "json", "--exclude", "*_old.py", "b/state_old.py", cwd=tmp_path)
+    assert scanned_paths(r) == ["b/state_old.py"]
+    r = run("scan", "--no-config", "--format", "json", "--exclude", "*_old.py", "--force-exclude",
+            "b/state_old.py", cwd=tmp_path)
     assert scanned_paths(r) == []
 
 
