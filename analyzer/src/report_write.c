@@ -94,6 +94,22 @@ int lf_report_write(const char *path, const char *data, size_t len, char **err) 
         }
         return 1;
     }
+    /* Not a regular file (/dev/null, a FIFO a reader waits on, a terminal):
+     * write into it. Renaming a temp over it would replace the device or pipe
+     * itself with a plain file, /dev/null included when run as root. */
+    struct stat target;
+    if (stat(path, &target) == 0 && !S_ISREG(target.st_mode) && !S_ISDIR(target.st_mode)) {
+        int out = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        int ok = out >= 0 && write_all(out, data, len);
+        int e = errno;
+        if (out >= 0 && close(out) != 0 && ok) {
+            ok = 0;
+            e = errno;
+        }
+        if (!ok)
+            *err = lf_xasprintf("%s: cannot write output: %s", path, strerror(e));
+        return ok;
+    }
     /* A reader of the report (a CI upload step) never sees a half-written file:
      * write a temp in the same directory, fsync, then rename over the target. */
     int slot;

@@ -130,6 +130,25 @@ def test_output_file_atomic(project):
     assert stat.S_IMODE(fresh.stat().st_mode) == 0o666 & ~current_umask()
 
 
+def test_output_into_a_fifo_keeps_the_fifo(project):
+    """--output naming something that is not a regular file (a FIFO here;
+    /dev/null alike) is written into, never replaced by a renamed temp: as
+    root, the atomic rename would turn /dev/null into a plain file."""
+    import threading
+    fifo = project / "report.pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()), daemon=True)
+    reader.start()
+    r = run("scan", "--no-config", "--format", "json", "--no-witness", "-o", fifo, "pkg", cwd=project)
+    reader.join(timeout=60)
+    assert r.returncode == 1, r.stderr
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    doc = json.loads(got[0])
+    assert [f["rule_id"] for f in doc["findings"]] == ["LF401", "LF201", "LF303"]
+    assert sorted(p.name for p in project.iterdir()) == [".lockfix_cache", "pkg", "report.pipe"]
+
+
 def current_umask():
     m = os.umask(0)
     os.umask(m)
