@@ -520,6 +520,20 @@ static int is_release_stmt(lf_pysem *m, TSNode stmt, const char *h) {
     return is_release(m, stmt, h);
 }
 
+/* The finally clause of a `try` that has nothing but its body and that
+ * clause (no handler, no else), or null. */
+static TSNode finally_only(TSNode tr) {
+    TSNode fin = {0};
+    for (uint32_t i = 0; i < ts_node_named_child_count(tr); i++) {
+        TSNode c = ts_node_named_child(tr, i);
+        if (lf_tree_is(c, "finally_clause"))
+            fin = c;
+        else if (!lf_tree_is(c, "block") && !lf_tree_is(c, "comment"))
+            return (TSNode){0};
+    }
+    return fin;
+}
+
 /* BODY after the acquisition, in the statements `after` (the rest of a with
  * body, or what follows the acquisition): a try/finally that releases, or the
  * statements up to trailing releases. */
@@ -527,16 +541,8 @@ static int locked_body(recog *r, const idx_vec *after, const char *h) {
     lf_pysem *m = r->m;
     if (after->len == 1 && lf_tree_is(m->stmts[after->items[0]].node, "try_statement")) {
         TSNode tr = m->stmts[after->items[0]].node;
-        TSNode fin = (TSNode){0};
-        int other = 0;
-        for (uint32_t i = 0; i < ts_node_named_child_count(tr); i++) {
-            TSNode c = ts_node_named_child(tr, i);
-            if (lf_tree_is(c, "finally_clause"))
-                fin = c;
-            else if (!lf_tree_is(c, "block") && !lf_tree_is(c, "comment"))
-                other = 1;
-        }
-        if (!ts_node_is_null(fin) && !other) {
+        TSNode fin = finally_only(tr);
+        if (!ts_node_is_null(fin)) {
             idx_vec rel = {0};
             for (uint32_t i = 0; i < ts_node_named_child_count(fin); i++)
                 if (lf_tree_is(ts_node_named_child(fin, i), "block"))
@@ -622,16 +628,8 @@ static void peel_release_try(recog *r, const char *h) {
     lf_pysem *m = r->m;
     while (r->body.len == 1 && lf_tree_is(m->stmts[r->body.items[0]].node, "try_statement")) {
         TSNode tr = m->stmts[r->body.items[0]].node;
-        TSNode fin = (TSNode){0};
-        int other = 0;
-        for (uint32_t i = 0; i < ts_node_named_child_count(tr); i++) {
-            TSNode c = ts_node_named_child(tr, i);
-            if (lf_tree_is(c, "finally_clause"))
-                fin = c;
-            else if (!lf_tree_is(c, "block") && !lf_tree_is(c, "comment"))
-                other = 1;
-        }
-        if (ts_node_is_null(fin) || other)
+        TSNode fin = finally_only(tr);
+        if (ts_node_is_null(fin))
             return;
         idx_vec rel = {0};
         for (uint32_t i = 0; i < ts_node_named_child_count(fin); i++)
