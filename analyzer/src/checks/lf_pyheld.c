@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf_cfg.h"
 #include "lf_py.h"
+#include "lf_pycfg.h"
 #include "lf_pyheld.h"
 #include "lf_pysem.h"
 #include "lf_tree.h"
@@ -25,6 +27,8 @@ struct lf_pyheld {
     node_vec *releases;         /* per scope: its lock releases, once found */
     unsigned char *releases_done;
     unsigned char *decorated;   /* per scope: 0 unknown, 1 no, 2 decorated with a lock */
+    lf_cfg **cfg;               /* per scope: its control-flow graph, once needed */
+    lf_cfg_lockstate *state;    /* per scope: lock state over it (slot 0: some lock) */
 };
 
 static const char *intern_node(lf_pysem *m, TSNode n) {
@@ -219,12 +223,74 @@ static TSNode covered_by(lf_pysem *m, TSNode n) {
     return block;
 }
 
+/* The graph node of the statement holding `n` in function `scope` (climbing
+ * the model's statements: a clause's header has no statement of its own). */
+static int32_t cfg_node_of(lf_pysem *m, const lf_cfg *g, TSNode n) {
+    for (int32_t i = lf_pysem_stmt_of(m, n); i >= 0; i = m->stmts[i].parent) {
+        int32_t id = lf_cfg_find(g, m->stmts[i].node);
+        if (id >= 0)
+            return id;
+    }
+    return -1;
+}
+
+/* The function's graph and its lock state: taken at each acquisition (per
+ * lf_pylock), freed at each release. An acquisition that raises took nothing
+ * (the graph's exceptional edges carry the state from before it). */
+static void build_state(lf_pyheld *h, int32_t scope) {
+    lf_pylock *l = h->l;
+    lf_pysem *m = l->m;
+    lf_cfg *g = lf_pycfg_build(m->src, m->scopes[scope].node);
+    size_t n = lf_cfg_size(g);
+    uint64_t *gen = lf_xcalloc(n, sizeof *gen), *kill = lf_xcalloc(n, sizeof *kill);
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_pylock_event *e = &l->events[i];
+        if (e->kind != LF_PYEV_ACQUIRE || e->scope != scope)
+            continue;
+        int32_t id = cfg_node_of(m, g, e->node);
+        if (id >= 0)
+            gen[id] = 1;
+    }
+    const node_vec *rs = releases(h, scope);
+    for (size_t i = 0; i < rs->len; i++) {
+        int32_t id = cfg_node_of(m, g, rs->items[i]);
+        if (id >= 0 && !gen[id])
+            kill[id] = 1;
+    }
+    lf_cfg_lockstate_run(g, gen, kill, 0, &h->state[scope]);
+    free(gen);
+    free(kill);
+    h->cfg[scope] = g;
+}
+
+/* Is a lock the function takes itself held at `at` on every path that reaches
+ * it? At the acquiring statement itself: when the acquisition comes first. */
+static int held_on_every_path(lf_pyheld *h, int32_t scope, TSNode at) {
+    lf_pylock *l = h->l;
+    if (!h->cfg[scope])
+        build_state(h, scope);
+    int32_t id = cfg_node_of(l->m, h->cfg[scope], at);
+    if (id < 0)
+        return 0;
+    if (h->state[scope].must_in[id] & 1)
+        return 1;
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_pylock_event *e = &l->events[i];
+        if (e->kind == LF_PYEV_ACQUIRE && e->scope == scope && ts_node_end_byte(e->node) <= ts_node_start_byte(at) &&
+            cfg_node_of(l->m, h->cfg[scope], e->node) == id)
+            return 1;
+    }
+    return 0;
+}
+
 /* Held at `at` by what function `scope` itself does or how it is defined.
  * Loose: a function that takes a lock anywhere, or releases one anywhere after
  * `at`, holds it throughout (what LF104 asks of the function it reports in).
- * Strict (a call site, for the callers' reasoning): the acquisition comes
- * before `at` in a block that holds it, or the release after it covers it, so
- * the unlocked fallback copy beside a locked block does not count. */
+ * Strict (a call site, for the callers' reasoning): the function's own
+ * acquisitions hold it on every path to `at` (lf_pycfg's graph, so a release
+ * before `at`, a branch that skips the acquisition or an acquisition whose
+ * failure is caught leave it unheld), or a release after `at` covers it (the
+ * lock was taken by a caller). */
 static int held_locally(lf_pyheld *h, int32_t scope, TSNode at, int strict) {
     lf_pylock *l = h->l;
     lf_pysem *m = l->m;
@@ -235,14 +301,8 @@ static int held_locally(lf_pyheld *h, int32_t scope, TSNode at, int strict) {
         return 1;
     if (!strict && l->acquires[scope])
         return 1;
-    if (strict && l->acquires[scope]) {
-        for (size_t i = 0; i < l->n_events; i++) {
-            const lf_pylock_event *e = &l->events[i];
-            if (e->kind == LF_PYEV_ACQUIRE && e->scope == scope &&
-                ts_node_end_byte(e->node) <= ts_node_start_byte(at) && lf_tree_within(at, covered_by(m, e->node)))
-                return 1;
-        }
-    }
+    if (strict && l->acquires[scope] && held_on_every_path(h, scope, at))
+        return 1;
     const node_vec *rs = releases(h, scope);
     for (size_t i = 0; i < rs->len; i++)
         if (ts_node_start_byte(rs->items[i]) >= ts_node_end_byte(at) &&
@@ -385,6 +445,8 @@ lf_pyheld *lf_pyheld_build(lf_pylock *l) {
     h->releases = lf_xcalloc(ns, sizeof *h->releases);
     h->releases_done = lf_xcalloc(ns, 1);
     h->decorated = lf_xcalloc(ns, 1);
+    h->cfg = lf_xcalloc(ns, sizeof *h->cfg);
+    h->state = lf_xcalloc(ns, sizeof *h->state);
     find_held_classes(h);
     h->methods = lf_xcalloc(ns, sizeof *h->methods);
     for (size_t i = 1; i < m->n_scopes; i++)
@@ -492,6 +554,12 @@ void lf_pyheld_free(lf_pyheld *h) {
     free(h->releases);
     free(h->releases_done);
     free(h->decorated);
+    for (size_t i = 0; i < h->l->m->n_scopes; i++) {
+        lf_cfg_free(h->cfg[i]);
+        lf_cfg_lockstate_free(&h->state[i]);
+    }
+    free(h->cfg);
+    free(h->state);
     free(h);
 }
 

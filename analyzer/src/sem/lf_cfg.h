@@ -1,0 +1,81 @@
+/* lf_cfg: the control-flow graph of one function's statements, and the lock
+ * state that flows over it. Language-neutral: a front end (lf_pycfg for
+ * Python) adds one node per statement or clause and the edges between them;
+ * this module stores the graph and answers "is a lock held here on every path,
+ * or on some path?" by a forward dataflow.
+ *
+ * Exceptional edges (a statement that may raise, to the handler that catches
+ * it) carry the state from *before* the statement: a call that raises did not
+ * complete, so an `acquire()` that raised took nothing.
+ *
+ * Lock state is a set of up to 64 lock slots (the caller numbers its locks).
+ * Gen and kill per node: out = (in & ~kill) | gen. The must-held set is the
+ * intersection over the incoming paths, the may-held set the union. The
+ * dataflow is a worklist; each node's sets move one way only (must shrinks,
+ * may grows), so it ends after at most 64 changes per node: its cost is linear
+ * in the graph's size. No recursion anywhere. */
+#ifndef LF_CFG_H
+#define LF_CFG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+typedef enum lf_cfg_kind {
+    LF_CFG_ENTRY = 0,     /* node 0: the function is entered */
+    LF_CFG_EXIT,          /* node 1: it returns, raises out, or falls off its end */
+    LF_CFG_STMT,          /* a statement, or a statement's header (the condition of an if) */
+    LF_CFG_CLAUSE,        /* a clause that opens a block: elif, else, except, finally, case */
+    LF_CFG_WITH_EXIT,     /* leaving a `with` block: its context managers exit here */
+    LF_CFG_DISPATCH,      /* an exception raised in a try body looks for its handler */
+    LF_CFG_FINALLY_EXIT,  /* the end of a finally block: on to whatever entered it */
+} lf_cfg_kind;
+
+enum { LF_CFG_ENTRY_ID = 0, LF_CFG_EXIT_ID = 1 };
+
+typedef struct lf_cfg_node {
+    lf_cfg_kind kind;
+    TSNode stmt;    /* the statement or clause (for WITH_EXIT, DISPATCH, FINALLY_EXIT: its owner) */
+    uint32_t succ;  /* first edge in lf_cfg.edges (after lf_cfg_seal) */
+    uint32_t n_succ;
+} lf_cfg_node;
+
+typedef struct lf_cfg_edge {
+    uint32_t to;
+    unsigned exceptional; /* taken when the source statement raises */
+} lf_cfg_edge;
+
+typedef struct lf_cfg lf_cfg;
+
+lf_cfg *lf_cfg_new(void);
+void lf_cfg_free(lf_cfg *g);
+/* Adds a node; returns its id. The first two are ENTRY and EXIT (lf_cfg_new). */
+uint32_t lf_cfg_add(lf_cfg *g, lf_cfg_kind kind, TSNode stmt);
+void lf_cfg_add_edge(lf_cfg *g, uint32_t from, uint32_t to, int exceptional);
+/* Sorts the edges by source and drops duplicates; call once, after the last edge. */
+void lf_cfg_seal(lf_cfg *g);
+
+size_t lf_cfg_size(const lf_cfg *g);
+const lf_cfg_node *lf_cfg_node_at(const lf_cfg *g, uint32_t id);
+const lf_cfg_edge *lf_cfg_edges_of(const lf_cfg *g, uint32_t id);
+/* The STMT or CLAUSE node of exactly this syntax node, or -1. */
+int32_t lf_cfg_find(const lf_cfg *g, TSNode stmt);
+/* Is there a path from ENTRY to the node? */
+int lf_cfg_reachable(const lf_cfg *g, uint32_t id);
+
+/* ---- lock state ---- */
+
+typedef struct lf_cfg_lockstate {
+    uint64_t *must_in; /* per node: slots held on entering it along every path */
+    uint64_t *may_in;  /* per node: slots held on entering it along some path */
+    size_t n;
+} lf_cfg_lockstate;
+
+/* Runs the dataflow with per-node gen and kill sets (arrays of lf_cfg_size(g)).
+ * Nothing is held at ENTRY unless `entry` says so. Unreachable nodes get
+ * must_in = may_in = 0. */
+void lf_cfg_lockstate_run(const lf_cfg *g, const uint64_t *gen, const uint64_t *kill, uint64_t entry,
+                          lf_cfg_lockstate *out);
+void lf_cfg_lockstate_free(lf_cfg_lockstate *s);
+
+#endif

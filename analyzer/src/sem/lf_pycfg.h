@@ -1,0 +1,32 @@
+/* lf_pycfg: the Python front end of lf_cfg. One graph per function body (or
+ * the module's top level), built iteratively:
+ *  - a node per statement, and per clause that opens a block (elif, else,
+ *    except, finally, case); a compound statement's own node is its header
+ *    (the condition of an if or while, the iterable of a for, the items of a
+ *    with);
+ *  - if/elif/else, for/while with else, break and continue, match/case;
+ *  - try: every statement of a try body may raise into the try's dispatch,
+ *    which goes to each except clause, and on to the finally (or the handler
+ *    outside) unless a clause catches everything; return and raise pass
+ *    through the finally blocks around them;
+ *  - with: the body's end leads to a WITH_EXIT node, where the context
+ *    managers exit;
+ *  - a nested def, class or lambda is one statement: its body is another
+ *    graph. `yield` and `await` are ordinary statements (the function resumes
+ *    where it stopped).
+ * The cost is linear in the number of statements times the nesting depth (the
+ * successor of a block's last statement is found by walking up its owners). */
+#ifndef LF_PYCFG_H
+#define LF_PYCFG_H
+
+#include <tree_sitter/api.h>
+
+#include "lf_cfg.h"
+#include "lf_source.h"
+
+/* The graph of a function_definition's body, or of a module's top level
+ * (`fn` is the module node). `src` reads the names an except clause catches
+ * (a bare `except:`, `except Exception` and `except BaseException` catch all). */
+lf_cfg *lf_pycfg_build(const lf_source *src, TSNode fn);
+
+#endif
