@@ -1584,8 +1584,10 @@ static lf_pylock *build(lf_pysem *m) {
  * LF303 and LF401 all ask, and each build walks the whole tree and asks every
  * call what it does (40% of a scan's CPU when each check built its own). */
 lf_pylock *lf_pylock_build(lf_pysem *m) {
-    if (!m->lock)
+    if (!m->lock) {
         m->lock = build(m);
+        m->lock_free = lf_pylock_free;
+    }
     return m->lock;
 }
 

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lf_pylock.h"
 #include "lf_tree.h"
 
 /* ---- interning ---- */
@@ -662,7 +661,8 @@ lf_pysem *lf_pysem_build(const lf_source *src, TSNode root) {
 void lf_pysem_free(lf_pysem *m) {
     if (!m)
         return;
-    lf_pylock_free(m->lock);
+    if (m->lock && m->lock_free)
+        m->lock_free(m->lock);
     struct lf_pysem_internal *in = m->in;
     for (size_t i = 0; i < in->cap_strings; i++)
         free(in->strings[i]);

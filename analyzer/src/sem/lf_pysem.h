@@ -160,7 +160,11 @@ struct lf_pysem {
     lf_pyflag *flags;
     size_t n_flags;
     const char *package_hint; /* unused by the model itself; free for callers */
-    struct lf_pylock *lock;   /* lf_pylock_build's, built on first need, freed with the model */
+    /* lf_pylock_build's, built on first need and freed with the model by the
+     * destructor it leaves here (so the model, below the lock layer, never
+     * includes it: no import cycle between the layers) */
+    struct lf_pylock *lock;
+    void (*lock_free)(struct lf_pylock *);
     struct lf_pysem_internal *in;
 };
 

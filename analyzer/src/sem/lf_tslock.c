@@ -1110,8 +1110,10 @@ static lf_tslock *build(lf_tssem *m) {
 /* Built once per file and kept by the model: LF103, LF104, LF301 and LF302 all
  * ask, and on a large bundle each build walks every call and the whole tree. */
 lf_tslock *lf_tslock_build(lf_tssem *m) {
-    if (!m->lock)
+    if (!m->lock) {
         m->lock = build(m);
+        m->lock_free = lf_tslock_free;
+    }
     return m->lock;
 }
 

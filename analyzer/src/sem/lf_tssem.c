@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "lf_tree.h"
-#include "lf_tslock.h"
 #include "lf_tssem_internal.h"
 #include "lf_util.h"
 
@@ -598,7 +597,8 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
 void lf_tssem_free(lf_tssem *m) {
     if (!m)
         return;
-    lf_tslock_free(m->lock);
+    if (m->lock && m->lock_free)
+        m->lock_free(m->lock);
     lf_tssem_internal *in = m->in;
     for (size_t i = 0; i < in->cap_strs; i++)
         free(in->strs[i]);

@@ -96,7 +96,10 @@ struct lf_tssem {
     size_t n_calls;
     int esm;          /* the module uses import/export (else CommonJS or script) */
     struct lf_tssem_internal *in;
-    struct lf_tslock *lock; /* lf_tslock_build's, built on first need */
+    /* lf_tslock_build's, built on first need and freed with the model by the
+     * destructor it leaves here (the model never includes the lock layer) */
+    struct lf_tslock *lock;
+    void (*lock_free)(struct lf_tslock *);
 };
 
 lf_tssem *lf_tssem_build(const lf_source *src, TSNode root);
