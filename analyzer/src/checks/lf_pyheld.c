@@ -29,6 +29,8 @@ struct lf_pyheld {
     unsigned char *decorated;   /* per scope: 0 unknown, 1 no, 2 decorated with a lock */
     lf_cfg **cfg;               /* per scope: its control-flow graph, once needed */
     lf_cfg_lockstate *state;    /* per scope: lock state over it (slot 0: some lock) */
+    unsigned char *placed;      /* per scope: some acquisition sits on a statement of the graph */
+    unsigned char **after_acquire; /* per scope, per graph node: some acquisition reaches it */
 };
 
 static const char *intern_node(lf_pysem *m, TSNode n) {
@@ -257,22 +259,55 @@ static void build_state(lf_pyheld *h, int32_t scope) {
         if (id >= 0 && !gen[id])
             kill[id] = 1;
     }
+    /* a `with` that takes a lock gives it back at the end of its block */
+    int any = 0;
+    for (uint32_t v = 2; v < n; v++) {
+        const lf_cfg_node *nd = lf_cfg_node_at(g, v);
+        any |= gen[v] != 0;
+        if (nd->kind == LF_CFG_WITH_EXIT) {
+            int32_t w = lf_cfg_find(g, nd->stmt);
+            if (w >= 0 && gen[w])
+                kill[v] = 1;
+        }
+    }
+    h->placed[scope] = (unsigned char)any;
     lf_cfg_lockstate_run(g, gen, kill, 0, &h->state[scope]);
+    /* what an acquisition reaches: "taken, then given back" needs it (a
+     * statement no acquisition reaches runs before the lock is taken, or
+     * beside it on another branch, which LF101 and the callers' reasoning own) */
+    h->after_acquire[scope] = lf_xcalloc(n, 1);
+    uint32_t *stack = lf_xmalloc(n * sizeof *stack);
+    size_t sp = 0;
+    for (uint32_t v = 2; v < n; v++)
+        if (gen[v])
+            stack[sp++] = v;
+    while (sp) {
+        uint32_t v = stack[--sp];
+        const lf_cfg_node *nd = lf_cfg_node_at(g, v);
+        const lf_cfg_edge *e = lf_cfg_edges_of(g, v);
+        for (uint32_t k = 0; k < nd->n_succ; k++)
+            if (!h->after_acquire[scope][e[k].to]) {
+                h->after_acquire[scope][e[k].to] = 1;
+                stack[sp++] = e[k].to;
+            }
+    }
+    free(stack);
     free(gen);
     free(kill);
     h->cfg[scope] = g;
 }
 
-/* Is a lock the function takes itself held at `at` on every path that reaches
- * it? At the acquiring statement itself: when the acquisition comes first. */
-static int held_on_every_path(lf_pyheld *h, int32_t scope, TSNode at) {
+/* Is a lock the function takes itself held at `at` on every path that
+ * reaches it (or, !every, on some path)? At the acquiring statement itself:
+ * when the acquisition comes first. */
+static int held_on_paths(lf_pyheld *h, int32_t scope, TSNode at, int every) {
     lf_pylock *l = h->l;
     if (!h->cfg[scope])
         build_state(h, scope);
     int32_t id = cfg_node_of(l->m, h->cfg[scope], at);
     if (id < 0)
         return 0;
-    if (h->state[scope].must_in[id] & 1)
+    if ((every ? h->state[scope].must_in[id] : h->state[scope].may_in[id]) & 1)
         return 1;
     for (size_t i = 0; i < l->n_events; i++) {
         const lf_pylock_event *e = &l->events[i];
@@ -283,9 +318,18 @@ static int held_on_every_path(lf_pyheld *h, int32_t scope, TSNode at) {
     return 0;
 }
 
+/* Is `at` past a lock the function took and then gave back on every path
+ * (reached from an acquisition, held on no path)? */
+static int released_before(lf_pyheld *h, int32_t scope, TSNode at) {
+    int32_t id = cfg_node_of(h->l->m, h->cfg[scope], at);
+    return id >= 0 && h->after_acquire[scope][id] && !held_on_paths(h, scope, at, 0);
+}
+
 /* Held at `at` by what function `scope` itself does or how it is defined.
- * Loose: a function that takes a lock anywhere, or releases one anywhere after
- * `at`, holds it throughout (what LF104 asks of the function it reports in).
+ * Loose (what LF104 asks of the function it reports in): a function that
+ * takes a lock holds it throughout, except past the point where every path
+ * gave it back (lf_pycfg's graph: a read-modify-write after the release is
+ * unlocked); or it releases one anywhere after `at` (taken by a caller).
  * Strict (a call site, for the callers' reasoning): the function's own
  * acquisitions hold it on every path to `at` (lf_pycfg's graph, so a release
  * before `at`, a branch that skips the acquisition or an acquisition whose
@@ -299,10 +343,14 @@ static int held_locally(lf_pyheld *h, int32_t scope, TSNode at, int strict) {
         h->decorated[scope] = (unsigned char)(1 + decorated_with_lock(m, fn));
     if (h->decorated[scope] == 2 || under_lock_with(l, at, fn))
         return 1;
-    if (!strict && l->acquires[scope])
-        return 1;
-    if (strict && l->acquires[scope] && held_on_every_path(h, scope, at))
-        return 1;
+    if (l->acquires[scope]) {
+        if (!h->cfg[scope])
+            build_state(h, scope);
+        if (!strict && (!h->placed[scope] || !released_before(h, scope, at)))
+            return 1;
+        if (strict && held_on_paths(h, scope, at, 1))
+            return 1;
+    }
     const node_vec *rs = releases(h, scope);
     for (size_t i = 0; i < rs->len; i++)
         if (ts_node_start_byte(rs->items[i]) >= ts_node_end_byte(at) &&
@@ -447,6 +495,8 @@ lf_pyheld *lf_pyheld_build(lf_pylock *l) {
     h->decorated = lf_xcalloc(ns, 1);
     h->cfg = lf_xcalloc(ns, sizeof *h->cfg);
     h->state = lf_xcalloc(ns, sizeof *h->state);
+    h->placed = lf_xcalloc(ns, 1);
+    h->after_acquire = lf_xcalloc(ns, sizeof *h->after_acquire);
     find_held_classes(h);
     h->methods = lf_xcalloc(ns, sizeof *h->methods);
     for (size_t i = 1; i < m->n_scopes; i++)
@@ -560,6 +610,10 @@ void lf_pyheld_free(lf_pyheld *h) {
     }
     free(h->cfg);
     free(h->state);
+    free(h->placed);
+    for (size_t i = 0; i < h->l->m->n_scopes; i++)
+        free(h->after_acquire[i]);
+    free(h->after_acquire);
     free(h);
 }
 

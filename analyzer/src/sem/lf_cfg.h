@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <tree_sitter/api.h>
 
+#include "lf_source.h"
+
 typedef enum lf_cfg_kind {
     LF_CFG_ENTRY = 0,     /* node 0: the function is entered */
     LF_CFG_EXIT,          /* node 1: it returns, raises out, or falls off its end */
@@ -77,5 +79,68 @@ typedef struct lf_cfg_lockstate {
 void lf_cfg_lockstate_run(const lf_cfg *g, const uint64_t *gen, const uint64_t *kill, uint64_t entry,
                           lf_cfg_lockstate *out);
 void lf_cfg_lockstate_free(lf_cfg_lockstate *s);
+
+/* ---- building (lf_cfg_build.c; front ends: lf_pycfg, lf_tscfg) ---- */
+
+/* What a statement does to control flow. */
+typedef enum lf_cfg_shape {
+    LF_SHAPE_SIMPLE = 0, /* on to the next statement (also a nested def or class) */
+    LF_SHAPE_IF,         /* BODY when the condition holds, else the ALT clauses in turn */
+    LF_SHAPE_LOOP,       /* BODY then back to the header; LOOP_ELSE when it ends */
+    LF_SHAPE_TRY,        /* BODY; HANDLERs for what it raises; TRY_ELSE; FINALLY */
+    LF_SHAPE_WITH,       /* BODY, then the context managers' exit */
+    LF_SHAPE_SWITCH,     /* any CASE, or none */
+    LF_SHAPE_BLOCK,      /* BODY, then on (a bare block, a labelled statement) */
+    LF_SHAPE_RETURN,
+    LF_SHAPE_RAISE,
+    LF_SHAPE_BREAK,
+    LF_SHAPE_CONTINUE,
+} lf_cfg_shape;
+
+/* The parts of a compound statement: a role, the clause node (null for BODY)
+ * and the block of statements it runs. */
+typedef enum lf_cfg_role {
+    LF_ROLE_BODY = 0,
+    LF_ROLE_ALT,       /* if: elif/else-if (LF_PART_CONDITIONAL) or else */
+    LF_ROLE_LOOP_ELSE, /* Python's for/while else */
+    LF_ROLE_HANDLER,   /* except / catch */
+    LF_ROLE_TRY_ELSE,  /* Python's try/else */
+    LF_ROLE_FINALLY,
+    LF_ROLE_CASE,      /* match case / switch case or default */
+} lf_cfg_role;
+
+enum {
+    LF_PART_CONDITIONAL = 1u << 0, /* ALT: tested, so it may fall to the next one */
+    LF_PART_CATCH_ALL = 1u << 1,   /* HANDLER: catches every exception */
+};
+
+enum {
+    LF_SWITCH_FALLTHROUGH = 1u << 0, /* SWITCH: a case's end runs into the next case (JS) */
+    LF_SWITCH_BREAKABLE = 1u << 1,   /* SWITCH: `break` leaves it (JS) */
+};
+
+typedef struct lf_cfg_part {
+    lf_cfg_role role;
+    unsigned flags;
+    TSNode clause;
+    TSNode block; /* a block node the front end lists (is_block), or a single statement */
+} lf_cfg_part;
+
+typedef struct lf_cfg_front {
+    /* The shape of a statement; for compound ones, its parts (at most max, in
+     * source order, BODY first) in parts[0..*n) and SWITCH flags in *flags. */
+    lf_cfg_shape (*shape)(const lf_source *src, TSNode stmt, lf_cfg_part *parts, size_t max, size_t *n,
+                          unsigned *flags);
+    /* Is the node a list of statements (a block, a module, a switch case)?
+     * Anything else given as a part's block is one statement. */
+    int (*is_block)(TSNode n);
+    /* Is this named child of a block one of its statements (not a comment,
+     * not a case's value)? */
+    int (*is_member)(TSNode block, TSNode child);
+} lf_cfg_front;
+
+/* The graph of one body (a block, or null for an empty one). Cost linear in
+ * its statements, whatever the nesting (no recursion). */
+lf_cfg *lf_cfg_build(const lf_cfg_front *fe, const lf_source *src, TSNode body);
 
 #endif

@@ -28,3 +28,15 @@ def update_locked(path):
         _bump(path)
     finally:
         fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+def bump_after_unlock(path):
+    fd = open(path + ".lock", "w")
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    fcntl.flock(fd, fcntl.LOCK_UN)
+    fd.close()
+    with open(path) as f:
+        data = json.load(f)
+    data["n"] += 1
+    with open(path, "w") as f:
+        json.dump(data, f)

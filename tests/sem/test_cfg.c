@@ -1,6 +1,7 @@
-/* The Python control-flow graph (lf_pycfg) and the lock state over it
- * (lf_cfg_lockstate_run): exact edges for every construct, held / not held /
- * maybe held at marked statements, hostile nesting, and step counts that grow
+/* The control-flow graphs (lf_cfg_build with its Python and TS/JS front ends,
+ * lf_pycfg and lf_tscfg) and the lock state over them (lf_cfg_lockstate_run):
+ * exact edges for every construct of both languages, held / not held / maybe
+ * held at marked statements, hostile nesting, and step counts that grow
  * linearly with the function's size and its nesting. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "sem_fixture.h"
 #include "lf_cfg.h"
 #include "lf_pycfg.h"
+#include "lf_tscfg.h"
 #include "lf_util.h"
 
 /* A node's name in the rendering: its first line, and a letter for the kind
@@ -30,13 +32,14 @@ static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *
 
 /* The graph of the snippet's first function (or of the module when it has
  * none), as its edges sorted and joined by spaces. */
-static char *render(const char *code) {
+static char *render(const char *code, lf_lang lang) {
     sem_fixture fx;
-    sem_fixture_parse(&fx, code, "t.py", LF_LANG_PYTHON);
-    TSNode fn = sem_fixture_find(&fx, "function_definition", NULL, 0);
+    int py = lang == LF_LANG_PYTHON;
+    sem_fixture_parse(&fx, code, py ? "t.py" : "t.ts", lang);
+    TSNode fn = sem_fixture_find(&fx, py ? "function_definition" : "function_declaration", NULL, 0);
     if (ts_node_is_null(fn))
         fn = ts_tree_root_node(fx.tree);
-    lf_cfg *g = lf_pycfg_build(&fx.src, fn);
+    lf_cfg *g = py ? lf_pycfg_build(&fx.src, fn) : lf_tscfg_build(&fx.src, fn);
     LF_VEC(char *) edges = {0};
     for (uint32_t v = 0; v < lf_cfg_size(g); v++) {
         const lf_cfg_edge *e = lf_cfg_edges_of(g, v);
@@ -65,8 +68,8 @@ static char *render(const char *code) {
     return out;
 }
 
-static void check_graph(int line, const char *code, const char *want) {
-    char *got = render(code);
+static void check_graph(int line, lf_lang lang, const char *code, const char *want) {
+    char *got = render(code, lang);
     g_run++;
     if (strcmp(got, want) != 0) {
         g_fail++;
@@ -74,7 +77,8 @@ static void check_graph(int line, const char *code, const char *want) {
     }
     free(got);
 }
-#define GRAPH(code, want) check_graph(__LINE__, code, want)
+#define GRAPH(code, want) check_graph(__LINE__, LF_LANG_PYTHON, code, want)
+#define TSGRAPH(code, want) check_graph(__LINE__, LF_LANG_TYPESCRIPT, code, want)
 
 static void test_sequence_and_branches(void) {
     GRAPH("def f():\n"
@@ -99,7 +103,7 @@ static void test_sequence_and_branches(void) {
           "        a()\n"
           "    d()\n",
           "2S>3S 2S>4S 3S>4S 4S>out in>2S");
-    /* match: each case in turn, and on when none matched */
+    /* match: any case, or on when none matched */
     GRAPH("def f(x):\n"
           "    match x:\n"
           "        case 1:\n"
@@ -107,7 +111,7 @@ static void test_sequence_and_branches(void) {
           "        case _:\n"
           "            b()\n"
           "    c()\n",
-          "2S>3C 2S>5C 2S>7S 3C>4S 3C>5C 4S>7S 5C>6S 6S>7S 7S>out in>2S");
+          "2S>3C 2S>5C 2S>7S 3C>4S 4S>7S 5C>6S 6S>7S 7S>out in>2S");
 }
 
 static void test_loops(void) {
@@ -216,18 +220,72 @@ static void test_with_and_nesting(void) {
           "3S>out in>3S");
 }
 
+static void test_typescript(void) {
+    /* if / else if / else: an else-if is an if inside the else clause; a
+     * single-statement branch is its own block */
+    TSGRAPH("function f(x) {\n"
+            "  if (x) a();\n"
+            "  else if (y) { b(); }\n"
+            "  else c();\n"
+            "  d();\n"
+            "}\n",
+            "2S>2S 2S>3C 2S>5S 3C>3S 3S>3S 3S>4C 3S>5S 4C>4S 4S>5S 5S>out in>2S");
+    /* loops: the body goes back to the header; break leaves, continue goes back */
+    TSGRAPH("function f() {\n"
+            "  for (const k of ks) {\n"
+            "    if (k) break;\n"
+            "    continue;\n"
+            "  }\n"
+            "  do { x--; } while (x);\n"
+            "  z();\n"
+            "}\n",
+            "2S>3S 2S>6S 3S>3S 3S>4S 3S>6S 4S>2S 6S>6S 6S>6S 6S>7S 7S>out in>2S");
+    /* try/catch/finally: a catch takes every exception, so the dispatch goes
+     * nowhere else; a throw in the body reaches it */
+    TSGRAPH("function f() {\n"
+            "  try {\n"
+            "    throw new Error('x');\n"
+            "  } catch (e) {\n"
+            "    g();\n"
+            "  } finally {\n"
+            "    h();\n"
+            "  }\n"
+            "  return 1;\n"
+            "}\n",
+            "2D>4C 2F>9S 2F>out 2S>3S 3S~2D 4C>5S 5S>6C 5S~6C 6C>7S 7S>2F 9S>out in>2S");
+    /* switch: any case, a case's end falls into the next, break leaves */
+    TSGRAPH("function f(x) {\n"
+            "  switch (x) {\n"
+            "    case 1: p();\n"
+            "    case 2: q(); break;\n"
+            "    default: r();\n"
+            "  }\n"
+            "  s();\n"
+            "}\n",
+            "2S>3C 2S>4C 2S>5C 2S>7S 3C>3S 3S>4S 4C>4S 4S>4S 4S>7S 5C>5S 5S>7S 7S>out in>2S");
+    /* the program's top level */
+    TSGRAPH("const k = 1;\n"
+            "if (k) { go(); }\n",
+            "1S>2S 2S>2S 2S>out 2S>out in>1S");
+    /* an arrow function's block body; an expression body has no statements */
+    TSGRAPH("const g = async () => { await z(); };\n"
+            "function f() { return 1; }\n",
+            "2S>out in>2S");
+}
+
 /* ---- lock state ---- */
 
-/* Runs the dataflow on the snippet's first function: a statement (not a
- * compound one) whose text contains "acquire" takes slot 0 and one containing
- * "release" frees it; a `with lock` holds slot 0 in its body. Returns the
- * state at the first statement whose text is `probe`: 'H' held on every
- * path, 'M' on some, 'N' on none, '?' not found. */
-static char state_at(const char *code, const char *probe) {
+/* Runs the dataflow on the snippet's first function (or arrow function): a
+ * simple statement whose text contains "acquire" takes slot 0 and one
+ * containing "release" frees it; a Python `with lock` holds slot 0 in its
+ * body. Returns the state at the first statement whose text is `probe`: 'H'
+ * held on every path, 'M' on some, 'N' on none, '?' not found. */
+static char state_at_in(lf_lang lang, const char *fn_type, const char *code, const char *probe) {
     sem_fixture fx;
-    sem_fixture_parse(&fx, code, "t.py", LF_LANG_PYTHON);
-    TSNode fn = sem_fixture_find(&fx, "function_definition", NULL, 0);
-    lf_cfg *g = lf_pycfg_build(&fx.src, fn);
+    int py = lang == LF_LANG_PYTHON;
+    sem_fixture_parse(&fx, code, py ? "t.py" : "t.ts", lang);
+    TSNode fn = sem_fixture_find(&fx, fn_type, NULL, 0);
+    lf_cfg *g = py ? lf_pycfg_build(&fx.src, fn) : lf_tscfg_build(&fx.src, fn);
     size_t n = lf_cfg_size(g);
     uint64_t *gen = lf_xcalloc(n, sizeof *gen), *kill = lf_xcalloc(n, sizeof *kill);
     int32_t at = -1;
@@ -243,8 +301,7 @@ static char state_at(const char *code, const char *probe) {
         if (lf_tree_is(nd->stmt, "with_statement")) {
             if (strstr(text, "with lock"))
                 gen[v] = 1;
-        } else if (!lf_tree_is(nd->stmt, "if_statement") && !lf_tree_is(nd->stmt, "try_statement") &&
-                   !lf_tree_is(nd->stmt, "while_statement") && !lf_tree_is(nd->stmt, "for_statement")) {
+        } else if (lf_tree_is(nd->stmt, "expression_statement") || lf_tree_is(nd->stmt, "lexical_declaration")) {
             if (strstr(text, "acquire"))
                 gen[v] = 1;
             if (strstr(text, "release"))
@@ -265,15 +322,20 @@ static char state_at(const char *code, const char *probe) {
     return r;
 }
 
-static void check_state(int line, const char *code, const char *probe, char want) {
-    char got = state_at(code, probe);
+static char state_at(const char *code, const char *probe) {
+    return state_at_in(LF_LANG_PYTHON, "function_definition", code, probe);
+}
+
+static void check_got(int line, const char *probe, char want, char got) {
     g_run++;
     if (got != want) {
         g_fail++;
         fprintf(stderr, "%s:%d: FAIL: lock state at `%s`: want %c, got %c\n", __FILE__, line, probe, want, got);
     }
 }
-#define STATE(code, probe, want) check_state(__LINE__, code, probe, want)
+#define STATE(code, probe, want) check_got(__LINE__, probe, want, state_at(code, probe))
+#define TSSTATE(fn_type, code, probe, want)                                                                            \
+    check_got(__LINE__, probe, want, state_at_in(LF_LANG_TYPESCRIPT, fn_type, code, probe))
 
 static void test_lockstate(void) {
     const char *seq = "def f():\n"
@@ -351,6 +413,41 @@ static void test_lockstate(void) {
     STATE(dead, "dead()", 'N');
 }
 
+static void test_ts_lockstate(void) {
+    /* the try/finally idiom, and a catch that swallows a failed acquire */
+    const char *fin = "function f() {\n"
+                      "  lock.acquire();\n"
+                      "  try {\n"
+                      "    work();\n"
+                      "  } finally {\n"
+                      "    lock.release();\n"
+                      "  }\n"
+                      "  after();\n"
+                      "}\n";
+    TSSTATE("function_declaration", fin, "work();", 'H');
+    TSSTATE("function_declaration", fin, "after();", 'N');
+    const char *swallow = "const f = async () => {\n"
+                          "  try {\n"
+                          "    await lock.acquire();\n"
+                          "  } catch (e) {\n"
+                          "    warn(e);\n"
+                          "  }\n"
+                          "  await work();\n"
+                          "};\n";
+    TSSTATE("arrow_function", swallow, "warn(e);", 'N');
+    TSSTATE("arrow_function", swallow, "await work();", 'M');
+    /* a switch case that releases falls into the next one */
+    const char *sw = "function f(x) {\n"
+                     "  lock.acquire();\n"
+                     "  switch (x) {\n"
+                     "    case 1: lock.release();\n"
+                     "    case 2: two(); break;\n"
+                     "  }\n"
+                     "  lock.release();\n"
+                     "}\n";
+    TSSTATE("function_declaration", sw, "two();", 'M');
+}
+
 /* ---- cost ---- */
 
 static char *repeat(const char *head, const char *unit, size_t n, const char *tail) {
@@ -379,12 +476,13 @@ static char *nested(size_t depth) {
     return s;
 }
 
-static unsigned long long steps_for(const char *code) {
+static unsigned long long steps_in(lf_lang lang, const char *code) {
     sem_fixture fx;
-    sem_fixture_parse(&fx, code, "t.py", LF_LANG_PYTHON);
-    TSNode fn = sem_fixture_find(&fx, "function_definition", NULL, 0);
+    int py = lang == LF_LANG_PYTHON;
+    sem_fixture_parse(&fx, code, py ? "t.py" : "t.ts", lang);
+    TSNode fn = sem_fixture_find(&fx, py ? "function_definition" : "function_declaration", NULL, 0);
     unsigned long long before = lf_work_steps;
-    lf_cfg *g = lf_pycfg_build(&fx.src, fn);
+    lf_cfg *g = py ? lf_pycfg_build(&fx.src, fn) : lf_tscfg_build(&fx.src, fn);
     size_t n = lf_cfg_size(g);
     uint64_t *gen = lf_xcalloc(n, sizeof *gen), *kill = lf_xcalloc(n, sizeof *kill);
     for (size_t i = 2; i < n; i += 3)
@@ -401,6 +499,8 @@ static unsigned long long steps_for(const char *code) {
     sem_fixture_free(&fx);
     return steps;
 }
+
+static unsigned long long steps_for(const char *code) { return steps_in(LF_LANG_PYTHON, code); }
 
 static void check_linear(int line, const char *what, unsigned long long small, unsigned long long big) {
     g_run++;
@@ -434,6 +534,21 @@ static void test_cost(void) {
     check_linear(__LINE__, "nesting", steps_for(deep_a), steps_for(deep_b));
     free(deep_a);
     free(deep_b);
+    /* TS/JS: a switch, try and loop per unit; nested blocks */
+    const char *tsunit = "    try { switch (a) { case 1: b(); case 2: break; default: c(); } }\n"
+                         "    catch (e) { continue; } finally { d(); }\n";
+    char *ts_a = repeat("function f() {\n  while (p) {\n", tsunit, 2000, "  }\n}\n");
+    char *ts_b = repeat("function f() {\n  while (p) {\n", tsunit, 4000, "  }\n}\n");
+    check_linear(__LINE__, "TS statements", steps_in(LF_LANG_TYPESCRIPT, ts_a), steps_in(LF_LANG_TYPESCRIPT, ts_b));
+    free(ts_a);
+    free(ts_b);
+    char *tsd_a = repeat("function f() {\n", "if (x) {\n", 400, ""), *tsd_b = repeat("function f() {\n", "if (x) {\n", 800, "");
+    char *tsd_a2 = repeat(tsd_a, "}\n", 401, ""), *tsd_b2 = repeat(tsd_b, "}\n", 801, "");
+    check_linear(__LINE__, "TS nesting", steps_in(LF_LANG_TYPESCRIPT, tsd_a2), steps_in(LF_LANG_TYPESCRIPT, tsd_b2));
+    free(tsd_a);
+    free(tsd_b);
+    free(tsd_a2);
+    free(tsd_b2);
     /* hostile nesting: no recursion, so it only costs time */
     char *deep = nested(3000);
     g_run++;
@@ -449,7 +564,9 @@ int main(void) {
     test_loops();
     test_try();
     test_with_and_nesting();
+    test_typescript();
     test_lockstate();
+    test_ts_lockstate();
     test_cost();
     return lf_test_check_summary();
 }
