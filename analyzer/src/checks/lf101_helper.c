@@ -563,6 +563,7 @@ typedef struct helper {
     const lf_pybinding *conditional_import; /* a handler swallowing the NameError of a lock module
                                                imported on one path only (`except ImportError: import fcntl`) */
     int timeout_false;     /* no root bug in the helper, but it returns False on a path (a timeout) */
+    char *import_fallback; /* a lock module imported in the function, whose ImportError handler goes on */
 } helper;
 
 /* The class a call constructs (`C(...)` with C a class of this module), or -1. */
@@ -973,6 +974,88 @@ static int flag_tested_after(lf_pysem *m, TSNode handler, int32_t try_stmt) {
     return hit;
 }
 
+/* Does the except clause catch a failed import (ImportError,
+ * ModuleNotFoundError, Exception, BaseException, or bare)? */
+static int catches_import_error(lf_pysem *m, TSNode exc) {
+    TSNode v = lf_tree_field(exc, "value");
+    if (ts_node_is_null(v))
+        return 1;
+    if (lf_tree_is(v, "as_pattern"))
+        v = ts_node_named_child(v, 0);
+    static const char *const names[] = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException", NULL};
+    if (lf_tree_is(v, "tuple")) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(v); i++)
+            if (name_in(m, ts_node_named_child(v, i), names))
+                return 1;
+        return 0;
+    }
+    return name_in(m, v, names);
+}
+
+/* The lock module a try body imports, when the body does nothing but import
+ * (`try: import fcntl`), or NULL. malloc'd. */
+static char *imported_lock_module(lf_pysem *m, TSNode body) {
+    char *found = NULL;
+    for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+        TSNode st = ts_node_named_child(body, i);
+        if (lf_tree_is(st, "comment"))
+            continue;
+        TSNode name;
+        if (lf_tree_is(st, "import_statement")) {
+            name = ts_node_named_child(st, 0);
+            if (lf_tree_is(name, "aliased_import"))
+                name = lf_tree_field(name, "name");
+        } else if (lf_tree_is(st, "import_from_statement")) {
+            name = lf_tree_field(st, "module_name");
+        } else {
+            free(found);
+            return NULL; /* the try does more than import */
+        }
+        char *text = ts_node_is_null(name) ? NULL : lf_tree_text(m->src, name);
+        if (!found && text && lf_pysem_is_lock_module(text))
+            found = text;
+        else
+            free(text);
+    }
+    return found;
+}
+
+/* A function importing its lock module itself (`try: import fcntl`), whose
+ * ImportError handler goes on as if locked: returns as if acquired, yields in
+ * a context manager, or falls into the work. */
+static int find_import_fallback(hpass *p, int32_t scope, helper *h) {
+    lf_pysem *m = p->m;
+    size_t lo, hi;
+    scope_stmts(m, scope, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
+        const lf_pystmt *s = &m->stmts[i];
+        if (s->scope != scope || !lf_tree_is(s->node, "try_statement"))
+            continue;
+        char *module = imported_lock_module(m, lf_tree_field(s->node, "body"));
+        if (!module)
+            continue;
+        for (uint32_t k = 0; k < ts_node_named_child_count(s->node); k++) {
+            TSNode exc = ts_node_named_child(s->node, k);
+            if (!lf_tree_is(exc, "except_clause") || !catches_import_error(m, exc))
+                continue;
+            TSNode blk = handler_block(exc);
+            unsigned exits = block_exits(m, blk);
+            int ok = (h->role == ROLE_ACQUIRE && (exits & EXIT_RET_OTHER)) ||
+                     (h->role == ROLE_CM && contains_kind(blk, "yield")) ||
+                     ((exits & EXIT_FALLS) && after_is_section(p, (int32_t)i, h->role));
+            if (!ok)
+                continue;
+            h->at = exc;
+            h->exits = exits;
+            h->module = NULL;
+            h->import_fallback = module;
+            return 1;
+        }
+        free(module);
+    }
+    return 0;
+}
+
 /* The first handler swallowing an acquisition error in function `scope`. */
 static int find_swallowing_handler(hpass *p, int32_t scope, helper *h) {
     lf_pysem *m = p->m;
@@ -1040,6 +1123,8 @@ static char *where_text(lf_pysem *m, const helper *h) {
                             line_of(m, h->conditional_import->target));
     if (h->module && h->several)
         return lf_xstrdup("wherever none of the lock modules it tests for can be imported");
+    if (h->import_fallback)
+        return lf101_where_missing(h->import_fallback);
     if (h->module)
         return lf101_where_missing(h->module->module);
     return lf_xstrdup("on every platform, whenever acquiring the lock fails");
@@ -1061,6 +1146,8 @@ static char *cause_text(lf_pysem *m, const helper *h) {
         return lf_xasprintf("when `%s` is unbound (it is only imported when another import fails), since this "
                             "handler swallows the NameError",
                             h->conditional_import->name);
+    if (h->import_fallback)
+        return lf_xasprintf("when importing %s fails, since this handler goes on without it", h->import_fallback);
     return lf_xstrdup("when acquiring it fails, since this handler swallows the error");
 }
 
@@ -1317,9 +1404,11 @@ void lf101_find_helpers(lf_pysem *m, const unsigned char *reported, lf101_lock_c
         memset(&h, 0, sizeof h);
         h.scope = (int32_t)i;
         h.role = role_of(&p, (int32_t)i);
-        if (!find_absent_test(&p, (int32_t)i, &h) && !find_swallowing_handler(&p, (int32_t)i, &h))
+        if (!find_absent_test(&p, (int32_t)i, &h) && !find_import_fallback(&p, (int32_t)i, &h) &&
+            !find_swallowing_handler(&p, (int32_t)i, &h))
             h.timeout_false = h.role == ROLE_ACQUIRE && returns_false_somewhere(m, (int32_t)i);
         judge_helper(&p, &h, emit, ud);
+        free(h.import_fallback);
     }
     find_standins(&p, emit, ud);
     hpass_free(&p);
