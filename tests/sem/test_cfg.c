@@ -132,6 +132,13 @@ static void test_loops(void) {
           "            a()\n"
           "    b()\n",
           "2S>3S 2S>5S 3S>2S 3S>4S 4S>2S 5S>out in>2S");
+    /* `while True` only ends by a break (or return, raise) */
+    GRAPH("def f():\n"
+          "    while True:\n"
+          "        if p:\n"
+          "            break\n"
+          "    z()\n",
+          "2S>3S 3S>2S 3S>4S 4S>5S 5S>out in>2S");
     /* break in a loop's else leaves the loop around it */
     GRAPH("def f():\n"
           "    while p:\n"
@@ -240,6 +247,13 @@ static void test_typescript(void) {
             "  z();\n"
             "}\n",
             "2S>3S 2S>6S 3S>3S 3S>4S 3S>6S 4S>2S 6S>6S 6S>6S 6S>7S 7S>out in>2S");
+    /* `for (;;)` and `while (true)` only end by a break */
+    TSGRAPH("function f() {\n"
+            "  for (;;) { if (p) break; }\n"
+            "  while (true) { if (q) break; }\n"
+            "  z();\n"
+            "}\n",
+            "2S>2S 2S>2S 2S>2S 2S>3S 3S>3S 3S>3S 3S>3S 3S>4S 4S>out in>2S");
     /* try/catch/finally: a catch takes every exception, so the dispatch goes
      * nowhere else; a throw in the body reaches it */
     TSGRAPH("function f() {\n"

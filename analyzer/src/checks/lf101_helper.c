@@ -33,6 +33,8 @@
 #include <string.h>
 
 #include "lf101_indirect.h"
+#include "lf_cfg.h"
+#include "lf_pycfg.h"
 #include "lf_witness_build.h"
 #include "lf_tree.h"
 #include "lf_util.h"
@@ -1389,6 +1391,132 @@ static void judge_helper(hpass *p, helper *h, lf101_indirect_fn emit, void *ud) 
     callers_free(&cs);
 }
 
+/* ---- copies of the critical section, with and without the lock ---- */
+
+#define MAX_COPY_PAIRS 4096 /* statement pairs compared per function: a bound, not a tuning */
+
+/* A statement that does work a lock would guard: a call, alone or assigned or returned. */
+static int work_statement(TSNode st) {
+    if (!lf_tree_is(st, "expression_statement") && !lf_tree_is(st, "return_statement"))
+        return 0;
+    TSNode e = lf_tree_unparen(lf_tree_child(st, 0));
+    if (lf_tree_is(e, "assignment") || lf_tree_is(e, "augmented_assignment"))
+        e = lf_tree_unparen(lf_tree_field(e, "right"));
+    if (lf_tree_is(e, "await"))
+        e = lf_tree_unparen(ts_node_named_child(e, 0));
+    return lf_tree_is(e, "call");
+}
+
+/* Is the statement inside a `with open(p, "x")` (an exclusive create): the
+ * only process that can write the new file at that moment? */
+static int under_exclusive_create(lf_pysem *m, TSNode st) {
+    for (int32_t i = lf_pysem_stmt_of(m, st); i >= 0; i = m->stmts[i].parent) {
+        TSNode w = m->stmts[i].node;
+        if (!lf_tree_is(w, "with_statement"))
+            continue;
+        for (size_t k = 0; k < m->n_calls; k++) {
+            TSNode c = m->calls[k].node;
+            if (ts_node_start_byte(c) >= ts_node_start_byte(lf_tree_field(w, "body")))
+                break; /* calls are in source order: past the with items */
+            if (!lf_tree_within(c, w) || !lf_pysem_call_is(m, c, (const char *const[]){"open", "io.open", NULL}))
+                continue;
+            TSNode mode = lf_pylock_arg(m, c, 1, "mode");
+            if (!ts_node_is_null(mode) && lf_pylock_open_mode(m->src, mode, 'x', 0))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The same work reached on one path with the function's own lock held on
+ * every path, and on another with it held on none (lf_pycfg's graph and lock
+ * state): the "copy of the critical section" the lock was meant for, whatever
+ * sends control there (a handler of the open of the lock file, a branch). The
+ * finding sits at the clause that leads to the unlocked copy. */
+static void find_unheld_copy(hpass *p, int32_t scope, const unsigned char *reported, lf101_indirect_fn emit,
+                             void *ud) {
+    lf_pysem *m = p->m;
+    lf_cfg *g = lf_pycfg_build(m->src, m->scopes[scope].node);
+    size_t n = lf_cfg_size(g);
+    uint64_t *gen = lf_xcalloc(n, sizeof *gen), *kill = lf_xcalloc(n, sizeof *kill);
+    int any = 0;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_pycall *c = &m->calls[i];
+        if (c->scope != scope)
+            continue;
+        int lock = p->is_lock(m, c->node), unlock = !lock && p->is_unlock(m, c->node);
+        if (!lock && !unlock)
+            continue;
+        int32_t id = lf_pycfg_node_of(m, g, c->node);
+        if (id < 0)
+            continue;
+        if (lock) {
+            gen[id] = 1;
+            any = 1;
+        } else if (!gen[id]) {
+            kill[id] = 1;
+        }
+    }
+    lf_cfg_lockstate st;
+    memset(&st, 0, sizeof st);
+    if (any)
+        lf_cfg_lockstate_run(g, gen, kill, 0, &st);
+    LF_VEC(int32_t) held = {0}, bare = {0};
+    for (uint32_t v = 2; any && v < n; v++) {
+        const lf_cfg_node *nd = lf_cfg_node_at(g, v);
+        if (nd->kind != LF_CFG_STMT || gen[v] || kill[v] || !work_statement(nd->stmt) || !lf_cfg_reachable(g, v))
+            continue;
+        if (st.must_in[v] & 1)
+            LF_VEC_PUSH(&held, (int32_t)v);
+        else if (!(st.may_in[v] & 1))
+            LF_VEC_PUSH(&bare, (int32_t)v);
+    }
+    size_t pairs = 0;
+    int done = reported[scope];
+    for (size_t i = 0; i < bare.len && !done; i++) {
+        TSNode u = lf_cfg_node_at(g, (uint32_t)bare.items[i])->stmt;
+        for (size_t k = 0; k < held.len && !done && pairs < MAX_COPY_PAIRS; k++, pairs++) {
+            TSNode h = lf_cfg_node_at(g, (uint32_t)held.items[k])->stmt;
+            lf_work(1);
+            if (!lf_tree_equal(m->src, u, m->src, h, LF_TREE_EQ_IGNORE_ANNOTATION | LF_TREE_EQ_STRING_CONTENT) ||
+                !nodes_may_write(p, &u, 1) || under_exclusive_create(m, u))
+                continue;
+            int32_t si = lf_pysem_stmt_index(m, u);
+            TSNode at = si >= 0 && m->stmts[si].parent >= 0 ? m->stmts[si].clause_node : u;
+            if (ts_node_is_null(at) || ts_node_eq(at, m->stmts[m->stmts[si].parent].node))
+                at = u; /* in the body of an if or loop: the copy itself */
+            char *label = lf_xasprintf("%s()", m->scopes[scope].name);
+            int handler = lf_tree_is(at, "except_clause");
+            char *msg = lf_xasprintf(
+                "the critical section is reachable without the lock: `%s` runs the work at line %u with its lock "
+                "held on no path (%s), while the same work at line %u runs under the lock: unlocked whenever "
+                "this path is taken",
+                label, line_of(m, u), handler ? "this handler runs it when opening or taking the lock fails"
+                                              : "this branch skips the lock",
+                line_of(m, h));
+            char *decline = lf_xasprintf("the unlocked copy in `%s` is not the fallback of an optional lock module "
+                                         "in a shape the rewrite knows; what this path should do without the lock "
+                                         "(wait, fail, skip) is the code owner's choice",
+                                         label);
+            char *entry = lf_xasprintf("takes the path at line %u, where `%s` holds no lock", line_of(m, at), label);
+            lf_witness *w =
+                lf_wit_unlocked_section(m->src, "on every platform, whenever this path is taken",
+                                        handler ? LF_WIT_ACQUIRE_FAILS : LF_WIT_UNLOCKED, at, entry, u);
+            free(entry);
+            emit(ud, scope, at, msg, decline, w);
+            free(label);
+            done = 1;
+        }
+    }
+    LF_VEC_FREE(&held);
+    LF_VEC_FREE(&bare);
+    if (any)
+        lf_cfg_lockstate_free(&st);
+    free(gen);
+    free(kill);
+    lf_cfg_free(g);
+}
+
 void lf101_find_helpers(lf_pysem *m, const unsigned char *reported, lf101_lock_call_fn is_lock,
                         lf101_lock_call_fn is_unlock, lf101_indirect_fn emit, void *ud) {
     hpass p;
@@ -1409,6 +1537,8 @@ void lf101_find_helpers(lf_pysem *m, const unsigned char *reported, lf101_lock_c
             h.timeout_false = h.role == ROLE_ACQUIRE && returns_false_somewhere(m, (int32_t)i);
         judge_helper(&p, &h, emit, ud);
         free(h.import_fallback);
+        if (!reported[i])
+            find_unheld_copy(&p, (int32_t)i, reported, emit, ud);
     }
     find_standins(&p, emit, ud);
     hpass_free(&p);

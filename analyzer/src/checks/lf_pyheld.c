@@ -149,9 +149,28 @@ static int under_lock_with(lf_pylock *l, TSNode n, TSNode fn) {
     return 0;
 }
 
+/* Does the module function `name` take a lock itself or in a function nested
+ * in it (a decorator whose wrapper locks around the call it wraps)? */
+static int module_function_locks(lf_pylock *l, TSNode name) {
+    lf_pysem *m = l->m;
+    for (size_t s = 1; s < m->n_scopes; s++) {
+        const lf_pyscope *sc = &m->scopes[s];
+        if (sc->kind != LF_PYSCOPE_FUNCTION || sc->parent != 0 || !lf_tree_text_eq(m->src, name, sc->name))
+            continue;
+        for (size_t i = 0; i < l->n_events; i++) {
+            const lf_pylock_event *e = &l->events[i];
+            if (e->kind == LF_PYEV_ACQUIRE && e->scope > 0 && lf_tree_within(e->node, sc->node))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* Is the function (or a class or function around it) decorated with a lock
- * (`@synchronized`, `@lockutils.synchronized(...)`, `@fasteners.interprocess_locked(p)`)? */
-static int decorated_with_lock(lf_pysem *m, TSNode fn) {
+ * (`@synchronized`, `@lockutils.synchronized(...)`, `@fasteners.interprocess_locked(p)`,
+ * or one of the module's own decorators whose wrapper takes a lock)? */
+static int decorated_with_lock(lf_pylock *l, TSNode fn) {
+    lf_pysem *m = l->m;
     for (TSNode cur = fn; !ts_node_is_null(cur); cur = ts_node_parent(cur)) {
         TSNode dd = ts_node_parent(cur);
         if (ts_node_is_null(dd) || !lf_tree_is(dd, "decorated_definition"))
@@ -163,9 +182,10 @@ static int decorated_with_lock(lf_pysem *m, TSNode fn) {
             TSNode e = lf_tree_unparen(ts_node_named_child(d, 0));
             if (lf_tree_is(e, "call"))
                 e = lf_tree_unparen(lf_tree_field(e, "function"));
+            int local = lf_tree_is(e, "identifier");
             if (lf_tree_is(e, "attribute"))
                 e = lf_tree_field(e, "attribute");
-            if (lf_tree_is(e, "identifier") && names_lock(m->src, e))
+            if (lf_tree_is(e, "identifier") && (names_lock(m->src, e) || (local && module_function_locks(l, e))))
                 return 1;
         }
     }
@@ -225,17 +245,6 @@ static TSNode covered_by(lf_pysem *m, TSNode n) {
     return block;
 }
 
-/* The graph node of the statement holding `n` in function `scope` (climbing
- * the model's statements: a clause's header has no statement of its own). */
-static int32_t cfg_node_of(lf_pysem *m, const lf_cfg *g, TSNode n) {
-    for (int32_t i = lf_pysem_stmt_of(m, n); i >= 0; i = m->stmts[i].parent) {
-        int32_t id = lf_cfg_find(g, m->stmts[i].node);
-        if (id >= 0)
-            return id;
-    }
-    return -1;
-}
-
 /* The function's graph and its lock state: taken at each acquisition (per
  * lf_pylock), freed at each release. An acquisition that raises took nothing
  * (the graph's exceptional edges carry the state from before it). */
@@ -249,13 +258,13 @@ static void build_state(lf_pyheld *h, int32_t scope) {
         const lf_pylock_event *e = &l->events[i];
         if (e->kind != LF_PYEV_ACQUIRE || e->scope != scope)
             continue;
-        int32_t id = cfg_node_of(m, g, e->node);
+        int32_t id = lf_pycfg_node_of(m, g, e->node);
         if (id >= 0)
             gen[id] = 1;
     }
     const node_vec *rs = releases(h, scope);
     for (size_t i = 0; i < rs->len; i++) {
-        int32_t id = cfg_node_of(m, g, rs->items[i]);
+        int32_t id = lf_pycfg_node_of(m, g, rs->items[i]);
         if (id >= 0 && !gen[id])
             kill[id] = 1;
     }
@@ -304,7 +313,7 @@ static int held_on_paths(lf_pyheld *h, int32_t scope, TSNode at, int every) {
     lf_pylock *l = h->l;
     if (!h->cfg[scope])
         build_state(h, scope);
-    int32_t id = cfg_node_of(l->m, h->cfg[scope], at);
+    int32_t id = lf_pycfg_node_of(l->m, h->cfg[scope], at);
     if (id < 0)
         return 0;
     if ((every ? h->state[scope].must_in[id] : h->state[scope].may_in[id]) & 1)
@@ -312,7 +321,7 @@ static int held_on_paths(lf_pyheld *h, int32_t scope, TSNode at, int every) {
     for (size_t i = 0; i < l->n_events; i++) {
         const lf_pylock_event *e = &l->events[i];
         if (e->kind == LF_PYEV_ACQUIRE && e->scope == scope && ts_node_end_byte(e->node) <= ts_node_start_byte(at) &&
-            cfg_node_of(l->m, h->cfg[scope], e->node) == id)
+            lf_pycfg_node_of(l->m, h->cfg[scope], e->node) == id)
             return 1;
     }
     return 0;
@@ -321,7 +330,7 @@ static int held_on_paths(lf_pyheld *h, int32_t scope, TSNode at, int every) {
 /* Is `at` past a lock the function took and then gave back on every path
  * (reached from an acquisition, held on no path)? */
 static int released_before(lf_pyheld *h, int32_t scope, TSNode at) {
-    int32_t id = cfg_node_of(h->l->m, h->cfg[scope], at);
+    int32_t id = lf_pycfg_node_of(h->l->m, h->cfg[scope], at);
     return id >= 0 && h->after_acquire[scope][id] && !held_on_paths(h, scope, at, 0);
 }
 
@@ -340,7 +349,7 @@ static int held_locally(lf_pyheld *h, int32_t scope, TSNode at, int strict) {
     lf_pysem *m = l->m;
     TSNode fn = m->scopes[scope].node;
     if (!h->decorated[scope])
-        h->decorated[scope] = (unsigned char)(1 + decorated_with_lock(m, fn));
+        h->decorated[scope] = (unsigned char)(1 + decorated_with_lock(l, fn));
     if (h->decorated[scope] == 2 || under_lock_with(l, at, fn))
         return 1;
     if (l->acquires[scope]) {

@@ -117,6 +117,8 @@ enum {
 enum {
     LF_SWITCH_FALLTHROUGH = 1u << 0, /* SWITCH: a case's end runs into the next case (JS) */
     LF_SWITCH_BREAKABLE = 1u << 1,   /* SWITCH: `break` leaves it (JS) */
+    LF_LOOP_FOREVER = 1u << 2,       /* LOOP: its condition is constantly true (`while True`, `for (;;)`):
+                                        only a break, return or raise leaves it */
 };
 
 typedef struct lf_cfg_part {
@@ -128,7 +130,7 @@ typedef struct lf_cfg_part {
 
 typedef struct lf_cfg_front {
     /* The shape of a statement; for compound ones, its parts (at most max, in
-     * source order, BODY first) in parts[0..*n) and SWITCH flags in *flags. */
+     * source order, BODY first) in parts[0..*n) and SWITCH/LOOP flags in *flags. */
     lf_cfg_shape (*shape)(const lf_source *src, TSNode stmt, lf_cfg_part *parts, size_t max, size_t *n,
                           unsigned *flags);
     /* Is the node a list of statements (a block, a module, a switch case)?

@@ -340,7 +340,8 @@ static void edges_of_stmt(builder *bd, int32_t id) {
         break;
     case LF_SHAPE_LOOP:
         edge(bd, id, first_of(bd, id), 0);
-        edge(bd, id, n->else_clause >= 0 ? n->else_clause : next_of(bd, id), 0);
+        if (!(n->flags & LF_LOOP_FOREVER))
+            edge(bd, id, n->else_clause >= 0 ? n->else_clause : next_of(bd, id), 0);
         break;
     case LF_SHAPE_TRY:
         edges_of_try(bd, id);

@@ -57,6 +57,10 @@ static lf_cfg_shape py_shape(const lf_source *src, TSNode s, lf_cfg_part *parts,
     }
     if (!strcmp(t, "for_statement") || !strcmp(t, "while_statement")) {
         put(parts, max, n, LF_ROLE_BODY, 0, none(), lf_tree_field(s, "body"));
+        TSNode cond = lf_tree_unparen(lf_tree_field(s, "condition"));
+        if (!strcmp(t, "while_statement") &&
+            (lf_tree_is(cond, "true") || (lf_tree_is(cond, "integer") && !lf_tree_text_eq(src, cond, "0"))))
+            *flags = LF_LOOP_FOREVER;
         TSNode e = lf_tree_field(s, "alternative");
         if (!ts_node_is_null(e))
             put(parts, max, n, LF_ROLE_LOOP_ELSE, 0, e, lf_tree_field(e, "body"));
@@ -109,6 +113,15 @@ static int py_is_member(TSNode block, TSNode child) {
 }
 
 static const lf_cfg_front python_front = {py_shape, py_is_block, py_is_member};
+
+int32_t lf_pycfg_node_of(const lf_pysem *m, const lf_cfg *g, TSNode n) {
+    for (int32_t i = lf_pysem_stmt_of(m, n); i >= 0; i = m->stmts[i].parent) {
+        int32_t id = lf_cfg_find(g, m->stmts[i].node);
+        if (id >= 0)
+            return id;
+    }
+    return -1;
+}
 
 lf_cfg *lf_pycfg_build(const lf_source *src, TSNode fn) {
     /* a lambda's body is an expression: no statements, ENTRY straight to EXIT */

@@ -22,11 +22,17 @@
 #include <tree_sitter/api.h>
 
 #include "lf_cfg.h"
+#include "lf_pysem.h"
 #include "lf_source.h"
 
 /* The graph of a function_definition's body, or of a module's top level
  * (`fn` is the module node). `src` reads the names an except clause catches
  * (a bare `except:`, `except Exception` and `except BaseException` catch all). */
 lf_cfg *lf_pycfg_build(const lf_source *src, TSNode fn);
+
+/* The graph node of the statement holding `n` (climbing the model's
+ * statements: a clause's header has no statement of its own), or -1 when n
+ * is not in the graph's function (a nested function's body). */
+int32_t lf_pycfg_node_of(const lf_pysem *m, const lf_cfg *g, TSNode n);
 
 #endif

@@ -40,6 +40,13 @@ static lf_cfg_shape ts_shape(const lf_source *src, TSNode s, lf_cfg_part *parts,
     if (is_loop(t)) {
         /* a do-while is taken as a while: the body may run zero times here */
         put(parts, max, n, LF_ROLE_BODY, 0, none(), lf_tree_field(s, "body"));
+        TSNode cond = lf_tree_field(s, "condition");
+        if (lf_tree_is(cond, "parenthesized_expression"))
+            cond = ts_node_named_child(cond, 0);
+        /* `for (;;)` has an empty condition statement; `while (true)` */
+        if ((!strcmp(t, "for_statement") && lf_tree_is(cond, "empty_statement")) ||
+            (!strcmp(t, "while_statement") && lf_tree_is(cond, "true")))
+            *flags = LF_LOOP_FOREVER;
         return LF_SHAPE_LOOP;
     }
     if (!strcmp(t, "try_statement")) {
