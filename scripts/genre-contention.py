@@ -370,7 +370,7 @@ def contend(spec, scratch, module, procs, ops, label, extra_env):
 
 
 def bad(res):
-    return res["lost"] != 0 or res["overlaps"] != 0 or res["errors"] != 0
+    return res["lost"] != 0 or res["overlaps"] != 0 or res["errors"] != 0 or res.get("final_ok") is False
 
 
 def describe(res):
@@ -381,6 +381,8 @@ def describe(res):
         parts.append("two holders x%d" % res["overlaps"])
     if res["errors"]:
         parts.append("%d failed calls" % res["errors"])
+    if res.get("final_ok") is False:
+        parts.append("final file unreadable")
     if not parts:
         parts.append("none lost (%d of %d kept)" % (res["kept"], res["want"]))
     if res["skipped"]:
