@@ -36,6 +36,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -194,8 +195,8 @@ main().then(() => process.exit(0), (e) => { console.error(e); process.exit(3); }
 # changed); syntax diagnostics fail the step.
 TS_TRANSPILE = r'''
 const fs = require("fs");
-const ts = require(process.argv[2]);
-const file = process.argv[3];
+const ts = require(process.argv[1]);  // node -e CODE A B: argv is [node, A, B]
+const file = process.argv[2];
 const out = ts.transpileModule(fs.readFileSync(file, "utf8"), {
   fileName: file, reportDiagnostics: true,
   compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
@@ -249,9 +250,10 @@ def patch(spec, args, target):
     """Apply lockfix to target; (ok, summary of what it reports fixed)."""
     proc = subprocess.run(fix_args(spec, args) + ["--apply", "--no-config", os.path.basename(target)],
                           cwd=os.path.dirname(target), capture_output=True, text=True)
-    fixed = [l.strip() for l in proc.stderr.splitlines() if "fixed " in l]
+    # the summary line: "<file>: fixed LF401 in <file>; left ...; adds lockrt.py"
+    fixed = [l.strip().split(": ", 1)[1] for l in proc.stderr.splitlines() if ": fixed " in l]
     summary = "; ".join(fixed) or proc.stderr.strip()[-300:]
-    ok = proc.returncode < 2 and ("fixed " + spec["rule"]) in summary
+    ok = proc.returncode < 2 and re.search(r"(^|[;,] )fixed ([^;]*, )?%s\b" % spec["rule"], summary) is not None
     return ok, summary
 
 
@@ -412,6 +414,7 @@ def run_spec(spec, args, scratch, sizes):
         ok, detail = compiles(spec, args, orig)
         if not ok:
             row["patch"] = "the unpatched file does not transpile: " + detail
+            log("%s: %s" % (spec["id"], row["patch"]))
             return row
     row["compile_ok"], row["compile"] = compiles(spec, args, patched)
     row["idempotent_ok"], row["second_diff"] = idempotent(spec, args, patched)
@@ -435,6 +438,12 @@ def run_spec(spec, args, scratch, sizes):
     row["unpatched_shows_bug"] = any(bad(r["unpatched"]) for r in row["runs"])
     row["patched_clean"] = not any(bad(r["patched"]) for r in row["runs"])
     row["ok"] = row["patch_ok"] and row["compile_ok"] and row["idempotent_ok"] and row["patched_clean"]
+    if not row["patched_clean"] and spec.get("residual"):
+        # A bug the fix declines (named in the spec, with its reason) is
+        # still there after the patch: reported, and not counted as the
+        # patch's failure; an undeclared one fails the run.
+        row["residual"] = spec["residual"]
+        log("  patched run not clean, declared residual: %s" % spec["residual"])
     return row
 
 
@@ -484,14 +493,18 @@ def main():
             row = {"id": spec["id"], "ok": False, "error": str(e)}
             log("%s: ERROR %s" % (spec["id"], e))
         rows.append(row)
-        ok &= row["ok"]
+        ok &= row["ok"] or (bool(row.get("residual")) and row["patch_ok"] and row["compile_ok"]
+                            and row["idempotent_ok"])
         if row.get("runs") and not row["unpatched_shows_bug"]:
             log("  note: the unpatched module showed no loss at these sizes")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
     log("\nscratch kept in %s" % scratch)
-    log("RESULT: %s" % ("every patch applied, compiled, was idempotent and lost nothing" if ok else "FAILED"))
+    clean = sum(1 for r in rows if r["ok"])
+    residual = sum(1 for r in rows if not r["ok"] and r.get("residual"))
+    log("RESULT: %s: %d of %d modules clean after the patch, %d with a declared residual bug" % (
+        "OK" if ok else "FAILED", clean, len(rows), residual))
     return 0 if ok else 1
 
 
