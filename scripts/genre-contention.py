@@ -375,7 +375,7 @@ def bad(res):
     return res["lost"] != 0 or res["overlaps"] != 0 or res["errors"] != 0 or res.get("final_ok") is False
 
 
-def describe(res):
+def describe(res, kind="lost"):
     parts = []
     if res["lost"]:
         parts.append("lost %d of %d" % (res["lost"], res["want"]))
@@ -385,7 +385,9 @@ def describe(res):
         parts.append("%d failed calls" % res["errors"])
     if res.get("final_ok") is False:
         parts.append("final file unreadable")
-    if not parts:
+    if not parts and kind == "writes":
+        parts.append("none failed (%d calls), final file reads back" % res["want"])
+    elif not parts:
         parts.append("none lost (%d of %d kept)" % (res["kept"], res["want"]))
     if res["skipped"]:
         parts.append("%d declined" % res["skipped"])
@@ -430,9 +432,9 @@ def run_spec(spec, args, scratch, sizes):
         before = contend(spec, scratch, runnable(spec, orig), procs, ops, "orig-%dx%d" % (procs, ops), {})
         after = contend(spec, scratch, runnable(spec, patched), procs, ops, "patched-%dx%d" % (procs, ops), lib)
         row["runs"].append({"procs": procs, "ops": ops, "unpatched": before, "patched": after})
-        log("  %dx%d unpatched: %s (%.1fs)%s" % (procs, ops, describe(before), before["seconds"],
+        log("  %dx%d unpatched: %s (%.1fs)%s" % (procs, ops, describe(before, spec["kind"]), before["seconds"],
                                                  "" if not before["samples"] else "  e.g. " + before["samples"][0]))
-        log("  %dx%d patched:   %s (%.1fs)%s%s" % (procs, ops, describe(after), after["seconds"],
+        log("  %dx%d patched:   %s (%.1fs)%s%s" % (procs, ops, describe(after, spec["kind"]), after["seconds"],
                                                   " [lockrt %s]" % ",".join(after["backends"]) if after["backends"] else "",
                                                   "" if not after["samples"] else "  e.g. " + after["samples"][0]))
     row["unpatched_shows_bug"] = any(bad(r["unpatched"]) for r in row["runs"])
@@ -447,6 +449,28 @@ def run_spec(spec, args, scratch, sizes):
     return row
 
 
+def markdown(rows):
+    """The docs/contention.md table, one line per module and size."""
+    out = ["| repository | file | rule / fix | API driven | N x M | unpatched | patched | compiles | second run |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if not r.get("runs"):
+            out.append("| %s | `%s` | %s | %s | - | not run: %s | | | |" % (
+                r.get("repo", r["id"]), r.get("file", ""), r.get("rule", ""), r.get("api", ""),
+                r.get("error") or r.get("patch") or r.get("compile", "")))
+            continue
+        for k, run in enumerate(r["runs"]):
+            first = k == 0
+            out.append("| %s | %s | %s | %s | %dx%d | %s | %s | %s | %s |" % (
+                r["repo"] if first else "", "`%s`" % r["file"] if first else "",
+                r["patch"].replace("|", "/") if first else "", "`%s`" % r["api"].replace("|", "/") if first else "",
+                run["procs"], run["ops"], describe(run["unpatched"], r["kind"]),
+                describe(run["patched"], r["kind"]) + (" (residual, see below)" if r.get("residual") and bad(run["patched"]) else ""),
+                ("yes" if r["compile_ok"] else "NO: " + r["compile"]) if first else "",
+                ("no change" if r["idempotent_ok"] else "CHANGES") if first else ""))
+    return "\n".join(out) + "\n"
+
+
 def parse_sizes(text):
     return [tuple(int(x) for x in s.split("x")) for s in text.split(",")]
 
@@ -459,6 +483,7 @@ def main():
     ap.add_argument("--sizes", help="override every spec's NxM list, e.g. 4x50,8x100")
     ap.add_argument("--work", help="scratch directory (default: a new temporary one, kept)")
     ap.add_argument("--json", help="write the rows here")
+    ap.add_argument("--markdown", help="write the table of docs/contention.md here")
     ap.add_argument("--lockfix", default=os.environ.get("LOCKFIX_BIN", os.path.join(SRC, "build", "analyzer", "lockfix")))
     ap.add_argument("--unsafe-lockfix", help="the lockfix binary for specs needing --unsafe-fixes (default: --lockfix)")
     ap.add_argument("--library", default=os.path.join(SRC, "build", "runtime", "liblockrt.so"))
@@ -500,7 +525,13 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
-    log("\nscratch kept in %s" % scratch)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(markdown(rows))
+    if args.smoke and ok and not args.work:
+        shutil.rmtree(scratch, ignore_errors=True)
+    else:
+        log("\nscratch kept in %s" % scratch)
     clean = sum(1 for r in rows if r["ok"])
     residual = sum(1 for r in rows if not r["ok"] and r.get("residual"))
     log("RESULT: %s: %d of %d modules clean after the patch, %d with a declared residual bug" % (
