@@ -23,6 +23,7 @@
 
 #include "lf101_indirect.h"
 #include "lf101_site.h"
+#include "lf_ts.h"
 #include "lf_engine_internal.h"
 #include "lf_pysem.h"
 #include "lf_tree.h"
@@ -1464,6 +1465,10 @@ static void emit_indirect(void *ud, int32_t scope, TSNode at, char *message, cha
 }
 
 static void run(lf_check_ctx *ctx) {
+    if (lf_ctx_is_ts(ctx)) {
+        lf101_ts_run(ctx);
+        return;
+    }
     lf_pysem *m = lf_ctx_pysem(ctx);
     if (!m)
         return;

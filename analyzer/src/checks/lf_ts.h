@@ -12,6 +12,7 @@
 #include "lf_tssem.h"
 
 void lf103_ts_run(lf_check_ctx *ctx);
+void lf101_ts_run(lf_check_ctx *ctx);
 void lf104_ts_run(lf_check_ctx *ctx);
 void lf201_ts_run(lf_check_ctx *ctx);
 void lf301_ts_run(lf_check_ctx *ctx);

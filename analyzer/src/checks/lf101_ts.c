@@ -1,0 +1,252 @@
+/* LF101 for TS/JS: an acquisition whose failure is swallowed, so the work
+ * runs unlocked (on lf_tslock: locks by use).
+ *
+ * Reported at the catch clause when:
+ *  - a try body in function F takes a lock: an exclusive create of a lock
+ *    (`wx`, mkdir, O_EXCL), a call into a lock library or one of the module's
+ *    lock helpers, or the write of the owner record of a lock the module
+ *    judges;
+ *  - its catch swallows the failure: the catch neither throws, returns, exits
+ *    the process, nor tells errors apart (`e.code === 'EEXIST'`: contention
+ *    handled on purpose);
+ *  - the try is not inside a loop of F (a retry);
+ *  - work follows: statements after the try in F, or, when F is a helper that
+ *    ends with the try, callers that go on after calling it (or none in the
+ *    module: F is exported).
+ * One finding per function. No fix: what the code should do when the lock
+ * cannot be taken (wait, fail, skip) is the owner's choice. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf101_site.h"
+#include "lf_ts.h"
+#include "lf_tree.h"
+#include "lf_util.h"
+#include "lf_witness_build.h"
+
+#define MAX_CLIMB 64 /* syntax levels climbed from an acquisition to its try */
+
+static int is_function_node(TSNode n) {
+    static const char *const kinds[] = {"function_declaration", "function_expression", "arrow_function",
+                                        "method_definition",    "generator_function_declaration",
+                                        "generator_function",   "function", NULL};
+    for (size_t i = 0; kinds[i]; i++)
+        if (lf_tree_is(n, kinds[i]))
+            return 1;
+    return 0;
+}
+
+static int is_loop_node(TSNode n) {
+    return lf_tree_is(n, "for_statement") || lf_tree_is(n, "for_in_statement") || lf_tree_is(n, "while_statement") ||
+           lf_tree_is(n, "do_statement");
+}
+
+/* The innermost try whose body holds n, within n's function, or null; null
+ * too when a loop of that function holds the try (a retry loop). */
+static TSNode acquiring_try(TSNode n) {
+    TSNode none = {0}, found = {0};
+    TSNode prev = n;
+    TSNode cur = lf_ts_parent(n);
+    for (int k = 0; k < MAX_CLIMB && !ts_node_is_null(cur); k++, prev = cur, cur = lf_ts_parent(cur)) {
+        if (is_function_node(cur))
+            return found;
+        if (ts_node_is_null(found) && lf_tree_is(cur, "try_statement") &&
+            ts_node_eq(lf_tree_field(cur, "body"), prev))
+            found = cur;
+        else if (!ts_node_is_null(found) && is_loop_node(cur))
+            return none;
+    }
+    return ts_node_is_null(cur) ? found : none;
+}
+
+typedef struct catch_scan {
+    const lf_source *src;
+    int decides;
+} catch_scan;
+
+static lf_walk_action visit_catch(TSNode n, void *ud) {
+    catch_scan *c = ud;
+    if (is_function_node(n))
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, "throw_statement") || lf_tree_is(n, "return_statement")) {
+        c->decides = 1;
+        return LF_WALK_STOP;
+    }
+    if (lf_tree_is(n, "call_expression")) {
+        TSNode f = lf_tree_field(n, "function");
+        if (lf_tree_text_eq(c->src, f, "process.exit") || lf_tree_text_eq(c->src, f, "process.abort")) {
+            c->decides = 1;
+            return LF_WALK_STOP;
+        }
+    }
+    if (lf_tree_is(n, "member_expression") &&
+        (lf_tree_text_eq(c->src, lf_tree_field(n, "property"), "code") ||
+         lf_tree_text_eq(c->src, lf_tree_field(n, "property"), "errno"))) {
+        c->decides = 1; /* tells errors apart: contention handled on purpose */
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* Does the catch hand the error it caught on (`cb(err)`, `reject(err)`,
+ * `done(err)`), other than to a logger? Then the failure is reported. */
+typedef struct hand_on {
+    const lf_source *src;
+    TSNode param;
+    int found;
+} hand_on;
+
+static lf_walk_action visit_hand_on(TSNode n, void *ud) {
+    hand_on *h = ud;
+    if (!lf_tree_is(n, "call_expression"))
+        return LF_WALK_CONTINUE;
+    TSNode f = lf_tree_field(n, "function");
+    TSNode obj = lf_tree_is(f, "member_expression") ? lf_tree_field(f, "object") : f;
+    static const char *const loggers[] = {"console", "log", "logger", "debug", NULL};
+    for (size_t i = 0; loggers[i]; i++)
+        if (lf_tree_text_eq(h->src, obj, loggers[i]))
+            return LF_WALK_SKIP;
+    TSNode args = lf_tree_field(n, "arguments");
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        char *name = lf_tree_text(h->src, h->param);
+        int hit = lf_tree_mentions(h->src, a, name, NULL);
+        free(name);
+        if (hit && !lf_tree_is(a, "template_string") && !lf_tree_is(a, "binary_expression")) {
+            h->found = 1;
+            return LF_WALK_STOP;
+        }
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* Does the catch clause go on as if nothing failed? */
+static int swallows(const lf_source *src, TSNode handler) {
+    if (ts_node_is_null(handler))
+        return 0;
+    catch_scan c = {src, 0};
+    lf_tree_walk(lf_tree_field(handler, "body"), visit_catch, &c);
+    if (c.decides || lf_ts_text_has(src, handler, "EEXIST"))
+        return 0;
+    TSNode param = lf_tree_field(handler, "parameter");
+    if (lf_tree_is(param, "identifier")) {
+        hand_on h = {src, param, 0};
+        lf_tree_walk(lf_tree_field(handler, "body"), visit_hand_on, &h);
+        if (h.found)
+            return 0;
+    }
+    return 1;
+}
+
+/* The next named statement after `st` in its block, or null. */
+static TSNode next_statement(TSNode st) {
+    for (TSNode s = ts_node_next_named_sibling(st); !ts_node_is_null(s); s = ts_node_next_named_sibling(s))
+        if (!lf_tree_is(s, "comment"))
+            return s;
+    TSNode none = {0};
+    return none;
+}
+
+/* A statement of the module calling F by name (`acquireLock();`,
+ * `await acquireLock();`) that more work follows: the first one, or null.
+ * *calls counts every call of F by name. */
+static TSNode caller_going_on(lf_tssem *m, int32_t fn, size_t *calls) {
+    TSNode none = {0};
+    *calls = 0;
+    const char *name = m->scopes[fn].name;
+    if (!name || !*name)
+        return none;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode call = m->calls[i].node;
+        TSNode f = lf_tree_field(call, "function");
+        if (lf_tree_is(f, "member_expression"))
+            f = lf_tree_field(f, "property");
+        if (!lf_tree_text_eq(m->src, f, name) || lf_tssem_scope_within(m, m->calls[i].scope, fn))
+            continue;
+        (*calls)++;
+        TSNode st = lf_ts_parent(call);
+        if (lf_tree_is(st, "await_expression"))
+            st = lf_ts_parent(st);
+        if (!lf_tree_is(st, "expression_statement"))
+            continue; /* its result is used: the caller may check it */
+        TSNode next = next_statement(st);
+        if (!ts_node_is_null(next))
+            return next;
+    }
+    return none;
+}
+
+/* Does the event take a lock? A call into a lock library or lock helper; an
+ * exclusive create of a path the module uses as a lock (it holds a pid, or
+ * the module judges and breaks it), not a unique temp opened `wx`; the
+ * rewrite of a lock the module breaks (a takeover), not the write of an
+ * informational pid file. */
+static int acquires(const lf_tslock *l, const lf_tslock_event *e) {
+    if (e->kind == LF_TSEV_ACQUIRE)
+        return 1;
+    if (e->key < 0 || !lf_tslock_is_lock(l->keys[e->key].flags))
+        return 0;
+    unsigned f = l->keys[e->key].flags;
+    unsigned broken = LF_TSLOCK_BROKEN | LF_TSLOCK_BREAKABLE;
+    if (e->kind == LF_TSEV_CREATE)
+        return (f & (broken | LF_TSLOCK_PID | LF_TSLOCK_HELPER)) != 0;
+    if (e->kind != LF_TSEV_OVERWRITE || !(f & broken))
+        return 0;
+    /* a takeover: the same function judged the lock before rewriting it (a
+     * write of the owner record into a lock already taken is no acquisition) */
+    for (const lf_tslock_event *j = l->events; j < e; j++)
+        if (j->fn == e->fn && (j->kind == LF_TSEV_JUDGE || j->kind == LF_TSEV_PROBE) && j->key == e->key)
+            return 1;
+    return 0;
+}
+
+void lf101_ts_run(lf_check_ctx *ctx) {
+    lf_tssem *m = lf_ctx_tssem(ctx);
+    if (!m)
+        return;
+    lf_tslock *l = lf_tslock_build(m);
+    unsigned char *done = lf_xcalloc(m->n_scopes + 1, 1);
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *e = &l->events[i];
+        if (e->fn <= 0 || done[e->fn] || !acquires(l, e))
+            continue;
+        TSNode tr = acquiring_try(e->node);
+        if (ts_node_is_null(tr))
+            continue;
+        TSNode handler = lf_tree_field(tr, "handler");
+        if (!swallows(m->src, handler) || !ts_node_is_null(lf_tree_field(tr, "finalizer")))
+            continue;
+        TSNode work = next_statement(tr);
+        size_t calls = 0;
+        int helper = ts_node_is_null(work);
+        if (helper) {
+            work = caller_going_on(m, e->fn, &calls);
+            if (ts_node_is_null(work) && calls)
+                continue; /* every caller stops after it, or checks what it returns */
+        }
+        done[e->fn] = 1;
+        const char *name = m->scopes[e->fn].name && *m->scopes[e->fn].name ? m->scopes[e->fn].name : "the function";
+        char *sect = ts_node_is_null(work) ? lf_xstrdup("the work of its callers in other modules runs unlocked")
+                                           : lf_xasprintf("the work at line %u runs unlocked",
+                                                          ts_node_start_point(work).row + 1);
+        char *msg = lf_xasprintf("the critical section is reachable without the lock: `%s()` goes on as if it held "
+                                 "the lock when taking it fails, since this catch swallows the error, so %s: "
+                                 "unlocked on every platform, whenever taking the lock fails",
+                                 name, sect);
+        lf101_site *s = lf_xcalloc(1, sizeof *s);
+        s->kind = LF101_LOCK_OTHER;
+        s->decline = lf_xstrdup("the catch decides what a failed acquisition means; what the code should do "
+                                "without the lock (wait, fail, skip) is the code owner's choice");
+        s->region_first = s->region_last = s->body_first = s->body_last = s->pre_first = s->pre_last = -1;
+        s->copy_first = -1;
+        lf_ctx_emit_site(ctx, handler, msg, s, lf101_site_free);
+        char *entry = lf_xasprintf("fails to take the lock in `%s()`, and the catch goes on", name);
+        lf_ctx_witness(ctx, lf_wit_unlocked_section(m->src, "on every platform, whenever taking the lock fails",
+                                                    LF_WIT_ACQUIRE_FAILS, handler, entry,
+                                                    ts_node_is_null(work) ? handler : work));
+        free(entry);
+        free(msg);
+        free(sect);
+    }
+    free(done);
+}
