@@ -9,7 +9,23 @@
  *  2. Pid reuse: the probe's pid was read from a file (JSON.parse / parseInt
  *     of a readFile, directly or through the module's functions), its success
  *     is trusted, and nothing in the module reads a process start time
- *     (identifiers and strings, never comments). */
+ *     (identifiers and strings, never comments).
+ * Either way only a probe whose verdict decides a lock:
+ *  - the function that probes, or one of the module's functions that calls
+ *    it (three calls up at most, the verdict returned to it), removes,
+ *    rewrites, creates or acquires a path the module uses as a lock
+ *    (lf_tslock), itself or through its helpers; or the probe, or such a
+ *    call, runs in a callback that a function of the module acting on a lock
+ *    runs (the verdict is taken under the lock: `withLock(() => { if
+ *    (isRunning()) return; spawn() })`);
+ *  - or nothing in the module calls it (its verdict goes to code the
+ *    analysis does not see), it acts on no file that is not a lock, and it
+ *    judges a lock's owner: the module has a lock, or the pid was read from
+ *    a file (a pid or owner record).
+ * A generic process-status utility of a module without locks, a cleanup of
+ * files that are no lock (a registry of pid files swept), a status command, a
+ * test waiting for its child judge no lock: whatever they read from EPERM,
+ * nobody's lock is broken. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +233,102 @@ static lf_walk_action visit_start(TSNode n, void *ud) {
     return w->found ? LF_WALK_STOP : LF_WALK_CONTINUE;
 }
 
+enum { ACTS_LOCK = 1, ACTS_OTHER = 2 };
+
+/* What declared function fn does to files: ACTS_LOCK when it removes,
+ * rewrites, creates or acquires a key the module uses as a lock (its helpers'
+ * actions count: the lock model moves them to the call), or takes a lock
+ * library's lock; ACTS_OTHER when it does so to a file that is no lock. */
+static unsigned acts_on(const lf_tslock *l, int32_t fn) {
+    unsigned acts = 0;
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *e = &l->events[i];
+        if (e->fn != fn || (e->kind != LF_TSEV_REMOVE && e->kind != LF_TSEV_OVERWRITE &&
+                            e->kind != LF_TSEV_CREATE && e->kind != LF_TSEV_ACQUIRE))
+            continue;
+        if (e->key < 0)
+            acts |= e->kind == LF_TSEV_ACQUIRE ? ACTS_LOCK : 0u;
+        else
+            acts |= lf_tslock_is_lock(l->keys[e->key].flags) ? ACTS_LOCK : ACTS_OTHER;
+    }
+    return acts;
+}
+
+static int module_has_lock(const lf_tslock *l) {
+    for (size_t i = 0; i < l->n_keys; i++)
+        if (lf_tslock_is_lock(l->keys[i].flags))
+            return 1;
+    return 0;
+}
+
+#define DECIDE_MAX 32 /* functions visited up the callers */
+
+static int pid_from_file(lf_tssem *m, TSNode pid);
+
+/* Is the node inside a callback that one of the module's functions acting on
+ * a lock runs (`withStartupLock(async () => { if (await isRunning()) ... })`):
+ * a verdict taken under the lock, deciding what the holder does? */
+static int under_lock_callback(lf_tssem *m, const lf_tslock *l, TSNode n) {
+    TSNode cur = n;
+    for (int steps = 0; steps < 64; steps++) {
+        TSNode p = lf_ts_parent(cur);
+        if (ts_node_is_null(p))
+            return 0;
+        if ((lf_tree_is(cur, "arrow_function") || lf_tree_is(cur, "function_expression")) &&
+            lf_tree_is(p, "arguments")) {
+            TSNode call = lf_ts_parent(p);
+            int32_t h = lf_tree_is(call, "call_expression") ? lf_tssem_local_callee(m, call) : -1;
+            if (h > 0 && (acts_on(l, h) & ACTS_LOCK))
+                return 1;
+        }
+        if (lf_tree_is(p, "function_declaration") || lf_tree_is(p, "method_definition") ||
+            lf_tree_is(p, "class_body") || lf_tree_is(p, "program"))
+            return 0; /* out of the declared function */
+        cur = p;
+    }
+    return 0;
+}
+
+/* Does the probe's verdict decide a lock? Its function acts on one, or a
+ * caller of it does (breadth first through the module's calls, three levels,
+ * a bounded set); or, called from nowhere in the module, it only answers, and
+ * what it answers about is a lock's owner (see the top of the file). */
+static int decides_lock(lf_tssem *m, TSNode probe) {
+    const lf_tslock *l = lf_tslock_build(m);
+    const lf_tscall *pc = lf_tssem_call(m, probe);
+    if (!pc)
+        return 0;
+    int32_t seen[DECIDE_MAX];
+    int depth[DECIDE_MAX];
+    size_t n = 0;
+    seen[n] = lf_tslock_fn_of(m, pc->scope);
+    depth[n++] = 0;
+    unsigned own = acts_on(l, seen[0]);
+    if ((own & ACTS_LOCK) || under_lock_callback(m, l, probe))
+        return 1;
+    if (seen[0] <= 0 || lf_tssem_first_caller(m, seen[0]) < 0)
+        return !(own & ACTS_OTHER) && (module_has_lock(l) || pid_from_file(m, lf_tssem_arg(probe, 0)));
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && (acts_on(l, seen[i]) & ACTS_LOCK))
+            return 1;
+        if (depth[i] >= 3 || seen[i] <= 0)
+            continue;
+        for (int32_t c = lf_tssem_first_caller(m, seen[i]); c >= 0 && n < DECIDE_MAX; c = lf_tssem_next_caller(m, c)) {
+            if (under_lock_callback(m, l, m->calls[c].node))
+                return 1;
+            int32_t f = lf_tslock_fn_of(m, m->calls[c].scope);
+            int dup = 0;
+            for (size_t j = 0; j < n && !dup; j++)
+                dup = seen[j] == f;
+            if (!dup) {
+                seen[n] = f;
+                depth[n++] = depth[i] + 1;
+            }
+        }
+    }
+    return 0;
+}
+
 void lf303_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -228,6 +340,8 @@ void lf303_ts_run(lf_check_ctx *ctx) {
         if (!c->callee || strcmp(c->callee, "process.kill") != 0 ||
             !lf_tree_text_eq(src, lf_tssem_unwrap(lf_tssem_arg(c->node, 1)), "0"))
             continue;
+        if (!decides_lock(m, c->node))
+            continue; /* a verdict no lock depends on */
         TSNode fn = lf_ts_fn_node(m, c->node);
         TSNode handler = enclosing_catch(c->node, fn);
         char *call = lf_py_short(src, c->node);
