@@ -203,6 +203,35 @@ static int reported_in_helper(lf_tssem *m, const lf_tslock *l, const lf_tslock_e
     return 0;
 }
 
+/* Did a pid probe before the removal ev, in its function, judge this lock's
+ * owner: the pid read (where the probe is: here, or in the module's function
+ * the probing call reaches) from the lock itself or from a path joined onto
+ * it (`path.join(lockDir, "pid")`)? A probe of another file's pid (a daemon's
+ * pid file) judges something else. */
+static int probe_of_lock(lf_tssem *m, const lf_tslock *l, const lf_tslock_event *ev) {
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *p = &l->events[i];
+        if (p->kind != LF_TSEV_PROBE || p->fn != ev->fn || ts_node_start_byte(p->node) >= ts_node_start_byte(ev->node))
+            continue;
+        int32_t where = lf_tssem_local_callee(m, p->node);
+        if (where <= 0)
+            where = p->fn;
+        for (size_t j = 0; j < l->n_events; j++) {
+            const lf_tslock_event *r = &l->events[j];
+            if (r->kind != LF_TSEV_JUDGE || !r->content || r->fn != where)
+                continue;
+            if (r->key == ev->key)
+                return 1;
+            TSNode v = lf_tssem_unwrap(lf_tssem_resolve_value(m, r->target));
+            const char *q = lf_tree_is(v, "call_expression") ? lf_tssem_callee(m, v) : NULL;
+            if (q && (!strcmp(q, "path.join") || !strcmp(q, "path.resolve")) &&
+                lf_tssem_path_key(m, lf_tssem_arg(v, 0)) == l->keys[ev->key].key)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 void lf301_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -232,11 +261,12 @@ void lf301_ts_run(lf_check_ctx *ctx) {
             if (own && ev->judged != LF_TSJUDGED_LIVENESS && ev->judged != LF_TSJUDGED_PRESENCE)
                 continue;
             /* a pid probe in the caller need not be of this lock's owner (a
-             * daemon's pid file probed, then a start lock taken): when the
-             * helper's own removal is reported inside it, the call is that
-             * finding again. A look at this very lock (presence) is a
-             * judgement of it: a takeover through the helper, reported. */
-            if (own && ev->judged == LF_TSJUDGED_LIVENESS && reported_in_helper(m, l, ev))
+             * daemon's pid file probed, then a start lock taken): when it is
+             * not, and the helper's own removal is reported inside it, the
+             * call is that finding again. A probe of this lock's owner, or a
+             * look at this very lock (presence), is a judgement of it: a
+             * takeover through the helper, reported at the call. */
+            if (own && ev->judged == LF_TSJUDGED_LIVENESS && !probe_of_lock(m, l, ev) && reported_in_helper(m, l, ev))
                 continue;
             /* a parameter the helper judges itself is reported inside it */
             if (!own && (l->keys[ev->helper_key].flags & LF_TSLOCK_BROKEN))

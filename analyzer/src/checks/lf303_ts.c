@@ -18,10 +18,12 @@
  *    call, runs in a callback that a function of the module acting on a lock
  *    runs (the verdict is taken under the lock: `withLock(() => { if
  *    (isRunning()) return; spawn() })`);
- *  - or nothing in the module calls it (its verdict goes to code the
- *    analysis does not see), it acts on no file that is not a lock, and it
- *    judges a lock's owner: the module has a lock, or the pid was read from
- *    a file (a pid or owner record).
+ *    or one of them calls a module function that acts on a lock;
+ *  - or the verdict leaves the module (a function on the way has no caller
+ *    in it: code the analysis does not see decides), nothing on the way acts
+ *    on a file that is not a lock, and it judges a lock's owner: the module
+ *    has a lock, or the pid comes from a record (read from a file, or a
+ *    record's `.pid`) in a module that reads records from files.
  * A generic process-status utility of a module without locks, a cleanup of
  * files that are no lock (a registry of pid files swept), a status command, a
  * test waiting for its child judge no lock: whatever they read from EPERM,
@@ -289,10 +291,44 @@ static int under_lock_callback(lf_tssem *m, const lf_tslock *l, TSNode n) {
     return 0;
 }
 
-/* Does the probe's verdict decide a lock? Its function acts on one, or a
- * caller of it does (breadth first through the module's calls, three levels,
- * a bounded set); or, called from nowhere in the module, it only answers, and
- * what it answers about is a lock's owner (see the top of the file). */
+/* Does a module function that fn calls act on a lock (`acquire()` calling
+ * `this._tryAcquire()` and `this.release()`)? */
+static int helpers_act_on_lock(lf_tssem *m, const lf_tslock *l, int32_t fn) {
+    if (fn < 0 || (size_t)fn >= m->n_scopes)
+        return 0;
+    for (int32_t c = m->scopes[fn].first_call; c >= 0; c = m->calls[c].next_in_fn) {
+        int32_t h = lf_tssem_local_callee(m, m->calls[c].node);
+        if (h > 0 && h != fn && (acts_on(l, h) & ACTS_LOCK))
+            return 1;
+    }
+    return 0;
+}
+
+/* A pid taken from a record: read from a file, or an object's `.pid`. */
+static int record_pid(lf_tssem *m, TSNode pid) {
+    TSNode v = lf_tssem_unwrap(lf_tssem_resolve_value(m, lf_tssem_unwrap(pid)));
+    if (lf_tree_is(v, "member_expression") && lf_tree_text_eq(m->src, lf_tree_field(v, "property"), "pid"))
+        return 1;
+    return pid_from_file(m, pid);
+}
+
+/* Does the module read a file's content anywhere (a record)? */
+static int module_reads(const lf_tslock *l) {
+    for (size_t i = 0; i < l->n_events; i++)
+        if (l->events[i].kind == LF_TSEV_JUDGE && l->events[i].content)
+            return 1;
+    return 0;
+}
+
+/* Does the probe's verdict decide a lock? Breadth first from its function up
+ * through the module's callers (three levels, a bounded set): one of them
+ * acts on a lock, itself or through a helper it calls, or a call on the way
+ * runs in a callback a lock-taking function runs. Otherwise the verdict
+ * decides a lock only when it leaves the module (a function on the way has
+ * no caller here), nothing on the way acts on a file that is no lock, and it
+ * is about a lock's owner: the module has a lock, or the pid comes from a
+ * record (read from a file, or a record's `.pid`) in a module that reads
+ * records. */
 static int decides_lock(lf_tssem *m, TSNode probe) {
     const lf_tslock *l = lf_tslock_build(m);
     const lf_tscall *pc = lf_tssem_call(m, probe);
@@ -303,19 +339,27 @@ static int decides_lock(lf_tssem *m, TSNode probe) {
     size_t n = 0;
     seen[n] = lf_tslock_fn_of(m, pc->scope);
     depth[n++] = 0;
-    unsigned own = acts_on(l, seen[0]);
-    if ((own & ACTS_LOCK) || under_lock_callback(m, l, probe))
+    if (under_lock_callback(m, l, probe))
         return 1;
-    if (seen[0] <= 0 || lf_tssem_first_caller(m, seen[0]) < 0)
-        return !(own & ACTS_OTHER) && (module_has_lock(l) || pid_from_file(m, lf_tssem_arg(probe, 0)));
+    int record = record_pid(m, lf_tssem_arg(probe, 0)), other = 0, leaves = 0;
     for (size_t i = 0; i < n; i++) {
-        if (i > 0 && (acts_on(l, seen[i]) & ACTS_LOCK))
+        unsigned acts = acts_on(l, seen[i]);
+        if ((acts & ACTS_LOCK) || helpers_act_on_lock(m, l, seen[i]))
             return 1;
-        if (depth[i] >= 3 || seen[i] <= 0)
+        other |= (acts & ACTS_OTHER) != 0;
+        if (seen[i] <= 0)
             continue;
-        for (int32_t c = lf_tssem_first_caller(m, seen[i]); c >= 0 && n < DECIDE_MAX; c = lf_tssem_next_caller(m, c)) {
-            if (under_lock_callback(m, l, m->calls[c].node))
+        int32_t c = lf_tssem_first_caller(m, seen[i]);
+        if (c < 0)
+            leaves = 1;
+        if (depth[i] >= 3)
+            continue;
+        for (; c >= 0 && n < DECIDE_MAX; c = lf_tssem_next_caller(m, c)) {
+            TSNode call = m->calls[c].node;
+            if (under_lock_callback(m, l, call))
                 return 1;
+            for (uint32_t a = 0; a < lf_tssem_nargs(call) && a < 4 && !record; a++)
+                record = record_pid(m, lf_tssem_arg(call, a));
             int32_t f = lf_tslock_fn_of(m, m->calls[c].scope);
             int dup = 0;
             for (size_t j = 0; j < n && !dup; j++)
@@ -326,7 +370,7 @@ static int decides_lock(lf_tssem *m, TSNode probe) {
             }
         }
     }
-    return 0;
+    return leaves && !other && (module_has_lock(l) || (record && module_reads(l)));
 }
 
 void lf303_ts_run(lf_check_ctx *ctx) {

@@ -1,8 +1,6 @@
-// Probes that read every error as "dead" but whose verdict decides no lock:
-// whatever EPERM is taken for, nobody's lock is broken.
-import { promises as fs } from "node:fs";
-import * as path from "node:path";
-
+// A probe that reads every error as "dead" in a module with no lock and no
+// record: a generic process-status utility and a status line. Whatever EPERM
+// is taken for, nobody's lock is broken.
 // A generic process-status utility, in a module with no lock.
 export function checkProcess(pid: number): boolean {
   if (!pid) return false;
@@ -17,39 +15,4 @@ export function checkProcess(pid: number): boolean {
 // A status line: the verdict is printed.
 export function describe(pid: number): string {
   return checkProcess(pid) ? `running (${pid})` : "stopped";
-}
-
-// The module's lock: a startup lock taken exclusively, released by its holder.
-export async function withStartupLock<T>(lockPath: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    const handle = await fs.open(lockPath, "wx");
-    await handle.close();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") throw new Error("another start is under way");
-    throw err;
-  }
-  try {
-    return await fn();
-  } finally {
-    await fs.unlink(lockPath);
-  }
-}
-
-// Sweeping a registry of pid files that no one takes as a lock (the module
-// excludes with its startup lock): the file removed for a "dead" entry is a
-// record, not a lock.
-export async function sweepRegistry(dir: string): Promise<number[]> {
-  const alive: number[] = [];
-  for (const name of await fs.readdir(dir)) {
-    const file = path.join(dir, name);
-    const info = JSON.parse(await fs.readFile(file, "utf8")) as { pid: number };
-    try {
-      process.kill(info.pid, 0);
-    } catch {
-      await fs.unlink(file).catch(() => {});
-      continue;
-    }
-    alive.push(info.pid);
-  }
-  return alive;
 }
