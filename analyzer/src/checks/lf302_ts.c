@@ -220,18 +220,24 @@ static int record_read(lf_tssem *m, const lf_tslock *l, TSNode e) {
 /* The record a condition tests present: `owner`, `owner != null`, `owner !==
  * undefined`, `owner && ...`; else null. */
 static TSNode present_test(lf_tssem *m, TSNode c) {
-    c = lf_tssem_unwrap(c);
-    if (lf_tree_is(c, "identifier"))
-        return c;
-    if (!lf_tree_is(c, "binary_expression"))
+    /* down the left operands of `&&` (a bounded climb, no recursion) */
+    for (int steps = 0; steps < 16; steps++) {
+        c = lf_tssem_unwrap(c);
+        if (lf_tree_is(c, "identifier"))
+            return c;
+        if (!lf_tree_is(c, "binary_expression"))
+            return (TSNode){0};
+        TSNode op = lf_tree_field(c, "operator"), left = lf_tssem_unwrap(lf_tree_field(c, "left"));
+        TSNode right = lf_tssem_unwrap(lf_tree_field(c, "right"));
+        if (lf_tree_text_eq(m->src, op, "&&")) {
+            c = left;
+            continue;
+        }
+        if ((lf_tree_text_eq(m->src, op, "!=") || lf_tree_text_eq(m->src, op, "!==")) &&
+            (lf_tree_is(right, "null") || lf_tree_is(right, "undefined")) && lf_tree_is(left, "identifier"))
+            return left;
         return (TSNode){0};
-    TSNode op = lf_tree_field(c, "operator"), left = lf_tssem_unwrap(lf_tree_field(c, "left"));
-    TSNode right = lf_tssem_unwrap(lf_tree_field(c, "right"));
-    if (lf_tree_text_eq(m->src, op, "&&"))
-        return present_test(m, left);
-    if ((lf_tree_text_eq(m->src, op, "!=") || lf_tree_text_eq(m->src, op, "!==")) &&
-        (lf_tree_is(right, "null") || lf_tree_is(right, "undefined")) && lf_tree_is(left, "identifier"))
-        return left;
+    }
     return (TSNode){0};
 }
 
