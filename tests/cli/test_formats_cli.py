@@ -172,6 +172,16 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+export function takeOver(lock: string): void {
+  try {
+    fs.writeFileSync(lock, String(process.pid), { flag: "wx" });
+    return;
+  } catch {
+    if (alive(Number(fs.readFileSync(lock, "utf8")))) throw new Error("held");
+  }
+  fs.writeFileSync(lock, String(process.pid));
+}
 '''
 # A rename with a callback: the LF401 fix declines it.
 LEGACY_CJS = '''\

@@ -11,13 +11,20 @@
  *    token, of a lock the module breaks on existence or age alone: a holder
  *    paused past that judgement deletes its successor's lock.
  * Package-manager lock files never count; removals through the module's own
- * helpers are reported at the call of the helper. */
+ * helpers are reported at the call of the helper, unless the removal inside
+ * the helper is reported itself (one finding per root bug), and a call is
+ * not a new judgement of the lock. Not reported either: the rollback of this
+ * process's own create, when the very next step of acquiring it (writing the
+ * owner record into it, probing its mtime: file operations, or calls handed
+ * the lock) fails: nobody can have judged and retaken a lock made a moment
+ * ago. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lf301_ts_site.h"
 #include "lf_pyshort.h"
+#include "lf_tree.h"
 #include "lf_ts.h"
 #include "lf_util.h"
 #include "lf_witness_build.h"
@@ -57,6 +64,174 @@ static int reported_inside(const lf_tslock *l, int32_t pk) {
     return lf_tslock_is_lock(f) && (f & LF_TSLOCK_BREAKABLE) && !generic_param(l, pk);
 }
 
+/* Is every call inside n part of acquiring the lock key k: a file-system
+ * operation, or a call handed the lock (an argument naming k, or a path
+ * joined onto it)? A critical section (`fn()`, `work()`) is not. */
+static int acquiring_steps(lf_tssem *m, TSNode n, const char *k) {
+    int any = 0;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode c = m->calls[i].node;
+        if (!lf_ts_within(c, n))
+            continue;
+        any = 1;
+        if (lf_tslock_fs_op(m, c))
+            continue;
+        const char *q = m->calls[i].callee;
+        if (q && (!strcmp(q, "path.join") || !strcmp(q, "path.resolve") || !strcmp(q, "JSON.stringify") ||
+                  !strcmp(q, "Date.now") || !strcmp(q, "String")))
+            continue;
+        int handed = 0;
+        for (uint32_t a = 0; a < lf_tssem_nargs(c) && a < 8 && !handed; a++)
+            handed = lf_tssem_path_key(m, lf_tssem_arg(c, a)) == k;
+        /* `.write()`/`.close()` of a handle a file operation returned */
+        TSNode f = lf_tree_field(c, "function");
+        TSNode obj = lf_tree_is(f, "member_expression")
+                         ? lf_tssem_unwrap(lf_tssem_resolve_value(m, lf_tree_field(f, "object")))
+                         : (TSNode){0};
+        if (!handed && !(lf_tree_is(obj, "call_expression") && lf_tslock_fs_op(m, obj)))
+            return 0;
+    }
+    return any;
+}
+
+/* The function (arrow or function expression) around n, below `stop`; null. */
+static TSNode inner_fn(TSNode n, TSNode stop) {
+    for (TSNode cur = lf_ts_parent(n); !ts_node_is_null(cur) && !ts_node_eq(cur, stop); cur = lf_ts_parent(cur))
+        if (lf_tree_is(cur, "arrow_function") || lf_tree_is(cur, "function_expression"))
+            return cur;
+    return (TSNode){0};
+}
+
+/* Is the node in the branch an error-first callback takes on its error
+ * (`(err) => { if (err) { <n> } }`), that callback being handed to a call of
+ * an acquiring step? The callback is returned through *cb. */
+static int in_error_branch(lf_tssem *m, TSNode n, TSNode stop, TSNode *cb) {
+    TSNode f = inner_fn(n, stop);
+    if (ts_node_is_null(f))
+        return 0;
+    TSNode params = lf_tree_field(f, "parameters");
+    TSNode first = ts_node_is_null(params) ? lf_tree_field(f, "parameter") : ts_node_named_child(params, 0);
+    if (lf_tree_is(first, "required_parameter") || lf_tree_is(first, "optional_parameter"))
+        first = lf_tree_field(first, "pattern");
+    if (!lf_tree_is(first, "identifier"))
+        return 0;
+    for (TSNode cur = n; !ts_node_eq(cur, f); cur = lf_ts_parent(cur)) {
+        TSNode p = lf_ts_parent(cur);
+        if (lf_tree_is(p, "if_statement") && ts_node_eq(lf_tree_field(p, "consequence"), cur)) {
+            TSNode c = lf_tssem_unwrap(lf_tree_field(p, "condition"));
+            uint32_t a = ts_node_start_byte(first), b = ts_node_end_byte(first);
+            if (lf_tree_is(c, "identifier") && ts_node_end_byte(c) - ts_node_start_byte(c) == b - a &&
+                !memcmp(m->src->text + ts_node_start_byte(c), m->src->text + a, b - a)) {
+                *cb = f;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Is the removal ev the rollback of this process's own create of the same
+ * lock, when the next step of acquiring it fails (see the top)? Two forms:
+ *  - `mkdir(lock); try { writeOwner(join(lock, "owner")) } catch { rmdir(lock); throw }`:
+ *    the create before the try, the try only acquiring steps;
+ *  - `mkdir(lock, (err) => { if (!err) probe(lock, (e) => { if (e) rmdir(lock) }) })`:
+ *    the removal in the error branch of a callback handed to an acquiring
+ *    step inside the create's own callback. */
+static int rollback_of_create(lf_tssem *m, const lf_tslock *l, const lf_tslock_event *ev) {
+    if (ev->via_helper || ev->key < 0)
+        return 0;
+    const char *k = l->keys[ev->key].key;
+    TSNode fn = lf_ts_fn_node(m, ev->node);
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *c = &l->events[i];
+        if (c->kind != LF_TSEV_CREATE || c->key != ev->key || c->fn != ev->fn || c->via_helper ||
+            ts_node_start_byte(c->node) >= ts_node_start_byte(ev->node))
+            continue;
+        /* try form: the removal in a catch whose try follows the create */
+        for (TSNode cur = ev->node; !ts_node_eq(cur, fn);) {
+            TSNode p = lf_ts_parent(cur);
+            if (ts_node_is_null(p))
+                break;
+            if (lf_tree_is(cur, "catch_clause") && lf_tree_is(p, "try_statement")) {
+                TSNode body = lf_tree_field(p, "body");
+                if (!lf_ts_within(c->node, p) && ts_node_end_byte(c->node) <= ts_node_start_byte(p) &&
+                    inner_fn(c->node, fn).id == inner_fn(p, fn).id && acquiring_steps(m, body, k))
+                    return 1;
+                break;
+            }
+            cur = p;
+        }
+        /* callback form */
+        TSNode cb;
+        if (!in_error_branch(m, ev->node, fn, &cb))
+            continue;
+        TSNode step = lf_ts_parent(lf_ts_parent(cb)); /* cb -> arguments -> call */
+        if (!lf_tree_is(step, "call_expression") || ts_node_eq(step, c->node))
+            continue;
+        for (uint32_t a = 0; a < lf_tssem_nargs(c->node); a++) {
+            TSNode done = lf_tssem_arg(c->node, a);
+            if ((lf_tree_is(done, "arrow_function") || lf_tree_is(done, "function_expression")) &&
+                lf_ts_within(step, done) && !ts_node_eq(cb, done)) {
+                /* the step itself (its callback aside) only acquires */
+                int handed = 0;
+                for (uint32_t j = 0; j < lf_tssem_nargs(step) && j < 8 && !handed; j++)
+                    handed = lf_tssem_path_key(m, lf_tssem_arg(step, j)) == k;
+                if (handed || lf_tslock_fs_op(m, step))
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The module's own helper a via-helper removal event was moved up from: its
+ * direct removal of the same key, when it is reported there (judged in the
+ * helper, or a release of a lock the module breaks). */
+static int reported_in_helper(lf_tssem *m, const lf_tslock *l, const lf_tslock_event *ev) {
+    int32_t h = lf_tssem_local_callee(m, ev->node);
+    if (h <= 0)
+        return 0;
+    unsigned f = l->keys[ev->key].flags;
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *d = &l->events[i];
+        if (d->kind != LF_TSEV_REMOVE || d->via_helper || d->key != ev->key || d->fn != h)
+            continue;
+        if (d->judged == LF_TSJUDGED_LIVENESS || d->judged == LF_TSJUDGED_PRESENCE ||
+            (f & (LF_TSLOCK_BROKEN_LIVE | LF_TSLOCK_BREAKABLE)))
+            return !rollback_of_create(m, l, d);
+    }
+    return 0;
+}
+
+/* Did a pid probe before the removal ev, in its function, judge this lock's
+ * owner: the pid read (where the probe is: here, or in the module's function
+ * the probing call reaches) from the lock itself or from a path joined onto
+ * it (`path.join(lockDir, "pid")`)? A probe of another file's pid (a daemon's
+ * pid file) judges something else. */
+static int probe_of_lock(lf_tssem *m, const lf_tslock *l, const lf_tslock_event *ev) {
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *p = &l->events[i];
+        if (p->kind != LF_TSEV_PROBE || p->fn != ev->fn || ts_node_start_byte(p->node) >= ts_node_start_byte(ev->node))
+            continue;
+        int32_t where = lf_tssem_local_callee(m, p->node);
+        if (where <= 0)
+            where = p->fn;
+        for (size_t j = 0; j < l->n_events; j++) {
+            const lf_tslock_event *r = &l->events[j];
+            if (r->kind != LF_TSEV_JUDGE || !r->content || r->fn != where)
+                continue;
+            if (r->key == ev->key)
+                return 1;
+            TSNode v = lf_tssem_unwrap(lf_tssem_resolve_value(m, r->target));
+            const char *q = lf_tree_is(v, "call_expression") ? lf_tssem_callee(m, v) : NULL;
+            if (q && (!strcmp(q, "path.join") || !strcmp(q, "path.resolve")) &&
+                lf_tssem_path_key(m, lf_tssem_arg(v, 0)) == l->keys[ev->key].key)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 void lf301_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -85,6 +260,14 @@ void lf301_ts_run(lf_check_ctx *ctx) {
              * reported when the caller judged the lock first */
             if (own && ev->judged != LF_TSJUDGED_LIVENESS && ev->judged != LF_TSJUDGED_PRESENCE)
                 continue;
+            /* a pid probe in the caller need not be of this lock's owner (a
+             * daemon's pid file probed, then a start lock taken): when it is
+             * not, and the helper's own removal is reported inside it, the
+             * call is that finding again. A probe of this lock's owner, or a
+             * look at this very lock (presence), is a judgement of it: a
+             * takeover through the helper, reported at the call. */
+            if (own && ev->judged == LF_TSJUDGED_LIVENESS && !probe_of_lock(m, l, ev) && reported_in_helper(m, l, ev))
+                continue;
             /* a parameter the helper judges itself is reported inside it */
             if (!own && (l->keys[ev->helper_key].flags & LF_TSLOCK_BROKEN))
                 continue;
@@ -97,6 +280,8 @@ void lf301_ts_run(lf_check_ctx *ctx) {
                 continue;
         } else if (generic_param(l, ev->key)) {
             continue; /* a file helper handed several paths: reported at its callers */
+        } else if (rollback_of_create(m, l, ev)) {
+            continue; /* undoing its own create a moment later: nothing was judged */
         }
         char *call = lf_py_short(src, ev->node);
         char *what = lf_py_short(src, ev->target);

@@ -4,7 +4,13 @@
  * module uses as a lock (lf_tslock). Reported at the comparison, or at the
  * age subtraction when the age is compared elsewhere through a name. Ages of
  * caches and logs are not locks, whatever they are called; a comparison with
- * another mtime is a freshness check, not an age. */
+ * another mtime is a freshness check, not an age. Nor is an age that only
+ * decides for a lock without a readable owner record: the age test comes
+ * after (or in the else of) an `if (owner)` whose owner was read from a file
+ * and whose branch judges the owner's pid (a probe, directly or through the
+ * module's functions) and leaves: a live holder, paused or not, has its
+ * record and is judged by liveness, and the age applies only to a lock whose
+ * holder died before writing one. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,6 +199,102 @@ static TSNode climb(lf_tssem *m, TSNode read) {
     return ts_node_is_null(at) ? sub : at;
 }
 
+/* Does the expression hold an owner record read from a file: a name bound to
+ * (an await of) readFile/readJson, JSON.parse, or a call of one of the
+ * module's functions that reads a file's content? */
+static int record_read(lf_tssem *m, const lf_tslock *l, TSNode e) {
+    TSNode v = lf_tssem_unwrap(lf_tssem_resolve_value(m, lf_tssem_unwrap(e)));
+    if (!lf_tree_is(v, "call_expression"))
+        return 0;
+    const char *op = lf_tslock_fs_op(m, v);
+    const char *q = lf_tssem_callee(m, v);
+    if ((op && (!strcmp(op, "readFile") || !strcmp(op, "readJson"))) || (q && !strcmp(q, "JSON.parse")))
+        return 1;
+    int32_t f = lf_tssem_local_callee(m, v);
+    for (size_t i = 0; f > 0 && i < l->n_events; i++)
+        if (l->events[i].kind == LF_TSEV_JUDGE && l->events[i].content && l->events[i].fn == f)
+            return 1;
+    return 0;
+}
+
+/* The record a condition tests present: `owner`, `owner != null`, `owner !==
+ * undefined`, `owner && ...`; else null. */
+static TSNode present_test(lf_tssem *m, TSNode c) {
+    /* down the left operands of `&&` (a bounded climb, no recursion) */
+    for (int steps = 0; steps < 16; steps++) {
+        c = lf_tssem_unwrap(c);
+        if (lf_tree_is(c, "identifier"))
+            return c;
+        if (!lf_tree_is(c, "binary_expression"))
+            return (TSNode){0};
+        TSNode op = lf_tree_field(c, "operator"), left = lf_tssem_unwrap(lf_tree_field(c, "left"));
+        TSNode right = lf_tssem_unwrap(lf_tree_field(c, "right"));
+        if (lf_tree_text_eq(m->src, op, "&&")) {
+            c = left;
+            continue;
+        }
+        if ((lf_tree_text_eq(m->src, op, "!=") || lf_tree_text_eq(m->src, op, "!==")) &&
+            (lf_tree_is(right, "null") || lf_tree_is(right, "undefined")) && lf_tree_is(left, "identifier"))
+            return left;
+        return (TSNode){0};
+    }
+    return (TSNode){0};
+}
+
+/* Is there a pid probe (process.kill(pid, 0), or a call of the module's
+ * function that probes: the lock model places it at the call) inside n? */
+static int probes_in(const lf_tslock *l, TSNode n) {
+    for (size_t i = 0; i < l->n_events; i++)
+        if (l->events[i].kind == LF_TSEV_PROBE && lf_ts_within(l->events[i].node, n))
+            return 1;
+    return 0;
+}
+
+/* Does a branch leave (return, throw, continue, break) rather than fall
+ * through: the statement itself, or the last of its block? */
+static int leaves(TSNode b) {
+    if (lf_tree_is(b, "statement_block")) {
+        uint32_t k = ts_node_named_child_count(b);
+        b = k ? ts_node_named_child(b, k - 1) : (TSNode){0};
+    }
+    return lf_tree_is(b, "return_statement") || lf_tree_is(b, "throw_statement") ||
+           lf_tree_is(b, "continue_statement") || lf_tree_is(b, "break_statement");
+}
+
+/* An `if (owner) { ...probe...; leave }` / `owner ? probe : age` that decides
+ * before the age at `at`, in at's function (see the top of the file). */
+static int owner_decides_first(lf_tssem *m, const lf_tslock *l, TSNode at) {
+    TSNode fn = lf_ts_fn_node(m, at);
+    TSNode cur = at;
+    for (int steps = 0; steps < 64 && !ts_node_eq(cur, fn); steps++) {
+        TSNode p = lf_ts_parent(cur);
+        if (ts_node_is_null(p))
+            break;
+        TSNode rec = {0};
+        if (lf_tree_is(p, "ternary_expression") && ts_node_eq(lf_tree_field(p, "alternative"), cur) &&
+            probes_in(l, lf_tree_field(p, "consequence")))
+            rec = present_test(m, lf_tree_field(p, "condition"));
+        else if (lf_tree_is(p, "else_clause")) {
+            TSNode ifs = lf_ts_parent(p);
+            if (lf_tree_is(ifs, "if_statement") && probes_in(l, lf_tree_field(ifs, "consequence")))
+                rec = present_test(m, lf_tree_field(ifs, "condition"));
+        } else if (lf_tree_is(p, "statement_block") || lf_tree_is(p, "program")) {
+            /* an earlier `if (owner) { ...probe...; return }` in the same block */
+            for (TSNode x = ts_node_prev_named_sibling(cur); !ts_node_is_null(x) && ts_node_is_null(rec);
+                 x = ts_node_prev_named_sibling(x)) {
+                TSNode cons = lf_tree_field(x, "consequence");
+                if (lf_tree_is(x, "if_statement") && ts_node_is_null(lf_tree_field(x, "alternative")) &&
+                    leaves(cons) && probes_in(l, cons))
+                    rec = present_test(m, lf_tree_field(x, "condition"));
+            }
+        }
+        if (!ts_node_is_null(rec) && record_read(m, l, rec))
+            return 1;
+        cur = p;
+    }
+    return 0;
+}
+
 typedef struct uses_walk {
     lf_tssem *m;
     TSNode decl; /* the declared name */
@@ -249,7 +351,7 @@ static void judge_read(walk *w, TSNode read, TSNode stat_value) {
             LF_VEC_FREE(&uw.uses);
         }
     }
-    if (ts_node_is_null(at))
+    if (ts_node_is_null(at) || owner_decides_first(m, w->l, at))
         return;
     char *what = lf_py_short(src, path);
     char *msg = lf_xasprintf("the lock %s (a lock by its use at line %u) is judged stale by the age of its %s: a "

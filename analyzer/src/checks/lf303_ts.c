@@ -9,7 +9,25 @@
  *  2. Pid reuse: the probe's pid was read from a file (JSON.parse / parseInt
  *     of a readFile, directly or through the module's functions), its success
  *     is trusted, and nothing in the module reads a process start time
- *     (identifiers and strings, never comments). */
+ *     (identifiers and strings, never comments).
+ * Either way only a probe whose verdict decides a lock:
+ *  - the function that probes, or one of the module's functions that calls
+ *    it (three calls up at most, the verdict returned to it), removes,
+ *    rewrites, creates or acquires a path the module uses as a lock
+ *    (lf_tslock), itself or through its helpers; or the probe, or such a
+ *    call, runs in a callback that a function of the module acting on a lock
+ *    runs (the verdict is taken under the lock: `withLock(() => { if
+ *    (isRunning()) return; spawn() })`);
+ *    or one of them calls a module function that acts on a lock;
+ *  - or the verdict leaves the module (a function on the way has no caller
+ *    in it: code the analysis does not see decides), nothing on the way acts
+ *    on a file that is not a lock, and it judges a lock's owner: the module
+ *    has a lock, or the pid comes from a record (read from a file, or a
+ *    record's `.pid`) in a module that reads records from files.
+ * A generic process-status utility of a module without locks, a cleanup of
+ * files that are no lock (a registry of pid files swept), a status command, a
+ * test waiting for its child judge no lock: whatever they read from EPERM,
+ * nobody's lock is broken. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +235,144 @@ static lf_walk_action visit_start(TSNode n, void *ud) {
     return w->found ? LF_WALK_STOP : LF_WALK_CONTINUE;
 }
 
+enum { ACTS_LOCK = 1, ACTS_OTHER = 2 };
+
+/* What declared function fn does to files: ACTS_LOCK when it removes,
+ * rewrites, creates or acquires a key the module uses as a lock (its helpers'
+ * actions count: the lock model moves them to the call), or takes a lock
+ * library's lock; ACTS_OTHER when it does so to a file that is no lock. */
+static unsigned acts_on(const lf_tslock *l, int32_t fn) {
+    unsigned acts = 0;
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *e = &l->events[i];
+        if (e->fn != fn || (e->kind != LF_TSEV_REMOVE && e->kind != LF_TSEV_OVERWRITE &&
+                            e->kind != LF_TSEV_CREATE && e->kind != LF_TSEV_ACQUIRE))
+            continue;
+        if (e->key < 0)
+            acts |= e->kind == LF_TSEV_ACQUIRE ? ACTS_LOCK : 0u;
+        else
+            acts |= lf_tslock_is_lock(l->keys[e->key].flags) ? ACTS_LOCK : ACTS_OTHER;
+    }
+    return acts;
+}
+
+static int module_has_lock(const lf_tslock *l) {
+    for (size_t i = 0; i < l->n_keys; i++)
+        if (lf_tslock_is_lock(l->keys[i].flags))
+            return 1;
+    return 0;
+}
+
+#define DECIDE_MAX 32 /* functions visited up the callers */
+
+static int pid_from_file(lf_tssem *m, TSNode pid);
+
+/* Is the node inside a callback that one of the module's functions acting on
+ * a lock runs (`withStartupLock(async () => { if (await isRunning()) ... })`):
+ * a verdict taken under the lock, deciding what the holder does? */
+static int under_lock_callback(lf_tssem *m, const lf_tslock *l, TSNode n) {
+    TSNode cur = n;
+    for (int steps = 0; steps < 64; steps++) {
+        TSNode p = lf_ts_parent(cur);
+        if (ts_node_is_null(p))
+            return 0;
+        if ((lf_tree_is(cur, "arrow_function") || lf_tree_is(cur, "function_expression")) &&
+            lf_tree_is(p, "arguments")) {
+            TSNode call = lf_ts_parent(p);
+            int32_t h = lf_tree_is(call, "call_expression") ? lf_tssem_local_callee(m, call) : -1;
+            if (h > 0 && (acts_on(l, h) & ACTS_LOCK))
+                return 1;
+        }
+        if (lf_tree_is(p, "function_declaration") || lf_tree_is(p, "method_definition") ||
+            lf_tree_is(p, "class_body") || lf_tree_is(p, "program"))
+            return 0; /* out of the declared function */
+        cur = p;
+    }
+    return 0;
+}
+
+/* Does a module function that fn calls act on a lock (`acquire()` calling
+ * `this._tryAcquire()` and `this.release()`)? */
+static int helpers_act_on_lock(lf_tssem *m, const lf_tslock *l, int32_t fn) {
+    if (fn < 0 || (size_t)fn >= m->n_scopes)
+        return 0;
+    for (int32_t c = m->scopes[fn].first_call; c >= 0; c = m->calls[c].next_in_fn) {
+        int32_t h = lf_tssem_local_callee(m, m->calls[c].node);
+        if (h > 0 && h != fn && (acts_on(l, h) & ACTS_LOCK))
+            return 1;
+    }
+    return 0;
+}
+
+/* A pid taken from a record: read from a file, or an object's `.pid`. */
+static int record_pid(lf_tssem *m, TSNode pid) {
+    TSNode v = lf_tssem_unwrap(lf_tssem_resolve_value(m, lf_tssem_unwrap(pid)));
+    if (lf_tree_is(v, "member_expression") && lf_tree_text_eq(m->src, lf_tree_field(v, "property"), "pid"))
+        return 1;
+    return pid_from_file(m, pid);
+}
+
+/* Does the module read a file's content anywhere (a record)? */
+static int module_reads(const lf_tslock *l) {
+    for (size_t i = 0; i < l->n_events; i++)
+        if (l->events[i].kind == LF_TSEV_JUDGE && l->events[i].content)
+            return 1;
+    return 0;
+}
+
+/* Does the probe's verdict decide a lock? Breadth first from its function up
+ * through the module's callers (three levels, a bounded set): one of them
+ * acts on a lock, itself or through a helper it calls, or a call on the way
+ * runs in a callback a lock-taking function runs. Otherwise the verdict
+ * decides a lock only when it leaves the module (a function on the way has
+ * no caller here), nothing on the way acts on a file that is no lock, and it
+ * is about a lock's owner: the module has a lock, or the pid comes from a
+ * record (read from a file, or a record's `.pid`) in a module that reads
+ * records. */
+static int decides_lock(lf_tssem *m, TSNode probe) {
+    const lf_tslock *l = lf_tslock_build(m);
+    const lf_tscall *pc = lf_tssem_call(m, probe);
+    if (!pc)
+        return 0;
+    int32_t seen[DECIDE_MAX];
+    int depth[DECIDE_MAX];
+    size_t n = 0;
+    seen[n] = lf_tslock_fn_of(m, pc->scope);
+    depth[n++] = 0;
+    if (under_lock_callback(m, l, probe))
+        return 1;
+    int record = record_pid(m, lf_tssem_arg(probe, 0)), other = 0, leaves = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned acts = acts_on(l, seen[i]);
+        if ((acts & ACTS_LOCK) || helpers_act_on_lock(m, l, seen[i]))
+            return 1;
+        other |= (acts & ACTS_OTHER) != 0;
+        if (seen[i] <= 0)
+            continue;
+        int32_t c = lf_tssem_first_caller(m, seen[i]);
+        if (c < 0)
+            leaves = 1;
+        if (depth[i] >= 3)
+            continue;
+        for (; c >= 0 && n < DECIDE_MAX; c = lf_tssem_next_caller(m, c)) {
+            TSNode call = m->calls[c].node;
+            if (under_lock_callback(m, l, call))
+                return 1;
+            for (uint32_t a = 0; a < lf_tssem_nargs(call) && a < 4 && !record; a++)
+                record = record_pid(m, lf_tssem_arg(call, a));
+            int32_t f = lf_tslock_fn_of(m, m->calls[c].scope);
+            int dup = 0;
+            for (size_t j = 0; j < n && !dup; j++)
+                dup = seen[j] == f;
+            if (!dup) {
+                seen[n] = f;
+                depth[n++] = depth[i] + 1;
+            }
+        }
+    }
+    return leaves && !other && (module_has_lock(l) || (record && module_reads(l)));
+}
+
 void lf303_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -228,6 +384,8 @@ void lf303_ts_run(lf_check_ctx *ctx) {
         if (!c->callee || strcmp(c->callee, "process.kill") != 0 ||
             !lf_tree_text_eq(src, lf_tssem_unwrap(lf_tssem_arg(c->node, 1)), "0"))
             continue;
+        if (!decides_lock(m, c->node))
+            continue; /* a verdict no lock depends on */
         TSNode fn = lf_ts_fn_node(m, c->node);
         TSNode handler = enclosing_catch(c->node, fn);
         char *call = lf_py_short(src, c->node);

@@ -461,6 +461,13 @@ static void direct_events(builder *b, lf_tssem *m) {
             event(b, LF_TSEV_PROBE, fn, call, -1, a0);
             continue;
         }
+        if (strcmp(op, "link") == 0) {
+            /* a hard link of a written temp onto the path: a lock only if
+             * the module reads the file back and probes pids (link_locks) */
+            if (!ts_node_is_null(a1) && failure_handled(m, call))
+                event(b, LF_TSEV_CREATE, fn, call, key_add(b, lf_tssem_path_key(m, a1)), a1);
+            continue;
+        }
         if (strcmp(op, "symlink") == 0) {
             /* a lock only if the module reads the link back (below) */
             if (!ts_node_is_null(a1) && failure_handled(m, call))
@@ -882,6 +889,37 @@ static int after_failed_create(const builder *b, size_t i) {
     return 0;
 }
 
+/* A guarded hard link onto a path (`writeFileSync(tmp, pid); linkSync(tmp,
+ * lock)`, EEXIST handled) is an exclusive create of a file that appears with
+ * its content, the way hermit's lifecycle lock is taken. Installers link files
+ * into place too; a link is a lock, like a symlink, only in a module that
+ * probes processes' liveness and reads the linked path's content back (the
+ * owner record): directly, or at a caller handing the path to the linking
+ * helper. */
+static void link_locks(builder *b, lf_tssem *m, const link_vec *links) {
+    size_t n = b->events.len;
+    int probes = 0;
+    for (size_t i = 0; i < n && !probes; i++)
+        probes = b->events.items[i].kind == LF_TSEV_PROBE;
+    for (size_t i = 0; i < n && probes; i++) {
+        const lf_tslock_event *c = &b->events.items[i];
+        const char *op = c->kind == LF_TSEV_CREATE && c->key >= 0 ? lf_tslock_fs_op(m, c->node) : NULL;
+        if (!op || strcmp(op, "link") != 0)
+            continue;
+        int read_back = 0;
+        for (size_t j = 0; j < n && !read_back; j++) {
+            const lf_tslock_event *r = &b->events.items[j];
+            if (r->kind != LF_TSEV_JUDGE || !r->content || r->key < 0)
+                continue;
+            read_back = r->key == c->key;
+            for (size_t k = 0; k < links->len && !read_back; k++)
+                read_back = links->items[k].param_key == c->key && links->items[k].arg_key == r->key;
+        }
+        if (read_back)
+            flag(b, c->key, LF_TSLOCK_CREATED | LF_TSLOCK_EXCL | LF_TSLOCK_FILE, c->node);
+    }
+}
+
 static int cmp_events(const void *a, const void *b) {
     const lf_tslock_event *x = a, *y = b;
     uint32_t sx = ts_node_start_byte(x->node), sy = ts_node_start_byte(y->node);
@@ -905,6 +943,7 @@ static lf_tslock *build(lf_tssem *m) {
     LF_VEC_FREE(&cand);
     link_vec links = {0};
     collect_links(&b, m, &links);
+    link_locks(&b, m, &links);
     flow_uses(&b, &links);
     /* removals and judgements of a parameter happen to the caller's argument */
     size_t n_direct = b.events.len;

@@ -12,7 +12,9 @@
  *    installers place files, not a lock, in the JS code this is written for,
  *    unless the module reads the link back with readlink and judges
  *    processes' liveness: then its target is the owner record of a symlink
- *    pid lock, pidlock's);
+ *    pid lock, pidlock's; a hard link of a written temp onto the path, its
+ *    failure handled, is a lock when the module reads the path's content
+ *    back and probes pids: hermit's lifecycle lock);
  *  - writes its pid there (`process.pid` in what is written);
  *  - hands it to a lock library (proper-lockfile, lockfile, ...) or to one of
  *    its own functions that uses the parameter as a lock;
