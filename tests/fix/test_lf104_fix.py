@@ -1,0 +1,245 @@
+"""LF104's fix, an UNSAFE fix (tests/fix/lf104/<case>.py.in).
+
+`lockfix fix --unsafe-fixes --diff` must emit tests/fix/golden/lf104_<case>.diff
+byte for byte, plus the creation of lockrt.py beside the module with exactly
+runtime/python/lockrt.py (kept out of the golden files, as LF101's). The patch
+applies with `git apply` and `patch -p1`, equals what --apply writes, compiles
+(py_compile), keeps the module header and __doc__, and a second run has nothing
+to do. Without --unsafe-fixes nothing is written and the finding says the fix
+needs the flag. decline_* cases keep the finding with the reason, and no edit.
+
+Real processes: N processes x M increments through counter.py's own bump()
+lose updates unpatched (reported, not asserted: a race need not show) and none
+patched (exactly N*M), on the native library and the pure-Python binding.
+
+Set LOCKFIX_REGEN_GOLDEN=1 to write GOLDEN.new beside each golden file that differs, then
+review and accept them with scripts/review-golden."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import SRC, check_golden, lockfix, need_tool, run
+
+CASES_DIR = os.path.join(SRC, "tests", "fix", "lf104")
+GOLDEN_DIR = os.path.join(SRC, "tests", "fix", "golden")
+BINDING = os.path.join(SRC, "runtime", "python", "lockrt.py")
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+CASES = sorted(f[: -len(".py.in")] for f in os.listdir(CASES_DIR) if f.endswith(".py.in"))
+UNSAFE = ["--unsafe-fixes"]
+
+# Sites that keep their finding with no edit, and the reason the finding gives.
+DECLINED = {
+    "decline_await": "5:12: LF104 not fixed: the read-modify-write spans an `await` (line 6): a blocking lock held "
+    "across it stalls the event loop, and another task of this process waiting for the same lock would never let "
+    "it go",
+    "decline_call_path": "5:12: LF104 not fixed: the document's path `state_file()` is computed by an expression the "
+    "lock would evaluate once more before the read, and that could give another value or do something",
+    "decline_clauses": "6:16: LF104 not fixed: the read and the write sit in different clauses of one statement "
+    "(line 5): a lock around both would have to take in the whole statement",
+    "decline_multiline": "5:12: LF104 not fixed: the read-modify-write holds a string literal over several lines, "
+    "which re-indenting it under the lock would change",
+    "decline_named_helper": "5:14: LF104 not fixed: the document is read through read_state(\"turns\", {}), a helper "
+    "of another module, whose argument `\"turns\"` need not be a file path: where its lock file belongs is for the "
+    "code's owner",
+    "decline_rebound": "9:16: LF104 not fixed: `path`, part of the document's path, is bound again between the "
+    "lock's place (line 7) and the write (line 11): the lock path would name another file",
+    "decline_yield": "5:12: LF104 not fixed: the read-modify-write spans a `yield` (line 6): the lock would stay held "
+    "while the generator is suspended, for as long as its consumer likes",
+}
+FIXED = [c for c in CASES if c not in DECLINED]
+LEFT_OUT = ("LF104 not fixed: an unsafe fix is left out: it is applied only with --unsafe-fixes (`lockfix explain "
+            "LF104`, Fix safety)")
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def stage(tmp_path, case, name="work"):
+    work = tmp_path / name
+    work.mkdir()
+    shutil.copy(os.path.join(CASES_DIR, case + ".py.in"), work / (case + ".py"))
+    return work
+
+
+def split_vendored(diff):
+    """(the diff without its file creations, {created path: content})."""
+    at = diff.find(b"--- /dev/null\n")
+    if at == -1:
+        return diff, {}
+    created = {}
+    for part in diff[at:].split(b"--- /dev/null\n")[1:]:
+        header, _, body = part.partition(b"\n")
+        assert header.startswith(b"+++ b/"), header
+        lines = body.split(b"\n")
+        assert lines[0].startswith(b"@@ -0,0 +1"), lines[0]
+        created[header[len(b"+++ b/"):].decode()] = b"".join(l[1:] + b"\n" for l in lines[1:] if l.startswith(b"+"))
+    return diff[:at], created
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_golden_patch_or_reason(tmp_path, case):
+    work = stage(tmp_path, case)
+    proc = lockfix(["fix", case + ".py", "--diff"] + UNSAFE, work)
+    rewrite, created = split_vendored(proc.stdout)
+    if case in DECLINED:
+        assert proc.stdout == b"" and proc.returncode == 1
+        assert "%s.py:%s\n" % (case, DECLINED[case]) in proc.stderr.decode()
+        return
+    assert proc.returncode == 0, proc.stderr.decode()
+    check_golden(os.path.join(GOLDEN_DIR, "lf104_%s.diff" % case), rewrite)
+    assert created == {"lockrt.py": read(BINDING)}
+    assert "fixed LF104 (unsafe fix) in %s.py; adds lockrt.py" % case in proc.stderr.decode()
+
+
+@pytest.mark.parametrize("case", FIXED)
+def test_patch_applies_compiles_keeps_header_and_is_idempotent(tmp_path, case):
+    need_tool("git")
+    need_tool("patch")
+    work = stage(tmp_path, case)
+    original = read(work / (case + ".py"))
+    patch_file = tmp_path / "fix.diff"
+    patch_file.write_bytes(lockfix(["fix", case + ".py", "--diff"] + UNSAFE, work, 0).stdout)
+    run(["git", "apply", "--check", "--unsafe-paths", str(patch_file)], work, 0)
+    run(["patch", "-p1", "--quiet", "-i", str(patch_file)], work, 0)
+    patched = read(work / (case + ".py"))
+    assert read(work / "lockrt.py") == read(BINDING)
+    # --apply writes the same bytes; a second run, unsafe fixes included, has nothing to do.
+    other = stage(tmp_path, case, "apply")
+    lockfix(["fix", case + ".py", "--apply"] + UNSAFE, other, 0)
+    assert read(other / (case + ".py")) == patched
+    again = lockfix(["fix", case + ".py", "--diff"] + UNSAFE, work, 0)
+    assert again.stdout == b""
+    assert b"LF104" not in lockfix(["scan", case + ".py"], work).stdout
+    run([PYTHON, "-m", "py_compile", case + ".py"], work, 0)
+    # The header stays first: the same docstring, the same leading lines up to it.
+    probe = "import ast, sys; print(repr(ast.get_docstring(ast.parse(open(sys.argv[1]).read()), clean=False)))"
+    (tmp_path / "orig.py").write_bytes(original)
+    doc_before = run([PYTHON, "-c", probe, str(tmp_path / "orig.py")], tmp_path, 0).stdout
+    doc_after = run([PYTHON, "-c", probe, case + ".py"], work, 0).stdout
+    assert doc_after == doc_before
+    lines = original.splitlines(True)
+    first_import = next(i for i, l in enumerate(lines) if l.startswith(b"import "))
+    assert patched.startswith(b"".join(lines[:first_import]))  # shebang, encoding, licence, docstring, __future__
+
+
+def test_header_module_still_prints_its_docstring(tmp_path):
+    work = stage(tmp_path, "header_future")
+    lockfix(["fix", "header_future.py", "--apply"] + UNSAFE, work, 0)
+    out = run([PYTHON, "header_future.py"], work, 0).stdout.decode()
+    assert out.startswith("Tool usage counts.\n\nPrinted as the CLI's help")
+    (work / "c.json").write_text("{}")
+    code = "import header_future as m; assert m.count_tool('c.json', 'grep') == 1; assert m.count_tool('c.json', 'grep') == 2"
+    run([PYTHON, "-c", code], work, 0)
+    assert os.path.exists(work / "c.json.lock")
+
+
+@pytest.mark.parametrize("mode", ["--diff", "--apply"])
+def test_without_unsafe_fixes_nothing_changes_and_the_flag_is_named(tmp_path, mode):
+    work = stage(tmp_path, "counter")
+    before = read(work / "counter.py")
+    proc = lockfix(["fix", "counter.py", mode], work, 1)
+    assert proc.stdout == b""
+    assert read(work / "counter.py") == before
+    assert sorted(os.listdir(work)) == ["counter.py"]
+    err = proc.stderr.decode()
+    assert "counter.py:9:20: %s\n" % LEFT_OUT in err
+    assert "    left LF104 at counter.py:9: an unsafe fix is left out: it is applied only with --unsafe-fixes" in err
+    assert err.endswith("1 finding left without a safe fix; 1 of them with an unsafe fix, applied only with "
+                        "--unsafe-fixes\n")
+
+
+def test_reports_say_the_fix_is_unsafe(tmp_path):
+    work = stage(tmp_path, "counter")
+    text = lockfix(["scan", "--no-witness", "counter.py"], work, 1).stdout.decode()
+    assert ("    = unsafe fix (applied with --unsafe-fixes): the read-modify-write under "
+            "lockrt.exclusive_lock(f\"{path}.lock\") (binding vendored beside the module)\n") in text
+    assert text.endswith("Found 1 finding (1 warning) in 1 file; 1 with an unsafe fix (`lockfix fix "
+                         "--unsafe-fixes`)\n")
+    js = json.loads(lockfix(["scan", "--format", "json", "counter.py"], work, 1).stdout)
+    fix = js["findings"][0]["fix"]
+    assert fix["available"] is True and fix["safety"] == "unsafe"
+    assert js["summary"]["fixable"] == 0 and js["summary"]["unsafe_fixable"] == 1
+    sarif = json.loads(lockfix(["scan", "--format", "sarif", "counter.py"], work, 1).stdout)
+    result = sarif["runs"][0]["results"][0]
+    assert result["fixes"][0]["properties"] == {"safety": "unsafe"}
+    rules = {r["id"]: r for r in sarif["runs"][0]["tool"]["driver"]["rules"]}
+    assert rules["LF104"]["properties"]["fixSafety"] == "unsafe"
+
+
+def test_explain_and_rules_name_the_safety():
+    explain = lockfix(["explain", "LF104"], SRC, 0).stdout.decode()
+    section = explain.split("Fix safety", 1)[1]
+    assert "unsafe" in section and "--unsafe-fixes" in section
+    table = lockfix(["rules"], SRC, 0).stdout.decode()
+    assert [l for l in table.splitlines() if l.startswith("LF104")][0].endswith("unsafe (python only)")
+
+
+# ---------------------------------------------------------------- real processes
+
+WORKER = """
+import os, sys, time
+sys.path.insert(0, sys.argv[1])
+import counter
+go, path, m = sys.argv[2], sys.argv[3], int(sys.argv[4])
+while not os.path.exists(go):
+    time.sleep(0.001)
+for _ in range(m):
+    counter.bump(path, "n")
+"""
+
+
+def contention(module_dir, state_dir, procs, iters, env):
+    os.makedirs(state_dir)
+    path = os.path.join(state_dir, "counts.json")
+    go = os.path.join(state_dir, "go")
+    workers = [subprocess.Popen([PYTHON, "-c", WORKER, str(module_dir), go, path, str(iters)], env=env)
+               for _ in range(procs)]
+    time.sleep(0.2)  # every worker imported and waiting, so they start together
+    open(go, "w").close()
+    for w in workers:
+        assert w.wait(timeout=120) == 0
+    with open(path) as f:
+        return json.load(f)["n"]
+
+
+def binding_env(backend):
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    env.pop("LOCKRT_LIBRARY", None)
+    if backend == "native":
+        lib = os.environ.get("LOCKFIX_LOCKRT_LIBRARY")
+        if not lib:
+            pytest.skip("the native lockrt library is not built (LOCKFIX_LOCKRT_LIBRARY unset)")
+        env["LOCKRT_LIBRARY"] = lib
+        if os.environ.get("LOCKFIX_LOCKRT_PRELOAD"):
+            env["LD_PRELOAD"] = os.environ["LOCKFIX_LOCKRT_PRELOAD"]
+    else:
+        env["LOCKRT_PURE_PYTHON"] = "1"
+    return env
+
+
+PROCS, ITERS = 4, 150
+
+
+@pytest.mark.parametrize("backend", ["native", "python"])
+def test_contention_patched_loses_nothing(tmp_path, backend, capsys):
+    unpatched = stage(tmp_path, "counter", "unpatched")
+    patched = stage(tmp_path, "counter", "patched")
+    lockfix(["fix", "counter.py", "--apply"] + UNSAFE, patched, 0)
+    env = binding_env(backend)
+    probe = "import sys; sys.path.insert(0, sys.argv[1]); import lockrt; print(lockrt.BACKEND)"
+    assert run([PYTHON, "-c", probe, str(patched)], tmp_path, 0, env=env).stdout.decode().strip() == backend
+    before = contention(unpatched, str(tmp_path / "state-unpatched"), PROCS, ITERS, env)
+    after = contention(patched, str(tmp_path / "state-patched"), PROCS, ITERS, env)
+    with capsys.disabled():
+        print("\nLF104 contention (%s, %d x %d): unpatched kept %d of %d, patched %d"
+              % (backend, PROCS, ITERS, before, PROCS * ITERS, after))
+    assert 0 < before <= PROCS * ITERS
+    assert after == PROCS * ITERS
