@@ -19,6 +19,12 @@ void lf104_site_free(void *site) {
     free(s);
 }
 
+lf104_site *lf104_site_declined(const char *why) {
+    lf104_site *s = lf_xcalloc(1, sizeof *s);
+    s->decline = lf_xstrdup(why);
+    return s;
+}
+
 /* The innermost block of the function that holds both calls (null when none
  * below the function's body). */
 static TSNode common_block(TSNode body, TSNode r, TSNode w) {

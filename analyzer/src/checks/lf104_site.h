@@ -19,6 +19,7 @@
 #include <tree_sitter/api.h>
 
 #include "lf_pysem.h"
+#include "lf_tssem.h"
 
 typedef struct lf104_site {
     char *decline; /* why the rewrite does not apply (malloc'd), or NULL */
@@ -26,6 +27,7 @@ typedef struct lf104_site {
     TSNode last;   /* the last one (holds the write); a sibling of first or first itself */
     TSNode path;   /* the document's path expression, evaluated again for the lock path */
     int32_t scope; /* the function's scope in the semantic model */
+    int async_fn;  /* TS/JS: the function is async (the lock is awaited: lockrt.cjs's promise form) */
 } lf104_site;
 
 /* How the check found the document's path: in the read's own call, through a
@@ -41,6 +43,14 @@ typedef enum lf104_path_kind {
  * scope `scope`) of the document at `path`. Never NULL; `decline` says why it
  * cannot be wrapped. */
 lf104_site *lf104_py_site(lf_pysem *m, int32_t scope, TSNode read, TSNode write, TSNode path, lf104_path_kind kind);
+/* The same for TS/JS (lf104_ts_site.c): the span is wrapped in
+ *     const release = acquireLockSync(<path> + ".lock");  (await acquireLock(...) in an async function)
+ *     try { <span> } finally { release(); }
+ * so a `const`/`let` of the span that later statements of its block use takes
+ * the rest of the block into the span. `key` is the path argument of the read. */
+lf104_site *lf104_ts_site(lf_tssem *m, TSNode read, TSNode write, TSNode key);
+/* A declined site with the reason (for the shapes the TS fix never wraps). */
+lf104_site *lf104_site_declined(const char *why);
 void lf104_site_free(void *site);
 
 #endif

@@ -22,6 +22,7 @@
 #include "lf_pysem.h"
 #include "lf_source.h"
 #include "lf_tree.h"
+#include "lf_tsfix.h"
 #include "lf_util.h"
 #include "lf_vendor.h"
 
@@ -119,9 +120,7 @@ static uint32_t line_at(const lf_source *src, uint32_t byte) {
 static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
     lf_pysem *m = lf_filesem_python(ctx->sem);
     if (!m) {
-        for (size_t i = 0; i < n; i++)
-            reqs[i].no_fix_reason = lf_xstrdup("no fix in TS/JS yet: the vendored lockrt.cjs has no exclusive lock "
-                                               "to wrap the read-modify-write in");
+        lf104_ts_generate(ctx, reqs, n); /* TS/JS: lf104_ts_lockrt.c */
         return;
     }
     lf_vendor_plan plan;
