@@ -281,6 +281,30 @@ static char *unstable_path(lf_pysem *m, int32_t scope, TSNode path, TSNode first
     return why;
 }
 
+/* A path spelled in the helper that reads it still names the same file in
+ * this function when it is built only from the module's own names (a
+ * constant such as STATE_FILE = Path.home() / "state.json") that this
+ * function sees bound the same way. */
+static int module_path(lf_pysem *m, int32_t scope, TSNode path, TSNode at) {
+    if (!stable_expression(m, path))
+        return 0;
+    path_parts pp;
+    memset(&pp, 0, sizeof pp);
+    collect_parts(path, &pp);
+    int32_t hs = lf_pysem_scope_of(m, path);
+    int ok = pp.names.len > 0;
+    for (size_t i = 0; ok && i < pp.names.len; i++) {
+        char *name = lf_tree_text(m->src, pp.names.items[i]);
+        const lf_pybinding *there = lf_pysem_binding_at(m, hs, name, ts_node_start_byte(path));
+        const lf_pybinding *here = lf_pysem_binding_at(m, scope, name, ts_node_start_byte(at));
+        ok = there && there == here && there->scope == 0;
+        free(name);
+    }
+    LF_VEC_FREE(&pp.refs);
+    LF_VEC_FREE(&pp.names);
+    return ok;
+}
+
 /* ---- the site ---- */
 
 static char *find_span(lf_pysem *m, int32_t scope, TSNode read, TSNode write, lf104_site *s) {
@@ -319,7 +343,7 @@ lf104_site *lf104_py_site(lf_pysem *m, int32_t scope, TSNode read, TSNode write,
         free(p);
         return s;
     }
-    if (!lf_tree_within(path, m->scopes[scope].node)) {
+    if (!lf_tree_within(path, m->scopes[scope].node) && !module_path(m, scope, path, read)) {
         s->decline = lf_xasprintf("the document's path is spelled in the helper that reads it (line %u), not in this "
                                   "function, so the lock cannot name it here",
                                   lf_py_line(src, path));

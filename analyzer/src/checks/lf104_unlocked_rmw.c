@@ -891,6 +891,40 @@ static const rmw_pair *derived_elsewhere(const ctx104 *c, const pair_vec *pairs,
     return NULL;
 }
 
+/* lockrt's lock is not reentrant: a span that calls a function of the module
+ * whose own read-modify-write gets a lock too would, on the same document,
+ * wait for itself until the timeout, then run that update unlocked. Keys do
+ * not follow a path through a call's parameters, so any such callee declines. */
+static char *takes_the_lock_again(const ctx104 *c, const pair_vec *pairs, const rmw_pair *p, const lf104_site *site) {
+    const doc_op *r = &c->ops.items[p->read];
+    uint32_t a = ts_node_start_byte(site->first), b = ts_node_end_byte(site->last);
+    for (size_t i = 0; i < c->m->n_calls; i++) {
+        const lf_pycall *call = &c->m->calls[i];
+        uint32_t at = ts_node_start_byte(call->node);
+        if (at < a || at >= b || call->scope != r->scope)
+            continue;
+        int skip = 0;
+        int32_t h = lf_pylock_local_callee(c->l, call->node, &skip);
+        for (size_t k = 0; h >= 0 && h != r->scope && c->held && k < c->ops.len; k++) {
+            const doc_op *o = &c->ops.items[k];
+            if (o->scope == h && !o->write && lf_pyheld_at(c->held, h, o->call))
+                return lf_xasprintf("the read-modify-write calls %s() (line %u), which reads a document under a lock "
+                                    "of its own: if it is this lock, lockrt's lock is not reentrant and the inner "
+                                    "one would wait out the timeout",
+                                    c->m->scopes[h].name, lf_py_line(c->m->src, call->node));
+        }
+        for (size_t k = 0; h >= 0 && k < pairs->len; k++) {
+            const doc_op *o = &c->ops.items[pairs->items[k].read];
+            if (o->scope == h && h != r->scope)
+                return lf_xasprintf("the read-modify-write calls %s() (line %u), which has a read-modify-write of "
+                                    "its own that this fix locks too: on the same document, lockrt's lock is not "
+                                    "reentrant and the inner one would wait out the timeout",
+                                    c->m->scopes[h].name, lf_py_line(c->m->src, call->node));
+        }
+    }
+    return NULL;
+}
+
 static void report_pair(lf_check_ctx *ctx, const ctx104 *c, const pair_vec *pairs, const rmw_pair *p) {
     const rmw_pair *other = p->lost ? NULL : derived_elsewhere(c, pairs, p);
     if (!p->lost && !other)
@@ -916,6 +950,8 @@ static void report_pair(lf_check_ctx *ctx, const ctx104 *c, const pair_vec *pair
     TSNode last = ts_node_is_null(w->moved) ? w->call : w->moved;
     lf104_path_kind kind = r->kind > w->kind ? r->kind : w->kind;
     lf104_site *site = lf104_py_site(c->m, r->scope, r->call, last, r->path, kind);
+    if (!site->decline)
+        site->decline = takes_the_lock_again(c, pairs, p, site);
     lf_ctx_emit_site(ctx, r->call, msg, site, lf104_site_free);
     lf_ctx_witness(ctx, p->lost ? lf_wit_read_write(src, r->call, w->call, r->path)
                                 : lf_wit_stale_copy(src, r->call, w->call, c->ops.items[other->read].call,
