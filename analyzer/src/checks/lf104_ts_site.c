@@ -7,6 +7,7 @@
 #include "lf104_site.h"
 #include "lf_check.h"
 #include "lf_pyshort.h"
+#include "lf_tslock.h"
 #include "lf_tree.h"
 #include "lf_util.h"
 
@@ -306,6 +307,44 @@ static char *unstable_key(lf_tssem *m, TSNode key, TSNode first, TSNode last) {
     return why;
 }
 
+/* ---- a lock taken again inside the span ---- */
+
+/* Does declared function h read and write files through fs (a read-modify-
+ * write this fix may lock too), or take a lock through lockrt.cjs already? */
+static int locks_or_may_lock(lf_tssem *m, int32_t h) {
+    int reads = 0, writes = 0;
+    for (int32_t c = m->scopes[h].first_call; c >= 0; c = m->calls[c].next_in_fn) {
+        const char *callee = m->calls[c].callee;
+        if (callee && (strstr(callee, "acquireLockSync") || strstr(callee, "acquireLock")))
+            return 1;
+        const char *op = lf_tslock_fs_op(m, m->calls[c].node);
+        reads |= op && (!strcmp(op, "readFile") || !strcmp(op, "readJson") || !strcmp(op, "readJSON"));
+        writes |= op && (!strcmp(op, "writeFile") || !strcmp(op, "writeJson") || !strcmp(op, "writeJSON") ||
+                         !strcmp(op, "outputFile") || !strcmp(op, "outputJson") || !strcmp(op, "rename"));
+    }
+    return reads && writes;
+}
+
+/* lockrt's lock is not reentrant: a span calling a module function that locks
+ * (or whose own read-modify-write this fix locks) would, on the same document,
+ * wait for itself until the timeout. */
+static char *reentrant_call(lf_tssem *m, int32_t fn, TSNode first, TSNode last) {
+    uint32_t a = ts_node_start_byte(first), b = ts_node_end_byte(last);
+    for (int32_t c = m->scopes[fn].first_call; c >= 0; c = m->calls[c].next_in_fn) {
+        TSNode call = m->calls[c].node;
+        if (ts_node_start_byte(call) < a || ts_node_start_byte(call) >= b)
+            continue;
+        int32_t h = lf_tssem_local_callee(m, call);
+        if (h <= 0 || h == fn || m->scopes[h].fn != h || !locks_or_may_lock(m, h))
+            continue;
+        return lf_xasprintf("the read-modify-write calls %s() (line %u), which reads and writes files itself, under "
+                            "a lock of its own or one this fix may add: lockrt's lock is not reentrant, and on the "
+                            "same document the inner acquisition would wait out the timeout",
+                            m->scopes[h].name, lf_py_line(m->src, call));
+    }
+    return NULL;
+}
+
 /* ---- the site ---- */
 
 static char *find_span(lf_tssem *m, TSNode read, TSNode write, lf104_site *s, TSNode *block_out) {
@@ -364,5 +403,7 @@ lf104_site *lf104_ts_site(lf_tssem *m, TSNode read, TSNode write, TSNode key) {
     }
     if (!s->decline)
         s->decline = unstable_key(m, key, s->first, s->last);
+    if (!s->decline)
+        s->decline = reentrant_call(m, m->scopes[s->scope].fn, s->first, s->last);
     return s;
 }
