@@ -18,7 +18,8 @@
 static const char k_fix_usage[] =
     "usage: lockfix fix [PATH...] [--diff | --apply] [options]\n"
     "\n"
-    "Scan PATHs (default .) like `lockfix scan` and apply the fixes marked safe.\n"
+    "Scan PATHs (default .) like `lockfix scan` and apply the fixes marked safe (and,\n"
+    "with --unsafe-fixes, the unsafe ones).\n"
     "\n"
     "  --diff               print a unified diff of the fixes on stdout (the default);\n"
     "                       it applies with `git apply` or `patch -p1` from the current\n"
@@ -29,6 +30,11 @@ static const char k_fix_usage[] =
     "                       single link; an edit made while it is written is kept and the\n"
     "                       file reported not written (exit 2); files the fixes create are\n"
     "                       written first, and only for files that are written\n"
+    "  --unsafe-fixes       also apply the unsafe fixes (LF104's lock around a\n"
+    "                       read-modify-write: correct, but it makes processes wait for\n"
+    "                       each other, which they did not before; `lockfix explain\n"
+    "                       RULE` says why under Fix safety). Without it they are\n"
+    "                       left out of the diff and listed with the findings left\n"
     "  --runtime-dir NAME   put the runtime files a fix vendors (the lockrt Python\n"
     "                       binding of LF101's fix) in the subpackage NAME of each\n"
     "                       patched module's directory, created with an __init__.py,\n"
@@ -50,8 +56,9 @@ static const char k_fix_usage[] =
     "\n"
     "Exit status (with --diff, as if the diff were applied):\n"
     "  0  every finding at or above --fail-on is fixed (or was never there)\n"
-    "  1  findings at or above --fail-on remain that have no safe fix (listed on stderr),\n"
-    "     or --verify kept an integration's fixes out\n"
+    "  1  findings at or above --fail-on remain that have no safe fix (listed on stderr;\n"
+    "     an unsafe fix left out counts as none), or --verify kept an integration's\n"
+    "     fixes out\n"
     "  2  usage or I/O error, or a file's fixes were refused or could not be written\n";
 
 /* A file that was to be fixed but was not written: its fixable findings are
@@ -69,6 +76,28 @@ static void not_written(lf_fanout *fo, const lf_scan_file *f, const char *why, s
         fprintf(stderr, "%s:%u:%u: %s not fixed: %s\n", fd->path, fd->line, fd->col, fd->rule->id, why);
         lf_fanout_left(fo, fd, why);
     }
+}
+
+/* --unsafe-fixes on a file whose fix set was refused (`err`: two edits overlap,
+ * or the result does not parse): take the unsafe fixes out, each left with the
+ * reason, so that the safe ones can be tried alone. Returns how many were taken
+ * out (0: nothing to retry). */
+static size_t drop_unsafe_fixes(lf_scan_file *f, const char *err) {
+    size_t n = 0;
+    const char *why = strstr(err, ": refusing ");
+    for (size_t j = 0; j < f->n_findings; j++) {
+        lf_finding *fd = &f->findings[j];
+        if (!lf_fix_is_unsafe(fd) || !lf_fix_applicable(fd))
+            continue;
+        lf_fix_free(fd->fix);
+        fd->fix = NULL;
+        free(fd->no_fix_reason);
+        fd->no_fix_reason = lf_xasprintf("the file's fixes were refused with this unsafe fix (%s), so it was left out "
+                                         "and the safe ones applied alone: run the fix again once they are in",
+                                         why ? why + 2 : err);
+        n++;
+    }
+    return n;
 }
 
 /* 1 unless w is a symbolic link argument whose target lives in another
@@ -181,6 +210,11 @@ int lf_cmd_fix(int argc, char **argv) {
             i++;
             continue;
         }
+        if (strcmp(a, "--unsafe-fixes") == 0) {
+            lf_fix_allow_unsafe(1);
+            i++;
+            continue;
+        }
         int r = lf_scan_parse_option(&o, argc, argv, &i, &err);
         if (r < 0) {
             fprintf(stderr, "lockfix fix: %s\n", err);
@@ -232,7 +266,7 @@ int lf_cmd_fix(int argc, char **argv) {
     for (size_t i = 0; i < s.n_files; i++)
         lf_fanout_file(fanout, s.files[i].walked->path);
     int errors = s.n_analysis_errors > 0;
-    size_t files_fixed = 0, fixes = 0, remaining = 0;
+    size_t files_fixed = 0, fixes = 0, remaining = 0, withheld = 0;
     lf_strbuf patch;
     lf_strbuf_init(&patch);
     lf_new_file_set planned = {0};
@@ -245,6 +279,12 @@ int lf_cmd_fix(int argc, char **argv) {
         if (!f->has_source || f->n_findings == 0)
             continue;
         int ok = lf_fix_apply(&f->src, f->findings, f->n_findings, &fixed[i], &err);
+        if (!ok && drop_unsafe_fixes(f, err)) {
+            /* The safe fixes alone may fit: an unsafe fix asked for never costs the file its safe ones. */
+            free(err);
+            err = NULL;
+            ok = lf_fix_apply(&f->src, f->findings, f->n_findings, &fixed[i], &err);
+        }
         if (!ok) {
             fprintf(stderr, "lockfix fix: %s\n", err);
             free(err);
@@ -274,11 +314,21 @@ int lf_cmd_fix(int argc, char **argv) {
             if (fd->severity < s.config.fail_on || fd->severity == LF_SEV_NONE)
                 continue;
             remaining++;
-            const char *why = !ok && lf_fix_applicable(fd) ? "the file's fixes were refused"
+            char *unsafe = NULL;
+            if (lf_fix_is_unsafe(fd) && !lf_fix_applicable(fd)) {
+                /* ruff's way: shown, never applied unasked. */
+                withheld++;
+                unsafe = lf_xasprintf("an unsafe fix is left out: it is applied only with --unsafe-fixes (`lockfix "
+                                      "explain %s`, Fix safety)",
+                                      fd->rule->id);
+            }
+            const char *why = unsafe                            ? unsafe
+                              : !ok && lf_fix_applicable(fd) ? "the file's fixes were refused"
                               : fd->no_fix_reason          ? fd->no_fix_reason
                                                            : "no safe fix for this rule";
             fprintf(stderr, "%s:%u:%u: %s not fixed: %s\n", fd->path, fd->line, fd->col, fd->rule->id, why);
             lf_fanout_left(fanout, fd, why);
+            free(unsafe);
         }
     }
     /* --verify: passes 2 and 3, one integration at a time, each kept only if
@@ -403,6 +453,8 @@ int lf_cmd_fix(int argc, char **argv) {
             verify.command ? "unfixed" : "without a safe fix");
     if (verify.command)
         fprintf(stderr, " (%zu integration%s not kept by --verify)", verified.not_kept, verified.not_kept == 1 ? "" : "s");
+    if (withheld)
+        fprintf(stderr, "; %zu of them with an unsafe fix, applied only with --unsafe-fixes", withheld);
     fputc('\n', stderr);
     for (size_t i = 0; i < s.n_files; i++)
         lf_fixed_file_free(&fixed[i]);

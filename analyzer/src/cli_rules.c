@@ -33,14 +33,6 @@ static const char k_explain_usage[] =
     "  --rules DIR       also load the rule files (*.json) in DIR (repeatable)\n"
     "  -h, --help        show this help\n";
 
-static const char *fix_safety_name(lf_fix_safety s) {
-    switch (s) {
-    case LF_FIX_SAFE: return "safe";
-    case LF_FIX_SUGGESTION: return "suggestion";
-    default: return "none";
-    }
-}
-
 /* "python, typescript": TSX is the TypeScript grammar for JSX files, not a
  * separate language to a reader. */
 static char *languages_text(unsigned mask) {
@@ -106,7 +98,7 @@ static void print_rules_text(const lf_ruleset *rules) {
         char *langs = languages_text(r->languages);
         char *fl = r->fix_languages ? languages_text(r->fix_languages) : NULL;
         printf("%-6s  %-*s  %-8s  %-20s  %s%s%s%s\n", r->id, w_name, r->name, lf_severity_name(r->severity), langs,
-               fix_safety_name(r->fix_safety), fl ? " (" : "", fl ? fl : "", fl ? " only)" : "");
+               lf_fix_safety_name(r->fix_safety), fl ? " (" : "", fl ? fl : "", fl ? " only)" : "");
         free(fl);
         free(langs);
     }
@@ -134,7 +126,7 @@ static void print_rules_json(const lf_ruleset *rules) {
         for (int l = 0; l < LF_LANG_COUNT; l++)
             if (r->languages & LF_LANG_BIT(l))
                 cJSON_AddItemToArray(langs, cJSON_CreateString(lf_lang_name((lf_lang)l)));
-        cJSON_AddStringToObject(j, "fix_safety", fix_safety_name(r->fix_safety));
+        cJSON_AddStringToObject(j, "fix_safety", lf_fix_safety_name(r->fix_safety));
         if (r->fix_languages) {
             cJSON *fl = cJSON_AddArrayToObject(j, "fix_languages");
             for (int l = 0; l < LF_LANG_COUNT; l++)
@@ -302,7 +294,7 @@ int lf_cmd_explain(int argc, char **argv) {
             char *langs = languages_text(r->languages);
             printf("%s %s\n", r->id, r->name);
             printf("severity: %s; languages: %s; fix: %s", lf_severity_name(r->severity), langs,
-                   fix_safety_name(r->fix_safety));
+                   lf_fix_safety_name(r->fix_safety));
             if (r->fix_languages) {
                 char *fl = languages_text(r->fix_languages);
                 printf(" (%s only)", fl);

@@ -332,7 +332,7 @@ int lf_ctx_is_ts(const lf_check_ctx *ctx) {
 
 void lf_ctx_finish(lf_check_ctx *ctx) {
     size_t n = ctx->pending.len;
-    if (n && ctx->opts->want_fixes && lf_rule_fix_safety_for(ctx->rule, ctx->src->lang) == LF_FIX_SAFE) {
+    if (n && ctx->opts->want_fixes && lf_fix_safety_generates(lf_rule_fix_safety_for(ctx->rule, ctx->src->lang))) {
         if (ts_node_has_error(ctx->root)) {
             /* lf_fix_apply refuses a file that does not parse cleanly, so a
              * fix made here could never land (and scan would count it as

@@ -9,6 +9,7 @@
 typedef struct rule_count {
     const char *rule_id; /* borrowed from the rules */
     size_t n;
+    int unsafe; /* the rule's fixes are unsafe (applied with --unsafe-fixes): the summary says so */
 } rule_count;
 
 typedef struct changed_file {
@@ -142,7 +143,7 @@ void lf_fanout_fixed(lf_fanout *fo, const char *path, const lf_finding *f) {
             cf->rules.items[i].n++;
             return;
         }
-    rule_count rc = {f->rule->id, 1};
+    rule_count rc = {f->rule->id, 1, f->rule->fix_safety == LF_FIX_UNSAFE};
     LF_VEC_PUSH(&cf->rules, rc);
 }
 
@@ -255,6 +256,8 @@ void lf_fanout_print(const lf_fanout *fo, const char *mode, FILE *out) {
                     fprintf(out, "%s%s", j ? ", " : "", cf->rules.items[j].rule_id);
                     if (cf->rules.items[j].n > 1)
                         fprintf(out, " x%zu", cf->rules.items[j].n);
+                    if (cf->rules.items[j].unsafe)
+                        fputs(" (unsafe fix)", out);
                 }
                 fprintf(out, " in %s", cf->rel);
             }

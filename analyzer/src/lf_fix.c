@@ -20,8 +20,15 @@ void (*lf_fix_before_commit_hook)(const char *path) = NULL;
 void (*lf_fix_before_exchange_hook)(const char *path) = NULL;
 int lf_fix_emulate_exchange = 0;
 
+/* Written once by the command line before any thread or fix runs. */
+static int g_allow_unsafe = 0;
+
+void lf_fix_allow_unsafe(int allow) { g_allow_unsafe = allow != 0; }
+
+int lf_fix_is_unsafe(const lf_finding *f) { return f->fix && f->rule && f->rule->fix_safety == LF_FIX_UNSAFE; }
+
 int lf_fix_applicable(const lf_finding *f) {
-    return f->fix && f->rule && f->rule->fix_safety == LF_FIX_SAFE;
+    return f->fix && f->rule && (f->rule->fix_safety == LF_FIX_SAFE || (g_allow_unsafe && lf_fix_is_unsafe(f)));
 }
 
 typedef struct pending_edit {

@@ -27,8 +27,16 @@ typedef struct lf_fixed_file {
     size_t n_new_files;
 } lf_fixed_file;
 
-/* 1 when `f` carries a fix that `lockfix fix` applies (a safe rule, a generated fix). */
+/* 1 when `f` carries a fix that `lockfix fix` applies: a generated fix of a safe
+ * rule, or of an unsafe rule once lf_fix_allow_unsafe(1) was called. */
 int lf_fix_applicable(const lf_finding *f);
+/* 1 when `f` carries a generated fix of an unsafe rule (LF_FIX_UNSAFE), applied
+ * or not. */
+int lf_fix_is_unsafe(const lf_finding *f);
+/* `lockfix fix --unsafe-fixes`: let lf_fix_applicable take the unsafe fixes too.
+ * Process-wide, set once by the command line before any fix is applied (the
+ * default, 0, is what every other caller wants: scan, the tests, the fuzzers). */
+void lf_fix_allow_unsafe(int allow);
 
 /* Apply every applicable fix among findings[0..n) to src. Edits offered by several
  * findings byte for byte are applied once. Returns 1 (out filled, possibly with

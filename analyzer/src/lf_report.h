@@ -31,7 +31,8 @@ typedef struct lf_report_summary {
     size_t files_partial;       /* analyzed only down to the query depth limit */
     size_t findings;
     size_t by_severity[4];      /* indexed by lf_severity */
-    size_t fixable;             /* findings with a fix `lockfix fix` can apply */
+    size_t fixable;             /* findings with a safe fix `lockfix fix` applies */
+    size_t unsafe_fixable;      /* findings with an unsafe fix (applied only with --unsafe-fixes) */
     size_t failing;             /* findings at or above fail_on */
 } lf_report_summary;
 

@@ -530,8 +530,19 @@ static int parse_docs(parse_ctx *pc, const cJSON *v, lf_rule *r) {
             (r->docs.known_problems = required_text(pc, v, "known_problems", "docs")));
 }
 
+const char *lf_fix_safety_name(lf_fix_safety s) {
+    switch (s) {
+    case LF_FIX_SAFE: return "safe";
+    case LF_FIX_UNSAFE: return "unsafe";
+    case LF_FIX_SUGGESTION: return "suggestion";
+    default: return "none";
+    }
+}
+
+int lf_fix_safety_generates(lf_fix_safety s) { return s == LF_FIX_SAFE || s == LF_FIX_UNSAFE; }
+
 lf_fix_safety lf_rule_fix_safety_for(const lf_rule *r, lf_lang lang) {
-    if (r->fix_safety == LF_FIX_SAFE && r->fix_languages && !(r->fix_languages & LF_LANG_BIT(lang)))
+    if (lf_fix_safety_generates(r->fix_safety) && r->fix_languages && !(r->fix_languages & LF_LANG_BIT(lang)))
         return LF_FIX_SUGGESTION;
     return r->fix_safety;
 }
@@ -545,22 +556,26 @@ static int parse_fix(parse_ctx *pc, const cJSON *v, lf_rule *r) {
         return 0;
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(v, "safety");
     if (!cJSON_IsString(s))
-        return problem(pc, line, "fix.safety must be one of \"safe\", \"suggestion\", \"none\"");
+        return problem(pc, line, "fix.safety must be one of \"safe\", \"unsafe\", \"suggestion\", \"none\"");
     if (!strcmp(s->valuestring, "safe"))
         r->fix_safety = LF_FIX_SAFE;
+    else if (!strcmp(s->valuestring, "unsafe"))
+        r->fix_safety = LF_FIX_UNSAFE;
     else if (!strcmp(s->valuestring, "suggestion"))
         r->fix_safety = LF_FIX_SUGGESTION;
     else if (!strcmp(s->valuestring, "none"))
         r->fix_safety = LF_FIX_NONE;
     else
         return problem(pc, key_line(pc, "fix", "safety"),
-                       "fix.safety \"%s\" is not one of \"safe\", \"suggestion\", \"none\"", s->valuestring);
+                       "fix.safety \"%s\" is not one of \"safe\", \"unsafe\", \"suggestion\", \"none\"",
+                       s->valuestring);
     const cJSON *g = cJSON_GetObjectItemCaseSensitive(v, "generator");
     if (g) {
         if (!cJSON_IsString(g))
             return problem(pc, key_line(pc, "fix", "generator"), "fix.generator must be a string");
-        if (r->fix_safety != LF_FIX_SAFE)
-            return problem(pc, key_line(pc, "fix", "generator"), "fix.generator needs fix.safety \"safe\"");
+        if (!lf_fix_safety_generates(r->fix_safety))
+            return problem(pc, key_line(pc, "fix", "generator"),
+                           "fix.generator needs fix.safety \"safe\" or \"unsafe\"");
         r->fixer = lf_fixer_find(g->valuestring);
         if (!r->fixer && lf_rule_test_fixer_find)
             r->fixer = lf_rule_test_fixer_find(g->valuestring);

@@ -22,8 +22,17 @@ typedef struct lf_prefilter_group {
 typedef enum lf_fix_safety {
     LF_FIX_NONE = 0,       /* no fix, no suggestion */
     LF_FIX_SUGGESTION = 1, /* advice in the docs/message only; never applied */
-    LF_FIX_SAFE = 2        /* applied by `lockfix fix` */
+    LF_FIX_SAFE = 2,       /* applied by `lockfix fix` */
+    LF_FIX_UNSAFE = 3      /* generated and reported, but applied by `lockfix fix` only with
+                              --unsafe-fixes: the rewrite is correct, yet changes behaviour beyond
+                              the bug (LF104's lock makes a process wait), as ruff's unsafe fixes */
 } lf_fix_safety;
+
+/* "none" "suggestion" "safe" "unsafe": the name rule documents, `lockfix rules`
+ * and the JSON/SARIF reports use. */
+const char *lf_fix_safety_name(lf_fix_safety s);
+/* 1 for the safeties whose rules run a fix generator (safe and unsafe). */
+int lf_fix_safety_generates(lf_fix_safety s);
 
 typedef struct lf_rule_docs {
     char *what;        /* What it does */

@@ -8,14 +8,6 @@
 #include "lf_report.h"
 #include "lf_witness.h"
 
-static const char *fix_safety_name(lf_fix_safety s) {
-    switch (s) {
-    case LF_FIX_SAFE: return "safe";
-    case LF_FIX_SUGGESTION: return "suggestion";
-    default: return "none";
-    }
-}
-
 static void add_position(cJSON *o, const char *line_key, const char *col_key, const lf_source *src, uint32_t byte) {
     uint32_t line, col;
     lf_source_position(src, byte, &line, &col);
@@ -30,7 +22,7 @@ static cJSON *fix_json(const lf_scan_file *f, const lf_finding *fd) {
     lf_fix_safety safety = fd->rule->fix_safety;
     if (lf_lang_from_path(fd->path, &lang))
         safety = lf_rule_fix_safety_for(fd->rule, lang);
-    cJSON_AddStringToObject(fix, "safety", fix_safety_name(safety));
+    cJSON_AddStringToObject(fix, "safety", lf_fix_safety_name(safety));
     if (!fd->fix) {
         if (fd->no_fix_reason)
             cJSON_AddStringToObject(fix, "reason", fd->no_fix_reason);
@@ -128,6 +120,7 @@ void lf_report_json(lf_strbuf *out, const lf_scan *s) {
     cJSON_AddNumberToObject(js, "warnings", (double)sum.by_severity[LF_SEV_WARNING]);
     cJSON_AddNumberToObject(js, "info", (double)sum.by_severity[LF_SEV_INFO]);
     cJSON_AddNumberToObject(js, "fixable", (double)sum.fixable);
+    cJSON_AddNumberToObject(js, "unsafe_fixable", (double)sum.unsafe_fixable);
     cJSON_AddStringToObject(js, "fail_on", lf_severity_name(s->config.fail_on));
     cJSON_AddNumberToObject(js, "failing", (double)sum.failing);
 

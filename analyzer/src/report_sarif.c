@@ -59,14 +59,6 @@ static const char *example_lang(const lf_rule *r) {
     return (r->languages & LF_LANG_BIT(LF_LANG_PYTHON)) ? "python" : "typescript";
 }
 
-static const char *fix_safety_name(lf_fix_safety s) {
-    switch (s) {
-    case LF_FIX_SAFE: return "safe";
-    case LF_FIX_SUGGESTION: return "suggestion";
-    default: return "none";
-    }
-}
-
 static void put_section(lf_strbuf *text, lf_strbuf *md, const char *title, const char *body, const char *code_lang) {
     if (!body || !*body)
         return;
@@ -111,7 +103,7 @@ static cJSON *rule_json(const lf_rule *r) {
     for (int l = 0; l < LF_LANG_COUNT; l++)
         if (r->languages & LF_LANG_BIT(l))
             cJSON_AddItemToArray(langs, cJSON_CreateString(lf_lang_name((lf_lang)l)));
-    cJSON_AddStringToObject(props, "fixSafety", fix_safety_name(r->fix_safety));
+    cJSON_AddStringToObject(props, "fixSafety", lf_fix_safety_name(r->fix_safety));
     cJSON_AddStringToObject(props, "severity", lf_severity_name(r->severity));
     cJSON *tags = cJSON_AddArrayToObject(props, "tags");
     cJSON_AddItemToArray(tags, cJSON_CreateString("concurrency"));
@@ -154,6 +146,9 @@ static void add_snippets(cJSON *phys, const lf_source *src, const lf_finding *fd
 static cJSON *fix_json(const lf_scan_file *f, const lf_finding *fd) {
     cJSON *fix = cJSON_CreateObject();
     add_text(fix, "description", fd->fix->title ? fd->fix->title : "lockfix fix");
+    /* safe: `lockfix fix` applies it; unsafe: only with --unsafe-fixes */
+    cJSON *props = cJSON_AddObjectToObject(fix, "properties");
+    cJSON_AddStringToObject(props, "safety", lf_fix_safety_name(fd->rule->fix_safety));
     cJSON *changes = cJSON_AddArrayToObject(fix, "artifactChanges");
     cJSON *change = cJSON_CreateObject();
     add_artifact_location(change, fd->path);

@@ -3,7 +3,7 @@
  *   lib/state.py:14:9: LF101 message
  *     14 |         if fcntl is not None:
  *        |         ^~~~~~~~~~~~~~~~~~~~~
- *        = fix: ...            (or "= no fix: reason")
+ *        = fix: ...            (or "= unsafe fix (...): ...", "= no fix: reason")
  *        = witness (any platform):
  *          1. A  L10:16  reads ...
  *          => what is lost
@@ -101,6 +101,8 @@ static void put_summary(lf_strbuf *out, const lf_scan *s) {
         lf_strbuf_printf(out, ") in %zu %s", sum.files_with_findings, plural(sum.files_with_findings, "file", "files"));
         if (sum.fixable)
             lf_strbuf_printf(out, "; %zu fixable with `lockfix fix`", sum.fixable);
+        if (sum.unsafe_fixable)
+            lf_strbuf_printf(out, "; %zu with an unsafe fix (`lockfix fix --unsafe-fixes`)", sum.unsafe_fixable);
     }
     if (sum.files_skipped)
         lf_strbuf_printf(out, "; %zu %s skipped", sum.files_skipped, plural(sum.files_skipped, "file", "files"));
@@ -152,7 +154,10 @@ void lf_report_text(lf_strbuf *out, const lf_scan *s) {
                 lf_strbuf_printf(out, "  %*s | ", w, "");
                 put_caret(out, line, len, fd->col, fd->end_line == fd->line ? fd->end_col : UINT32_MAX);
                 lf_strbuf_putc(out, '\n');
-                if (fd->fix)
+                if (fd->fix && fd->rule->fix_safety == LF_FIX_UNSAFE)
+                    lf_strbuf_printf(out, "  %*s = unsafe fix (applied with --unsafe-fixes): %s\n", w, "",
+                                     fd->fix->title ? fd->fix->title : "available");
+                else if (fd->fix)
                     lf_strbuf_printf(out, "  %*s = fix: %s\n", w, "", fd->fix->title ? fd->fix->title : "available");
                 else if (fd->no_fix_reason)
                     lf_strbuf_printf(out, "  %*s = no fix: %s\n", w, "", fd->no_fix_reason);

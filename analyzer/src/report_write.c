@@ -41,7 +41,9 @@ void lf_report_summarize(const lf_scan *s, lf_report_summary *out) {
             out->findings++;
             if (fd->severity <= LF_SEV_ERROR)
                 out->by_severity[fd->severity]++;
-            if (fd->fix)
+            if (fd->fix && fd->rule->fix_safety == LF_FIX_UNSAFE)
+                out->unsafe_fixable++;
+            else if (fd->fix)
                 out->fixable++;
             if (fd->severity >= s->config.fail_on)
                 out->failing++;

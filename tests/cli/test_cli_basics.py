@@ -109,7 +109,7 @@ def test_rules_json_matches_text():
     for rule in doc["rules"]:
         assert set(rule) >= {"id", "name", "summary", "severity", "languages", "fix_safety", "docs"}
         assert rule["severity"] in ("error", "warning", "info")
-        assert rule["fix_safety"] in ("safe", "suggestion", "none")
+        assert rule["fix_safety"] in ("safe", "unsafe", "suggestion", "none")
         assert {"what", "why", "example", "use_instead", "fix_safety"} <= set(rule["docs"]) <= {
                 "what", "why", "example", "use_instead", "fix_safety", "known_problems"}
     assert run("rules", "--format", "yaml").returncode == 2

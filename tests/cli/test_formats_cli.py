@@ -69,7 +69,7 @@ def test_json_schema(project):
     assert [e["content"] for e in lf303["edits"]] == ["    except PermissionError:\n        pass\n"]
     assert doc["summary"] == {
         "files_scanned": 2, "files_with_findings": 1, "files_skipped": 0, "files_partial": 0, "findings": 3, "errors": 1,
-        "warnings": 2, "info": 0, "fixable": 3, "fail_on": "warning", "failing": 3}
+        "warnings": 2, "info": 0, "fixable": 3, "unsafe_fixable": 0, "fail_on": "warning", "failing": 3}
     assert doc["skipped"] == []
     assert doc["partial"] == []
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf104_site.h"
 #include "lf_pyshort.h"
 #include "lf_tree.h"
 #include "lf_ts.h"
@@ -364,7 +365,10 @@ static void accessor_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l, const pa
                                          "through the setter with no lock held: concurrent processes overwrite each "
                                          "other's updates",
                                          what, lf_py_line(src, m->scopes[g].node), lf_py_line(src, w));
-                lf_ctx_emit(ctx, r, msg, SIZE_MAX);
+                lf_ctx_emit_site(ctx, r, msg,
+                                 lf104_site_declined("the read and the write are a getter and a setter of the class: "
+                                                     "a lock around both would have to be taken by their callers"),
+                                 lf104_site_free);
                 lf_ctx_witness(ctx, lf_wit_read_write(src, r, w, (TSNode){0}));
                 free(msg);
                 free(what);
@@ -630,7 +634,10 @@ static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
         char *msg = lf_xasprintf("%s reads a file the %s writes back at line %u (%s) with no lock held: "
                                  "concurrent processes overwrite each other's updates",
                                  r, m->scopes[fn].cls >= 0 ? "class" : "module", lf_py_line(src, wnode), w);
-        lf_ctx_emit(ctx, m->calls[i].node, msg, SIZE_MAX);
+        lf_ctx_emit_site(ctx, m->calls[i].node, msg,
+                         lf104_site_declined("the read and the write are in different functions of the module or "
+                                             "class: a lock around both would have to be taken by their callers"),
+                         lf104_site_free);
         lf_ctx_witness(ctx, lf_wit_read_write(src, m->calls[i].node, wnode, (TSNode){0}));
         free(msg);
         free(r);
@@ -684,7 +691,7 @@ void lf104_ts_run(lf_check_ctx *ctx) {
         char *msg = lf_xasprintf("%s starts a read-modify-write of %s that line %u writes back with no lock held: "
                                  "concurrent processes overwrite each other's updates",
                                  r, what, lf_py_line(src, write));
-        lf_ctx_emit(ctx, read, msg, SIZE_MAX);
+        lf_ctx_emit_site(ctx, read, msg, lf104_ts_site(m, read, write, key), lf104_site_free);
         lf_ctx_witness(ctx, lf_wit_read_write(src, read, write, key));
         free(msg);
         free(r);
@@ -717,7 +724,7 @@ void lf104_ts_run(lf_check_ctx *ctx) {
         char *msg = lf_xasprintf("%s reads and parses %s, and line %u writes it back with no lock held: concurrent "
                                  "processes overwrite each other's updates",
                                  r, what, lf_py_line(src, write));
-        lf_ctx_emit(ctx, call, msg, SIZE_MAX);
+        lf_ctx_emit_site(ctx, call, msg, lf104_ts_site(m, call, write, arg), lf104_site_free);
         lf_ctx_witness(ctx, lf_wit_read_write(src, call, write, arg));
         free(msg);
         free(r);

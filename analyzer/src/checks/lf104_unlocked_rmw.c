@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf104_site.h"
 #include "lf_check.h"
 #include "lf_py.h"
 #include "lf_pyheld.h"
@@ -60,6 +61,8 @@ typedef struct doc_op {
     TSNode data;   /* write: the value written; read: null */
     int32_t scope; /* the function it happens in */
     int write;
+    lf104_path_kind kind; /* where `path` comes from (the fix trusts only a path spelled here) */
+    TSNode moved;         /* write: the later move of its temp onto the path (os.replace & co), or null */
 } doc_op;
 
 typedef LF_VEC(doc_op) op_vec;
@@ -651,7 +654,8 @@ typedef struct ctx104 {
     op_vec ops;
 } ctx104;
 
-static void push_op(ctx104 *c, TSNode call, TSNode path, TSNode data, int32_t scope, int write) {
+static void push_op(ctx104 *c, TSNode call, TSNode path, TSNode data, int32_t scope, int write,
+                    lf104_path_kind kind) {
     doc_op op;
     memset(&op, 0, sizeof op);
     op.call = call;
@@ -660,6 +664,7 @@ static void push_op(ctx104 *c, TSNode call, TSNode path, TSNode data, int32_t sc
     op.data = data;
     op.scope = scope;
     op.write = write;
+    op.kind = kind;
     LF_VEC_PUSH(&c->ops, op);
 }
 
@@ -721,18 +726,18 @@ static void collect_ops(ctx104 *c) {
             continue;
         TSNode p = direct_read(c->l, call);
         if (!ts_node_is_null(p)) {
-            push_op(c, call, p, (TSNode){0}, s, 0);
+            push_op(c, call, p, (TSNode){0}, s, 0, LF104_PATH_DIRECT);
             continue;
         }
         p = direct_write(c->l, call, &data);
         if (!ts_node_is_null(p)) {
-            push_op(c, call, p, data, s, 1);
+            push_op(c, call, p, data, s, 1, LF104_PATH_DIRECT);
             continue;
         }
         int wr = 0;
         p = document_file_op(m, call, &wr, &data);
         if (!ts_node_is_null(p)) {
-            push_op(c, call, p, wr ? data : (TSNode){0}, s, wr);
+            push_op(c, call, p, wr ? data : (TSNode){0}, s, wr, LF104_PATH_DIRECT);
             continue;
         }
         int skip = 0;
@@ -742,12 +747,12 @@ static void collect_ops(ctx104 *c) {
             if (hi->reads) {
                 TSNode path = hi->read_param ? arg_for(m, &c->ps, call, hi->read_param, skip) : hi->read_path;
                 if (!ts_node_is_null(path))
-                    push_op(c, call, path, (TSNode){0}, s, 0);
+                    push_op(c, call, path, (TSNode){0}, s, 0, LF104_PATH_HELPER);
             } else if (hi->writes) {
                 TSNode path = hi->write_param ? arg_for(m, &c->ps, call, hi->write_param, skip) : hi->write_path;
                 TSNode d = arg_for(m, &c->ps, call, hi->data_param, skip);
                 if (!ts_node_is_null(path) && !ts_node_is_null(d))
-                    push_op(c, call, path, d, s, 1);
+                    push_op(c, call, path, d, s, 1, LF104_PATH_HELPER);
             }
             continue;
         }
@@ -760,11 +765,11 @@ static void collect_ops(ctx104 *c) {
         if (ts_node_is_null(a0))
             continue;
         if (named_reader(m->src, name))
-            push_op(c, call, a0, (TSNode){0}, s, 0);
+            push_op(c, call, a0, (TSNode){0}, s, 0, LF104_PATH_NAMED);
         else if (named_writer(m->src, name)) {
             TSNode a1 = lf_pylock_arg(m, call, 1, NULL);
             if (!ts_node_is_null(a1))
-                push_op(c, call, a0, a1, s, 1);
+                push_op(c, call, a0, a1, s, 1, LF104_PATH_NAMED);
         }
     }
     /* A write to a temp path moved onto P afterwards writes P. */
@@ -785,6 +790,7 @@ static void collect_ops(ctx104 *c) {
                 lf_pylock_key_same(c->l, &op->key, &kf)) {
                 op->path = to;
                 op->key = lf_pylock_key_of(c->l, to);
+                op->moved = m->calls[i].node;
             }
         }
     }
@@ -885,6 +891,40 @@ static const rmw_pair *derived_elsewhere(const ctx104 *c, const pair_vec *pairs,
     return NULL;
 }
 
+/* lockrt's lock is not reentrant: a span that calls a function of the module
+ * whose own read-modify-write gets a lock too would, on the same document,
+ * wait for itself until the timeout, then run that update unlocked. Keys do
+ * not follow a path through a call's parameters, so any such callee declines. */
+static char *takes_the_lock_again(const ctx104 *c, const pair_vec *pairs, const rmw_pair *p, const lf104_site *site) {
+    const doc_op *r = &c->ops.items[p->read];
+    uint32_t a = ts_node_start_byte(site->first), b = ts_node_end_byte(site->last);
+    for (size_t i = 0; i < c->m->n_calls; i++) {
+        const lf_pycall *call = &c->m->calls[i];
+        uint32_t at = ts_node_start_byte(call->node);
+        if (at < a || at >= b || call->scope != r->scope)
+            continue;
+        int skip = 0;
+        int32_t h = lf_pylock_local_callee(c->l, call->node, &skip);
+        for (size_t k = 0; h >= 0 && h != r->scope && c->held && k < c->ops.len; k++) {
+            const doc_op *o = &c->ops.items[k];
+            if (o->scope == h && !o->write && lf_pyheld_at(c->held, h, o->call))
+                return lf_xasprintf("the read-modify-write calls %s() (line %u), which reads a document under a lock "
+                                    "of its own: if it is this lock, lockrt's lock is not reentrant and the inner "
+                                    "one would wait out the timeout",
+                                    c->m->scopes[h].name, lf_py_line(c->m->src, call->node));
+        }
+        for (size_t k = 0; h >= 0 && k < pairs->len; k++) {
+            const doc_op *o = &c->ops.items[pairs->items[k].read];
+            if (o->scope == h && h != r->scope)
+                return lf_xasprintf("the read-modify-write calls %s() (line %u), which has a read-modify-write of "
+                                    "its own that this fix locks too: on the same document, lockrt's lock is not "
+                                    "reentrant and the inner one would wait out the timeout",
+                                    c->m->scopes[h].name, lf_py_line(c->m->src, call->node));
+        }
+    }
+    return NULL;
+}
+
 static void report_pair(lf_check_ctx *ctx, const ctx104 *c, const pair_vec *pairs, const rmw_pair *p) {
     const rmw_pair *other = p->lost ? NULL : derived_elsewhere(c, pairs, p);
     if (!p->lost && !other)
@@ -905,7 +945,14 @@ static void report_pair(lf_check_ctx *ctx, const ctx104 *c, const pair_vec *pair
                            "lost (every platform)",
                            rd, path, wr, lf_py_line(src, w->call),
                            lf_py_line(src, c->ops.items[other->read].call));
-    lf_ctx_emit(ctx, r->call, msg, SIZE_MAX);
+    /* The fix's span runs to the move of a temp onto the path: the write
+     * lands there. */
+    TSNode last = ts_node_is_null(w->moved) ? w->call : w->moved;
+    lf104_path_kind kind = r->kind > w->kind ? r->kind : w->kind;
+    lf104_site *site = lf104_py_site(c->m, r->scope, r->call, last, r->path, kind);
+    if (!site->decline)
+        site->decline = takes_the_lock_again(c, pairs, p, site);
+    lf_ctx_emit_site(ctx, r->call, msg, site, lf104_site_free);
     lf_ctx_witness(ctx, p->lost ? lf_wit_read_write(src, r->call, w->call, r->path)
                                 : lf_wit_stale_copy(src, r->call, w->call, c->ops.items[other->read].call,
                                                     c->ops.items[other->write].call));

@@ -406,33 +406,6 @@ static void plan_import(lf_pysem *m, const lf_pyoptional *o, const range_vec *re
     LF_VEC_FREE(&skip);
 }
 
-/* Already `import lockrt` / `from ... import lockrt` at module level? */
-static int binds_lockrt(lf_pysem *m) {
-    size_t n;
-    const lf_pybinding *const *b = lf_pysem_bindings_of(m, 0, "lockrt", &n);
-    for (size_t i = 0; i < n; i++)
-        if (b[i]->kind == LF_PYBIND_IMPORT)
-            return 1;
-    return 0;
-}
-
-/* Where the lockrt import goes when no guard is there to take its place: after
- * the module header (shebang, licence comments, docstring, __future__ imports:
- * lf_pyfix_header_end) and the run of imports that follows it. */
-static uint32_t import_position(const lf_pysem *m) {
-    uint32_t i;
-    uint32_t at = lf_pyfix_header_end(m->src, m->root, &i);
-    for (uint32_t n = ts_node_named_child_count(m->root); i < n; i++) {
-        TSNode st = ts_node_named_child(m->root, i);
-        if (lf_tree_is(st, "comment"))
-            continue;
-        if (!lf_tree_is(st, "import_statement") && !lf_tree_is(st, "import_from_statement"))
-            break;
-        at = lf_tree_next_line_start(m->src, ts_node_end_byte(st));
-    }
-    return at;
-}
-
 /* ---- the generator ---- */
 
 static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
@@ -473,7 +446,7 @@ static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
         memset(&shared, 0, sizeof shared);
         lf_vendor_plan plan;
         lf_vendor_plan_python(ctx->src->path, ctx->runtime_dir, &plan);
-        const char *import_line = binds_lockrt(m) ? "" : plan.import_line;
+        const char *import_line = lf_vendor_python_binds_lockrt(m) ? "" : plan.import_line;
         const lf_pyoptional *done[16];
         size_t n_done = 0;
         for (size_t i = 0; i < n; i++) {
@@ -493,7 +466,7 @@ static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
             LF_VEC_FREE(&ip.removals);
         }
         if (*import_line)
-            lf_fix_add_import(&shared, import_position(m), import_line);
+            lf_fix_add_import(&shared, lf_vendor_python_import_at(m), import_line);
         for (size_t i = 0; i < n; i++) {
             if (!texts[i])
                 continue;

@@ -7,6 +7,7 @@
 
 void lf401_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n); /* lf401_ts_unique_temp.c */
 void lf303_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n); /* lf303_ts_esrch.c */
+void lf104_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n); /* lf104_ts_lockrt.c */
 
 /* Helpers shared by them (lf_tsfix.c). */
 /* A name not mentioned under `scope` (malloc'd): the first free candidate,

@@ -7,6 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lf_pyfix.h"
+#include "lf_pysem.h"
+#include "lf_tree.h"
 #include "lf_util.h"
 
 /* Bounds on what the style sniffing reads: a package is a handful of modules. */
@@ -169,4 +172,27 @@ void lf_vendor_plan_free(lf_vendor_plan *p) {
         free(p->files[i].content);
     }
     memset(p, 0, sizeof *p);
+}
+
+int lf_vendor_python_binds_lockrt(struct lf_pysem *m) {
+    size_t n;
+    const lf_pybinding *const *b = lf_pysem_bindings_of(m, 0, "lockrt", &n);
+    for (size_t i = 0; i < n; i++)
+        if (b[i]->kind == LF_PYBIND_IMPORT)
+            return 1;
+    return 0;
+}
+
+uint32_t lf_vendor_python_import_at(const struct lf_pysem *m) {
+    uint32_t i;
+    uint32_t at = lf_pyfix_header_end(m->src, m->root, &i);
+    for (uint32_t n = ts_node_named_child_count(m->root); i < n; i++) {
+        TSNode st = ts_node_named_child(m->root, i);
+        if (lf_tree_is(st, "comment"))
+            continue;
+        if (!lf_tree_is(st, "import_statement") && !lf_tree_is(st, "import_from_statement"))
+            break;
+        at = lf_tree_next_line_start(m->src, ts_node_end_byte(st));
+    }
+    return at;
 }

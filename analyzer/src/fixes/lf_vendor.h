@@ -42,4 +42,14 @@ void lf_vendor_plan_python(const char *module_path, const char *runtime_dir, lf_
 void lf_vendor_plan_node(const char *module_path, lf_vendor_plan *out);
 void lf_vendor_plan_free(lf_vendor_plan *p);
 
+struct lf_pysem;
+/* 1 when the module already imports a name `lockrt` at module level (the
+ * fixes that use lockrt then add no import). */
+int lf_vendor_python_binds_lockrt(struct lf_pysem *m);
+/* Where a new lockrt import goes: after the module header (shebang, licence
+ * comments, docstring, __future__ imports: lf_pyfix_header_end) and the run of
+ * imports that follows it. Byte-identical for every fix of a file, so the
+ * import LF101's and LF104's fixes both add is applied once. */
+uint32_t lf_vendor_python_import_at(const struct lf_pysem *m);
+
 #endif

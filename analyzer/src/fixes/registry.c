@@ -6,6 +6,7 @@
 
 /* Each fixer lives in its own file under fixes/ and is declared here. */
 extern const lf_fixer lf101_lockrt;
+extern const lf_fixer lf104_lockrt;
 extern const lf_fixer lf201_confined_path;
 extern const lf_fixer lf301_release_owned;
 extern const lf_fixer lf303_esrch;
@@ -13,6 +14,7 @@ extern const lf_fixer lf401_unique_temp;
 
 static const lf_fixer *const k_fixers[] = {
     &lf101_lockrt,
+    &lf104_lockrt,
     &lf201_confined_path,
     &lf301_release_owned,
     &lf303_esrch,

@@ -1,7 +1,8 @@
 'use strict';
 // lockrt (vendored, pure JavaScript): identity-bound release of an
 // exclusively created lock file. Copied next to a module by `lockfix fix`
-// (LF301); needs no addon. One CommonJS file so ESM and CommonJS modules,
+// (LF301, and LF104's exclusive lock: acquireLockSync / acquireLock below);
+// needs no addon. One CommonJS file so ESM and CommonJS modules,
 // .js/.mjs/.cjs/.ts alike, can import it (`import { x } from "./lockrt.cjs"`).
 //
 // The module keeps creating its lock exactly as before (same flags, mode and
@@ -227,6 +228,219 @@ async function rmOwned(file, options) {
   return undefined;
 }
 
+// ---------------------------------------------------------------------------
+// An exclusive lock (lockfix's LF104 fix): lockrt's lockfile strategy in pure
+// JavaScript (docs/lockrt.md, sections 2 and 3). The lock is held while the
+// lock file holds this process's owner record, exactly the bytes lockrt
+// writes ({"pid":..,"start_time":..,"host":"..","token":".."} and a newline),
+// created exclusively. A record is reclaimed only when its owner is provably
+// gone (same host and no such process, a zombie, or another start time: the
+// pid was reused); time never breaks a live holder. A file that is not
+// exactly a record is never removed. The wait is bounded (10 s by default);
+// the release removes the record only while the path still names the inode
+// this process created (releaseIfOwnedSync).
+//
+// acquireLockSync / acquireLock return a release function. When the lock is
+// not acquired in time, or cannot be taken at all (the directory is missing,
+// read-only, a foreign file sits at the lock path), they return a release that
+// does nothing and the caller runs unlocked, as it did before the fix.
+
+const os = require('os');
+
+const RECORD = /^\{"pid":([1-9][0-9]{0,18}),"start_time":(0|[1-9][0-9]{0,19}),"host":"((?:[^"\\\x00-\x1f\x7f]|\\"|\\\\|\\u00[0-9a-f]{2})*)","token":"([0-9a-f]{32})"\}\n$/;
+const FOREIGN_GRACE_MS = 30000; // a creator may be between its create and its write
+const PID_MAX = 0x7fffffff;
+
+function procStat(pid) {
+  // [state, starttime] from /proc/<pid>/stat; 'gone' when there is no entry;
+  // null when it cannot be read (not Linux, hidepid).
+  let raw;
+  try {
+    raw = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch (e) {
+    return e.code === 'ENOENT' ? 'gone' : null;
+  }
+  const fields = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+  if (fields.length < 20) return null;
+  return [fields[0], fields[19]];
+}
+
+let ownStart = null;
+function ownStartTime() {
+  if (ownStart === null) {
+    const st = process.platform === 'linux' ? procStat(process.pid) : null;
+    ownStart = Array.isArray(st) && /^(0|[1-9][0-9]*)$/.test(st[1]) ? st[1] : '0';
+  }
+  return ownStart;
+}
+
+function escapeHost(host) {
+  let out = '';
+  for (const ch of host) {
+    const c = ch.codePointAt(0);
+    if (ch === '"' || ch === '\\') out += '\\' + ch;
+    else if (c < 0x20 || c === 0x7f) out += '\\u00' + c.toString(16).padStart(2, '0');
+    else out += ch;
+  }
+  return out;
+}
+
+function unescapeHost(text) {
+  return text.replace(/\\(u00([0-9a-f]{2})|"|\\)/g, (m, what, hex) => (hex ? String.fromCharCode(parseInt(hex, 16)) : what));
+}
+
+function ownRecord() {
+  return `{"pid":${process.pid},"start_time":${ownStartTime()},"host":"${escapeHost(os.hostname())}",` +
+    `"token":"${crypto.randomBytes(16).toString('hex')}"}\n`;
+}
+
+// 'dead' only when the owner is provably gone; 'alive' or 'unknown' hold.
+function ownerLiveness(pid, startTime) {
+  if (pid <= 0 || pid > PID_MAX) return 'unknown';
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    if (e.code === 'ESRCH') return 'dead';
+    return e.code === 'EPERM' ? 'alive' : 'unknown';
+  }
+  if (process.platform !== 'linux') return 'alive';
+  const st = procStat(pid);
+  if (st === 'gone') {
+    try { process.kill(pid, 0); } catch (e) { if (e.code === 'ESRCH') return 'dead'; }
+    return 'alive';
+  }
+  if (st === null) return 'alive';
+  if (st[0] === 'Z' || st[0] === 'X') return 'dead';
+  if (startTime !== '0' && st[1] !== startTime) return 'dead';
+  return 'alive';
+}
+
+function lockError(code, message, file) {
+  const e = new Error(`${message}: '${file}'`);
+  e.code = code;
+  e.path = String(file);
+  return e;
+}
+
+// What sits at the lock path: null (nothing: try the create again), 'held',
+// or { bytes, st } of a record whose owner is provably gone.
+function judge(file) {
+  let fd;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (e) {
+    if (e.code === 'ENOENT') return null;
+    if (e.code === 'ELOOP') throw lockError('LOCKRT_ESYMLINK', 'a symlink sits at the lock path', file);
+    throw e;
+  }
+  let st, bytes;
+  try {
+    st = fs.fstatSync(fd, { bigint: true });
+    if (!st.isFile()) throw lockError('LOCKRT_EBADTYPE', 'not a regular file at the lock path', file);
+    const buf = Buffer.alloc(1025);
+    const n = st.size > 1024n ? 0 : fs.readSync(fd, buf, 0, 1025, 0);
+    bytes = buf.subarray(0, n);
+  } finally {
+    fs.closeSync(fd);
+  }
+  const m = RECORD.exec(bytes.toString('utf8'));
+  if (!m) {
+    if (Date.now() - Number(st.mtimeMs) < FOREIGN_GRACE_MS) return 'held';
+    throw lockError('LOCKRT_ECORRUPT', 'not a lockrt owner record at the lock path (lockrt never removes it)', file);
+  }
+  if (unescapeHost(m[3]) !== os.hostname()) return 'held';
+  return ownerLiveness(Number(m[1]), m[2]) === 'dead' ? { bytes, st } : 'held';
+}
+
+// Remove a dead owner's record, bound to what was judged: rename it aside,
+// check it is still those bytes on that inode, unlink; else put it back.
+function reclaim(file, judged) {
+  const q = quarantineName(path.resolve(String(file)));
+  try {
+    fs.renameSync(file, q);
+  } catch (e) {
+    if (e.code === 'ENOENT') return;
+    throw e;
+  }
+  let same = false;
+  try {
+    const st = fs.lstatSync(q, { bigint: true });
+    same = sameObject(st, judged.st) && fs.readFileSync(q).equals(judged.bytes);
+  } catch { /* gone: nothing to put back */ }
+  if (same) fs.unlinkSync(q);
+  else putBack(q, file);
+}
+
+// One attempt: true when the lock is now ours, false when it is held.
+function tryAcquire(file) {
+  for (let round = 0; round < 4; round++) {
+    try {
+      writeFileExclusiveSync(file, ownRecord(), { flag: 'wx', mode: 0o644 });
+      return true;
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+    }
+    const verdict = judge(file);
+    if (verdict === 'held') return false;
+    if (verdict !== null) reclaim(file, verdict);
+  }
+  return false;
+}
+
+function releaser(file) {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    try { releaseIfOwnedSync(file); } catch { /* the record stays; its owner's exit makes it reclaimable */ }
+  };
+}
+
+function nothing() {}
+
+function timeoutOf(options) {
+  const t = options && options.timeout !== undefined ? Number(options.timeout) : 10000;
+  return Number.isFinite(t) && t >= 0 ? t : 10000;
+}
+
+const napCell = new Int32Array(new SharedArrayBuffer(4));
+
+/** Take the exclusive lock at `file` (a sibling lock file such as
+ * `state.json.lock`), waiting at most options.timeout ms (10000). Returns the
+ * release function; a no-op one when the lock was not taken (see above). */
+function acquireLockSync(file, options) {
+  const deadline = Date.now() + timeoutOf(options);
+  let delay = 1;
+  try {
+    for (;;) {
+      if (tryAcquire(file)) return releaser(file);
+      const left = deadline - Date.now();
+      if (left <= 0) return nothing;
+      Atomics.wait(napCell, 0, 0, Math.min(delay * (0.5 + Math.random() / 2), left));
+      delay = Math.min(delay * 2, 50);
+    }
+  } catch {
+    return nothing;
+  }
+}
+
+/** acquireLockSync for async code: the wait does not block the event loop. */
+async function acquireLock(file, options) {
+  const deadline = Date.now() + timeoutOf(options);
+  let delay = 1;
+  try {
+    for (;;) {
+      if (tryAcquire(file)) return releaser(file);
+      const left = deadline - Date.now();
+      if (left <= 0) return nothing;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(delay * (0.5 + Math.random() / 2), left)));
+      delay = Math.min(delay * 2, 50);
+    }
+  } catch {
+    return nothing;
+  }
+}
+
 exports.writeFileExclusiveSync = writeFileExclusiveSync;
 exports.writeFileExclusive = writeFileExclusive;
 exports.openExclusiveSync = openExclusiveSync;
@@ -236,3 +450,5 @@ exports.unlinkOwnedSync = unlinkOwnedSync;
 exports.rmOwnedSync = rmOwnedSync;
 exports.unlinkOwned = unlinkOwned;
 exports.rmOwned = rmOwned;
+exports.acquireLockSync = acquireLockSync;
+exports.acquireLock = acquireLock;

@@ -1,4 +1,4 @@
-// Types of the vendored lockrt.cjs (added by `lockfix fix`, LF301).
+// Types of the vendored lockrt.cjs (added by `lockfix fix`, LF301 and LF104).
 import type { PathLike, WriteFileOptions, OpenMode, Mode, RmOptions } from "fs";
 
 export type ReleaseResult = "released" | "not-owned" | "missing" | "unknown";
@@ -12,3 +12,7 @@ export declare function unlinkOwnedSync(file: PathLike): void;
 export declare function rmOwnedSync(file: PathLike, options?: RmOptions): void;
 export declare function unlinkOwned(file: PathLike): Promise<void>;
 export declare function rmOwned(file: PathLike, options?: RmOptions): Promise<void>;
+export interface LockOptions { timeout?: number }
+/** Take the exclusive lock at `file`; the release function it returns does nothing when the lock was not taken. */
+export declare function acquireLockSync(file: PathLike, options?: LockOptions): () => void;
+export declare function acquireLock(file: PathLike, options?: LockOptions): Promise<() => void>;

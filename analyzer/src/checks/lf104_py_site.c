@@ -1,0 +1,358 @@
+/* LF104's site in Python (lf104_site.h): the statements a lock around one
+ * read-modify-write must cover, and what would make taking it there change
+ * more than blocking. Works on the tree and the semantic model; iterative. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf104_site.h"
+#include "lf_check.h"
+#include "lf_py.h"
+#include "lf_pyshort.h"
+#include "lf_tree.h"
+#include "lf_util.h"
+
+void lf104_site_free(void *site) {
+    lf104_site *s = site;
+    if (!s)
+        return;
+    free(s->decline);
+    free(s);
+}
+
+lf104_site *lf104_site_declined(const char *why) {
+    lf104_site *s = lf_xcalloc(1, sizeof *s);
+    s->decline = lf_xstrdup(why);
+    return s;
+}
+
+/* The innermost block of the function that holds both calls (null when none
+ * below the function's body). */
+static TSNode common_block(TSNode body, TSNode r, TSNode w) {
+    for (TSNode n = r; !ts_node_is_null(n); n = ts_node_parent(n)) {
+        if (lf_tree_is(n, "block") && lf_tree_within(w, n))
+            return n;
+        if (ts_node_eq(n, body))
+            break;
+    }
+    return (TSNode){0};
+}
+
+/* The statement of `block` that holds n. */
+static TSNode child_holding(TSNode block, TSNode n) {
+    TSNode p = ts_node_parent(n);
+    while (!ts_node_is_null(p) && !ts_node_eq(p, block)) {
+        n = p;
+        p = ts_node_parent(n);
+    }
+    return n;
+}
+
+/* ---- what a lock cannot be held across ---- */
+
+typedef struct hazard {
+    TSNode at;          /* the first yield / await / async construct in the span */
+    const char *what;   /* "yield" or "await" */
+} hazard;
+
+static lf_walk_action visit_hazard(TSNode n, void *ud) {
+    hazard *h = ud;
+    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "lambda") || lf_tree_is(n, "class_definition"))
+        return LF_WALK_SKIP; /* runs later, or in its own frame */
+    const char *what = lf_tree_is(n, "yield") ? "yield" : lf_tree_is(n, "await") || lf_tree_is(n, "async") ? "await" : NULL;
+    if (!what)
+        return LF_WALK_CONTINUE;
+    h->at = n;
+    h->what = what;
+    return LF_WALK_STOP;
+}
+
+static char *span_hazard(const lf_source *src, TSNode first, TSNode last) {
+    hazard h;
+    memset(&h, 0, sizeof h);
+    for (TSNode x = first; !ts_node_is_null(x) && !h.what; x = ts_node_next_named_sibling(x)) {
+        lf_tree_walk(x, visit_hazard, &h);
+        if (ts_node_eq(x, last))
+            break;
+    }
+    if (!h.what)
+        return NULL;
+    if (!strcmp(h.what, "yield"))
+        return lf_xasprintf("the read-modify-write spans a `yield` (line %u): the lock would stay held while the "
+                            "generator is suspended, for as long as its consumer likes",
+                            lf_py_line(src, h.at));
+    return lf_xasprintf("the read-modify-write spans an `await` (line %u): a blocking lock held across it stalls the "
+                        "event loop, and another task of this process waiting for the same lock would never let it "
+                        "go",
+                        lf_py_line(src, h.at));
+}
+
+/* ---- the path, evaluated once more for the lock ---- */
+
+/* Calls that build a path from their arguments and do nothing else. */
+static const char *const k_pure_path_calls[] = {"os.path.join", "posixpath.join", "ntpath.join", "os.path.abspath",
+                                                "os.path.normpath", "os.path.expanduser", "os.fspath", "str",
+                                                "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", NULL};
+/* Path methods that compute a new path from the receiver and their arguments. */
+static const char *const k_pure_path_methods[] = {"joinpath", "with_suffix", "with_name", "with_stem", "expanduser",
+                                                  NULL};
+
+static int pure_method(const lf_source *src, TSNode fn) {
+    if (!lf_tree_is(fn, "attribute"))
+        return 0;
+    TSNode name = lf_tree_field(fn, "attribute");
+    for (size_t i = 0; k_pure_path_methods[i]; i++)
+        if (lf_tree_text_eq(src, name, k_pure_path_methods[i]))
+            return 1;
+    return 0;
+}
+
+/* 1 when evaluating e again before the read gives the value the read and the
+ * write use, with no effect of its own: names, attributes, literals without
+ * interpolation, `+` and `/` of those, literal subscripts and the pure path
+ * builders above. */
+static int stable_expression(lf_pysem *m, TSNode e) {
+    LF_VEC(TSNode) stack = {0};
+    LF_VEC_PUSH(&stack, e);
+    int ok = 1;
+    while (ok && stack.len) {
+        TSNode n = stack.items[--stack.len];
+        if (lf_tree_is(n, "identifier") || lf_tree_is(n, "integer") || lf_tree_is(n, "string_content") ||
+            lf_tree_is(n, "string_start") || lf_tree_is(n, "string_end") || lf_tree_is(n, "escape_sequence") ||
+            lf_tree_is(n, "comment"))
+            continue;
+        if (lf_tree_is(n, "attribute")) {
+            LF_VEC_PUSH(&stack, lf_tree_field(n, "object"));
+            continue;
+        }
+        if (lf_tree_is(n, "subscript")) {
+            TSNode idx = lf_tree_field(n, "subscript");
+            ok = lf_tree_is(idx, "string") || lf_tree_is(idx, "integer");
+            LF_VEC_PUSH(&stack, lf_tree_field(n, "value"));
+            LF_VEC_PUSH(&stack, idx);
+            continue;
+        }
+        if (lf_tree_is(n, "binary_operator")) {
+            TSNode op = lf_tree_field(n, "operator");
+            ok = lf_tree_text_eq(m->src, op, "+") || lf_tree_text_eq(m->src, op, "/");
+        } else if (lf_tree_is(n, "call")) {
+            TSNode fn = lf_tree_field(n, "function");
+            ok = lf_pysem_call_is(m, n, k_pure_path_calls) || pure_method(m->src, fn);
+            TSNode args = lf_tree_field(n, "arguments");
+            if (ok && lf_tree_is(fn, "attribute"))
+                LF_VEC_PUSH(&stack, lf_tree_field(fn, "object"));
+            for (uint32_t i = 0; ok && i < ts_node_named_child_count(args); i++) {
+                TSNode a = ts_node_named_child(args, i);
+                ok = !lf_tree_is(a, "keyword_argument") && !lf_tree_is(a, "list_splat") &&
+                     !lf_tree_is(a, "dictionary_splat");
+                LF_VEC_PUSH(&stack, a);
+            }
+            continue;
+        } else if (!lf_tree_is(n, "string") && !lf_tree_is(n, "concatenated_string") &&
+                   !lf_tree_is(n, "parenthesized_expression")) {
+            ok = 0; /* interpolations, conditionals, other calls: evaluated again, they could differ */
+        }
+        for (uint32_t i = 0; ok && i < ts_node_named_child_count(n); i++)
+            LF_VEC_PUSH(&stack, ts_node_named_child(n, i));
+    }
+    LF_VEC_FREE(&stack);
+    return ok;
+}
+
+/* The names and attribute chains the path reads (`self.path`, `base`), and
+ * their plain identifiers apart. */
+typedef struct path_parts {
+    LF_VEC(TSNode) refs;  /* identifiers and attributes: an assignment to one changes the path */
+    LF_VEC(TSNode) names; /* identifiers read as variables (not attribute names) */
+} path_parts;
+
+static void collect_parts(TSNode e, path_parts *pp) {
+    LF_VEC(TSNode) stack = {0};
+    LF_VEC_PUSH(&stack, e);
+    while (stack.len) {
+        TSNode n = stack.items[--stack.len];
+        if (lf_tree_is(n, "identifier")) {
+            LF_VEC_PUSH(&pp->refs, n);
+            LF_VEC_PUSH(&pp->names, n);
+            continue;
+        }
+        if (lf_tree_is(n, "attribute")) {
+            LF_VEC_PUSH(&pp->refs, n);
+            LF_VEC_PUSH(&stack, lf_tree_field(n, "object"));
+            continue;
+        }
+        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+            LF_VEC_PUSH(&stack, ts_node_named_child(n, i));
+    }
+    LF_VEC_FREE(&stack);
+}
+
+typedef struct rebind_search {
+    const lf_source *src;
+    const path_parts *pp;
+    TSNode hit;
+} rebind_search;
+
+static int targets_part(const rebind_search *r, TSNode target) {
+    LF_VEC(TSNode) stack = {0};
+    LF_VEC_PUSH(&stack, target);
+    int hit = 0;
+    while (stack.len && !hit) {
+        TSNode t = stack.items[--stack.len];
+        if (lf_tree_is(t, "identifier") || lf_tree_is(t, "attribute") || lf_tree_is(t, "subscript")) {
+            for (size_t i = 0; i < r->pp->refs.len && !hit; i++)
+                hit = lf_tree_equal(r->src, t, r->src, r->pp->refs.items[i], 0);
+            if (lf_tree_is(t, "subscript")) /* `cfg["path"] = ...` changes cfg["path"] */
+                LF_VEC_PUSH(&stack, lf_tree_field(t, "value"));
+            continue;
+        }
+        for (uint32_t i = 0; i < ts_node_named_child_count(t); i++)
+            LF_VEC_PUSH(&stack, ts_node_named_child(t, i));
+    }
+    LF_VEC_FREE(&stack);
+    return hit;
+}
+
+static lf_walk_action visit_rebind(TSNode n, void *ud) {
+    rebind_search *r = ud;
+    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "lambda") || lf_tree_is(n, "class_definition"))
+        return LF_WALK_SKIP;
+    TSNode target = {0};
+    if (lf_tree_is(n, "assignment") || lf_tree_is(n, "augmented_assignment"))
+        target = lf_tree_field(n, "left");
+    else if (lf_tree_is(n, "named_expression"))
+        target = lf_tree_field(n, "name");
+    else if (lf_tree_is(n, "for_statement"))
+        target = lf_tree_field(n, "left");
+    else if (lf_tree_is(n, "as_pattern"))
+        target = lf_tree_field(n, "alias");
+    if (!ts_node_is_null(target) && targets_part(r, target)) {
+        r->hit = n;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* Why the path is not the same value at the new lock, the read and the write
+ * (malloc'd), or NULL. */
+static char *unstable_path(lf_pysem *m, int32_t scope, TSNode path, TSNode first, TSNode last, TSNode write) {
+    const lf_source *src = m->src;
+    if (!stable_expression(m, path)) {
+        char *p = lf_py_short(src, path);
+        char *why = lf_xasprintf("the document's path `%s` is computed by an expression the lock would evaluate once "
+                                 "more before the read, and that could give another value or do something",
+                                 p);
+        free(p);
+        return why;
+    }
+    path_parts pp;
+    memset(&pp, 0, sizeof pp);
+    collect_parts(path, &pp);
+    char *why = NULL;
+    uint32_t at = ts_node_start_byte(first);
+    for (size_t i = 0; i < pp.names.len && !why; i++) {
+        char *name = lf_tree_text(src, pp.names.items[i]);
+        const lf_pybinding *b0 = lf_pysem_binding_at(m, scope, name, at);
+        const lf_pybinding *bp = lf_pysem_binding_at(m, scope, name, ts_node_start_byte(path));
+        const lf_pybinding *bw = lf_pysem_binding_at(m, scope, name, ts_node_start_byte(write));
+        if (b0 != bp || bp != bw)
+            why = lf_xasprintf("`%s`, part of the document's path, is bound again between the lock's place (line %u) "
+                               "and the write (line %u): the lock path would name another file",
+                               name, lf_py_line(src, first), lf_py_line(src, write));
+        free(name);
+    }
+    rebind_search r;
+    memset(&r, 0, sizeof r);
+    r.src = src;
+    r.pp = &pp;
+    for (TSNode x = first; !why && !ts_node_is_null(x) && ts_node_is_null(r.hit); x = ts_node_next_named_sibling(x)) {
+        lf_tree_walk(x, visit_rebind, &r);
+        if (ts_node_eq(x, last))
+            break;
+    }
+    if (!why && !ts_node_is_null(r.hit)) {
+        char *p = lf_py_short(src, path);
+        why = lf_xasprintf("the document's path `%s` is assigned again inside the read-modify-write (line %u): the "
+                           "lock path would not follow it",
+                           p, lf_py_line(src, r.hit));
+        free(p);
+    }
+    LF_VEC_FREE(&pp.refs);
+    LF_VEC_FREE(&pp.names);
+    return why;
+}
+
+/* A path spelled in the helper that reads it still names the same file in
+ * this function when it is built only from the module's own names (a
+ * constant such as STATE_FILE = Path.home() / "state.json") that this
+ * function sees bound the same way. */
+static int module_path(lf_pysem *m, int32_t scope, TSNode path, TSNode at) {
+    if (!stable_expression(m, path))
+        return 0;
+    path_parts pp;
+    memset(&pp, 0, sizeof pp);
+    collect_parts(path, &pp);
+    int32_t hs = lf_pysem_scope_of(m, path);
+    int ok = pp.names.len > 0;
+    for (size_t i = 0; ok && i < pp.names.len; i++) {
+        char *name = lf_tree_text(m->src, pp.names.items[i]);
+        const lf_pybinding *there = lf_pysem_binding_at(m, hs, name, ts_node_start_byte(path));
+        const lf_pybinding *here = lf_pysem_binding_at(m, scope, name, ts_node_start_byte(at));
+        ok = there && there == here && there->scope == 0;
+        free(name);
+    }
+    LF_VEC_FREE(&pp.refs);
+    LF_VEC_FREE(&pp.names);
+    return ok;
+}
+
+/* ---- the site ---- */
+
+static char *find_span(lf_pysem *m, int32_t scope, TSNode read, TSNode write, lf104_site *s) {
+    const lf_source *src = m->src;
+    TSNode fn = m->scopes[scope].node;
+    TSNode body = lf_tree_field(fn, "body");
+    TSNode block = common_block(body, read, write);
+    if (ts_node_is_null(block))
+        return lf_xstrdup("the read and the write share no block of the function that a lock could wrap");
+    s->first = child_holding(block, read);
+    s->last = child_holding(block, write);
+    if (ts_node_eq(s->first, s->last) && !ts_node_eq(lf_py_statement(read), s->first))
+        return lf_xasprintf("the read and the write sit in different clauses of one statement (line %u): a lock "
+                            "around both would have to take in the whole statement",
+                            lf_py_line(src, s->first));
+    if (ts_node_start_byte(s->last) < ts_node_start_byte(s->first))
+        return lf_xstrdup("the write comes before the read in the block");
+    return NULL;
+}
+
+lf104_site *lf104_py_site(lf_pysem *m, int32_t scope, TSNode read, TSNode write, TSNode path, lf104_path_kind kind) {
+    lf104_site *s = lf_xcalloc(1, sizeof *s);
+    s->path = path;
+    s->scope = scope;
+    const lf_source *src = m->src;
+    if (scope <= 0 || (size_t)scope >= m->n_scopes || m->scopes[scope].kind != LF_PYSCOPE_FUNCTION) {
+        s->decline = lf_xstrdup("the read-modify-write is not in a function");
+        return s;
+    }
+    if (kind == LF104_PATH_NAMED) {
+        char *call = lf_py_short(src, read), *p = lf_py_short(src, path);
+        s->decline = lf_xasprintf("the document is read through %s, a helper of another module, whose argument `%s` "
+                                  "need not be a file path: where its lock file belongs is for the code's owner",
+                                  call, p);
+        free(call);
+        free(p);
+        return s;
+    }
+    if (!lf_tree_within(path, m->scopes[scope].node) && !module_path(m, scope, path, read)) {
+        s->decline = lf_xasprintf("the document's path is spelled in the helper that reads it (line %u), not in this "
+                                  "function, so the lock cannot name it here",
+                                  lf_py_line(src, path));
+        return s;
+    }
+    s->decline = find_span(m, scope, read, write, s);
+    if (!s->decline)
+        s->decline = span_hazard(src, s->first, s->last);
+    if (!s->decline)
+        s->decline = unstable_path(m, scope, path, s->first, s->last, write);
+    return s;
+}
