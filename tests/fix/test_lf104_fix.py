@@ -68,6 +68,8 @@ DECLINED = {
     "the inner one would wait out the timeout",
     "decline_rebound.py": "9:16: LF104 not fixed: `path`, part of the document's path, is bound again between the "
     "lock's place (line 7) and the write (line 11): the lock path would name another file",
+    "decline_written_again.py": "6:16: LF104 not fixed: the document is written again at line 14, after the "
+    "read-modify-write the lock would cover: that write would run unlocked from the same stale read",
     "decline_yield.py": "5:12: LF104 not fixed: the read-modify-write spans a `yield` (line 6): the lock would stay held "
     "while the generator is suspended, for as long as its consumer likes",
 }

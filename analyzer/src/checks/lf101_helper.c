@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "lf101_indirect.h"
+#include "lf_py.h"
 #include "lf_cfg.h"
 #include "lf_pycfg.h"
 #include "lf_witness_build.h"
@@ -1395,6 +1396,25 @@ static void judge_helper(hpass *p, helper *h, lf101_indirect_fn emit, void *ud) 
 
 #define MAX_COPY_PAIRS 4096 /* statement pairs compared per function: a bound, not a tuning */
 
+/* Does the source of n contain needle as a whole name (not inside a longer
+ * identifier: `fd` is not in `fdl`)? */
+static int mentions_name(const lf_source *src, TSNode n, const char *needle) {
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    size_t len = strlen(needle);
+    for (uint32_t i = a; len && i + len <= b; i++) {
+        if (memcmp(src->text + i, needle, len))
+            continue;
+        char before = i > a ? src->text[i - 1] : ' ', after = i + len < b ? src->text[i + len] : ' ';
+        int word_before = (before >= 'a' && before <= 'z') || (before >= 'A' && before <= 'Z') ||
+                          (before >= '0' && before <= '9') || before == '_';
+        int word_after = (after >= 'a' && after <= 'z') || (after >= 'A' && after <= 'Z') ||
+                         (after >= '0' && after <= '9') || after == '_';
+        if (!word_before && !word_after)
+            return 1;
+    }
+    return 0;
+}
+
 /* A statement that does work a lock would guard: a call, alone or assigned or returned. */
 static int work_statement(TSNode st) {
     if (!lf_tree_is(st, "expression_statement") && !lf_tree_is(st, "return_statement"))
@@ -1457,6 +1477,20 @@ static void find_unheld_copy(hpass *p, int32_t scope, const unsigned char *repor
             kill[id] = 1;
         }
     }
+    /* the lock's own handle (`fd` of flock(fd, ...), locking(fd, ...)): a
+     * statement on it (a seek before retrying, a close) is the locking, not
+     * the work it guards */
+    LF_VEC(TSNode) handles = {0};
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_pycall *c = &m->calls[i];
+        if (c->scope != scope || (!p->is_lock(m, c->node) && !p->is_unlock(m, c->node)))
+            continue;
+        TSNode h0 = lf_tree_unparen(lf_pylock_arg(m, c->node, 0, NULL));
+        if (lf_tree_is(h0, "call")) /* fh.fileno() */
+            h0 = lf_tree_unparen(lf_py_callee_object(h0));
+        if (lf_tree_is(h0, "identifier") || lf_tree_is(h0, "attribute"))
+            LF_VEC_PUSH(&handles, h0);
+    }
     lf_cfg_lockstate st;
     memset(&st, 0, sizeof st);
     if (any)
@@ -1465,6 +1499,14 @@ static void find_unheld_copy(hpass *p, int32_t scope, const unsigned char *repor
     for (uint32_t v = 2; any && v < n; v++) {
         const lf_cfg_node *nd = lf_cfg_node_at(g, v);
         if (nd->kind != LF_CFG_STMT || gen[v] || kill[v] || !work_statement(nd->stmt) || !lf_cfg_reachable(g, v))
+            continue;
+        int on_handle = 0;
+        for (size_t k = 0; k < handles.len && !on_handle; k++) {
+            char *hname = lf_tree_text(m->src, handles.items[k]);
+            on_handle = mentions_name(m->src, nd->stmt, hname);
+            free(hname);
+        }
+        if (on_handle)
             continue;
         if (st.must_in[v] & 1)
             LF_VEC_PUSH(&held, (int32_t)v);
@@ -1510,6 +1552,7 @@ static void find_unheld_copy(hpass *p, int32_t scope, const unsigned char *repor
     }
     LF_VEC_FREE(&held);
     LF_VEC_FREE(&bare);
+    LF_VEC_FREE(&handles);
     if (any)
         lf_cfg_lockstate_free(&st);
     free(gen);

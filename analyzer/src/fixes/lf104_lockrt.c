@@ -65,6 +65,38 @@ static char *lock_path(lf_pysem *m, TSNode path) {
     return out;
 }
 
+uint32_t lf104_written_after(const lf_source *src, TSNode fn, uint32_t span_end, TSNode path) {
+    static const char *const writes[] = {"write", "dump", "replace", "rename", "Sync(", "writeFile", "appendFile",
+                                         "\"w\"", "'w'", "\"a\"", "'a'", NULL};
+    uint32_t a = ts_node_start_byte(path), b = ts_node_end_byte(path);
+    if (b <= a || b - a > 200)
+        return 0;
+    /* statements after the span, inside the function: the span's later
+     * siblings and those of every block around it, found by byte range */
+    uint32_t fn_end = ts_node_end_byte(fn);
+    if (span_end == 0 || span_end > fn_end)
+        return 0;
+    /* the last byte of the span: at its end byte, tree-sitter may answer with
+     * the token that follows (a dedent of the function's body) */
+    TSNode cur = ts_node_descendant_for_byte_range(fn, span_end - 1, span_end - 1);
+    for (int hops = 0; hops < 64 && !ts_node_is_null(cur) && !ts_node_eq(cur, fn); hops++, cur = ts_node_parent(cur)) {
+        for (TSNode x = ts_node_next_named_sibling(cur); !ts_node_is_null(x); x = ts_node_next_named_sibling(x)) {
+            uint32_t xa = ts_node_start_byte(x), xb = ts_node_end_byte(x);
+            if (xa < span_end || xb > fn_end)
+                continue;
+            if (!memmem(src->text + xa, xb - xa, src->text + a, b - a))
+                continue;
+            for (size_t k = 0; writes[k]; k++)
+                if (memmem(src->text + xa, xb - xa, writes[k], strlen(writes[k]))) {
+                    uint32_t line, col;
+                    lf_source_position(src, xa, &line, &col);
+                    return line;
+                }
+        }
+    }
+    return 0;
+}
+
 /* What the rewrite itself needs of the span (malloc'd reason), beyond what
  * the site judged: whole lines, no multi-line string to re-indent, a free
  * `lockrt` name. */
@@ -87,6 +119,11 @@ static char *rewrite_blocker(lf_pysem *m, const lf104_site *s) {
         return lf_xstrdup("`lockrt` names something else here, so the fix cannot import the binding under it");
     if (!strcmp(lf_source_eol(src), "\r"))
         return lf_xstrdup("the file ends its lines with a lone CR, which the rewrite cannot keep");
+    uint32_t again = lf104_written_after(src, m->scopes[s->scope].node, end_with_comment(src, s->last), s->path);
+    if (again)
+        return lf_xasprintf("the document is written again at line %u, after the read-modify-write the lock would "
+                            "cover: that write would run unlocked from the same stale read",
+                            again);
     return NULL;
 }
 

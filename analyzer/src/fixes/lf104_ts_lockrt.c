@@ -131,12 +131,17 @@ static char *render(const lf_source *src, const lf104_site *s, const char *acqui
 }
 
 /* What the rewrite needs of the span itself (malloc'd reason), or NULL. */
-static char *rewrite_blocker(const lf_source *src, const lf104_site *s) {
+static char *rewrite_blocker(const lf_source *src, lf_tssem *m, const lf104_site *s) {
     if (!lf_pyfix_starts_line(src, s->first))
         return lf_xstrdup("the read's statement shares its line with an earlier one: the lock cannot go before it");
     uint32_t end = end_with_comment(src, s->last);
     if (end < src->len && src->text[end] != '\n' && src->text[end] != '\r')
         return lf_xstrdup("the write's statement shares its line with a later one: the lock cannot end after it");
+    uint32_t again = lf104_written_after(src, m->scopes[s->scope].node, end, s->path);
+    if (again)
+        return lf_xasprintf("the document is written again at line %u, after the read-modify-write the lock would "
+                            "cover: that write would run unlocked from the same stale read",
+                            again);
     return NULL;
 }
 
@@ -212,7 +217,7 @@ void lf104_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
             reqs[i].no_fix_reason = lf_xstrdup("the file has no TS/JS semantic model");
             continue;
         }
-        reqs[i].no_fix_reason = rewrite_blocker(ctx->src, s);
+        reqs[i].no_fix_reason = rewrite_blocker(ctx->src, m, s);
         uint32_t a = ts_node_start_byte(s->first), e = ts_node_end_byte(s->last);
         for (size_t k = 0; k < i && !reqs[i].no_fix_reason; k++)
             if (sites[k] && a < ts_node_end_byte(sites[k]->last) && ts_node_start_byte(sites[k]->first) < e)

@@ -8,6 +8,11 @@
 void lf401_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n); /* lf401_ts_unique_temp.c */
 void lf303_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n); /* lf303_ts_esrch.c */
 void lf104_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n); /* lf104_ts_lockrt.c */
+/* LF104's fixes (lf104_lockrt.c): the line of a statement after `span_end`
+ * in the function `fn` that writes the document again (its text holds the
+ * path's spelling and a write), which a lock around the span would leave
+ * unlocked; 0 when none. */
+uint32_t lf104_written_after(const lf_source *src, TSNode fn, uint32_t span_end, TSNode path);
 
 /* Helpers shared by them (lf_tsfix.c). */
 /* A name not mentioned under `scope` (malloc'd): the first free candidate,
