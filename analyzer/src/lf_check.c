@@ -88,8 +88,10 @@ static void append_capture_text(lf_strbuf *sb, const lf_source *src, TSNode node
         lf_strbuf_puts(sb, "...");
 }
 
-char *lf_render_message(const char *tmpl, const lf_source *src, const TSQuery *q, const TSQueryCapture *caps,
-                        uint32_t n_caps) {
+/* Where a template's {{name}} gets its text: 1 with *out set, or 0 (rendered <name>). */
+typedef int (*render_lookup)(const char *name, TSNode *out, const void *ud);
+
+static char *render_template(const char *tmpl, const lf_source *src, render_lookup lookup, const void *ud) {
     lf_strbuf sb;
     lf_strbuf_init(&sb);
     const char *p = tmpl;
@@ -102,19 +104,60 @@ char *lf_render_message(const char *tmpl, const lf_source *src, const TSQuery *q
         }
         lf_strbuf_append(&sb, p, (size_t)(open - p));
         char *name = lf_xstrndup(open + 2, (size_t)(close - open - 2));
-        int id = q ? lf_query_capture_id(q, name) : -1;
-        int found = 0;
-        for (uint32_t i = 0; id >= 0 && i < n_caps; i++) {
-            if (caps[i].index == (uint32_t)id) {
-                append_capture_text(&sb, src, caps[i].node);
-                found = 1;
-                break;
-            }
-        }
-        if (!found)
+        TSNode node;
+        if (lookup(name, &node, ud))
+            append_capture_text(&sb, src, node);
+        else
             lf_strbuf_printf(&sb, "<%s>", name);
         free(name);
         p = close + 2;
     }
     return lf_strbuf_detach(&sb);
+}
+
+typedef struct capture_lookup {
+    const TSQuery *q;
+    const TSQueryCapture *caps;
+    uint32_t n_caps;
+} capture_lookup;
+
+static int lookup_capture(const char *name, TSNode *out, const void *ud) {
+    const capture_lookup *c = ud;
+    int id = c->q ? lf_query_capture_id(c->q, name) : -1;
+    for (uint32_t i = 0; id >= 0 && i < c->n_caps; i++) {
+        if (c->caps[i].index == (uint32_t)id) {
+            *out = c->caps[i].node;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+char *lf_render_message(const char *tmpl, const lf_source *src, const TSQuery *q, const TSQueryCapture *caps,
+                        uint32_t n_caps) {
+    capture_lookup c = {q, caps, n_caps};
+    return render_template(tmpl, src, lookup_capture, &c);
+}
+
+typedef struct named_lookup {
+    const char *const *names;
+    const TSNode *nodes;
+    size_t n;
+} named_lookup;
+
+static int lookup_named(const char *name, TSNode *out, const void *ud) {
+    const named_lookup *l = ud;
+    for (size_t i = 0; i < l->n; i++) {
+        if (!strcmp(l->names[i], name) && !ts_node_is_null(l->nodes[i])) {
+            *out = l->nodes[i];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+char *lf_render_message_nodes(const char *tmpl, const lf_source *src, const char *const *names, const TSNode *nodes,
+                              size_t n) {
+    named_lookup l = {names, nodes, n};
+    return render_template(tmpl, src, lookup_named, &l);
 }

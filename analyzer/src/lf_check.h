@@ -29,6 +29,9 @@ typedef struct lf_check {
 } lf_check;
 
 const lf_check *lf_check_find(const char *name);
+/* Does `check` render the message's {{name}} itself, for files of `lang`, from
+ * nodes it found (lf_ctx_emit_named_site), so the query need not capture it? */
+int lf_check_renders(const lf_check *check, lf_lang lang, const char *name);
 
 const lf_source *lf_ctx_source(const lf_check_ctx *ctx);
 TSNode lf_ctx_root(const lf_check_ctx *ctx);
@@ -49,6 +52,10 @@ void lf_ctx_emit(lf_check_ctx *ctx, TSNode at, const char *message, size_t match
 void lf_ctx_emit_site(lf_check_ctx *ctx, TSNode at, const char *message, void *site, void (*free_site)(void *));
 /* lf_ctx_emit_site with the rule's message rendered from the captures of `match`. */
 void lf_ctx_emit_match_site(lf_check_ctx *ctx, TSNode at, size_t match, void *site, void (*free_site)(void *));
+/* lf_ctx_emit_site with the rule's message rendered from nodes the check found
+ * itself: {{names[i]}} reads as the text of nodes[i], exactly as a capture would. */
+void lf_ctx_emit_named_site(lf_check_ctx *ctx, TSNode at, const char *const *names, const TSNode *nodes, size_t n,
+                            void *site, void (*free_site)(void *));
 /* Attach the witness (lf_witness.h) to the finding the check's last emit made;
  * the engine owns w from here on (it frees it when that emit made no finding:
  * a site already reported, or a suppressed one). NULL is allowed. */

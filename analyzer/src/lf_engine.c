@@ -310,6 +310,13 @@ void lf_ctx_emit_match_site(lf_check_ctx *ctx, TSNode at, size_t match, void *si
     free(msg);
 }
 
+void lf_ctx_emit_named_site(lf_check_ctx *ctx, TSNode at, const char *const *names, const TSNode *nodes, size_t n,
+                            void *site, void (*free_site)(void *)) {
+    char *msg = lf_render_message_nodes(ctx->rule->message, ctx->src, names, nodes, n);
+    lf_ctx_emit_site(ctx, at, msg, site, free_site);
+    free(msg);
+}
+
 void lf_ctx_witness(lf_check_ctx *ctx, lf_witness *w) {
     if (!w)
         return;

@@ -109,5 +109,9 @@ int lf_query_capture_id(const TSQuery *q, const char *name);
 /* Render a message template for a match ({{name}} -> capture text, one line, bounded). */
 char *lf_render_message(const char *tmpl, const lf_source *src, const TSQuery *q, const TSQueryCapture *caps,
                         uint32_t n_caps);
+/* The same with {{names[i]}} -> the text of nodes[i]: for a check that found
+ * what the template names without a query capture. */
+char *lf_render_message_nodes(const char *tmpl, const lf_source *src, const char *const *names, const TSNode *nodes,
+                              size_t n);
 
 #endif

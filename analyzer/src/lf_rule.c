@@ -390,14 +390,15 @@ static int compile_query(parse_ctx *pc, const lf_rule *r, const char *key, lf_la
         lf_predicates_free(preds);
         return problem(pc, line, "queries.%s: a rule without a \"check\" must capture @finding", key);
     }
-    /* Every {{name}} of the message must be a capture, or findings would read "<name>". */
+    /* Every {{name}} of the message must be a capture (or a name the rule's check
+     * renders from its own nodes), or findings would read "<name>". */
     for (const char *p = strstr(r->message, "{{"); p; p = strstr(p + 2, "{{")) {
         const char *e = strstr(p + 2, "}}");
         if (!e)
             break;
         char *name = lf_xstrndup(p + 2, (size_t)(e - p - 2));
         int id = lf_query_capture_id(q, name);
-        if (id < 0) {
+        if (id < 0 && !(r->check && lf_check_renders(r->check, lang, name))) {
             problem(pc, key_line(pc, "message", NULL), "message uses {{%s}} but queries.%s has no @%s capture", name,
                     key, name);
             free(name);

@@ -33,8 +33,8 @@ typedef struct run_result {
     size_t findings, fixed;
 } run_result;
 
-static run_result analyze_as(const lf_ruleset *set, const char *name, lf_lang lang, const char *code) {
-    lf_engine_options opts = {.rules = set, .want_fixes = 1, .use_prefilter = 1};
+static run_result analyze_with(const lf_ruleset *set, const char *name, lf_lang lang, const char *code, int fixes) {
+    lf_engine_options opts = {.rules = set, .want_fixes = fixes, .use_prefilter = 1};
     lf_engine *eng = lf_engine_new(&opts);
     lf_source src;
     lf_source_from_text(&src, name, lang, code, strlen(code));
@@ -57,6 +57,10 @@ static run_result analyze_as(const lf_ruleset *set, const char *name, lf_lang la
     lf_source_free(&src);
     lf_engine_free(eng);
     return r;
+}
+
+static run_result analyze_as(const lf_ruleset *set, const char *name, lf_lang lang, const char *code) {
+    return analyze_with(set, name, lang, code, 1);
 }
 
 static run_result analyze(const lf_ruleset *set, const char *code) {
@@ -120,6 +124,41 @@ static char *method_chain(size_t n, lf_lang lang) {
 
 static void ratio_check(const char *what, run_result small, run_result big, double scale);
 
+/* n LF401 sites, each a temp derived from its target and renamed onto it, in
+ * n functions (`per_function`) or all in one function, with a str.replace
+ * beside each: the check looks for temps only in the scopes of renames, each
+ * scope once. Pinned with fixes off: the fix's import placement
+ * (lf_pyfix_ensure_import_as) scans the module's statements per finding. Not
+ * pinned yet: many renames in one function (each walks its scope again). */
+static char *lf401_sites(size_t n, int per_function) {
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    lf_strbuf_puts(&sb, "import os\n");
+    if (!per_function)
+        lf_strbuf_puts(&sb, "\n\ndef save(path, data):\n");
+    for (size_t i = 0; i < n; i++) {
+        if (per_function)
+            lf_strbuf_printf(&sb, "\n\ndef save_%zu(path, data):\n", i);
+        lf_strbuf_printf(&sb,
+                         "    tmp%zu = path + \".t%zu\"\n"
+                         "    with open(tmp%zu, \"w\") as f%zu:\n"
+                         "        f%zu.write(data.replace(\"a\", \"b\"))\n"
+                         "    os.replace(tmp%zu, path)\n",
+                         i, i, i, i, i, i);
+    }
+    return lf_strbuf_detach(&sb);
+}
+
+static void lf401_pin(const lf_ruleset *set, const char *what, int per_function) {
+    char *a = lf401_sites(100, per_function), *b = lf401_sites(400, per_function);
+    run_result ra = analyze_with(set, "t.py", LF_LANG_PYTHON, a, 0);
+    run_result rb = analyze_with(set, "t.py", LF_LANG_PYTHON, b, 0);
+    CHECK(ra.findings == 100 && rb.findings == 400, "%s: %zu and %zu findings", what, ra.findings, rb.findings);
+    ratio_check(what, ra, rb, 4.0);
+    free(a);
+    free(b);
+}
+
 static void chain_pin(const lf_ruleset *set, const char *what, const char *name, lf_lang lang) {
     char *a = method_chain(25000, lang), *b = method_chain(100000, lang);
     run_result ra = analyze_as(set, name, lang, a), rb = analyze_as(set, name, lang, b);
@@ -161,6 +200,7 @@ int main(void) {
     ratio_check("'+' chain next to an LF401 site, 25k vs 100k terms", rc, rd, 4.0);
     free(c);
     free(d);
+    lf401_pin(&set, "LF401 check, 100 vs 400 renames in as many functions", 1);
     chain_pin(&set, "method chain in Python, 25k vs 100k calls", "t.py", LF_LANG_PYTHON);
     chain_pin(&set, "method chain in TypeScript, 25k vs 100k calls", "t.ts", LF_LANG_TYPESCRIPT);
     lf_ruleset_free(&set);

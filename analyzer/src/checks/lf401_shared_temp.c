@@ -1,10 +1,10 @@
 /* LF401: a temp name fixed by the target (`path + ".tmp"`) that is then renamed
- * onto that target. The query finds temp-name expressions (and renames spelled
- * plainly); renames are also found on the semantic model whatever the import
- * spelling (`_os.replace`, `from os import replace as mv`). Whether the renamed
- * file is that temp and the destination its target needs the assignment flow
- * inside one function, which is decided here, together with everything the fix
- * needs (checks/lf401_site.h). */
+ * onto that target. The query finds renames spelled plainly; renames are also
+ * found on the semantic model whatever the import spelling (`_os.replace`,
+ * `from os import replace as mv`). The temp names are looked for only in the
+ * functions that hold a rename. Whether the renamed file is that temp and the
+ * destination its target needs the assignment flow inside one function, which
+ * is decided here, together with everything the fix needs (checks/lf401_site.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,15 +13,116 @@
 #include "lf_pyheld.h"
 #include "lf_pylock.h"
 #include "lf_pysem.h"
+#include "lf_re.h"
 #include "lf_tree.h"
 #include "lf_ts.h"
 #include "lf_witness_build.h"
 
 typedef struct temp_site {
     TSNode temp, base, sfx;
-    size_t match;
-    int derived; /* found by derived_from_target, not by a query pattern */
+    int derived; /* found by derived_from_target, not by a spelling below */
 } temp_site;
+
+/* ---- the common temp spellings, recognised where the check asks ----
+ *
+ * `P + ".tmp"`, f"{P}.new", `P.with_suffix(".part")`, `P.with_name(P.name +
+ * ".swp")`, `"%s.tmp" % P`, `"{}.tmp".format(P)`, with any affix that has no
+ * '/', '%', '{' or '}'. These were query patterns once; with no name to anchor
+ * on, they made the query walk every tree that mentions `replace` (str.replace
+ * is everywhere), for temps that only matter near a rename. Now the check
+ * looks for them only in the functions that hold a rename. */
+
+typedef struct temp_res {
+    lf_re *plain, *percent, *format; /* the affix of each spelling */
+} temp_res;
+
+static int affix_is(const lf_source *src, lf_re **re, const char *pattern, TSNode content) {
+    if (!*re) {
+        const char *why;
+        int refused;
+        *re = lf_re_compile(pattern, &why, &refused);
+        if (!*re)
+            return 0;
+    }
+    uint32_t a = ts_node_start_byte(content), b = ts_node_end_byte(content);
+    return lf_re_search(*re, src->text + a, b - a);
+}
+
+/* A string whose named children are exactly string_start, string_content,
+ * string_end: its content, else null. */
+static TSNode literal_content(TSNode s) {
+    if (!lf_tree_is(s, "string") || ts_node_named_child_count(s) != 3)
+        return (TSNode){0};
+    TSNode c = ts_node_named_child(s, 1);
+    if (!lf_tree_is(ts_node_named_child(s, 0), "string_start") || !lf_tree_is(c, "string_content") ||
+        !lf_tree_is(ts_node_named_child(s, 2), "string_end"))
+        return (TSNode){0};
+    return c;
+}
+
+/* The one named child of a call's argument_list, else null. */
+static TSNode only_argument(TSNode call) {
+    TSNode args = lf_tree_field(call, "arguments");
+    if (!lf_tree_is(args, "argument_list") || ts_node_named_child_count(args) != 1)
+        return (TSNode){0};
+    return ts_node_named_child(args, 0);
+}
+
+/* Is n one of the spellings above? Fills t (temp, base, affix). */
+static int temp_spelling(const lf_source *src, temp_res *re, TSNode n, temp_site *t) {
+    memset(t, 0, sizeof *t);
+    t->temp = n;
+    if (lf_tree_is(n, "binary_operator")) {
+        TSNode op = lf_tree_field(n, "operator");
+        if (lf_tree_text_eq(src, op, "+")) { /* P + ".tmp" */
+            t->sfx = literal_content(lf_tree_field(n, "right"));
+            t->base = lf_tree_field(n, "left");
+            return !ts_node_is_null(t->sfx) && affix_is(src, &re->plain, "^[^/%{}]+$", t->sfx);
+        }
+        if (lf_tree_text_eq(src, op, "%")) { /* "%s.tmp" % P */
+            t->sfx = literal_content(lf_tree_field(n, "left"));
+            t->base = lf_tree_field(n, "right");
+            return !ts_node_is_null(t->sfx) && affix_is(src, &re->percent, "^%s[^/%{}]+$", t->sfx);
+        }
+        return 0;
+    }
+    if (lf_tree_is(n, "string")) { /* f"{P}.tmp" */
+        if (ts_node_named_child_count(n) != 4 || !lf_tree_is(ts_node_named_child(n, 0), "string_start") ||
+            !lf_tree_is(ts_node_named_child(n, 1), "interpolation") ||
+            !lf_tree_is(ts_node_named_child(n, 2), "string_content") ||
+            !lf_tree_is(ts_node_named_child(n, 3), "string_end"))
+            return 0;
+        t->base = lf_tree_field(ts_node_named_child(n, 1), "expression");
+        t->sfx = ts_node_named_child(n, 2);
+        return !ts_node_is_null(t->base) && affix_is(src, &re->plain, "^[^/%{}]+$", t->sfx);
+    }
+    if (!lf_tree_is(n, "call"))
+        return 0;
+    TSNode fn = lf_tree_field(n, "function"), m = lf_tree_field(fn, "attribute"), arg = only_argument(n);
+    if (!lf_tree_is(fn, "attribute") || !lf_tree_is(m, "identifier") || ts_node_is_null(arg))
+        return 0;
+    TSNode obj = lf_tree_field(fn, "object");
+    if (lf_tree_text_eq(src, m, "format")) { /* "{}.tmp".format(P) */
+        t->sfx = literal_content(obj);
+        t->base = arg;
+        return !ts_node_is_null(t->sfx) && affix_is(src, &re->format, "^[{][}][^/%{}]+$", t->sfx);
+    }
+    int with_suffix = lf_tree_text_eq(src, m, "with_suffix");
+    if (!with_suffix && !lf_tree_text_eq(src, m, "with_name"))
+        return 0;
+    t->base = obj;
+    if (with_suffix && lf_tree_is(arg, "string")) { /* P.with_suffix(".tmp") */
+        t->sfx = literal_content(arg);
+        return !ts_node_is_null(t->sfx) && affix_is(src, &re->plain, "^[^/%{}]+$", t->sfx);
+    }
+    /* P.with_name(P.name + ".tmp"), P.with_suffix(P.suffix + ".tmp") */
+    TSNode left = lf_tree_field(arg, "left");
+    if (!lf_tree_is(arg, "binary_operator") || !lf_tree_is(left, "attribute") ||
+        !lf_py_same_text(src, lf_tree_field(left, "object"), obj))
+        return 0;
+    t->sfx = literal_content(lf_tree_field(arg, "right"));
+    return !ts_node_is_null(t->sfx) && affix_is(src, &re->plain, "^[^/%{}]+$", t->sfx);
+}
 
 typedef struct assign_scan {
     const lf_source *src;
@@ -273,7 +374,7 @@ static void classify_form(const lf_source *src, lf401_site *s) {
 
 /* ---- a temp name derived only from its target, in any spelling ----
  *
- * The query patterns find the common spellings (`P + ".tmp"`, f"{P}.new",
+ * temp_spelling finds the common spellings (`P + ".tmp"`, f"{P}.new",
  * `P.with_suffix(".part")`). What they do not spell out is asked as the rule's
  * own question: is the renamed name a pure function of the rename's target,
  * built only from the target (or the parts a join made it from), its
@@ -699,7 +800,7 @@ static TSNode first_spelling(const lf_source *src, TSNode scope, TSNode e) {
     return s.first;
 }
 
-/* The rule's message for a name the query patterns did not capture. */
+/* The rule's message for a name that is not one of the common spellings. */
 static char *derived_message(const lf_source *src, TSNode temp, TSNode dst) {
     char *t = lf_node_text(src, temp), *b = lf_node_text(src, dst);
     char *msg = lf_xasprintf("temp name %s is fixed by the target %s: concurrent writers share one temp file, so one "
@@ -710,15 +811,104 @@ static char *derived_message(const lf_source *src, TSNode temp, TSNode dst) {
     return msg;
 }
 
+/* ---- is the semantic model worth building? ----
+ *
+ * Most files that say `replace` say it for str.replace, and the model costs a
+ * fifth of a scan of CPython's library. It finds renames the query does not
+ * (`_os.replace`, `from os import replace as mv`) only through a binding of
+ * os or shutil: an import that names them, or importlib.import_module /
+ * __import__ with the name in a string (lf_pysem_qualname resolves nothing
+ * else to os.replace, os.rename or shutil.move). So a file whose query found
+ * no rename, and where neither word sits in an import or a string, has none. */
+
+static int ascii_ident(unsigned char c) {
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* The word at text[at, at + len) where it is code: an identifier outside an
+ * import, or a comment. Anything else (an import, a string, a node we do not
+ * expect) may bind the module: 0. */
+static int word_is_plain_use(TSNode root, uint32_t at, uint32_t len) {
+    TSNode n = ts_node_descendant_for_byte_range(root, at, at + len);
+    if (lf_tree_is(n, "comment"))
+        return 1;
+    if (!lf_tree_is(n, "identifier") || ts_node_start_byte(n) != at || ts_node_end_byte(n) != at + len)
+        return 0;
+    /* identifier < dotted_name < aliased_import < import_statement at most */
+    TSNode p = n;
+    for (int up = 0; up < 3; up++) {
+        p = ts_node_parent(p);
+        if (lf_tree_is(p, "import_statement") || lf_tree_is(p, "import_from_statement") ||
+            lf_tree_is(p, "future_import_statement") || lf_tree_is(p, "ERROR") || ts_node_is_null(p))
+            return 0;
+    }
+    return 1;
+}
+
+static int may_bind_rename_module(const lf_source *src, TSNode root) {
+    static const char *const words[] = {"os", "shutil"};
+    const unsigned char *t = (const unsigned char *)src->text;
+    for (size_t w = 0; w < 2; w++) {
+        size_t wl = strlen(words[w]);
+        for (const unsigned char *p = t; (p = memmem(p, src->len - (size_t)(p - t), words[w], wl)) != NULL; p++) {
+            size_t at = (size_t)(p - t);
+            if ((at > 0 && ascii_ident(t[at - 1])) || (at + wl < src->len && ascii_ident(t[at + wl])))
+                continue; /* part of a longer name: a non-ASCII neighbour is not, to be safe */
+            if (!word_is_plain_use(root, (uint32_t)at, (uint32_t)wl))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+typedef LF_VEC(temp_site) temp_vec;
+
+typedef struct temps_walk {
+    const lf_source *src;
+    temp_res *re;
+    temp_vec *out;
+} temps_walk;
+
+static int visit_temp(TSNode n, void *ud) {
+    temps_walk *w = ud;
+    temp_site t;
+    if (temp_spelling(w->src, w->re, n, &t))
+        LF_VEC_PUSH(w->out, t);
+    return 1;
+}
+
+static int by_start(const void *a, const void *b) {
+    const TSNode *x = a, *y = b;
+    uint32_t xs = ts_node_start_byte(*x), ys = ts_node_start_byte(*y);
+    uint32_t xe = ts_node_end_byte(*x), ye = ts_node_end_byte(*y);
+    if (xs != ys)
+        return xs < ys ? -1 : 1;
+    return xe > ye ? -1 : xe < ye; /* the outer one first */
+}
+
+/* The temp spellings inside the scopes (functions, or the module) that hold a
+ * rename, in text order: each scope is walked once, a nested one not again.
+ * Every question the check asks about a temp is asked inside a rename's
+ * scope, so nothing outside them is needed. */
+static void collect_temps(const lf_source *src, temp_res *re, TSNode *scopes, size_t n, temp_vec *out) {
+    qsort(scopes, n, sizeof *scopes, by_start);
+    temps_walk w = {src, re, out};
+    TSNode last = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (!ts_node_is_null(last) && lf_py_within(scopes[i], last))
+            continue;
+        last = scopes[i];
+        lf_py_walk(last, NULL, 0, visit_temp, &w);
+    }
+}
+
 static void run(lf_check_ctx *ctx) {
     if (lf_ctx_is_ts(ctx)) {
         lf401_ts_run(ctx);
         return;
     }
     const lf_source *src = lf_ctx_source(ctx);
-    lf_pysem *m = src->lang == LF_LANG_PYTHON ? lf_ctx_pysem(ctx) : NULL;
     size_t n = lf_ctx_match_count(ctx);
-    LF_VEC(temp_site) temps = {0};
     typedef struct rename_rec {
         TSNode call, from, to;
     } rename_rec;
@@ -726,16 +916,16 @@ static void run(lf_check_ctx *ctx) {
     lf_pylock *l = NULL;
     lf_pyheld *held = NULL;
     for (size_t i = 0; i < n; i++) {
-        temp_site t = {.match = i};
-        if (lf_ctx_capture(ctx, i, "temp", &t.temp) && lf_ctx_capture(ctx, i, "base", &t.base)) {
-            lf_ctx_capture(ctx, i, "_sfx", &t.sfx);
-            LF_VEC_PUSH(&temps, t);
-        }
         rename_rec r;
         if (lf_ctx_capture(ctx, i, "rename", &r.call) && lf_ctx_capture(ctx, i, "src", &r.from) &&
             lf_ctx_capture(ctx, i, "dst", &r.to))
             LF_VEC_PUSH(&renames, r);
     }
+    if (!renames.len && !may_bind_rename_module(src, lf_ctx_root(ctx))) {
+        LF_VEC_FREE(&renames);
+        return; /* no rename here, nor one the model could find */
+    }
+    lf_pysem *m = src->lang == LF_LANG_PYTHON ? lf_ctx_pysem(ctx) : NULL;
     /* Renames through any import spelling, found on the model; copies of the
      * target (a backup, not a temp) too. */
     LF_VEC(rename_rec) copies = {0};
@@ -749,6 +939,15 @@ static void run(lf_check_ctx *ctx) {
             LF_VEC_PUSH(&renames, r);
         else if (lf_pysem_call_is(m, r.call, k_copies))
             LF_VEC_PUSH(&copies, r);
+    }
+    temp_vec temps = {0};
+    temp_res re = {0};
+    if (renames.len) {
+        TSNode *scopes = lf_xcalloc(renames.len, sizeof *scopes);
+        for (size_t i = 0; i < renames.len; i++)
+            scopes[i] = lf_py_scope(renames.items[i].call);
+        collect_temps(src, &re, scopes, renames.len, &temps);
+        free(scopes);
     }
     LF_VEC(temp_site) derived = {0}; /* one finding per derived temp expression */
     for (size_t i = 0; i < renames.len; i++) {
@@ -767,9 +966,9 @@ static void run(lf_check_ctx *ctx) {
                     s.hit = &temps.items[k];
             }
         }
-        temp_site d = {.match = SIZE_MAX, .derived = 1};
+        temp_site d = {.derived = 1};
         if (!s.hit && m) {
-            /* No query spelling: is the renamed name derived from the target? */
+            /* No common spelling: is the renamed name derived from the target? */
             TSNode e = strcmp(ts_node_type(from), "identifier") == 0 ? lf_pysem_resolve_value(m, from) : from;
             if (ts_node_eq(e, from) && strcmp(ts_node_type(from), "identifier") == 0)
                 continue;
@@ -823,7 +1022,9 @@ static void run(lf_check_ctx *ctx) {
             lf_ctx_emit_site(ctx, s.hit->temp, msg, site, lf401_site_free);
             free(msg);
         } else {
-            lf_ctx_emit_match_site(ctx, s.hit->temp, s.hit->match, site, lf401_site_free);
+            static const char *const names[] = {"temp", "base"};
+            TSNode nodes[] = {s.hit->temp, s.hit->base};
+            lf_ctx_emit_named_site(ctx, s.hit->temp, names, nodes, 2, site, lf401_site_free);
         }
         lf_ctx_witness(ctx, lf_wit_shared_temp(src, s.hit->temp, rename));
     }
@@ -832,6 +1033,9 @@ static void run(lf_check_ctx *ctx) {
     lf_pyheld_free(held);
     LF_VEC_FREE(&renames);
     LF_VEC_FREE(&temps);
+    lf_re_free(re.plain);
+    lf_re_free(re.percent);
+    lf_re_free(re.format);
 }
 
 const lf_check lf401_shared_temp_check = {"lf401_shared_temp", run};
