@@ -1,4 +1,4 @@
-/* lf_testpath: test code by path, the way test runners collect it. */
+/* lf_testpath: test code by path, the way test runners collect it, and by content. */
 #include "lf_testpath.h"
 
 #include "lf_lang.h"
@@ -13,7 +13,12 @@ static int dir_is_test(const char *s, size_t n) {
     for (size_t i = 0; dirs[i]; i++)
         if (strlen(dirs[i]) == n && !memcmp(s, dirs[i], n))
             return 1;
-    return 0;
+    /* An npm scope named for testing (`@aws-cdk-testing/`): a publisher's
+     * namespace for its test infrastructure (integration-test harnesses,
+     * fixture apps), whose packages run only inside test processes. Plain
+     * `*-testing` directories do not count: in agent plugins they name
+     * product skills (`webapp-testing/`, `outside-in-testing/`). */
+    return n > 9 && s[0] == '@' && !memcmp(s + n - 8, "-testing", 8);
 }
 
 static int name_is_test(const char *name) {

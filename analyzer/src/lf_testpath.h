@@ -12,7 +12,8 @@
 #include "lf_source.h"
 
 /* A path (as reported, '/'-separated) with a directory component
- * `__tests__` or `__mocks__` (jest's), or a file name `test_*.py`,
+ * `__tests__` or `__mocks__` (jest's) or an npm scope named for testing
+ * (`@aws-cdk-testing/`), or a file name `test_*.py`,
  * `*_test.py`, `conftest.py`, `*.test.<ext>` or `*.spec.<ext>`. Plain
  * `test/` and `tests/` directories do not count on their own: they also hold
  * fixtures that are copies of real programs (lf_is_test_module decides

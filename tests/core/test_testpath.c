@@ -89,6 +89,11 @@ int main(void) {
     /* Plain test/ and tests/ directories hold fixtures of real programs. */
     CHECK(!lf_is_test_path("tests/rules/cases/LF104/json_files_bad.py"));
     CHECK(!lf_is_test_path("test/fixtures/app/state.js"));
+    /* an npm scope of test packages, not a skill named *-testing */
+    CHECK(lf_is_test_path("packages/@aws-cdk-testing/cli-integ/lib/with-cdk-app.ts"));
+    CHECK(!lf_is_test_path("skills/webapp-testing/scripts/server.py"));
+    CHECK(!lf_is_test_path("packages/@scope/cli-testing.ts"));
+    CHECK(!lf_is_test_path("packages/@-testing/x.ts"));
     CHECK(!lf_is_test_path(NULL));
     CHECK(!lf_is_test_path(""));
     python_modules();
