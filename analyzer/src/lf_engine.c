@@ -596,6 +596,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
             eng->selected[todo_idx[i]] = 0;
     }
     lf_finding_vec found = {0};
+    int test_code = -1; /* decided on the first built-in check, once per file */
     for (size_t i = 0; i < n_todo; i++) {
         const lf_rule *r = todo[i];
         lf_check_ctx ctx = {
@@ -620,12 +621,16 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
             ctx.captures = eng->captures.items;
         }
         /* Test code (named the way test runners collect it: test_*.py,
-         * *.test.ts, __tests__/, ...) is not the product whose state several
-         * processes share: its fixtures, mocks and assertions look like the
-         * bug class without being it. The built-in checks skip it; a rule
-         * document without a check (--rules) still matches there. */
+         * *.test.ts, __tests__/, ...; or a module that imports a test
+         * framework and registers tests at top level: lf_testpath) is not the
+         * product whose state several processes share: its fixtures, mocks
+         * and assertions look like the bug class without being it. The
+         * built-in checks skip it; a rule document without a check (--rules)
+         * still matches there. */
         if (r->check) {
-            if (!lf_is_test_path(src->path))
+            if (test_code < 0)
+                test_code = lf_is_test_code(src, root);
+            if (!test_code)
                 r->check->run(&ctx);
         } else {
             emit_at_finding_captures(&ctx);

@@ -1059,6 +1059,45 @@ static int find_import_fallback(hpass *p, int32_t scope, helper *h) {
     return 0;
 }
 
+/* `return` or `return None`. */
+static int returns_none(TSNode ret) {
+    TSNode v = lf_tree_unparen(ts_node_named_child(ret, 0));
+    return ts_node_is_null(v) || lf_tree_is(v, "none");
+}
+
+/* How function `scope`'s returns inside `within` (null: anywhere) end: bits
+ * RET_TRUE, RET_NONE (`return` / `return None`), RET_FALSE (False, 0),
+ * RET_OTHER. Nested scopes aside. */
+enum { RET_TRUE = 1u << 0, RET_NONE = 1u << 1, RET_FALSE = 1u << 2, RET_OTHER = 1u << 3 };
+static unsigned scope_returns(const lf_pysem *m, int32_t scope, TSNode within) {
+    size_t lo, hi;
+    unsigned out = 0;
+    scope_stmts(m, scope, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
+        TSNode n = m->stmts[i].node;
+        if (m->stmts[i].scope != scope || !lf_tree_is(n, "return_statement") ||
+            (!ts_node_is_null(within) && !lf_tree_within(n, within)))
+            continue;
+        if (lf_tree_is(lf_tree_unparen(ts_node_named_child(n, 0)), "true"))
+            out |= RET_TRUE;
+        else if (returns_none(n))
+            out |= RET_NONE;
+        else if (return_kind(m, n) == EXIT_RET_FALSE)
+            out |= RET_FALSE;
+        else
+            out |= RET_OTHER;
+    }
+    return out;
+}
+
+/* A helper returning True once locked and a falsy "not acquired" on some
+ * other path: False, or None beside `return True` (the `Lock.acquire()`
+ * contract: true if acquired, false if not). */
+static int returns_false_somewhere(lf_pysem *m, int32_t scope) {
+    unsigned r = scope_returns(m, scope, (TSNode){0});
+    return (r & RET_FALSE) || ((r & RET_NONE) && (r & RET_TRUE));
+}
+
 /* The first handler swallowing an acquisition error in function `scope`. */
 static int find_swallowing_handler(hpass *p, int32_t scope, helper *h) {
     lf_pysem *m = p->m;
@@ -1079,6 +1118,13 @@ static int find_swallowing_handler(hpass *p, int32_t scope, helper *h) {
             unsigned exits = block_exits(m, blk);
             if (flag_tested_after(m, blk, (int32_t)i))
                 continue; /* records the failure for a later test that leaves */
+            /* A handler that only returns None, in an acquire that returns
+             * True once locked, returns "not acquired" (distributed_lock's
+             * FileLock.acquire): its callers can test it like False, and the
+             * bug is a caller that ignores it (returns_false_somewhere). */
+            if (h->role == ROLE_ACQUIRE && (exits & EXIT_RET_OTHER) &&
+                scope_returns(m, scope, blk) == RET_NONE && (scope_returns(m, scope, (TSNode){0}) & RET_TRUE))
+                exits = (exits & ~EXIT_RET_OTHER) | EXIT_RET_FALSE;
             int ok;
             if (in_loop) /* falling through retries: only leaving as if locked counts */
                 ok = h->role != ROLE_WORK && (exits & EXIT_RET_OTHER) &&
@@ -1096,17 +1142,6 @@ static int find_swallowing_handler(hpass *p, int32_t scope, helper *h) {
             return 1;
         }
     }
-    return 0;
-}
-
-/* A helper returning True once locked and False on some other path. */
-static int returns_false_somewhere(lf_pysem *m, int32_t scope) {
-    size_t lo, hi;
-    scope_stmts(m, scope, &lo, &hi);
-    for (size_t i = lo; i < hi; i++)
-        if (m->stmts[i].scope == scope && lf_tree_is(m->stmts[i].node, "return_statement") &&
-            return_kind(m, m->stmts[i].node) == EXIT_RET_FALSE)
-            return 1;
     return 0;
 }
 
@@ -1212,18 +1247,25 @@ static void report_helper(hpass *p, const helper *h, const callers *cs, lf101_in
 static void report_ignoring(hpass *p, const helper *h, const callers *cs, lf101_indirect_fn emit, void *ud) {
     lf_pysem *m = p->m;
     char *label = helper_label(m, h);
+    /* False when it gives up waiting; None (beside its True) when taking the lock fails. */
+    int none = !(scope_returns(m, h->scope, (TSNode){0}) & RET_FALSE);
     for (size_t i = 0; i < cs->ignoring.len; i++) {
         TSNode st = cs->ignoring.items[i];
         int32_t next = lf_pysem_next_sibling(m, lf_pysem_stmt_index(m, st));
-        char *msg = lf_xasprintf("the critical section is reachable without the lock: `%s` returns False when it "
-                                 "gives up waiting, this call ignores the result, and the work at line %u runs "
-                                 "anyway: unlocked whenever another process holds the lock",
-                                 label, next >= 0 ? line_of(m, m->stmts[next].node) : line_of(m, st));
+        char *msg = lf_xasprintf("the critical section is reachable without the lock: `%s` returns %s, this call "
+                                 "ignores the result, and the work at line %u runs anyway: unlocked whenever %s",
+                                 label, none ? "None when taking the lock fails" : "False when it gives up waiting",
+                                 next >= 0 ? line_of(m, m->stmts[next].node) : line_of(m, st),
+                                 none ? "taking the lock fails" : "another process holds the lock");
         char *decline = lf_xasprintf("the caller ignores the result of `%s`; what it should do when the lock is not "
                                      "taken (wait longer, skip, fail) is the code owner's choice",
                                      label);
-        char *entry = lf_xasprintf("calls `%s`, which gives up waiting and returns False", label);
-        lf_witness *w = lf_wit_unlocked_section(m->src, "on every platform, whenever another process holds the lock",
+        char *entry = lf_xasprintf(none ? "calls `%s`, which fails to take the lock and returns None"
+                                        : "calls `%s`, which gives up waiting and returns False",
+                                   label);
+        lf_witness *w = lf_wit_unlocked_section(m->src,
+                                                none ? "on every platform, whenever taking the lock fails"
+                                                     : "on every platform, whenever another process holds the lock",
                                                 LF_WIT_ACQUIRE_FAILS, st, entry,
                                                 next >= 0 ? m->stmts[next].node : st);
         free(entry);

@@ -902,6 +902,94 @@ static void collect_temps(const lf_source *src, temp_res *re, TSNode *scopes, si
     }
 }
 
+/* ---- a directory of its own ---- */
+
+/* The directory a temp name sits in: `d / "x.tmp"` and `os.path.join(d, ..)`
+ * -> d; `p + ".tmp"` and `p.with_suffix(..)` -> the directory of p. Names are
+ * followed to their values. Null when there is no such part. */
+static TSNode temp_dir(lf_pysem *m, TSNode e) {
+    static const char *const joins[] = {"os.path.join", "posixpath.join", NULL};
+    static const char *const renamers[] = {"with_suffix", "with_name", "with_stem", NULL};
+    for (int hops = 0; hops < 8 && !ts_node_is_null(e); hops++) {
+        e = lf_tree_unparen(e);
+        if (lf_tree_is(e, "identifier")) {
+            TSNode v = lf_pysem_resolve_value(m, e);
+            if (ts_node_eq(v, e))
+                return (TSNode){0};
+            e = v;
+        } else if (lf_tree_is(e, "binary_operator")) {
+            TSNode op = lf_tree_field(e, "operator");
+            if (lf_tree_text_eq(m->src, op, "/"))
+                return lf_tree_field(e, "left");
+            if (!lf_tree_text_eq(m->src, op, "+"))
+                return (TSNode){0};
+            e = lf_tree_field(e, "left");
+        } else if (lf_tree_is(e, "call") && lf_pysem_call_is(m, e, joins) && lf_py_call_nargs(e) >= 2) {
+            TSNode d = (TSNode){0};
+            lf_py_call_arg(e, 0, &d);
+            return d;
+        } else if (lf_tree_is(e, "call") && word_in(m->src, lf_py_callee_last(e), renamers)) {
+            e = lf_py_callee_object(e);
+        } else {
+            return (TSNode){0};
+        }
+    }
+    return (TSNode){0};
+}
+
+/* The directory an exclusive mkdir makes (`os.mkdir(d)`, `os.makedirs(d)`,
+ * `d.mkdir(...)`, none with exist_ok true), or null. */
+static TSNode exclusive_mkdir(lf_pysem *m, TSNode call) {
+    static const char *const mkdirs[] = {"os.mkdir", "os.makedirs", NULL};
+    static const char *const makedirs[] = {"os.makedirs", NULL};
+    TSNode ok = lf_tree_unparen(lf_pylock_arg(m, call, 99, "exist_ok"));
+    if (!ts_node_is_null(ok) && !lf_tree_is(ok, "false"))
+        return (TSNode){0};
+    TSNode d = (TSNode){0};
+    if (lf_pysem_call_is(m, call, mkdirs)) {
+        /* os.makedirs(d, mode, exist_ok) */
+        if (lf_pysem_call_is(m, call, makedirs) && lf_py_call_nargs(call) >= 3)
+            return (TSNode){0};
+        lf_py_call_arg(call, 0, &d);
+        return d;
+    }
+    /* Path.mkdir(mode, parents, exist_ok) */
+    if (lf_py_method_is(m->src, call, "mkdir") && lf_py_call_nargs(call) < 3)
+        return lf_py_callee_object(call);
+    return (TSNode){0};
+}
+
+/* Is the temp in a directory this function made for itself before the
+ * rename: a tempfile.mkdtemp()/TemporaryDirectory(), or an exclusive mkdir
+ * (it raises when the directory exists) in a block that holds the rename,
+ * so the rename only runs once that mkdir succeeded? Only one writer is ever
+ * in such a directory: the temp name is not shared (dream-studio's
+ * save_work_order makes the work order's directory with exist_ok=False, then
+ * writes `.work_order.json.tmp` there). */
+static int in_own_new_dir(lf_pysem *m, TSNode temp, TSNode rename) {
+    static const char *const private_makers[] = {"tempfile.mkdtemp", "tempfile.TemporaryDirectory", NULL};
+    TSNode dir = temp_dir(m, temp);
+    if (ts_node_is_null(dir))
+        return 0;
+    dir = lf_py_unwrap_path(m->src, dir);
+    TSNode v = lf_tree_unparen(lf_pysem_resolve_value(m, dir));
+    if (lf_tree_is(v, "call") && lf_pysem_call_is(m, v, private_makers))
+        return 1;
+    int32_t scope = lf_pysem_scope_of(m, rename);
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_pycall *c = &m->calls[i];
+        if (c->scope != scope || c->stmt < 0 || ts_node_start_byte(c->node) >= ts_node_start_byte(rename))
+            continue;
+        TSNode made = exclusive_mkdir(m, c->node);
+        if (ts_node_is_null(made) || !lf_py_same_text(m->src, lf_py_unwrap_path(m->src, made), dir))
+            continue;
+        const lf_pystmt *st = &m->stmts[c->stmt];
+        if (lf_py_within(rename, st->block) && !lf_py_within(rename, st->node))
+            return 1;
+    }
+    return 0;
+}
+
 static void run(lf_check_ctx *ctx) {
     if (lf_ctx_is_ts(ctx)) {
         lf401_ts_run(ctx);
@@ -1004,6 +1092,8 @@ static void run(lf_check_ctx *ctx) {
                 moved_aside = !written_between(m, src, from, o->call, rename);
         }
         if (moved_aside)
+            continue;
+        if (m && in_own_new_dir(m, s.hit->temp, rename))
             continue;
         /* Written and renamed with a lock held (this function's, the class's
          * across its methods, or every caller's): no other writer shares it. */

@@ -265,7 +265,7 @@ static TSNode py_last_before(const lf_pylock *l, lf_pylock_event_kind kind, int3
 
 /* How the module takes lock k, and where (the first use that made it one). */
 static lf_wit_event py_take_event(const lf_pylock_key *k) {
-    if (k->evidence_flag & LF_LOCK_EXCL)
+    if (k->evidence_flag & (LF_LOCK_EXCL | LF_LOCK_SYMLINK))
         return LF_WIT_CREATE;
     if (k->evidence_flag & LF_LOCK_PID)
         return LF_WIT_WRITE;

@@ -442,6 +442,14 @@ int lf_pylock_is_lock(unsigned flags) {
      * whatever it removes. */
     if ((flags & LF_LOCK_USES) == LF_LOCK_PID && !(flags & (LF_LOCK_JUDGED_CONTENT | LF_LOCK_JUDGED)))
         return 0;
+    /* A path only ever made as a symlink is a lock when it is judged as one:
+     * its owner read back (os.readlink: the link's target is the owner
+     * record) or its age read (a stale-lock test). Installers make symlinks
+     * the same way (a completions file, a skills directory, replaced after an
+     * exists/is_symlink test, its contents compared with the source) and
+     * judge neither. A symlink that holds the pid carries LF_LOCK_PID too. */
+    if ((flags & LF_LOCK_USES) == LF_LOCK_SYMLINK && !(flags & (LF_LOCK_READLINK | LF_LOCK_AGED)))
+        return 0;
     /* A file only byte-range locked that the module also replaces by a rename
      * is the data file the lock guards (mailbox's lockf on the mbox it
      * rewrites), not a lock file. */
@@ -784,11 +792,13 @@ static int kw_true(lf_pysem *m, TSNode call, const char *kw) {
     return lf_tree_is(lf_tree_unparen(v), "true");
 }
 
-/* The path an exclusive create makes, or null. */
-static TSNode exclusive_create(lf_pylock *l, TSNode call) {
+/* The path an exclusive create makes, or null; *link: it is made by a
+ * symlink (a lock only when judged as one: lf_pylock_is_lock). */
+static TSNode exclusive_create(lf_pylock *l, TSNode call, int *link) {
     lf_pysem *m = l->m;
     static const char *const mkdirs[] = {"os.mkdir", NULL};
-    static const char *const links[] = {"os.link", "os.symlink", NULL};
+    static const char *const links[] = {"os.link", NULL};
+    static const char *const symlinks[] = {"os.symlink", NULL};
     static const char *const opens[] = {"open", "io.open", NULL};
     static const char *const os_open[] = {"os.open", NULL};
     if (lf_pylock_callee_any(m, call, os_open)) {
@@ -805,11 +815,15 @@ static TSNode exclusive_create(lf_pylock *l, TSNode call) {
         return lf_pylock_arg(m, call, 0, "path");
     if (lf_pylock_callee_any(m, call, links))
         return lf_pylock_arg(m, call, 1, "dst");
+    *link = lf_pylock_callee_any(m, call, symlinks);
+    if (*link)
+        return lf_pylock_arg(m, call, 1, "dst");
     const char *q = lf_pysem_callee(m, call);
     if (((q && !strcmp(q, "pathlib.Path.mkdir")) || (method_is(m, call, "mkdir") && !q)) &&
         !kw_true(m, call, "exist_ok") && n_positional(call) <= 1)
         return receiver(call);
-    if (q && (!strcmp(q, "pathlib.Path.symlink_to") || !strcmp(q, "pathlib.Path.hardlink_to")))
+    *link = q && !strcmp(q, "pathlib.Path.symlink_to");
+    if (*link || (q && !strcmp(q, "pathlib.Path.hardlink_to")))
         return receiver(call);
     return (TSNode){0};
 }
@@ -950,7 +964,8 @@ static int write_call(lf_pylock *l, TSNode call, TSNode *path, TSNode *data) {
     return 0;
 }
 
-/* A judgement of a path: existence, stat, mtime, reading it. *target. */
+/* A judgement of a path: existence, stat, mtime (1), reading its contents
+ * (2) or its link target (3: readlink). *target. */
 static int judge_call(lf_pylock *l, TSNode call, TSNode *target) {
     lf_pysem *m = l->m;
     static const char *const by_arg[] = {"os.path.exists", "os.path.lexists", "os.path.isfile", "os.path.isdir",
@@ -964,7 +979,7 @@ static int judge_call(lf_pylock *l, TSNode call, TSNode *target) {
         *target = lf_pylock_arg(m, call, 0, "path");
         if (ts_node_is_null(*target))
             return 0;
-        return lf_pylock_callee_any(m, call, readlink) ? 2 : 1;
+        return lf_pylock_callee_any(m, call, readlink) ? 3 : 1;
     }
     if (lf_pylock_callee_any(m, call, opens)) {
         TSNode mode = lf_pylock_arg(m, call, 1, "mode");
@@ -981,7 +996,7 @@ static int judge_call(lf_pylock *l, TSNode call, TSNode *target) {
         *target = receiver(call);
         if (ts_node_is_null(*target))
             return 0;
-        return i >= 6 ? 2 : 1; /* read_text, read_bytes, readlink read the contents */
+        return i == 8 ? 3 : i >= 6 ? 2 : 1; /* read_text, read_bytes read the contents; readlink the target */
     }
     return 0;
 }
@@ -1173,6 +1188,31 @@ typedef struct walk_ctx {
     lf_pylock *l;
 } walk_ctx;
 
+/* The path whose age a node reads: `os.path.getmtime(p)`/`getctime(p)`, or
+ * `.st_mtime`/`.st_ctime` of a stat of p (`os.stat(p)`, `p.lstat()`, a name
+ * bound to one); null otherwise. */
+static TSNode age_of(lf_pysem *m, TSNode n) {
+    static const char *const getmtime[] = {"os.path.getmtime", "os.path.getctime", NULL};
+    static const char *const stats[] = {"os.stat", "os.lstat", NULL};
+    if (lf_tree_is(n, "call"))
+        return lf_pylock_callee_any(m, n, getmtime) ? lf_pylock_arg(m, n, 0, "path") : (TSNode){0};
+    TSNode attr = lf_tree_field(n, "attribute");
+    if (!lf_tree_is(n, "attribute") ||
+        !(lf_tree_text_eq(m->src, attr, "st_mtime") || lf_tree_text_eq(m->src, attr, "st_ctime")))
+        return (TSNode){0};
+    TSNode st = lf_tree_unparen(lf_pysem_resolve_value(m, lf_tree_field(n, "object")));
+    if (!lf_tree_is(st, "call"))
+        return (TSNode){0};
+    if (lf_pylock_callee_any(m, st, stats))
+        return lf_pylock_arg(m, st, 0, "path");
+    TSNode fn = lf_tree_unparen(lf_tree_field(st, "function"));
+    if (lf_tree_is(fn, "attribute") && n_positional(st) == 0 &&
+        (lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), "stat") ||
+         lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), "lstat")))
+        return lf_tree_field(fn, "object"); /* p.stat() */
+    return (TSNode){0};
+}
+
 /* Fields assigned in methods (`self.fd = os.open(...)`), and identity reads. */
 static lf_walk_action visit_node(TSNode n, void *ud) {
     lf_pylock *l = ((walk_ctx *)ud)->l;
@@ -1193,6 +1233,9 @@ static lf_walk_action visit_node(TSNode n, void *ud) {
         if (lf_tree_text_eq(m->src, attr, "st_ino") || lf_tree_text_eq(m->src, attr, "st_dev"))
             add_event(l, LF_PYEV_IDENTITY, lf_pysem_scope_of(m, n), n, -1, 0);
     }
+    TSNode aged = age_of(m, n);
+    if (!ts_node_is_null(aged))
+        key_mark(l, key_add_expr(l, aged), LF_LOCK_AGED, n);
     return LF_WALK_CONTINUE;
 }
 
@@ -1267,8 +1310,12 @@ static void propagate(lf_pylock *l) {
         for (size_t j = 0; j < in->key_edges.items[k].len; j++) {
             const edge *e = &in->edges.items[in->key_edges.items[k].items[j]];
             unsigned pf = in->keys.items[e->param].flags, af = in->keys.items[e->arg].flags;
-            unsigned up = pf & (LF_LOCK_USES | LF_LOCK_REMOVED | LF_LOCK_JUDGED | LF_LOCK_JUDGED_CONTENT);
-            if (pf & LF_LOCK_USES)
+            unsigned up = pf & (LF_LOCK_USES | LF_LOCK_REMOVED | LF_LOCK_JUDGED | LF_LOCK_JUDGED_CONTENT | LF_LOCK_READLINK |
+                                LF_LOCK_AGED);
+            /* A helper that only symlinks its parameter (an installer's) is
+             * no lock helper: the argument carries the symlink alone, and is
+             * a lock when judged as one. */
+            if (pf & LF_LOCK_USES & ~LF_LOCK_SYMLINK)
                 up |= LF_LOCK_HELPER;
             if (up && key_mark(l, e->arg, up, e->call))
                 LF_VEC_PUSH(&work, e->arg);
@@ -1345,10 +1392,11 @@ static lf_pylock *build(lf_pysem *m) {
         TSNode dst = rename_destination(m, call);
         if (!ts_node_is_null(dst))
             key_mark(l, key_add_expr(l, dst), LF_LOCK_REPLACED, call);
-        TSNode created = exclusive_create(l, call);
+        int link = 0;
+        TSNode created = exclusive_create(l, call, &link);
         if (!ts_node_is_null(created) && create_failure_handled(m, c->stmt)) {
             int32_t k = key_add_expr(l, created);
-            key_mark(l, k, LF_LOCK_EXCL, call);
+            key_mark(l, k, link ? LF_LOCK_SYMLINK : LF_LOCK_EXCL, call);
             /* symlink(str(os.getpid()), p): the link's target holds the pid. */
             TSNode src = lf_pylock_arg(m, call, 0, NULL);
             if (!ts_node_eq(src, created) && !ts_node_is_null(src) && holds_pid(m, src))
@@ -1391,8 +1439,9 @@ static lf_pylock *build(lf_pysem *m) {
         int how = judge_call(l, call, &t);
         if (how) {
             int32_t k = key_add_expr(l, t);
-            key_mark(l, k, how == 2 ? LF_LOCK_JUDGED_CONTENT : LF_LOCK_JUDGED, call);
-            add_event(l, LF_PYEV_JUDGE, scope, call, k, 0)->content = how == 2;
+            key_mark(l, k, how == 1 ? LF_LOCK_JUDGED : how == 2 ? LF_LOCK_JUDGED_CONTENT
+                                                              : LF_LOCK_JUDGED_CONTENT | LF_LOCK_READLINK, call);
+            add_event(l, LF_PYEV_JUDGE, scope, call, k, 0)->content = how >= 2;
         }
         if (is_probe(m, call))
             add_event(l, LF_PYEV_PROBE, scope, call, -1, 0);

@@ -10,7 +10,13 @@
  *
  * A key is a lock when the module uses it as one:
  *  - created exclusively (`os.open(p, O_CREAT|O_EXCL)`, `open(p, "x")`,
- *    `os.mkdir(p)`, `os.link(.., p)`, `os.symlink(.., p)`, `Path.mkdir()`),
+ *    `os.mkdir(p)`, `os.link(.., p)`, `Path.mkdir()`) with the create's
+ *    failure handled,
+ *  - created as a symlink (`os.symlink(.., p)`, `Path.symlink_to`) with the
+ *    failure handled, and judged as a lock: its owner read back
+ *    (`os.readlink`), its age read (mtime), or the link holding the pid. An installer's symlink (a
+ *    completions file, a skills directory) fails the same way when the path
+ *    exists, but nothing reads an owner from it,
  *  - locked (`fcntl.flock`/`lockf`/`fcntl` or `msvcrt.locking` on a handle
  *    opened from it, the handle possibly kept in a field),
  *  - holding a pid (what is written there contains `os.getpid()`),
@@ -76,6 +82,9 @@ enum {
     LF_LOCK_BROKEN_LIVE = 1u << 11,    /* broken on existence or age alone: a live holder can lose it */
     LF_LOCK_STALE_REMOVAL = 1u << 12,  /* a parameter removed after a pid probe in its function */
     LF_LOCK_REPLACED = 1u << 13,       /* the destination of a rename: replaced whole, a data file */
+    LF_LOCK_SYMLINK = 1u << 14,        /* created as a symlink, the failure handled */
+    LF_LOCK_READLINK = 1u << 15,       /* its link target read (os.readlink): an owner read back */
+    LF_LOCK_AGED = 1u << 16,           /* its mtime read (getmtime, a stat's st_mtime/st_ctime): an age */
 };
 
 /* How a removal was judged beforehand in its function. */
@@ -85,7 +94,7 @@ typedef enum lf_pylock_judged {
     LF_JUDGED_PRESENCE, /* existence, stat or age: whatever is there is broken */
     LF_JUDGED_CONTENT,  /* its owner record was read (an ownership check) */
 } lf_pylock_judged;
-#define LF_LOCK_USES (LF_LOCK_EXCL | LF_LOCK_FLOCK | LF_LOCK_MSVCRT | LF_LOCK_PID | LF_LOCK_HELPER)
+#define LF_LOCK_USES (LF_LOCK_EXCL | LF_LOCK_FLOCK | LF_LOCK_MSVCRT | LF_LOCK_PID | LF_LOCK_HELPER | LF_LOCK_SYMLINK)
 
 typedef struct lf_pylock_key {
     lf_pkey key;
