@@ -320,6 +320,23 @@ static int module_reads(const lf_tslock *l) {
     return 0;
 }
 
+/* Does the module read a pid file: a record read from a path that holds a
+ * pid, or one whose name or reading function says pid (`readPid(pidPath)`)?
+ * An exported liveness probe beside it judges the pids those files hold. */
+static int module_reads_pid(lf_tssem *m, const lf_tslock *l) {
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *e = &l->events[i];
+        if (e->kind != LF_TSEV_JUDGE || !e->content)
+            continue;
+        if (e->key >= 0 && ((l->keys[e->key].flags & LF_TSLOCK_PID) || strcasestr(l->keys[e->key].key, "pid")))
+            return 1;
+        const char *fn = e->fn >= 0 ? m->scopes[e->fn].name : NULL;
+        if (fn && strcasestr(fn, "pid"))
+            return 1;
+    }
+    return 0;
+}
+
 /* Does the probe's verdict decide a lock? Breadth first from its function up
  * through the module's callers (three levels, a bounded set): one of them
  * acts on a lock, itself or through a helper it calls, or a call on the way
@@ -328,7 +345,7 @@ static int module_reads(const lf_tslock *l) {
  * no caller here), nothing on the way acts on a file that is no lock, and it
  * is about a lock's owner: the module has a lock, or the pid comes from a
  * record (read from a file, or a record's `.pid`) in a module that reads
- * records. */
+ * records, or the module reads pid files (module_reads_pid). */
 static int decides_lock(lf_tssem *m, TSNode probe) {
     const lf_tslock *l = lf_tslock_build(m);
     const lf_tscall *pc = lf_tssem_call(m, probe);
@@ -370,7 +387,19 @@ static int decides_lock(lf_tssem *m, TSNode probe) {
             }
         }
     }
-    return leaves && !other && (module_has_lock(l) || (record && module_reads(l)));
+    /* a liveness helper handed its pid (`isPidRunning(pid)`) beside a pid-file
+     * reader: its verdict is about the pids those files hold */
+    TSNode arg = lf_tssem_unwrap(lf_tssem_arg(probe, 0));
+    int param_pid = 0;
+    if (lf_tree_is(arg, "identifier")) {
+        char *name = lf_tree_text(m->src, arg);
+        const lf_tsbinding *b = lf_tssem_binding_at(m, pc->scope, lf_tssem_intern(m, name, strlen(name)),
+                                                    ts_node_start_byte(arg));
+        param_pid = b && b->kind == LF_TSBIND_PARAM;
+        free(name);
+    }
+    return leaves && !other &&
+           (module_has_lock(l) || ((record || (param_pid && module_reads_pid(m, l))) && module_reads(l)));
 }
 
 void lf303_ts_run(lf_check_ctx *ctx) {
