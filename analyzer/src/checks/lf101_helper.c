@@ -1540,7 +1540,7 @@ static void find_unheld_copy(hpass *p, int32_t scope, const unsigned char *repor
     LF_VEC(int32_t) held = {0}, bare = {0};
     for (uint32_t v = 2; any && v < n; v++) {
         const lf_cfg_node *nd = lf_cfg_node_at(g, v);
-        if (nd->kind != LF_CFG_STMT || gen[v] || kill[v] || !work_statement(nd->stmt) || !lf_cfg_reachable(g, v))
+        if (nd->kind != LF_CFG_STMT || gen[v] || kill[v] || !work_statement(nd->stmt) || !st.reachable[v])
             continue;
         int on_handle = 0;
         for (size_t k = 0; k < handles.len && !on_handle; k++) {

@@ -178,15 +178,6 @@ static unsigned char *reach(const lf_cfg *g) {
     return seen;
 }
 
-int lf_cfg_reachable(const lf_cfg *g, uint32_t id) {
-    if (id >= g->nodes.len)
-        return 0;
-    unsigned char *seen = reach(g);
-    int r = seen[id];
-    free(seen);
-    return r;
-}
-
 void lf_cfg_lockstate_run(const lf_cfg *g, const uint64_t *gen, const uint64_t *kill, uint64_t entry,
                           lf_cfg_lockstate *out) {
     size_t n = g->nodes.len;
@@ -243,12 +234,14 @@ void lf_cfg_lockstate_run(const lf_cfg *g, const uint64_t *gen, const uint64_t *
     free(touched);
     free(queued);
     free(work);
-    free(live);
+    out->reachable = live;
 }
 
 void lf_cfg_lockstate_free(lf_cfg_lockstate *s) {
     free(s->must_in);
     free(s->may_in);
+    free(s->reachable);
     s->must_in = s->may_in = NULL;
+    s->reachable = NULL;
     s->n = 0;
 }

@@ -62,14 +62,13 @@ const lf_cfg_node *lf_cfg_node_at(const lf_cfg *g, uint32_t id);
 const lf_cfg_edge *lf_cfg_edges_of(const lf_cfg *g, uint32_t id);
 /* The STMT or CLAUSE node of exactly this syntax node, or -1. */
 int32_t lf_cfg_find(const lf_cfg *g, TSNode stmt);
-/* Is there a path from ENTRY to the node? */
-int lf_cfg_reachable(const lf_cfg *g, uint32_t id);
 
 /* ---- lock state ---- */
 
 typedef struct lf_cfg_lockstate {
     uint64_t *must_in; /* per node: slots held on entering it along every path */
     uint64_t *may_in;  /* per node: slots held on entering it along some path */
+    unsigned char *reachable; /* per node: some path from ENTRY reaches it */
     size_t n;
 } lf_cfg_lockstate;
 
@@ -127,6 +126,11 @@ typedef struct lf_cfg_part {
     TSNode clause;
     TSNode block; /* a block node the front end lists (is_block), or a single statement */
 } lf_cfg_part;
+
+/* Appends a part for a front end's shape(): dropped past max (the builder
+ * keeps the first ones). */
+void lf_cfg_put_part(lf_cfg_part *parts, size_t max, size_t *n, lf_cfg_role role, unsigned flags, TSNode clause,
+                     TSNode block);
 
 typedef struct lf_cfg_front {
     /* The shape of a statement; for compound ones, its parts (at most max, in

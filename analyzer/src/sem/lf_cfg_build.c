@@ -61,6 +61,14 @@ static int has_shape(const builder *bd, int32_t id, lf_cfg_shape s) {
     return is_stmt(bd, id) && bd->b.items[id].shape == s;
 }
 
+void lf_cfg_put_part(lf_cfg_part *parts, size_t max, size_t *n, lf_cfg_role role, unsigned flags, TSNode clause,
+                     TSNode block) {
+    if (*n >= max)
+        return;
+    lf_cfg_part p = {role, flags, clause, block};
+    parts[(*n)++] = p;
+}
+
 static int32_t add(builder *bd, lf_cfg_kind kind, TSNode node, int32_t owner) {
     uint32_t id = lf_cfg_add(bd->g, kind, node);
     bnode n;

@@ -5,12 +5,6 @@
 
 #include "lf_tree.h"
 
-static TSNode none(void) {
-    TSNode n;
-    memset(&n, 0, sizeof n);
-    return n;
-}
-
 /* The first `block` named child (except and finally clauses hold theirs unnamed). */
 static TSNode block_child(TSNode n) {
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
@@ -18,7 +12,7 @@ static TSNode block_child(TSNode n) {
         if (lf_tree_is(c, "block"))
             return c;
     }
-    return none();
+    return (TSNode){0};
 }
 
 /* A bare `except:`, `except Exception` and `except BaseException` catch all. */
@@ -31,56 +25,48 @@ static int catches_all(const lf_source *src, TSNode clause) {
     return lf_tree_text_eq(src, v, "Exception") || lf_tree_text_eq(src, v, "BaseException");
 }
 
-static void put(lf_cfg_part *parts, size_t max, size_t *n, lf_cfg_role role, unsigned flags, TSNode clause,
-                TSNode block) {
-    if (*n >= max)
-        return;
-    lf_cfg_part p = {role, flags, clause, block};
-    parts[(*n)++] = p;
-}
-
 static lf_cfg_shape py_shape(const lf_source *src, TSNode s, lf_cfg_part *parts, size_t max, size_t *n,
                              unsigned *flags) {
     const char *t = ts_node_type(s);
     *n = 0;
     *flags = 0;
     if (!strcmp(t, "if_statement")) {
-        put(parts, max, n, LF_ROLE_BODY, 0, none(), lf_tree_field(s, "consequence"));
+        lf_cfg_put_part(parts, max, n, LF_ROLE_BODY, 0, (TSNode){0}, lf_tree_field(s, "consequence"));
         for (uint32_t i = 0; i < ts_node_named_child_count(s); i++) {
             TSNode c = ts_node_named_child(s, i);
             if (lf_tree_is(c, "elif_clause"))
-                put(parts, max, n, LF_ROLE_ALT, LF_PART_CONDITIONAL, c, lf_tree_field(c, "consequence"));
+                lf_cfg_put_part(parts, max, n, LF_ROLE_ALT, LF_PART_CONDITIONAL, c, lf_tree_field(c, "consequence"));
             else if (lf_tree_is(c, "else_clause"))
-                put(parts, max, n, LF_ROLE_ALT, 0, c, lf_tree_field(c, "body"));
+                lf_cfg_put_part(parts, max, n, LF_ROLE_ALT, 0, c, lf_tree_field(c, "body"));
         }
         return LF_SHAPE_IF;
     }
     if (!strcmp(t, "for_statement") || !strcmp(t, "while_statement")) {
-        put(parts, max, n, LF_ROLE_BODY, 0, none(), lf_tree_field(s, "body"));
+        lf_cfg_put_part(parts, max, n, LF_ROLE_BODY, 0, (TSNode){0}, lf_tree_field(s, "body"));
         TSNode cond = lf_tree_unparen(lf_tree_field(s, "condition"));
         if (!strcmp(t, "while_statement") &&
             (lf_tree_is(cond, "true") || (lf_tree_is(cond, "integer") && !lf_tree_text_eq(src, cond, "0"))))
             *flags = LF_LOOP_FOREVER;
         TSNode e = lf_tree_field(s, "alternative");
         if (!ts_node_is_null(e))
-            put(parts, max, n, LF_ROLE_LOOP_ELSE, 0, e, lf_tree_field(e, "body"));
+            lf_cfg_put_part(parts, max, n, LF_ROLE_LOOP_ELSE, 0, e, lf_tree_field(e, "body"));
         return LF_SHAPE_LOOP;
     }
     if (!strcmp(t, "try_statement")) {
-        put(parts, max, n, LF_ROLE_BODY, 0, none(), lf_tree_field(s, "body"));
+        lf_cfg_put_part(parts, max, n, LF_ROLE_BODY, 0, (TSNode){0}, lf_tree_field(s, "body"));
         for (uint32_t i = 0; i < ts_node_named_child_count(s); i++) {
             TSNode c = ts_node_named_child(s, i);
             if (lf_tree_is(c, "except_clause") || lf_tree_is(c, "except_group_clause"))
-                put(parts, max, n, LF_ROLE_HANDLER, catches_all(src, c) ? LF_PART_CATCH_ALL : 0, c, block_child(c));
+                lf_cfg_put_part(parts, max, n, LF_ROLE_HANDLER, catches_all(src, c) ? LF_PART_CATCH_ALL : 0, c, block_child(c));
             else if (lf_tree_is(c, "else_clause"))
-                put(parts, max, n, LF_ROLE_TRY_ELSE, 0, c, lf_tree_field(c, "body"));
+                lf_cfg_put_part(parts, max, n, LF_ROLE_TRY_ELSE, 0, c, lf_tree_field(c, "body"));
             else if (lf_tree_is(c, "finally_clause"))
-                put(parts, max, n, LF_ROLE_FINALLY, 0, c, block_child(c));
+                lf_cfg_put_part(parts, max, n, LF_ROLE_FINALLY, 0, c, block_child(c));
         }
         return LF_SHAPE_TRY;
     }
     if (!strcmp(t, "with_statement")) {
-        put(parts, max, n, LF_ROLE_BODY, 0, none(), lf_tree_field(s, "body"));
+        lf_cfg_put_part(parts, max, n, LF_ROLE_BODY, 0, (TSNode){0}, lf_tree_field(s, "body"));
         return LF_SHAPE_WITH;
     }
     if (!strcmp(t, "match_statement")) {
@@ -88,7 +74,7 @@ static lf_cfg_shape py_shape(const lf_source *src, TSNode s, lf_cfg_part *parts,
         for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
             TSNode c = ts_node_named_child(body, i);
             if (lf_tree_is(c, "case_clause"))
-                put(parts, max, n, LF_ROLE_CASE, 0, c, lf_tree_field(c, "consequence"));
+                lf_cfg_put_part(parts, max, n, LF_ROLE_CASE, 0, c, lf_tree_field(c, "consequence"));
         }
         return LF_SHAPE_SWITCH;
     }
@@ -127,6 +113,6 @@ lf_cfg *lf_pycfg_build(const lf_source *src, TSNode fn) {
     /* a lambda's body is an expression: no statements, ENTRY straight to EXIT */
     TSNode body = lf_tree_is(fn, "module")                ? fn
                   : lf_tree_is(fn, "function_definition") ? lf_tree_field(fn, "body")
-                                                          : none();
+                                                          : (TSNode){0};
     return lf_cfg_build(&python_front, src, body);
 }

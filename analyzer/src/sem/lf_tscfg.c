@@ -5,20 +5,6 @@
 
 #include "lf_tree.h"
 
-static TSNode none(void) {
-    TSNode n;
-    memset(&n, 0, sizeof n);
-    return n;
-}
-
-static void put(lf_cfg_part *parts, size_t max, size_t *n, lf_cfg_role role, unsigned flags, TSNode clause,
-                TSNode block) {
-    if (*n >= max)
-        return;
-    lf_cfg_part p = {role, flags, clause, block};
-    parts[(*n)++] = p;
-}
-
 static int is_loop(const char *t) {
     return !strcmp(t, "for_statement") || !strcmp(t, "for_in_statement") || !strcmp(t, "while_statement") ||
            !strcmp(t, "do_statement");
@@ -31,15 +17,15 @@ static lf_cfg_shape ts_shape(const lf_source *src, TSNode s, lf_cfg_part *parts,
     *n = 0;
     *flags = 0;
     if (!strcmp(t, "if_statement")) {
-        put(parts, max, n, LF_ROLE_BODY, 0, none(), lf_tree_field(s, "consequence"));
+        lf_cfg_put_part(parts, max, n, LF_ROLE_BODY, 0, (TSNode){0}, lf_tree_field(s, "consequence"));
         TSNode e = lf_tree_field(s, "alternative");
         if (!ts_node_is_null(e)) /* else_clause: its one statement (maybe another if) */
-            put(parts, max, n, LF_ROLE_ALT, 0, e, ts_node_named_child(e, 0));
+            lf_cfg_put_part(parts, max, n, LF_ROLE_ALT, 0, e, ts_node_named_child(e, 0));
         return LF_SHAPE_IF;
     }
     if (is_loop(t)) {
         /* a do-while is taken as a while: the body may run zero times here */
-        put(parts, max, n, LF_ROLE_BODY, 0, none(), lf_tree_field(s, "body"));
+        lf_cfg_put_part(parts, max, n, LF_ROLE_BODY, 0, (TSNode){0}, lf_tree_field(s, "body"));
         TSNode cond = lf_tree_field(s, "condition");
         if (lf_tree_is(cond, "parenthesized_expression"))
             cond = ts_node_named_child(cond, 0);
@@ -50,12 +36,12 @@ static lf_cfg_shape ts_shape(const lf_source *src, TSNode s, lf_cfg_part *parts,
         return LF_SHAPE_LOOP;
     }
     if (!strcmp(t, "try_statement")) {
-        put(parts, max, n, LF_ROLE_BODY, 0, none(), lf_tree_field(s, "body"));
+        lf_cfg_put_part(parts, max, n, LF_ROLE_BODY, 0, (TSNode){0}, lf_tree_field(s, "body"));
         TSNode h = lf_tree_field(s, "handler"), f = lf_tree_field(s, "finalizer");
         if (!ts_node_is_null(h))
-            put(parts, max, n, LF_ROLE_HANDLER, LF_PART_CATCH_ALL, h, lf_tree_field(h, "body"));
+            lf_cfg_put_part(parts, max, n, LF_ROLE_HANDLER, LF_PART_CATCH_ALL, h, lf_tree_field(h, "body"));
         if (!ts_node_is_null(f))
-            put(parts, max, n, LF_ROLE_FINALLY, 0, f, lf_tree_field(f, "body"));
+            lf_cfg_put_part(parts, max, n, LF_ROLE_FINALLY, 0, f, lf_tree_field(f, "body"));
         return LF_SHAPE_TRY;
     }
     if (!strcmp(t, "switch_statement")) {
@@ -63,17 +49,17 @@ static lf_cfg_shape ts_shape(const lf_source *src, TSNode s, lf_cfg_part *parts,
         for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
             TSNode c = ts_node_named_child(body, i);
             if (lf_tree_is(c, "switch_case") || lf_tree_is(c, "switch_default"))
-                put(parts, max, n, LF_ROLE_CASE, 0, c, c); /* the case lists its statements */
+                lf_cfg_put_part(parts, max, n, LF_ROLE_CASE, 0, c, c); /* the case lists its statements */
         }
         *flags = LF_SWITCH_FALLTHROUGH | LF_SWITCH_BREAKABLE;
         return LF_SHAPE_SWITCH;
     }
     if (!strcmp(t, "statement_block")) {
-        put(parts, max, n, LF_ROLE_BODY, 0, none(), s);
+        lf_cfg_put_part(parts, max, n, LF_ROLE_BODY, 0, (TSNode){0}, s);
         return LF_SHAPE_BLOCK;
     }
     if (!strcmp(t, "labeled_statement")) {
-        put(parts, max, n, LF_ROLE_BODY, 0, none(), lf_tree_field(s, "body"));
+        lf_cfg_put_part(parts, max, n, LF_ROLE_BODY, 0, (TSNode){0}, lf_tree_field(s, "body"));
         return LF_SHAPE_BLOCK;
     }
     if (!strcmp(t, "return_statement"))
@@ -102,7 +88,7 @@ static int ts_is_member(TSNode block, TSNode child) {
 static const lf_cfg_front ts_front = {ts_shape, ts_is_block, ts_is_member};
 
 lf_cfg *lf_tscfg_build(const lf_source *src, TSNode fn) {
-    TSNode body = none();
+    TSNode body = (TSNode){0};
     if (lf_tree_is(fn, "program")) {
         body = fn;
     } else {
