@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "lf_diff.h"
+#include "lf_engine.h"
 #include "lf_fanout.h"
 #include "lf_fix.h"
 #include "lf_scan.h"
@@ -78,18 +79,27 @@ static void not_written(lf_fanout *fo, const lf_scan_file *f, const char *why, s
     }
 }
 
+/* An unsafe fix taken out of a refused fix set (drop_unsafe_fixes), kept so the
+ * second round can give it back to its finding. */
+typedef struct stashed_fix {
+    size_t finding; /* index into the file's findings */
+    lf_fix *fix;
+} stashed_fix;
+
 /* --unsafe-fixes on a file whose fix set was refused (`err`: two edits overlap,
  * or the result does not parse): take the unsafe fixes out, each left with the
- * reason, so that the safe ones can be tried alone. Returns how many were taken
- * out (0: nothing to retry). */
-static size_t drop_unsafe_fixes(lf_scan_file *f, const char *err) {
+ * reason, so that the safe ones can be tried alone. The fixes go to *stash.
+ * Returns how many were taken out (0: nothing to retry). */
+static size_t drop_unsafe_fixes(lf_scan_file *f, const char *err, stashed_fix **stash) {
     size_t n = 0;
     const char *why = strstr(err, ": refusing ");
     for (size_t j = 0; j < f->n_findings; j++) {
         lf_finding *fd = &f->findings[j];
         if (!lf_fix_is_unsafe(fd) || !lf_fix_applicable(fd))
             continue;
-        lf_fix_free(fd->fix);
+        *stash = lf_xrealloc(*stash, (n + 1) * sizeof **stash);
+        (*stash)[n].finding = j;
+        (*stash)[n].fix = fd->fix;
         fd->fix = NULL;
         free(fd->no_fix_reason);
         fd->no_fix_reason = lf_xasprintf("the file's fixes were refused with this unsafe fix (%s), so it was left out "
@@ -98,6 +108,74 @@ static size_t drop_unsafe_fixes(lf_scan_file *f, const char *err) {
         n++;
     }
     return n;
+}
+
+/* 1 when the applicable fixes among found[0..n) are, rule for rule, the ones
+ * stashed: the second round offers what the first left out and nothing else. */
+static int same_rules(const lf_scan_file *f, const stashed_fix *stash, size_t n_stash, const lf_finding *found,
+                      size_t n_found) {
+    unsigned char *used = lf_xcalloc(n_stash ? n_stash : 1, 1);
+    size_t n_applicable = 0;
+    int same = 1;
+    for (size_t j = 0; j < n_found && same; j++) {
+        if (!lf_fix_applicable(&found[j]))
+            continue;
+        n_applicable++;
+        size_t k = 0;
+        while (k < n_stash && (used[k] || f->findings[stash[k].finding].rule != found[j].rule))
+            k++;
+        if (k == n_stash)
+            same = 0;
+        else
+            used[k] = 1;
+    }
+    free(used);
+    return same && n_applicable == n_stash;
+}
+
+/* `fix --unsafe-fixes`: the unsafe fixes that overlapped a safe one were left
+ * out so that the safe ones could apply. Ask again on the fixed text, as a
+ * second `lockfix fix` would, so that one run does what two would and a second
+ * run finds nothing to do. The round is kept only when the new analysis offers
+ * exactly fixes of the rules left out and they apply; the left-out findings
+ * then count as fixed (their fixes are given back). Otherwise the first round
+ * stands, each left-out finding with its reason. Plain UTF-8 files only: for
+ * the others the fixed text is the file's own encoding, not what the engine
+ * reads. */
+static int second_round(const lf_scan *s, lf_scan_file *f, lf_fixed_file *ff, stashed_fix *stash, size_t n_stash) {
+    if (!ff->text || f->src.enc.kind != LF_ENC_UTF8 || f->src.enc.bom_len || f->src.raw)
+        return 0;
+    lf_source next;
+    lf_source_from_text(&next, f->src.path, f->src.lang, ff->text, ff->len);
+    lf_engine_options opts = {.rules = &s->rules,
+                              .config = &s->config,
+                              .want_fixes = 1,
+                              .use_prefilter = 1,
+                              .fix_runtime_dir = s->fix_runtime_dir};
+    lf_engine *eng = lf_engine_new(&opts);
+    lf_finding *found = NULL;
+    size_t n_found = 0;
+    char *err = NULL;
+    lf_fixed_file later = {0};
+    int ok = lf_engine_analyze(eng, &next, &found, &n_found, &err) == 0 &&
+             same_rules(f, stash, n_stash, found, n_found) && lf_fix_apply(&next, found, n_found, &later, &err) &&
+             later.text && lf_fixed_file_merge(ff, &later, &err);
+    if (ok)
+        for (size_t k = 0; k < n_stash; k++) {
+            lf_finding *fd = &f->findings[stash[k].finding];
+            fd->fix = stash[k].fix;
+            stash[k].fix = NULL;
+            free(fd->no_fix_reason);
+            fd->no_fix_reason = NULL;
+        }
+    lf_fixed_file_free(&later);
+    free(err);
+    for (size_t j = 0; j < n_found; j++)
+        lf_finding_free_contents(&found[j]);
+    free(found);
+    lf_engine_free(eng);
+    lf_source_free(&next);
+    return ok;
 }
 
 /* 1 unless w is a symbolic link argument whose target lives in another
@@ -279,12 +357,19 @@ int lf_cmd_fix(int argc, char **argv) {
         if (!f->has_source || f->n_findings == 0)
             continue;
         int ok = lf_fix_apply(&f->src, f->findings, f->n_findings, &fixed[i], &err);
-        if (!ok && drop_unsafe_fixes(f, err)) {
+        stashed_fix *stash = NULL;
+        size_t n_stash = 0;
+        if (!ok && (n_stash = drop_unsafe_fixes(f, err, &stash)) > 0) {
             /* The safe fixes alone may fit: an unsafe fix asked for never costs the file its safe ones. */
             free(err);
             err = NULL;
             ok = lf_fix_apply(&f->src, f->findings, f->n_findings, &fixed[i], &err);
+            if (ok)
+                second_round(&s, f, &fixed[i], stash, n_stash);
         }
+        for (size_t k = 0; k < n_stash; k++)
+            lf_fix_free(stash[k].fix);
+        free(stash);
         if (!ok) {
             fprintf(stderr, "lockfix fix: %s\n", err);
             free(err);

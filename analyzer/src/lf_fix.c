@@ -450,6 +450,41 @@ int lf_fix_apply(const lf_source *src, const lf_finding *findings, size_t n, lf_
     return 1;
 }
 
+int lf_fixed_file_merge(lf_fixed_file *into, lf_fixed_file *later, char **err) {
+    for (size_t j = 0; j < later->n_new_files; j++) /* refuse before changing anything */
+        for (size_t k = 0; k < into->n_new_files; k++)
+            if (strcmp(into->new_files[k].path, later->new_files[j].path) == 0 &&
+                strcmp(into->new_files[k].content, later->new_files[j].content) != 0) {
+                *err = lf_xasprintf("two rounds of fixes create %s with different contents", into->new_files[k].path);
+                return 0;
+            }
+    for (size_t j = 0; j < later->n_new_files; j++) {
+        const lf_new_file *nf = &later->new_files[j];
+        size_t k = 0;
+        while (k < into->n_new_files && strcmp(into->new_files[k].path, nf->path) != 0)
+            k++;
+        if (k < into->n_new_files)
+            continue;
+        into->new_files = lf_xrealloc(into->new_files, (into->n_new_files + 1) * sizeof *into->new_files);
+        into->new_files[into->n_new_files].path = lf_xstrdup(nf->path);
+        into->new_files[into->n_new_files].content = lf_xstrdup(nf->content);
+        into->n_new_files++;
+    }
+    if (into->n_new_files > 1)
+        qsort(into->new_files, into->n_new_files, sizeof *into->new_files, cmp_new_file);
+    for (size_t j = 0; j < later->n_rule_ids; j++)
+        add_rule_id(into, later->rule_ids[j]);
+    if (into->n_rule_ids > 1)
+        qsort(into->rule_ids, into->n_rule_ids, sizeof *into->rule_ids, cmp_str);
+    free(into->text);
+    into->text = later->text;
+    into->len = later->len;
+    later->text = NULL;
+    into->n_fixed += later->n_fixed;
+    lf_fixed_file_free(later);
+    return 1;
+}
+
 void lf_fixed_file_free(lf_fixed_file *f) {
     free(f->text);
     free(f->rule_ids);

@@ -45,6 +45,11 @@ void lf_fix_allow_unsafe(int allow);
  * new file path that is not a plain relative path. */
 int lf_fix_apply(const lf_source *src, const lf_finding *findings, size_t n, lf_fixed_file *out, char **err);
 void lf_fixed_file_free(lf_fixed_file *f);
+/* Fold a second round of fixes, applied to into->text, into `into`: its text
+ * becomes later's, the applied rules and the new files are united, `later` is
+ * freed. Returns 1, or 0 with *err (malloc'd) when the two rounds create one
+ * path with different contents (`into` is then unchanged, `later` kept). */
+int lf_fixed_file_merge(lf_fixed_file *into, lf_fixed_file *later, char **err);
 
 /* Why the edits of `fix` cannot be written back to src's file in its encoding
  * (malloc'd: a character the encoding cannot hold, a UTF-16 file), or NULL when

@@ -1,0 +1,70 @@
+"""One `lockfix fix --unsafe-fixes` run does what two runs would.
+
+When an unsafe fix (LF104's lock around a read-modify-write) overlaps a safe
+one (LF401's unique temp name inside that read-modify-write), the file's fix
+set is refused as a whole, the unsafe fixes are taken out and the safe ones
+applied alone. The fixer then analyses the fixed text again and applies the
+left-out fixes on top (cli_fix.c, second_round), so the patch is the same as
+two runs in a row and a second run finds nothing to do ("applying it twice
+changes nothing"). Without --unsafe-fixes only the safe fix is applied.
+
+Cases: tests/fix/rounds/*.in; goldens: tests/fix/golden/rounds_<case>.diff.
+"""
+import os
+import shutil
+
+import pytest
+
+from conftest import SRC, check_golden, lockfix, need_tool, run
+
+CASES_DIR = os.path.join(SRC, "tests", "fix", "rounds")
+GOLDEN_DIR = os.path.join(SRC, "tests", "fix", "golden")
+CASES = sorted(f[: -len(".in")] for f in os.listdir(CASES_DIR) if f.endswith(".in"))
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
+
+
+def stage(tmp_path, case, name):
+    work = tmp_path / name
+    work.mkdir()
+    shutil.copy(os.path.join(CASES_DIR, case + ".in"), work / case)
+    return work
+
+
+def rewrite_part(diff):
+    """The diff of the module itself, without the vendored files it creates."""
+    at = diff.find(b"--- /dev/null\n")
+    return diff if at == -1 else diff[:at]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_one_run_applies_the_safe_and_the_overlapping_unsafe_fix(tmp_path, case):
+    work = stage(tmp_path, case, "work")
+    proc = lockfix(["fix", case, "--diff", "--unsafe-fixes"], work, 0)
+    assert "fixed LF104 (unsafe fix), LF401 in %s" % case in proc.stderr.decode()
+    assert "diff of 2 fixes in 1 file; 0 findings left" in proc.stderr.decode()
+    check_golden(os.path.join(GOLDEN_DIR, "rounds_%s.diff" % case), rewrite_part(proc.stdout))
+
+    # --apply writes what the diff shows, and a second run has nothing to do.
+    applied = stage(tmp_path, case, "apply")
+    lockfix(["fix", case, "--apply", "--unsafe-fixes"], applied, 0)
+    patch_file = tmp_path / "fix.diff"
+    patch_file.write_bytes(proc.stdout)
+    run([need_tool("patch"), "-p1", "--quiet", "-i", str(patch_file)], work, 0)
+    assert (applied / case).read_bytes() == (work / case).read_bytes()
+    assert lockfix(["fix", case, "--diff", "--unsafe-fixes"], applied, 0).stdout == b""
+    scan = lockfix(["scan", case, "--format", "json"], applied, 0).stdout
+    assert b'"findings": []' in scan
+    if case.endswith(".py"):
+        run([PYTHON, "-m", "py_compile", case], applied, 0)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_without_unsafe_fixes_only_the_safe_fix_is_applied(tmp_path, case):
+    work = stage(tmp_path, case, "work")
+    proc = lockfix(["fix", case, "--apply"], work, 1)
+    err = proc.stderr.decode()
+    assert "fixed LF401 in %s" % case in err
+    assert "LF104 not fixed: an unsafe fix is left out: it is applied only with --unsafe-fixes" in err
+    # The unsafe fix now applies alone, and then nothing is left.
+    lockfix(["fix", case, "--apply", "--unsafe-fixes"], work, 0)
+    assert lockfix(["fix", case, "--diff", "--unsafe-fixes"], work, 0).stdout == b""
