@@ -276,6 +276,38 @@ static cJSON *code_flows_json(const lf_finding *fd) {
     return flows;
 }
 
+/* The other places the finding involves (the judgement, the helper, the write,
+ * the removal), as SARIF relatedLocations: each distinct region the witness
+ * steps point at, other than the finding's own, once, in the order of its
+ * first step, with that step's event and text ("judge: reads the lock's
+ * age"). A viewer that shows no code flows still lists them. */
+static cJSON *related_locations_json(const lf_finding *fd) {
+    const lf_witness *w = fd->witness;
+    cJSON *rel = cJSON_CreateArray();
+    int id = 1;
+    for (size_t i = 0; i < w->n_steps; i++) {
+        const lf_witness_step *st = &w->steps[i];
+        if (st->line == fd->line && st->col == fd->col && st->end_line == fd->end_line && st->end_col == fd->end_col)
+            continue;
+        size_t j = 0;
+        while (j < i && !(w->steps[j].line == st->line && w->steps[j].col == st->col &&
+                          w->steps[j].end_line == st->end_line && w->steps[j].end_col == st->end_col))
+            j++;
+        if (j < i)
+            continue;
+        cJSON *loc = cJSON_CreateObject();
+        cJSON_AddNumberToObject(loc, "id", id++);
+        cJSON *phys = cJSON_AddObjectToObject(loc, "physicalLocation");
+        add_artifact_location(phys, fd->path);
+        add_region(phys, "region", st->line, st->col, st->end_line, st->end_col);
+        char *msg = lf_xasprintf("%s: %s", lf_witness_event_name(st->event), st->text ? st->text : "");
+        add_text(loc, "message", msg);
+        free(msg);
+        cJSON_AddItemToArray(rel, loc);
+    }
+    return rel;
+}
+
 static cJSON *result_json(const lf_scan *s, const lf_scan_file *f, size_t k) {
     const lf_finding *fd = &f->findings[k];
     cJSON *j = cJSON_CreateObject();
@@ -306,8 +338,14 @@ static cJSON *result_json(const lf_scan *s, const lf_scan_file *f, size_t k) {
     if (fd->fingerprint[0])
         cJSON_AddStringToObject(pf, LF_FINGERPRINT_SARIF_KEY, fd->fingerprint);
 
-    if (fd->witness && fd->witness->n_steps)
+    if (fd->witness && fd->witness->n_steps) {
+        cJSON *rel = related_locations_json(fd);
+        if (cJSON_GetArraySize(rel) > 0)
+            cJSON_AddItemToObject(j, "relatedLocations", rel);
+        else
+            cJSON_Delete(rel);
         cJSON_AddItemToObject(j, "codeFlows", code_flows_json(fd));
+    }
 
     if (fd->fix && f->has_source) {
         cJSON *fixes = cJSON_AddArrayToObject(j, "fixes");

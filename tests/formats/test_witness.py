@@ -108,6 +108,38 @@ def test_sarif_code_flows_point_at_the_steps(tmp_path):
     validate(out, tmp_path)
 
 
+def test_sarif_related_locations_are_the_other_places_of_the_witness(tmp_path):
+    """relatedLocations: each distinct step region other than the finding's own,
+    once, in first-step order, numbered from 1, "event: text"."""
+    out = tmp_path / "fixtures.sarif"
+    run("scan", "--no-config", "--format", "sarif", "--output", out, "fixtures", cwd=SOURCE_DIR)
+    results = json.loads(out.read_text())["runs"][0]["results"]
+    findings = fixture_findings()
+    with_related = 0
+    for res, f in zip(results, findings):
+        own = (f["line"], f["column"], f["end_line"], f["end_column"])
+        want, seen = [], set()
+        for s in f["witness"]["steps"]:
+            place = (s["line"], s["column"], s["end_line"], s["end_column"])
+            if place != own and place not in seen:
+                seen.add(place)
+                want.append((place, "%s: %s" % (s["event"], s["message"])))
+        got = [((r["physicalLocation"]["region"]["startLine"], r["physicalLocation"]["region"]["startColumn"],
+                 r["physicalLocation"]["region"]["endLine"], r["physicalLocation"]["region"]["endColumn"]),
+                r["message"]["text"]) for r in res.get("relatedLocations", [])]
+        assert got == want, f["path"]
+        assert [r["id"] for r in res.get("relatedLocations", [])] == list(range(1, len(want) + 1))
+        with_related += bool(want)
+    assert with_related > 0
+    lf104 = next(r for r, f in zip(results, findings)
+                 if f["path"] == "fixtures/integrations/cline/lib/turns.py" and f["line"] == 7)
+    assert [(r["physicalLocation"]["region"]["startLine"], r["message"]["text"].split(":")[0])
+            for r in lf104["relatedLocations"]] == [(9, "write")]
+    sarif = json.loads(scan("--no-witness", "--format", "sarif", "fixtures"))
+    assert all("relatedLocations" not in r for r in sarif["runs"][0]["results"])
+    validate(out, tmp_path)
+
+
 def test_no_witness_leaves_it_out_of_every_format():
     text = scan("--no-witness", "fixtures")
     assert "= witness" not in text
