@@ -731,6 +731,41 @@ static int completes_unlocked(role r, unsigned exits, int yields) {
     return 0;
 }
 
+/* Platform coverage of a lock module of the standard library: fcntl is in
+ * every POSIX CPython, msvcrt in every Windows one (1 and 2); 0 for the
+ * others (portalocker, filelock: packages that may be missing anywhere). */
+static unsigned platform_coverage(const lf_pyoptional *o) {
+    if (!o || !o->module)
+        return 0;
+    size_t top = strcspn(o->module, ".");
+    if (top == 5 && !strncmp(o->module, "fcntl", 5))
+        return 1;
+    if (top == 6 && !strncmp(o->module, "msvcrt", 6))
+        return 2;
+    return 0;
+}
+
+/* The platform coverage of the modules an `and` of absence tests names
+ * (`fcntl is None and msvcrt is None`). */
+static unsigned and_coverage(lf_pysem *m, TSNode cond) {
+    node_vec todo = {0};
+    LF_VEC_PUSH(&todo, lf_tree_unparen(cond));
+    unsigned covered = 0;
+    while (todo.len) {
+        TSNode c = todo.items[--todo.len];
+        if (lf_tree_is(c, "boolean_operator") && lf_tree_text_eq(m->src, lf_tree_field(c, "operator"), "and")) {
+            LF_VEC_PUSH(&todo, lf_tree_unparen(lf_tree_field(c, "left")));
+            LF_VEC_PUSH(&todo, lf_tree_unparen(lf_tree_field(c, "right")));
+            continue;
+        }
+        const lf_pyoptional *o = NULL;
+        if (lf_pysem_presence_test(m, c, &o) < 0)
+            covered |= platform_coverage(o);
+    }
+    LF_VEC_FREE(&todo);
+    return covered;
+}
+
 /* The absent-provider path of an if statement: `if ABSENT: A` -> A (-1);
  * `if PRESENT: P else: E` -> E, `if PRESENT: P` -> null, then the code after
  * the if (1, or 2 when P itself falls through, holding the lock there). 0: not
@@ -744,6 +779,9 @@ static int absent_branch(hpass *p, TSNode ifs, const lf_pyoptional **o, TSNode *
     *blk = (TSNode){0};
     *several = lf_pysem_presence_test(m, lf_tree_field(ifs, "condition"), o) == 0;
     *at = ifs;
+    unsigned covered = *several && pres < 0 ? and_coverage(m, lf_tree_field(ifs, "condition")) : platform_coverage(*o);
+    if (covered == 3)
+        return 0; /* `if fcntl is None and msvcrt is None:` never holds on CPython */
     for (uint32_t i = 0; i < ts_node_named_child_count(ifs); i++) {
         TSNode c = ts_node_named_child(ifs, i);
         if (lf_tree_is(c, "elif_clause")) {
@@ -752,6 +790,12 @@ static int absent_branch(hpass *p, TSNode ifs, const lf_pyoptional **o, TSNode *
                 ts_node_is_null(find_in(p, lf_tree_field(c, "consequence"), 0)))
                 return 0;
             *several = 1;
+            covered |= platform_coverage(o2);
+            /* `if fcntl: flock elif msvcrt: locking else: <no lock>`: one of the
+             * two is on every platform CPython runs on, so the path with neither
+             * never runs. */
+            if (covered == 3)
+                return 0;
         } else if (lf_tree_is(c, "else_clause")) {
             els = lf_tree_field(c, "body");
             if (pres > 0)

@@ -165,6 +165,30 @@ static lock_op lock_call(lf_pysem *m, TSNode call, lf101_lock_kind *kind) {
             return OP_EXCLUSIVE;
         return OP_NONE;
     }
+    /* portalocker's module functions: lock(file, flags) and unlock(file). */
+    if (!strcmp(q, "portalocker.unlock") || !strcmp(q, "portalocker.portalocker.unlock")) {
+        *kind = LF101_LOCK_FLOCK;
+        return OP_UNLOCK;
+    }
+    if (!strcmp(q, "portalocker.lock") || !strcmp(q, "portalocker.portalocker.lock")) {
+        *kind = LF101_LOCK_FLOCK;
+        TSNode op = call_arg(m, call, 1, "flags");
+        if (ts_node_is_null(op))
+            return OP_NONE;
+        op_names(m, op, &ops);
+        int nb = has_name(&ops, "portalocker.LOCK_NB") || has_name(&ops, "portalocker.LockFlags.NON_BLOCKING") ||
+                 has_name(&ops, "portalocker.constants.LOCK_NB") ||
+                 has_name(&ops, "portalocker.constants.LockFlags.NON_BLOCKING");
+        if (has_name(&ops, "portalocker.LOCK_EX") || has_name(&ops, "portalocker.LockFlags.EXCLUSIVE") ||
+            has_name(&ops, "portalocker.constants.LOCK_EX") ||
+            has_name(&ops, "portalocker.constants.LockFlags.EXCLUSIVE"))
+            return nb ? OP_EXCLUSIVE_NB : OP_EXCLUSIVE;
+        if (has_name(&ops, "portalocker.LOCK_SH") || has_name(&ops, "portalocker.LockFlags.SHARED") ||
+            has_name(&ops, "portalocker.constants.LOCK_SH") ||
+            has_name(&ops, "portalocker.constants.LockFlags.SHARED"))
+            return OP_SHARED;
+        return OP_NONE;
+    }
     if (!strcmp(q, "msvcrt.locking")) {
         *kind = LF101_LOCK_MSVCRT;
         TSNode op = call_arg(m, call, 1, "mode");

@@ -1,11 +1,12 @@
-"""A lock helper for both platforms that quietly does nothing on a third."""
+"""portalocker or msvcrt, else nothing: on Linux without the portalocker
+package neither is there, and the helper returns as if it had locked."""
 
 import os
 
 try:
-    import fcntl
+    import portalocker
 except ImportError:
-    fcntl = None
+    portalocker = None
 try:
     import msvcrt
 except ImportError:
@@ -13,8 +14,8 @@ except ImportError:
 
 
 def _lock(fh):
-    if fcntl is not None:
-        fcntl.flock(fh, fcntl.LOCK_EX)
+    if portalocker is not None:
+        portalocker.lock(fh, portalocker.LOCK_EX)
     elif msvcrt is not None:
         msvcrt.locking(fh.fileno(), msvcrt.LK_LOCK, 1)
     else:
