@@ -553,7 +553,8 @@ static TSNode read_path(lf_pysem *m, lf_pylock *l, TSNode read) {
 /* Does the probe judge a lock that lives under a per-user directory
  * (lf_pathfact.h), so that only one user's processes can hold it? The file
  * its pid is read from; when the analysis cannot trace the pid to a file,
- * every lock and pid file of the module (at least one). EPERM from such a
+ * the records the probe's function reads, else every lock and pid file of
+ * the module (at least one). EPERM from such a
  * probe is a reused pid of another user, and "dead" is the right reading. */
 static int probe_lock_per_user(lf_pysem *m, lf_pylock *l, TSNode call) {
     TSNode read = {0};
@@ -562,6 +563,20 @@ static int probe_lock_per_user(lf_pysem *m, lf_pylock *l, TSNode call) {
         if (!ts_node_is_null(read_from))
             return lf_pylock_per_user(l, read_from);
     }
+    /* the records the probe's function reads itself (`rec = json.loads(p.read_text())`;
+     * a helper handed the pid reads /proc, not a record) */
+    const lf_pycall *pc = lf_pysem_call(m, call);
+    size_t records = 0;
+    for (size_t i = 0; pc && i < l->n_events; i++) {
+        const lf_pylock_event *e = &l->events[i];
+        if (e->kind != LF_PYEV_JUDGE || !e->content || e->via_helper || e->key < 0 || e->scope != pc->scope)
+            continue;
+        if (!lf_pylock_key_per_user(l, e->key))
+            return 0;
+        records++;
+    }
+    if (records)
+        return 1;
     size_t locks = 0;
     for (size_t i = 0; i < l->n_keys; i++) {
         unsigned f = l->keys[i].flags;

@@ -70,3 +70,13 @@ def xdg_holder_alive():
         return True
     except OSError:
         return False
+
+
+def tuple_record_alive():
+    record = Path.home() / ".tool.pid"
+    pid, started = record.read_text().split(":")
+    try:
+        os.kill(int(pid), 0)
+    except OSError:
+        return False
+    return started == _start_time(pid)
