@@ -10,8 +10,10 @@
  *     never reported.
  *  2. Pid reuse: the probe's pid was read from a file (a pid or lock record,
  *     directly or through one of the module's functions), its success is
- *     trusted, and nothing in the module reads a process start time
- *     (identifiers and strings, never comments or docstrings). The message
+ *     trusted, and nothing in the module reads a process start time from
+ *     the OS (psutil, create_time, /proc/<pid>/stat, GetProcessTimes) or
+ *     compares a start time field (identifiers and strings, never comments
+ *     or docstrings). The message
  *     says the errors are not the problem: a probe whose EPERM handling is
  *     right is reported for pid reuse only. */
 #include <stdlib.h>
@@ -473,16 +475,34 @@ static int pid_from_record(lf_pysem *m, lf_pylock *l, TSNode pid, TSNode *read) 
     return found;
 }
 
-static const char *const k_start_time_names[] = {"start_time", "starttime", "startTime", "create_time",
-                                                 "process_start_time", "get_start_time", "boot_id",
+/* Names of a process's start time as the OS reports it: they count wherever
+ * they appear. */
+static const char *const k_start_time_names[] = {"create_time", "process_start_time", "get_start_time", "boot_id",
                                                  "GetProcessTimes", "psutil", NULL};
+/* Names a record's field or a variable may carry: they count only inside a
+ * comparison (`rec["start_time"] != start_of(pid)`). A record that stores
+ * `startTime=datetime.utcnow()` and never compares it is a creation time,
+ * and the pid's success is still trusted as is. */
+static const char *const k_start_time_fields[] = {"start_time", "starttime", "startTime", NULL};
+
+/* Is n inside a comparison (a few levels up, within its statement)? */
+static int in_comparison(TSNode n) {
+    TSNode p = ts_node_parent(n);
+    for (int up = 0; up < 8 && !ts_node_is_null(p); up++, p = ts_node_parent(p)) {
+        if (lf_tree_is(p, "comparison_operator"))
+            return 1;
+        if (lf_tree_is(p, "block") || lf_tree_is(p, "module"))
+            return 0;
+    }
+    return 0;
+}
 
 typedef struct start_search {
     lf_pysem *m;
     int found;
 } start_search;
 
-/* Identifiers and string contents only (`_start_time`, `rec["start_time"]`,
+/* Identifiers and string contents only (`psutil`, `rec["start_time"] ==`,
  * "/proc/%d/stat"): a comment or a docstring never counts. */
 static lf_walk_action visit_start(TSNode n, void *ud) {
     start_search *s = ud;
@@ -498,6 +518,11 @@ static lf_walk_action visit_start(TSNode n, void *ud) {
     size_t len = ts_node_end_byte(n) - ts_node_start_byte(n);
     for (size_t i = 0; k_start_time_names[i]; i++)
         if (memmem(a, len, k_start_time_names[i], strlen(k_start_time_names[i]))) {
+            s->found = 1;
+            return LF_WALK_STOP;
+        }
+    for (size_t i = 0; k_start_time_fields[i]; i++)
+        if (memmem(a, len, k_start_time_fields[i], strlen(k_start_time_fields[i])) && in_comparison(n)) {
             s->found = 1;
             return LF_WALK_STOP;
         }
