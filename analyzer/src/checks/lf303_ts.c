@@ -169,6 +169,18 @@ static int pid_from_file_at(lf_tssem *m, TSNode pid, TSNode *read) {
     TSNode cur = pid;
     for (int hop = 0; hop < 16 && !ts_node_is_null(cur); hop++) {
         cur = lf_tssem_resolve_value(m, cur);
+        if (lf_tree_is(cur, "identifier")) {
+            /* destructured from a record: `const [pidStr, ts] = content.split(":")`,
+             * `const { pid } = JSON.parse(raw)` */
+            char *name = lf_tree_text(m->src, cur);
+            const lf_tsbinding *b = lf_tssem_binding_at(m, lf_tssem_scope_of(m, cur),
+                                                        lf_tssem_intern(m, name, strlen(name)), ts_node_start_byte(cur));
+            free(name);
+            if (!b || b->kind != LF_TSBIND_VAR || !b->member || ts_node_is_null(b->value))
+                return 0;
+            cur = b->value;
+            continue;
+        }
         if (lf_tree_is(cur, "member_expression")) {
             cur = lf_tree_field(cur, "object");
             continue;
