@@ -833,15 +833,48 @@ static int creates_param(const builder *b, const int32_t *head, const int32_t *n
  * library excludes with that one; a file that only holds a pid (a server's
  * published url and pid, a status record) is then information, not a lock,
  * even when the module drops it once its pid is gone. */
+/* Does some function look at key k (a judgement) and then write it? */
+static int judged_then_written(const builder *b, int32_t k) {
+    for (size_t i = 0; i < b->events.len; i++) {
+        const lf_tslock_event *j = &b->events.items[i];
+        if (j->kind != LF_TSEV_JUDGE || j->key != k)
+            continue;
+        for (size_t w = 0; w < b->events.len; w++) {
+            const lf_tslock_event *e = &b->events.items[w];
+            if (e->key == k && e->fn == j->fn && (e->kind == LF_TSEV_OVERWRITE || e->kind == LF_TSEV_CREATE) &&
+                ts_node_start_byte(e->node) > ts_node_start_byte(j->node))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Did the module itself make k a pid file, by writing its pid there (rather
+ * than by comparing an owner record's pid with its own: a lock another
+ * module takes, released here)? */
+static int pid_written_here(const builder *b, const lf_tslock_key *k) {
+    const char *op = lf_tree_is(k->evidence, "call_expression") ? lf_tslock_fs_op(b->l->m, k->evidence) : NULL;
+    return op && !strcmp(op, "writeFile");
+}
+
 static void info_records(builder *b) {
-    int has_lock = 0;
+    int has_lock = 0, probes = 0;
     for (size_t i = 0; i < b->keys.len && !has_lock; i++) {
         unsigned f = b->keys.items[i].flags;
         has_lock = (f & (LF_TSLOCK_EXCL | LF_TSLOCK_HELPER)) && lf_tslock_is_lock(f);
     }
-    for (size_t i = 0; i < b->keys.len && has_lock; i++) {
+    for (size_t i = 0; i < b->events.len && !probes; i++)
+        probes = b->events.items[i].kind == LF_TSEV_PROBE;
+    /* Nor, in a module that never asks whether a pid is alive, is a pid file
+     * it writes plainly (not exclusively) and never looks at before writing
+     * it: nothing here keeps anyone out with it (hotel's daemon publishing
+     * its pid, removed on exit). A function that looks at it (exists, stat,
+     * reads the record's age) and then writes it is a check-then-take, a
+     * lock (CxPilot's runner.lock). */
+    for (size_t i = 0; i < b->keys.len && (has_lock || !probes); i++) {
         lf_tslock_key *k = &b->keys.items[i];
-        if ((k->flags & LF_TSLOCK_USES) == LF_TSLOCK_PID && !(k->flags & LF_TSLOCK_CREATED))
+        if ((k->flags & LF_TSLOCK_USES) == LF_TSLOCK_PID && !(k->flags & LF_TSLOCK_CREATED) &&
+            (has_lock || (pid_written_here(b, k) && !judged_then_written(b, (int32_t)i))))
             k->flags |= LF_TSLOCK_INFO;
     }
 }
