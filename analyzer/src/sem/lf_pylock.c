@@ -1120,7 +1120,69 @@ static int names_package_lock(lf_pysem *m, TSNode expr) {
  * create raises (FileExistsError and its bases)? Then the code relies on the
  * create's exclusivity: a lock. An unguarded `os.mkdir(d)` just makes a
  * directory. */
-static int create_failure_handled(lf_pysem *m, int32_t s) {
+typedef LF_VEC(const char *) name_vec;
+
+static int create_failure_handled_by(lf_pysem *m, int32_t s, const name_vec *names);
+
+/* The names a path expression is built from: its identifiers, and those of
+ * the value a plain name holds (one hop: `path = self.path_for(candidate)`). */
+static void path_names(lf_pysem *m, TSNode path, name_vec *out) {
+    LF_VEC(TSNode) st = {0};
+    LF_VEC_PUSH(&st, path);
+    size_t budget = 256;
+    while (st.len && budget--) {
+        TSNode n = st.items[--st.len];
+        if (ts_node_is_null(n))
+            continue;
+        if (lf_tree_is(n, "identifier")) {
+            LF_VEC_PUSH(out, lf_pysem_intern_node(m, n));
+            TSNode v = lf_pysem_resolve_value(m, n);
+            if (!ts_node_eq(v, n) && ts_node_start_byte(v) < ts_node_start_byte(n))
+                LF_VEC_PUSH(&st, v);
+            continue;
+        }
+        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+            LF_VEC_PUSH(&st, ts_node_named_child(n, i));
+    }
+    LF_VEC_FREE(&st);
+}
+
+/* Does the handler's block give one of the path's names a new value
+ * (`except FileExistsError: candidate = f"{slug}_{i}"`)? Then a failed
+ * exclusive create moves on to another name: it claims a fresh name for a
+ * new file (a document, a unique temp), it takes no lock and waits for no
+ * holder. */
+static int handler_renames(lf_pysem *m, TSNode clause, const name_vec *names) {
+    for (uint32_t j = 0; j < ts_node_named_child_count(clause); j++) {
+        TSNode b = ts_node_named_child(clause, j);
+        if (!lf_tree_is(b, "block"))
+            continue;
+        for (int32_t k = lf_pysem_first_in_block(m, b); k >= 0; k = lf_pysem_next_sibling(m, k)) {
+            TSNode st = m->stmts[k].node;
+            TSNode e = lf_tree_is(st, "expression_statement") ? ts_node_named_child(st, 0) : (TSNode){0};
+            if (ts_node_is_null(e) || (!lf_tree_is(e, "assignment") && !lf_tree_is(e, "augmented_assignment")))
+                continue;
+            TSNode left = lf_tree_field(e, "left");
+            if (!lf_tree_is(left, "identifier"))
+                continue;
+            const char *name = lf_pysem_intern_node(m, left);
+            for (size_t i = 0; i < names->len; i++)
+                if (names->items[i] == name)
+                    return 1;
+        }
+    }
+    return 0;
+}
+
+static int create_failure_handled(lf_pysem *m, int32_t s, TSNode created) {
+    name_vec names = {0};
+    path_names(m, created, &names);
+    int handled = create_failure_handled_by(m, s, &names);
+    LF_VEC_FREE(&names);
+    return handled;
+}
+
+static int create_failure_handled_by(lf_pysem *m, int32_t s, const name_vec *names) {
     static const char *const catches[] = {"FileExistsError", "OSError", "IOError", "EnvironmentError", "os.error",
                                           "Exception", "BaseException", NULL};
     for (; s >= 0; s = m->stmts[s].parent) {
@@ -1145,7 +1207,7 @@ static int create_failure_handled(lf_pysem *m, int32_t s) {
                     if (!lf_tree_is(m->stmts[k].node, "pass_statement"))
                         only_pass = 0;
             }
-            if (only_pass)
+            if (only_pass || handler_renames(m, c, names))
                 continue;
             TSNode v = lf_tree_field(c, "value");
             if (ts_node_is_null(v)) {
@@ -1395,7 +1457,7 @@ static lf_pylock *build(lf_pysem *m) {
             key_mark(l, key_add_expr(l, dst), LF_LOCK_REPLACED, call);
         int link = 0;
         TSNode created = exclusive_create(l, call, &link);
-        if (!ts_node_is_null(created) && create_failure_handled(m, c->stmt)) {
+        if (!ts_node_is_null(created) && create_failure_handled(m, c->stmt, created)) {
             int32_t k = key_add_expr(l, created);
             key_mark(l, k, link ? LF_LOCK_SYMLINK : LF_LOCK_EXCL, call);
             /* symlink(str(os.getpid()), p): the link's target holds the pid. */

@@ -11,7 +11,8 @@
  * A key is a lock when the module uses it as one:
  *  - created exclusively (`os.open(p, O_CREAT|O_EXCL)`, `open(p, "x")`,
  *    `os.mkdir(p)`, `os.link(.., p)`, `Path.mkdir()`) with the create's
- *    failure handled,
+ *    failure handled (by a handler that does not move on to another name:
+ *    `except FileExistsError: candidate = ...` claims a fresh file),
  *  - created as a symlink (`os.symlink(.., p)`, `Path.symlink_to`) with the
  *    failure handled, and judged as a lock: its owner read back
  *    (`os.readlink`), its age read (mtime), or the link holding the pid. An installer's symlink (a
