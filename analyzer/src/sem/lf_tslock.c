@@ -833,6 +833,17 @@ static int creates_param(const builder *b, const int32_t *head, const int32_t *n
  * library excludes with that one; a file that only holds a pid (a server's
  * published url and pid, a status record) is then information, not a lock,
  * even when the module drops it once its pid is gone. */
+/* Is the call's result thrown away: the call (awaited or not) is a whole
+ * expression statement? */
+static int result_discarded(TSNode call) {
+    TSNode cur = call, p = ts_node_parent(call);
+    while (!ts_node_is_null(p) && (lf_tree_is(p, "await_expression") || lf_tree_is(p, "parenthesized_expression"))) {
+        cur = p;
+        p = ts_node_parent(p);
+    }
+    return !ts_node_is_null(p) && lf_tree_is(p, "expression_statement") && ts_node_eq(ts_node_named_child(p, 0), cur);
+}
+
 /* Does some function look at key k (a judgement) and then write it? */
 static int judged_then_written(const builder *b, int32_t k) {
     for (size_t i = 0; i < b->events.len; i++) {
@@ -1092,7 +1103,10 @@ static lf_tslock *build(lf_tssem *m) {
         case LF_TSEV_PROBE: probe[ev->fn] = 1; break;
         case LF_TSEV_IDENTITY: identity[ev->fn] = 1; break;
         case LF_TSEV_JUDGE:
-            if (ev->key >= 0)
+            /* a helper called for its effect alone (`await recoverStale(lock);`)
+             * hands the caller no verdict: what it looked at decided its own
+             * removals, not the caller's later ones */
+            if (ev->key >= 0 && !(ev->via_helper && result_discarded(ev->node)))
                 (ev->content ? content : presence)[ev->key] = tag;
             break;
         case LF_TSEV_OVERWRITE:
