@@ -130,10 +130,65 @@ static int in_error_branch(lf_tssem *m, TSNode n, TSNode stop, TSNode *cb) {
     return 0;
 }
 
+/* The name a create's result is assigned to (`fd = fs.openSync(...)`,
+ * `const h = await open(...)`), or a null node. */
+static TSNode result_name(TSNode create) {
+    TSNode cur = create;
+    for (int up = 0; up < 4; up++) {
+        TSNode p = lf_ts_parent(cur);
+        if (ts_node_is_null(p))
+            break;
+        if (lf_tree_is(p, "assignment_expression") && ts_node_eq(lf_tssem_unwrap(lf_tree_field(p, "right")),
+                                                                  lf_tssem_unwrap(create)))
+            return lf_tree_is(lf_tree_field(p, "left"), "identifier") ? lf_tree_field(p, "left") : (TSNode){0};
+        if (lf_tree_is(p, "variable_declarator"))
+            return lf_tree_is(lf_tree_field(p, "name"), "identifier") ? lf_tree_field(p, "name") : (TSNode){0};
+        if (!lf_tree_is(p, "await_expression") && !lf_tree_is(p, "parenthesized_expression"))
+            break;
+        cur = p;
+    }
+    return (TSNode){0};
+}
+
+/* Is the removal, inside the catch clause `clause`, under an if whose
+ * condition tests the name the create's result went to: the create
+ * succeeded, and the next step failed? */
+static int guarded_by_result(lf_tssem *m, TSNode create, TSNode removal, TSNode clause) {
+    TSNode name = result_name(create);
+    if (ts_node_is_null(name))
+        return 0;
+    uint32_t a = ts_node_start_byte(name), len = ts_node_end_byte(name) - a;
+    for (TSNode cur = removal; !ts_node_eq(cur, clause);) {
+        TSNode p = lf_ts_parent(cur);
+        if (ts_node_is_null(p))
+            return 0;
+        if (lf_tree_is(p, "if_statement") && ts_node_eq(lf_tree_field(p, "consequence"), cur)) {
+            lf_tsnode_vec ids = {0};
+            LF_VEC_PUSH(&ids, lf_tree_field(p, "condition"));
+            int hit = 0;
+            for (size_t budget = 64; ids.len && budget && !hit; budget--) {
+                TSNode x = ids.items[--ids.len];
+                if (lf_tree_is(x, "identifier") && ts_node_end_byte(x) - ts_node_start_byte(x) == len &&
+                    !memcmp(m->src->text + ts_node_start_byte(x), m->src->text + a, len))
+                    hit = 1;
+                for (uint32_t i = 0; i < ts_node_named_child_count(x); i++)
+                    LF_VEC_PUSH(&ids, ts_node_named_child(x, i));
+            }
+            LF_VEC_FREE(&ids);
+            if (hit)
+                return 1;
+        }
+        cur = p;
+    }
+    return 0;
+}
+
 /* Is the removal ev the rollback of this process's own create of the same
  * lock, when the next step of acquiring it fails (see the top)? Two forms:
  *  - `mkdir(lock); try { writeOwner(join(lock, "owner")) } catch { rmdir(lock); throw }`:
  *    the create before the try, the try only acquiring steps;
+ *  - `fd = openSync(lock, O_EXCL); write(fd, owner) } catch { if (fd !== null) rm(lock) }`:
+ *    the create in the try, the removal under a test of its result;
  *  - `mkdir(lock, (err) => { if (!err) probe(lock, (e) => { if (e) rmdir(lock) }) })`:
  *    the removal in the error branch of a callback handed to an acquiring
  *    step inside the create's own callback. */
@@ -156,6 +211,12 @@ static int rollback_of_create(lf_tssem *m, const lf_tslock *l, const lf_tslock_e
                 TSNode body = lf_tree_field(p, "body");
                 if (!lf_ts_within(c->node, p) && ts_node_end_byte(c->node) <= ts_node_start_byte(p) &&
                     inner_fn(c->node, fn).id == inner_fn(p, fn).id && acquiring_steps(m, body, k))
+                    return 1;
+                /* guarded form: the create in the try, the removal under a
+                 * test that the create returned (`fd = openSync(lock, O_EXCL);
+                 * write(fd) } catch { if (fd !== null) rmSync(lock) }`) */
+                if (lf_ts_within(c->node, body) && inner_fn(c->node, fn).id == inner_fn(p, fn).id &&
+                    guarded_by_result(m, c->node, ev->node, cur) && acquiring_steps(m, body, k))
                     return 1;
                 break;
             }

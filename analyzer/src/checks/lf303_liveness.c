@@ -10,8 +10,10 @@
  *     never reported.
  *  2. Pid reuse: the probe's pid was read from a file (a pid or lock record,
  *     directly or through one of the module's functions), its success is
- *     trusted, and nothing in the module reads a process start time
- *     (identifiers and strings, never comments or docstrings). The message
+ *     trusted, and nothing in the module reads a process start time from
+ *     the OS (psutil, create_time, /proc/<pid>/stat, GetProcessTimes) or
+ *     compares a start time field (identifiers and strings, never comments
+ *     or docstrings). The message
  *     says the errors are not the problem: a probe whose EPERM handling is
  *     right is reported for pid reuse only. */
 #include <stdlib.h>
@@ -355,6 +357,7 @@ static int is_read_call(lf_pysem *m, TSNode n) {
 typedef struct read_search {
     lf_pysem *m;
     int found;
+    TSNode at; /* the read: a read call, or the `for` over a file opened for reading */
 } read_search;
 
 /* Is the expression a file opened for reading (`open(p)`, `open(p, "rb")`,
@@ -398,18 +401,21 @@ static lf_walk_action visit_read(TSNode n, void *ud) {
     /* `for line in fh: ...` over a file opened for reading reads its record */
     if (lf_tree_is(n, "for_statement") && opened_for_reading(r->m, lf_tree_field(n, "right"))) {
         r->found = 1;
+        r->at = n;
         return LF_WALK_STOP;
     }
     if (is_read_call(r->m, n)) {
         r->found = 1;
+        r->at = n;
         return LF_WALK_STOP;
     }
     return LF_WALK_CONTINUE;
 }
 
 /* Was the pid read from a file: the expression, the values its names hold,
- * and the return values of the module's functions it calls (one level)? */
-static int pid_from_record(lf_pysem *m, lf_pylock *l, TSNode pid) {
+ * and the return values of the module's functions it calls (one level)?
+ * *read (when not NULL) is the first read found. */
+static int pid_from_record(lf_pysem *m, lf_pylock *l, TSNode pid, TSNode *read) {
     LF_VEC(TSNode) stack = {0};
     LF_VEC_PUSH(&stack, pid);
     int found = 0;
@@ -421,6 +427,8 @@ static int pid_from_record(lf_pysem *m, lf_pylock *l, TSNode pid) {
             continue;
         if (is_read_call(m, n)) {
             found = 1;
+            if (read)
+                *read = n;
             break;
         }
         if (lf_tree_is(n, "identifier")) {
@@ -450,10 +458,12 @@ static int pid_from_record(lf_pysem *m, lf_pylock *l, TSNode pid) {
             int skip = 0;
             int32_t f = lf_pylock_local_callee(l, n, &skip);
             if (f >= 0 && m->scopes[f].kind == LF_PYSCOPE_FUNCTION) {
-                read_search r = {m, 0};
+                read_search r = {.m = m};
                 lf_tree_walk(lf_tree_field(m->scopes[f].node, "body"), visit_read, &r);
                 if (r.found) {
                     found = 1;
+                    if (read)
+                        *read = r.at;
                     break;
                 }
             }
@@ -465,16 +475,34 @@ static int pid_from_record(lf_pysem *m, lf_pylock *l, TSNode pid) {
     return found;
 }
 
-static const char *const k_start_time_names[] = {"start_time", "starttime", "startTime", "create_time",
-                                                 "process_start_time", "get_start_time", "boot_id",
+/* Names of a process's start time as the OS reports it: they count wherever
+ * they appear. */
+static const char *const k_start_time_names[] = {"create_time", "process_start_time", "get_start_time", "boot_id",
                                                  "GetProcessTimes", "psutil", NULL};
+/* Names a record's field or a variable may carry: they count only inside a
+ * comparison (`rec["start_time"] != start_of(pid)`). A record that stores
+ * `startTime=datetime.utcnow()` and never compares it is a creation time,
+ * and the pid's success is still trusted as is. */
+static const char *const k_start_time_fields[] = {"start_time", "starttime", "startTime", NULL};
+
+/* Is n inside a comparison (a few levels up, within its statement)? */
+static int in_comparison(TSNode n) {
+    TSNode p = ts_node_parent(n);
+    for (int up = 0; up < 8 && !ts_node_is_null(p); up++, p = ts_node_parent(p)) {
+        if (lf_tree_is(p, "comparison_operator"))
+            return 1;
+        if (lf_tree_is(p, "block") || lf_tree_is(p, "module"))
+            return 0;
+    }
+    return 0;
+}
 
 typedef struct start_search {
     lf_pysem *m;
     int found;
 } start_search;
 
-/* Identifiers and string contents only (`_start_time`, `rec["start_time"]`,
+/* Identifiers and string contents only (`psutil`, `rec["start_time"] ==`,
  * "/proc/%d/stat"): a comment or a docstring never counts. */
 static lf_walk_action visit_start(TSNode n, void *ud) {
     start_search *s = ud;
@@ -493,11 +521,97 @@ static lf_walk_action visit_start(TSNode n, void *ud) {
             s->found = 1;
             return LF_WALK_STOP;
         }
+    for (size_t i = 0; k_start_time_fields[i]; i++)
+        if (memmem(a, len, k_start_time_fields[i], strlen(k_start_time_fields[i])) && in_comparison(n)) {
+            s->found = 1;
+            return LF_WALK_STOP;
+        }
     if (!ident && memmem(a, len, "/proc/", 6) && memmem(a, len, "stat", 4)) {
         s->found = 1;
         return LF_WALK_STOP;
     }
     return LF_WALK_CONTINUE;
+}
+
+/* ---- whose lock: a lock only one user can hold ---- */
+
+/* The path a read (of pid_from_record) reads, or null: `p.read_text()`,
+ * `f.read()` / `json.load(f)` / `for line in f` of a handle opened from p,
+ * `os.readlink(p)`, `json.loads(<one of those>)`. */
+static TSNode read_path(lf_pysem *m, lf_pylock *l, TSNode read) {
+    static const char *const loads[] = {"json.loads", NULL};
+    static const char *const handle_loads[] = {"json.load", "pickle.load", NULL};
+    static const char *const links[] = {"os.readlink", NULL};
+    TSNode n = read;
+    for (int hops = 0; hops < 8 && !ts_node_is_null(n); hops++) {
+        n = lf_tree_unparen(n);
+        if (lf_tree_is(n, "identifier")) {
+            TSNode v = lf_pysem_resolve_value(m, n);
+            if (ts_node_eq(v, n))
+                return (TSNode){0};
+            n = v;
+            continue;
+        }
+        if (lf_tree_is(n, "for_statement"))
+            return lf_pylock_handle_path(l, lf_tree_field(n, "right"));
+        if (!lf_tree_is(n, "call"))
+            return (TSNode){0};
+        if (lf_pylock_callee_any(m, n, loads)) {
+            n = lf_pylock_arg(m, n, 0, NULL);
+            continue;
+        }
+        if (lf_pylock_callee_any(m, n, links))
+            return lf_pylock_arg(m, n, 0, "path");
+        if (lf_pylock_callee_any(m, n, handle_loads))
+            return lf_pylock_handle_path(l, lf_pylock_arg(m, n, 0, NULL));
+        TSNode fn = lf_tree_unparen(lf_tree_field(n, "function"));
+        if (!lf_tree_is(fn, "attribute"))
+            return (TSNode){0};
+        TSNode obj = lf_tree_field(fn, "object"), attr = lf_tree_field(fn, "attribute");
+        if (lf_tree_text_eq(m->src, attr, "read_text") || lf_tree_text_eq(m->src, attr, "read_bytes"))
+            return obj;
+        return lf_pylock_handle_path(l, obj);
+    }
+    return (TSNode){0};
+}
+
+/* Does the probe judge a lock that lives under a per-user directory
+ * (lf_pathfact.h), so that only one user's processes can hold it? The file
+ * its pid is read from; when the analysis cannot trace the pid to a file,
+ * the records the probe's function reads, else every lock and pid file of
+ * the module (at least one). EPERM from such a
+ * probe is a reused pid of another user, and "dead" is the right reading. */
+static int probe_lock_per_user(lf_pysem *m, lf_pylock *l, TSNode call) {
+    TSNode read = {0};
+    if (pid_from_record(m, l, lf_pylock_arg(m, call, 0, "pid"), &read) && !ts_node_is_null(read)) {
+        TSNode read_from = read_path(m, l, read);
+        if (!ts_node_is_null(read_from))
+            return lf_pylock_per_user(l, read_from);
+    }
+    /* the records the probe's function reads itself (`rec = json.loads(p.read_text())`;
+     * a helper handed the pid reads /proc, not a record) */
+    const lf_pycall *pc = lf_pysem_call(m, call);
+    size_t records = 0;
+    for (size_t i = 0; pc && i < l->n_events; i++) {
+        const lf_pylock_event *e = &l->events[i];
+        if (e->kind != LF_PYEV_JUDGE || !e->content || e->via_helper || e->key < 0 || e->scope != pc->scope)
+            continue;
+        if (!lf_pylock_key_per_user(l, e->key))
+            return 0;
+        records++;
+    }
+    if (records)
+        return 1;
+    size_t locks = 0;
+    for (size_t i = 0; i < l->n_keys; i++) {
+        unsigned f = l->keys[i].flags;
+        if (!lf_pylock_is_lock(f) && !((f & LF_LOCK_PID) && !(f & LF_LOCK_PKG)))
+            continue;
+        if (!lf_pylock_key_per_user(l, (int32_t)i))
+            return 0;
+        locks++;
+    }
+    return locks > 0;
 }
 
 /* ---- the check ---- */
@@ -613,8 +727,10 @@ static void run(lf_check_ctx *ctx) {
                 }
                 if (!ok.ends && !ts_node_is_null(else_block))
                     follow(m, else_block, ERR_EPERM, &ok); /* an else has no errno to test: unknown branches stop it */
+                if (!l)
+                    l = lf_pylock_build(m);
                 if (!pe.unknown && !ps.unknown && !ok.unknown && !pe.raises && same_path(m, &pe, &ps) &&
-                    !same_path(m, &pe, &ok)) {
+                    !same_path(m, &pe, &ok) && !probe_lock_per_user(m, l, call)) {
                     int one_clause = ts_node_eq(h_eperm, h_esrch);
                     char *msg = lf_xasprintf(
                         "%s: EPERM is read as \"dead\": %s (line %u) takes the same path for PermissionError as for "
@@ -635,7 +751,7 @@ static void run(lf_check_ctx *ctx) {
         if (!reported) {
             if (!l)
                 l = lf_pylock_build(m);
-            if (pid_from_record(m, l, lf_pylock_arg(m, call, 0, "pid"))) {
+            if (pid_from_record(m, l, lf_pylock_arg(m, call, 0, "pid"), NULL)) {
                 if (start_time < 0) {
                     start_search ss = {m, 0};
                     lf_tree_walk(m->root, visit_start, &ss);

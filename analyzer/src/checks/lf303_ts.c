@@ -165,10 +165,22 @@ static TSNode enclosing_catch(TSNode call, TSNode fn) {
 /* Was the pid read from a file? Follows names, `.pid` of a parsed record,
  * parseInt/Number/JSON.parse, `.toString()`/`.trim()`, and the module's own
  * functions (one that reads a file returns what it read). */
-static int pid_from_file(lf_tssem *m, TSNode pid) {
+static int pid_from_file_at(lf_tssem *m, TSNode pid, TSNode *read) {
     TSNode cur = pid;
     for (int hop = 0; hop < 16 && !ts_node_is_null(cur); hop++) {
         cur = lf_tssem_resolve_value(m, cur);
+        if (lf_tree_is(cur, "identifier")) {
+            /* destructured from a record: `const [pidStr, ts] = content.split(":")`,
+             * `const { pid } = JSON.parse(raw)` */
+            char *name = lf_tree_text(m->src, cur);
+            const lf_tsbinding *b = lf_tssem_binding_at(m, lf_tssem_scope_of(m, cur),
+                                                        lf_tssem_intern(m, name, strlen(name)), ts_node_start_byte(cur));
+            free(name);
+            if (!b || b->kind != LF_TSBIND_VAR || !b->member || ts_node_is_null(b->value))
+                return 0;
+            cur = b->value;
+            continue;
+        }
         if (lf_tree_is(cur, "member_expression")) {
             cur = lf_tree_field(cur, "object");
             continue;
@@ -180,8 +192,10 @@ static int pid_from_file(lf_tssem *m, TSNode pid) {
         if (!lf_tree_is(cur, "call_expression"))
             return 0;
         const char *op = lf_tslock_fs_op(m, cur);
-        if (op && (!strcmp(op, "readFile") || !strcmp(op, "readJson")))
+        if (op && (!strcmp(op, "readFile") || !strcmp(op, "readJson"))) {
+            *read = cur;
             return 1;
+        }
         const char *q = lf_tssem_callee(m, cur);
         if (q && (!strcmp(q, "JSON.parse") || !strcmp(q, "parseInt") || !strcmp(q, "Number") ||
                   !strcmp(q, "Number.parseInt") || !strcmp(q, "parseFloat"))) {
@@ -199,13 +213,20 @@ static int pid_from_file(lf_tssem *m, TSNode pid) {
                 if (lf_tslock_fn_of(m, m->calls[i].scope) != s)
                     continue;
                 const char *o = lf_tslock_fs_op(m, m->calls[i].node);
-                if (o && (!strcmp(o, "readFile") || !strcmp(o, "readJson")))
+                if (o && (!strcmp(o, "readFile") || !strcmp(o, "readJson"))) {
+                    *read = m->calls[i].node;
                     return 1;
+                }
             }
         }
         return 0;
     }
     return 0;
+}
+
+static int pid_from_file(lf_tssem *m, TSNode pid) {
+    TSNode read = {0};
+    return pid_from_file_at(m, pid, &read);
 }
 
 typedef struct start_walk {
@@ -402,6 +423,62 @@ static int decides_lock(lf_tssem *m, TSNode probe) {
            (module_has_lock(l) || ((record || (param_pid && module_reads_pid(m, l))) && module_reads(l)));
 }
 
+/* Is the key a lock or a pid file the module keeps? */
+static int lock_or_pid(unsigned flags) {
+    return lf_tslock_is_lock(flags) || ((flags & LF_TSLOCK_PID) && !(flags & LF_TSLOCK_PKG));
+}
+
+/* Every path the events of the selected keys name (the probe's function's
+ * record reads when fn >= 0, else the module's locks and pid files) is under
+ * a per-user directory; -1 when no event names one. */
+static int keys_per_user(lf_tssem *m, const lf_tslock *l, int32_t fn) {
+    int seen = 0;
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *e = &l->events[i];
+        if (e->key < 0 || ts_node_is_null(e->target))
+            continue;
+        if (fn >= 0 ? (e->kind != LF_TSEV_JUDGE || !e->content || e->fn != fn) : !lock_or_pid(l->keys[e->key].flags))
+            continue;
+        if (!lf_tslock_per_user(m, e->target))
+            return 0;
+        seen = 1;
+    }
+    return seen ? 1 : -1;
+}
+
+/* Does the probe judge a lock that lives under a per-user directory
+ * (lf_pathfact.h), which only one user's processes can hold? The file its
+ * pid is read from (here, or at the module's calls that hand it the pid);
+ * else the records its function reads; else every lock and pid file of the
+ * module (at least one). EPERM from such a probe is a reused pid of another
+ * user: "dead" is the right reading. */
+static int probe_lock_per_user(lf_tssem *m, TSNode probe) {
+    const lf_tslock *l = lf_tslock_build(m);
+    TSNode read = {0};
+    if (pid_from_file_at(m, lf_tssem_arg(probe, 0), &read))
+        return lf_tslock_per_user(m, lf_tssem_arg(read, 0));
+    const lf_tscall *pc = lf_tssem_call(m, probe);
+    int32_t fn = pc ? lf_tslock_fn_of(m, pc->scope) : -1;
+    /* a liveness helper (`isProcessAlive(pid)`): the files its callers read the pid from */
+    int traced = 0;
+    for (int32_t c = fn > 0 ? lf_tssem_first_caller(m, fn) : -1; c >= 0; c = lf_tssem_next_caller(m, c)) {
+        for (uint32_t a = 0; a < lf_tssem_nargs(m->calls[c].node) && a < 4; a++) {
+            TSNode r = {0};
+            if (!pid_from_file_at(m, lf_tssem_arg(m->calls[c].node, a), &r))
+                continue;
+            if (!lf_tslock_per_user(m, lf_tssem_arg(r, 0)))
+                return 0;
+            traced = 1;
+        }
+    }
+    if (traced)
+        return 1;
+    int v = fn >= 0 ? keys_per_user(m, l, fn) : -1;
+    if (v < 0)
+        v = keys_per_user(m, l, -1);
+    return v > 0;
+}
+
 void lf303_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -432,7 +509,7 @@ void lf303_ts_run(lf_check_ctx *ctx) {
                 lf_tree_walk(try_body, visit_catch, &tw);
                 other = tw.verdict != w.verdict;
             }
-            if ((w.dead || other) && !w.reads_code && !w.rethrows) {
+            if ((w.dead || other) && !w.reads_code && !w.rethrows && !probe_lock_per_user(m, c->node)) {
                 char *msg = lf_xasprintf("%s: the catch on line %u reads every error as \"dead\", but EPERM means "
                                          "the process exists and belongs to another user: its lock is then broken "
                                          "while it is held (tell ESRCH from EPERM through the error's code)",

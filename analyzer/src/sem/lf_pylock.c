@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf_pathfact.h"
 #include "lf_tree.h"
 #include "lf_util.h"
 
@@ -1119,7 +1120,69 @@ static int names_package_lock(lf_pysem *m, TSNode expr) {
  * create raises (FileExistsError and its bases)? Then the code relies on the
  * create's exclusivity: a lock. An unguarded `os.mkdir(d)` just makes a
  * directory. */
-static int create_failure_handled(lf_pysem *m, int32_t s) {
+typedef LF_VEC(const char *) name_vec;
+
+static int create_failure_handled_by(lf_pysem *m, int32_t s, const name_vec *names);
+
+/* The names a path expression is built from: its identifiers, and those of
+ * the value a plain name holds (one hop: `path = self.path_for(candidate)`). */
+static void path_names(lf_pysem *m, TSNode path, name_vec *out) {
+    LF_VEC(TSNode) st = {0};
+    LF_VEC_PUSH(&st, path);
+    size_t budget = 256;
+    while (st.len && budget--) {
+        TSNode n = st.items[--st.len];
+        if (ts_node_is_null(n))
+            continue;
+        if (lf_tree_is(n, "identifier")) {
+            LF_VEC_PUSH(out, lf_pysem_intern_node(m, n));
+            TSNode v = lf_pysem_resolve_value(m, n);
+            if (!ts_node_eq(v, n) && ts_node_start_byte(v) < ts_node_start_byte(n))
+                LF_VEC_PUSH(&st, v);
+            continue;
+        }
+        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+            LF_VEC_PUSH(&st, ts_node_named_child(n, i));
+    }
+    LF_VEC_FREE(&st);
+}
+
+/* Does the handler's block give one of the path's names a new value
+ * (`except FileExistsError: candidate = f"{slug}_{i}"`)? Then a failed
+ * exclusive create moves on to another name: it claims a fresh name for a
+ * new file (a document, a unique temp), it takes no lock and waits for no
+ * holder. */
+static int handler_renames(lf_pysem *m, TSNode clause, const name_vec *names) {
+    for (uint32_t j = 0; j < ts_node_named_child_count(clause); j++) {
+        TSNode b = ts_node_named_child(clause, j);
+        if (!lf_tree_is(b, "block"))
+            continue;
+        for (int32_t k = lf_pysem_first_in_block(m, b); k >= 0; k = lf_pysem_next_sibling(m, k)) {
+            TSNode st = m->stmts[k].node;
+            TSNode e = lf_tree_is(st, "expression_statement") ? ts_node_named_child(st, 0) : (TSNode){0};
+            if (ts_node_is_null(e) || (!lf_tree_is(e, "assignment") && !lf_tree_is(e, "augmented_assignment")))
+                continue;
+            TSNode left = lf_tree_field(e, "left");
+            if (!lf_tree_is(left, "identifier"))
+                continue;
+            const char *name = lf_pysem_intern_node(m, left);
+            for (size_t i = 0; i < names->len; i++)
+                if (names->items[i] == name)
+                    return 1;
+        }
+    }
+    return 0;
+}
+
+static int create_failure_handled(lf_pysem *m, int32_t s, TSNode created) {
+    name_vec names = {0};
+    path_names(m, created, &names);
+    int handled = create_failure_handled_by(m, s, &names);
+    LF_VEC_FREE(&names);
+    return handled;
+}
+
+static int create_failure_handled_by(lf_pysem *m, int32_t s, const name_vec *names) {
     static const char *const catches[] = {"FileExistsError", "OSError", "IOError", "EnvironmentError", "os.error",
                                           "Exception", "BaseException", NULL};
     for (; s >= 0; s = m->stmts[s].parent) {
@@ -1144,7 +1207,7 @@ static int create_failure_handled(lf_pysem *m, int32_t s) {
                     if (!lf_tree_is(m->stmts[k].node, "pass_statement"))
                         only_pass = 0;
             }
-            if (only_pass)
+            if (only_pass || handler_renames(m, c, names))
                 continue;
             TSNode v = lf_tree_field(c, "value");
             if (ts_node_is_null(v)) {
@@ -1394,7 +1457,7 @@ static lf_pylock *build(lf_pysem *m) {
             key_mark(l, key_add_expr(l, dst), LF_LOCK_REPLACED, call);
         int link = 0;
         TSNode created = exclusive_create(l, call, &link);
-        if (!ts_node_is_null(created) && create_failure_handled(m, c->stmt)) {
+        if (!ts_node_is_null(created) && create_failure_handled(m, c->stmt, created)) {
             int32_t k = key_add_expr(l, created);
             key_mark(l, k, link ? LF_LOCK_SYMLINK : LF_LOCK_EXCL, call);
             /* symlink(str(os.getpid()), p): the link's target holds the pid. */
@@ -1655,4 +1718,274 @@ void lf_pylock_free(lf_pylock *l) {
     free(l->in);
     free(l->acquires);
     free(l);
+}
+
+/* ---- per-user paths (lf_pathfact's Python front end) ---- */
+
+typedef struct py_pf {
+    lf_pylock *l;
+} py_pf;
+
+/* The first part of a string (after its quote), or null: an interpolation
+ * whose value the path starts with, or the literal text. */
+static TSNode string_first_part(TSNode s) {
+    for (uint32_t i = 0; i < ts_node_child_count(s); i++) {
+        TSNode c = ts_node_child(s, i);
+        if (lf_tree_is(c, "string_start"))
+            continue;
+        return c;
+    }
+    return (TSNode){0};
+}
+
+/* Is the string literal's text empty, or does it start with `~` (what
+ * expanduser turns into the home directory)? 1 tilde, 0 empty, -1 other. */
+static int string_tilde(lf_pysem *m, TSNode s) {
+    if (!lf_tree_is(s, "string"))
+        return -1;
+    TSNode p = string_first_part(s);
+    if (ts_node_is_null(p) || lf_tree_is(p, "string_end"))
+        return 0;
+    if (!lf_tree_is(p, "string_content"))
+        return -1;
+    return m->src->text[ts_node_start_byte(p)] == '~' ? 1 : -1;
+}
+
+/* The env variable a string literal names, checked against the per-user ones. */
+static int env_literal_per_user(lf_pysem *m, TSNode s) {
+    s = lf_tree_unparen(s);
+    if (!lf_tree_is(s, "string"))
+        return 0;
+    TSNode p = string_first_part(s);
+    if (ts_node_is_null(p) || !lf_tree_is(p, "string_content") || !lf_tree_is(ts_node_next_sibling(p), "string_end"))
+        return 0;
+    return lf_pathfact_env_per_user(m->src->text + ts_node_start_byte(p), ts_node_end_byte(p) - ts_node_start_byte(p));
+}
+
+static int name_is_home(lf_pysem *m, TSNode n) {
+    return lf_pathfact_home_name(m->src->text + ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+}
+
+/* Every `return X` of the module's function f (outside nested definitions),
+ * at most max; max + 1 when there are more. */
+static size_t returned_values(lf_pysem *m, int32_t f, TSNode *out, size_t max) {
+    LF_VEC(TSNode) st = {0};
+    LF_VEC_PUSH(&st, lf_tree_field(m->scopes[f].node, "body"));
+    size_t n = 0;
+    while (st.len && n <= max) {
+        TSNode x = st.items[--st.len];
+        if (ts_node_is_null(x) || lf_tree_is(x, "function_definition") || lf_tree_is(x, "class_definition") ||
+            lf_tree_is(x, "lambda"))
+            continue;
+        if (lf_tree_is(x, "return_statement")) {
+            if (n < max)
+                out[n] = ts_node_named_child(x, 0); /* null for a bare return: not per-user */
+            n++;
+            continue;
+        }
+        for (uint32_t i = ts_node_named_child_count(x); i-- > 0;)
+            LF_VEC_PUSH(&st, ts_node_named_child(x, i));
+    }
+    LF_VEC_FREE(&st);
+    return n;
+}
+
+static const char *const k_pf_wrappers[] = {"str", "os.fspath", "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath",
+                                            "os.path.abspath", "os.path.normpath", "os.path.realpath",
+                                            "os.path.join", "os.fsencode", "os.fsdecode", NULL};
+static const char *const k_pf_methods[] = {"resolve", "absolute", "joinpath", "with_suffix", "with_name",
+                                           "with_stem", NULL};
+static const char *const k_pf_home[] = {"pathlib.Path.home", "os.path.expanduser", NULL};
+static const char *const k_pf_env_get[] = {"os.environ.get", "os.getenv", "os.environ.setdefault", NULL};
+
+static lf_pathfact_kind py_pf_call(py_pf *c, TSNode e, TSNode *next, size_t max, size_t *n_next) {
+    lf_pysem *m = c->l->m;
+    const char *q = lf_pysem_callee(m, e);
+    if (q && (!strncmp(q, "platformdirs.user_", 18) || !strncmp(q, "appdirs.user_", 13) ||
+              !strcmp(q, "pathlib.Path.home")))
+        return LF_PF_PER_USER;
+    if (lf_pylock_callee_any(m, e, k_pf_env_get)) {
+        if (env_literal_per_user(m, lf_pylock_arg(m, e, 0, "key")))
+            return LF_PF_PER_USER;
+        /* a user's override of a directory whose default is per-user */
+        TSNode def = lf_pylock_arg(m, e, 1, "default");
+        if (ts_node_is_null(def))
+            return LF_PF_OTHER;
+        next[(*n_next)++] = def;
+        return LF_PF_FOLLOW;
+    }
+    if (lf_pylock_callee_any(m, e, k_pf_home)) { /* os.path.expanduser("~/...") */
+        TSNode a = lf_tree_unparen(lf_pylock_arg(m, e, 0, "path"));
+        if (string_tilde(m, a) == 1)
+            return LF_PF_PER_USER;
+        next[(*n_next)++] = a;
+        return LF_PF_FOLLOW;
+    }
+    if (lf_pylock_callee_any(m, e, k_pf_wrappers)) {
+        TSNode a = lf_pylock_arg(m, e, 0, NULL);
+        if (ts_node_is_null(a))
+            return LF_PF_OTHER;
+        next[(*n_next)++] = a;
+        return LF_PF_FOLLOW;
+    }
+    TSNode attr = method_attr(e);
+    if (!ts_node_is_null(attr)) {
+        /* Path("~/.x").expanduser(), p.resolve(), p.joinpath(...) */
+        TSNode recv = lf_tree_unparen(receiver(e));
+        if (lf_tree_text_eq(m->src, attr, "expanduser")) {
+            TSNode base = recv;
+            if (lf_tree_is(base, "call") && lf_pylock_callee_any(m, base, k_pf_wrappers))
+                base = lf_tree_unparen(lf_pylock_arg(m, base, 0, NULL));
+            if (string_tilde(m, base) == 1)
+                return LF_PF_PER_USER;
+            next[(*n_next)++] = recv;
+            return LF_PF_FOLLOW;
+        }
+        if (method_index(m, attr, k_pf_methods) >= 0) {
+            next[(*n_next)++] = recv;
+            return LF_PF_FOLLOW;
+        }
+    }
+    int skip = 0;
+    int32_t f = lf_pylock_local_callee(c->l, e, &skip);
+    if (f >= 0 && m->scopes[f].kind == LF_PYSCOPE_FUNCTION && strcmp(m->scopes[f].name, "__init__") != 0) {
+        size_t n = returned_values(m, f, next, max);
+        if (!n || n > max)
+            return LF_PF_OTHER;
+        *n_next = n;
+        return LF_PF_FOLLOW;
+    }
+    return LF_PF_OTHER;
+}
+
+static lf_pathfact_kind py_pf_name(py_pf *c, TSNode e, TSNode *next, size_t max, size_t *n_next) {
+    lf_pysem *m = c->l->m;
+    char *name = lf_tree_text(m->src, e);
+    const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, e), name, ts_node_start_byte(e));
+    free(name);
+    if (b && (b->kind == LF_PYBIND_ASSIGN || b->kind == LF_PYBIND_WALRUS || b->kind == LF_PYBIND_WITH) &&
+        !ts_node_is_null(b->value) && !ts_node_eq(lf_tree_unparen(b->value), e)) {
+        next[(*n_next)++] = b->value;
+        return LF_PF_FOLLOW;
+    }
+    if (b && b->kind == LF_PYBIND_PARAM) {
+        size_t n = lf_pylock_param_args(c->l, b, next, max);
+        if (n < max && !ts_node_is_null(b->value))
+            next[n++] = b->value; /* the default */
+        if (n == max)
+            return LF_PF_OTHER; /* possibly more callers than we looked at */
+        *n_next = n;
+        if (n)
+            return LF_PF_FOLLOW;
+    }
+    /* a parameter no call here passes, an imported or unknown name */
+    if ((!b || b->kind == LF_PYBIND_PARAM || b->kind == LF_PYBIND_IMPORT) && name_is_home(m, e))
+        return LF_PF_PER_USER;
+    return LF_PF_OTHER;
+}
+
+static lf_pathfact_kind py_pf_step(void *ud, TSNode n, TSNode *next, size_t max, size_t *n_next) {
+    py_pf *c = ud;
+    lf_pysem *m = c->l->m;
+    TSNode e = lf_tree_unparen(n);
+    *n_next = 0;
+    if (lf_tree_is(e, "none"))
+        return LF_PF_NEUTRAL;
+    if (lf_tree_is(e, "string")) {
+        int t = string_tilde(m, e);
+        if (t == 0)
+            return LF_PF_NEUTRAL;
+        TSNode p = string_first_part(e);
+        if (lf_tree_is(p, "interpolation")) { /* f"{base}/x.lock" */
+            next[(*n_next)++] = ts_node_named_child(p, 0);
+            return LF_PF_FOLLOW;
+        }
+        return LF_PF_OTHER;
+    }
+    if (lf_tree_is(e, "binary_operator")) { /* base / "x", base + "/x" */
+        next[(*n_next)++] = lf_tree_field(e, "left");
+        return LF_PF_FOLLOW;
+    }
+    if (lf_tree_is(e, "boolean_operator")) { /* os.environ.get(...) or Path.home() / ... */
+        next[(*n_next)++] = lf_tree_field(e, "left");
+        next[(*n_next)++] = lf_tree_field(e, "right");
+        return LF_PF_FOLLOW;
+    }
+    if (lf_tree_is(e, "conditional_expression") && ts_node_named_child_count(e) == 3) {
+        next[(*n_next)++] = ts_node_named_child(e, 0);
+        next[(*n_next)++] = ts_node_named_child(e, 2);
+        return LF_PF_FOLLOW;
+    }
+    if (lf_tree_is(e, "subscript")) { /* os.environ["HOME"] */
+        const char *q = lf_pysem_qualname(m, lf_tree_field(e, "value"));
+        return q && !strcmp(q, "os.environ") && env_literal_per_user(m, lf_tree_field(e, "subscript"))
+                   ? LF_PF_PER_USER
+                   : LF_PF_OTHER;
+    }
+    if (lf_tree_is(e, "call"))
+        return py_pf_call(c, e, next, max, n_next);
+    if (lf_tree_is(e, "identifier"))
+        return py_pf_name(c, e, next, max, n_next);
+    if (lf_tree_is(e, "attribute")) {
+        TSNode attr = lf_tree_field(e, "attribute");
+        int32_t cls = self_class(m, lf_tree_unparen(lf_tree_field(e, "object")));
+        if (cls >= 0 && lf_tree_is(attr, "identifier")) { /* self.lock_path: every value a method assigns */
+            const char *name = lf_pysem_intern_node(m, attr);
+            cls = field_owner(c->l, cls, name);
+            for (size_t i = 0; i < c->l->in->fields.len; i++) {
+                const field_value *fv = &c->l->in->fields.items[i];
+                if (fv->cls != cls || fv->name != name)
+                    continue;
+                if (*n_next == max)
+                    return LF_PF_OTHER;
+                next[(*n_next)++] = fv->value;
+            }
+            if (*n_next)
+                return LF_PF_FOLLOW;
+        }
+        /* config.home, settings.CLAUDE_HOME: a value the module does not set */
+        return lf_tree_is(attr, "identifier") && name_is_home(m, attr) ? LF_PF_PER_USER : LF_PF_OTHER;
+    }
+    return LF_PF_OTHER;
+}
+
+int lf_pylock_per_user(lf_pylock *l, TSNode expr) {
+    py_pf c = {l};
+    return lf_pathfact_per_user(expr, py_pf_step, &c);
+}
+
+int lf_pylock_key_per_user(lf_pylock *l, int32_t key) {
+    if (key < 0 || (size_t)key >= l->n_keys)
+        return 0;
+    lf_pysem *m = l->m;
+    const lf_pkey *k = &l->keys[key].key;
+    TSNode seeds[LF_PATHFACT_FANOUT];
+    size_t n = 0;
+    switch (k->kind) {
+    case LF_PKEY_EXPR: seeds[n++] = k->node; break;
+    case LF_PKEY_BIND:
+        seeds[n++] = k->binding->kind == LF_PYBIND_PARAM || ts_node_is_null(k->binding->value) ? k->binding->target
+                                                                                               : k->binding->value;
+        break;
+    case LF_PKEY_CALL:
+        n = returned_values(m, k->scope, seeds, LF_PATHFACT_FANOUT);
+        if (n > LF_PATHFACT_FANOUT)
+            return 0;
+        break;
+    case LF_PKEY_FIELD:
+        for (size_t i = 0; i < l->in->fields.len; i++) {
+            const field_value *fv = &l->in->fields.items[i];
+            if (fv->cls != k->scope || fv->name != k->name)
+                continue;
+            if (n == LF_PATHFACT_FANOUT)
+                return 0;
+            seeds[n++] = fv->value;
+        }
+        break;
+    default: break;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!lf_pylock_per_user(l, seeds[i]))
+            return 0;
+    return n > 0;
 }

@@ -11,7 +11,8 @@
  * A key is a lock when the module uses it as one:
  *  - created exclusively (`os.open(p, O_CREAT|O_EXCL)`, `open(p, "x")`,
  *    `os.mkdir(p)`, `os.link(.., p)`, `Path.mkdir()`) with the create's
- *    failure handled,
+ *    failure handled (by a handler that does not move on to another name:
+ *    `except FileExistsError: candidate = ...` claims a fresh file),
  *  - created as a symlink (`os.symlink(.., p)`, `Path.symlink_to`) with the
  *    failure handled, and judged as a lock: its owner read back
  *    (`os.readlink`), its age read (mtime), or the link holding the pid. An installer's symlink (a
@@ -177,6 +178,14 @@ int32_t lf_pylock_local_callee(lf_pylock *l, TSNode call, int *skip_self);
 /* The arguments the module's calls of a parameter's function pass for it (at
  * most max, in source order; `self` skipped except for a @staticmethod). */
 size_t lf_pylock_param_args(lf_pylock *l, const lf_pybinding *param, TSNode *out, size_t max);
+
+/* Is the path expression under a per-user directory (the user's home, XDG
+ * and APPDATA directories: lf_pathfact.h), followed through names, fields,
+ * the module's own functions and the arguments its calls pass? */
+int lf_pylock_per_user(lf_pylock *l, TSNode expr);
+/* The same for a key: every value it is given (a field's assignments, a
+ * function's returns, a parameter's arguments); 0 when it has none. */
+int lf_pylock_key_per_user(lf_pylock *l, int32_t key);
 
 /* Calls of os.remove & co (any alias; also a name whose bindings include such
  * an import). *target = what it removes. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf_pathfact.h"
 #include "lf_tree.h"
 #include "lf_util.h"
 
@@ -832,15 +833,59 @@ static int creates_param(const builder *b, const int32_t *head, const int32_t *n
  * library excludes with that one; a file that only holds a pid (a server's
  * published url and pid, a status record) is then information, not a lock,
  * even when the module drops it once its pid is gone. */
+/* Is the call's result thrown away: the call (awaited or not) is a whole
+ * expression statement? */
+static int result_discarded(TSNode call) {
+    TSNode cur = call, p = ts_node_parent(call);
+    while (!ts_node_is_null(p) && (lf_tree_is(p, "await_expression") || lf_tree_is(p, "parenthesized_expression"))) {
+        cur = p;
+        p = ts_node_parent(p);
+    }
+    return !ts_node_is_null(p) && lf_tree_is(p, "expression_statement") && ts_node_eq(ts_node_named_child(p, 0), cur);
+}
+
+/* Does some function look at key k (a judgement) and then write it? */
+static int judged_then_written(const builder *b, int32_t k) {
+    for (size_t i = 0; i < b->events.len; i++) {
+        const lf_tslock_event *j = &b->events.items[i];
+        if (j->kind != LF_TSEV_JUDGE || j->key != k)
+            continue;
+        for (size_t w = 0; w < b->events.len; w++) {
+            const lf_tslock_event *e = &b->events.items[w];
+            if (e->key == k && e->fn == j->fn && (e->kind == LF_TSEV_OVERWRITE || e->kind == LF_TSEV_CREATE) &&
+                ts_node_start_byte(e->node) > ts_node_start_byte(j->node))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Did the module itself make k a pid file, by writing its pid there (rather
+ * than by comparing an owner record's pid with its own: a lock another
+ * module takes, released here)? */
+static int pid_written_here(const builder *b, const lf_tslock_key *k) {
+    const char *op = lf_tree_is(k->evidence, "call_expression") ? lf_tslock_fs_op(b->l->m, k->evidence) : NULL;
+    return op && !strcmp(op, "writeFile");
+}
+
 static void info_records(builder *b) {
-    int has_lock = 0;
+    int has_lock = 0, probes = 0;
     for (size_t i = 0; i < b->keys.len && !has_lock; i++) {
         unsigned f = b->keys.items[i].flags;
         has_lock = (f & (LF_TSLOCK_EXCL | LF_TSLOCK_HELPER)) && lf_tslock_is_lock(f);
     }
-    for (size_t i = 0; i < b->keys.len && has_lock; i++) {
+    for (size_t i = 0; i < b->events.len && !probes; i++)
+        probes = b->events.items[i].kind == LF_TSEV_PROBE;
+    /* Nor, in a module that never asks whether a pid is alive, is a pid file
+     * it writes plainly (not exclusively) and never looks at before writing
+     * it: nothing here keeps anyone out with it (hotel's daemon publishing
+     * its pid, removed on exit). A function that looks at it (exists, stat,
+     * reads the record's age) and then writes it is a check-then-take, a
+     * lock (CxPilot's runner.lock). */
+    for (size_t i = 0; i < b->keys.len && (has_lock || !probes); i++) {
         lf_tslock_key *k = &b->keys.items[i];
-        if ((k->flags & LF_TSLOCK_USES) == LF_TSLOCK_PID && !(k->flags & LF_TSLOCK_CREATED))
+        if ((k->flags & LF_TSLOCK_USES) == LF_TSLOCK_PID && !(k->flags & LF_TSLOCK_CREATED) &&
+            (has_lock || (pid_written_here(b, k) && !judged_then_written(b, (int32_t)i))))
             k->flags |= LF_TSLOCK_INFO;
     }
 }
@@ -1058,7 +1103,10 @@ static lf_tslock *build(lf_tssem *m) {
         case LF_TSEV_PROBE: probe[ev->fn] = 1; break;
         case LF_TSEV_IDENTITY: identity[ev->fn] = 1; break;
         case LF_TSEV_JUDGE:
-            if (ev->key >= 0)
+            /* a helper called for its effect alone (`await recoverStale(lock);`)
+             * hands the caller no verdict: what it looked at decided its own
+             * removals, not the caller's later ones */
+            if (ev->key >= 0 && !(ev->via_helper && result_discarded(ev->node)))
                 (ev->content ? content : presence)[ev->key] = tag;
             break;
         case LF_TSEV_OVERWRITE:
@@ -1176,3 +1224,193 @@ int32_t lf_tslock_key_index(lf_tslock *l, TSNode expr) {
             return (int32_t)i;
     return -1;
 }
+
+/* ---- per-user paths (lf_pathfact's TS/JS front end) ---- */
+
+static int ts_name_is_home(const lf_tssem *m, TSNode n) {
+    return lf_pathfact_home_name(m->src->text + ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+}
+
+/* `process.env.HOME`, `process.env["XDG_DATA_HOME"]`. */
+static int env_per_user(lf_tssem *m, TSNode e) {
+    TSNode obj = lf_tssem_unwrap(lf_tree_field(e, "object"));
+    const char *q = lf_tssem_qualname(m, obj);
+    if (!(q && !strcmp(q, "process.env")) && !lf_tree_text_eq(m->src, obj, "process.env"))
+        return 0;
+    TSNode p = lf_tree_is(e, "member_expression") ? lf_tree_field(e, "property") : lf_tree_field(e, "index");
+    if (lf_tree_is(p, "property_identifier"))
+        return lf_pathfact_env_per_user(m->src->text + ts_node_start_byte(p), ts_node_end_byte(p) - ts_node_start_byte(p));
+    char *s = lf_tssem_string(m->src, p);
+    int r = s && lf_pathfact_env_per_user(s, strlen(s));
+    free(s);
+    return r;
+}
+
+/* Every returned value of the module's function f (an arrow's expression
+ * body; `return X` outside nested functions), at most max; max + 1 when more. */
+static size_t ts_returned_values(const lf_tssem *m, int32_t f, TSNode *out, size_t max) {
+    TSNode body = lf_tree_field(m->scopes[f].node, "body");
+    if (!ts_node_is_null(body) && !lf_tree_is(body, "statement_block")) {
+        out[0] = body;
+        return 1;
+    }
+    LF_VEC(TSNode) st = {0};
+    LF_VEC_PUSH(&st, body);
+    size_t n = 0;
+    while (st.len && n <= max) {
+        TSNode x = st.items[--st.len];
+        if (ts_node_is_null(x) || lf_tree_is(x, "function_declaration") || lf_tree_is(x, "function_expression") ||
+            lf_tree_is(x, "arrow_function") || lf_tree_is(x, "class_declaration") || lf_tree_is(x, "method_definition"))
+            continue;
+        if (lf_tree_is(x, "return_statement")) {
+            if (n < max)
+                out[n] = ts_node_named_child(x, 0);
+            n++;
+            continue;
+        }
+        for (uint32_t i = ts_node_named_child_count(x); i-- > 0;)
+            LF_VEC_PUSH(&st, ts_node_named_child(x, i));
+    }
+    LF_VEC_FREE(&st);
+    return n;
+}
+
+static const char *const k_ts_pf_joins[] = {"path.join", "path.resolve", "path.normalize", "path.posix.join",
+                                            "path.win32.join", "path.posix.resolve", "path.win32.resolve", "String",
+                                            NULL};
+
+/* A parameter's values: what the module's calls pass at its position, and
+ * its default. */
+static lf_pathfact_kind ts_pf_param(lf_tssem *m, const lf_tsbinding *b, TSNode at, TSNode *next, size_t max,
+                                    size_t *n_next) {
+    const lf_tsscope *s = &m->scopes[b->scope];
+    int32_t idx = -1;
+    for (int32_t j = s->first_param, k = 0; j < s->first_param + s->n_params; j++) {
+        const lf_tsbinding *p = &m->bindings[j];
+        if (p->kind != LF_TSBIND_PARAM || p->member)
+            continue;
+        if (p == b)
+            idx = k;
+        k++;
+    }
+    size_t n = 0;
+    for (int32_t c = idx >= 0 ? lf_tssem_first_caller(m, b->scope) : -1; c >= 0; c = lf_tssem_next_caller(m, c)) {
+        TSNode a = lf_tssem_arg(m->calls[c].node, (uint32_t)idx);
+        if (ts_node_is_null(a))
+            continue;
+        if (n == max)
+            return LF_PF_OTHER;
+        next[n++] = a;
+    }
+    if (!ts_node_is_null(b->value)) {
+        if (n == max)
+            return LF_PF_OTHER;
+        next[n++] = b->value;
+    }
+    *n_next = n;
+    if (n)
+        return LF_PF_FOLLOW;
+    /* a parameter no call here passes: its name is all that is known */
+    return ts_name_is_home(m, at) ? LF_PF_PER_USER : LF_PF_OTHER;
+}
+
+static lf_pathfact_kind ts_pf_step(void *ud, TSNode n, TSNode *next, size_t max, size_t *n_next) {
+    lf_tssem *m = ud;
+    TSNode e = lf_tssem_unwrap(n);
+    *n_next = 0;
+    if (lf_tree_is(e, "string")) {
+        char *s = lf_tssem_string(m->src, e);
+        int empty = s && !*s;
+        free(s);
+        return empty ? LF_PF_NEUTRAL : LF_PF_OTHER;
+    }
+    if (lf_tree_is(e, "template_string")) { /* `${base}/x.lock` */
+        TSNode first = ts_node_named_child(e, 0);
+        if (lf_tree_is(first, "template_substitution") &&
+            ts_node_start_byte(first) == ts_node_start_byte(e) + 1) {
+            next[(*n_next)++] = ts_node_named_child(first, 0);
+            return LF_PF_FOLLOW;
+        }
+        return LF_PF_OTHER;
+    }
+    if (lf_tree_is(e, "binary_expression")) {
+        TSNode op = lf_tree_field(e, "operator");
+        const char *o = ts_node_is_null(op) ? "" : ts_node_type(op);
+        if (!strcmp(o, "||") || !strcmp(o, "??")) {
+            next[(*n_next)++] = lf_tree_field(e, "left");
+            next[(*n_next)++] = lf_tree_field(e, "right");
+            return LF_PF_FOLLOW;
+        }
+        if (!strcmp(o, "+")) {
+            next[(*n_next)++] = lf_tree_field(e, "left");
+            return LF_PF_FOLLOW;
+        }
+        return LF_PF_OTHER;
+    }
+    if (lf_tree_is(e, "ternary_expression")) {
+        next[(*n_next)++] = lf_tree_field(e, "consequence");
+        next[(*n_next)++] = lf_tree_field(e, "alternative");
+        return LF_PF_FOLLOW;
+    }
+    if (lf_tree_is(e, "member_expression") || lf_tree_is(e, "subscript_expression")) {
+        if (env_per_user(m, e))
+            return LF_PF_PER_USER;
+        TSNode obj = lf_tssem_unwrap(lf_tree_field(e, "object"));
+        TSNode prop = lf_tree_field(e, "property");
+        if (lf_tree_is(obj, "this") && !ts_node_is_null(prop)) { /* this.lockDir: the field's value */
+            int32_t sc = lf_tssem_scope_of(m, e);
+            int32_t cls = sc >= 0 ? m->scopes[sc].cls : -1;
+            char *name = lf_tree_text(m->src, prop);
+            const lf_tsbinding *f = cls >= 0 ? lf_tssem_field(m, cls, lf_tssem_intern(m, name, strlen(name))) : NULL;
+            free(name);
+            if (f && !ts_node_is_null(f->value)) {
+                next[(*n_next)++] = f->value;
+                return LF_PF_FOLLOW;
+            }
+        }
+        /* config.home, opts.shipyardHome: a value the module does not set */
+        return lf_tree_is(e, "member_expression") && !ts_node_is_null(prop) && ts_name_is_home(m, prop)
+                   ? LF_PF_PER_USER
+                   : LF_PF_OTHER;
+    }
+    if (lf_tree_is(e, "call_expression")) {
+        const char *q = lf_tssem_callee(m, e);
+        if (q && !strcmp(q, "os.homedir"))
+            return LF_PF_PER_USER;
+        if (lf_tssem_call_is(m, e, k_ts_pf_joins)) {
+            TSNode a = lf_tssem_arg(e, 0);
+            if (ts_node_is_null(a))
+                return LF_PF_OTHER;
+            next[(*n_next)++] = a;
+            return LF_PF_FOLLOW;
+        }
+        int32_t f = lf_tssem_local_callee(m, e);
+        if (f > 0) {
+            size_t k = ts_returned_values(m, f, next, max);
+            if (!k || k > max)
+                return LF_PF_OTHER;
+            *n_next = k;
+            return LF_PF_FOLLOW;
+        }
+        return LF_PF_OTHER;
+    }
+    if (lf_tree_is(e, "identifier")) {
+        char *name = lf_tree_text(m->src, e);
+        const lf_tsbinding *b = lf_tssem_binding_at(m, lf_tssem_scope_of(m, e), lf_tssem_intern(m, name, strlen(name)),
+                                                    ts_node_start_byte(e));
+        free(name);
+        if (b && (b->kind == LF_TSBIND_VAR || b->kind == LF_TSBIND_ASSIGN) && !b->member && !ts_node_is_null(b->value) &&
+            !ts_node_eq(lf_tssem_unwrap(b->value), e)) {
+            next[(*n_next)++] = b->value;
+            return LF_PF_FOLLOW;
+        }
+        if (b && b->kind == LF_TSBIND_PARAM && !b->member && b->scope > 0)
+            return ts_pf_param(m, b, e, next, max, n_next);
+        if (!b || b->kind == LF_TSBIND_IMPORT)
+            return ts_name_is_home(m, e) ? LF_PF_PER_USER : LF_PF_OTHER;
+        return LF_PF_OTHER;
+    }
+    return LF_PF_OTHER;
+}
+
+int lf_tslock_per_user(lf_tssem *m, TSNode expr) { return lf_pathfact_per_user(expr, ts_pf_step, m); }
