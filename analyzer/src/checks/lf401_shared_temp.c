@@ -990,6 +990,63 @@ static int in_own_new_dir(lf_pysem *m, TSNode temp, TSNode rename) {
     return 0;
 }
 
+/* Is the temp created exclusively before the rename, in its function
+ * (`open(tmp, "x")`, `Path(tmp).open("x")`, `os.open(tmp, ... | os.O_EXCL)`),
+ * and never opened there in a mode that truncates or creates it otherwise
+ * (`"w"`, `write_text`, `os.open` without O_EXCL: a fallback that writes it
+ * anyway), nor removed by name there (a stale temp unlinked before the create
+ * takes another writer's live temp away)? A second writer then fails with FileExistsError instead of sharing
+ * the file: the name is taken, not shared (git's own index.lock protocol). */
+static int created_exclusively(lf_pysem *m, const lf_source *src, TSNode scope, TSNode from, TSNode temp,
+                               TSNode rename) {
+    static const char *const k_os_open[] = {"os.open", NULL};
+    int exclusive = 0, plain = 0;
+    for (size_t i = 0; i < m->n_calls && !plain; i++) {
+        TSNode c = m->calls[i].node, a0 = {0};
+        if (!lf_py_within(c, scope) || ts_node_start_byte(c) >= ts_node_start_byte(rename))
+            continue;
+        int os_open = lf_pysem_call_is(m, c, k_os_open), open = !os_open && lf_pysem_call_is(m, c, k_opens);
+        TSNode fn = lf_tree_unparen(lf_tree_field(c, "function"));
+        TSNode attr = lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "attribute") : (TSNode){0};
+        int removes = lf_pysem_call_is(m, c, k_unlinks);
+        int method = !os_open && !open && !ts_node_is_null(attr) &&
+                     (lf_tree_text_eq(src, attr, "open") || lf_tree_text_eq(src, attr, "write_text") ||
+                      lf_tree_text_eq(src, attr, "write_bytes") || lf_tree_text_eq(src, attr, "unlink"));
+        if (method)
+            a0 = lf_tree_field(fn, "object");
+        else if (!(os_open || open || removes) || !lf_py_call_arg(c, 0, &a0))
+            continue;
+        a0 = lf_py_unwrap_path(src, a0);
+        if (!lf_py_same_text(src, a0, from) && !lf_py_same_text(src, a0, temp))
+            continue;
+        if (removes) {
+            /* removed by name first: the create no longer excludes a writer
+             * whose temp this removal took away */
+            plain = 1;
+            continue;
+        }
+        if (os_open) {
+            TSNode flags;
+            if (lf_py_call_arg(c, 1, &flags) && lf_tree_mentions(src, flags, "O_EXCL", NULL))
+                exclusive = 1;
+            else
+                plain = 1;
+            continue;
+        }
+        if (method && !lf_tree_text_eq(src, attr, "open")) {
+            plain = 1; /* write_text / write_bytes, or Path.unlink() first */
+            continue;
+        }
+        char *mode = open_mode(src, c, method ? 0 : 1);
+        if (!mode || strchr(mode, 'w'))
+            plain = 1;
+        else if (strchr(mode, 'x'))
+            exclusive = 1;
+        free(mode);
+    }
+    return exclusive && !plain;
+}
+
 static void run(lf_check_ctx *ctx) {
     if (lf_ctx_is_ts(ctx)) {
         lf401_ts_run(ctx);
@@ -1094,6 +1151,8 @@ static void run(lf_check_ctx *ctx) {
         if (moved_aside)
             continue;
         if (m && in_own_new_dir(m, s.hit->temp, rename))
+            continue;
+        if (m && created_exclusively(m, src, scope, from, s.hit->temp, rename))
             continue;
         /* Written and renamed with a lock held (this function's, the class's
          * across its methods, or every caller's): no other writer shares it. */

@@ -210,6 +210,41 @@ static int set_aside(lf_tssem *m, TSNode fn, TSNode rename, TSNode from, TSNode 
     return 0;
 }
 
+/* Is the renamed name created exclusively in the function before the rename
+ * (a `wx` write or open, O_EXCL: the lock facts' exclusive creates; or
+ * copyFile with COPYFILE_EXCL), and not also written plainly there (a
+ * fallback that writes it anyway)? A second writer then fails with EEXIST
+ * instead of sharing the file (git's own index.lock protocol): the name is
+ * taken, not shared. */
+static int created_exclusively(lf_tssem *m, TSNode fn, TSNode rename, TSNode from) {
+    lf_tslock *l = lf_tslock_build(m);
+    int32_t k = lf_tslock_key_index(l, from);
+    int exclusive = 0, plain = 0;
+    for (size_t i = 0; k >= 0 && i < l->n_events; i++) {
+        const lf_tslock_event *ev = &l->events[i];
+        if (ev->key != k || !lf_ts_within(ev->node, fn) || ts_node_start_byte(ev->node) >= ts_node_start_byte(rename))
+            continue;
+        exclusive |= ev->kind == LF_TSEV_CREATE;
+        /* a fallback that writes it anyway, or a removal by name first (a
+         * stale temp unlinked before the create takes another writer's away) */
+        plain |= ev->kind == LF_TSEV_OVERWRITE || ev->kind == LF_TSEV_REMOVE;
+    }
+    if (exclusive || plain)
+        return exclusive && !plain;
+    static const char *const k_names[] = {"identifier", "property_identifier", NULL};
+    const char *kf = file_key(m, from);
+    for (size_t i = 0; kf && i < m->n_calls; i++) {
+        TSNode c = m->calls[i].node;
+        if (ts_node_start_byte(c) >= ts_node_start_byte(rename) || !lf_ts_within(c, fn) || lf_tssem_nargs(c) < 3)
+            continue;
+        const char *op = lf_tslock_fs_op(m, c);
+        if (op && !strcmp(op, "copyFile") && file_key(m, lf_tssem_arg(c, 1)) == kf &&
+            lf_tree_mentions(m->src, lf_tssem_arg(c, 2), "COPYFILE_EXCL", k_names))
+            return 1;
+    }
+    return 0;
+}
+
 void lf401_ts_run(lf_check_ctx *ctx) {
     if (lf_ctx_match_count(ctx) == 0)
         return; /* reports only at its matches: no model for a file without one */
@@ -242,7 +277,7 @@ void lf401_ts_run(lf_check_ctx *ctx) {
             int local = lf_ts_within(t->temp, fn) || lf_tssem_scope_of(m, t->temp) == 0;
             if (!(local && names_temp(m, t, src_val, to)) && !names_sibling_temp(m, t, from, to))
                 continue;
-            if (set_aside(m, fn, rename, from, to))
+            if (set_aside(m, fn, rename, from, to) || created_exclusively(m, fn, rename, from))
                 break;
             /* the first spelling in source order: the one the write opened */
             reported[k] = 1;
