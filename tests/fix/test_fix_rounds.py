@@ -10,6 +10,7 @@ changes nothing"). Without --unsafe-fixes only the safe fix is applied.
 
 Cases: tests/fix/rounds/*.in; goldens: tests/fix/golden/rounds_<case>.diff.
 """
+import json
 import os
 import shutil
 
@@ -68,3 +69,30 @@ def test_without_unsafe_fixes_only_the_safe_fix_is_applied(tmp_path, case):
     # The unsafe fix now applies alone, and then nothing is left.
     lockfix(["fix", case, "--apply", "--unsafe-fixes"], work, 0)
     assert lockfix(["fix", case, "--diff", "--unsafe-fixes"], work, 0).stdout == b""
+
+
+ANNOUNCED_DIR = os.path.join(SRC, "tests", "fix", "announced")
+
+
+@pytest.mark.parametrize("case", ["pidlock.py", "pidlock.js"])
+def test_a_finding_left_after_a_fix_is_announced_before_it(tmp_path, case):
+    """A probe that reads EPERM as dead and also trusts a reused pid is one
+    LF303 finding (the fixable EPERM read) whose message announces the pid
+    reuse; after the fix, exactly that pid-reuse finding is left, at the same
+    place, and a second fix run changes nothing."""
+    work = tmp_path / "work"
+    work.mkdir()
+    shutil.copy(os.path.join(ANNOUNCED_DIR, case), work / case)
+
+    def lf303():
+        out = lockfix(["scan", case, "--format", "json", "--no-cache"], work).stdout
+        return [(f["line"], f["column"], f["message"]) for f in json.loads(out)["findings"] if f["rule_id"] == "LF303"]
+
+    (before,) = lf303()
+    assert "EPERM" in before[2]
+    assert before[2].endswith("it also trusts a reused pid (no start-time check), reported once this is fixed")
+    lockfix(["fix", case, "--apply"], work, 0)
+    (after,) = lf303()
+    assert after[:2] == before[:2]
+    assert "start time" in after[2] and "EPERM" not in after[2]
+    assert lockfix(["fix", case, "--diff", "--unsafe-fixes"], work).stdout == b""

@@ -668,6 +668,20 @@ static lf303_site *eperm_site(lf_pysem *m, TSNode tn, int32_t probe_stmt, TSNode
     return s;
 }
 
+/* Does the probe trust a pid read from a pid or lock file, in a module that
+ * never looks at a process's start time? *start_time caches the module-wide
+ * search (-1: not searched yet). */
+static int trusts_reused_pid(lf_pysem *m, lf_pylock *l, TSNode call, int *start_time) {
+    if (!pid_from_record(m, l, lf_pylock_arg(m, call, 0, "pid"), NULL))
+        return 0;
+    if (*start_time < 0) {
+        start_search ss = {m, 0};
+        lf_tree_walk(m->root, visit_start, &ss);
+        *start_time = ss.found;
+    }
+    return !*start_time;
+}
+
 static void run(lf_check_ctx *ctx) {
     if (lf_ctx_is_ts(ctx)) {
         lf303_ts_run(ctx);
@@ -732,11 +746,16 @@ static void run(lf_check_ctx *ctx) {
                 if (!pe.unknown && !ps.unknown && !ok.unknown && !pe.raises && same_path(m, &pe, &ps) &&
                     !same_path(m, &pe, &ok) && !probe_lock_per_user(m, l, call)) {
                     int one_clause = ts_node_eq(h_eperm, h_esrch);
+                    /* The same probe may also trust a reused pid: say so now,
+                     * since that finding only shows once this one is fixed. */
+                    int reuse = trusts_reused_pid(m, l, call, &start_time);
                     char *msg = lf_xasprintf(
                         "%s: EPERM is read as \"dead\": %s (line %u) takes the same path for PermissionError as for "
                         "ProcessLookupError, but EPERM means the process is alive and owned by another user, so a "
-                        "live owner's lock is judged stale (POSIX)",
-                        probe, one_clause ? "the handler" : "the PermissionError handler", lf_py_line(src, h_eperm));
+                        "live owner's lock is judged stale (POSIX)%s",
+                        probe, one_clause ? "the handler" : "the PermissionError handler", lf_py_line(src, h_eperm),
+                        reuse ? "; it also trusts a reused pid (no start-time check), reported once this is fixed"
+                              : "");
                     lf_ctx_emit_site(ctx, call, msg, eperm_site(m, tn, child, h_eperm, &ok, else_block),
                                      lf303_site_free);
                     lf_ctx_witness(ctx, lf_wit_eperm(src, call, h_eperm));
@@ -751,27 +770,20 @@ static void run(lf_check_ctx *ctx) {
         if (!reported) {
             if (!l)
                 l = lf_pylock_build(m);
-            if (pid_from_record(m, l, lf_pylock_arg(m, call, 0, "pid"), NULL)) {
-                if (start_time < 0) {
-                    start_search ss = {m, 0};
-                    lf_tree_walk(m->root, visit_start, &ss);
-                    start_time = ss.found;
-                }
-                if (!start_time) {
-                    char *msg = lf_xasprintf(
-                        "%s trusts a pid read from a pid or lock file without comparing the process start time: "
-                        "once the owner dies its pid can be reused by an unrelated process, which then holds the "
-                        "lock forever (pid reuse only: how the probe's errors are read is not the problem; every "
-                        "platform with pid reuse)",
-                        probe);
-                    lf303_site *declined = lf_xcalloc(1, sizeof *declined);
-                    declined->decline = lf_xstrdup("pid reuse needs the owner's start time, recorded by whoever "
-                                                   "writes the pid (lockrt's owner record does: "
-                                                   "lockrt.process_alive)");
-                    lf_ctx_emit_site(ctx, call, msg, declined, lf303_site_free);
-                    lf_ctx_witness(ctx, lf_wit_pid_reuse(src, call));
-                    free(msg);
-                }
+            if (trusts_reused_pid(m, l, call, &start_time)) {
+                char *msg = lf_xasprintf(
+                    "%s trusts a pid read from a pid or lock file without comparing the process start time: "
+                    "once the owner dies its pid can be reused by an unrelated process, which then holds the "
+                    "lock forever (pid reuse only: how the probe's errors are read is not the problem; every "
+                    "platform with pid reuse)",
+                    probe);
+                lf303_site *declined = lf_xcalloc(1, sizeof *declined);
+                declined->decline = lf_xstrdup("pid reuse needs the owner's start time, recorded by whoever "
+                                               "writes the pid (lockrt's owner record does: "
+                                               "lockrt.process_alive)");
+                lf_ctx_emit_site(ctx, call, msg, declined, lf303_site_free);
+                lf_ctx_witness(ctx, lf_wit_pid_reuse(src, call));
+                free(msg);
             }
         }
         free(probe);

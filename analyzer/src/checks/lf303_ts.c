@@ -479,6 +479,20 @@ static int probe_lock_per_user(lf_tssem *m, TSNode probe) {
     return v > 0;
 }
 
+/* Does the probe trust a pid read from a file, in a module that never looks
+ * at a process's start time? *start_time caches the module-wide search (-1:
+ * not searched yet). */
+static int trusts_reused_pid(lf_tssem *m, const lf_source *src, TSNode probe, int *start_time) {
+    if (!pid_from_file(m, lf_tssem_arg(probe, 0)))
+        return 0;
+    if (*start_time < 0) {
+        start_walk sw = {src, 0};
+        lf_tree_walk(m->root, visit_start, &sw);
+        *start_time = sw.found;
+    }
+    return !*start_time;
+}
+
 void lf303_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -510,10 +524,16 @@ void lf303_ts_run(lf_check_ctx *ctx) {
                 other = tw.verdict != w.verdict;
             }
             if ((w.dead || other) && !w.reads_code && !w.rethrows && !probe_lock_per_user(m, c->node)) {
+                /* The same probe may also trust a reused pid: say so now,
+                 * since that finding only shows once this one is fixed. */
+                int reuse = trusts_reused_pid(m, src, c->node, &start_time);
                 char *msg = lf_xasprintf("%s: the catch on line %u reads every error as \"dead\", but EPERM means "
                                          "the process exists and belongs to another user: its lock is then broken "
-                                         "while it is held (tell ESRCH from EPERM through the error's code)",
-                                         call, lf_py_line(src, handler));
+                                         "while it is held (tell ESRCH from EPERM through the error's code)%s",
+                                         call, lf_py_line(src, handler),
+                                         reuse ? "; it also trusts a reused pid (no start-time check), reported once "
+                                                 "this is fixed"
+                                               : "");
                 lf_ctx_emit_site(ctx, c->node, msg,
                                  w.dead ? make_site(c->node, handler, fn)
                                         : site_decline("the catch answers with a verdict the fix does not "
@@ -525,24 +545,17 @@ void lf303_ts_run(lf_check_ctx *ctx) {
                 continue;
             }
         }
-        if (pid_from_file(m, lf_tssem_arg(c->node, 0))) {
-            if (start_time < 0) {
-                start_walk sw = {src, 0};
-                lf_tree_walk(m->root, visit_start, &sw);
-                start_time = sw.found;
-            }
-            if (!start_time) {
-                char *msg = lf_xasprintf("%s trusts a pid read from a file: after its owner exits the pid can be "
-                                         "reused by an unrelated process, which then reads as the live owner and the "
-                                         "lock is never reclaimed (compare the process start time recorded with the pid)",
-                                         call);
-                lf_ctx_emit_site(ctx, c->node, msg,
-                                 site_decline("a pid read from a file needs the owner's start time recorded beside "
-                                              "it; the fix cannot add that"),
-                                 lf303_ts_site_free);
-                lf_ctx_witness(ctx, lf_wit_pid_reuse(src, c->node));
-                free(msg);
-            }
+        if (trusts_reused_pid(m, src, c->node, &start_time)) {
+            char *msg = lf_xasprintf("%s trusts a pid read from a file: after its owner exits the pid can be "
+                                     "reused by an unrelated process, which then reads as the live owner and the "
+                                     "lock is never reclaimed (compare the process start time recorded with the pid)",
+                                     call);
+            lf_ctx_emit_site(ctx, c->node, msg,
+                             site_decline("a pid read from a file needs the owner's start time recorded beside "
+                                          "it; the fix cannot add that"),
+                             lf303_ts_site_free);
+            lf_ctx_witness(ctx, lf_wit_pid_reuse(src, c->node));
+            free(msg);
         }
         free(call);
     }
