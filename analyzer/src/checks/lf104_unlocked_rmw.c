@@ -63,6 +63,11 @@ typedef struct doc_op {
     int write;
     lf104_path_kind kind; /* where `path` comes from (the fix trusts only a path spelled here) */
     TSNode moved;         /* write: the later move of its temp onto the path (os.replace & co), or null */
+    /* An imported helper that names its document itself (`load_task_state()`
+     * ... `save_task_state(state)`): no path argument to key on, so the
+     * document is the helper pair's stem ("task_state") in the module it is
+     * imported from; both interned, NULL otherwise. */
+    const char *stem, *origin;
 } doc_op;
 
 typedef LF_VEC(doc_op) op_vec;
@@ -341,6 +346,45 @@ static int named_writer(const lf_source *src, TSNode name) {
     const char *s = src->text + ts_node_start_byte(name);
     return (len > 6 && !memcmp(s, "write_", 6)) || (len > 5 && !memcmp(s, "save_", 5)) ||
            (len > 6 && !memcmp(s, "store_", 6));
+}
+
+/* The stem of a named helper: `load_task_state` -> "task_state" (the
+ * prefix of named_reader or named_writer dropped), interned; NULL if none. */
+static const char *named_stem(lf_pysem *m, TSNode name, int write) {
+    static const char *const rd[] = {"read_", "load_", NULL}, *const wr[] = {"write_", "save_", "store_", NULL};
+    const char *const *pre = write ? wr : rd;
+    size_t len = ts_node_end_byte(name) - ts_node_start_byte(name);
+    const char *s = m->src->text + ts_node_start_byte(name);
+    for (size_t i = 0; pre[i]; i++) {
+        size_t n = strlen(pre[i]);
+        if (len > n && !memcmp(s, pre[i], n))
+            return lf_pysem_intern(m, s + n, len - n);
+    }
+    return NULL;
+}
+
+/* Is one of the stem's `_`-separated words a document word (`task_state`,
+ * `persistent_state`)? A helper that names no path must say what it loads. */
+static int stem_names_document(const char *stem) {
+    for (const char *w = stem; *w;) {
+        const char *e = strchr(w, '_');
+        size_t n = e ? (size_t)(e - w) : strlen(w);
+        for (size_t i = 0; k_doc_words[i]; i++)
+            if (strlen(k_doc_words[i]) == n && !memcmp(w, k_doc_words[i], n))
+                return 1;
+        if (!e)
+            break;
+        w = e + 1;
+    }
+    return 0;
+}
+
+/* The module an imported helper comes from (`lib.state` for
+ * `from lib.state import load_task_state`), interned; NULL when unknown. */
+static const char *callee_origin(lf_pysem *m, TSNode call) {
+    const char *q = lf_pysem_callee(m, call);
+    const char *dot = q ? strrchr(q, '.') : NULL;
+    return dot && dot > q ? lf_pysem_intern(m, q, (size_t)(dot - q)) : NULL;
 }
 
 /* ---- parameters ---- */
@@ -717,6 +761,35 @@ static void find_helpers(ctx104 *c) {
     }
 }
 
+/* An imported helper pair that names its document itself: a reader called
+ * with no argument (`state = load_task_state()`), a writer with the document
+ * alone (`save_task_state(state)`), both imported from one module. Pushed
+ * with the stem as the document; returns whether it pushed. */
+static int named_stem_op(ctx104 *c, TSNode call, TSNode name, TSNode a0, int32_t s) {
+    lf_pysem *m = c->m;
+    TSNode args = lf_tree_field(call, "arguments");
+    uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    const char *origin = callee_origin(m, call);
+    if (!origin)
+        return 0;
+    const char *stem = NULL;
+    int write = 0;
+    if (n == 0)
+        stem = named_stem(m, name, 0);
+    else if (n == 1 && !ts_node_is_null(a0) && lf_tree_is(lf_tree_unparen(a0), "identifier")) {
+        stem = named_stem(m, name, 1);
+        write = 1;
+    }
+    if (!stem || !stem_names_document(stem))
+        return 0;
+    push_op(c, call, name, write ? a0 : (TSNode){0}, s, write, LF104_PATH_NAMED);
+    doc_op *op = &c->ops.items[c->ops.len - 1];
+    memset(&op->key, 0, sizeof op->key);
+    op->stem = stem;
+    op->origin = origin;
+    return 1;
+}
+
 static void collect_ops(ctx104 *c) {
     lf_pysem *m = c->m;
     for (size_t i = 0; i < m->n_calls; i++) {
@@ -762,7 +835,7 @@ static void collect_ops(ctx104 *c) {
         if (ts_node_is_null(name))
             continue;
         TSNode a0 = lf_pylock_arg(m, call, 0, NULL);
-        if (ts_node_is_null(a0))
+        if (named_stem_op(c, call, name, a0, s) || ts_node_is_null(a0))
             continue;
         if (named_reader(m->src, name))
             push_op(c, call, a0, (TSNode){0}, s, 0, LF104_PATH_NAMED);
@@ -785,7 +858,7 @@ static void collect_ops(ctx104 *c) {
         lf_pkey kf = lf_pylock_key_of(c->l, from);
         for (size_t k = 0; k < c->ops.len; k++) {
             doc_op *op = &c->ops.items[k];
-            if (op->write && op->scope == m->calls[i].scope &&
+            if (op->write && !op->stem && op->scope == m->calls[i].scope &&
                 ts_node_start_byte(op->call) < ts_node_start_byte(m->calls[i].node) &&
                 lf_pylock_key_same(c->l, &op->key, &kf)) {
                 op->path = to;
@@ -796,7 +869,14 @@ static void collect_ops(ctx104 *c) {
     }
 }
 
-/* The name a read's result is assigned to (`v = json.load(f)`), or null. */
+/* Do two operations name one document: the same path key, or the same
+ * stem of helpers imported from one module? */
+static int same_document(const ctx104 *c, const doc_op *a, const doc_op *b) {
+    if (a->stem || b->stem)
+        return a->stem == b->stem && a->origin == b->origin;
+    return lf_pylock_key_same(c->l, &a->key, &b->key);
+}
+
 /* ---- private directories ---- */
 
 static const char *const k_private_makers[] = {"tempfile.mkdtemp", "tempfile.TemporaryDirectory", "tempfile.mkstemp",
@@ -885,7 +965,7 @@ static const rmw_pair *derived_elsewhere(const ctx104 *c, const pair_vec *pairs,
     const doc_op *r = &c->ops.items[p->read];
     for (size_t i = 0; i < pairs->len; i++) {
         const doc_op *o = &c->ops.items[pairs->items[i].read];
-        if (pairs->items[i].lost && o->scope != r->scope && lf_pylock_key_same(c->l, &o->key, &r->key))
+        if (pairs->items[i].lost && o->scope != r->scope && same_document(c, o, r))
             return &pairs->items[i];
     }
     return NULL;
@@ -935,6 +1015,10 @@ static void report_pair(lf_check_ctx *ctx, const ctx104 *c, const pair_vec *pair
     char *path = lf_py_short(src, r->path);
     char *wr = lf_py_short(src, w->call);
     char *msg;
+    if (r->stem) { /* the helpers name the document themselves: say which one */
+        free(path);
+        path = lf_xasprintf("the %s document of %s", r->stem, r->origin);
+    }
     if (p->lost)
         msg = lf_xasprintf("%s reads %s, changes what it read, and %s (line %u) writes it back with no lock held: a "
                            "process that read it in between loses its update, or this one's is lost (every platform)",
@@ -950,10 +1034,16 @@ static void report_pair(lf_check_ctx *ctx, const ctx104 *c, const pair_vec *pair
     TSNode last = ts_node_is_null(w->moved) ? w->call : w->moved;
     lf104_path_kind kind = r->kind > w->kind ? r->kind : w->kind;
     lf104_site *site = lf104_py_site(c->m, r->scope, r->call, last, r->path, kind);
+    if (r->stem) {
+        free(site->decline);
+        site->decline = lf_xasprintf("the document is read through %s, a helper of %s that names its file itself: "
+                                     "where its lock file belongs is for the code's owner",
+                                     rd, r->origin);
+    }
     if (!site->decline)
         site->decline = takes_the_lock_again(c, pairs, p, site);
     lf_ctx_emit_site(ctx, r->call, msg, site, lf104_site_free);
-    lf_ctx_witness(ctx, p->lost ? lf_wit_read_write(src, r->call, w->call, r->path)
+    lf_ctx_witness(ctx, p->lost ? lf_wit_read_write(src, r->call, w->call, r->stem ? (TSNode){0} : r->path)
                                 : lf_wit_stale_copy(src, r->call, w->call, c->ops.items[other->read].call,
                                                     c->ops.items[other->write].call));
     free(msg);
@@ -992,7 +1082,7 @@ static void run(lf_check_ctx *ctx) {
         for (size_t k = 0; k < c.ops.len; k++) {
             const doc_op *w = &c.ops.items[k];
             if (!w->write || w->scope != r->scope || ts_node_start_byte(w->call) <= ts_node_end_byte(r->call) ||
-                !lf_pylock_key_same(c.l, &r->key, &w->key))
+                !same_document(&c, r, w))
                 continue;
             TSNode data = lf_tree_unparen(w->data);
             if (!lf_tree_is(data, "identifier") || !lf_py_same_text(src, data, var))
