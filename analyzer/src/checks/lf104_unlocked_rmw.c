@@ -151,10 +151,54 @@ static TSNode dumps_value(lf_pysem *m, TSNode e) {
     return lf_pylock_arg(m, e, 0, "obj");
 }
 
+/* The binding an identifier use reads, or NULL. */
+static const lf_pybinding *binding_of(lf_pysem *m, TSNode ident) {
+    char *name = lf_tree_text(m->src, ident);
+    const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, ident), name, ts_node_start_byte(ident));
+    free(name);
+    return b;
+}
+
+/* The temp name of a file object opened on a mkstemp descriptor:
+ * `fd, tmp = tempfile.mkstemp(..)` ... `with os.fdopen(fd, "w") as f` gives
+ * `tmp` (the name bound beside fd), so a later `os.replace(tmp, P)` moves what
+ * was written through f onto P. Null otherwise. */
+static TSNode mkstemp_name(lf_pysem *m, TSNode handle) {
+    static const char *const fdopen[] = {"os.fdopen", NULL};
+    static const char *const mkstemp[] = {"tempfile.mkstemp", NULL};
+    TSNode open = lf_tree_unparen(handle);
+    if (lf_tree_is(open, "identifier")) { /* `with os.fdopen(fd) as f`, `f = os.fdopen(fd)` */
+        const lf_pybinding *hb = binding_of(m, open);
+        if (!hb || (hb->kind != LF_PYBIND_WITH && hb->kind != LF_PYBIND_ASSIGN) || ts_node_is_null(hb->value))
+            return (TSNode){0};
+        open = lf_tree_unparen(hb->value);
+    }
+    if (!lf_tree_is(open, "call") || !lf_pysem_call_is(m, open, fdopen))
+        return (TSNode){0};
+    TSNode fd = lf_tree_unparen(lf_pylock_arg(m, open, 0, "fd"));
+    if (!lf_tree_is(fd, "identifier"))
+        return (TSNode){0};
+    const lf_pybinding *b = binding_of(m, fd);
+    if (!b || b->kind != LF_PYBIND_ASSIGN)
+        return (TSNode){0};
+    TSNode pat = ts_node_parent(b->target), asg = ts_node_is_null(pat) ? pat : ts_node_parent(pat);
+    if (ts_node_is_null(asg) || !(lf_tree_is(pat, "pattern_list") || lf_tree_is(pat, "tuple_pattern")) ||
+        !lf_tree_is(asg, "assignment") || ts_node_named_child_count(pat) != 2 ||
+        !ts_node_eq(ts_node_named_child(pat, 0), b->target))
+        return (TSNode){0};
+    TSNode made = lf_tree_unparen(lf_tree_field(asg, "right"));
+    if (!lf_tree_is(made, "call") || !lf_pysem_call_is(m, made, mkstemp))
+        return (TSNode){0};
+    TSNode tmp = ts_node_named_child(pat, 1);
+    return lf_tree_is(tmp, "identifier") ? tmp : (TSNode){0};
+}
+
 /* What a write through a file object writes: the path it was opened from, or
  * the file object itself (a temp file moved into place later, by `F.name`). */
 static TSNode written_file(lf_pylock *l, TSNode handle) {
     TSNode p = lf_pylock_handle_path(l, handle);
+    if (ts_node_is_null(p))
+        p = mkstemp_name(l->m, handle);
     return ts_node_is_null(p) ? handle : p;
 }
 
