@@ -756,6 +756,35 @@ static void push_op(ctx104 *c, TSNode call, TSNode path, TSNode data, int32_t sc
     LF_VEC_PUSH(&c->ops, op);
 }
 
+/* The parameter a saver writes: the value itself (`json.dump(data, f)`), or
+ * the one parameter a literal bound to it wraps (`data = {"version": 1,
+ * "entries": entries}`): the caller's document goes out whole either way. */
+static const lf_pybinding *data_param_of(ctx104 *c, TSNode data) {
+    const lf_pybinding *d = param_of(c->l, &c->ps, data);
+    TSNode e = lf_tree_unparen(data);
+    if (d || !lf_tree_is(e, "identifier"))
+        return d;
+    const lf_pybinding *b = binding_of(c->m, e);
+    if (!b || b->kind != LF_PYBIND_ASSIGN || ts_node_is_null(b->value))
+        return NULL;
+    TSNode lit = lf_tree_unparen(b->value);
+    if (!lf_tree_is(lit, "dictionary") && !lf_tree_is(lit, "list") && !lf_tree_is(lit, "tuple"))
+        return NULL;
+    const lf_pybinding *found = NULL;
+    for (uint32_t i = 0; i < ts_node_named_child_count(lit); i++) {
+        TSNode v = ts_node_named_child(lit, i);
+        if (lf_tree_is(v, "pair"))
+            v = lf_tree_field(v, "value");
+        v = lf_tree_unparen(v);
+        const lf_pybinding *p = lf_tree_is(v, "identifier") ? param_of(c->l, &c->ps, v) : NULL;
+        if (p && found && p != found)
+            return NULL; /* two parameters: which is the document is not ours to guess */
+        if (p)
+            found = p;
+    }
+    return found;
+}
+
 /* First pass: which of the module's functions are load/save helpers. */
 static void find_helpers(ctx104 *c) {
     lf_pysem *m = c->m;
@@ -777,7 +806,7 @@ static void find_helpers(ctx104 *c) {
         }
         p = direct_write(c->l, call, &data);
         if (!ts_node_is_null(p) && !h->writes) {
-            const lf_pybinding *d = param_of(c->l, &c->ps, data);
+            const lf_pybinding *d = data_param_of(c, data);
             if (d) {
                 h->writes = 1;
                 h->write_path = p;
@@ -983,8 +1012,11 @@ static int under_private_dir(lf_pysem *m, TSNode e) {
 }
 
 static TSNode read_target(TSNode call) {
+    /* through what keeps the read's value as one of its outcomes:
+     * `v = json.loads(p.read_text()) if p.exists() else {}`, `v = load(p) or {}` */
     TSNode p = ts_node_parent(call);
-    while (!ts_node_is_null(p) && lf_tree_is(p, "parenthesized_expression"))
+    while (!ts_node_is_null(p) && (lf_tree_is(p, "parenthesized_expression") || lf_tree_is(p, "conditional_expression") ||
+                                   lf_tree_is(p, "boolean_operator")))
         p = ts_node_parent(p);
     if (ts_node_is_null(p) || !lf_tree_is(p, "assignment"))
         return (TSNode){0};
