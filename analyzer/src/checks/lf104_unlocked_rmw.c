@@ -868,7 +868,9 @@ static void collect_ops(ctx104 *c) {
     for (size_t i = 0; i < m->n_calls; i++) {
         TSNode call = m->calls[i].node, data = {0};
         int32_t s = m->calls[i].scope;
-        if (s <= 0 || m->scopes[s].kind != LF_PYSCOPE_FUNCTION)
+        /* a function, or a script's top level (a hook that reads, changes and
+         * writes its state file as it runs) */
+        if (s < 0 || (s > 0 && m->scopes[s].kind != LF_PYSCOPE_FUNCTION))
             continue;
         TSNode p = direct_read(c->l, call);
         if (!ts_node_is_null(p)) {

@@ -226,7 +226,9 @@ static const node_vec *releases(lf_pyheld *h, int32_t scope) {
         release_search r;
         memset(&r, 0, sizeof r);
         r.m = h->l->m;
-        lf_tree_walk(lf_tree_field(h->l->m->scopes[scope].node, "body"), visit_release, &r);
+        /* a function's body, or the module's top level (it has no body field) */
+        TSNode fn = h->l->m->scopes[scope].node, body = lf_tree_field(fn, "body");
+        lf_tree_walk(ts_node_is_null(body) ? fn : body, visit_release, &r);
         h->releases[scope].items = r.found.items;
         h->releases[scope].len = r.found.len;
         h->releases_done[scope] = 1;
@@ -438,6 +440,8 @@ int lf_pyheld_class(const lf_pyheld *h, int32_t cls) { return cls >= 0 && h->cla
 /* Held at `at` in `scope` for reasons that do not depend on its callers. */
 static int held_here(lf_pyheld *h, int32_t scope, TSNode at, int strict) {
     lf_pysem *m = h->l->m;
+    if (scope == 0) /* a script's top level: only what it does itself */
+        return held_locally(h, 0, at, strict);
     for (size_t hops = 0; scope > 0 && hops < m->n_scopes; hops++) {
         const lf_pyscope *sc = &m->scopes[scope];
         if (sc->kind != LF_PYSCOPE_FUNCTION)
