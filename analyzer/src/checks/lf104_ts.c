@@ -17,7 +17,9 @@
 #include <string.h>
 
 #include "lf104_site.h"
+#include "lf_cfg.h"
 #include "lf_pyshort.h"
+#include "lf_tscfg.h"
 #include "lf_tree.h"
 #include "lf_ts.h"
 #include "lf_util.h"
@@ -655,6 +657,176 @@ static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
     free(parses);
 }
 
+/* ---- imported load/save helper pairs ---- */
+
+/* Words that say a helper's stem is a persisted document (`loadSessionIndex`
+ * has "index"), matched per camelCase word. */
+static const char *const k_doc_words[] = {"state", "json", "data", "registry", "counter", "count", "session",
+                                          "sessions", "cache", "config", "settings", "db", "store", "index",
+                                          "manifest", "meta", "metadata", "history", "ledger", "queue", NULL};
+
+static int stem_names_document(const char *stem) {
+    const char *w = stem;
+    while (*w) {
+        const char *e = w + 1;
+        while (*e && !(*e >= 'A' && *e <= 'Z'))
+            e++;
+        size_t n = (size_t)(e - w);
+        for (size_t i = 0; k_doc_words[i]; i++)
+            if (strlen(k_doc_words[i]) == n && !strncasecmp(w, k_doc_words[i], n))
+                return 1;
+        w = e;
+    }
+    return 0;
+}
+
+/* An imported helper's module and stem: callee "./lib/state.loadMeta" ->
+ * origin "./lib/state", stem "Meta" for a reader (load/read) or a writer
+ * (save/write/store). Returns 0 when the call is none of those. */
+static int named_helper(lf_tssem *m, TSNode call, int write, const char **origin, const char **stem) {
+    static const char *const rd[] = {"load", "read", NULL}, *const wr[] = {"save", "write", "store", NULL};
+    if (lf_tssem_local_callee(m, call) > 0)
+        return 0;
+    const char *q = lf_tssem_callee(m, call);
+    const char *dot = q ? strrchr(q, '.') : NULL;
+    if (!dot || dot == q || strchr(dot, '/'))
+        return 0;
+    const char *name = dot + 1;
+    for (const char *const *p = write ? wr : rd; *p; p++) {
+        size_t n = strlen(*p);
+        if (strncmp(name, *p, n) != 0 || !(name[n] >= 'A' && name[n] <= 'Z') || !stem_names_document(name + n))
+            continue;
+        *origin = lf_tssem_intern(m, q, (size_t)(dot - q));
+        *stem = lf_tssem_intern(m, name + n, strlen(name + n));
+        return 1;
+    }
+    return 0;
+}
+
+/* The graph node of the statement of g's function that holds n, or -1. */
+static int32_t cfg_node_of(const lf_cfg *g, TSNode fn, TSNode n) {
+    for (TSNode cur = n; !ts_node_is_null(cur) && !ts_node_eq(cur, fn); cur = lf_ts_parent(cur)) {
+        int32_t id = lf_cfg_find(g, cur);
+        if (id >= 0)
+            return id;
+    }
+    return -1;
+}
+
+/* Can control go from the statement holding `from` to the one holding `to`
+ * in function node fn (a later statement, a loop's next turn)? A read in one
+ * `case` and a write in a sibling case that does not fall into it are not
+ * one update. Iterative, linear in the graph. */
+static int reaches(const lf_source *src, TSNode fn, TSNode from, TSNode to) {
+    lf_cfg *g = lf_tscfg_build(src, fn);
+    int32_t a = cfg_node_of(g, fn, from), b = cfg_node_of(g, fn, to);
+    int found = a < 0 || b < 0; /* outside the graph: no evidence against */
+    if (!found && a == b)
+        found = ts_node_start_byte(from) < ts_node_start_byte(to);
+    size_t n = lf_cfg_size(g);
+    unsigned char *seen = found ? NULL : lf_xcalloc(n, 1);
+    uint32_t *stack = found ? NULL : lf_xmalloc(n * sizeof *stack);
+    size_t sp = 0;
+    if (!found)
+        stack[sp++] = (uint32_t)a;
+    while (sp && !found) {
+        uint32_t v = stack[--sp];
+        const lf_cfg_node *nd = lf_cfg_node_at(g, v);
+        const lf_cfg_edge *e = lf_cfg_edges_of(g, v);
+        for (uint32_t k = 0; k < nd->n_succ && !found; k++) {
+            if (e[k].to == (uint32_t)b)
+                found = 1;
+            else if (!seen[e[k].to]) {
+                seen[e[k].to] = 1;
+                stack[sp++] = e[k].to;
+            }
+        }
+    }
+    free(seen);
+    free(stack);
+    lf_cfg_free(g);
+    return found;
+}
+
+typedef struct mention_walk {
+    const lf_source *src;
+    const char *v;
+    TSNode skip; /* the write call: its own mention is the write, not a change */
+    uint32_t from, to;
+    int found;
+} mention_walk;
+
+static lf_walk_action visit_mention(TSNode n, void *ud) {
+    mention_walk *w = ud;
+    if (ts_node_end_byte(n) <= w->from || ts_node_start_byte(n) >= w->to || ts_node_eq(n, w->skip))
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, "identifier") && ts_node_start_byte(n) >= w->from && lf_tree_text_eq(w->src, n, w->v)) {
+        w->found = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* `const index = loadIndex()` ... `index.x = ..` ... `saveIndex(index)`: both
+ * helpers imported from one module, with one stem that names a document
+ * (Index, SessionMeta, State), the writer given the reader's arguments and
+ * then what it read (or a literal or call made from it), the kept value used
+ * in between, the write reachable from the read, in the read's own body or a
+ * callback nested in it, with no lock in play. The helpers name the file
+ * themselves, so their pair is the document. Reported at the read. */
+static void named_pair_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
+    const lf_source *src = m->src;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_tscall *rc = &m->calls[i];
+        const char *origin = NULL, *stem = NULL;
+        if (!named_helper(m, rc->node, 0, &origin, &stem))
+            continue;
+        const char *v = kept_in(m, rc->node);
+        int32_t fn = lf_tslock_fn_of(m, rc->scope);
+        if (!v || fn < 0)
+            continue;
+        size_t na = lf_tssem_nargs(rc->node);
+        TSNode write = {0};
+        for (size_t j = i + 1; j < m->n_calls && ts_node_is_null(write); j++) {
+            const lf_tscall *wc = &m->calls[j];
+            const char *wo = NULL, *ws = NULL;
+            if (lf_tslock_fn_of(m, wc->scope) != fn || !same_body(m, rc->scope, wc->scope) ||
+                ts_node_start_byte(wc->node) <= ts_node_end_byte(rc->node) ||
+                !named_helper(m, wc->node, 1, &wo, &ws) || wo != origin || ws != stem ||
+                lf_tssem_nargs(wc->node) != na + 1 || !carries(m, lf_tssem_arg(wc->node, (uint32_t)na), v))
+                continue;
+            int same = 1;
+            for (uint32_t a = 0; a < na && same; a++)
+                same = lf_tssem_path_key(m, lf_tssem_arg(rc->node, a)) == lf_tssem_path_key(m, lf_tssem_arg(wc->node, a));
+            if (same)
+                write = wc->node;
+        }
+        if (ts_node_is_null(write))
+            continue;
+        mention_walk mw = {src, v, write, ts_node_end_byte(rc->node), ts_node_start_byte(write), 0};
+        lf_tree_walk(m->scopes[rc->scope].node, visit_mention, &mw);
+        if (!mw.found || !reaches(src, m->scopes[rc->scope].node, rc->node, write))
+            continue;
+        if (!*l)
+            *l = lf_tslock_build(m);
+        if (lf_ts_lock_held(m, *l, rc->node))
+            continue;
+        char *r = lf_py_short(src, rc->node), *w = lf_py_short(src, write);
+        char *msg = lf_xasprintf("%s reads the %s document of %s, and %s (line %u) writes it back with no lock held: "
+                                 "concurrent processes overwrite each other's updates",
+                                 r, stem, origin, w, lf_py_line(src, write));
+        char *why = lf_xasprintf("the document is read through %s, a helper of %s that names its file itself: where "
+                                 "its lock file belongs is for the code's owner",
+                                 r, origin);
+        lf_ctx_emit_site(ctx, rc->node, msg, lf104_site_declined(why), lf104_site_free);
+        lf_ctx_witness(ctx, lf_wit_read_write(src, rc->node, write, (TSNode){0}));
+        free(why);
+        free(msg);
+        free(r);
+        free(w);
+    }
+}
+
 void lf104_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -734,5 +906,6 @@ void lf104_ts_run(lf_check_ctx *ctx) {
     if (reads.len)
         accessor_rmw(ctx, m, &l, &reads);
     method_rmw(ctx, m, &l);
+    named_pair_rmw(ctx, m, &l);
     LF_VEC_FREE(&reads);
 }
