@@ -659,11 +659,13 @@ static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
 
 /* ---- imported load/save helper pairs ---- */
 
-/* Words that say a helper's stem is a persisted document (`loadSessionIndex`
- * has "index"), matched per camelCase word. */
+/* Words that say a helper's stem is state the running processes keep
+ * (`loadSessionIndex` has "index"), matched per camelCase word. Not
+ * configuration (`loadConfig`/`saveConfig`, settings): a setup command the
+ * user runs writes it, not hooks or servers running side by side. */
 static const char *const k_doc_words[] = {"state", "json", "data", "registry", "counter", "count", "session",
-                                          "sessions", "cache", "config", "settings", "db", "store", "index",
-                                          "manifest", "meta", "metadata", "history", "ledger", "queue", NULL};
+                                          "sessions", "cache", "db", "store", "index", "manifest", "meta",
+                                          "metadata", "history", "ledger", "queue", NULL};
 
 static int stem_names_document(const char *stem) {
     const char *w = stem;

@@ -1,7 +1,7 @@
 // Not one update: stems or modules differ, another document's arguments, a
 // sibling callbacks, nothing
 // done with what was read, or a lock held around both.
-import { loadIndex, saveIndex, loadState, saveConfig } from "./session-index";
+import { loadIndex, saveIndex, loadState, saveCache } from "./session-index";
 import { saveIndex as saveOtherIndex } from "./other-index";
 import { loadMeta, saveMeta } from "./meta";
 import { withLock } from "./locks";
@@ -9,7 +9,7 @@ import { withLock } from "./locks";
 export function crossStems(k: string): void {
   const state = loadState();
   state[k] = 1;
-  saveConfig(state);
+  saveCache(state);
 }
 
 export function crossModules(id: string): void {
@@ -46,4 +46,13 @@ export async function locked(id: string): Promise<void> {
     index.sessions[id] = 1;
     saveIndex(index);
   });
+}
+
+// Configuration a setup command writes: not state kept by processes running
+// side by side.
+import { loadConfig, saveConfig } from "./setup-lib";
+export async function setup(configPath: string, mode: string): Promise<void> {
+  const cfg = await loadConfig(configPath);
+  cfg.mode = mode;
+  await saveConfig(configPath, cfg);
 }
