@@ -829,6 +829,180 @@ static void named_pair_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
     }
 }
 
+/* ---- a ledger rewritten whole while others append ---- */
+
+/* The variable a read's text is kept in, through the string methods that
+ * keep it whole or in pieces: `const raw = readFileSync(p, "utf8")`,
+ * `const lines = (await readFile(p, "utf8")).split("\n").filter(..)`. */
+static const char *text_kept_in(lf_tssem *m, TSNode call) {
+    TSNode cur = call;
+    for (int hop = 0; hop < 8; hop++) {
+        TSNode p = lf_ts_parent(cur);
+        if (lf_tree_is(p, "await_expression") || lf_tree_is(p, "parenthesized_expression") ||
+            lf_tree_is(p, "as_expression")) {
+            cur = p;
+            continue;
+        }
+        if (lf_tree_is(p, "member_expression") && ts_node_eq(lf_tree_field(p, "object"), cur)) {
+            TSNode c = lf_ts_parent(p);
+            if (!lf_tree_is(c, "call_expression") || !ts_node_eq(lf_tree_field(c, "function"), p))
+                return NULL;
+            cur = c;
+            continue;
+        }
+        break;
+    }
+    return kept_in(m, cur);
+}
+
+typedef LF_VEC(const char *) name_set;
+
+static int name_in(const name_set *v, const lf_source *src, TSNode id) {
+    for (size_t i = 0; i < v->len; i++)
+        if (lf_tree_text_eq(src, id, v->items[i]))
+            return 1;
+    return 0;
+}
+
+typedef struct derive_walk {
+    lf_tssem *m;
+    name_set names; /* the read's variable and the names made from it */
+    uint32_t from, to;
+    int hit; /* mentions: found a tracked name */
+} derive_walk;
+
+static lf_walk_action visit_tracked(TSNode n, void *ud) {
+    derive_walk *w = ud;
+    if (lf_tree_is(n, "identifier") && name_in(&w->names, w->m->src, n)) {
+        w->hit = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+static int mentions_tracked(derive_walk *w, TSNode n) {
+    if (ts_node_is_null(n))
+        return 0;
+    int saved = w->hit;
+    w->hit = 0;
+    lf_tree_walk(n, visit_tracked, w);
+    int r = w->hit;
+    w->hit = saved;
+    return r;
+}
+
+static void track(derive_walk *w, TSNode id) {
+    id = lf_tssem_unwrap(id);
+    if (lf_tree_is(id, "identifier") && !name_in(&w->names, w->m->src, id) && w->names.len < 64)
+        LF_VEC_PUSH(&w->names, lf_tssem_intern(w->m, w->m->src->text + ts_node_start_byte(id),
+                                               ts_node_end_byte(id) - ts_node_start_byte(id)));
+}
+
+/* Names made from the read, in source order between the read and the write:
+ * `const lines = raw.split(..)`, `x = f(lines)`, `for (const line of lines)`,
+ * `kept.push(line)` (the array now holds read lines). */
+static lf_walk_action visit_derive(TSNode n, void *ud) {
+    derive_walk *w = ud;
+    if (ts_node_end_byte(n) <= w->from || ts_node_start_byte(n) >= w->to)
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, "variable_declarator") && mentions_tracked(w, lf_tree_field(n, "value")))
+        track(w, lf_tree_field(n, "name"));
+    else if (lf_tree_is(n, "assignment_expression") && mentions_tracked(w, lf_tree_field(n, "right")))
+        track(w, lf_tree_field(n, "left"));
+    else if (lf_tree_is(n, "for_in_statement") && mentions_tracked(w, lf_tree_field(n, "right")))
+        track(w, lf_tree_field(n, "left"));
+    else if (lf_tree_is(n, "call_expression")) {
+        TSNode f = lf_tree_field(n, "function");
+        if (lf_tree_is(f, "member_expression") && mentions_tracked(w, lf_tree_field(n, "arguments"))) {
+            TSNode prop = lf_tree_field(f, "property");
+            if (lf_tree_text_eq(w->m->src, prop, "push") || lf_tree_text_eq(w->m->src, prop, "unshift") ||
+                lf_tree_text_eq(w->m->src, prop, "set") || lf_tree_text_eq(w->m->src, prop, "add"))
+                track(w, lf_tree_field(f, "object"));
+        }
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* Does the module append to the file at `key` anywhere (appendFile, a write
+ * or stream opened with an append flag: lf_tslock's facts)? Then other runs
+ * add to it while this one rewrites it: a ledger, a log, a history. */
+static int appended_to(lf_tslock *l, TSNode key) {
+    int32_t k = lf_tslock_key_index(l, key);
+    return k >= 0 && (l->keys[k].flags & LF_TSLOCK_APPENDED) != 0;
+}
+
+/* The data a write of k puts there: writeFile(k, data)'s data; for a rename
+ * of a temp onto k, the data of the last writeFile of that temp before it. */
+static TSNode written_data(lf_tssem *m, int32_t fn, TSNode write) {
+    const char *op = lf_tslock_fs_op(m, write);
+    if (is_write_op(op))
+        return lf_tssem_arg(write, 1);
+    if (!op || (strcmp(op, "rename") != 0 && strcmp(op, "move") != 0))
+        return (TSNode){0};
+    const char *tk = lf_tssem_path_key(m, lf_tssem_arg(write, 0));
+    TSNode data = {0};
+    for (int32_t i = fn >= 0 ? m->scopes[fn].first_call : -1; i >= 0; i = m->calls[i].next_in_fn) {
+        TSNode c = m->calls[i].node;
+        if (ts_node_start_byte(c) >= ts_node_start_byte(write))
+            break;
+        if (is_write_op(lf_tslock_fs_op(m, c)) && lf_tssem_path_key(m, lf_tssem_arg(c, 0)) == tk)
+            data = lf_tssem_arg(c, 1);
+    }
+    return data;
+}
+
+/* A ledger pruned or trimmed in place: the module appends to a file, and a
+ * function reads its whole text, keeps part of it and writes that back over
+ * the file (directly, or a temp renamed onto it), with no lock held. A line
+ * another process appends between the read and the write is dropped. The
+ * text need not be JSON: what matters is that the written data is made from
+ * what was read. Reported at the read. */
+static void ledger_rewrite(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l, const parsed_vec *parsed) {
+    const lf_source *src = m->src;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode read = m->calls[i].node;
+        const char *op = lf_tslock_fs_op(m, read);
+        if (!op || strcmp(op, "readFile") != 0)
+            continue;
+        TSNode key = lf_tssem_arg(read, 0);
+        const char *k = lf_tssem_path_key(m, key);
+        const char *v = text_kept_in(m, read);
+        int32_t fn = lf_tslock_fn_of(m, m->calls[i].scope);
+        int seen = 0; /* parsed whole as JSON: the first pass owns it */
+        for (size_t j = 0; j < parsed->len && !seen; j++)
+            seen = parsed->items[j].fn == fn && parsed->items[j].key == k;
+        if (!k || !v || fn < 0 || seen)
+            continue;
+        TSNode write = write_after(m, fn, k, read);
+        if (ts_node_is_null(write))
+            continue;
+        TSNode data = written_data(m, fn, write);
+        derive_walk w;
+        memset(&w, 0, sizeof w);
+        w.m = m;
+        w.from = ts_node_end_byte(read);
+        w.to = ts_node_start_byte(write);
+        LF_VEC_PUSH(&w.names, v);
+        lf_tree_walk(m->scopes[m->calls[i].scope].node, visit_derive, &w);
+        int derived = mentions_tracked(&w, data);
+        LF_VEC_FREE(&w.names);
+        if (!derived || !reaches(src, m->scopes[m->calls[i].scope].node, read, write) || not_a_document(m, l, key) ||
+            !appended_to(*l, key))
+            continue;
+        if (lf_ts_lock_held(m, *l, read))
+            continue;
+        char *r = lf_py_short(src, read), *what = lf_py_short(src, key);
+        char *msg = lf_xasprintf("%s reads the whole of %s, which this module appends to, and line %u writes back "
+                                 "what it kept with no lock held: a line another process appends in between is lost",
+                                 r, what, lf_py_line(src, write));
+        lf_ctx_emit_site(ctx, read, msg, lf104_ts_site(m, read, write, key), lf104_site_free);
+        lf_ctx_witness(ctx, lf_wit_read_write(src, read, write, key));
+        free(msg);
+        free(r);
+        free(what);
+    }
+}
+
 void lf104_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -909,5 +1083,6 @@ void lf104_ts_run(lf_check_ctx *ctx) {
         accessor_rmw(ctx, m, &l, &reads);
     method_rmw(ctx, m, &l);
     named_pair_rmw(ctx, m, &l);
+    ledger_rewrite(ctx, m, &l, &reads);
     LF_VEC_FREE(&reads);
 }
