@@ -661,11 +661,12 @@ static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
 
 /* Words that say a helper's stem is state the running processes keep
  * (`loadSessionIndex` has "index"), matched per camelCase word. Not
- * configuration (`loadConfig`/`saveConfig`, settings): a setup command the
- * user runs writes it, not hooks or servers running side by side. */
+ * configuration (`loadConfig`/`saveConfig`, settings) nor a manifest (a
+ * package's, an install's `.modules.yaml`): a command the user runs writes
+ * those, not hooks or servers running side by side. */
 static const char *const k_doc_words[] = {"state", "json", "data", "registry", "counter", "count", "session",
-                                          "sessions", "cache", "db", "store", "index", "manifest", "meta",
-                                          "metadata", "history", "ledger", "queue", NULL};
+                                          "sessions", "cache", "db", "store", "index", "meta", "metadata",
+                                          "history", "ledger", "queue", NULL};
 
 static int stem_names_document(const char *stem) {
     const char *w = stem;
@@ -923,12 +924,19 @@ static lf_walk_action visit_derive(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
-/* Does the module append to the file at `key` anywhere (appendFile, a write
- * or stream opened with an append flag: lf_tslock's facts)? Then other runs
- * add to it while this one rewrites it: a ledger, a log, a history. */
-static int appended_to(lf_tslock *l, TSNode key) {
+/* Does another function of the module append to the file at `key`
+ * (appendFile, a write or stream opened with an append flag: lf_tslock's
+ * events)? Then other runs add to it while this one rewrites it: a ledger, a
+ * log, a history. An append in the rewriting function itself is the same
+ * run's own addition (a setup step that cleans a file, then appends to it). */
+static int appended_elsewhere(lf_tslock *l, TSNode key, int32_t fn) {
     int32_t k = lf_tslock_key_index(l, key);
-    return k >= 0 && (l->keys[k].flags & LF_TSLOCK_APPENDED) != 0;
+    if (k < 0 || !(l->keys[k].flags & LF_TSLOCK_APPENDED))
+        return 0;
+    for (size_t i = 0; i < l->n_events; i++)
+        if (l->events[i].kind == LF_TSEV_APPEND && l->events[i].key == k && l->events[i].fn != fn)
+            return 1;
+    return 0;
 }
 
 /* The data a write of k puts there: writeFile(k, data)'s data; for a rename
@@ -953,7 +961,8 @@ static TSNode written_data(lf_tssem *m, int32_t fn, TSNode write) {
 
 /* A ledger pruned or trimmed in place: the module appends to a file, and a
  * function reads its whole text, keeps part of it and writes that back over
- * the file (directly, or a temp renamed onto it), with no lock held. A line
+ * the file (directly, or a temp renamed onto it), with no lock held, while
+ * another of its functions appends to it. A line
  * another process appends between the read and the write is dropped. The
  * text need not be JSON: what matters is that the written data is made from
  * what was read. Reported at the read. */
@@ -987,7 +996,7 @@ static void ledger_rewrite(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l, const 
         int derived = mentions_tracked(&w, data);
         LF_VEC_FREE(&w.names);
         if (!derived || !reaches(src, m->scopes[m->calls[i].scope].node, read, write) || not_a_document(m, l, key) ||
-            !appended_to(*l, key))
+            !appended_elsewhere(*l, key, fn))
             continue;
         if (lf_ts_lock_held(m, *l, read))
             continue;

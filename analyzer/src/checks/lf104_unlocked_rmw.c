@@ -407,14 +407,20 @@ static const char *named_stem(lf_pysem *m, TSNode name, int write) {
     return NULL;
 }
 
-/* Is one of the stem's `_`-separated words a document word (`task_state`,
- * `persistent_state`)? A helper that names no path must say what it loads. */
+/* Is one of the stem's `_`-separated words a word for state the running
+ * processes keep (`task_state`, `persistent_state`)? A helper that names no
+ * path must say what it loads. As for TS/JS (lf104_ts.c), not configuration,
+ * settings or a manifest: a command the user runs writes those. */
+static const char *const k_state_words[] = {"state", "json", "data", "registry", "counter", "count", "session",
+                                            "sessions", "cache", "db", "store", "index", "meta", "metadata",
+                                            "history", "ledger", "queue", NULL};
+
 static int stem_names_document(const char *stem) {
     for (const char *w = stem; *w;) {
         const char *e = strchr(w, '_');
         size_t n = e ? (size_t)(e - w) : strlen(w);
-        for (size_t i = 0; k_doc_words[i]; i++)
-            if (strlen(k_doc_words[i]) == n && !memcmp(w, k_doc_words[i], n))
+        for (size_t i = 0; k_state_words[i]; i++)
+            if (strlen(k_state_words[i]) == n && !memcmp(w, k_state_words[i], n))
                 return 1;
         if (!e)
             break;

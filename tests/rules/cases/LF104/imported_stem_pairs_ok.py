@@ -35,3 +35,12 @@ def refresh(now):
     state = load_session_state()
     state["refreshed_at"] = now
     save_session_state(state)
+
+
+from lib.setup import load_config, save_config
+
+
+def configure(mode):
+    cfg = load_config()
+    cfg["mode"] = mode
+    save_config(cfg)

@@ -56,3 +56,11 @@ export async function setup(configPath: string, mode: string): Promise<void> {
   cfg.mode = mode;
   await saveConfig(configPath, cfg);
 }
+
+// An install's manifest: the one command that installs writes it.
+import { readModulesManifest, writeModulesManifest } from "@pnpm/modules-yaml";
+export async function revoke(dir: string, ignored: string[]): Promise<void> {
+  const manifest = await readModulesManifest(dir);
+  manifest.ignoredBuilds = ignored;
+  await writeModulesManifest(dir, manifest);
+}

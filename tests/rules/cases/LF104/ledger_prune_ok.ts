@@ -1,5 +1,6 @@
 // Rewrites that lose no appended line: nothing in the module appends to the
-// file, the data written is not made from what was read, or a lock is held.
+// file, or only the rewriting function itself (one run's own addition), the
+// data written is not made from what was read, or a lock is held.
 import * as fs from "fs";
 import lockfile from "proper-lockfile";
 
@@ -29,4 +30,11 @@ export async function pruneLocked(max: number): Promise<void> {
   } finally {
     await release();
   }
+}
+
+export function installAliases(rc: string): void {
+  const text = fs.readFileSync(rc, "utf8");
+  const cleaned = text.replace(/alias old=.*\n/g, "");
+  fs.writeFileSync(rc, cleaned);
+  fs.appendFileSync(rc, "alias new='tool'\n");
 }
