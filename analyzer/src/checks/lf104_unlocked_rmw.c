@@ -653,7 +653,12 @@ static void judge_use(flow *f, TSNode o) {
          * same slot every run. */
         int fixed = 0;
         TSNode top = subscript_top(o, &fixed);
-        if (!aug && fixed && !ts_node_eq(top, o) && ts_node_eq(top, left) && !mentions(f, right))
+        /* ...unless the name is an element a loop picked from what was read
+         * (`for story in prd["stories"]: story["status"] = s`): which slot
+         * changes depends on the read. */
+        const lf_pybinding *b = lf_tree_is(o, "identifier") ? binding_of(m, o) : NULL;
+        int picked = b && b->kind == LF_PYBIND_FOR && !lf_tree_text_eq(m->src, o, f->names.items[0]);
+        if (!aug && fixed && !picked && !ts_node_eq(top, o) && ts_node_eq(top, left) && !mentions(f, right))
             return;
         f->lost = 1;
         return;
