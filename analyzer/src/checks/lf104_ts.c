@@ -959,6 +959,40 @@ static TSNode written_data(lf_tssem *m, int32_t fn, TSNode write) {
     return data;
 }
 
+/* Is what a write puts at its path a fresh owner record: an object literal
+ * (through JSON.stringify and a name) with `pid: process.pid` among its own
+ * keys? Writing it claims a pid lock (its check-then-write is the lock's own
+ * race, LF301/LF303's), it does not update a document it read. */
+static int owner_record(lf_tssem *m, int32_t fn, TSNode write) {
+    TSNode x = lf_tssem_unwrap(written_data(m, fn, write));
+    for (int hop = 0; hop < 4 && !ts_node_is_null(x); hop++) {
+        if (lf_tree_is(x, "call_expression")) {
+            const char *q = lf_tssem_callee(m, x);
+            if (!q || strcmp(q, "JSON.stringify") != 0)
+                return 0;
+            x = lf_tssem_unwrap(lf_tssem_arg(x, 0));
+        } else if (lf_tree_is(x, "identifier")) {
+            TSNode v = lf_tssem_unwrap(lf_tssem_resolve_value(m, x));
+            if (ts_node_eq(v, x))
+                return 0;
+            x = v;
+        } else
+            break;
+    }
+    if (!lf_tree_is(x, "object"))
+        return 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(x); i++) {
+        TSNode pr = ts_node_named_child(x, i);
+        if (!lf_tree_is(pr, "pair"))
+            continue;
+        TSNode v = lf_tssem_unwrap(lf_tree_field(pr, "value"));
+        const char *q = lf_tree_is(v, "member_expression") ? lf_tssem_qualname(m, v) : NULL;
+        if ((q && !strcmp(q, "process.pid")) || lf_tree_text_eq(m->src, v, "process.pid"))
+            return 1;
+    }
+    return 0;
+}
+
 /* A ledger pruned or trimmed in place: the module appends to a file, and a
  * function reads its whole text, keeps part of it and writes that back over
  * the file (directly, or a temp renamed onto it), with no lock held, while
@@ -1040,7 +1074,7 @@ void lf104_ts_run(lf_check_ctx *ctx) {
         const char *k = lf_tssem_path_key(m, key);
         LF_VEC_PUSH(&reads, ((parsed_read){fn, k}));
         TSNode write = write_after(m, fn, k, read);
-        if (ts_node_is_null(write) || not_a_document(m, &l, key))
+        if (ts_node_is_null(write) || not_a_document(m, &l, key) || owner_record(m, fn, write))
             continue;
         if (lf_ts_lock_held(m, l, read))
             continue;
@@ -1073,7 +1107,7 @@ void lf104_ts_run(lf_check_ctx *ctx) {
             continue;
         const char *k = lf_tssem_path_key(m, arg);
         TSNode write = write_after(m, fn, k, call);
-        if (ts_node_is_null(write) || not_a_document(m, &l, arg))
+        if (ts_node_is_null(write) || not_a_document(m, &l, arg) || owner_record(m, fn, write))
             continue;
         if (lf_ts_lock_held(m, l, call))
             continue;
