@@ -444,7 +444,15 @@ static int carries(lf_tssem *m, TSNode arg, const char *v) {
         if (lf_tree_is(x, "identifier")) {
             if (lf_tree_text_eq(m->src, x, v))
                 return 1;
-            x = lf_tssem_unwrap(lf_tssem_resolve_value(m, x));
+            /* `const { updatedState } = await process(input, state)`: a part of
+             * what a call given v returns */
+            uint32_t a = ts_node_start_byte(x);
+            const lf_tsbinding *bd = lf_tssem_binding_at(
+                m, lf_tssem_scope_of(m, x), lf_tssem_intern(m, m->src->text + a, ts_node_end_byte(x) - a), a);
+            if (bd && bd->member && bd->kind == LF_TSBIND_VAR && !ts_node_is_null(bd->value))
+                x = lf_tssem_unwrap(bd->value);
+            else
+                x = lf_tssem_unwrap(lf_tssem_resolve_value(m, x));
             if (lf_tree_is(x, "identifier"))
                 return 0;
         }

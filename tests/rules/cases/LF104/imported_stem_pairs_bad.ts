@@ -32,3 +32,17 @@ export function dispatch(op: string, id: string): void {
     }
   }
 }
+
+// What is written back is part of what a call given the read returns.
+import { loadState, saveState } from "./filesystem.js";
+declare function processSession(input: string, state: object): Promise<{ turns: number; updatedState: object }>;
+export async function onStop(input: string): Promise<void> {
+  const state = loadState();
+  try {
+    const { turns, updatedState } = await processSession(input, state);
+    console.log(turns);
+    saveState(updatedState);
+  } catch (e) {
+    console.log(e);
+  }
+}
