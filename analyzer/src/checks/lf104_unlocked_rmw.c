@@ -503,6 +503,7 @@ typedef struct flow {
     TSNode read;       /* the read call */
     name_vec names;    /* the variable read and the names derived from it */
     int lost;          /* a change derived from the read: a lost update */
+    int picked;        /* a fixed store into an element a loop picked from the read */
     int rebound;       /* the variable is bound anew to something not derived */
 } flow;
 
@@ -658,8 +659,10 @@ static void judge_use(flow *f, TSNode o) {
          * changes depends on the read. */
         const lf_pybinding *b = lf_tree_is(o, "identifier") ? binding_of(m, o) : NULL;
         int picked = b && b->kind == LF_PYBIND_FOR && !lf_tree_text_eq(m->src, o, f->names.items[0]);
-        if (!aug && fixed && !picked && !ts_node_eq(top, o) && ts_node_eq(top, left) && !mentions(f, right))
+        if (!aug && fixed && !ts_node_eq(top, o) && ts_node_eq(top, left) && !mentions(f, right)) {
+            f->picked |= picked;
             return;
+        }
         f->lost = 1;
         return;
     }
@@ -963,6 +966,19 @@ static int same_document(const ctx104 *c, const doc_op *a, const doc_op *b) {
     return lf_pylock_key_same(c->l, &a->key, &b->key);
 }
 
+/* Is the call one of the module's functions that reads or writes a
+ * document under a lock of its own (a `with` over a lock, an acquisition)? */
+static int helper_locks(const ctx104 *c, TSNode call) {
+    int skip = 0;
+    int32_t h = lf_pylock_local_callee(c->l, call, &skip);
+    if (h <= 0 || !c->held)
+        return 0;
+    for (size_t k = 0; k < c->ops.len; k++)
+        if (c->ops.items[k].scope == h && lf_pyheld_at(c->held, h, c->ops.items[k].call))
+            return 1;
+    return 0;
+}
+
 /* ---- private directories ---- */
 
 static const char *const k_private_makers[] = {"tempfile.mkdtemp", "tempfile.TemporaryDirectory", "tempfile.mkstemp",
@@ -1192,7 +1208,10 @@ static void run(lf_check_ctx *ctx) {
             lf_tree_walk(fn, visit_flow, &f);
             LF_VEC_FREE(&f.names);
             if (!f.rebound) {
-                rmw_pair pr = {i, k, f.lost};
+                /* A picked element's store is a lost update where the module
+                 * shows the document is shared: its reader or writer locks
+                 * around its own half (and gives the lock back). */
+                rmw_pair pr = {i, k, f.lost || (f.picked && (helper_locks(&c, r->call) || helper_locks(&c, w->call)))};
                 LF_VEC_PUSH(&pairs, pr);
             }
             break;
