@@ -283,8 +283,6 @@ static TSNode closing_with(lf_pysem *m, TSNode call) {
     return (TSNode){0};
 }
 
-static int contained(lf_pyheld *h, int32_t f);
-
 enum {
     GK_FILTER = 1, /* a call of a contained function is no acquisition */
     GK_SCOPED = 2, /* nor one a `with` gives back (its own, or the file it locks): the
@@ -295,8 +293,9 @@ enum {
  * freed at each release and at the exit of a `with` that takes a lock (a
  * flock on the file a `with` opened stays taken here: the unlocked copy after
  * such a `with` is LF101's root bug, not a second one). With GK_FILTER, a call of one of
- * the module's functions that gives back every lock it takes is no
- * acquisition: the caller holds nothing after it; with GK_SCOPED, neither is
+ * the module's functions that gives back every lock it takes (h->contained,
+ * settled beforehand by settle_callees) is no acquisition: the caller holds
+ * nothing after it; with GK_SCOPED, neither is
  * a lock a `with` gives back. *skipped counts both. Returns whether some
  * acquisition sits on the graph. */
 static int lock_gen_kill(lf_pyheld *h, int32_t scope, const lf_cfg *g, uint64_t *gen, uint64_t *kill, int mode,
@@ -313,7 +312,7 @@ static int lock_gen_kill(lf_pyheld *h, int32_t scope, const lf_cfg *g, uint64_t 
             continue;
         int skip = 0;
         int32_t f = (mode & GK_FILTER) ? lf_pylock_local_callee(l, e->node, &skip) : -1;
-        if (f > 0 && f != scope && m->scopes[f].kind == LF_PYSCOPE_FUNCTION && contained(h, f) == 2) {
+        if (f > 0 && f != scope && m->scopes[f].kind == LF_PYSCOPE_FUNCTION && h->contained[f] == 2) {
             (*skipped)++;
             continue;
         }
@@ -371,6 +370,23 @@ static int contained(lf_pyheld *h, int32_t f) {
     return h->contained[f];
 }
 
+/* Settles contained() for every module function whose call acquires in
+ * scope, before lock_gen_kill reads the answers (one level: contained()
+ * itself reads none). */
+static void settle_callees(lf_pyheld *h, int32_t scope) {
+    lf_pylock *l = h->l;
+    lf_pysem *m = l->m;
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_pylock_event *e = &l->events[i];
+        if (e->kind != LF_PYEV_ACQUIRE || e->scope != scope)
+            continue;
+        int skip = 0;
+        int32_t f = lf_pylock_local_callee(l, e->node, &skip);
+        if (f > 0 && f != scope && m->scopes[f].kind == LF_PYSCOPE_FUNCTION)
+            contained(h, f);
+    }
+}
+
 /* The function's graph and its lock state: taken at each acquisition (per
  * lf_pylock), freed at each release. An acquisition that raises took nothing
  * (the graph's exceptional edges carry the state from before it). */
@@ -380,6 +396,7 @@ static void build_state(lf_pyheld *h, int32_t scope) {
     lf_cfg *g = lf_pycfg_build(m->src, m->scopes[scope].node);
     size_t n = lf_cfg_size(g), filtered = 0;
     uint64_t *gen = lf_xcalloc(n, sizeof *gen), *kill = lf_xcalloc(n, sizeof *kill);
+    settle_callees(h, scope);
     int any = lock_gen_kill(h, scope, g, gen, kill, GK_FILTER, &filtered);
     h->placed[scope] = (unsigned char)any;
     h->only_contained[scope] = (unsigned char)(!any && filtered > 0);
