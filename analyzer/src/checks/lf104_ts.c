@@ -17,7 +17,9 @@
 #include <string.h>
 
 #include "lf104_site.h"
+#include "lf_cfg.h"
 #include "lf_pyshort.h"
+#include "lf_tscfg.h"
 #include "lf_tree.h"
 #include "lf_ts.h"
 #include "lf_util.h"
@@ -442,7 +444,15 @@ static int carries(lf_tssem *m, TSNode arg, const char *v) {
         if (lf_tree_is(x, "identifier")) {
             if (lf_tree_text_eq(m->src, x, v))
                 return 1;
-            x = lf_tssem_unwrap(lf_tssem_resolve_value(m, x));
+            /* `const { updatedState } = await process(input, state)`: a part of
+             * what a call given v returns */
+            uint32_t a = ts_node_start_byte(x);
+            const lf_tsbinding *bd = lf_tssem_binding_at(
+                m, lf_tssem_scope_of(m, x), lf_tssem_intern(m, m->src->text + a, ts_node_end_byte(x) - a), a);
+            if (bd && bd->member && bd->kind == LF_TSBIND_VAR && !ts_node_is_null(bd->value))
+                x = lf_tssem_unwrap(bd->value);
+            else
+                x = lf_tssem_unwrap(lf_tssem_resolve_value(m, x));
             if (lf_tree_is(x, "identifier"))
                 return 0;
         }
@@ -655,6 +665,395 @@ static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
     free(parses);
 }
 
+/* ---- imported load/save helper pairs ---- */
+
+/* Words that say a helper's stem is state the running processes keep
+ * (`loadSessionIndex` has "index"), matched per camelCase word. Not
+ * configuration (`loadConfig`/`saveConfig`, settings) nor a manifest (a
+ * package's, an install's `.modules.yaml`): a command the user runs writes
+ * those, not hooks or servers running side by side. */
+static const char *const k_doc_words[] = {"state", "json", "data", "registry", "counter", "count", "session",
+                                          "sessions", "cache", "db", "store", "index", "meta", "metadata",
+                                          "history", "ledger", "queue", NULL};
+
+static int stem_names_document(const char *stem) {
+    const char *w = stem;
+    while (*w) {
+        const char *e = w + 1;
+        while (*e && !(*e >= 'A' && *e <= 'Z'))
+            e++;
+        size_t n = (size_t)(e - w);
+        for (size_t i = 0; k_doc_words[i]; i++)
+            if (strlen(k_doc_words[i]) == n && !strncasecmp(w, k_doc_words[i], n))
+                return 1;
+        w = e;
+    }
+    return 0;
+}
+
+/* An imported helper's module and stem: callee "./lib/state.loadMeta" ->
+ * origin "./lib/state", stem "Meta" for a reader (load/read) or a writer
+ * (save/write/store). Returns 0 when the call is none of those. */
+static int named_helper(lf_tssem *m, TSNode call, int write, const char **origin, const char **stem) {
+    static const char *const rd[] = {"load", "read", NULL}, *const wr[] = {"save", "write", "store", NULL};
+    if (lf_tssem_local_callee(m, call) > 0)
+        return 0;
+    const char *q = lf_tssem_callee(m, call);
+    const char *dot = q ? strrchr(q, '.') : NULL;
+    if (!dot || dot == q || strchr(dot, '/'))
+        return 0;
+    const char *name = dot + 1;
+    for (const char *const *p = write ? wr : rd; *p; p++) {
+        size_t n = strlen(*p);
+        if (strncmp(name, *p, n) != 0 || !(name[n] >= 'A' && name[n] <= 'Z') || !stem_names_document(name + n))
+            continue;
+        *origin = lf_tssem_intern(m, q, (size_t)(dot - q));
+        *stem = lf_tssem_intern(m, name + n, strlen(name + n));
+        return 1;
+    }
+    return 0;
+}
+
+/* The graph node of the statement of g's function that holds n, or -1. */
+static int32_t cfg_node_of(const lf_cfg *g, TSNode fn, TSNode n) {
+    for (TSNode cur = n; !ts_node_is_null(cur) && !ts_node_eq(cur, fn); cur = lf_ts_parent(cur)) {
+        int32_t id = lf_cfg_find(g, cur);
+        if (id >= 0)
+            return id;
+    }
+    return -1;
+}
+
+/* Can control go from the statement holding `from` to the one holding `to`
+ * in function node fn (a later statement, a loop's next turn)? A read in one
+ * `case` and a write in a sibling case that does not fall into it are not
+ * one update. Iterative, linear in the graph. */
+static int reaches(const lf_source *src, TSNode fn, TSNode from, TSNode to) {
+    lf_cfg *g = lf_tscfg_build(src, fn);
+    int32_t a = cfg_node_of(g, fn, from), b = cfg_node_of(g, fn, to);
+    int found = a < 0 || b < 0; /* outside the graph: no evidence against */
+    if (!found && a == b)
+        found = ts_node_start_byte(from) < ts_node_start_byte(to);
+    size_t n = lf_cfg_size(g);
+    unsigned char *seen = found ? NULL : lf_xcalloc(n, 1);
+    uint32_t *stack = found ? NULL : lf_xmalloc(n * sizeof *stack);
+    size_t sp = 0;
+    if (!found)
+        stack[sp++] = (uint32_t)a;
+    while (sp && !found) {
+        uint32_t v = stack[--sp];
+        const lf_cfg_node *nd = lf_cfg_node_at(g, v);
+        const lf_cfg_edge *e = lf_cfg_edges_of(g, v);
+        for (uint32_t k = 0; k < nd->n_succ && !found; k++) {
+            if (e[k].to == (uint32_t)b)
+                found = 1;
+            else if (!seen[e[k].to]) {
+                seen[e[k].to] = 1;
+                stack[sp++] = e[k].to;
+            }
+        }
+    }
+    free(seen);
+    free(stack);
+    lf_cfg_free(g);
+    return found;
+}
+
+typedef struct mention_walk {
+    const lf_source *src;
+    const char *v;
+    TSNode skip; /* the write call: its own mention is the write, not a change */
+    uint32_t from, to;
+    int found;
+} mention_walk;
+
+static lf_walk_action visit_mention(TSNode n, void *ud) {
+    mention_walk *w = ud;
+    if (ts_node_end_byte(n) <= w->from || ts_node_start_byte(n) >= w->to || ts_node_eq(n, w->skip))
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, "identifier") && ts_node_start_byte(n) >= w->from && lf_tree_text_eq(w->src, n, w->v)) {
+        w->found = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* `const index = loadIndex()` ... `index.x = ..` ... `saveIndex(index)`: both
+ * helpers imported from one module, with one stem that names a document
+ * (Index, SessionMeta, State), the writer given the reader's arguments and
+ * then what it read (or a literal or call made from it), the kept value used
+ * in between, the write reachable from the read, in the read's own body or a
+ * callback nested in it, with no lock in play. The helpers name the file
+ * themselves, so their pair is the document. Reported at the read. */
+static void named_pair_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
+    const lf_source *src = m->src;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_tscall *rc = &m->calls[i];
+        const char *origin = NULL, *stem = NULL;
+        if (!named_helper(m, rc->node, 0, &origin, &stem))
+            continue;
+        const char *v = kept_in(m, rc->node);
+        int32_t fn = lf_tslock_fn_of(m, rc->scope);
+        if (!v || fn < 0)
+            continue;
+        size_t na = lf_tssem_nargs(rc->node);
+        TSNode write = {0};
+        for (size_t j = i + 1; j < m->n_calls && ts_node_is_null(write); j++) {
+            const lf_tscall *wc = &m->calls[j];
+            const char *wo = NULL, *ws = NULL;
+            if (lf_tslock_fn_of(m, wc->scope) != fn || !same_body(m, rc->scope, wc->scope) ||
+                ts_node_start_byte(wc->node) <= ts_node_end_byte(rc->node) ||
+                !named_helper(m, wc->node, 1, &wo, &ws) || wo != origin || ws != stem ||
+                lf_tssem_nargs(wc->node) != na + 1 || !carries(m, lf_tssem_arg(wc->node, (uint32_t)na), v))
+                continue;
+            int same = 1;
+            for (uint32_t a = 0; a < na && same; a++)
+                same = lf_tssem_path_key(m, lf_tssem_arg(rc->node, a)) == lf_tssem_path_key(m, lf_tssem_arg(wc->node, a));
+            if (same)
+                write = wc->node;
+        }
+        if (ts_node_is_null(write))
+            continue;
+        mention_walk mw = {src, v, write, ts_node_end_byte(rc->node), ts_node_start_byte(write), 0};
+        lf_tree_walk(m->scopes[rc->scope].node, visit_mention, &mw);
+        if (!mw.found || !reaches(src, m->scopes[rc->scope].node, rc->node, write))
+            continue;
+        if (!*l)
+            *l = lf_tslock_build(m);
+        if (lf_ts_lock_held(m, *l, rc->node))
+            continue;
+        char *r = lf_py_short(src, rc->node), *w = lf_py_short(src, write);
+        char *msg = lf_xasprintf("%s reads the %s document of %s, and %s (line %u) writes it back with no lock held: "
+                                 "concurrent processes overwrite each other's updates",
+                                 r, stem, origin, w, lf_py_line(src, write));
+        char *why = lf_xasprintf("the document is read through %s, a helper of %s that names its file itself: where "
+                                 "its lock file belongs is for the code's owner",
+                                 r, origin);
+        lf_ctx_emit_site(ctx, rc->node, msg, lf104_site_declined(why), lf104_site_free);
+        lf_ctx_witness(ctx, lf_wit_read_write(src, rc->node, write, (TSNode){0}));
+        free(why);
+        free(msg);
+        free(r);
+        free(w);
+    }
+}
+
+/* ---- a ledger rewritten whole while others append ---- */
+
+/* The variable a read's text is kept in, through the string methods that
+ * keep it whole or in pieces: `const raw = readFileSync(p, "utf8")`,
+ * `const lines = (await readFile(p, "utf8")).split("\n").filter(..)`. */
+static const char *text_kept_in(lf_tssem *m, TSNode call) {
+    TSNode cur = call;
+    for (int hop = 0; hop < 8; hop++) {
+        TSNode p = lf_ts_parent(cur);
+        if (lf_tree_is(p, "await_expression") || lf_tree_is(p, "parenthesized_expression") ||
+            lf_tree_is(p, "as_expression")) {
+            cur = p;
+            continue;
+        }
+        if (lf_tree_is(p, "member_expression") && ts_node_eq(lf_tree_field(p, "object"), cur)) {
+            TSNode c = lf_ts_parent(p);
+            if (!lf_tree_is(c, "call_expression") || !ts_node_eq(lf_tree_field(c, "function"), p))
+                return NULL;
+            cur = c;
+            continue;
+        }
+        break;
+    }
+    return kept_in(m, cur);
+}
+
+typedef LF_VEC(const char *) name_set;
+
+static int name_in(const name_set *v, const lf_source *src, TSNode id) {
+    for (size_t i = 0; i < v->len; i++)
+        if (lf_tree_text_eq(src, id, v->items[i]))
+            return 1;
+    return 0;
+}
+
+typedef struct derive_walk {
+    lf_tssem *m;
+    name_set names; /* the read's variable and the names made from it */
+    uint32_t from, to;
+    int hit; /* mentions: found a tracked name */
+} derive_walk;
+
+static lf_walk_action visit_tracked(TSNode n, void *ud) {
+    derive_walk *w = ud;
+    if (lf_tree_is(n, "identifier") && name_in(&w->names, w->m->src, n)) {
+        w->hit = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+static int mentions_tracked(derive_walk *w, TSNode n) {
+    if (ts_node_is_null(n))
+        return 0;
+    int saved = w->hit;
+    w->hit = 0;
+    lf_tree_walk(n, visit_tracked, w);
+    int r = w->hit;
+    w->hit = saved;
+    return r;
+}
+
+static void track(derive_walk *w, TSNode id) {
+    id = lf_tssem_unwrap(id);
+    if (lf_tree_is(id, "identifier") && !name_in(&w->names, w->m->src, id) && w->names.len < 64)
+        LF_VEC_PUSH(&w->names, lf_tssem_intern(w->m, w->m->src->text + ts_node_start_byte(id),
+                                               ts_node_end_byte(id) - ts_node_start_byte(id)));
+}
+
+/* Names made from the read, in source order between the read and the write:
+ * `const lines = raw.split(..)`, `x = f(lines)`, `for (const line of lines)`,
+ * `kept.push(line)` (the array now holds read lines). */
+static lf_walk_action visit_derive(TSNode n, void *ud) {
+    derive_walk *w = ud;
+    if (ts_node_end_byte(n) <= w->from || ts_node_start_byte(n) >= w->to)
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, "variable_declarator") && mentions_tracked(w, lf_tree_field(n, "value")))
+        track(w, lf_tree_field(n, "name"));
+    else if (lf_tree_is(n, "assignment_expression") && mentions_tracked(w, lf_tree_field(n, "right")))
+        track(w, lf_tree_field(n, "left"));
+    else if (lf_tree_is(n, "for_in_statement") && mentions_tracked(w, lf_tree_field(n, "right")))
+        track(w, lf_tree_field(n, "left"));
+    else if (lf_tree_is(n, "call_expression")) {
+        TSNode f = lf_tree_field(n, "function");
+        if (lf_tree_is(f, "member_expression") && mentions_tracked(w, lf_tree_field(n, "arguments"))) {
+            TSNode prop = lf_tree_field(f, "property");
+            if (lf_tree_text_eq(w->m->src, prop, "push") || lf_tree_text_eq(w->m->src, prop, "unshift") ||
+                lf_tree_text_eq(w->m->src, prop, "set") || lf_tree_text_eq(w->m->src, prop, "add"))
+                track(w, lf_tree_field(f, "object"));
+        }
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* Does another function of the module append to the file at `key`
+ * (appendFile, a write or stream opened with an append flag: lf_tslock's
+ * events)? Then other runs add to it while this one rewrites it: a ledger, a
+ * log, a history. An append in the rewriting function itself is the same
+ * run's own addition (a setup step that cleans a file, then appends to it). */
+static int appended_elsewhere(lf_tslock *l, TSNode key, int32_t fn) {
+    int32_t k = lf_tslock_key_index(l, key);
+    if (k < 0 || !(l->keys[k].flags & LF_TSLOCK_APPENDED))
+        return 0;
+    for (size_t i = 0; i < l->n_events; i++)
+        if (l->events[i].kind == LF_TSEV_APPEND && l->events[i].key == k && l->events[i].fn != fn)
+            return 1;
+    return 0;
+}
+
+/* The data a write of k puts there: writeFile(k, data)'s data; for a rename
+ * of a temp onto k, the data of the last writeFile of that temp before it. */
+static TSNode written_data(lf_tssem *m, int32_t fn, TSNode write) {
+    const char *op = lf_tslock_fs_op(m, write);
+    if (is_write_op(op))
+        return lf_tssem_arg(write, 1);
+    if (!op || (strcmp(op, "rename") != 0 && strcmp(op, "move") != 0))
+        return (TSNode){0};
+    const char *tk = lf_tssem_path_key(m, lf_tssem_arg(write, 0));
+    TSNode data = {0};
+    for (int32_t i = fn >= 0 ? m->scopes[fn].first_call : -1; i >= 0; i = m->calls[i].next_in_fn) {
+        TSNode c = m->calls[i].node;
+        if (ts_node_start_byte(c) >= ts_node_start_byte(write))
+            break;
+        if (is_write_op(lf_tslock_fs_op(m, c)) && lf_tssem_path_key(m, lf_tssem_arg(c, 0)) == tk)
+            data = lf_tssem_arg(c, 1);
+    }
+    return data;
+}
+
+/* Is what a write puts at its path a fresh owner record: an object literal
+ * (through JSON.stringify and a name) with `pid: process.pid` among its own
+ * keys? Writing it claims a pid lock (its check-then-write is the lock's own
+ * race, LF301/LF303's), it does not update a document it read. */
+static int owner_record(lf_tssem *m, int32_t fn, TSNode write) {
+    TSNode x = lf_tssem_unwrap(written_data(m, fn, write));
+    for (int hop = 0; hop < 4 && !ts_node_is_null(x); hop++) {
+        if (lf_tree_is(x, "call_expression")) {
+            const char *q = lf_tssem_callee(m, x);
+            if (!q || strcmp(q, "JSON.stringify") != 0)
+                return 0;
+            x = lf_tssem_unwrap(lf_tssem_arg(x, 0));
+        } else if (lf_tree_is(x, "identifier")) {
+            TSNode v = lf_tssem_unwrap(lf_tssem_resolve_value(m, x));
+            if (ts_node_eq(v, x))
+                return 0;
+            x = v;
+        } else
+            break;
+    }
+    if (!lf_tree_is(x, "object"))
+        return 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(x); i++) {
+        TSNode pr = ts_node_named_child(x, i);
+        if (!lf_tree_is(pr, "pair"))
+            continue;
+        TSNode v = lf_tssem_unwrap(lf_tree_field(pr, "value"));
+        const char *q = lf_tree_is(v, "member_expression") ? lf_tssem_qualname(m, v) : NULL;
+        if ((q && !strcmp(q, "process.pid")) || lf_tree_text_eq(m->src, v, "process.pid"))
+            return 1;
+    }
+    return 0;
+}
+
+/* A ledger pruned or trimmed in place: the module appends to a file, and a
+ * function reads its whole text, keeps part of it and writes that back over
+ * the file (directly, or a temp renamed onto it), with no lock held, while
+ * another of its functions appends to it. A line
+ * another process appends between the read and the write is dropped. The
+ * text need not be JSON: what matters is that the written data is made from
+ * what was read. Reported at the read. */
+static void ledger_rewrite(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l, const parsed_vec *parsed) {
+    const lf_source *src = m->src;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode read = m->calls[i].node;
+        const char *op = lf_tslock_fs_op(m, read);
+        if (!op || strcmp(op, "readFile") != 0)
+            continue;
+        TSNode key = lf_tssem_arg(read, 0);
+        const char *k = lf_tssem_path_key(m, key);
+        const char *v = text_kept_in(m, read);
+        int32_t fn = lf_tslock_fn_of(m, m->calls[i].scope);
+        int seen = 0; /* parsed whole as JSON: the first pass owns it */
+        for (size_t j = 0; j < parsed->len && !seen; j++)
+            seen = parsed->items[j].fn == fn && parsed->items[j].key == k;
+        if (!k || !v || fn < 0 || seen)
+            continue;
+        TSNode write = write_after(m, fn, k, read);
+        if (ts_node_is_null(write))
+            continue;
+        TSNode data = written_data(m, fn, write);
+        derive_walk w;
+        memset(&w, 0, sizeof w);
+        w.m = m;
+        w.from = ts_node_end_byte(read);
+        w.to = ts_node_start_byte(write);
+        LF_VEC_PUSH(&w.names, v);
+        lf_tree_walk(m->scopes[m->calls[i].scope].node, visit_derive, &w);
+        int derived = mentions_tracked(&w, data);
+        LF_VEC_FREE(&w.names);
+        if (!derived || !reaches(src, m->scopes[m->calls[i].scope].node, read, write) || not_a_document(m, l, key) ||
+            !appended_elsewhere(*l, key, fn))
+            continue;
+        if (lf_ts_lock_held(m, *l, read))
+            continue;
+        char *r = lf_py_short(src, read), *what = lf_py_short(src, key);
+        char *msg = lf_xasprintf("%s reads the whole of %s, which this module appends to, and line %u writes back "
+                                 "what it kept with no lock held: a line another process appends in between is lost",
+                                 r, what, lf_py_line(src, write));
+        lf_ctx_emit_site(ctx, read, msg, lf104_ts_site(m, read, write, key), lf104_site_free);
+        lf_ctx_witness(ctx, lf_wit_read_write(src, read, write, key));
+        free(msg);
+        free(r);
+        free(what);
+    }
+}
+
 void lf104_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -683,7 +1082,7 @@ void lf104_ts_run(lf_check_ctx *ctx) {
         const char *k = lf_tssem_path_key(m, key);
         LF_VEC_PUSH(&reads, ((parsed_read){fn, k}));
         TSNode write = write_after(m, fn, k, read);
-        if (ts_node_is_null(write) || not_a_document(m, &l, key))
+        if (ts_node_is_null(write) || not_a_document(m, &l, key) || owner_record(m, fn, write))
             continue;
         if (lf_ts_lock_held(m, l, read))
             continue;
@@ -716,7 +1115,7 @@ void lf104_ts_run(lf_check_ctx *ctx) {
             continue;
         const char *k = lf_tssem_path_key(m, arg);
         TSNode write = write_after(m, fn, k, call);
-        if (ts_node_is_null(write) || not_a_document(m, &l, arg))
+        if (ts_node_is_null(write) || not_a_document(m, &l, arg) || owner_record(m, fn, write))
             continue;
         if (lf_ts_lock_held(m, l, call))
             continue;
@@ -734,5 +1133,7 @@ void lf104_ts_run(lf_check_ctx *ctx) {
     if (reads.len)
         accessor_rmw(ctx, m, &l, &reads);
     method_rmw(ctx, m, &l);
+    named_pair_rmw(ctx, m, &l);
+    ledger_rewrite(ctx, m, &l, &reads);
     LF_VEC_FREE(&reads);
 }

@@ -63,6 +63,11 @@ typedef struct doc_op {
     int write;
     lf104_path_kind kind; /* where `path` comes from (the fix trusts only a path spelled here) */
     TSNode moved;         /* write: the later move of its temp onto the path (os.replace & co), or null */
+    /* An imported helper that names its document itself (`load_task_state()`
+     * ... `save_task_state(state)`): no path argument to key on, so the
+     * document is the helper pair's stem ("task_state") in the module it is
+     * imported from; both interned, NULL otherwise. */
+    const char *stem, *origin;
 } doc_op;
 
 typedef LF_VEC(doc_op) op_vec;
@@ -146,10 +151,54 @@ static TSNode dumps_value(lf_pysem *m, TSNode e) {
     return lf_pylock_arg(m, e, 0, "obj");
 }
 
+/* The binding an identifier use reads, or NULL. */
+static const lf_pybinding *binding_of(lf_pysem *m, TSNode ident) {
+    char *name = lf_tree_text(m->src, ident);
+    const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, ident), name, ts_node_start_byte(ident));
+    free(name);
+    return b;
+}
+
+/* The temp name of a file object opened on a mkstemp descriptor:
+ * `fd, tmp = tempfile.mkstemp(..)` ... `with os.fdopen(fd, "w") as f` gives
+ * `tmp` (the name bound beside fd), so a later `os.replace(tmp, P)` moves what
+ * was written through f onto P. Null otherwise. */
+static TSNode mkstemp_name(lf_pysem *m, TSNode handle) {
+    static const char *const fdopen[] = {"os.fdopen", NULL};
+    static const char *const mkstemp[] = {"tempfile.mkstemp", NULL};
+    TSNode open = lf_tree_unparen(handle);
+    if (lf_tree_is(open, "identifier")) { /* `with os.fdopen(fd) as f`, `f = os.fdopen(fd)` */
+        const lf_pybinding *hb = binding_of(m, open);
+        if (!hb || (hb->kind != LF_PYBIND_WITH && hb->kind != LF_PYBIND_ASSIGN) || ts_node_is_null(hb->value))
+            return (TSNode){0};
+        open = lf_tree_unparen(hb->value);
+    }
+    if (!lf_tree_is(open, "call") || !lf_pysem_call_is(m, open, fdopen))
+        return (TSNode){0};
+    TSNode fd = lf_tree_unparen(lf_pylock_arg(m, open, 0, "fd"));
+    if (!lf_tree_is(fd, "identifier"))
+        return (TSNode){0};
+    const lf_pybinding *b = binding_of(m, fd);
+    if (!b || b->kind != LF_PYBIND_ASSIGN)
+        return (TSNode){0};
+    TSNode pat = ts_node_parent(b->target), asg = ts_node_is_null(pat) ? pat : ts_node_parent(pat);
+    if (ts_node_is_null(asg) || !(lf_tree_is(pat, "pattern_list") || lf_tree_is(pat, "tuple_pattern")) ||
+        !lf_tree_is(asg, "assignment") || ts_node_named_child_count(pat) != 2 ||
+        !ts_node_eq(ts_node_named_child(pat, 0), b->target))
+        return (TSNode){0};
+    TSNode made = lf_tree_unparen(lf_tree_field(asg, "right"));
+    if (!lf_tree_is(made, "call") || !lf_pysem_call_is(m, made, mkstemp))
+        return (TSNode){0};
+    TSNode tmp = ts_node_named_child(pat, 1);
+    return lf_tree_is(tmp, "identifier") ? tmp : (TSNode){0};
+}
+
 /* What a write through a file object writes: the path it was opened from, or
  * the file object itself (a temp file moved into place later, by `F.name`). */
 static TSNode written_file(lf_pylock *l, TSNode handle) {
     TSNode p = lf_pylock_handle_path(l, handle);
+    if (ts_node_is_null(p))
+        p = mkstemp_name(l->m, handle);
     return ts_node_is_null(p) ? handle : p;
 }
 
@@ -343,6 +392,51 @@ static int named_writer(const lf_source *src, TSNode name) {
            (len > 6 && !memcmp(s, "store_", 6));
 }
 
+/* The stem of a named helper: `load_task_state` -> "task_state" (the
+ * prefix of named_reader or named_writer dropped), interned; NULL if none. */
+static const char *named_stem(lf_pysem *m, TSNode name, int write) {
+    static const char *const rd[] = {"read_", "load_", NULL}, *const wr[] = {"write_", "save_", "store_", NULL};
+    const char *const *pre = write ? wr : rd;
+    size_t len = ts_node_end_byte(name) - ts_node_start_byte(name);
+    const char *s = m->src->text + ts_node_start_byte(name);
+    for (size_t i = 0; pre[i]; i++) {
+        size_t n = strlen(pre[i]);
+        if (len > n && !memcmp(s, pre[i], n))
+            return lf_pysem_intern(m, s + n, len - n);
+    }
+    return NULL;
+}
+
+/* Is one of the stem's `_`-separated words a word for state the running
+ * processes keep (`task_state`, `persistent_state`)? A helper that names no
+ * path must say what it loads. As for TS/JS (lf104_ts.c), not configuration,
+ * settings or a manifest: a command the user runs writes those. */
+static const char *const k_state_words[] = {"state", "json", "data", "registry", "counter", "count", "session",
+                                            "sessions", "cache", "db", "store", "index", "meta", "metadata",
+                                            "history", "ledger", "queue", NULL};
+
+static int stem_names_document(const char *stem) {
+    for (const char *w = stem; *w;) {
+        const char *e = strchr(w, '_');
+        size_t n = e ? (size_t)(e - w) : strlen(w);
+        for (size_t i = 0; k_state_words[i]; i++)
+            if (strlen(k_state_words[i]) == n && !memcmp(w, k_state_words[i], n))
+                return 1;
+        if (!e)
+            break;
+        w = e + 1;
+    }
+    return 0;
+}
+
+/* The module an imported helper comes from (`lib.state` for
+ * `from lib.state import load_task_state`), interned; NULL when unknown. */
+static const char *callee_origin(lf_pysem *m, TSNode call) {
+    const char *q = lf_pysem_callee(m, call);
+    const char *dot = q ? strrchr(q, '.') : NULL;
+    return dot && dot > q ? lf_pysem_intern(m, q, (size_t)(dot - q)) : NULL;
+}
+
 /* ---- parameters ---- */
 
 /* Parameters by position, computed once: per binding its index among its
@@ -409,6 +503,7 @@ typedef struct flow {
     TSNode read;       /* the read call */
     name_vec names;    /* the variable read and the names derived from it */
     int lost;          /* a change derived from the read: a lost update */
+    int picked;        /* a fixed store into an element a loop picked from the read */
     int rebound;       /* the variable is bound anew to something not derived */
 } flow;
 
@@ -559,8 +654,15 @@ static void judge_use(flow *f, TSNode o) {
          * same slot every run. */
         int fixed = 0;
         TSNode top = subscript_top(o, &fixed);
-        if (!aug && fixed && !ts_node_eq(top, o) && ts_node_eq(top, left) && !mentions(f, right))
+        /* ...unless the name is an element a loop picked from what was read
+         * (`for story in prd["stories"]: story["status"] = s`): which slot
+         * changes depends on the read. */
+        const lf_pybinding *b = lf_tree_is(o, "identifier") ? binding_of(m, o) : NULL;
+        int picked = b && b->kind == LF_PYBIND_FOR && !lf_tree_text_eq(m->src, o, f->names.items[0]);
+        if (!aug && fixed && !ts_node_eq(top, o) && ts_node_eq(top, left) && !mentions(f, right)) {
+            f->picked |= picked;
             return;
+        }
         f->lost = 1;
         return;
     }
@@ -668,6 +770,35 @@ static void push_op(ctx104 *c, TSNode call, TSNode path, TSNode data, int32_t sc
     LF_VEC_PUSH(&c->ops, op);
 }
 
+/* The parameter a saver writes: the value itself (`json.dump(data, f)`), or
+ * the one parameter a literal bound to it wraps (`data = {"version": 1,
+ * "entries": entries}`): the caller's document goes out whole either way. */
+static const lf_pybinding *data_param_of(ctx104 *c, TSNode data) {
+    const lf_pybinding *d = param_of(c->l, &c->ps, data);
+    TSNode e = lf_tree_unparen(data);
+    if (d || !lf_tree_is(e, "identifier"))
+        return d;
+    const lf_pybinding *b = binding_of(c->m, e);
+    if (!b || b->kind != LF_PYBIND_ASSIGN || ts_node_is_null(b->value))
+        return NULL;
+    TSNode lit = lf_tree_unparen(b->value);
+    if (!lf_tree_is(lit, "dictionary") && !lf_tree_is(lit, "list") && !lf_tree_is(lit, "tuple"))
+        return NULL;
+    const lf_pybinding *found = NULL;
+    for (uint32_t i = 0; i < ts_node_named_child_count(lit); i++) {
+        TSNode v = ts_node_named_child(lit, i);
+        if (lf_tree_is(v, "pair"))
+            v = lf_tree_field(v, "value");
+        v = lf_tree_unparen(v);
+        const lf_pybinding *p = lf_tree_is(v, "identifier") ? param_of(c->l, &c->ps, v) : NULL;
+        if (p && found && p != found)
+            return NULL; /* two parameters: which is the document is not ours to guess */
+        if (p)
+            found = p;
+    }
+    return found;
+}
+
 /* First pass: which of the module's functions are load/save helpers. */
 static void find_helpers(ctx104 *c) {
     lf_pysem *m = c->m;
@@ -689,7 +820,7 @@ static void find_helpers(ctx104 *c) {
         }
         p = direct_write(c->l, call, &data);
         if (!ts_node_is_null(p) && !h->writes) {
-            const lf_pybinding *d = param_of(c->l, &c->ps, data);
+            const lf_pybinding *d = data_param_of(c, data);
             if (d) {
                 h->writes = 1;
                 h->write_path = p;
@@ -717,12 +848,43 @@ static void find_helpers(ctx104 *c) {
     }
 }
 
+/* An imported helper pair that names its document itself: a reader called
+ * with no argument (`state = load_task_state()`), a writer with the document
+ * alone (`save_task_state(state)`), both imported from one module. Pushed
+ * with the stem as the document; returns whether it pushed. */
+static int named_stem_op(ctx104 *c, TSNode call, TSNode name, TSNode a0, int32_t s) {
+    lf_pysem *m = c->m;
+    TSNode args = lf_tree_field(call, "arguments");
+    uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    const char *origin = callee_origin(m, call);
+    if (!origin)
+        return 0;
+    const char *stem = NULL;
+    int write = 0;
+    if (n == 0)
+        stem = named_stem(m, name, 0);
+    else if (n == 1 && !ts_node_is_null(a0) && lf_tree_is(lf_tree_unparen(a0), "identifier")) {
+        stem = named_stem(m, name, 1);
+        write = 1;
+    }
+    if (!stem || !stem_names_document(stem))
+        return 0;
+    push_op(c, call, name, write ? a0 : (TSNode){0}, s, write, LF104_PATH_NAMED);
+    doc_op *op = &c->ops.items[c->ops.len - 1];
+    memset(&op->key, 0, sizeof op->key);
+    op->stem = stem;
+    op->origin = origin;
+    return 1;
+}
+
 static void collect_ops(ctx104 *c) {
     lf_pysem *m = c->m;
     for (size_t i = 0; i < m->n_calls; i++) {
         TSNode call = m->calls[i].node, data = {0};
         int32_t s = m->calls[i].scope;
-        if (s <= 0 || m->scopes[s].kind != LF_PYSCOPE_FUNCTION)
+        /* a function, or a script's top level (a hook that reads, changes and
+         * writes its state file as it runs) */
+        if (s < 0 || (s > 0 && m->scopes[s].kind != LF_PYSCOPE_FUNCTION))
             continue;
         TSNode p = direct_read(c->l, call);
         if (!ts_node_is_null(p)) {
@@ -762,7 +924,7 @@ static void collect_ops(ctx104 *c) {
         if (ts_node_is_null(name))
             continue;
         TSNode a0 = lf_pylock_arg(m, call, 0, NULL);
-        if (ts_node_is_null(a0))
+        if (named_stem_op(c, call, name, a0, s) || ts_node_is_null(a0))
             continue;
         if (named_reader(m->src, name))
             push_op(c, call, a0, (TSNode){0}, s, 0, LF104_PATH_NAMED);
@@ -785,7 +947,7 @@ static void collect_ops(ctx104 *c) {
         lf_pkey kf = lf_pylock_key_of(c->l, from);
         for (size_t k = 0; k < c->ops.len; k++) {
             doc_op *op = &c->ops.items[k];
-            if (op->write && op->scope == m->calls[i].scope &&
+            if (op->write && !op->stem && op->scope == m->calls[i].scope &&
                 ts_node_start_byte(op->call) < ts_node_start_byte(m->calls[i].node) &&
                 lf_pylock_key_same(c->l, &op->key, &kf)) {
                 op->path = to;
@@ -796,7 +958,27 @@ static void collect_ops(ctx104 *c) {
     }
 }
 
-/* The name a read's result is assigned to (`v = json.load(f)`), or null. */
+/* Do two operations name one document: the same path key, or the same
+ * stem of helpers imported from one module? */
+static int same_document(const ctx104 *c, const doc_op *a, const doc_op *b) {
+    if (a->stem || b->stem)
+        return a->stem == b->stem && a->origin == b->origin;
+    return lf_pylock_key_same(c->l, &a->key, &b->key);
+}
+
+/* Is the call one of the module's functions that reads or writes a
+ * document under a lock of its own (a `with` over a lock, an acquisition)? */
+static int helper_locks(const ctx104 *c, TSNode call) {
+    int skip = 0;
+    int32_t h = lf_pylock_local_callee(c->l, call, &skip);
+    if (h <= 0 || !c->held)
+        return 0;
+    for (size_t k = 0; k < c->ops.len; k++)
+        if (c->ops.items[k].scope == h && lf_pyheld_at(c->held, h, c->ops.items[k].call))
+            return 1;
+    return 0;
+}
+
 /* ---- private directories ---- */
 
 static const char *const k_private_makers[] = {"tempfile.mkdtemp", "tempfile.TemporaryDirectory", "tempfile.mkstemp",
@@ -859,8 +1041,11 @@ static int under_private_dir(lf_pysem *m, TSNode e) {
 }
 
 static TSNode read_target(TSNode call) {
+    /* through what keeps the read's value as one of its outcomes:
+     * `v = json.loads(p.read_text()) if p.exists() else {}`, `v = load(p) or {}` */
     TSNode p = ts_node_parent(call);
-    while (!ts_node_is_null(p) && lf_tree_is(p, "parenthesized_expression"))
+    while (!ts_node_is_null(p) && (lf_tree_is(p, "parenthesized_expression") || lf_tree_is(p, "conditional_expression") ||
+                                   lf_tree_is(p, "boolean_operator")))
         p = ts_node_parent(p);
     if (ts_node_is_null(p) || !lf_tree_is(p, "assignment"))
         return (TSNode){0};
@@ -885,7 +1070,7 @@ static const rmw_pair *derived_elsewhere(const ctx104 *c, const pair_vec *pairs,
     const doc_op *r = &c->ops.items[p->read];
     for (size_t i = 0; i < pairs->len; i++) {
         const doc_op *o = &c->ops.items[pairs->items[i].read];
-        if (pairs->items[i].lost && o->scope != r->scope && lf_pylock_key_same(c->l, &o->key, &r->key))
+        if (pairs->items[i].lost && o->scope != r->scope && same_document(c, o, r))
             return &pairs->items[i];
     }
     return NULL;
@@ -935,6 +1120,10 @@ static void report_pair(lf_check_ctx *ctx, const ctx104 *c, const pair_vec *pair
     char *path = lf_py_short(src, r->path);
     char *wr = lf_py_short(src, w->call);
     char *msg;
+    if (r->stem) { /* the helpers name the document themselves: say which one */
+        free(path);
+        path = lf_xasprintf("the %s document of %s", r->stem, r->origin);
+    }
     if (p->lost)
         msg = lf_xasprintf("%s reads %s, changes what it read, and %s (line %u) writes it back with no lock held: a "
                            "process that read it in between loses its update, or this one's is lost (every platform)",
@@ -950,10 +1139,16 @@ static void report_pair(lf_check_ctx *ctx, const ctx104 *c, const pair_vec *pair
     TSNode last = ts_node_is_null(w->moved) ? w->call : w->moved;
     lf104_path_kind kind = r->kind > w->kind ? r->kind : w->kind;
     lf104_site *site = lf104_py_site(c->m, r->scope, r->call, last, r->path, kind);
+    if (r->stem) {
+        free(site->decline);
+        site->decline = lf_xasprintf("the document is read through %s, a helper of %s that names its file itself: "
+                                     "where its lock file belongs is for the code's owner",
+                                     rd, r->origin);
+    }
     if (!site->decline)
         site->decline = takes_the_lock_again(c, pairs, p, site);
     lf_ctx_emit_site(ctx, r->call, msg, site, lf104_site_free);
-    lf_ctx_witness(ctx, p->lost ? lf_wit_read_write(src, r->call, w->call, r->path)
+    lf_ctx_witness(ctx, p->lost ? lf_wit_read_write(src, r->call, w->call, r->stem ? (TSNode){0} : r->path)
                                 : lf_wit_stale_copy(src, r->call, w->call, c->ops.items[other->read].call,
                                                     c->ops.items[other->write].call));
     free(msg);
@@ -992,7 +1187,7 @@ static void run(lf_check_ctx *ctx) {
         for (size_t k = 0; k < c.ops.len; k++) {
             const doc_op *w = &c.ops.items[k];
             if (!w->write || w->scope != r->scope || ts_node_start_byte(w->call) <= ts_node_end_byte(r->call) ||
-                !lf_pylock_key_same(c.l, &r->key, &w->key))
+                !same_document(&c, r, w))
                 continue;
             TSNode data = lf_tree_unparen(w->data);
             if (!lf_tree_is(data, "identifier") || !lf_py_same_text(src, data, var))
@@ -1013,7 +1208,10 @@ static void run(lf_check_ctx *ctx) {
             lf_tree_walk(fn, visit_flow, &f);
             LF_VEC_FREE(&f.names);
             if (!f.rebound) {
-                rmw_pair pr = {i, k, f.lost};
+                /* A picked element's store is a lost update where the module
+                 * shows the document is shared: its reader or writer locks
+                 * around its own half (and gives the lock back). */
+                rmw_pair pr = {i, k, f.lost || (f.picked && (helper_locks(&c, r->call) || helper_locks(&c, w->call)))};
                 LF_VEC_PUSH(&pairs, pr);
             }
             break;

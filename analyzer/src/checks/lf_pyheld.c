@@ -31,6 +31,9 @@ struct lf_pyheld {
     lf_cfg_lockstate *state;    /* per scope: lock state over it (slot 0: some lock) */
     unsigned char *placed;      /* per scope: some acquisition sits on a statement of the graph */
     unsigned char **after_acquire; /* per scope, per graph node: some acquisition reaches it */
+    unsigned char *contained;      /* per scope: 0 unknown, 1 no, 2 it gives back every lock it takes
+                                      before it returns (`with FileLock(p): return json.load(f)`) */
+    unsigned char *only_contained; /* per scope: its only acquisitions are calls of contained functions */
 };
 
 static const char *intern_node(lf_pysem *m, TSNode n) {
@@ -226,7 +229,9 @@ static const node_vec *releases(lf_pyheld *h, int32_t scope) {
         release_search r;
         memset(&r, 0, sizeof r);
         r.m = h->l->m;
-        lf_tree_walk(lf_tree_field(h->l->m->scopes[scope].node, "body"), visit_release, &r);
+        /* a function's body, or the module's top level (it has no body field) */
+        TSNode fn = h->l->m->scopes[scope].node, body = lf_tree_field(fn, "body");
+        lf_tree_walk(ts_node_is_null(body) ? fn : body, visit_release, &r);
         h->releases[scope].items = r.found.items;
         h->releases[scope].len = r.found.len;
         h->releases_done[scope] = 1;
@@ -245,22 +250,79 @@ static TSNode covered_by(lf_pysem *m, TSNode n) {
     return block;
 }
 
-/* The function's graph and its lock state: taken at each acquisition (per
- * lf_pylock), freed at each release. An acquisition that raises took nothing
- * (the graph's exceptional edges carry the state from before it). */
-static void build_state(lf_pyheld *h, int32_t scope) {
+/* The `with` statement whose `as` name is the handle a flock/lockf call
+ * locks (`with open(p, "w") as f: fcntl.flock(f, LOCK_EX)`), or null:
+ * closing the file at the with's exit gives the lock back. */
+static TSNode closing_with(lf_pysem *m, TSNode call) {
+    static const char *const flocks[] = {"fcntl.flock", "fcntl.lockf", NULL};
+    if (!lf_pylock_callee_any(m, call, flocks))
+        return (TSNode){0};
+    TSNode h = lf_tree_unparen(lf_pylock_arg(m, call, 0, "fd"));
+    if (lf_tree_is(h, "call") && lf_py_method_is(m->src, h, "fileno"))
+        h = lf_tree_unparen(lf_py_callee_object(h));
+    if (!lf_tree_is(h, "identifier"))
+        return (TSNode){0};
+    for (int32_t i = lf_pysem_stmt_of(m, call); i >= 0; i = m->stmts[i].parent) {
+        TSNode w = m->stmts[i].node;
+        if (lf_tree_is(w, "function_definition") || lf_tree_is(w, "class_definition"))
+            break;
+        if (!lf_tree_is(w, "with_statement"))
+            continue;
+        for (uint32_t c = 0; c < ts_node_named_child_count(w); c++) {
+            TSNode clause = ts_node_named_child(w, c);
+            for (uint32_t k = 0; lf_tree_is(clause, "with_clause") && k < ts_node_named_child_count(clause); k++) {
+                TSNode item = lf_tree_unparen(lf_tree_field(ts_node_named_child(clause, k), "value"));
+                TSNode alias = lf_tree_is(item, "as_pattern") ? lf_tree_field(item, "alias") : (TSNode){0};
+                if (!ts_node_is_null(alias) && ts_node_named_child_count(alias) == 1)
+                    alias = ts_node_named_child(alias, 0);
+                if (!ts_node_is_null(alias) && lf_py_same_text(m->src, alias, h))
+                    return w;
+            }
+        }
+    }
+    return (TSNode){0};
+}
+
+enum {
+    GK_FILTER = 1, /* a call of a contained function is no acquisition */
+    GK_SCOPED = 2, /* nor one a `with` gives back (its own, or the file it locks): the
+                      graph sends a return in a with body straight to the exit */
+};
+
+/* Gen and kill over scope's graph: taken at each acquisition (per lf_pylock),
+ * freed at each release and at the exit of a `with` that takes a lock (a
+ * flock on the file a `with` opened stays taken here: the unlocked copy after
+ * such a `with` is LF101's root bug, not a second one). With GK_FILTER, a call of one of
+ * the module's functions that gives back every lock it takes (h->contained,
+ * settled beforehand by settle_callees) is no acquisition: the caller holds
+ * nothing after it; with GK_SCOPED, neither is
+ * a lock a `with` gives back. *skipped counts both. Returns whether some
+ * acquisition sits on the graph. */
+static int lock_gen_kill(lf_pyheld *h, int32_t scope, const lf_cfg *g, uint64_t *gen, uint64_t *kill, int mode,
+                         size_t *skipped) {
     lf_pylock *l = h->l;
     lf_pysem *m = l->m;
-    lf_cfg *g = lf_pycfg_build(m->src, m->scopes[scope].node);
     size_t n = lf_cfg_size(g);
-    uint64_t *gen = lf_xcalloc(n, sizeof *gen), *kill = lf_xcalloc(n, sizeof *kill);
     for (size_t i = 0; i < l->n_events; i++) {
         const lf_pylock_event *e = &l->events[i];
         if (e->kind != LF_PYEV_ACQUIRE || e->scope != scope)
             continue;
         int32_t id = lf_pycfg_node_of(m, g, e->node);
-        if (id >= 0)
-            gen[id] = 1;
+        if (id < 0)
+            continue;
+        int skip = 0;
+        int32_t f = (mode & GK_FILTER) ? lf_pylock_local_callee(l, e->node, &skip) : -1;
+        if (f > 0 && f != scope && m->scopes[f].kind == LF_PYSCOPE_FUNCTION && h->contained[f] == 2) {
+            (*skipped)++;
+            continue;
+        }
+        TSNode w = closing_with(m, e->node);
+        if ((mode & GK_SCOPED) &&
+            (!ts_node_is_null(w) || lf_tree_is(lf_cfg_node_at(g, (uint32_t)id)->stmt, "with_statement"))) {
+            (*skipped)++;
+            continue;
+        }
+        gen[id] = 1;
     }
     const node_vec *rs = releases(h, scope);
     for (size_t i = 0; i < rs->len; i++) {
@@ -279,7 +341,65 @@ static void build_state(lf_pyheld *h, int32_t scope) {
                 kill[v] = 1;
         }
     }
+    return any;
+}
+
+/* Does function f give back, on every path, every lock it takes before it
+ * returns (a reader that locks around its own read)? Its own acquisitions
+ * only: a call in it of another locking function counts as taking a lock
+ * (no recursion; a nested helper makes the answer "no"). */
+static int contained(lf_pyheld *h, int32_t f) {
+    if (h->contained[f])
+        return h->contained[f];
+    h->contained[f] = 1; /* while computing: a call of f in its own body is no answer */
+    lf_pysem *m = h->l->m;
+    lf_cfg *g = lf_pycfg_build(m->src, m->scopes[f].node);
+    size_t n = lf_cfg_size(g), scoped = 0;
+    uint64_t *gen = lf_xcalloc(n, sizeof *gen), *kill = lf_xcalloc(n, sizeof *kill);
+    if (lock_gen_kill(h, f, g, gen, kill, GK_SCOPED, &scoped)) {
+        lf_cfg_lockstate st;
+        lf_cfg_lockstate_run(g, gen, kill, 0, &st);
+        h->contained[f] = st.may_in[LF_CFG_EXIT_ID] == 0 ? 2 : 1;
+        lf_cfg_lockstate_free(&st);
+    } else if (scoped) {
+        h->contained[f] = 2; /* every lock it takes, a `with` gives back */
+    }
+    free(gen);
+    free(kill);
+    lf_cfg_free(g);
+    return h->contained[f];
+}
+
+/* Settles contained() for every module function whose call acquires in
+ * scope, before lock_gen_kill reads the answers (one level: contained()
+ * itself reads none). */
+static void settle_callees(lf_pyheld *h, int32_t scope) {
+    lf_pylock *l = h->l;
+    lf_pysem *m = l->m;
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_pylock_event *e = &l->events[i];
+        if (e->kind != LF_PYEV_ACQUIRE || e->scope != scope)
+            continue;
+        int skip = 0;
+        int32_t f = lf_pylock_local_callee(l, e->node, &skip);
+        if (f > 0 && f != scope && m->scopes[f].kind == LF_PYSCOPE_FUNCTION)
+            contained(h, f);
+    }
+}
+
+/* The function's graph and its lock state: taken at each acquisition (per
+ * lf_pylock), freed at each release. An acquisition that raises took nothing
+ * (the graph's exceptional edges carry the state from before it). */
+static void build_state(lf_pyheld *h, int32_t scope) {
+    lf_pylock *l = h->l;
+    lf_pysem *m = l->m;
+    lf_cfg *g = lf_pycfg_build(m->src, m->scopes[scope].node);
+    size_t n = lf_cfg_size(g), filtered = 0;
+    uint64_t *gen = lf_xcalloc(n, sizeof *gen), *kill = lf_xcalloc(n, sizeof *kill);
+    settle_callees(h, scope);
+    int any = lock_gen_kill(h, scope, g, gen, kill, GK_FILTER, &filtered);
     h->placed[scope] = (unsigned char)any;
+    h->only_contained[scope] = (unsigned char)(!any && filtered > 0);
     lf_cfg_lockstate_run(g, gen, kill, 0, &h->state[scope]);
     /* what an acquisition reaches: "taken, then given back" needs it (a
      * statement no acquisition reaches runs before the lock is taken, or
@@ -352,9 +472,11 @@ static int held_locally(lf_pyheld *h, int32_t scope, TSNode at, int strict) {
         h->decorated[scope] = (unsigned char)(1 + decorated_with_lock(l, fn));
     if (h->decorated[scope] == 2 || under_lock_with(l, at, fn))
         return 1;
-    if (l->acquires[scope]) {
-        if (!h->cfg[scope])
-            build_state(h, scope);
+    if (l->acquires[scope] && !h->cfg[scope])
+        build_state(h, scope);
+    /* locks taken only inside the helpers it calls, each given back before
+     * the helper returns, are held at no point of this function */
+    if (l->acquires[scope] && !h->only_contained[scope]) {
         if (!strict && (!h->placed[scope] || !released_before(h, scope, at)))
             return 1;
         if (strict && held_on_paths(h, scope, at, 1))
@@ -438,6 +560,8 @@ int lf_pyheld_class(const lf_pyheld *h, int32_t cls) { return cls >= 0 && h->cla
 /* Held at `at` in `scope` for reasons that do not depend on its callers. */
 static int held_here(lf_pyheld *h, int32_t scope, TSNode at, int strict) {
     lf_pysem *m = h->l->m;
+    if (scope == 0) /* a script's top level: only what it does itself */
+        return held_locally(h, 0, at, strict);
     for (size_t hops = 0; scope > 0 && hops < m->n_scopes; hops++) {
         const lf_pyscope *sc = &m->scopes[scope];
         if (sc->kind != LF_PYSCOPE_FUNCTION)
@@ -506,6 +630,8 @@ lf_pyheld *lf_pyheld_build(lf_pylock *l) {
     h->state = lf_xcalloc(ns, sizeof *h->state);
     h->placed = lf_xcalloc(ns, 1);
     h->after_acquire = lf_xcalloc(ns, sizeof *h->after_acquire);
+    h->contained = lf_xcalloc(ns, 1);
+    h->only_contained = lf_xcalloc(ns, 1);
     find_held_classes(h);
     h->methods = lf_xcalloc(ns, sizeof *h->methods);
     for (size_t i = 1; i < m->n_scopes; i++)
@@ -620,6 +746,8 @@ void lf_pyheld_free(lf_pyheld *h) {
     free(h->cfg);
     free(h->state);
     free(h->placed);
+    free(h->contained);
+    free(h->only_contained);
     for (size_t i = 0; i < h->l->m->n_scopes; i++)
         free(h->after_acquire[i]);
     free(h->after_acquire);

@@ -163,6 +163,32 @@ static int pathlike_method(lf_pysem *m, TSNode call, const char *name) {
     return t == LF_PYTYPE_PATH || t == LF_PYTYPE_UNKNOWN;
 }
 
+/* `p.open("r")`, `p.open("w", encoding=..)` on a path-like receiver whose type
+ * the model cannot tell (a path a module function returns): one positional
+ * argument, a string literal that is a file mode, as pathlib.Path.open takes
+ * first. */
+static int pathlike_open_mode(lf_pysem *m, TSNode call) {
+    if (!method_is(m, call, "open") || n_positional(call) != 1)
+        return 0;
+    lf_pytype t = lf_pysem_type_of(m, receiver(call));
+    if (t != LF_PYTYPE_PATH && t != LF_PYTYPE_UNKNOWN)
+        return 0;
+    TSNode a = lf_tree_unparen(lf_pylock_arg(m, call, 0, "mode"));
+    if (!lf_tree_is(a, "string") || ts_node_named_child_count(a) != 3)
+        return 0;
+    TSNode c = ts_node_named_child(a, 1);
+    if (!lf_tree_is(c, "string_content"))
+        return 0;
+    uint32_t n = ts_node_end_byte(c) - ts_node_start_byte(c);
+    const char *s = m->src->text + ts_node_start_byte(c);
+    if (n == 0 || n > 3)
+        return 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!strchr("rwaxbt+", s[i]))
+            return 0;
+    return 1;
+}
+
 /* The destination a rename replaces whole: os.rename/os.replace/shutil.move's
  * second argument, or `Path.replace(target)`/`Path.rename(target)` (one
  * positional argument: str.replace takes two). Null when the call is none. */
@@ -652,7 +678,7 @@ static TSNode handle_path(lf_pylock *l, TSNode h) {
             }
             if (q && !strcmp(q, "pathlib.Path.open"))
                 return receiver(e);
-            if (pathlike_method(m, e, "open"))
+            if (pathlike_method(m, e, "open") || pathlike_open_mode(m, e))
                 return receiver(e);
             /* A handle one of the module's functions opens and returns. */
             int skip = 0;
