@@ -36,7 +36,14 @@
  * a probe or a look, or rewritten (a plain write) after a look at its age.
  * Calls of the module's own functions carry removals and judgements of a
  * parameter up to the caller's argument, and lock uses both ways (bounded
- * rounds; flags only grow). */
+ * rounds; flags only grow); a helper's removals and judgements of a path of
+ * its own (a field, a module-level name or expression) happen at each call.
+ * Summaries of the module's functions: one that judges a path and computes
+ * an age (Date.now(), mtimeMs) or probes a pid, without creating or
+ * overwriting that path, returns a verdict on it (`isStale(path)`); a removal
+ * after a call whose verdict is used is judged by it (presence when an age
+ * decided, else liveness), and so is a removal after reading the owner
+ * record and then computing an age in the same function. */
 #ifndef LF_TSLOCK_H
 #define LF_TSLOCK_H
 
