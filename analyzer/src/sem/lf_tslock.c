@@ -436,6 +436,33 @@ static void identity_candidates(lf_tssem *m, lf_tsnode_vec *out) {
     lf_tssem_preorder(out);
 }
 
+/* The array literal a for-of loop around `call` walks, when `arg` is that
+ * loop's variable (`for (const file of [a, b]) unlink(file)`, or a const
+ * holding the literal): a null node otherwise. */
+static TSNode loop_array(lf_tssem *m, TSNode call, TSNode arg) {
+    arg = lf_tssem_unwrap(arg);
+    if (!lf_tree_is(arg, "identifier"))
+        return (TSNode){0};
+    for (TSNode cur = ts_node_parent(call); !ts_node_is_null(cur); cur = ts_node_parent(cur)) {
+        const char *t = ts_node_type(cur);
+        if (!strcmp(t, "arrow_function") || !strcmp(t, "function_declaration") ||
+            !strcmp(t, "function_expression") || !strcmp(t, "method_definition") || !strcmp(t, "program"))
+            return (TSNode){0};
+        if (strcmp(t, "for_in_statement") != 0 || !lf_tree_text_eq(m->src, lf_tree_field(cur, "operator"), "of"))
+            continue;
+        TSNode left = lf_tree_field(cur, "left");
+        uint32_t a = ts_node_start_byte(arg), n = ts_node_end_byte(arg) - a;
+        if (!lf_tree_is(left, "identifier") || ts_node_end_byte(left) - ts_node_start_byte(left) != n ||
+            memcmp(m->src->text + ts_node_start_byte(left), m->src->text + a, n) != 0)
+            continue;
+        TSNode right = lf_tssem_unwrap(lf_tree_field(cur, "right"));
+        if (lf_tree_is(right, "identifier"))
+            right = lf_tssem_unwrap(lf_tssem_resolve_value(m, right));
+        return lf_tree_is(right, "array") ? right : (TSNode){0};
+    }
+    return (TSNode){0};
+}
+
 static void direct_events(builder *b, lf_tssem *m) {
     for (size_t i = 0; i < m->n_calls; i++) {
         const lf_tscall *c = &m->calls[i];
@@ -483,8 +510,17 @@ static void direct_events(builder *b, lf_tssem *m) {
             continue;
         }
         if (op_in(op, k_remove) || strcmp(op, "rename") == 0) {
-            int32_t k = key_add(b, lf_tssem_path_key(m, a0));
-            event(b, LF_TSEV_REMOVE, fn, call, k, a0);
+            TSNode arr = loop_array(m, call, a0);
+            uint32_t n_el = ts_node_is_null(arr) ? 0 : ts_node_named_child_count(arr);
+            /* `for (const f of [pidPath, lockPath]) unlink(f)`: each element */
+            for (uint32_t j = 0; j < n_el && j < 16; j++) {
+                TSNode el = ts_node_named_child(arr, j);
+                if (lf_tree_is(el, "comment") || lf_tree_is(el, "spread_element"))
+                    continue;
+                event(b, LF_TSEV_REMOVE, fn, call, key_add(b, lf_tssem_path_key(m, el)), el);
+            }
+            if (!n_el)
+                event(b, LF_TSEV_REMOVE, fn, call, key_add(b, lf_tssem_path_key(m, a0)), a0);
         } else if (strcmp(op, "mkdir") == 0) {
             if (!recursive_opt(m, a1)) {
                 int32_t k = key_add(b, lf_tssem_path_key(m, a0));

@@ -25,7 +25,8 @@
  *
  * Events in source order, per function: removals (rm, rmSync, unlink,
  * unlinkSync, rmdir, rmdirSync, promises.rm, fs-extra's remove, rimraf, and a
- * rename of the lock away: a takeover by name), judgements (stat, lstat,
+ * rename of the lock away: a takeover by name; a for-of loop's variable over
+ * an array literal removes each element), judgements (stat, lstat,
  * exists, access: presence or age; readFile: the owner record), pid probes
  * (`process.kill(pid, 0)`, or a read of `/proc/<pid>/...`), identity checks (`.ino`/`.dev` reads), appends
  * and plain overwrites.
