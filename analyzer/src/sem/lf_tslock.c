@@ -463,6 +463,34 @@ static TSNode loop_array(lf_tssem *m, TSNode call, TSNode arg) {
     return (TSNode){0};
 }
 
+/* A function imported from one of the project's own modules (a relative
+ * specifier: `import { removePath } from "./fs-utils.js"`) whose name says it
+ * removes a path: remove*, delete*, unlink*, rm*, rimraf, optionally after
+ * safe/force (`safeUnlink`, `forceRemove`). The analysis sees one file, so
+ * the name is all there is of that sibling module's summary; a library's
+ * function (a bare specifier) is never read by its name. */
+static int sibling_remove_helper(const char *q) {
+    if (!q || !(strncmp(q, "./", 2) == 0 || strncmp(q, "../", 3) == 0))
+        return 0;
+    const char *name = strrchr(q, '.');
+    if (!name || name[1] == '\0' || strchr(name + 1, '/'))
+        return 0;
+    name++;
+    if (!strncmp(name, "safe", 4) && name[4] >= 'A' && name[4] <= 'Z')
+        name += 4;
+    else if (!strncmp(name, "force", 5) && name[5] >= 'A' && name[5] <= 'Z')
+        name += 5;
+    static const char *const verbs[] = {"remove", "Remove", "delete", "Delete", "unlink", "Unlink", "rm", "Rm",
+                                        "rimraf", NULL};
+    for (size_t i = 0; verbs[i]; i++) {
+        size_t n = strlen(verbs[i]);
+        /* the verb alone, or followed by a capitalised object (removePath, rmDir) */
+        if (!strncmp(name, verbs[i], n) && (name[n] == '\0' || (name[n] >= 'A' && name[n] <= 'Z')))
+            return 1;
+    }
+    return 0;
+}
+
 static void direct_events(builder *b, lf_tssem *m) {
     for (size_t i = 0; i < m->n_calls; i++) {
         const lf_tscall *c = &m->calls[i];
@@ -486,6 +514,11 @@ static void direct_events(builder *b, lf_tssem *m) {
             continue;
         }
         const char *op = lf_tslock_fs_op(m, call);
+        if (!op && sibling_remove_helper(c->callee) && lf_tssem_nargs(call) >= 1) {
+            TSNode p0 = lf_tssem_arg(call, 0);
+            event(b, LF_TSEV_REMOVE, fn, call, key_add(b, lf_tssem_path_key(m, p0)), p0);
+            continue;
+        }
         if (!op)
             continue;
         TSNode a0 = lf_tssem_arg(call, 0);
@@ -743,8 +776,12 @@ static int pid_records(builder *b) {
          * over one PID_FILE it writes plainly publish a pid, and nothing was
          * ever made exclusive (removing it lets in no one the plain write
          * would not) */
+        /* nor through a sibling module's remover read by its name
+         * (`removeDurable(tombstonePath)`): a name says it removes, not that
+         * what it removes keeps anyone out */
         if (ev->kind != LF_TSEV_REMOVE || ev->key < 0 || ev->judged != LF_TSJUDGED_LIVENESS ||
-            module_path_via_helper(b, ev) || (b->keys.items[ev->key].flags & (LF_TSLOCK_USES | LF_TSLOCK_PKG)))
+            module_path_via_helper(b, ev) || (b->keys.items[ev->key].flags & (LF_TSLOCK_USES | LF_TSLOCK_PKG)) ||
+            (!ev->via_helper && !lf_tslock_fs_op(b->l->m, ev->node)))
             continue;
         for (size_t j = 0; j < i; j++) {
             const lf_tslock_event *r = &b->events.items[j];

@@ -26,7 +26,9 @@
  * Events in source order, per function: removals (rm, rmSync, unlink,
  * unlinkSync, rmdir, rmdirSync, promises.rm, fs-extra's remove, rimraf, and a
  * rename of the lock away: a takeover by name; a for-of loop's variable over
- * an array literal removes each element), judgements (stat, lstat,
+ * an array literal removes each element; a remover imported from a sibling
+ * module by a relative specifier, read by its name: removePath, safeUnlink),
+ * judgements (stat, lstat,
  * exists, access: presence or age; readFile: the owner record), pid probes
  * (`process.kill(pid, 0)`, or a read of `/proc/<pid>/...`), identity checks (`.ino`/`.dev` reads), appends
  * and plain overwrites.
