@@ -100,6 +100,51 @@ static lf_walk_action visit_catch(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
+/* Does the node hold a return or throw (outside nested functions)? */
+static int leaves_block(TSNode n) {
+    lf_tsnode_vec st = {0};
+    LF_VEC_PUSH(&st, n);
+    int found = 0;
+    for (size_t budget = 4096; st.len && budget && !found; budget--) {
+        TSNode x = st.items[--st.len];
+        if (lf_tree_is(x, "arrow_function") || lf_tree_is(x, "function_expression") ||
+            lf_tree_is(x, "function_declaration"))
+            continue;
+        found = lf_tree_is(x, "return_statement") || lf_tree_is(x, "throw_statement");
+        for (uint32_t i = 0; i < ts_node_named_child_count(x); i++)
+            LF_VEC_PUSH(&st, ts_node_named_child(x, i));
+    }
+    LF_VEC_FREE(&st);
+    return found;
+}
+
+/* A catch that falls through (`try { kill(pid, 0); return } catch { log() }`):
+ * the try's success path leaves the function, the catch neither returns nor
+ * throws, so the statements after the try run only when the probe failed,
+ * whatever its error. They are the dead verdict when they remove a file or
+ * return a falsy answer (the catch walk's reading, over the statements
+ * following the try, up through the blocks of enclosing trys' bodies). */
+static int falls_through_dead(const lf_source *src, lf_tssem *m, TSNode probe, TSNode handler) {
+    TSNode try_stmt = lf_ts_parent(handler);
+    TSNode try_body = lf_tree_field(try_stmt, "body");
+    if (!leaves_block(try_body) || leaves_block(lf_tree_field(handler, "body")))
+        return 0;
+    (void)probe;
+    verdict_walk w = {src, m, 0, 0, 0, 0};
+    TSNode cur = try_stmt;
+    for (int up = 0; up < 8 && !w.dead; up++) {
+        for (TSNode x = ts_node_next_named_sibling(cur); !ts_node_is_null(x); x = ts_node_next_named_sibling(x))
+            lf_tree_walk(x, visit_catch, &w);
+        TSNode block = lf_ts_parent(cur), outer = lf_ts_parent(block);
+        /* only out of an enclosing try's body: its catch is another path */
+        if (!lf_tree_is(block, "statement_block") || !lf_tree_is(outer, "try_statement") ||
+            !ts_node_eq(lf_tree_field(outer, "body"), block))
+            break;
+        cur = outer;
+    }
+    return w.dead && !w.reads_code;
+}
+
 void lf303_ts_site_free(void *site) {
     lf303_ts_site *s = site;
     if (s)
@@ -367,6 +412,41 @@ static int module_reads_pid(lf_tssem *m, const lf_tslock *l) {
  * is about a lock's owner: the module has a lock, or the pid comes from a
  * record (read from a file, or a record's `.pid`) in a module that reads
  * records, or the module reads pid files (module_reads_pid). */
+static int pid_from_file_at(lf_tssem *m, TSNode pid, TSNode *read);
+
+/* The key of the file a pid expression was read from, added to out (at most
+ * DECIDE_MAX, no repeats). */
+static void pidfile_of(lf_tssem *m, TSNode pid, const char **out, size_t *n) {
+    TSNode read = {0};
+    if (*n >= DECIDE_MAX || !pid_from_file_at(m, pid, &read))
+        return;
+    const char *k = lf_tssem_path_key(m, lf_tssem_arg(read, 0));
+    for (size_t i = 0; k && i < *n; i++)
+        if (out[i] == k)
+            return;
+    if (k)
+        out[(*n)++] = k;
+}
+
+/* Does function fn remove (itself or through its helpers) a file the probed
+ * pid was read from, a fixed path of the module (not one built from the
+ * function's locals: a directory entry of a swept registry is a record, not
+ * what keeps a second process out)? The verdict then decides the removal of
+ * a daemon's pid file: read as dead on EPERM, a live daemon's record is
+ * deleted and a second one is started beside it. */
+static int removes_pidfile(const lf_tslock *l, int32_t fn, const char *const *pidfile, size_t n) {
+    for (size_t i = 0; i < l->n_events && n; i++) {
+        const lf_tslock_event *e = &l->events[i];
+        if (e->fn != fn || e->kind != LF_TSEV_REMOVE || e->key < 0 || (l->keys[e->key].flags & LF_TSLOCK_PKG) ||
+            !strncmp(l->keys[e->key].key, "expr@", 5))
+            continue;
+        for (size_t j = 0; j < n; j++)
+            if (l->keys[e->key].key == pidfile[j])
+                return 1;
+    }
+    return 0;
+}
+
 static int decides_lock(lf_tssem *m, TSNode probe) {
     const lf_tslock *l = lf_tslock_build(m);
     const lf_tscall *pc = lf_tssem_call(m, probe);
@@ -380,9 +460,13 @@ static int decides_lock(lf_tssem *m, TSNode probe) {
     if (under_lock_callback(m, l, probe))
         return 1;
     int record = record_pid(m, lf_tssem_arg(probe, 0)), other = 0, leaves = 0;
+    const char *pidfile[DECIDE_MAX]; /* the files the probed pid was read from */
+    size_t n_pidfile = 0;
+    pidfile_of(m, lf_tssem_arg(probe, 0), pidfile, &n_pidfile);
     for (size_t i = 0; i < n; i++) {
         unsigned acts = acts_on(l, seen[i]);
-        if ((acts & ACTS_LOCK) || helpers_act_on_lock(m, l, seen[i]))
+        if ((acts & ACTS_LOCK) || helpers_act_on_lock(m, l, seen[i]) ||
+            removes_pidfile(l, seen[i], pidfile, n_pidfile))
             return 1;
         other |= (acts & ACTS_OTHER) != 0;
         if (seen[i] <= 0)
@@ -398,6 +482,8 @@ static int decides_lock(lf_tssem *m, TSNode probe) {
                 return 1;
             for (uint32_t a = 0; a < lf_tssem_nargs(call) && a < 4 && !record; a++)
                 record = record_pid(m, lf_tssem_arg(call, a));
+            for (uint32_t a = 0; a < lf_tssem_nargs(call) && a < 4; a++)
+                pidfile_of(m, lf_tssem_arg(call, a), pidfile, &n_pidfile);
             int32_t f = lf_tslock_fn_of(m, m->calls[c].scope);
             int dup = 0;
             for (size_t j = 0; j < n && !dup; j++)
@@ -516,7 +602,11 @@ void lf303_ts_run(lf_check_ctx *ctx) {
              * does not give (`isStale`: catch { return true }; callback
              * style: try { done(null, true) } catch { done(null, false) })
              * is the "dead" answer too */
-            int other = 0;
+            int other = 0, falls = 0;
+            if (!w.dead && !w.verdict && !w.reads_code && !w.rethrows && falls_through_dead(src, m, c->node, handler)) {
+                w.dead = 1;
+                falls = 1;
+            }
             if (!w.dead && w.verdict) {
                 verdict_walk tw = {src, m, 0, 0, 0, 0};
                 TSNode try_body = lf_tree_field(lf_ts_parent(handler), "body");
@@ -535,9 +625,12 @@ void lf303_ts_run(lf_check_ctx *ctx) {
                                                  "this is fixed"
                                                : "");
                 lf_ctx_emit_site(ctx, c->node, msg,
-                                 w.dead ? make_site(c->node, handler, fn)
-                                        : site_decline("the catch answers with a verdict the fix does not "
-                                                       "rewrite (a `true` or a callback's argument)"),
+                                 falls    ? site_decline("the catch falls through to the code after the try, which "
+                                                         "acts on the verdict: the fix cannot give EPERM the path a "
+                                                         "successful probe takes")
+                                 : w.dead ? make_site(c->node, handler, fn)
+                                          : site_decline("the catch answers with a verdict the fix does not "
+                                                         "rewrite (a `true` or a callback's argument)"),
                                  lf303_ts_site_free);
                 lf_ctx_witness(ctx, lf_wit_eperm(src, c->node, handler));
                 free(msg);

@@ -227,6 +227,13 @@ static int proc_pid_path(lf_tssem *m, TSNode p) {
  * field's (`this.pidString = \`${process.pid}\``), one hop. */
 static TSNode written_value(lf_tssem *m, TSNode v) {
     v = lf_tssem_unwrap(v);
+    /* `JSON.stringify(lockData, null, 2)`: the record serialised */
+    if (lf_tree_is(v, "call_expression")) {
+        const char *q = lf_tssem_callee(m, v);
+        if (!q || strcmp(q, "JSON.stringify") != 0)
+            return (TSNode){0};
+        v = lf_tssem_unwrap(lf_tssem_arg(v, 0));
+    }
     if (lf_tree_is(v, "identifier"))
         return lf_tssem_resolve_value(m, v);
     if (lf_tree_is(v, "member_expression") && lf_tree_is(lf_tree_field(v, "object"), "this")) {
@@ -429,6 +436,61 @@ static void identity_candidates(lf_tssem *m, lf_tsnode_vec *out) {
     lf_tssem_preorder(out);
 }
 
+/* The array literal a for-of loop around `call` walks, when `arg` is that
+ * loop's variable (`for (const file of [a, b]) unlink(file)`, or a const
+ * holding the literal): a null node otherwise. */
+static TSNode loop_array(lf_tssem *m, TSNode call, TSNode arg) {
+    arg = lf_tssem_unwrap(arg);
+    if (!lf_tree_is(arg, "identifier"))
+        return (TSNode){0};
+    for (TSNode cur = ts_node_parent(call); !ts_node_is_null(cur); cur = ts_node_parent(cur)) {
+        const char *t = ts_node_type(cur);
+        if (!strcmp(t, "arrow_function") || !strcmp(t, "function_declaration") ||
+            !strcmp(t, "function_expression") || !strcmp(t, "method_definition") || !strcmp(t, "program"))
+            return (TSNode){0};
+        if (strcmp(t, "for_in_statement") != 0 || !lf_tree_text_eq(m->src, lf_tree_field(cur, "operator"), "of"))
+            continue;
+        TSNode left = lf_tree_field(cur, "left");
+        uint32_t a = ts_node_start_byte(arg), n = ts_node_end_byte(arg) - a;
+        if (!lf_tree_is(left, "identifier") || ts_node_end_byte(left) - ts_node_start_byte(left) != n ||
+            memcmp(m->src->text + ts_node_start_byte(left), m->src->text + a, n) != 0)
+            continue;
+        TSNode right = lf_tssem_unwrap(lf_tree_field(cur, "right"));
+        if (lf_tree_is(right, "identifier"))
+            right = lf_tssem_unwrap(lf_tssem_resolve_value(m, right));
+        return lf_tree_is(right, "array") ? right : (TSNode){0};
+    }
+    return (TSNode){0};
+}
+
+/* A function imported from one of the project's own modules (a relative
+ * specifier: `import { removePath } from "./fs-utils.js"`) whose name says it
+ * removes a path: remove*, delete*, unlink*, rm*, rimraf, optionally after
+ * safe/force (`safeUnlink`, `forceRemove`). The analysis sees one file, so
+ * the name is all there is of that sibling module's summary; a library's
+ * function (a bare specifier) is never read by its name. */
+static int sibling_remove_helper(const char *q) {
+    if (!q || !(strncmp(q, "./", 2) == 0 || strncmp(q, "../", 3) == 0))
+        return 0;
+    const char *name = strrchr(q, '.');
+    if (!name || name[1] == '\0' || strchr(name + 1, '/'))
+        return 0;
+    name++;
+    if (!strncmp(name, "safe", 4) && name[4] >= 'A' && name[4] <= 'Z')
+        name += 4;
+    else if (!strncmp(name, "force", 5) && name[5] >= 'A' && name[5] <= 'Z')
+        name += 5;
+    static const char *const verbs[] = {"remove", "Remove", "delete", "Delete", "unlink", "Unlink", "rm", "Rm",
+                                        "rimraf", NULL};
+    for (size_t i = 0; verbs[i]; i++) {
+        size_t n = strlen(verbs[i]);
+        /* the verb alone, or followed by a capitalised object (removePath, rmDir) */
+        if (!strncmp(name, verbs[i], n) && (name[n] == '\0' || (name[n] >= 'A' && name[n] <= 'Z')))
+            return 1;
+    }
+    return 0;
+}
+
 static void direct_events(builder *b, lf_tssem *m) {
     for (size_t i = 0; i < m->n_calls; i++) {
         const lf_tscall *c = &m->calls[i];
@@ -452,6 +514,11 @@ static void direct_events(builder *b, lf_tssem *m) {
             continue;
         }
         const char *op = lf_tslock_fs_op(m, call);
+        if (!op && sibling_remove_helper(c->callee) && lf_tssem_nargs(call) >= 1) {
+            TSNode p0 = lf_tssem_arg(call, 0);
+            event(b, LF_TSEV_REMOVE, fn, call, key_add(b, lf_tssem_path_key(m, p0)), p0);
+            continue;
+        }
         if (!op)
             continue;
         TSNode a0 = lf_tssem_arg(call, 0);
@@ -476,8 +543,17 @@ static void direct_events(builder *b, lf_tssem *m) {
             continue;
         }
         if (op_in(op, k_remove) || strcmp(op, "rename") == 0) {
-            int32_t k = key_add(b, lf_tssem_path_key(m, a0));
-            event(b, LF_TSEV_REMOVE, fn, call, k, a0);
+            TSNode arr = loop_array(m, call, a0);
+            uint32_t n_el = ts_node_is_null(arr) ? 0 : ts_node_named_child_count(arr);
+            /* `for (const f of [pidPath, lockPath]) unlink(f)`: each element */
+            for (uint32_t j = 0; j < n_el && j < 16; j++) {
+                TSNode el = ts_node_named_child(arr, j);
+                if (lf_tree_is(el, "comment") || lf_tree_is(el, "spread_element"))
+                    continue;
+                event(b, LF_TSEV_REMOVE, fn, call, key_add(b, lf_tssem_path_key(m, el)), el);
+            }
+            if (!n_el)
+                event(b, LF_TSEV_REMOVE, fn, call, key_add(b, lf_tssem_path_key(m, a0)), a0);
         } else if (strcmp(op, "mkdir") == 0) {
             if (!recursive_opt(m, a1)) {
                 int32_t k = key_add(b, lf_tssem_path_key(m, a0));
@@ -679,6 +755,13 @@ static void flow_uses(builder *b, const link_vec *links) {
  * have been written through a field or a helper the model does not follow;
  * reading it back and judging its owner is what makes the file a lock,
  * in a module that has no other lock. */
+/* An event a helper's own module-level path (`expr:`, `name:`) brought up
+ * to its caller. */
+static int module_path_via_helper(const builder *b, const lf_tslock_event *ev) {
+    const char *k = ev->key >= 0 ? b->keys.items[ev->key].key : "";
+    return ev->via_helper && ev->helper_key == ev->key && (!strncmp(k, "expr:", 5) || !strncmp(k, "name:", 5));
+}
+
 static int pid_records(builder *b) {
     int any = 0;
     /* a module with a lock by use excludes with that one: its other pid
@@ -688,12 +771,22 @@ static int pid_records(builder *b) {
             return 0;
     for (size_t i = 0; i < b->events.len; i++) {
         const lf_tslock_event *ev = &b->events.items[i];
+        /* not through helpers naming a module-level path of their own: a
+         * daemon manager's `readPid()`, `isRunning(pid)`, `cleanPid()` in turn
+         * over one PID_FILE it writes plainly publish a pid, and nothing was
+         * ever made exclusive (removing it lets in no one the plain write
+         * would not) */
+        /* nor through a sibling module's remover read by its name
+         * (`removeDurable(tombstonePath)`): a name says it removes, not that
+         * what it removes keeps anyone out */
         if (ev->kind != LF_TSEV_REMOVE || ev->key < 0 || ev->judged != LF_TSJUDGED_LIVENESS ||
-            (b->keys.items[ev->key].flags & (LF_TSLOCK_USES | LF_TSLOCK_PKG)))
+            module_path_via_helper(b, ev) || (b->keys.items[ev->key].flags & (LF_TSLOCK_USES | LF_TSLOCK_PKG)) ||
+            (!ev->via_helper && !lf_tslock_fs_op(b->l->m, ev->node)))
             continue;
         for (size_t j = 0; j < i; j++) {
             const lf_tslock_event *r = &b->events.items[j];
-            if (r->kind == LF_TSEV_JUDGE && r->content && r->key == ev->key && r->fn == ev->fn) {
+            if (r->kind == LF_TSEV_JUDGE && r->content && !module_path_via_helper(b, r) && r->key == ev->key &&
+                r->fn == ev->fn) {
                 flag(b, ev->key, LF_TSLOCK_PID, r->node);
                 any = 1;
                 break;
@@ -965,6 +1058,98 @@ static void link_locks(builder *b, lf_tssem *m, const link_vec *links) {
     }
 }
 
+/* A path a helper names on its own, the same for every caller: a field, a
+ * result of one of the module's functions, or a module-level name or
+ * expression (`unlinkSync(LOCK_FILE)` in `release()`). Its removals and
+ * judgements inside the helper happen to that path at each call. A
+ * parameter's key moves through links instead, and an expression over the
+ * helper's locals (`expr@N:`) names a file of that call alone. */
+static int helper_own_key(const char *k) {
+    return strncmp(k, "call:", 5) == 0 || strncmp(k, "this.", 5) == 0 || strncmp(k, "expr:", 5) == 0 ||
+           strncmp(k, "name:", 5) == 0;
+}
+
+/* Where the module computes an age (`Date.now()`, a stat's `mtimeMs`,
+ * `mtime`, `ctimeMs`): per declared function, in source order. A read of
+ * the owner record followed by an age in the same function is a judgement
+ * of the lock's staleness, like a look at its mtime. */
+typedef struct age_point {
+    int32_t fn;
+    uint32_t at;
+} age_point;
+typedef LF_VEC(age_point) age_vec;
+
+static int cmp_age(const void *a, const void *b) {
+    const age_point *x = a, *y = b;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static void age_points(lf_tssem *m, age_vec *out) {
+    for (size_t i = 0; i < m->n_calls; i++)
+        if (m->calls[i].callee && !strcmp(m->calls[i].callee, "Date.now")) {
+            age_point a = {lf_tslock_fn_of(m, m->calls[i].scope), ts_node_start_byte(m->calls[i].node)};
+            LF_VEC_PUSH(out, a);
+        }
+    static const char *const k_times[] = {"mtimeMs", "mtime", "ctimeMs", "ctime", NULL};
+    lf_tsnode_vec t = {0};
+    for (size_t w = 0; k_times[w]; w++) {
+        t.len = 0;
+        lf_tssem_tokens(m, k_times[w], &t);
+        for (size_t i = 0; i < t.len; i++) {
+            TSNode mem = member_of(t.items[i]);
+            if (ts_node_is_null(mem) || !lf_tree_text_eq(m->src, t.items[i], k_times[w]))
+                continue;
+            age_point a = {lf_tslock_fn_of(m, lf_tssem_scope_of(m, mem)), ts_node_start_byte(mem)};
+            LF_VEC_PUSH(out, a);
+        }
+    }
+    LF_VEC_FREE(&t);
+    if (out->len)
+        qsort(out->items, out->len, sizeof *out->items, cmp_age);
+}
+
+/* Does function fn create key k exclusively, or overwrite it (a direct
+ * event)? */
+static int takes_key(const builder *b, const int32_t *head, const int32_t *next, int32_t k, int32_t fn) {
+    for (int32_t e = head[k]; e >= 0; e = next[e]) {
+        const lf_tslock_event *ev = &b->events.items[e];
+        if (ev->fn == fn && (ev->kind == LF_TSEV_CREATE || ev->kind == LF_TSEV_OVERWRITE))
+            return 1;
+    }
+    return 0;
+}
+
+/* The module's functions that return a verdict on a lock: they look at a
+ * path (a judgement event of their own) and compute its age or probe a pid
+ * (here, or through a liveness helper they call): `isStale(path)`,
+ * `_isStale()`, `isLockStale(lockPath)`. verdict[f]: 0 none, else the
+ * judgement a removal after a call whose result is used inherits: presence
+ * (an age can be exceeded by a live holder) or liveness (a pid probe). */
+static unsigned char *verdict_helpers(const builder *b, const lf_tssem *m, const age_vec *ages, const int32_t *head,
+                                      const int32_t *next) {
+    size_t ns = m->n_scopes ? m->n_scopes : 1;
+    unsigned char *judge = lf_xcalloc(ns, 1), *out = lf_xcalloc(ns, 1);
+    for (size_t i = 0; i < b->events.len; i++) {
+        const lf_tslock_event *ev = &b->events.items[i];
+        if (ev->fn <= 0)
+            continue;
+        /* an acquire helper looks at the lock as part of taking it: what it
+         * returns is "acquired", not a verdict on someone else's lock */
+        if (ev->kind == LF_TSEV_JUDGE && ev->key >= 0 && !ev->via_helper && !takes_key(b, head, next, ev->key, ev->fn))
+            judge[ev->fn] |= 1;
+        if (ev->kind == LF_TSEV_PROBE)
+            judge[ev->fn] |= 2;
+    }
+    for (size_t i = 0; i < ages->len; i++)
+        if (ages->items[i].fn > 0)
+            judge[ages->items[i].fn] |= 4;
+    for (size_t f = 1; f < ns; f++)
+        if ((judge[f] & 1) && (judge[f] & 6))
+            out[f] = (judge[f] & 4) ? LF_TSJUDGED_PRESENCE : LF_TSJUDGED_LIVENESS;
+    free(judge);
+    return out;
+}
+
 static int cmp_events(const void *a, const void *b) {
     const lf_tslock_event *x = a, *y = b;
     uint32_t sx = ts_node_start_byte(x->node), sy = ts_node_start_byte(y->node);
@@ -1021,8 +1206,7 @@ static lf_tslock *build(lf_tssem *m) {
         const lf_tslock_event *ev = &b.events.items[e];
         const char *k = ev->key >= 0 ? b.keys.items[ev->key].key : "";
         helper_events = ev->kind == LF_TSEV_PROBE ||
-                        ((ev->kind == LF_TSEV_REMOVE || ev->kind == LF_TSEV_JUDGE) &&
-                         (strncmp(k, "call:", 5) == 0 || strncmp(k, "this.", 5) == 0));
+                        ((ev->kind == LF_TSEV_REMOVE || ev->kind == LF_TSEV_JUDGE) && helper_own_key(k));
     }
     unsigned char *takes_lock = lf_xcalloc(m->n_scopes + 1, 1); /* per callee: 0 unknown, 1 yes, 2 no */
     for (size_t i = 0; i < m->n_calls && helper_events; i++) {
@@ -1052,7 +1236,10 @@ static lf_tslock *build(lf_tssem *m) {
             if (ev.key < 0 || (ev.kind != LF_TSEV_REMOVE && ev.kind != LF_TSEV_JUDGE))
                 continue;
             const char *k = b.keys.items[ev.key].key;
-            if (strncmp(k, "call:", 5) != 0 && strncmp(k, "this.", 5) != 0)
+            if (!helper_own_key(k))
+                continue;
+            /* an acquire helper's look at its own lock is part of taking it */
+            if (ev.kind == LF_TSEV_JUDGE && takes_key(&b, ev_head, ev_next, ev.key, s))
                 continue;
             ev.fn = caller;
             ev.node = m->calls[i].node;
@@ -1088,6 +1275,9 @@ static lf_tslock *build(lf_tssem *m) {
             LF_VEC_PUSH(&b.events, ev);
         }
     }
+    age_vec ages = {0};
+    age_points(m, &ages);
+    unsigned char *verdict_of = verdict_helpers(&b, m, &ages, ev_head, ev_next);
     free(ev_head);
     free(ev_next);
     if (b.events.len)
@@ -1096,9 +1286,18 @@ static lf_tslock *build(lf_tssem *m) {
     size_t nk = b.keys.len ? b.keys.len : 1, ns = m->n_scopes ? m->n_scopes : 1;
     int32_t *presence = lf_xcalloc(nk, sizeof *presence), *content = lf_xcalloc(nk, sizeof *content);
     int32_t *probe = lf_xcalloc(ns, sizeof *probe), *identity = lf_xcalloc(ns, sizeof *identity);
+    /* per key: the function (tag) whose verdict helper judged it, and how;
+     * where its owner record was last read; per function: its last age */
+    int32_t *verdict = lf_xcalloc(nk, sizeof *verdict);
+    unsigned char *verdict_kind = lf_xcalloc(nk, 1);
+    uint32_t *content_at = lf_xcalloc(nk, sizeof *content_at), *age_at = lf_xcalloc(ns, sizeof *age_at);
+    size_t next_age = 0;
     for (size_t i = 0; i < b.events.len; i++) {
         lf_tslock_event *ev = &b.events.items[i];
         int32_t tag = ev->fn + 1;
+        for (; next_age < ages.len && ages.items[next_age].at < ts_node_start_byte(ev->node); next_age++)
+            if (ages.items[next_age].fn >= 0)
+                age_at[ages.items[next_age].fn] = ages.items[next_age].at + 1;
         switch (ev->kind) {
         case LF_TSEV_PROBE: probe[ev->fn] = 1; break;
         case LF_TSEV_IDENTITY: identity[ev->fn] = 1; break;
@@ -1106,16 +1305,27 @@ static lf_tslock *build(lf_tssem *m) {
             /* a helper called for its effect alone (`await recoverStale(lock);`)
              * hands the caller no verdict: what it looked at decided its own
              * removals, not the caller's later ones */
-            if (ev->key >= 0 && !(ev->via_helper && result_discarded(ev->node)))
+            if (ev->key >= 0 && !(ev->via_helper && result_discarded(ev->node))) {
                 (ev->content ? content : presence)[ev->key] = tag;
+                if (ev->content)
+                    content_at[ev->key] = ts_node_start_byte(ev->node) + 1;
+                /* `if (await isStale(lock))`: the helper's verdict on it */
+                int32_t h = ev->via_helper ? lf_tssem_local_callee(m, ev->node) : -1;
+                if (h > 0 && verdict_of[h]) {
+                    verdict[ev->key] = tag;
+                    verdict_kind[ev->key] = verdict_of[h];
+                }
+            }
             break;
         case LF_TSEV_OVERWRITE:
             /* rewritten after a look at its age, or after reading its owner
              * record and probing the owner, in this function: a takeover */
             if (ev->key >= 0 && !identity[ev->fn] &&
-                (presence[ev->key] == tag || (content[ev->key] == tag && probe[ev->fn]))) {
+                (presence[ev->key] == tag || verdict[ev->key] == tag || (content[ev->key] == tag && probe[ev->fn]))) {
                 lf_tslock_key *k = &b.keys.items[ev->key];
-                k->flags |= LF_TSLOCK_BROKEN | (presence[ev->key] == tag ? LF_TSLOCK_BROKEN_LIVE : 0u);
+                int live = presence[ev->key] == tag ||
+                           (verdict[ev->key] == tag && verdict_kind[ev->key] == LF_TSJUDGED_PRESENCE);
+                k->flags |= LF_TSLOCK_BROKEN | (live ? LF_TSLOCK_BROKEN_LIVE : 0u);
                 if (ts_node_is_null(k->broken_at))
                     k->broken_at = ev->node;
             }
@@ -1126,6 +1336,12 @@ static lf_tslock *build(lf_tssem *m) {
             if (probe[ev->fn])
                 ev->judged = LF_TSJUDGED_LIVENESS;
             else if (presence[ev->key] == tag || (!ev->via_helper && after_failed_create(&b, i)))
+                ev->judged = LF_TSJUDGED_PRESENCE;
+            else if (verdict[ev->key] == tag)
+                ev->judged = (lf_tslock_judged)verdict_kind[ev->key];
+            /* the owner record read, then an age computed: its recorded
+             * time judged, a look at the lock's age */
+            else if (content[ev->key] == tag && ev->fn >= 0 && age_at[ev->fn] > content_at[ev->key])
                 ev->judged = LF_TSJUDGED_PRESENCE;
             else if (content[ev->key] == tag)
                 ev->judged = LF_TSJUDGED_CONTENT;
@@ -1184,6 +1400,12 @@ static lf_tslock *build(lf_tssem *m) {
     free(content);
     free(probe);
     free(identity);
+    free(verdict);
+    free(verdict_kind);
+    free(verdict_of);
+    free(content_at);
+    free(age_at);
+    LF_VEC_FREE(&ages);
     LF_VEC_FREE(&links);
     free(b.slot_key);
     free(b.slot_idx);

@@ -25,7 +25,10 @@
  *
  * Events in source order, per function: removals (rm, rmSync, unlink,
  * unlinkSync, rmdir, rmdirSync, promises.rm, fs-extra's remove, rimraf, and a
- * rename of the lock away: a takeover by name), judgements (stat, lstat,
+ * rename of the lock away: a takeover by name; a for-of loop's variable over
+ * an array literal removes each element; a remover imported from a sibling
+ * module by a relative specifier, read by its name: removePath, safeUnlink),
+ * judgements (stat, lstat,
  * exists, access: presence or age; readFile: the owner record), pid probes
  * (`process.kill(pid, 0)`, or a read of `/proc/<pid>/...`), identity checks (`.ino`/`.dev` reads), appends
  * and plain overwrites.
@@ -36,7 +39,14 @@
  * a probe or a look, or rewritten (a plain write) after a look at its age.
  * Calls of the module's own functions carry removals and judgements of a
  * parameter up to the caller's argument, and lock uses both ways (bounded
- * rounds; flags only grow). */
+ * rounds; flags only grow); a helper's removals and judgements of a path of
+ * its own (a field, a module-level name or expression) happen at each call.
+ * Summaries of the module's functions: one that judges a path and computes
+ * an age (Date.now(), mtimeMs) or probes a pid, without creating or
+ * overwriting that path, returns a verdict on it (`isStale(path)`); a removal
+ * after a call whose verdict is used is judged by it (presence when an age
+ * decided, else liveness), and so is a removal after reading the owner
+ * record and then computing an age in the same function. */
 #ifndef LF_TSLOCK_H
 #define LF_TSLOCK_H
 
