@@ -1008,6 +1008,26 @@ static int owner_record(lf_tssem *m, int32_t fn, TSNode write) {
  * another process appends between the read and the write is dropped. The
  * text need not be JSON: what matters is that the written data is made from
  * what was read. Reported at the read. */
+
+/* Report the read of a read-modify-write at `read`, written back at `write`:
+ * a whole-document update, or (ledger) the rewrite of a file the module
+ * appends to. */
+static void emit_rmw(lf_check_ctx *ctx, lf_tssem *m, TSNode read, TSNode write, TSNode key, int ledger) {
+    const lf_source *src = lf_ctx_source(ctx);
+    char *r = lf_py_short(src, read), *what = lf_py_short(src, key);
+    char *msg = ledger ? lf_xasprintf("%s reads the whole of %s, which this module appends to, and line %u writes "
+                                      "back what it kept with no lock held: a line another process appends in "
+                                      "between is lost",
+                                      r, what, lf_py_line(src, write))
+                       : lf_xasprintf("%s starts a read-modify-write of %s that line %u writes back with no lock "
+                                      "held: concurrent processes overwrite each other's updates",
+                                      r, what, lf_py_line(src, write));
+    lf_ctx_emit_site(ctx, read, msg, lf104_ts_site(m, read, write, key), lf104_site_free);
+    lf_ctx_witness(ctx, lf_wit_read_write(src, read, write, key));
+    free(msg);
+    free(r);
+    free(what);
+}
 static void ledger_rewrite(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l, const parsed_vec *parsed) {
     const lf_source *src = m->src;
     for (size_t i = 0; i < m->n_calls; i++) {
@@ -1042,15 +1062,7 @@ static void ledger_rewrite(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l, const 
             continue;
         if (lf_ts_lock_held(m, *l, read))
             continue;
-        char *r = lf_py_short(src, read), *what = lf_py_short(src, key);
-        char *msg = lf_xasprintf("%s reads the whole of %s, which this module appends to, and line %u writes back "
-                                 "what it kept with no lock held: a line another process appends in between is lost",
-                                 r, what, lf_py_line(src, write));
-        lf_ctx_emit_site(ctx, read, msg, lf104_ts_site(m, read, write, key), lf104_site_free);
-        lf_ctx_witness(ctx, lf_wit_read_write(src, read, write, key));
-        free(msg);
-        free(r);
-        free(what);
+        emit_rmw(ctx, m, read, write, key, 1);
     }
 }
 
@@ -1086,15 +1098,7 @@ void lf104_ts_run(lf_check_ctx *ctx) {
             continue;
         if (lf_ts_lock_held(m, l, read))
             continue;
-        char *r = lf_py_short(src, read), *what = lf_py_short(src, key);
-        char *msg = lf_xasprintf("%s starts a read-modify-write of %s that line %u writes back with no lock held: "
-                                 "concurrent processes overwrite each other's updates",
-                                 r, what, lf_py_line(src, write));
-        lf_ctx_emit_site(ctx, read, msg, lf104_ts_site(m, read, write, key), lf104_site_free);
-        lf_ctx_witness(ctx, lf_wit_read_write(src, read, write, key));
-        free(msg);
-        free(r);
-        free(what);
+        emit_rmw(ctx, m, read, write, key, 0);
     }
     /* reads through the module's helpers: `const entries = await bucketEntries(bucket)` */
     int32_t *reader = lf_xmalloc((m->n_scopes + 1) * sizeof *reader);
