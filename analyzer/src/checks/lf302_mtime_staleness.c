@@ -55,9 +55,33 @@ typedef struct operand_facts {
     int clock;
 } operand_facts;
 
+typedef LF_VEC(TSNode) node_vec;
+
+/* A name the model cannot pin to one value (`age` bound in a try and again
+ * in its handler, `age = 0.0` after a FileNotFoundError): every assignment of
+ * it in the use's function before the use is a value it may hold, and an age
+ * read on any of those paths is an age the comparison judges (the value
+ * lf_pysem_resolve_value already picked is not pushed twice). */
+static void push_earlier_values(lf_pysem *m, TSNode use, TSNode resolved, node_vec *stack) {
+    int32_t scope = lf_pysem_scope_of(m, use);
+    uint32_t at = ts_node_start_byte(use);
+    const char *name = lf_pysem_intern(m, m->src->text + ts_node_start_byte(use),
+                                       ts_node_end_byte(use) - ts_node_start_byte(use));
+    size_t nb = 0;
+    const lf_pybinding *const *bs = lf_pysem_bindings_of(m, scope, name, &nb);
+    for (size_t i = 0; i < nb && i < 16; i++) {
+        const lf_pybinding *b = bs[i];
+        if (b->scope != scope || (b->kind != LF_PYBIND_ASSIGN && b->kind != LF_PYBIND_WALRUS) ||
+            ts_node_is_null(b->value) || ts_node_start_byte(b->target) >= at ||
+            ts_node_eq(lf_tree_unparen(b->value), resolved))
+            continue;
+        LF_VEC_PUSH(stack, b->value);
+    }
+}
+
 /* What an operand reads, following names to their values (each at most once). */
 static void scan_operand(lf_pysem *m, TSNode op, operand_facts *f) {
-    LF_VEC(TSNode) stack = {0};
+    node_vec stack = {0};
     LF_VEC_PUSH(&stack, op);
     size_t budget = 256 + m->n_bindings; /* nodes and hops: bounded, so never loops */
     while (stack.len && budget) {
@@ -79,6 +103,7 @@ static void scan_operand(lf_pysem *m, TSNode op, operand_facts *f) {
             TSNode v = lf_pysem_resolve_value(m, n);
             if (!ts_node_eq(v, n))
                 LF_VEC_PUSH(&stack, v);
+            push_earlier_values(m, n, v, &stack);
             continue;
         }
         for (uint32_t i = ts_node_named_child_count(n); i-- > 0;)
