@@ -82,8 +82,11 @@ static char *lock_name(const lf_pylock *l, const lf_source *src, const lf_pylock
     const lf_pkey *k = &l->keys[ev->key].key;
     if (k->kind == LF_PKEY_FIELD)
         return lf_xasprintf("self.%s", k->name);
-    if (k->kind == LF_PKEY_EXPR)
-        return lf_py_short(src, k->node);
+    TSNode path = lf_pylock_key_path(l, k);
+    if (!ts_node_is_null(path))
+        return lf_py_short(src, path);
+    if (k->kind == LF_PKEY_CALL && k->scope >= 0)
+        return lf_xasprintf("the path %s() returns", l->m->scopes[k->scope].name);
     return lf_py_short(src, ts_node_is_null(ev->target) ? ev->node : ev->target);
 }
 
@@ -107,6 +110,14 @@ static char *message(const lf_pylock *l, const lf_source *src, const lf_pylock_e
                            call, what);
         break;
     case V_PRESENCE:
+        if (!ts_node_is_null(ev->failed_create)) {
+            msg = lf_xasprintf("%s removes the lock %s by name in the handler of its failed exclusive create (line "
+                               "%u): the failure only says that someone holds the lock, so the removal deletes "
+                               "whatever holds it by then, a live holder or a successor, and two holders run at "
+                               "once (every platform)",
+                               call, what, lf_py_line(src, ev->failed_create));
+            break;
+        }
         msg = lf_xasprintf("%s removes the lock %s by name after looking at it (existence, stat or age): nothing "
                            "binds the removal to what was judged, so a lock another process took in between is "
                            "deleted and two holders run at once (every platform)",
@@ -241,15 +252,27 @@ static void decide(lf_pylock *l, const unsigned char *stops_owner, unsigned char
      * its generator's yield, are two bugs; the break's other branches are
      * the same one). */
     unsigned char *seen = lf_xcalloc(ns, 1);
+    /* A function that breaks the lock after a pid probe and, when the owner
+     * looks alive, on its age (or blindly) has its finding at the second: the
+     * break that takes a live holder's lock. */
+    unsigned char *live_break = lf_xcalloc(ns, 1);
+    for (size_t i = 0; i < l->n_events; i++)
+        if (report[i] && judge(l, &l->events[i]) == V_PRESENCE && !after_yield(m, &l->events[i]))
+            live_break[l->events[i].scope] = 1;
     for (size_t i = 0; i < l->n_events; i++) {
         if (!report[i])
             continue;
+        if (live_break[l->events[i].scope] && judge(l, &l->events[i]) == V_LIVENESS && !after_yield(m, &l->events[i])) {
+            report[i] = 0;
+            continue;
+        }
         unsigned bit = judge(l, &l->events[i]) == V_RELEASE || after_yield(m, &l->events[i]) ? 2u : 1u;
         if (seen[l->events[i].scope] & bit)
             report[i] = 0;
         seen[l->events[i].scope] |= (unsigned char)bit;
     }
     free(seen);
+    free(live_break);
     free(identity_at);
     free(cover);
 }

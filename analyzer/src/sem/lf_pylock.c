@@ -437,6 +437,12 @@ unsigned lf_pylock_flags_of(lf_pylock *l, TSNode expr) {
 int lf_pylock_is_lock(unsigned flags) {
     if (!(flags & LF_LOCK_USES) || (flags & LF_LOCK_PKG))
         return 0;
+    /* A file named after a pid (`.sessions/<pid>.json`, a watcher's
+     * `{parent_pid}.json`, an atomic write's `f"{target}.{os.getpid()}.tmp"`
+     * opened O_EXCL) is one process's: no other process contends for that
+     * name, so it excludes no one, however it is written or created. */
+    if ((flags & LF_LOCK_PER_PROCESS) && !(flags & LF_LOCK_USES & ~(LF_LOCK_PID | LF_LOCK_EXCL)))
+        return 0;
     /* A pid file that nothing reads or looks at excludes no one: a process
      * announcing its pid (for an operator or a monitor) holds no lock,
      * whatever it removes. */
@@ -570,6 +576,14 @@ static TSNode returned_value(lf_pysem *m, int32_t f) {
     }
     LF_VEC_FREE(&st);
     return found;
+}
+
+TSNode lf_pylock_key_path(const lf_pylock *l, const lf_pkey *k) {
+    if (k->kind == LF_PKEY_EXPR)
+        return k->node;
+    if (k->kind == LF_PKEY_CALL && k->scope >= 0)
+        return returned_value(l->m, k->scope);
+    return (TSNode){0};
 }
 
 /* Is the function a @staticmethod (called as `self.f(x)`, it has no self)? */
@@ -905,12 +919,17 @@ static unsigned lock_call(lf_pysem *m, TSNode call, TSNode *handle, int *unlock)
 }
 
 /* Does the expression hold this process's pid (`os.getpid()`, `str(os.getpid())`,
- * a name bound to one, a format of one)? */
-static int holds_pid(lf_pysem *m, TSNode expr) {
+ * a name bound to one, a format of one)? A parameter holds what the module's
+ * calls pass for it (`_write(pid=os.getpid())` for `def _write(self, pid)`
+ * writing f"{pid}"): a pid file written through a helper is still one. At
+ * most a few parameters are followed (each asks every call of the module), so
+ * the cost stays bounded per write. */
+static int holds_pid(lf_pylock *l, TSNode expr) {
+    lf_pysem *m = l->m;
     static const char *const getpid[] = {"os.getpid", NULL};
     LF_VEC(TSNode) stack = {0};
     LF_VEC_PUSH(&stack, expr);
-    int found = 0;
+    int found = 0, param_hops = 0;
     size_t budget = 64 + m->n_bindings;
     while (stack.len && !found && budget) {
         budget--;
@@ -921,8 +940,23 @@ static int holds_pid(lf_pysem *m, TSNode expr) {
         }
         if (lf_tree_is(n, "identifier")) {
             TSNode v = lf_pysem_resolve_value(m, n);
-            if (!ts_node_eq(v, n))
+            if (!ts_node_eq(v, n)) {
                 LF_VEC_PUSH(&stack, v);
+                continue;
+            }
+            const lf_pybinding *b =
+                param_hops < 4 ? lf_pysem_binding_at(m, lf_pysem_scope_of(m, n),
+                                                     lf_pysem_intern(m, m->src->text + ts_node_start_byte(n),
+                                                                     ts_node_end_byte(n) - ts_node_start_byte(n)),
+                                                     ts_node_start_byte(n))
+                               : NULL;
+            if (b && b->kind == LF_PYBIND_PARAM) {
+                TSNode args[4];
+                param_hops++;
+                size_t na = lf_pylock_param_args(l, b, args, 4);
+                for (size_t i = 0; i < na; i++)
+                    LF_VEC_PUSH(&stack, args[i]);
+            }
             continue;
         }
         if (lf_tree_is(n, "lambda") || lf_tree_is(n, "function_definition"))
@@ -947,6 +981,16 @@ static int write_call(lf_pylock *l, TSNode call, TSNode *path, TSNode *data) {
     if (lf_pylock_callee_any(m, call, dumps)) {
         *path = handle_path(l, lf_pylock_arg(m, call, 1, "fp"));
         *data = lf_pylock_arg(m, call, 0, "obj");
+        return !ts_node_is_null(*path) && !ts_node_is_null(*data);
+    }
+    /* print(sys.argv[0], os.getpid(), file=f): the record is every argument */
+    static const char *const print[] = {"print", NULL};
+    if (lf_pylock_callee_any(m, call, print)) {
+        TSNode file = lf_pylock_arg(m, call, UINT32_MAX, "file");
+        if (ts_node_is_null(file))
+            return 0;
+        *path = handle_path(l, file);
+        *data = lf_tree_field(call, "arguments");
         return !ts_node_is_null(*path) && !ts_node_is_null(*data);
     }
     static const char *const writes[] = {"write_text", "write_bytes", "write", "writelines", NULL};
@@ -1022,9 +1066,40 @@ static int mentions_proc(lf_pysem *m, TSNode e) {
     return 0;
 }
 
+/* Does a command (a string, a format of one, a list of words) start by
+ * running pgrep or pidof? The first string literal part found in a bounded
+ * pre-order scan is the command's start. */
+static int runs_pid_lookup(lf_pysem *m, TSNode e) {
+    TSNode stack[32];
+    size_t n = 0;
+    if (!ts_node_is_null(e))
+        stack[n++] = e;
+    for (size_t seen = 0; n && seen < 64; seen++) {
+        TSNode x = stack[--n];
+        if (lf_tree_is(x, "string_content")) {
+            const char *a = m->src->text + ts_node_start_byte(x);
+            size_t len = ts_node_end_byte(x) - ts_node_start_byte(x);
+            while (len && (*a == ' ' || *a == '\t'))
+                a++, len--;
+            return (len >= 5 && (!memcmp(a, "pgrep", 5) || !memcmp(a, "pidof", 5)) &&
+                    (len == 5 || a[5] == ' ' || a[5] == '\t'));
+        }
+        for (uint32_t i = ts_node_named_child_count(x); i-- > 0 && n < 32;)
+            stack[n++] = ts_node_named_child(x, i);
+    }
+    return 0;
+}
+
 /* A liveness probe of a pid: os.kill(pid, 0), psutil.pid_exists(pid),
- * psutil.Process(pid), or an existence test of its /proc entry. */
+ * psutil.Process(pid), an existence test of its /proc entry, or a command
+ * that looks processes up (`pgrep name`, `pidof name` through subprocess or
+ * os.popen: a recorded pid absent from its output is judged dead). */
 static int is_probe(lf_pysem *m, TSNode call) {
+    static const char *const shells[] = {"subprocess.run",         "subprocess.call",       "subprocess.check_call",
+                                         "subprocess.check_output", "subprocess.getoutput", "subprocess.getstatusoutput",
+                                         "subprocess.Popen",        "os.popen",              NULL};
+    if (lf_pylock_callee_any(m, call, shells))
+        return runs_pid_lookup(m, lf_pylock_arg(m, call, 0, NULL));
     static const char *const kill[] = {"os.kill", NULL};
     static const char *const psutil[] = {"psutil.pid_exists", "psutil.Process", NULL};
     static const char *const exists[] = {"os.path.exists", "os.path.isdir", "os.path.lexists", NULL};
@@ -1115,13 +1190,35 @@ static int names_package_lock(lf_pysem *m, TSNode expr) {
     return found;
 }
 
+/* Does the except clause catch what a failed exclusive create raises
+ * (FileExistsError or a base of it; a bare except)? */
+static int clause_catches_exists(lf_pysem *m, TSNode c) {
+    static const char *const catches[] = {"FileExistsError", "OSError", "IOError", "EnvironmentError", "os.error",
+                                          "Exception", "BaseException", NULL};
+    TSNode v = lf_tree_field(c, "value");
+    if (ts_node_is_null(v)) {
+        TSNode first = lf_tree_child(c, 0);
+        if (ts_node_is_null(first) || lf_tree_is(first, "block"))
+            return 1;
+        v = first;
+    }
+    if (lf_tree_is(v, "as_pattern"))
+        v = ts_node_named_child(v, 0);
+    v = lf_tree_unparen(v);
+    if (lf_tree_is(v, "tuple")) {
+        for (uint32_t j = 0; j < lf_tree_child_count(v); j++)
+            if (lf_str_in_list(lf_pysem_qualname(m, lf_tree_child(v, j)), catches))
+                return 1;
+        return 0;
+    }
+    return lf_str_in_list(lf_pysem_qualname(m, v), catches);
+}
+
 /* Is the statement inside a try whose handlers catch what a failed exclusive
  * create raises (FileExistsError and its bases)? Then the code relies on the
  * create's exclusivity: a lock. An unguarded `os.mkdir(d)` just makes a
  * directory. */
 static int create_failure_handled(lf_pysem *m, int32_t s) {
-    static const char *const catches[] = {"FileExistsError", "OSError", "IOError", "EnvironmentError", "os.error",
-                                          "Exception", "BaseException", NULL};
     for (; s >= 0; s = m->stmts[s].parent) {
         int32_t p = m->stmts[s].parent;
         if (p < 0)
@@ -1144,25 +1241,8 @@ static int create_failure_handled(lf_pysem *m, int32_t s) {
                     if (!lf_tree_is(m->stmts[k].node, "pass_statement"))
                         only_pass = 0;
             }
-            if (only_pass)
-                continue;
-            TSNode v = lf_tree_field(c, "value");
-            if (ts_node_is_null(v)) {
-                TSNode first = lf_tree_child(c, 0);
-                if (ts_node_is_null(first) || lf_tree_is(first, "block"))
-                    return 1;
-                v = first;
-            }
-            if (lf_tree_is(v, "as_pattern"))
-                v = ts_node_named_child(v, 0);
-            v = lf_tree_unparen(v);
-            if (lf_tree_is(v, "tuple")) {
-                for (uint32_t j = 0; j < lf_tree_child_count(v); j++)
-                    if (lf_str_in_list(lf_pysem_qualname(m, lf_tree_child(v, j)), catches))
-                        return 1;
-            } else if (lf_str_in_list(lf_pysem_qualname(m, v), catches)) {
+            if (!only_pass && clause_catches_exists(m, c))
                 return 1;
-            }
         }
     }
     return 0;
@@ -1344,6 +1424,132 @@ static int release_path(const lf_pylock *l, const uint32_t *unlock_at, const int
     return f >= 0 && unlock_at[f] != 0;
 }
 
+/* Per-process names. The pids a module handles are the values it probes
+ * (`os.kill(x, ...)`, `psutil.pid_exists(x)`, `psutil.Process(x)`) and its
+ * own (`os.getpid()`, `os.getppid()`). A path whose name is made from one
+ * (`WATCHER_DIR / f"{pid}.json"`, directly or through the module's function
+ * returning it for a parameter the callers fill with a probed pid) names one
+ * process's record, never a name contenders share. */
+typedef LF_VEC(const char *) name_vec;
+
+static void collect_pid_names(lf_pysem *m, name_vec *out) {
+    static const char *const takes_pid[] = {"os.kill", "os.killpg", "psutil.pid_exists", "psutil.Process", NULL};
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode call = m->calls[i].node;
+        if (!lf_pylock_callee_any(m, call, takes_pid))
+            continue;
+        TSNode a = lf_tree_unparen(lf_pylock_arg(m, call, 0, "pid"));
+        if (lf_tree_is(a, "identifier"))
+            LF_VEC_PUSH(out, lf_pysem_intern(m, m->src->text + ts_node_start_byte(a),
+                                             ts_node_end_byte(a) - ts_node_start_byte(a)));
+    }
+}
+
+static int named_from_pid(lf_pylock *l, const name_vec *pids, TSNode path) {
+    lf_pysem *m = l->m;
+    static const char *const own[] = {"os.getpid", "os.getppid", NULL};
+    LF_VEC(TSNode) st = {0};
+    LF_VEC_PUSH(&st, path);
+    int found = 0, param_hops = 0;
+    for (size_t budget = 128; st.len && budget && !found; budget--) {
+        TSNode n = lf_tree_unparen(st.items[--st.len]);
+        if (ts_node_is_null(n) || lf_tree_is(n, "lambda") || lf_tree_is(n, "string_content"))
+            continue;
+        if (lf_tree_is(n, "call") && lf_pylock_callee_any(m, n, own)) {
+            found = 1;
+            break;
+        }
+        if (lf_tree_is(n, "identifier")) {
+            const char *name = lf_pysem_intern(m, m->src->text + ts_node_start_byte(n),
+                                               ts_node_end_byte(n) - ts_node_start_byte(n));
+            for (size_t i = 0; i < pids->len && !found; i++)
+                found = pids->items[i] == name;
+            TSNode v = lf_pysem_resolve_value(m, n);
+            if (!ts_node_eq(v, n)) {
+                LF_VEC_PUSH(&st, v);
+                continue;
+            }
+            const lf_pybinding *b =
+                param_hops < 4 ? lf_pysem_binding_at(m, lf_pysem_scope_of(m, n), name, ts_node_start_byte(n)) : NULL;
+            if (b && b->kind == LF_PYBIND_PARAM) {
+                TSNode args[4];
+                param_hops++;
+                size_t na = lf_pylock_param_args(l, b, args, 4);
+                for (size_t i = 0; i < na; i++)
+                    LF_VEC_PUSH(&st, args[i]);
+            }
+            continue;
+        }
+        /* the parts a name is made of: an f-string's interpolations, the
+         * operands of `/` and `+`, the arguments of a join; not a call's callee */
+        if (lf_tree_is(n, "call")) {
+            LF_VEC_PUSH(&st, lf_tree_field(n, "arguments"));
+            continue;
+        }
+        if (lf_tree_is(n, "attribute"))
+            continue;
+        for (uint32_t i = ts_node_named_child_count(n); i-- > 0;)
+            LF_VEC_PUSH(&st, ts_node_named_child(n, i));
+    }
+    LF_VEC_FREE(&st);
+    return found;
+}
+
+static void mark_per_process(lf_pylock *l) {
+    lf_pysem *m = l->m;
+    name_vec pids = {0};
+    collect_pid_names(m, &pids);
+    for (size_t i = 0; i < l->in->keys.len; i++) {
+        lf_pylock_key *k = &l->in->keys.items[i];
+        if (!(k->flags & (LF_LOCK_PID | LF_LOCK_EXCL)))
+            continue;
+        TSNode path = k->key.kind == LF_PKEY_EXPR ? k->key.node
+                      : k->key.kind == LF_PKEY_CALL ? returned_value(m, k->key.scope)
+                                                    : (TSNode){0};
+        if (!ts_node_is_null(path) && named_from_pid(l, &pids, path))
+            k->flags |= LF_LOCK_PER_PROCESS;
+    }
+    LF_VEC_FREE(&pids);
+}
+
+/* Is the removal in an except clause of a try whose body creates the same
+ * lock exclusively in its function (`try: os.open(p, O_CREAT|O_EXCL) except
+ * FileExistsError: ... os.unlink(p)`)? The create's failure is the judgement
+ * that the lock is there: removing it by name from the handler is a takeover
+ * of whatever holds it by then, a blind one when nothing else was looked at
+ * (a waiter's deadline). TS/JS reads the catch of the failed create the same
+ * way (lf_tslock). Returns the create, or null. */
+static TSNode failed_create_of(const lf_pylock *l, const i32_vec *creates, const lf_pylock_event *ev) {
+    lf_pysem *m = l->m;
+    TSNode fn = ev->scope >= 0 ? m->scopes[ev->scope].node : m->root;
+    for (TSNode n = ts_node_parent(ev->node); !ts_node_is_null(n) && !ts_node_eq(n, fn); n = ts_node_parent(n)) {
+        if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "lambda") || lf_tree_is(n, "class_definition"))
+            return (TSNode){0};
+        if (!lf_tree_is(n, "except_clause"))
+            continue;
+        /* only the first handler that catches the create's FileExistsError
+         * runs when the create fails: a later `except OSError:` that removes
+         * the lock rolls back the process's own create after a later step */
+        TSNode tr = ts_node_parent(n), first = {0};
+        for (uint32_t i = 0; i < ts_node_named_child_count(tr) && ts_node_is_null(first); i++) {
+            TSNode c = ts_node_named_child(tr, i);
+            if (lf_tree_is(c, "except_clause") && clause_catches_exists(m, c))
+                first = c;
+        }
+        if (!ts_node_eq(first, n))
+            continue;
+        TSNode body = lf_tree_field(tr, "body");
+        for (size_t i = 0; i < creates->len; i++) {
+            const lf_pylock_event *c = &l->in->events.items[creates->items[i]];
+            if (c->scope == ev->scope && lf_pylock_key_same(l, &l->in->keys.items[c->key].key,
+                                                            &l->in->keys.items[ev->key].key) &&
+                lf_tree_within(c->node, body))
+                return c->node;
+        }
+    }
+    return (TSNode){0};
+}
+
 static lf_pylock *build(lf_pysem *m) {
     lf_pylock *l = lf_xcalloc(1, sizeof *l);
     l->m = m;
@@ -1399,7 +1605,7 @@ static lf_pylock *build(lf_pysem *m) {
             key_mark(l, k, link ? LF_LOCK_SYMLINK : LF_LOCK_EXCL, call);
             /* symlink(str(os.getpid()), p): the link's target holds the pid. */
             TSNode src = lf_pylock_arg(m, call, 0, NULL);
-            if (!ts_node_eq(src, created) && !ts_node_is_null(src) && holds_pid(m, src))
+            if (!ts_node_eq(src, created) && !ts_node_is_null(src) && holds_pid(l, src))
                 key_mark(l, k, LF_LOCK_PID, call);
             l->acquires[scope] = 1;
             add_event(l, LF_PYEV_ACQUIRE, scope, call, k, 0);
@@ -1429,7 +1635,7 @@ static lf_pylock *build(lf_pysem *m) {
             l->acquires[scope] = 1;
             add_event(l, LF_PYEV_ACQUIRE, scope, call, -1, 0);
         }
-        if (write_call(l, call, &t, &data) && !ts_node_is_null(t) && holds_pid(m, data))
+        if (write_call(l, call, &t, &data) && !ts_node_is_null(t) && holds_pid(l, data))
             key_mark(l, key_add_expr(l, t), LF_LOCK_PID, call);
         if (lf_pylock_removal_call(m, call, &t)) {
             int32_t k = key_add_expr(l, t);
@@ -1462,7 +1668,11 @@ static lf_pylock *build(lf_pysem *m) {
                  names_package_lock(m, k->key.binding->target))
             k->flags |= LF_LOCK_PKG;
     }
+    /* before the flags flow (a record is no lock its helpers' parameters
+     * receive) and after (a pid written through a helper) */
+    mark_per_process(l);
     propagate(l);
+    mark_per_process(l);
 
     /* Through the module's functions: removals and judgements of a parameter
      * happen at the call; judgements of fields and module paths too (one level);
@@ -1545,6 +1755,28 @@ static lf_pylock *build(lf_pysem *m) {
         for (size_t i = 0; i < m->n_calls; i++)
             if (callee_of[i] >= 0 && l->acquires[callee_of[i]])
                 add_event(l, LF_PYEV_ACQUIRE, m->calls[i].scope, m->calls[i].node, -1, 1);
+        /* A call of the module's function that probes a pid (`if not
+         * self._is_owner_alive():`) is a probe in the caller: the removal
+         * after it follows a liveness judgement, like one after os.kill(pid, 0)
+         * written inline. Transitively, each function visited once. */
+        unsigned char *probes = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, 1);
+        for (size_t i = 0; i < n_direct; i++)
+            if (l->in->events.items[i].kind == LF_PYEV_PROBE && l->in->events.items[i].scope >= 0)
+                probes[l->in->events.items[i].scope] = 1;
+        for (int changed = 1, rounds = 0; changed && (size_t)rounds <= m->n_scopes; rounds++) {
+            changed = 0;
+            for (size_t i = 0; i < m->n_calls; i++) {
+                int32_t f = callee_of[i], s = m->calls[i].scope;
+                if (f >= 0 && s >= 0 && f != s && probes[f] && !probes[s]) {
+                    probes[s] = 1;
+                    changed = 1;
+                }
+            }
+        }
+        for (size_t i = 0; i < m->n_calls; i++)
+            if (callee_of[i] >= 0 && callee_of[i] != m->calls[i].scope && probes[callee_of[i]])
+                add_event(l, LF_PYEV_PROBE, m->calls[i].scope, m->calls[i].node, -1, 1);
+        free(probes);
     }
     if (l->in->events.len > 1) /* qsort(NULL, 0, ...) is undefined */
         qsort(l->in->events.items, l->in->events.len, sizeof *l->in->events.items, event_cmp);
@@ -1566,6 +1798,11 @@ static lf_pylock *build(lf_pysem *m) {
             int used;
             uint32_t presence_at, content_at; /* position + 1 */
         } *js = lf_xcalloc(cap, sizeof *js);
+        /* the exclusive creates of a key (acquisitions with a key), by event index */
+        i32_vec creates = {0};
+        for (size_t i = 0; i < l->in->events.len; i++)
+            if (l->in->events.items[i].kind == LF_PYEV_ACQUIRE && l->in->events.items[i].key >= 0)
+                LF_VEC_PUSH(&creates, (int32_t)i);
         for (size_t i = 0; i < l->in->events.len; i++) {
             lf_pylock_event *ev = &l->in->events.items[i];
             uint32_t at = ts_node_start_byte(ev->node) + 1;
@@ -1595,9 +1832,14 @@ static lf_pylock *build(lf_pysem *m) {
             uint32_t since = identity_at[ev->scope];
             /* Removed through a helper that probes the pid before removing it. */
             int helper_probe = ev->param >= 0 && (l->in->keys.items[ev->param].flags & LF_LOCK_STALE_REMOVAL);
-            if (probe_at[ev->scope] > since || helper_probe)
+            /* the latest judgement before the removal decides: an age looked
+             * at after the owner was found alive breaks a live holder */
+            if ((probe_at[ev->scope] > since && probe_at[ev->scope] >= js[h].presence_at) || helper_probe)
                 ev->judged = LF_JUDGED_LIVENESS;
             else if (js[h].presence_at > since && !release_path(l, unlock_at, callee_of, ev, at))
+                ev->judged = LF_JUDGED_PRESENCE;
+            else if (!release_path(l, unlock_at, callee_of, ev, at) &&
+                     !ts_node_is_null(ev->failed_create = failed_create_of(l, &creates, ev)))
                 ev->judged = LF_JUDGED_PRESENCE;
             else if (js[h].content_at > since)
                 ev->judged = LF_JUDGED_CONTENT;
@@ -1611,10 +1853,14 @@ static lf_pylock *build(lf_pysem *m) {
                 k->flags |= LF_LOCK_BROKEN;
                 k->broken_at = ev->node;
             }
-            if (ev->judged == LF_JUDGED_PRESENCE)
+            if (ev->judged == LF_JUDGED_PRESENCE && !(k->flags & LF_LOCK_BROKEN_LIVE)) {
+                /* the break that can hit a live holder is the one to name */
                 k->flags |= LF_LOCK_BROKEN_LIVE;
+                k->broken_at = ev->node;
+            }
         }
         free(js);
+        LF_VEC_FREE(&creates);
         free(identity_at);
         free(probe_at);
     }
