@@ -1424,6 +1424,194 @@ static int release_path(const lf_pylock *l, const uint32_t *unlock_at, const int
     return f >= 0 && unlock_at[f] != 0;
 }
 
+/* ---- a lock directory's files, met by a scan of the directory ---- */
+
+/* Follows a path expression to what it is made of: names to their values,
+ * the module's functions to what they return, Path()/str() to their
+ * argument. Bounded. */
+static TSNode follow_path(lf_pylock *l, TSNode e) {
+    lf_pysem *m = l->m;
+    for (int hops = 0; hops < 8 && !ts_node_is_null(e); hops++) {
+        e = lf_tree_unparen(e);
+        if (lf_tree_is(e, "identifier")) {
+            TSNode v = lf_pysem_resolve_value(m, e);
+            if (ts_node_eq(v, e))
+                break;
+            e = v;
+            continue;
+        }
+        if (!lf_tree_is(e, "call"))
+            break;
+        TSNode a0 = lf_pylock_arg(m, e, 0, NULL);
+        if (!ts_node_is_null(a0) && n_positional(e) == 1 && lf_pylock_callee_any(m, e, k_path_wrappers)) {
+            e = a0;
+            continue;
+        }
+        int skip = 0;
+        int32_t f = lf_pylock_local_callee(l, e, &skip);
+        if (f < 0 || m->scopes[f].kind != LF_PYSCOPE_FUNCTION)
+            break;
+        TSNode r = returned_value(m, f);
+        if (ts_node_is_null(r))
+            break;
+        e = r;
+    }
+    return e;
+}
+
+/* `D / name` or `os.path.join(D, name)`: *dir and *name. */
+static int split_dir(lf_pylock *l, TSNode e, TSNode *dir, TSNode *name) {
+    lf_pysem *m = l->m;
+    static const char *const joins[] = {"os.path.join", "posixpath.join", NULL};
+    e = lf_tree_unparen(e);
+    if (lf_tree_is(e, "binary_operator") && lf_tree_is(lf_tree_field(e, "operator"), "/")) {
+        *dir = lf_tree_field(e, "left");
+        *name = lf_tree_field(e, "right");
+        return 1;
+    }
+    if (lf_tree_is(e, "call") && lf_pylock_callee_any(m, e, joins) && n_positional(e) == 2) {
+        *dir = lf_pylock_arg(m, e, 0, NULL);
+        *name = lf_pylock_arg(m, e, 1, NULL);
+        return 1;
+    }
+    return 0;
+}
+
+/* The literal text a name starts (end = 0) or ends (end = 1) with: the
+ * first/last literal part of a string or f-string, after following it. */
+static void literal_end(lf_pylock *l, TSNode name, int end, const char **out, size_t *len) {
+    *out = NULL;
+    *len = 0;
+    TSNode s = follow_path(l, name);
+    if (!lf_tree_is(s, "string"))
+        return;
+    uint32_t n = ts_node_named_child_count(s);
+    for (uint32_t k = 0; k < n; k++) {
+        TSNode part = ts_node_named_child(s, end ? n - 1 - k : k);
+        if (lf_tree_is(part, "string_start") || lf_tree_is(part, "string_end"))
+            continue;
+        if (lf_tree_is(part, "string_content")) {
+            *out = l->m->src->text + ts_node_start_byte(part);
+            *len = ts_node_end_byte(part) - ts_node_start_byte(part);
+        }
+        return; /* an interpolation: nothing literal at that end */
+    }
+}
+
+/* Can a file called `name` match the glob `pat` (its literal prefix before
+ * the first `*` and suffix after the last)? A name not known literally at an
+ * end matches that end. */
+static int name_may_match(lf_pylock *l, TSNode name, const char *pat, size_t plen) {
+    const char *star = memchr(pat, '*', plen);
+    if (!star)
+        return 0; /* one fixed name: the lock's own path, not a scan */
+    const char *last = star;
+    for (const char *q = star; q < pat + plen; q++)
+        if (*q == '*')
+            last = q;
+    size_t pre = (size_t)(star - pat), suf = (size_t)(pat + plen - last - 1);
+    if (memchr(pat, '?', plen) || memchr(pat, '[', plen))
+        return 0;
+    const char *a;
+    size_t n;
+    literal_end(l, name, 0, &a, &n);
+    if (pre && a && !(n >= pre && !memcmp(a, pat, pre)) && !(n < pre && !memcmp(a, pat, n)))
+        return 0;
+    literal_end(l, name, 1, &a, &n);
+    if (suf && a && !(n >= suf && !memcmp(a + n - suf, last + 1, suf)))
+        return 0;
+    if (pre || suf)
+        return 1;
+    return 1; /* `*`: every file of the lock directory */
+}
+
+/* A scan of a directory: `for p in D.glob(pat)` (rglob, sorted()/list()
+ * around it), `glob.glob(os.path.join(D, pat))`. *dir, *pat. */
+static int directory_scan(lf_pylock *l, TSNode it, TSNode *dir, TSNode *pat) {
+    lf_pysem *m = l->m;
+    static const char *const wraps[] = {"sorted", "list", "tuple", NULL};
+    static const char *const globs[] = {"glob.glob", "glob.iglob", NULL};
+    it = lf_tree_unparen(lf_pysem_resolve_value(m, it));
+    for (int hops = 0; hops < 3 && lf_tree_is(it, "call") && lf_pylock_callee_any(m, it, wraps); hops++)
+        it = lf_tree_unparen(lf_pylock_arg(m, it, 0, NULL));
+    if (!lf_tree_is(it, "call"))
+        return 0;
+    if (lf_pylock_callee_any(m, it, globs))
+        return split_dir(l, follow_path(l, lf_pylock_arg(m, it, 0, "pathname")), dir, pat);
+    if (method_is(m, it, "glob") || method_is(m, it, "rglob")) {
+        *dir = receiver(it);
+        *pat = lf_pylock_arg(m, it, 0, "pattern");
+        return !ts_node_is_null(*dir) && !ts_node_is_null(*pat);
+    }
+    return 0;
+}
+
+/* The path expressions a lock key is given (at most max): an expression
+ * key's own, a field's assigned values, a function's returned value. */
+static size_t key_paths(lf_pylock *l, const lf_pkey *k, TSNode *out, size_t max) {
+    size_t n = 0;
+    if (k->kind == LF_PKEY_EXPR)
+        out[n++] = k->node;
+    else if (k->kind == LF_PKEY_CALL && k->scope >= 0)
+        out[n++] = returned_value(l->m, k->scope);
+    else if (k->kind == LF_PKEY_FIELD)
+        for (size_t i = 0; i < l->in->fields.len && n < max; i++) {
+            const field_value *fv = &l->in->fields.items[i];
+            if (fv->name == k->name && (fv->cls == k->scope || field_owner(l, fv->cls, fv->name) == k->scope))
+                out[n++] = fv->value;
+        }
+    return n;
+}
+
+/* A loop over a directory's files whose pattern matches the names of a lock
+ * the module keeps in that directory (`for f in lock_dir.glob("app_*.lock")`
+ * beside `lock_dir / f"app_{digest}.lock"` that it flocks) walks those
+ * locks: the loop variable is that lock, with its uses, so judging or
+ * removing it in a cleanup is judging or removing the lock. */
+static void mark_directory_scans(lf_pylock *l) {
+    lf_pysem *m = l->m;
+    size_t n_keys = l->in->keys.len;
+    for (size_t i = 0; i < m->n_bindings; i++) {
+        const lf_pybinding *b = &m->bindings[i];
+        TSNode dir, pat;
+        if (b->kind != LF_PYBIND_FOR || ts_node_is_null(b->value) || !lf_tree_is(b->target, "identifier") ||
+            !directory_scan(l, b->value, &dir, &pat))
+            continue;
+        pat = lf_tree_unparen(lf_pysem_resolve_value(m, pat));
+        if (!lf_tree_is(pat, "string") || ts_node_named_child_count(pat) != 3 ||
+            !lf_tree_is(ts_node_named_child(pat, 1), "string_content"))
+            continue;
+        TSNode pc = ts_node_named_child(pat, 1);
+        const char *ptext = m->src->text + ts_node_start_byte(pc);
+        size_t plen = ts_node_end_byte(pc) - ts_node_start_byte(pc);
+        lf_pkey dk = lf_pylock_key_of(l, dir);
+        for (size_t j = 0; j < n_keys; j++) {
+            const lf_pylock_key *lk = &l->in->keys.items[j];
+            unsigned uses = lk->flags & LF_LOCK_USES;
+            if (!uses || !lf_pylock_is_lock(lk->flags))
+                continue;
+            TSNode paths[4];
+            size_t np = key_paths(l, &lk->key, paths, 4);
+            for (size_t q = 0; q < np; q++) {
+                TSNode ldir, lname;
+                if (ts_node_is_null(paths[q]) || !split_dir(l, follow_path(l, paths[q]), &ldir, &lname))
+                    continue;
+                lf_pkey lk2 = lf_pylock_key_of(l, ldir);
+                if (!key_eq(m, &lk2, &dk) || !name_may_match(l, lname, ptext, plen))
+                    continue;
+                TSNode why = lk->evidence; /* the lock's own use, for messages */
+                lf_pkey vk;
+                memset(&vk, 0, sizeof vk);
+                vk.kind = LF_PKEY_BIND;
+                vk.binding = b;
+                vk.hash = key_hash(m, &vk);
+                key_mark(l, key_add(l, &vk), uses, ts_node_is_null(why) ? b->value : why);
+                break;
+            }
+        }
+    }
+}
+
 /* Per-process names. The pids a module handles are the values it probes
  * (`os.kill(x, ...)`, `psutil.pid_exists(x)`, `psutil.Process(x)`) and its
  * own (`os.getpid()`, `os.getppid()`). A path whose name is made from one
@@ -1669,8 +1857,10 @@ static lf_pylock *build(lf_pysem *m) {
             k->flags |= LF_LOCK_PKG;
     }
     /* before the flags flow (a record is no lock its helpers' parameters
-     * receive) and after (a pid written through a helper) */
+     * receive, nor a scan of its directory) and after (a pid written through
+     * a helper) */
     mark_per_process(l);
+    mark_directory_scans(l);
     propagate(l);
     mark_per_process(l);
 

@@ -31,3 +31,10 @@ def watch(parent_pid: int) -> None:
     write_record(parent_pid, os.getpid())
     if not psutil.pid_exists(parent_pid):
         remove_record(parent_pid)
+
+
+def cleanup_orphans() -> None:
+    for rec in WATCHERS.glob("*.json"):
+        data = json.loads(rec.read_text())
+        if not psutil.pid_exists(data["parent_pid"]):
+            rec.unlink()
