@@ -39,6 +39,9 @@ struct lf_pylock_internal {
     /* (class scope, method name) -> function scope */
     int32_t *methods;
     size_t methods_cap;
+    /* the module's calls of each function, grouped by callee scope (indices
+     * into m->calls, calls_at[f] .. calls_at[f + 1]); null until built */
+    int32_t *calls_at, *calls_by;
 };
 
 /* ---- small helpers ---- */
@@ -622,7 +625,11 @@ size_t lf_pylock_param_args(lf_pylock *l, const lf_pybinding *param, TSNode *out
         return 0;
     int stat = is_staticmethod(m, param->scope);
     size_t n = 0;
-    for (size_t i = 0; i < m->n_calls && n < max; i++) {
+    const struct lf_pylock_internal *in = l->in;
+    size_t first = in->calls_at ? (size_t)in->calls_at[param->scope] : 0;
+    size_t end = in->calls_at ? (size_t)in->calls_at[param->scope + 1] : m->n_calls;
+    for (size_t j = first; j < end && n < max; j++) {
+        size_t i = in->calls_at ? (size_t)in->calls_by[j] : j;
         int skip = 0;
         if (lf_pylock_local_callee(l, m->calls[i].node, &skip) != param->scope)
             continue;
@@ -924,9 +931,8 @@ static unsigned lock_call(lf_pysem *m, TSNode call, TSNode *handle, int *unlock)
  * writing f"{pid}"): a pid file written through a helper is still one. At
  * most a few parameters are followed (each asks every call of the module), so
  * the cost stays bounded per write. */
-static int holds_pid(lf_pylock *l, TSNode expr) {
+static int holds_call(lf_pylock *l, TSNode expr, const char *const *getpid) {
     lf_pysem *m = l->m;
-    static const char *const getpid[] = {"os.getpid", NULL};
     LF_VEC(TSNode) stack = {0};
     LF_VEC_PUSH(&stack, expr);
     int found = 0, param_hops = 0;
@@ -966,6 +972,19 @@ static int holds_pid(lf_pylock *l, TSNode expr) {
     }
     LF_VEC_FREE(&stack);
     return found;
+}
+
+static int holds_pid(lf_pylock *l, TSNode expr) {
+    static const char *const getpid[] = {"os.getpid", NULL};
+    return holds_call(l, expr, getpid);
+}
+
+/* Does the expression hold a reading of the clock (`time.time()`,
+ * `datetime.now().isoformat()`, a name or parameter bound to one)? */
+static int holds_clock(lf_pylock *l, TSNode expr) {
+    static const char *const clocks[] = {"time.time", "time.time_ns", "datetime.datetime.now",
+                                         "datetime.datetime.utcnow", "datetime.datetime.today", NULL};
+    return holds_call(l, expr, clocks);
 }
 
 /* A write of data into a path: *path, *data. */
@@ -1043,6 +1062,23 @@ static int judge_call(lf_pylock *l, TSNode call, TSNode *target) {
         return i == 8 ? 3 : i >= 6 ? 2 : 1; /* read_text, read_bytes read the contents; readlink the target */
     }
     return 0;
+}
+
+TSNode lf_pylock_content_read(lf_pylock *l, TSNode call) {
+    lf_pysem *m = l->m;
+    static const char *const loads[] = {"json.load", "pickle.load", "tomllib.load", "yaml.safe_load", "yaml.load",
+                                        NULL};
+    static const char *const reads[] = {"read", "readline", "readlines", NULL};
+    TSNode t = {0};
+    if (!lf_tree_is(call, "call"))
+        return t;
+    if (judge_call(l, call, &t) == 2)
+        return t;
+    if (lf_pylock_callee_any(m, call, loads))
+        return handle_path(l, lf_pylock_arg(m, call, 0, NULL));
+    if (method_index(m, method_attr(call), reads) >= 0)
+        return handle_path(l, receiver(call));
+    return (TSNode){0};
 }
 
 /* Does the expression hold a string literal naming /proc (`"/proc"`,
@@ -1778,6 +1814,23 @@ static lf_pylock *build(lf_pysem *m) {
         int skip = 0;
         callee_of[i] = lf_pylock_local_callee(l, m->calls[i].node, &skip);
     }
+    /* Calls grouped by callee (one counting pass), so that asking what the
+     * callers pass for a parameter costs that function's calls, not the
+     * module's: a write's data is followed into parameters per write. */
+    l->in->calls_at = lf_xcalloc(m->n_scopes + 2, sizeof *l->in->calls_at);
+    l->in->calls_by = lf_xmalloc((m->n_calls ? m->n_calls : 1) * sizeof *l->in->calls_by);
+    for (size_t i = 0; i < m->n_calls; i++)
+        if (callee_of[i] >= 0)
+            l->in->calls_at[callee_of[i] + 1]++;
+    for (size_t f = 0; f < m->n_scopes; f++)
+        l->in->calls_at[f + 1] += l->in->calls_at[f];
+    {
+        int32_t *fill = lf_xcalloc(m->n_scopes + 1, sizeof *fill);
+        for (size_t i = 0; i < m->n_calls; i++)
+            if (callee_of[i] >= 0)
+                l->in->calls_by[l->in->calls_at[callee_of[i]] + fill[callee_of[i]]++] = (int32_t)i;
+        free(fill);
+    }
     for (size_t i = 0; i < m->n_calls; i++) {
         const lf_pycall *c = &m->calls[i];
         TSNode call = c->node, t, data;
@@ -1823,8 +1876,20 @@ static lf_pylock *build(lf_pysem *m) {
             l->acquires[scope] = 1;
             add_event(l, LF_PYEV_ACQUIRE, scope, call, -1, 0);
         }
-        if (write_call(l, call, &t, &data) && !ts_node_is_null(t) && holds_pid(l, data))
-            key_mark(l, key_add_expr(l, t), LF_LOCK_PID, call);
+        if (write_call(l, call, &t, &data) && !ts_node_is_null(t)) {
+            if (holds_pid(l, data))
+                key_mark(l, key_add_expr(l, t), LF_LOCK_PID, call);
+            /* a time written in by two functions: the holder refreshes it
+             * (a heartbeat), the acquire is not the only writer */
+            if (holds_clock(l, data)) {
+                int32_t k = key_add_expr(l, t);
+                lf_pylock_key *key = &l->in->keys.items[k];
+                if (!key->stamped_in)
+                    key->stamped_in = scope + 1;
+                else if (key->stamped_in != scope + 1)
+                    key_mark(l, k, LF_LOCK_REFRESHED, call);
+            }
+        }
         if (lf_pylock_removal_call(m, call, &t)) {
             int32_t k = key_add_expr(l, t);
             key_mark(l, k, LF_LOCK_REMOVED, call);
@@ -2088,6 +2153,8 @@ void lf_pylock_free(lf_pylock *l) {
     LF_VEC_FREE(&l->in->fields);
     free(l->in->table);
     free(l->in->methods);
+    free(l->in->calls_at);
+    free(l->in->calls_by);
     free(l->in);
     free(l->acquires);
     free(l);
