@@ -925,13 +925,13 @@ static unsigned lock_call(lf_pysem *m, TSNode call, TSNode *handle, int *unlock)
     return 0;
 }
 
-/* Does the expression hold this process's pid (`os.getpid()`, `str(os.getpid())`,
- * a name bound to one, a format of one)? A parameter holds what the module's
+/* Does the expression hold a call of one of `names` (this process's pid:
+ * `os.getpid()`, `str(os.getpid())`, a name bound to one, a format of one)? A parameter holds what the module's
  * calls pass for it (`_write(pid=os.getpid())` for `def _write(self, pid)`
  * writing f"{pid}"): a pid file written through a helper is still one. At
  * most a few parameters are followed (each asks every call of the module), so
  * the cost stays bounded per write. */
-static int holds_call(lf_pylock *l, TSNode expr, const char *const *getpid) {
+static int holds_call(lf_pylock *l, TSNode expr, const char *const *names) {
     lf_pysem *m = l->m;
     LF_VEC(TSNode) stack = {0};
     LF_VEC_PUSH(&stack, expr);
@@ -940,7 +940,7 @@ static int holds_call(lf_pylock *l, TSNode expr, const char *const *getpid) {
     while (stack.len && !found && budget) {
         budget--;
         TSNode n = stack.items[--stack.len];
-        if (lf_tree_is(n, "call") && lf_pylock_callee_any(m, n, getpid)) {
+        if (lf_tree_is(n, "call") && lf_pylock_callee_any(m, n, names)) {
             found = 1;
             break;
         }
@@ -1556,9 +1556,7 @@ static int name_may_match(lf_pylock *l, TSNode name, const char *pat, size_t ple
     literal_end(l, name, 1, &a, &n);
     if (suf && a && !(n >= suf && !memcmp(a + n - suf, last + 1, suf)))
         return 0;
-    if (pre || suf)
-        return 1;
-    return 1; /* `*`: every file of the lock directory */
+    return 1; /* a bare `*` matches every file of the lock directory */
 }
 
 /* A scan of a directory: `for p in D.glob(pat)` (rglob, sorted()/list()
