@@ -82,8 +82,11 @@ static char *lock_name(const lf_pylock *l, const lf_source *src, const lf_pylock
     const lf_pkey *k = &l->keys[ev->key].key;
     if (k->kind == LF_PKEY_FIELD)
         return lf_xasprintf("self.%s", k->name);
-    if (k->kind == LF_PKEY_EXPR)
-        return lf_py_short(src, k->node);
+    TSNode path = lf_pylock_key_path(l, k);
+    if (!ts_node_is_null(path))
+        return lf_py_short(src, path);
+    if (k->kind == LF_PKEY_CALL && k->scope >= 0)
+        return lf_xasprintf("the path %s() returns", l->m->scopes[k->scope].name);
     return lf_py_short(src, ts_node_is_null(ev->target) ? ev->node : ev->target);
 }
 
@@ -107,6 +110,14 @@ static char *message(const lf_pylock *l, const lf_source *src, const lf_pylock_e
                            call, what);
         break;
     case V_PRESENCE:
+        if (!ts_node_is_null(ev->failed_create)) {
+            msg = lf_xasprintf("%s removes the lock %s by name in the handler of its failed exclusive create (line "
+                               "%u): the failure only says that someone holds the lock, so the removal deletes "
+                               "whatever holds it by then, a live holder or a successor, and two holders run at "
+                               "once (every platform)",
+                               call, what, lf_py_line(src, ev->failed_create));
+            break;
+        }
         msg = lf_xasprintf("%s removes the lock %s by name after looking at it (existence, stat or age): nothing "
                            "binds the removal to what was judged, so a lock another process took in between is "
                            "deleted and two holders run at once (every platform)",
@@ -241,15 +252,27 @@ static void decide(lf_pylock *l, const unsigned char *stops_owner, unsigned char
      * its generator's yield, are two bugs; the break's other branches are
      * the same one). */
     unsigned char *seen = lf_xcalloc(ns, 1);
+    /* A function that breaks the lock after a pid probe and, when the owner
+     * looks alive, on its age (or blindly) has its finding at the second: the
+     * break that takes a live holder's lock. */
+    unsigned char *live_break = lf_xcalloc(ns, 1);
+    for (size_t i = 0; i < l->n_events; i++)
+        if (report[i] && judge(l, &l->events[i]) == V_PRESENCE && !after_yield(m, &l->events[i]))
+            live_break[l->events[i].scope] = 1;
     for (size_t i = 0; i < l->n_events; i++) {
         if (!report[i])
             continue;
+        if (live_break[l->events[i].scope] && judge(l, &l->events[i]) == V_LIVENESS && !after_yield(m, &l->events[i])) {
+            report[i] = 0;
+            continue;
+        }
         unsigned bit = judge(l, &l->events[i]) == V_RELEASE || after_yield(m, &l->events[i]) ? 2u : 1u;
         if (seen[l->events[i].scope] & bit)
             report[i] = 0;
         seen[l->events[i].scope] |= (unsigned char)bit;
     }
     free(seen);
+    free(live_break);
     free(identity_at);
     free(cover);
 }
@@ -275,6 +298,50 @@ static unsigned char *after_stop(lf_pylock *l) {
     return out;
 }
 
+/* One finding per root bug, with its other sites named: per reported
+ * removal in a helper, the calls of that helper whose removal is not
+ * reported again (`__del__` calling `self.remove()`, a breaker calling it
+ * after its judgement), as "f (line N)", at most four. One pass over the
+ * events: each unreported call goes to the first reported removal of the
+ * function it calls. */
+static char **callers_of_reported(lf_pylock *l, const lf_source *src, const unsigned char *report) {
+    lf_pysem *m = l->m;
+    size_t ns = m->n_scopes ? m->n_scopes : 1;
+    char **out = lf_xcalloc(l->n_events ? l->n_events : 1, sizeof *out);
+    int32_t *first = lf_xmalloc(ns * sizeof *first); /* scope -> its first reported removal, or -1 */
+    unsigned char *count = lf_xcalloc(l->n_events ? l->n_events : 1, 1);
+    for (size_t s = 0; s < ns; s++)
+        first[s] = -1;
+    for (size_t i = 0; i < l->n_events; i++)
+        if (report[i] && l->events[i].scope >= 0 && first[l->events[i].scope] < 0)
+            first[l->events[i].scope] = (int32_t)i;
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_pylock_event *ev = &l->events[i];
+        if (report[i] || ev->kind != LF_PYEV_REMOVE || !ev->via_helper || ev->scope < 0)
+            continue;
+        int skip = 0;
+        int32_t f = lf_pylock_local_callee(l, ev->node, &skip);
+        if (f < 0 || f == ev->scope || first[f] < 0)
+            continue;
+        int32_t r = first[f];
+        if (count[r] >= 4 || (i > 0 && ts_node_eq(l->events[i - 1].node, ev->node) && !report[i - 1] &&
+                              l->events[i - 1].kind == LF_PYEV_REMOVE))
+            continue; /* one call removing two keys is one site */
+        const lf_pyscope *sc = &m->scopes[ev->scope];
+        const char *name = sc->kind == LF_PYSCOPE_MODULE                  ? "module level"
+                           : sc->kind == LF_PYSCOPE_LAMBDA || !sc->name || !*sc->name ? "a lambda"
+                                                                             : sc->name;
+        char *prev = out[r];
+        out[r] = prev ? lf_xasprintf("%s, %s (line %u)", prev, name, lf_py_line(src, ev->node))
+                      : lf_xasprintf("%s (line %u)", name, lf_py_line(src, ev->node));
+        free(prev);
+        count[r]++;
+    }
+    free(count);
+    free(first);
+    return out;
+}
+
 static void run(lf_check_ctx *ctx) {
     if (lf_ctx_is_ts(ctx)) {
         lf301_ts_run(ctx);
@@ -289,17 +356,25 @@ static void run(lf_check_ctx *ctx) {
     unsigned char *stops_owner = after_stop(l);
     unsigned char *report = lf_xcalloc(l->n_events, 1);
     decide(l, stops_owner, report);
+    char **callers = callers_of_reported(l, lf_ctx_source(ctx), report);
     for (size_t i = 0; i < l->n_events; i++) {
         if (!report[i])
             continue;
         const lf_pylock_event *ev = &l->events[i];
         char *msg = message(l, lf_ctx_source(ctx), ev, judge(l, ev));
+        if (msg && callers[i]) {
+            char *with = lf_xasprintf("%s; also reached from %s (the same bug, not reported again)", msg, callers[i]);
+            free(msg);
+            msg = with;
+        }
+        free(callers[i]);
         if (msg) {
             lf_ctx_emit(ctx, ev->node, msg, SIZE_MAX);
             lf_ctx_witness(ctx, lf_wit_removal_py(l, ev));
         }
         free(msg);
     }
+    free(callers);
     free(report);
     free(stops_owner);
 }

@@ -7,7 +7,14 @@
  * limit (not against another mtime: that is a freshness check). Reported when p
  * is a lock by use (lf_pylock): created exclusively, flocked, holding a pid,
  * given to a lock class or helper, or passed by a caller that holds it as a
- * lock. Ages of caches and logs are not locks, whatever they are called. */
+ * lock. Ages of caches and logs are not locks, whatever they are called.
+ *
+ * The same judgement read from a time recorded in the lock (`time.time() -
+ * float(lock.read_text().split("|")[1]) > 60`, `now - data["ts"]` of a
+ * json.load of it) is reported too, unless the module writes a time into the
+ * lock from a second function (the holder refreshes it: a heartbeat). A name
+ * bound more than once (in a try and its handler, or unpacked from a tuple)
+ * carries each of its earlier values. */
 #include "lf_ts.h"
 #include <stdlib.h>
 #include <string.h>
@@ -53,11 +60,47 @@ typedef struct operand_facts {
     TSNode mtime_path; /* first mtime read */
     int mtimes;        /* how many */
     int clock;
+    TSNode record_path; /* first path whose contents are read (a recorded time) */
 } operand_facts;
 
+typedef LF_VEC(TSNode) node_vec;
+
+/* A name the model cannot pin to one value (`age` bound in a try and again
+ * in its handler, `age = 0.0` after a FileNotFoundError): every assignment of
+ * it in the use's function before the use is a value it may hold, and an age
+ * read on any of those paths is an age the comparison judges (the value
+ * lf_pysem_resolve_value already picked is not pushed twice). */
+static void push_earlier_values(lf_pysem *m, TSNode use, TSNode resolved, node_vec *stack) {
+    int32_t scope = lf_pysem_scope_of(m, use);
+    uint32_t at = ts_node_start_byte(use);
+    const char *name = lf_pysem_intern(m, m->src->text + ts_node_start_byte(use),
+                                       ts_node_end_byte(use) - ts_node_start_byte(use));
+    size_t nb = 0;
+    const lf_pybinding *const *bs = lf_pysem_bindings_of(m, scope, name, &nb);
+    for (size_t i = 0; i < nb && i < 16; i++) {
+        const lf_pybinding *b = bs[i];
+        if (b->scope != scope || (b->kind != LF_PYBIND_ASSIGN && b->kind != LF_PYBIND_WALRUS) ||
+            ts_node_start_byte(b->target) >= at)
+            continue;
+        TSNode v = b->value;
+        /* `pid, stamp = lock.read_text().split("|")`: an unpacked name holds
+         * a part of the right-hand side */
+        if (ts_node_is_null(v) && b->stmt >= 0) {
+            TSNode st = m->stmts[b->stmt].node;
+            TSNode as = lf_tree_is(st, "expression_statement") ? ts_node_named_child(st, 0) : st;
+            if (lf_tree_is(as, "assignment"))
+                v = lf_tree_field(as, "right");
+        }
+        if (ts_node_is_null(v) || ts_node_eq(lf_tree_unparen(v), resolved))
+            continue;
+        LF_VEC_PUSH(stack, v);
+    }
+}
+
 /* What an operand reads, following names to their values (each at most once). */
-static void scan_operand(lf_pysem *m, TSNode op, operand_facts *f) {
-    LF_VEC(TSNode) stack = {0};
+static void scan_operand(lf_pylock *l, TSNode op, operand_facts *f) {
+    lf_pysem *m = l->m;
+    node_vec stack = {0};
     LF_VEC_PUSH(&stack, op);
     size_t budget = 256 + m->n_bindings; /* nodes and hops: bounded, so never loops */
     while (stack.len && budget) {
@@ -75,10 +118,17 @@ static void scan_operand(lf_pysem *m, TSNode op, operand_facts *f) {
             f->clock = 1;
             continue;
         }
+        TSNode rec = lf_pylock_content_read(l, n);
+        if (!ts_node_is_null(rec)) {
+            if (ts_node_is_null(f->record_path))
+                f->record_path = rec;
+            continue;
+        }
         if (lf_tree_is(n, "identifier")) {
             TSNode v = lf_pysem_resolve_value(m, n);
             if (!ts_node_eq(v, n))
                 LF_VEC_PUSH(&stack, v);
+            push_earlier_values(m, n, v, &stack);
             continue;
         }
         for (uint32_t i = ts_node_named_child_count(n); i-- > 0;)
@@ -93,11 +143,34 @@ typedef struct walk {
     lf_pylock *l;
 } walk;
 
+/* A lock judged stale by the time its acquirer wrote into it. Reported when
+ * the module breaks or takes over that lock (removes it, or writes it again)
+ * and no second function writes a time into it: the holder never refreshes
+ * the record, so one that merely runs long or is paused loses its lock. A
+ * heartbeat the holder rewrites is a liveness signal, not this bug. */
+static lf_walk_action recorded_age(walk *w, TSNode cmp_node, TSNode path) {
+    unsigned fl = lf_pylock_flags_of(w->l, path);
+    if (!lf_pylock_is_lock(fl) || (fl & LF_LOCK_REFRESHED) || !(fl & (LF_LOCK_REMOVED | LF_LOCK_PID | LF_LOCK_EXCL)))
+        return LF_WALK_SKIP;
+    const lf_source *src = lf_ctx_source(w->ctx);
+    char *cmp = lf_py_short(src, cmp_node);
+    char *p = lf_py_short(src, path);
+    char *msg = lf_xasprintf("%s judges the lock %s stale by the time recorded in it, which its holder never "
+                             "refreshes: a holder that runs long or is merely paused (stopped, descheduled, stalled "
+                             "on I/O) loses a lock it still holds, and two holders run at once (every platform)",
+                             cmp, p);
+    lf_ctx_emit(w->ctx, cmp_node, msg, SIZE_MAX);
+    lf_ctx_witness(w->ctx, lf_wit_stale_age_py(w->l, cmp_node, path));
+    free(msg);
+    free(cmp);
+    free(p);
+    return LF_WALK_SKIP;
+}
+
 static lf_walk_action visit(TSNode n, void *ud) {
     walk *w = ud;
     if (!lf_tree_is(n, "comparison_operator"))
         return LF_WALK_CONTINUE;
-    lf_pysem *m = w->m;
     operand_facts all;
     memset(&all, 0, sizeof all);
     int with_mtime = 0, without_mtime = 0;
@@ -105,9 +178,11 @@ static lf_walk_action visit(TSNode n, void *ud) {
     for (uint32_t i = 0; i < k; i++) {
         operand_facts f;
         memset(&f, 0, sizeof f);
-        scan_operand(m, lf_tree_child(n, i), &f);
+        scan_operand(w->l, lf_tree_child(n, i), &f);
         if (f.mtimes && !all.mtimes)
             all.mtime_path = f.mtime_path;
+        if (ts_node_is_null(all.record_path))
+            all.record_path = f.record_path;
         all.mtimes += f.mtimes;
         all.clock |= f.clock;
         if (f.mtimes)
@@ -115,6 +190,10 @@ static lf_walk_action visit(TSNode n, void *ud) {
         else
             without_mtime++;
     }
+    /* A time recorded in the lock (`time.time() - float(parts[1]) > 60`,
+     * `now - data["timestamp"]`) against the clock. */
+    if (!all.mtimes && all.clock && !ts_node_is_null(all.record_path))
+        return recorded_age(w, n, all.record_path);
     /* An age: the mtime against a clock, or one mtime against a limit. Two mtimes
      * compared with no clock is a freshness check. */
     if (!all.mtimes || (!all.clock && (all.mtimes > 1 || !without_mtime)))

@@ -40,6 +40,9 @@ struct lf_pylock_internal {
     /* (class scope, method name) -> function scope */
     int32_t *methods;
     size_t methods_cap;
+    /* the module's calls of each function, grouped by callee scope (indices
+     * into m->calls, calls_at[f] .. calls_at[f + 1]); null until built */
+    int32_t *calls_at, *calls_by;
 };
 
 /* ---- small helpers ---- */
@@ -464,6 +467,12 @@ unsigned lf_pylock_flags_of(lf_pylock *l, TSNode expr) {
 int lf_pylock_is_lock(unsigned flags) {
     if (!(flags & LF_LOCK_USES) || (flags & LF_LOCK_PKG))
         return 0;
+    /* A file named after a pid (`.sessions/<pid>.json`, a watcher's
+     * `{parent_pid}.json`, an atomic write's `f"{target}.{os.getpid()}.tmp"`
+     * opened O_EXCL) is one process's: no other process contends for that
+     * name, so it excludes no one, however it is written or created. */
+    if ((flags & LF_LOCK_PER_PROCESS) && !(flags & LF_LOCK_USES & ~(LF_LOCK_PID | LF_LOCK_EXCL)))
+        return 0;
     /* A pid file that nothing reads or looks at excludes no one: a process
      * announcing its pid (for an operator or a monitor) holds no lock,
      * whatever it removes. */
@@ -599,6 +608,14 @@ static TSNode returned_value(lf_pysem *m, int32_t f) {
     return found;
 }
 
+TSNode lf_pylock_key_path(const lf_pylock *l, const lf_pkey *k) {
+    if (k->kind == LF_PKEY_EXPR)
+        return k->node;
+    if (k->kind == LF_PKEY_CALL && k->scope >= 0)
+        return returned_value(l->m, k->scope);
+    return (TSNode){0};
+}
+
 /* Is the function a @staticmethod (called as `self.f(x)`, it has no self)? */
 static int is_staticmethod(lf_pysem *m, int32_t f) {
     TSNode dd = ts_node_parent(m->scopes[f].node);
@@ -635,7 +652,11 @@ size_t lf_pylock_param_args(lf_pylock *l, const lf_pybinding *param, TSNode *out
         return 0;
     int stat = is_staticmethod(m, param->scope);
     size_t n = 0;
-    for (size_t i = 0; i < m->n_calls && n < max; i++) {
+    const struct lf_pylock_internal *in = l->in;
+    size_t first = in->calls_at ? (size_t)in->calls_at[param->scope] : 0;
+    size_t end = in->calls_at ? (size_t)in->calls_at[param->scope + 1] : m->n_calls;
+    for (size_t j = first; j < end && n < max; j++) {
+        size_t i = in->calls_at ? (size_t)in->calls_by[j] : j;
         int skip = 0;
         if (lf_pylock_local_callee(l, m->calls[i].node, &skip) != param->scope)
             continue;
@@ -931,25 +952,44 @@ static unsigned lock_call(lf_pysem *m, TSNode call, TSNode *handle, int *unlock)
     return 0;
 }
 
-/* Does the expression hold this process's pid (`os.getpid()`, `str(os.getpid())`,
- * a name bound to one, a format of one)? */
-static int holds_pid(lf_pysem *m, TSNode expr) {
-    static const char *const getpid[] = {"os.getpid", NULL};
+/* Does the expression hold a call of one of `names` (this process's pid:
+ * `os.getpid()`, `str(os.getpid())`, a name bound to one, a format of one)? A parameter holds what the module's
+ * calls pass for it (`_write(pid=os.getpid())` for `def _write(self, pid)`
+ * writing f"{pid}"): a pid file written through a helper is still one. At
+ * most a few parameters are followed (each asks every call of the module), so
+ * the cost stays bounded per write. */
+static int holds_call(lf_pylock *l, TSNode expr, const char *const *names) {
+    lf_pysem *m = l->m;
     LF_VEC(TSNode) stack = {0};
     LF_VEC_PUSH(&stack, expr);
-    int found = 0;
+    int found = 0, param_hops = 0;
     size_t budget = 64 + m->n_bindings;
     while (stack.len && !found && budget) {
         budget--;
         TSNode n = stack.items[--stack.len];
-        if (lf_tree_is(n, "call") && lf_pylock_callee_any(m, n, getpid)) {
+        if (lf_tree_is(n, "call") && lf_pylock_callee_any(m, n, names)) {
             found = 1;
             break;
         }
         if (lf_tree_is(n, "identifier")) {
             TSNode v = lf_pysem_resolve_value(m, n);
-            if (!ts_node_eq(v, n))
+            if (!ts_node_eq(v, n)) {
                 LF_VEC_PUSH(&stack, v);
+                continue;
+            }
+            const lf_pybinding *b =
+                param_hops < 4 ? lf_pysem_binding_at(m, lf_pysem_scope_of(m, n),
+                                                     lf_pysem_intern(m, m->src->text + ts_node_start_byte(n),
+                                                                     ts_node_end_byte(n) - ts_node_start_byte(n)),
+                                                     ts_node_start_byte(n))
+                               : NULL;
+            if (b && b->kind == LF_PYBIND_PARAM) {
+                TSNode args[4];
+                param_hops++;
+                size_t na = lf_pylock_param_args(l, b, args, 4);
+                for (size_t i = 0; i < na; i++)
+                    LF_VEC_PUSH(&stack, args[i]);
+            }
             continue;
         }
         if (lf_tree_is(n, "lambda") || lf_tree_is(n, "function_definition"))
@@ -959,6 +999,19 @@ static int holds_pid(lf_pysem *m, TSNode expr) {
     }
     LF_VEC_FREE(&stack);
     return found;
+}
+
+static int holds_pid(lf_pylock *l, TSNode expr) {
+    static const char *const getpid[] = {"os.getpid", NULL};
+    return holds_call(l, expr, getpid);
+}
+
+/* Does the expression hold a reading of the clock (`time.time()`,
+ * `datetime.now().isoformat()`, a name or parameter bound to one)? */
+static int holds_clock(lf_pylock *l, TSNode expr) {
+    static const char *const clocks[] = {"time.time", "time.time_ns", "datetime.datetime.now",
+                                         "datetime.datetime.utcnow", "datetime.datetime.today", NULL};
+    return holds_call(l, expr, clocks);
 }
 
 /* A write of data into a path: *path, *data. */
@@ -974,6 +1027,16 @@ static int write_call(lf_pylock *l, TSNode call, TSNode *path, TSNode *data) {
     if (lf_pylock_callee_any(m, call, dumps)) {
         *path = handle_path(l, lf_pylock_arg(m, call, 1, "fp"));
         *data = lf_pylock_arg(m, call, 0, "obj");
+        return !ts_node_is_null(*path) && !ts_node_is_null(*data);
+    }
+    /* print(sys.argv[0], os.getpid(), file=f): the record is every argument */
+    static const char *const print[] = {"print", NULL};
+    if (lf_pylock_callee_any(m, call, print)) {
+        TSNode file = lf_pylock_arg(m, call, UINT32_MAX, "file");
+        if (ts_node_is_null(file))
+            return 0;
+        *path = handle_path(l, file);
+        *data = lf_tree_field(call, "arguments");
         return !ts_node_is_null(*path) && !ts_node_is_null(*data);
     }
     static const char *const writes[] = {"write_text", "write_bytes", "write", "writelines", NULL};
@@ -1028,6 +1091,23 @@ static int judge_call(lf_pylock *l, TSNode call, TSNode *target) {
     return 0;
 }
 
+TSNode lf_pylock_content_read(lf_pylock *l, TSNode call) {
+    lf_pysem *m = l->m;
+    static const char *const loads[] = {"json.load", "pickle.load", "tomllib.load", "yaml.safe_load", "yaml.load",
+                                        NULL};
+    static const char *const reads[] = {"read", "readline", "readlines", NULL};
+    TSNode t = {0};
+    if (!lf_tree_is(call, "call"))
+        return t;
+    if (judge_call(l, call, &t) == 2)
+        return t;
+    if (lf_pylock_callee_any(m, call, loads))
+        return handle_path(l, lf_pylock_arg(m, call, 0, NULL));
+    if (method_index(m, method_attr(call), reads) >= 0)
+        return handle_path(l, receiver(call));
+    return (TSNode){0};
+}
+
 /* Does the expression hold a string literal naming /proc (`"/proc"`,
  * f"/proc/{pid}", os.path.join("/proc", pid))? A bounded scan of its nodes. */
 static int mentions_proc(lf_pysem *m, TSNode e) {
@@ -1049,9 +1129,40 @@ static int mentions_proc(lf_pysem *m, TSNode e) {
     return 0;
 }
 
+/* Does a command (a string, a format of one, a list of words) start by
+ * running pgrep or pidof? The first string literal part found in a bounded
+ * pre-order scan is the command's start. */
+static int runs_pid_lookup(lf_pysem *m, TSNode e) {
+    TSNode stack[32];
+    size_t n = 0;
+    if (!ts_node_is_null(e))
+        stack[n++] = e;
+    for (size_t seen = 0; n && seen < 64; seen++) {
+        TSNode x = stack[--n];
+        if (lf_tree_is(x, "string_content")) {
+            const char *a = m->src->text + ts_node_start_byte(x);
+            size_t len = ts_node_end_byte(x) - ts_node_start_byte(x);
+            while (len && (*a == ' ' || *a == '\t'))
+                a++, len--;
+            return (len >= 5 && (!memcmp(a, "pgrep", 5) || !memcmp(a, "pidof", 5)) &&
+                    (len == 5 || a[5] == ' ' || a[5] == '\t'));
+        }
+        for (uint32_t i = ts_node_named_child_count(x); i-- > 0 && n < 32;)
+            stack[n++] = ts_node_named_child(x, i);
+    }
+    return 0;
+}
+
 /* A liveness probe of a pid: os.kill(pid, 0), psutil.pid_exists(pid),
- * psutil.Process(pid), or an existence test of its /proc entry. */
+ * psutil.Process(pid), an existence test of its /proc entry, or a command
+ * that looks processes up (`pgrep name`, `pidof name` through subprocess or
+ * os.popen: a recorded pid absent from its output is judged dead). */
 static int is_probe(lf_pysem *m, TSNode call) {
+    static const char *const shells[] = {"subprocess.run",         "subprocess.call",       "subprocess.check_call",
+                                         "subprocess.check_output", "subprocess.getoutput", "subprocess.getstatusoutput",
+                                         "subprocess.Popen",        "os.popen",              NULL};
+    if (lf_pylock_callee_any(m, call, shells))
+        return runs_pid_lookup(m, lf_pylock_arg(m, call, 0, NULL));
     static const char *const kill[] = {"os.kill", NULL};
     static const char *const psutil[] = {"psutil.pid_exists", "psutil.Process", NULL};
     static const char *const exists[] = {"os.path.exists", "os.path.isdir", "os.path.lexists", NULL};
@@ -1142,6 +1253,30 @@ static int names_package_lock(lf_pysem *m, TSNode expr) {
     return found;
 }
 
+/* Does the except clause catch what a failed exclusive create raises
+ * (FileExistsError or a base of it; a bare except)? */
+static int clause_catches_exists(lf_pysem *m, TSNode c) {
+    static const char *const catches[] = {"FileExistsError", "OSError", "IOError", "EnvironmentError", "os.error",
+                                          "Exception", "BaseException", NULL};
+    TSNode v = lf_tree_field(c, "value");
+    if (ts_node_is_null(v)) {
+        TSNode first = lf_tree_child(c, 0);
+        if (ts_node_is_null(first) || lf_tree_is(first, "block"))
+            return 1;
+        v = first;
+    }
+    if (lf_tree_is(v, "as_pattern"))
+        v = ts_node_named_child(v, 0);
+    v = lf_tree_unparen(v);
+    if (lf_tree_is(v, "tuple")) {
+        for (uint32_t j = 0; j < lf_tree_child_count(v); j++)
+            if (lf_str_in_list(lf_pysem_qualname(m, lf_tree_child(v, j)), catches))
+                return 1;
+        return 0;
+    }
+    return lf_str_in_list(lf_pysem_qualname(m, v), catches);
+}
+
 /* Is the statement inside a try whose handlers catch what a failed exclusive
  * create raises (FileExistsError and its bases)? Then the code relies on the
  * create's exclusivity: a lock. An unguarded `os.mkdir(d)` just makes a
@@ -1209,8 +1344,6 @@ static int create_failure_handled(lf_pysem *m, int32_t s, TSNode created) {
 }
 
 static int create_failure_handled_by(lf_pysem *m, int32_t s, const name_vec *names) {
-    static const char *const catches[] = {"FileExistsError", "OSError", "IOError", "EnvironmentError", "os.error",
-                                          "Exception", "BaseException", NULL};
     for (; s >= 0; s = m->stmts[s].parent) {
         int32_t p = m->stmts[s].parent;
         if (p < 0)
@@ -1235,23 +1368,8 @@ static int create_failure_handled_by(lf_pysem *m, int32_t s, const name_vec *nam
             }
             if (only_pass || handler_renames(m, c, names))
                 continue;
-            TSNode v = lf_tree_field(c, "value");
-            if (ts_node_is_null(v)) {
-                TSNode first = lf_tree_child(c, 0);
-                if (ts_node_is_null(first) || lf_tree_is(first, "block"))
-                    return 1;
-                v = first;
-            }
-            if (lf_tree_is(v, "as_pattern"))
-                v = ts_node_named_child(v, 0);
-            v = lf_tree_unparen(v);
-            if (lf_tree_is(v, "tuple")) {
-                for (uint32_t j = 0; j < lf_tree_child_count(v); j++)
-                    if (lf_str_in_list(lf_pysem_qualname(m, lf_tree_child(v, j)), catches))
-                        return 1;
-            } else if (lf_str_in_list(lf_pysem_qualname(m, v), catches)) {
+            if (clause_catches_exists(m, c))
                 return 1;
-            }
         }
     }
     return 0;
@@ -1433,6 +1551,316 @@ static int release_path(const lf_pylock *l, const uint32_t *unlock_at, const int
     return f >= 0 && unlock_at[f] != 0;
 }
 
+/* ---- a lock directory's files, met by a scan of the directory ---- */
+
+/* Follows a path expression to what it is made of: names to their values,
+ * the module's functions to what they return, Path()/str() to their
+ * argument. Bounded. */
+static TSNode follow_path(lf_pylock *l, TSNode e) {
+    lf_pysem *m = l->m;
+    for (int hops = 0; hops < 8 && !ts_node_is_null(e); hops++) {
+        e = lf_tree_unparen(e);
+        if (lf_tree_is(e, "identifier")) {
+            TSNode v = lf_pysem_resolve_value(m, e);
+            if (ts_node_eq(v, e))
+                break;
+            e = v;
+            continue;
+        }
+        if (!lf_tree_is(e, "call"))
+            break;
+        TSNode a0 = lf_pylock_arg(m, e, 0, NULL);
+        if (!ts_node_is_null(a0) && n_positional(e) == 1 && lf_pylock_callee_any(m, e, k_path_wrappers)) {
+            e = a0;
+            continue;
+        }
+        int skip = 0;
+        int32_t f = lf_pylock_local_callee(l, e, &skip);
+        if (f < 0 || m->scopes[f].kind != LF_PYSCOPE_FUNCTION)
+            break;
+        TSNode r = returned_value(m, f);
+        if (ts_node_is_null(r))
+            break;
+        e = r;
+    }
+    return e;
+}
+
+/* `D / name` or `os.path.join(D, name)`: *dir and *name. */
+static int split_dir(lf_pylock *l, TSNode e, TSNode *dir, TSNode *name) {
+    lf_pysem *m = l->m;
+    static const char *const joins[] = {"os.path.join", "posixpath.join", NULL};
+    e = lf_tree_unparen(e);
+    if (lf_tree_is(e, "binary_operator") && lf_tree_is(lf_tree_field(e, "operator"), "/")) {
+        *dir = lf_tree_field(e, "left");
+        *name = lf_tree_field(e, "right");
+        return 1;
+    }
+    if (lf_tree_is(e, "call") && lf_pylock_callee_any(m, e, joins) && n_positional(e) == 2) {
+        *dir = lf_pylock_arg(m, e, 0, NULL);
+        *name = lf_pylock_arg(m, e, 1, NULL);
+        return 1;
+    }
+    return 0;
+}
+
+/* The literal text a name starts (end = 0) or ends (end = 1) with: the
+ * first/last literal part of a string or f-string, after following it. */
+static void literal_end(lf_pylock *l, TSNode name, int end, const char **out, size_t *len) {
+    *out = NULL;
+    *len = 0;
+    TSNode s = follow_path(l, name);
+    if (!lf_tree_is(s, "string"))
+        return;
+    uint32_t n = ts_node_named_child_count(s);
+    for (uint32_t k = 0; k < n; k++) {
+        TSNode part = ts_node_named_child(s, end ? n - 1 - k : k);
+        if (lf_tree_is(part, "string_start") || lf_tree_is(part, "string_end"))
+            continue;
+        if (lf_tree_is(part, "string_content")) {
+            *out = l->m->src->text + ts_node_start_byte(part);
+            *len = ts_node_end_byte(part) - ts_node_start_byte(part);
+        }
+        return; /* an interpolation: nothing literal at that end */
+    }
+}
+
+/* Can a file called `name` match the glob `pat` (its literal prefix before
+ * the first `*` and suffix after the last)? A name not known literally at an
+ * end matches that end. */
+static int name_may_match(lf_pylock *l, TSNode name, const char *pat, size_t plen) {
+    const char *star = memchr(pat, '*', plen);
+    if (!star)
+        return 0; /* one fixed name: the lock's own path, not a scan */
+    const char *last = star;
+    for (const char *q = star; q < pat + plen; q++)
+        if (*q == '*')
+            last = q;
+    size_t pre = (size_t)(star - pat), suf = (size_t)(pat + plen - last - 1);
+    if (memchr(pat, '?', plen) || memchr(pat, '[', plen))
+        return 0;
+    const char *a;
+    size_t n;
+    literal_end(l, name, 0, &a, &n);
+    if (pre && a && !(n >= pre && !memcmp(a, pat, pre)) && !(n < pre && !memcmp(a, pat, n)))
+        return 0;
+    literal_end(l, name, 1, &a, &n);
+    if (suf && a && !(n >= suf && !memcmp(a + n - suf, last + 1, suf)))
+        return 0;
+    return 1; /* a bare `*` matches every file of the lock directory */
+}
+
+/* A scan of a directory: `for p in D.glob(pat)` (rglob, sorted()/list()
+ * around it), `glob.glob(os.path.join(D, pat))`. *dir, *pat. */
+static int directory_scan(lf_pylock *l, TSNode it, TSNode *dir, TSNode *pat) {
+    lf_pysem *m = l->m;
+    static const char *const wraps[] = {"sorted", "list", "tuple", NULL};
+    static const char *const globs[] = {"glob.glob", "glob.iglob", NULL};
+    it = lf_tree_unparen(lf_pysem_resolve_value(m, it));
+    for (int hops = 0; hops < 3 && lf_tree_is(it, "call") && lf_pylock_callee_any(m, it, wraps); hops++)
+        it = lf_tree_unparen(lf_pylock_arg(m, it, 0, NULL));
+    if (!lf_tree_is(it, "call"))
+        return 0;
+    if (lf_pylock_callee_any(m, it, globs))
+        return split_dir(l, follow_path(l, lf_pylock_arg(m, it, 0, "pathname")), dir, pat);
+    if (method_is(m, it, "glob") || method_is(m, it, "rglob")) {
+        *dir = receiver(it);
+        *pat = lf_pylock_arg(m, it, 0, "pattern");
+        return !ts_node_is_null(*dir) && !ts_node_is_null(*pat);
+    }
+    return 0;
+}
+
+/* The path expressions a lock key is given (at most max): an expression
+ * key's own, a field's assigned values, a function's returned value. */
+static size_t key_paths(lf_pylock *l, const lf_pkey *k, TSNode *out, size_t max) {
+    size_t n = 0;
+    if (k->kind == LF_PKEY_EXPR)
+        out[n++] = k->node;
+    else if (k->kind == LF_PKEY_CALL && k->scope >= 0)
+        out[n++] = returned_value(l->m, k->scope);
+    else if (k->kind == LF_PKEY_FIELD)
+        for (size_t i = 0; i < l->in->fields.len && n < max; i++) {
+            const field_value *fv = &l->in->fields.items[i];
+            if (fv->name == k->name && (fv->cls == k->scope || field_owner(l, fv->cls, fv->name) == k->scope))
+                out[n++] = fv->value;
+        }
+    return n;
+}
+
+/* A loop over a directory's files whose pattern matches the names of a lock
+ * the module keeps in that directory (`for f in lock_dir.glob("app_*.lock")`
+ * beside `lock_dir / f"app_{digest}.lock"` that it flocks) walks those
+ * locks: the loop variable is that lock, with its uses, so judging or
+ * removing it in a cleanup is judging or removing the lock. */
+static void mark_directory_scans(lf_pylock *l) {
+    lf_pysem *m = l->m;
+    size_t n_keys = l->in->keys.len;
+    for (size_t i = 0; i < m->n_bindings; i++) {
+        const lf_pybinding *b = &m->bindings[i];
+        TSNode dir, pat;
+        if (b->kind != LF_PYBIND_FOR || ts_node_is_null(b->value) || !lf_tree_is(b->target, "identifier") ||
+            !directory_scan(l, b->value, &dir, &pat))
+            continue;
+        pat = lf_tree_unparen(lf_pysem_resolve_value(m, pat));
+        if (!lf_tree_is(pat, "string") || ts_node_named_child_count(pat) != 3 ||
+            !lf_tree_is(ts_node_named_child(pat, 1), "string_content"))
+            continue;
+        TSNode pc = ts_node_named_child(pat, 1);
+        const char *ptext = m->src->text + ts_node_start_byte(pc);
+        size_t plen = ts_node_end_byte(pc) - ts_node_start_byte(pc);
+        lf_pkey dk = lf_pylock_key_of(l, dir);
+        for (size_t j = 0; j < n_keys; j++) {
+            const lf_pylock_key *lk = &l->in->keys.items[j];
+            unsigned uses = lk->flags & LF_LOCK_USES;
+            if (!uses || !lf_pylock_is_lock(lk->flags))
+                continue;
+            TSNode paths[4];
+            size_t np = key_paths(l, &lk->key, paths, 4);
+            for (size_t q = 0; q < np; q++) {
+                TSNode ldir, lname;
+                if (ts_node_is_null(paths[q]) || !split_dir(l, follow_path(l, paths[q]), &ldir, &lname))
+                    continue;
+                lf_pkey lk2 = lf_pylock_key_of(l, ldir);
+                if (!key_eq(m, &lk2, &dk) || !name_may_match(l, lname, ptext, plen))
+                    continue;
+                TSNode why = lk->evidence; /* the lock's own use, for messages */
+                lf_pkey vk;
+                memset(&vk, 0, sizeof vk);
+                vk.kind = LF_PKEY_BIND;
+                vk.binding = b;
+                vk.hash = key_hash(m, &vk);
+                key_mark(l, key_add(l, &vk), uses, ts_node_is_null(why) ? b->value : why);
+                break;
+            }
+        }
+    }
+}
+
+/* Per-process names. The pids a module handles are the values it probes
+ * (`os.kill(x, ...)`, `psutil.pid_exists(x)`, `psutil.Process(x)`) and its
+ * own (`os.getpid()`, `os.getppid()`). A path whose name is made from one
+ * (`WATCHER_DIR / f"{pid}.json"`, directly or through the module's function
+ * returning it for a parameter the callers fill with a probed pid) names one
+ * process's record, never a name contenders share. (name_vec: above.) */
+static void collect_pid_names(lf_pysem *m, name_vec *out) {
+    static const char *const takes_pid[] = {"os.kill", "os.killpg", "psutil.pid_exists", "psutil.Process", NULL};
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode call = m->calls[i].node;
+        if (!lf_pylock_callee_any(m, call, takes_pid))
+            continue;
+        TSNode a = lf_tree_unparen(lf_pylock_arg(m, call, 0, "pid"));
+        if (lf_tree_is(a, "identifier"))
+            LF_VEC_PUSH(out, lf_pysem_intern(m, m->src->text + ts_node_start_byte(a),
+                                             ts_node_end_byte(a) - ts_node_start_byte(a)));
+    }
+}
+
+static int named_from_pid(lf_pylock *l, const name_vec *pids, TSNode path) {
+    lf_pysem *m = l->m;
+    static const char *const own[] = {"os.getpid", "os.getppid", NULL};
+    LF_VEC(TSNode) st = {0};
+    LF_VEC_PUSH(&st, path);
+    int found = 0, param_hops = 0;
+    for (size_t budget = 128; st.len && budget && !found; budget--) {
+        TSNode n = lf_tree_unparen(st.items[--st.len]);
+        if (ts_node_is_null(n) || lf_tree_is(n, "lambda") || lf_tree_is(n, "string_content"))
+            continue;
+        if (lf_tree_is(n, "call") && lf_pylock_callee_any(m, n, own)) {
+            found = 1;
+            break;
+        }
+        if (lf_tree_is(n, "identifier")) {
+            const char *name = lf_pysem_intern(m, m->src->text + ts_node_start_byte(n),
+                                               ts_node_end_byte(n) - ts_node_start_byte(n));
+            for (size_t i = 0; i < pids->len && !found; i++)
+                found = pids->items[i] == name;
+            TSNode v = lf_pysem_resolve_value(m, n);
+            if (!ts_node_eq(v, n)) {
+                LF_VEC_PUSH(&st, v);
+                continue;
+            }
+            const lf_pybinding *b =
+                param_hops < 4 ? lf_pysem_binding_at(m, lf_pysem_scope_of(m, n), name, ts_node_start_byte(n)) : NULL;
+            if (b && b->kind == LF_PYBIND_PARAM) {
+                TSNode args[4];
+                param_hops++;
+                size_t na = lf_pylock_param_args(l, b, args, 4);
+                for (size_t i = 0; i < na; i++)
+                    LF_VEC_PUSH(&st, args[i]);
+            }
+            continue;
+        }
+        /* the parts a name is made of: an f-string's interpolations, the
+         * operands of `/` and `+`, the arguments of a join; not a call's callee */
+        if (lf_tree_is(n, "call")) {
+            LF_VEC_PUSH(&st, lf_tree_field(n, "arguments"));
+            continue;
+        }
+        if (lf_tree_is(n, "attribute"))
+            continue;
+        for (uint32_t i = ts_node_named_child_count(n); i-- > 0;)
+            LF_VEC_PUSH(&st, ts_node_named_child(n, i));
+    }
+    LF_VEC_FREE(&st);
+    return found;
+}
+
+static void mark_per_process(lf_pylock *l) {
+    lf_pysem *m = l->m;
+    name_vec pids = {0};
+    collect_pid_names(m, &pids);
+    for (size_t i = 0; i < l->in->keys.len; i++) {
+        lf_pylock_key *k = &l->in->keys.items[i];
+        if (!(k->flags & (LF_LOCK_PID | LF_LOCK_EXCL)))
+            continue;
+        TSNode path = k->key.kind == LF_PKEY_EXPR ? k->key.node
+                      : k->key.kind == LF_PKEY_CALL ? returned_value(m, k->key.scope)
+                                                    : (TSNode){0};
+        if (!ts_node_is_null(path) && named_from_pid(l, &pids, path))
+            k->flags |= LF_LOCK_PER_PROCESS;
+    }
+    LF_VEC_FREE(&pids);
+}
+
+/* Is the removal in an except clause of a try whose body creates the same
+ * lock exclusively in its function (`try: os.open(p, O_CREAT|O_EXCL) except
+ * FileExistsError: ... os.unlink(p)`)? The create's failure is the judgement
+ * that the lock is there: removing it by name from the handler is a takeover
+ * of whatever holds it by then, a blind one when nothing else was looked at
+ * (a waiter's deadline). TS/JS reads the catch of the failed create the same
+ * way (lf_tslock). Returns the create, or null. */
+static TSNode failed_create_of(const lf_pylock *l, const i32_vec *creates, const lf_pylock_event *ev) {
+    lf_pysem *m = l->m;
+    TSNode fn = ev->scope >= 0 ? m->scopes[ev->scope].node : m->root;
+    for (TSNode n = ts_node_parent(ev->node); !ts_node_is_null(n) && !ts_node_eq(n, fn); n = ts_node_parent(n)) {
+        if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "lambda") || lf_tree_is(n, "class_definition"))
+            return (TSNode){0};
+        if (!lf_tree_is(n, "except_clause"))
+            continue;
+        /* only the first handler that catches the create's FileExistsError
+         * runs when the create fails: a later `except OSError:` that removes
+         * the lock rolls back the process's own create after a later step */
+        TSNode tr = ts_node_parent(n), first = {0};
+        for (uint32_t i = 0; i < ts_node_named_child_count(tr) && ts_node_is_null(first); i++) {
+            TSNode c = ts_node_named_child(tr, i);
+            if (lf_tree_is(c, "except_clause") && clause_catches_exists(m, c))
+                first = c;
+        }
+        if (!ts_node_eq(first, n))
+            continue;
+        TSNode body = lf_tree_field(tr, "body");
+        for (size_t i = 0; i < creates->len; i++) {
+            const lf_pylock_event *c = &l->in->events.items[creates->items[i]];
+            if (c->scope == ev->scope && lf_pylock_key_same(l, &l->in->keys.items[c->key].key,
+                                                            &l->in->keys.items[ev->key].key) &&
+                lf_tree_within(c->node, body))
+                return c->node;
+        }
+    }
+    return (TSNode){0};
+}
+
 static lf_pylock *build(lf_pysem *m) {
     lf_pylock *l = lf_xcalloc(1, sizeof *l);
     l->m = m;
@@ -1473,6 +1901,23 @@ static lf_pylock *build(lf_pysem *m) {
         int skip = 0;
         callee_of[i] = lf_pylock_local_callee(l, m->calls[i].node, &skip);
     }
+    /* Calls grouped by callee (one counting pass), so that asking what the
+     * callers pass for a parameter costs that function's calls, not the
+     * module's: a write's data is followed into parameters per write. */
+    l->in->calls_at = lf_xcalloc(m->n_scopes + 2, sizeof *l->in->calls_at);
+    l->in->calls_by = lf_xmalloc((m->n_calls ? m->n_calls : 1) * sizeof *l->in->calls_by);
+    for (size_t i = 0; i < m->n_calls; i++)
+        if (callee_of[i] >= 0)
+            l->in->calls_at[callee_of[i] + 1]++;
+    for (size_t f = 0; f < m->n_scopes; f++)
+        l->in->calls_at[f + 1] += l->in->calls_at[f];
+    {
+        int32_t *fill = lf_xcalloc(m->n_scopes + 1, sizeof *fill);
+        for (size_t i = 0; i < m->n_calls; i++)
+            if (callee_of[i] >= 0)
+                l->in->calls_by[l->in->calls_at[callee_of[i]] + fill[callee_of[i]]++] = (int32_t)i;
+        free(fill);
+    }
     for (size_t i = 0; i < m->n_calls; i++) {
         const lf_pycall *c = &m->calls[i];
         TSNode call = c->node, t, data;
@@ -1488,7 +1933,7 @@ static lf_pylock *build(lf_pysem *m) {
             key_mark(l, k, link ? LF_LOCK_SYMLINK : LF_LOCK_EXCL, call);
             /* symlink(str(os.getpid()), p): the link's target holds the pid. */
             TSNode src = lf_pylock_arg(m, call, 0, NULL);
-            if (!ts_node_eq(src, created) && !ts_node_is_null(src) && holds_pid(m, src))
+            if (!ts_node_eq(src, created) && !ts_node_is_null(src) && holds_pid(l, src))
                 key_mark(l, k, LF_LOCK_PID, call);
             l->acquires[scope] = 1;
             add_event(l, LF_PYEV_ACQUIRE, scope, call, k, 0);
@@ -1518,8 +1963,20 @@ static lf_pylock *build(lf_pysem *m) {
             l->acquires[scope] = 1;
             add_event(l, LF_PYEV_ACQUIRE, scope, call, -1, 0);
         }
-        if (write_call(l, call, &t, &data) && !ts_node_is_null(t) && holds_pid(m, data))
-            key_mark(l, key_add_expr(l, t), LF_LOCK_PID, call);
+        if (write_call(l, call, &t, &data) && !ts_node_is_null(t)) {
+            if (holds_pid(l, data))
+                key_mark(l, key_add_expr(l, t), LF_LOCK_PID, call);
+            /* a time written in by two functions: the holder refreshes it
+             * (a heartbeat), the acquire is not the only writer */
+            if (holds_clock(l, data)) {
+                int32_t k = key_add_expr(l, t);
+                lf_pylock_key *key = &l->in->keys.items[k];
+                if (!key->stamped_in)
+                    key->stamped_in = scope + 1;
+                else if (key->stamped_in != scope + 1)
+                    key_mark(l, k, LF_LOCK_REFRESHED, call);
+            }
+        }
         if (lf_pylock_removal_call(m, call, &t)) {
             int32_t k = key_add_expr(l, t);
             key_mark(l, k, LF_LOCK_REMOVED, call);
@@ -1551,7 +2008,13 @@ static lf_pylock *build(lf_pysem *m) {
                  names_package_lock(m, k->key.binding->target))
             k->flags |= LF_LOCK_PKG;
     }
+    /* before the flags flow (a record is no lock its helpers' parameters
+     * receive, nor a scan of its directory) and after (a pid written through
+     * a helper) */
+    mark_per_process(l);
+    mark_directory_scans(l);
     propagate(l);
+    mark_per_process(l);
 
     /* Through the module's functions: removals and judgements of a parameter
      * happen at the call; judgements of fields and module paths too (one level);
@@ -1634,6 +2097,28 @@ static lf_pylock *build(lf_pysem *m) {
         for (size_t i = 0; i < m->n_calls; i++)
             if (callee_of[i] >= 0 && l->acquires[callee_of[i]])
                 add_event(l, LF_PYEV_ACQUIRE, m->calls[i].scope, m->calls[i].node, -1, 1);
+        /* A call of the module's function that probes a pid (`if not
+         * self._is_owner_alive():`) is a probe in the caller: the removal
+         * after it follows a liveness judgement, like one after os.kill(pid, 0)
+         * written inline. Transitively, each function visited once. */
+        unsigned char *probes = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, 1);
+        for (size_t i = 0; i < n_direct; i++)
+            if (l->in->events.items[i].kind == LF_PYEV_PROBE && l->in->events.items[i].scope >= 0)
+                probes[l->in->events.items[i].scope] = 1;
+        for (int changed = 1, rounds = 0; changed && (size_t)rounds <= m->n_scopes; rounds++) {
+            changed = 0;
+            for (size_t i = 0; i < m->n_calls; i++) {
+                int32_t f = callee_of[i], s = m->calls[i].scope;
+                if (f >= 0 && s >= 0 && f != s && probes[f] && !probes[s]) {
+                    probes[s] = 1;
+                    changed = 1;
+                }
+            }
+        }
+        for (size_t i = 0; i < m->n_calls; i++)
+            if (callee_of[i] >= 0 && callee_of[i] != m->calls[i].scope && probes[callee_of[i]])
+                add_event(l, LF_PYEV_PROBE, m->calls[i].scope, m->calls[i].node, -1, 1);
+        free(probes);
     }
     if (l->in->events.len > 1) /* qsort(NULL, 0, ...) is undefined */
         qsort(l->in->events.items, l->in->events.len, sizeof *l->in->events.items, event_cmp);
@@ -1655,6 +2140,11 @@ static lf_pylock *build(lf_pysem *m) {
             int used;
             uint32_t presence_at, content_at; /* position + 1 */
         } *js = lf_xcalloc(cap, sizeof *js);
+        /* the exclusive creates of a key (acquisitions with a key), by event index */
+        i32_vec creates = {0};
+        for (size_t i = 0; i < l->in->events.len; i++)
+            if (l->in->events.items[i].kind == LF_PYEV_ACQUIRE && l->in->events.items[i].key >= 0)
+                LF_VEC_PUSH(&creates, (int32_t)i);
         for (size_t i = 0; i < l->in->events.len; i++) {
             lf_pylock_event *ev = &l->in->events.items[i];
             uint32_t at = ts_node_start_byte(ev->node) + 1;
@@ -1684,9 +2174,14 @@ static lf_pylock *build(lf_pysem *m) {
             uint32_t since = identity_at[ev->scope];
             /* Removed through a helper that probes the pid before removing it. */
             int helper_probe = ev->param >= 0 && (l->in->keys.items[ev->param].flags & LF_LOCK_STALE_REMOVAL);
-            if (probe_at[ev->scope] > since || helper_probe)
+            /* the latest judgement before the removal decides: an age looked
+             * at after the owner was found alive breaks a live holder */
+            if ((probe_at[ev->scope] > since && probe_at[ev->scope] >= js[h].presence_at) || helper_probe)
                 ev->judged = LF_JUDGED_LIVENESS;
             else if (js[h].presence_at > since && !release_path(l, unlock_at, callee_of, ev, at))
+                ev->judged = LF_JUDGED_PRESENCE;
+            else if (!release_path(l, unlock_at, callee_of, ev, at) &&
+                     !ts_node_is_null(ev->failed_create = failed_create_of(l, &creates, ev)))
                 ev->judged = LF_JUDGED_PRESENCE;
             else if (js[h].content_at > since)
                 ev->judged = LF_JUDGED_CONTENT;
@@ -1700,10 +2195,14 @@ static lf_pylock *build(lf_pysem *m) {
                 k->flags |= LF_LOCK_BROKEN;
                 k->broken_at = ev->node;
             }
-            if (ev->judged == LF_JUDGED_PRESENCE)
+            if (ev->judged == LF_JUDGED_PRESENCE && !(k->flags & LF_LOCK_BROKEN_LIVE)) {
+                /* the break that can hit a live holder is the one to name */
                 k->flags |= LF_LOCK_BROKEN_LIVE;
+                k->broken_at = ev->node;
+            }
         }
         free(js);
+        LF_VEC_FREE(&creates);
         free(identity_at);
         free(probe_at);
     }
@@ -1741,6 +2240,8 @@ void lf_pylock_free(lf_pylock *l) {
     LF_VEC_FREE(&l->in->fields);
     free(l->in->table);
     free(l->in->methods);
+    free(l->in->calls_at);
+    free(l->in->calls_by);
     free(l->in);
     free(l->acquires);
     free(l);

@@ -86,6 +86,8 @@ enum {
     LF_LOCK_SYMLINK = 1u << 14,        /* created as a symlink, the failure handled */
     LF_LOCK_READLINK = 1u << 15,       /* its link target read (os.readlink): an owner read back */
     LF_LOCK_AGED = 1u << 16,           /* its mtime read (getmtime, a stat's st_mtime/st_ctime): an age */
+    LF_LOCK_REFRESHED = 1u << 18,      /* a clock reading written into it by two functions: a heartbeat */
+    LF_LOCK_PER_PROCESS = 1u << 17,    /* its name is made from a pid (`f"{pid}.json"`): one process's file */
 };
 
 /* How a removal was judged beforehand in its function. */
@@ -103,6 +105,7 @@ typedef struct lf_pylock_key {
     TSNode evidence;     /* the first use that made it a lock (for messages) */
     unsigned evidence_flag;
     TSNode broken_at;    /* a judged removal (LF_LOCK_BROKEN) */
+    int32_t stamped_in;  /* the first function writing a clock reading into it, + 1 (0: none) */
 } lf_pylock_key;
 
 /* ---- events ---- */
@@ -125,6 +128,7 @@ typedef struct lf_pylock_event {
     lf_pylock_judged judged; /* REMOVE: how it was judged before, in its function */
     int32_t param;  /* REMOVE/JUDGE through a helper: the helper's parameter key, else -1 */
     TSNode target;  /* REMOVE: the path expression removed (the argument, through a helper) */
+    TSNode failed_create; /* REMOVE judged PRESENCE in the handler of this failed exclusive create, else null */
 } lf_pylock_event;
 
 typedef struct lf_pylock {
@@ -153,6 +157,13 @@ int lf_pylock_key_same(const lf_pylock *l, const lf_pkey *a, const lf_pkey *b);
 /* The path a file handle or descriptor was opened from (`f` from
  * `with open(P) as f`, `fd = os.open(P)`, `open(P)` itself), or null. */
 TSNode lf_pylock_handle_path(lf_pylock *l, TSNode handle);
+/* The path expression a key names, for messages: an EXPR key's expression,
+ * what the function of a CALL key returns (`STATE / "server.pid"` for
+ * `_pid_file()`); null for fields and parameters. */
+TSNode lf_pylock_key_path(const lf_pylock *l, const lf_pkey *k);
+/* The path a call reads the contents of (`p.read_text()`, `open(p).read()`,
+ * `json.load(f)` of a handle opened from p), or null. */
+TSNode lf_pylock_content_read(lf_pylock *l, TSNode call);
 /* Flags of the key an expression names (0 when unknown). */
 unsigned lf_pylock_flags_of(lf_pylock *l, TSNode expr);
 /* Is the node a plain string literal (one content part, no interpolation or
