@@ -251,8 +251,8 @@ async function rmOwned(file, options) {
 // A judgement's identity is of what the module saw: a read opens the path,
 // fstats and reads that descriptor (the content judged is that object's);
 // a stat is the module's own stat (statSync follows a symlink, lstatSync does
-// not: each kept as written). A symlink at the path is not remembered (its
-// removal removes the link, not what was read through it): removed by name.
+// not: each kept as written). A symlink at the path binds the link itself
+// (the removal removes the link, not what was read through it).
 
 /** resolved path -> { big, dev, ino, size, mtime, ctime, pin } */
 const judged = new Map();
@@ -308,19 +308,29 @@ function keep(key, rec) {
 }
 
 // Remember `rec` (the object the module judged, pin: a descriptor on it or
-// null) for `file`, unless a symlink sits at the path. Never fails the
-// judgement it follows: a failure here leaves nothing remembered.
+// null) for `file`. Never fails the judgement it follows. What is remembered
+// is always what was judged, never what is at the path now: when the path is
+// already gone or names another object, the removal then finds it changed
+// (or missing) and removes nothing. A symlink at the path is the one
+// exception: the removal removes the link, not what was read or stated
+// through it, so the link itself (lstat) is what gets bound.
 function judgedObject(file, rec, pin) {
+  const key = path.resolve(file);
   try {
-    const lst = fs.lstatSync(file, { bigint: rec.big });
-    if (lst.isSymbolicLink()) throw new Error('symlink');
-    if (pin !== null && process.platform !== 'win32' && lst.dev === rec.dev && lst.ino === rec.ino) {
+    let lst = null;
+    try {
+      lst = fs.lstatSync(file, { bigint: rec.big });
+    } catch { /* gone since: rec stands, and binds the removal to nothing there */ }
+    if (lst !== null && lst.isSymbolicLink()) {
+      rec = identityOf(lst, rec.big);
+    } else if (lst !== null && pin !== null && process.platform !== 'win32' && lst.dev === rec.dev &&
+               lst.ino === rec.ino) {
       rec.pin = pin; // the path still names what was judged: hold its inode
       pin = null;
     }
-    keep(path.resolve(file), rec);
+    keep(key, rec);
   } catch {
-    unjudge(path.resolve(file)); // an older judgement of the path no longer stands
+    unjudge(key); // cannot happen short of running out of memory: judge nothing rather than something else
   } finally {
     if (pin !== null) { try { fs.closeSync(pin); } catch { /* closed */ } }
   }
@@ -419,6 +429,74 @@ async function lstatJudged(file, options) {
   return judgeStat(file, options, await fs.promises.lstat(file, options));
 }
 
+// The check-rename-verify of a judged removal, run while the path still
+// names the judged object: 'removed', 'changed', 'missing', or 'unknown' (a
+// directory the call does not remove: the fs call fails as it does).
+function removeIfStill(p, key, rec, directories) {
+  let st;
+  try {
+    st = fs.lstatSync(p, { bigint: rec.big });
+  } catch (e) {
+    if (e.code === 'ENOENT') return 'missing';
+    throw e;
+  }
+  if (!sameJudged(st, rec, false)) return 'changed';
+  if (st.isDirectory() && !directories) return 'unknown';
+  const q = quarantineName(key);
+  try {
+    fs.renameSync(p, q);
+  } catch (e) {
+    if (e.code === 'ENOENT') return 'missing';
+    throw e;
+  }
+  let qst = null;
+  try {
+    qst = fs.lstatSync(q, { bigint: rec.big });
+  } catch { /* gone from under us: nothing to put back */ }
+  if (qst !== null && sameJudged(qst, rec, true)) {
+    if (qst.isDirectory()) fs.rmSync(q, { recursive: true, force: true });
+    else fs.unlinkSync(q);
+    return 'removed';
+  }
+  if (qst !== null) putBack(q, p);
+  return 'changed';
+}
+
+// Run `fn` while holding the breakers' lock of `key`: a sibling lock file
+// taken the way acquireLockSync takes one (an owner record, reclaimed only
+// from a dead owner). Every process that judged the same stale lock then
+// checks and renames it in turn, so none of them can rename aside the lock a
+// faster one has just let a successor create (between one's check and its
+// rename, the others wait): what is left is a holder's own release racing a
+// breaker's check, a window of a few system calls. Not taken in time
+// (another breaker stuck alive): 'changed', nothing removed, and the module's
+// create fails into its "held" path. The breakers' lock cannot be made at
+// all (a read-only directory): the check runs without it, as the release
+// does.
+function serialized(key, fn) {
+  const bl = path.join(path.dirname(key), `.${path.basename(key)}.lockrt-break`);
+  const deadline = Date.now() + 2000;
+  let delay = 1;
+  let got = false;
+  for (;;) {
+    try {
+      got = tryAcquire(bl);
+    } catch {
+      return fn();
+    }
+    if (got) break;
+    const left = deadline - Date.now();
+    if (left <= 0) return 'changed';
+    Atomics.wait(napCell, 0, 0, Math.min(delay, left));
+    delay = Math.min(delay * 2, 20);
+  }
+  try {
+    return fn();
+  } finally {
+    try { releaseIfOwnedSync(bl); } catch { /* its owner record stays, reclaimable once we exit */ }
+  }
+}
+
 /**
  * Remove `file` only if it is still the object last judged there.
  * 'removed'; 'changed': another object, or the judged one changed since, is
@@ -440,26 +518,8 @@ function removeJudgedSync(file, directories) {
       if (e.code === 'ENOENT') return 'missing';
       throw e;
     }
-    if (!sameJudged(st, rec, false)) return 'changed';
-    if (st.isDirectory() && !directories) return 'unknown'; // unlink/rm of a directory fails as fs does
-    const q = quarantineName(key);
-    try {
-      fs.renameSync(p, q);
-    } catch (e) {
-      if (e.code === 'ENOENT') return 'missing';
-      throw e;
-    }
-    let qst = null;
-    try {
-      qst = fs.lstatSync(q, { bigint: rec.big });
-    } catch { /* gone from under us: nothing to put back */ }
-    if (qst !== null && sameJudged(qst, rec, true)) {
-      if (qst.isDirectory()) fs.rmSync(q, { recursive: true, force: true });
-      else fs.unlinkSync(q);
-      return 'removed';
-    }
-    if (qst !== null) putBack(q, p);
-    return 'changed';
+    if (!sameJudged(st, rec, false)) return 'changed'; // most losers of a race stop here, no lock taken
+    return serialized(key, () => removeIfStill(p, key, rec, directories));
   } finally {
     unjudge(key); // one judgement, one removal; the pin held the inode until now
   }

@@ -186,7 +186,7 @@ test("this process's own create forgets what was judged at the path", () => {
   assert.deepEqual(entries(dir), []);
 });
 
-test('a symlink at the lock path is not remembered: removed by name, its target kept', () => {
+test('a symlink at the lock path binds the link: removed while it is that link, its target kept', () => {
   const dir = scratch();
   const target = path.join(dir, 'target');
   const file = path.join(dir, 'j.lock');
@@ -195,6 +195,37 @@ test('a symlink at the lock path is not remembered: removed by name, its target 
   assert.equal(lockrt.readFileJudgedSync(file, 'utf8'), '42');
   lockrt.unlinkJudgedSync(file);
   assert.deepEqual(entries(dir), ['target']);
+  fs.symlinkSync(target, file);
+  lockrt.statJudgedSync(file);
+  fs.unlinkSync(file);
+  fs.symlinkSync(target, file); // another link: not what was judged
+  lockrt.unlinkJudgedSync(file);
+  assert.deepEqual(entries(dir), ['j.lock', 'target']);
+});
+
+test('a lock gone between the judgement and its record binds nothing at the path', () => {
+  // the judged file removed (a faster breaker) before the judgement's own
+  // lstat; a successor's lock created after: never removed
+  const dir = scratch();
+  const file = path.join(dir, 'n.lock');
+  fs.writeFileSync(file, 'stale');
+  const realLstat = fs.lstatSync;
+  let once = true;
+  fs.lstatSync = function (p, o) {
+    if (once && p === file) {
+      once = false;
+      fs.unlinkSync(file);
+    }
+    return realLstat.call(fs, p, o);
+  };
+  try {
+    lockrt.statJudgedSync(file);
+  } finally {
+    fs.lstatSync = realLstat;
+  }
+  fs.writeFileSync(file, 'live', { flag: 'wx' });
+  lockrt.unlinkJudgedSync(file);
+  assert.equal(fs.readFileSync(file, 'utf8'), 'live');
 });
 
 test('a relative path and its resolved form are the same judged lock', () => {
@@ -246,4 +277,23 @@ test('judging many paths keeps at most 64 descriptors open', () => {
   for (let i = 0; i < 200; i++) lockrt.unlinkJudgedSync(path.join(dir, `m${i}.lock`));
   assert.deepEqual(entries(dir), []);
   assert.ok(fds() - before <= 0);
+});
+
+test("breakers take turns: while another live breaker holds the breakers' lock, nothing is removed", () => {
+  const dir = scratch();
+  const file = path.join(dir, 'o.lock');
+  fs.writeFileSync(file, 'stale');
+  lockrt.statJudgedSync(file);
+  // a live breaker (this very process, by its owner record) in the middle of its check
+  const record = `{"pid":${process.pid},"start_time":0,"host":"${os.hostname()}","token":"${'0'.repeat(32)}"}\n`;
+  const breakers = path.join(dir, '.o.lock.lockrt-break');
+  fs.writeFileSync(breakers, record);
+  const t0 = Date.now();
+  lockrt.unlinkJudgedSync(file); // waits its turn (2 s), then gives up: as if removed
+  assert.ok(Date.now() - t0 >= 1900);
+  assert.equal(fs.readFileSync(file, 'utf8'), 'stale');
+  fs.unlinkSync(breakers);
+  lockrt.statJudgedSync(file);
+  lockrt.unlinkJudgedSync(file);
+  assert.deepEqual(entries(dir), []);
 });
