@@ -244,6 +244,48 @@ static int bind_judgement(lf_tssem *m, TSNode call, lf301_ts_site *s) {
     return 1;
 }
 
+/* Do two path expressions name one module-level binding: an import or a
+ * module-level const (the same file whichever function reads it)? */
+static int same_module_name(lf_tssem *m, TSNode a, TSNode b) {
+    a = lf_tssem_unwrap(a);
+    b = lf_tssem_unwrap(b);
+    if (!lf_tree_is(a, "identifier") || !lf_tree_is(b, "identifier"))
+        return 0;
+    const lf_tsbinding *x = binding_of(m, a), *y = binding_of(m, b);
+    if (!x || x != y || x->scope != 0 || x->member)
+        return 0;
+    return x->kind == LF_TSBIND_IMPORT || module_const(m, a) == x;
+}
+
+/* Calls, before the removal `ev` in its function, of the module's own
+ * functions that read or stat the same module-level path themselves
+ * (`readStalePid()` reading LOCK_FILE): the lock model carries only a
+ * helper's parameters and own fields up to its callers. Each such call is a
+ * judgement at the call; its fs calls are bound. */
+static size_t bind_name_helpers(lf_tslock *l, const lf_tslock_event *ev, lf301_ts_site *s, TSNode *late) {
+    lf_tssem *m = l->m;
+    size_t dominating = 0;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode call = m->calls[i].node;
+        if (lf_tslock_fn_of(m, m->calls[i].scope) != ev->fn ||
+            ts_node_start_byte(call) >= ts_node_start_byte(ev->node))
+            continue;
+        int32_t h = lf_tssem_local_callee(m, call);
+        int bound = 0;
+        for (size_t k = 0; h > 0 && h != ev->fn && k < l->n_events; k++) {
+            const lf_tslock_event *d = &l->events[k];
+            if (d->kind == LF_TSEV_JUDGE && !d->via_helper && d->fn == h && d->key == ev->key &&
+                same_module_name(m, d->target, ev->target))
+                bound |= bind_judgement(m, d->node, s);
+        }
+        if (bound && runs_before(m->src, call, ev->node))
+            dominating++;
+        else if (bound && ts_node_is_null(*late))
+            *late = call;
+    }
+    return dominating;
+}
+
 /* Bind the judgements of the takeover `ev`: the judgement events of its lock
  * in its function before it, each a direct call or a call of the module's own
  * helper whose body reads or stats the path it is given. Returns how many of
@@ -334,6 +376,7 @@ static lf301_ts_site *takeover_site(lf_tslock *l, const lf_tslock_event *ev, lf3
                                      "parameter): the fix's drop-ins would use Node's own fs instead"));
     TSNode blocker = {0}, late = {0};
     size_t dominating = bind_judgements(l, ev, s, &blocker, &late);
+    dominating += bind_name_helpers(l, ev, s, &late);
     if (dominating) {
         add_edit(s, lf_tree_field(ev->node, "function"), member);
         return s;
