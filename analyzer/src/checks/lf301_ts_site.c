@@ -265,11 +265,12 @@ static int same_module_name(lf_tssem *m, TSNode a, TSNode b) {
 static size_t bind_name_helpers(lf_tslock *l, const lf_tslock_event *ev, lf301_ts_site *s, TSNode *late) {
     lf_tssem *m = l->m;
     size_t dominating = 0;
-    for (size_t i = 0; i < m->n_calls; i++) {
+    /* the calls of the removal's function only (a bundle has thousands of others) */
+    int32_t first = ev->fn >= 0 ? m->scopes[ev->fn].first_call : -1;
+    for (int32_t i = first; i >= 0; i = m->calls[i].next_in_fn) {
         TSNode call = m->calls[i].node;
-        if (lf_tslock_fn_of(m, m->calls[i].scope) != ev->fn ||
-            ts_node_start_byte(call) >= ts_node_start_byte(ev->node))
-            continue;
+        if (ts_node_start_byte(call) >= ts_node_start_byte(ev->node))
+            break; /* source order */
         int32_t h = lf_tssem_local_callee(m, call);
         int bound = 0;
         for (size_t k = 0; h > 0 && h != ev->fn && k < l->n_events; k++) {
