@@ -110,6 +110,54 @@ static size_t drop_unsafe_fixes(lf_scan_file *f, const char *err, stashed_fix **
     return n;
 }
 
+/* Does some non-import edit of fix `in` lie within a non-import edit of fix
+ * `out` (one rewriting a whole block around the other's call)? */
+static int nested_in(const lf_fix *in, const lf_fix *out) {
+    for (size_t a = 0; a < in->n_edits; a++) {
+        const lf_edit *e = &in->edits[a];
+        if (e->flags & LF_EDIT_IMPORT)
+            continue;
+        for (size_t b = 0; b < out->n_edits; b++) {
+            const lf_edit *o = &out->edits[b];
+            if (!(o->flags & LF_EDIT_IMPORT) && o->start <= e->start && e->end <= o->end && o->end > o->start &&
+                !(o->start == e->start && o->end == e->end))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* A file whose fix set was refused: take out the fixes with an edit nested in
+ * another finding's edit (LF301's bound removal inside the catch LF303's fix
+ * rewrites), each left with the reason, so that the others apply; the second
+ * round then offers them again on the fixed text, where they no longer
+ * overlap. Appends to *stash (n_stash held); returns the new count. */
+static size_t drop_nested_fixes(lf_scan_file *f, const char *err, stashed_fix **stash, size_t n_stash) {
+    size_t n = n_stash;
+    const char *why = strstr(err, ": refusing ");
+    for (size_t j = 0; j < f->n_findings; j++) {
+        lf_finding *fd = &f->findings[j];
+        if (!lf_fix_applicable(fd))
+            continue;
+        int nested = 0;
+        for (size_t k = 0; k < f->n_findings && !nested; k++)
+            nested = k != j && lf_fix_applicable(&f->findings[k]) && nested_in(fd->fix, f->findings[k].fix);
+        if (!nested)
+            continue;
+        *stash = lf_xrealloc(*stash, (n + 1) * sizeof **stash);
+        (*stash)[n].finding = j;
+        (*stash)[n].fix = fd->fix;
+        fd->fix = NULL;
+        free(fd->no_fix_reason);
+        fd->no_fix_reason = lf_xasprintf("the file's fixes were refused with this fix (%s), whose edit lies inside "
+                                         "another fix's: it was left out and the others applied: run the fix again "
+                                         "once they are in",
+                                         why ? why + 2 : err);
+        n++;
+    }
+    return n;
+}
+
 /* 1 when the applicable fixes among found[0..n) are, rule for rule, the ones
  * stashed: the second round offers what the first left out and nothing else. */
 static int same_rules(const lf_scan_file *f, const stashed_fix *stash, size_t n_stash, const lf_finding *found,
@@ -364,9 +412,16 @@ int lf_cmd_fix(int argc, char **argv) {
             free(err);
             err = NULL;
             ok = lf_fix_apply(&f->src, f->findings, f->n_findings, &fixed[i], &err);
-            if (ok)
-                second_round(&s, f, &fixed[i], stash, n_stash);
         }
+        size_t n_first = n_stash;
+        if (!ok && (n_stash = drop_nested_fixes(f, err, &stash, n_stash)) > n_first) {
+            /* a fix nested in another's rewrite waits for the second round */
+            free(err);
+            err = NULL;
+            ok = lf_fix_apply(&f->src, f->findings, f->n_findings, &fixed[i], &err);
+        }
+        if (ok && n_stash)
+            second_round(&s, f, &fixed[i], stash, n_stash);
         for (size_t k = 0; k < n_stash; k++)
             lf_fix_free(stash[k].fix);
         free(stash);

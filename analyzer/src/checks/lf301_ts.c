@@ -293,6 +293,16 @@ static int probe_of_lock(lf_tssem *m, const lf_tslock *l, const lf_tslock_event 
     return 0;
 }
 
+/* A removal through the vendored lockrt.cjs's judged drop-ins (LF301's
+ * takeover fix): bound to the object judged, not by name. It still takes the
+ * lock over (the key stays broken for the module's releases). */
+static int judged_removal(lf_tssem *m, const lf_tslock_event *ev) {
+    const char *q = ev->via_helper ? NULL : lf_tssem_callee(m, ev->node);
+    size_t n = q ? strlen(q) : 0;
+    return q && !strncmp(q, LF301_TS_VENDOR_MODULE ".", sizeof LF301_TS_VENDOR_MODULE) &&
+           ((n > 10 && !strcmp(q + n - 10, "JudgedSync")) || (n > 6 && !strcmp(q + n - 6, "Judged")));
+}
+
 void lf301_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -308,7 +318,7 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         if (ev->kind != LF_TSEV_REMOVE || ev->key < 0 || identity[ev->fn])
             continue;
         const lf_tslock_key *k = &l->keys[ev->key];
-        if (!lf_tslock_is_lock(k->flags))
+        if (!lf_tslock_is_lock(k->flags) || judged_removal(m, ev))
             continue;
         /* rmdir cannot remove a lock made as a file or symlink (ENOTDIR):
          * pidlock's belt-and-braces rmdir after its unlink removes nothing */

@@ -1,7 +1,8 @@
 /* LF301's TS/JS site (lf301_ts_site.h): is a reported removal the holder's
  * release of a lock file the module creates exclusively, in a shape the fix
- * can bind to the created inode? Everything the fix relies on is checked
- * here; the reason names the first thing that does not hold. */
+ * can bind to the created inode, or a stale takeover whose judgement the fix
+ * can bind it to? Everything the fix relies on is checked here; the reason
+ * names the first thing that does not hold. */
 #include "lf301_ts_site.h"
 
 #include <stdlib.h>
@@ -16,12 +17,20 @@ void lf301_ts_site_free(void *site) {
     if (!s)
         return;
     free(s->decline);
+    free(s->edits);
     free(s);
 }
 
 static lf301_ts_site *decline(lf301_ts_site *s, char *why) {
     s->decline = why;
     return s;
+}
+
+static void add_edit(lf301_ts_site *s, TSNode callee, const char *member) {
+    s->edits = lf_xrealloc(s->edits, (s->n_edits + 1) * sizeof *s->edits);
+    s->edits[s->n_edits].callee = callee;
+    s->edits[s->n_edits].member = member;
+    s->n_edits++;
 }
 
 /* The binding an identifier use sees (names are interned: compared by pointer). */
@@ -128,6 +137,276 @@ static TSNode replaced_at(lf_tslock *l, int32_t key) {
     return (TSNode){0};
 }
 
+/* ---- stale takeovers ---------------------------------------------------- */
+
+static const char *const k_judges[][2] = {
+    {"fs.readFileSync", "readFileJudgedSync"}, {"fs/promises.readFile", "readFileJudged"},
+    {"fs.statSync", "statJudgedSync"},         {"fs.lstatSync", "lstatJudgedSync"},
+    {"fs/promises.stat", "statJudged"},        {"fs/promises.lstat", "lstatJudged"},
+};
+
+/* The judging drop-in for a read or stat of the lock: the path and at most
+ * the options (a callback form is not one). */
+static const char *judge_member(const char *callee, size_t nargs) {
+    if (!callee || nargs < 1 || nargs > 2)
+        return NULL;
+    size_t n = sizeof k_judges / sizeof *k_judges;
+    /* already the drop-in (another takeover of this lock was fixed) */
+    if (!strncmp(callee, LF301_TS_VENDOR_MODULE ".", sizeof LF301_TS_VENDOR_MODULE)) {
+        for (size_t i = 0; i < n; i++)
+            if (!strcmp(callee + sizeof LF301_TS_VENDOR_MODULE, k_judges[i][1]))
+                return k_judges[i][1];
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(callee, k_judges[i][0]))
+            return k_judges[i][1];
+    return NULL;
+}
+
+static const char *judged_remove_member(const char *callee, size_t nargs) {
+    const char *owned = remove_member(callee, nargs);
+    if (!owned)
+        return NULL;
+    if (!strcmp(owned, "unlinkOwnedSync"))
+        return "unlinkJudgedSync";
+    if (!strcmp(owned, "rmOwnedSync"))
+        return "rmJudgedSync";
+    return !strcmp(owned, "unlinkOwned") ? "unlinkJudged" : "rmJudged";
+}
+
+/* A node whose children are statements run one after another. */
+static int statement_list(TSNode n) {
+    return lf_tree_is(n, "statement_block") || lf_tree_is(n, "program") || lf_tree_is(n, "switch_case") ||
+           lf_tree_is(n, "switch_default") || lf_tree_is(n, "class_static_block");
+}
+
+static int function_node(TSNode n) {
+    return lf_tree_is(n, "arrow_function") || lf_tree_is(n, "function_expression") || lf_tree_is(n, "function") ||
+           lf_tree_is(n, "function_declaration") || lf_tree_is(n, "generator_function") ||
+           lf_tree_is(n, "generator_function_declaration") || lf_tree_is(n, "method_definition");
+}
+
+/* Is `n`, a child of `p`, evaluated only on some runs of `p`: the right of
+ * &&, || or ??, a branch of ?: or of an if, a loop's body? */
+static int conditional_part(const lf_source *src, TSNode p, TSNode n) {
+    if (lf_tree_is(p, "binary_expression")) {
+        TSNode op = lf_tree_field(p, "operator");
+        TSNode right = lf_tree_field(p, "right");
+        return ts_node_eq(right, n) && (lf_tree_text_eq(src, op, "&&") || lf_tree_text_eq(src, op, "||") ||
+                                        lf_tree_text_eq(src, op, "??"));
+    }
+    if (lf_tree_is(p, "ternary_expression") || lf_tree_is(p, "if_statement") || lf_tree_is(p, "while_statement"))
+        return !ts_node_eq(lf_tree_field(p, "condition"), n);
+    return lf_tree_is(p, "else_clause") || lf_tree_is(p, "for_statement") || lf_tree_is(p, "for_in_statement") ||
+           lf_tree_is(p, "do_statement");
+}
+
+/* Does the judgement `j` run before the removal `r` on every way to it in
+ * their function? Up from j through what always evaluates it, to a statement
+ * of a list that also holds r; a try's body counts as the whole try for the
+ * statements after it (they run once it finished, or its catch went on: a
+ * judgement that threw leaves the earlier one, which binds no less), but not
+ * for its catch or finally. Not through a callback, a branch or a
+ * short-circuit: r could then meet an older judgement of the lock, or none. */
+static int runs_before(const lf_source *src, TSNode j, TSNode r) {
+    if (ts_node_end_byte(j) > ts_node_start_byte(r))
+        return 0;
+    TSNode n = j;
+    for (;;) {
+        TSNode p = ts_node_parent(n);
+        if (ts_node_is_null(p) || function_node(p) || conditional_part(src, p, n))
+            return 0;
+        if (statement_list(p)) {
+            if (lf_tree_within(r, p))
+                return 1;
+            TSNode t = ts_node_parent(p);
+            if (!lf_tree_is(t, "try_statement") || !ts_node_eq(lf_tree_field(t, "body"), p) ||
+                lf_tree_within(r, t)) /* in its catch or finally: the judgement may have thrown */
+                return 0;
+            p = t;
+        }
+        n = p;
+    }
+}
+
+/* Add the judging drop-in for the direct judgement call `call`; 0 when it is
+ * not a read or stat of Node's own fs with the path and its options. */
+static int bind_judgement(lf_tssem *m, TSNode call, lf301_ts_site *s) {
+    const char *member = judge_member(lf_tssem_callee(m, call), lf_tssem_nargs(call));
+    if (!member || has_spread(call) || !direct_fs(m, call))
+        return 0;
+    TSNode callee = lf_tree_field(call, "function");
+    for (size_t i = 0; i < s->n_edits; i++)
+        if (ts_node_eq(s->edits[i].callee, callee))
+            return 1; /* a helper judged through twice */
+    add_edit(s, callee, member);
+    return 1;
+}
+
+/* Do two path expressions name one module-level binding: an import or a
+ * module-level const (the same file whichever function reads it)? */
+static int same_module_name(lf_tssem *m, TSNode a, TSNode b) {
+    a = lf_tssem_unwrap(a);
+    b = lf_tssem_unwrap(b);
+    if (!lf_tree_is(a, "identifier") || !lf_tree_is(b, "identifier"))
+        return 0;
+    const lf_tsbinding *x = binding_of(m, a), *y = binding_of(m, b);
+    if (!x || x != y || x->scope != 0 || x->member)
+        return 0;
+    return x->kind == LF_TSBIND_IMPORT || module_const(m, a) == x;
+}
+
+/* Calls, before the removal `ev` in its function, of the module's own
+ * functions that read or stat the same module-level path themselves
+ * (`readStalePid()` reading LOCK_FILE): the lock model carries only a
+ * helper's parameters and own fields up to its callers. Each such call is a
+ * judgement at the call; its fs calls are bound. */
+static size_t bind_name_helpers(lf_tslock *l, const lf_tslock_event *ev, lf301_ts_site *s, TSNode *late) {
+    lf_tssem *m = l->m;
+    size_t dominating = 0;
+    /* the calls of the removal's function only (a bundle has thousands of others) */
+    int32_t first = ev->fn >= 0 ? m->scopes[ev->fn].first_call : -1;
+    for (int32_t i = first; i >= 0; i = m->calls[i].next_in_fn) {
+        TSNode call = m->calls[i].node;
+        if (ts_node_start_byte(call) >= ts_node_start_byte(ev->node))
+            break; /* source order */
+        int32_t h = lf_tssem_local_callee(m, call);
+        int bound = 0;
+        for (size_t k = 0; h > 0 && h != ev->fn && k < l->n_events; k++) {
+            const lf_tslock_event *d = &l->events[k];
+            if (d->kind == LF_TSEV_JUDGE && !d->via_helper && d->fn == h && d->key == ev->key &&
+                same_module_name(m, d->target, ev->target))
+                bound |= bind_judgement(m, d->node, s);
+        }
+        if (bound && runs_before(m->src, call, ev->node))
+            dominating++;
+        else if (bound && ts_node_is_null(*late))
+            *late = call;
+    }
+    return dominating;
+}
+
+/* Bind the judgements of the takeover `ev`: the judgement events of its lock
+ * in its function before it, each a direct call or a call of the module's own
+ * helper whose body reads or stats the path it is given. Returns how many of
+ * the bound ones run before the removal on every way to it; *blocker: the
+ * first judgement that could not be bound. */
+static size_t bind_judgements(lf_tslock *l, const lf_tslock_event *ev, lf301_ts_site *s, TSNode *blocker,
+                              TSNode *bound_late) {
+    lf_tssem *m = l->m;
+    size_t dominating = 0;
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *j = &l->events[i];
+        if (j->kind != LF_TSEV_JUDGE || j->key != ev->key || j->fn != ev->fn ||
+            ts_node_start_byte(j->node) >= ts_node_start_byte(ev->node))
+            continue;
+        int bound = 0;
+        if (!j->via_helper) {
+            bound = bind_judgement(m, j->node, s);
+        } else {
+            int32_t h = lf_tssem_local_callee(m, j->node);
+            for (size_t k = 0; h > 0 && k < l->n_events; k++) {
+                const lf_tslock_event *d = &l->events[k];
+                if (d->kind == LF_TSEV_JUDGE && !d->via_helper && d->fn == h && d->key == j->helper_key)
+                    bound |= bind_judgement(m, d->node, s);
+            }
+        }
+        if (!bound) {
+            if (ts_node_is_null(*blocker))
+                *blocker = j->node;
+        } else if (runs_before(m->src, j->node, ev->node)) {
+            dominating++;
+        } else if (ts_node_is_null(*bound_late)) {
+            *bound_late = j->node;
+        }
+    }
+    return dominating;
+}
+
+/* May rm's options (argument 1) remove a directory: `recursive` not plainly
+ * false, or options the fix cannot read? */
+static int may_remove_dir(lf_tssem *m, TSNode call) {
+    TSNode arg = lf_tssem_arg(call, 1);
+    if (ts_node_is_null(arg))
+        return 0;
+    arg = lf_tssem_unwrap(lf_tssem_resolve_value(m, arg));
+    if (!lf_tree_is(arg, "object"))
+        return 1;
+    uint32_t k = ts_node_named_child_count(arg);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode p = ts_node_named_child(arg, i);
+        if (lf_tree_is(p, "pair")) {
+            if (lf_tree_text_eq(m->src, lf_tree_field(p, "key"), "recursive") &&
+                !lf_tree_text_eq(m->src, lf_tree_field(p, "value"), "false"))
+                return 1;
+        } else if (!lf_tree_is(p, "comment")) {
+            return 1; /* a spread or shorthand: unknown keys */
+        }
+    }
+    return 0;
+}
+
+/* The site of a stale takeover: the removal follows a judgement of the lock
+ * (its age, its owner record) in its function. */
+static lf301_ts_site *takeover_site(lf_tslock *l, const lf_tslock_event *ev, lf301_ts_site *s) {
+    lf_tssem *m = l->m;
+    const lf_source *src = m->src;
+    s->takeover = 1;
+    if (l->keys[ev->key].flags & LF_TSLOCK_DIR)
+        return decline(s, lf_xstrdup("a stale takeover of a lock directory (mkdir): the fix binds takeovers only "
+                                     "of lock files (a directory renamed aside cannot be put back without "
+                                     "possibly replacing a successor's new one)"));
+    const char *member = judged_remove_member(lf_tssem_callee(m, ev->node), lf_tssem_nargs(ev->node));
+    if (!member || has_spread(ev->node)) {
+        char *call = lf_py_short(src, ev->node);
+        char *why = lf_xasprintf("a stale takeover whose removal `%s` is not unlinkSync/rmSync or a promise unlink/rm "
+                                 "with the path (and rm's options) as arguments (a callback, fs-extra's remove, "
+                                 "rmdir, a rename away): the fix has no drop-in for it",
+                                 call);
+        free(call);
+        return decline(s, why);
+    }
+    if (may_remove_dir(m, ev->node))
+        return decline(s, lf_xstrdup("a stale takeover by a recursive rm (or with options the fix cannot read): the "
+                                     "lock may be a directory, and a directory renamed aside in a lost race cannot "
+                                     "be put back without possibly replacing a successor's new one; the fix binds "
+                                     "takeovers only of lock files"));
+    if (!direct_fs(m, ev->node))
+        return decline(s, lf_xstrdup("a stale takeover through an fs object handed in (a field, an option, a "
+                                     "parameter): the fix's drop-ins would use Node's own fs instead"));
+    TSNode blocker = {0}, late = {0};
+    size_t dominating = bind_judgements(l, ev, s, &blocker, &late);
+    dominating += bind_name_helpers(l, ev, s, &late);
+    if (dominating) {
+        add_edit(s, lf_tree_field(ev->node, "function"), member);
+        return s;
+    }
+    if (!ts_node_is_null(late)) {
+        char *call = lf_py_short(src, late);
+        char *why = lf_xasprintf("a stale takeover whose judgement `%s` does not run on every way to the removal (it "
+                                 "is in a branch, a callback or behind && / ||): the removal could meet an older "
+                                 "judgement, or none",
+                                 call);
+        free(call);
+        return decline(s, why);
+    }
+    if (!ts_node_is_null(blocker)) {
+        char *call = lf_py_short(src, blocker);
+        char *why = lf_xasprintf("a stale takeover judged by `%s`: the fix binds the removal only to a read or stat "
+                                 "of the same path by Node's own fs (readFileSync, statSync, lstatSync, or a promise "
+                                 "readFile/stat/lstat; directly, or in the module's own helper given the path), not "
+                                 "to an existence check, a callback or a judgement further down",
+                                 call);
+        free(call);
+        return decline(s, why);
+    }
+    return decline(s, lf_xstrdup("a stale takeover with no read or stat of the lock path before it in this function "
+                                 "or a helper of this module it calls (the pid judged comes from elsewhere, the "
+                                 "failed create is the only look, or another module judges it): there is no "
+                                 "judgement to bind the removal to"));
+}
+
 lf301_ts_site *lf301_ts_site_make(lf_tslock *l, const lf_tslock_event *ev) {
     lf_tssem *m = l->m;
     const lf_source *src = m->src;
@@ -136,16 +415,14 @@ lf301_ts_site *lf301_ts_site_make(lf_tslock *l, const lf_tslock_event *ev) {
         return decline(s, lf_xstrdup("the lock is removed inside a function of the module this call reaches: the "
                                      "fix rewrites a removal only where the remove call itself is"));
     if (ev->judged == LF_TSJUDGED_LIVENESS || ev->judged == LF_TSJUDGED_PRESENCE)
-        return decline(s, lf_xstrdup("a stale takeover: binding it needs the identity of what was judged, which "
-                                     "the fix does not capture; the fix rewrites only the holder's own release "
-                                     "(use lockrt's reclaimIfStale with owner records here)"));
+        return takeover_site(l, ev, s);
     const lf_tslock_key *k = &l->keys[ev->key];
     if (k->flags & LF_TSLOCK_DIR)
         return decline(s, lf_xstrdup("a lock directory (mkdir): the fix binds only lock files it sees created "
                                      "exclusively to their inode"));
     const char *callee = lf_tssem_callee(m, ev->node);
-    s->remove_member = remove_member(callee, lf_tssem_nargs(ev->node));
-    if (!s->remove_member || has_spread(ev->node)) {
+    const char *remove = remove_member(callee, lf_tssem_nargs(ev->node));
+    if (!remove || has_spread(ev->node)) {
         char *call = lf_py_short(src, ev->node);
         char *why = lf_xasprintf("the removal `%s` is not unlinkSync/rmSync or a promise unlink/rm with the path "
                                  "(and rm's options) as arguments (a callback, fs-extra's remove, rmdir, a rename "
@@ -175,8 +452,8 @@ lf301_ts_site *lf301_ts_site_make(lf_tslock *l, const lf_tslock_event *ev) {
                                   : lf_xstrdup("no exclusive create of this path is in sight (a caller, "
                                                "another function's parameter or a lock library creates it): "
                                                "there is no create to bind to"));
-    s->create_member = create_member(lf_tssem_callee(m, create->node), lf_tssem_nargs(create->node));
-    if (!s->create_member || has_spread(create->node) || !direct_fs(m, create->node)) {
+    const char *made = create_member(lf_tssem_callee(m, create->node), lf_tssem_nargs(create->node));
+    if (!made || has_spread(create->node) || !direct_fs(m, create->node)) {
         char *call = lf_py_short(src, create->node);
         char *why = lf_xasprintf("the lock is created by `%s`, which is not writeFileSync / a promise writeFile "
                                  "with its options, or openSync, of Node's own fs: the fix cannot remember the "
@@ -209,7 +486,7 @@ lf301_ts_site *lf301_ts_site_make(lf_tslock *l, const lf_tslock_event *ev) {
                                        "the release, bound to the created inode, would then leave it in place",
                                        line));
     }
-    s->remove_callee = lf_tree_field(ev->node, "function");
-    s->create_callee = lf_tree_field(create->node, "function");
+    add_edit(s, lf_tree_field(create->node, "function"), made);
+    add_edit(s, lf_tree_field(ev->node, "function"), remove);
     return s;
 }

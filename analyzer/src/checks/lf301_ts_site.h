@@ -16,23 +16,45 @@
  * (another create, a rename, link, symlink or copy onto it). Only the two
  * callees change, to the vendored lockrt.cjs's drop-ins (same arguments):
  * the create makes the same file with the same bytes and mode and remembers
- * its inode; the release removes P only while it names that inode. A removal
- * after a judgement (a stale takeover), through a helper, of a directory, in
- * callback form, or through an injected fs is declined with the reason. */
+ * its inode; the release removes P only while it names that inode.
+ *
+ * A stale takeover: a removal after the module judged the lock, where the
+ * judgement is a direct read or stat of the same path by Node's own fs, in
+ * the removal's function or in the module's own helper that function calls,
+ * and runs before the removal on its way there (not in a branch the removal
+ * can be reached without, nor in a callback):
+ *
+ *     const st = fs.statSync(P)                       // readFileSync(P[, o]), lstatSync, promise readFile/stat/lstat,
+ *     if (Date.now() - st.mtimeMs > STALE)            //    or readLockPid(P) whose body reads its parameter
+ *         fs.unlinkSync(P)                            // or rmSync, promise unlink/rm
+ *
+ * The judgement callees become the judging drop-ins (the same value and
+ * errors, and the object judged remembered), the removal's the judged
+ * removal (removes P only while it is still that object, unchanged). A
+ * removal judged only by existence (existsSync, access), by a pid that was
+ * not read from P, by its own create failing, or through another module, is
+ * declined with the reason; so is one through a helper, of a lock directory,
+ * in callback form, or through an injected fs. */
 #ifndef LF301_TS_SITE_H
 #define LF301_TS_SITE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <tree_sitter/api.h>
 
 #include "lf_tslock.h"
 
+/* One callee the fix swaps for a drop-in of the vendored lockrt.cjs. */
+typedef struct lf301_ts_edit {
+    TSNode callee;
+    const char *member; /* writeFileExclusiveSync, unlinkOwnedSync, statJudgedSync, unlinkJudgedSync, ... */
+} lf301_ts_edit;
+
 typedef struct lf301_ts_site {
-    char *decline;              /* why the rewrite does not apply (malloc'd), or NULL */
-    TSNode remove_callee;       /* replaced by remove_member */
-    const char *remove_member;  /* unlinkOwnedSync, rmOwnedSync, unlinkOwned, rmOwned */
-    TSNode create_callee;       /* replaced by create_member */
-    const char *create_member;  /* writeFileExclusiveSync, writeFileExclusive, openExclusiveSync */
+    char *decline;         /* why the rewrite does not apply (malloc'd), or NULL */
+    int takeover;          /* a stale takeover bound to its judgement (else a holder's release) */
+    lf301_ts_edit *edits;  /* the callees to swap (malloc'd): the create or judgements, then the removal */
+    size_t n_edits;
 } lf301_ts_site;
 
 /* Recognise the site of the reported removal event `ev` of `l` (never NULL). */

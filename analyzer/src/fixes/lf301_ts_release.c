@@ -12,7 +12,18 @@
  * descriptor on the inode it made; the release removes the path only while it
  * still names that inode, so a holder paused past a stale takeover leaves its
  * successor's lock in place. A missing file fails as the fs call did; a
- * release with no create in this process removes by name, as before. */
+ * release with no create in this process removes by name, as before.
+ *
+ * A stale takeover (the site's `takeover`): the judgement and the removal
+ * change instead,
+ *
+ *     fs.statSync(LOCK)      ->  statJudgedSync(LOCK)      (readFileSync -> readFileJudgedSync, ...)
+ *     fs.unlinkSync(LOCK)    ->  unlinkJudgedSync(LOCK)
+ *
+ * so the removal deletes the lock only while it is the object that was
+ * judged, unchanged: a successor's lock created in between, or a holder's
+ * refreshed one, stays, and the module's next exclusive create fails with
+ * EEXIST into its own "held" path. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,33 +36,33 @@
 
 /* Spell (and import) every drop-in the file's fixable sites use, in each
  * site's fix: the import edits of all the fixes are then byte-identical and
- * land once, as one line binding each name once. */
-static int spell_all(lf_tsimporter *im, lf_tssem *m, lf_fix_request *reqs, size_t n, size_t self, char **create,
-                     char **remove, char **why) {
+ * land once, as one line binding each name once. spelled[k]: the spelling of
+ * the site's own edit k (malloc'd). */
+static int spell_all(lf_tsimporter *im, lf_tssem *m, lf_fix_request *reqs, size_t n, size_t self, char **spelled,
+                     char **why) {
     for (size_t j = 0; j < n; j++) {
         const lf301_ts_site *t = reqs[j].site;
         if (!t || t->decline)
             continue;
-        char *c = lf_tsimport_ref(im, lf_tssem_scope_of(m, t->create_callee), ts_node_start_byte(t->create_callee),
-                                  LF301_TS_VENDOR_MODULE, t->create_member, why);
-        char *r = c ? lf_tsimport_ref(im, lf_tssem_scope_of(m, t->remove_callee),
-                                      ts_node_start_byte(t->remove_callee), LF301_TS_VENDOR_MODULE, t->remove_member,
-                                      why)
-                    : NULL;
-        if (!c || !r) {
-            free(c);
-            free(r);
-            return 0;
-        }
-        if (j == self) {
-            *create = c;
-            *remove = r;
-        } else {
-            free(c);
-            free(r);
+        for (size_t k = 0; k < t->n_edits; k++) {
+            TSNode c = t->edits[k].callee;
+            char *r = lf_tsimport_ref(im, lf_tssem_scope_of(m, c), ts_node_start_byte(c), LF301_TS_VENDOR_MODULE,
+                                      t->edits[k].member, why);
+            if (!r)
+                return 0;
+            if (j == self)
+                spelled[k] = r;
+            else
+                free(r);
         }
     }
     return 1;
+}
+
+static void free_spelled(char **spelled, size_t n) {
+    for (size_t k = 0; k < n; k++)
+        free(spelled[k]);
+    free(spelled);
 }
 
 static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n, size_t self, char **why) {
@@ -61,18 +72,19 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t 
     lf_tssem *m = lf_filesem_typescript(ctx->sem);
     lf_fix *fix = lf_xcalloc(1, sizeof *fix);
     lf_tsimporter *im = lf_tsimport_begin(m, ctx->src->path, fix);
-    char *create = NULL, *remove = NULL;
-    int ok = spell_all(im, m, reqs, n, self, &create, &remove, why);
+    char **spelled = lf_xcalloc(s->n_edits ? s->n_edits : 1, sizeof *spelled);
+    int ok = spell_all(im, m, reqs, n, self, spelled, why);
     lf_tsimport_end(im);
     if (!ok) {
-        free(create);
-        free(remove);
+        free_spelled(spelled, s->n_edits);
         lf_fix_free(fix);
         return NULL;
     }
-    /* the same create edit for every release of the lock: byte-identical, applied once */
-    lf_fix_add_edit(fix, ts_node_start_byte(s->create_callee), ts_node_end_byte(s->create_callee), create);
-    lf_fix_add_edit(fix, ts_node_start_byte(s->remove_callee), ts_node_end_byte(s->remove_callee), remove);
+    /* the create (or a judgement) shared by several removals of the lock gets
+     * the same edit in each of their fixes: byte-identical, applied once */
+    for (size_t k = 0; k < s->n_edits; k++)
+        lf_fix_add_edit(fix, ts_node_start_byte(s->edits[k].callee), ts_node_end_byte(s->edits[k].callee),
+                        spelled[k]);
     lf_vendor_plan plan;
     lf_vendor_plan_node(ctx->src->path, &plan);
     fix->new_files = lf_xcalloc(plan.n_files, sizeof *fix->new_files);
@@ -82,10 +94,14 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t 
     }
     fix->n_new_files = plan.n_files;
     lf_vendor_plan_free(&plan);
-    fix->title = lf_xstrdup("release the lock only while it is the file this process created (vendored lockrt.cjs: "
-                            "the create is unchanged and remembered, the removal is bound to its inode)");
-    free(create);
-    free(remove);
+    fix->title = lf_xstrdup(s->takeover
+                                ? "take over the lock only while it is the file that was judged stale (vendored "
+                                  "lockrt.cjs: the read or stat is unchanged and remembers what it judged, the "
+                                  "removal is bound to it)"
+                                : "release the lock only while it is the file this process created (vendored "
+                                  "lockrt.cjs: the create is unchanged and remembered, the removal is bound to its "
+                                  "inode)");
+    free_spelled(spelled, s->n_edits);
     return fix;
 }
 

@@ -20,11 +20,24 @@ const char *lf_tslock_fs_op(lf_tssem *m, TSNode call) {
         return NULL;
     const char *op = NULL;
     /* the creates of the lockrt.cjs LF301's fix vendors are the same creates
-     * (its releases are identity-bound: no removal by name) */
+     * (its releases are identity-bound: no removal by name); its takeover's
+     * judgements are the same reads and stats, and its judged removals still
+     * take the lock over (LF301 reports them no more, checks/lf301_ts.c; the
+     * break of a live holder by age they still are, LF302, stays) */
     if (strncmp(q, "./lockrt.cjs.", 13) == 0) {
-        if (!strcmp(q + 13, "writeFileExclusiveSync") || !strcmp(q + 13, "writeFileExclusive"))
-            return "writeFile";
-        return strcmp(q + 13, "openExclusiveSync") == 0 ? "open" : NULL;
+        static const char *const as[][2] = {
+            {"writeFileExclusiveSync", "writeFile"}, {"writeFileExclusive", "writeFile"},
+            {"openExclusiveSync", "open"},           {"readFileJudgedSync", "readFile"},
+            {"readFileJudged", "readFile"},          {"statJudgedSync", "stat"},
+            {"statJudged", "stat"},                  {"lstatJudgedSync", "lstat"},
+            {"lstatJudged", "lstat"},                {"unlinkJudgedSync", "unlink"},
+            {"unlinkJudged", "unlink"},              {"rmJudgedSync", "rm"},
+            {"rmJudged", "rm"},
+        };
+        for (size_t i = 0; i < sizeof as / sizeof *as; i++)
+            if (!strcmp(q + 13, as[i][0]))
+                return as[i][1];
+        return NULL;
     }
     if (strncmp(q, "fs/promises.", 12) == 0)
         op = q + 12;

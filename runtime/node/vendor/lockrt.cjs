@@ -49,6 +49,7 @@ function sameObject(st, rec) {
 function remember(file, fd) {
   const key = path.resolve(file);
   forget(key); // a path created again replaces what was known of it
+  unjudge(key); // and what was judged there: this process made what is there now
   const made = fs.fstatSync(fd, { bigint: true });
   let pin = null;
   try {
@@ -223,6 +224,331 @@ async function unlinkOwned(file) {
 
 async function rmOwned(file, options) {
   const r = releaseIfOwnedSync(file);
+  if (r === 'unknown') return fs.promises.rm(file, options);
+  if (r === 'missing' && !(options && options.force)) throw missing('rm', file);
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------
+// A stale takeover bound to what was judged (LF301's takeover fix). The
+// module judges a lock (reads its owner record, or stats it for its age) and
+// then removes it by name; a lock another process re-created in between is
+// then deleted live. The judgement drop-ins return exactly what the fs call
+// returns (same value, same errors) and also remember the identity of the
+// object judged at that path: (dev, ino, size, mtime, ctime), and on POSIX a
+// read-only descriptor on it ("pin") so that its inode cannot be freed and
+// reused by a successor's lock while it is remembered. The removal drop-ins
+// remove the path only while it still names that object (lstat compared;
+// renamed to a unique quarantine name; the quarantined object compared again
+// on what a rename leaves unchanged: dev, ino, size, mtime; then unlinked,
+// else put back). Anything else there (a successor's lock, a holder's
+// refreshed or rewritten lock: its mtime/ctime moved) is left as it is and
+// the call returns as if it removed it: the module's next exclusive create
+// fails with EEXIST and its own "lock is held" path runs. A path that was
+// never judged in this process is removed by name, as before. One
+// judgement binds one removal: the removal forgets it.
+//
+// A judgement's identity is of what the module saw: a read opens the path,
+// fstats and reads that descriptor (the content judged is that object's);
+// a stat is the module's own stat (statSync follows a symlink, lstatSync does
+// not: each kept as written). A symlink at the path binds the link itself
+// (the removal removes the link, not what was read through it).
+
+/** resolved path -> { big, dev, ino, size, mtime, ctime, pin } */
+const judged = new Map();
+const MAX_PINS = 64; // a module judging many paths keeps at most this many descriptors open
+
+function dropPin(rec) {
+  if (rec.pin !== null) {
+    try { fs.closeSync(rec.pin); } catch { /* already closed */ }
+    rec.pin = null;
+  }
+}
+
+function unjudge(key) {
+  const rec = judged.get(key);
+  if (!rec) return;
+  judged.delete(key);
+  dropPin(rec);
+}
+
+function stamp(st, big) {
+  return big ? [st.mtimeNs, st.ctimeNs] : [st.mtimeMs, st.ctimeMs];
+}
+
+function identityOf(st, big) {
+  const [mtime, ctime] = stamp(st, big);
+  return { big, dev: st.dev, ino: st.ino, size: st.size, mtime, ctime, pin: null };
+}
+
+// Same object, unchanged since it was judged (ctime: nothing was rewritten,
+// renamed, chmod'ed or touched). `renamed`: the quarantine rename itself moves
+// the ctime, so only what a rename keeps is compared.
+function sameJudged(st, rec, renamed) {
+  const [mtime, ctime] = stamp(st, rec.big);
+  return st.dev === rec.dev && st.ino === rec.ino && st.size === rec.size && mtime === rec.mtime &&
+    (renamed || ctime === rec.ctime);
+}
+
+function pathOf(file) {
+  if (file instanceof URL) return fileURLToPath(file);
+  if (typeof file === 'string' || Buffer.isBuffer(file)) return String(file);
+  return null; // a descriptor: nothing at a path was judged
+}
+
+function keep(key, rec) {
+  unjudge(key);
+  judged.set(key, rec);
+  let pins = 0;
+  for (const r of judged.values()) if (r.pin !== null) pins++;
+  for (const r of judged.values()) {
+    if (pins <= MAX_PINS) break;
+    if (r.pin !== null) { dropPin(r); pins--; } // the oldest pins go first; their identity stays
+  }
+}
+
+// Remember `rec` (the object the module judged, pin: a descriptor on it or
+// null) for `file`. Never fails the judgement it follows. What is remembered
+// is always what was judged, never what is at the path now: when the path is
+// already gone or names another object, the removal then finds it changed
+// (or missing) and removes nothing. A symlink at the path is the one
+// exception: the removal removes the link, not what was read or stated
+// through it, so the link itself (lstat) is what gets bound.
+function judgedObject(file, rec, pin) {
+  const key = path.resolve(file);
+  try {
+    let lst = null;
+    try {
+      lst = fs.lstatSync(file, { bigint: rec.big });
+    } catch { /* gone since: rec stands, and binds the removal to nothing there */ }
+    if (lst !== null && lst.isSymbolicLink()) {
+      rec = identityOf(lst, rec.big);
+    } else if (lst !== null && pin !== null && process.platform !== 'win32' && lst.dev === rec.dev &&
+               lst.ino === rec.ino) {
+      rec.pin = pin; // the path still names what was judged: hold its inode
+      pin = null;
+    }
+    keep(key, rec);
+  } catch {
+    unjudge(key); // cannot happen short of running out of memory: judge nothing rather than something else
+  } finally {
+    if (pin !== null) { try { fs.closeSync(pin); } catch { /* closed */ } }
+  }
+}
+
+function flagIsRead(options) {
+  return !(options && typeof options === 'object' && options.flag !== undefined && options.flag !== 'r');
+}
+
+/** fs.readFileSync(file, options), remembering the object read. */
+function readFileJudgedSync(file, options) {
+  const p = pathOf(file);
+  if (p === null || !flagIsRead(options)) return fs.readFileSync(file, options);
+  const fd = fs.openSync(file, 'r'); // what readFileSync opens, failing alike
+  let data, rec;
+  try {
+    rec = identityOf(fs.fstatSync(fd, { bigint: true }), true);
+    data = fs.readFileSync(fd, options); // from offset 0 to the end, decoded alike
+  } catch (e) {
+    fs.closeSync(fd);
+    throw e;
+  }
+  judgedObject(p, rec, fd);
+  return data;
+}
+
+/** fs.promises.readFile(file, options), remembering the object read. */
+async function readFileJudged(file, options) {
+  const p = pathOf(file);
+  if (p === null || !flagIsRead(options)) return fs.promises.readFile(file, options);
+  const fh = await fs.promises.open(file, 'r');
+  let data, rec;
+  try {
+    rec = identityOf(await fh.stat({ bigint: true }), true);
+    data = await fh.readFile(options);
+  } catch (e) {
+    await fh.close();
+    throw e;
+  }
+  // The pin is a plain descriptor (closed synchronously by the removal), not
+  // the FileHandle: opened by name while the handle still holds the inode
+  // read, so equal (dev, ino) proves it is that object.
+  let pin = null;
+  try { pin = fs.openSync(p, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK); } catch { /* no pin */ }
+  if (pin !== null) {
+    const st = fs.fstatSync(pin, { bigint: true });
+    if (st.dev !== rec.dev || st.ino !== rec.ino) { fs.closeSync(pin); pin = null; }
+  }
+  await fh.close();
+  judgedObject(p, rec, pin);
+  return data;
+}
+
+// After a stat the module made: pin the object only if the path still names
+// it, unchanged (else its identity alone is remembered).
+function pinFor(p, rec) {
+  let pin = null;
+  try {
+    pin = fs.openSync(p, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    if (!sameJudged(fs.fstatSync(pin, { bigint: rec.big }), rec, false)) {
+      fs.closeSync(pin);
+      pin = null;
+    }
+  } catch {
+    if (pin !== null) fs.closeSync(pin);
+    pin = null;
+  }
+  return pin;
+}
+
+function judgeStat(file, options, st) {
+  const p = pathOf(file);
+  if (p === null || st === undefined) return st; // throwIfNoEntry: false, nothing there
+  const rec = identityOf(st, !!(options && options.bigint));
+  judgedObject(p, rec, pinFor(p, rec));
+  return st;
+}
+
+/** fs.statSync(file, options), remembering the object stated. */
+function statJudgedSync(file, options) {
+  return judgeStat(file, options, fs.statSync(file, options));
+}
+
+/** fs.lstatSync(file, options), remembering the object stated. */
+function lstatJudgedSync(file, options) {
+  return judgeStat(file, options, fs.lstatSync(file, options));
+}
+
+/** fs.promises.stat(file, options), remembering the object stated. */
+async function statJudged(file, options) {
+  return judgeStat(file, options, await fs.promises.stat(file, options));
+}
+
+/** fs.promises.lstat(file, options), remembering the object stated. */
+async function lstatJudged(file, options) {
+  return judgeStat(file, options, await fs.promises.lstat(file, options));
+}
+
+// The check-rename-verify of a judged removal, run while the path still
+// names the judged object: 'removed', 'changed', 'missing', or 'unknown' (a
+// directory the call does not remove: the fs call fails as it does).
+function removeIfStill(p, key, rec, directories) {
+  let st;
+  try {
+    st = fs.lstatSync(p, { bigint: rec.big });
+  } catch (e) {
+    if (e.code === 'ENOENT') return 'missing';
+    throw e;
+  }
+  if (!sameJudged(st, rec, false)) return 'changed';
+  if (st.isDirectory() && !directories) return 'unknown';
+  const q = quarantineName(key);
+  try {
+    fs.renameSync(p, q);
+  } catch (e) {
+    if (e.code === 'ENOENT') return 'missing';
+    throw e;
+  }
+  let qst = null;
+  try {
+    qst = fs.lstatSync(q, { bigint: rec.big });
+  } catch { /* gone from under us: nothing to put back */ }
+  if (qst !== null && sameJudged(qst, rec, true)) {
+    if (qst.isDirectory()) fs.rmSync(q, { recursive: true, force: true });
+    else fs.unlinkSync(q);
+    return 'removed';
+  }
+  if (qst !== null) putBack(q, p);
+  return 'changed';
+}
+
+// Run `fn` while holding the breakers' lock of `key`: a sibling lock file
+// taken the way acquireLockSync takes one (an owner record, reclaimed only
+// from a dead owner). Every process that judged the same stale lock then
+// checks and renames it in turn, so none of them can rename aside the lock a
+// faster one has just let a successor create (between one's check and its
+// rename, the others wait): what is left is a holder's own release racing a
+// breaker's check, a window of a few system calls. Not taken in time
+// (another breaker stuck alive): 'changed', nothing removed, and the module's
+// create fails into its "held" path. The breakers' lock cannot be made at
+// all (a read-only directory): the check runs without it, as the release
+// does.
+function serialized(key, fn) {
+  const bl = path.join(path.dirname(key), `.${path.basename(key)}.lockrt-break`);
+  const deadline = Date.now() + 2000;
+  let delay = 1;
+  let got = false;
+  for (;;) {
+    try {
+      got = tryAcquire(bl);
+    } catch {
+      return fn();
+    }
+    if (got) break;
+    const left = deadline - Date.now();
+    if (left <= 0) return 'changed';
+    Atomics.wait(napCell, 0, 0, Math.min(delay, left));
+    delay = Math.min(delay * 2, 20);
+  }
+  try {
+    return fn();
+  } finally {
+    try { releaseIfOwnedSync(bl); } catch { /* its owner record stays, reclaimable once we exit */ }
+  }
+}
+
+/**
+ * Remove `file` only if it is still the object last judged there.
+ * 'removed'; 'changed': another object, or the judged one changed since, is
+ * there and left as it is; 'missing': nothing there; 'unknown': nothing was
+ * judged at that path in this process (or it was a directory and
+ * `directories` is false: the fs call decides). Forgets the judgement.
+ */
+function removeJudgedSync(file, directories) {
+  const p = pathOf(file);
+  if (p === null) return 'unknown';
+  const key = path.resolve(p);
+  const rec = judged.get(key);
+  if (!rec) return 'unknown';
+  try {
+    let st;
+    try {
+      st = fs.lstatSync(p, { bigint: rec.big });
+    } catch (e) {
+      if (e.code === 'ENOENT') return 'missing';
+      throw e;
+    }
+    if (!sameJudged(st, rec, false)) return 'changed'; // most losers of a race stop here, no lock taken
+    return serialized(key, () => removeIfStill(p, key, rec, directories));
+  } finally {
+    unjudge(key); // one judgement, one removal; the pin held the inode until now
+  }
+}
+
+// Drop-ins for the takeover's removal calls.
+function unlinkJudgedSync(file) {
+  const r = removeJudgedSync(file, false);
+  if (r === 'unknown') return fs.unlinkSync(file);
+  if (r === 'missing') throw missing('unlink', file);
+  return undefined;
+}
+
+function rmJudgedSync(file, options) {
+  const r = removeJudgedSync(file, !!(options && options.recursive));
+  if (r === 'unknown') return fs.rmSync(file, options);
+  if (r === 'missing' && !(options && options.force)) throw missing('rm', file);
+  return undefined;
+}
+
+async function unlinkJudged(file) {
+  const r = removeJudgedSync(file, false);
+  if (r === 'unknown') return fs.promises.unlink(file);
+  if (r === 'missing') throw missing('unlink', file);
+  return undefined;
+}
+
+async function rmJudged(file, options) {
+  const r = removeJudgedSync(file, !!(options && options.recursive));
   if (r === 'unknown') return fs.promises.rm(file, options);
   if (r === 'missing' && !(options && options.force)) throw missing('rm', file);
   return undefined;
@@ -450,5 +776,15 @@ exports.unlinkOwnedSync = unlinkOwnedSync;
 exports.rmOwnedSync = rmOwnedSync;
 exports.unlinkOwned = unlinkOwned;
 exports.rmOwned = rmOwned;
+exports.readFileJudgedSync = readFileJudgedSync;
+exports.readFileJudged = readFileJudged;
+exports.statJudgedSync = statJudgedSync;
+exports.lstatJudgedSync = lstatJudgedSync;
+exports.statJudged = statJudged;
+exports.lstatJudged = lstatJudged;
+exports.unlinkJudgedSync = unlinkJudgedSync;
+exports.rmJudgedSync = rmJudgedSync;
+exports.unlinkJudged = unlinkJudged;
+exports.rmJudged = rmJudged;
 exports.acquireLockSync = acquireLockSync;
 exports.acquireLock = acquireLock;

@@ -1,5 +1,6 @@
 // Types of the vendored lockrt.cjs (added by `lockfix fix`, LF301 and LF104).
 import type { PathLike, WriteFileOptions, OpenMode, Mode, RmOptions } from "fs";
+import * as fs from "fs";
 
 export type ReleaseResult = "released" | "not-owned" | "missing" | "unknown";
 
@@ -12,6 +13,19 @@ export declare function unlinkOwnedSync(file: PathLike): void;
 export declare function rmOwnedSync(file: PathLike, options?: RmOptions): void;
 export declare function unlinkOwned(file: PathLike): Promise<void>;
 export declare function rmOwned(file: PathLike, options?: RmOptions): Promise<void>;
+/** Judgements a stale takeover binds its removal to: fs's own calls, the same
+ * value and errors, remembering the object judged at the path. */
+export declare const readFileJudgedSync: typeof fs.readFileSync;
+export declare const readFileJudged: typeof fs.promises.readFile;
+export declare const statJudgedSync: typeof fs.statSync;
+export declare const lstatJudgedSync: typeof fs.lstatSync;
+export declare const statJudged: typeof fs.promises.stat;
+export declare const lstatJudged: typeof fs.promises.lstat;
+/** Remove the path only while it is the object last judged there (else leave it, as if removed). */
+export declare function unlinkJudgedSync(file: PathLike): void;
+export declare function rmJudgedSync(file: PathLike, options?: RmOptions): void;
+export declare function unlinkJudged(file: PathLike): Promise<void>;
+export declare function rmJudged(file: PathLike, options?: RmOptions): Promise<void>;
 export interface LockOptions { timeout?: number }
 /** Take the exclusive lock at `file`; the release function it returns does nothing when the lock was not taken. */
 export declare function acquireLockSync(file: PathLike, options?: LockOptions): () => void;
