@@ -1039,14 +1039,20 @@ static int catches_import_error(lf_pysem *m, TSNode exc) {
     return name_in(m, v, names);
 }
 
-/* The lock module a try body imports, when the body does nothing but import
- * (`try: import fcntl`), or NULL. malloc'd. */
-static char *imported_lock_module(lf_pysem *m, TSNode body) {
+/* The lock module a try body imports first (`try: import fcntl`), or NULL;
+ * *more is set when statements follow the imports (`try: import fcntl;
+ * fcntl.flock(...)`). malloc'd. */
+static char *imported_lock_module(lf_pysem *m, TSNode body, int *more) {
     char *found = NULL;
+    *more = 0;
     for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
         TSNode st = ts_node_named_child(body, i);
         if (lf_tree_is(st, "comment"))
             continue;
+        if (found && !lf_tree_is(st, "import_statement") && !lf_tree_is(st, "import_from_statement")) {
+            *more = 1; /* the imports, then what uses them */
+            return found;
+        }
         TSNode name;
         if (lf_tree_is(st, "import_statement")) {
             name = ts_node_named_child(st, 0);
@@ -1078,7 +1084,17 @@ static int find_import_fallback(hpass *p, int32_t scope, helper *h) {
         const lf_pystmt *s = &m->stmts[i];
         if (s->scope != scope || !lf_tree_is(s->node, "try_statement"))
             continue;
-        char *module = imported_lock_module(m, lf_tree_field(s->node, "body"));
+        int more = 0;
+        char *module = imported_lock_module(m, lf_tree_field(s->node, "body"), &more);
+        /* A body that goes on after the import must take the lock there, in a
+         * helper handing the lock to its caller: then a handler that goes on
+         * (`pass`, then `return self` or `yield` after the try) hands over no
+         * lock. In a function doing its own work, what follows such a try
+         * need not be the section the lock was for. */
+        if (module && more && (h->role == ROLE_WORK || ts_node_is_null(find_in(p, lf_tree_field(s->node, "body"), 0)))) {
+            free(module);
+            module = NULL;
+        }
         if (!module)
             continue;
         for (uint32_t k = 0; k < ts_node_named_child_count(s->node); k++) {
@@ -1086,6 +1102,8 @@ static int find_import_fallback(hpass *p, int32_t scope, helper *h) {
             if (!lf_tree_is(exc, "except_clause") || !catches_import_error(m, exc))
                 continue;
             TSNode blk = handler_block(exc);
+            if (!ts_node_is_null(find_in(p, blk, 0)))
+                continue; /* takes another lock there (`import msvcrt; msvcrt.locking(...)`) */
             unsigned exits = block_exits(m, blk);
             int ok = (h->role == ROLE_ACQUIRE && (exits & EXIT_RET_OTHER)) ||
                      (h->role == ROLE_CM && contains_kind(blk, "yield")) ||
@@ -1534,6 +1552,66 @@ static int under_exclusive_create(lf_pysem *m, TSNode st) {
     return 0;
 }
 
+/* The except clause around the unlocked copy u that does not also hold the
+ * locked copy h (a handler running the work when the lock cannot be had), or
+ * null. */
+static TSNode handler_around(lf_pysem *m, TSNode u, TSNode h) {
+    int32_t si = lf_pysem_stmt_index(m, u);
+    int32_t scope = si >= 0 ? m->stmts[si].scope : -1;
+    for (int32_t s = si; s >= 0 && m->stmts[s].scope == scope; s = m->stmts[s].parent) {
+        TSNode c = m->stmts[s].clause_node;
+        if (m->stmts[s].clause == LF_PYCLAUSE_EXCEPT_BODY && !lf_tree_within(h, c))
+            return c;
+    }
+    return (TSNode){0};
+}
+
+/* The lock module imported in the body of the try that handler `exc`
+ * belongs to, when the handler catches only a failed import (`try: import
+ * fcntl ... except ImportError:`), or NULL. malloc'd. */
+typedef struct import_find {
+    lf_pysem *m;
+    char *module;
+} import_find;
+
+static lf_walk_action visit_lock_import(TSNode n, void *ud) {
+    import_find *f = ud;
+    if (f->module || is_scope_node(n))
+        return LF_WALK_SKIP;
+    TSNode name = {0};
+    if (lf_tree_is(n, "import_statement")) {
+        name = ts_node_named_child(n, 0);
+        if (lf_tree_is(name, "aliased_import"))
+            name = lf_tree_field(name, "name");
+    } else if (lf_tree_is(n, "import_from_statement")) {
+        name = lf_tree_field(n, "module_name");
+    }
+    if (ts_node_is_null(name))
+        return LF_WALK_CONTINUE;
+    char *text = lf_tree_text(f->m->src, name);
+    if (lf_pysem_is_lock_module(text))
+        f->module = text;
+    else
+        free(text);
+    return LF_WALK_SKIP;
+}
+
+static char *import_handler_module(lf_pysem *m, TSNode exc) {
+    TSNode v = lf_tree_field(exc, "value");
+    if (ts_node_is_null(v))
+        return NULL;
+    if (lf_tree_is(v, "as_pattern"))
+        v = ts_node_named_child(v, 0);
+    static const char *const names[] = {"ImportError", "ModuleNotFoundError", NULL};
+    uint32_t n = lf_tree_is(v, "tuple") ? ts_node_named_child_count(v) : 1;
+    for (uint32_t i = 0; i < n; i++)
+        if (!name_in(m, lf_tree_is(v, "tuple") ? ts_node_named_child(v, i) : v, names))
+            return NULL;
+    import_find f = {m, NULL};
+    lf_tree_walk(lf_tree_field(ts_node_parent(exc), "body"), visit_lock_import, &f);
+    return f.module;
+}
+
 /* The same work reached on one path with the function's own lock held on
  * every path, and on another with it held on none (lf_pycfg's graph and lock
  * state): the "copy of the critical section" the lock was meant for, whatever
@@ -1613,24 +1691,34 @@ static void find_unheld_copy(hpass *p, int32_t scope, const unsigned char *repor
             TSNode at = si >= 0 && m->stmts[si].parent >= 0 ? m->stmts[si].clause_node : u;
             if (ts_node_is_null(at) || ts_node_eq(at, m->stmts[m->stmts[si].parent].node))
                 at = u; /* in the body of an if or loop: the copy itself */
+            TSNode exc = handler_around(m, u, h);
+            if (!ts_node_is_null(exc))
+                at = exc; /* the copy nested in a handler: the handler decides */
             char *label = lf_xasprintf("%s()", m->scopes[scope].name);
             int handler = lf_tree_is(at, "except_clause");
+            /* a handler of a failed import of the lock module, imported in
+             * the function itself: the unlocked path is a platform's */
+            char *imported = handler ? import_handler_module(m, at) : NULL;
+            char *why = imported ? lf_xasprintf("this handler runs it when importing %s fails", imported)
+                        : handler ? lf_xstrdup("this handler runs it when opening or taking the lock fails")
+                                  : lf_xstrdup("this branch skips the lock");
+            char *where = imported ? lf101_where_missing(imported) : NULL;
             char *msg = lf_xasprintf(
                 "the critical section is reachable without the lock: `%s` runs the work at line %u with its lock "
-                "held on no path (%s), while the same work at line %u runs under the lock: unlocked whenever "
-                "this path is taken",
-                label, line_of(m, u), handler ? "this handler runs it when opening or taking the lock fails"
-                                              : "this branch skips the lock",
-                line_of(m, h));
+                "held on no path (%s), while the same work at line %u runs under the lock: unlocked %s",
+                label, line_of(m, u), why, line_of(m, h), where ? where : "whenever this path is taken");
+            free(why);
             char *decline = lf_xasprintf("the unlocked copy in `%s` is not the fallback of an optional lock module "
                                          "in a shape the rewrite knows; what this path should do without the lock "
                                          "(wait, fail, skip) is the code owner's choice",
                                          label);
             char *entry = lf_xasprintf("takes the path at line %u, where `%s` holds no lock", line_of(m, at), label);
-            lf_witness *w =
-                lf_wit_unlocked_section(m->src, "on every platform, whenever this path is taken",
-                                        handler ? LF_WIT_ACQUIRE_FAILS : LF_WIT_UNLOCKED, at, entry, u);
+            lf_witness *w = lf_wit_unlocked_section(
+                m->src, where ? where : "on every platform, whenever this path is taken",
+                imported ? LF_WIT_UNLOCKED : handler ? LF_WIT_ACQUIRE_FAILS : LF_WIT_UNLOCKED, at, entry, u);
             free(entry);
+            free(where);
+            free(imported);
             emit(ud, scope, at, msg, decline, w);
             free(label);
             done = 1;
