@@ -567,7 +567,10 @@ typedef struct helper {
                                                imported on one path only (`except ImportError: import fcntl`) */
     int timeout_false;     /* no root bug in the helper, but it returns False on a path (a timeout) */
     char *import_fallback; /* a lock module imported in the function, whose ImportError handler goes on */
+    int gives_up;          /* a retry loop that stops waiting and goes on: GIVEUP_BREAK, GIVEUP_EXHAUSTED */
 } helper;
+
+enum { GIVEUP_BREAK = 1, GIVEUP_EXHAUSTED = 2 };
 
 /* The class a call constructs (`C(...)` with C a class of this module), or -1. */
 static int32_t constructed_class(lf_pysem *m, TSNode call) {
@@ -1207,6 +1210,197 @@ static int find_swallowing_handler(hpass *p, int32_t scope, helper *h) {
     return 0;
 }
 
+/* ---- retry loops that give up ---- */
+
+/* The names a loop assigns (`locked = True`, `self.held = False`,
+ * `tries += 1`): where it could record that it never took the lock. */
+typedef struct assigned_walk {
+    lf_pysem *m;
+    node_vec *names;
+} assigned_walk;
+
+static lf_walk_action visit_assigned(TSNode n, void *ud) {
+    assigned_walk *a = ud;
+    if (is_scope_node(n))
+        return LF_WALK_SKIP;
+    if (!lf_tree_is(n, "assignment") && !lf_tree_is(n, "augmented_assignment"))
+        return LF_WALK_CONTINUE;
+    TSNode t = lf_tree_field(n, "left");
+    if (lf_tree_is(t, "attribute"))
+        t = lf_tree_field(t, "attribute");
+    if (lf_tree_is(t, "identifier"))
+        LF_VEC_PUSH(a->names, t);
+    return LF_WALK_CONTINUE;
+}
+
+/* Does a test or a result after the loop read one of those names (`if not
+ * locked: return`, `if locked: work()`, `return self.held`)? Then the give-up
+ * is recorded and looked at; which way the code goes is not judged here. */
+typedef struct tested_walk {
+    lf_pysem *m;
+    const node_vec *names;
+    int hit;
+} tested_walk;
+
+static lf_walk_action visit_tested(TSNode n, void *ud) {
+    tested_walk *t = ud;
+    if (t->hit || is_scope_node(n))
+        return LF_WALK_SKIP;
+    TSNode e = {0};
+    if (lf_tree_is(n, "if_statement") || lf_tree_is(n, "elif_clause") || lf_tree_is(n, "while_statement"))
+        e = lf_tree_field(n, "condition");
+    else if (lf_tree_is(n, "return_statement") || lf_tree_is(n, "assert_statement") ||
+             lf_tree_is(n, "conditional_expression"))
+        e = n;
+    for (size_t i = 0; !ts_node_is_null(e) && i < t->names->len && !t->hit; i++) {
+        char *name = lf_tree_text(t->m->src, t->names->items[i]);
+        t->hit = lf_tree_mentions(t->m->src, e, name, NULL);
+        free(name);
+    }
+    return t->hit ? LF_WALK_STOP : LF_WALK_CONTINUE;
+}
+
+static int giveup_recorded(lf_pysem *m, int32_t loop) {
+    node_vec names = {0}, rest = {0};
+    assigned_walk a = {m, &names};
+    lf_tree_walk(m->stmts[loop].node, visit_assigned, &a);
+    tested_walk t = {m, &names, 0};
+    rest_of_function(m, loop, &rest);
+    for (size_t i = 0; i < rest.len && names.len && !t.hit; i++)
+        lf_tree_walk(rest.items[i], visit_tested, &t);
+    LF_VEC_FREE(&names);
+    LF_VEC_FREE(&rest);
+    return t.hit;
+}
+
+static int is_loop(TSNode n) { return lf_tree_is(n, "while_statement") || lf_tree_is(n, "for_statement"); }
+
+/* The loop a `break` at statement b leaves, or -1. */
+static int32_t loop_of_break(lf_pysem *m, int32_t b) {
+    for (int32_t s = b; s >= 0 && m->stmts[s].scope == m->stmts[b].scope; s = m->stmts[s].parent)
+        if (m->stmts[s].clause == LF_PYCLAUSE_LOOP_BODY)
+            return m->stmts[s].parent;
+    return -1;
+}
+
+/* The try around statement s whose except clause holds it, inside `loop`
+ * (the handler of a failed attempt), or -1. */
+static int32_t handling_try(lf_pysem *m, int32_t s, int32_t loop) {
+    for (; s >= 0 && s != loop; s = m->stmts[s].parent)
+        if (m->stmts[s].clause == LF_PYCLAUSE_EXCEPT_BODY)
+            return m->stmts[s].parent;
+    return -1;
+}
+
+/* Does the loop try to take the lock in a try (a retry loop)? */
+static int loop_retries_lock(hpass *p, int32_t loop) {
+    lf_pysem *m = p->m;
+    size_t lo, hi;
+    scope_stmts(m, m->stmts[loop].scope, &lo, &hi);
+    for (size_t i = lo; i < hi; i++)
+        if (lf_tree_is(m->stmts[i].node, "try_statement") && lf_tree_within(m->stmts[i].node, m->stmts[loop].node) &&
+            !ts_node_is_null(find_in(p, lf_tree_field(m->stmts[i].node, "body"), 0)))
+            return 1;
+    return 0;
+}
+
+/* The graph node control reaches when leaving loop node `l` other than into
+ * its body: after the loop. -1 when it has none (`while True:`). */
+static int32_t loop_exit(const lf_cfg *g, uint32_t l, TSNode loop) {
+    const lf_cfg_edge *e = lf_cfg_edges_of(g, l);
+    for (uint32_t k = 0; k < lf_cfg_node_at(g, l)->n_succ; k++) {
+        const lf_cfg_node *to = lf_cfg_node_at(g, e[k].to);
+        if (!e[k].exceptional && (e[k].to == LF_CFG_EXIT_ID || !lf_tree_within(to->stmt, loop)))
+            return (int32_t)e[k].to;
+    }
+    return -1;
+}
+
+static uint32_t first_succ(const lf_cfg *g, uint32_t v) {
+    const lf_cfg_edge *e = lf_cfg_edges_of(g, v);
+    for (uint32_t k = 0; k < lf_cfg_node_at(g, v)->n_succ; k++)
+        if (!e[k].exceptional)
+            return e[k].to;
+    return LF_CFG_EXIT_ID;
+}
+
+/* A retry loop that stops waiting and goes on as if it held the lock: a
+ * `break` in the handler of a failed attempt (`if time.time() > deadline:
+ * break`), or the loop running out of attempts (`for _ in range(50):` with
+ * no else), where the lock is not held, while the loop's successful attempt
+ * leaves it holding the lock (lf_pycfg's graph and lock state), and the
+ * critical section after it runs either way: nothing after the loop tests or
+ * returns what the loop recorded. Giving up by raising, returning or exiting
+ * is no break and is not seen here. */
+static int find_giveup(hpass *p, int32_t scope, helper *h) {
+    lf_pysem *m = p->m;
+    size_t lo, hi;
+    scope_stmts(m, scope, &lo, &hi);
+    int any = 0;
+    for (size_t i = lo; i < hi && !any; i++)
+        any = m->stmts[i].scope == scope && is_loop(m->stmts[i].node) && loop_retries_lock(p, (int32_t)i);
+    if (!any)
+        return 0;
+    lf_cfg *g = lf_pycfg_build(m->src, m->scopes[scope].node);
+    size_t n = lf_cfg_size(g);
+    uint64_t *gen = lf_xcalloc(n, sizeof *gen), *kill = lf_xcalloc(n, sizeof *kill);
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_pycall *c = &m->calls[i];
+        int32_t id = c->scope == scope ? lf_pycfg_node_of(m, g, c->node) : -1;
+        if (id < 0)
+            continue;
+        if (acquires_direct(p, c->node))
+            gen[id] = 1;
+        else if (p->is_unlock(m, c->node) && !gen[id])
+            kill[id] = 1;
+    }
+    lf_cfg_lockstate st;
+    lf_cfg_lockstate_run(g, gen, kill, 0, &st);
+    int found = 0;
+    for (size_t i = lo; i < hi && !found; i++) {
+        if (m->stmts[i].scope != scope)
+            continue;
+        TSNode s = m->stmts[i].node;
+        int32_t loop = -1, id = lf_cfg_find(g, s), after = -1, kind = 0;
+        if (id < 0 || !st.reachable[id])
+            continue;
+        if (lf_tree_is(s, "break_statement")) {
+            /* the handler of a failed attempt gives up, the lock not held on
+             * some path there */
+            loop = loop_of_break(m, (int32_t)i);
+            int32_t tr = loop >= 0 ? handling_try(m, (int32_t)i, loop) : -1;
+            if (tr < 0 || ts_node_is_null(find_in(p, lf_tree_field(m->stmts[tr].node, "body"), 0)) ||
+                (st.must_in[id] & 1))
+                continue;
+            after = (int32_t)first_succ(g, (uint32_t)id);
+            kind = GIVEUP_BREAK;
+        } else if (is_loop(s) && ts_node_is_null(lf_tree_field(s, "alternative")) && loop_retries_lock(p, (int32_t)i)) {
+            /* the loop runs out of attempts with no lock held on any path */
+            if (st.may_in[id] & 1)
+                continue;
+            loop = (int32_t)i;
+            after = loop_exit(g, (uint32_t)id, s);
+            kind = GIVEUP_EXHAUSTED;
+        } else {
+            continue;
+        }
+        /* the attempt that succeeds arrives there holding the lock */
+        if (after < 0 || after == LF_CFG_EXIT_ID || !(st.may_in[after] & 1) || giveup_recorded(m, loop) ||
+            !after_is_section(p, loop, h->role))
+            continue;
+        h->at = s;
+        h->exits = EXIT_FALLS;
+        h->module = NULL;
+        h->gives_up = kind;
+        found = 1;
+    }
+    lf_cfg_lockstate_free(&st);
+    free(gen);
+    free(kill);
+    lf_cfg_free(g);
+    return found;
+}
+
 /* ---- messages ---- */
 
 static char *helper_label(lf_pysem *m, const helper *h) {
@@ -1225,6 +1419,8 @@ static char *where_text(lf_pysem *m, const helper *h) {
         return lf_xstrdup("wherever none of the lock modules it tests for can be imported");
     if (h->import_fallback)
         return lf101_where_missing(h->import_fallback);
+    if (h->gives_up)
+        return lf_xstrdup("whenever another process holds the lock longer than the wait");
     if (h->module)
         return lf101_where_missing(h->module->module);
     return lf_xstrdup("on every platform, whenever acquiring the lock fails");
@@ -1248,6 +1444,12 @@ static char *cause_text(lf_pysem *m, const helper *h) {
                             h->conditional_import->name);
     if (h->import_fallback)
         return lf_xasprintf("when importing %s fails, since this handler goes on without it", h->import_fallback);
+    if (h->gives_up == GIVEUP_BREAK)
+        return lf_xstrdup("when its wait for the lock ends, since this `break` gives up and leaves the retry loop "
+                          "as if the lock were taken");
+    if (h->gives_up == GIVEUP_EXHAUSTED)
+        return lf_xstrdup("when its wait for the lock ends, since this retry loop runs out of attempts and goes on "
+                          "as if the lock were taken");
     return lf_xstrdup("when acquiring it fails, since this handler swallows the error");
 }
 
@@ -1288,6 +1490,10 @@ static void report_helper(hpass *p, const helper *h, const callers *cs, lf101_in
     else if (h->module)
         decline = lf_xstrdup("the lock file is opened and locked only on the locked path, and released in a "
                              "`finally` shared by both; the rewrite knows a lock taken around the work itself");
+    else if (h->gives_up)
+        decline = lf_xasprintf("the retry loop in `%s` decides what happens when the wait ends; whether to fail, "
+                               "skip the work or wait longer is the code owner's choice",
+                               label);
     else
         decline = lf_xasprintf("the handler decides what a failed acquisition means for `%s`; swapping it for "
                                "lockrt's bounded wait would change which errors the callers see",
@@ -1750,7 +1956,7 @@ void lf101_find_helpers(lf_pysem *m, const unsigned char *reported, lf101_lock_c
         h.scope = (int32_t)i;
         h.role = role_of(&p, (int32_t)i);
         if (!find_absent_test(&p, (int32_t)i, &h) && !find_import_fallback(&p, (int32_t)i, &h) &&
-            !find_swallowing_handler(&p, (int32_t)i, &h))
+            !find_swallowing_handler(&p, (int32_t)i, &h) && !find_giveup(&p, (int32_t)i, &h))
             h.timeout_false = h.role == ROLE_ACQUIRE && returns_false_somewhere(m, (int32_t)i);
         judge_helper(&p, &h, emit, ud);
         free(h.import_fallback);

@@ -1,0 +1,64 @@
+"""Retry loops whose give-up path raises, returns, or sets a flag tested before the work."""
+import fcntl
+import json
+import os
+import time
+
+
+def bump(path):
+    with open(path + ".lock", "w") as lf:
+        deadline = time.time() + 5
+        while True:
+            try:
+                fcntl.flock(lf, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.time() > deadline:
+                    raise TimeoutError(path)
+                time.sleep(0.05)
+        with open(path) as f:
+            data = json.load(f)
+        data["n"] += 1
+        with open(path, "w") as f:
+            json.dump(data, f)
+
+
+def put(path, k, v):
+    lock = path + ".d"
+    got = False
+    for _ in range(50):
+        try:
+            os.mkdir(lock)
+            got = True
+            break
+        except FileExistsError:
+            time.sleep(0.1)
+    if not got:
+        return
+    try:
+        with open(path) as f:
+            data = json.load(f)
+        data[k] = v
+        with open(path, "w") as f:
+            json.dump(data, f)
+    finally:
+        os.rmdir(lock)
+
+
+def put2(path, k, v):
+    with open(path + ".lock", "w") as lf:
+        deadline = time.time() + 5
+        while True:
+            try:
+                fcntl.flock(lf, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.time() > deadline:
+                    return False
+                time.sleep(0.05)
+        with open(path) as f:
+            data = json.load(f)
+        data[k] = v
+        with open(path, "w") as f:
+            json.dump(data, f)
+        return True
