@@ -1234,7 +1234,8 @@ static lf_walk_action visit_assigned(TSNode n, void *ud) {
 }
 
 /* Does a test or a result after the loop read one of those names (`if not
- * locked: return`, `if locked: work()`, `return self.held`)? Then the give-up
+ * locked: return`, `if locked: work()`, `return self.held`, a context
+ * manager's `yield acquired`)? Then the give-up
  * is recorded and looked at; which way the code goes is not judged here. */
 typedef struct tested_walk {
     lf_pysem *m;
@@ -1249,7 +1250,7 @@ static lf_walk_action visit_tested(TSNode n, void *ud) {
     TSNode e = {0};
     if (lf_tree_is(n, "if_statement") || lf_tree_is(n, "elif_clause") || lf_tree_is(n, "while_statement"))
         e = lf_tree_field(n, "condition");
-    else if (lf_tree_is(n, "return_statement") || lf_tree_is(n, "assert_statement") ||
+    else if (lf_tree_is(n, "return_statement") || lf_tree_is(n, "yield") || lf_tree_is(n, "assert_statement") ||
              lf_tree_is(n, "conditional_expression"))
         e = n;
     for (size_t i = 0; !ts_node_is_null(e) && i < t->names->len && !t->hit; i++) {

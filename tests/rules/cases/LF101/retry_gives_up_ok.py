@@ -62,3 +62,35 @@ def put2(path, k, v):
         with open(path, "w") as f:
             json.dump(data, f)
         return True
+
+
+import contextlib
+
+
+@contextlib.contextmanager
+def try_lock(path, timeout=5.0):
+    """Yields whether the wait ended with the lock: its callers test it."""
+    start = time.time()
+    with open(path + ".lock", "w") as lf:
+        acquired = False
+        while True:
+            try:
+                fcntl.flock(lf, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                acquired = True
+                break
+            except OSError:
+                if time.time() - start >= timeout:
+                    break
+                time.sleep(0.1)
+        yield acquired
+
+
+def note(path, k, v):
+    with try_lock(path) as ok:
+        if not ok:
+            return
+        with open(path) as f:
+            data = json.load(f)
+        data[k] = v
+        with open(path, "w") as f:
+            json.dump(data, f)
