@@ -9,9 +9,12 @@
  *    caller returns as if locked, or the function's own critical section runs;
  *  - a swallowed acquisition error: a handler around the acquisition that lets
  *    the helper complete (falls through, or returns anything but False)
- *    instead of refusing; inside a retry loop only a handler for errors other
- *    than contention counts (waiting for a held lock and giving up after a
- *    timeout is lockrt's bounded wait, not a bug);
+ *    instead of refusing; inside a retry loop a handler for contention that
+ *    falls through retries, and is judged as a give-up instead (next);
+ *  - a retry loop that gives up and goes on: a `break` where the lock is not
+ *    held, or the loop running out of attempts, while the attempt that
+ *    succeeds leaves the loop holding it, and nothing after the loop tests or
+ *    returns what the loop recorded (find_giveup, on lf_pycfg's lock state);
  *  - "not acquired" results: a helper that returns False where it took no
  *    lock, called as a bare statement with the critical section after it; the
  *    bug is the helper's test when it has one, else each ignoring caller;
