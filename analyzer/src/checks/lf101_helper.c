@@ -1287,13 +1287,30 @@ static int32_t loop_of_break(lf_pysem *m, int32_t b) {
     return -1;
 }
 
-/* The try around statement s whose except clause holds it, inside `loop`
- * (the handler of a failed attempt), or -1. */
+/* The try around statement s whose except clause holds it, inside `loop`,
+ * when that clause catches what a failed attempt raises (contention
+ * included: `except BlockingIOError`, `except FileExistsError`), or -1. */
 static int32_t handling_try(lf_pysem *m, int32_t s, int32_t loop) {
     for (; s >= 0 && s != loop; s = m->stmts[s].parent)
         if (m->stmts[s].clause == LF_PYCLAUSE_EXCEPT_BODY)
-            return m->stmts[s].parent;
+            return handler_catches_failure(m, m->stmts[s].clause_node, 0) ? m->stmts[s].parent : -1;
     return -1;
+}
+
+/* Does some path other than the give-up at node `from` arrive at `after`
+ * holding the lock (the successful attempt's `break`)? The give-up's own
+ * state does not count: it may carry a lock the CFG cannot rule out. */
+static int other_arrives_held(const lf_cfg *g, const lf_cfg_lockstate *st, const uint64_t *gen, const uint64_t *kill,
+                              uint32_t from, uint32_t after) {
+    for (uint32_t v = 0; v < lf_cfg_size(g); v++) {
+        if (v == from || !st->reachable[v] || !(((st->may_in[v] & ~kill[v]) | gen[v]) & 1))
+            continue;
+        const lf_cfg_edge *e = lf_cfg_edges_of(g, v);
+        for (uint32_t k = 0; k < lf_cfg_node_at(g, v)->n_succ; k++)
+            if (e[k].to == after && !e[k].exceptional)
+                return 1;
+    }
+    return 0;
 }
 
 /* Does the loop try to take the lock in a try (a retry loop)? */
@@ -1389,7 +1406,8 @@ static int find_giveup(hpass *p, int32_t scope, helper *h) {
             continue;
         }
         /* the attempt that succeeds arrives there holding the lock */
-        if (after < 0 || after == LF_CFG_EXIT_ID || !(st.may_in[after] & 1) || giveup_recorded(m, loop) ||
+        if (after < 0 || after == LF_CFG_EXIT_ID || !(st.may_in[after] & 1) ||
+            !other_arrives_held(g, &st, gen, kill, (uint32_t)id, (uint32_t)after) || giveup_recorded(m, loop) ||
             !after_is_section(p, loop, h->role))
             continue;
         h->at = s;

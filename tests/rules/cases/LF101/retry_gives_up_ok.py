@@ -94,3 +94,20 @@ def note(path, k, v):
         data[k] = v
         with open(path, "w") as f:
             json.dump(data, f)
+
+
+def drain(path, queue, empty_error):
+    """The break leaves when the queue is empty, with the lock held: not a
+    give-up on the lock (the handler is not about taking it)."""
+    with open(path + ".lock", "w") as lf:
+        while True:
+            try:
+                fcntl.flock(lf, fcntl.LOCK_EX)
+                item = queue.get_nowait()
+            except empty_error:
+                break
+            with open(path, "a") as f:
+                f.write(item)
+            fcntl.flock(lf, fcntl.LOCK_UN)
+        with open(path, "a") as f:
+            f.write("done\n")
