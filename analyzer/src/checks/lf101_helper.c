@@ -9,9 +9,12 @@
  *    caller returns as if locked, or the function's own critical section runs;
  *  - a swallowed acquisition error: a handler around the acquisition that lets
  *    the helper complete (falls through, or returns anything but False)
- *    instead of refusing; inside a retry loop only a handler for errors other
- *    than contention counts (waiting for a held lock and giving up after a
- *    timeout is lockrt's bounded wait, not a bug);
+ *    instead of refusing; inside a retry loop a handler for contention that
+ *    falls through retries, and is judged as a give-up instead (next);
+ *  - a retry loop that gives up and goes on: a `break` where the lock is not
+ *    held, or the loop running out of attempts, while the attempt that
+ *    succeeds leaves the loop holding it, and nothing after the loop tests or
+ *    returns what the loop recorded (find_giveup, on lf_pycfg's lock state);
  *  - "not acquired" results: a helper that returns False where it took no
  *    lock, called as a bare statement with the critical section after it; the
  *    bug is the helper's test when it has one, else each ignoring caller;
@@ -567,7 +570,10 @@ typedef struct helper {
                                                imported on one path only (`except ImportError: import fcntl`) */
     int timeout_false;     /* no root bug in the helper, but it returns False on a path (a timeout) */
     char *import_fallback; /* a lock module imported in the function, whose ImportError handler goes on */
+    int gives_up;          /* a retry loop that stops waiting and goes on: GIVEUP_BREAK, GIVEUP_EXHAUSTED */
 } helper;
+
+enum { GIVEUP_BREAK = 1, GIVEUP_EXHAUSTED = 2 };
 
 /* The class a call constructs (`C(...)` with C a class of this module), or -1. */
 static int32_t constructed_class(lf_pysem *m, TSNode call) {
@@ -1039,14 +1045,20 @@ static int catches_import_error(lf_pysem *m, TSNode exc) {
     return name_in(m, v, names);
 }
 
-/* The lock module a try body imports, when the body does nothing but import
- * (`try: import fcntl`), or NULL. malloc'd. */
-static char *imported_lock_module(lf_pysem *m, TSNode body) {
+/* The lock module a try body imports first (`try: import fcntl`), or NULL;
+ * *more is set when statements follow the imports (`try: import fcntl;
+ * fcntl.flock(...)`). malloc'd. */
+static char *imported_lock_module(lf_pysem *m, TSNode body, int *more) {
     char *found = NULL;
+    *more = 0;
     for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
         TSNode st = ts_node_named_child(body, i);
         if (lf_tree_is(st, "comment"))
             continue;
+        if (found && !lf_tree_is(st, "import_statement") && !lf_tree_is(st, "import_from_statement")) {
+            *more = 1; /* the imports, then what uses them */
+            return found;
+        }
         TSNode name;
         if (lf_tree_is(st, "import_statement")) {
             name = ts_node_named_child(st, 0);
@@ -1078,7 +1090,17 @@ static int find_import_fallback(hpass *p, int32_t scope, helper *h) {
         const lf_pystmt *s = &m->stmts[i];
         if (s->scope != scope || !lf_tree_is(s->node, "try_statement"))
             continue;
-        char *module = imported_lock_module(m, lf_tree_field(s->node, "body"));
+        int more = 0;
+        char *module = imported_lock_module(m, lf_tree_field(s->node, "body"), &more);
+        /* A body that goes on after the import must take the lock there, in a
+         * helper handing the lock to its caller: then a handler that goes on
+         * (`pass`, then `return self` or `yield` after the try) hands over no
+         * lock. In a function doing its own work, what follows such a try
+         * need not be the section the lock was for. */
+        if (module && more && (h->role == ROLE_WORK || ts_node_is_null(find_in(p, lf_tree_field(s->node, "body"), 0)))) {
+            free(module);
+            module = NULL;
+        }
         if (!module)
             continue;
         for (uint32_t k = 0; k < ts_node_named_child_count(s->node); k++) {
@@ -1086,6 +1108,8 @@ static int find_import_fallback(hpass *p, int32_t scope, helper *h) {
             if (!lf_tree_is(exc, "except_clause") || !catches_import_error(m, exc))
                 continue;
             TSNode blk = handler_block(exc);
+            if (!ts_node_is_null(find_in(p, blk, 0)))
+                continue; /* takes another lock there (`import msvcrt; msvcrt.locking(...)`) */
             unsigned exits = block_exits(m, blk);
             int ok = (h->role == ROLE_ACQUIRE && (exits & EXIT_RET_OTHER)) ||
                      (h->role == ROLE_CM && contains_kind(blk, "yield")) ||
@@ -1189,6 +1213,216 @@ static int find_swallowing_handler(hpass *p, int32_t scope, helper *h) {
     return 0;
 }
 
+/* ---- retry loops that give up ---- */
+
+/* The names a loop assigns (`locked = True`, `self.held = False`,
+ * `tries += 1`): where it could record that it never took the lock. */
+typedef struct assigned_walk {
+    lf_pysem *m;
+    node_vec *names;
+} assigned_walk;
+
+static lf_walk_action visit_assigned(TSNode n, void *ud) {
+    assigned_walk *a = ud;
+    if (is_scope_node(n))
+        return LF_WALK_SKIP;
+    if (!lf_tree_is(n, "assignment") && !lf_tree_is(n, "augmented_assignment"))
+        return LF_WALK_CONTINUE;
+    TSNode t = lf_tree_field(n, "left");
+    if (lf_tree_is(t, "attribute"))
+        t = lf_tree_field(t, "attribute");
+    if (lf_tree_is(t, "identifier"))
+        LF_VEC_PUSH(a->names, t);
+    return LF_WALK_CONTINUE;
+}
+
+/* Does a test or a result after the loop read one of those names (`if not
+ * locked: return`, `if locked: work()`, `return self.held`, a context
+ * manager's `yield acquired`)? Then the give-up
+ * is recorded and looked at; which way the code goes is not judged here. */
+typedef struct tested_walk {
+    lf_pysem *m;
+    const node_vec *names;
+    int hit;
+} tested_walk;
+
+static lf_walk_action visit_tested(TSNode n, void *ud) {
+    tested_walk *t = ud;
+    if (t->hit || is_scope_node(n))
+        return LF_WALK_SKIP;
+    TSNode e = {0};
+    if (lf_tree_is(n, "if_statement") || lf_tree_is(n, "elif_clause") || lf_tree_is(n, "while_statement"))
+        e = lf_tree_field(n, "condition");
+    else if (lf_tree_is(n, "return_statement") || lf_tree_is(n, "yield") || lf_tree_is(n, "assert_statement") ||
+             lf_tree_is(n, "conditional_expression"))
+        e = n;
+    for (size_t i = 0; !ts_node_is_null(e) && i < t->names->len && !t->hit; i++) {
+        char *name = lf_tree_text(t->m->src, t->names->items[i]);
+        t->hit = lf_tree_mentions(t->m->src, e, name, NULL);
+        free(name);
+    }
+    return t->hit ? LF_WALK_STOP : LF_WALK_CONTINUE;
+}
+
+static int giveup_recorded(lf_pysem *m, int32_t loop) {
+    node_vec names = {0}, rest = {0};
+    assigned_walk a = {m, &names};
+    lf_tree_walk(m->stmts[loop].node, visit_assigned, &a);
+    tested_walk t = {m, &names, 0};
+    rest_of_function(m, loop, &rest);
+    for (size_t i = 0; i < rest.len && names.len && !t.hit; i++)
+        lf_tree_walk(rest.items[i], visit_tested, &t);
+    LF_VEC_FREE(&names);
+    LF_VEC_FREE(&rest);
+    return t.hit;
+}
+
+static int is_loop(TSNode n) { return lf_tree_is(n, "while_statement") || lf_tree_is(n, "for_statement"); }
+
+/* The loop a `break` at statement b leaves, or -1. */
+static int32_t loop_of_break(lf_pysem *m, int32_t b) {
+    for (int32_t s = b; s >= 0 && m->stmts[s].scope == m->stmts[b].scope; s = m->stmts[s].parent)
+        if (m->stmts[s].clause == LF_PYCLAUSE_LOOP_BODY)
+            return m->stmts[s].parent;
+    return -1;
+}
+
+/* The try around statement s whose except clause holds it, inside `loop`,
+ * when that clause catches what a failed attempt raises (contention
+ * included: `except BlockingIOError`, `except FileExistsError`), or -1. */
+static int32_t handling_try(lf_pysem *m, int32_t s, int32_t loop) {
+    for (; s >= 0 && s != loop; s = m->stmts[s].parent)
+        if (m->stmts[s].clause == LF_PYCLAUSE_EXCEPT_BODY)
+            return handler_catches_failure(m, m->stmts[s].clause_node, 0) ? m->stmts[s].parent : -1;
+    return -1;
+}
+
+/* Does some path other than the give-up at node `from` arrive at `after`
+ * holding the lock (the successful attempt's `break`)? The give-up's own
+ * state does not count: it may carry a lock the CFG cannot rule out. */
+static int other_arrives_held(const lf_cfg *g, const lf_cfg_lockstate *st, const uint64_t *gen, const uint64_t *kill,
+                              uint32_t from, uint32_t after) {
+    for (uint32_t v = 0; v < lf_cfg_size(g); v++) {
+        if (v == from || !st->reachable[v] || !(((st->may_in[v] & ~kill[v]) | gen[v]) & 1))
+            continue;
+        const lf_cfg_edge *e = lf_cfg_edges_of(g, v);
+        for (uint32_t k = 0; k < lf_cfg_node_at(g, v)->n_succ; k++)
+            if (e[k].to == after && !e[k].exceptional)
+                return 1;
+    }
+    return 0;
+}
+
+/* Does the loop try to take the lock in a try (a retry loop)? */
+static int loop_retries_lock(hpass *p, int32_t loop) {
+    lf_pysem *m = p->m;
+    size_t lo, hi;
+    scope_stmts(m, m->stmts[loop].scope, &lo, &hi);
+    for (size_t i = lo; i < hi; i++)
+        if (lf_tree_is(m->stmts[i].node, "try_statement") && lf_tree_within(m->stmts[i].node, m->stmts[loop].node) &&
+            !ts_node_is_null(find_in(p, lf_tree_field(m->stmts[i].node, "body"), 0)))
+            return 1;
+    return 0;
+}
+
+/* The graph node control reaches when leaving loop node `l` other than into
+ * its body: after the loop. -1 when it has none (`while True:`). */
+static int32_t loop_exit(const lf_cfg *g, uint32_t l, TSNode loop) {
+    const lf_cfg_edge *e = lf_cfg_edges_of(g, l);
+    for (uint32_t k = 0; k < lf_cfg_node_at(g, l)->n_succ; k++) {
+        const lf_cfg_node *to = lf_cfg_node_at(g, e[k].to);
+        if (!e[k].exceptional && (e[k].to == LF_CFG_EXIT_ID || !lf_tree_within(to->stmt, loop)))
+            return (int32_t)e[k].to;
+    }
+    return -1;
+}
+
+static uint32_t first_succ(const lf_cfg *g, uint32_t v) {
+    const lf_cfg_edge *e = lf_cfg_edges_of(g, v);
+    for (uint32_t k = 0; k < lf_cfg_node_at(g, v)->n_succ; k++)
+        if (!e[k].exceptional)
+            return e[k].to;
+    return LF_CFG_EXIT_ID;
+}
+
+/* A retry loop that stops waiting and goes on as if it held the lock: a
+ * `break` in the handler of a failed attempt (`if time.time() > deadline:
+ * break`), or the loop running out of attempts (`for _ in range(50):` with
+ * no else), where the lock is not held, while the loop's successful attempt
+ * leaves it holding the lock (lf_pycfg's graph and lock state), and the
+ * critical section after it runs either way: nothing after the loop tests or
+ * returns what the loop recorded. Giving up by raising, returning or exiting
+ * is no break and is not seen here. */
+static int find_giveup(hpass *p, int32_t scope, helper *h) {
+    lf_pysem *m = p->m;
+    size_t lo, hi;
+    scope_stmts(m, scope, &lo, &hi);
+    int any = 0;
+    for (size_t i = lo; i < hi && !any; i++)
+        any = m->stmts[i].scope == scope && is_loop(m->stmts[i].node) && loop_retries_lock(p, (int32_t)i);
+    if (!any)
+        return 0;
+    lf_cfg *g = lf_pycfg_build(m->src, m->scopes[scope].node);
+    size_t n = lf_cfg_size(g);
+    uint64_t *gen = lf_xcalloc(n, sizeof *gen), *kill = lf_xcalloc(n, sizeof *kill);
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_pycall *c = &m->calls[i];
+        int32_t id = c->scope == scope ? lf_pycfg_node_of(m, g, c->node) : -1;
+        if (id < 0)
+            continue;
+        if (acquires_direct(p, c->node))
+            gen[id] = 1;
+        else if (p->is_unlock(m, c->node) && !gen[id])
+            kill[id] = 1;
+    }
+    lf_cfg_lockstate st;
+    lf_cfg_lockstate_run(g, gen, kill, 0, &st);
+    int found = 0;
+    for (size_t i = lo; i < hi && !found; i++) {
+        if (m->stmts[i].scope != scope)
+            continue;
+        TSNode s = m->stmts[i].node;
+        int32_t loop = -1, id = lf_cfg_find(g, s), after = -1, kind = 0;
+        if (id < 0 || !st.reachable[id])
+            continue;
+        if (lf_tree_is(s, "break_statement")) {
+            /* the handler of a failed attempt gives up, the lock not held on
+             * some path there */
+            loop = loop_of_break(m, (int32_t)i);
+            int32_t tr = loop >= 0 ? handling_try(m, (int32_t)i, loop) : -1;
+            if (tr < 0 || ts_node_is_null(find_in(p, lf_tree_field(m->stmts[tr].node, "body"), 0)) ||
+                (st.must_in[id] & 1))
+                continue;
+            after = (int32_t)first_succ(g, (uint32_t)id);
+            kind = GIVEUP_BREAK;
+        } else if (is_loop(s) && ts_node_is_null(lf_tree_field(s, "alternative")) && loop_retries_lock(p, (int32_t)i)) {
+            /* the loop runs out of attempts with no lock held on any path */
+            if (st.may_in[id] & 1)
+                continue;
+            loop = (int32_t)i;
+            after = loop_exit(g, (uint32_t)id, s);
+            kind = GIVEUP_EXHAUSTED;
+        } else {
+            continue;
+        }
+        /* the attempt that succeeds arrives there holding the lock */
+        if (after < 0 || after == LF_CFG_EXIT_ID || !(st.may_in[after] & 1) ||
+            !other_arrives_held(g, &st, gen, kill, (uint32_t)id, (uint32_t)after) || giveup_recorded(m, loop) ||
+            !after_is_section(p, loop, h->role))
+            continue;
+        h->at = s;
+        h->exits = EXIT_FALLS;
+        h->module = NULL;
+        h->gives_up = kind;
+        found = 1;
+    }
+    lf_cfg_lockstate_free(&st);
+    free(gen);
+    free(kill);
+    lf_cfg_free(g);
+    return found;
+}
+
 /* ---- messages ---- */
 
 static char *helper_label(lf_pysem *m, const helper *h) {
@@ -1207,6 +1441,8 @@ static char *where_text(lf_pysem *m, const helper *h) {
         return lf_xstrdup("wherever none of the lock modules it tests for can be imported");
     if (h->import_fallback)
         return lf101_where_missing(h->import_fallback);
+    if (h->gives_up)
+        return lf_xstrdup("whenever another process holds the lock longer than the wait");
     if (h->module)
         return lf101_where_missing(h->module->module);
     return lf_xstrdup("on every platform, whenever acquiring the lock fails");
@@ -1230,6 +1466,12 @@ static char *cause_text(lf_pysem *m, const helper *h) {
                             h->conditional_import->name);
     if (h->import_fallback)
         return lf_xasprintf("when importing %s fails, since this handler goes on without it", h->import_fallback);
+    if (h->gives_up == GIVEUP_BREAK)
+        return lf_xstrdup("when its wait for the lock ends, since this `break` gives up and leaves the retry loop "
+                          "as if the lock were taken");
+    if (h->gives_up == GIVEUP_EXHAUSTED)
+        return lf_xstrdup("when its wait for the lock ends, since this retry loop runs out of attempts and goes on "
+                          "as if the lock were taken");
     return lf_xstrdup("when acquiring it fails, since this handler swallows the error");
 }
 
@@ -1270,6 +1512,10 @@ static void report_helper(hpass *p, const helper *h, const callers *cs, lf101_in
     else if (h->module)
         decline = lf_xstrdup("the lock file is opened and locked only on the locked path, and released in a "
                              "`finally` shared by both; the rewrite knows a lock taken around the work itself");
+    else if (h->gives_up)
+        decline = lf_xasprintf("the retry loop in `%s` decides what happens when the wait ends; whether to fail, "
+                               "skip the work or wait longer is the code owner's choice",
+                               label);
     else
         decline = lf_xasprintf("the handler decides what a failed acquisition means for `%s`; swapping it for "
                                "lockrt's bounded wait would change which errors the callers see",
@@ -1534,6 +1780,66 @@ static int under_exclusive_create(lf_pysem *m, TSNode st) {
     return 0;
 }
 
+/* The except clause around the unlocked copy u that does not also hold the
+ * locked copy h (a handler running the work when the lock cannot be had), or
+ * null. */
+static TSNode handler_around(lf_pysem *m, TSNode u, TSNode h) {
+    int32_t si = lf_pysem_stmt_index(m, u);
+    int32_t scope = si >= 0 ? m->stmts[si].scope : -1;
+    for (int32_t s = si; s >= 0 && m->stmts[s].scope == scope; s = m->stmts[s].parent) {
+        TSNode c = m->stmts[s].clause_node;
+        if (m->stmts[s].clause == LF_PYCLAUSE_EXCEPT_BODY && !lf_tree_within(h, c))
+            return c;
+    }
+    return (TSNode){0};
+}
+
+/* The lock module imported in the body of the try that handler `exc`
+ * belongs to, when the handler catches only a failed import (`try: import
+ * fcntl ... except ImportError:`), or NULL. malloc'd. */
+typedef struct import_find {
+    lf_pysem *m;
+    char *module;
+} import_find;
+
+static lf_walk_action visit_lock_import(TSNode n, void *ud) {
+    import_find *f = ud;
+    if (f->module || is_scope_node(n))
+        return LF_WALK_SKIP;
+    TSNode name = {0};
+    if (lf_tree_is(n, "import_statement")) {
+        name = ts_node_named_child(n, 0);
+        if (lf_tree_is(name, "aliased_import"))
+            name = lf_tree_field(name, "name");
+    } else if (lf_tree_is(n, "import_from_statement")) {
+        name = lf_tree_field(n, "module_name");
+    }
+    if (ts_node_is_null(name))
+        return LF_WALK_CONTINUE;
+    char *text = lf_tree_text(f->m->src, name);
+    if (lf_pysem_is_lock_module(text))
+        f->module = text;
+    else
+        free(text);
+    return LF_WALK_SKIP;
+}
+
+static char *import_handler_module(lf_pysem *m, TSNode exc) {
+    TSNode v = lf_tree_field(exc, "value");
+    if (ts_node_is_null(v))
+        return NULL;
+    if (lf_tree_is(v, "as_pattern"))
+        v = ts_node_named_child(v, 0);
+    static const char *const names[] = {"ImportError", "ModuleNotFoundError", NULL};
+    uint32_t n = lf_tree_is(v, "tuple") ? ts_node_named_child_count(v) : 1;
+    for (uint32_t i = 0; i < n; i++)
+        if (!name_in(m, lf_tree_is(v, "tuple") ? ts_node_named_child(v, i) : v, names))
+            return NULL;
+    import_find f = {m, NULL};
+    lf_tree_walk(lf_tree_field(ts_node_parent(exc), "body"), visit_lock_import, &f);
+    return f.module;
+}
+
 /* The same work reached on one path with the function's own lock held on
  * every path, and on another with it held on none (lf_pycfg's graph and lock
  * state): the "copy of the critical section" the lock was meant for, whatever
@@ -1613,24 +1919,34 @@ static void find_unheld_copy(hpass *p, int32_t scope, const unsigned char *repor
             TSNode at = si >= 0 && m->stmts[si].parent >= 0 ? m->stmts[si].clause_node : u;
             if (ts_node_is_null(at) || ts_node_eq(at, m->stmts[m->stmts[si].parent].node))
                 at = u; /* in the body of an if or loop: the copy itself */
+            TSNode exc = handler_around(m, u, h);
+            if (!ts_node_is_null(exc))
+                at = exc; /* the copy nested in a handler: the handler decides */
             char *label = lf_xasprintf("%s()", m->scopes[scope].name);
             int handler = lf_tree_is(at, "except_clause");
+            /* a handler of a failed import of the lock module, imported in
+             * the function itself: the unlocked path is a platform's */
+            char *imported = handler ? import_handler_module(m, at) : NULL;
+            char *why = imported ? lf_xasprintf("this handler runs it when importing %s fails", imported)
+                        : handler ? lf_xstrdup("this handler runs it when opening or taking the lock fails")
+                                  : lf_xstrdup("this branch skips the lock");
+            char *where = imported ? lf101_where_missing(imported) : NULL;
             char *msg = lf_xasprintf(
                 "the critical section is reachable without the lock: `%s` runs the work at line %u with its lock "
-                "held on no path (%s), while the same work at line %u runs under the lock: unlocked whenever "
-                "this path is taken",
-                label, line_of(m, u), handler ? "this handler runs it when opening or taking the lock fails"
-                                              : "this branch skips the lock",
-                line_of(m, h));
+                "held on no path (%s), while the same work at line %u runs under the lock: unlocked %s",
+                label, line_of(m, u), why, line_of(m, h), where ? where : "whenever this path is taken");
+            free(why);
             char *decline = lf_xasprintf("the unlocked copy in `%s` is not the fallback of an optional lock module "
                                          "in a shape the rewrite knows; what this path should do without the lock "
                                          "(wait, fail, skip) is the code owner's choice",
                                          label);
             char *entry = lf_xasprintf("takes the path at line %u, where `%s` holds no lock", line_of(m, at), label);
-            lf_witness *w =
-                lf_wit_unlocked_section(m->src, "on every platform, whenever this path is taken",
-                                        handler ? LF_WIT_ACQUIRE_FAILS : LF_WIT_UNLOCKED, at, entry, u);
+            lf_witness *w = lf_wit_unlocked_section(
+                m->src, where ? where : "on every platform, whenever this path is taken",
+                imported ? LF_WIT_UNLOCKED : handler ? LF_WIT_ACQUIRE_FAILS : LF_WIT_UNLOCKED, at, entry, u);
             free(entry);
+            free(where);
+            free(imported);
             emit(ud, scope, at, msg, decline, w);
             free(label);
             done = 1;
@@ -1662,7 +1978,7 @@ void lf101_find_helpers(lf_pysem *m, const unsigned char *reported, lf101_lock_c
         h.scope = (int32_t)i;
         h.role = role_of(&p, (int32_t)i);
         if (!find_absent_test(&p, (int32_t)i, &h) && !find_import_fallback(&p, (int32_t)i, &h) &&
-            !find_swallowing_handler(&p, (int32_t)i, &h))
+            !find_swallowing_handler(&p, (int32_t)i, &h) && !find_giveup(&p, (int32_t)i, &h))
             h.timeout_false = h.role == ROLE_ACQUIRE && returns_false_somewhere(m, (int32_t)i);
         judge_helper(&p, &h, emit, ud);
         free(h.import_fallback);

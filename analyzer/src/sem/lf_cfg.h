@@ -111,6 +111,9 @@ typedef enum lf_cfg_role {
 enum {
     LF_PART_CONDITIONAL = 1u << 0, /* ALT: tested, so it may fall to the next one */
     LF_PART_CATCH_ALL = 1u << 1,   /* HANDLER: catches every exception */
+    LF_PART_IMPORT_ONLY = 1u << 2, /* HANDLER: catches only a failed import (Python's ImportError,
+                                      ModuleNotFoundError): reached only from the statements the
+                                      front end's raises_import names, not from every statement */
 };
 
 enum {
@@ -143,6 +146,9 @@ typedef struct lf_cfg_front {
     /* Is this named child of a block one of its statements (not a comment,
      * not a case's value)? */
     int (*is_member)(TSNode block, TSNode child);
+    /* May this simple statement raise a failed import (an import, a call of
+     * importlib.import_module, a raise)? NULL: no handler is LF_PART_IMPORT_ONLY. */
+    int (*raises_import)(const lf_source *src, TSNode stmt);
 } lf_cfg_front;
 
 /* The graph of one body (a block, or null for an empty one). Cost linear in

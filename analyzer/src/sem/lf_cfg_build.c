@@ -30,12 +30,14 @@ typedef struct bnode {
     int32_t dispatch;    /* try: its DISPATCH */
     int32_t with_exit;   /* with: its WITH_EXIT */
     unsigned catch_all;  /* try: some handler catches everything */
+    unsigned import_only; /* try: some handler catches only a failed import (LF_PART_IMPORT_ONLY) */
     /* answers cached by fill_caches, in id order */
     int32_t after;       /* where control goes when its own block ends */
     int32_t raise;       /* where an exception raised here goes */
     int32_t finally;     /* the nearest finally a return here passes through, or -1 */
     int32_t brk;         /* what a break here leaves (a loop, or a breakable switch), or -1 */
     int32_t cont;        /* the loop a continue here goes back to, or -1 */
+    int32_t import_try;  /* the try whose import-only handlers a failed import here reaches, or -1 */
 } bnode;
 
 typedef struct builder {
@@ -75,7 +77,7 @@ static int32_t add(builder *bd, lf_cfg_kind kind, TSNode node, int32_t owner) {
     memset(&n, 0, sizeof n);
     n.owner = owner;
     n.next_sib = n.first = n.first_alt = n.next_alt = n.else_clause = n.fin = n.fin_exit = n.dispatch = n.with_exit =
-        n.finally = n.brk = n.cont = -1;
+        n.finally = n.brk = n.cont = n.import_try = -1;
     n.after = n.raise = LF_CFG_EXIT_ID;
     while (bd->b.len < id) { /* ENTRY and EXIT: nowhere */
         bnode pad = n;
@@ -132,6 +134,8 @@ static void open_compound(builder *bd, int32_t id, TSNode s, pending_vec *todo) 
             chain_alt(bd, id, c);
             if (p->flags & LF_PART_CATCH_ALL)
                 bd->b.items[id].catch_all = 1;
+            if (p->flags & LF_PART_IMPORT_ONLY)
+                bd->b.items[id].import_only = 1;
             break;
         case LF_ROLE_LOOP_ELSE:
         case LF_ROLE_TRY_ELSE:
@@ -249,6 +253,25 @@ static int32_t raise_step(const builder *bd, int32_t cur) {
     return n->raise;
 }
 
+/* The try whose import-only handlers a failed import at cur reaches: the
+ * nearest try whose body holds it and that has such a handler, unless a try
+ * in between catches everything first. (The finally blocks and with exits on
+ * the way are not visited: those handlers only need the state before the
+ * import, which is what the exceptional edge carries.) */
+static int32_t import_try_step(const builder *bd, int32_t cur) {
+    int32_t o = bd->b.items[cur].owner;
+    if (o < 0)
+        return -1;
+    const bnode *n = &bd->b.items[o];
+    if (has_shape(bd, o, LF_SHAPE_TRY) && is_stmt(bd, cur)) {
+        if (n->import_only)
+            return o;
+        if (n->catch_all)
+            return -1;
+    }
+    return n->import_try;
+}
+
 /* The nearest finally a return at cur passes through, or -1. */
 static int32_t finally_step(const builder *bd, int32_t cur) {
     int32_t o = bd->b.items[cur].owner;
@@ -293,6 +316,7 @@ static void fill_caches(builder *bd) {
         n->finally = finally_step(bd, id);
         n->brk = jump_step(bd, id, 0);
         n->cont = jump_step(bd, id, 1);
+        n->import_try = import_try_step(bd, id);
         n->after = after_block_step(bd, id);
         lf_work(1);
     }
@@ -327,7 +351,8 @@ static void edges_of_try(builder *bd, int32_t id) {
     edge(bd, id, first_of(bd, id), 0); /* `try` itself runs nothing that could raise */
     /* the dispatch: each handler, and onwards when none catches everything */
     for (int32_t c = n->first_alt; c >= 0; c = bd->b.items[c].next_alt)
-        edge(bd, n->dispatch, c, 0);
+        if (!(bd->b.items[c].flags & LF_PART_IMPORT_ONLY)) /* those come from the imports (import_edges) */
+            edge(bd, n->dispatch, c, 0);
     if (!n->catch_all)
         edge(bd, n->dispatch, n->fin >= 0 ? n->fin : n->raise, 0);
     if (n->fin_exit >= 0) {
@@ -339,8 +364,23 @@ static void edges_of_try(builder *bd, int32_t id) {
     }
 }
 
+/* A statement that may fail to import: to each import-only handler that
+ * would catch it (only such statements reach those handlers, so the lock
+ * state there is the state before the import, not that of every statement
+ * of the try body). */
+static void import_edges(builder *bd, int32_t id) {
+    const bnode *n = &bd->b.items[id];
+    if (n->import_try < 0 || !bd->fe->raises_import || !bd->fe->raises_import(bd->src, lf_cfg_node_at(bd->g, (uint32_t)id)->stmt))
+        return;
+    for (int32_t c = bd->b.items[n->import_try].first_alt; c >= 0; c = bd->b.items[c].next_alt)
+        if (bd->b.items[c].flags & LF_PART_IMPORT_ONLY)
+            edge(bd, id, c, 1);
+}
+
 static void edges_of_stmt(builder *bd, int32_t id) {
     const bnode *n = &bd->b.items[id];
+    if (n->shape == LF_SHAPE_SIMPLE || n->shape == LF_SHAPE_RAISE || n->shape == LF_SHAPE_RETURN)
+        import_edges(bd, id);
     switch (n->shape) {
     case LF_SHAPE_IF:
         edge(bd, id, first_of(bd, id), 0);
@@ -383,7 +423,8 @@ static void edges_of_stmt(builder *bd, int32_t id) {
         edge(bd, id, via, 0);
         if (via != dest) /* the finally then goes on to where the jump was headed */
             edge(bd, bd->b.items[bd->b.items[via].owner].fin_exit, dest, 0);
-        break;
+        return; /* a jump evaluates nothing: it cannot raise (a lock taken just before it is held
+                   in no handler) */
     }
     case LF_SHAPE_SIMPLE:
         edge(bd, id, next_of(bd, id), 0);

@@ -25,6 +25,42 @@ static int catches_all(const lf_source *src, TSNode clause) {
     return lf_tree_text_eq(src, v, "Exception") || lf_tree_text_eq(src, v, "BaseException");
 }
 
+/* `except ImportError`, `except ModuleNotFoundError` or a tuple of the two:
+ * only a failed import raises into it (py_raises_import). */
+static int catches_import_only(const lf_source *src, TSNode clause) {
+    TSNode v = lf_tree_field(clause, "value");
+    if (ts_node_is_null(v))
+        return 0;
+    if (lf_tree_is(v, "as_pattern"))
+        v = ts_node_named_child(v, 0);
+    uint32_t n = lf_tree_is(v, "tuple") ? ts_node_named_child_count(v) : 1;
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode e = lf_tree_is(v, "tuple") ? ts_node_named_child(v, i) : v;
+        if (!lf_tree_text_eq(src, e, "ImportError") && !lf_tree_text_eq(src, e, "ModuleNotFoundError"))
+            return 0;
+    }
+    return n > 0;
+}
+
+/* Statements that may raise ImportError: imports, a raise, and a statement
+ * calling importlib.import_module or __import__. Other calls are taken not
+ * to (a callee importing lazily is the rare exception; counting every call
+ * would make an ImportError handler see the lock state of the whole try). */
+static int py_raises_import(const lf_source *src, TSNode stmt) {
+    if (lf_tree_is(stmt, "import_statement") || lf_tree_is(stmt, "import_from_statement") ||
+        lf_tree_is(stmt, "future_import_statement") || lf_tree_is(stmt, "raise_statement"))
+        return 1;
+    uint32_t a = ts_node_start_byte(stmt), b = ts_node_end_byte(stmt);
+    static const char *const needles[] = {"import_module", "__import__"};
+    for (size_t k = 0; k < sizeof needles / sizeof *needles; k++) {
+        size_t len = strlen(needles[k]);
+        for (uint32_t i = a; i + len <= b; i++)
+            if (!memcmp(src->text + i, needles[k], len))
+                return 1;
+    }
+    return 0;
+}
+
 static lf_cfg_shape py_shape(const lf_source *src, TSNode s, lf_cfg_part *parts, size_t max, size_t *n,
                              unsigned *flags) {
     const char *t = ts_node_type(s);
@@ -57,7 +93,10 @@ static lf_cfg_shape py_shape(const lf_source *src, TSNode s, lf_cfg_part *parts,
         for (uint32_t i = 0; i < ts_node_named_child_count(s); i++) {
             TSNode c = ts_node_named_child(s, i);
             if (lf_tree_is(c, "except_clause") || lf_tree_is(c, "except_group_clause"))
-                lf_cfg_put_part(parts, max, n, LF_ROLE_HANDLER, catches_all(src, c) ? LF_PART_CATCH_ALL : 0, c, block_child(c));
+                lf_cfg_put_part(parts, max, n, LF_ROLE_HANDLER,
+                                (catches_all(src, c) ? LF_PART_CATCH_ALL : 0) |
+                                    (catches_import_only(src, c) ? LF_PART_IMPORT_ONLY : 0),
+                                c, block_child(c));
             else if (lf_tree_is(c, "else_clause"))
                 lf_cfg_put_part(parts, max, n, LF_ROLE_TRY_ELSE, 0, c, lf_tree_field(c, "body"));
             else if (lf_tree_is(c, "finally_clause"))
@@ -98,7 +137,7 @@ static int py_is_member(TSNode block, TSNode child) {
     return !lf_tree_is(child, "comment");
 }
 
-static const lf_cfg_front python_front = {py_shape, py_is_block, py_is_member};
+static const lf_cfg_front python_front = {py_shape, py_is_block, py_is_member, py_raises_import};
 
 int32_t lf_pycfg_node_of(const lf_pysem *m, const lf_cfg *g, TSNode n) {
     for (int32_t i = lf_pysem_stmt_of(m, n); i >= 0; i = m->stmts[i].parent) {

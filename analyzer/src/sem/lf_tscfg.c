@@ -85,7 +85,7 @@ static int ts_is_member(TSNode block, TSNode child) {
     return !(lf_tree_is(block, "switch_case") && ts_node_eq(child, lf_tree_field(block, "value")));
 }
 
-static const lf_cfg_front ts_front = {ts_shape, ts_is_block, ts_is_member};
+static const lf_cfg_front ts_front = {ts_shape, ts_is_block, ts_is_member, NULL};
 
 lf_cfg *lf_tscfg_build(const lf_source *src, TSNode fn) {
     TSNode body = (TSNode){0};
