@@ -443,6 +443,16 @@ static int pid_from_record(lf_pysem *m, lf_pylock *l, TSNode pid, TSNode *read) 
                 free(name);
                 if (b && (b->kind == LF_PYBIND_WITH || b->kind == LF_PYBIND_FOR) && !ts_node_is_null(b->value))
                     LF_VEC_PUSH(&stack, b->value);
+                /* Unpacked from what a call returns (`pid, port = _read_pid()`):
+                 * the call, whose body the module's own functions are read in. */
+                if (b && b->kind == LF_PYBIND_ASSIGN && ts_node_is_null(b->value)) {
+                    TSNode a = ts_node_parent(b->target);
+                    while (!ts_node_is_null(a) && (lf_tree_is(a, "pattern_list") || lf_tree_is(a, "tuple_pattern") ||
+                                                   lf_tree_is(a, "list_pattern")))
+                        a = ts_node_parent(a);
+                    if (lf_tree_is(a, "assignment") && lf_tree_is(lf_tree_field(a, "right"), "call"))
+                        LF_VEC_PUSH(&stack, lf_tree_field(a, "right"));
+                }
                 /* A parameter: what the module's callers pass for it
                  * (`pid = self.read()` ... `self._pidIsRunning(pid)`). */
                 if (b && b->kind == LF_PYBIND_PARAM) {
