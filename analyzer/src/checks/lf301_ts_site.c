@@ -26,6 +26,15 @@ static lf301_ts_site *decline(lf301_ts_site *s, char *why) {
     return s;
 }
 
+/* Decline with a reason quoting the call it is about: `before` call `after`. */
+static lf301_ts_site *decline_at(lf301_ts_site *s, const lf_source *src, TSNode at, const char *before,
+                                 const char *after) {
+    char *call = lf_py_short(src, at);
+    char *why = lf_xasprintf("%s%s%s", before, call, after);
+    free(call);
+    return decline(s, why);
+}
+
 static void add_edit(lf301_ts_site *s, TSNode callee, const char *member) {
     s->edits = lf_xrealloc(s->edits, (s->n_edits + 1) * sizeof *s->edits);
     s->edits[s->n_edits].callee = callee;
@@ -359,13 +368,11 @@ static lf301_ts_site *takeover_site(lf_tslock *l, const lf_tslock_event *ev, lf3
                                      "possibly replacing a successor's new one)"));
     const char *member = judged_remove_member(lf_tssem_callee(m, ev->node), lf_tssem_nargs(ev->node));
     if (!member || has_spread(ev->node)) {
-        char *call = lf_py_short(src, ev->node);
-        char *why = lf_xasprintf("a stale takeover whose removal `%s` is not unlinkSync/rmSync or a promise unlink/rm "
-                                 "with the path (and rm's options) as arguments (a callback, fs-extra's remove, "
-                                 "rmdir, a rename away): the fix has no drop-in for it",
-                                 call);
-        free(call);
-        return decline(s, why);
+        return decline_at(s, src, ev->node,
+                          "a stale takeover whose removal `",
+                          "` is not unlinkSync/rmSync or a promise unlink/rm with the path (and rm's "
+                          "options) as arguments (a callback, fs-extra's remove, rmdir, a rename away): "
+                          "the fix has no drop-in for it");
     }
     if (may_remove_dir(m, ev->node))
         return decline(s, lf_xstrdup("a stale takeover by a recursive rm (or with options the fix cannot read): the "
@@ -383,23 +390,18 @@ static lf301_ts_site *takeover_site(lf_tslock *l, const lf_tslock_event *ev, lf3
         return s;
     }
     if (!ts_node_is_null(late)) {
-        char *call = lf_py_short(src, late);
-        char *why = lf_xasprintf("a stale takeover whose judgement `%s` does not run on every way to the removal (it "
-                                 "is in a branch, a callback or behind && / ||): the removal could meet an older "
-                                 "judgement, or none",
-                                 call);
-        free(call);
-        return decline(s, why);
+        return decline_at(s, src, late,
+                          "a stale takeover whose judgement `",
+                          "` does not run on every way to the removal (it is in a branch, a callback or "
+                          "behind && / ||): the removal could meet an older judgement, or none");
     }
     if (!ts_node_is_null(blocker)) {
-        char *call = lf_py_short(src, blocker);
-        char *why = lf_xasprintf("a stale takeover judged by `%s`: the fix binds the removal only to a read or stat "
-                                 "of the same path by Node's own fs (readFileSync, statSync, lstatSync, or a promise "
-                                 "readFile/stat/lstat; directly, or in the module's own helper given the path), not "
-                                 "to an existence check, a callback or a judgement further down",
-                                 call);
-        free(call);
-        return decline(s, why);
+        return decline_at(s, src, blocker,
+                          "a stale takeover judged by `",
+                          "`: the fix binds the removal only to a read or stat of the same path by Node's "
+                          "own fs (readFileSync, statSync, lstatSync, or a promise readFile/stat/lstat; "
+                          "directly, or in the module's own helper given the path), not to an existence "
+                          "check, a callback or a judgement further down");
     }
     return decline(s, lf_xstrdup("a stale takeover with no read or stat of the lock path before it in this function "
                                  "or a helper of this module it calls (the pid judged comes from elsewhere, the "
@@ -423,13 +425,11 @@ lf301_ts_site *lf301_ts_site_make(lf_tslock *l, const lf_tslock_event *ev) {
     const char *callee = lf_tssem_callee(m, ev->node);
     const char *remove = remove_member(callee, lf_tssem_nargs(ev->node));
     if (!remove || has_spread(ev->node)) {
-        char *call = lf_py_short(src, ev->node);
-        char *why = lf_xasprintf("the removal `%s` is not unlinkSync/rmSync or a promise unlink/rm with the path "
-                                 "(and rm's options) as arguments (a callback, fs-extra's remove, rmdir, a rename "
-                                 "away): the fix has no drop-in for it",
-                                 call);
-        free(call);
-        return decline(s, why);
+        return decline_at(s, src, ev->node,
+                          "the removal `",
+                          "` is not unlinkSync/rmSync or a promise unlink/rm with the path (and rm's "
+                          "options) as arguments (a callback, fs-extra's remove, rmdir, a rename away): "
+                          "the fix has no drop-in for it");
     }
     if (!direct_fs(m, ev->node))
         return decline(s, lf_xstrdup("the removal goes through an fs object handed in (a field, an option, a "
@@ -454,13 +454,10 @@ lf301_ts_site *lf301_ts_site_make(lf_tslock *l, const lf_tslock_event *ev) {
                                                "there is no create to bind to"));
     const char *made = create_member(lf_tssem_callee(m, create->node), lf_tssem_nargs(create->node));
     if (!made || has_spread(create->node) || !direct_fs(m, create->node)) {
-        char *call = lf_py_short(src, create->node);
-        char *why = lf_xasprintf("the lock is created by `%s`, which is not writeFileSync / a promise writeFile "
-                                 "with its options, or openSync, of Node's own fs: the fix cannot remember the "
-                                 "inode it makes",
-                                 call);
-        free(call);
-        return decline(s, why);
+        return decline_at(s, src, create->node,
+                          "the lock is created by `",
+                          "`, which is not writeFileSync / a promise writeFile with its options, or "
+                          "openSync, of Node's own fs: the fix cannot remember the inode it makes");
     }
     /* one function, one field of one class, or one module-level const */
     int same = create->fn == ev->fn;
