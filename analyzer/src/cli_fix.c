@@ -86,6 +86,19 @@ typedef struct stashed_fix {
     lf_fix *fix;
 } stashed_fix;
 
+/* Take finding j's fix out of the file's fix set into (*stash)[*n], the
+ * finding left with `reason` (malloc'd) until the second round gives it back. */
+static void stash_fix(lf_scan_file *f, size_t j, stashed_fix **stash, size_t *n, char *reason) {
+    lf_finding *fd = &f->findings[j];
+    *stash = lf_xrealloc(*stash, (*n + 1) * sizeof **stash);
+    (*stash)[*n].finding = j;
+    (*stash)[*n].fix = fd->fix;
+    (*n)++;
+    fd->fix = NULL;
+    free(fd->no_fix_reason);
+    fd->no_fix_reason = reason;
+}
+
 /* --unsafe-fixes on a file whose fix set was refused (`err`: two edits overlap,
  * or the result does not parse): take the unsafe fixes out, each left with the
  * reason, so that the safe ones can be tried alone. The fixes go to *stash.
@@ -97,15 +110,10 @@ static size_t drop_unsafe_fixes(lf_scan_file *f, const char *err, stashed_fix **
         lf_finding *fd = &f->findings[j];
         if (!lf_fix_is_unsafe(fd) || !lf_fix_applicable(fd))
             continue;
-        *stash = lf_xrealloc(*stash, (n + 1) * sizeof **stash);
-        (*stash)[n].finding = j;
-        (*stash)[n].fix = fd->fix;
-        fd->fix = NULL;
-        free(fd->no_fix_reason);
-        fd->no_fix_reason = lf_xasprintf("the file's fixes were refused with this unsafe fix (%s), so it was left out "
-                                         "and the safe ones applied alone: run the fix again once they are in",
-                                         why ? why + 2 : err);
-        n++;
+        stash_fix(f, j, stash, &n,
+                  lf_xasprintf("the file's fixes were refused with this unsafe fix (%s), so it was left out and the "
+                               "safe ones applied alone: run the fix again once they are in",
+                               why ? why + 2 : err));
     }
     return n;
 }
@@ -144,16 +152,10 @@ static size_t drop_nested_fixes(lf_scan_file *f, const char *err, stashed_fix **
             nested = k != j && lf_fix_applicable(&f->findings[k]) && nested_in(fd->fix, f->findings[k].fix);
         if (!nested)
             continue;
-        *stash = lf_xrealloc(*stash, (n + 1) * sizeof **stash);
-        (*stash)[n].finding = j;
-        (*stash)[n].fix = fd->fix;
-        fd->fix = NULL;
-        free(fd->no_fix_reason);
-        fd->no_fix_reason = lf_xasprintf("the file's fixes were refused with this fix (%s), whose edit lies inside "
-                                         "another fix's: it was left out and the others applied: run the fix again "
-                                         "once they are in",
-                                         why ? why + 2 : err);
-        n++;
+        stash_fix(f, j, stash, &n,
+                  lf_xasprintf("the file's fixes were refused with this fix (%s), whose edit lies inside another "
+                               "fix's: it was left out and the others applied: run the fix again once they are in",
+                               why ? why + 2 : err));
     }
     return n;
 }
