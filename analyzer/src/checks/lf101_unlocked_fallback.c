@@ -738,8 +738,13 @@ static int locked_region(recog *r) {
             decline(s, lf_xstrdup("the `with` opening the lock file holds other context managers too"));
             goto out;
         }
+        TSNode body = lf_tree_field(wn, "body");
+        if (ts_node_is_null(body)) {
+            decline(s, lf_xstrdup("the `with` opening the lock file has no body (the file does not parse there)"));
+            goto out;
+        }
         idx_vec in = {0};
-        block_statements(m, lf_tree_field(wn, "body"), &in);
+        block_statements(m, body, &in);
         if (!in.len || in.items[0] != r->acquire_stmt) {
             LF_VEC_FREE(&in);
             decline(s, lf_xstrdup("the lock is not the first thing done in the `with` that opens the lock file"));

@@ -554,6 +554,10 @@ int32_t lf_pysem_stmt_index(const lf_pysem *m, TSNode n) {
 }
 
 int32_t lf_pysem_first_in_block(const lf_pysem *m, TSNode block) {
+    /* A compound statement the parser recovered without its body (a file
+     * mid-edit) has no block: ts_node_* on a null node reads address 0. */
+    if (ts_node_is_null(block))
+        return -1;
     for (uint32_t k = 0; k < ts_node_named_child_count(block); k++) {
         TSNode c = ts_node_named_child(block, k);
         if (!lf_tree_is(c, "comment") && !ts_node_is_extra(c))
