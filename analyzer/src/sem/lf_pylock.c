@@ -100,20 +100,15 @@ static int relative_in_list(const lf_pysem *m, const char *q, const char *const 
 }
 
 int lf_pylock_callee_any(lf_pysem *m, TSNode call, const char *const *names) {
-    const char *q = lf_pysem_callee(m, call);
+    const char *q = NULL;
+    size_t n = 0;
+    const char *const *imports = lf_pysem_callee_names(m, call, &q, &n);
     if (lf_str_in_list(q, names) || relative_in_list(m, q, names))
         return 1;
-    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
-    if (!lf_tree_is(fn, "identifier"))
-        return 0;
     /* A name bound on several paths (`from os import remove as rmlink` on POSIX,
      * a def on Windows): any import of one of the names counts. */
-    char *name = lf_tree_text(m->src, fn);
-    size_t n = 0;
-    const lf_pybinding *const *bs = lf_pysem_bindings_of(m, lf_pysem_scope_of(m, fn), name, &n);
-    free(name);
     for (size_t i = 0; i < n; i++)
-        if (bs[i]->kind == LF_PYBIND_IMPORT && lf_str_in_list(bs[i]->qualname, names))
+        if (lf_str_in_list(imports[i], names))
             return 1;
     return 0;
 }

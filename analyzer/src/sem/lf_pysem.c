@@ -412,7 +412,7 @@ static void visit(builder *b, frame *f, const frame *parent) {
         return;
     }
     if (!strcmp(t, "call")) {
-        lf_pycall c = {n, f->stmt, f->scope, NULL, 0, 0};
+        lf_pycall c = {.node = n, .stmt = f->stmt, .scope = f->scope};
         LF_VEC_PUSH(&b->calls, c);
         return;
     }
@@ -675,6 +675,8 @@ void lf_pysem_free(lf_pysem *m) {
         LF_VEC_FREE(&in->slots[i].bindings);
     free(in->slots);
     LF_VEC_FREE(&in->scratch);
+    LF_VEC_FREE(&in->call_imports);
+    LF_VEC_FREE(&in->import_scratch);
     free(in->next_sib);
     free(in);
     free(m->stmts);

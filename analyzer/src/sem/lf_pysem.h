@@ -109,6 +109,8 @@ typedef struct lf_pycall {
     const char *callee;   /* qualified name of the callee, NULL when unknown (see lf_pysem_qualname) */
     int type_cache;       /* private: the value type + 1 once computed (method chains stay linear) */
     int callee_final;     /* private: callee was resolved after the build (NULL included) */
+    int32_t imports_at;   /* private: lf_pysem_callee_names' cache, an index into the model's list + 1 */
+    uint32_t n_imports;
 } lf_pycall;
 
 /* ---- optional modules and flags ---- */
@@ -207,6 +209,13 @@ const lf_pybinding *lf_pysem_binding_at(lf_pysem *m, int32_t scope, const char *
 const char *lf_pysem_qualname(lf_pysem *m, TSNode expr);
 /* Qualified name of a call's callee (NULL when unknown). */
 const char *lf_pysem_callee(lf_pysem *m, TSNode call);
+/* The callee's qualified name (*callee, as lf_pysem_callee) and, for a bare
+ * name (`remove(p)`), the qualified names of every import that binds it in
+ * the call's scope (*n_out of them): a name bound on several paths (`from os
+ * import remove` on POSIX, a def on Windows) may be any of them. Cached per
+ * recorded call: the checks ask this of every call many times. The array is
+ * valid until the next call into the model. */
+const char *const *lf_pysem_callee_names(lf_pysem *m, TSNode call, const char **callee, size_t *n_out);
 /* 1 when the call's callee resolves to one of the NULL-terminated names. */
 int lf_pysem_call_is(lf_pysem *m, TSNode call, const char *const *qualnames);
 /* The recorded call at node `call`, or NULL. */

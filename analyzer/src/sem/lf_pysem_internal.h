@@ -26,6 +26,11 @@ struct lf_pysem_internal {
     /* scratch for lf_pysem_bindings_of */
     LF_VEC(const lf_pybinding *) scratch;
     /* call lookup by start byte: calls are sorted by node start */
+    /* lf_pysem_callee_names: the import qualnames of recorded calls (each
+     * call's run is imports_at - 1 .. + n_imports), and a scratch list for a
+     * call the model did not record */
+    LF_VEC(const char *) call_imports;
+    LF_VEC(const char *) import_scratch;
 };
 
 /* The slot of (scope, name), or NULL. */

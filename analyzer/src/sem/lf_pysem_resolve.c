@@ -302,6 +302,41 @@ const char *lf_pysem_callee(lf_pysem *m, TSNode call) {
     return lf_pysem_qualname(m, lf_tree_field(call, "function"));
 }
 
+const char *const *lf_pysem_callee_names(lf_pysem *m, TSNode call, const char **callee, size_t *n_out) {
+    *callee = NULL;
+    *n_out = 0;
+    if (!lf_tree_is(call, "call"))
+        return NULL;
+    lf_pycall *rec = (lf_pycall *)lf_pysem_call(m, call);
+    *callee = rec && (rec->callee || rec->callee_final) ? rec->callee
+                                                        : lf_pysem_qualname(m, lf_tree_field(call, "function"));
+    if (rec && rec->imports_at) {
+        *n_out = rec->n_imports;
+        return m->in->call_imports.items + rec->imports_at - 1;
+    }
+    m->in->import_scratch.len = 0;
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    if (lf_tree_is(fn, "identifier")) {
+        const char *name =
+            lf_pysem_intern(m, m->src->text + ts_node_start_byte(fn), ts_node_end_byte(fn) - ts_node_start_byte(fn));
+        size_t n = 0;
+        const lf_pybinding *const *bs = lf_pysem_bindings_of(m, lf_pysem_scope_of(m, fn), name, &n);
+        for (size_t i = 0; i < n; i++)
+            if (bs[i]->kind == LF_PYBIND_IMPORT && bs[i]->qualname)
+                LF_VEC_PUSH(&m->in->import_scratch, bs[i]->qualname);
+    }
+    if (!rec) {
+        *n_out = m->in->import_scratch.len;
+        return m->in->import_scratch.items;
+    }
+    rec->imports_at = (int32_t)m->in->call_imports.len + 1;
+    rec->n_imports = (uint32_t)m->in->import_scratch.len;
+    for (size_t i = 0; i < m->in->import_scratch.len; i++)
+        LF_VEC_PUSH(&m->in->call_imports, m->in->import_scratch.items[i]);
+    *n_out = rec->n_imports;
+    return m->in->call_imports.items + rec->imports_at - 1;
+}
+
 int lf_pysem_call_is(lf_pysem *m, TSNode call, const char *const *qualnames) {
     const char *q = lf_pysem_callee(m, call);
     if (!q)
