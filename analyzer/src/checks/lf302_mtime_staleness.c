@@ -225,6 +225,19 @@ static void run(lf_check_ctx *ctx) {
     lf_pysem *m = lf_ctx_pysem(ctx);
     if (!m)
         return;
+    /* Every age judged here reads an mtime (`.st_mtime`, getmtime) or a
+     * clock call: a module with neither has nothing to judge, and the search
+     * behind each comparison (names followed to their values) is skipped. The
+     * model records every call, so the calls are the only place a clock or a
+     * getmtime can be. */
+    if (!memmem(m->src->text, m->src->len, "st_mtime", 8)) {
+        size_t i = 0;
+        while (i < m->n_calls && !lf_pylock_callee_any(m, m->calls[i].node, k_getmtime) &&
+               !lf_pylock_callee_any(m, m->calls[i].node, k_clocks))
+            i++;
+        if (i == m->n_calls)
+            return;
+    }
     walk w = {ctx, m, lf_pylock_build(m)};
     lf_tree_walk(m->root, visit, &w);
 }
