@@ -6,12 +6,9 @@
 
 #include "lf_util.h"
 
-/* lf_tree_is and lf_tree_field are in nearly every loop of the checks, fixes and
- * model: each counts one step of lf_work_steps, the complexity tests' measure. */
-int lf_tree_is(TSNode n, const char *type) {
-    lf_work(1);
-    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
+/* lf_tree_field (and lf_tree_is, inline in lf_tree.h) are in nearly every loop
+ * of the checks, fixes and model: each counts one step of lf_work_steps, the
+ * complexity tests' measure. */
 
 /* Field ids by name, cached per thread: ts_node_child_by_field_name looks the
  * name up with a linear string search over the grammar's fields on every call,

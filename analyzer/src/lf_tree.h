@@ -11,12 +11,22 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <tree_sitter/api.h>
 
 #include "lf_source.h"
+#include "lf_util.h"
 
-/* 1 when n is a non-null node of `type`. */
-int lf_tree_is(TSNode n, const char *type);
+/* 1 when n is a non-null node of `type`. Inline, with the first letters
+ * compared before strcmp: it is asked of nearly every node by every check, and
+ * almost always answers no. */
+static inline int lf_tree_is(TSNode n, const char *type) {
+    lf_work(1);
+    if (ts_node_is_null(n))
+        return 0;
+    const char *t = ts_node_type(n);
+    return t[0] == type[0] && strcmp(t, type) == 0;
+}
 /* Child by field name; the null node when absent (or n is null). */
 TSNode lf_tree_field(TSNode n, const char *field);
 /* Is `inner` inside `outer` (or the same range)? By byte range; null nodes never are. */
