@@ -179,14 +179,48 @@ static lf_walk_action visit_find(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
-/* The first acquisition (or release) under n, nested definitions aside. */
+/* The scope a call runs in, comprehensions aside (a comprehension is a scope
+ * of its own in the model, but visit_find walks into it). */
+static int32_t home_scope(const lf_pysem *m, int32_t sc) {
+    while (sc > 0 && m->scopes[sc].kind == LF_PYSCOPE_COMPREHENSION)
+        sc = m->scopes[sc].parent;
+    return sc;
+}
+
+/* The first acquisition (or release) under n, nested definitions aside. For a
+ * block (a body, a branch), read off the model's calls instead of walking it:
+ * they are in pre-order, the walk's own order, and a call under a nested def,
+ * class or lambda (the walk skips those) runs in that definition's scope. */
 static TSNode find_in(hpass *p, TSNode n, int unlock) {
     find_call f;
     memset(&f, 0, sizeof f);
     f.p = p;
     f.unlock = unlock;
-    if (!ts_node_is_null(n))
+    if (ts_node_is_null(n))
+        return f.found;
+    if (!lf_tree_is(n, "block")) {
         lf_tree_walk(n, visit_find, &f);
+        return f.found;
+    }
+    const lf_pysem *m = p->m;
+    int32_t home = home_scope(m, lf_pysem_scope_of(m, n));
+    uint32_t start = ts_node_start_byte(n), end = ts_node_end_byte(n);
+    size_t lo = 0, hi = m->n_calls;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ts_node_start_byte(m->calls[mid].node) < start)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < m->n_calls && ts_node_start_byte(m->calls[i].node) < end; i++) {
+        lf_work(1);
+        if (home_scope(m, m->calls[i].scope) != home)
+            continue;
+        TSNode c = m->calls[i].node;
+        if ((unlock ? releases_direct(p, c) : acquires_direct(p, c)) || runs_locking_function(p, c, unlock))
+            return c;
+    }
     return f.found;
 }
 

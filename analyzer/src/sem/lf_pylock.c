@@ -1862,7 +1862,12 @@ static lf_pylock *build(lf_pysem *m) {
     l->in = lf_xcalloc(1, sizeof *l->in);
     index_methods(l);
     walk_ctx wc = {l};
-    lf_tree_walk(m->root, visit_node, &wc);
+    /* visit_node reads assignments, attributes and calls only: the model's
+     * pre-order list of them stands for a walk of the whole tree */
+    size_t n_facts = 0;
+    const TSNode *facts = lf_pysem_fact_nodes(m, &n_facts);
+    for (size_t i = 0; i < n_facts; i++)
+        (void)visit_node(facts[i], &wc);
 
     /* Parameters of every function, in order, indexed by scope (bindings are
      * in source order, so one counting pass groups them). */

@@ -140,6 +140,7 @@ typedef struct builder {
     LF_VEC(lf_pybinding) bindings;
     LF_VEC(lf_pycall) calls;
     LF_VEC(TSNode) targets; /* scratch for target lists */
+    LF_VEC(TSNode) fact_nodes;
 } builder;
 
 static void add_binding(builder *b, const frame *f, TSNode target, lf_pybinding_kind kind, TSNode value,
@@ -330,6 +331,8 @@ static int is_comprehension(const char *t) {
 static void visit(builder *b, frame *f, const frame *parent) {
     TSNode n = f->node;
     const char *t = ts_node_type(n);
+    if (!strcmp(t, "assignment") || !strcmp(t, "attribute") || !strcmp(t, "call"))
+        LF_VEC_PUSH(&b->fact_nodes, n);
     if (parent && (lf_tree_is(parent->node, "block") || lf_tree_is(parent->node, "module")) &&
         !lf_tree_is(n, "comment") && !ts_node_is_extra(n)) {
         lf_pystmt st;
@@ -605,10 +608,44 @@ int lf_pysem_stmt_within(const lf_pysem *m, int32_t inner, int32_t outer) {
     return lf_tree_within(m->stmts[inner].node, m->stmts[outer].node);
 }
 
+static size_t call_slot(const void *id, size_t mask) {
+    return (size_t)((((uintptr_t)id >> 3) * UINT64_C(0x9E3779B97F4A7C15)) >> 17) & mask;
+}
+
+static void index_calls(lf_pysem *m) {
+    size_t cap = 16;
+    while (cap < 2 * m->n_calls)
+        cap *= 2;
+    m->in->call_by_id = lf_xcalloc(cap, sizeof *m->in->call_by_id);
+    m->in->call_mask = cap - 1;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        size_t k = call_slot(m->calls[i].node.id, m->in->call_mask);
+        while (m->in->call_by_id[k])
+            k = (k + 1) & m->in->call_mask;
+        m->in->call_by_id[k] = (int32_t)i + 1;
+    }
+}
+
 const lf_pycall *lf_pysem_call(const lf_pysem *m, TSNode call) {
+    if (ts_node_is_null(call))
+        return NULL;
+    if (m->in->call_by_id) {
+        /* ts_node_eq is (tree, id): the same test EXACT_INDEX ends with */
+        for (size_t k = call_slot(call.id, m->in->call_mask); m->in->call_by_id[k]; k = (k + 1) & m->in->call_mask) {
+            const lf_pycall *c = &m->calls[m->in->call_by_id[k] - 1];
+            if (ts_node_eq(c->node, call))
+                return c;
+        }
+        return NULL;
+    }
     int32_t i;
     EXACT_INDEX(m->calls, m->n_calls, call, i);
     return i >= 0 ? &m->calls[i] : NULL;
+}
+
+const TSNode *lf_pysem_fact_nodes(const lf_pysem *m, size_t *n_out) {
+    *n_out = m->in->n_fact_nodes;
+    return m->in->fact_nodes;
 }
 
 int32_t lf_pysem_module_def(const lf_pysem *m, const char *name) {
@@ -643,6 +680,8 @@ lf_pysem *lf_pysem_build(const lf_source *src, TSNode root) {
     m->n_bindings = b.bindings.len;
     m->calls = b.calls.items;
     m->n_calls = b.calls.len;
+    m->in->fact_nodes = b.fact_nodes.items;
+    m->in->n_fact_nodes = b.fact_nodes.len;
     compute_next_siblings(m);
     for (size_t i = 0; i < m->n_bindings; i++) {
         lf_pyname_slot *s = slot_get(m, m->bindings[i].scope, m->bindings[i].name, 1);
@@ -652,6 +691,7 @@ lf_pysem *lf_pysem_build(const lf_source *src, TSNode root) {
     /* Optional modules first: a callee through one (`FileLock(...)` bound by an
      * import and by a stand-in class) resolves to what the import names. */
     lf_pysem_find_optionals(m);
+    index_calls(m);
     /* The model is complete from here on, so a callee that does not resolve now
      * never will: remember the NULL too (a method chain asks about each of its
      * calls from every check). */
@@ -677,6 +717,8 @@ void lf_pysem_free(lf_pysem *m) {
     LF_VEC_FREE(&in->scratch);
     LF_VEC_FREE(&in->call_imports);
     LF_VEC_FREE(&in->import_scratch);
+    free(in->call_by_id);
+    free(in->fact_nodes);
     free(in->next_sib);
     free(in);
     free(m->stmts);

@@ -218,6 +218,10 @@ const char *lf_pysem_callee(lf_pysem *m, TSNode call);
 const char *const *lf_pysem_callee_names(lf_pysem *m, TSNode call, const char **callee, size_t *n_out);
 /* 1 when the call's callee resolves to one of the NULL-terminated names. */
 int lf_pysem_call_is(lf_pysem *m, TSNode call, const char *const *qualnames);
+/* Every assignment, attribute and call node of the module, in pre-order (the
+ * order a walk from the root meets them): what the lock facts read node by
+ * node, recorded by the model's own walk so that they need not walk again. */
+const TSNode *lf_pysem_fact_nodes(const lf_pysem *m, size_t *n_out);
 /* The recorded call at node `call`, or NULL. */
 const lf_pycall *lf_pysem_call(const lf_pysem *m, TSNode call);
 
