@@ -123,9 +123,96 @@ const lf_pyname_slot *lf_pysem_slot(const lf_pysem *m, int32_t scope, const char
 
 /* ---- the walk ---- */
 
+/* What the build tells node types apart by. Read off a table per grammar
+ * symbol rather than with a strcmp per type per node: the walk meets every
+ * node of the file, and a chain of a dozen string compares each was most of
+ * the build's own time. */
+typedef enum node_kind {
+    NK_OTHER = 0,
+    NK_MODULE,
+    NK_BLOCK,
+    NK_COMMENT,
+    NK_FUNCTION_DEF,
+    NK_CLASS_DEF,
+    NK_LAMBDA,
+    NK_COMPREHENSION,
+    NK_IMPORT,
+    NK_ASSIGNMENT,
+    NK_AUGMENTED_ASSIGNMENT,
+    NK_WITH_ITEM,
+    NK_FOR,
+    NK_EXCEPT,
+    NK_NAMED_EXPRESSION,
+    NK_GLOBAL,
+    NK_DELETE,
+    NK_CALL,
+    NK_ATTRIBUTE,
+} node_kind;
+
+static const struct {
+    const char *type;
+    node_kind kind;
+} k_node_kinds[] = {
+    {"module", NK_MODULE},
+    {"block", NK_BLOCK},
+    {"comment", NK_COMMENT},
+    {"function_definition", NK_FUNCTION_DEF},
+    {"class_definition", NK_CLASS_DEF},
+    {"lambda", NK_LAMBDA},
+    {"list_comprehension", NK_COMPREHENSION},
+    {"set_comprehension", NK_COMPREHENSION},
+    {"dictionary_comprehension", NK_COMPREHENSION},
+    {"generator_expression", NK_COMPREHENSION},
+    {"import_statement", NK_IMPORT},
+    {"import_from_statement", NK_IMPORT},
+    {"assignment", NK_ASSIGNMENT},
+    {"augmented_assignment", NK_AUGMENTED_ASSIGNMENT},
+    {"with_item", NK_WITH_ITEM},
+    {"for_statement", NK_FOR},
+    {"for_in_clause", NK_FOR},
+    {"except_clause", NK_EXCEPT},
+    {"except_group_clause", NK_EXCEPT},
+    {"named_expression", NK_NAMED_EXPRESSION},
+    {"global_statement", NK_GLOBAL},
+    {"nonlocal_statement", NK_GLOBAL},
+    {"delete_statement", NK_DELETE},
+    {"call", NK_CALL},
+    {"attribute", NK_ATTRIBUTE},
+};
+
+/* Per thread, for the grammar last seen (a fixed array: nothing to free when
+ * a worker thread ends). A grammar with more symbols than the table holds is
+ * read by name. */
+#define KIND_TABLE_SIZE 1024
+static _Thread_local const TSLanguage *g_kind_lang;
+static _Thread_local unsigned char g_kind_of[KIND_TABLE_SIZE];
+
+static node_kind kind_by_name(const char *t) {
+    for (size_t i = 0; i < sizeof k_node_kinds / sizeof *k_node_kinds; i++)
+        if (!strcmp(t, k_node_kinds[i].type))
+            return k_node_kinds[i].kind;
+    return NK_OTHER;
+}
+
+static node_kind kind_of(TSNode n) {
+    const TSLanguage *lang = ts_node_language(n);
+    uint32_t count = ts_language_symbol_count(lang);
+    if (count > KIND_TABLE_SIZE)
+        return kind_by_name(ts_node_type(n));
+    if (g_kind_lang != lang) {
+        for (uint32_t s = 0; s < count; s++) {
+            const char *name = ts_language_symbol_name(lang, (TSSymbol)s);
+            g_kind_of[s] = (unsigned char)(name ? kind_by_name(name) : NK_OTHER);
+        }
+        g_kind_lang = lang;
+    }
+    TSSymbol s = ts_node_symbol(n);
+    return s < count ? (node_kind)g_kind_of[s] : kind_by_name(ts_node_type(n));
+}
+
 typedef struct frame {
     TSNode node;
-    const char *field;
+    node_kind kind;
     int32_t scope, stmt;         /* what node belongs to */
     int32_t child_scope, child_stmt;
     lf_pyclause child_clause;
@@ -295,7 +382,7 @@ static int32_t add_scope(builder *b, TSNode node, lf_pyscope_kind kind, int32_t 
 }
 
 /* The clause a block (or the module) hands to the statements it lists. */
-static void enter_block(frame *f, TSNode block, TSNode parent, const char *field) {
+static void enter_block(frame *f, TSNode block, TSNode parent) {
     f->child_block = block;
     f->child_clause_node = parent;
     const char *pt = ts_node_is_null(parent) ? "" : ts_node_type(parent);
@@ -318,23 +405,16 @@ static void enter_block(frame *f, TSNode block, TSNode parent, const char *field
         c = LF_PYCLAUSE_LOOP_BODY;
     else if (!strcmp(pt, "case_clause"))
         c = LF_PYCLAUSE_CASE_BODY;
-    (void)field;
     f->child_clause = c;
-}
-
-static int is_comprehension(const char *t) {
-    return !strcmp(t, "list_comprehension") || !strcmp(t, "set_comprehension") ||
-           !strcmp(t, "dictionary_comprehension") || !strcmp(t, "generator_expression");
 }
 
 /* Record what `n` is; set the context its children inherit. */
 static void visit(builder *b, frame *f, const frame *parent) {
     TSNode n = f->node;
-    const char *t = ts_node_type(n);
-    if (!strcmp(t, "assignment") || !strcmp(t, "attribute") || !strcmp(t, "call"))
+    node_kind k = f->kind;
+    if (k == NK_ASSIGNMENT || k == NK_ATTRIBUTE || k == NK_CALL)
         LF_VEC_PUSH(&b->fact_nodes, n);
-    if (parent && (lf_tree_is(parent->node, "block") || lf_tree_is(parent->node, "module")) &&
-        !lf_tree_is(n, "comment") && !ts_node_is_extra(n)) {
+    if (parent && (parent->kind == NK_BLOCK || parent->kind == NK_MODULE) && k != NK_COMMENT && !ts_node_is_extra(n)) {
         lf_pystmt st;
         st.node = n;
         st.parent = parent->child_stmt;
@@ -346,85 +426,86 @@ static void visit(builder *b, frame *f, const frame *parent) {
         f->stmt = (int32_t)(b->stmts.len - 1);
         f->child_stmt = f->stmt;
     }
-    if (!strcmp(t, "block")) {
-        enter_block(f, n, parent ? parent->node : (TSNode){0}, f->field);
+    switch (k) {
+    case NK_BLOCK:
+        enter_block(f, n, parent ? parent->node : (TSNode){0});
         return;
-    }
-    if (!strcmp(t, "function_definition")) {
+    case NK_FUNCTION_DEF: {
         TSNode name = lf_tree_field(n, "name");
         add_binding(b, f, name, LF_PYBIND_DEF, n, (TSNode){0}, NULL);
         f->child_scope = add_scope(b, n, LF_PYSCOPE_FUNCTION, f->scope, f->stmt);
         bind_parameters(b, &(frame){.scope = f->child_scope, .stmt = f->stmt}, lf_tree_field(n, "parameters"));
         return;
     }
-    if (!strcmp(t, "class_definition")) {
+    case NK_CLASS_DEF:
         add_binding(b, f, lf_tree_field(n, "name"), LF_PYBIND_DEF, n, (TSNode){0}, NULL);
         f->child_scope = add_scope(b, n, LF_PYSCOPE_CLASS, f->scope, f->stmt);
         return;
-    }
-    if (!strcmp(t, "lambda")) {
+    case NK_LAMBDA: {
         f->child_scope = add_scope(b, n, LF_PYSCOPE_LAMBDA, f->scope, -1);
         TSNode params = lf_tree_field(n, "parameters");
         if (!ts_node_is_null(params))
             bind_parameters(b, &(frame){.scope = f->child_scope, .stmt = f->stmt}, params);
         return;
     }
-    if (is_comprehension(t)) {
+    case NK_COMPREHENSION:
         f->child_scope = add_scope(b, n, LF_PYSCOPE_COMPREHENSION, f->scope, -1);
         return;
-    }
-    if (!strcmp(t, "import_statement") || !strcmp(t, "import_from_statement")) {
+    case NK_IMPORT:
         bind_import(b, f, n);
         return;
-    }
-    if (!strcmp(t, "assignment")) {
+    case NK_ASSIGNMENT: {
         TSNode value = lf_tree_field(n, "right");
         while (lf_tree_is(value, "assignment"))
             value = lf_tree_field(value, "right");
         bind_targets(b, f, lf_tree_field(n, "left"), LF_PYBIND_ASSIGN, value, lf_tree_field(n, "type"));
         return;
     }
-    if (!strcmp(t, "augmented_assignment")) {
+    case NK_AUGMENTED_ASSIGNMENT:
         bind_targets(b, f, lf_tree_field(n, "left"), LF_PYBIND_AUGASSIGN, lf_tree_field(n, "right"), (TSNode){0});
         return;
-    }
-    if (!strcmp(t, "with_item")) {
+    case NK_WITH_ITEM: {
         TSNode v = lf_tree_field(n, "value");
         if (lf_tree_is(v, "as_pattern"))
             bind_targets(b, f, lf_tree_field(v, "alias"), LF_PYBIND_WITH, ts_node_named_child(v, 0), (TSNode){0});
         return;
     }
-    if (!strcmp(t, "for_statement") || !strcmp(t, "for_in_clause")) {
+    case NK_FOR:
         bind_targets(b, f, lf_tree_field(n, "left"), LF_PYBIND_FOR, lf_tree_field(n, "right"), (TSNode){0});
         return;
-    }
-    if (!strcmp(t, "except_clause") || !strcmp(t, "except_group_clause")) {
+    case NK_EXCEPT: {
         TSNode v = lf_tree_field(n, "value");
         if (lf_tree_is(v, "as_pattern"))
             bind_targets(b, f, lf_tree_field(v, "alias"), LF_PYBIND_EXCEPT, ts_node_named_child(v, 0), (TSNode){0});
         return;
     }
-    if (!strcmp(t, "named_expression")) {
+    case NK_NAMED_EXPRESSION:
         add_binding(b, f, lf_tree_field(n, "name"), LF_PYBIND_WALRUS, lf_tree_field(n, "value"), (TSNode){0}, NULL);
         return;
-    }
-    if (!strcmp(t, "global_statement") || !strcmp(t, "nonlocal_statement") || !strcmp(t, "delete_statement")) {
-        lf_pybinding_kind k = strcmp(t, "delete_statement") == 0 ? LF_PYBIND_DELETE : LF_PYBIND_GLOBAL;
+    case NK_GLOBAL:
+    case NK_DELETE: {
+        lf_pybinding_kind bk = k == NK_DELETE ? LF_PYBIND_DELETE : LF_PYBIND_GLOBAL;
         for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-            add_binding(b, f, ts_node_named_child(n, i), k, (TSNode){0}, (TSNode){0}, NULL);
+            add_binding(b, f, ts_node_named_child(n, i), bk, (TSNode){0}, (TSNode){0}, NULL);
         return;
     }
-    if (!strcmp(t, "call")) {
+    case NK_CALL: {
         lf_pycall c = {.node = n, .stmt = f->stmt, .scope = f->scope};
         LF_VEC_PUSH(&b->calls, c);
         return;
     }
+    case NK_OTHER:
+    case NK_MODULE:
+    case NK_COMMENT:
+    case NK_ATTRIBUTE:
+        return;
+    }
 }
 
-static void inherit(frame *child, const frame *parent, TSNode node, const char *field) {
+static void inherit(frame *child, const frame *parent, const TSTreeCursor *c) {
     memset(child, 0, sizeof *child);
-    child->node = node;
-    child->field = field;
+    child->node = ts_tree_cursor_current_node(c);
+    child->kind = kind_of(child->node);
     child->scope = parent->child_scope;
     child->stmt = parent->child_stmt;
     child->child_scope = parent->child_scope;
@@ -433,9 +514,11 @@ static void inherit(frame *child, const frame *parent, TSNode node, const char *
     child->child_clause_node = parent->child_clause_node;
     child->child_block = parent->child_block;
     /* A def's name and decorators belong to the enclosing scope. */
-    if ((lf_tree_is(parent->node, "function_definition") || lf_tree_is(parent->node, "class_definition")) && field &&
-        strcmp(field, "name") == 0)
-        child->scope = child->child_scope = parent->scope;
+    if (parent->kind == NK_FUNCTION_DEF || parent->kind == NK_CLASS_DEF) {
+        const char *field = ts_tree_cursor_current_field_name(c);
+        if (field && strcmp(field, "name") == 0)
+            child->scope = child->child_scope = parent->scope;
+    }
 }
 
 static void walk(builder *b) {
@@ -444,6 +527,7 @@ static void walk(builder *b) {
     frame top;
     memset(&top, 0, sizeof top);
     top.node = root;
+    top.kind = kind_of(root);
     top.scope = top.child_scope = add_scope(b, root, LF_PYSCOPE_MODULE, -1, -1);
     top.stmt = top.child_stmt = -1;
     top.child_clause = LF_PYCLAUSE_TOP;
@@ -457,8 +541,7 @@ static void walk(builder *b) {
             visit(b, f, stack.len > 1 ? &stack.items[stack.len - 2] : NULL);
         if (ts_tree_cursor_goto_first_child(&c)) {
             frame child;
-            inherit(&child, &stack.items[stack.len - 1], ts_tree_cursor_current_node(&c),
-                    ts_tree_cursor_current_field_name(&c));
+            inherit(&child, &stack.items[stack.len - 1], &c);
             LF_VEC_PUSH(&stack, child);
             continue;
         }
@@ -475,8 +558,7 @@ static void walk(builder *b) {
         if (!moved)
             break;
         frame sib;
-        inherit(&sib, &stack.items[stack.len - 2], ts_tree_cursor_current_node(&c),
-                ts_tree_cursor_current_field_name(&c));
+        inherit(&sib, &stack.items[stack.len - 2], &c);
         stack.items[stack.len - 1] = sib;
     }
     ts_tree_cursor_delete(&c);
