@@ -461,3 +461,47 @@ char *lf_tree_line_indent(const lf_source *src, uint32_t at) {
         e++;
     return lf_xstrndup(src->text + s, e - s);
 }
+
+/* ---- node index ---- */
+
+static size_t id_slot(const void *id, size_t mask) {
+    return (size_t)((((uintptr_t)id >> 3) * UINT64_C(0x9E3779B97F4A7C15)) >> 17) & mask;
+}
+
+static TSNode record_node(const void *records, size_t stride, size_t node_offset, size_t i) {
+    TSNode n;
+    memcpy(&n, (const char *)records + i * stride + node_offset, sizeof n);
+    return n;
+}
+
+void lf_node_index_build(lf_node_index *ix, const void *records, size_t n, size_t stride, size_t node_offset) {
+    size_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    ix->slots = lf_xcalloc(cap, sizeof *ix->slots);
+    ix->mask = cap - 1;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = id_slot(record_node(records, stride, node_offset, i).id, ix->mask);
+        while (ix->slots[k])
+            k = (k + 1) & ix->mask;
+        ix->slots[k] = (int32_t)i + 1;
+    }
+}
+
+int32_t lf_node_index_find(const lf_node_index *ix, const void *records, size_t stride, size_t node_offset, TSNode n) {
+    if (!ix->slots || ts_node_is_null(n))
+        return -1;
+    for (size_t k = id_slot(n.id, ix->mask); ix->slots[k]; k = (k + 1) & ix->mask) {
+        lf_work(1);
+        int32_t i = ix->slots[k] - 1;
+        if (ts_node_eq(record_node(records, stride, node_offset, (size_t)i), n))
+            return i;
+    }
+    return -1;
+}
+
+void lf_node_index_free(lf_node_index *ix) {
+    free(ix->slots);
+    ix->slots = NULL;
+    ix->mask = 0;
+}

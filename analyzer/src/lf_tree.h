@@ -85,4 +85,17 @@ int lf_tree_starts_line(const lf_source *src, TSNode n);
 /* The indentation of the line holding `at` (malloc'd). */
 char *lf_tree_line_indent(const lf_source *src, uint32_t at);
 
+/* Records (calls, statements...) found again by their node: a hash of the
+ * node's id, open addressing. The models look a call up for every question a
+ * check asks of it; a binary search by byte range reads each probe's end,
+ * which tree-sitter computes. Each record holds a TSNode at node_offset. */
+typedef struct lf_node_index {
+    int32_t *slots; /* record index + 1; 0 is empty */
+    size_t mask;
+} lf_node_index;
+void lf_node_index_build(lf_node_index *ix, const void *records, size_t n, size_t stride, size_t node_offset);
+/* The index of the record whose node is n (ts_node_eq), or -1. */
+int32_t lf_node_index_find(const lf_node_index *ix, const void *records, size_t stride, size_t node_offset, TSNode n);
+void lf_node_index_free(lf_node_index *ix);
+
 #endif

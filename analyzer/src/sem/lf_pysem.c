@@ -3,6 +3,7 @@
  * optional modules are derived from those records. */
 #include "lf_pysem_internal.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -690,35 +691,13 @@ int lf_pysem_stmt_within(const lf_pysem *m, int32_t inner, int32_t outer) {
     return lf_tree_within(m->stmts[inner].node, m->stmts[outer].node);
 }
 
-static size_t call_slot(const void *id, size_t mask) {
-    return (size_t)((((uintptr_t)id >> 3) * UINT64_C(0x9E3779B97F4A7C15)) >> 17) & mask;
-}
-
-static void index_calls(lf_pysem *m) {
-    size_t cap = 16;
-    while (cap < 2 * m->n_calls)
-        cap *= 2;
-    m->in->call_by_id = lf_xcalloc(cap, sizeof *m->in->call_by_id);
-    m->in->call_mask = cap - 1;
-    for (size_t i = 0; i < m->n_calls; i++) {
-        size_t k = call_slot(m->calls[i].node.id, m->in->call_mask);
-        while (m->in->call_by_id[k])
-            k = (k + 1) & m->in->call_mask;
-        m->in->call_by_id[k] = (int32_t)i + 1;
-    }
-}
-
 const lf_pycall *lf_pysem_call(const lf_pysem *m, TSNode call) {
     if (ts_node_is_null(call))
         return NULL;
-    if (m->in->call_by_id) {
+    if (m->in->calls_by_node.slots) {
         /* ts_node_eq is (tree, id): the same test EXACT_INDEX ends with */
-        for (size_t k = call_slot(call.id, m->in->call_mask); m->in->call_by_id[k]; k = (k + 1) & m->in->call_mask) {
-            const lf_pycall *c = &m->calls[m->in->call_by_id[k] - 1];
-            if (ts_node_eq(c->node, call))
-                return c;
-        }
-        return NULL;
+        int32_t k = lf_node_index_find(&m->in->calls_by_node, m->calls, sizeof *m->calls, offsetof(lf_pycall, node), call);
+        return k >= 0 ? &m->calls[k] : NULL;
     }
     int32_t i;
     EXACT_INDEX(m->calls, m->n_calls, call, i);
@@ -773,7 +752,7 @@ lf_pysem *lf_pysem_build(const lf_source *src, TSNode root) {
     /* Optional modules first: a callee through one (`FileLock(...)` bound by an
      * import and by a stand-in class) resolves to what the import names. */
     lf_pysem_find_optionals(m);
-    index_calls(m);
+    lf_node_index_build(&m->in->calls_by_node, m->calls, m->n_calls, sizeof *m->calls, offsetof(lf_pycall, node));
     /* The model is complete from here on, so a callee that does not resolve now
      * never will: remember the NULL too (a method chain asks about each of its
      * calls from every check). */
@@ -799,7 +778,7 @@ void lf_pysem_free(lf_pysem *m) {
     LF_VEC_FREE(&in->scratch);
     LF_VEC_FREE(&in->call_imports);
     LF_VEC_FREE(&in->import_scratch);
-    free(in->call_by_id);
+    lf_node_index_free(&in->calls_by_node);
     free(in->fact_nodes);
     free(in->next_sib);
     free(in);

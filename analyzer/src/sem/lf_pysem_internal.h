@@ -3,6 +3,7 @@
 #define LF_PYSEM_INTERNAL_H
 
 #include "lf_pysem.h"
+#include "lf_tree.h"
 #include "lf_util.h"
 
 /* A (scope, name) key's bindings, in source order. */
@@ -30,15 +31,12 @@ struct lf_pysem_internal {
      * call's run is imports_at - 1 .. + n_imports), and a scratch list for a
      * call the model did not record */
     LF_VEC(const char *) call_imports;
-    /* lf_pysem_call: call index + 1 by the node's id, open addressing over a
-     * power-of-two table (the checks look a call up for every question they
-     * ask of it, and a binary search by byte range reads every probe's end) */
-    int32_t *call_by_id;
+    LF_VEC(const char *) import_scratch;
+    /* lf_pysem_call, once the build is complete */
+    lf_node_index calls_by_node;
     /* lf_pysem_fact_nodes, recorded by the build's walk */
     TSNode *fact_nodes;
     size_t n_fact_nodes;
-    size_t call_mask;
-    LF_VEC(const char *) import_scratch;
 };
 
 /* The slot of (scope, name), or NULL. */

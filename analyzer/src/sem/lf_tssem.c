@@ -2,6 +2,7 @@
  * TS/JS file, and the name tables. Resolution lives in lf_tssem_resolve.c. */
 #include "lf_tssem.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -563,6 +564,7 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
      * puts every call at one start byte, so the start alone is no key. */
     if (m->n_calls > 1)
         qsort(m->calls, m->n_calls, sizeof *m->calls, lf_tscall_order);
+    lf_node_index_build(&m->in->calls_by_node, m->calls, m->n_calls, sizeof *m->calls, offsetof(lf_tscall, node));
     /* scopes are in pre-order, so a parent's fn is known before its children's */
     for (size_t i = 0; i < m->n_scopes; i++) {
         lf_tsscope *sc = &m->scopes[i];
@@ -610,6 +612,7 @@ void lf_tssem_free(lf_tssem *m) {
     free(in->ns_heads);
     free(in->scope_next);
     free(in->caller_head);
+    lf_node_index_free(&in->calls_by_node);
     free(in->caller_next);
     free(in);
     free(m->scopes);

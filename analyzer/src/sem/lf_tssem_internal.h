@@ -3,6 +3,7 @@
 #ifndef LF_TSSEM_INTERNAL_H
 #define LF_TSSEM_INTERNAL_H
 
+#include "lf_tree.h"
 #include "lf_tssem.h"
 
 typedef struct lf_tssem_internal {
@@ -21,6 +22,8 @@ typedef struct lf_tssem_internal {
     /* lf_tssem_first_caller's index, built on first use: per scope, the
      * calls whose local callee it is, chained in source order */
     int32_t *caller_head, *caller_next;
+    /* lf_tssem_call, once the calls are sorted */
+    lf_node_index calls_by_node;
 } lf_tssem_internal;
 
 /* First binding of an interned name (chained through .next), or -1. */

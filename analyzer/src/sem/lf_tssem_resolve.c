@@ -1,5 +1,6 @@
 /* lf_tssem_resolve: qualified names, values and path keys over the recorded
  * bindings. Every loop is bounded by a hop count, never by the tree's depth. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -318,6 +319,10 @@ int lf_tscall_order(const void *a, const void *b) {
 }
 
 const lf_tscall *lf_tssem_call(const lf_tssem *m, TSNode call) {
+    if (m->in->calls_by_node.slots) {
+        int32_t k = lf_node_index_find(&m->in->calls_by_node, m->calls, sizeof *m->calls, offsetof(lf_tscall, node), call);
+        return k >= 0 ? &m->calls[k] : NULL;
+    }
     uint32_t start = ts_node_start_byte(call), end = ts_node_end_byte(call);
     size_t lo = 0, hi = m->n_calls;
     while (lo < hi) {
