@@ -311,8 +311,9 @@ const char *const *lf_pysem_callee_names(lf_pysem *m, TSNode call, const char **
     *callee = rec && (rec->callee || rec->callee_final) ? rec->callee
                                                         : lf_pysem_qualname(m, lf_tree_field(call, "function"));
     if (rec && rec->imports_at) {
+        /* no pointer arithmetic on an empty list: its items may be NULL */
         *n_out = rec->n_imports;
-        return m->in->call_imports.items + rec->imports_at - 1;
+        return rec->n_imports ? m->in->call_imports.items + rec->imports_at - 1 : NULL;
     }
     m->in->import_scratch.len = 0;
     TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
@@ -334,7 +335,7 @@ const char *const *lf_pysem_callee_names(lf_pysem *m, TSNode call, const char **
     for (size_t i = 0; i < m->in->import_scratch.len; i++)
         LF_VEC_PUSH(&m->in->call_imports, m->in->import_scratch.items[i]);
     *n_out = rec->n_imports;
-    return m->in->call_imports.items + rec->imports_at - 1;
+    return rec->n_imports ? m->in->call_imports.items + rec->imports_at - 1 : NULL;
 }
 
 int lf_pysem_call_is(lf_pysem *m, TSNode call, const char *const *qualnames) {
