@@ -694,14 +694,8 @@ int lf_pysem_stmt_within(const lf_pysem *m, int32_t inner, int32_t outer) {
 const lf_pycall *lf_pysem_call(const lf_pysem *m, TSNode call) {
     if (ts_node_is_null(call))
         return NULL;
-    if (m->in->calls_by_node.slots) {
-        /* ts_node_eq is (tree, id): the same test EXACT_INDEX ends with */
-        int32_t k = lf_node_index_find(&m->in->calls_by_node, m->calls, sizeof *m->calls, offsetof(lf_pycall, node), call);
-        return k >= 0 ? &m->calls[k] : NULL;
-    }
-    int32_t i;
-    EXACT_INDEX(m->calls, m->n_calls, call, i);
-    return i >= 0 ? &m->calls[i] : NULL;
+    int32_t k = lf_node_index_find(&m->in->calls_by_node, m->calls, sizeof *m->calls, offsetof(lf_pycall, node), call);
+    return k >= 0 ? &m->calls[k] : NULL;
 }
 
 const TSNode *lf_pysem_fact_nodes(const lf_pysem *m, size_t *n_out) {
@@ -743,6 +737,7 @@ lf_pysem *lf_pysem_build(const lf_source *src, TSNode root) {
     m->n_calls = b.calls.len;
     m->in->fact_nodes = b.fact_nodes.items;
     m->in->n_fact_nodes = b.fact_nodes.len;
+    lf_node_index_build(&m->in->calls_by_node, m->calls, m->n_calls, sizeof *m->calls, offsetof(lf_pycall, node));
     compute_next_siblings(m);
     for (size_t i = 0; i < m->n_bindings; i++) {
         lf_pyname_slot *s = slot_get(m, m->bindings[i].scope, m->bindings[i].name, 1);
@@ -752,7 +747,6 @@ lf_pysem *lf_pysem_build(const lf_source *src, TSNode root) {
     /* Optional modules first: a callee through one (`FileLock(...)` bound by an
      * import and by a stand-in class) resolves to what the import names. */
     lf_pysem_find_optionals(m);
-    lf_node_index_build(&m->in->calls_by_node, m->calls, m->n_calls, sizeof *m->calls, offsetof(lf_pycall, node));
     /* The model is complete from here on, so a callee that does not resolve now
      * never will: remember the NULL too (a method chain asks about each of its
      * calls from every check). */

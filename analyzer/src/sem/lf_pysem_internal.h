@@ -26,13 +26,12 @@ struct lf_pysem_internal {
     int32_t *next_sib;
     /* scratch for lf_pysem_bindings_of */
     LF_VEC(const lf_pybinding *) scratch;
-    /* call lookup by start byte: calls are sorted by node start */
     /* lf_pysem_callee_names: the import qualnames of recorded calls (each
      * call's run is imports_at - 1 .. + n_imports), and a scratch list for a
      * call the model did not record */
     LF_VEC(const char *) call_imports;
     LF_VEC(const char *) import_scratch;
-    /* lf_pysem_call, once the build is complete */
+    /* lf_pysem_call: the calls by node, built as soon as they are recorded */
     lf_node_index calls_by_node;
     /* lf_pysem_fact_nodes, recorded by the build's walk */
     TSNode *fact_nodes;
