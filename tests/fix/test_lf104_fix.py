@@ -317,7 +317,10 @@ for (let i = 0; i < Number(m); i++) bump(file, 'n');
 """
 
 
-def node_contention(module_dir, state_dir, procs, iters):
+def node_contention(module_dir, state_dir, procs, iters, torn_ok=False):
+    """The count the workers left. torn_ok: the unpatched module's racing writes
+    (no truncation ordering between them) may leave a longer stale tail after the
+    last document (`{"n":2}}`); its count is the document before the tail."""
     node = need_tool("node")
     os.makedirs(state_dir)
     path = os.path.join(state_dir, "counts.json")
@@ -329,7 +332,10 @@ def node_contention(module_dir, state_dir, procs, iters):
     for w in workers:
         assert w.wait(timeout=120) == 0
     with open(path) as f:
-        return json.load(f)["n"]
+        text = f.read()
+    if torn_ok:
+        return json.JSONDecoder().raw_decode(text)[0]["n"]
+    return json.loads(text)["n"]
 
 
 def test_node_contention_patched_loses_nothing(tmp_path, capsys):
@@ -337,7 +343,7 @@ def test_node_contention_patched_loses_nothing(tmp_path, capsys):
     patched = stage(tmp_path, "counter.cjs", "patched")
     lockfix(["fix", "counter.cjs", "--apply"] + UNSAFE, patched, 0)
     assert sorted(os.listdir(patched)) == ["counter.cjs", "lockrt.cjs"]
-    before = node_contention(unpatched, str(tmp_path / "state-unpatched"), PROCS, ITERS)
+    before = node_contention(unpatched, str(tmp_path / "state-unpatched"), PROCS, ITERS, torn_ok=True)
     after = node_contention(patched, str(tmp_path / "state-patched"), PROCS, ITERS)
     with capsys.disabled():
         print("\nLF104 contention (node, %d x %d): unpatched kept %d of %d, patched %d"
