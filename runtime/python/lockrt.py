@@ -35,7 +35,8 @@ import time
 __all__ = [
     "BACKEND", "LIBRARY", "LOAD_ERROR", "LockrtError", "ConfinementError", "Lock",
     "acquire", "exclusive_lock", "close_idle_descriptors", "confined_path", "write_atomic", "release_if_owned",
-    "reclaim_if_stale", "process_alive", "process_start_time", "owner_read", "strerror",
+    "reclaim_if_stale", "open_exclusive", "open_exclusive_file", "unlink_owned", "process_alive",
+    "process_start_time", "owner_read", "strerror",
 ]
 
 # Status codes, mirroring lockrt.h.
@@ -589,6 +590,198 @@ def _owner_read_py(path):
         raise LockrtError(ECORRUPT, None, path)
     pid, start_time, host, token = owner
     return {"pid": pid, "start_time": start_time, "host": host.decode("utf-8"), "token": token}
+
+
+# --------------------------------------------------------------------------------------
+# Identity-bound release of a module's own exclusively created lock file
+# (lockfix's LF301 fix for Python; the same protocol as lockrt.cjs's
+# openExclusiveSync / unlinkOwnedSync).
+#
+# The module keeps creating its lock exactly as before (same call, flags, mode
+# and bytes) through ``open_exclusive`` (for ``os.open``) or
+# ``open_exclusive_file`` (for ``open(p, "x")``), which also remember which
+# object the create made: its (dev, ino), and on POSIX a read-only descriptor
+# on it ("pin"), opened by name right after the create and kept only when it
+# shows the same (dev, ino). A pinned inode cannot be freed, so its number
+# cannot be reused: while the pin is open, a file at the path with that
+# (dev, ino) is provably the one this process created. Windows gets no pin:
+# a descriptor Python opens there does not share deletion, so it would make
+# other processes' removals fail; NTFS file ids carry a sequence number and
+# are not reused for a new file, and the creation time is compared as well.
+#
+# The release (``unlink_owned``) removes the path only while it still names
+# that object: lstat (never follows a symlink) and compare; on a match, rename
+# it to a unique quarantine name in the same directory, compare the
+# quarantined object again and unlink it; if something else was renamed in the
+# meantime, put it back with link() + unlink(), which never replaces a file
+# that appeared at the path since. A successor's lock is never touched, and
+# the call returns as the removal did: the module carries on as if released.
+
+# Resolved path -> (dev, ino, birth, pin fd or None). A forked child inherits
+# the pins (and so the proof) with the descriptors.
+_owned = {}
+_owned_mutex = None
+
+
+def _owned_lock():
+    global _owned_mutex
+    if _owned_mutex is None:
+        import threading
+        _owned_mutex = threading.Lock()
+    return _owned_mutex
+
+
+def _owned_key(path):
+    try:
+        name = os.fspath(path)
+    except TypeError:
+        return None  # a descriptor: nothing at a path is created or removed
+    if isinstance(name, bytes):
+        name = os.fsdecode(name)
+    return os.path.abspath(name)
+
+
+def _birth(st):
+    # Windows: st_ctime is the creation time (st_birthtime from 3.12 on).
+    return getattr(st, "st_birthtime_ns", None) or (st.st_ctime_ns if _WINDOWS else 0)
+
+
+def _forget_owned(key):
+    rec = _owned.pop(key, None)
+    if rec is not None and rec[3] is not None:
+        try:
+            os.close(rec[3])
+        except OSError:
+            pass
+
+
+def _remember_owned(path, fd):
+    key = _owned_key(path)
+    if key is None:
+        return
+    try:
+        made = os.fstat(fd)
+    except OSError:
+        return
+    pin = None
+    if not _WINDOWS:
+        try:
+            pin = os.open(key, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                          | getattr(os, "O_CLOEXEC", 0))
+            st = os.fstat(pin)
+            if (st.st_dev, st.st_ino) != (made.st_dev, made.st_ino):
+                os.close(pin)  # replaced in between: what is there is not ours
+                pin = None
+        except OSError:
+            if pin is not None:
+                os.close(pin)
+            pin = None
+        if pin is None:
+            return  # not provable: the release removes by name, as before
+    with _owned_lock():
+        _forget_owned(key)  # a path created again replaces what was known of it
+        _owned[key] = (made.st_dev, made.st_ino, _birth(made), pin)
+
+
+def open_exclusive(path, flags, mode=0o777, *, dir_fd=None):
+    """``os.open(path, flags, mode)`` for an exclusive create (O_CREAT|O_EXCL):
+    the same descriptor and errors, and the created file remembered for
+    ``unlink_owned``."""
+    fd = os.open(path, flags, mode, dir_fd=dir_fd)
+    if dir_fd is None and flags & os.O_CREAT and flags & os.O_EXCL:
+        _remember_owned(path, fd)
+    return fd
+
+
+def open_exclusive_file(file, *args, **kwargs):
+    """Built-in ``open(file, "x", ...)``: the same file object and errors, and
+    the created file remembered for ``unlink_owned``."""
+    import builtins
+    f = builtins.open(file, *args, **kwargs)
+    mode = args[0] if args else kwargs.get("mode", "r")
+    if isinstance(mode, str) and "x" in mode and kwargs.get("opener") is None and not isinstance(file, int):
+        try:
+            _remember_owned(file, f.fileno())
+        except (OSError, ValueError):
+            pass
+    return f
+
+
+def _quarantine_name(key):
+    import binascii
+    head, tail = os.path.split(key)
+    return os.path.join(head, ".%s.lockrt-release.%d.%s" % (tail, os.getpid(),
+                                                           binascii.hexlify(os.urandom(8)).decode("ascii")))
+
+
+def _same_owned(st, rec):
+    return (st.st_dev, st.st_ino) == (rec[0], rec[1]) and (not _WINDOWS or _birth(st) == rec[2])
+
+
+def _release_owned(path):
+    """'released', 'not-owned' (another object is there: left alone),
+    'missing', or 'unknown' (this process created nothing at that path it
+    still knows of)."""
+    key = _owned_key(path)
+    if key is None:
+        return "unknown"
+    with _owned_lock():
+        rec = _owned.get(key)
+        if rec is None:
+            return "unknown"
+        try:
+            st = os.lstat(key)
+        except FileNotFoundError:
+            _forget_owned(key)
+            return "missing"
+        if not _same_owned(st, rec):
+            _forget_owned(key)
+            return "not-owned"
+        q = _quarantine_name(key)
+        try:
+            os.rename(key, q)
+        except FileNotFoundError:
+            _forget_owned(key)
+            return "missing"
+        try:
+            qst = os.lstat(q)
+        except OSError:
+            qst = None  # gone from under us: nothing to put back
+        if qst is not None and _same_owned(qst, rec):
+            os.unlink(q)
+            _forget_owned(key)
+            return "released"
+        if qst is not None:
+            try:
+                os.link(q, key)
+                os.unlink(q)
+            except (OSError, NotImplementedError):
+                pass  # something appeared at the path: the object stays quarantined, never deleted
+        _forget_owned(key)
+        return "not-owned"
+
+
+def _missing(path):
+    import errno
+    return FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
+
+
+def unlink_owned(path, missing_ok=False):
+    """``os.unlink(path)`` / ``os.remove(path)`` (and, with ``missing_ok``,
+    ``pathlib.Path.unlink``) for the release of a lock this process created with
+    ``open_exclusive`` or ``open_exclusive_file``: removed only while the path
+    still names that file; a successor's lock is left as it is. A path this
+    process created nothing at is removed by name, as before; a missing file
+    raises FileNotFoundError as the removal did (unless ``missing_ok``)."""
+    r = _release_owned(path)
+    if r == "unknown":
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            if not missing_ok:
+                raise
+    elif r == "missing" and not missing_ok:
+        raise _missing(path)
 
 
 def _pid_arg(pid):

@@ -1,0 +1,153 @@
+"""open_exclusive / open_exclusive_file / unlink_owned: the identity-bound
+release of a module's own exclusively created lock (LF301's Python fix).
+
+The bug they close: a holder that was judged stale and broken (its lock
+removed, a successor's lock created at the same path) goes on to release "its"
+lock by name and deletes the successor's. The scenario runs with real
+processes: the holder, and a breaker that takes the lock over while the holder
+is paused."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import load_lockrt
+
+# A holder process: creates the lock with the API under test, reports its
+# inode, waits (paused) until told to release, releases, and reports.
+HOLDER = textwrap.dedent("""
+    import os, sys
+    sys.path.insert(0, sys.argv[1])
+    import lockrt
+    path, form, release = sys.argv[2], sys.argv[3], sys.argv[4]
+    if form == "fd":
+        fd = lockrt.open_exclusive(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        os.write(fd, b"%d" % os.getpid())
+        os.close(fd)
+    else:
+        with lockrt.open_exclusive_file(path, "x") as f:
+            f.write(str(os.getpid()))
+    print("held", os.stat(path).st_ino, flush=True)
+    sys.stdin.readline()                      # paused here, past its lock's age limit
+    if release == "owned":
+        lockrt.unlink_owned(path)
+    else:
+        os.unlink(path)                       # the release by name the fix replaces
+    print("released", flush=True)
+""")
+
+
+def breaker(path):
+    """The module's stale takeover, run in this process: the holder's lock is
+    judged stale, removed, and a successor's created in its place."""
+    os.unlink(path)
+    fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    os.write(fd, b"successor")
+    os.close(fd)
+
+
+def run_holder(tmp_path, form, release, monkeypatch):
+    mod = load_lockrt("python", monkeypatch)
+    lib_dir = os.path.dirname(mod.__file__)
+    path = str(tmp_path / "job.lock")
+    env = dict(os.environ, LOCKRT_PURE_PYTHON="1")
+    p = subprocess.Popen([sys.executable, "-c", HOLDER, lib_dir, path, form, release], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, env=env, universal_newlines=True)
+    line = p.stdout.readline().split()
+    assert line[0] == "held", line
+    return p, path, int(line[1])
+
+
+@pytest.mark.parametrize("form", ["fd", "file"])
+def test_paused_holder_release_leaves_the_successors_lock(tmp_path, monkeypatch, form):
+    p, path, _ino = run_holder(tmp_path, form, "owned", monkeypatch)
+    breaker(path)
+    out, _ = p.communicate("go\n", timeout=60)
+    assert p.returncode == 0 and out.strip() == "released"
+    with open(path, "rb") as f:
+        assert f.read() == b"successor"
+    assert sorted(os.listdir(str(tmp_path))) == ["job.lock"]  # nothing left in quarantine
+
+
+@pytest.mark.parametrize("form", ["fd", "file"])
+def test_release_by_name_deletes_the_successors_lock(tmp_path, monkeypatch, form):
+    """The same scenario with the release the fix replaces: the bug is real."""
+    p, path, _ino = run_holder(tmp_path, form, "name", monkeypatch)
+    breaker(path)
+    out, _ = p.communicate("go\n", timeout=60)
+    assert p.returncode == 0 and out.strip() == "released"
+    assert not os.path.exists(path)
+
+
+@pytest.mark.parametrize("form", ["fd", "file"])
+def test_holder_releases_its_own_lock(tmp_path, monkeypatch, form):
+    p, path, ino = run_holder(tmp_path, form, "owned", monkeypatch)
+    assert os.stat(path).st_ino == ino
+    out, _ = p.communicate("go\n", timeout=60)
+    assert p.returncode == 0 and out.strip() == "released"
+    assert os.listdir(str(tmp_path)) == []
+
+
+def test_missing_raises_as_unlink_did(tmp_path, monkeypatch):
+    lockrt = load_lockrt("python", monkeypatch)
+    path = str(tmp_path / "x.lock")
+    os.close(lockrt.open_exclusive(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    os.unlink(path)
+    with pytest.raises(FileNotFoundError) as e:
+        lockrt.unlink_owned(path)
+    assert e.value.filename == path
+    os.close(lockrt.open_exclusive(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    os.unlink(path)
+    lockrt.unlink_owned(path, missing_ok=True)  # Path.unlink(missing_ok=True)
+
+
+def test_unknown_path_is_removed_by_name(tmp_path, monkeypatch):
+    lockrt = load_lockrt("python", monkeypatch)
+    path = tmp_path / "made-elsewhere.lock"
+    path.write_text("1")
+    lockrt.unlink_owned(path)  # a PathLike, never created through lockrt here
+    assert not path.exists()
+    with pytest.raises(FileNotFoundError):
+        lockrt.unlink_owned(str(path))
+    lockrt.unlink_owned(str(path), missing_ok=True)
+
+
+def test_symlink_put_at_the_path_is_left_alone(tmp_path, monkeypatch):
+    lockrt = load_lockrt("python", monkeypatch)
+    path = str(tmp_path / "x.lock")
+    victim = tmp_path / "victim"
+    victim.write_text("keep")
+    os.close(lockrt.open_exclusive(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    os.unlink(path)
+    os.symlink(str(victim), path)
+    lockrt.unlink_owned(path)
+    assert os.path.islink(path) and victim.read_text() == "keep"
+
+
+def test_create_errors_and_non_exclusive_opens_unchanged(tmp_path, monkeypatch):
+    lockrt = load_lockrt("python", monkeypatch)
+    path = str(tmp_path / "x.lock")
+    os.close(lockrt.open_exclusive(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    with pytest.raises(FileExistsError):
+        lockrt.open_exclusive(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    with pytest.raises(FileExistsError):
+        lockrt.open_exclusive_file(path, "x")
+    # The failed creates forgot nothing: the first create is still ours.
+    lockrt.unlink_owned(path)
+    assert not os.path.exists(path)
+    # A plain open is no create: its path is removed by name.
+    with lockrt.open_exclusive_file(path, "w") as f:
+        f.write("data")
+    assert lockrt._release_owned(path) == "unknown"
+
+
+def test_recreated_path_binds_the_newest_create(tmp_path, monkeypatch):
+    lockrt = load_lockrt("python", monkeypatch)
+    path = str(tmp_path / "x.lock")
+    for _ in range(3):
+        os.close(lockrt.open_exclusive(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        lockrt.unlink_owned(path)
+        assert not os.path.exists(path)
+    assert lockrt._owned == {}
