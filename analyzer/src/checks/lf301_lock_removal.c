@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf301_py_site.h"
 #include "lf_check.h"
 #include "lf_pylock.h"
 #include "lf_pyshort.h"
@@ -369,7 +370,9 @@ static void run(lf_check_ctx *ctx) {
         }
         free(callers[i]);
         if (msg) {
-            lf_ctx_emit(ctx, ev->node, msg, SIZE_MAX);
+            verdict v = judge(l, ev);
+            int release = v == V_RELEASE || (v != V_FLOCK && after_yield(m, ev));
+            lf_ctx_emit_site(ctx, ev->node, msg, lf301_py_site_make(l, ev, release), lf301_py_site_free);
             lf_ctx_witness(ctx, lf_wit_removal_py(l, ev));
         }
         free(msg);

@@ -29,6 +29,8 @@
 
 #include "../checks/lf301_ts_site.h"
 #include "lf_check.h"
+#include "lf_pyfix.h"
+#include "lf_sem.h"
 #include "lf_tsfix.h"
 #include "lf_tsimport.h"
 #include "lf_util.h"
@@ -106,6 +108,10 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t 
 }
 
 static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
+    if (lf_filesem_python(ctx->sem)) {
+        lf301_py_generate(ctx, reqs, n);
+        return;
+    }
     for (size_t i = 0; i < n; i++)
         reqs[i].fix = generate_one(ctx, reqs, n, i, &reqs[i].no_fix_reason);
 }

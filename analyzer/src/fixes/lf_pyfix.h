@@ -66,4 +66,9 @@ void lf_pyfix_ensure_import_as(const lf_source *src, TSNode root, const char *mo
 void lf_pyfix_ensure_from_import(const lf_source *src, TSNode root, const char *module, const char *name,
                                  lf_fix *fix);
 
+struct lf_fix_ctx;
+struct lf_fix_request;
+/* LF301's Python generator (lf301_py_release.c), reached through lf301_release_owned. */
+void lf301_py_generate(const struct lf_fix_ctx *ctx, struct lf_fix_request *reqs, size_t n);
+
 #endif

@@ -835,10 +835,30 @@ static int kw_true(lf_pysem *m, TSNode call, const char *kw) {
     return lf_tree_is(lf_tree_unparen(v), "true");
 }
 
-/* The path an exclusive create makes, or null; *link: it is made by a
- * symlink (a lock only when judged as one: lf_pylock_is_lock). */
-static TSNode exclusive_create(lf_pylock *l, TSNode call, int *link) {
+int lf_pylock_lockrt_call(lf_pysem *m, TSNode call, const char *member) {
+    const char *q = lf_pysem_callee(m, call);
+    if (!q)
+        return 0;
+    size_t n = strlen(q), k = strlen(member);
+    /* `lockrt.x` (import lockrt), `.lockrt.x` (from . import lockrt), `pkg.lockrt.x` */
+    return n >= k + 7 && !strcmp(q + n - k, member) && !strncmp(q + n - k - 7, "lockrt.", 7) &&
+           (n == k + 7 || q[n - k - 8] == '.');
+}
+
+TSNode lf_pylock_exclusive_create(lf_pylock *l, TSNode call, int *link) {
     lf_pysem *m = l->m;
+    *link = 0;
+    /* The drop-ins LF301's fix swaps in create exactly as the calls they replace. */
+    if (lf_pylock_lockrt_call(m, call, "open_exclusive")) {
+        TSNode flags = lf_pylock_arg(m, call, 1, "flags");
+        return !ts_node_is_null(flags) && mentions_qualname(m, flags, "os.O_EXCL") ? lf_pylock_arg(m, call, 0, "path")
+                                                                                   : (TSNode){0};
+    }
+    if (lf_pylock_lockrt_call(m, call, "open_exclusive_file")) {
+        TSNode mode = lf_pylock_arg(m, call, 1, "mode");
+        return lf_pylock_open_mode(m->src, lf_tree_unparen(mode), 'x', 0) ? lf_pylock_arg(m, call, 0, "file")
+                                                                          : (TSNode){0};
+    }
     static const char *const mkdirs[] = {"os.mkdir", NULL};
     static const char *const links[] = {"os.link", NULL};
     static const char *const symlinks[] = {"os.symlink", NULL};
@@ -1927,7 +1947,7 @@ static lf_pylock *build(lf_pysem *m) {
         if (!ts_node_is_null(dst))
             key_mark(l, key_add_expr(l, dst), LF_LOCK_REPLACED, call);
         int link = 0;
-        TSNode created = exclusive_create(l, call, &link);
+        TSNode created = lf_pylock_exclusive_create(l, call, &link);
         if (!ts_node_is_null(created) && create_failure_handled(m, c->stmt, created)) {
             int32_t k = key_add_expr(l, created);
             key_mark(l, k, link ? LF_LOCK_SYMLINK : LF_LOCK_EXCL, call);

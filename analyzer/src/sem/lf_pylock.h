@@ -198,6 +198,14 @@ int lf_pylock_per_user(lf_pylock *l, TSNode expr);
  * function's returns, a parameter's arguments); 0 when it has none. */
 int lf_pylock_key_per_user(lf_pylock *l, int32_t key);
 
+/* The path an exclusive create makes (`os.open(p, O_CREAT|O_EXCL)`, `open(p,
+ * "x")`, os.mkdir, os.link, Path.mkdir, lockrt's open_exclusive drop-ins), or
+ * null; *link: it is made by a symlink (a lock only when judged as one). */
+TSNode lf_pylock_exclusive_create(lf_pylock *l, TSNode call, int *link);
+/* Is the call a member of the vendored lockrt binding (`lockrt.member`,
+ * imported as `import lockrt`, `from . import lockrt` or `from pkg import
+ * lockrt`)? */
+int lf_pylock_lockrt_call(lf_pysem *m, TSNode call, const char *member);
 /* Calls of os.remove & co (any alias; also a name whose bindings include such
  * an import). *target = what it removes. */
 int lf_pylock_removal_call(lf_pysem *m, TSNode call, TSNode *target);

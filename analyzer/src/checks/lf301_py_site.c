@@ -1,0 +1,179 @@
+/* LF301's Python site (lf301_py_site.h): which calls the release fix rewrites,
+ * or why it declines. */
+#include "lf301_py_site.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf_pyshort.h"
+#include "lf_tree.h"
+#include "lf_util.h"
+
+static lf301_py_site *declined(lf301_py_site *s, char *why) {
+    free(s->edits);
+    s->edits = NULL;
+    s->n_edits = 0;
+    s->decline = why;
+    return s;
+}
+
+static void push(lf301_py_site *s, TSNode call, const char *member, int method) {
+    s->edits = lf_xrealloc(s->edits, (s->n_edits + 1) * sizeof *s->edits);
+    s->edits[s->n_edits++] = (lf301_py_edit){call, member, method};
+}
+
+/* Does the call pass keyword `kw`? */
+static int has_keyword(const lf_source *src, TSNode call, const char *kw) {
+    TSNode args = lf_tree_field(call, "arguments");
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (lf_tree_is(a, "keyword_argument") && lf_tree_text_eq(src, lf_tree_field(a, "name"), kw))
+            return 1;
+    }
+    return 0;
+}
+
+/* Only plain arguments: no *args / **kwargs, whose contents the drop-in's
+ * signature would have to match blind. */
+static int plain_arguments(TSNode call) {
+    TSNode args = lf_tree_field(call, "arguments");
+    if (!lf_tree_is(args, "argument_list"))
+        return 0; /* a generator expression as the only argument */
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (lf_tree_is(a, "list_splat") || lf_tree_is(a, "dictionary_splat"))
+            return 0;
+    }
+    return 1;
+}
+
+/* The release call: how it is rewritten, or a reason. */
+static char *release_edit(lf_pylock *l, lf301_py_site *s, TSNode call) {
+    lf_pysem *m = l->m;
+    static const char *const unlinks[] = {"os.remove", "os.unlink", NULL};
+    TSNode target = {0};
+    if (!lf_pylock_removal_call(m, call, &target))
+        return lf_xstrdup("the removal is not a call of os.remove, os.unlink or Path.unlink");
+    if (!plain_arguments(call))
+        return lf_xstrdup("the removal's arguments are unpacked (`*args`, `**kwargs`)");
+    if (lf_pylock_callee_any(m, call, unlinks)) {
+        if (has_keyword(m->src, call, "dir_fd"))
+            return lf_xstrdup("the removal is relative to a directory descriptor (`dir_fd=`)");
+        TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+        if (!lf_tree_is(fn, "identifier") && !lf_tree_is(fn, "attribute"))
+            return lf_xstrdup("the removal's callee is an expression the fix would not rewrite");
+        push(s, call, "unlink_owned", 0);
+        return NULL;
+    }
+    const char *q = lf_pysem_callee(m, call);
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    TSNode attr = lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "attribute") : (TSNode){0};
+    if ((q && !strcmp(q, "pathlib.Path.unlink")) || (!ts_node_is_null(attr) && lf_tree_text_eq(m->src, attr, "unlink"))) {
+        TSNode args = lf_tree_field(call, "arguments");
+        uint32_t n = ts_node_named_child_count(args);
+        for (uint32_t i = 0; i < n; i++) {
+            TSNode a = ts_node_named_child(args, i);
+            if (lf_tree_is(a, "comment"))
+                continue;
+            if (!lf_tree_is(a, "keyword_argument") ||
+                !lf_tree_text_eq(m->src, lf_tree_field(a, "name"), "missing_ok"))
+                return lf_xstrdup("Path.unlink is given an argument other than `missing_ok=`");
+        }
+        push(s, call, "unlink_owned", 1);
+        return NULL;
+    }
+    return lf_xstrdup("the lock is a directory (removed with rmdir or rmtree): the drop-ins bind files only");
+}
+
+/* Every exclusive create of the lock's key in the module, each a call the fix
+ * swaps (or one it swapped before); NULL, or a reason. */
+static char *create_edits(lf_pylock *l, lf301_py_site *s, int32_t key) {
+    lf_pysem *m = l->m;
+    static const char *const os_open[] = {"os.open", NULL};
+    static const char *const opens[] = {"open", "io.open", NULL};
+    size_t creates = 0;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode call = m->calls[i].node;
+        int link = 0;
+        TSNode created = lf_pylock_exclusive_create(l, call, &link);
+        if (ts_node_is_null(created))
+            continue;
+        lf_pkey k = lf_pylock_key_of(l, created);
+        if (lf_pylock_find(l, &k) != key)
+            continue;
+        creates++;
+        unsigned line = lf_py_line(m->src, call);
+        if (lf_pylock_lockrt_call(m, call, "open_exclusive") || lf_pylock_lockrt_call(m, call, "open_exclusive_file"))
+            continue; /* swapped already */
+        if (!plain_arguments(call))
+            return lf_xasprintf("the create at line %u unpacks its arguments (`*args`, `**kwargs`)", line);
+        if (lf_pylock_callee_any(m, call, os_open)) {
+            if (has_keyword(m->src, call, "dir_fd"))
+                return lf_xasprintf("the create at line %u is relative to a directory descriptor (`dir_fd=`)", line);
+            push(s, call, "open_exclusive", 0);
+        } else if (lf_pylock_callee_any(m, call, opens)) {
+            if (has_keyword(m->src, call, "opener"))
+                return lf_xasprintf("the create at line %u passes its own `opener=`", line);
+            push(s, call, "open_exclusive_file", 0);
+        } else {
+            return lf_xasprintf("the lock is created at line %u by a directory or link create (mkdir, link, "
+                                "symlink): the drop-ins bind files made by os.open or open(p, \"x\")",
+                                line);
+        }
+    }
+    if (!creates)
+        return lf_xstrdup("the module has no exclusive create of this lock that the fix could swap (it is created "
+                          "by a lock class, a helper's parameter or another module): a release would not know "
+                          "what this process made");
+    return NULL;
+}
+
+/* Would `lockrt.x` at the call name the module-level import of the binding
+ * (there, or the one the fix adds)? */
+static int lockrt_free_at(lf_pysem *m, TSNode call) {
+    const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, call), "lockrt", ts_node_start_byte(call));
+    if (!b) {
+        size_t n;
+        lf_pysem_bindings_of(m, 0, "lockrt", &n);
+        return n == 0; /* a module-level `lockrt` bound later would shadow the import the fix adds */
+    }
+    return b->kind == LF_PYBIND_IMPORT && b->scope == 0 && b->qualname && strlen(b->qualname) >= 6 &&
+           !strcmp(b->qualname + strlen(b->qualname) - 6, "lockrt");
+}
+
+lf301_py_site *lf301_py_site_make(lf_pylock *l, const lf_pylock_event *ev, int release) {
+    lf301_py_site *s = lf_xcalloc(1, sizeof *s);
+    const lf_pylock_key *k = &l->keys[ev->key];
+    if (k->flags & LF_LOCK_FLOCK)
+        return declined(s, lf_xstrdup("the lock file is locked with flock/lockf: removing it at all is the bug, "
+                                      "and a rewrite that stops removing it changes the module's protocol"));
+    if (!release)
+        return declined(s, lf_xstrdup("a stale takeover: the removal runs in the process that judged the lock, "
+                                      "which created nothing there, so binding it to the object judged is needed "
+                                      "(built for TS/JS in lockrt.cjs, not yet for Python)"));
+    if (ev->via_helper)
+        return declined(s, lf_xstrdup("the release goes through one of the module's helpers, which its other "
+                                      "callers share"));
+    if (k->flags & LF_LOCK_REPLACED)
+        return declined(s, lf_xstrdup("the module also renames a file onto the lock path: the file at the path "
+                                      "would not be the one its create made"));
+    if (k->flags & (LF_LOCK_SYMLINK | LF_LOCK_READLINK))
+        return declined(s, lf_xstrdup("the lock is a symbolic link: the drop-ins bind files only"));
+    char *why = create_edits(l, s, ev->key);
+    if (!why)
+        why = release_edit(l, s, ev->node);
+    for (size_t i = 0; i < s->n_edits && !why; i++)
+        if (!lockrt_free_at(l->m, s->edits[i].call))
+            why = lf_xasprintf("the name `lockrt` is bound to something other than the vendored binding at line %u",
+                               lf_py_line(l->m->src, s->edits[i].call));
+    return why ? declined(s, why) : s;
+}
+
+void lf301_py_site_free(void *site) {
+    lf301_py_site *s = site;
+    if (!s)
+        return;
+    free(s->decline);
+    free(s->edits);
+    free(s);
+}

@@ -1,0 +1,51 @@
+/* LF301's Python site: a holder's release by name of a lock file the same
+ * module creates exclusively, as the check (checks/lf301_lock_removal.c)
+ * found it, handed to the fix (fixes/lf301_py_release.c), which renders edits
+ * and recognises nothing.
+ *
+ * The shape the fix takes: the module's exclusive creates of the lock path
+ * and the reported release, all direct calls:
+ *
+ *     fd = os.open(P, os.O_CREAT | os.O_EXCL | ..., mode)   ->  lockrt.open_exclusive(P, ...)
+ *     f = open(P, "x")                                       ->  lockrt.open_exclusive_file(P, "x")
+ *     ...
+ *     os.remove(P)    /  os.unlink(P)                        ->  lockrt.unlink_owned(P)
+ *     P.unlink()      /  P.unlink(missing_ok=True)           ->  lockrt.unlink_owned(P, missing_ok=True)
+ *
+ * The drop-ins of the vendored binding (runtime/python/lockrt.py) create the
+ * same file with the same flags, mode and bytes and remember which inode the
+ * create made; the release removes P only while it still names that inode.
+ * In a process that created nothing at P (a release with no acquisition, a
+ * breaker) the release removes by name, as before; so every create of the
+ * lock in the module is swapped, and nothing else may put a file at P (a
+ * rename onto it: declined). Declined with the reason: a stale takeover (the
+ * breaker created nothing there; binding a removal to what was judged is
+ * lockrt.cjs's, not built for Python), a release through a helper, a lock
+ * directory or link, an flock'ed lock, a create the module does not make. */
+#ifndef LF301_PY_SITE_H
+#define LF301_PY_SITE_H
+
+#include <stddef.h>
+#include <tree_sitter/api.h>
+
+#include "lf_pylock.h"
+
+/* One call the fix rewrites to a member of the vendored lockrt binding. */
+typedef struct lf301_py_edit {
+    TSNode call;
+    const char *member; /* open_exclusive, open_exclusive_file, unlink_owned */
+    int method;         /* 1: `P.unlink(...)` becomes `lockrt.unlink_owned(P, ...)`; 0: the callee is swapped */
+} lf301_py_edit;
+
+typedef struct lf301_py_site {
+    char *decline;          /* why the rewrite does not apply (malloc'd), or NULL */
+    lf301_py_edit *edits;   /* the creates, then the release (malloc'd) */
+    size_t n_edits;
+} lf301_py_site;
+
+/* The site of the reported removal `ev` of `l`; `release`: the check judged it
+ * a holder's release (not a stale break). Never NULL. */
+lf301_py_site *lf301_py_site_make(lf_pylock *l, const lf_pylock_event *ev, int release);
+void lf301_py_site_free(void *site);
+
+#endif

@@ -1,0 +1,86 @@
+/* LF301 fix for Python: the check (checks/lf301_lock_removal.c) hands over a
+ * holder's release by name of a lock file the module creates exclusively
+ * (checks/lf301_py_site.h). The creates and the release become the vendored
+ * binding's drop-ins, with the same arguments:
+ *
+ *     os.open(LOCK, os.O_CREAT | os.O_EXCL | os.O_WRONLY)  ->  lockrt.open_exclusive(LOCK, ...)
+ *     open(LOCK, "x")                                       ->  lockrt.open_exclusive_file(LOCK, "x")
+ *     os.remove(LOCK) / os.unlink(LOCK)                     ->  lockrt.unlink_owned(LOCK)
+ *     LOCK.unlink(missing_ok=True)                          ->  lockrt.unlink_owned(LOCK, missing_ok=True)
+ *
+ * The create makes the same file (flags, mode, bytes: readers of the owner
+ * record see what they saw) and remembers its inode; the release removes the
+ * path only while it still names that inode, so a holder paused past a stale
+ * takeover leaves its successor's lock in place. A missing file raises as the
+ * removal did; a release in a process that created nothing there removes by
+ * name, as before. The binding is vendored and imported like LF101's. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../checks/lf301_py_site.h"
+#include "lf_check.h"
+#include "lf_fix.h"
+#include "lf_pyfix.h"
+#include "lf_pysem.h"
+#include "lf_sem.h"
+#include "lf_tree.h"
+#include "lf_util.h"
+#include "lf_vendor.h"
+
+/* `P.unlink(args)` -> `lockrt.unlink_owned(P, args)`: the receiver's and the
+ * arguments' own text, in their order (each evaluated once, as before). */
+static char *method_call(const lf_source *src, TSNode call) {
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    TSNode recv = lf_tree_field(fn, "object");
+    TSNode args = lf_tree_field(call, "arguments");
+    uint32_t rs = ts_node_start_byte(recv), re = ts_node_end_byte(recv);
+    uint32_t as = ts_node_start_byte(args) + 1, ae = ts_node_end_byte(args) - 1; /* inside the parentheses */
+    while (as < ae && (src->text[as] == ' ' || src->text[as] == '\t'))
+        as++;
+    int has_args = as < ae && src->text[as] != ')' && memchr(src->text + as, '=', ae - as);
+    if (!has_args)
+        return lf_xasprintf("lockrt.unlink_owned(%.*s)", (int)(re - rs), src->text + rs);
+    return lf_xasprintf("lockrt.unlink_owned(%.*s, %.*s)", (int)(re - rs), src->text + rs, (int)(ae - as),
+                        src->text + as);
+}
+
+void lf301_py_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
+    lf_pysem *m = lf_filesem_python(ctx->sem);
+    lf_vendor_plan plan;
+    lf_vendor_plan_python(ctx->src->path, ctx->runtime_dir, &plan);
+    const char *import_line = lf_vendor_python_binds_lockrt(m) ? "" : plan.import_line;
+    for (size_t i = 0; i < n; i++) {
+        const lf301_py_site *s = reqs[i].site;
+        if (lf_fix_site_declines(s, s ? s->decline : NULL, &reqs[i].no_fix_reason))
+            continue;
+        lf_fix *fix = lf_xcalloc(1, sizeof *fix);
+        /* a create shared by several releases of the lock gets the same edit in
+         * each of their fixes: byte-identical, applied once */
+        for (size_t k = 0; k < s->n_edits; k++) {
+            const lf301_py_edit *e = &s->edits[k];
+            if (e->method) {
+                char *text = method_call(ctx->src, e->call);
+                lf_fix_add_edit(fix, ts_node_start_byte(e->call), ts_node_end_byte(e->call), text);
+                free(text);
+            } else {
+                TSNode fn = lf_tree_unparen(lf_tree_field(e->call, "function"));
+                char *text = lf_xasprintf("lockrt.%s", e->member);
+                lf_fix_add_edit(fix, ts_node_start_byte(fn), ts_node_end_byte(fn), text);
+                free(text);
+            }
+        }
+        if (*import_line)
+            lf_fix_add_import(fix, lf_vendor_python_import_at(m), import_line);
+        fix->new_files = lf_xcalloc(plan.n_files + 1, sizeof *fix->new_files);
+        for (size_t k = 0; k < plan.n_files; k++) {
+            fix->new_files[k].path = lf_xstrdup(plan.files[k].path);
+            fix->new_files[k].content = lf_xstrdup(plan.files[k].content);
+        }
+        fix->n_new_files = plan.n_files;
+        fix->title = lf_xstrdup("release the lock only while it is the file this process created (vendored "
+                                "lockrt.py: the create is unchanged and remembered, the removal is bound to its "
+                                "inode)");
+        reqs[i].fix = fix;
+    }
+    lf_vendor_plan_free(&plan);
+}
