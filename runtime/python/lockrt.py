@@ -35,7 +35,9 @@ import time
 __all__ = [
     "BACKEND", "LIBRARY", "LOAD_ERROR", "LockrtError", "ConfinementError", "Lock",
     "acquire", "exclusive_lock", "close_idle_descriptors", "confined_path", "write_atomic", "release_if_owned",
-    "reclaim_if_stale", "open_exclusive", "open_exclusive_file", "unlink_owned", "process_alive",
+    "reclaim_if_stale", "open_exclusive", "open_exclusive_file", "unlink_owned", "stat_judged", "lstat_judged",
+    "getmtime_judged", "getctime_judged", "open_judged", "read_text_judged", "read_bytes_judged", "unlink_judged",
+    "process_alive",
     "process_start_time", "owner_read", "strerror",
 ]
 
@@ -774,6 +776,227 @@ def unlink_owned(path, missing_ok=False):
     process created nothing at is removed by name, as before; a missing file
     raises FileNotFoundError as the removal did (unless ``missing_ok``)."""
     r = _release_owned(path)
+    if r == "unknown":
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            if not missing_ok:
+                raise
+    elif r == "missing" and not missing_ok:
+        raise _missing(path)
+
+
+# --------------------------------------------------------------------------------------
+# A stale takeover bound to what was judged (lockfix's LF301 takeover fix for
+# Python; the same protocol as lockrt.cjs's statJudgedSync / unlinkJudgedSync).
+#
+# The module judges a lock (reads its owner record, or stats it for its age)
+# and then removes it by name; a lock another process re-created in between
+# is then deleted live. The judgement drop-ins return exactly what the call
+# they replace returns (same value, same errors) and also remember the object
+# judged at that path: (dev, ino, size, mtime, ctime), and on POSIX a
+# read-only descriptor on it ("pin") so that its inode cannot be freed and its
+# number reused by a successor's lock while it is remembered. The removal
+# drop-in removes the path only while it still names that object, unchanged
+# (lstat compared; renamed to a unique quarantine name; the quarantined object
+# compared again on what a rename leaves unchanged; then unlinked, else put
+# back). Anything else there (a successor's lock, a holder's refreshed or
+# rewritten lock) is left as it is and the call returns as if it had removed
+# it: the module's next exclusive create fails with FileExistsError into its
+# own "lock is held" path. Breakers of one lock take turns under a sibling
+# OS lock (``.<name>.lockrt-break``, an flock that is never removed, waited
+# for at most 2 s), so none of them renames aside the lock a faster one has
+# just let a successor create. A path never judged in this process is removed
+# by name, as before; one judgement binds one removal.
+
+_judged = {}  # resolved path -> [dev, ino, size, mtime_ns, ctime_ns, pin fd or None]
+_JUDGED_PINS = 64
+
+
+def _unjudge(key):
+    rec = _judged.pop(key, None)
+    if rec is not None and rec[5] is not None:
+        try:
+            os.close(rec[5])
+        except OSError:
+            pass
+
+
+def _identity(st):
+    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, None]
+
+
+def _same_judged(st, rec, renamed):
+    return ((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) == tuple(rec[:4])
+            and (renamed or st.st_ctime_ns == rec[4]))
+
+
+def _pin_judged(key, rec):
+    """A read-only descriptor on the object at key when it is still the one
+    judged, unchanged (POSIX only: see open_exclusive), else None."""
+    if _WINDOWS:
+        return None
+    pin = None
+    try:
+        pin = os.open(key, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                      | getattr(os, "O_CLOEXEC", 0))
+        if _same_judged(os.fstat(pin), rec, False):
+            return pin
+    except OSError:
+        pass
+    if pin is not None:
+        os.close(pin)
+    return None
+
+
+def _judged_object(path, st):
+    """Remember ``st`` (what the module judged at ``path``). Never fails the
+    judgement it follows. A symlink at the path is bound as the link itself:
+    the removal removes the link, not what was read through it."""
+    key = _owned_key(path)
+    if key is None:
+        return
+    try:
+        rec = _identity(st)
+        try:
+            lst = os.lstat(key)
+        except OSError:
+            lst = None  # gone since: rec stands and binds the removal to nothing there
+        if lst is not None and (lst.st_mode & 0o170000) == 0o120000:
+            rec = _identity(lst)
+        elif lst is not None:
+            rec[5] = _pin_judged(key, rec)
+        with _owned_lock():
+            _unjudge(key)
+            _judged[key] = rec
+            pins = [k for k, r in _judged.items() if r[5] is not None]
+            for k in pins[:max(0, len(pins) - _JUDGED_PINS)]:  # the oldest pins go; their identity stays
+                os.close(_judged[k][5])
+                _judged[k][5] = None
+    except Exception:
+        with _owned_lock():
+            _unjudge(key)  # judge nothing rather than something else
+
+
+def stat_judged(path, *, dir_fd=None, follow_symlinks=True):
+    """``os.stat(path)`` (also ``os.lstat`` with ``follow_symlinks=False``, and
+    ``pathlib.Path.stat()``): the same result and errors, the object stated
+    remembered for ``unlink_judged``."""
+    st = os.stat(path, dir_fd=dir_fd, follow_symlinks=follow_symlinks)
+    if dir_fd is None and not isinstance(path, int):
+        _judged_object(path, st)
+    return st
+
+
+def lstat_judged(path, *, dir_fd=None):
+    """``os.lstat(path)``, the object remembered."""
+    return stat_judged(path, dir_fd=dir_fd, follow_symlinks=False)
+
+
+def getmtime_judged(path):
+    """``os.path.getmtime(path)``, the object remembered."""
+    return stat_judged(path).st_mtime
+
+
+def getctime_judged(path):
+    """``os.path.getctime(path)``, the object remembered."""
+    return stat_judged(path).st_ctime
+
+
+def open_judged(file, *args, **kwargs):
+    """Built-in ``open(file, ...)`` to read a lock's owner record: the same file
+    object and errors, the object opened remembered for ``unlink_judged``."""
+    import builtins
+    f = builtins.open(file, *args, **kwargs)
+    if not isinstance(file, int) and kwargs.get("opener") is None:
+        try:
+            _judged_object(file, os.fstat(f.fileno()))
+        except (OSError, ValueError):
+            pass
+    return f
+
+
+def read_text_judged(path, encoding=None, errors=None):
+    """``pathlib.Path(path).read_text(encoding, errors)``, the object remembered."""
+    with open_judged(path, mode="r", encoding=encoding, errors=errors) as f:
+        return f.read()
+
+
+def read_bytes_judged(path):
+    """``pathlib.Path(path).read_bytes()``, the object remembered."""
+    with open_judged(path, mode="rb") as f:
+        return f.read()
+
+
+def _remove_if_still(key, rec):
+    """'removed', 'changed' or 'missing', run while the path still names the
+    judged object: rename aside, verify, unlink, else put back."""
+    try:
+        st = os.lstat(key)
+    except FileNotFoundError:
+        return "missing"
+    if not _same_judged(st, rec, False):
+        return "changed"
+    q = _quarantine_name(key)
+    try:
+        os.rename(key, q)
+    except FileNotFoundError:
+        return "missing"
+    try:
+        qst = os.lstat(q)
+    except OSError:
+        return "removed"  # gone from under us: nothing to put back
+    if _same_judged(qst, rec, True):
+        os.unlink(q)
+        return "removed"
+    try:
+        os.link(q, key)
+        os.unlink(q)
+    except (OSError, NotImplementedError):
+        pass  # something appeared at the path: the object stays quarantined, never deleted
+    return "changed"
+
+
+def _remove_judged(path):
+    key = _owned_key(path)
+    if key is None:
+        return "unknown"
+    with _owned_lock():
+        rec = _judged.get(key)
+        if rec is None:
+            return "unknown"
+    try:
+        try:
+            st = os.lstat(key)
+        except FileNotFoundError:
+            return "missing"
+        if (st.st_mode & 0o170000) == 0o040000:
+            return "unknown"  # a directory: the call the module made decides, as before
+        if not _same_judged(st, rec, False):
+            return "changed"  # most losers of a race stop here, no lock taken
+        head, tail = os.path.split(key)
+        breakers = None
+        try:
+            breakers = acquire(os.path.join(head, ".%s.lockrt-break" % tail), timeout=2.0, strategy="oslock")
+        except (OSError, LockrtError):
+            return _remove_if_still(key, rec)  # no breakers' lock here (read-only directory): check alone
+        if breakers is None:
+            return "changed"  # another breaker stuck on it: remove nothing
+        with breakers:
+            return _remove_if_still(key, rec)
+    finally:
+        with _owned_lock():
+            _unjudge(key)  # one judgement, one removal; the pin held the inode until now
+
+
+def unlink_judged(path, missing_ok=False):
+    """``os.unlink(path)`` / ``os.remove(path)`` / ``pathlib.Path.unlink`` for a
+    stale takeover: removes the path only while it is still the object judged
+    there (``stat_judged``, ``open_judged``, ...), unchanged; anything else is
+    left as it is and the call returns as if it had removed it. A path never
+    judged here is removed by name, as before; a missing file raises
+    FileNotFoundError as the removal did (unless ``missing_ok``)."""
+    r = _remove_judged(path)
     if r == "unknown":
         try:
             os.unlink(path)

@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -151,3 +152,109 @@ def test_recreated_path_binds_the_newest_create(tmp_path, monkeypatch):
         lockrt.unlink_owned(path)
         assert not os.path.exists(path)
     assert lockrt._owned == {}
+
+
+# ---- the judged takeover: stat_judged / open_judged / ... + unlink_judged ----
+
+BREAKER = textwrap.dedent("""
+    import os, sys, time
+    sys.path.insert(0, sys.argv[1])
+    import lockrt
+    path, judge = sys.argv[2], sys.argv[3]
+    if judge == "mtime":
+        stale = time.time() - lockrt.getmtime_judged(path) > 30
+    elif judge == "stat":
+        stale = time.time() - lockrt.stat_judged(path).st_mtime > 30
+    elif judge == "read":
+        with lockrt.open_judged(path) as f:
+            stale = f.read() == "dead-owner"
+    else:
+        stale = lockrt.read_text_judged(path) == "dead-owner"
+    print("judged", stale, flush=True)
+    sys.stdin.readline()                      # paused between the judgement and the removal
+    lockrt.unlink_judged(path)
+    print("removed", flush=True)
+""")
+
+
+def judged_breaker(tmp_path, monkeypatch, judge):
+    mod = load_lockrt("python", monkeypatch)
+    path = str(tmp_path / "job.lock")
+    with open(path, "w") as f:
+        f.write("dead-owner")
+    old = time.time() - 120
+    os.utime(path, (old, old))
+    env = dict(os.environ, LOCKRT_PURE_PYTHON="1")
+    p = subprocess.Popen([sys.executable, "-c", BREAKER, os.path.dirname(mod.__file__), path, judge],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, universal_newlines=True)
+    assert p.stdout.readline().split() == ["judged", "True"]
+    return p, path
+
+
+@pytest.mark.parametrize("judge", ["mtime", "stat", "read", "read_text"])
+def test_judged_removal_leaves_a_lock_taken_since(tmp_path, monkeypatch, judge):
+    p, path = judged_breaker(tmp_path, monkeypatch, judge)
+    breaker(path)  # a faster breaker removed the stale lock and took it
+    out, _ = p.communicate("go\n", timeout=60)
+    assert p.returncode == 0 and out.strip() == "removed"
+    with open(path, "rb") as f:
+        assert f.read() == b"successor"
+    assert not [n for n in os.listdir(str(tmp_path)) if "lockrt-release" in n]
+
+
+@pytest.mark.parametrize("judge", ["mtime", "read"])
+def test_judged_removal_leaves_a_refreshed_lock(tmp_path, monkeypatch, judge):
+    p, path = judged_breaker(tmp_path, monkeypatch, judge)
+    with open(path, "w") as f:  # its holder rewrote it in place (same inode, new mtime)
+        f.write("live-owner")
+    out, _ = p.communicate("go\n", timeout=60)
+    assert p.returncode == 0
+    with open(path) as f:
+        assert f.read() == "live-owner"
+
+
+@pytest.mark.parametrize("judge", ["mtime", "stat", "read", "read_text"])
+def test_judged_removal_removes_the_stale_lock(tmp_path, monkeypatch, judge):
+    p, path = judged_breaker(tmp_path, monkeypatch, judge)
+    out, _ = p.communicate("go\n", timeout=60)
+    assert p.returncode == 0 and out.strip() == "removed"
+    assert not os.path.exists(path)
+    assert sorted(os.listdir(str(tmp_path))) == [".job.lock.lockrt-break"]  # the breakers' flock file stays
+
+
+def test_judgements_return_what_the_calls_return(tmp_path, monkeypatch):
+    lockrt = load_lockrt("python", monkeypatch)
+    path = tmp_path / "x.lock"
+    path.write_text("1234\n")
+    assert lockrt.stat_judged(path) == os.stat(str(path))
+    assert lockrt.lstat_judged(str(path)) == os.lstat(str(path))
+    assert lockrt.getmtime_judged(str(path)) == os.path.getmtime(str(path))
+    assert lockrt.getctime_judged(str(path)) == os.path.getctime(str(path))
+    assert lockrt.read_text_judged(path) == path.read_text()
+    assert lockrt.read_bytes_judged(path) == path.read_bytes()
+    with lockrt.open_judged(str(path), "rb") as f:
+        assert f.read() == b"1234\n"
+    for call in (lockrt.stat_judged, lockrt.getmtime_judged, lockrt.read_text_judged, lockrt.open_judged):
+        with pytest.raises(FileNotFoundError):
+            call(str(tmp_path / "missing"))
+    lockrt.unlink_judged(path)
+    assert not path.exists()
+    with pytest.raises(FileNotFoundError):
+        lockrt.unlink_judged(path)  # never judged since: by name, failing as os.unlink does
+    lockrt.unlink_judged(path, missing_ok=True)
+    assert lockrt._judged == {}
+
+
+def test_one_judgement_binds_one_removal(tmp_path, monkeypatch):
+    lockrt = load_lockrt("python", monkeypatch)
+    path = str(tmp_path / "x.lock")
+    with open(path, "w") as f:
+        f.write("a")
+    lockrt.stat_judged(path)
+    os.unlink(path)
+    with open(path, "w") as f:  # another object since the judgement
+        f.write("b")
+    lockrt.unlink_judged(path)  # left alone
+    assert open(path).read() == "b"
+    lockrt.unlink_judged(path)  # the judgement is spent: by name, as before
+    assert not os.path.exists(path)
