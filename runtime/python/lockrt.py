@@ -682,6 +682,7 @@ def _remember_owned(path, fd):
             return  # not provable: the release removes by name, as before
     with _owned_lock():
         _forget_owned(key)  # a path created again replaces what was known of it
+        _unjudge(key)  # and what was judged there: this process made what is there now
         _owned[key] = (made.st_dev, made.st_ino, _birth(made), pin)
 
 

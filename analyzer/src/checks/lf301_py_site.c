@@ -47,8 +47,8 @@ static int plain_arguments(TSNode call) {
     return 1;
 }
 
-/* The release call: how it is rewritten, or a reason. */
-static char *release_edit(lf_pylock *l, lf301_py_site *s, TSNode call) {
+/* The removal call: how it is rewritten (to `member`), or a reason. */
+static char *removal_edit(lf_pylock *l, lf301_py_site *s, TSNode call, const char *member) {
     lf_pysem *m = l->m;
     static const char *const unlinks[] = {"os.remove", "os.unlink", NULL};
     TSNode target = {0};
@@ -62,7 +62,7 @@ static char *release_edit(lf_pylock *l, lf301_py_site *s, TSNode call) {
         TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
         if (!lf_tree_is(fn, "identifier") && !lf_tree_is(fn, "attribute"))
             return lf_xstrdup("the removal's callee is an expression the fix would not rewrite");
-        push(s, call, "unlink_owned", 0);
+        push(s, call, member, 0);
         return NULL;
     }
     const char *q = lf_pysem_callee(m, call);
@@ -79,10 +79,161 @@ static char *release_edit(lf_pylock *l, lf301_py_site *s, TSNode call) {
                 !lf_tree_text_eq(m->src, lf_tree_field(a, "name"), "missing_ok"))
                 return lf_xstrdup("Path.unlink is given an argument other than `missing_ok=`");
         }
-        push(s, call, "unlink_owned", 1);
+        push(s, call, member, 1);
         return NULL;
     }
     return lf_xstrdup("the lock is a directory (removed with rmdir or rmtree): the drop-ins bind files only");
+}
+
+/* The statement a node belongs to: its nearest ancestor whose parent is a
+ * block or the module (a compound statement when the node sits in its
+ * header: an `if` condition, a `with` item, a `while` condition). Null when
+ * the way up crosses code that may not run whenever the statement does: the
+ * right operand of and/or, a conditional expression's branches, a lambda, a
+ * comprehension, a nested function. */
+static TSNode statement_of(TSNode n) {
+    TSNode prev = n;
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); prev = p, p = ts_node_parent(p)) {
+        if (lf_tree_is(p, "lambda") || lf_tree_is(p, "function_definition") || lf_tree_is(p, "class_definition") ||
+            lf_tree_is(p, "list_comprehension") || lf_tree_is(p, "generator_expression") ||
+            lf_tree_is(p, "set_comprehension") || lf_tree_is(p, "dictionary_comprehension"))
+            return (TSNode){0};
+        if (lf_tree_is(p, "boolean_operator") && !ts_node_eq(lf_tree_field(p, "left"), prev))
+            return (TSNode){0};
+        if (lf_tree_is(p, "conditional_expression") && !ts_node_eq(ts_node_named_child(p, 1), prev))
+            return (TSNode){0};
+        if (lf_tree_is(p, "block") || lf_tree_is(p, "module"))
+            return prev;
+    }
+    return (TSNode){0};
+}
+
+/* Does the judgement at `judge` run before `removal` on every way to it (in
+ * one function, by its statements): the removal sits inside the statement
+ * whose header holds the judgement (`if stale(st := os.stat(P)): os.remove(P)`,
+ * `with open(P) as f: ... os.remove(P)`, a `while` body), or after it in a
+ * block holding both (`st = os.stat(P)` ... `os.remove(P)`)? Not when the
+ * removal sits in a handler of a `try` whose body holds the judgement: the
+ * judgement may have failed. */
+static int runs_before(TSNode judge, TSNode removal) {
+    TSNode st = statement_of(judge);
+    if (ts_node_is_null(st) || ts_node_start_byte(judge) >= ts_node_start_byte(removal))
+        return 0;
+    if (ts_node_start_byte(st) <= ts_node_start_byte(removal) && ts_node_end_byte(removal) <= ts_node_end_byte(st)) {
+        /* inside the statement: a compound statement's body, after its header */
+        if (!lf_tree_is(st, "if_statement") && !lf_tree_is(st, "while_statement") && !lf_tree_is(st, "with_statement"))
+            return 0;
+        TSNode body = lf_tree_is(st, "if_statement") || lf_tree_is(st, "while_statement")
+                          ? lf_tree_field(st, "condition")
+                          : ts_node_named_child(st, 0); /* with_clause */
+        return !ts_node_is_null(body) && ts_node_end_byte(judge) <= ts_node_end_byte(body) &&
+               ts_node_end_byte(body) <= ts_node_start_byte(removal);
+    }
+    /* after it: the removal's statement in the judgement's block, or below one */
+    TSNode block = ts_node_parent(st);
+    for (TSNode r = removal; !ts_node_is_null(r); r = ts_node_parent(r)) {
+        TSNode p = ts_node_parent(r);
+        if (lf_tree_is(r, "function_definition") || lf_tree_is(r, "lambda") || lf_tree_is(r, "class_definition"))
+            return 0;
+        if (ts_node_eq(p, block))
+            return 1;
+        if (lf_tree_is(r, "except_clause") || lf_tree_is(r, "except_group_clause")) {
+            TSNode try_body = lf_tree_field(ts_node_parent(r), "body");
+            if (ts_node_start_byte(try_body) <= ts_node_start_byte(judge) &&
+                ts_node_end_byte(judge) <= ts_node_end_byte(try_body))
+                return 0;
+        }
+    }
+    return 0;
+}
+
+/* The number of arguments a call passes (comments aside). */
+static uint32_t n_args(TSNode call) {
+    TSNode args = lf_tree_field(call, "arguments");
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++)
+        n += !lf_tree_is(ts_node_named_child(args, i), "comment");
+    return n;
+}
+
+/* Is the call a judgement of the lock's key that a drop-in of the binding
+ * replaces? *member: the drop-in, *method: a method call rewritten whole. */
+static int judgement_form(lf_pylock *l, TSNode call, int32_t key, const char **member, int *method) {
+    lf_pysem *m = l->m;
+    static const struct {
+        const char *qual, *member;
+    } k_calls[] = {{"os.stat", "stat_judged"},
+                   {"os.lstat", "lstat_judged"},
+                   {"os.path.getmtime", "getmtime_judged"},
+                   {"os.path.getctime", "getctime_judged"},
+                   {NULL, NULL}};
+    TSNode path = {0};
+    *method = 0;
+    *member = NULL;
+    for (size_t i = 0; k_calls[i].qual && !*member; i++) {
+        const char *one[] = {k_calls[i].qual, NULL};
+        if (lf_pylock_callee_any(m, call, one)) {
+            *member = k_calls[i].member;
+            path = lf_pylock_arg(m, call, 0, "path");
+        }
+    }
+    static const char *const opens[] = {"open", NULL};
+    if (!*member && lf_pylock_callee_any(m, call, opens) && lf_pylock_callee_spelled(m->src, call, "open")) {
+        TSNode mode = lf_pylock_arg(m, call, 1, "mode");
+        if (!ts_node_is_null(mode) && !lf_pylock_open_mode(m->src, lf_tree_unparen(mode), 'r', 0))
+            return 0; /* written, appended or created: no judgement */
+        *member = "open_judged";
+        path = lf_pylock_arg(m, call, 0, "file");
+    }
+    if (!*member) {
+        TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+        if (!lf_tree_is(fn, "attribute"))
+            return 0;
+        TSNode recv = lf_tree_field(fn, "object"), attr = lf_tree_field(fn, "attribute");
+        lf_pytype t = lf_pysem_type_of(m, recv);
+        if (t != LF_PYTYPE_PATH && t != LF_PYTYPE_UNKNOWN)
+            return 0;
+        if (lf_tree_text_eq(m->src, attr, "stat") && n_args(call) == 0)
+            *member = "stat_judged";
+        else if (lf_tree_text_eq(m->src, attr, "read_text"))
+            *member = "read_text_judged";
+        else if (lf_tree_text_eq(m->src, attr, "read_bytes") && n_args(call) == 0)
+            *member = "read_bytes_judged";
+        else
+            return 0;
+        *method = 1;
+        path = recv;
+    }
+    if (ts_node_is_null(path))
+        return 0;
+    lf_pkey k = lf_pylock_key_of(l, path);
+    return lf_pylock_find(l, &k) == key;
+}
+
+/* A stale takeover: the judgements of the lock before the removal in its
+ * function (each becomes its judged drop-in) and the removal (unlink_judged). */
+static char *takeover_edits(lf_pylock *l, lf301_py_site *s, const lf_pylock_event *ev) {
+    lf_pysem *m = l->m;
+    size_t judged = 0;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_pycall *c = &m->calls[i];
+        if (c->scope != ev->scope || ts_node_start_byte(c->node) >= ts_node_start_byte(ev->node))
+            continue;
+        const char *member;
+        int method;
+        if (!judgement_form(l, c->node, ev->key, &member, &method) || !runs_before(c->node, ev->node))
+            continue;
+        if (!plain_arguments(c->node))
+            return lf_xasprintf("the judgement at line %u unpacks its arguments (`*args`, `**kwargs`)",
+                                lf_py_line(m->src, c->node));
+        push(s, c->node, member, method);
+        judged++;
+    }
+    if (!judged)
+        return lf_xstrdup("no stat or read of the lock in the removal's function runs before it on every way to "
+                          "it (the lock is judged by existence alone, through a helper, or in a branch): there "
+                          "is no judged object to bind the removal to");
+    return removal_edit(l, s, ev->node, "unlink_judged");
 }
 
 /* Every exclusive create of the lock's key in the module, each a call the fix
@@ -147,21 +298,25 @@ lf301_py_site *lf301_py_site_make(lf_pylock *l, const lf_pylock_event *ev, int r
     if (k->flags & LF_LOCK_FLOCK)
         return declined(s, lf_xstrdup("the lock file is locked with flock/lockf: removing it at all is the bug, "
                                       "and a rewrite that stops removing it changes the module's protocol"));
-    if (!release)
-        return declined(s, lf_xstrdup("a stale takeover: the removal runs in the process that judged the lock, "
-                                      "which created nothing there, so binding it to the object judged is needed "
-                                      "(built for TS/JS in lockrt.cjs, not yet for Python)"));
     if (ev->via_helper)
-        return declined(s, lf_xstrdup("the release goes through one of the module's helpers, which its other "
-                                      "callers share"));
+        return declined(s, lf_xstrdup(release ? "the release goes through one of the module's helpers, which its "
+                                                "other callers share"
+                                              : "the removal goes through one of the module's helpers, which its "
+                                                "other callers share"));
     if (k->flags & LF_LOCK_REPLACED)
         return declined(s, lf_xstrdup("the module also renames a file onto the lock path: the file at the path "
                                       "would not be the one its create made"));
     if (k->flags & (LF_LOCK_SYMLINK | LF_LOCK_READLINK))
         return declined(s, lf_xstrdup("the lock is a symbolic link: the drop-ins bind files only"));
-    char *why = create_edits(l, s, ev->key);
-    if (!why)
-        why = release_edit(l, s, ev->node);
+    char *why;
+    if (release) {
+        why = create_edits(l, s, ev->key);
+        if (!why)
+            why = removal_edit(l, s, ev->node, "unlink_owned");
+    } else {
+        s->takeover = 1;
+        why = takeover_edits(l, s, ev);
+    }
     for (size_t i = 0; i < s->n_edits && !why; i++)
         if (!lockrt_free_at(l->m, s->edits[i].call))
             why = lf_xasprintf("the name `lockrt` is bound to something other than the vendored binding at line %u",

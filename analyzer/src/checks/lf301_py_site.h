@@ -39,6 +39,7 @@ typedef struct lf301_py_edit {
 
 typedef struct lf301_py_site {
     char *decline;          /* why the rewrite does not apply (malloc'd), or NULL */
+    int takeover;           /* a stale takeover bound to its judgements (else a holder's release) */
     lf301_py_edit *edits;   /* the creates, then the release (malloc'd) */
     size_t n_edits;
 } lf301_py_site;

@@ -43,16 +43,14 @@ static TSNode mtime_of(lf_pysem *m, TSNode n) {
     if (!lf_tree_is(st, "call"))
         return (TSNode){0};
     TSNode fn = lf_tree_unparen(lf_tree_field(st, "function"));
-    if (lf_pylock_callee_any(m, st, k_stats) && lf_tree_is(fn, "identifier"))
+    int method = lf_tree_is(fn, "attribute") && (lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), "stat") ||
+                                                 lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), "lstat"));
+    /* os.stat(p) in any spelling (`stat(p)`, `_os.stat(p)`, lockrt's stat_judged(p)) */
+    if (lf_pylock_callee_any(m, st, k_stats) &&
+        (!method || (lf_pysem_qualname(m, fn) && strncmp(lf_pysem_qualname(m, fn), "os.", 3) == 0)))
         return lf_pylock_arg(m, st, 0, "path");
-    if (lf_tree_is(fn, "attribute") &&
-        (lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), "stat") ||
-         lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), "lstat"))) {
-        if (lf_pylock_callee_any(m, st, k_stats) && lf_pysem_qualname(m, fn) &&
-            strncmp(lf_pysem_qualname(m, fn), "os.", 3) == 0)
-            return lf_pylock_arg(m, st, 0, "path");
+    if (method)
         return lf_tree_field(fn, "object"); /* p.stat() */
-    }
     return (TSNode){0};
 }
 

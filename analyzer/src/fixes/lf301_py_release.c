@@ -27,20 +27,26 @@
 #include "lf_util.h"
 #include "lf_vendor.h"
 
-/* `P.unlink(args)` -> `lockrt.unlink_owned(P, args)`: the receiver's and the
- * arguments' own text, in their order (each evaluated once, as before). */
-static char *method_call(const lf_source *src, TSNode call) {
+/* `P.unlink(args)` -> `lockrt.unlink_owned(P, args)` (`P.stat()` ->
+ * `lockrt.stat_judged(P)`, ...): the receiver's and the arguments' own text,
+ * in their order (each evaluated once, as before). */
+static char *method_call(const lf_source *src, TSNode call, const char *member) {
     TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
     TSNode recv = lf_tree_field(fn, "object");
     TSNode args = lf_tree_field(call, "arguments");
     uint32_t rs = ts_node_start_byte(recv), re = ts_node_end_byte(recv);
-    uint32_t as = ts_node_start_byte(args) + 1, ae = ts_node_end_byte(args) - 1; /* inside the parentheses */
-    while (as < ae && (src->text[as] == ' ' || src->text[as] == '\t'))
-        as++;
-    int has_args = as < ae && src->text[as] != ')' && memchr(src->text + as, '=', ae - as);
-    if (!has_args)
-        return lf_xasprintf("lockrt.unlink_owned(%.*s)", (int)(re - rs), src->text + rs);
-    return lf_xasprintf("lockrt.unlink_owned(%.*s, %.*s)", (int)(re - rs), src->text + rs, (int)(ae - as),
+    uint32_t as = UINT32_MAX, ae = 0; /* from the first argument to the last */
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (lf_tree_is(a, "comment"))
+            continue;
+        if (as == UINT32_MAX)
+            as = ts_node_start_byte(a);
+        ae = ts_node_end_byte(a);
+    }
+    if (as == UINT32_MAX)
+        return lf_xasprintf("lockrt.%s(%.*s)", member, (int)(re - rs), src->text + rs);
+    return lf_xasprintf("lockrt.%s(%.*s, %.*s)", member, (int)(re - rs), src->text + rs, (int)(ae - as),
                         src->text + as);
 }
 
@@ -59,7 +65,7 @@ void lf301_py_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
         for (size_t k = 0; k < s->n_edits; k++) {
             const lf301_py_edit *e = &s->edits[k];
             if (e->method) {
-                char *text = method_call(ctx->src, e->call);
+                char *text = method_call(ctx->src, e->call, e->member);
                 lf_fix_add_edit(fix, ts_node_start_byte(e->call), ts_node_end_byte(e->call), text);
                 free(text);
             } else {
@@ -77,9 +83,13 @@ void lf301_py_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
             fix->new_files[k].content = lf_xstrdup(plan.files[k].content);
         }
         fix->n_new_files = plan.n_files;
-        fix->title = lf_xstrdup("release the lock only while it is the file this process created (vendored "
-                                "lockrt.py: the create is unchanged and remembered, the removal is bound to its "
-                                "inode)");
+        fix->title = lf_xstrdup(s->takeover
+                                    ? "take over the lock only while it is the file that was judged stale "
+                                      "(vendored lockrt.py: the stat or read is unchanged and remembers what it "
+                                      "judged, the removal is bound to it)"
+                                    : "release the lock only while it is the file this process created (vendored "
+                                      "lockrt.py: the create is unchanged and remembered, the removal is bound to "
+                                      "its inode)");
         reqs[i].fix = fix;
     }
     lf_vendor_plan_free(&plan);

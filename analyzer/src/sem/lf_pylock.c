@@ -836,7 +836,9 @@ static int kw_true(lf_pysem *m, TSNode call, const char *kw) {
 }
 
 int lf_pylock_lockrt_call(lf_pysem *m, TSNode call, const char *member) {
-    const char *q = lf_pysem_callee(m, call);
+    /* the spelling's own name: the model's callee names a create or judgement
+     * drop-in by the call it replaces (lf_pysem.c, lockrt_stand_in) */
+    const char *q = lf_pysem_qualname(m, lf_tree_field(call, "function"));
     if (!q)
         return 0;
     size_t n = strlen(q), k = strlen(member);

@@ -717,6 +717,27 @@ int32_t lf_pysem_module_def(const lf_pysem *m, const char *name) {
 
 /* ---- build / free ---- */
 
+/* The drop-ins of the vendored lockrt binding that lockfix's fixes swap in
+ * for a create or a judgement (fixes/lf301_py_release.c) do what the call they
+ * replace does, and return what it returns: the model names them by that
+ * call, so every rule reads a patched module as it read the original (its
+ * creates still make locks, its ages are still ages). Removals are not mapped:
+ * an identity-bound removal is what the fix is for. */
+static const char *lockrt_stand_in(lf_pysem *m, const char *q) {
+    static const char *const k_stand_ins[][2] = {
+        {"open_exclusive", "os.open"},           {"open_exclusive_file", "open"}, {"stat_judged", "os.stat"},
+        {"lstat_judged", "os.lstat"},            {"getmtime_judged", "os.path.getmtime"},
+        {"getctime_judged", "os.path.getctime"}, {"open_judged", "open"},
+    };
+    const char *dot = q ? strrchr(q, '.') : NULL;
+    if (!dot || dot - q < 6 || strncmp(dot - 6, "lockrt", 6) != 0 || (dot - q > 6 && dot[-7] != '.'))
+        return q;
+    for (size_t i = 0; i < sizeof k_stand_ins / sizeof *k_stand_ins; i++)
+        if (!strcmp(dot + 1, k_stand_ins[i][0]))
+            return lf_pysem_intern(m, k_stand_ins[i][1], strlen(k_stand_ins[i][1]));
+    return q;
+}
+
 lf_pysem *lf_pysem_build(const lf_source *src, TSNode root) {
     lf_pysem *m = lf_xcalloc(1, sizeof *m);
     m->src = src;
@@ -751,7 +772,7 @@ lf_pysem *lf_pysem_build(const lf_source *src, TSNode root) {
      * never will: remember the NULL too (a method chain asks about each of its
      * calls from every check). */
     for (size_t i = 0; i < m->n_calls; i++) {
-        m->calls[i].callee = lf_pysem_callee(m, m->calls[i].node);
+        m->calls[i].callee = lockrt_stand_in(m, lf_pysem_callee(m, m->calls[i].node));
         m->calls[i].callee_final = 1;
     }
     return m;
