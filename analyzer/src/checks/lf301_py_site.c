@@ -85,68 +85,6 @@ static char *removal_edit(lf_pylock *l, lf301_py_site *s, TSNode call, const cha
     return lf_xstrdup("the lock is a directory (removed with rmdir or rmtree): the drop-ins bind files only");
 }
 
-/* The statement a node belongs to: its nearest ancestor whose parent is a
- * block or the module (a compound statement when the node sits in its
- * header: an `if` condition, a `with` item, a `while` condition). Null when
- * the way up crosses code that may not run whenever the statement does: the
- * right operand of and/or, a conditional expression's branches, a lambda, a
- * comprehension, a nested function. */
-static TSNode statement_of(TSNode n) {
-    TSNode prev = n;
-    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); prev = p, p = ts_node_parent(p)) {
-        if (lf_tree_is(p, "lambda") || lf_tree_is(p, "function_definition") || lf_tree_is(p, "class_definition") ||
-            lf_tree_is(p, "list_comprehension") || lf_tree_is(p, "generator_expression") ||
-            lf_tree_is(p, "set_comprehension") || lf_tree_is(p, "dictionary_comprehension"))
-            return (TSNode){0};
-        if (lf_tree_is(p, "boolean_operator") && !ts_node_eq(lf_tree_field(p, "left"), prev))
-            return (TSNode){0};
-        if (lf_tree_is(p, "conditional_expression") && !ts_node_eq(ts_node_named_child(p, 1), prev))
-            return (TSNode){0};
-        if (lf_tree_is(p, "block") || lf_tree_is(p, "module"))
-            return prev;
-    }
-    return (TSNode){0};
-}
-
-/* Does the judgement at `judge` run before `removal` on every way to it (in
- * one function, by its statements): the removal sits inside the statement
- * whose header holds the judgement (`if stale(st := os.stat(P)): os.remove(P)`,
- * `with open(P) as f: ... os.remove(P)`, a `while` body), or after it in a
- * block holding both (`st = os.stat(P)` ... `os.remove(P)`)? Not when the
- * removal sits in a handler of a `try` whose body holds the judgement: the
- * judgement may have failed. */
-static int runs_before(TSNode judge, TSNode removal) {
-    TSNode st = statement_of(judge);
-    if (ts_node_is_null(st) || ts_node_start_byte(judge) >= ts_node_start_byte(removal))
-        return 0;
-    if (ts_node_start_byte(st) <= ts_node_start_byte(removal) && ts_node_end_byte(removal) <= ts_node_end_byte(st)) {
-        /* inside the statement: a compound statement's body, after its header */
-        if (!lf_tree_is(st, "if_statement") && !lf_tree_is(st, "while_statement") && !lf_tree_is(st, "with_statement"))
-            return 0;
-        TSNode body = lf_tree_is(st, "if_statement") || lf_tree_is(st, "while_statement")
-                          ? lf_tree_field(st, "condition")
-                          : ts_node_named_child(st, 0); /* with_clause */
-        return !ts_node_is_null(body) && ts_node_end_byte(judge) <= ts_node_end_byte(body) &&
-               ts_node_end_byte(body) <= ts_node_start_byte(removal);
-    }
-    /* after it: the removal's statement in the judgement's block, or below one */
-    TSNode block = ts_node_parent(st);
-    for (TSNode r = removal; !ts_node_is_null(r); r = ts_node_parent(r)) {
-        TSNode p = ts_node_parent(r);
-        if (lf_tree_is(r, "function_definition") || lf_tree_is(r, "lambda") || lf_tree_is(r, "class_definition"))
-            return 0;
-        if (ts_node_eq(p, block))
-            return 1;
-        if (lf_tree_is(r, "except_clause") || lf_tree_is(r, "except_group_clause")) {
-            TSNode try_body = lf_tree_field(ts_node_parent(r), "body");
-            if (ts_node_start_byte(try_body) <= ts_node_start_byte(judge) &&
-                ts_node_end_byte(judge) <= ts_node_end_byte(try_body))
-                return 0;
-        }
-    }
-    return 0;
-}
-
 /* The number of arguments a call passes (comments aside). */
 static uint32_t n_args(TSNode call) {
     TSNode args = lf_tree_field(call, "arguments");
@@ -210,29 +148,60 @@ static int judgement_form(lf_pylock *l, TSNode call, int32_t key, const char **m
     return lf_pylock_find(l, &k) == key;
 }
 
-/* A stale takeover: the judgements of the lock before the removal in its
- * function (each becomes its judged drop-in) and the removal (unlink_judged). */
+/* A stale takeover: the stats and reads of the lock before the removal in
+ * its function, and in the module's own functions it calls before it (`existing
+ * = read()`), each becomes its judged drop-in, and the removal unlink_judged.
+ *
+ * The judged drop-ins return what the calls they replace return, so swapping
+ * a judgement that turns out not to precede a removal changes nothing; what
+ * matters is that the removal finds this process's latest judgement of the
+ * path. On a way to the removal that judged nothing (a `try` whose stat
+ * failed), the removal finds either no judgement and removes by name, as
+ * before, or an older one and removes only the object judged then, if it is
+ * still there unchanged: never something nobody looked at. */
 static char *takeover_edits(lf_pylock *l, lf301_py_site *s, const lf_pylock_event *ev) {
     lf_pysem *m = l->m;
     size_t judged = 0;
+    uint32_t at = ts_node_start_byte(ev->node);
+    int param = l->keys[ev->key].key.kind == LF_PKEY_BIND; /* one key per function: helpers judge another */
     for (size_t i = 0; i < m->n_calls; i++) {
         const lf_pycall *c = &m->calls[i];
-        if (c->scope != ev->scope || ts_node_start_byte(c->node) >= ts_node_start_byte(ev->node))
+        if (c->scope != ev->scope || ts_node_start_byte(c->node) >= at)
             continue;
         const char *member;
         int method;
-        if (!judgement_form(l, c->node, ev->key, &member, &method) || !runs_before(c->node, ev->node))
+        if (judgement_form(l, c->node, ev->key, &member, &method)) {
+            if (!plain_arguments(c->node))
+                return lf_xasprintf("the judgement at line %u unpacks its arguments (`*args`, `**kwargs`)",
+                                    lf_py_line(m->src, c->node));
+            push(s, c->node, member, method);
+            judged++;
             continue;
-        if (!plain_arguments(c->node))
-            return lf_xasprintf("the judgement at line %u unpacks its arguments (`*args`, `**kwargs`)",
-                                lf_py_line(m->src, c->node));
-        push(s, c->node, member, method);
-        judged++;
+        }
+        int skip = 0;
+        int32_t f = param ? -1 : lf_pylock_local_callee(l, c->node, &skip);
+        if (f < 0 || f == ev->scope)
+            continue;
+        for (size_t j = 0; j < m->n_calls; j++) {
+            const lf_pycall *h = &m->calls[j];
+            if (h->scope != f || !judgement_form(l, h->node, ev->key, &member, &method))
+                continue;
+            int dup = 0;
+            for (size_t k = 0; k < s->n_edits && !dup; k++)
+                dup = ts_node_eq(s->edits[k].call, h->node);
+            if (dup)
+                continue;
+            if (!plain_arguments(h->node))
+                return lf_xasprintf("the judgement at line %u unpacks its arguments (`*args`, `**kwargs`)",
+                                    lf_py_line(m->src, h->node));
+            push(s, h->node, member, method);
+            judged++;
+        }
     }
     if (!judged)
-        return lf_xstrdup("no stat or read of the lock in the removal's function runs before it on every way to "
-                          "it (the lock is judged by existence alone, through a helper, or in a branch): there "
-                          "is no judged object to bind the removal to");
+        return lf_xstrdup("no stat or read of the lock comes before the removal in its function or in a helper it "
+                          "calls first (the lock is judged by existence alone, or not at all): there is no judged "
+                          "object to bind the removal to");
     return removal_edit(l, s, ev->node, "unlink_judged");
 }
 
