@@ -36,7 +36,8 @@ __all__ = [
     "BACKEND", "LIBRARY", "LOAD_ERROR", "LockrtError", "ConfinementError", "Lock",
     "acquire", "exclusive_lock", "close_idle_descriptors", "confined_path", "write_atomic", "release_if_owned",
     "reclaim_if_stale", "open_exclusive", "open_exclusive_file", "unlink_owned", "stat_judged", "lstat_judged",
-    "getmtime_judged", "getctime_judged", "open_judged", "read_text_judged", "read_bytes_judged", "unlink_judged",
+    "getmtime_judged", "getctime_judged", "exists_judged", "open_judged", "read_text_judged", "read_bytes_judged",
+    "unlink_judged",
     "process_alive",
     "process_start_time", "owner_read", "strerror",
 ]
@@ -810,7 +811,7 @@ def unlink_owned(path, missing_ok=False):
 # just let a successor create. A path never judged in this process is removed
 # by name, as before; one judgement binds one removal.
 
-_judged = {}  # resolved path -> [dev, ino, size, mtime_ns, ctime_ns, pin fd or None]
+_judged = {}  # resolved path -> [dev, ino, size, mtime_ns, ctime_ns, pin fd or None]; dev None: judged absent
 _JUDGED_PINS = 64
 
 
@@ -879,14 +880,49 @@ def _judged_object(path, st):
             _unjudge(key)  # judge nothing rather than something else
 
 
+def _judged_absent(path):
+    """Remember that the module found nothing at ``path``: a removal bound to
+    that judgement removes nothing that has appeared there since."""
+    key = _owned_key(path)
+    if key is not None:
+        with _owned_lock():
+            _unjudge(key)
+            _judged[key] = [None, None, None, None, None, None]
+
+
 def stat_judged(path, *, dir_fd=None, follow_symlinks=True):
     """``os.stat(path)`` (also ``os.lstat`` with ``follow_symlinks=False``, and
     ``pathlib.Path.stat()``): the same result and errors, the object stated
-    remembered for ``unlink_judged``."""
-    st = os.stat(path, dir_fd=dir_fd, follow_symlinks=follow_symlinks)
+    remembered for ``unlink_judged`` (or that nothing was there)."""
+    try:
+        st = os.stat(path, dir_fd=dir_fd, follow_symlinks=follow_symlinks)
+    except FileNotFoundError:
+        if dir_fd is None and not isinstance(path, int):
+            _judged_absent(path)
+        raise
     if dir_fd is None and not isinstance(path, int):
         _judged_object(path, st)
     return st
+
+
+def exists_judged(path):
+    """``os.path.exists(path)``, or ``path.exists()`` for a pathlib path: the
+    same answer (and errors), the object found remembered for
+    ``unlink_judged``, or that nothing was there."""
+    if isinstance(path, (str, bytes)) or not hasattr(path, "exists"):
+        found = os.path.exists(path)
+    else:
+        found = path.exists()
+    if isinstance(path, int):
+        return found
+    if not found:
+        _judged_absent(path)
+        return found
+    try:
+        _judged_object(path, os.stat(path))
+    except OSError:
+        _judged_absent(path)
+    return found
 
 
 def lstat_judged(path, *, dir_fd=None):
@@ -908,7 +944,12 @@ def open_judged(file, *args, **kwargs):
     """Built-in ``open(file, ...)`` to read a lock's owner record: the same file
     object and errors, the object opened remembered for ``unlink_judged``."""
     import builtins
-    f = builtins.open(file, *args, **kwargs)
+    try:
+        f = builtins.open(file, *args, **kwargs)
+    except FileNotFoundError:
+        if not isinstance(file, int) and kwargs.get("opener") is None:
+            _judged_absent(file)
+        raise
     if not isinstance(file, int) and kwargs.get("opener") is None:
         try:
             _judged_object(file, os.fstat(f.fileno()))
@@ -971,6 +1012,8 @@ def _remove_judged(path):
             st = os.lstat(key)
         except FileNotFoundError:
             return "missing"
+        if rec[0] is None:
+            return "changed"  # judged absent: what is there now appeared since, and is left alone
         if (st.st_mode & 0o170000) == 0o040000:
             return "unknown"  # a directory: the call the module made decides, as before
         if not _same_judged(st, rec, False):

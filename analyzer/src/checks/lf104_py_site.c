@@ -16,6 +16,7 @@ void lf104_site_free(void *site) {
     if (!s)
         return;
     free(s->decline);
+    free(s->path_text);
     free(s);
 }
 
@@ -305,6 +306,204 @@ static int module_path(lf_pysem *m, int32_t scope, TSNode path, TSNode at) {
     return ok;
 }
 
+/* ---- a path spelled in the helper that reads it ---- */
+
+typedef LF_VEC(TSNode) node_list;
+
+/* The i-th parameter name of a function (plain, typed, defaulted), or null
+ * (past the end, or a `*`/`**` parameter before it). */
+static TSNode param_name(TSNode fn, uint32_t i, TSNode *dflt) {
+    TSNode params = lf_tree_field(fn, "parameters");
+    uint32_t k = 0;
+    *dflt = (TSNode){0};
+    for (uint32_t j = 0; j < ts_node_named_child_count(params); j++) {
+        TSNode p = ts_node_named_child(params, j);
+        if (lf_tree_is(p, "comment"))
+            continue;
+        TSNode name = {0};
+        if (lf_tree_is(p, "identifier"))
+            name = p;
+        else if (lf_tree_is(p, "typed_parameter"))
+            name = ts_node_named_child(p, 0);
+        else if (lf_tree_is(p, "default_parameter") || lf_tree_is(p, "typed_default_parameter"))
+            name = lf_tree_field(p, "name");
+        if (!lf_tree_is(name, "identifier"))
+            return (TSNode){0}; /* *args, **kw, `/`, `*`: the positions after it are not plain */
+        if (k++ == i) {
+            if (!lf_tree_is(p, "identifier") && !lf_tree_is(p, "typed_parameter"))
+                *dflt = lf_tree_field(p, "value");
+            return name;
+        }
+    }
+    return (TSNode){0};
+}
+
+/* What the call passes for the helper's parameter at `index` named `name`
+ * (positional, keyword, or the parameter's literal default), or null. */
+static TSNode argument_for(const lf_source *src, TSNode call, uint32_t index, TSNode name, TSNode dflt) {
+    TSNode args = lf_tree_field(call, "arguments");
+    uint32_t pos = 0;
+    for (uint32_t j = 0; j < ts_node_named_child_count(args); j++) {
+        TSNode a = ts_node_named_child(args, j);
+        if (lf_tree_is(a, "comment"))
+            continue;
+        if (lf_tree_is(a, "list_splat") || lf_tree_is(a, "dictionary_splat"))
+            return (TSNode){0};
+        if (lf_tree_is(a, "keyword_argument")) {
+            if (lf_tree_equal(src, lf_tree_field(a, "name"), src, name, 0))
+                return lf_tree_field(a, "value");
+            continue;
+        }
+        if (pos++ == index)
+            return a;
+    }
+    if (lf_tree_is(dflt, "none") || lf_tree_is(dflt, "string") || lf_tree_is(dflt, "integer") ||
+        lf_tree_is(dflt, "true") || lf_tree_is(dflt, "false"))
+        return dflt;
+    return (TSNode){0};
+}
+
+/* The path `path`, spelled in the module's function (or method) that `call`
+ * calls, as this function would spell it: each of the helper's parameters
+ * replaced by what the call passes for it (the receiver for `self`), every
+ * other name a module-level one this function sees bound the same way. NULL
+ * with *why when it cannot be; *args: the arguments substituted, whose
+ * stability this function must check. */
+static char *helper_path(lf_pysem *m, int32_t scope, TSNode call, TSNode path, node_list *args, char **why) {
+    const lf_source *src = m->src;
+    int32_t hs = lf_pysem_scope_of(m, path);
+    *why = NULL;
+    if (!lf_tree_is(call, "call") || hs <= 0 || m->scopes[hs].kind != LF_PYSCOPE_FUNCTION) {
+        *why = lf_xasprintf("the document's path is spelled in the helper that reads it (line %u), not in this "
+                            "function, so the lock cannot name it here",
+                            lf_py_line(src, path));
+        return NULL;
+    }
+    TSNode hfn = m->scopes[hs].node;
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    uint32_t shift = 0;
+    TSNode self_arg = {0};
+    int calls_it = 0;
+    if (lf_tree_is(fn, "identifier")) {
+        char *name = lf_tree_text(src, fn);
+        const lf_pybinding *b = lf_pysem_binding_at(m, scope, name, ts_node_start_byte(call));
+        calls_it = b && b->kind == LF_PYBIND_DEF && b->scope == 0 && ts_node_eq(b->value, hfn);
+        free(name);
+    } else if (lf_tree_is(fn, "attribute") && m->scopes[hs].cls >= 0 && m->scopes[scope].cls == m->scopes[hs].cls) {
+        /* self.helper(...) from a method of the same class */
+        TSNode recv = lf_tree_field(fn, "object"), dflt;
+        TSNode own_self = param_name(m->scopes[scope].node, 0, &dflt);
+        calls_it = lf_tree_text_eq(src, lf_tree_field(fn, "attribute"), m->scopes[hs].name) &&
+                   lf_tree_is(recv, "identifier") && !ts_node_is_null(own_self) &&
+                   lf_tree_equal(src, recv, src, own_self, 0);
+        self_arg = recv;
+        shift = 1;
+    }
+    if (!calls_it) {
+        *why = lf_xasprintf("the document's path is spelled in the helper that reads it (line %u), which this "
+                            "function does not call directly, so the lock cannot name it here",
+                            lf_py_line(src, path));
+        return NULL;
+    }
+    /* the replacements, in byte order */
+    typedef struct repl {
+        uint32_t start, end;
+        TSNode with;
+    } repl;
+    LF_VEC(repl) reps = {0};
+    LF_VEC(TSNode) stack = {0};
+    LF_VEC_PUSH(&stack, path);
+    while (stack.len && !*why) {
+        TSNode n = stack.items[--stack.len];
+        if (lf_tree_is(n, "attribute")) {
+            LF_VEC_PUSH(&stack, lf_tree_field(n, "object"));
+            continue;
+        }
+        if (lf_tree_is(n, "keyword_argument")) {
+            LF_VEC_PUSH(&stack, lf_tree_field(n, "value"));
+            continue;
+        }
+        if (!lf_tree_is(n, "identifier")) {
+            for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+                LF_VEC_PUSH(&stack, ts_node_named_child(n, i));
+            continue;
+        }
+        char *name = lf_tree_text(src, n);
+        const lf_pybinding *there = lf_pysem_binding_at(m, hs, name, ts_node_start_byte(n));
+        if (there && there->kind == LF_PYBIND_PARAM && there->scope == hs) {
+            TSNode with = {0}, dflt;
+            for (uint32_t i = 0;; i++) {
+                TSNode pn = param_name(hfn, i, &dflt);
+                if (ts_node_is_null(pn))
+                    break;
+                if (!lf_tree_equal(src, pn, src, n, 0))
+                    continue;
+                with = i == 0 && shift ? self_arg : argument_for(src, call, i - shift, pn, dflt);
+                break;
+            }
+            if (ts_node_is_null(with))
+                *why = lf_xasprintf("the document's path is spelled in the helper that reads it (line %u) from its "
+                                    "parameter `%s`, which this call does not pass plainly",
+                                    lf_py_line(src, path), name);
+            else {
+                LF_VEC_PUSH(&reps, ((repl){ts_node_start_byte(n), ts_node_end_byte(n), with}));
+                LF_VEC_PUSH(args, with);
+            }
+        } else if (!there || there->scope != 0 ||
+                   lf_pysem_binding_at(m, scope, name, ts_node_start_byte(call)) != there) {
+            *why = lf_xasprintf("the document's path is spelled in the helper that reads it (line %u) from `%s`, "
+                                "which this function does not see bound the same way",
+                                lf_py_line(src, path), name);
+        }
+        free(name);
+    }
+    LF_VEC_FREE(&stack);
+    if (*why || !stable_expression(m, path)) {
+        if (!*why) {
+            char *p = lf_py_short(src, path);
+            *why = lf_xasprintf("the document's path `%s` (line %u) is computed by an expression the lock would "
+                                "evaluate once more before the read, and that could give another value or do "
+                                "something",
+                                p, lf_py_line(src, path));
+            free(p);
+        }
+        LF_VEC_FREE(&reps);
+        return NULL;
+    }
+    /* sort by start (the walk went right to left, then down) */
+    for (size_t i = 1; i < reps.len; i++)
+        for (size_t j = i; j > 0 && reps.items[j - 1].start > reps.items[j].start; j--) {
+            repl t = reps.items[j];
+            reps.items[j] = reps.items[j - 1];
+            reps.items[j - 1] = t;
+        }
+    lf_strbuf out;
+    lf_strbuf_init(&out);
+    uint32_t at = ts_node_start_byte(path);
+    for (size_t i = 0; i < reps.len; i++) {
+        lf_strbuf_append(&out, src->text + at, reps.items[i].start - at);
+        TSNode w = reps.items[i].with;
+        int bare = lf_tree_is(w, "identifier") || lf_tree_is(w, "attribute") || lf_tree_is(w, "call") ||
+                   lf_tree_is(w, "subscript") || lf_tree_is(w, "string") || lf_tree_is(w, "integer") ||
+                   lf_tree_is(w, "none") || lf_tree_is(w, "parenthesized_expression");
+        if (!bare)
+            lf_strbuf_puts(&out, "(");
+        lf_strbuf_append(&out, src->text + ts_node_start_byte(w), ts_node_end_byte(w) - ts_node_start_byte(w));
+        if (!bare)
+            lf_strbuf_puts(&out, ")");
+        at = reps.items[i].end;
+    }
+    lf_strbuf_append(&out, src->text + at, ts_node_end_byte(path) - at);
+    LF_VEC_FREE(&reps);
+    char *text = lf_strbuf_detach(&out);
+    if (strpbrk(text, "\n\r")) {
+        free(text);
+        *why = lf_xstrdup("the document's path, spelled in the helper that reads it, spans several lines");
+        return NULL;
+    }
+    return text;
+}
+
 /* ---- the site ---- */
 
 static char *find_span(lf_pysem *m, int32_t scope, TSNode read, TSNode write, lf104_site *s) {
@@ -343,16 +542,24 @@ lf104_site *lf104_py_site(lf_pysem *m, int32_t scope, TSNode read, TSNode write,
         free(p);
         return s;
     }
+    node_list args = {0};
     if (!lf_tree_within(path, m->scopes[scope].node) && !module_path(m, scope, path, read)) {
-        s->decline = lf_xasprintf("the document's path is spelled in the helper that reads it (line %u), not in this "
-                                  "function, so the lock cannot name it here",
-                                  lf_py_line(src, path));
-        return s;
+        s->path_text = helper_path(m, scope, read, path, &args, &s->decline);
+        if (!s->path_text) {
+            LF_VEC_FREE(&args);
+            return s;
+        }
     }
     s->decline = find_span(m, scope, read, write, s);
     if (!s->decline)
         s->decline = span_hazard(src, s->first, s->last);
-    if (!s->decline)
+    if (!s->decline && !s->path_text)
         s->decline = unstable_path(m, scope, path, s->first, s->last, write);
+    for (size_t i = 0; i < args.len && !s->decline; i++)
+        if (!lf_tree_is(args.items[i], "none") && !lf_tree_is(args.items[i], "string") &&
+            !lf_tree_is(args.items[i], "integer") && !lf_tree_is(args.items[i], "true") &&
+            !lf_tree_is(args.items[i], "false"))
+            s->decline = unstable_path(m, scope, args.items[i], s->first, s->last, write);
+    LF_VEC_FREE(&args);
     return s;
 }

@@ -26,6 +26,8 @@ typedef struct lf104_site {
     TSNode first;  /* the first statement of the span (holds the read) */
     TSNode last;   /* the last one (holds the write); a sibling of first or first itself */
     TSNode path;   /* the document's path expression, evaluated again for the lock path */
+    char *path_text; /* Python: the path spelled for this function when `path` is spelled in the helper that
+                        reads it, with the helper's parameters replaced by this call's arguments (malloc'd), or NULL */
     int32_t scope; /* the function's scope in the semantic model */
     int async_fn;  /* TS/JS: the function is async (the lock is awaited: lockrt.cjs's promise form) */
 } lf104_site;

@@ -104,6 +104,7 @@ static int judgement_form(lf_pylock *l, TSNode call, int32_t key, const char **m
                    {"os.lstat", "lstat_judged"},
                    {"os.path.getmtime", "getmtime_judged"},
                    {"os.path.getctime", "getctime_judged"},
+                   {"os.path.exists", "exists_judged"},
                    {NULL, NULL}};
     TSNode path = {0};
     *method = 0;
@@ -133,6 +134,8 @@ static int judgement_form(lf_pylock *l, TSNode call, int32_t key, const char **m
             return 0;
         if (lf_tree_text_eq(m->src, attr, "stat") && n_args(call) == 0)
             *member = "stat_judged";
+        else if (lf_tree_text_eq(m->src, attr, "exists") && n_args(call) == 0)
+            *member = "exists_judged";
         else if (lf_tree_text_eq(m->src, attr, "read_text"))
             *member = "read_text_judged";
         else if (lf_tree_text_eq(m->src, attr, "read_bytes") && n_args(call) == 0)
@@ -175,7 +178,7 @@ static char *takeover_edits(lf_pylock *l, lf301_py_site *s, const lf_pylock_even
                 return lf_xasprintf("the judgement at line %u unpacks its arguments (`*args`, `**kwargs`)",
                                     lf_py_line(m->src, c->node));
             push(s, c->node, member, method);
-            judged++;
+            judged += strcmp(member, "exists_judged") != 0; /* existence alone binds nothing worth removing */
             continue;
         }
         int skip = 0;
@@ -195,7 +198,7 @@ static char *takeover_edits(lf_pylock *l, lf301_py_site *s, const lf_pylock_even
                 return lf_xasprintf("the judgement at line %u unpacks its arguments (`*args`, `**kwargs`)",
                                     lf_py_line(m->src, h->node));
             push(s, h->node, member, method);
-            judged++;
+            judged += strcmp(member, "exists_judged") != 0;
         }
     }
     if (!judged)

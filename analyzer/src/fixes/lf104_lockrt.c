@@ -65,6 +65,17 @@ static char *lock_path(lf_pysem *m, TSNode path) {
     return out;
 }
 
+/* The lock path for a path spelled as text (lf104_site.path_text). */
+static char *lock_path_text(const char *text) {
+    if (strpbrk(text, "\\\n\r{}"))
+        return NULL;
+    if (!strchr(text, '"'))
+        return lf_xasprintf("f\"{%s}.lock\"", text);
+    if (!strchr(text, '\''))
+        return lf_xasprintf("f'{%s}.lock'", text);
+    return NULL;
+}
+
 uint32_t lf104_written_after(const lf_source *src, TSNode fn, uint32_t span_end, TSNode path) {
     static const char *const writes[] = {"write", "dump", "replace", "rename", "Sync(", "writeFile", "appendFile",
                                          "\"w\"", "'w'", "\"a\"", "'a'", NULL};
@@ -170,7 +181,7 @@ static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
         if (lf_fix_site_declines(s, s ? s->decline : NULL, &reqs[i].no_fix_reason))
             continue;
         char *why = rewrite_blocker(m, s);
-        char *lock = why ? NULL : lock_path(m, s->path);
+        char *lock = why ? NULL : s->path_text ? lock_path_text(s->path_text) : lock_path(m, s->path);
         if (!why && !lock)
             why = lf_xstrdup("the document's path is spelled with both kinds of quotes, which an f-string for the "
                              "lock path cannot hold");

@@ -727,7 +727,7 @@ static const char *lockrt_stand_in(lf_pysem *m, const char *q) {
     static const char *const k_stand_ins[][2] = {
         {"open_exclusive", "os.open"},           {"open_exclusive_file", "open"}, {"stat_judged", "os.stat"},
         {"lstat_judged", "os.lstat"},            {"getmtime_judged", "os.path.getmtime"},
-        {"getctime_judged", "os.path.getctime"}, {"open_judged", "open"},
+        {"getctime_judged", "os.path.getctime"}, {"open_judged", "open"}, {"exists_judged", "os.path.exists"},
     };
     const char *dot = q ? strrchr(q, '.') : NULL;
     if (!dot || dot - q < 6 || strncmp(dot - 6, "lockrt", 6) != 0 || (dot - q > 6 && dot[-7] != '.'))

@@ -242,7 +242,29 @@ def test_judgements_return_what_the_calls_return(tmp_path, monkeypatch):
     with pytest.raises(FileNotFoundError):
         lockrt.unlink_judged(path)  # never judged since: by name, failing as os.unlink does
     lockrt.unlink_judged(path, missing_ok=True)
-    assert lockrt._judged == {}
+    # what is left: the judgements that found nothing at `missing`
+    assert list(lockrt._judged) == [str(tmp_path / "missing")]
+    assert lockrt.exists_judged(path) is False and lockrt.exists_judged(str(path)) is False
+    path.write_text("x")
+    assert lockrt.exists_judged(path) is True and lockrt.exists_judged(str(path)) is True
+
+
+def test_a_removal_judged_on_nothing_there_leaves_what_appeared_since(tmp_path, monkeypatch):
+    """`if not p.exists(): ...; p.unlink(missing_ok=True)`, or a read that
+    found no file: a lock created in between is not the breaker's to remove."""
+    lockrt = load_lockrt("python", monkeypatch)
+    path = tmp_path / "x.lock"
+    assert lockrt.exists_judged(path) is False
+    path.write_text("successor")
+    lockrt.unlink_judged(path, missing_ok=True)
+    assert path.read_text() == "successor"
+    with pytest.raises(FileNotFoundError):
+        lockrt.read_text_judged(tmp_path / "other.lock")
+    (tmp_path / "other.lock").write_text("successor")
+    lockrt.unlink_judged(tmp_path / "other.lock")
+    assert (tmp_path / "other.lock").read_text() == "successor"
+    lockrt.unlink_judged(path)  # the judgement is spent: by name, as before
+    assert not path.exists()
 
 
 def test_one_judgement_binds_one_removal(tmp_path, monkeypatch):
