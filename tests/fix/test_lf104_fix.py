@@ -21,6 +21,7 @@ Set LOCKFIX_REGEN_GOLDEN=1 to write GOLDEN.new beside each golden file that diff
 review and accept them with scripts/review-golden."""
 
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -55,6 +56,8 @@ DECLINED = {
     "lock would evaluate once more before the read, and that could give another value or do something",
     "decline_clauses.py": "6:16: LF104 not fixed: the read and the write sit in different clauses of one statement "
     "(line 5): a lock around both would have to take in the whole statement",
+    "decline_helper_local.py": "19:9: LF104 not fixed: the document's path is spelled in the helper that reads it "
+    "(line 8) from `base`, which this function does not see bound the same way",
     "decline_multiline.py": "5:12: LF104 not fixed: the read-modify-write holds a string literal over several lines, "
     "which re-indenting it under the lock would change",
     "decline_named_helper.py": "5:14: LF104 not fixed: the document is read through read_state(\"turns\", {}), a helper "
@@ -139,7 +142,8 @@ def test_golden_patch_or_reason(tmp_path, case):
         assert proc.returncode == 0, proc.stderr.decode()
     check_golden(os.path.join(GOLDEN_DIR, "lf104_%s.diff" % case), rewrite)
     assert created == vendored(case)
-    assert "fixed LF104 (unsafe fix) in %s; adds %s" % (case, ", ".join(sorted(created))) in proc.stderr.decode()
+    assert re.search(r"fixed LF104( x\d+)? \(unsafe fix\) in %s; adds %s" % (re.escape(case),
+                     re.escape(", ".join(sorted(created)))), proc.stderr.decode())
 
 
 @pytest.mark.parametrize("case", FIXED)
@@ -257,7 +261,10 @@ for _ in range(m):
 """
 
 
-def contention(module_dir, state_dir, procs, iters, env):
+def contention(module_dir, state_dir, procs, iters, env, torn_ok=False):
+    """The count the workers left. torn_ok: the unpatched module's racing plain
+    writes may leave a stale tail after the last document (`{"n": 12}2}`); its
+    count is the document before the tail."""
     os.makedirs(state_dir)
     path = os.path.join(state_dir, "counts.json")
     go = os.path.join(state_dir, "go")
@@ -268,7 +275,10 @@ def contention(module_dir, state_dir, procs, iters, env):
     for w in workers:
         assert w.wait(timeout=120) == 0
     with open(path) as f:
-        return json.load(f)["n"]
+        text = f.read()
+    if torn_ok:
+        return json.JSONDecoder().raw_decode(text)[0]["n"]
+    return json.loads(text)["n"]
 
 
 def binding_env(backend):
@@ -299,7 +309,7 @@ def test_contention_patched_loses_nothing(tmp_path, backend, capsys):
     env = binding_env(backend)
     probe = "import sys; sys.path.insert(0, sys.argv[1]); import lockrt; print(lockrt.BACKEND)"
     assert run([PYTHON, "-c", probe, str(patched)], tmp_path, 0, env=env).stdout.decode().strip() == backend
-    before = contention(unpatched, str(tmp_path / "state-unpatched"), PROCS, ITERS, env)
+    before = contention(unpatched, str(tmp_path / "state-unpatched"), PROCS, ITERS, env, torn_ok=True)
     after = contention(patched, str(tmp_path / "state-patched"), PROCS, ITERS, env)
     with capsys.disabled():
         print("\nLF104 contention (%s, %d x %d): unpatched kept %d of %d, patched %d"
