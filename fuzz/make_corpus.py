@@ -153,7 +153,7 @@ def main():
         corpora[target][hashlib.sha1(data).hexdigest()] = data
 
     for sub in ("fixtures", "tests"):
-        for p in walk(os.path.join(src, sub), (".py",)):
+        for p in walk(os.path.join(src, sub), (".py", ".py.in")):  # .py.in: the fix cases
             with open(p, "rb") as f:
                 data = f.read()
             if len(data) <= 256 * 1024:
@@ -182,7 +182,8 @@ def main():
         add("python", text)
         add("fix", text)
     for sub in ("fixtures", "runtime", "bench", "tests", "scripts"):
-        for p in walk(os.path.join(src, sub), (".js", ".ts", ".mts", ".cts", ".mjs", ".cjs", ".tsx", ".jsx")):
+        for p in walk(os.path.join(src, sub), (".js", ".ts", ".mts", ".cts", ".mjs", ".cjs", ".tsx", ".jsx", ".js.in",
+                                               ".ts.in", ".mts.in", ".cts.in", ".mjs.in", ".cjs.in")):
             with open(p, "rb") as f:
                 data = f.read()
             if len(data) <= 256 * 1024:
