@@ -293,14 +293,33 @@ static int probe_of_lock(lf_tssem *m, const lf_tslock *l, const lf_tslock_event 
     return 0;
 }
 
-/* A removal through the vendored lockrt.cjs's judged drop-ins (LF301's
- * takeover fix): bound to the object judged, not by name. It still takes the
- * lock over (the key stays broken for the module's releases). */
-static int judged_removal(lf_tssem *m, const lf_tslock_event *ev) {
-    const char *q = ev->via_helper ? NULL : lf_tssem_callee(m, ev->node);
+/* Is the call one of the vendored lockrt.cjs's judged or bound removals? */
+static int bound_drop_in(lf_tssem *m, TSNode call) {
+    const char *q = lf_tssem_callee(m, call);
     size_t n = q ? strlen(q) : 0;
     return q && !strncmp(q, LF301_TS_VENDOR_MODULE ".", sizeof LF301_TS_VENDOR_MODULE) &&
-           ((n > 10 && !strcmp(q + n - 10, "JudgedSync")) || (n > 6 && !strcmp(q + n - 6, "Judged")));
+           ((n > 10 && !strcmp(q + n - 10, "JudgedSync")) || (n > 6 && !strcmp(q + n - 6, "Judged")) ||
+            (n > 9 && !strcmp(q + n - 9, "BoundSync")) || (n > 5 && !strcmp(q + n - 5, "Bound")));
+}
+
+/* A removal through the vendored lockrt.cjs's judged or bound drop-ins
+ * (LF301's takeover fix), directly or by the module's helper whose removal
+ * of the parameter is one (the fix rewrote it there): bound to the object
+ * judged, not by name. It still takes the lock over (the key stays broken for
+ * the module's releases). */
+static int judged_removal(lf_tssem *m, const lf_tslock *l, const lf_tslock_event *ev) {
+    if (!ev->via_helper)
+        return bound_drop_in(m, ev->node);
+    int32_t h = lf_tssem_local_callee(m, ev->node);
+    size_t n = 0, bound = 0;
+    for (size_t i = 0; h > 0 && ev->helper_key >= 0 && i < l->n_events; i++) {
+        const lf_tslock_event *d = &l->events[i];
+        if (d->kind == LF_TSEV_REMOVE && !d->via_helper && d->fn == h && d->key == ev->helper_key) {
+            n++;
+            bound += (size_t)bound_drop_in(m, d->node);
+        }
+    }
+    return n > 0 && bound == n;
 }
 
 void lf301_ts_run(lf_check_ctx *ctx) {
@@ -318,7 +337,7 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         if (ev->kind != LF_TSEV_REMOVE || ev->key < 0 || identity[ev->fn])
             continue;
         const lf_tslock_key *k = &l->keys[ev->key];
-        if (!lf_tslock_is_lock(k->flags) || judged_removal(m, ev))
+        if (!lf_tslock_is_lock(k->flags) || judged_removal(m, l, ev))
             continue;
         /* rmdir cannot remove a lock made as a file or symlink (ENOTDIR):
          * pidlock's belt-and-braces rmdir after its unlink removes nothing */

@@ -184,6 +184,19 @@ static const char *judged_remove_member(const char *callee, size_t nargs) {
     return !strcmp(owned, "unlinkOwned") ? "unlinkJudged" : "rmJudged";
 }
 
+/* The drop-in for a removal one helper makes for both a release and a
+ * takeover (lockrt.cjs's unlinkBoundSync, ...). */
+static const char *bound_remove_member(const char *callee, size_t nargs) {
+    const char *owned = remove_member(callee, nargs);
+    if (!owned)
+        return NULL;
+    if (!strcmp(owned, "unlinkOwnedSync"))
+        return "unlinkBoundSync";
+    if (!strcmp(owned, "rmOwnedSync"))
+        return "rmBoundSync";
+    return !strcmp(owned, "unlinkOwned") ? "unlinkBound" : "rmBound";
+}
+
 /* A node whose children are statements run one after another. */
 static int statement_list(TSNode n) {
     return lf_tree_is(n, "statement_block") || lf_tree_is(n, "program") || lf_tree_is(n, "switch_case") ||
@@ -356,9 +369,75 @@ static int may_remove_dir(lf_tssem *m, TSNode call) {
     return 0;
 }
 
+/* A removal through one of the module's functions (`removeLock(path)`): the
+ * remove call inside it that removes the parameter this call fills, when it
+ * has exactly one. Its drop-in then serves every caller of the helper: a
+ * caller that created or judged nothing at the path removes by name, as
+ * before. A helper that serves both releases and stale takeovers gets the
+ * bound drop-in (*bound): a judgement of the path binds the removal to the
+ * object judged, else a create to the inode it made. Null with *why
+ * otherwise. */
+static TSNode helper_removal(lf_tslock *l, const lf_tslock_event *ev, int *bound, char **why) {
+    lf_tssem *m = l->m;
+    int32_t h = lf_tssem_local_callee(m, ev->node);
+    TSNode found = {0};
+    size_t n = 0;
+    for (size_t i = 0; h > 0 && i < l->n_events; i++) {
+        const lf_tslock_event *d = &l->events[i];
+        if (d->kind == LF_TSEV_REMOVE && !d->via_helper && d->fn == h && d->key == ev->helper_key && ev->helper_key >= 0) {
+            found = d->node;
+            n++;
+        }
+    }
+    if (n != 1) {
+        *why = lf_xstrdup(n ? "the lock is removed by a function of the module that removes its parameter at more "
+                              "than one place: the fix rewrites one removal"
+                            : "the lock is removed inside a function of the module this call reaches, in a way the "
+                              "fix cannot follow (a callback, a nested call, another module)");
+        return (TSNode){0};
+    }
+    int takeover = ev->judged == LF_TSJUDGED_LIVENESS || ev->judged == LF_TSJUDGED_PRESENCE;
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *c = &l->events[i];
+        if (c->kind != LF_TSEV_REMOVE || !c->via_helper || c == ev || lf_tssem_local_callee(m, c->node) != h)
+            continue;
+        int other = c->judged == LF_TSJUDGED_LIVENESS || c->judged == LF_TSJUDGED_PRESENCE;
+        if (other != takeover)
+            *bound = 1; /* serves both: the bound drop-in (the process's latest word on the path decides) */
+    }
+    return found;
+}
+
+/* A bound removal also serves the holder's release: the module's exclusive
+ * creates of the lock (in the takeover's function, or of its path) become the
+ * remembering drop-ins, so that the release removes only the inode its create
+ * made. NULL, or why they cannot be. */
+static char *bind_creates(lf_tslock *l, const lf_tslock_event *ev, lf301_ts_site *s) {
+    lf_tssem *m = l->m;
+    size_t bound = 0;
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *c = &l->events[i];
+        if (c->kind != LF_TSEV_CREATE || (c->key != ev->key && c->fn != ev->fn))
+            continue;
+        const char *made = c->via_helper ? NULL : create_member(lf_tssem_callee(m, c->node), lf_tssem_nargs(c->node));
+        if (!made || has_spread(c->node) || !direct_fs(m, c->node))
+            return lf_xasprintf("the function that removes the lock also serves the holder's release, and the lock "
+                                "is created at line %u in a way the fix cannot remember (a helper, an fs object "
+                                "handed in, not writeFileSync / openSync / a promise writeFile)",
+                                lf_py_line(m->src, c->node));
+        add_edit(s, lf_tree_field(c->node, "function"), made);
+        bound++;
+    }
+    if (!bound)
+        return lf_xstrdup("the function that removes the lock also serves the holder's release, and no exclusive "
+                          "create of the lock is in sight to bind that release to");
+    return NULL;
+}
+
 /* The site of a stale takeover: the removal follows a judgement of the lock
  * (its age, its owner record) in its function. */
-static lf301_ts_site *takeover_site(lf_tslock *l, const lf_tslock_event *ev, lf301_ts_site *s) {
+static lf301_ts_site *takeover_site(lf_tslock *l, const lf_tslock_event *ev, TSNode rm, int bound,
+                                    lf301_ts_site *s) {
     lf_tssem *m = l->m;
     const lf_source *src = m->src;
     s->takeover = 1;
@@ -366,27 +445,33 @@ static lf301_ts_site *takeover_site(lf_tslock *l, const lf_tslock_event *ev, lf3
         return decline(s, lf_xstrdup("a stale takeover of a lock directory (mkdir): the fix binds takeovers only "
                                      "of lock files (a directory renamed aside cannot be put back without "
                                      "possibly replacing a successor's new one)"));
-    const char *member = judged_remove_member(lf_tssem_callee(m, ev->node), lf_tssem_nargs(ev->node));
-    if (!member || has_spread(ev->node)) {
-        return decline_at(s, src, ev->node,
+    const char *member = (bound ? bound_remove_member : judged_remove_member)(lf_tssem_callee(m, rm),
+                                                                              lf_tssem_nargs(rm));
+    if (!member || has_spread(rm)) {
+        return decline_at(s, src, rm,
                           "a stale takeover whose removal `",
                           "` is not unlinkSync/rmSync or a promise unlink/rm with the path (and rm's "
                           "options) as arguments (a callback, fs-extra's remove, rmdir, a rename away): "
                           "the fix has no drop-in for it");
     }
-    if (may_remove_dir(m, ev->node))
+    if (may_remove_dir(m, rm))
         return decline(s, lf_xstrdup("a stale takeover by a recursive rm (or with options the fix cannot read): the "
                                      "lock may be a directory, and a directory renamed aside in a lost race cannot "
                                      "be put back without possibly replacing a successor's new one; the fix binds "
                                      "takeovers only of lock files"));
-    if (!direct_fs(m, ev->node))
+    if (!direct_fs(m, rm))
         return decline(s, lf_xstrdup("a stale takeover through an fs object handed in (a field, an option, a "
                                      "parameter): the fix's drop-ins would use Node's own fs instead"));
     TSNode blocker = {0}, late = {0};
     size_t dominating = bind_judgements(l, ev, s, &blocker, &late);
     dominating += bind_name_helpers(l, ev, s, &late);
+    if (dominating && bound) {
+        char *why = bind_creates(l, ev, s);
+        if (why)
+            return decline(s, why);
+    }
     if (dominating) {
-        add_edit(s, lf_tree_field(ev->node, "function"), member);
+        add_edit(s, lf_tree_field(rm, "function"), member);
         return s;
     }
     if (!ts_node_is_null(late)) {
@@ -413,25 +498,30 @@ lf301_ts_site *lf301_ts_site_make(lf_tslock *l, const lf_tslock_event *ev) {
     lf_tssem *m = l->m;
     const lf_source *src = m->src;
     lf301_ts_site *s = lf_xcalloc(1, sizeof *s);
-    if (ev->via_helper)
-        return decline(s, lf_xstrdup("the lock is removed inside a function of the module this call reaches: the "
-                                     "fix rewrites a removal only where the remove call itself is"));
+    TSNode rm = ev->node; /* the remove call the fix rewrites */
+    int bound = 0;
+    if (ev->via_helper) {
+        char *why = NULL;
+        rm = helper_removal(l, ev, &bound, &why);
+        if (ts_node_is_null(rm))
+            return decline(s, why);
+    }
     if (ev->judged == LF_TSJUDGED_LIVENESS || ev->judged == LF_TSJUDGED_PRESENCE)
-        return takeover_site(l, ev, s);
+        return takeover_site(l, ev, rm, bound, s);
     const lf_tslock_key *k = &l->keys[ev->key];
     if (k->flags & LF_TSLOCK_DIR)
         return decline(s, lf_xstrdup("a lock directory (mkdir): the fix binds only lock files it sees created "
                                      "exclusively to their inode"));
-    const char *callee = lf_tssem_callee(m, ev->node);
-    const char *remove = remove_member(callee, lf_tssem_nargs(ev->node));
-    if (!remove || has_spread(ev->node)) {
-        return decline_at(s, src, ev->node,
+    const char *callee = lf_tssem_callee(m, rm);
+    const char *remove = (bound ? bound_remove_member : remove_member)(callee, lf_tssem_nargs(rm));
+    if (!remove || has_spread(rm)) {
+        return decline_at(s, src, rm,
                           "the removal `",
                           "` is not unlinkSync/rmSync or a promise unlink/rm with the path (and rm's "
                           "options) as arguments (a callback, fs-extra's remove, rmdir, a rename away): "
                           "the fix has no drop-in for it");
     }
-    if (!direct_fs(m, ev->node))
+    if (!direct_fs(m, rm))
         return decline(s, lf_xstrdup("the removal goes through an fs object handed in (a field, an option, a "
                                      "parameter): the fix's drop-in would use Node's own fs instead"));
     /* the one create */
@@ -484,6 +574,6 @@ lf301_ts_site *lf301_ts_site_make(lf_tslock *l, const lf_tslock_event *ev) {
                                        line));
     }
     add_edit(s, lf_tree_field(create->node, "function"), made);
-    add_edit(s, lf_tree_field(ev->node, "function"), remove);
+    add_edit(s, lf_tree_field(rm, "function"), remove);
     return s;
 }

@@ -32,7 +32,9 @@ const char *lf_tslock_fs_op(lf_tssem *m, TSNode call) {
             {"statJudged", "stat"},                  {"lstatJudgedSync", "lstat"},
             {"lstatJudged", "lstat"},                {"unlinkJudgedSync", "unlink"},
             {"unlinkJudged", "unlink"},              {"rmJudgedSync", "rm"},
-            {"rmJudged", "rm"},
+            {"rmJudged", "rm"},                      {"unlinkBoundSync", "unlink"},
+            {"unlinkBound", "unlink"},               {"rmBoundSync", "rm"},
+            {"rmBound", "rm"},
         };
         for (size_t i = 0; i < sizeof as / sizeof *as; i++)
             if (!strcmp(q + 13, as[i][0]))

@@ -554,6 +554,47 @@ async function rmJudged(file, options) {
   return undefined;
 }
 
+// Drop-ins for a removal the module makes in one helper for both its release
+// and its stale takeover (`removeLock(p)` called from both): this process's
+// latest word on the path decides. A judgement of it (the takeover's look)
+// binds the removal to the object judged, as unlinkJudgedSync; else a create
+// this process made binds it to that inode, as unlinkOwnedSync (a create
+// forgets the judgements of its path, so a holder's release is always bound
+// to its own lock); else it removes by name, as before.
+function removeBound(file, directories) {
+  const p = pathOf(file);
+  if (p !== null && judged.has(path.resolve(p))) return removeJudgedSync(file, directories);
+  return releaseIfOwnedSync(file);
+}
+
+function unlinkBoundSync(file) {
+  const r = removeBound(file, false);
+  if (r === 'unknown') return fs.unlinkSync(file);
+  if (r === 'missing') throw missing('unlink', file);
+  return undefined;
+}
+
+function rmBoundSync(file, options) {
+  const r = removeBound(file, !!(options && options.recursive));
+  if (r === 'unknown') return fs.rmSync(file, options);
+  if (r === 'missing' && !(options && options.force)) throw missing('rm', file);
+  return undefined;
+}
+
+async function unlinkBound(file) {
+  const r = removeBound(file, false);
+  if (r === 'unknown') return fs.promises.unlink(file);
+  if (r === 'missing') throw missing('unlink', file);
+  return undefined;
+}
+
+async function rmBound(file, options) {
+  const r = removeBound(file, !!(options && options.recursive));
+  if (r === 'unknown') return fs.promises.rm(file, options);
+  if (r === 'missing' && !(options && options.force)) throw missing('rm', file);
+  return undefined;
+}
+
 // ---------------------------------------------------------------------------
 // An exclusive lock (lockfix's LF104 fix): lockrt's lockfile strategy in pure
 // JavaScript (docs/lockrt.md, sections 2 and 3). The lock is held while the
@@ -786,5 +827,9 @@ exports.unlinkJudgedSync = unlinkJudgedSync;
 exports.rmJudgedSync = rmJudgedSync;
 exports.unlinkJudged = unlinkJudged;
 exports.rmJudged = rmJudged;
+exports.unlinkBoundSync = unlinkBoundSync;
+exports.rmBoundSync = rmBoundSync;
+exports.unlinkBound = unlinkBound;
+exports.rmBound = rmBound;
 exports.acquireLockSync = acquireLockSync;
 exports.acquireLock = acquireLock;

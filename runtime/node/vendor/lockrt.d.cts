@@ -26,6 +26,10 @@ export declare function unlinkJudgedSync(file: PathLike): void;
 export declare function rmJudgedSync(file: PathLike, options?: RmOptions): void;
 export declare function unlinkJudged(file: PathLike): Promise<void>;
 export declare function rmJudged(file: PathLike, options?: RmOptions): Promise<void>;
+export declare function unlinkBoundSync(file: PathLike): void;
+export declare function rmBoundSync(file: PathLike, options?: RmOptions): void;
+export declare function unlinkBound(file: PathLike): Promise<void>;
+export declare function rmBound(file: PathLike, options?: RmOptions): Promise<void>;
 export interface LockOptions { timeout?: number }
 /** Take the exclusive lock at `file`; the release function it returns does nothing when the lock was not taken. */
 export declare function acquireLockSync(file: PathLike, options?: LockOptions): () => void;

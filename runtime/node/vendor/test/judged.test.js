@@ -297,3 +297,52 @@ test("breakers take turns: while another live breaker holds the breakers' lock, 
   lockrt.unlinkJudgedSync(file);
   assert.deepEqual(entries(dir), []);
 });
+
+// ---- the bound drop-ins: one helper removing for both a release and a takeover ----
+
+test('unlinkBoundSync: after a judgement, removes only the object judged', () => {
+  const dir = scratch();
+  const file = path.join(dir, 'a.lock');
+  fs.writeFileSync(file, '{"pid":1}\n', { flag: 'wx' });
+  lockrt.statJudgedSync(file);
+  const ino = successor(file, 'successor');
+  lockrt.unlinkBoundSync(file); // the judged lock is gone: the successor's stays
+  assert.equal(fs.statSync(file).ino, ino);
+  assert.equal(fs.readFileSync(file, 'utf8'), 'successor');
+  lockrt.statJudgedSync(file);
+  lockrt.unlinkBoundSync(file); // judged and unchanged: removed
+  assert.deepEqual(entries(dir).filter((n) => !n.startsWith('.')), []);
+});
+
+test('unlinkBoundSync: after this process created the lock, removes only that inode', () => {
+  const dir = scratch();
+  const file = path.join(dir, 'a.lock');
+  fs.writeFileSync(file, 'old', { flag: 'wx' });
+  lockrt.readFileJudgedSync(file); // a judgement first (a breaker's look) ...
+  fs.unlinkSync(file);
+  lockrt.writeFileExclusiveSync(file, String(process.pid), { flag: 'wx' }); // the create forgets the judgement
+  const ino = successor(file, 'successor');
+  lockrt.unlinkBoundSync(file); // a holder paused past a takeover: its successor's lock stays
+  assert.equal(fs.statSync(file).ino, ino);
+  lockrt.writeFileExclusiveSync(path.join(dir, 'b.lock'), 'x', { flag: 'wx' });
+  lockrt.unlinkBoundSync(path.join(dir, 'b.lock')); // its own: removed
+  assert.ok(!fs.existsSync(path.join(dir, 'b.lock')));
+});
+
+test('unlinkBoundSync / rmBoundSync / promise forms: by name when nothing was judged or created, errors as fs', async () => {
+  const dir = scratch();
+  const file = path.join(dir, 'a.lock');
+  fs.writeFileSync(file, 'x');
+  lockrt.unlinkBoundSync(file);
+  assert.ok(!fs.existsSync(file));
+  assert.deepEqual(errorOf(() => lockrt.unlinkBoundSync(file)), errorOf(() => fs.unlinkSync(file)));
+  lockrt.rmBoundSync(file, { force: true });
+  assert.deepEqual(errorOf(() => lockrt.rmBoundSync(file)), errorOf(() => fs.rmSync(file)));
+  fs.writeFileSync(file, 'x');
+  await lockrt.unlinkBound(file);
+  assert.ok(!fs.existsSync(file));
+  assert.deepEqual(await asyncErrorOf(() => lockrt.unlinkBound(file)), await asyncErrorOf(() => fs.promises.unlink(file)));
+  fs.writeFileSync(file, 'x');
+  await lockrt.rmBound(file);
+  assert.ok(!fs.existsSync(file));
+});
