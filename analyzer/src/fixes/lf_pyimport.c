@@ -1,5 +1,6 @@
 #include "lf_pyimport.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +99,32 @@ void lf_pyimport_end(lf_pyimporter *im) {
     free(im);
 }
 
+/* Is `name` read somewhere in the module as a variable that nothing binds
+ * (a global the module never assigns or imports: a NameError today, or a
+ * name injected from outside)? An import of that name added by a fix would
+ * change what those uses name. */
+static int free_use(lf_pysem *m, const char *name) {
+    size_t n = strlen(name);
+    const char *text = m->src->text, *end = text + m->src->len;
+    for (const char *p = text; n && (p = memmem(p, (size_t)(end - p), name, n)) != NULL; p += n) {
+        if ((p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.')) ||
+            (p + n < end && (isalnum((unsigned char)p[n]) || p[n] == '_')))
+            continue;
+        uint32_t at = (uint32_t)(p - text);
+        TSNode id = ts_node_descendant_for_byte_range(m->root, at, at + (uint32_t)n);
+        if (!lf_tree_is(id, "identifier") || ts_node_start_byte(id) != at || ts_node_end_byte(id) != at + n)
+            continue;
+        TSNode parent = ts_node_parent(id);
+        if (lf_tree_is(parent, "keyword_argument") && ts_node_eq(lf_tree_field(parent, "name"), id))
+            continue;
+        if (lf_tree_is(parent, "attribute") && ts_node_eq(lf_tree_field(parent, "attribute"), id))
+            continue;
+        if (!lf_pysem_binding_at(m, lf_pysem_scope_of(m, id), name, at))
+            return 1;
+    }
+    return 0;
+}
+
 char *lf_pyimport_ref(lf_pyimporter *im, int32_t scope, uint32_t at, const char *qual, char **why) {
     lf_pysem *m = im->m;
     lf_fix *fix = im->fix;
@@ -135,6 +162,12 @@ char *lf_pyimport_ref(lf_pyimporter *im, int32_t scope, uint32_t at, const char 
             else
                 clash = 1;
         }
+        if (!clash && !known && free_use(m, last + 1)) {
+            *why = lf_xasprintf("`%s` is used in the module without being bound there, so an import of it that the "
+                                "fix adds would change what those uses name",
+                                last + 1);
+            return NULL;
+        }
         if (!clash) {
             if (!known) {
                 pending_from p = {lf_xstrndup(qual, mod_len), lf_xstrdup(last + 1)};
@@ -156,6 +189,10 @@ char *lf_pyimport_ref(lf_pyimporter *im, int32_t scope, uint32_t at, const char 
     if (n > 0 || n_mod > 0) {
         *why = lf_xasprintf("`%s` is bound to something other than the `%s` module here, so the fix cannot import it",
                             local, top);
+    } else if (free_use(m, local)) {
+        *why = lf_xasprintf("`%s` is used in the module without being bound there, so an import of it that the fix "
+                            "adds would change what those uses name",
+                            local);
     } else {
         lf_pyfix_ensure_import_as(m->src, m->root, top, under ? local : NULL, fix);
         out = lf_xasprintf("%s%s", local, dot ? dot : "");
