@@ -770,6 +770,20 @@ def _missing(path):
     return FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
 
 
+def _unlink_as_before(path, outcome, missing_ok):
+    """What the replaced removal did, for a bound removal's outcome: nothing
+    known of the path ("unknown") removes it by name; a missing file raises
+    FileNotFoundError unless ``missing_ok``; anything else was handled."""
+    if outcome == "unknown":
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            if not missing_ok:
+                raise
+    elif outcome == "missing" and not missing_ok:
+        raise _missing(path)
+
+
 def unlink_owned(path, missing_ok=False):
     """``os.unlink(path)`` / ``os.remove(path)`` (and, with ``missing_ok``,
     ``pathlib.Path.unlink``) for the release of a lock this process created with
@@ -777,15 +791,7 @@ def unlink_owned(path, missing_ok=False):
     still names that file; a successor's lock is left as it is. A path this
     process created nothing at is removed by name, as before; a missing file
     raises FileNotFoundError as the removal did (unless ``missing_ok``)."""
-    r = _release_owned(path)
-    if r == "unknown":
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            if not missing_ok:
-                raise
-    elif r == "missing" and not missing_ok:
-        raise _missing(path)
+    _unlink_as_before(path, _release_owned(path), missing_ok)
 
 
 # --------------------------------------------------------------------------------------
@@ -1040,15 +1046,7 @@ def unlink_judged(path, missing_ok=False):
     left as it is and the call returns as if it had removed it. A path never
     judged here is removed by name, as before; a missing file raises
     FileNotFoundError as the removal did (unless ``missing_ok``)."""
-    r = _remove_judged(path)
-    if r == "unknown":
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            if not missing_ok:
-                raise
-    elif r == "missing" and not missing_ok:
-        raise _missing(path)
+    _unlink_as_before(path, _remove_judged(path), missing_ok)
 
 
 def _pid_arg(pid):

@@ -479,12 +479,7 @@ static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
                 lf_fix_add_edit(fix, shared.edits[k].start, shared.edits[k].end, shared.edits[k].text);
                 fix->edits[fix->n_edits - 1].flags = shared.edits[k].flags;
             }
-            fix->new_files = lf_xcalloc(plan.n_files + 1, sizeof *fix->new_files);
-            for (size_t k = 0; k < plan.n_files; k++) {
-                fix->new_files[k].path = lf_xstrdup(plan.files[k].path);
-                fix->new_files[k].content = lf_xstrdup(plan.files[k].content);
-            }
-            fix->n_new_files = plan.n_files;
+            lf_vendor_attach(fix, &plan);
             reqs[i].fix = fix;
         }
         for (size_t k = 0; k < shared.n_edits; k++)

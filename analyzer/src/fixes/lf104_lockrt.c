@@ -205,12 +205,7 @@ static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
         free(text);
         if (*import_line)
             lf_fix_add_import(fix, lf_vendor_python_import_at(m), import_line);
-        fix->new_files = lf_xcalloc(plan.n_files + 1, sizeof *fix->new_files);
-        for (size_t k = 0; k < plan.n_files; k++) {
-            fix->new_files[k].path = lf_xstrdup(plan.files[k].path);
-            fix->new_files[k].content = lf_xstrdup(plan.files[k].content);
-        }
-        fix->n_new_files = plan.n_files;
+        lf_vendor_attach(fix, &plan);
         reqs[i].fix = fix;
         free(lock);
     }

@@ -189,12 +189,7 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_tssem *m, const lf104_site
     lf_fix_add_edit(fix, ts_node_start_byte(s->first), end, text);
     lf_vendor_plan plan;
     lf_vendor_plan_node(src->path, &plan);
-    fix->new_files = lf_xcalloc(plan.n_files + 1, sizeof *fix->new_files);
-    for (size_t k = 0; k < plan.n_files; k++) {
-        fix->new_files[k].path = lf_xstrdup(plan.files[k].path);
-        fix->new_files[k].content = lf_xstrdup(plan.files[k].content);
-    }
-    fix->n_new_files = plan.n_files;
+    lf_vendor_attach(fix, &plan);
     lf_vendor_plan_free(&plan);
     fix->title = lf_xasprintf("the read-modify-write between %s(%s) and its release (vendored lockrt.cjs)", acquire,
                               lock);

@@ -89,12 +89,7 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t 
                         spelled[k]);
     lf_vendor_plan plan;
     lf_vendor_plan_node(ctx->src->path, &plan);
-    fix->new_files = lf_xcalloc(plan.n_files, sizeof *fix->new_files);
-    for (size_t k = 0; k < plan.n_files; k++) {
-        fix->new_files[k].path = lf_xstrdup(plan.files[k].path);
-        fix->new_files[k].content = lf_xstrdup(plan.files[k].content);
-    }
-    fix->n_new_files = plan.n_files;
+    lf_vendor_attach(fix, &plan);
     lf_vendor_plan_free(&plan);
     fix->title = lf_xstrdup(s->takeover
                                 ? "take over the lock only while it is the file that was judged stale (vendored "

@@ -196,3 +196,12 @@ uint32_t lf_vendor_python_import_at(const struct lf_pysem *m) {
     }
     return at;
 }
+
+void lf_vendor_attach(lf_fix *fix, const lf_vendor_plan *plan) {
+    fix->new_files = lf_xcalloc(plan->n_files + 1, sizeof *fix->new_files);
+    for (size_t k = 0; k < plan->n_files; k++) {
+        fix->new_files[k].path = lf_xstrdup(plan->files[k].path);
+        fix->new_files[k].content = lf_xstrdup(plan->files[k].content);
+    }
+    fix->n_new_files = plan->n_files;
+}

@@ -41,6 +41,8 @@ void lf_vendor_plan_python(const char *module_path, const char *runtime_dir, lf_
  * module's style. */
 void lf_vendor_plan_node(const char *module_path, lf_vendor_plan *out);
 void lf_vendor_plan_free(lf_vendor_plan *p);
+/* The plan's files, copied as the fix's new files (the vendored binding). */
+void lf_vendor_attach(lf_fix *fix, const lf_vendor_plan *plan);
 
 struct lf_pysem;
 /* 1 when the module already imports a name `lockrt` at module level (the
