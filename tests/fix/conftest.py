@@ -52,3 +52,25 @@ def check_golden(golden, actual):
         golden, new)
     assert actual == expected, "output differs from %s (LOCKFIX_REGEN_GOLDEN=1 writes %s; review it with " \
         "scripts/review-golden)" % (golden, new)
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def split_vendored(diff):
+    """A `fix --diff` output split into (the diff without its file creations,
+    {created path: content}): the vendored bindings are compared whole, not
+    kept in the golden files."""
+    at = diff.find(b"--- /dev/null\n")
+    if at == -1:
+        return diff, {}
+    created = {}
+    for part in diff[at:].split(b"--- /dev/null\n")[1:]:
+        header, _, body = part.partition(b"\n")
+        assert header.startswith(b"+++ b/"), header
+        lines = body.split(b"\n")
+        assert lines[0].startswith(b"@@ -0,0 +1"), lines[0]
+        created[header[len(b"+++ b/"):].decode()] = b"".join(l[1:] + b"\n" for l in lines[1:] if l.startswith(b"+"))
+    return diff[:at], created

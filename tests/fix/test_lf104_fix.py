@@ -30,7 +30,7 @@ import time
 
 import pytest
 
-from conftest import SRC, check_golden, lockfix, need_tool, run
+from conftest import SRC, check_golden, lockfix, need_tool, read, run, split_vendored
 
 CASES_DIR = os.path.join(SRC, "tests", "fix", "lf104")
 GOLDEN_DIR = os.path.join(SRC, "tests", "fix", "golden")
@@ -83,10 +83,6 @@ LEFT_OUT = ("LF104 not fixed: an unsafe fix is left out: it is applied only with
             "LF104`, Fix safety)")
 
 
-def read(path):
-    with open(path, "rb") as f:
-        return f.read()
-
 
 def stage(tmp_path, case, name="work"):
     work = tmp_path / name
@@ -110,21 +106,6 @@ def compiles(case, work):
         run([PYTHON, "-m", "py_compile", case], work, 0)
     elif case.endswith((".js", ".cjs", ".mjs")):
         run([need_tool("node"), "--check", case], work, 0)
-
-
-def split_vendored(diff):
-    """(the diff without its file creations, {created path: content})."""
-    at = diff.find(b"--- /dev/null\n")
-    if at == -1:
-        return diff, {}
-    created = {}
-    for part in diff[at:].split(b"--- /dev/null\n")[1:]:
-        header, _, body = part.partition(b"\n")
-        assert header.startswith(b"+++ b/"), header
-        lines = body.split(b"\n")
-        assert lines[0].startswith(b"@@ -0,0 +1"), lines[0]
-        created[header[len(b"+++ b/"):].decode()] = b"".join(l[1:] + b"\n" for l in lines[1:] if l.startswith(b"+"))
-    return diff[:at], created
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -39,7 +39,7 @@ import time
 
 import pytest
 
-from conftest import SRC, check_golden, lockfix, need_tool, run
+from conftest import SRC, check_golden, lockfix, need_tool, read, run, split_vendored
 
 CASES_DIR = os.path.join(SRC, "tests", "fix", "lf301")
 GOLDEN_DIR = os.path.join(SRC, "tests", "fix", "golden")
@@ -67,29 +67,12 @@ LEFT = {
 FIXED = [c for c in CASES if not c.startswith("decline_")]
 
 
-def read(path):
-    with open(path, "rb") as f:
-        return f.read()
-
 
 def stage(tmp_path, case, name="work"):
     work = tmp_path / name
     work.mkdir()
     shutil.copy(os.path.join(CASES_DIR, case + ".in"), work / case)
     return work
-
-
-def split_vendored(diff):
-    """(the diff without its file creations, {created path: content})."""
-    at = diff.find(b"--- /dev/null\n")
-    if at == -1:
-        return diff, {}
-    created = {}
-    for part in diff[at:].split(b"--- /dev/null\n")[1:]:
-        header, _, body = part.partition(b"\n")
-        lines = body.split(b"\n")
-        created[header[len(b"+++ b/"):].decode()] = b"".join(l[1:] + b"\n" for l in lines[1:] if l.startswith(b"+"))
-    return diff[:at], created
 
 
 def left_lines(stderr, case, shift=0):
