@@ -183,7 +183,12 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_tssem *m, const lf104_site
         lf_fix_free(fix);
         return NULL;
     }
-    char *release = lf_tsfix_fresh_name(src, fn, k_release_names);
+    /* each fixed read-modify-write of the function declares its own release
+     * (`const` twice in one block would not compile) */
+    size_t before = 0;
+    for (size_t k = 0; k < self; k++)
+        before += sites[k] && sites[k]->scope == s->scope;
+    char *release = lf_tsfix_fresh_name_nth(src, fn, k_release_names, before);
     char *lock = lock_path(src, s->path, quote_of(src, ctx->root));
     char *text = render(src, s, acquire, release, lock, end, uses_semicolons(src, fn, ctx->root));
     lf_fix_add_edit(fix, ts_node_start_byte(s->first), end, text);

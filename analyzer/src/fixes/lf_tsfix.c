@@ -10,12 +10,16 @@ static const char *const k_names[] = {"identifier", "shorthand_property_identifi
                                       "shorthand_property_identifier_pattern", NULL};
 
 char *lf_tsfix_fresh_name(const lf_source *src, TSNode scope, const char *const *candidates) {
+    return lf_tsfix_fresh_name_nth(src, scope, candidates, 0);
+}
+
+char *lf_tsfix_fresh_name_nth(const lf_source *src, TSNode scope, const char *const *candidates, size_t nth) {
     for (size_t i = 0; candidates[i]; i++)
-        if (!lf_tree_mentions(src, scope, candidates[i], k_names))
+        if (!lf_tree_mentions(src, scope, candidates[i], k_names) && nth-- == 0)
             return lf_xstrdup(candidates[i]);
     for (int i = 2;; i++) {
         char *name = lf_xasprintf("%s%d", candidates[0], i);
-        if (!lf_tree_mentions(src, scope, name, k_names))
+        if (!lf_tree_mentions(src, scope, name, k_names) && nth-- == 0)
             return name;
         free(name);
     }
