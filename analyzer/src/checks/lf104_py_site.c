@@ -7,6 +7,7 @@
 #include "lf104_site.h"
 #include "lf_check.h"
 #include "lf_py.h"
+#include "lf_pylock.h"
 #include "lf_pyshort.h"
 #include "lf_tree.h"
 #include "lf_util.h"
@@ -85,6 +86,29 @@ static char *span_hazard(const lf_source *src, TSNode first, TSNode last) {
                         "event loop, and another task of this process waiting for the same lock would never let it "
                         "go",
                         lf_py_line(src, h.at));
+}
+
+/* A lock taken inside the span (a `with lockrt.exclusive_lock(...)` an
+ * earlier run of this fix put around another read-modify-write, or any lock
+ * the module acquires there): the node, else null. A lock around it would
+ * nest two locks in an order other code may take the other way; the first
+ * run declines such a pair as overlapping, so the second declines it too. */
+static TSNode inner_lock(lf_pysem *m, int32_t scope, TSNode first, TSNode last) {
+    uint32_t a = ts_node_start_byte(first), e = ts_node_end_byte(last);
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode c = m->calls[i].node;
+        uint32_t at = ts_node_start_byte(c);
+        if (m->calls[i].scope == scope && at >= a && at < e && lf_pylock_lockrt_call(m, c, "exclusive_lock"))
+            return c;
+    }
+    lf_pylock *l = lf_pylock_build(m);
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_pylock_event *ev = &l->events[i];
+        uint32_t at = ts_node_start_byte(ev->node);
+        if (ev->kind == LF_PYEV_ACQUIRE && ev->scope == scope && at >= a && at < e)
+            return ev->node;
+    }
+    return (TSNode){0};
 }
 
 /* ---- the path, evaluated once more for the lock ---- */
@@ -553,6 +577,13 @@ lf104_site *lf104_py_site(lf_pysem *m, int32_t scope, TSNode read, TSNode write,
     s->decline = find_span(m, scope, read, write, s);
     if (!s->decline)
         s->decline = span_hazard(src, s->first, s->last);
+    if (!s->decline) {
+        TSNode inner = inner_lock(m, scope, s->first, s->last);
+        if (!ts_node_is_null(inner))
+            s->decline = lf_xasprintf("the read-modify-write holds a lock of its own (line %u): a lock around it "
+                                      "would nest two locks, in an order other code may take the other way",
+                                      lf_py_line(src, inner));
+    }
     if (!s->decline && !s->path_text)
         s->decline = unstable_path(m, scope, path, s->first, s->last, write);
     for (size_t i = 0; i < args.len && !s->decline; i++)
