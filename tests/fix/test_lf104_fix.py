@@ -71,13 +71,15 @@ DECLINED = {
     "the inner one would wait out the timeout",
     "decline_rebound.py": "9:16: LF104 not fixed: `path`, part of the document's path, is bound again between the "
     "lock's place (line 7) and the write (line 11): the lock path would name another file",
+    "overlap_second_run.py": "10:17: LF104 not fixed: the document is written again at line 19, after the "
+    "read-modify-write the lock would cover: that write would run unlocked from the same stale read",
     "decline_written_again.py": "6:16: LF104 not fixed: the document is written again at line 14, after the "
     "read-modify-write the lock would cover: that write would run unlocked from the same stale read",
     "decline_yield.py": "5:12: LF104 not fixed: the read-modify-write spans a `yield` (line 6): the lock would stay held "
     "while the generator is suspended, for as long as its consumer likes",
 }
 # Declined cases whose other site is fixed (golden patch as well).
-PARTLY_FIXED = {"decline_reentrant.py", "decline_reentrant.js"}
+PARTLY_FIXED = {"decline_reentrant.py", "decline_reentrant.js", "overlap_second_run.py"}
 FIXED = [c for c in CASES if c not in DECLINED]
 LEFT_OUT = ("LF104 not fixed: an unsafe fix is left out: it is applied only with --unsafe-fixes (`lockfix explain "
             "LF104`, Fix safety)")
@@ -342,3 +344,20 @@ def test_node_contention_patched_loses_nothing(tmp_path, capsys):
     assert 0 < before <= PROCS * ITERS
     assert after == PROCS * ITERS
     assert sorted(os.listdir(tmp_path / "state-patched")) == ["counts.json", "go"]  # every lock released
+
+
+def test_second_run_does_not_nest_a_lock_around_the_first_runs(tmp_path):
+    """Two interleaved read-modify-writes: the first run locks one and declines
+    the other; after it, the other's span holds the first one's lock, and the
+    second run declines it too instead of nesting a lock around it (a second
+    run changes nothing)."""
+    work = stage(tmp_path, "overlap_second_run.py")
+    lockfix(["fix", "overlap_second_run.py", "--apply"] + UNSAFE, work, 1)
+    fixed = read(work / "overlap_second_run.py")
+    again = lockfix(["fix", "overlap_second_run.py", "--diff"] + UNSAFE, work, 1)
+    assert again.stdout == b""
+    assert ("overlap_second_run.py:11:17: LF104 not fixed: the read-modify-write holds a lock of its own (line 16): a "
+            "lock around it would nest two locks, in an order other code may take the other way\n"
+            ) in again.stderr.decode()
+    assert read(work / "overlap_second_run.py") == fixed
+    run([PYTHON, "-m", "py_compile", "overlap_second_run.py"], work, 0)
