@@ -94,6 +94,27 @@ static uint32_t n_args(TSNode call) {
     return n;
 }
 
+/* `p.read_text(...)` with what read_text_judged(p, encoding, errors) takes:
+ * at most two positional arguments, keywords `encoding` and `errors` (not
+ * 3.13's `newline`). */
+static int read_text_arguments(const lf_source *src, TSNode call) {
+    TSNode args = lf_tree_field(call, "arguments");
+    uint32_t positional = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (lf_tree_is(a, "comment"))
+            continue;
+        if (lf_tree_is(a, "keyword_argument")) {
+            TSNode k = lf_tree_field(a, "name");
+            if (!lf_tree_text_eq(src, k, "encoding") && !lf_tree_text_eq(src, k, "errors"))
+                return 0;
+        } else if (++positional > 2) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Is the call a judgement of the lock's key that a drop-in of the binding
  * replaces? *member: the drop-in, *method: a method call rewritten whole. */
 static int judgement_form(lf_pylock *l, TSNode call, int32_t key, const char **member, int *method) {
@@ -136,7 +157,7 @@ static int judgement_form(lf_pylock *l, TSNode call, int32_t key, const char **m
             *member = "stat_judged";
         else if (lf_tree_text_eq(m->src, attr, "exists") && n_args(call) == 0)
             *member = "exists_judged";
-        else if (lf_tree_text_eq(m->src, attr, "read_text"))
+        else if (lf_tree_text_eq(m->src, attr, "read_text") && read_text_arguments(m->src, call))
             *member = "read_text_judged";
         else if (lf_tree_text_eq(m->src, attr, "read_bytes") && n_args(call) == 0)
             *member = "read_bytes_judged";
