@@ -193,6 +193,7 @@ static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
                                    line_at(m->src, taken[k].start), line_at(m->src, taken[k].end));
         if (why) {
             reqs[i].no_fix_reason = why;
+            free(lock); /* computed before an overlap declined the site */
             continue;
         }
         taken[n_taken++] = (lf_byte_range){a, end};
