@@ -364,23 +364,14 @@ static TSNode param_name(TSNode fn, uint32_t i, TSNode *dflt) {
 
 /* What the call passes for the helper's parameter at `index` named `name`
  * (positional, keyword, or the parameter's literal default), or null. */
-static TSNode argument_for(const lf_source *src, TSNode call, uint32_t index, TSNode name, TSNode dflt) {
-    TSNode args = lf_tree_field(call, "arguments");
-    uint32_t pos = 0;
-    for (uint32_t j = 0; j < ts_node_named_child_count(args); j++) {
-        TSNode a = ts_node_named_child(args, j);
-        if (lf_tree_is(a, "comment"))
-            continue;
-        if (lf_tree_is(a, "list_splat") || lf_tree_is(a, "dictionary_splat"))
-            return (TSNode){0};
-        if (lf_tree_is(a, "keyword_argument")) {
-            if (lf_tree_equal(src, lf_tree_field(a, "name"), src, name, 0))
-                return lf_tree_field(a, "value");
-            continue;
-        }
-        if (pos++ == index)
-            return a;
-    }
+static TSNode argument_for(lf_pysem *m, TSNode call, uint32_t index, TSNode name, TSNode dflt) {
+    if (!lf_pylock_plain_args(call)) /* `*args`/`**kw` may pass it: a default would be a guess */
+        return (TSNode){0};
+    char *kw = lf_tree_text(m->src, name);
+    TSNode a = lf_pylock_arg(m, call, index, kw);
+    free(kw);
+    if (!ts_node_is_null(a))
+        return a;
     if (lf_tree_is(dflt, "none") || lf_tree_is(dflt, "string") || lf_tree_is(dflt, "integer") ||
         lf_tree_is(dflt, "true") || lf_tree_is(dflt, "false"))
         return dflt;
@@ -462,7 +453,7 @@ static char *helper_path(lf_pysem *m, int32_t scope, TSNode call, TSNode path, n
                     break;
                 if (!lf_tree_equal(src, pn, src, n, 0))
                     continue;
-                with = i == 0 && shift ? self_arg : argument_for(src, call, i - shift, pn, dflt);
+                with = i == 0 && shift ? self_arg : argument_for(m, call, i - shift, pn, dflt);
                 break;
             }
             if (ts_node_is_null(with))

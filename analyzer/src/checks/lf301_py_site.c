@@ -23,28 +23,8 @@ static void push(lf301_py_site *s, TSNode call, const char *member, int method) 
 }
 
 /* Does the call pass keyword `kw`? */
-static int has_keyword(const lf_source *src, TSNode call, const char *kw) {
-    TSNode args = lf_tree_field(call, "arguments");
-    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
-        TSNode a = ts_node_named_child(args, i);
-        if (lf_tree_is(a, "keyword_argument") && lf_tree_text_eq(src, lf_tree_field(a, "name"), kw))
-            return 1;
-    }
-    return 0;
-}
-
-/* Only plain arguments: no *args / **kwargs, whose contents the drop-in's
- * signature would have to match blind. */
-static int plain_arguments(TSNode call) {
-    TSNode args = lf_tree_field(call, "arguments");
-    if (!lf_tree_is(args, "argument_list"))
-        return 0; /* a generator expression as the only argument */
-    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
-        TSNode a = ts_node_named_child(args, i);
-        if (lf_tree_is(a, "list_splat") || lf_tree_is(a, "dictionary_splat"))
-            return 0;
-    }
-    return 1;
+static int has_keyword(lf_pysem *m, TSNode call, const char *kw) {
+    return !ts_node_is_null(lf_pylock_arg(m, call, UINT32_MAX, kw));
 }
 
 /* The removal call: how it is rewritten (to `member`), or a reason. */
@@ -54,10 +34,10 @@ static char *removal_edit(lf_pylock *l, lf301_py_site *s, TSNode call, const cha
     TSNode target = {0};
     if (!lf_pylock_removal_call(m, call, &target))
         return lf_xstrdup("the removal is not a call of os.remove, os.unlink or Path.unlink");
-    if (!plain_arguments(call))
+    if (!lf_pylock_plain_args(call))
         return lf_xstrdup("the removal's arguments are unpacked (`*args`, `**kwargs`)");
     if (lf_pylock_callee_any(m, call, unlinks)) {
-        if (has_keyword(m->src, call, "dir_fd"))
+        if (has_keyword(m, call, "dir_fd"))
             return lf_xstrdup("the removal is relative to a directory descriptor (`dir_fd=`)");
         TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
         if (!lf_tree_is(fn, "identifier") && !lf_tree_is(fn, "attribute"))
@@ -195,7 +175,7 @@ static char *takeover_edits(lf_pylock *l, lf301_py_site *s, const lf_pylock_even
         const char *member;
         int method;
         if (judgement_form(l, c->node, ev->key, &member, &method)) {
-            if (!plain_arguments(c->node))
+            if (!lf_pylock_plain_args(c->node))
                 return lf_xasprintf("the judgement at line %u unpacks its arguments (`*args`, `**kwargs`)",
                                     lf_py_line(m->src, c->node));
             push(s, c->node, member, method);
@@ -215,7 +195,7 @@ static char *takeover_edits(lf_pylock *l, lf301_py_site *s, const lf_pylock_even
                 dup = ts_node_eq(s->edits[k].call, h->node);
             if (dup)
                 continue;
-            if (!plain_arguments(h->node))
+            if (!lf_pylock_plain_args(h->node))
                 return lf_xasprintf("the judgement at line %u unpacks its arguments (`*args`, `**kwargs`)",
                                     lf_py_line(m->src, h->node));
             push(s, h->node, member, method);
@@ -249,14 +229,14 @@ static char *create_edits(lf_pylock *l, lf301_py_site *s, int32_t key) {
         unsigned line = lf_py_line(m->src, call);
         if (lf_pylock_lockrt_call(m, call, "open_exclusive") || lf_pylock_lockrt_call(m, call, "open_exclusive_file"))
             continue; /* swapped already */
-        if (!plain_arguments(call))
+        if (!lf_pylock_plain_args(call))
             return lf_xasprintf("the create at line %u unpacks its arguments (`*args`, `**kwargs`)", line);
         if (lf_pylock_callee_any(m, call, os_open)) {
-            if (has_keyword(m->src, call, "dir_fd"))
+            if (has_keyword(m, call, "dir_fd"))
                 return lf_xasprintf("the create at line %u is relative to a directory descriptor (`dir_fd=`)", line);
             push(s, call, "open_exclusive", 0);
         } else if (lf_pylock_callee_any(m, call, opens)) {
-            if (has_keyword(m->src, call, "opener"))
+            if (has_keyword(m, call, "opener"))
                 return lf_xasprintf("the create at line %u passes its own `opener=`", line);
             push(s, call, "open_exclusive_file", 0);
         } else {

@@ -835,16 +835,23 @@ static int kw_true(lf_pysem *m, TSNode call, const char *kw) {
     return lf_tree_is(lf_tree_unparen(v), "true");
 }
 
+int lf_pylock_plain_args(TSNode call) {
+    TSNode args = lf_tree_field(call, "arguments");
+    if (!lf_tree_is(args, "argument_list"))
+        return 0; /* a generator expression as the only argument */
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (lf_tree_is(a, "list_splat") || lf_tree_is(a, "dictionary_splat"))
+            return 0;
+    }
+    return 1;
+}
+
 int lf_pylock_lockrt_call(lf_pysem *m, TSNode call, const char *member) {
     /* the spelling's own name: the model's callee names a create or judgement
      * drop-in by the call it replaces (lf_pysem.c, lockrt_stand_in) */
-    const char *q = lf_pysem_qualname(m, lf_tree_field(call, "function"));
-    if (!q)
-        return 0;
-    size_t n = strlen(q), k = strlen(member);
-    /* `lockrt.x` (import lockrt), `.lockrt.x` (from . import lockrt), `pkg.lockrt.x` */
-    return n >= k + 7 && !strcmp(q + n - k, member) && !strncmp(q + n - k - 7, "lockrt.", 7) &&
-           (n == k + 7 || q[n - k - 8] == '.');
+    const char *named = lf_pysem_lockrt_member(lf_pysem_qualname(m, lf_tree_field(call, "function")));
+    return named && !strcmp(named, member);
 }
 
 TSNode lf_pylock_exclusive_create(lf_pylock *l, TSNode call, int *link) {

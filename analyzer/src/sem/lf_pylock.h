@@ -212,6 +212,9 @@ int lf_pylock_removal_call(lf_pysem *m, TSNode call, TSNode *target);
 /* Does the call's callee resolve to one of `names`, through any of the module
  * bindings of its name (`from os import kill` on one path, a def on another)? */
 int lf_pylock_callee_any(lf_pysem *m, TSNode call, const char *const *names);
+/* Only plain arguments: no `*args` / `**kwargs`, whose contents a rewrite or a
+ * parameter mapping would have to guess. */
+int lf_pylock_plain_args(TSNode call);
 /* The i-th positional argument, or keyword `kw`; null when absent. */
 TSNode lf_pylock_arg(lf_pysem *m, TSNode call, uint32_t index, const char *kw);
 

@@ -717,6 +717,13 @@ int32_t lf_pysem_module_def(const lf_pysem *m, const char *name) {
 
 /* ---- build / free ---- */
 
+const char *lf_pysem_lockrt_member(const char *q) {
+    const char *dot = q ? strrchr(q, '.') : NULL;
+    if (!dot || dot - q < 6 || strncmp(dot - 6, "lockrt", 6) != 0 || (dot - q > 6 && dot[-7] != '.'))
+        return NULL;
+    return dot + 1;
+}
+
 /* The drop-ins of the vendored lockrt binding that lockfix's fixes swap in
  * for a create or a judgement (fixes/lf301_py_release.c) do what the call they
  * replace does, and return what it returns: the model names them by that
@@ -729,11 +736,11 @@ static const char *lockrt_stand_in(lf_pysem *m, const char *q) {
         {"lstat_judged", "os.lstat"},            {"getmtime_judged", "os.path.getmtime"},
         {"getctime_judged", "os.path.getctime"}, {"open_judged", "open"}, {"exists_judged", "os.path.exists"},
     };
-    const char *dot = q ? strrchr(q, '.') : NULL;
-    if (!dot || dot - q < 6 || strncmp(dot - 6, "lockrt", 6) != 0 || (dot - q > 6 && dot[-7] != '.'))
+    const char *member = lf_pysem_lockrt_member(q);
+    if (!member)
         return q;
     for (size_t i = 0; i < sizeof k_stand_ins / sizeof *k_stand_ins; i++)
-        if (!strcmp(dot + 1, k_stand_ins[i][0]))
+        if (!strcmp(member, k_stand_ins[i][0]))
             return lf_pysem_intern(m, k_stand_ins[i][1], strlen(k_stand_ins[i][1]));
     return q;
 }

@@ -209,6 +209,10 @@ const lf_pybinding *lf_pysem_binding_at(lf_pysem *m, int32_t scope, const char *
 const char *lf_pysem_qualname(lf_pysem *m, TSNode expr);
 /* Qualified name of a call's callee (NULL when unknown). */
 const char *lf_pysem_callee(lf_pysem *m, TSNode call);
+/* The member a qualified name names in the vendored lockrt binding
+ * (`lockrt.x` under `import lockrt`, `.lockrt.x` under `from . import lockrt`,
+ * `pkg.lockrt.x`): "x", else NULL. */
+const char *lf_pysem_lockrt_member(const char *qualname);
 /* The callee's qualified name (*callee, as lf_pysem_callee) and, for a bare
  * name (`remove(p)`), the qualified names of every import that binds it in
  * the call's scope (*n_out of them): a name bound on several paths (`from os
