@@ -173,28 +173,30 @@ static const char *judge_member(const char *callee, size_t nargs) {
     return NULL;
 }
 
-static const char *judged_remove_member(const char *callee, size_t nargs) {
+/* The same removal in another family of drop-ins: the owned one (remove_member)
+ * and its judged (takeover) and bound (a helper serving both) twins. */
+static const char *remove_member_in(const char *callee, size_t nargs, int family) {
+    static const char *const k_family[][3] = {
+        {"unlinkOwnedSync", "unlinkJudgedSync", "unlinkBoundSync"},
+        {"rmOwnedSync", "rmJudgedSync", "rmBoundSync"},
+        {"unlinkOwned", "unlinkJudged", "unlinkBound"},
+        {"rmOwned", "rmJudged", "rmBound"},
+    };
     const char *owned = remove_member(callee, nargs);
-    if (!owned)
-        return NULL;
-    if (!strcmp(owned, "unlinkOwnedSync"))
-        return "unlinkJudgedSync";
-    if (!strcmp(owned, "rmOwnedSync"))
-        return "rmJudgedSync";
-    return !strcmp(owned, "unlinkOwned") ? "unlinkJudged" : "rmJudged";
+    for (size_t i = 0; owned && i < sizeof k_family / sizeof *k_family; i++)
+        if (!strcmp(owned, k_family[i][0]))
+            return k_family[i][family];
+    return NULL;
+}
+
+static const char *judged_remove_member(const char *callee, size_t nargs) {
+    return remove_member_in(callee, nargs, 1);
 }
 
 /* The drop-in for a removal one helper makes for both a release and a
  * takeover (lockrt.cjs's unlinkBoundSync, ...). */
 static const char *bound_remove_member(const char *callee, size_t nargs) {
-    const char *owned = remove_member(callee, nargs);
-    if (!owned)
-        return NULL;
-    if (!strcmp(owned, "unlinkOwnedSync"))
-        return "unlinkBoundSync";
-    if (!strcmp(owned, "rmOwnedSync"))
-        return "rmBoundSync";
-    return !strcmp(owned, "unlinkOwned") ? "unlinkBound" : "rmBound";
+    return remove_member_in(callee, nargs, 2);
 }
 
 /* A node whose children are statements run one after another. */
