@@ -37,7 +37,7 @@ __all__ = [
     "acquire", "exclusive_lock", "close_idle_descriptors", "confined_path", "write_atomic", "release_if_owned",
     "reclaim_if_stale", "open_exclusive", "open_exclusive_file", "unlink_owned", "stat_judged", "lstat_judged",
     "getmtime_judged", "getctime_judged", "exists_judged", "open_judged", "read_text_judged", "read_bytes_judged",
-    "unlink_judged",
+    "unlink_judged", "flock_verified", "lockf_verified", "unlink_if_free",
     "process_alive",
     "process_start_time", "owner_read", "strerror",
 ]
@@ -1047,6 +1047,168 @@ def unlink_judged(path, missing_ok=False):
     judged here is removed by name, as before; a missing file raises
     FileNotFoundError as the removal did (unless ``missing_ok``)."""
     _unlink_as_before(path, _remove_judged(path), missing_ok)
+
+
+# --------------------------------------------------------------------------------------
+# A removable flock'ed lock file (lockfix's LF301 fix for a module that locks
+# a lock file with fcntl.flock or fcntl.lockf and removes it by name).
+#
+# flock and lockf lock an inode, not a name. A process that opened the lock
+# file and is waiting for it keeps waiting on that inode after a holder
+# removes the file: when it gets the lock it holds an orphan nobody else can
+# open, while a newcomer creates a fresh file at the name and locks that, and
+# two holders run at once. Removing the file is safe only when both sides
+# keep one rule, the one lockrt's own OS strategy keeps:
+#  - an acquirer, once its lock call returns, checks that the path still
+#    names the inode it locked (``flock_verified``, ``lockf_verified``); if
+#    not, it opens the path again and locks that. The module's descriptor is
+#    re-pointed at the fresh open with dup2, so its handle (a file object or a
+#    number) keeps working and nothing else in the module changes;
+#  - the file is removed only by a holder (``unlink_if_free``): the removal
+#    takes the lock without waiting, through the module's own handle when it
+#    is still open (already held: a no-op) or through a descriptor of its own,
+#    checks that the path still names the locked inode, and only then unlinks.
+#    If another process holds it, the file is that process's lock now: it is
+#    left in place and the call returns as if it had removed it.
+# The path is compared with stat() (it follows a symlink), as the module's own
+# open followed it: the check asks "is this what my open would open now?".
+# Windows has no fcntl: a module locking with it does not run there, and a
+# removal there is by name, as before.
+
+_ACCMODE = os.O_RDONLY | os.O_WRONLY | os.O_RDWR
+
+
+def _descriptor(handle):
+    """The descriptor number of a handle the module passes (a number or an
+    object with fileno()), or None when it is closed or not one."""
+    if handle is None:
+        return None
+    if isinstance(handle, int):
+        return handle if handle >= 0 else None
+    try:
+        return handle.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None  # a closed file object raises ValueError
+
+
+def _names_same(path, fd):
+    try:
+        by_name = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    by_fd = os.fstat(fd)
+    return (by_name.st_dev, by_name.st_ino) == (by_fd.st_dev, by_fd.st_ino)
+
+
+def _reopen_onto(fd, path, truncate):
+    """Point descriptor fd at a fresh open of path: the same access mode and
+    append flag, created if missing with the permissions of the file it held,
+    truncated if the module's own open truncates. dup2 closes what fd held
+    (releasing the lock on the orphan) and keeps fd's number, so the module's
+    handle now reads and writes the file at the path."""
+    import fcntl
+    import stat
+    flags = fcntl.fcntl(fd, fcntl.F_GETFL) & (_ACCMODE | os.O_APPEND)
+    flags |= os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | (os.O_TRUNC if truncate else 0)
+    fresh = os.open(path, flags, stat.S_IMODE(os.fstat(fd).st_mode))
+    try:
+        os.dup2(fresh, fd, inheritable=os.get_inheritable(fd))
+    finally:
+        os.close(fresh)
+
+
+def _lock_verified(lock, fd, args, path, truncate):
+    import fcntl
+    while True:
+        result = lock(fd, *args)
+        number = _descriptor(fd)
+        if args[0] & fcntl.LOCK_UN or number is None or _names_same(path, number):
+            return result
+        _reopen_onto(number, path, truncate)  # a holder removed or replaced it since our open
+
+
+def flock_verified(fd, operation, *, path, truncate=False):
+    """``fcntl.flock(fd, operation)`` on a lock file opened from ``path``: the
+    same result and errors (LOCK_NB's BlockingIOError included), and on
+    success the lock is on the file ``path`` names now, not on one a holder
+    removed while this process waited (see above). ``truncate``: the module
+    opened it with "w" (or O_TRUNC), so a fresh open truncates too."""
+    import fcntl
+    return _lock_verified(fcntl.flock, fd, (operation,), path, truncate)
+
+
+def lockf_verified(fd, cmd, len=0, start=0, whence=0, *, path, truncate=False):
+    """``fcntl.lockf(fd, cmd, len, start, whence)``, verified as
+    ``flock_verified`` is."""
+    import fcntl
+    return _lock_verified(fcntl.lockf, fd, (cmd, len, start, whence), path, truncate)
+
+
+def unlink_if_free(path, missing_ok=False, *, handle=None, lock="flock"):
+    """``os.unlink(path)`` / ``os.remove(path)`` / ``pathlib.Path.unlink`` of a
+    lock file the module locks with ``lock`` ("flock" or "lockf"): removed only
+    while this process holds its lock (taken here without waiting, through
+    ``handle`` if that is still open) and the path still names the locked
+    file. A file another process holds is left in place and the call returns
+    as if it had removed it. A missing file raises FileNotFoundError as the
+    removal did (unless ``missing_ok``); anything this cannot lock (Windows, a
+    symlink, a file it may not open) is removed by name, as before."""
+    if _WINDOWS:
+        return _unlink_as_before(path, "unknown", missing_ok)
+    import errno
+    import fcntl
+    import stat
+    take = fcntl.lockf if lock == "lockf" else fcntl.flock
+    number = _descriptor(handle)
+    if number is not None:
+        try:
+            os.fstat(number)
+        except OSError:
+            number = None  # closed behind the handle's back
+    own = taken = None
+    try:
+        if number is None:
+            flags = (os.O_RDWR if lock == "lockf" else os.O_RDONLY) | getattr(os, "O_NOFOLLOW", 0) \
+                | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+            try:
+                own = number = os.open(path, flags)
+            except FileNotFoundError:
+                if missing_ok:
+                    return None
+                raise
+            except OSError:
+                return _unlink_as_before(path, "unknown", missing_ok)  # a link, a directory, no access
+        try:
+            take(number, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                return None  # held by another process: its lock now, left in place
+            return _unlink_as_before(path, "unknown", missing_ok)  # cannot lock here at all: as before
+        if own is None:
+            taken = number  # unlocked below: a module that keeps its handle open must not keep the lock
+        try:
+            by_name = os.lstat(path)
+        except FileNotFoundError:
+            if missing_ok:
+                return None
+            raise _missing(path) from None
+        if stat.S_ISLNK(by_name.st_mode):
+            return _unlink_as_before(path, "unknown", missing_ok)  # the module's lock goes through a link
+        by_fd = os.fstat(number)
+        if (by_name.st_dev, by_name.st_ino) == (by_fd.st_dev, by_fd.st_ino):
+            os.unlink(path)  # while holding it: a waiter on this inode will find the path moved on
+        return None  # else the path names another process's file now: left in place
+    finally:
+        if own is not None:
+            os.close(own)
+        elif taken is not None:
+            # Through the module's handle: once the file is unlinked (or the
+            # path names another), the lock excludes nobody, and a process
+            # waiting on this inode must wake, find the path moved on, and go.
+            try:
+                take(taken, fcntl.LOCK_UN)
+            except OSError:
+                pass
 
 
 def _pid_arg(pid):
