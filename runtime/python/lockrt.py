@@ -1144,28 +1144,43 @@ def lockf_verified(fd, cmd, len=0, start=0, whence=0, *, path, truncate=False):
     return _lock_verified(fcntl.lockf, fd, (cmd, len, start, whence), path, truncate)
 
 
+def _same_file(path, fd):
+    """"same", "other" (the path names another file, or a symlink: the
+    module's lock goes through a link), or "missing"."""
+    import stat
+    try:
+        by_name = os.lstat(path)
+    except FileNotFoundError:
+        return "missing"
+    if stat.S_ISLNK(by_name.st_mode):
+        return "link"
+    by_fd = os.fstat(fd)
+    return "same" if (by_name.st_dev, by_name.st_ino) == (by_fd.st_dev, by_fd.st_ino) else "other"
+
+
 def unlink_if_free(path, missing_ok=False, *, handle=None, lock="flock"):
     """``os.unlink(path)`` / ``os.remove(path)`` / ``pathlib.Path.unlink`` of a
     lock file the module locks with ``lock`` ("flock" or "lockf"): removed only
     while this process holds its lock (taken here without waiting, through
-    ``handle`` if that is still open) and the path still names the locked
-    file. A file another process holds is left in place and the call returns
-    as if it had removed it. A missing file raises FileNotFoundError as the
-    removal did (unless ``missing_ok``); anything this cannot lock (Windows, a
-    symlink, a file it may not open) is removed by name, as before."""
+    ``handle`` if that is still open on the file the path names, else through
+    a descriptor of its own) and the path still names the locked file. A file
+    another process holds is left in place and the call returns as if it had
+    removed it. A missing file raises FileNotFoundError as the removal did
+    (unless ``missing_ok``); anything this cannot lock (Windows, a symlink, a
+    file it may not open) is removed by name, as before."""
     if _WINDOWS:
         return _unlink_as_before(path, "unknown", missing_ok)
     import errno
     import fcntl
-    import stat
     take = fcntl.lockf if lock == "lockf" else fcntl.flock
     number = _descriptor(handle)
     if number is not None:
         try:
-            os.fstat(number)
+            if _same_file(path, number) != "same":
+                number = None  # not the file the path names: the handle is left as it is
         except OSError:
             number = None  # closed behind the handle's back
-    own = taken = None
+    own = None
     try:
         if number is None:
             flags = (os.O_RDWR if lock == "lockf" else os.O_RDONLY) | getattr(os, "O_NOFOLLOW", 0) \
@@ -1179,36 +1194,32 @@ def unlink_if_free(path, missing_ok=False, *, handle=None, lock="flock"):
             except OSError:
                 return _unlink_as_before(path, "unknown", missing_ok)  # a link, a directory, no access
         try:
-            take(number, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            take(number, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a no-op when the handle holds it already
         except OSError as exc:
             if exc.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
                 return None  # held by another process: its lock now, left in place
             return _unlink_as_before(path, "unknown", missing_ok)  # cannot lock here at all: as before
-        if own is None:
-            taken = number  # unlocked below: a module that keeps its handle open must not keep the lock
         try:
-            by_name = os.lstat(path)
-        except FileNotFoundError:
-            if missing_ok:
-                return None
-            raise _missing(path) from None
-        if stat.S_ISLNK(by_name.st_mode):
-            return _unlink_as_before(path, "unknown", missing_ok)  # the module's lock goes through a link
-        by_fd = os.fstat(number)
-        if (by_name.st_dev, by_name.st_ino) == (by_fd.st_dev, by_fd.st_ino):
-            os.unlink(path)  # while holding it: a waiter on this inode will find the path moved on
-        return None  # else the path names another process's file now: left in place
+            found = _same_file(path, number)
+            if found == "same":
+                os.unlink(path)  # while holding it: a waiter on this inode will find the path moved on
+            elif found == "link":
+                _unlink_as_before(path, "unknown", missing_ok)
+            elif found == "missing" and not missing_ok:
+                raise _missing(path)
+            return None  # "other": another process's file now, left in place
+        finally:
+            if own is None:
+                # Through the module's handle, on what is now an orphan: the
+                # lock excludes nobody any more, and a process waiting on this
+                # inode must wake, find the path moved on, and go.
+                try:
+                    take(number, fcntl.LOCK_UN)
+                except OSError:
+                    pass
     finally:
         if own is not None:
             os.close(own)
-        elif taken is not None:
-            # Through the module's handle: once the file is unlinked (or the
-            # path names another), the lock excludes nobody, and a process
-            # waiting on this inode must wake, find the path moved on, and go.
-            try:
-                take(taken, fcntl.LOCK_UN)
-            except OSError:
-                pass
 
 
 def _pid_arg(pid):

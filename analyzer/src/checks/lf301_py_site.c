@@ -9,17 +9,25 @@
 #include "lf_tree.h"
 #include "lf_util.h"
 
+static void free_edits(lf301_py_site *s);
+
 static lf301_py_site *declined(lf301_py_site *s, char *why) {
-    free(s->edits);
-    s->edits = NULL;
-    s->n_edits = 0;
+    free_edits(s);
     s->decline = why;
     return s;
 }
 
 static void push(lf301_py_site *s, TSNode call, const char *member, int method) {
     s->edits = lf_xrealloc(s->edits, (s->n_edits + 1) * sizeof *s->edits);
-    s->edits[s->n_edits++] = (lf301_py_edit){call, member, method};
+    s->edits[s->n_edits++] = (lf301_py_edit){call, member, method, NULL};
+}
+
+static void free_edits(lf301_py_site *s) {
+    for (size_t i = 0; i < s->n_edits; i++)
+        free(s->edits[i].args);
+    free(s->edits);
+    s->edits = NULL;
+    s->n_edits = 0;
 }
 
 /* Does the call pass keyword `kw`? */
@@ -252,6 +260,305 @@ static char *create_edits(lf_pylock *l, lf301_py_site *s, int32_t key) {
     return NULL;
 }
 
+/* ---- an flock'ed lock file removed by name ---- */
+
+/* The open a lock call's handle comes from, in a form the verified drop-in
+ * can open again after a removal: *path is its path argument, *truncate
+ * whether it truncates ("w", os.O_TRUNC). NULL, or a reason. */
+static char *reopenable(lf_pylock *l, TSNode open, unsigned line, TSNode *path, int *truncate) {
+    lf_pysem *m = l->m;
+    static const char *const os_open[] = {"os.open", NULL};
+    static const char *const opens[] = {"open", "io.open", NULL};
+    *truncate = 0;
+    *path = (TSNode){0};
+    if (ts_node_is_null(open))
+        return lf_xasprintf("the handle locked at line %u is not opened from a path in this module (a caller or "
+                            "a helper of another module opens it): an acquisition cannot open it again",
+                            line);
+    unsigned at = lf_py_line(m->src, open);
+    if (!lf_pylock_plain_args(open))
+        return lf_xasprintf("the open at line %u unpacks its arguments (`*args`, `**kwargs`)", at);
+    if (lf_pylock_callee_any(m, open, os_open)) {
+        TSNode flags = lf_pylock_arg(m, open, 1, "flags");
+        if (!lf_pylock_mentions(m, flags, "os.O_CREAT"))
+            return lf_xasprintf("the open at line %u does not create the lock file (no os.O_CREAT): once removed it "
+                                "could not be opened again the way the module opens it",
+                                at);
+        if (lf_pylock_mentions(m, flags, "os.O_EXCL"))
+            return lf_xasprintf("the open at line %u creates the lock file exclusively (os.O_EXCL): opening it "
+                                "again after a removal is not what the module does",
+                                at);
+        if (has_keyword(m, open, "dir_fd"))
+            return lf_xasprintf("the open at line %u is relative to a directory descriptor (`dir_fd=`)", at);
+        *truncate = lf_pylock_mentions(m, flags, "os.O_TRUNC");
+        *path = lf_pylock_arg(m, open, 0, "path");
+        return NULL;
+    }
+    TSNode mode;
+    if (lf_pylock_callee_any(m, open, opens)) {
+        if (has_keyword(m, open, "opener"))
+            return lf_xasprintf("the open at line %u passes its own `opener=`", at);
+        mode = lf_pylock_arg(m, open, 1, "mode");
+        *path = lf_pylock_arg(m, open, 0, "file");
+    } else {
+        mode = lf_pylock_arg(m, open, 0, "mode");
+        *path = lf_tree_field(lf_tree_unparen(lf_tree_field(open, "function")), "object");
+    }
+    mode = lf_tree_unparen(mode);
+    int w = !ts_node_is_null(mode) && lf_pylock_open_mode(m->src, mode, 'w', 0);
+    if (!w && (ts_node_is_null(mode) || !lf_pylock_open_mode(m->src, mode, 'a', 0)))
+        return lf_xasprintf("the open at line %u does not create the lock file (its mode is not \"w\" or \"a\"): "
+                            "once removed it could not be opened again the way the module opens it",
+                            at);
+    *truncate = w;
+    return NULL;
+}
+
+/* Is the method scope's first parameter spelled `self_name`? */
+static int first_param_is(lf_pysem *m, int32_t scope, const char *self_name) {
+    if (scope < 0 || m->scopes[scope].kind != LF_PYSCOPE_FUNCTION)
+        return 0;
+    TSNode params = lf_tree_field(m->scopes[scope].node, "parameters");
+    TSNode first = ts_node_named_child_count(params) ? ts_node_named_child(params, 0) : (TSNode){0};
+    if (lf_tree_is(first, "typed_parameter"))
+        first = ts_node_named_child(first, 0);
+    return lf_tree_is(first, "identifier") && lf_tree_text_eq(m->src, first, self_name);
+}
+
+/* Does one name or field, read at `from`, name the same object when written
+ * again at `at`: a name bound the same at both (no assignment in between),
+ * or `self.x` in two methods of one class that assigns x once (`once`; in
+ * __init__, say)? */
+static int leaf_nameable_at(lf_pylock *l, TSNode expr, TSNode from, TSNode at, int once) {
+    lf_pysem *m = l->m;
+    if (lf_tree_is(expr, "identifier")) {
+        const char *name = lf_pysem_intern(m, m->src->text + ts_node_start_byte(expr),
+                                           ts_node_end_byte(expr) - ts_node_start_byte(expr));
+        const lf_pybinding *a = lf_pysem_binding_at(m, lf_pysem_scope_of(m, from), name, ts_node_start_byte(from));
+        const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, at), name, ts_node_start_byte(at));
+        return a && a == b;
+    }
+    size_t writes = 0;
+    int32_t cls = lf_pylock_self_field(l, expr, &writes);
+    if (cls < 0 || (once && writes != 1))
+        return 0;
+    int32_t s_from = lf_pysem_scope_of(m, from), s_at = lf_pysem_scope_of(m, at);
+    if (s_from < 0 || s_at < 0 || m->scopes[s_from].cls < 0 || m->scopes[s_from].cls != m->scopes[s_at].cls)
+        return 0;
+    TSNode self = lf_tree_unparen(lf_tree_field(expr, "object"));
+    char *self_name = lf_tree_text(m->src, self);
+    int ok = first_param_is(m, s_at, self_name);
+    free(self_name);
+    return ok;
+}
+
+/* Does `expr` name the same value at `at` as at `from`: names and fields as
+ * leaf_nameable_at, string literals, and pure functions of them (str(P),
+ * os.fspath(P), os.path.join(D, "x.lock"), D / "x.lock", D + ".lock")? */
+static int nameable_at(lf_pylock *l, TSNode expr, TSNode from, TSNode at, int once) {
+    lf_pysem *m = l->m;
+    static const char *const pure[] = {"str", "os.fspath", "os.path.join", "os.path.abspath", "pathlib.Path", NULL};
+    LF_VEC(TSNode) todo = {0};
+    LF_VEC_PUSH(&todo, expr);
+    int ok = 1;
+    for (size_t budget = 64; ok && todo.len; budget--) {
+        TSNode n = lf_tree_unparen(todo.items[--todo.len]);
+        if (!budget) {
+            ok = 0;
+        } else if (lf_tree_is(n, "call")) {
+            ok = lf_pylock_callee_any(m, n, pure) && lf_pylock_plain_args(n);
+            TSNode args = lf_tree_field(n, "arguments");
+            for (uint32_t i = 0; ok && i < ts_node_named_child_count(args); i++)
+                if (!lf_tree_is(ts_node_named_child(args, i), "comment"))
+                    LF_VEC_PUSH(&todo, ts_node_named_child(args, i));
+        } else if (lf_tree_is(n, "binary_operator")) {
+            LF_VEC_PUSH(&todo, lf_tree_field(n, "left"));
+            LF_VEC_PUSH(&todo, lf_tree_field(n, "right"));
+        } else if (lf_tree_is(n, "string")) {
+            for (uint32_t i = 0; ok && i < ts_node_named_child_count(n); i++)
+                ok = !lf_tree_is(ts_node_named_child(n, i), "interpolation"); /* an f-string reads names */
+        } else {
+            ok = leaf_nameable_at(l, n, from, at, once);
+        }
+    }
+    LF_VEC_FREE(&todo);
+    return ok;
+}
+
+/* Is every handle this lock call can be given opened by `open` from `path`?
+ * The open is in the lock call's own function, or the handle is a field of
+ * self whose every value is None or an open of the same path. A handle a
+ * caller passes (a parameter) could come from any file. NULL, or a reason. */
+static int same_text(const lf_source *src, TSNode a, TSNode b) {
+    uint32_t la = ts_node_end_byte(a) - ts_node_start_byte(a), lb = ts_node_end_byte(b) - ts_node_start_byte(b);
+    return !ts_node_is_null(a) && !ts_node_is_null(b) && la == lb &&
+           !memcmp(src->text + ts_node_start_byte(a), src->text + ts_node_start_byte(b), la);
+}
+
+static char *one_open(lf_pylock *l, TSNode handle, TSNode open, TSNode path, int truncate, TSNode call) {
+    lf_pysem *m = l->m;
+    unsigned line = lf_py_line(m->src, call);
+    if (lf_pysem_scope_of(m, open) == lf_pysem_scope_of(m, call) && !lf_tree_is(handle, "attribute"))
+        return NULL;
+    TSNode values[16];
+    size_t n = lf_pylock_field_values(l, handle, values, 16);
+    if (!n)
+        return lf_xasprintf("the handle locked at line %u is opened elsewhere (a caller passes it, or a helper "
+                            "returns it): the fix cannot tell that every handle it is given comes from the lock "
+                            "file's path",
+                            line);
+    for (size_t i = 0; i < n; i++) {
+        TSNode v = lf_tree_unparen(values[i]);
+        if (lf_tree_is(v, "none"))
+            continue;
+        TSNode o = lf_pylock_handle_open(l, v), p = {0};
+        int trunc = 0;
+        char *why = ts_node_is_null(o) ? NULL : reopenable(l, o, line, &p, &trunc);
+        int same = !why && !ts_node_is_null(o) && trunc == truncate && same_text(m->src, p, path);
+        free(why);
+        if (!same)
+            return lf_xasprintf("the handle locked at line %u is a field of self that is also given another value "
+                                "(line %u) than an open of the lock file's path",
+                                line, lf_py_line(m->src, v));
+    }
+    return NULL;
+}
+
+/* `f.fileno()` -> `f`; else the handle itself. */
+static TSNode handle_object(lf_pysem *m, TSNode h) {
+    h = lf_tree_unparen(h);
+    if (!lf_tree_is(h, "call") || n_args(h) != 0)
+        return h;
+    TSNode fn = lf_tree_unparen(lf_tree_field(h, "function"));
+    if (lf_tree_is(fn, "attribute") && lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), "fileno"))
+        return lf_tree_unparen(lf_tree_field(fn, "object"));
+    return h;
+}
+
+/* One acquisition of the lock: the call, the handle object, and whether the
+ * handle is a file object (open(), Path.open()) rather than a descriptor. */
+typedef struct acquisition {
+    TSNode call, handle;
+    int file_object;
+} acquisition;
+
+/* Every flock/lockf of the lock file in the module becomes its verified
+ * drop-in; every removal of it, unlink_if_free. NULL, or a reason. */
+static char *flock_edits(lf_pylock *l, lf301_py_site *s, int32_t key) {
+    lf_pysem *m = l->m;
+    static const char *const flock[] = {"fcntl.flock", NULL};
+    static const char *const lockf[] = {"fcntl.lockf", NULL};
+    static const char *const os_open[] = {"os.open", NULL};
+    const lf_pylock_key *k = &l->keys[key];
+    if (k->flags & LF_LOCK_HELPER)
+        return lf_xstrdup("the lock file is locked through a lock class (filelock, portalocker, fasteners, ...): "
+                          "its acquisitions cannot be made to check that the path still names what they locked");
+    LF_VEC(acquisition) acq = {0};
+    int flocks = 0, lockfs = 0;
+    char *why = NULL;
+    for (size_t i = 0; i < m->n_calls && !why; i++) {
+        TSNode call = m->calls[i].node, h;
+        int unlock = 0;
+        if (lf_pylock_lock_call(m, call, &h, &unlock) != LF_LOCK_FLOCK || ts_node_is_null(h) || unlock)
+            continue;
+        TSNode p = lf_pylock_handle_path(l, h);
+        if (ts_node_is_null(p))
+            continue;
+        lf_pkey pk = lf_pylock_key_of(l, p);
+        if (lf_pylock_find(l, &pk) != key)
+            continue;
+        unsigned line = lf_py_line(m->src, call);
+        TSNode open = lf_pylock_handle_open(l, h);
+        acquisition a = {call, handle_object(m, h), !ts_node_is_null(open) && !lf_pylock_callee_any(m, open, os_open)};
+        int verified_flock = lf_pylock_lockrt_call(m, call, "flock_verified");
+        int verified_lockf = lf_pylock_lockrt_call(m, call, "lockf_verified");
+        int is_flock = verified_flock || (!verified_lockf && lf_pylock_callee_any(m, call, flock));
+        int is_lockf = verified_lockf || (!verified_flock && lf_pylock_callee_any(m, call, lockf));
+        if (!is_flock && !is_lockf) {
+            why = lf_xasprintf("the lock is taken at line %u by fcntl.fcntl or portalocker.lock: the drop-ins verify "
+                               "fcntl.flock and fcntl.lockf",
+                               line);
+            break;
+        }
+        flocks += is_flock;
+        lockfs += is_lockf;
+        LF_VEC_PUSH(&acq, a);
+        if (verified_flock || verified_lockf)
+            continue; /* swapped already */
+        if (!lf_pylock_plain_args(call)) {
+            why = lf_xasprintf("the lock call at line %u unpacks its arguments (`*args`, `**kwargs`)", line);
+            break;
+        }
+        TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+        if (!lf_tree_is(fn, "identifier") && !lf_tree_is(fn, "attribute")) {
+            why = lf_xasprintf("the lock call at line %u is through an expression the fix would not rewrite", line);
+            break;
+        }
+        TSNode path;
+        int truncate;
+        why = reopenable(l, open, line, &path, &truncate);
+        if (!why)
+            why = one_open(l, a.handle, open, path, truncate, call);
+        if (why)
+            break;
+        if (!nameable_at(l, path, open, call, 1)) {
+            char *p_text = lf_py_short(m->src, path);
+            why = lf_xasprintf("the lock file's path at line %u (`%s`) is neither a name bound the same at the lock "
+                               "call on line %u nor a field of self assigned once: the acquisition could not name "
+                               "it again to check it",
+                               lf_py_line(m->src, open), p_text, line);
+            free(p_text);
+            break;
+        }
+        push(s, call, is_flock ? "flock_verified" : "lockf_verified", 0);
+        s->edits[s->n_edits - 1].args =
+            lf_xasprintf(", path=%.*s%s", (int)(ts_node_end_byte(path) - ts_node_start_byte(path)),
+                         m->src->text + ts_node_start_byte(path), truncate ? ", truncate=True" : "");
+    }
+    if (!why && !acq.len)
+        why = lf_xstrdup("no fcntl.flock or fcntl.lockf of the lock file is in this module (a caller, a helper of "
+                         "another module or a lock class locks it): there is no acquisition to make check the path");
+    if (!why && flocks && lockfs)
+        why = lf_xstrdup("the lock file is locked with both flock and lockf, two locks that do not exclude each "
+                         "other");
+    /* Every removal of it: one taken by a process that does not hold the lock
+     * would bring the bug back. */
+    for (size_t i = 0; i < l->n_events && !why; i++) {
+        const lf_pylock_event *e = &l->events[i];
+        if (e->kind != LF_PYEV_REMOVE || e->key != key)
+            continue;
+        unsigned line = lf_py_line(m->src, e->node);
+        if (e->via_helper && e->param < 0)
+            continue; /* `self.release()`: the helper's own removal of the same lock is rewritten */
+        if (e->via_helper) {
+            why = lf_xasprintf("the lock file is removed at line %u through one of the module's helpers, which its "
+                               "other callers share",
+                               line);
+            break;
+        }
+        size_t before = s->n_edits;
+        why = removal_edit(l, s, e->node, "unlink_if_free");
+        if (why || s->n_edits == before)
+            break;
+        /* The module's handle, where it still names it at the removal: a
+         * removal before the unlock then takes the lock the module holds. */
+        const char *handle = NULL;
+        TSNode hn = {0};
+        for (size_t j = 0; j < acq.len && !handle; j++)
+            if (acq.items[j].file_object && nameable_at(l, acq.items[j].handle, acq.items[j].call, e->node, 0)) {
+                hn = acq.items[j].handle;
+                handle = "";
+            }
+        char *h_arg = handle ? lf_xasprintf(", handle=%.*s", (int)(ts_node_end_byte(hn) - ts_node_start_byte(hn)),
+                                            m->src->text + ts_node_start_byte(hn))
+                             : lf_xstrdup("");
+        s->edits[s->n_edits - 1].args = lf_xasprintf("%s%s", h_arg, lockfs ? ", lock=\"lockf\"" : "");
+        free(h_arg);
+    }
+    LF_VEC_FREE(&acq);
+    return why;
+}
+
 /* Would `lockrt.x` at the call name the module-level import of the binding
  * (there, or the one the fix adds)? */
 static int lockrt_free_at(lf_pysem *m, TSNode call) {
@@ -268,9 +575,16 @@ static int lockrt_free_at(lf_pysem *m, TSNode call) {
 lf301_py_site *lf301_py_site_make(lf_pylock *l, const lf_pylock_event *ev, int release) {
     lf301_py_site *s = lf_xcalloc(1, sizeof *s);
     const lf_pylock_key *k = &l->keys[ev->key];
-    if (k->flags & LF_LOCK_FLOCK)
-        return declined(s, lf_xstrdup("the lock file is locked with flock/lockf: removing it at all is the bug, "
-                                      "and a rewrite that stops removing it changes the module's protocol"));
+    if (k->flags & LF_LOCK_FLOCK) {
+        s->flocked = 1;
+        char *why = flock_edits(l, s, ev->key);
+        for (size_t i = 0; i < s->n_edits && !why; i++)
+            if (!lockrt_free_at(l->m, s->edits[i].call))
+                why = lf_xasprintf("the name `lockrt` is bound to something other than the vendored binding at "
+                                   "line %u",
+                                   lf_py_line(l->m->src, s->edits[i].call));
+        return why ? declined(s, why) : s;
+    }
     if (ev->via_helper)
         return declined(s, lf_xstrdup(release ? "the release goes through one of the module's helpers, which its "
                                                 "other callers share"
@@ -302,6 +616,6 @@ void lf301_py_site_free(void *site) {
     if (!s)
         return;
     free(s->decline);
-    free(s->edits);
+    free_edits(s);
     free(s);
 }

@@ -21,7 +21,21 @@
  * rename onto it: declined). Declined with the reason: a stale takeover (the
  * breaker created nothing there; binding a removal to what was judged is
  * lockrt.cjs's, not built for Python), a release through a helper, a lock
- * directory or link, an flock'ed lock, a create the module does not make. */
+ * directory or link, a create the module does not make.
+ *
+ * A lock file the module locks with fcntl.flock or fcntl.lockf and removes
+ * by name (the removal is the bug: a waiter on the removed inode and a
+ * newcomer on a fresh file both hold it) takes another shape: every lock
+ * call of it in the module, and every removal:
+ *
+ *     fcntl.flock(f.fileno(), fcntl.LOCK_EX)  ->  lockrt.flock_verified(f.fileno(), fcntl.LOCK_EX, path=P)
+ *     fcntl.lockf(fd, fcntl.LOCK_EX)          ->  lockrt.lockf_verified(fd, fcntl.LOCK_EX, path=P)
+ *     os.remove(P)                            ->  lockrt.unlink_if_free(P[, handle=f][, lock="lockf"])
+ *
+ * where P is the path the handle was opened from, named again at the lock
+ * call (a name bound the same there, or a field of self assigned once). The
+ * acquisitions then lock what P names after a removal, and only a holder
+ * removes it; the file, its bytes and when it is removed stay the same. */
 #ifndef LF301_PY_SITE_H
 #define LF301_PY_SITE_H
 
@@ -33,13 +47,15 @@
 /* One call the fix rewrites to a member of the vendored lockrt binding. */
 typedef struct lf301_py_edit {
     TSNode call;
-    const char *member; /* open_exclusive, open_exclusive_file, unlink_owned */
+    const char *member; /* open_exclusive, open_exclusive_file, unlink_owned, flock_verified, ... */
     int method;         /* 1: `P.unlink(...)` becomes `lockrt.unlink_owned(P, ...)`; 0: the callee is swapped */
+    char *args;         /* keyword arguments added after the call's own (", path=P"; malloc'd), or NULL */
 } lf301_py_edit;
 
 typedef struct lf301_py_site {
     char *decline;          /* why the rewrite does not apply (malloc'd), or NULL */
     int takeover;           /* a stale takeover bound to its judgements (else a holder's release) */
+    int flocked;            /* an flock'ed lock file: verified acquisitions, removal by a holder only */
     lf301_py_edit *edits;   /* the creates, then the release (malloc'd) */
     size_t n_edits;
 } lf301_py_site;

@@ -30,7 +30,7 @@
 /* `P.unlink(args)` -> `lockrt.unlink_owned(P, args)` (`P.stat()` ->
  * `lockrt.stat_judged(P)`, ...): the receiver's and the arguments' own text,
  * in their order (each evaluated once, as before). */
-static char *method_call(const lf_source *src, TSNode call, const char *member) {
+static char *method_call(const lf_source *src, TSNode call, const char *member, const char *extra) {
     TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
     TSNode recv = lf_tree_field(fn, "object");
     TSNode args = lf_tree_field(call, "arguments");
@@ -45,9 +45,22 @@ static char *method_call(const lf_source *src, TSNode call, const char *member) 
         ae = ts_node_end_byte(a);
     }
     if (as == UINT32_MAX)
-        return lf_xasprintf("lockrt.%s(%.*s)", member, (int)(re - rs), src->text + rs);
-    return lf_xasprintf("lockrt.%s(%.*s, %.*s)", member, (int)(re - rs), src->text + rs, (int)(ae - as),
-                        src->text + as);
+        return lf_xasprintf("lockrt.%s(%.*s%s)", member, (int)(re - rs), src->text + rs, extra);
+    return lf_xasprintf("lockrt.%s(%.*s, %.*s%s)", member, (int)(re - rs), src->text + rs, (int)(ae - as),
+                        src->text + as, extra);
+}
+
+/* Where keyword arguments go in a call: right after its last argument
+ * (before a trailing comma or comment, so `f(a,)` stays valid). */
+static uint32_t after_last_argument(TSNode call) {
+    TSNode args = lf_tree_field(call, "arguments");
+    uint32_t at = ts_node_start_byte(args) + 1;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (!lf_tree_is(a, "comment"))
+            at = ts_node_end_byte(a);
+    }
+    return at;
 }
 
 void lf301_py_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
@@ -65,7 +78,7 @@ void lf301_py_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
         for (size_t k = 0; k < s->n_edits; k++) {
             const lf301_py_edit *e = &s->edits[k];
             if (e->method) {
-                char *text = method_call(ctx->src, e->call, e->member);
+                char *text = method_call(ctx->src, e->call, e->member, e->args ? e->args : "");
                 lf_fix_add_edit(fix, ts_node_start_byte(e->call), ts_node_end_byte(e->call), text);
                 free(text);
             } else {
@@ -73,12 +86,20 @@ void lf301_py_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
                 char *text = lf_xasprintf("lockrt.%s", e->member);
                 lf_fix_add_edit(fix, ts_node_start_byte(fn), ts_node_end_byte(fn), text);
                 free(text);
+                if (e->args && *e->args) {
+                    uint32_t at = after_last_argument(e->call);
+                    lf_fix_add_edit(fix, at, at, e->args);
+                }
             }
         }
         if (*import_line)
             lf_fix_add_import(fix, lf_vendor_python_import_at(m), import_line);
         lf_vendor_attach(fix, &plan);
-        fix->title = lf_xstrdup(s->takeover
+        fix->title = lf_xstrdup(s->flocked
+                                    ? "remove the flock'ed lock file only while holding it, and lock what the path "
+                                      "names after a removal (vendored lockrt.py: each lock call checks the path "
+                                      "still names the file it locked, the removal takes the lock first)"
+                                : s->takeover
                                     ? "take over the lock only while it is the file that was judged stale "
                                       "(vendored lockrt.py: the stat or read is unchanged and remembers what it "
                                       "judged, the removal is bound to it)"

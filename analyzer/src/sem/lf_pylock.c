@@ -673,8 +673,18 @@ static TSNode first_call_argument(lf_pylock *l, const lf_pybinding *param) {
     return lf_pylock_param_args(l, param, &a, 1) ? a : (TSNode){0};
 }
 
+static TSNode handle_trace(lf_pylock *l, TSNode h, TSNode *opened);
+
 static TSNode handle_path(lf_pylock *l, TSNode h) {
+    TSNode opened;
+    return handle_trace(l, h, &opened);
+}
+
+/* handle_path, and *opened: the open call the path was read off (null when
+ * there is none). */
+static TSNode handle_trace(lf_pylock *l, TSNode h, TSNode *opened) {
     lf_pysem *m = l->m;
+    *opened = (TSNode){0};
     int param_hops = 0;
     TSNode e = lf_tree_unparen(h);
     for (size_t hops = 0; hops <= m->n_bindings + 1 && !ts_node_is_null(e); hops++) {
@@ -690,12 +700,13 @@ static TSNode handle_path(lf_pylock *l, TSNode h) {
                     e = lf_pylock_arg(m, e, 0, "fd");
                     continue;
                 }
+                *opened = e;
                 return lf_pylock_arg(m, e, 0, "file");
             }
-            if (q && !strcmp(q, "pathlib.Path.open"))
+            if ((q && !strcmp(q, "pathlib.Path.open")) || pathlike_method(m, e, "open") || pathlike_open_mode(m, e)) {
+                *opened = e;
                 return receiver(e);
-            if (pathlike_method(m, e, "open") || pathlike_open_mode(m, e))
-                return receiver(e);
+            }
             /* A handle one of the module's functions opens and returns. */
             int skip = 0;
             int32_t f = lf_pylock_local_callee(l, e, &skip);
@@ -746,6 +757,12 @@ static TSNode handle_path(lf_pylock *l, TSNode h) {
 }
 
 TSNode lf_pylock_handle_path(lf_pylock *l, TSNode handle) { return handle_path(l, handle); }
+
+TSNode lf_pylock_handle_open(lf_pylock *l, TSNode handle) {
+    TSNode opened;
+    handle_trace(l, handle, &opened);
+    return opened;
+}
 
 /* ---- what a call does ---- */
 
@@ -974,6 +991,44 @@ static unsigned lock_call(lf_pysem *m, TSNode call, TSNode *handle, int *unlock)
         return LF_LOCK_FLOCK;
     }
     return 0;
+}
+
+size_t lf_pylock_field_values(lf_pylock *l, TSNode expr, TSNode *out, size_t max) {
+    size_t writes = 0, n = 0;
+    int32_t cls = lf_pylock_self_field(l, expr, &writes);
+    if (cls < 0)
+        return 0;
+    const char *name = lf_pysem_intern_node(l->m, lf_tree_field(lf_tree_unparen(expr), "attribute"));
+    for (size_t i = 0; i < l->in->fields.len && n < max; i++)
+        if (l->in->fields.items[i].cls == cls && l->in->fields.items[i].name == name)
+            out[n++] = l->in->fields.items[i].value;
+    return n;
+}
+
+int32_t lf_pylock_self_field(lf_pylock *l, TSNode expr, size_t *writes) {
+    lf_pysem *m = l->m;
+    *writes = 0;
+    expr = lf_tree_unparen(expr);
+    if (!lf_tree_is(expr, "attribute"))
+        return -1;
+    int32_t cls = self_class(m, lf_tree_unparen(lf_tree_field(expr, "object")));
+    TSNode attr = lf_tree_field(expr, "attribute");
+    if (cls < 0 || !lf_tree_is(attr, "identifier"))
+        return -1;
+    const char *name = lf_pysem_intern_node(m, attr);
+    cls = field_owner(l, cls, name);
+    for (size_t i = 0; i < l->in->fields.len; i++)
+        *writes += l->in->fields.items[i].cls == cls && l->in->fields.items[i].name == name;
+    return cls;
+}
+
+unsigned lf_pylock_lock_call(lf_pysem *m, TSNode call, TSNode *handle, int *unlock) {
+    *handle = (TSNode){0};
+    return lock_call(m, call, handle, unlock);
+}
+
+int lf_pylock_mentions(lf_pysem *m, TSNode expr, const char *qualname) {
+    return !ts_node_is_null(expr) && mentions_qualname(m, expr, qualname);
 }
 
 /* Does the expression hold a call of one of `names` (this process's pid:

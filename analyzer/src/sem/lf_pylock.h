@@ -157,6 +157,22 @@ int lf_pylock_key_same(const lf_pylock *l, const lf_pkey *a, const lf_pkey *b);
 /* The path a file handle or descriptor was opened from (`f` from
  * `with open(P) as f`, `fd = os.open(P)`, `open(P)` itself), or null. */
 TSNode lf_pylock_handle_path(lf_pylock *l, TSNode handle);
+/* The open call (`open(P, "a+")`, `os.open(P, ...)`, `P.open()`) a handle
+ * traces back to, as lf_pylock_handle_path follows it; null when none. */
+TSNode lf_pylock_handle_open(lf_pylock *l, TSNode handle);
+/* An OS lock call (fcntl.flock/lockf/fcntl(F_SETLK*), msvcrt.locking,
+ * portalocker.lock): its kind (LF_LOCK_FLOCK or LF_LOCK_MSVCRT, 0 when it is
+ * none), *handle = what it locks, *unlock = 1 for a release. */
+unsigned lf_pylock_lock_call(lf_pysem *m, TSNode call, TSNode *handle, int *unlock);
+/* `self.x` in a method: the class that assigns field x (the method's, or a
+ * base's), and *writes = how many assignments of it that class makes; -1 when
+ * the expression is not a field of self. */
+int32_t lf_pylock_self_field(lf_pylock *l, TSNode expr, size_t *writes);
+/* The values assigned to that field in that class (at most max). */
+size_t lf_pylock_field_values(lf_pylock *l, TSNode expr, TSNode *out, size_t max);
+/* Does the expression name `qualname` (`os.O_TRUNC`), alone or combined with
+ * `|`, through local names? */
+int lf_pylock_mentions(lf_pysem *m, TSNode expr, const char *qualname);
 /* The path expression a key names, for messages: an EXPR key's expression,
  * what the function of a CALL key returns (`STATE / "server.pid"` for
  * `_pid_file()`); null for fields and parameters. */

@@ -728,13 +728,14 @@ const char *lf_pysem_lockrt_member(const char *q) {
  * for a create or a judgement (fixes/lf301_py_release.c) do what the call they
  * replace does, and return what it returns: the model names them by that
  * call, so every rule reads a patched module as it read the original (its
- * creates still make locks, its ages are still ages). Removals are not mapped:
+ * creates still make locks, its ages are still ages, its flocks still lock). Removals are not mapped:
  * an identity-bound removal is what the fix is for. */
 static const char *lockrt_stand_in(lf_pysem *m, const char *q) {
     static const char *const k_stand_ins[][2] = {
         {"open_exclusive", "os.open"},           {"open_exclusive_file", "open"}, {"stat_judged", "os.stat"},
         {"lstat_judged", "os.lstat"},            {"getmtime_judged", "os.path.getmtime"},
         {"getctime_judged", "os.path.getctime"}, {"open_judged", "open"}, {"exists_judged", "os.path.exists"},
+        {"flock_verified", "fcntl.flock"},       {"lockf_verified", "fcntl.lockf"},
     };
     const char *member = lf_pysem_lockrt_member(q);
     if (!member)

@@ -73,9 +73,25 @@ WAITER = """
 """
 
 
+# A holder that removes the file while it still holds it, then closes: the
+# order unlink_if_free gives a release. What happens to a waiter then depends
+# only on its own lock call, with no race left in the test.
+HOLDER_REMOVING = """
+    import fcntl, os, sys
+    path = sys.argv[1]
+    f = open(path, "a+")
+    fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+    print("held", os.fstat(f.fileno()).st_ino, flush=True)
+    sys.stdin.readline()
+    os.remove(path)
+    f.close()
+    print("released", flush=True)
+"""
+
+
 def waiter_after_removal(tmp_path, lr, form):
     path = tmp_path / "job.lock"
-    holder = spawn(HOLDER, path)
+    holder = spawn(HOLDER_REMOVING, path)
     expect(holder, "held")
     waiter = spawn(WAITER, os.path.dirname(lr.__file__), path, form)
     expect(waiter, "opened")
@@ -173,10 +189,9 @@ def test_unlink_if_free_through_the_held_handle(tmp_path, lr):
     lr.unlink_if_free(path, handle=f)
     assert not path.exists()
     # ... and the handle no longer holds it: a process waiting on the inode goes on
-    g = open(f"/proc/self/fd/{f.fileno()}", "a") if os.path.exists("/proc/self/fd") else None
-    if g is not None:
-        fcntl.flock(g, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        g.close()
+    g = open(f"/proc/self/fd/{f.fileno()}", "a")
+    fcntl.flock(g, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    g.close()
     f.close()
     closed = open(path, "a+")
     closed.close()
@@ -189,10 +204,19 @@ def test_unlink_if_free_leaves_a_file_the_path_names_now(tmp_path, lr):
     f = open(path, "a+")
     fcntl.flock(f, fcntl.LOCK_EX)
     os.unlink(path)
-    path.write_text("successor")
+    holder = spawn(HOLDER.replace("os.remove(path)", "pass"), path)  # a successor's lock at the path
+    ino = int(expect(holder, "held")[0])
     lr.unlink_if_free(path, handle=f)
-    assert path.read_text() == "successor"
+    assert os.stat(path).st_ino == ino
+    # the module's own handle is left as it was: still locked
+    g = open(f"/proc/self/fd/{f.fileno()}", "a")
+    with pytest.raises(BlockingIOError):
+        fcntl.flock(g, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    g.close()
     f.close()
+    holder.stdin.write("\n")
+    holder.stdin.flush()
+    holder.wait(10)
 
 
 def test_unlink_if_free_removes_a_symlink_by_name_as_before(tmp_path, lr):
