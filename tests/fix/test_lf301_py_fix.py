@@ -281,8 +281,10 @@ def test_takeover_contention_through_the_module(tmp_path, capsys):
 # with `with PidFile(path):` (a blocking flock), notes whether another process
 # is inside, and leaves (close, then remove by name). As written, a process
 # waiting on the file when a holder removes it gets the lock on the removed
-# inode while a newcomer locks a fresh file: two holders at once, and the
-# removal of a file another process removed already raises. Patched, neither.
+# inode while a newcomer locks a fresh file: two holders at once. Patched,
+# never. Either way a removal can find the file gone (another process took,
+# used and removed it between this one's close and its removal) and raise
+# FileNotFoundError as os.remove does: counted, not asserted.
 FLOCK_CONTENDER = r"""
 import os, sys, time
 sys.path.insert(0, sys.argv[1])
@@ -333,4 +335,4 @@ def test_flocked_pidfile_contention_through_the_module(tmp_path, capsys):
     with capsys.disabled():
         print("\nLF301 flock'ed pid file contention (python, 6 x 60): two holders at once %d times and %d removals "
               "of a file already removed as written; %d and %d patched" % (before + after))
-    assert after == (0, 0)
+    assert after[0] == 0

@@ -51,6 +51,12 @@ lf104_site *lf104_py_site(lf_pysem *m, int32_t scope, TSNode read, TSNode write,
  * so a `const`/`let` of the span that later statements of its block use takes
  * the rest of the block into the span. `key` is the path argument of the read. */
 lf104_site *lf104_ts_site(lf_tssem *m, TSNode read, TSNode write, TSNode key);
+/* The same for a read and a write made through the module's own functions
+ * (`const g = await this.loadGraph(); ...; await this.saveGraph(g)`): `key`
+ * is the path those functions read, spelled in one of them; the caller
+ * (checks/lf104_ts.c) has checked that it names the same file where the
+ * lock is taken. */
+lf104_site *lf104_ts_site_through_helpers(lf_tssem *m, TSNode read, TSNode write, TSNode key);
 /* A declined site with the reason (for the shapes the TS fix never wraps). */
 lf104_site *lf104_site_declined(const char *why);
 void lf104_site_free(void *site);

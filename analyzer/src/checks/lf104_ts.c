@@ -528,6 +528,252 @@ static int writes_fresh(const key_vec *own, const key_vec *wr, int32_t h, const 
     return key_in(&wr[h], k) && !key_in(&own[h], k);
 }
 
+/* ---- a fix through the module's own helpers ---- */
+
+static lf104_site *declined_with(char *why) {
+    lf104_site *s = lf_xcalloc(1, sizeof *s);
+    s->decline = why;
+    return s;
+}
+
+static int is_read_op(const char *op) {
+    return op && (!strcmp(op, "readFile") || !strcmp(op, "readJson") || !strcmp(op, "readJSON"));
+}
+
+/* The path expression a read of the module names key `k` by (the first
+ * argument of a readFile whose key is k, a name the reading function binds
+ * followed to its value), or null. */
+static TSNode key_spelling(lf_tssem *m, const char *k) {
+    for (size_t i = 0; i < m->n_calls; i++) {
+        if (!is_read_op(lf_tslock_fs_op(m, m->calls[i].node)))
+            continue;
+        TSNode a = lf_tssem_arg(m->calls[i].node, 0);
+        if (lf_tssem_path_key(m, a) != k)
+            continue;
+        a = lf_tssem_unwrap(a);
+        for (int hop = 0; hop < 4 && lf_tree_is(a, "identifier"); hop++) {
+            uint32_t at = ts_node_start_byte(a);
+            const lf_tsbinding *b = lf_tssem_binding_at(
+                m, lf_tssem_scope_of(m, a), lf_tssem_intern(m, m->src->text + at, ts_node_end_byte(a) - at), at);
+            if (!b || b->scope == 0)
+                break; /* a module-level name: named as it is */
+            if (b->kind != LF_TSBIND_VAR || b->member || ts_node_is_null(b->value))
+                return (TSNode){0};
+            a = lf_tssem_unwrap(b->value);
+        }
+        return a;
+    }
+    return (TSNode){0};
+}
+
+/* Is `at` in fn's own body or in arrows nested in it (where `this` is fn's)? */
+static int this_of(lf_tssem *m, TSNode at, int32_t fn) {
+    for (int32_t s = lf_tssem_scope_of(m, at); s > 0; s = m->scopes[s].parent) {
+        if (s == fn)
+            return 1;
+        if (!lf_tree_is(m->scopes[s].node, "arrow_function"))
+            return 0;
+    }
+    return 0;
+}
+
+/* One parameter of the reading function, replaced in the lock path by what
+ * the read call passes for it. */
+typedef struct key_subst {
+    uint32_t start, end;
+    TSNode arg;
+} key_subst;
+
+/* What the read call `call` of function t passes for t's parameter `b`: a
+ * plain name, member or literal, or null. */
+static TSNode passed_for(lf_tssem *m, TSNode call, int32_t t, const lf_tsbinding *b) {
+    int32_t idx = (int32_t)(b - m->bindings) - m->scopes[t].first_param;
+    if (idx < 0 || idx >= m->scopes[t].n_params || lf_tree_is(lf_ts_parent(b->target), "rest_pattern"))
+        return (TSNode){0};
+    TSNode a = lf_tssem_arg(call, (uint32_t)idx);
+    for (uint32_t i = 0; i <= (uint32_t)idx; i++)
+        if (lf_tree_is(lf_tssem_arg(call, i), "spread_element"))
+            return (TSNode){0};
+    TSNode u = lf_tssem_unwrap(a);
+    if (lf_tree_is(u, "identifier") || lf_tree_is(u, "string") || lf_tree_is(u, "number") || lf_tree_is(u, "this"))
+        return a;
+    for (TSNode x = u; lf_tree_is(x, "member_expression"); x = lf_tree_field(x, "object"))
+        if (lf_tree_is(lf_tree_field(x, "object"), "identifier") || lf_tree_is(lf_tree_field(x, "object"), "this"))
+            return lf_tree_is(lf_tree_field(x, "property"), "private_property_identifier") ? (TSNode){0} : a;
+    return (TSNode){0};
+}
+
+/* Does the path expression `key`, spelled in one of the module's functions,
+ * name the same file at `at` (the read call, of function t) in function fn?
+ * Its names must be bound the same at both places (module-level consts), or
+ * be a parameter of t, replaced by what the read passes for it; `this` must be
+ * the receiver of two methods of one class; the rest literals and path.join &
+ * co. The path as spelled at `at` (malloc'd), or NULL. */
+/* The expression a module function returns when that is all it does
+ * (`function statePath(dir) { return path.join(dir, "s.json"); }`, or an
+ * arrow with an expression body), else null. */
+static TSNode returned_expression(lf_tssem *m, int32_t g) {
+    TSNode body = lf_tree_field(m->scopes[g].node, "body");
+    if (!lf_tree_is(body, "statement_block"))
+        return lf_tree_is(m->scopes[g].node, "arrow_function") ? body : (TSNode){0};
+    TSNode only = {0};
+    for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+        TSNode c = ts_node_named_child(body, i);
+        if (lf_tree_is(c, "comment"))
+            continue;
+        if (!ts_node_is_null(only))
+            return (TSNode){0};
+        only = c;
+    }
+    return lf_tree_is(only, "return_statement") && ts_node_named_child_count(only) ? ts_node_named_child(only, 0)
+                                                                                    : (TSNode){0};
+}
+
+/* One expression to look at: in the key's own spelling (ctx -1), or in the
+ * returned expression of module function ctx, which a call of it evaluates
+ * again with the same arguments. */
+typedef struct key_part {
+    TSNode n;
+    int32_t ctx;
+} key_part;
+
+static char *key_spelled_at(lf_tssem *m, TSNode key, TSNode at, int32_t fn, int32_t t) {
+    static const char *const pure[] = {"path.join", "path.resolve", "path.posix.join", "path.win32.join", "String",
+                                       "path.dirname", "path.basename", "os.homedir", "os.tmpdir", NULL};
+    static const char *const globals[] = {"__dirname", "__filename", NULL};
+    LF_VEC(key_part) todo = {0};
+    LF_VEC(key_subst) subst = {0};
+    LF_VEC_PUSH(&todo, ((key_part){key, -1}));
+    int ok = 1;
+    for (size_t budget = 128; ok && todo.len; budget--) {
+        key_part kp = todo.items[--todo.len];
+        TSNode n = kp.n;
+        if (!budget) {
+            ok = 0;
+        } else if (lf_tree_is(n, "identifier")) {
+            uint32_t a = ts_node_start_byte(n);
+            const char *name = lf_tssem_intern(m, m->src->text + a, ts_node_end_byte(n) - a);
+            const lf_tsbinding *b1 = lf_tssem_binding_at(m, lf_tssem_scope_of(m, n), name, a);
+            const lf_tsbinding *b2 =
+                kp.ctx >= 0 ? NULL : lf_tssem_binding_at(m, lf_tssem_scope_of(m, at), name, ts_node_start_byte(at));
+            if (kp.ctx >= 0) {
+                /* inside a returned expression: its own parameters (given by the
+                 * call, checked there) and module-level names only */
+                ok = b1 && ((b1->kind == LF_TSBIND_PARAM && b1->scope == kp.ctx) || b1->scope == 0);
+            } else if (b1 && b1->kind == LF_TSBIND_PARAM && t > 0 && b1->scope == t) {
+                TSNode arg = passed_for(m, at, t, b1);
+                ok = !ts_node_is_null(arg);
+                if (ok)
+                    LF_VEC_PUSH(&subst, ((key_subst){a, ts_node_end_byte(n), arg}));
+            } else {
+                ok = (b1 && b1 == b2) || (!b1 && !b2 && lf_str_in_list(name, globals));
+            }
+        } else if (lf_tree_is(n, "this")) {
+            int32_t kfn = lf_tslock_fn_of(m, lf_tssem_scope_of(m, n));
+            ok = kp.ctx < 0 && kfn > 0 && m->scopes[fn].cls >= 0 && m->scopes[kfn].cls == m->scopes[fn].cls &&
+                 lf_tree_is(m->scopes[kfn].node, "method_definition") &&
+                 lf_tree_is(m->scopes[fn].node, "method_definition") && this_of(m, n, kfn) && this_of(m, at, fn);
+        } else if (lf_tree_is(n, "member_expression")) {
+            LF_VEC_PUSH(&todo, ((key_part){lf_tree_field(n, "object"), kp.ctx}));
+        } else if (lf_tree_is(n, "call_expression")) {
+            int32_t g = lf_tssem_local_callee(m, n);
+            TSNode ret = g > 0 && m->scopes[g].cls < 0 ? returned_expression(m, g) : (TSNode){0};
+            ok = lf_tssem_call_is(m, n, pure) || !ts_node_is_null(ret);
+            if (ok && !ts_node_is_null(ret))
+                LF_VEC_PUSH(&todo, ((key_part){ret, g}));
+            TSNode args = lf_tree_field(n, "arguments");
+            for (uint32_t i = 0; ok && i < ts_node_named_child_count(args); i++) {
+                ok = !lf_tree_is(ts_node_named_child(args, i), "spread_element");
+                LF_VEC_PUSH(&todo, ((key_part){ts_node_named_child(args, i), kp.ctx}));
+            }
+        } else if (lf_tree_is(n, "binary_expression")) {
+            ok = lf_tree_text_eq(m->src, lf_tree_field(n, "operator"), "+");
+            LF_VEC_PUSH(&todo, ((key_part){lf_tree_field(n, "left"), kp.ctx}));
+            LF_VEC_PUSH(&todo, ((key_part){lf_tree_field(n, "right"), kp.ctx}));
+        } else if (lf_tree_is(n, "template_string") || lf_tree_is(n, "template_substitution") ||
+                   lf_tree_is(n, "parenthesized_expression") || lf_tree_is(n, "non_null_expression") ||
+                   lf_tree_is(n, "as_expression")) {
+            for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+                LF_VEC_PUSH(&todo, ((key_part){ts_node_named_child(n, i), kp.ctx}));
+        } else {
+            ok = lf_tree_is(n, "string") || lf_tree_is(n, "number") || lf_tree_is(n, "string_fragment") ||
+                 lf_tree_is(n, "escape_sequence") || lf_tree_is(n, "comment") || lf_tree_is(n, "type_identifier") ||
+                 lf_tree_is(n, "predefined_type");
+        }
+    }
+    char *text = NULL;
+    if (ok) {
+        /* the key's text with each parameter replaced, in source order */
+        lf_strbuf out;
+        lf_strbuf_init(&out);
+        uint32_t pos = ts_node_start_byte(key), end = ts_node_end_byte(key);
+        while (pos < end) {
+            const key_subst *next = NULL;
+            for (size_t i = 0; i < subst.len; i++)
+                if (subst.items[i].start >= pos && (!next || subst.items[i].start < next->start))
+                    next = &subst.items[i];
+            uint32_t upto = next ? next->start : end;
+            lf_strbuf_append(&out, m->src->text + pos, upto - pos);
+            if (!next)
+                break;
+            TSNode arg = next->arg;
+            lf_strbuf_append(&out, m->src->text + ts_node_start_byte(arg),
+                               ts_node_end_byte(arg) - ts_node_start_byte(arg));
+            pos = next->end;
+        }
+        text = lf_strbuf_detach(&out);
+    }
+    LF_VEC_FREE(&todo);
+    LF_VEC_FREE(&subst);
+    return text;
+}
+
+/* The site of a read-modify-write through the module's functions: the read
+ * `read` (a call of a reading function), the write `write` (a call of a
+ * writing function, or a setter's assignment), of document key `k` in
+ * function fn; declined with the reason when the lock could not name the
+ * document there, when the span calls another of the module's functions that
+ * reads or writes it (lockrt's lock is not reentrant), or when fn writes it
+ * again after the span. */
+static lf104_site *helper_site(lf_tssem *m, const key_vec *rd, const key_vec *wr, const int32_t *callee, int32_t fn,
+                               size_t read_call, TSNode write, const char *k) {
+    const lf_source *src = m->src;
+    TSNode read = m->calls[read_call].node;
+    TSNode key = key_spelling(m, k);
+    char *text = ts_node_is_null(key) ? NULL : key_spelled_at(m, key, read, fn, callee[read_call]);
+    if (!text)
+        return lf104_site_declined("the document's path is spelled in the function that reads it by an expression "
+                                   "this function cannot evaluate again to the same value (names it does not see "
+                                   "bound the same way, or a call that may do more than compute a path): the lock "
+                                   "cannot name it here");
+    lf104_site *site = NULL;
+    uint32_t from = ts_node_start_byte(read), to = ts_node_end_byte(write);
+    for (int32_t c = m->scopes[fn].first_call; !site && c >= 0; c = m->calls[c].next_in_fn) {
+        TSNode call = m->calls[c].node;
+        int32_t h = callee[c];
+        if (h < 0 || (size_t)c == read_call || ts_node_eq(call, write) || ts_node_start_byte(call) < from)
+            continue;
+        if (ts_node_start_byte(call) < to && (key_in(&rd[h], k) || (key_in(&wr[h], k) && !ts_node_eq(call, write))))
+            site = declined_with(lf_xasprintf("the read-modify-write also calls %s() (line %u), which reads or writes "
+                                           "the same document: lockrt's lock is not reentrant, and a lock taken "
+                                           "there too would wait for this one until the timeout",
+                                           m->scopes[h].name, lf_py_line(src, call)));
+        else if (ts_node_start_byte(call) >= to && key_in(&wr[h], k))
+            site = declined_with(lf_xasprintf("the document is written again at line %u (%s()), after the "
+                                           "read-modify-write the lock would cover: that write would run unlocked "
+                                           "from the same stale read",
+                                           lf_py_line(src, call), m->scopes[h].name));
+    }
+    if (!site)
+        site = lf104_ts_site_through_helpers(m, read, write, key);
+    uint32_t klen = ts_node_end_byte(key) - ts_node_start_byte(key);
+    if (!site->decline && (strlen(text) != klen || memcmp(text, m->src->text + ts_node_start_byte(key), klen)))
+        site->path_text = text; /* the reading function's parameters, replaced */
+    else
+        free(text);
+    return site;
+}
+
 static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
     const lf_source *src = m->src;
     size_t ns = m->n_scopes;
@@ -644,9 +890,7 @@ static void method_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
         char *msg = lf_xasprintf("%s reads a file the %s writes back at line %u (%s) with no lock held: "
                                  "concurrent processes overwrite each other's updates",
                                  r, m->scopes[fn].cls >= 0 ? "class" : "module", lf_py_line(src, wnode), w);
-        lf_ctx_emit_site(ctx, m->calls[i].node, msg,
-                         lf104_site_declined("the read and the write are in different functions of the module or "
-                                             "class: a lock around both would have to be taken by their callers"),
+        lf_ctx_emit_site(ctx, m->calls[i].node, msg, helper_site(m, rd, wr, callee, fn, i, wnode, key),
                          lf104_site_free);
         lf_ctx_witness(ctx, lf_wit_read_write(src, m->calls[i].node, wnode, (TSNode){0}));
         free(msg);

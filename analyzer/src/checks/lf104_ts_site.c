@@ -263,9 +263,9 @@ static lf_walk_action visit_assign(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
-static char *unstable_key(lf_tssem *m, TSNode key, TSNode first, TSNode last) {
+static char *unstable_key(lf_tssem *m, TSNode key, TSNode first, TSNode last, int checked_pure) {
     const lf_source *src = m->src;
-    if (!stable_key(m, key)) {
+    if (!checked_pure && !stable_key(m, key)) {
         char *k = lf_py_short(src, key);
         char *why = lf_xasprintf("the document's path `%s` is computed by an expression the lock would evaluate once "
                                  "more before the read, and that could give another value or do something",
@@ -378,14 +378,14 @@ static char *find_span(lf_tssem *m, TSNode read, TSNode write, lf104_site *s, TS
     return NULL;
 }
 
-lf104_site *lf104_ts_site(lf_tssem *m, TSNode read, TSNode write, TSNode key) {
+static lf104_site *make_site(lf_tssem *m, TSNode read, TSNode write, TSNode key, int named_elsewhere) {
     lf104_site *s = lf_xcalloc(1, sizeof *s);
     s->path = key;
     s->scope = lf_tssem_scope_of(m, read);
     const lf_source *src = m->src;
     TSNode block = {0};
     s->decline = find_span(m, read, write, s, &block);
-    if (!s->decline && !lf_tree_within(key, m->scopes[s->scope].node))
+    if (!s->decline && !named_elsewhere && !lf_tree_within(key, m->scopes[s->scope].node))
         s->decline = lf_xstrdup("the document's path is spelled outside this function, so the lock cannot name it "
                                 "here");
     if (!s->decline)
@@ -402,8 +402,16 @@ lf104_site *lf104_ts_site(lf_tssem *m, TSNode read, TSNode write, TSNode key) {
                                     "which re-indenting it inside the lock's try block would change");
     }
     if (!s->decline)
-        s->decline = unstable_key(m, key, s->first, s->last);
+        s->decline = unstable_key(m, key, s->first, s->last, named_elsewhere);
     if (!s->decline)
         s->decline = reentrant_call(m, m->scopes[s->scope].fn, s->first, s->last);
     return s;
+}
+
+lf104_site *lf104_ts_site(lf_tssem *m, TSNode read, TSNode write, TSNode key) {
+    return make_site(m, read, write, key, 0);
+}
+
+lf104_site *lf104_ts_site_through_helpers(lf_tssem *m, TSNode read, TSNode write, TSNode key) {
+    return make_site(m, read, write, key, 1);
 }

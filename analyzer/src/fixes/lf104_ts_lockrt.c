@@ -81,6 +81,17 @@ static char *lock_path(const lf_source *src, TSNode key, char quote) {
     return out;
 }
 
+/* The lock path for a path spelled as text (lf104_site.path_text: the
+ * reading function's parameters replaced by the read call's arguments): a
+ * sum with ".lock", the text in parentheses unless it is a plain operand. */
+static char *lock_path_text(const char *text, char quote) {
+    int plain = 1;
+    for (const char *c = text; *c && plain; c++)
+        plain = !strchr(" ?:=<>|&,", *c);
+    return plain ? lf_xasprintf("%s + %c.lock%c", text, quote, quote)
+                 : lf_xasprintf("(%s) + %c.lock%c", text, quote, quote);
+}
+
 /* The module's habit: its first simple statement in the function (else the
  * file) ends with a semicolon. A try statement says nothing either way. */
 static int uses_semicolons(const lf_source *src, TSNode fn, TSNode root) {
@@ -189,7 +200,8 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_tssem *m, const lf104_site
     for (size_t k = 0; k < self; k++)
         before += sites[k] && sites[k]->scope == s->scope;
     char *release = lf_tsfix_fresh_name_nth(src, fn, k_release_names, before);
-    char *lock = lock_path(src, s->path, quote_of(src, ctx->root));
+    char *lock = s->path_text ? lock_path_text(s->path_text, quote_of(src, ctx->root))
+                              : lock_path(src, s->path, quote_of(src, ctx->root));
     char *text = render(src, s, acquire, release, lock, end, uses_semicolons(src, fn, ctx->root));
     lf_fix_add_edit(fix, ts_node_start_byte(s->first), end, text);
     lf_vendor_plan plan;
