@@ -76,6 +76,7 @@ RUNNABLE = {
     "lf301_promises.mts": ".mjs",
     "lf301_rm.cts": ".cjs",
     "lf301_plain.js": ".cjs",
+    "lf301_param.mts": ".mjs",
 }
 
 

@@ -50,10 +50,9 @@ DECLINED = {
 }
 # Other LF301 findings a fixed case keeps (not takeovers), with their reason.
 KEPT = {
-    "stat_age.cjs": "LF301 not fixed: no exclusive create of this path is in sight",
     # the helper's own release, reported inside it; the takeover's fix binds it too (the bound removal and the
     # remembering create), so it is gone after the fix
-    "remove_helper.cjs": "LF301 not fixed: no exclusive create of this path is in sight",
+    "remove_helper.cjs": "LF301 not fixed: the function that removes the lock is also the removal helper of line 26",
 }
 FIXED = [c for c in CASES if c not in DECLINED]
 TAKEOVER_WORDS = ("after looking at it", "after judging its owner dead")

@@ -104,7 +104,8 @@ static const char *create_member(const char *callee, size_t nargs) {
     if (!strncmp(callee, LF301_TS_VENDOR_MODULE ".", sizeof LF301_TS_VENDOR_MODULE) &&
         (!strcmp(callee + sizeof LF301_TS_VENDOR_MODULE, "writeFileExclusiveSync") ||
          !strcmp(callee + sizeof LF301_TS_VENDOR_MODULE, "writeFileExclusive") ||
-         !strcmp(callee + sizeof LF301_TS_VENDOR_MODULE, "openExclusiveSync")))
+         !strcmp(callee + sizeof LF301_TS_VENDOR_MODULE, "openExclusiveSync") ||
+         !strcmp(callee + sizeof LF301_TS_VENDOR_MODULE, "openExclusive")))
         return callee + sizeof LF301_TS_VENDOR_MODULE;
     if (!strcmp(callee, "fs.writeFileSync") && nargs == 3)
         return "writeFileExclusiveSync";
@@ -112,6 +113,8 @@ static const char *create_member(const char *callee, size_t nargs) {
         return "writeFileExclusive";
     if (!strcmp(callee, "fs.openSync") && nargs >= 2 && nargs <= 3)
         return "openExclusiveSync";
+    if (!strcmp(callee, "fs/promises.open") && nargs >= 2 && nargs <= 3)
+        return "openExclusive";
     return NULL;
 }
 
@@ -436,6 +439,52 @@ static char *bind_creates(lf_tslock *l, const lf_tslock_event *ev, lf301_ts_site
     return NULL;
 }
 
+/* A release of a path the function is given (`releaseLock(lockPath)`),
+ * whose creates are elsewhere in the module with paths their functions are
+ * given too (`acquireLock(lockPath)`): which create made what a call releases
+ * is for the callers. Every exclusive create of a lock file in the module
+ * becomes its remembering drop-in, and the release its owned drop-in: the
+ * drop-ins remember per resolved path, so the release is bound whenever this
+ * process created the path it is handed through one of them, and removes by
+ * name, as before, a path it created nothing at. */
+static lf301_ts_site *param_release(lf_tslock *l, const lf_tslock_event *ev, TSNode rm, const char *remove,
+                                    lf301_ts_site *s) {
+    lf_tssem *m = l->m;
+    const lf_source *src = m->src;
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *e = &l->events[i];
+        if (e->kind == LF_TSEV_REMOVE && e->via_helper && lf_tssem_local_callee(m, e->node) == ev->fn)
+            return decline(s, lf_xasprintf("the function that removes the lock is also the removal helper of line "
+                                           "%u: that call's fix decides what it becomes",
+                                           lf_py_line(src, e->node)));
+    }
+    size_t given = 0;
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *c = &l->events[i];
+        if (c->kind != LF_TSEV_CREATE || c->via_helper || c->key < 0 || (l->keys[c->key].flags & LF_TSLOCK_DIR))
+            continue;
+        const char *made = create_member(lf_tssem_callee(m, c->node), lf_tssem_nargs(c->node));
+        if (!made || has_spread(c->node) || !direct_fs(m, c->node))
+            return decline_at(s, src, c->node, "the lock path is a parameter, and the module's create `",
+                              "` is not writeFileSync / a promise writeFile with its options, openSync or a "
+                              "promise open, of Node's own fs: the fix cannot remember what every create of the "
+                              "module makes");
+        TSNode other = replaced_at(l, c->key);
+        if (!ts_node_is_null(other))
+            return decline(s, lf_xasprintf("line %u puts another file at a lock path the module creates (a rename, "
+                                           "copy or link onto it): a release bound to the created inode would "
+                                           "then leave it in place",
+                                           lf_py_line(src, other)));
+        given += lf_tssem_key_param(m, l->keys[c->key].key) != NULL;
+        add_edit(s, lf_tree_field(c->node, "function"), made);
+    }
+    if (!given)
+        return decline(s, lf_xstrdup("no exclusive create of this path is in sight (a caller, another module or a "
+                                     "lock library creates it): there is no create to bind to"));
+    add_edit(s, lf_tree_field(rm, "function"), remove);
+    return s;
+}
+
 /* The site of a stale takeover: the removal follows a judgement of the lock
  * (its age, its owner record) in its function. */
 static lf301_ts_site *takeover_site(lf_tslock *l, const lf_tslock_event *ev, TSNode rm, int bound,
@@ -537,6 +586,8 @@ lf301_ts_site *lf301_ts_site_make(lf_tslock *l, const lf_tslock_event *ev) {
                 create = c;
         }
     }
+    if (!creates && !ev->via_helper && lf_tssem_key_param(m, k->key))
+        return param_release(l, ev, rm, remove, s);
     if (creates != 1 || !create)
         return decline(s, creates ? lf_xasprintf("the lock is created at %zu places (or through a helper): the "
                                                  "fix binds a release to one create",

@@ -27,7 +27,8 @@ const char *lf_tslock_fs_op(lf_tssem *m, TSNode call) {
     if (strncmp(q, "./lockrt.cjs.", 13) == 0) {
         static const char *const as[][2] = {
             {"writeFileExclusiveSync", "writeFile"}, {"writeFileExclusive", "writeFile"},
-            {"openExclusiveSync", "open"},           {"readFileJudgedSync", "readFile"},
+            {"openExclusiveSync", "open"},           {"openExclusive", "open"},
+            {"readFileJudgedSync", "readFile"},
             {"readFileJudged", "readFile"},          {"statJudgedSync", "stat"},
             {"statJudged", "stat"},                  {"lstatJudgedSync", "lstat"},
             {"lstatJudged", "lstat"},                {"unlinkJudgedSync", "unlink"},

@@ -7,7 +7,7 @@
 //
 // The module keeps creating its lock exactly as before (same flags, mode and
 // bytes), through writeFileExclusiveSync / writeFileExclusive /
-// openExclusiveSync, which also remember which inode the create made: a
+// openExclusiveSync, openExclusive, which also remember which inode the create made: a
 // read-only descriptor on it ("pin"), opened by name right after the create
 // and kept only when fstat shows the same (dev, ino) as the creating
 // descriptor. A pinned inode cannot be freed, so its (dev, ino) cannot be
@@ -121,6 +121,14 @@ function openExclusiveSync(file, flags, mode) {
   const fd = fs.openSync(file, flags, mode);
   tryRemember(file, fd);
   return fd;
+}
+
+/** fs.promises.open(file, flags, mode) for an exclusive flag: the same
+ * FileHandle, the created inode remembered. */
+async function openExclusive(file, flags, mode) {
+  const fh = await fs.promises.open(file, flags, mode);
+  if (typeof file === 'string' || file instanceof URL || Buffer.isBuffer(file)) tryRemember(file, fh.fd);
+  return fh;
 }
 
 function quarantineName(file) {
@@ -811,6 +819,7 @@ async function acquireLock(file, options) {
 exports.writeFileExclusiveSync = writeFileExclusiveSync;
 exports.writeFileExclusive = writeFileExclusive;
 exports.openExclusiveSync = openExclusiveSync;
+exports.openExclusive = openExclusive;
 exports.releaseIfOwnedSync = releaseIfOwnedSync;
 exports.releaseIfOwned = releaseIfOwned;
 exports.unlinkOwnedSync = unlinkOwnedSync;

@@ -7,6 +7,7 @@ export type ReleaseResult = "released" | "not-owned" | "missing" | "unknown";
 export declare function writeFileExclusiveSync(file: PathLike | number, data: string | NodeJS.ArrayBufferView, options?: WriteFileOptions): void;
 export declare function writeFileExclusive(file: PathLike, data: string | NodeJS.ArrayBufferView, options?: WriteFileOptions): Promise<void>;
 export declare function openExclusiveSync(file: PathLike, flags?: OpenMode, mode?: Mode | null): number;
+export declare function openExclusive(file: PathLike, flags?: OpenMode, mode?: Mode | null): Promise<fs.promises.FileHandle>;
 export declare function releaseIfOwnedSync(file: PathLike): ReleaseResult;
 export declare function releaseIfOwned(file: PathLike): Promise<ReleaseResult>;
 export declare function unlinkOwnedSync(file: PathLike): void;

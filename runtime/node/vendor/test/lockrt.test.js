@@ -53,6 +53,21 @@ test('openExclusiveSync returns the descriptor and remembers the inode', () => {
   assert.deepEqual(entries(dir), []);
 });
 
+test('openExclusive resolves to the FileHandle and remembers the inode', async () => {
+  const dir = scratch();
+  const file = path.join(dir, 'c2.lock');
+  const fh = await lockrt.openExclusive(file, 'wx', 0o600);
+  await fh.writeFile(String(process.pid));
+  await fh.close();
+  assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+  await assert.rejects(lockrt.openExclusive(file, 'wx'), { code: 'EEXIST' });
+  // a successor's lock at the path (ours was broken and replaced) is left
+  fs.unlinkSync(file);
+  fs.writeFileSync(file, 'successor', { flag: 'wx' });
+  await lockrt.unlinkOwned(file);
+  assert.equal(fs.readFileSync(file, 'utf8'), 'successor');
+});
+
 test("a successor's lock is left byte for byte", () => {
   const dir = scratch();
   const file = path.join(dir, 'd.lock');

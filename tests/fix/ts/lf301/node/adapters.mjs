@@ -20,6 +20,14 @@ function holdWith(acquire, release) {
 }
 
 const CASES = {
+  lf301_param: {
+    // a stale lock is broken by one call and taken by the next
+    make: (api, file, staleMs) =>
+      holdWith(async () => (await api.acquireLock(file, staleMs)) || api.acquireLock(file, staleMs),
+               () => api.releaseLock(file)),
+    content: () => pid,
+    missing: "throws",
+  },
   lf301_class: {
     make: (api, file, staleMs) => {
       const l = new api.JobLock(file, staleMs);
