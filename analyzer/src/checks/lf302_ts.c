@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf301_ts_site.h"
+#include "lf302_ts_site.h"
 #include "lf_pyshort.h"
 #include "lf_tree.h"
 #include "lf_ts.h"
@@ -317,6 +319,231 @@ static lf_walk_action collect_use(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
+/* ---- the fix's site ---- */
+
+void lf302_ts_site_free(void *site) {
+    lf302_ts_site *s = site;
+    if (!s)
+        return;
+    free(s->decline);
+    free(s);
+}
+
+static lf302_ts_site *site_declined(char *why) {
+    lf302_ts_site *s = lf_xcalloc(1, sizeof *s);
+    s->decline = why;
+    return s;
+}
+
+/* Is the call lockrt.cjs's holderAliveSync? */
+static int holder_alive_call(lf_tssem *m, TSNode n) {
+    n = lf_tssem_unwrap(n);
+    const char *q = lf_tree_is(n, "call_expression") ? lf_tssem_callee(m, n) : NULL;
+    return q && !strcmp(q, LF301_TS_VENDOR_MODULE ".holderAliveSync");
+}
+
+/* The age test already asks about the holder (a fixed module): `(C &&
+ * !holderAliveSync(P))` or `(C || holderAliveSync(P))`. */
+static int holder_guarded(lf_tssem *m, TSNode cmp) {
+    TSNode cur = cmp, p = lf_ts_parent(cmp);
+    while (lf_tree_is(p, "parenthesized_expression")) {
+        cur = p;
+        p = lf_ts_parent(p);
+    }
+    if (!lf_tree_is(p, "binary_expression"))
+        return 0;
+    TSNode other = ts_node_eq(lf_tree_field(p, "left"), cur) ? lf_tree_field(p, "right") : lf_tree_field(p, "left");
+    other = lf_tssem_unwrap(other);
+    TSNode op = lf_tree_field(p, "operator");
+    if (lf_tree_text_eq(m->src, op, "||"))
+        return holder_alive_call(m, other);
+    if (!lf_tree_text_eq(m->src, op, "&&") || !lf_tree_is(other, "unary_expression") ||
+        !lf_tree_text_eq(m->src, lf_tree_field(other, "operator"), "!"))
+        return 0;
+    return holder_alive_call(m, lf_tree_field(other, "argument"));
+}
+
+/* Can `path` (read at the stat) be written again at `at` for the same file:
+ * a string literal, or a name (or `this.x`) bound the same at both places in
+ * one function? */
+static int path_nameable_at(lf_tssem *m, TSNode path, TSNode at) {
+    path = lf_tssem_unwrap(path);
+    if (lf_tree_is(path, "string"))
+        return 1;
+    if (lf_tslock_fn_of(m, lf_tssem_scope_of(m, path)) != lf_tslock_fn_of(m, lf_tssem_scope_of(m, at)))
+        return 0;
+    if (lf_tree_is(path, "member_expression")) {
+        TSNode obj = lf_tree_field(path, "object");
+        return lf_tree_is(obj, "this") && lf_tree_is(lf_tree_field(path, "property"), "property_identifier") &&
+               lf_tssem_scope_of(m, path) == lf_tssem_scope_of(m, at);
+    }
+    if (!lf_tree_is(path, "identifier"))
+        return 0;
+    uint32_t a = ts_node_start_byte(path);
+    const char *name = lf_tssem_intern(m, m->src->text + a, ts_node_end_byte(path) - a);
+    const lf_tsbinding *b1 = lf_tssem_binding_at(m, lf_tssem_scope_of(m, path), name, a);
+    const lf_tsbinding *b2 = lf_tssem_binding_at(m, lf_tssem_scope_of(m, at), name, ts_node_start_byte(at));
+    return b1 && b1 == b2;
+}
+
+/* Does the value hold this process's pid (`String(process.pid)`,
+ * `JSON.stringify({ pid: process.pid })`, a template or object made of names
+ * bound to one)? */
+static int holds_own_pid(lf_tssem *m, TSNode v) {
+    LF_VEC(TSNode) todo = {0};
+    LF_VEC_PUSH(&todo, lf_tssem_unwrap(v));
+    int found = 0;
+    for (size_t budget = 256; !found && todo.len && budget; budget--) {
+        TSNode n = todo.items[--todo.len];
+        if (lf_tree_is(n, "member_expression") && lf_ts_text_has(m->src, n, "process.pid")) {
+            found = 1;
+        } else if (lf_tree_is(n, "identifier")) {
+            TSNode r = lf_tssem_resolve_value(m, n);
+            if (!ts_node_eq(r, n) && budget > 128)
+                LF_VEC_PUSH(&todo, r);
+        } else {
+            for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+                LF_VEC_PUSH(&todo, ts_node_named_child(n, i));
+        }
+    }
+    LF_VEC_FREE(&todo);
+    return found;
+}
+
+/* Is `n` a use of the name bound by declarator `decl`? */
+static int uses_decl(lf_tssem *m, TSNode n, TSNode decl) {
+    n = lf_tssem_unwrap(n);
+    if (!lf_tree_is(n, "identifier"))
+        return 0;
+    uint32_t a = ts_node_start_byte(n);
+    const lf_tsbinding *b =
+        lf_tssem_binding_at(m, lf_tssem_scope_of(m, n), lf_tssem_intern(m, m->src->text + a, ts_node_end_byte(n) - a), a);
+    return b && ts_node_eq(b->target, decl);
+}
+
+/* Is path expression p the lock of key k: its key, or, when k is a
+ * function's parameter (`isLockStale(lockPath)`), any parameter of the
+ * module's functions (the path every caller passes)? */
+static int same_lock(lf_tssem *m, lf_tslock *l, TSNode p, int32_t k) {
+    int32_t pk = lf_tslock_key_index(l, p);
+    if (pk == k)
+        return 1;
+    return pk >= 0 && lf_tssem_key_param(m, l->keys[k].key) && lf_tssem_key_param(m, l->keys[pk].key);
+}
+
+/* Does the module write its pid into the lock of key k: a writeFile of it,
+ * or a write through the descriptor or FileHandle an open of it returns
+ * (`const h = await open(lock, "wx"); await h.writeFile(String(process.pid))`,
+ * `fs.writeSync(fd, ...)`)? */
+static int records_pid(lf_tssem *m, lf_tslock *l, int32_t k) {
+    if (l->keys[k].flags & LF_TSLOCK_PID)
+        return 1;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode call = m->calls[i].node;
+        const char *op = lf_tslock_fs_op(m, call);
+        if (!op || !same_lock(m, l, lf_tssem_arg(call, 0), k))
+            continue;
+        if (!strcmp(op, "writeFile") && holds_own_pid(m, lf_tssem_arg(call, 1)))
+            return 1;
+        if (strcmp(op, "open"))
+            continue;
+        TSNode up = lf_ts_parent(call);
+        while (lf_tree_is(up, "await_expression") || lf_tree_is(up, "parenthesized_expression"))
+            up = lf_ts_parent(up);
+        TSNode name = lf_tree_is(up, "variable_declarator") ? lf_tree_field(up, "name") : (TSNode){0};
+        if (!lf_tree_is(name, "identifier"))
+            continue;
+        for (size_t j = i + 1; j < m->n_calls; j++) {
+            TSNode c = m->calls[j].node, fn = lf_tree_field(c, "function");
+            const char *wop = lf_tslock_fs_op(m, c);
+            if (wop && (!strcmp(wop, "write") || !strcmp(wop, "writeFile")) && uses_decl(m, lf_tssem_arg(c, 0), name) &&
+                holds_own_pid(m, lf_tssem_arg(c, 1)))
+                return 1;
+            if (lf_tree_is(fn, "member_expression") && uses_decl(m, lf_tree_field(fn, "object"), name) &&
+                (lf_tree_text_eq(m->src, lf_tree_field(fn, "property"), "writeFile") ||
+                 lf_tree_text_eq(m->src, lf_tree_field(fn, "property"), "write")) &&
+                holds_own_pid(m, lf_tssem_arg(c, 0)))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The comparison that tests the age at `at`: `at` itself, or, for `const age
+ * = Date.now() - st.mtimeMs; if (age > limit)`, the one comparison of the name
+ * (*read becomes that use); null when there is none or more than one use. */
+static TSNode comparison_of(lf_tssem *m, TSNode at, TSNode *read) {
+    const lf_source *src = m->src;
+    if (lf_tree_is(at, "binary_expression") && is_cmp(src, lf_tree_field(at, "operator")))
+        return at;
+    TSNode decl = lf_ts_parent(at);
+    while (lf_tree_is(decl, "parenthesized_expression"))
+        decl = lf_ts_parent(decl);
+    TSNode name = lf_tree_is(decl, "variable_declarator") ? lf_tree_field(decl, "name") : (TSNode){0};
+    TSNode cmp = {0}, use = {0};
+    size_t cmps = 0;
+    if (!lf_tree_is(name, "identifier"))
+        return cmp;
+    uses_walk uw = {m, name, {0}};
+    lf_tree_walk(m->scopes[lf_tssem_scope_of(m, name)].node, collect_use, &uw);
+    for (size_t i = 0; i < uw.uses.len; i++) {
+        TSNode p = lf_ts_parent(uw.uses.items[i]);
+        while (lf_tree_is(p, "parenthesized_expression"))
+            p = lf_ts_parent(p);
+        if (lf_tree_is(p, "binary_expression") && is_cmp(src, lf_tree_field(p, "operator"))) {
+            cmps++;
+            cmp = p;
+            use = uw.uses.items[i];
+        } else if (!lf_tree_is(p, "template_substitution") && !lf_tree_is(p, "arguments")) {
+            cmps += 2; /* used in other arithmetic: not one plain test */
+        }
+    }
+    LF_VEC_FREE(&uw.uses);
+    if (cmps != 1)
+        return (TSNode){0};
+    *read = use;
+    return cmp;
+}
+
+/* The fix's site for the age test `at` of lock key k, whose stat'ed path is
+ * `path` and whose age (or time) is read by `read`. */
+static lf302_ts_site *holder_site(lf_tssem *m, const lf_tslock *l, int32_t k, TSNode at, TSNode read, TSNode path) {
+    const lf_source *src = m->src;
+    unsigned flags = l->keys[k].flags;
+    if (flags & LF_TSLOCK_DIR)
+        return site_declined(lf_xstrdup("the lock is a directory: the pid its holder records is in a file the fix "
+                                        "does not know"));
+    if (!records_pid(m, (lf_tslock *)l, k))
+        return site_declined(lf_xstrdup("the lock records no pid of its holder (the module writes none into it): "
+                                        "there is nothing to judge the holder by but the age"));
+    TSNode cmp = comparison_of(m, at, &read);
+    if (ts_node_is_null(cmp))
+        return site_declined(lf_xstrdup("the age is compared through a name, not in one comparison of it the "
+                                        "fix could rewrite"));
+    at = cmp;
+    if (!path_nameable_at(m, path, at)) {
+        char *p = lf_py_short(src, path);
+        char *why = lf_xasprintf("the stat'ed path `%s` is not a name bound the same where the age is tested (or a "
+                                 "literal): the test cannot name the lock again",
+                                 p);
+        free(p);
+        return site_declined(why);
+    }
+    TSNode left = lf_tree_field(at, "left");
+    int read_left = lf_ts_within(read, left) || ts_node_eq(read, left);
+    TSNode side = read_left ? left : lf_tree_field(at, "right");
+    int is_age = clockish(m, side); /* now - mtime: an age; else a time (mtime, mtime + ttl) */
+    TSNode op = lf_tree_field(at, "operator");
+    int greater = lf_tree_text_eq(src, op, ">") || lf_tree_text_eq(src, op, ">=");
+    /* the read side is larger when `greater` and it is on the left */
+    int read_larger = read_left ? greater : !greater;
+    lf302_ts_site *s = lf_xcalloc(1, sizeof *s);
+    s->cmp = at;
+    s->path = lf_tssem_unwrap(path);
+    s->stale_when_true = is_age ? read_larger : !read_larger;
+    return s;
+}
+
 static void judge_read(walk *w, TSNode read, TSNode stat_value);
 
 static void judge(walk *w, TSNode read) { judge_read(w, read, lf_tree_field(read, "object")); }
@@ -331,7 +558,7 @@ static void judge_read(walk *w, TSNode read, TSNode stat_value) {
     int32_t k = lf_tslock_key_index(w->l, path);
     if (k < 0 || !lf_tslock_is_lock(w->l->keys[k].flags))
         return;
-    TSNode at = climb(m, read);
+    TSNode at = climb(m, read), read_use = read;
     if (ts_node_is_null(at)) {
         /* `var ct = st[f].getTime(); ... Date.now() - ct`: the time is named
          * first, and its age taken at a use of the name */
@@ -346,13 +573,18 @@ static void judge_read(walk *w, TSNode read, TSNode stat_value) {
         if (lf_tree_is(name, "identifier")) {
             uses_walk uw = {m, name, {0}};
             lf_tree_walk(m->scopes[lf_tssem_scope_of(m, name)].node, collect_use, &uw);
-            for (size_t i = 0; i < uw.uses.len && ts_node_is_null(at); i++)
+            for (size_t i = 0; i < uw.uses.len && ts_node_is_null(at); i++) {
                 at = climb(m, uw.uses.items[i]);
+                read_use = uw.uses.items[i];
+            }
             LF_VEC_FREE(&uw.uses);
         }
     }
     if (ts_node_is_null(at) || owner_decides_first(m, w->l, at))
         return;
+    TSNode guard_read = read_use, tested = comparison_of(m, at, &guard_read);
+    if (!ts_node_is_null(tested) && holder_guarded(m, tested))
+        return; /* a fixed module: the age test asks about the holder too */
     char *what = lf_py_short(src, path);
     char *msg = lf_xasprintf("the lock %s (a lock by its use at line %u) is judged stale by the age of its %s: a "
                              "holder that is merely paused (stopped, swapped out, on a slow disk) loses it to a "
@@ -361,7 +593,7 @@ static void judge_read(walk *w, TSNode read, TSNode stat_value) {
                              lf_tree_is(read, "subscript_expression") ? "mtime or ctime"
                              : lf_ts_text_has(src, read, "ctime")        ? "ctime"
                                                                         : "mtime");
-    lf_ctx_emit(w->ctx, at, msg, SIZE_MAX);
+    lf_ctx_emit_site(w->ctx, at, msg, holder_site(m, w->l, k, at, read_use, path), lf302_ts_site_free);
     lf_ctx_witness(w->ctx, lf_wit_stale_age_ts(w->l, at, k));
     free(msg);
     free(what);

@@ -9,6 +9,7 @@ extern const lf_fixer lf101_lockrt;
 extern const lf_fixer lf104_lockrt;
 extern const lf_fixer lf201_confined_path;
 extern const lf_fixer lf301_release_owned;
+extern const lf_fixer lf302_holder_alive;
 extern const lf_fixer lf303_esrch;
 extern const lf_fixer lf401_unique_temp;
 
@@ -17,6 +18,7 @@ static const lf_fixer *const k_fixers[] = {
     &lf104_lockrt,
     &lf201_confined_path,
     &lf301_release_owned,
+    &lf302_holder_alive,
     &lf303_esrch,
     &lf401_unique_temp,
     NULL,

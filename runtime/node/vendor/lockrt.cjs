@@ -690,6 +690,92 @@ function ownerLiveness(pid, startTime) {
   return 'alive';
 }
 
+// ---------------------------------------------------------------------------
+// holderAliveSync (lockfix's LF302 fix, an unsafe fix): is the process whose
+// pid the module's own lock file records still the one that wrote it? The
+// module judged its lock stale by age alone, so a holder paused or working
+// past the limit lost it to a breaker; the fix adds "and its holder is not
+// alive" to that judgement. A record says nothing about pid reuse, so the
+// writer is told apart by time: a live process that started before the lock
+// was last written had that pid when it was written (pids of live processes
+// are unique), so it is the writer; one that started after is another
+// process under a reused pid. Linux only (the start time is /proc's, the boot
+// time /proc/stat's btime, rounded down: a start computed early never makes
+// a later process look like the writer). Anything this cannot tell (another
+// platform, no pid in the record, a record naming another host, /proc
+// unreadable) answers false, and the module judges by age, as before.
+
+const HOLDER_PID_MAX = 4194304; // Linux's PID_MAX_LIMIT
+const CLOCK_TICKS = 100; // USER_HZ: /proc's starttime unit on every Linux ABI
+
+let bootSeconds;
+function bootTime() {
+  if (bootSeconds === undefined) {
+    bootSeconds = null;
+    try {
+      const m = /^btime (\d+)$/m.exec(fs.readFileSync('/proc/stat', 'latin1'));
+      if (m) bootSeconds = Number(m[1]);
+    } catch { /* not Linux, or no /proc */ }
+  }
+  return bootSeconds;
+}
+
+// { pid, host } of a record: a JSON object's "pid" (and "hostname" or "host"),
+// else the text's leading decimal number ("1234", "1234\n", "1234:token").
+function recordedPid(text) {
+  const t = text.trim();
+  let pid, host;
+  if (t.startsWith('{')) {
+    let o;
+    try { o = JSON.parse(t); } catch { return null; }
+    if (!o || typeof o !== 'object') return null;
+    pid = typeof o.pid === 'string' && /^[0-9]+$/.test(o.pid) ? Number(o.pid) : o.pid;
+    host = typeof o.hostname === 'string' ? o.hostname : typeof o.host === 'string' ? o.host : undefined;
+  } else {
+    const m = /^([0-9]{1,7})(?![0-9.eE])/.exec(t);
+    if (!m) return null;
+    pid = Number(m[1]);
+  }
+  if (!Number.isSafeInteger(pid) || pid < 2 || pid > HOLDER_PID_MAX) return null;
+  return { pid, host };
+}
+
+/** Is the process the lock file at `file` records (its pid) alive and the one
+ * that wrote it? false when it is not, or when that cannot be told. */
+function holderAliveSync(file) {
+  if (process.platform !== 'linux') return false;
+  let fd;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch {
+    return false;
+  }
+  let st, text;
+  try {
+    st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > 4096) return false;
+    const buf = Buffer.alloc(4096);
+    text = buf.subarray(0, fs.readSync(fd, buf, 0, 4096, 0)).toString('utf8');
+  } catch {
+    return false;
+  } finally {
+    fs.closeSync(fd);
+  }
+  const rec = recordedPid(text);
+  if (!rec || (rec.host !== undefined && rec.host !== os.hostname())) return false;
+  try {
+    process.kill(rec.pid, 0);
+  } catch (e) {
+    if (e.code !== 'EPERM') return false;
+  }
+  const ps = procStat(rec.pid);
+  const boot = bootTime();
+  if (!Array.isArray(ps) || ps[0] === 'Z' || ps[0] === 'X' || boot === null || !/^[0-9]+$/.test(ps[1]))
+    return false;
+  const startedMs = (boot + Number(ps[1]) / CLOCK_TICKS) * 1000;
+  return startedMs <= st.mtimeMs;
+}
+
 function lockError(code, message, file) {
   const e = new Error(`${message}: '${file}'`);
   e.code = code;
@@ -842,3 +928,4 @@ exports.unlinkBound = unlinkBound;
 exports.rmBound = rmBound;
 exports.acquireLockSync = acquireLockSync;
 exports.acquireLock = acquireLock;
+exports.holderAliveSync = holderAliveSync;

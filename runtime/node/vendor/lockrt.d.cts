@@ -35,3 +35,5 @@ export interface LockOptions { timeout?: number }
 /** Take the exclusive lock at `file`; the release function it returns does nothing when the lock was not taken. */
 export declare function acquireLockSync(file: PathLike, options?: LockOptions): () => void;
 export declare function acquireLock(file: PathLike, options?: LockOptions): Promise<() => void>;
+/** Is the process the lock file records (its pid) alive and the one that wrote it? (Linux; false when that cannot be told.) */
+export declare function holderAliveSync(file: PathLike): boolean;

@@ -214,3 +214,29 @@ test('when the path is taken again before the put-back, the quarantined file is 
   assert.match(kept[0], /^\.l\.lock\.lockrt-release\./);
   assert.equal(fs.readFileSync(path.join(dir, kept[0]), 'utf8'), 'B');
 });
+
+test('holderAliveSync: the live process that wrote the lock, and nothing else', { skip: process.platform !== 'linux' }, () => {
+  const dir = scratch();
+  const file = path.join(dir, 'h.lock');
+  fs.writeFileSync(file, String(process.pid));
+  assert.equal(lockrt.holderAliveSync(file), true);
+  fs.writeFileSync(file, JSON.stringify({ pid: process.pid, at: Date.now() }));
+  assert.equal(lockrt.holderAliveSync(file), true);
+  fs.writeFileSync(file, `${process.pid}:token`);
+  assert.equal(lockrt.holderAliveSync(file), true);
+  // written before this process started: another process under a reused pid
+  fs.writeFileSync(file, String(process.pid));
+  fs.utimesSync(file, new Date(0), new Date(0));
+  assert.equal(lockrt.holderAliveSync(file), false);
+  // another host, no pid, not a pid, a number too large, nothing there, a directory
+  fs.writeFileSync(file, JSON.stringify({ pid: process.pid, hostname: os.hostname() + '-other' }));
+  assert.equal(lockrt.holderAliveSync(file), false);
+  for (const text of ['', 'locked', '1', '1.5', String(Date.now()), '{"pid":"x"}', '{broken'])
+  {
+    fs.writeFileSync(file, text);
+    assert.equal(lockrt.holderAliveSync(file), false, text);
+  }
+  fs.unlinkSync(file);
+  assert.equal(lockrt.holderAliveSync(file), false);
+  assert.equal(lockrt.holderAliveSync(dir), false);
+});

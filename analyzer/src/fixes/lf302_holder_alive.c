@@ -1,0 +1,93 @@
+/* LF302 fix for TS/JS, an UNSAFE fix: the check (checks/lf302_ts.c) hands
+ * over an age test of a lock file that records its holder's pid
+ * (checks/lf302_ts_site.h). The test gains "and its holder is gone":
+ *
+ *     Date.now() - st.mtimeMs > staleMs    ->  (Date.now() - st.mtimeMs > staleMs && !holderAliveSync(LOCK))
+ *     Date.now() - st.mtimeMs <= staleMs   ->  (Date.now() - st.mtimeMs <= staleMs || holderAliveSync(LOCK))
+ *
+ * with holderAliveSync from the vendored lockrt.cjs (runtime/node/vendor/,
+ * copied beside the module with lockrt.d.cts for TypeScript), imported in
+ * the module's style through lf_tsimport. It reads the pid the lock records
+ * and answers true only for a live process that started before the lock was
+ * last written (Linux; elsewhere, and whenever it cannot tell, false: the age
+ * decides, as before). Unsafe in ruff's sense: a holder that is alive is
+ * never broken any more, so a hung one keeps the lock until it exits, where
+ * the age used to free it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../checks/lf301_ts_site.h"
+#include "../checks/lf302_ts_site.h"
+#include "lf_check.h"
+#include "lf_sem.h"
+#include "lf_tree.h"
+#include "lf_tsimport.h"
+#include "lf_util.h"
+#include "lf_vendor.h"
+
+/* Spell (and import) holderAliveSync in every fixable site's fix, so that the
+ * import edits of all the file's fixes are byte-identical and land once. */
+static char *spell_all(lf_tsimporter *im, lf_tssem *m, lf_fix_request *reqs, size_t n, size_t self, char **why) {
+    char *mine = NULL;
+    for (size_t j = 0; j < n; j++) {
+        const lf302_ts_site *t = reqs[j].site;
+        if (!t || t->decline)
+            continue;
+        char *r = lf_tsimport_ref(im, lf_tssem_scope_of(m, t->cmp), ts_node_start_byte(t->cmp), LF301_TS_VENDOR_MODULE,
+                                  "holderAliveSync", why);
+        if (!r) {
+            free(mine);
+            return NULL;
+        }
+        if (j == self)
+            mine = r;
+        else
+            free(r);
+    }
+    return mine;
+}
+
+static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n, size_t self, char **why) {
+    const lf302_ts_site *s = reqs[self].site;
+    if (lf_fix_site_declines(s, s ? s->decline : NULL, why))
+        return NULL;
+    lf_tssem *m = lf_filesem_typescript(ctx->sem);
+    const lf_source *src = ctx->src;
+    lf_fix *fix = lf_xcalloc(1, sizeof *fix);
+    lf_tsimporter *im = lf_tsimport_begin(m, src->path, fix);
+    char *alive = spell_all(im, m, reqs, n, self, why);
+    lf_tsimport_end(im);
+    if (!alive) {
+        lf_fix_free(fix);
+        return NULL;
+    }
+    uint32_t cs = ts_node_start_byte(s->cmp), ce = ts_node_end_byte(s->cmp);
+    uint32_t ps = ts_node_start_byte(s->path), pe = ts_node_end_byte(s->path);
+    /* in parentheses of its own (`if (...)`, `(...)`) it needs no more */
+    TSNode parent = ts_node_parent(s->cmp);
+    const char *open = lf_tree_is(parent, "parenthesized_expression") ? "" : "(";
+    const char *close = *open ? ")" : "";
+    char *text = s->stale_when_true
+                     ? lf_xasprintf("%s%.*s && !%s(%.*s)%s", open, (int)(ce - cs), src->text + cs, alive,
+                                    (int)(pe - ps), src->text + ps, close)
+                     : lf_xasprintf("%s%.*s || %s(%.*s)%s", open, (int)(ce - cs), src->text + cs, alive,
+                                    (int)(pe - ps), src->text + ps, close);
+    lf_fix_add_edit(fix, cs, ce, text);
+    free(text);
+    free(alive);
+    lf_vendor_plan plan;
+    lf_vendor_plan_node(src->path, &plan);
+    lf_vendor_attach(fix, &plan);
+    lf_vendor_plan_free(&plan);
+    fix->title = lf_xstrdup("judge the lock stale only when the holder it records is gone too (vendored lockrt.cjs: "
+                            "holderAliveSync reads the pid in the lock; a live process that started before the lock "
+                            "was last written is its holder)");
+    return fix;
+}
+
+static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        reqs[i].fix = generate_one(ctx, reqs, n, i, &reqs[i].no_fix_reason);
+}
+
+const lf_fixer lf302_holder_alive = {"lf302_holder_alive", generate, 0}; /* vendors lockrt: reads the package around the file */
