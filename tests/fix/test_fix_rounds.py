@@ -79,7 +79,8 @@ def test_a_finding_left_after_a_fix_is_announced_before_it(tmp_path, case):
     """A probe that reads EPERM as dead and also trusts a reused pid is one
     LF303 finding (the fixable EPERM read) whose message announces the pid
     reuse; after the fix, exactly that pid-reuse finding is left, at the same
-    place, and a second fix run changes nothing."""
+    place, and a second fix run changes nothing. In TS/JS the one fix covers
+    both (the probe becomes lockrt.cjs's killProbeSync): nothing is left."""
     work = tmp_path / "work"
     work.mkdir()
     shutil.copy(os.path.join(ANNOUNCED_DIR, case), work / case)
@@ -90,6 +91,15 @@ def test_a_finding_left_after_a_fix_is_announced_before_it(tmp_path, case):
 
     (before,) = lf303()
     assert "EPERM" in before[2]
+    if case.endswith(".js"):
+        # TS/JS: the same fix also swaps the probe for lockrt.cjs's killProbeSync,
+        # which reads a process started after the pid file was written as gone
+        assert before[2].endswith("it also trusts a reused pid (no start-time check)")
+        lockfix(["fix", case, "--apply"], work, 0)
+        assert b"killProbeSync(pid, LOCK)" in (work / case).read_bytes()
+        assert lf303() == []
+        assert lockfix(["fix", case, "--diff", "--unsafe-fixes"], work).stdout == b""
+        return
     assert before[2].endswith("it also trusts a reused pid (no start-time check), reported once this is fixed")
     lockfix(["fix", case, "--apply"], work, 0)
     (after,) = lf303()

@@ -363,29 +363,6 @@ static int holder_guarded(lf_tssem *m, TSNode cmp) {
     return holder_alive_call(m, lf_tree_field(other, "argument"));
 }
 
-/* Can `path` (read at the stat) be written again at `at` for the same file:
- * a string literal, or a name (or `this.x`) bound the same at both places in
- * one function? */
-static int path_nameable_at(lf_tssem *m, TSNode path, TSNode at) {
-    path = lf_tssem_unwrap(path);
-    if (lf_tree_is(path, "string"))
-        return 1;
-    if (lf_tslock_fn_of(m, lf_tssem_scope_of(m, path)) != lf_tslock_fn_of(m, lf_tssem_scope_of(m, at)))
-        return 0;
-    if (lf_tree_is(path, "member_expression")) {
-        TSNode obj = lf_tree_field(path, "object");
-        return lf_tree_is(obj, "this") && lf_tree_is(lf_tree_field(path, "property"), "property_identifier") &&
-               lf_tssem_scope_of(m, path) == lf_tssem_scope_of(m, at);
-    }
-    if (!lf_tree_is(path, "identifier"))
-        return 0;
-    uint32_t a = ts_node_start_byte(path);
-    const char *name = lf_tssem_intern(m, m->src->text + a, ts_node_end_byte(path) - a);
-    const lf_tsbinding *b1 = lf_tssem_binding_at(m, lf_tssem_scope_of(m, path), name, a);
-    const lf_tsbinding *b2 = lf_tssem_binding_at(m, lf_tssem_scope_of(m, at), name, ts_node_start_byte(at));
-    return b1 && b1 == b2;
-}
-
 /* Does the value hold this process's pid (`String(process.pid)`,
  * `JSON.stringify({ pid: process.pid })`, a template or object made of names
  * bound to one)? */
@@ -521,7 +498,7 @@ static lf302_ts_site *holder_site(lf_tssem *m, const lf_tslock *l, int32_t k, TS
         return site_declined(lf_xstrdup("the age is compared through a name, not in one comparison of it the "
                                         "fix could rewrite"));
     at = cmp;
-    if (!path_nameable_at(m, path, at)) {
+    if (!lf_ts_nameable_at(m, path, at)) {
         char *p = lf_py_short(src, path);
         char *why = lf_xasprintf("the stat'ed path `%s` is not a name bound the same where the age is tested (or a "
                                  "literal): the test cannot name the lock again",

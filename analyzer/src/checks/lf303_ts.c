@@ -579,6 +579,27 @@ static int trusts_reused_pid(lf_tssem *m, const lf_source *src, TSNode probe, in
     return !*start_time;
 }
 
+/* The fix for a probe trusting a pid read from a file: the probe becomes
+ * killProbeSync(pid, FILE) when FILE, the path the pid was read from, can be
+ * named again at the probe. */
+static lf303_ts_site *reuse_site(lf_tssem *m, TSNode probe) {
+    TSNode read = {0};
+    if (!pid_from_file_at(m, lf_tssem_arg(probe, 0), &read) || ts_node_is_null(read))
+        return site_decline("the pid's file is not read where the fix can see it");
+    TSNode file = lf_tssem_arg(read, 0);
+    if (ts_node_is_null(file) || !lf_ts_nameable_at(m, file, probe))
+        return site_decline("the pid is read from a file whose path the probe cannot name again (a parameter of "
+                            "another function, a computed path): the fix compares the process's start with that "
+                            "file's last write");
+    if (lf_tssem_nargs(probe) != 2)
+        return site_decline("the probe passes more than a pid and signal 0");
+    lf303_ts_site *s = lf_xcalloc(1, sizeof *s);
+    s->reuse = 1;
+    s->probe = probe;
+    s->file = lf_tssem_unwrap(file);
+    return s;
+}
+
 void lf303_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -587,8 +608,9 @@ void lf303_ts_run(lf_check_ctx *ctx) {
     int start_time = -1; /* computed once, on the first probe that needs it */
     for (size_t i = 0; i < m->n_calls; i++) {
         const lf_tscall *c = &m->calls[i];
-        if (!c->callee || strcmp(c->callee, "process.kill") != 0 ||
-            !lf_tree_text_eq(src, lf_tssem_unwrap(lf_tssem_arg(c->node, 1)), "0"))
+        int fixed_probe = c->callee && !strcmp(c->callee, "./lockrt.cjs.killProbeSync");
+        if (!fixed_probe && (!c->callee || strcmp(c->callee, "process.kill") != 0 ||
+                             !lf_tree_text_eq(src, lf_tssem_unwrap(lf_tssem_arg(c->node, 1)), "0")))
             continue;
         if (!decides_lock(m, c->node))
             continue; /* a verdict no lock depends on */
@@ -616,37 +638,45 @@ void lf303_ts_run(lf_check_ctx *ctx) {
             if ((w.dead || other) && !w.reads_code && !w.rethrows && !probe_lock_per_user(m, c->node)) {
                 /* The same probe may also trust a reused pid: say so now,
                  * since that finding only shows once this one is fixed. */
-                int reuse = trusts_reused_pid(m, src, c->node, &start_time);
+                int reuse = !fixed_probe && trusts_reused_pid(m, src, c->node, &start_time);
+                lf303_ts_site *site = falls ? site_decline("the catch falls through to the code after the try, "
+                                                           "which acts on the verdict: the fix cannot give EPERM "
+                                                           "the path a successful probe takes")
+                                      : w.dead ? make_site(c->node, handler, fn)
+                                               : site_decline("the catch answers with a verdict the fix does not "
+                                                              "rewrite (a `true` or a callback's argument)");
+                /* the same fix swaps the probe for one that reads a reused pid as
+                 * gone, when it can: both in one run */
+                if (reuse && !site->decline) {
+                    lf303_ts_site *r = reuse_site(m, c->node);
+                    if (!r->decline) {
+                        site->reuse = 1;
+                        site->probe = r->probe;
+                        site->file = r->file;
+                    }
+                    lf303_ts_site_free(r);
+                }
                 char *msg = lf_xasprintf("%s: the catch on line %u reads every error as \"dead\", but EPERM means "
                                          "the process exists and belongs to another user: its lock is then broken "
                                          "while it is held (tell ESRCH from EPERM through the error's code)%s",
                                          call, lf_py_line(src, handler),
-                                         reuse ? "; it also trusts a reused pid (no start-time check), reported once "
-                                                 "this is fixed"
-                                               : "");
-                lf_ctx_emit_site(ctx, c->node, msg,
-                                 falls    ? site_decline("the catch falls through to the code after the try, which "
-                                                         "acts on the verdict: the fix cannot give EPERM the path a "
-                                                         "successful probe takes")
-                                 : w.dead ? make_site(c->node, handler, fn)
-                                          : site_decline("the catch answers with a verdict the fix does not "
-                                                         "rewrite (a `true` or a callback's argument)"),
-                                 lf303_ts_site_free);
+                                         !reuse         ? ""
+                                         : site->reuse ? "; it also trusts a reused pid (no start-time check)"
+                                                       : "; it also trusts a reused pid (no start-time check), "
+                                                         "reported once this is fixed");
+                lf_ctx_emit_site(ctx, c->node, msg, site, lf303_ts_site_free);
                 lf_ctx_witness(ctx, lf_wit_eperm(src, c->node, handler));
                 free(msg);
                 free(call);
                 continue;
             }
         }
-        if (trusts_reused_pid(m, src, c->node, &start_time)) {
+        if (!fixed_probe && trusts_reused_pid(m, src, c->node, &start_time)) {
             char *msg = lf_xasprintf("%s trusts a pid read from a file: after its owner exits the pid can be "
                                      "reused by an unrelated process, which then reads as the live owner and the "
                                      "lock is never reclaimed (compare the process start time recorded with the pid)",
                                      call);
-            lf_ctx_emit_site(ctx, c->node, msg,
-                             site_decline("a pid read from a file needs the owner's start time recorded beside "
-                                          "it; the fix cannot add that"),
-                             lf303_ts_site_free);
+            lf_ctx_emit_site(ctx, c->node, msg, reuse_site(m, c->node), lf303_ts_site_free);
             lf_ctx_witness(ctx, lf_wit_pid_reuse(src, c->node));
             free(msg);
         }

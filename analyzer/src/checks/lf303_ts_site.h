@@ -19,6 +19,12 @@
 
 typedef struct lf303_ts_site {
     char *decline;  /* why the rewrite does not apply (malloc'd), or NULL */
+    /* A probe that trusts a pid read from a file (`reuse`): the probe becomes
+     * the vendored lockrt.cjs's killProbeSync(pid, FILE), which also throws
+     * ESRCH for a live process that started after FILE was last written. */
+    int reuse;
+    TSNode probe;   /* reuse: the process.kill(pid, 0) call */
+    TSNode file;    /* reuse: the path the pid was read from, valid at the probe */
     TSNode handler; /* the catch_clause */
     TSNode param;   /* its identifier, or null for `catch {` */
     TSNode body;    /* its statement_block (at least one statement) */

@@ -71,3 +71,28 @@ int lf_ts_lock_held(lf_tssem *m, lf_tslock *l, TSNode n) {
     }
     return 0;
 }
+
+int lf_ts_nameable_at(lf_tssem *m, TSNode expr, TSNode at) {
+    expr = lf_tssem_unwrap(expr);
+    if (lf_tree_is(expr, "string"))
+        return 1;
+    if (lf_tree_is(expr, "member_expression")) {
+        TSNode obj = lf_tree_field(expr, "object");
+        return lf_tree_is(obj, "this") && lf_tree_is(lf_tree_field(expr, "property"), "property_identifier") &&
+               lf_tssem_scope_of(m, expr) == lf_tssem_scope_of(m, at);
+    }
+    if (!lf_tree_is(expr, "identifier"))
+        return 0;
+    uint32_t a = ts_node_start_byte(expr);
+    const char *name = lf_tssem_intern(m, m->src->text + a, ts_node_end_byte(expr) - a);
+    const lf_tsbinding *b1 = lf_tssem_binding_at(m, lf_tssem_scope_of(m, expr), name, a);
+    const lf_tsbinding *b2 = lf_tssem_binding_at(m, lf_tssem_scope_of(m, at), name, ts_node_start_byte(at));
+    if (!b1 || b1 != b2)
+        return 0;
+    if (lf_tslock_fn_of(m, lf_tssem_scope_of(m, expr)) == lf_tslock_fn_of(m, lf_tssem_scope_of(m, at)))
+        return 1;
+    /* across functions: only a module-level const keeps its value */
+    TSNode decl = ts_node_parent(ts_node_parent(b1->target));
+    return b1->scope == 0 && b1->kind == LF_TSBIND_VAR && !b1->member && lf_tree_is(decl, "lexical_declaration") &&
+           lf_tree_text_eq(m->src, ts_node_child(decl, 0), "const");
+}

@@ -28,6 +28,11 @@ TSNode lf_ts_parent(TSNode n);
 int lf_ts_text_has(const lf_source *src, TSNode n, const char *needle);
 /* Is `inner` the same node as, or inside, `outer`? */
 int lf_ts_within(TSNode inner, TSNode outer);
+/* Can path expression `expr` (read where it stands) be written again at `at`
+ * for the same value: a string literal, a name bound the same at both places
+ * (a module-level const, a closure's variable, a local not assigned in
+ * between), or `this.x` in the same function? */
+int lf_ts_nameable_at(lf_tssem *m, TSNode expr, TSNode at);
 /* The node of the declared function (or program) a node belongs to. */
 TSNode lf_ts_fn_node(lf_tssem *m, TSNode n);
 /* Is a lock held around n in its function: a lock library call, an exclusive

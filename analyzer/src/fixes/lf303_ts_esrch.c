@@ -19,8 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../checks/lf301_ts_site.h"
 #include "../checks/lf303_ts_site.h"
 #include "lf_check.h"
+#include "lf_sem.h"
+#include "lf_tsimport.h"
+#include "lf_vendor.h"
 #include "lf_pyfix.h"
 #include "lf_tree.h"
 #include "lf_tsfix.h"
@@ -31,11 +35,73 @@ static int is_ts_path(const char *path) {
     return dot && (!strcmp(dot, ".ts") || !strcmp(dot, ".mts") || !strcmp(dot, ".cts") || !strcmp(dot, ".tsx"));
 }
 
-static lf_fix *generate_one(const lf_fix_ctx *ctx, const lf303_ts_site *s, char **why) {
+/* Spell (and import) killProbeSync in every reuse site's fix, so that the
+ * import edits of all the file's fixes are byte-identical and land once. */
+static char *spell_probe(lf_tsimporter *im, lf_tssem *m, lf_fix_request *reqs, size_t n, size_t self, char **why) {
+    char *mine = NULL;
+    for (size_t j = 0; j < n; j++) {
+        const lf303_ts_site *t = reqs[j].site;
+        if (!t || t->decline || !t->reuse)
+            continue;
+        char *r = lf_tsimport_ref(im, lf_tssem_scope_of(m, t->probe), ts_node_start_byte(t->probe),
+                                  LF301_TS_VENDOR_MODULE, "killProbeSync", why);
+        if (!r) {
+            free(mine);
+            return NULL;
+        }
+        if (j == self)
+            mine = r;
+        else
+            free(r);
+    }
+    return mine;
+}
+
+/* `process.kill(pid, 0)` -> `killProbeSync(pid, FILE)`. */
+static lf_fix *generate_reuse(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n, size_t self, char **why) {
+    const lf303_ts_site *s = reqs[self].site;
+    const lf_source *src = ctx->src;
+    lf_tssem *m = lf_filesem_typescript(ctx->sem);
+    lf_fix *fix = lf_xcalloc(1, sizeof *fix);
+    lf_tsimporter *im = lf_tsimport_begin(m, src->path, fix);
+    char *probe = spell_probe(im, m, reqs, n, self, why);
+    lf_tsimport_end(im);
+    if (!probe) {
+        lf_fix_free(fix);
+        return NULL;
+    }
+    TSNode pid = lf_tssem_arg(s->probe, 0);
+    uint32_t ps = ts_node_start_byte(pid), pe = ts_node_end_byte(pid);
+    uint32_t fs_ = ts_node_start_byte(s->file), fe = ts_node_end_byte(s->file);
+    char *text = lf_xasprintf("%s(%.*s, %.*s)", probe, (int)(pe - ps), src->text + ps, (int)(fe - fs_),
+                              src->text + fs_);
+    lf_fix_add_edit(fix, ts_node_start_byte(s->probe), ts_node_end_byte(s->probe), text);
+    free(text);
+    free(probe);
+    lf_vendor_plan plan;
+    lf_vendor_plan_node(src->path, &plan);
+    lf_vendor_attach(fix, &plan);
+    lf_vendor_plan_free(&plan);
+    fix->title = lf_xstrdup("probe the pid as before, and read a process that started after the pid file was last "
+                            "written as gone: another process under a reused pid (vendored lockrt.cjs: "
+                            "killProbeSync)");
+    return fix;
+}
+
+static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n_reqs, size_t self, char **why) {
+    const lf303_ts_site *s = reqs[self].site;
     if (lf_fix_site_declines(s, s ? s->decline : NULL, why))
         return NULL;
     const lf_source *src = ctx->src;
-    lf_fix *fix = lf_xcalloc(1, sizeof *fix);
+    lf_fix *fix = NULL;
+    if (s->reuse) { /* the probe too: killProbeSync(pid, FILE), then the catch's edits beside it */
+        fix = generate_reuse(ctx, reqs, n_reqs, self, why);
+        if (!fix)
+            return NULL;
+        free(fix->title);
+    } else {
+        fix = lf_xcalloc(1, sizeof *fix);
+    }
     char *err;
     if (ts_node_is_null(s->param)) {
         static const char *const names[] = {"err", "error", "killError", NULL};
@@ -92,8 +158,12 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, const lf303_ts_site *s, char 
         free(unit);
         free(ind);
     }
-    fix->title = lf_xstrdup("read EPERM as alive (the process exists, another user's); ESRCH and other errors keep "
-                            "the old verdict");
+    fix->title = lf_xstrdup(s->reuse ? "read EPERM as alive (the process exists, another user's), and a process "
+                                       "that started after the pid file was last written as gone (a reused pid; "
+                                       "vendored lockrt.cjs: killProbeSync); ESRCH and other errors keep the old "
+                                       "verdict"
+                                     : "read EPERM as alive (the process exists, another user's); ESRCH and other "
+                                       "errors keep the old verdict");
     free(code);
     free(err);
     return fix;
@@ -101,6 +171,10 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, const lf303_ts_site *s, char 
 
 /* The registered lf303_esrch (fixes/lf303_eperm_alive.c) hands TS/JS files here. */
 void lf303_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        reqs[i].fix = generate_one(ctx, reqs[i].site, &reqs[i].no_fix_reason);
+    for (size_t i = 0; i < n; i++) {
+        const lf303_ts_site *s = reqs[i].site;
+        reqs[i].fix = s && !s->decline && s->reuse && ts_node_is_null(s->handler)
+                          ? generate_reuse(ctx, reqs, n, i, &reqs[i].no_fix_reason)
+                          : generate_one(ctx, reqs, n, i, &reqs[i].no_fix_reason);
+    }
 }

@@ -523,6 +523,11 @@ static void direct_events(builder *b, lf_tssem *m) {
                 event(b, LF_TSEV_PROBE, fn, call, -1, lf_tssem_arg(call, 0));
             continue;
         }
+        /* LF303's fix's probe (lockrt.cjs's killProbeSync(pid, file)) is the same probe */
+        if (c->callee && strcmp(c->callee, "./lockrt.cjs.killProbeSync") == 0) {
+            event(b, LF_TSEV_PROBE, fn, call, -1, lf_tssem_arg(call, 0));
+            continue;
+        }
         if (c->callee && op_in(c->callee, k_lock_libs)) {
             TSNode a0 = lf_tssem_arg(call, 0);
             int32_t k = key_add(b, lf_tssem_path_key(m, a0));

@@ -740,6 +740,39 @@ function recordedPid(text) {
   return { pid, host };
 }
 
+// Did live process `pid` start after `mtimeMs`? true only when /proc says so
+// (Linux); false when it started before, or when that cannot be told.
+function startedAfter(pid, mtimeMs) {
+  if (process.platform !== 'linux') return false;
+  const ps = procStat(pid);
+  const boot = bootTime();
+  if (!Array.isArray(ps) || boot === null || !/^[0-9]+$/.test(ps[1])) return false;
+  return (boot + Number(ps[1]) / CLOCK_TICKS) * 1000 > mtimeMs;
+}
+
+/** process.kill(pid, 0) for a pid read from `file` (LF303's fix for a probe
+ * that trusts a reused pid): the same result and errors, and an ESRCH error
+ * too when the live process with that pid started after `file` was last
+ * written: not the process that wrote it, but another one under its reused
+ * pid. Where that cannot be told (not Linux, the file gone), as before. */
+function killProbeSync(pid, file) {
+  const result = process.kill(pid, 0);
+  let st;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    return result;
+  }
+  if (startedAfter(Number(pid), st.mtimeMs)) {
+    const e = new Error(`kill ESRCH`);
+    e.code = 'ESRCH';
+    e.errno = -3;
+    e.syscall = 'kill';
+    throw e;
+  }
+  return result;
+}
+
 /** Is the process the lock file at `file` records (its pid) alive and the one
  * that wrote it? false when it is not, or when that cannot be told. */
 function holderAliveSync(file) {
@@ -769,11 +802,8 @@ function holderAliveSync(file) {
     if (e.code !== 'EPERM') return false;
   }
   const ps = procStat(rec.pid);
-  const boot = bootTime();
-  if (!Array.isArray(ps) || ps[0] === 'Z' || ps[0] === 'X' || boot === null || !/^[0-9]+$/.test(ps[1]))
-    return false;
-  const startedMs = (boot + Number(ps[1]) / CLOCK_TICKS) * 1000;
-  return startedMs <= st.mtimeMs;
+  if (!Array.isArray(ps) || ps[0] === 'Z' || ps[0] === 'X' || bootTime() === null) return false;
+  return !startedAfter(rec.pid, st.mtimeMs) && /^[0-9]+$/.test(ps[1]);
 }
 
 function lockError(code, message, file) {
@@ -929,3 +959,4 @@ exports.rmBound = rmBound;
 exports.acquireLockSync = acquireLockSync;
 exports.acquireLock = acquireLock;
 exports.holderAliveSync = holderAliveSync;
+exports.killProbeSync = killProbeSync;

@@ -37,3 +37,5 @@ export declare function acquireLockSync(file: PathLike, options?: LockOptions): 
 export declare function acquireLock(file: PathLike, options?: LockOptions): Promise<() => void>;
 /** Is the process the lock file records (its pid) alive and the one that wrote it? (Linux; false when that cannot be told.) */
 export declare function holderAliveSync(file: PathLike): boolean;
+/** process.kill(pid, 0) for a pid read from `file`; also throws ESRCH when the process started after `file` was last written (a reused pid; Linux). */
+export declare function killProbeSync(pid: number, file: PathLike): true;

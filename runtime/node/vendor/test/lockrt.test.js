@@ -240,3 +240,14 @@ test('holderAliveSync: the live process that wrote the lock, and nothing else', 
   assert.equal(lockrt.holderAliveSync(file), false);
   assert.equal(lockrt.holderAliveSync(dir), false);
 });
+
+test('killProbeSync: process.kill(pid, 0), and ESRCH for a pid reused since the file was written', { skip: process.platform !== 'linux' }, () => {
+  const dir = scratch();
+  const file = path.join(dir, 'p.pid');
+  fs.writeFileSync(file, String(process.pid));
+  assert.equal(lockrt.killProbeSync(process.pid, file), true);
+  fs.utimesSync(file, new Date(0), new Date(0));
+  assert.throws(() => lockrt.killProbeSync(process.pid, file), { code: 'ESRCH', syscall: 'kill' });
+  assert.throws(() => lockrt.killProbeSync(2 ** 22 + 1, file), { code: 'ESRCH' });
+  assert.equal(lockrt.killProbeSync(process.pid, path.join(dir, 'missing')), true);
+});
