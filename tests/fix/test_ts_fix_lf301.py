@@ -57,9 +57,6 @@ NO_FIX = {
     "created exclusively to their inode",
     "lf301_injected_decline.cjs": "LF301 not fixed: the removal goes through an fs object handed in (a field, an "
     "option, a parameter): the fix's drop-in would use Node's own fs instead",
-    "lf301_split_decline.ts": "LF301 not fixed: the lock is created on line 11, in another function, by a path that "
-    "is neither a field of the same class nor a module-level const: the fix cannot tell this removal releases that "
-    "lock",
     "lf301_callback_decline.js": "LF301 not fixed: the removal `fs.unlink(PIDFILE, cb)` is not unlinkSync/rmSync or "
     "a promise unlink/rm with the path (and rm's options) as arguments (a callback, fs-extra's remove, rmdir, a "
     "rename away): the fix has no drop-in for it",

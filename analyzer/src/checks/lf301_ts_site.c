@@ -439,6 +439,22 @@ static char *bind_creates(lf_tslock *l, const lf_tslock_event *ev, lf301_ts_site
     return NULL;
 }
 
+/* Is the create `create` of the lock certainly of the path the removal ev
+ * removes: in one function, one field of one class, or one module-level
+ * const? */
+static int same_place(lf_tslock *l, const lf_tslock_event *create, const lf_tslock_event *ev) {
+    lf_tssem *m = l->m;
+    if (create->fn == ev->fn)
+        return 1;
+    if (!strncmp(l->keys[ev->key].key, "this.", 5)) {
+        int32_t a = m->scopes[create->fn].cls, b = m->scopes[ev->fn].cls;
+        if (a >= 0 && a == b)
+            return 1;
+    }
+    const lf_tsbinding *a = module_const(m, create->target), *b = module_const(m, ev->target);
+    return a && a == b;
+}
+
 /* A release of a path the function is given (`releaseLock(lockPath)`),
  * whose creates are elsewhere in the module with paths their functions are
  * given too (`acquireLock(lockPath)`): which create made what a call releases
@@ -447,8 +463,8 @@ static char *bind_creates(lf_tslock *l, const lf_tslock_event *ev, lf301_ts_site
  * drop-ins remember per resolved path, so the release is bound whenever this
  * process created the path it is handed through one of them, and removes by
  * name, as before, a path it created nothing at. */
-static lf301_ts_site *param_release(lf_tslock *l, const lf_tslock_event *ev, TSNode rm, const char *remove,
-                                    lf301_ts_site *s) {
+static lf301_ts_site *all_creates_release(lf_tslock *l, const lf_tslock_event *ev, TSNode rm, const char *remove,
+                                          lf301_ts_site *s, int by_key) {
     lf_tssem *m = l->m;
     const lf_source *src = m->src;
     for (size_t i = 0; i < l->n_events; i++) {
@@ -465,7 +481,9 @@ static lf301_ts_site *param_release(lf_tslock *l, const lf_tslock_event *ev, TSN
             continue;
         const char *made = create_member(lf_tssem_callee(m, c->node), lf_tssem_nargs(c->node));
         if (!made || has_spread(c->node) || !direct_fs(m, c->node))
-            return decline_at(s, src, c->node, "the lock path is a parameter, and the module's create `",
+            return decline_at(s, src, c->node, by_key ? "the lock is created at several places or in another "
+                                                        "function, and the module's create `"
+                                                      : "the lock path is a parameter, and the module's create `",
                               "` is not writeFileSync / a promise writeFile with its options, openSync or a "
                               "promise open, of Node's own fs: the fix cannot remember what every create of the "
                               "module makes");
@@ -475,9 +493,11 @@ static lf301_ts_site *param_release(lf_tslock *l, const lf_tslock_event *ev, TSN
                                            "copy or link onto it): a release bound to the created inode would "
                                            "then leave it in place",
                                            lf_py_line(src, other)));
-        given += lf_tssem_key_param(m, l->keys[c->key].key) != NULL;
+        given += by_key ? c->key == ev->key : lf_tssem_key_param(m, l->keys[c->key].key) != NULL;
         add_edit(s, lf_tree_field(c->node, "function"), made);
     }
+    for (size_t i = 0; by_key && i < l->n_events; i++) /* a create through one of the module's helpers */
+        given += l->events[i].kind == LF_TSEV_CREATE && l->events[i].via_helper && l->events[i].key == ev->key;
     if (!given)
         return decline(s, lf_xstrdup("no exclusive create of this path is in sight (a caller, another module or a "
                                      "lock library creates it): there is no create to bind to"));
@@ -587,7 +607,14 @@ lf301_ts_site *lf301_ts_site_make(lf_tslock *l, const lf_tslock_event *ev) {
         }
     }
     if (!creates && !ev->via_helper && lf_tssem_key_param(m, k->key))
-        return param_release(l, ev, rm, remove, s);
+        return all_creates_release(l, ev, rm, remove, s, 0);
+    /* several creates of the lock, or one in another function by a path
+     * that need not be the same value there: every create of a lock file in
+     * the module is remembered (lockrt.cjs binds by the resolved path at run
+     * time, so the release is bound whenever this process created what it
+     * removes, and removes by name, as before, what it did not) */
+    if (creates && !ev->via_helper && (creates != 1 || !create || !same_place(l, create, ev)))
+        return all_creates_release(l, ev, rm, remove, s, 1);
     if (creates != 1 || !create)
         return decline(s, creates ? lf_xasprintf("the lock is created at %zu places (or through a helper): the "
                                                  "fix binds a release to one create",
@@ -602,17 +629,7 @@ lf301_ts_site *lf301_ts_site_make(lf_tslock *l, const lf_tslock_event *ev) {
                           "`, which is not writeFileSync / a promise writeFile with its options, or "
                           "openSync, of Node's own fs: the fix cannot remember the inode it makes");
     }
-    /* one function, one field of one class, or one module-level const */
-    int same = create->fn == ev->fn;
-    if (!same && !strncmp(k->key, "this.", 5)) {
-        int32_t a = m->scopes[create->fn].cls, b = m->scopes[ev->fn].cls;
-        same = a >= 0 && a == b;
-    }
-    if (!same) {
-        const lf_tsbinding *a = module_const(m, create->target), *b = module_const(m, ev->target);
-        same = a && a == b;
-    }
-    if (!same) {
+    if (!same_place(l, create, ev)) {
         unsigned line = lf_py_line(src, create->node);
         return decline(s, lf_xasprintf("the lock is created on line %u, in another function, by a path that is "
                                        "neither a field of the same class nor a module-level const: the fix cannot "
