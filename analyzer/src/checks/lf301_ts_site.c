@@ -477,7 +477,10 @@ static lf301_ts_site *all_creates_release(lf_tslock *l, const lf_tslock_event *e
     size_t given = 0;
     for (size_t i = 0; i < l->n_events; i++) {
         const lf_tslock_event *c = &l->events[i];
-        if (c->kind != LF_TSEV_CREATE || c->via_helper || c->key < 0 || (l->keys[c->key].flags & LF_TSLOCK_DIR))
+        /* locks only: a pin is kept per remembered create until its release, so
+         * an exclusive temp file made in a loop must not be one */
+        if (c->kind != LF_TSEV_CREATE || c->via_helper || c->key < 0 || (l->keys[c->key].flags & LF_TSLOCK_DIR) ||
+            !lf_tslock_is_lock(l->keys[c->key].flags))
             continue;
         const char *made = create_member(lf_tssem_callee(m, c->node), lf_tssem_nargs(c->node));
         if (!made || has_spread(c->node) || !direct_fs(m, c->node))
