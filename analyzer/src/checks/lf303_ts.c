@@ -160,22 +160,32 @@ static lf303_ts_site *site_decline(const char *why) {
 
 /* What the fix may rewrite around a probe whose catch reads every error as
  * dead (lf303_ts_site.h). */
+/* The probe's own statement wrapped (lf303_ts_site.h, wrap_stmt): the try
+ * holds more than the probe, so the catch cannot tell the probe's errors
+ * from the others; the probe, alone in its statement, can. */
+static lf303_ts_site *wrap_site(TSNode stmt, TSNode fn) {
+    lf303_ts_site *s = lf_xcalloc(1, sizeof *s);
+    s->wrap_stmt = stmt;
+    s->fn = fn;
+    return s;
+}
+
 static lf303_ts_site *make_site(TSNode call, TSNode handler, TSNode fn) {
     TSNode stmt = lf_ts_parent(call);
     TSNode body = lf_ts_parent(stmt);
     TSNode try_stmt = lf_ts_parent(handler);
-    if (!lf_tree_is(stmt, "expression_statement") || !ts_node_eq(body, lf_tree_field(try_stmt, "body")) ||
-        !ts_node_eq(ts_node_named_child(body, 0), stmt))
-        return site_decline("the try holds more than the probe before it: other errors than the probe's could "
-                            "reach the catch");
+    if (!lf_tree_is(stmt, "expression_statement"))
+        return site_decline("the probe is part of a larger expression: the fix cannot give EPERM the path a "
+                            "successful probe takes");
+    if (!ts_node_eq(body, lf_tree_field(try_stmt, "body")) || !ts_node_eq(ts_node_named_child(body, 0), stmt))
+        return wrap_site(stmt, fn); /* a read before the probe, a branch around it */
     /* after the probe: nothing, or one return (comments aside) */
     TSNode alive = {0};
     for (TSNode x = ts_node_next_named_sibling(stmt); !ts_node_is_null(x); x = ts_node_next_named_sibling(x)) {
         if (lf_tree_is(x, "comment"))
             continue;
         if (!ts_node_is_null(alive) || !lf_tree_is(x, "return_statement"))
-            return site_decline("the try does more after the probe than one `return`: the fix cannot give EPERM "
-                                "the path a successful probe takes");
+            return wrap_site(stmt, fn); /* more work after it: EPERM goes on along it */
         alive = x;
     }
     TSNode param = lf_tree_field(handler, "parameter");

@@ -30,6 +30,11 @@ typedef struct lf303_ts_site {
     TSNode body;    /* its statement_block (at least one statement) */
     TSNode alive;   /* the try's `return` after the probe, or null: success falls through */
     TSNode fn;      /* the enclosing function: a new binding's name must be fresh there */
+    /* The try holds more than the probe (a read before it, more statements
+     * after it): the probe's own statement becomes `try { probe; } catch (e)
+     * { if (e.code !== "EPERM") throw e; }`, so EPERM goes on along the
+     * success path and every other error reaches the old catch as before. */
+    TSNode wrap_stmt;
 } lf303_ts_site;
 
 void lf303_ts_site_free(void *site);

@@ -58,7 +58,8 @@ static char *spell_probe(lf_tsimporter *im, lf_tssem *m, lf_fix_request *reqs, s
 }
 
 /* `process.kill(pid, 0)` -> `killProbeSync(pid, FILE)`. */
-static lf_fix *generate_reuse(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n, size_t self, char **why) {
+static lf_fix *generate_reuse(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n, size_t self, char **why,
+                              char **probe_text) {
     const lf303_ts_site *s = reqs[self].site;
     const lf_source *src = ctx->src;
     lf_tssem *m = lf_filesem_typescript(ctx->sem);
@@ -75,8 +76,12 @@ static lf_fix *generate_reuse(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_
     uint32_t fs_ = ts_node_start_byte(s->file), fe = ts_node_end_byte(s->file);
     char *text = lf_xasprintf("%s(%.*s, %.*s)", probe, (int)(pe - ps), src->text + ps, (int)(fe - fs_),
                               src->text + fs_);
-    lf_fix_add_edit(fix, ts_node_start_byte(s->probe), ts_node_end_byte(s->probe), text);
-    free(text);
+    if (probe_text)
+        *probe_text = text; /* the caller's edit holds it (the probe's statement, wrapped) */
+    else {
+        lf_fix_add_edit(fix, ts_node_start_byte(s->probe), ts_node_end_byte(s->probe), text);
+        free(text);
+    }
     free(probe);
     lf_vendor_plan plan;
     lf_vendor_plan_node(src->path, &plan);
@@ -94,13 +99,35 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t 
         return NULL;
     const lf_source *src = ctx->src;
     lf_fix *fix = NULL;
+    char *probe_text = NULL;
     if (s->reuse) { /* the probe too: killProbeSync(pid, FILE), then the catch's edits beside it */
-        fix = generate_reuse(ctx, reqs, n_reqs, self, why);
+        fix = generate_reuse(ctx, reqs, n_reqs, self, why, ts_node_is_null(s->wrap_stmt) ? NULL : &probe_text);
         if (!fix)
             return NULL;
         free(fix->title);
+        fix->title = NULL;
     } else {
         fix = lf_xcalloc(1, sizeof *fix);
+    }
+    if (!ts_node_is_null(s->wrap_stmt)) {
+        static const char *const names[] = {"err", "error", "killError", NULL};
+        char *e = lf_tsfix_fresh_name(src, s->fn, names);
+        char *c = is_ts_path(src->path) ? lf_xasprintf("(%s as { code?: unknown }).code", e) : lf_xasprintf("%s.code", e);
+        TSNode call = ts_node_named_child(s->wrap_stmt, 0);
+        char *call_text = probe_text ? probe_text : lf_tree_text(src, call);
+        char *text = lf_xasprintf("try { %s; } catch (%s) { if (%s !== \"EPERM\") throw %s; }", call_text, e, c, e);
+        lf_fix_add_edit(fix, ts_node_start_byte(s->wrap_stmt), ts_node_end_byte(s->wrap_stmt), text);
+        free(text);
+        free(call_text);
+        free(c);
+        free(e);
+        fix->title = lf_xstrdup(s->reuse ? "read EPERM from the probe as alive (its own try: the success path goes on), "
+                                           "and a process that started after the pid file was last written as gone "
+                                           "(vendored lockrt.cjs: killProbeSync); every other error reaches the old "
+                                           "catch"
+                                         : "read EPERM from the probe as alive (its own try: the success path goes "
+                                           "on); every other error reaches the old catch");
+        return fix;
     }
     char *err;
     if (ts_node_is_null(s->param)) {
@@ -173,8 +200,8 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t 
 void lf303_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
     for (size_t i = 0; i < n; i++) {
         const lf303_ts_site *s = reqs[i].site;
-        reqs[i].fix = s && !s->decline && s->reuse && ts_node_is_null(s->handler)
-                          ? generate_reuse(ctx, reqs, n, i, &reqs[i].no_fix_reason)
+        reqs[i].fix = s && !s->decline && s->reuse && ts_node_is_null(s->handler) && ts_node_is_null(s->wrap_stmt)
+                          ? generate_reuse(ctx, reqs, n, i, &reqs[i].no_fix_reason, NULL)
                           : generate_one(ctx, reqs, n, i, &reqs[i].no_fix_reason);
     }
 }

@@ -20,6 +20,7 @@ const CASES = {
   lf303_arrow: (pid) => (api.probe(pid) === true ? "alive" : api.probe(pid) === null ? "dead" : "?"),
   lf303_method: (pid) => (new api.Lock(pid).ownerAlive() ? "alive" : "dead"),
   lf303_assign: (pid) => (api.survey([pid])[pid] ? "alive" : "dead"),
+  lf303_read_first: (pid) => (api.ownerAlive(pid) ? "alive" : "dead"),
   lf303_fallthrough: (pid) => {
     const pidfile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lf303-")), "daemon.pid");
     fs.writeFileSync(pidfile, String(pid));
