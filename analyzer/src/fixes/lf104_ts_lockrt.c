@@ -158,25 +158,15 @@ static char *rewrite_blocker(const lf_source *src, lf_tssem *m, const lf104_site
 
 static const char *acquire_member(const lf104_site *s) { return s->async_fn ? "acquireLock" : "acquireLockSync"; }
 
-/* Spell (and import) the acquire call of every site to be fixed in each
- * fix, so that the import edits of all the file's fixes are byte-identical
- * and land once, as one line. Returns this site's spelling, or NULL (*why). */
+/* Spell (and import) the acquire call of every site to be fixed, in each
+ * fix (lf_tsimport_ref_each). Returns this site's spelling, or NULL (*why). */
 static char *spell_all(lf_tsimporter *im, const lf104_site *const *sites, size_t n, size_t self, char **why) {
-    char *mine = NULL;
-    for (size_t j = 0; j < n; j++) {
-        if (!sites[j])
-            continue;
-        char *r = lf_tsimport_ref(im, sites[j]->scope, ts_node_start_byte(sites[j]->first), LF104_TS_VENDOR_MODULE,
-                                  acquire_member(sites[j]), why);
-        if (!r) {
-            free(mine);
-            return NULL;
-        }
-        if (j == self)
-            mine = r;
-        else
-            free(r);
-    }
+    lf_tsimport_use *uses = lf_xcalloc(n ? n : 1, sizeof *uses);
+    for (size_t j = 0; j < n; j++)
+        if (sites[j])
+            uses[j] = (lf_tsimport_use){sites[j]->scope, ts_node_start_byte(sites[j]->first), acquire_member(sites[j])};
+    char *mine = lf_tsimport_ref_each(im, uses, n, self, LF104_TS_VENDOR_MODULE, why);
+    free(uses);
     return mine;
 }
 

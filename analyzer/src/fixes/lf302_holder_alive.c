@@ -25,25 +25,17 @@
 #include "lf_util.h"
 #include "lf_vendor.h"
 
-/* Spell (and import) holderAliveSync in every fixable site's fix, so that the
- * import edits of all the file's fixes are byte-identical and land once. */
+/* Spell (and import) holderAliveSync in every fixable site's fix
+ * (lf_tsimport_ref_each). */
 static char *spell_all(lf_tsimporter *im, lf_tssem *m, lf_fix_request *reqs, size_t n, size_t self, char **why) {
-    char *mine = NULL;
+    lf_tsimport_use *uses = lf_xcalloc(n ? n : 1, sizeof *uses);
     for (size_t j = 0; j < n; j++) {
         const lf302_ts_site *t = reqs[j].site;
-        if (!t || t->decline)
-            continue;
-        char *r = lf_tsimport_ref(im, lf_tssem_scope_of(m, t->cmp), ts_node_start_byte(t->cmp), LF301_TS_VENDOR_MODULE,
-                                  "holderAliveSync", why);
-        if (!r) {
-            free(mine);
-            return NULL;
-        }
-        if (j == self)
-            mine = r;
-        else
-            free(r);
+        if (t && !t->decline)
+            uses[j] = (lf_tsimport_use){lf_tssem_scope_of(m, t->cmp), ts_node_start_byte(t->cmp), "holderAliveSync"};
     }
+    char *mine = lf_tsimport_ref_each(im, uses, n, self, LF301_TS_VENDOR_MODULE, why);
+    free(uses);
     return mine;
 }
 

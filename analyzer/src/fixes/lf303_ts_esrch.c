@@ -35,25 +35,17 @@ static int is_ts_path(const char *path) {
     return dot && (!strcmp(dot, ".ts") || !strcmp(dot, ".mts") || !strcmp(dot, ".cts") || !strcmp(dot, ".tsx"));
 }
 
-/* Spell (and import) killProbeSync in every reuse site's fix, so that the
- * import edits of all the file's fixes are byte-identical and land once. */
+/* Spell (and import) killProbeSync in every reuse site's fix
+ * (lf_tsimport_ref_each). */
 static char *spell_probe(lf_tsimporter *im, lf_tssem *m, lf_fix_request *reqs, size_t n, size_t self, char **why) {
-    char *mine = NULL;
+    lf_tsimport_use *uses = lf_xcalloc(n ? n : 1, sizeof *uses);
     for (size_t j = 0; j < n; j++) {
         const lf303_ts_site *t = reqs[j].site;
-        if (!t || t->decline || !t->reuse)
-            continue;
-        char *r = lf_tsimport_ref(im, lf_tssem_scope_of(m, t->probe), ts_node_start_byte(t->probe),
-                                  LF301_TS_VENDOR_MODULE, "killProbeSync", why);
-        if (!r) {
-            free(mine);
-            return NULL;
-        }
-        if (j == self)
-            mine = r;
-        else
-            free(r);
+        if (t && !t->decline && t->reuse)
+            uses[j] = (lf_tsimport_use){lf_tssem_scope_of(m, t->probe), ts_node_start_byte(t->probe), "killProbeSync"};
     }
+    char *mine = lf_tsimport_ref_each(im, uses, n, self, LF301_TS_VENDOR_MODULE, why);
+    free(uses);
     return mine;
 }
 

@@ -206,6 +206,25 @@ static int type_only(const lf_source *src, const lf_tsbinding *b) {
 static const char *const k_name_types[] = {"identifier", "shorthand_property_identifier",
                                            "shorthand_property_identifier_pattern", "type_identifier", NULL};
 
+char *lf_tsimport_ref_each(lf_tsimporter *im, const lf_tsimport_use *uses, size_t n, size_t self, const char *module,
+                           char **why) {
+    char *mine = NULL;
+    for (size_t j = 0; j < n; j++) {
+        if (!uses[j].member)
+            continue;
+        char *r = lf_tsimport_ref(im, uses[j].scope, uses[j].at, module, uses[j].member, why);
+        if (!r) {
+            free(mine);
+            return NULL;
+        }
+        if (j == self)
+            mine = r;
+        else
+            free(r);
+    }
+    return mine;
+}
+
 char *lf_tsimport_ref(lf_tsimporter *im, int32_t scope, uint32_t at, const char *module, const char *member,
                       char **why) {
     lf_tssem *m = im->m;

@@ -30,6 +30,19 @@ lf_tsimporter *lf_tsimport_begin(lf_tssem *m, const char *path, lf_fix *fix);
  * `at` of scope `scope` (malloc'd), importing it when nothing binds it there.
  * NULL when it cannot (*why, malloc'd, says why). */
 char *lf_tsimport_ref(lf_tsimporter *im, int32_t scope, uint32_t at, const char *module, const char *member, char **why);
+/* One use of a member, for lf_tsimport_ref_each: where it goes (scope, byte)
+ * and which member; a null member is skipped (a site not fixed). */
+typedef struct lf_tsimport_use {
+    int32_t scope;
+    uint32_t at;
+    const char *member;
+} lf_tsimport_use;
+/* lf_tsimport_ref for every use of `module` the file's fixes make, in each of
+ * their fixes, so that the import edits of all of them are byte-identical and
+ * land once, as one line: the spelling at uses[self] (malloc'd), or NULL
+ * (*why). */
+char *lf_tsimport_ref_each(lf_tsimporter *im, const lf_tsimport_use *uses, size_t n, size_t self, const char *module,
+                           char **why);
 /* Add the imports collected (one line per module, members sorted) and free
  * the importer. */
 void lf_tsimport_end(lf_tsimporter *im);
