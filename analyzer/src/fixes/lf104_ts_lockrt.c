@@ -194,10 +194,7 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_tssem *m, const lf104_site
                               : lock_path(src, s->path, quote_of(src, ctx->root));
     char *text = render(src, s, acquire, release, lock, end, uses_semicolons(src, fn, ctx->root));
     lf_fix_add_edit(fix, ts_node_start_byte(s->first), end, text);
-    lf_vendor_plan plan;
-    lf_vendor_plan_node(src->path, &plan);
-    lf_vendor_attach(fix, &plan);
-    lf_vendor_plan_free(&plan);
+    lf_vendor_attach_node(fix, src->path);
     fix->title = lf_xasprintf("the read-modify-write between %s(%s) and its release (vendored lockrt.cjs)", acquire,
                               lock);
     free(text);

@@ -87,10 +87,7 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t 
     for (size_t k = 0; k < s->n_edits; k++)
         lf_fix_add_edit(fix, ts_node_start_byte(s->edits[k].callee), ts_node_end_byte(s->edits[k].callee),
                         spelled[k]);
-    lf_vendor_plan plan;
-    lf_vendor_plan_node(ctx->src->path, &plan);
-    lf_vendor_attach(fix, &plan);
-    lf_vendor_plan_free(&plan);
+    lf_vendor_attach_node(fix, ctx->src->path);
     fix->title = lf_xstrdup(s->takeover
                                 ? "take over the lock only while it is the file that was judged stale (vendored "
                                   "lockrt.cjs: the read or stat is unchanged and remembers what it judged, the "

@@ -67,10 +67,7 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t 
     lf_fix_add_edit(fix, cs, ce, text);
     free(text);
     free(alive);
-    lf_vendor_plan plan;
-    lf_vendor_plan_node(src->path, &plan);
-    lf_vendor_attach(fix, &plan);
-    lf_vendor_plan_free(&plan);
+    lf_vendor_attach_node(fix, src->path);
     fix->title = lf_xstrdup("judge the lock stale only when the holder it records is gone too (vendored lockrt.cjs: "
                             "holderAliveSync reads the pid in the lock; a live process that started before the lock "
                             "was last written is its holder)");

@@ -75,10 +75,7 @@ static lf_fix *generate_reuse(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_
         free(text);
     }
     free(probe);
-    lf_vendor_plan plan;
-    lf_vendor_plan_node(src->path, &plan);
-    lf_vendor_attach(fix, &plan);
-    lf_vendor_plan_free(&plan);
+    lf_vendor_attach_node(fix, src->path);
     fix->title = lf_xstrdup("probe the pid as before, and read a process that started after the pid file was last "
                             "written as gone: another process under a reused pid (vendored lockrt.cjs: "
                             "killProbeSync)");

@@ -205,3 +205,10 @@ void lf_vendor_attach(lf_fix *fix, const lf_vendor_plan *plan) {
     }
     fix->n_new_files = plan->n_files;
 }
+
+void lf_vendor_attach_node(lf_fix *fix, const char *module_path) {
+    lf_vendor_plan plan;
+    lf_vendor_plan_node(module_path, &plan);
+    lf_vendor_attach(fix, &plan);
+    lf_vendor_plan_free(&plan);
+}

@@ -43,6 +43,9 @@ void lf_vendor_plan_node(const char *module_path, lf_vendor_plan *out);
 void lf_vendor_plan_free(lf_vendor_plan *p);
 /* The plan's files, copied as the fix's new files (the vendored binding). */
 void lf_vendor_attach(lf_fix *fix, const lf_vendor_plan *plan);
+/* lf_vendor_plan_node + lf_vendor_attach: the Node binding vendored beside
+ * the TS/JS module at module_path, as the fix's new files. */
+void lf_vendor_attach_node(lf_fix *fix, const char *module_path);
 
 struct lf_pysem;
 /* 1 when the module already imports a name `lockrt` at module level (the
