@@ -482,9 +482,10 @@ static TSNode comparison_of(lf_tssem *m, TSNode at, TSNode *read) {
     return cmp;
 }
 
-/* The fix's site for the age test `at` of lock key k, whose stat'ed path is
- * `path` and whose age (or time) is read by `read`. */
-static lf302_ts_site *holder_site(lf_tssem *m, const lf_tslock *l, int32_t k, TSNode at, TSNode read, TSNode path) {
+/* The fix's site for the comparison `cmp` that tests the age of lock key k
+ * (comparison_of; null: none the fix could rewrite), whose stat'ed path is
+ * `path` and whose age (or time) is read by `read` in it. */
+static lf302_ts_site *holder_site(lf_tssem *m, const lf_tslock *l, int32_t k, TSNode cmp, TSNode read, TSNode path) {
     const lf_source *src = m->src;
     unsigned flags = l->keys[k].flags;
     if (flags & LF_TSLOCK_DIR)
@@ -493,11 +494,10 @@ static lf302_ts_site *holder_site(lf_tssem *m, const lf_tslock *l, int32_t k, TS
     if (!records_pid(m, (lf_tslock *)l, k))
         return site_declined(lf_xstrdup("the lock records no pid of its holder (the module writes none into it): "
                                         "there is nothing to judge the holder by but the age"));
-    TSNode cmp = comparison_of(m, at, &read);
     if (ts_node_is_null(cmp))
         return site_declined(lf_xstrdup("the age is compared through a name, not in one comparison of it the "
                                         "fix could rewrite"));
-    at = cmp;
+    TSNode at = cmp;
     if (!lf_ts_nameable_at(m, path, at)) {
         char *p = lf_py_short(src, path);
         char *why = lf_xasprintf("the stat'ed path `%s` is not a name bound the same where the age is tested (or a "
@@ -570,7 +570,7 @@ static void judge_read(walk *w, TSNode read, TSNode stat_value) {
                              lf_tree_is(read, "subscript_expression") ? "mtime or ctime"
                              : lf_ts_text_has(src, read, "ctime")        ? "ctime"
                                                                         : "mtime");
-    lf_ctx_emit_site(w->ctx, at, msg, holder_site(m, w->l, k, at, read_use, path), lf302_ts_site_free);
+    lf_ctx_emit_site(w->ctx, at, msg, holder_site(m, w->l, k, tested, guard_read, path), lf302_ts_site_free);
     lf_ctx_witness(w->ctx, lf_wit_stale_age_ts(w->l, at, k));
     free(msg);
     free(what);
