@@ -1,6 +1,6 @@
 'use strict';
 // lockrt (vendored, pure JavaScript): identity-bound release of an
-// exclusively created lock file. Copied next to a module by `lockfix fix`
+// exclusively created lock file or lock directory (mkdir). Copied next to a module by `lockfix fix`
 // (LF301, and LF104's exclusive lock: acquireLockSync / acquireLock below);
 // needs no addon. One CommonJS file so ESM and CommonJS modules,
 // .js/.mjs/.cjs/.ts alike, can import it (`import { x } from "./lockrt.cjs"`).
@@ -19,8 +19,9 @@
 // rename to a unique quarantine name in the same directory, verify the
 // quarantined object again, unlink it; if something else was renamed in the
 // meantime, put it back with link()+unlink(), which never replaces a file
-// that appeared at the path since. A successor's lock (another inode) is never
-// renamed or touched: its bytes stay as its owner wrote them.
+// that appeared at the path since (a directory: see putBack). A successor's
+// lock (another inode) is never renamed or touched: its bytes stay as its
+// owner wrote them.
 const fs = require('fs');
 const path = require('path');
 const crypto = require('crypto');
@@ -131,14 +132,75 @@ async function openExclusive(file, flags, mode) {
   return fh;
 }
 
+// A lock directory (`mkdir` without `recursive`: EEXIST is the "held"
+// answer). There is no creating descriptor: the directory is opened by name
+// right after the mkdir and that descriptor is the pin, so what is
+// remembered is what the path named a system call after the create. Only a
+// breaker that removes a directory made a moment ago could slip another one
+// in between, and such a module already deletes live locks as written. Where
+// a directory cannot be opened (Windows), nothing is remembered and the
+// release removes by name, as before.
+const O_DIRECTORY = fs.constants.O_DIRECTORY;
+
+function rememberDir(file) {
+  if (O_DIRECTORY === undefined || process.platform === 'win32') return;
+  try {
+    const p = file instanceof URL ? fileURLToPath(file) : String(file);
+    const pin = fs.openSync(p, fs.constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    let st;
+    try {
+      st = fs.fstatSync(pin, { bigint: true });
+    } catch (e) {
+      fs.closeSync(pin);
+      throw e;
+    }
+    const key = path.resolve(p);
+    forget(key);
+    unjudge(key);
+    held.set(key, { dev: st.dev, ino: st.ino, pin });
+  } catch { /* not remembered: the release removes by name */ }
+}
+
+function madeByPath(file, options) {
+  const recursive = options && typeof options === 'object' && options.recursive;
+  return !recursive && (typeof file === 'string' || file instanceof URL || Buffer.isBuffer(file));
+}
+
+/** fs.mkdirSync(dir, options) for a lock directory: the same directory and
+ * errors, what it made remembered. */
+function mkdirExclusiveSync(dir, options) {
+  const r = fs.mkdirSync(dir, options);
+  if (madeByPath(dir, options)) rememberDir(dir);
+  return r;
+}
+
+/** fs.promises.mkdir(dir, options) for a lock directory. */
+async function mkdirExclusive(dir, options) {
+  const r = await fs.promises.mkdir(dir, options);
+  if (madeByPath(dir, options)) rememberDir(dir);
+  return r;
+}
+
 function quarantineName(file) {
   const dir = path.dirname(file);
   return path.join(dir, `.${path.basename(file)}.lockrt-release.${process.pid}.${crypto.randomBytes(8).toString('hex')}`);
 }
 
 // Put a quarantined object back at `file` without replacing anything there.
-function putBack(q, file) {
+// A file goes back with link(), which fails on anything at the path. link()
+// refuses directories and rename() silently replaces an empty one, so a
+// directory goes back by rename only while nothing is at the path: a
+// newcomer's empty lock directory made in the microseconds between the two
+// calls would be replaced (its maker and the restored holder would then both
+// hold); one with its owner record inside makes rename fail (ENOTEMPTY).
+// Leaving the directory aside would be worse: its holder would surely lose
+// the lock to the next mkdir.
+function putBack(q, file, st) {
   try {
+    if (st && st.isDirectory()) {
+      if (lstatOrNull(file) === null) fs.renameSync(q, file);
+      return;
+    }
     fs.linkSync(q, file);
     fs.unlinkSync(q);
   } catch {
@@ -147,13 +209,49 @@ function putBack(q, file) {
   }
 }
 
+function lstatOrNull(p) {
+  try {
+    return fs.lstatSync(p);
+  } catch (e) {
+    if (e.code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+// How a drop-in removes: 'unlink' and 'rm' (files; rm's recursive option
+// makes it 'recursive'), 'rmdir' (an empty directory), 'recursive' (a file or
+// a whole directory), 'any' (releaseIfOwnedSync: a file, or an empty
+// directory). Does the fs call refuse the object `st` at `p` (a directory to
+// unlink, a file or a non-empty directory to rmdir)? Then the drop-in leaves
+// the call to fs, which fails as it always did, touching nothing.
+function refuses(p, st, how) {
+  if (st.isDirectory()) {
+    if (how === 'unlink' || how === 'rm') return true;
+    if (how === 'rmdir' || how === 'any') return fs.readdirSync(p).length > 0;
+    return false;
+  }
+  return how === 'rmdir';
+}
+
+// Remove the quarantined object `q` (proved to be the one bound to).
+function dispose(q, st, how) {
+  if (!st.isDirectory()) fs.unlinkSync(q);
+  else if (how === 'recursive') fs.rmSync(q, { recursive: true, force: true });
+  else fs.rmdirSync(q); // something written into it since the check: it stays aside, never deleted
+}
+
 /**
- * Remove `file` only if it is the lock this process created there.
+ * Remove `file` only if it is the lock this process created there (a file,
+ * or an empty directory made by mkdirExclusiveSync).
  * 'released': it was, and is gone; 'not-owned': the path names another object
  * (a successor's lock, a symlink), left as it is; 'missing': nothing there;
  * 'unknown': this process created nothing at that path it still knows of.
  */
 function releaseIfOwnedSync(file) {
+  return releaseOwned(file, 'any');
+}
+
+function releaseOwned(file, how) {
   const key = path.resolve(String(file));
   const rec = held.get(key);
   if (!rec) return 'unknown';
@@ -169,6 +267,7 @@ function releaseIfOwnedSync(file) {
     forget(key);
     return 'not-owned';
   }
+  if (refuses(key, st, how)) return 'unknown'; // still held: the fs call fails as before
   const q = quarantineName(key);
   try {
     fs.renameSync(file, q);
@@ -182,11 +281,11 @@ function releaseIfOwnedSync(file) {
     qst = fs.lstatSync(q, { bigint: true });
   } catch { /* gone from under us: nothing to put back */ }
   if (qst !== null && sameObject(qst, rec)) {
-    fs.unlinkSync(q);
     forget(key);
+    dispose(q, qst, how);
     return 'released';
   }
-  if (qst !== null) putBack(q, file);
+  if (qst !== null) putBack(q, file, qst);
   forget(key);
   return 'not-owned';
 }
@@ -210,30 +309,48 @@ function missing(syscall, file) {
 // nothing at (a release without an acquisition here) is removed by name, as
 // the code did before.
 function unlinkOwnedSync(file) {
-  const r = releaseIfOwnedSync(file);
+  const r = releaseOwned(file, 'unlink');
   if (r === 'unknown') return fs.unlinkSync(file);
   if (r === 'missing') throw missing('unlink', file);
   return undefined;
 }
 
+function rmHow(options) {
+  return options && options.recursive ? 'recursive' : 'rm';
+}
+
 function rmOwnedSync(file, options) {
-  const r = releaseIfOwnedSync(file);
+  const r = releaseOwned(file, rmHow(options));
   if (r === 'unknown') return fs.rmSync(file, options);
   if (r === 'missing' && !(options && options.force)) throw missing('rm', file);
   return undefined;
 }
 
 async function unlinkOwned(file) {
-  const r = releaseIfOwnedSync(file);
+  const r = releaseOwned(file, 'unlink');
   if (r === 'unknown') return fs.promises.unlink(file);
   if (r === 'missing') throw missing('unlink', file);
   return undefined;
 }
 
 async function rmOwned(file, options) {
-  const r = releaseIfOwnedSync(file);
+  const r = releaseOwned(file, rmHow(options));
   if (r === 'unknown') return fs.promises.rm(file, options);
   if (r === 'missing' && !(options && options.force)) throw missing('rm', file);
+  return undefined;
+}
+
+function rmdirOwnedSync(file, options) {
+  const r = releaseOwned(file, 'rmdir');
+  if (r === 'unknown') return fs.rmdirSync(file, options);
+  if (r === 'missing') throw missing('rmdir', file);
+  return undefined;
+}
+
+async function rmdirOwned(file, options) {
+  const r = releaseOwned(file, 'rmdir');
+  if (r === 'unknown') return fs.promises.rmdir(file, options);
+  if (r === 'missing') throw missing('rmdir', file);
   return undefined;
 }
 
@@ -438,9 +555,10 @@ async function lstatJudged(file, options) {
 }
 
 // The check-rename-verify of a judged removal, run while the path still
-// names the judged object: 'removed', 'changed', 'missing', or 'unknown' (a
-// directory the call does not remove: the fs call fails as it does).
-function removeIfStill(p, key, rec, directories) {
+// names the judged object: 'removed', 'changed', 'missing', or 'unknown' (an
+// object the call does not remove, see refuses(): the fs call fails as it
+// does).
+function removeIfStill(p, key, rec, how) {
   let st;
   try {
     st = fs.lstatSync(p, { bigint: rec.big });
@@ -449,7 +567,7 @@ function removeIfStill(p, key, rec, directories) {
     throw e;
   }
   if (!sameJudged(st, rec, false)) return 'changed';
-  if (st.isDirectory() && !directories) return 'unknown';
+  if (refuses(p, st, how)) return 'unknown';
   const q = quarantineName(key);
   try {
     fs.renameSync(p, q);
@@ -462,11 +580,10 @@ function removeIfStill(p, key, rec, directories) {
     qst = fs.lstatSync(q, { bigint: rec.big });
   } catch { /* gone from under us: nothing to put back */ }
   if (qst !== null && sameJudged(qst, rec, true)) {
-    if (qst.isDirectory()) fs.rmSync(q, { recursive: true, force: true });
-    else fs.unlinkSync(q);
+    dispose(q, qst, how);
     return 'removed';
   }
-  if (qst !== null) putBack(q, p);
+  if (qst !== null) putBack(q, p, qst);
   return 'changed';
 }
 
@@ -510,9 +627,9 @@ function serialized(key, fn) {
  * 'removed'; 'changed': another object, or the judged one changed since, is
  * there and left as it is; 'missing': nothing there; 'unknown': nothing was
  * judged at that path in this process (or it was a directory and
- * `directories` is false: the fs call decides). Forgets the judgement.
+ * the call refuses what is there: the fs call decides). Forgets the judgement.
  */
-function removeJudgedSync(file, directories) {
+function removeJudgedSync(file, how) {
   const p = pathOf(file);
   if (p === null) return 'unknown';
   const key = path.resolve(p);
@@ -527,7 +644,7 @@ function removeJudgedSync(file, directories) {
       throw e;
     }
     if (!sameJudged(st, rec, false)) return 'changed'; // most losers of a race stop here, no lock taken
-    return serialized(key, () => removeIfStill(p, key, rec, directories));
+    return serialized(key, () => removeIfStill(p, key, rec, how));
   } finally {
     unjudge(key); // one judgement, one removal; the pin held the inode until now
   }
@@ -535,30 +652,44 @@ function removeJudgedSync(file, directories) {
 
 // Drop-ins for the takeover's removal calls.
 function unlinkJudgedSync(file) {
-  const r = removeJudgedSync(file, false);
+  const r = removeJudgedSync(file, 'unlink');
   if (r === 'unknown') return fs.unlinkSync(file);
   if (r === 'missing') throw missing('unlink', file);
   return undefined;
 }
 
 function rmJudgedSync(file, options) {
-  const r = removeJudgedSync(file, !!(options && options.recursive));
+  const r = removeJudgedSync(file, rmHow(options));
   if (r === 'unknown') return fs.rmSync(file, options);
   if (r === 'missing' && !(options && options.force)) throw missing('rm', file);
   return undefined;
 }
 
 async function unlinkJudged(file) {
-  const r = removeJudgedSync(file, false);
+  const r = removeJudgedSync(file, 'unlink');
   if (r === 'unknown') return fs.promises.unlink(file);
   if (r === 'missing') throw missing('unlink', file);
   return undefined;
 }
 
 async function rmJudged(file, options) {
-  const r = removeJudgedSync(file, !!(options && options.recursive));
+  const r = removeJudgedSync(file, rmHow(options));
   if (r === 'unknown') return fs.promises.rm(file, options);
   if (r === 'missing' && !(options && options.force)) throw missing('rm', file);
+  return undefined;
+}
+
+function rmdirJudgedSync(file, options) {
+  const r = removeJudgedSync(file, 'rmdir');
+  if (r === 'unknown') return fs.rmdirSync(file, options);
+  if (r === 'missing') throw missing('rmdir', file);
+  return undefined;
+}
+
+async function rmdirJudged(file, options) {
+  const r = removeJudgedSync(file, 'rmdir');
+  if (r === 'unknown') return fs.promises.rmdir(file, options);
+  if (r === 'missing') throw missing('rmdir', file);
   return undefined;
 }
 
@@ -569,37 +700,51 @@ async function rmJudged(file, options) {
 // this process made binds it to that inode, as unlinkOwnedSync (a create
 // forgets the judgements of its path, so a holder's release is always bound
 // to its own lock); else it removes by name, as before.
-function removeBound(file, directories) {
+function removeBound(file, how) {
   const p = pathOf(file);
-  if (p !== null && judged.has(path.resolve(p))) return removeJudgedSync(file, directories);
-  return releaseIfOwnedSync(file);
+  if (p !== null && judged.has(path.resolve(p))) return removeJudgedSync(file, how);
+  return releaseOwned(file, how);
 }
 
 function unlinkBoundSync(file) {
-  const r = removeBound(file, false);
+  const r = removeBound(file, 'unlink');
   if (r === 'unknown') return fs.unlinkSync(file);
   if (r === 'missing') throw missing('unlink', file);
   return undefined;
 }
 
 function rmBoundSync(file, options) {
-  const r = removeBound(file, !!(options && options.recursive));
+  const r = removeBound(file, rmHow(options));
   if (r === 'unknown') return fs.rmSync(file, options);
   if (r === 'missing' && !(options && options.force)) throw missing('rm', file);
   return undefined;
 }
 
 async function unlinkBound(file) {
-  const r = removeBound(file, false);
+  const r = removeBound(file, 'unlink');
   if (r === 'unknown') return fs.promises.unlink(file);
   if (r === 'missing') throw missing('unlink', file);
   return undefined;
 }
 
 async function rmBound(file, options) {
-  const r = removeBound(file, !!(options && options.recursive));
+  const r = removeBound(file, rmHow(options));
   if (r === 'unknown') return fs.promises.rm(file, options);
   if (r === 'missing' && !(options && options.force)) throw missing('rm', file);
+  return undefined;
+}
+
+function rmdirBoundSync(file, options) {
+  const r = removeBound(file, 'rmdir');
+  if (r === 'unknown') return fs.rmdirSync(file, options);
+  if (r === 'missing') throw missing('rmdir', file);
+  return undefined;
+}
+
+async function rmdirBound(file, options) {
+  const r = removeBound(file, 'rmdir');
+  if (r === 'unknown') return fs.promises.rmdir(file, options);
+  if (r === 'missing') throw missing('rmdir', file);
   return undefined;
 }
 
@@ -854,12 +999,13 @@ function reclaim(file, judged) {
     throw e;
   }
   let same = false;
+  let st;
   try {
-    const st = fs.lstatSync(q, { bigint: true });
+    st = fs.lstatSync(q, { bigint: true });
     same = sameObject(st, judged.st) && fs.readFileSync(q).equals(judged.bytes);
-  } catch { /* gone: nothing to put back */ }
+  } catch { /* gone, or not a file: put back whatever is there */ }
   if (same) fs.unlinkSync(q);
-  else putBack(q, file);
+  else putBack(q, file, st);
 }
 
 // One attempt: true when the lock is now ours, false when it is held.
@@ -936,12 +1082,16 @@ exports.writeFileExclusiveSync = writeFileExclusiveSync;
 exports.writeFileExclusive = writeFileExclusive;
 exports.openExclusiveSync = openExclusiveSync;
 exports.openExclusive = openExclusive;
+exports.mkdirExclusiveSync = mkdirExclusiveSync;
+exports.mkdirExclusive = mkdirExclusive;
 exports.releaseIfOwnedSync = releaseIfOwnedSync;
 exports.releaseIfOwned = releaseIfOwned;
 exports.unlinkOwnedSync = unlinkOwnedSync;
 exports.rmOwnedSync = rmOwnedSync;
 exports.unlinkOwned = unlinkOwned;
 exports.rmOwned = rmOwned;
+exports.rmdirOwnedSync = rmdirOwnedSync;
+exports.rmdirOwned = rmdirOwned;
 exports.readFileJudgedSync = readFileJudgedSync;
 exports.readFileJudged = readFileJudged;
 exports.statJudgedSync = statJudgedSync;
@@ -952,10 +1102,14 @@ exports.unlinkJudgedSync = unlinkJudgedSync;
 exports.rmJudgedSync = rmJudgedSync;
 exports.unlinkJudged = unlinkJudged;
 exports.rmJudged = rmJudged;
+exports.rmdirJudgedSync = rmdirJudgedSync;
+exports.rmdirJudged = rmdirJudged;
 exports.unlinkBoundSync = unlinkBoundSync;
 exports.rmBoundSync = rmBoundSync;
 exports.unlinkBound = unlinkBound;
 exports.rmBound = rmBound;
+exports.rmdirBoundSync = rmdirBoundSync;
+exports.rmdirBound = rmdirBound;
 exports.acquireLockSync = acquireLockSync;
 exports.acquireLock = acquireLock;
 exports.holderAliveSync = holderAliveSync;
