@@ -45,21 +45,17 @@ TS_EXTS = {".ts", ".mts", ".cts", ".tsx"}
 TAKEOVER_DECLINED = {
     "lf301_callback_decline.js": "LF301 not fixed: a stale takeover judged by `fs.stat(PIDFILE, (statErr, st) => "
     "{...`: the fix binds the removal only to a read or stat of the same path by Node's own fs",
-    "lf301_dir_decline.mjs": "LF301 not fixed: a stale takeover of a lock directory (mkdir): the fix binds "
-    "takeovers only of lock files",
     "lf301_injected_decline.cjs": "LF301 not fixed: a stale takeover through an fs object handed in (a field, an "
     "option, a parameter): the fix's drop-ins would use Node's own fs instead",
 }
 
 # The release each declined case keeps, with the reason it is declined.
 NO_FIX = {
-    "lf301_dir_decline.mjs": "LF301 not fixed: a lock directory (mkdir): the fix binds only lock files it sees "
-    "created exclusively to their inode",
     "lf301_injected_decline.cjs": "LF301 not fixed: the removal goes through an fs object handed in (a field, an "
     "option, a parameter): the fix's drop-in would use Node's own fs instead",
-    "lf301_callback_decline.js": "LF301 not fixed: the removal `fs.unlink(PIDFILE, cb)` is not unlinkSync/rmSync or "
-    "a promise unlink/rm with the path (and rm's options) as arguments (a callback, fs-extra's remove, rmdir, a "
-    "rename away): the fix has no drop-in for it",
+    "lf301_callback_decline.js": "LF301 not fixed: the removal `fs.unlink(PIDFILE, cb)` is not "
+    "unlinkSync/rmSync/rmdirSync or a promise unlink/rm/rmdir with the path (and the options) as arguments (a "
+    "callback, fs-extra's remove, a rename away): the fix has no drop-in for it",
     "lf301_replaced_decline.cjs": "LF301 not fixed: line 17 puts another file at the lock path (a rename, copy or "
     "link onto it): the release, bound to the created inode, would then leave it in place",
 }

@@ -13,7 +13,8 @@ checks/lf301_ts_site.c) on tests/fix/ts/lf301_takeover/cases/<case>.<ext>.in:
 - every fixed case: `--apply` equals the diff, a second run changes nothing,
   no takeover is reported any more, JavaScript passes `node --check` and
   TypeScript transpiles (typescript from LOCKFIX_TS_NODE_MODULES);
-- real processes: six node processes take stat_age.cjs's lock 40 times each,
+- real processes: six node processes take stat_age.cjs's lock file (and
+  dir_age.cjs's lock directory) 40 times each,
   every third holder abandoning it (as if it crashed) so that the others race
   to break it, each breaker pausing between its look and its removal. As
   written, breakers delete the lock a faster breaker has just taken and two
@@ -45,8 +46,6 @@ DECLINED = {
     "every way to the removal (it is in a branch, a callback or behind && / ||)",
     "catch_decline.mjs": "LF301 not fixed: a stale takeover whose judgement `fs.readFileSync(LOCK, \"utf8\")` does "
     "not run on every way to the removal",
-    "recursive_decline.mjs": "LF301 not fixed: a stale takeover by a recursive rm (or with options the fix cannot "
-    "read): the lock may be a directory",
 }
 # Other LF301 findings a fixed case keeps (not takeovers), with their reason.
 KEPT = {
@@ -175,15 +174,20 @@ def contend(module, lock_dir, procs=6, turns=40):
     return results
 
 
-def test_takeover_real_processes(tmp_path):
-    case = "stat_age.cjs"
+# The contended cases: a lock file (writeFileSync wx, unlinkSync) and a lock
+# directory (mkdirSync, rmdirSync), and the judged removal each is fixed to.
+CONTENDED = {"stat_age.cjs": b"unlinkJudgedSync(lock)", "dir_age.cjs": b"rmdirJudgedSync(lock)"}
+
+
+@pytest.mark.parametrize("case", sorted(CONTENDED))
+def test_takeover_real_processes(tmp_path, case):
     figures = {}
     for fixed in (False, True):
         name = "fixed" if fixed else "orig"
         work = stage(tmp_path, case, name)
         if fixed:
             lockfix(["fix", case, "--apply"], work, 1)
-            assert b"unlinkJudgedSync" in (work / case).read_bytes()
+            assert CONTENDED[case] in (work / case).read_bytes()
         lock_dir = tmp_path / (name + "_lock")
         lock_dir.mkdir()
         res = contend(work / case, lock_dir)
@@ -192,7 +196,7 @@ def test_takeover_real_processes(tmp_path):
         assert [f for f in os.listdir(lock_dir) if f != "job.lock"] == [], os.listdir(lock_dir)
     orig = sum(r["overlaps"] for r in figures["orig"])
     fixed = sum(r["overlaps"] for r in figures["fixed"])
-    print("takeover contention, 6 processes x 40 turns: overlaps as written %d, as fixed %d" % (orig, fixed))
+    print("%s takeover contention, 6 processes x 40 turns: overlaps as written %d, as fixed %d" % (case, orig, fixed))
     # as written, breakers delete the lock a faster breaker just took: two holders
     assert orig > 0, figures["orig"]
     # as fixed, never; and every process got all its turns (nobody was locked out)

@@ -1,5 +1,6 @@
 /* LF301's TS/JS site (lf301_ts_site.h): is a reported removal the holder's
- * release of a lock file the module creates exclusively, in a shape the fix
+ * release of a lock file or lock directory (mkdir) the module creates
+ * exclusively, in a shape the fix
  * can bind to the created inode, or a stale takeover whose judgement the fix
  * can bind it to? Everything the fix relies on is checked here; the reason
  * names the first thing that does not hold. */
@@ -94,6 +95,10 @@ static const char *remove_member(const char *callee, size_t nargs) {
         return "unlinkOwned";
     if (!strcmp(callee, "fs/promises.rm") && nargs >= 1 && nargs <= 2)
         return "rmOwned";
+    if (!strcmp(callee, "fs.rmdirSync") && nargs >= 1 && nargs <= 2)
+        return "rmdirOwnedSync";
+    if (!strcmp(callee, "fs/promises.rmdir") && nargs >= 1 && nargs <= 2)
+        return "rmdirOwned";
     return NULL;
 }
 
@@ -105,7 +110,9 @@ static const char *create_member(const char *callee, size_t nargs) {
         (!strcmp(callee + sizeof LF301_TS_VENDOR_MODULE, "writeFileExclusiveSync") ||
          !strcmp(callee + sizeof LF301_TS_VENDOR_MODULE, "writeFileExclusive") ||
          !strcmp(callee + sizeof LF301_TS_VENDOR_MODULE, "openExclusiveSync") ||
-         !strcmp(callee + sizeof LF301_TS_VENDOR_MODULE, "openExclusive")))
+         !strcmp(callee + sizeof LF301_TS_VENDOR_MODULE, "openExclusive") ||
+         !strcmp(callee + sizeof LF301_TS_VENDOR_MODULE, "mkdirExclusiveSync") ||
+         !strcmp(callee + sizeof LF301_TS_VENDOR_MODULE, "mkdirExclusive")))
         return callee + sizeof LF301_TS_VENDOR_MODULE;
     if (!strcmp(callee, "fs.writeFileSync") && nargs == 3)
         return "writeFileExclusiveSync";
@@ -115,6 +122,11 @@ static const char *create_member(const char *callee, size_t nargs) {
         return "openExclusiveSync";
     if (!strcmp(callee, "fs/promises.open") && nargs >= 2 && nargs <= 3)
         return "openExclusive";
+    /* a lock directory: lf_tslock counts only a mkdir without `recursive` */
+    if (!strcmp(callee, "fs.mkdirSync") && nargs >= 1 && nargs <= 2)
+        return "mkdirExclusiveSync";
+    if (!strcmp(callee, "fs/promises.mkdir") && nargs >= 1 && nargs <= 2)
+        return "mkdirExclusive";
     return NULL;
 }
 
@@ -184,6 +196,8 @@ static const char *remove_member_in(const char *callee, size_t nargs, int family
         {"rmOwnedSync", "rmJudgedSync", "rmBoundSync"},
         {"unlinkOwned", "unlinkJudged", "unlinkBound"},
         {"rmOwned", "rmJudged", "rmBound"},
+        {"rmdirOwnedSync", "rmdirJudgedSync", "rmdirBoundSync"},
+        {"rmdirOwned", "rmdirJudged", "rmdirBound"},
     };
     const char *owned = remove_member(callee, nargs);
     for (size_t i = 0; owned && i < sizeof k_family / sizeof *k_family; i++)
@@ -351,29 +365,6 @@ static size_t bind_judgements(lf_tslock *l, const lf_tslock_event *ev, lf301_ts_
     return dominating;
 }
 
-/* May rm's options (argument 1) remove a directory: `recursive` not plainly
- * false, or options the fix cannot read? */
-static int may_remove_dir(lf_tssem *m, TSNode call) {
-    TSNode arg = lf_tssem_arg(call, 1);
-    if (ts_node_is_null(arg))
-        return 0;
-    arg = lf_tssem_unwrap(lf_tssem_resolve_value(m, arg));
-    if (!lf_tree_is(arg, "object"))
-        return 1;
-    uint32_t k = ts_node_named_child_count(arg);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode p = ts_node_named_child(arg, i);
-        if (lf_tree_is(p, "pair")) {
-            if (lf_tree_text_eq(m->src, lf_tree_field(p, "key"), "recursive") &&
-                !lf_tree_text_eq(m->src, lf_tree_field(p, "value"), "false"))
-                return 1;
-        } else if (!lf_tree_is(p, "comment")) {
-            return 1; /* a spread or shorthand: unknown keys */
-        }
-    }
-    return 0;
-}
-
 /* A removal through one of the module's functions (`removeLock(path)`): the
  * remove call inside it that removes the parameter this call fills, when it
  * has exactly one. Its drop-in then serves every caller of the helper: a
@@ -479,7 +470,7 @@ static lf301_ts_site *all_creates_release(lf_tslock *l, const lf_tslock_event *e
         const lf_tslock_event *c = &l->events[i];
         /* locks only: a pin is kept per remembered create until its release, so
          * an exclusive temp file made in a loop must not be one */
-        if (c->kind != LF_TSEV_CREATE || c->via_helper || c->key < 0 || (l->keys[c->key].flags & LF_TSLOCK_DIR) ||
+        if (c->kind != LF_TSEV_CREATE || c->via_helper || c->key < 0 ||
             !lf_tslock_is_lock(l->keys[c->key].flags))
             continue;
         const char *made = create_member(lf_tssem_callee(m, c->node), lf_tssem_nargs(c->node));
@@ -515,24 +506,15 @@ static lf301_ts_site *takeover_site(lf_tslock *l, const lf_tslock_event *ev, TSN
     lf_tssem *m = l->m;
     const lf_source *src = m->src;
     s->takeover = 1;
-    if (l->keys[ev->key].flags & LF_TSLOCK_DIR)
-        return decline(s, lf_xstrdup("a stale takeover of a lock directory (mkdir): the fix binds takeovers only "
-                                     "of lock files (a directory renamed aside cannot be put back without "
-                                     "possibly replacing a successor's new one)"));
     const char *member = (bound ? bound_remove_member : judged_remove_member)(lf_tssem_callee(m, rm),
                                                                               lf_tssem_nargs(rm));
     if (!member || has_spread(rm)) {
         return decline_at(s, src, rm,
                           "a stale takeover whose removal `",
-                          "` is not unlinkSync/rmSync or a promise unlink/rm with the path (and rm's "
-                          "options) as arguments (a callback, fs-extra's remove, rmdir, a rename away): "
+                          "` is not unlinkSync/rmSync/rmdirSync or a promise unlink/rm/rmdir with the path (and the "
+                          "options) as arguments (a callback, fs-extra's remove, a rename away): "
                           "the fix has no drop-in for it");
     }
-    if (may_remove_dir(m, rm))
-        return decline(s, lf_xstrdup("a stale takeover by a recursive rm (or with options the fix cannot read): the "
-                                     "lock may be a directory, and a directory renamed aside in a lost race cannot "
-                                     "be put back without possibly replacing a successor's new one; the fix binds "
-                                     "takeovers only of lock files"));
     if (!direct_fs(m, rm))
         return decline(s, lf_xstrdup("a stale takeover through an fs object handed in (a field, an option, a "
                                      "parameter): the fix's drop-ins would use Node's own fs instead"));
@@ -583,16 +565,13 @@ lf301_ts_site *lf301_ts_site_make(lf_tslock *l, const lf_tslock_event *ev) {
     if (ev->judged == LF_TSJUDGED_LIVENESS || ev->judged == LF_TSJUDGED_PRESENCE)
         return takeover_site(l, ev, rm, bound, s);
     const lf_tslock_key *k = &l->keys[ev->key];
-    if (k->flags & LF_TSLOCK_DIR)
-        return decline(s, lf_xstrdup("a lock directory (mkdir): the fix binds only lock files it sees created "
-                                     "exclusively to their inode"));
     const char *callee = lf_tssem_callee(m, rm);
     const char *remove = (bound ? bound_remove_member : remove_member)(callee, lf_tssem_nargs(rm));
     if (!remove || has_spread(rm)) {
         return decline_at(s, src, rm,
                           "the removal `",
-                          "` is not unlinkSync/rmSync or a promise unlink/rm with the path (and rm's "
-                          "options) as arguments (a callback, fs-extra's remove, rmdir, a rename away): "
+                          "` is not unlinkSync/rmSync/rmdirSync or a promise unlink/rm/rmdir with the path (and the "
+                          "options) as arguments (a callback, fs-extra's remove, a rename away): "
                           "the fix has no drop-in for it");
     }
     if (!direct_fs(m, rm))

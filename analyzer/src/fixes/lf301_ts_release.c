@@ -4,6 +4,7 @@
  *
  *     fs.writeFileSync(LOCK, pid, { flag: "wx" })   ->  writeFileExclusiveSync(LOCK, pid, { flag: "wx" })
  *     fs.unlinkSync(LOCK)                           ->  unlinkOwnedSync(LOCK)
+ *     fs.mkdirSync(LOCK_DIR) ... fs.rmdirSync(LOCK_DIR) ->  mkdirExclusiveSync ... rmdirOwnedSync
  *
  * from the vendored lockrt.cjs (runtime/node/vendor/, copied beside the
  * module, with lockrt.d.cts for TypeScript), imported in the module's style

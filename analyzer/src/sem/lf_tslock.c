@@ -35,7 +35,10 @@ const char *lf_tslock_fs_op(lf_tssem *m, TSNode call) {
             {"unlinkJudged", "unlink"},              {"rmJudgedSync", "rm"},
             {"rmJudged", "rm"},                      {"unlinkBoundSync", "unlink"},
             {"unlinkBound", "unlink"},               {"rmBoundSync", "rm"},
-            {"rmBound", "rm"},
+            {"rmBound", "rm"},                       {"mkdirExclusiveSync", "mkdir"},
+            {"mkdirExclusive", "mkdir"},             {"rmdirJudgedSync", "rmdir"},
+            {"rmdirJudged", "rmdir"},                {"rmdirBoundSync", "rmdir"},
+            {"rmdirBound", "rmdir"},
         };
         for (size_t i = 0; i < sizeof as / sizeof *as; i++)
             if (!strcmp(q + 13, as[i][0]))
