@@ -52,6 +52,15 @@ function remember(file, fd) {
   forget(key); // a path created again replaces what was known of it
   unjudge(key); // and what was judged there: this process made what is there now
   const made = fs.fstatSync(fd, { bigint: true });
+  // Windows: no pin. NTFS file ids (an MFT record and its sequence number)
+  // are not handed out again after a delete, so (dev, ino) is proof enough,
+  // as in the Python binding; and an open handle would leave a file deleted
+  // by name "delete pending", keeping the directory around it from being
+  // removed (a lock directory holding its owner file).
+  if (process.platform === 'win32') {
+    held.set(key, { dev: made.dev, ino: made.ino, pin: null, stableIds: true });
+    return;
+  }
   let pin = null;
   try {
     pin = fs.openSync(file, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -263,7 +272,9 @@ function releaseOwned(file, how) {
     forget(key);
     return 'missing';
   }
-  if (rec.pin === null || !sameObject(st, rec)) {
+  // without a pin (its open failed) the inode number may have been reused:
+  // nothing proves the object is ours, so it is left
+  if ((rec.pin === null && !rec.stableIds) || !sameObject(st, rec)) {
     forget(key);
     return 'not-owned';
   }

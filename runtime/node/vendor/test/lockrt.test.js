@@ -251,3 +251,45 @@ test('killProbeSync: process.kill(pid, 0), and ESRCH for a pid reused since the 
   assert.throws(() => lockrt.killProbeSync(2 ** 22 + 1, file), { code: 'ESRCH' });
   assert.equal(lockrt.killProbeSync(process.pid, path.join(dir, 'missing')), true);
 });
+
+test('on Windows a create keeps no descriptor open, and its release is still bound', { skip: process.platform !== 'linux' }, () => {
+  // process.platform stands in for Windows (read at each call); /proc counts descriptors
+  const dir = scratch();
+  const file = path.join(dir, 'w.lock');
+  const fds = () => fs.readdirSync('/proc/self/fd').length;
+  const real = Object.getOwnPropertyDescriptor(process, 'platform');
+  Object.defineProperty(process, 'platform', { value: 'win32' });
+  let before, after;
+  try {
+    before = fds();
+    lockrt.writeFileExclusiveSync(file, 'A', { flag: 'wx' });
+    after = fds();
+  } finally {
+    Object.defineProperty(process, 'platform', real);
+  }
+  assert.equal(after, before);
+  // a successor's lock (another inode) is left; our own is released. A link
+  // elsewhere keeps our inode allocated, as NTFS keeps a file id from being
+  // handed out again (Linux would reuse the freed number at once: the pin)
+  fs.linkSync(file, path.join(dir, 'keep'));
+  fs.unlinkSync(file);
+  fs.writeFileSync(file, 'B', { flag: 'wx' });
+  assert.equal(lockrt.releaseIfOwnedSync(file), 'not-owned');
+  assert.equal(fs.readFileSync(file, 'utf8'), 'B');
+  fs.unlinkSync(file);
+  fs.unlinkSync(path.join(dir, 'keep'));
+  Object.defineProperty(process, 'platform', { value: 'win32' });
+  try {
+    lockrt.writeFileExclusiveSync(file, 'A', { flag: 'wx' });
+  } finally {
+    Object.defineProperty(process, 'platform', real);
+  }
+  assert.equal(lockrt.releaseIfOwnedSync(file), 'released');
+  assert.deepEqual(entries(dir), []);
+  // and on Linux the pin is there
+  before = fds();
+  lockrt.writeFileExclusiveSync(file, 'A', { flag: 'wx' });
+  assert.equal(fds(), before + 1);
+  lockrt.releaseIfOwnedSync(file);
+  assert.equal(fds(), before);
+});
