@@ -75,6 +75,8 @@ DECLINED = {
     "read-modify-write the lock would cover: that write would run unlocked from the same stale read",
     "decline_written_again.py": "6:16: LF104 not fixed: the document is written again at line 14, after the "
     "read-modify-write the lock would cover: that write would run unlocked from the same stale read",
+    "decline_script_late_import.py": "8:14: LF104 not fixed: the module imports lockrt only after the "
+    "read-modify-write, which runs at import time",
     "decline_yield.py": "5:12: LF104 not fixed: the read-modify-write spans a `yield` (line 6): the lock would stay held "
     "while the generator is suspended, for as long as its consumer likes",
     "decline_helpers.js": [
@@ -310,6 +312,57 @@ def test_contention_patched_loses_nothing(tmp_path, backend, capsys):
               % (backend, PROCS, ITERS, before, PROCS * ITERS, after))
     assert 0 < before <= PROCS * ITERS
     assert after == PROCS * ITERS
+
+
+SCRIPT_WORKER = """
+import os, subprocess, sys, time
+script, go, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+while not os.path.exists(go):
+    time.sleep(0.001)
+for _ in range(runs):
+    subprocess.run([sys.executable, script, "s"], check=True)
+"""
+
+
+def script_contention(script, state_dir, procs, runs, env):
+    """The count left by `procs` workers, each running the hook script `runs`
+    times, one process per run, as a hook runner does. None when the
+    unpatched script's racing plain writes left no document to read."""
+    os.makedirs(state_dir)
+    path = os.path.join(state_dir, "counts.json")
+    go = os.path.join(state_dir, "go")
+    env = dict(env, HOOK_STATE=path)
+    workers = [subprocess.Popen([PYTHON, "-c", SCRIPT_WORKER, str(script), go, str(runs)], env=env)
+               for _ in range(procs)]
+    time.sleep(0.2)
+    open(go, "w").close()
+    for w in workers:
+        assert w.wait(timeout=300) == 0
+    with open(path) as f:
+        text = f.read()
+    try:
+        return json.JSONDecoder().raw_decode(text)[0].get("s", 0)
+    except ValueError:
+        return None
+
+
+def test_script_level_contention_patched_loses_nothing(tmp_path, capsys):
+    """A hook script whose read-modify-write is the module's own statements:
+    4 processes x 25 runs of the script (100 interpreters) through the
+    pure-Python binding (native too in test_contention_patched_loses_nothing)."""
+    unpatched = stage(tmp_path, "script_level.py", "unpatched")
+    patched = stage(tmp_path, "script_level.py", "patched")
+    lockfix(["fix", "script_level.py", "--apply"] + UNSAFE, patched, 0)
+    env = binding_env("python")
+    procs, runs = 4, 25
+    before = script_contention(unpatched / "script_level.py", str(tmp_path / "state-unpatched"), procs, runs, env)
+    after = script_contention(patched / "script_level.py", str(tmp_path / "state-patched"), procs, runs, env)
+    with capsys.disabled():
+        print("\nLF104 script-level contention (%d x %d runs): unpatched kept %s of %d, patched %d"
+              % (procs, runs, before, procs * runs, after))
+    assert after == procs * runs
+    # nothing else left beside the document (the binding's lock file may stay: lockrt.md)
+    assert set(os.listdir(tmp_path / "state-patched")) <= {"counts.json", "counts.json.lock", "go"}
 
 
 NODE_WORKER = """

@@ -31,7 +31,7 @@ lf104_site *lf104_site_declined(const char *why) {
  * below the function's body). */
 static TSNode common_block(TSNode body, TSNode r, TSNode w) {
     for (TSNode n = r; !ts_node_is_null(n); n = ts_node_parent(n)) {
-        if (lf_tree_is(n, "block") && lf_tree_within(w, n))
+        if ((lf_tree_is(n, "block") || lf_tree_is(n, "module")) && lf_tree_within(w, n))
             return n;
         if (ts_node_eq(n, body))
             break;
@@ -524,7 +524,7 @@ static char *helper_path(lf_pysem *m, int32_t scope, TSNode call, TSNode path, n
 static char *find_span(lf_pysem *m, int32_t scope, TSNode read, TSNode write, lf104_site *s) {
     const lf_source *src = m->src;
     TSNode fn = m->scopes[scope].node;
-    TSNode body = lf_tree_field(fn, "body");
+    TSNode body = m->scopes[scope].kind == LF_PYSCOPE_MODULE ? fn : lf_tree_field(fn, "body");
     TSNode block = common_block(body, read, write);
     if (ts_node_is_null(block))
         return lf_xstrdup("the read and the write share no block of the function that a lock could wrap");
@@ -544,8 +544,11 @@ lf104_site *lf104_py_site(lf_pysem *m, int32_t scope, TSNode read, TSNode write,
     s->path = path;
     s->scope = scope;
     const lf_source *src = m->src;
-    if (scope <= 0 || (size_t)scope >= m->n_scopes || m->scopes[scope].kind != LF_PYSCOPE_FUNCTION) {
-        s->decline = lf_xstrdup("the read-modify-write is not in a function");
+    /* a function's, or the module's own statements (a hook script's body) */
+    if (scope < 0 || (size_t)scope >= m->n_scopes ||
+        (m->scopes[scope].kind != LF_PYSCOPE_FUNCTION && m->scopes[scope].kind != LF_PYSCOPE_MODULE)) {
+        s->decline = lf_xstrdup("the read-modify-write is not in a function or in the module's own statements (a "
+                                "class body, a lambda, a comprehension)");
         return s;
     }
     if (kind == LF104_PATH_NAMED) {

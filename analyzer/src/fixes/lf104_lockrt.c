@@ -128,6 +128,12 @@ static char *rewrite_blocker(lf_pysem *m, const lf104_site *s) {
     const lf_pybinding *b = lf_pysem_binding_at(m, s->scope, "lockrt", ts_node_start_byte(s->first));
     if (b && b->kind != LF_PYBIND_IMPORT)
         return lf_xstrdup("`lockrt` names something else here, so the fix cannot import the binding under it");
+    /* the module's own statements run as they are reached: an import of
+     * lockrt further down binds it too late for them (a function body looks
+     * the name up when it runs) */
+    if (m->scopes[s->scope].kind == LF_PYSCOPE_MODULE && lf_vendor_python_binds_lockrt(m) &&
+        (!b || ts_node_start_byte(b->target) >= ts_node_start_byte(s->first)))
+        return lf_xstrdup("the module imports lockrt only after the read-modify-write, which runs at import time");
     if (!strcmp(lf_source_eol(src), "\r"))
         return lf_xstrdup("the file ends its lines with a lone CR, which the rewrite cannot keep");
     uint32_t again = lf104_written_after(src, m->scopes[s->scope].node, end_with_comment(src, s->last), s->path);
