@@ -257,21 +257,27 @@ for _ in range(m):
 """
 
 
+def race(state_dir, procs, argv, env=None, settle=0.2, timeout=120):
+    """Run `procs` copies of the worker `argv(go, path)` so that they start
+    together (each waits for the file `go`), wait for them all, and return the
+    text they left in state_dir/counts.json."""
+    os.makedirs(state_dir)
+    path = os.path.join(state_dir, "counts.json")
+    go = os.path.join(state_dir, "go")
+    workers = [subprocess.Popen(argv(go, path), env=env) for _ in range(procs)]
+    time.sleep(settle)  # every worker started and waiting
+    open(go, "w").close()
+    for w in workers:
+        assert w.wait(timeout=timeout) == 0
+    with open(path) as f:
+        return f.read()
+
+
 def contention(module_dir, state_dir, procs, iters, env, torn_ok=False):
     """The count the workers left. torn_ok: the unpatched module's racing plain
     writes may leave a stale tail after the last document (`{"n": 12}2}`); its
     count is the document before the tail."""
-    os.makedirs(state_dir)
-    path = os.path.join(state_dir, "counts.json")
-    go = os.path.join(state_dir, "go")
-    workers = [subprocess.Popen([PYTHON, "-c", WORKER, str(module_dir), go, path, str(iters)], env=env)
-               for _ in range(procs)]
-    time.sleep(0.2)  # every worker imported and waiting, so they start together
-    open(go, "w").close()
-    for w in workers:
-        assert w.wait(timeout=120) == 0
-    with open(path) as f:
-        text = f.read()
+    text = race(state_dir, procs, lambda go, path: [PYTHON, "-c", WORKER, str(module_dir), go, path, str(iters)], env)
     if torn_ok:
         return json.JSONDecoder().raw_decode(text)[0]["n"]
     return json.loads(text)["n"]
@@ -328,18 +334,9 @@ def script_contention(script, state_dir, procs, runs, env):
     """The count left by `procs` workers, each running the hook script `runs`
     times, one process per run, as a hook runner does. None when the
     unpatched script's racing plain writes left no document to read."""
-    os.makedirs(state_dir)
-    path = os.path.join(state_dir, "counts.json")
-    go = os.path.join(state_dir, "go")
-    env = dict(env, HOOK_STATE=path)
-    workers = [subprocess.Popen([PYTHON, "-c", SCRIPT_WORKER, str(script), go, str(runs)], env=env)
-               for _ in range(procs)]
-    time.sleep(0.2)
-    open(go, "w").close()
-    for w in workers:
-        assert w.wait(timeout=300) == 0
-    with open(path) as f:
-        text = f.read()
+    env = dict(env, HOOK_STATE=os.path.join(state_dir, "counts.json"))
+    text = race(state_dir, procs, lambda go, path: [PYTHON, "-c", SCRIPT_WORKER, str(script), go, str(runs)], env,
+                timeout=300)
     try:
         return json.JSONDecoder().raw_decode(text)[0].get("s", 0)
     except ValueError:
@@ -379,17 +376,8 @@ def node_contention(module_dir, state_dir, procs, iters, torn_ok=False):
     (no truncation ordering between them) may leave a longer stale tail after the
     last document (`{"n":2}}`); its count is the document before the tail."""
     node = need_tool("node")
-    os.makedirs(state_dir)
-    path = os.path.join(state_dir, "counts.json")
-    go = os.path.join(state_dir, "go")
-    workers = [subprocess.Popen([node, "-e", NODE_WORKER, str(module_dir), go, path, str(iters)])
-               for _ in range(procs)]
-    time.sleep(0.3)
-    open(go, "w").close()
-    for w in workers:
-        assert w.wait(timeout=120) == 0
-    with open(path) as f:
-        text = f.read()
+    text = race(state_dir, procs, lambda go, path: [node, "-e", NODE_WORKER, str(module_dir), go, path, str(iters)],
+                settle=0.3)
     if torn_ok:
         return json.JSONDecoder().raw_decode(text)[0]["n"]
     return json.loads(text)["n"]
