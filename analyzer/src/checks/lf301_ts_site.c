@@ -458,18 +458,6 @@ static lf301_ts_site *all_creates_release(lf_tslock *l, const lf_tslock_event *e
                                           lf301_ts_site *s, int by_key) {
     lf_tssem *m = l->m;
     const lf_source *src = m->src;
-    /* a call of this function right after a judgement of the lock is a
-     * takeover through it, whose fix makes this removal a bound one (serving
-     * the release too); a plain release through it is this finding again,
-     * and this fix binds it as well */
-    for (size_t i = 0; i < l->n_events; i++) {
-        const lf_tslock_event *e = &l->events[i];
-        if (e->kind == LF_TSEV_REMOVE && e->via_helper && lf_tssem_local_callee(m, e->node) == ev->fn &&
-            (e->judged == LF_TSJUDGED_LIVENESS || e->judged == LF_TSJUDGED_PRESENCE))
-            return decline(s, lf_xasprintf("the function that removes the lock is also the removal helper of the "
-                                           "stale takeover at line %u: that call's fix decides what it becomes",
-                                           lf_py_line(src, e->node)));
-    }
     size_t given = 0;
     for (size_t i = 0; i < l->n_events; i++) {
         const lf_tslock_event *c = &l->events[i];
@@ -569,6 +557,18 @@ lf301_ts_site *lf301_ts_site_make(lf_tslock *l, const lf_tslock_event *ev) {
     }
     if (ev->judged == LF_TSJUDGED_LIVENESS || ev->judged == LF_TSJUDGED_PRESENCE)
         return takeover_site(l, ev, rm, bound, s);
+    /* A release: a call of this function right after a judgement of the lock is a
+     * takeover through it, whose fix makes this removal a bound one (serving
+     * the release too); a plain release through it is this finding again,
+     * and this fix binds it as well */
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *e = &l->events[i];
+        if (e->kind == LF_TSEV_REMOVE && e->via_helper && lf_tssem_local_callee(m, e->node) == ev->fn &&
+            (e->judged == LF_TSJUDGED_LIVENESS || e->judged == LF_TSJUDGED_PRESENCE))
+            return decline(s, lf_xasprintf("the function that removes the lock is also the removal helper of the "
+                                           "stale takeover at line %u: that call's fix decides what it becomes",
+                                           lf_py_line(src, e->node)));
+    }
     const lf_tslock_key *k = &l->keys[ev->key];
     const char *callee = lf_tssem_callee(m, rm);
     const char *remove = (bound ? bound_remove_member : remove_member)(callee, lf_tssem_nargs(rm));
