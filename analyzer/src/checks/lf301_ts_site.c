@@ -1,8 +1,7 @@
 /* LF301's TS/JS site (lf301_ts_site.h): is a reported removal the holder's
  * release of a lock file or lock directory (mkdir) the module creates
- * exclusively, in a shape the fix
- * can bind to the created inode, or a stale takeover whose judgement the fix
- * can bind it to? Everything the fix relies on is checked here; the reason
+ * exclusively, in a shape the fix can bind to the created inode, or a stale
+ * takeover whose judgement the fix can bind it to? Everything the fix relies on is checked here; the reason
  * names the first thing that does not hold. */
 #include "lf301_ts_site.h"
 
