@@ -3,7 +3,9 @@
  *
  * Works on lock identity by use (lf_pylock): a path is a lock because the
  * module creates it exclusively, flocks it, writes its pid there or hands it to
- * a lock class or helper; never because of its name, and a package-manager
+ * a lock class or helper (or claims it by writing it, and names it a lock:
+ * lf_pylock's LF_LOCK_CLAIM, where the name is the only tie-breaker between a
+ * check-then-write lock and a cache); never by its name alone, and a package-manager
  * lock file never is one. A removal (os.remove/unlink/rmdir, shutil.rmtree,
  * Path.unlink/rmdir, or one of the module's functions that removes its
  * argument, such as `rmlink(self.name)`) of such a lock is reported when:

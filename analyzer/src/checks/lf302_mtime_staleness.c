@@ -7,7 +7,8 @@
  * limit (not against another mtime: that is a freshness check). Reported when p
  * is a lock by use (lf_pylock): created exclusively, flocked, holding a pid,
  * given to a lock class or helper, or passed by a caller that holds it as a
- * lock. Ages of caches and logs are not locks, whatever they are called.
+ * lock. Ages of caches and logs are not locks, whatever they are called (a
+ * check-then-write lock is one by its protocol and its name: LF_LOCK_CLAIM).
  *
  * The same judgement read from a time recorded in the lock (`time.time() -
  * float(lock.read_text().split("|")[1]) > 60`, `now - data["ts"]` of a

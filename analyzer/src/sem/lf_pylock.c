@@ -29,6 +29,11 @@ typedef struct field_value {
     TSNode value;
 } field_value;
 
+typedef struct made_at {
+    int32_t scope, key;
+    TSNode node; /* the write or create */
+} made_at;
+
 struct lf_pylock_internal {
     size_t *table; /* key hash -> index + 1 */
     size_t cap;
@@ -43,6 +48,8 @@ struct lf_pylock_internal {
     /* the module's calls of each function, grouped by callee scope (indices
      * into m->calls, calls_at[f] .. calls_at[f + 1]); null until built */
     int32_t *calls_at, *calls_by;
+    /* (function, key) pairs: the function writes or creates the key itself */
+    LF_VEC(made_at) made;
 };
 
 /* ---- small helpers ---- */
@@ -466,7 +473,7 @@ int lf_pylock_is_lock(unsigned flags) {
      * `{parent_pid}.json`, an atomic write's `f"{target}.{os.getpid()}.tmp"`
      * opened O_EXCL) is one process's: no other process contends for that
      * name, so it excludes no one, however it is written or created. */
-    if ((flags & LF_LOCK_PER_PROCESS) && !(flags & LF_LOCK_USES & ~(LF_LOCK_PID | LF_LOCK_EXCL)))
+    if ((flags & LF_LOCK_PER_PROCESS) && !(flags & LF_LOCK_USES & ~(LF_LOCK_PID | LF_LOCK_EXCL | LF_LOCK_CLAIM)))
         return 0;
     /* A pid file that nothing reads or looks at excludes no one: a process
      * announcing its pid (for an operator or a monitor) holds no lock,
@@ -1525,6 +1532,13 @@ static lf_walk_action visit_node(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
+static int made_cmp(const void *a, const void *b) {
+    const made_at *x = a, *y = b;
+    if (x->scope != y->scope)
+        return x->scope < y->scope ? -1 : 1;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
 static int event_cmp(const void *a, const void *b) {
     const lf_pylock_event *x = a, *y = b;
     uint32_t sx = ts_node_start_byte(x->node), sy = ts_node_start_byte(y->node);
@@ -1597,7 +1611,9 @@ static void propagate(lf_pylock *l) {
             const edge *e = &in->edges.items[in->key_edges.items[k].items[j]];
             unsigned pf = in->keys.items[e->param].flags, af = in->keys.items[e->arg].flags;
             unsigned up = pf & (LF_LOCK_USES | LF_LOCK_REMOVED | LF_LOCK_JUDGED | LF_LOCK_JUDGED_CONTENT | LF_LOCK_READLINK |
-                                LF_LOCK_AGED);
+                                LF_LOCK_AGED | LF_LOCK_WRITTEN);
+            if ((up & LF_LOCK_WRITTEN) && ts_node_is_null(in->keys.items[e->arg].written))
+                in->keys.items[e->arg].written = e->call;
             /* A helper that only symlinks its parameter (an installer's) is
              * no lock helper: the argument carries the symlink alone, and is
              * a lock when judged as one. */
@@ -1902,6 +1918,163 @@ static void mark_per_process(lf_pylock *l) {
     LF_VEC_FREE(&pids);
 }
 
+/* ---- locks claimed by writing them: the module's own protocol ---- */
+
+/* The path a call creates or opens for writing, not exclusively: `open(p,
+ * "w")` (any mode that writes: w, a, x, +), `p.open("a")`, `p.touch()`,
+ * `os.open(p, O_CREAT | ...)`. Null when it is none. */
+static TSNode created_path(lf_pylock *l, TSNode call) {
+    lf_pysem *m = l->m;
+    static const char *const opens[] = {"open", "io.open", "codecs.open", NULL};
+    static const char *const os_open[] = {"os.open", NULL};
+    TSNode mode = {0}, path = {0};
+    if (lf_pylock_callee_any(m, call, os_open)) {
+        TSNode flags = lf_pylock_arg(m, call, 1, "flags");
+        return !ts_node_is_null(flags) && mentions_qualname(m, flags, "os.O_CREAT") ? lf_pylock_arg(m, call, 0, "path")
+                                                                                    : (TSNode){0};
+    }
+    if (lf_pylock_callee_any(m, call, opens)) {
+        mode = lf_pylock_arg(m, call, 1, "mode");
+        path = lf_pylock_arg(m, call, 0, "file");
+    } else if (pathlike_open_mode(m, call)) {
+        mode = lf_pylock_arg(m, call, 0, "mode");
+        path = receiver(call);
+    } else if (pathlike_method(m, call, "touch")) {
+        return receiver(call);
+    }
+    if (ts_node_is_null(mode) || ts_node_is_null(path))
+        return (TSNode){0};
+    mode = lf_tree_unparen(mode);
+    static const char writes[] = "wax+";
+    for (const char *c = writes; *c; c++)
+        if (lf_pylock_open_mode(m->src, mode, *c, 0))
+            return path;
+    return (TSNode){0};
+}
+
+static void mark_written(lf_pylock *l, int32_t scope, int32_t k, TSNode why) {
+    if (k < 0)
+        return;
+    made_at w = {scope, k, why};
+    LF_VEC_PUSH(&l->in->made, w);
+    key_mark(l, k, LF_LOCK_WRITTEN, why);
+    if (ts_node_is_null(l->in->keys.items[k].written))
+        l->in->keys.items[k].written = why;
+}
+
+/* Does a name or a literal spell a lock as one of its words: `lock`,
+ * `.lock`, `LOCK_DIR`, `lockfile`, `_lock_path`, `getLockPath`, `locks`
+ * (a word starting "lock"), `flock`, `filelock`, `lck`? Words split at
+ * anything not a letter or digit and where a lower case letter meets an upper
+ * case one; `block`, `clock` and `unlock` are no lock. */
+static int text_spells_lock(const char *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && !((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')))
+            i++;
+        size_t start = i;
+        i++;
+        while (i < n && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') ||
+                         ((s[i] >= 'A' && s[i] <= 'Z') && !(s[i - 1] >= 'a' && s[i - 1] <= 'z'))))
+            i++;
+        if (start >= n)
+            break;
+        size_t len = (i > n ? n : i) - start;
+        char w[16];
+        if (len >= sizeof w)
+            continue;
+        for (size_t j = 0; j < len; j++)
+            w[j] = (char)(s[start + j] | 0x20);
+        w[len] = 0;
+        if (!strncmp(w, "lock", 4) || !strcmp(w, "flock") || !strcmp(w, "filelock") || !strcmp(w, "lck"))
+            return 1;
+    }
+    return 0;
+}
+
+/* Does a path's file name spell a lock in one of its names or literal parts
+ * (after following the path: names to their values, the module's path
+ * functions to what they return)? Only the last component counts: a record
+ * inside a lock directory (`os.path.join(self.lock_file, host)`) is no lock
+ * by its directory's name. At most 128 nodes are looked at per root. */
+static int expr_spells_lock(lf_pylock *l, TSNode e) {
+    const lf_source *src = l->m->src;
+    TSNode roots[2] = {e, follow_path(l, e)};
+    for (int r = 0; r < 2; r++) {
+        TSNode dir, name;
+        if (!ts_node_is_null(roots[r]) && split_dir(l, roots[r], &dir, &name))
+            roots[r] = name;
+    }
+    for (int r = 0; r < 2; r++) {
+        if (ts_node_is_null(roots[r]) || (r == 1 && ts_node_eq(roots[1], roots[0])))
+            continue;
+        TSTreeCursor c = ts_tree_cursor_new(roots[r]);
+        int seen = 0, found = 0;
+        for (int more = 1; more && !found && seen < 128; seen++) {
+            TSNode n = ts_tree_cursor_current_node(&c);
+            if (lf_tree_is(n, "identifier") || lf_tree_is(n, "string_content"))
+                found = text_spells_lock(src->text + ts_node_start_byte(n),
+                                         ts_node_end_byte(n) - ts_node_start_byte(n));
+            if (ts_tree_cursor_goto_first_child(&c))
+                continue;
+            while (!ts_tree_cursor_goto_next_sibling(&c))
+                if (!ts_tree_cursor_goto_parent(&c)) {
+                    more = 0;
+                    break;
+                }
+        }
+        ts_tree_cursor_delete(&c);
+        if (found)
+            return 1;
+    }
+    return 0;
+}
+
+/* Does the module name the key a lock: the field, parameter or function that
+ * holds it, or the path it is made of? */
+static int key_spells_lock(lf_pylock *l, const lf_pkey *k) {
+    lf_pysem *m = l->m;
+    const char *name = k->kind == LF_PKEY_FIELD                  ? k->name
+                       : k->kind == LF_PKEY_BIND                 ? k->binding->name
+                       : k->kind == LF_PKEY_CALL && k->scope >= 0 ? m->scopes[k->scope].name
+                                                                 : NULL;
+    if (name && text_spells_lock(name, strlen(name)))
+        return 1;
+    TSNode dir, pat;
+    if (k->kind == LF_PKEY_BIND) /* a loop over a directory's files: the pattern names them */
+        return k->binding->kind == LF_PYBIND_FOR && !ts_node_is_null(k->binding->value) &&
+               directory_scan(l, k->binding->value, &dir, &pat) && expr_spells_lock(l, pat);
+    TSNode paths[4];
+    size_t np = key_paths(l, k, paths, 4);
+    for (size_t i = 0; i < np; i++)
+        if (!ts_node_is_null(paths[i]) && expr_spells_lock(l, paths[i]))
+            return 1;
+    return 0;
+}
+
+/* A lock by the module's own protocol, with no exclusive create: a path the
+ * module writes (the claim: a record, or an empty file after an existence
+ * test), looks at (its existence, its age, the record) and removes (the
+ * release, or the break of a stale one), and names a lock. Such a
+ * check-then-write lock excludes no one reliably (two claimants both see it
+ * free), but the module relies on it as a lock: its breaks and releases by
+ * name delete other holders' claims like any lock's. A cache or a session
+ * file is written, looked at and removed the same way, so the name decides.
+ * Returns how many keys became locks. */
+static size_t mark_claims(lf_pylock *l) {
+    size_t n = 0;
+    const unsigned need = LF_LOCK_WRITTEN | LF_LOCK_REMOVED;
+    for (size_t i = 0; i < l->in->keys.len; i++) {
+        lf_pylock_key *k = &l->in->keys.items[i];
+        if ((k->flags & need) != need || !(k->flags & (LF_LOCK_JUDGED | LF_LOCK_JUDGED_CONTENT)) ||
+            (k->flags & (LF_LOCK_PKG | LF_LOCK_CLAIM)) || !key_spells_lock(l, &k->key))
+            continue;
+        key_mark(l, (int32_t)i, LF_LOCK_CLAIM, k->written);
+        n++;
+    }
+    return n;
+}
+
 /* Is the removal in an except clause of a try whose body creates the same
  * lock exclusively in its function (`try: os.open(p, O_CREAT|O_EXCL) except
  * FileExistsError: ... os.unlink(p)`)? The create's failure is the judgement
@@ -1938,6 +2111,58 @@ static TSNode failed_create_of(const lf_pylock *l, const i32_vec *creates, const
         }
     }
     return (TSNode){0};
+}
+
+/* A lock claimed by writing it is taken over by writing it again: a
+ * function that looks at it (its record, its age), reads the clock and then
+ * writes it (`if age < limit: return False` ... `lock.write_text(now)`)
+ * takes over a claim it judged old, whether or not its holder is alive. That
+ * is a break on age alone (LF_LOCK_BROKEN_LIVE): the holder's later release
+ * by name deletes the new claim. Not when a second function writes a time in
+ * too (LF_LOCK_REFRESHED): the holder keeps its claim fresh, a heartbeat. */
+static void mark_overwrite_takeovers(lf_pylock *l) {
+    lf_pysem *m = l->m;
+    static const char *const clocks[] = {"time.time", "time.time_ns", "time.monotonic", "datetime.datetime.now",
+                                         "datetime.datetime.utcnow", "datetime.datetime.today", NULL};
+    if (!l->in->made.len)
+        return;
+    unsigned char *clocked = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, 1);
+    for (size_t i = 0; i < m->n_calls; i++)
+        if (m->calls[i].scope >= 0 && !clocked[m->calls[i].scope] && lf_pylock_callee_any(m, m->calls[i].node, clocks))
+            clocked[m->calls[i].scope] = 1;
+    /* the first judgement of each (function, key), sorted for lookup */
+    LF_VEC(made_at) first = {0};
+    for (size_t i = 0; i < l->in->events.len; i++) {
+        const lf_pylock_event *ev = &l->in->events.items[i];
+        if (ev->kind == LF_PYEV_JUDGE && ev->key >= 0 && ev->scope >= 0 && clocked[ev->scope]) {
+            made_at j = {ev->scope, ev->key, ev->node};
+            LF_VEC_PUSH(&first, j);
+        }
+    }
+    if (first.len > 1) /* stable enough: events are in source order, keep the earliest per pair below */
+        qsort(first.items, first.len, sizeof *first.items, made_cmp);
+    for (size_t i = 0; i < l->in->made.len; i++) {
+        const made_at *w = &l->in->made.items[i];
+        lf_pylock_key *k = &l->in->keys.items[w->key];
+        if (w->scope < 0 || !clocked[w->scope] || !(k->flags & LF_LOCK_CLAIM) ||
+            (k->flags & (LF_LOCK_BROKEN_LIVE | LF_LOCK_REFRESHED)) || !lf_pylock_is_lock(k->flags))
+            continue;
+        const made_at *j = bsearch(w, first.items, first.len, sizeof *w, made_cmp);
+        if (!j)
+            continue;
+        /* any judgement of the pair before the write will do: find the earliest */
+        while (j > first.items && !made_cmp(j - 1, w))
+            j--;
+        int before = 0;
+        for (; j < first.items + first.len && !made_cmp(j, w) && !before; j++)
+            before = ts_node_start_byte(j->node) < ts_node_start_byte(w->node);
+        if (!before)
+            continue;
+        k->flags |= LF_LOCK_BROKEN | LF_LOCK_BROKEN_LIVE;
+        k->broken_at = w->node;
+    }
+    LF_VEC_FREE(&first);
+    free(clocked);
 }
 
 static lf_pylock *build(lf_pysem *m) {
@@ -2015,6 +2240,8 @@ static lf_pylock *build(lf_pysem *m) {
         if (!ts_node_is_null(created) && create_failure_handled(m, c->stmt, created)) {
             int32_t k = key_add_expr(l, created);
             key_mark(l, k, link ? LF_LOCK_SYMLINK : LF_LOCK_EXCL, call);
+            made_at w = {scope, k, call};
+            LF_VEC_PUSH(&l->in->made, w);
             /* symlink(str(os.getpid()), p): the link's target holds the pid. */
             TSNode src = lf_pylock_arg(m, call, 0, NULL);
             if (!ts_node_eq(src, created) && !ts_node_is_null(src) && holds_pid(l, src))
@@ -2047,7 +2274,11 @@ static lf_pylock *build(lf_pysem *m) {
             l->acquires[scope] = 1;
             add_event(l, LF_PYEV_ACQUIRE, scope, call, -1, 0);
         }
+        TSNode made = created_path(l, call);
+        if (!ts_node_is_null(made))
+            mark_written(l, scope, key_add_expr(l, made), call);
         if (write_call(l, call, &t, &data) && !ts_node_is_null(t)) {
+            mark_written(l, scope, key_add_expr(l, t), call);
             if (holds_pid(l, data))
                 key_mark(l, key_add_expr(l, t), LF_LOCK_PID, call);
             /* a time written in by two functions: the holder refreshes it
@@ -2061,6 +2292,17 @@ static lf_pylock *build(lf_pysem *m) {
                     key_mark(l, k, LF_LOCK_REFRESHED, call);
             }
         }
+        /* lockrt's removals (a patched module's) still remove the lock, so
+         * a lock claimed by writing stays one after LF301's fix; they bind
+         * what they remove, so they are no removal event for the checks */
+        static const char *const lockrt_removals[] = {"unlink_judged", "unlink_owned", "unlink_if_free", NULL};
+        for (const char *const *r = lockrt_removals; *r; r++)
+            if (lf_pylock_lockrt_call(m, call, *r)) {
+                TSNode p = lf_pylock_arg(m, call, 0, "path");
+                if (!ts_node_is_null(p))
+                    key_mark(l, key_add_expr(l, p), LF_LOCK_REMOVED, call);
+                break;
+            }
         if (lf_pylock_removal_call(m, call, &t)) {
             int32_t k = key_add_expr(l, t);
             key_mark(l, k, LF_LOCK_REMOVED, call);
@@ -2098,12 +2340,20 @@ static lf_pylock *build(lf_pysem *m) {
     mark_per_process(l);
     mark_directory_scans(l);
     propagate(l);
+    if (mark_claims(l)) {
+        /* claims found: their directory scans and the parameters they are
+         * passed to learn them as the other locks did */
+        mark_directory_scans(l);
+        propagate(l);
+    }
     mark_per_process(l);
 
     /* Through the module's functions: removals and judgements of a parameter
      * happen at the call; judgements of fields and module paths too (one level);
      * a function that takes a lock makes its callers take it. */
     size_t n_direct = l->in->events.len;
+    if (l->in->made.len > 1)
+        qsort(l->in->made.items, l->in->made.len, sizeof *l->in->made.items, made_cmp);
     {
         /* per callee scope: its direct judgements and removals of non-parameter
          * keys (fields, module paths): `self.remove()` removes self.path */
@@ -2114,7 +2364,14 @@ static lf_pylock *build(lf_pysem *m) {
             if (ev->key < 0 || l->in->keys.items[ev->key].key.kind == LF_PKEY_BIND)
                 continue;
             if (ev->kind == LF_PYEV_JUDGE)
-                LF_VEC_PUSH(&judged[ev->scope], ev->key);
+            {
+                /* a function that looks at the lock and then makes it
+                 * (`if p.exists(): ...` then `p.write_text(...)`) acquires
+                 * it: for its callers that is the acquisition, not a look */
+                made_at w = {.scope = ev->scope, .key = ev->key};
+                if (!bsearch(&w, l->in->made.items, l->in->made.len, sizeof w, made_cmp))
+                    LF_VEC_PUSH(&judged[ev->scope], ev->key);
+            }
             else if (ev->kind == LF_PYEV_REMOVE)
                 LF_VEC_PUSH(&removed[ev->scope], ev->key);
         }
@@ -2290,6 +2547,7 @@ static lf_pylock *build(lf_pysem *m) {
         free(identity_at);
         free(probe_at);
     }
+    mark_overwrite_takeovers(l);
     l->keys = l->in->keys.items;
     l->n_keys = l->in->keys.len;
     l->events = l->in->events.items;
@@ -2322,6 +2580,7 @@ void lf_pylock_free(lf_pylock *l) {
     LF_VEC_FREE(&l->in->events);
     LF_VEC_FREE(&l->in->edges);
     LF_VEC_FREE(&l->in->fields);
+    LF_VEC_FREE(&l->in->made);
     free(l->in->table);
     free(l->in->methods);
     free(l->in->calls_at);

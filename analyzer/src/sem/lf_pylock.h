@@ -23,7 +23,13 @@
  *  - holding a pid (what is written there contains `os.getpid()`),
  *  - passed to a lock class (filelock, portalocker, fasteners, lockfile,
  *    zc.lockfile) or to one of the module's functions that uses its parameter
- *    as a lock.
+ *    as a lock,
+ *  - claimed by the module's own protocol with no exclusive create: written
+ *    (a record, or an empty file), looked at (existence, age, the record) and
+ *    removed, and named a lock by the module (`LOCK_DIR / f"{n}.lock"`,
+ *    `_lock_path()`, `self.lock_file`). A cache or a session file goes
+ *    through the same three steps; only the module's own word for the path
+ *    tells its check-then-write lock from them (LF_LOCK_CLAIM).
  * A package-manager lock file (`package-lock.json`, `uv.lock`, ...) never is,
  * nor a file only flocked that the module replaces by a rename (the data file
  * the lock guards).
@@ -88,6 +94,8 @@ enum {
     LF_LOCK_AGED = 1u << 16,           /* its mtime read (getmtime, a stat's st_mtime/st_ctime): an age */
     LF_LOCK_REFRESHED = 1u << 18,      /* a clock reading written into it by two functions: a heartbeat */
     LF_LOCK_PER_PROCESS = 1u << 17,    /* its name is made from a pid (`f"{pid}.json"`): one process's file */
+    LF_LOCK_WRITTEN = 1u << 19,        /* created or written (open for writing, write_text, json.dump, touch) */
+    LF_LOCK_CLAIM = 1u << 20,          /* a lock by its own protocol: claimed by writing it, judged, removed */
 };
 
 /* How a removal was judged beforehand in its function. */
@@ -97,7 +105,8 @@ typedef enum lf_pylock_judged {
     LF_JUDGED_PRESENCE, /* existence, stat or age: whatever is there is broken */
     LF_JUDGED_CONTENT,  /* its owner record was read (an ownership check) */
 } lf_pylock_judged;
-#define LF_LOCK_USES (LF_LOCK_EXCL | LF_LOCK_FLOCK | LF_LOCK_MSVCRT | LF_LOCK_PID | LF_LOCK_HELPER | LF_LOCK_SYMLINK)
+#define LF_LOCK_USES \
+    (LF_LOCK_EXCL | LF_LOCK_FLOCK | LF_LOCK_MSVCRT | LF_LOCK_PID | LF_LOCK_HELPER | LF_LOCK_SYMLINK | LF_LOCK_CLAIM)
 
 typedef struct lf_pylock_key {
     lf_pkey key;
@@ -106,6 +115,7 @@ typedef struct lf_pylock_key {
     unsigned evidence_flag;
     TSNode broken_at;    /* a judged removal (LF_LOCK_BROKEN) */
     int32_t stamped_in;  /* the first function writing a clock reading into it, + 1 (0: none) */
+    TSNode written;      /* its first write or create (LF_LOCK_WRITTEN), or the call of a helper doing it */
 } lf_pylock_key;
 
 /* ---- events ---- */
