@@ -464,8 +464,21 @@ char *lf_tree_line_indent(const lf_source *src, uint32_t at) {
 
 /* ---- node index ---- */
 
+/* Node ids are addresses inside tree-sitter's subtree pool, spaced by a
+ * fixed stride from a base that changes from run to run (ASLR, the heap's
+ * state). A multiplicative hash read from fixed middle bits clustered for
+ * some bases: the probes, and the step counts of the complexity pins, then
+ * varied between runs of the same input. Every bit of the address is mixed
+ * in (splitmix64's finaliser), so the probe count no longer depends on where
+ * the pool landed. */
 static size_t id_slot(const void *id, size_t mask) {
-    return (size_t)((((uintptr_t)id >> 3) * UINT64_C(0x9E3779B97F4A7C15)) >> 17) & mask;
+    uint64_t x = (uint64_t)(uintptr_t)id;
+    x ^= x >> 30;
+    x *= UINT64_C(0xbf58476d1ce4e5b9);
+    x ^= x >> 27;
+    x *= UINT64_C(0x94d049bb133111eb);
+    x ^= x >> 31;
+    return (size_t)x & mask;
 }
 
 static TSNode record_node(const void *records, size_t stride, size_t node_offset, size_t i) {
