@@ -126,13 +126,19 @@ static char *message(const lf_pylock *l, const lf_source *src, const lf_pylock_e
                            "deleted and two holders run at once (every platform)",
                            call, what);
         break;
-    case V_RELEASE:
-        msg = lf_xasprintf("%s %s the lock %s by name, and line %u breaks that lock while its holder may be alive: "
+    case V_RELEASE: {
+        /* broken by a removal, or taken over by writing a claim over it */
+        int removal = 0;
+        for (size_t i = 0; i < l->n_events && !removal; i++)
+            removal = l->events[i].kind == LF_PYEV_REMOVE && ts_node_eq(l->events[i].node, k->broken_at);
+        msg = lf_xasprintf("%s %s the lock %s by name, and line %u %s while its holder may be alive: "
                            "a holder paused past that judgement deletes its successor's lock here, and two "
                            "holders run at once (every platform)",
                            call, ev->judged == LF_JUDGED_CONTENT ? "checks the owner, then removes" : "releases",
-                           what, lf_py_line(src, k->broken_at));
+                           what, lf_py_line(src, k->broken_at),
+                           removal ? "breaks that lock" : "takes that lock over by writing its own claim");
         break;
+    }
     case V_NONE:
         break;
     }

@@ -195,7 +195,7 @@ lf_witness *lf_wit_shared_temp(const lf_source *src, TSNode temp, TSNode rename)
 
 /* ---- LF301: removals by name ---- */
 
-typedef enum race_kind { RACE_LIVENESS, RACE_PRESENCE, RACE_RELEASE, RACE_FLOCK } race_kind;
+typedef enum race_kind { RACE_LIVENESS, RACE_PRESENCE, RACE_RELEASE, RACE_RELEASE_OVERWRITE, RACE_FLOCK } race_kind;
 
 /* The shared shape: `take` takes the lock (create, flock, pid write), `judge`
  * judged it (may be null), `remove` removes it by name; `breaker` is the
@@ -225,6 +225,14 @@ static lf_witness *lock_race(const lf_source *src, race_kind kind, TSNode take, 
                                       ? "A's release deletes the lock B took after breaking it: B and the next "
                                         "process to take it hold it at once"
                                       : "B's live lock is deleted: B and C hold the lock at once");
+        return w;
+    case RACE_RELEASE_OVERWRITE: /* broken by writing over it (a lock claimed by writing: LF_LOCK_CLAIM) */
+        step(w, src, A, take_ev, take, "takes the lock, then pauses (stopped, swapped out) past the staleness limit");
+        step(w, src, B, judge_ev, judge, "judges the lock stale");
+        step(w, src, B, LF_WIT_WRITE, breaker, "writes its own claim over it: takes it over");
+        step(w, src, A, LF_WIT_REMOVE, remove, "resumes and releases \"its\" lock by name: it removes B's");
+        step(w, src, C, take_ev, take, "finds the lock free and takes it");
+        lf_witness_set_outcome(w, "B's live lock is deleted: B and C hold the lock at once");
         return w;
     case RACE_LIVENESS:
     case RACE_PRESENCE:
@@ -267,7 +275,7 @@ static TSNode py_last_before(const lf_pylock *l, lf_pylock_event_kind kind, int3
 static lf_wit_event py_take_event(const lf_pylock_key *k) {
     if (k->evidence_flag & (LF_LOCK_EXCL | LF_LOCK_SYMLINK))
         return LF_WIT_CREATE;
-    if (k->evidence_flag & LF_LOCK_PID)
+    if (k->evidence_flag & (LF_LOCK_PID | LF_LOCK_CLAIM))
         return LF_WIT_WRITE;
     return LF_WIT_LOCK;
 }
@@ -294,9 +302,17 @@ lf_witness *lf_wit_removal_py(lf_pylock *l, const lf_pylock_event *ev) {
     for (size_t i = 0; i < l->n_events && bscope < 0; i++)
         if (ts_node_eq(l->events[i].node, k->broken_at) && l->events[i].kind == LF_PYEV_REMOVE)
             bscope = l->events[i].scope;
-    TSNode judge = bscope < 0 ? (TSNode){0} : py_last_before(l, LF_PYEV_JUDGE, bscope, ev->key, k->broken_at, 0);
-    return lock_race(src, RACE_RELEASE, k->evidence, take, judge, LF_WIT_JUDGE, ev->node, k->broken_at,
-                     "any platform");
+    /* ...or writes over elsewhere: a claim taken over (lf_pylock's
+     * mark_overwrite_takeovers), judged in the writing function */
+    int overwrite = 0;
+    if (bscope < 0 && !ts_node_is_null(k->broken_at)) {
+        const lf_pycall *c = lf_pysem_call(l->m, k->broken_at);
+        bscope = c ? c->scope : -1;
+        overwrite = 1;
+    }
+    TSNode judge = bscope < 0 ? (TSNode){0} : py_last_before(l, LF_PYEV_JUDGE, bscope, ev->key, k->broken_at, -1);
+    return lock_race(src, overwrite ? RACE_RELEASE_OVERWRITE : RACE_RELEASE, k->evidence, take, judge, LF_WIT_JUDGE,
+                     ev->node, k->broken_at, "any platform");
 }
 
 static TSNode ts_last_before(const lf_tslock *l, lf_tslock_event_kind kind, int32_t fn, int32_t key, TSNode before,

@@ -1923,17 +1923,18 @@ static void mark_per_process(lf_pylock *l) {
 /* The path a call creates or opens for writing, not exclusively: `open(p,
  * "w")` (any mode that writes: w, a, x, +), `p.open("a")`, `p.touch()`,
  * `os.open(p, O_CREAT | ...)`. Null when it is none. */
-static TSNode created_path(lf_pylock *l, TSNode call) {
+static TSNode created_path(lf_pylock *l, TSNode call, const char *callee) {
     lf_pysem *m = l->m;
     static const char *const opens[] = {"open", "io.open", "codecs.open", NULL};
     static const char *const os_open[] = {"os.open", NULL};
     TSNode mode = {0}, path = {0};
-    if (lf_pylock_callee_any(m, call, os_open)) {
+    /* callee: the model's resolved name of the call (no lookup per call) */
+    if (lf_str_in_list(callee, os_open)) {
         TSNode flags = lf_pylock_arg(m, call, 1, "flags");
         return !ts_node_is_null(flags) && mentions_qualname(m, flags, "os.O_CREAT") ? lf_pylock_arg(m, call, 0, "path")
                                                                                     : (TSNode){0};
     }
-    if (lf_pylock_callee_any(m, call, opens)) {
+    if (lf_str_in_list(callee, opens)) {
         mode = lf_pylock_arg(m, call, 1, "mode");
         path = lf_pylock_arg(m, call, 0, "file");
     } else if (pathlike_open_mode(m, call)) {
@@ -2126,10 +2127,17 @@ static void mark_overwrite_takeovers(lf_pylock *l) {
                                          "datetime.datetime.utcnow", "datetime.datetime.today", NULL};
     if (!l->in->made.len)
         return;
+    /* per scope: 1 writes a claim, 2 and reads the clock (the model's
+     * resolved callee of each call: no lookup per call) */
     unsigned char *clocked = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, 1);
+    for (size_t i = 0; i < l->in->made.len; i++)
+        if (l->in->made.items[i].scope >= 0 && (l->in->keys.items[l->in->made.items[i].key].flags & LF_LOCK_CLAIM))
+            clocked[l->in->made.items[i].scope] = 1;
     for (size_t i = 0; i < m->n_calls; i++)
-        if (m->calls[i].scope >= 0 && !clocked[m->calls[i].scope] && lf_pylock_callee_any(m, m->calls[i].node, clocks))
-            clocked[m->calls[i].scope] = 1;
+        if (m->calls[i].scope >= 0 && clocked[m->calls[i].scope] == 1 && lf_str_in_list(m->calls[i].callee, clocks))
+            clocked[m->calls[i].scope] = 2;
+    for (size_t s = 0; s < m->n_scopes; s++)
+        clocked[s] = clocked[s] == 2;
     /* the first judgement of each (function, key), sorted for lookup */
     LF_VEC(made_at) first = {0};
     for (size_t i = 0; i < l->in->events.len; i++) {
@@ -2274,7 +2282,7 @@ static lf_pylock *build(lf_pysem *m) {
             l->acquires[scope] = 1;
             add_event(l, LF_PYEV_ACQUIRE, scope, call, -1, 0);
         }
-        TSNode made = created_path(l, call);
+        TSNode made = created_path(l, call, c->callee);
         if (!ts_node_is_null(made))
             mark_written(l, scope, key_add_expr(l, made), call);
         if (write_call(l, call, &t, &data) && !ts_node_is_null(t)) {
@@ -2296,13 +2304,11 @@ static lf_pylock *build(lf_pysem *m) {
          * a lock claimed by writing stays one after LF301's fix; they bind
          * what they remove, so they are no removal event for the checks */
         static const char *const lockrt_removals[] = {"unlink_judged", "unlink_owned", "unlink_if_free", NULL};
-        for (const char *const *r = lockrt_removals; *r; r++)
-            if (lf_pylock_lockrt_call(m, call, *r)) {
-                TSNode p = lf_pylock_arg(m, call, 0, "path");
-                if (!ts_node_is_null(p))
-                    key_mark(l, key_add_expr(l, p), LF_LOCK_REMOVED, call);
-                break;
-            }
+        if (lf_str_in_list(lf_pysem_lockrt_member(c->callee), lockrt_removals)) {
+            TSNode p = lf_pylock_arg(m, call, 0, "path");
+            if (!ts_node_is_null(p))
+                key_mark(l, key_add_expr(l, p), LF_LOCK_REMOVED, call);
+        }
         if (lf_pylock_removal_call(m, call, &t)) {
             int32_t k = key_add_expr(l, t);
             key_mark(l, k, LF_LOCK_REMOVED, call);
