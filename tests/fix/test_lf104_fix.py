@@ -257,12 +257,12 @@ for _ in range(m):
 """
 
 
-def race(state_dir, procs, argv, env=None, settle=0.2, timeout=120):
+def race(state_dir, procs, argv, env=None, settle=0.2, timeout=120, result="counts.json"):
     """Run `procs` copies of the worker `argv(go, path)` so that they start
     together (each waits for the file `go`), wait for them all, and return the
-    text they left in state_dir/counts.json."""
+    text they left in state_dir/<result> (counts.json)."""
     os.makedirs(state_dir)
-    path = os.path.join(state_dir, "counts.json")
+    path = os.path.join(state_dir, result)
     go = os.path.join(state_dir, "go")
     workers = [subprocess.Popen(argv(go, path), env=env) for _ in range(procs)]
     time.sleep(settle)  # every worker started and waiting
@@ -318,6 +318,44 @@ def test_contention_patched_loses_nothing(tmp_path, backend, capsys):
               % (backend, PROCS, ITERS, before, PROCS * ITERS, after))
     assert 0 < before <= PROCS * ITERS
     assert after == PROCS * ITERS
+
+
+ROWS_WORKER = """
+import os, sys, time
+sys.path.insert(0, sys.argv[1])
+import rows_copy
+go, path, me, m = sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+while not os.path.exists(go):
+    time.sleep(0.001)
+for i in range(m):
+    rows_copy.upsert(path, "%s-%d" % (me, i), "working")
+"""
+
+
+def test_rows_copy_contention_patched_loses_nothing(tmp_path, capsys):
+    """rows_copy.py's upsert writes back a copy of the rows it read (kept,
+    filled in a loop) through helpers and a temp renamed over the registry:
+    4 processes x 60 upserts of their own session ids. As written, rows
+    another process added in between are lost; patched, every row stays."""
+    unpatched = stage(tmp_path, "rows_copy.py", "unpatched")
+    patched = stage(tmp_path, "rows_copy.py", "patched")
+    lockfix(["fix", "rows_copy.py", "--apply"] + UNSAFE, patched, 0)
+    env = binding_env("python")
+    procs, iters = 4, 60
+    kept = {}
+    for name, module in (("unpatched", unpatched), ("patched", patched)):
+        counter = iter(range(procs))
+        text = race(str(tmp_path / ("state-" + name)), procs,
+                    lambda go, path, module=module: [PYTHON, "-c", ROWS_WORKER, str(module), go,
+                                                     path,
+                                                     "p%d" % next(counter), str(iters)], env,
+                    result="rows.json")
+        kept[name] = len(json.loads(text))
+    with capsys.disabled():
+        print("\nLF104 rows copy contention (python, %d x %d): unpatched kept %d of %d rows, patched %d"
+              % (procs, iters, kept["unpatched"], procs * iters, kept["patched"]))
+    assert 0 < kept["unpatched"] < procs * iters
+    assert kept["patched"] == procs * iters
 
 
 SCRIPT_WORKER = """

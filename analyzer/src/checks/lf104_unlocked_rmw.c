@@ -126,10 +126,18 @@ static TSNode direct_read(lf_pylock *l, TSNode call) {
 
 /* The value a json.dumps(V) call serialises, or null; also through what
  * keeps the text whole: a string literal joined on either side
- * (`json.dumps(V) + "\n"`) and `.encode(...)`. */
+ * (`json.dumps(V) + "\n"`), `.encode(...)`, and a name bound to such a text
+ * (`payload = json.dumps(V)` ... `P.write_text(payload)`). */
 static TSNode dumps_value(lf_pysem *m, TSNode e) {
-    for (int hops = 0; hops < 4; hops++) {
+    for (int hops = 0; hops < 6; hops++) {
         e = lf_tree_unparen(e);
+        if (lf_tree_is(e, "identifier")) {
+            TSNode v = lf_pysem_resolve_value(m, e);
+            if (ts_node_is_null(v) || ts_node_eq(v, e))
+                return (TSNode){0};
+            e = v;
+            continue;
+        }
         if (lf_tree_is(e, "binary_operator") && lf_tree_is(lf_tree_field(e, "operator"), "+")) {
             TSNode a = lf_tree_unparen(lf_tree_field(e, "left")), b = lf_tree_unparen(lf_tree_field(e, "right"));
             if (lf_tree_is(b, "string"))
@@ -502,6 +510,8 @@ typedef struct flow {
     uint32_t from, to; /* bytes after the read, before the write */
     TSNode read;       /* the read call */
     name_vec names;    /* the variable read and the names derived from it */
+    name_vec copies;   /* names holding the read's entries whole: an alias, a filtered or
+                        * sorted copy, a container filled from it (`kept[k] = row`) */
     int lost;          /* a change derived from the read: a lost update */
     int picked;        /* a fixed store into an element a loop picked from the read */
     int rebound;       /* the variable is bound anew to something not derived */
@@ -704,6 +714,46 @@ static void judge_use(flow *f, TSNode o) {
         f->lost = 1;
 }
 
+/* Does an expression carry the tracked value's entries whole (not a new
+ * record picking a field or two of it)? The name itself, a comprehension or
+ * generator over it, `sorted`/`list`/`dict`/`set`/`tuple`/`copy.copy`/
+ * `copy.deepcopy` of it, `v.copy()`, a slice of it, `{**v, ...}`, or `+`
+ * with it on one side. */
+static int whole_copy(flow *f, TSNode e) {
+    static const char *const copiers[] = {"sorted", "list", "dict", "set", "tuple", "copy.copy", "copy.deepcopy", NULL};
+    LF_VEC(TSNode) todo = {0}; /* the parts that carry the value whole (no recursion: engine.no_recursion) */
+    LF_VEC_PUSH(&todo, e);
+    int found = 0;
+    while (todo.len && !found) {
+        TSNode x = lf_tree_unparen(todo.items[--todo.len]);
+        if (lf_tree_is(x, "identifier")) {
+            found = is_tracked(f, x);
+        } else if (lf_tree_is(x, "list_comprehension") || lf_tree_is(x, "dictionary_comprehension") ||
+                   lf_tree_is(x, "set_comprehension") || lf_tree_is(x, "generator_expression")) {
+            found = mentions(f, x);
+        } else if (lf_tree_is(x, "subscript") && lf_tree_is(lf_tree_field(x, "subscript"), "slice")) {
+            LF_VEC_PUSH(&todo, lf_tree_field(x, "value"));
+        } else if (lf_tree_is(x, "binary_operator") && lf_tree_is(lf_tree_field(x, "operator"), "+")) {
+            LF_VEC_PUSH(&todo, lf_tree_field(x, "left"));
+            LF_VEC_PUSH(&todo, lf_tree_field(x, "right"));
+        } else if (lf_tree_is(x, "dictionary")) {
+            for (uint32_t i = 0; i < ts_node_named_child_count(x); i++) {
+                TSNode c = ts_node_named_child(x, i);
+                if (lf_tree_is(c, "dictionary_splat") && ts_node_named_child_count(c))
+                    LF_VEC_PUSH(&todo, ts_node_named_child(c, 0));
+            }
+        } else if (lf_tree_is(x, "call")) {
+            TSNode a0 = lf_pylock_arg(f->m, x, 0, NULL);
+            if (lf_py_method_is(f->m->src, x, "copy"))
+                LF_VEC_PUSH(&todo, lf_py_callee_object(x));
+            else if (lf_str_in_list(lf_pysem_callee(f->m, x), copiers) && !ts_node_is_null(a0))
+                LF_VEC_PUSH(&todo, a0);
+        }
+    }
+    LF_VEC_FREE(&todo);
+    return found;
+}
+
 static lf_walk_action visit_flow(TSNode n, void *ud) {
     flow *f = ud;
     if (ts_node_end_byte(n) <= f->from || ts_node_start_byte(n) >= f->to)
@@ -717,6 +767,15 @@ static lf_walk_action visit_flow(TSNode n, void *ud) {
         TSNode right = lf_tree_field(n, "right");
         TSNode left = lf_tree_field(n, "left");
         if (!ts_node_is_null(right) && mentions(f, right) && !ts_node_is_null(left)) {
+            /* `kept[k] = row`: kept is filled from the read (a copy written
+             * back in its place carries the read's values) */
+            TSNode top = lf_tree_unparen(left);
+            while (lf_tree_is(top, "subscript"))
+                top = lf_tree_unparen(lf_tree_field(top, "value"));
+            if (lf_tree_is(top, "identifier") &&
+                (!ts_node_eq(top, lf_tree_unparen(left)) || (lf_tree_is(n, "assignment") && whole_copy(f, right))))
+                LF_VEC_PUSH(&f->copies, lf_pysem_intern(f->m, f->m->src->text + ts_node_start_byte(top),
+                                                         ts_node_end_byte(top) - ts_node_start_byte(top)));
             LF_VEC(TSNode) st = {0};
             LF_VEC_PUSH(&st, left);
             while (st.len) {
@@ -743,6 +802,32 @@ static lf_walk_action visit_flow(TSNode n, void *ud) {
         judge_use(f, n);
     }
     return LF_WALK_CONTINUE;
+}
+
+/* Is `data`, written at w, a copy of what r read into var, made between the
+ * read and the write: a name bound to the read's entries whole (`kept = [x
+ * for x in rows if ...]`, `entry = old`), or a container a derived value is
+ * stored into (`kept[sid] = row` in a loop over `rows.items()`)? A new record
+ * taking a field or two of the read (`{"created_at": old["created_at"],
+ * ...}`) is not: it is written whole whatever the read held. Walks the
+ * function once. */
+static int derived_copy(lf_pysem *m, TSNode fn, const doc_op *r, const doc_op *w, TSNode var, TSNode data) {
+    flow f;
+    memset(&f, 0, sizeof f);
+    f.m = m;
+    f.fn = fn;
+    f.from = ts_node_end_byte(lf_py_statement(r->call));
+    f.read = r->call;
+    f.to = ts_node_start_byte(w->call);
+    LF_VEC_PUSH(&f.names, lf_pysem_intern(m, m->src->text + ts_node_start_byte(var),
+                                          ts_node_end_byte(var) - ts_node_start_byte(var)));
+    lf_tree_walk(fn, visit_flow, &f);
+    int found = 0;
+    for (size_t i = 0; i < f.copies.len && !found; i++)
+        found = lf_tree_text_eq(m->src, data, f.copies.items[i]);
+    LF_VEC_FREE(&f.names);
+    LF_VEC_FREE(&f.copies);
+    return found;
 }
 
 /* ---- the check ---- */
@@ -800,6 +885,18 @@ static const lf_pybinding *data_param_of(ctx104 *c, TSNode data) {
 }
 
 /* First pass: which of the module's functions are load/save helpers. */
+/* Does identifier a read the binding b makes (or the one b reads)? A temp
+ * name bound `None` first and then by mkstemp is the mkstemp one at the
+ * move, though a name bound twice has no single value to key on. */
+static int same_binding(lf_pysem *m, TSNode a, TSNode b) {
+    a = lf_tree_unparen(a);
+    b = lf_tree_unparen(b);
+    if (!lf_tree_is(a, "identifier") || !lf_tree_is(b, "identifier"))
+        return 0;
+    const lf_pybinding *ba = binding_of(m, a), *bb = binding_of(m, b);
+    return ba && (ts_node_eq(ba->target, b) || ba == bb); /* b may be the binding's own target */
+}
+
 static void find_helpers(ctx104 *c) {
     lf_pysem *m = c->m;
     for (size_t i = 0; i < m->n_calls; i++) {
@@ -841,7 +938,7 @@ static void find_helpers(ctx104 *c) {
             continue;
         helper_info *h = &c->helpers[s];
         lf_pkey kf = lf_pylock_key_of(c->l, from), kw = lf_pylock_key_of(c->l, h->write_path);
-        if (lf_pylock_key_same(c->l, &kf, &kw)) {
+        if (lf_pylock_key_same(c->l, &kf, &kw) || same_binding(m, from, h->write_path)) {
             h->write_path = to;
             h->write_param = param_of(c->l, &c->ps, to);
         }
@@ -1190,7 +1287,12 @@ static void run(lf_check_ctx *ctx) {
                 !same_document(&c, r, w))
                 continue;
             TSNode data = lf_tree_unparen(w->data);
-            if (!lf_tree_is(data, "identifier") || !lf_py_same_text(src, data, var))
+            if (!lf_tree_is(data, "identifier"))
+                continue;
+            /* the variable read written back, or a value made from it (`kept`
+             * filled from its rows, `rows = [...]` of it under another name) */
+            int copy = !lf_py_same_text(src, data, var);
+            if (copy && !derived_copy(m, fn, r, w, var, data))
                 continue;
             if (!c.held)
                 c.held = lf_pyheld_build(c.l);
@@ -1207,7 +1309,9 @@ static void run(lf_check_ctx *ctx) {
                                                   ts_node_end_byte(var) - ts_node_start_byte(var)));
             lf_tree_walk(fn, visit_flow, &f);
             LF_VEC_FREE(&f.names);
-            if (!f.rebound) {
+            LF_VEC_FREE(&f.copies);
+            f.lost |= copy; /* what is written was made from the read: a derived change */
+            if (!f.rebound || copy) {
                 /* A picked element's store is a lost update where the module
                  * shows the document is shared: its reader or writer locks
                  * around its own half (and gives the lock back). */
