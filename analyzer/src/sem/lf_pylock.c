@@ -335,6 +335,38 @@ int lf_pylock_key_eq(const lf_pysem *m, const lf_pkey *a, const lf_pkey *b) { re
 
 static int32_t method_scope(lf_pylock *l, int32_t cls, const char *name);
 
+static TSNode returned_value(lf_pysem *m, int32_t f);
+
+/* `lock_path, ok = _take_lock(p)`: the name unpacked from the i-th element of
+ * the tuple the module's function returns (`return lock_path, True`) is that
+ * element, followed in the function; null when the binding is no such
+ * unpacking. */
+static TSNode unpacked_return(lf_pylock *l, const lf_pybinding *b) {
+    lf_pysem *m = l->m;
+    TSNode pat = ts_node_parent(b->target);
+    if (ts_node_is_null(pat) || !(lf_tree_is(pat, "pattern_list") || lf_tree_is(pat, "tuple_pattern")))
+        return (TSNode){0};
+    uint32_t index = UINT32_MAX;
+    for (uint32_t i = 0; i < ts_node_named_child_count(pat); i++)
+        if (ts_node_eq(ts_node_named_child(pat, i), b->target))
+            index = i;
+    TSNode asg = ts_node_parent(pat); /* the model binds no value to a name unpacked from a tuple */
+    TSNode call = lf_tree_is(asg, "assignment") && ts_node_eq(lf_tree_field(asg, "left"), pat)
+                      ? lf_tree_unparen(lf_tree_field(asg, "right"))
+                      : (TSNode){0};
+    if (index == UINT32_MAX || !lf_tree_is(call, "call"))
+        return (TSNode){0};
+    int skip = 0;
+    int32_t f = lf_pylock_local_callee(l, call, &skip);
+    if (f < 0 || m->scopes[f].kind != LF_PYSCOPE_FUNCTION)
+        return (TSNode){0};
+    TSNode r = lf_tree_unparen(returned_value(m, f));
+    if (!(lf_tree_is(r, "tuple") || lf_tree_is(r, "expression_list")) ||
+        ts_node_named_child_count(r) != ts_node_named_child_count(pat))
+        return (TSNode){0};
+    return ts_node_named_child(r, index);
+}
+
 lf_pkey lf_pylock_key_of(lf_pylock *l, TSNode expr) {
     lf_pysem *m = l->m;
     lf_pkey k;
@@ -362,6 +394,12 @@ lf_pkey lf_pylock_key_of(lf_pylock *l, TSNode expr) {
             if (b && (b->kind == LF_PYBIND_ASSIGN || b->kind == LF_PYBIND_WALRUS) && !ts_node_is_null(b->value) &&
                 !ts_node_eq(lf_tree_unparen(b->value), e)) {
                 e = b->value;
+                continue;
+            }
+            TSNode element = b && b->kind == LF_PYBIND_ASSIGN && ts_node_is_null(b->value) ? unpacked_return(l, b)
+                                                                                          : (TSNode){0};
+            if (!ts_node_is_null(element)) {
+                e = element;
                 continue;
             }
             if (b && b->kind != LF_PYBIND_IMPORT) {
