@@ -1570,6 +1570,27 @@ static lf_walk_action visit_node(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
+static int u64_cmp(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Is there a clock reading of function `scope` after position `from` and
+ * before `to` (positions + 1, as the judgement slots keep them)? sorted[n]:
+ * (scope << 32 | position + 1), ascending. */
+static int clock_between(const uint64_t *sorted, size_t n, int32_t scope, uint32_t from, uint32_t to) {
+    uint64_t lo = (uint64_t)(uint32_t)scope << 32 | from, hi = (uint64_t)(uint32_t)scope << 32 | to;
+    size_t a = 0, b = n;
+    while (a < b) { /* the first reading after `from` */
+        size_t mid = a + (b - a) / 2;
+        if (sorted[mid] <= lo)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    return a < n && sorted[a] < hi;
+}
+
 static int made_cmp(const void *a, const void *b) {
     const made_at *x = a, *y = b;
     if (x->scope != y->scope)
@@ -2105,7 +2126,12 @@ static size_t mark_claims(lf_pylock *l) {
     const unsigned need = LF_LOCK_WRITTEN | LF_LOCK_REMOVED;
     for (size_t i = 0; i < l->in->keys.len; i++) {
         lf_pylock_key *k = &l->in->keys.items[i];
-        if ((k->flags & need) != need || !(k->flags & (LF_LOCK_JUDGED | LF_LOCK_JUDGED_CONTENT)) ||
+        /* A loop over a directory's lock files (`for f in d.glob("*.lock")`)
+         * that looks at each and removes it is a stale-lock cleanup: the
+         * claims it walks are written elsewhere (another module, another
+         * tool), so the write is not asked for. */
+        unsigned needed = k->key.kind == LF_PKEY_BIND && k->key.binding->kind == LF_PYBIND_FOR ? LF_LOCK_REMOVED : need;
+        if ((k->flags & needed) != needed || !(k->flags & (LF_LOCK_JUDGED | LF_LOCK_JUDGED_CONTENT)) ||
             (k->flags & (LF_LOCK_PKG | LF_LOCK_CLAIM)) || !key_spells_lock(l, &k->key))
             continue;
         key_mark(l, (int32_t)i, LF_LOCK_CLAIM, k->written);
@@ -2517,6 +2543,19 @@ static lf_pylock *build(lf_pysem *m) {
         size_t ns = m->n_scopes ? m->n_scopes : 1;
         uint32_t *identity_at = lf_xcalloc(ns, sizeof *identity_at); /* position + 1 */
         uint32_t *probe_at = lf_xcalloc(ns, sizeof *probe_at);
+        /* the clock readings of each function, (scope << 32 | position + 1)
+         * sorted: a record read in a function that reads the clock before
+         * the removal (`now = time.time()` ... `now - record["at"] > ttl`)
+         * is an age taken from the record, a staleness judgement */
+        static const char *const clocks[] = {"time.time", "time.time_ns", "time.monotonic",
+                                             "datetime.datetime.now", "datetime.datetime.utcnow", NULL};
+        LF_VEC(uint64_t) clock_at = {0};
+        for (size_t i = 0; i < m->n_calls; i++)
+            if (m->calls[i].scope >= 0 && lf_str_in_list(m->calls[i].callee, clocks))
+                LF_VEC_PUSH(&clock_at, (uint64_t)(uint32_t)m->calls[i].scope << 32 |
+                                           (uint64_t)(ts_node_start_byte(m->calls[i].node) + 1));
+        if (clock_at.len > 1)
+            qsort(clock_at.items, clock_at.len, sizeof *clock_at.items, u64_cmp);
         size_t cap = 16;
         while (cap < 2 * l->in->events.len + 2)
             cap *= 2;
@@ -2568,6 +2607,9 @@ static lf_pylock *build(lf_pysem *m) {
             else if (!release_path(l, unlock_at, callee_of, ev, at) &&
                      !ts_node_is_null(ev->failed_create = failed_create_of(l, &creates, ev)))
                 ev->judged = LF_JUDGED_PRESENCE;
+            else if (js[h].content_at > since && !release_path(l, unlock_at, callee_of, ev, at) &&
+                     clock_between(clock_at.items, clock_at.len, ev->scope, 0, at))
+                ev->judged = LF_JUDGED_PRESENCE; /* its record's age: `now - data["ts"] > limit` */
             else if (js[h].content_at > since)
                 ev->judged = LF_JUDGED_CONTENT;
             lf_pylock_key *k = &l->in->keys.items[ev->key];
@@ -2590,6 +2632,7 @@ static lf_pylock *build(lf_pysem *m) {
         LF_VEC_FREE(&creates);
         free(identity_at);
         free(probe_at);
+        LF_VEC_FREE(&clock_at);
     }
     mark_overwrite_takeovers(l);
     l->keys = l->in->keys.items;
