@@ -804,6 +804,21 @@ static lf_walk_action visit_flow(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
+/* Follow what r read into var through fn up to the write w (visit_flow):
+ * the names derived from it, its copies, and whether a change is derived. The
+ * caller frees f->names and f->copies. */
+static void flow_run(flow *f, lf_pysem *m, TSNode fn, const doc_op *r, const doc_op *w, TSNode var) {
+    memset(f, 0, sizeof *f);
+    f->m = m;
+    f->fn = fn;
+    f->from = ts_node_end_byte(lf_py_statement(r->call));
+    f->read = r->call;
+    f->to = ts_node_start_byte(w->call);
+    LF_VEC_PUSH(&f->names, lf_pysem_intern(m, m->src->text + ts_node_start_byte(var),
+                                           ts_node_end_byte(var) - ts_node_start_byte(var)));
+    lf_tree_walk(fn, visit_flow, f);
+}
+
 /* Is `data`, written at w, a copy of what r read into var, made between the
  * read and the write: a name bound to the read's entries whole (`kept = [x
  * for x in rows if ...]`, `entry = old`), or a container a derived value is
@@ -813,15 +828,7 @@ static lf_walk_action visit_flow(TSNode n, void *ud) {
  * function once. */
 static int derived_copy(lf_pysem *m, TSNode fn, const doc_op *r, const doc_op *w, TSNode var, TSNode data) {
     flow f;
-    memset(&f, 0, sizeof f);
-    f.m = m;
-    f.fn = fn;
-    f.from = ts_node_end_byte(lf_py_statement(r->call));
-    f.read = r->call;
-    f.to = ts_node_start_byte(w->call);
-    LF_VEC_PUSH(&f.names, lf_pysem_intern(m, m->src->text + ts_node_start_byte(var),
-                                          ts_node_end_byte(var) - ts_node_start_byte(var)));
-    lf_tree_walk(fn, visit_flow, &f);
+    flow_run(&f, m, fn, r, w, var);
     int found = 0;
     for (size_t i = 0; i < f.copies.len && !found; i++)
         found = lf_tree_text_eq(m->src, data, f.copies.items[i]);
@@ -1299,15 +1306,7 @@ static void run(lf_check_ctx *ctx) {
             if (lf_pyheld_at(c.held, r->scope, r->call))
                 break;
             flow f;
-            memset(&f, 0, sizeof f);
-            f.m = m;
-            f.fn = fn;
-            f.from = ts_node_end_byte(lf_py_statement(r->call));
-            f.read = r->call;
-            f.to = ts_node_start_byte(w->call);
-            LF_VEC_PUSH(&f.names, lf_pysem_intern(m, src->text + ts_node_start_byte(var),
-                                                  ts_node_end_byte(var) - ts_node_start_byte(var)));
-            lf_tree_walk(fn, visit_flow, &f);
+            flow_run(&f, m, fn, r, w, var);
             LF_VEC_FREE(&f.names);
             LF_VEC_FREE(&f.copies);
             f.lost |= copy; /* what is written was made from the read: a derived change */

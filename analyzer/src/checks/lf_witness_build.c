@@ -215,24 +215,21 @@ static lf_witness *lock_race(const lf_source *src, race_kind kind, TSNode take, 
                                   "B and C hold the lock at once");
         return w;
     case RACE_RELEASE:
+    case RACE_RELEASE_OVERWRITE: /* broken by writing over it (a lock claimed by writing: LF_LOCK_CLAIM) */
         step(w, src, A, take_ev, take, "takes the lock, then pauses (stopped, swapped out) past the staleness limit");
         step(w, src, B, judge_ev, judge, "judges the lock stale");
-        step(w, src, B, LF_WIT_REMOVE, breaker, "breaks it by name");
-        step(w, src, B, take_ev, take, "takes the lock");
+        if (kind == RACE_RELEASE_OVERWRITE) {
+            step(w, src, B, LF_WIT_WRITE, breaker, "writes its own claim over it: takes it over");
+        } else {
+            step(w, src, B, LF_WIT_REMOVE, breaker, "breaks it by name");
+            step(w, src, B, take_ev, take, "takes the lock");
+        }
         step(w, src, A, LF_WIT_REMOVE, remove, "resumes and releases \"its\" lock by name: it removes B's");
         step(w, src, C, take_ev, take, "takes the lock, now free");
         lf_witness_set_outcome(w, ts_node_is_null(take)
                                       ? "A's release deletes the lock B took after breaking it: B and the next "
                                         "process to take it hold it at once"
                                       : "B's live lock is deleted: B and C hold the lock at once");
-        return w;
-    case RACE_RELEASE_OVERWRITE: /* broken by writing over it (a lock claimed by writing: LF_LOCK_CLAIM) */
-        step(w, src, A, take_ev, take, "takes the lock, then pauses (stopped, swapped out) past the staleness limit");
-        step(w, src, B, judge_ev, judge, "judges the lock stale");
-        step(w, src, B, LF_WIT_WRITE, breaker, "writes its own claim over it: takes it over");
-        step(w, src, A, LF_WIT_REMOVE, remove, "resumes and releases \"its\" lock by name: it removes B's");
-        step(w, src, C, take_ev, take, "finds the lock free and takes it");
-        lf_witness_set_outcome(w, "B's live lock is deleted: B and C hold the lock at once");
         return w;
     case RACE_LIVENESS:
     case RACE_PRESENCE:
