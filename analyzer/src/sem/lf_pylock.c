@@ -2219,7 +2219,8 @@ static void mark_overwrite_takeovers(lf_pylock *l) {
         if (w->scope < 0 || !clocked[w->scope] || !(k->flags & LF_LOCK_CLAIM) ||
             (k->flags & (LF_LOCK_BROKEN_LIVE | LF_LOCK_REFRESHED)) || !lf_pylock_is_lock(k->flags))
             continue;
-        const made_at *j = bsearch(w, first.items, first.len, sizeof *w, made_cmp);
+        /* bsearch(NULL, 0, ...) is undefined */
+        const made_at *j = first.len ? bsearch(w, first.items, first.len, sizeof *w, made_cmp) : NULL;
         if (!j)
             continue;
         /* any judgement of the pair before the write will do: find the earliest */
@@ -2439,7 +2440,7 @@ static lf_pylock *build(lf_pysem *m) {
                  * (`if p.exists(): ...` then `p.write_text(...)`) acquires
                  * it: for its callers that is the acquisition, not a look */
                 made_at w = {.scope = ev->scope, .key = ev->key};
-                if (!bsearch(&w, l->in->made.items, l->in->made.len, sizeof w, made_cmp))
+                if (!l->in->made.len || !bsearch(&w, l->in->made.items, l->in->made.len, sizeof w, made_cmp))
                     LF_VEC_PUSH(&judged[ev->scope], ev->key);
             }
             else if (ev->kind == LF_PYEV_REMOVE)
