@@ -316,3 +316,40 @@ int lf_str_in_list(const char *q, const char *const *names) {
             return 1;
     return 0;
 }
+
+/* Does a name or a literal spell a lock as one of its words: `lock`,
+ * `.lock`, `LOCK_DIR`, `lockfile`, `_lock_path`, `getLockPath`, `locks`
+ * (a word starting "lock"), `flock`, `filelock`, `lck`? Words split at
+ * anything not a letter or digit and where a lower case letter meets an upper
+ * case one; `block`, `clock` and `unlock` are no lock. */
+int lf_text_spells_lock(const char *s, size_t n) {
+    /* exact spellings, as the rules' prefilters look for them (lock, Lock,
+     * LOCK, lck, ...): a word starting so, or flock/filelock, which hold one */
+    static const char *const starts[] = {"lock", "Lock", "LOCK", "lck", "Lck", "LCK", NULL};
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && !((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')))
+            i++;
+        size_t start = i;
+        if (start >= n)
+            break;
+        i++;
+        while (i < n && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') ||
+                         ((s[i] >= 'A' && s[i] <= 'Z') && !(s[i - 1] >= 'a' && s[i - 1] <= 'z'))))
+            i++;
+        size_t len = i - start;
+        const char *w = s + start;
+        for (size_t k = 0; starts[k]; k++) {
+            size_t sl = strlen(starts[k]);
+            /* lck only whole (`.lck`), lock as a prefix (locks, lockfile, LOCK_DIR) */
+            if (len >= sl && !memcmp(w, starts[k], sl) && (sl == 4 || len == sl))
+                return 1;
+        }
+        /* flock, filelock, FileLock: a word ending in lock */
+        if (len > 4 && (!memcmp(w + len - 4, "lock", 4) || !memcmp(w + len - 4, "LOCK", 4)) &&
+            ((len == 5 && (w[0] == 'f' || w[0] == 'F')) ||
+             (len == 8 && (w[0] == 'f' || w[0] == 'F') && (w[1] == 'i' || w[1] == 'I'))))
+            return 1;
+    }
+    return 0;
+}

@@ -53,6 +53,10 @@ char *lf_strbuf_detach(lf_strbuf *sb);
 
 /* Is q (may be NULL) one of the NULL-terminated names? */
 int lf_str_in_list(const char *q, const char *const *names);
+/* Does a name or a literal (s, n bytes) spell a lock as one of its words (`lock`,
+ * `.lock`, `LOCK_DIR`, `lockfile`, `getLockPath`, `flock`, `lck`)? Not `block`,
+ * `clock`, `unlock`. */
+int lf_text_spells_lock(const char *s, size_t n);
 
 /* Glob match for --exclude and config "exclude": '*' (no '/'), '**' (any, incl. '/'),
  * '?', '[...]'. A pattern without '/' matches any path component; otherwise it is

@@ -2022,36 +2022,6 @@ static void mark_written(lf_pylock *l, int32_t scope, int32_t k, TSNode why) {
         l->in->keys.items[k].written = why;
 }
 
-/* Does a name or a literal spell a lock as one of its words: `lock`,
- * `.lock`, `LOCK_DIR`, `lockfile`, `_lock_path`, `getLockPath`, `locks`
- * (a word starting "lock"), `flock`, `filelock`, `lck`? Words split at
- * anything not a letter or digit and where a lower case letter meets an upper
- * case one; `block`, `clock` and `unlock` are no lock. */
-static int text_spells_lock(const char *s, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        while (i < n && !((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')))
-            i++;
-        size_t start = i;
-        i++;
-        while (i < n && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') ||
-                         ((s[i] >= 'A' && s[i] <= 'Z') && !(s[i - 1] >= 'a' && s[i - 1] <= 'z'))))
-            i++;
-        if (start >= n)
-            break;
-        size_t len = (i > n ? n : i) - start;
-        char w[16];
-        if (len >= sizeof w)
-            continue;
-        for (size_t j = 0; j < len; j++)
-            w[j] = (char)(s[start + j] | 0x20);
-        w[len] = 0;
-        if (!strncmp(w, "lock", 4) || !strcmp(w, "flock") || !strcmp(w, "filelock") || !strcmp(w, "lck"))
-            return 1;
-    }
-    return 0;
-}
-
 /* Does a path's file name spell a lock in one of its names or literal parts
  * (after following the path: names to their values, the module's path
  * functions to what they return)? Only the last component counts: a record
@@ -2073,7 +2043,7 @@ static int expr_spells_lock(lf_pylock *l, TSNode e) {
         for (int more = 1; more && !found && seen < 128; seen++) {
             TSNode n = ts_tree_cursor_current_node(&c);
             if (lf_tree_is(n, "identifier") || lf_tree_is(n, "string_content"))
-                found = text_spells_lock(src->text + ts_node_start_byte(n),
+                found = lf_text_spells_lock(src->text + ts_node_start_byte(n),
                                          ts_node_end_byte(n) - ts_node_start_byte(n));
             if (ts_tree_cursor_goto_first_child(&c))
                 continue;
@@ -2098,7 +2068,7 @@ static int key_spells_lock(lf_pylock *l, const lf_pkey *k) {
                        : k->kind == LF_PKEY_BIND                 ? k->binding->name
                        : k->kind == LF_PKEY_CALL && k->scope >= 0 ? m->scopes[k->scope].name
                                                                  : NULL;
-    if (name && text_spells_lock(name, strlen(name)))
+    if (name && lf_text_spells_lock(name, strlen(name)))
         return 1;
     TSNode dir, pat;
     if (k->kind == LF_PKEY_BIND) /* a loop over a directory's files: the pattern names them */

@@ -482,6 +482,122 @@ static TSNode loop_array(lf_tssem *m, TSNode call, TSNode arg) {
     return (TSNode){0};
 }
 
+/* Does an expression spell a lock in one of its names or literal parts
+ * (`lockDir`, `LOCK_DIR`, `".locks"`)? At most 64 nodes are looked at. */
+static int ts_spells_lock(const lf_source *src, TSNode e) {
+    if (ts_node_is_null(e))
+        return 0;
+    TSTreeCursor c = ts_tree_cursor_new(e);
+    int found = 0;
+    for (int more = 1, seen = 0; more && !found && seen < 64; seen++) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        const char *t = ts_node_type(n);
+        if (!strcmp(t, "identifier") || !strcmp(t, "property_identifier") || !strcmp(t, "string_fragment"))
+            found = lf_text_spells_lock(src->text + ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+        if (ts_tree_cursor_goto_first_child(&c))
+            continue;
+        while (!ts_tree_cursor_goto_next_sibling(&c))
+            if (!ts_tree_cursor_goto_parent(&c)) {
+                more = 0;
+                break;
+            }
+    }
+    ts_tree_cursor_delete(&c);
+    return found;
+}
+
+typedef struct listing_search {
+    const lf_source *src;
+    TSNode var; /* the loop's variable */
+    int found;
+} listing_search;
+
+/* `f.endsWith(".lock")`, `f.startsWith("lock-")`, `f.includes(".lock")`,
+ * `f.match(/\.lock$/)` on the loop's variable, with a literal spelling a lock. */
+static lf_walk_action visit_lock_filter(TSNode n, void *ud) {
+    listing_search *s = ud;
+    if (!lf_tree_is(n, "call_expression"))
+        return LF_WALK_CONTINUE;
+    TSNode fn = lf_tree_field(n, "function");
+    if (!lf_tree_is(fn, "member_expression") ||
+        !lf_tree_equal(s->src, lf_tssem_unwrap(lf_tree_field(fn, "object")), s->src, s->var, 0))
+        return LF_WALK_CONTINUE;
+    TSNode prop = lf_tree_field(fn, "property");
+    static const char *const tests[] = {"endsWith", "startsWith", "includes", "match", "test", NULL};
+    int is_test = 0;
+    for (size_t i = 0; tests[i] && !is_test; i++)
+        is_test = lf_tree_text_eq(s->src, prop, tests[i]);
+    if (is_test && ts_spells_lock(s->src, lf_tree_field(n, "arguments"))) {
+        s->found = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* Does the path `arg` (removed or judged by `call`) name an entry of a
+ * listing of lock files: `join(D, f)` / `resolve(D, f)` / `${D}/${f}` (or a
+ * const bound to one) with f the variable of an enclosing for-of over
+ * `readdir(D)` / `readdirSync(D)` (awaited, or a const bound to it), where D
+ * or a filter on f in the loop spells a lock? */
+static int lock_listing(lf_tssem *m, TSNode call, TSNode arg) {
+    TSNode p = lf_tssem_unwrap(arg);
+    if (lf_tree_is(p, "identifier"))
+        p = lf_tssem_unwrap(lf_tssem_resolve_value(m, p));
+    TSNode dir = {0}, var = {0};
+    if (lf_tree_is(p, "call_expression")) {
+        const char *q = lf_tssem_callee(m, p);
+        static const char *const joins[] = {"path.join", "path.resolve", "node:path.join", "node:path.resolve",
+                                            "path.posix.join", NULL};
+        if (!q || !lf_str_in_list(q, joins) || lf_tssem_nargs(p) < 2)
+            return 0;
+        dir = lf_tssem_arg(p, 0);
+        var = lf_tssem_unwrap(lf_tssem_arg(p, lf_tssem_nargs(p) - 1));
+    } else if (lf_tree_is(p, "template_string")) {
+        TSNode first = {0}, last = {0};
+        for (uint32_t i = 0; i < ts_node_named_child_count(p); i++) {
+            TSNode c = ts_node_named_child(p, i);
+            if (!lf_tree_is(c, "template_substitution"))
+                continue;
+            if (ts_node_is_null(first))
+                first = c;
+            last = c;
+        }
+        if (ts_node_is_null(first) || ts_node_eq(first, last) || ts_node_named_child_count(last) != 1)
+            return 0;
+        dir = ts_node_named_child(first, 0);
+        var = lf_tssem_unwrap(ts_node_named_child(last, 0));
+    } else {
+        return 0;
+    }
+    if (!lf_tree_is(var, "identifier"))
+        return 0;
+    for (TSNode cur = ts_node_parent(call); !ts_node_is_null(cur); cur = ts_node_parent(cur)) {
+        const char *t = ts_node_type(cur);
+        if (!strcmp(t, "arrow_function") || !strcmp(t, "function_declaration") ||
+            !strcmp(t, "function_expression") || !strcmp(t, "method_definition") || !strcmp(t, "program"))
+            return 0;
+        if (strcmp(t, "for_in_statement") != 0 || !lf_tree_text_eq(m->src, lf_tree_field(cur, "operator"), "of") ||
+            !lf_tree_equal(m->src, lf_tree_field(cur, "left"), m->src, var, 0))
+            continue;
+        TSNode right = lf_tssem_unwrap(lf_tree_field(cur, "right"));
+        if (lf_tree_is(right, "identifier"))
+            right = lf_tssem_unwrap(lf_tssem_resolve_value(m, right));
+        if (lf_tree_is(right, "await_expression") && ts_node_named_child_count(right) == 1)
+            right = lf_tssem_unwrap(ts_node_named_child(right, 0));
+        const char *op = lf_tree_is(right, "call_expression") ? lf_tslock_fs_op(m, right) : NULL;
+        if (!op || strcmp(op, "readdir") != 0)
+            return 0;
+        TSNode listed = lf_tssem_arg(right, 0);
+        if (ts_spells_lock(m->src, dir) || ts_spells_lock(m->src, lf_tssem_resolve_value(m, dir)) ||
+            ts_spells_lock(m->src, listed) || ts_spells_lock(m->src, lf_tssem_resolve_value(m, listed)))
+            return 1;
+        listing_search s = {m->src, var, 0};
+        lf_tree_walk(lf_tree_field(cur, "body"), visit_lock_filter, &s);
+        return s.found;
+    }
+    return 0;
+}
+
 /* A function imported from one of the project's own modules (a relative
  * specifier: `import { removePath } from "./fs-utils.js"`) whose name says it
  * removes a path: remove*, delete*, unlink*, rm*, rimraf, optionally after
@@ -516,6 +632,12 @@ static int sibling_remove_helper(const char *q) {
 }
 
 static void direct_events(builder *b, lf_tssem *m) {
+    /* A module that locks its files through proper-lockfile & co keeps the
+     * locks as the library's (`<file>.lock` directories); the files it lists
+     * are the resources those locks guard (sentinels), not locks. */
+    int resource_locks = 0;
+    for (size_t i = 0; i < m->n_calls && !resource_locks; i++)
+        resource_locks = m->calls[i].callee && op_in(m->calls[i].callee, k_resource_locks);
     for (size_t i = 0; i < m->n_calls; i++) {
         const lf_tscall *c = &m->calls[i];
         TSNode call = c->node;
@@ -581,8 +703,12 @@ static void direct_events(builder *b, lf_tssem *m) {
                     continue;
                 event(b, LF_TSEV_REMOVE, fn, call, key_add(b, lf_tssem_path_key(m, el)), el);
             }
-            if (!n_el)
-                event(b, LF_TSEV_REMOVE, fn, call, key_add(b, lf_tssem_path_key(m, a0)), a0);
+            if (!n_el) {
+                int32_t k = key_add(b, lf_tssem_path_key(m, a0));
+                if (!resource_locks && lock_listing(m, call, a0))
+                    flag(b, k, LF_TSLOCK_LISTED, call);
+                event(b, LF_TSEV_REMOVE, fn, call, k, a0);
+            }
         } else if (strcmp(op, "mkdir") == 0) {
             if (!recursive_opt(m, a1)) {
                 int32_t k = key_add(b, lf_tssem_path_key(m, a0));
@@ -1187,6 +1313,26 @@ static int cmp_events(const void *a, const void *b) {
     return (int)x->kind - (int)y->kind;
 }
 
+/* Is the clock read at age (position + 1, 0: none) a sweep's: taken once
+ * before the innermost loop around the removal (`const now = Date.now();
+ * for (const f of readdirSync(dir)) { ... now - ts > STALE ... }`)? A clock
+ * read before a release outside any loop is a deadline or a log line, not an
+ * age of the record read after it. */
+static int sweep_clock(TSNode removal, uint32_t age) {
+    if (!age)
+        return 0;
+    for (TSNode cur = ts_node_parent(removal); !ts_node_is_null(cur); cur = ts_node_parent(cur)) {
+        const char *t = ts_node_type(cur);
+        if (!strcmp(t, "arrow_function") || !strcmp(t, "function_declaration") ||
+            !strcmp(t, "function_expression") || !strcmp(t, "method_definition") || !strcmp(t, "program"))
+            return 0;
+        if (!strcmp(t, "for_in_statement") || !strcmp(t, "for_statement") || !strcmp(t, "while_statement") ||
+            !strcmp(t, "do_statement"))
+            return age - 1 < ts_node_start_byte(cur);
+    }
+    return 0;
+}
+
 static lf_tslock *build(lf_tssem *m) {
     lf_tslock *l = lf_xcalloc(1, sizeof *l);
     l->m = m;
@@ -1370,7 +1516,8 @@ static lf_tslock *build(lf_tssem *m) {
                 ev->judged = (lf_tslock_judged)verdict_kind[ev->key];
             /* the owner record read, then an age computed: its recorded
              * time judged, a look at the lock's age */
-            else if (content[ev->key] == tag && ev->fn >= 0 && age_at[ev->fn] > content_at[ev->key])
+            else if (content[ev->key] == tag && ev->fn >= 0 &&
+                     (age_at[ev->fn] > content_at[ev->key] || sweep_clock(ev->node, age_at[ev->fn])))
                 ev->judged = LF_TSJUDGED_PRESENCE;
             else if (content[ev->key] == tag)
                 ev->judged = LF_TSJUDGED_CONTENT;

@@ -41,6 +41,10 @@
  * parameter up to the caller's argument, and lock uses both ways (bounded
  * rounds; flags only grow); a helper's removals and judgements of a path of
  * its own (a field, a module-level name or expression) happen at each call.
+ * An entry of a listing of lock files (`for (const f of readdirSync(D))`,
+ * the path `join(D, f)`, where D or a filter on f spells a lock: `lockDir`,
+ * `f.endsWith(".lock")`) that the module looks at and removes is a lock: a
+ * stale-lock sweep breaks other processes' locks, whoever created them.
  * Summaries of the module's functions: one that judges a path and computes
  * an age (Date.now(), mtimeMs) or probes a pid, without creating or
  * overwriting that path, returns a verdict on it (`isStale(path)`); a removal
@@ -72,8 +76,9 @@ enum {
     LF_TSLOCK_BREAKABLE = 1u << 12,  /* broken somewhere in the module: here, in a helper it is handed to, or
                                         through a sibling function's parameter of the same name */
     LF_TSLOCK_INFO = 1u << 13,       /* holds only a pid, in a module that has a real lock: information */
+    LF_TSLOCK_LISTED = 1u << 14,     /* an entry of a directory listing of lock files (a stale-lock sweep) */
 };
-#define LF_TSLOCK_USES (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER | LF_TSLOCK_ARG)
+#define LF_TSLOCK_USES (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER | LF_TSLOCK_ARG | LF_TSLOCK_LISTED)
 
 typedef struct lf_tslock_key {
     const char *key;
