@@ -358,6 +358,46 @@ def test_rows_copy_contention_patched_loses_nothing(tmp_path, capsys):
     assert kept["patched"] == procs * iters
 
 
+TOTAL_WORKER = """
+import os, sys, time
+sys.path.insert(0, sys.argv[1])
+import computed_total
+go, path, m = sys.argv[2], sys.argv[3], int(sys.argv[4])
+while not os.path.exists(go):
+    time.sleep(0.001)
+for _ in range(m):
+    try:
+        computed_total.add_counted(path, 1)
+    except ValueError:
+        pass  # as written, a reader can meet another process's half-written record
+"""
+
+
+def test_computed_total_contention_patched_loses_nothing(tmp_path, capsys):
+    """computed_total.py's add_counted reads the total through a helper, adds to
+    it and writes a new record: 4 processes x 100 additions through the module's
+    own function. As written, additions are lost; patched, none."""
+    unpatched = stage(tmp_path, "computed_total.py", "unpatched")
+    patched = stage(tmp_path, "computed_total.py", "patched")
+    lockfix(["fix", "computed_total.py", "--apply"] + UNSAFE, patched, 0)
+    env = binding_env("python")
+    procs, iters = 4, 100
+    kept = {}
+    for name, module in (("unpatched", unpatched), ("patched", patched)):
+        text = race(str(tmp_path / ("state-" + name)), procs,
+                    lambda go, path, module=module: [PYTHON, "-c", TOTAL_WORKER, str(module), go, path, str(iters)],
+                    env, result="total.json")
+        try:
+            kept[name] = json.JSONDecoder().raw_decode(text)[0]["counted"]
+        except ValueError:
+            kept[name] = 0  # the racing plain writes left no record to read
+    with capsys.disabled():
+        print("\nLF104 computed total contention (python, %d x %d): unpatched kept %d of %d, patched %d"
+              % (procs, iters, kept["unpatched"], procs * iters, kept["patched"]))
+    assert kept["unpatched"] < procs * iters
+    assert kept["patched"] == procs * iters
+
+
 SCRIPT_WORKER = """
 import os, subprocess, sys, time
 script, go, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])

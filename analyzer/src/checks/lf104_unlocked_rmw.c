@@ -1144,6 +1144,50 @@ static int under_private_dir(lf_pysem *m, TSNode e) {
     return 0;
 }
 
+/* `total = get_count() + delta`, `n = int(read()["n"]) - 1`: the name bound
+ * to arithmetic on what a read returned (through calls, fields and
+ * subscripts of it), or null. A value computed from the document and written
+ * back loses what another process added in between; a field merely copied
+ * into a new record (`created = old["created_at"]`) is not computed. */
+static TSNode computed_target(TSNode call) {
+    int arithmetic = 0;
+    TSNode p = ts_node_parent(call);
+    for (int hops = 0; hops < 8 && !ts_node_is_null(p); hops++, p = ts_node_parent(p)) {
+        if (lf_tree_is(p, "binary_operator")) {
+            TSNode op = lf_tree_field(p, "operator");
+            arithmetic |= lf_tree_is(op, "+") || lf_tree_is(op, "-") || lf_tree_is(op, "*") || lf_tree_is(op, "/");
+            continue;
+        }
+        if (lf_tree_is(p, "parenthesized_expression") || lf_tree_is(p, "argument_list") || lf_tree_is(p, "call") ||
+            lf_tree_is(p, "attribute") || lf_tree_is(p, "subscript"))
+            continue;
+        break;
+    }
+    if (!arithmetic || ts_node_is_null(p) || !lf_tree_is(p, "assignment"))
+        return (TSNode){0};
+    TSNode left = lf_tree_field(p, "left");
+    return lf_tree_is(left, "identifier") ? left : (TSNode){0};
+}
+
+/* Is `data` the name var, or a dict/list/tuple literal holding it as one of
+ * its values (`{"counted_tokens": total}`)? */
+static int carries_value(const lf_source *src, TSNode data, TSNode var) {
+    data = lf_tree_unparen(data);
+    if (lf_tree_is(data, "identifier"))
+        return lf_py_same_text(src, data, var);
+    if (!lf_tree_is(data, "dictionary") && !lf_tree_is(data, "list") && !lf_tree_is(data, "tuple"))
+        return 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(data); i++) {
+        TSNode v = ts_node_named_child(data, i);
+        if (lf_tree_is(v, "pair"))
+            v = lf_tree_field(v, "value");
+        v = lf_tree_unparen(v);
+        if (lf_tree_is(v, "identifier") && lf_py_same_text(src, v, var))
+            return 1;
+    }
+    return 0;
+}
+
 static TSNode read_target(TSNode call) {
     /* through what keeps the read's value as one of its outcomes:
      * `v = json.loads(p.read_text()) if p.exists() else {}`, `v = load(p) or {}` */
@@ -1285,6 +1329,12 @@ static void run(lf_check_ctx *ctx) {
         if (r->write)
             continue;
         TSNode var = read_target(r->call);
+        /* `total = get_count() + delta`: a value computed from what was read */
+        int computed = 0;
+        if (ts_node_is_null(var)) {
+            var = computed_target(r->call);
+            computed = !ts_node_is_null(var);
+        }
         if (ts_node_is_null(var) || under_private_dir(m, r->path))
             continue;
         TSNode fn = m->scopes[r->scope].node;
@@ -1294,11 +1344,15 @@ static void run(lf_check_ctx *ctx) {
                 !same_document(&c, r, w))
                 continue;
             TSNode data = lf_tree_unparen(w->data);
-            if (!lf_tree_is(data, "identifier"))
+            /* a computed value written back, alone or in a record
+             * (`{"counted_tokens": total}`) */
+            if (computed && !carries_value(src, data, var))
+                continue;
+            if (!computed && !lf_tree_is(data, "identifier"))
                 continue;
             /* the variable read written back, or a value made from it (`kept`
              * filled from its rows, `rows = [...]` of it under another name) */
-            int copy = !lf_py_same_text(src, data, var);
+            int copy = !computed && !lf_py_same_text(src, data, var);
             if (copy && !derived_copy(m, fn, r, w, var, data))
                 continue;
             if (!c.held)
@@ -1309,7 +1363,7 @@ static void run(lf_check_ctx *ctx) {
             flow_run(&f, m, fn, r, w, var);
             LF_VEC_FREE(&f.names);
             LF_VEC_FREE(&f.copies);
-            f.lost |= copy; /* what is written was made from the read: a derived change */
+            f.lost |= copy || computed; /* what is written was made from the read: a derived change */
             if (!f.rebound || copy) {
                 /* A picked element's store is a lost update where the module
                  * shows the document is shared: its reader or writer locks

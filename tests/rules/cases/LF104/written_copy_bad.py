@@ -47,3 +47,15 @@ def count(key):
     counts[key] = counts.get(key, 0) + 1
     text = json.dumps(counts)
     STATE.write_text(text)
+
+
+def _tokens():
+    if not STATE.exists():
+        return 0
+    return int(json.loads(STATE.read_text()).get("tokens", 0))
+
+
+def add_tokens(delta):
+    total = _tokens() + delta
+    STATE.write_text(json.dumps({"tokens": total}))
+    return total
