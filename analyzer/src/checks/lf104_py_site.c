@@ -539,7 +539,8 @@ static char *find_span(lf_pysem *m, int32_t scope, TSNode read, TSNode write, lf
     return NULL;
 }
 
-lf104_site *lf104_py_site(lf_pysem *m, int32_t scope, TSNode read, TSNode write, TSNode path, lf104_path_kind kind) {
+lf104_site *lf104_py_site(lf_pysem *m, int32_t scope, TSNode read, TSNode write, TSNode path, TSNode write_path,
+                          lf104_path_kind kind) {
     lf104_site *s = lf_xcalloc(1, sizeof *s);
     s->path = path;
     s->scope = scope;
@@ -563,7 +564,17 @@ lf104_site *lf104_py_site(lf_pysem *m, int32_t scope, TSNode read, TSNode write,
     node_list args = {0};
     if (!lf_tree_within(path, m->scopes[scope].node) && !module_path(m, scope, path, read)) {
         s->path_text = helper_path(m, scope, read, path, &args, &s->decline);
-        if (!s->path_text) {
+        /* The reader helper spells the path from names of its own (`d =
+         * session_dir(); path = d / "x.json"`), but this function writes the
+         * same document under a path it spells itself: the lock takes that
+         * name, if it holds the same value before the read (unstable_path). */
+        if (!s->path_text && !ts_node_is_null(write_path) && lf_tree_within(write_path, m->scopes[scope].node) &&
+            ts_node_start_byte(write_path) > ts_node_end_byte(read)) {
+            free(s->decline);
+            s->decline = NULL;
+            s->path = path = write_path;
+        }
+        if (!s->path_text && s->decline) {
             LF_VEC_FREE(&args);
             return s;
         }

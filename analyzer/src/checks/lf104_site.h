@@ -42,9 +42,11 @@ typedef enum lf104_path_kind {
 } lf104_path_kind;
 
 /* The site of the read-modify-write from `read` to `write` (calls in function
- * scope `scope`) of the document at `path`. Never NULL; `decline` says why it
- * cannot be wrapped. */
-lf104_site *lf104_py_site(lf_pysem *m, int32_t scope, TSNode read, TSNode write, TSNode path, lf104_path_kind kind);
+ * scope `scope`) of the document at `path`; `write_path` is where the write
+ * names it (the lock's name when the read's helper spells the path from names
+ * of its own). Never NULL; `decline` says why it cannot be wrapped. */
+lf104_site *lf104_py_site(lf_pysem *m, int32_t scope, TSNode read, TSNode write, TSNode path, TSNode write_path,
+                          lf104_path_kind kind);
 /* The same for TS/JS (lf104_ts_site.c): the span is wrapped in
  *     const release = acquireLockSync(<path> + ".lock");  (await acquireLock(...) in an async function)
  *     try { <span> } finally { release(); }

@@ -1286,7 +1286,7 @@ static void report_pair(lf_check_ctx *ctx, const ctx104 *c, const pair_vec *pair
      * lands there. */
     TSNode last = ts_node_is_null(w->moved) ? w->call : w->moved;
     lf104_path_kind kind = r->kind > w->kind ? r->kind : w->kind;
-    lf104_site *site = lf104_py_site(c->m, r->scope, r->call, last, r->path, kind);
+    lf104_site *site = lf104_py_site(c->m, r->scope, r->call, last, r->path, w->path, kind);
     if (r->stem) {
         free(site->decline);
         site->decline = lf_xasprintf("the document is read through %s, a helper of %s that names its file itself: "
