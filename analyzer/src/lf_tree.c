@@ -518,3 +518,25 @@ void lf_node_index_free(lf_node_index *ix) {
     ix->slots = NULL;
     ix->mask = 0;
 }
+
+int lf_tree_spells_lock(const lf_source *src, TSNode root, const char *const *types, int max_nodes) {
+    if (ts_node_is_null(root))
+        return 0;
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    int found = 0;
+    for (int more = 1, seen = 0; more && !found && seen < max_nodes; seen++) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        lf_work(1);
+        if (lf_str_in_list(ts_node_type(n), types))
+            found = lf_text_spells_lock(src->text + ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+        if (ts_tree_cursor_goto_first_child(&c))
+            continue;
+        while (!ts_tree_cursor_goto_next_sibling(&c))
+            if (!ts_tree_cursor_goto_parent(&c)) {
+                more = 0;
+                break;
+            }
+    }
+    ts_tree_cursor_delete(&c);
+    return found;
+}

@@ -67,6 +67,10 @@ enum {
     /* String literals compare by content, not by quote style (`'a'` == `"a"`). */
     LF_TREE_EQ_STRING_CONTENT = 1u << 1,
 };
+/* Does a leaf of one of `types` (NULL-terminated: "identifier",
+ * "string_content", ...) in the subtree of root spell a lock
+ * (lf_text_spells_lock)? At most max_nodes nodes are looked at, in pre-order. */
+int lf_tree_spells_lock(const lf_source *src, TSNode root, const char *const *types, int max_nodes);
 int lf_tree_equal(const lf_source *src_a, TSNode a, const lf_source *src_b, TSNode b, unsigned flags);
 /* A hash consistent with lf_tree_equal under the same flags: equal trees hash
  * equal, so candidates for equality are found in linear time. */

@@ -320,6 +320,9 @@ def test_contention_patched_loses_nothing(tmp_path, backend, capsys):
     assert after == PROCS * ITERS
 
 
+# Workers for the contention through a case module's own API: argv is
+# module_dir, go, path, worker index, turns; each waits for `go`, then calls
+# the module `turns` times.
 ROWS_WORKER = """
 import os, sys, time
 sys.path.insert(0, sys.argv[1])
@@ -331,38 +334,11 @@ for i in range(m):
     rows_copy.upsert(path, "%s-%d" % (me, i), "working")
 """
 
-
-def test_rows_copy_contention_patched_loses_nothing(tmp_path, capsys):
-    """rows_copy.py's upsert writes back a copy of the rows it read (kept,
-    filled in a loop) through helpers and a temp renamed over the registry:
-    4 processes x 60 upserts of their own session ids. As written, rows
-    another process added in between are lost; patched, every row stays."""
-    unpatched = stage(tmp_path, "rows_copy.py", "unpatched")
-    patched = stage(tmp_path, "rows_copy.py", "patched")
-    lockfix(["fix", "rows_copy.py", "--apply"] + UNSAFE, patched, 0)
-    env = binding_env("python")
-    procs, iters = 4, 60
-    kept = {}
-    for name, module in (("unpatched", unpatched), ("patched", patched)):
-        counter = iter(range(procs))
-        text = race(str(tmp_path / ("state-" + name)), procs,
-                    lambda go, path, module=module: [PYTHON, "-c", ROWS_WORKER, str(module), go,
-                                                     path,
-                                                     "p%d" % next(counter), str(iters)], env,
-                    result="rows.json")
-        kept[name] = len(json.loads(text))
-    with capsys.disabled():
-        print("\nLF104 rows copy contention (python, %d x %d): unpatched kept %d of %d rows, patched %d"
-              % (procs, iters, kept["unpatched"], procs * iters, kept["patched"]))
-    assert 0 < kept["unpatched"] < procs * iters
-    assert kept["patched"] == procs * iters
-
-
 TOTAL_WORKER = """
 import os, sys, time
 sys.path.insert(0, sys.argv[1])
 import computed_total
-go, path, m = sys.argv[2], sys.argv[3], int(sys.argv[4])
+go, path, me, m = sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
 while not os.path.exists(go):
     time.sleep(0.001)
 for _ in range(m):
@@ -373,24 +349,55 @@ for _ in range(m):
 """
 
 
+def module_contention(tmp_path, case, worker, result, count, procs, iters):
+    """Fix `case` (--unsafe-fixes), then run `procs` x `iters` calls of its own
+    API through `worker`, unpatched and patched (pure-Python lockrt); return
+    count(text left in `result`) for each."""
+    unpatched = stage(tmp_path, case, "unpatched")
+    patched = stage(tmp_path, case, "patched")
+    lockfix(["fix", case, "--apply"] + UNSAFE, patched, 0)
+    env = binding_env("python")
+    kept = {}
+    for name, module in (("unpatched", unpatched), ("patched", patched)):
+        index = iter(range(procs))
+        text = race(str(tmp_path / ("state-" + name)), procs,
+                    lambda go, path, module=module: [PYTHON, "-c", worker, str(module), go, path,
+                                                     "p%d" % next(index), str(iters)],
+                    env, result=result)
+        kept[name] = count(text)
+    return kept
+
+
+def test_rows_copy_contention_patched_loses_nothing(tmp_path, capsys):
+    """rows_copy.py's upsert writes back a copy of the rows it read (kept,
+    filled in a loop) through helpers and a temp renamed over the registry:
+    4 processes x 60 upserts of their own session ids. As written, rows
+    another process added in between are lost; patched, every row stays."""
+    procs, iters = 4, 60
+    kept = module_contention(tmp_path, "rows_copy.py", ROWS_WORKER, "rows.json", lambda t: len(json.loads(t)),
+                             procs, iters)
+    with capsys.disabled():
+        print("\nLF104 rows copy contention (python, %d x %d): unpatched kept %d of %d rows, patched %d"
+              % (procs, iters, kept["unpatched"], procs * iters, kept["patched"]))
+    assert 0 < kept["unpatched"] < procs * iters
+    assert kept["patched"] == procs * iters
+
+
+def counted(text):
+    """The total a computed_total.py record holds; 0 when the unpatched
+    module's racing plain writes left no record to read."""
+    try:
+        return json.JSONDecoder().raw_decode(text)[0]["counted"]
+    except ValueError:
+        return 0
+
+
 def test_computed_total_contention_patched_loses_nothing(tmp_path, capsys):
     """computed_total.py's add_counted reads the total through a helper, adds to
     it and writes a new record: 4 processes x 100 additions through the module's
     own function. As written, additions are lost; patched, none."""
-    unpatched = stage(tmp_path, "computed_total.py", "unpatched")
-    patched = stage(tmp_path, "computed_total.py", "patched")
-    lockfix(["fix", "computed_total.py", "--apply"] + UNSAFE, patched, 0)
-    env = binding_env("python")
     procs, iters = 4, 100
-    kept = {}
-    for name, module in (("unpatched", unpatched), ("patched", patched)):
-        text = race(str(tmp_path / ("state-" + name)), procs,
-                    lambda go, path, module=module: [PYTHON, "-c", TOTAL_WORKER, str(module), go, path, str(iters)],
-                    env, result="total.json")
-        try:
-            kept[name] = json.JSONDecoder().raw_decode(text)[0]["counted"]
-        except ValueError:
-            kept[name] = 0  # the racing plain writes left no record to read
+    kept = module_contention(tmp_path, "computed_total.py", TOTAL_WORKER, "total.json", counted, procs, iters)
     with capsys.disabled():
         print("\nLF104 computed total contention (python, %d x %d): unpatched kept %d of %d, patched %d"
               % (procs, iters, kept["unpatched"], procs * iters, kept["patched"]))

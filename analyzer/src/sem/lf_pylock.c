@@ -2035,28 +2035,11 @@ static int expr_spells_lock(lf_pylock *l, TSNode e) {
         if (!ts_node_is_null(roots[r]) && split_dir(l, roots[r], &dir, &name))
             roots[r] = name;
     }
-    for (int r = 0; r < 2; r++) {
-        if (ts_node_is_null(roots[r]) || (r == 1 && ts_node_eq(roots[1], roots[0])))
-            continue;
-        TSTreeCursor c = ts_tree_cursor_new(roots[r]);
-        int seen = 0, found = 0;
-        for (int more = 1; more && !found && seen < 128; seen++) {
-            TSNode n = ts_tree_cursor_current_node(&c);
-            if (lf_tree_is(n, "identifier") || lf_tree_is(n, "string_content"))
-                found = lf_text_spells_lock(src->text + ts_node_start_byte(n),
-                                         ts_node_end_byte(n) - ts_node_start_byte(n));
-            if (ts_tree_cursor_goto_first_child(&c))
-                continue;
-            while (!ts_tree_cursor_goto_next_sibling(&c))
-                if (!ts_tree_cursor_goto_parent(&c)) {
-                    more = 0;
-                    break;
-                }
-        }
-        ts_tree_cursor_delete(&c);
-        if (found)
+    static const char *const leaves[] = {"identifier", "string_content", NULL};
+    for (int r = 0; r < 2; r++)
+        if (!ts_node_is_null(roots[r]) && !(r == 1 && ts_node_eq(roots[1], roots[0])) &&
+            lf_tree_spells_lock(src, roots[r], leaves, 128))
             return 1;
-    }
     return 0;
 }
 

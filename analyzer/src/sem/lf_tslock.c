@@ -485,25 +485,8 @@ static TSNode loop_array(lf_tssem *m, TSNode call, TSNode arg) {
 /* Does an expression spell a lock in one of its names or literal parts
  * (`lockDir`, `LOCK_DIR`, `".locks"`)? At most 64 nodes are looked at. */
 static int ts_spells_lock(const lf_source *src, TSNode e) {
-    if (ts_node_is_null(e))
-        return 0;
-    TSTreeCursor c = ts_tree_cursor_new(e);
-    int found = 0;
-    for (int more = 1, seen = 0; more && !found && seen < 64; seen++) {
-        TSNode n = ts_tree_cursor_current_node(&c);
-        const char *t = ts_node_type(n);
-        if (!strcmp(t, "identifier") || !strcmp(t, "property_identifier") || !strcmp(t, "string_fragment"))
-            found = lf_text_spells_lock(src->text + ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
-        if (ts_tree_cursor_goto_first_child(&c))
-            continue;
-        while (!ts_tree_cursor_goto_next_sibling(&c))
-            if (!ts_tree_cursor_goto_parent(&c)) {
-                more = 0;
-                break;
-            }
-    }
-    ts_tree_cursor_delete(&c);
-    return found;
+    static const char *const leaves[] = {"identifier", "property_identifier", "string_fragment", NULL};
+    return lf_tree_spells_lock(src, e, leaves, 64);
 }
 
 typedef struct listing_search {
