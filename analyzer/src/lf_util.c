@@ -323,9 +323,12 @@ int lf_str_in_list(const char *q, const char *const *names) {
  * anything not a letter or digit and where a lower case letter meets an upper
  * case one; `block`, `clock` and `unlock` are no lock. */
 int lf_text_spells_lock(const char *s, size_t n) {
-    /* exact spellings, as the rules' prefilters look for them (lock, Lock,
-     * LOCK, lck, ...): a word starting so, or flock/filelock, which hold one */
-    static const char *const starts[] = {"lock", "Lock", "LOCK", "lck", "Lck", "LCK", NULL};
+    /* exact spellings, as the rules' Python prefilters look for them: a word
+     * starting Lock or LOCK anywhere; lock or lck lower case only at a word's
+     * start in the text (after a character that is no letter or digit: the
+     * prefilters' `\block` and `_lock`); flock/filelock/FileLock, which the
+     * prefilters name themselves */
+    static const char *const starts[] = {"lock", "Lock", "LOCK", "lck", NULL};
     size_t i = 0;
     while (i < n) {
         while (i < n && !((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')))
@@ -339,16 +342,18 @@ int lf_text_spells_lock(const char *s, size_t n) {
             i++;
         size_t len = i - start;
         const char *w = s + start;
+        int after_digit = start > 0 && s[start - 1] >= '0' && s[start - 1] <= '9';
         for (size_t k = 0; starts[k]; k++) {
             size_t sl = strlen(starts[k]);
+            if (after_digit && starts[k][0] == 'l')
+                continue;
             /* lck only whole (`.lck`), lock as a prefix (locks, lockfile, LOCK_DIR) */
             if (len >= sl && !memcmp(w, starts[k], sl) && (sl == 4 || len == sl))
                 return 1;
         }
-        /* flock, filelock, FileLock: a word ending in lock */
-        if (len > 4 && (!memcmp(w + len - 4, "lock", 4) || !memcmp(w + len - 4, "LOCK", 4)) &&
-            ((len == 5 && (w[0] == 'f' || w[0] == 'F')) ||
-             (len == 8 && (w[0] == 'f' || w[0] == 'F') && (w[1] == 'i' || w[1] == 'I'))))
+        /* flock, filelock; FileLock, FLOCK (a word ending in Lock or LOCK) */
+        if ((len == 5 && !memcmp(w, "flock", 5)) || (len == 8 && !memcmp(w, "filelock", 8)) ||
+            (len > 4 && (!memcmp(w + len - 4, "Lock", 4) || !memcmp(w + len - 4, "LOCK", 4))))
             return 1;
     }
     return 0;

@@ -55,7 +55,9 @@ char *lf_strbuf_detach(lf_strbuf *sb);
 int lf_str_in_list(const char *q, const char *const *names);
 /* Does a name or a literal (s, n bytes) spell a lock as one of its words (`lock`,
  * `.lock`, `LOCK_DIR`, `lockfile`, `getLockPath`, `flock`, `lck`)? Not `block`,
- * `clock`, `unlock`. */
+ * `clock`, `unlock`. Only spellings LF301/LF302's Python prefilters admit count
+ * (`\block`, `_lock`, `Lock`, `LOCK`, `lck`, `flock`, `filelock`): the claim
+ * facts built on it must never see a file those prefilters skip. */
 int lf_text_spells_lock(const char *s, size_t n);
 
 /* Glob match for --exclude and config "exclude": '*' (no '/'), '**' (any, incl. '/'),
