@@ -1570,25 +1570,16 @@ static lf_walk_action visit_node(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
-static int u64_cmp(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Is there a clock reading of function `scope` after position `from` and
- * before `to` (positions + 1, as the judgement slots keep them)? sorted[n]:
- * (scope << 32 | position + 1), ascending. */
-static int clock_between(const uint64_t *sorted, size_t n, int32_t scope, uint32_t from, uint32_t to) {
-    uint64_t lo = (uint64_t)(uint32_t)scope << 32 | from, hi = (uint64_t)(uint32_t)scope << 32 | to;
-    size_t a = 0, b = n;
-    while (a < b) { /* the first reading after `from` */
-        size_t mid = a + (b - a) / 2;
-        if (sorted[mid] <= lo)
-            a = mid + 1;
-        else
-            b = mid;
-    }
-    return a < n && sorted[a] < hi;
+/* Per function: where it first reads the clock (position + 1; 0: never).
+ * One pass over the calls, on the model's resolved callees. */
+static uint32_t *first_clock_reads(lf_pysem *m) {
+    static const char *const clocks[] = {"time.time", "time.time_ns", "time.monotonic", "datetime.datetime.now",
+                                         "datetime.datetime.utcnow", "datetime.datetime.today", NULL};
+    uint32_t *at = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, sizeof *at);
+    for (size_t i = 0; i < m->n_calls; i++) /* calls are in source order: the first one stays */
+        if (m->calls[i].scope >= 0 && !at[m->calls[i].scope] && lf_str_in_list(m->calls[i].callee, clocks))
+            at[m->calls[i].scope] = ts_node_start_byte(m->calls[i].node) + 1;
+    return at;
 }
 
 static int made_cmp(const void *a, const void *b) {
@@ -1596,6 +1587,15 @@ static int made_cmp(const void *a, const void *b) {
     if (x->scope != y->scope)
         return x->scope < y->scope ? -1 : 1;
     return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* made_cmp, then source order: the first of a (function, key) run is its earliest */
+static int made_pos_cmp(const void *a, const void *b) {
+    int c = made_cmp(a, b);
+    if (c)
+        return c;
+    uint32_t x = ts_node_start_byte(((const made_at *)a)->node), y = ts_node_start_byte(((const made_at *)b)->node);
+    return x < y ? -1 : x > y;
 }
 
 static int event_cmp(const void *a, const void *b) {
@@ -2138,57 +2138,36 @@ static TSNode failed_create_of(const lf_pylock *l, const i32_vec *creates, const
  * is a break on age alone (LF_LOCK_BROKEN_LIVE): the holder's later release
  * by name deletes the new claim. Not when a second function writes a time in
  * too (LF_LOCK_REFRESHED): the holder keeps its claim fresh, a heartbeat. */
-static void mark_overwrite_takeovers(lf_pylock *l) {
-    lf_pysem *m = l->m;
-    static const char *const clocks[] = {"time.time", "time.time_ns", "time.monotonic", "datetime.datetime.now",
-                                         "datetime.datetime.utcnow", "datetime.datetime.today", NULL};
+static void mark_overwrite_takeovers(lf_pylock *l, const uint32_t *clock_at) {
     if (!l->in->made.len)
         return;
-    /* per scope: 1 writes a claim, 2 and reads the clock (the model's
-     * resolved callee of each call: no lookup per call) */
-    unsigned char *clocked = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, 1);
-    for (size_t i = 0; i < l->in->made.len; i++)
-        if (l->in->made.items[i].scope >= 0 && (l->in->keys.items[l->in->made.items[i].key].flags & LF_LOCK_CLAIM))
-            clocked[l->in->made.items[i].scope] = 1;
-    for (size_t i = 0; i < m->n_calls; i++)
-        if (m->calls[i].scope >= 0 && clocked[m->calls[i].scope] == 1 && lf_str_in_list(m->calls[i].callee, clocks))
-            clocked[m->calls[i].scope] = 2;
-    for (size_t s = 0; s < m->n_scopes; s++)
-        clocked[s] = clocked[s] == 2;
-    /* the first judgement of each (function, key), sorted for lookup */
-    LF_VEC(made_at) first = {0};
+    /* each (function, key) judged in a function that reads the clock, its
+     * earliest judgement first */
+    LF_VEC(made_at) judged = {0};
     for (size_t i = 0; i < l->in->events.len; i++) {
         const lf_pylock_event *ev = &l->in->events.items[i];
-        if (ev->kind == LF_PYEV_JUDGE && ev->key >= 0 && ev->scope >= 0 && clocked[ev->scope]) {
+        if (ev->kind == LF_PYEV_JUDGE && ev->key >= 0 && ev->scope >= 0 && clock_at[ev->scope]) {
             made_at j = {ev->scope, ev->key, ev->node};
-            LF_VEC_PUSH(&first, j);
+            LF_VEC_PUSH(&judged, j);
         }
     }
-    if (first.len > 1) /* stable enough: events are in source order, keep the earliest per pair below */
-        qsort(first.items, first.len, sizeof *first.items, made_cmp);
-    for (size_t i = 0; i < l->in->made.len; i++) {
+    if (judged.len > 1)
+        qsort(judged.items, judged.len, sizeof *judged.items, made_pos_cmp);
+    for (size_t i = 0; i < l->in->made.len && judged.len; i++) { /* bsearch(NULL, 0, ...) is undefined */
         const made_at *w = &l->in->made.items[i];
         lf_pylock_key *k = &l->in->keys.items[w->key];
-        if (w->scope < 0 || !clocked[w->scope] || !(k->flags & LF_LOCK_CLAIM) ||
+        if (w->scope < 0 || !clock_at[w->scope] || !(k->flags & LF_LOCK_CLAIM) ||
             (k->flags & (LF_LOCK_BROKEN_LIVE | LF_LOCK_REFRESHED)) || !lf_pylock_is_lock(k->flags))
             continue;
-        /* bsearch(NULL, 0, ...) is undefined */
-        const made_at *j = first.len ? bsearch(w, first.items, first.len, sizeof *w, made_cmp) : NULL;
-        if (!j)
-            continue;
-        /* any judgement of the pair before the write will do: find the earliest */
-        while (j > first.items && !made_cmp(j - 1, w))
-            j--;
-        int before = 0;
-        for (; j < first.items + first.len && !made_cmp(j, w) && !before; j++)
-            before = ts_node_start_byte(j->node) < ts_node_start_byte(w->node);
-        if (!before)
+        const made_at *j = bsearch(w, judged.items, judged.len, sizeof *w, made_cmp);
+        while (j && j > judged.items && !made_cmp(j - 1, w))
+            j--; /* the earliest judgement of the pair */
+        if (!j || ts_node_start_byte(j->node) >= ts_node_start_byte(w->node))
             continue;
         k->flags |= LF_LOCK_BROKEN | LF_LOCK_BROKEN_LIVE;
         k->broken_at = w->node;
     }
-    LF_VEC_FREE(&first);
-    free(clocked);
+    LF_VEC_FREE(&judged);
 }
 
 static lf_pylock *build(lf_pysem *m) {
@@ -2488,6 +2467,7 @@ static lf_pylock *build(lf_pysem *m) {
     if (l->in->events.len > 1) /* qsort(NULL, 0, ...) is undefined */
         qsort(l->in->events.items, l->in->events.len, sizeof *l->in->events.items, event_cmp);
 
+    uint32_t *clock_at = first_clock_reads(m); /* per function, position + 1 */
     /* How each removal was judged in its function (after its last identity
      * check): a pid probe (the owner judged dead), existence/stat/age of the
      * same lock, or only its contents read (an ownership check). One pass in
@@ -2497,19 +2477,6 @@ static lf_pylock *build(lf_pysem *m) {
         size_t ns = m->n_scopes ? m->n_scopes : 1;
         uint32_t *identity_at = lf_xcalloc(ns, sizeof *identity_at); /* position + 1 */
         uint32_t *probe_at = lf_xcalloc(ns, sizeof *probe_at);
-        /* the clock readings of each function, (scope << 32 | position + 1)
-         * sorted: a record read in a function that reads the clock before
-         * the removal (`now = time.time()` ... `now - record["at"] > ttl`)
-         * is an age taken from the record, a staleness judgement */
-        static const char *const clocks[] = {"time.time", "time.time_ns", "time.monotonic",
-                                             "datetime.datetime.now", "datetime.datetime.utcnow", NULL};
-        LF_VEC(uint64_t) clock_at = {0};
-        for (size_t i = 0; i < m->n_calls; i++)
-            if (m->calls[i].scope >= 0 && lf_str_in_list(m->calls[i].callee, clocks))
-                LF_VEC_PUSH(&clock_at, (uint64_t)(uint32_t)m->calls[i].scope << 32 |
-                                           (uint64_t)(ts_node_start_byte(m->calls[i].node) + 1));
-        if (clock_at.len > 1)
-            qsort(clock_at.items, clock_at.len, sizeof *clock_at.items, u64_cmp);
         size_t cap = 16;
         while (cap < 2 * l->in->events.len + 2)
             cap *= 2;
@@ -2561,9 +2528,12 @@ static lf_pylock *build(lf_pysem *m) {
             else if (!release_path(l, unlock_at, callee_of, ev, at) &&
                      !ts_node_is_null(ev->failed_create = failed_create_of(l, &creates, ev)))
                 ev->judged = LF_JUDGED_PRESENCE;
+            /* its record read in a function that reads the clock before the
+             * removal (`now = time.time()` ... `now - record["at"] > ttl`):
+             * an age taken from the record, a staleness judgement */
             else if (js[h].content_at > since && !release_path(l, unlock_at, callee_of, ev, at) &&
-                     clock_between(clock_at.items, clock_at.len, ev->scope, 0, at))
-                ev->judged = LF_JUDGED_PRESENCE; /* its record's age: `now - data["ts"] > limit` */
+                     clock_at[ev->scope] && clock_at[ev->scope] < at)
+                ev->judged = LF_JUDGED_PRESENCE;
             else if (js[h].content_at > since)
                 ev->judged = LF_JUDGED_CONTENT;
             lf_pylock_key *k = &l->in->keys.items[ev->key];
@@ -2586,9 +2556,9 @@ static lf_pylock *build(lf_pysem *m) {
         LF_VEC_FREE(&creates);
         free(identity_at);
         free(probe_at);
-        LF_VEC_FREE(&clock_at);
     }
-    mark_overwrite_takeovers(l);
+    mark_overwrite_takeovers(l, clock_at);
+    free(clock_at);
     l->keys = l->in->keys.items;
     l->n_keys = l->in->keys.len;
     l->events = l->in->events.items;
