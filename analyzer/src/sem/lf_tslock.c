@@ -169,6 +169,14 @@ static int recursive_opt(lf_tssem *m, TSNode arg) {
     return 0;
 }
 
+/* Does a walk up the tree from a node inside a function stop at n: a
+ * function of any form, or the program? */
+static int function_boundary(TSNode n) {
+    const char *t = ts_node_type(n);
+    return !strcmp(t, "arrow_function") || !strcmp(t, "function_declaration") || !strcmp(t, "function_expression") ||
+           !strcmp(t, "method_definition") || !strcmp(t, "program");
+}
+
 /* Is the failure of an exclusive create handled where it is made: an
  * error-first callback, a `.catch(...)` on its promise, or a try whose catch
  * does something? Then the code relies on the create's exclusivity (a lock);
@@ -206,8 +214,7 @@ static int failure_handled(lf_tssem *m, TSNode call) {
             if (!ts_node_is_null(body) && lf_tree_child_count(body) > 0)
                 return 1;
         }
-        if (!strcmp(t, "arrow_function") || !strcmp(t, "function_declaration") || !strcmp(t, "function_expression") ||
-            !strcmp(t, "method_definition") || !strcmp(t, "program"))
+        if (function_boundary(p))
             return 0;
         cur = p;
     }
@@ -455,31 +462,35 @@ static void identity_candidates(lf_tssem *m, lf_tsnode_vec *out) {
     lf_tssem_preorder(out);
 }
 
+/* The for-of loop around `from`, in its function, whose variable is the
+ * identifier `var`, or null; *iterable: what it walks (unwrapped, a const
+ * followed to its value). */
+static TSNode enclosing_for_of(lf_tssem *m, TSNode from, TSNode var, TSNode *iterable) {
+    *iterable = (TSNode){0};
+    for (TSNode cur = ts_node_parent(from); !ts_node_is_null(cur) && !function_boundary(cur);
+         cur = ts_node_parent(cur)) {
+        TSNode left = lf_tree_field(cur, "left");
+        if (!lf_tree_is(cur, "for_in_statement") || !lf_tree_text_eq(m->src, lf_tree_field(cur, "operator"), "of") ||
+            !lf_tree_is(left, "identifier") || !lf_tree_equal(m->src, left, m->src, var, 0))
+            continue;
+        TSNode right = lf_tssem_unwrap(lf_tree_field(cur, "right"));
+        if (lf_tree_is(right, "identifier"))
+            right = lf_tssem_unwrap(lf_tssem_resolve_value(m, right));
+        *iterable = right;
+        return cur;
+    }
+    return (TSNode){0};
+}
+
 /* The array literal a for-of loop around `call` walks, when `arg` is that
  * loop's variable (`for (const file of [a, b]) unlink(file)`, or a const
  * holding the literal): a null node otherwise. */
 static TSNode loop_array(lf_tssem *m, TSNode call, TSNode arg) {
     arg = lf_tssem_unwrap(arg);
-    if (!lf_tree_is(arg, "identifier"))
+    TSNode right;
+    if (!lf_tree_is(arg, "identifier") || ts_node_is_null(enclosing_for_of(m, call, arg, &right)))
         return (TSNode){0};
-    for (TSNode cur = ts_node_parent(call); !ts_node_is_null(cur); cur = ts_node_parent(cur)) {
-        const char *t = ts_node_type(cur);
-        if (!strcmp(t, "arrow_function") || !strcmp(t, "function_declaration") ||
-            !strcmp(t, "function_expression") || !strcmp(t, "method_definition") || !strcmp(t, "program"))
-            return (TSNode){0};
-        if (strcmp(t, "for_in_statement") != 0 || !lf_tree_text_eq(m->src, lf_tree_field(cur, "operator"), "of"))
-            continue;
-        TSNode left = lf_tree_field(cur, "left");
-        uint32_t a = ts_node_start_byte(arg), n = ts_node_end_byte(arg) - a;
-        if (!lf_tree_is(left, "identifier") || ts_node_end_byte(left) - ts_node_start_byte(left) != n ||
-            memcmp(m->src->text + ts_node_start_byte(left), m->src->text + a, n) != 0)
-            continue;
-        TSNode right = lf_tssem_unwrap(lf_tree_field(cur, "right"));
-        if (lf_tree_is(right, "identifier"))
-            right = lf_tssem_unwrap(lf_tssem_resolve_value(m, right));
-        return lf_tree_is(right, "array") ? right : (TSNode){0};
-    }
-    return (TSNode){0};
+    return lf_tree_is(right, "array") ? right : (TSNode){0};
 }
 
 /* Does an expression spell a lock in one of its names or literal parts
@@ -554,31 +565,22 @@ static int lock_listing(lf_tssem *m, TSNode call, TSNode arg) {
     }
     if (!lf_tree_is(var, "identifier"))
         return 0;
-    for (TSNode cur = ts_node_parent(call); !ts_node_is_null(cur); cur = ts_node_parent(cur)) {
-        const char *t = ts_node_type(cur);
-        if (!strcmp(t, "arrow_function") || !strcmp(t, "function_declaration") ||
-            !strcmp(t, "function_expression") || !strcmp(t, "method_definition") || !strcmp(t, "program"))
-            return 0;
-        if (strcmp(t, "for_in_statement") != 0 || !lf_tree_text_eq(m->src, lf_tree_field(cur, "operator"), "of") ||
-            !lf_tree_equal(m->src, lf_tree_field(cur, "left"), m->src, var, 0))
-            continue;
-        TSNode right = lf_tssem_unwrap(lf_tree_field(cur, "right"));
-        if (lf_tree_is(right, "identifier"))
-            right = lf_tssem_unwrap(lf_tssem_resolve_value(m, right));
-        if (lf_tree_is(right, "await_expression") && ts_node_named_child_count(right) == 1)
-            right = lf_tssem_unwrap(ts_node_named_child(right, 0));
-        const char *op = lf_tree_is(right, "call_expression") ? lf_tslock_fs_op(m, right) : NULL;
-        if (!op || strcmp(op, "readdir") != 0)
-            return 0;
-        TSNode listed = lf_tssem_arg(right, 0);
-        if (ts_spells_lock(m->src, dir) || ts_spells_lock(m->src, lf_tssem_resolve_value(m, dir)) ||
-            ts_spells_lock(m->src, listed) || ts_spells_lock(m->src, lf_tssem_resolve_value(m, listed)))
-            return 1;
-        listing_search s = {m->src, var, 0};
-        lf_tree_walk(lf_tree_field(cur, "body"), visit_lock_filter, &s);
-        return s.found;
-    }
-    return 0;
+    TSNode right;
+    TSNode loop = enclosing_for_of(m, call, var, &right);
+    if (ts_node_is_null(loop))
+        return 0;
+    if (lf_tree_is(right, "await_expression") && ts_node_named_child_count(right) == 1)
+        right = lf_tssem_unwrap(ts_node_named_child(right, 0));
+    const char *op = lf_tree_is(right, "call_expression") ? lf_tslock_fs_op(m, right) : NULL;
+    if (!op || strcmp(op, "readdir") != 0)
+        return 0;
+    TSNode listed = lf_tssem_arg(right, 0);
+    if (ts_spells_lock(m->src, dir) || ts_spells_lock(m->src, lf_tssem_resolve_value(m, dir)) ||
+        ts_spells_lock(m->src, listed) || ts_spells_lock(m->src, lf_tssem_resolve_value(m, listed)))
+        return 1;
+    listing_search s = {m->src, var, 0};
+    lf_tree_walk(lf_tree_field(loop, "body"), visit_lock_filter, &s);
+    return s.found;
 }
 
 /* A function imported from one of the project's own modules (a relative
@@ -1149,11 +1151,9 @@ static int fs_after(lf_tssem *m, const lf_tslock_event *create, TSNode body) {
 static int after_failed_create(const builder *b, size_t i) {
     const lf_tslock_event *ev = &b->events.items[i];
     for (TSNode p = ts_node_parent(ev->node); !ts_node_is_null(p); p = ts_node_parent(p)) {
-        const char *t = ts_node_type(p);
-        if (!strcmp(t, "arrow_function") || !strcmp(t, "function_declaration") ||
-            !strcmp(t, "function_expression") || !strcmp(t, "method_definition") || !strcmp(t, "program"))
+        if (function_boundary(p))
             return 0;
-        if (strcmp(t, "catch_clause") != 0)
+        if (!lf_tree_is(p, "catch_clause"))
             continue;
         TSNode body = lf_tree_field(ts_node_parent(p), "body");
         for (size_t j = i; j-- > 0;) {
@@ -1305,10 +1305,9 @@ static int sweep_clock(TSNode removal, uint32_t age) {
     if (!age)
         return 0;
     for (TSNode cur = ts_node_parent(removal); !ts_node_is_null(cur); cur = ts_node_parent(cur)) {
-        const char *t = ts_node_type(cur);
-        if (!strcmp(t, "arrow_function") || !strcmp(t, "function_declaration") ||
-            !strcmp(t, "function_expression") || !strcmp(t, "method_definition") || !strcmp(t, "program"))
+        if (function_boundary(cur))
             return 0;
+        const char *t = ts_node_type(cur);
         if (!strcmp(t, "for_in_statement") || !strcmp(t, "for_statement") || !strcmp(t, "while_statement") ||
             !strcmp(t, "do_statement"))
             return age - 1 < ts_node_start_byte(cur);
