@@ -323,24 +323,22 @@ def test_contention_patched_loses_nothing(tmp_path, backend, capsys):
 # Workers for the contention through a case module's own API: argv is
 # module_dir, go, path, worker index, turns; each waits for `go`, then calls
 # the module `turns` times.
-ROWS_WORKER = """
+MODULE_WORKER_HEAD = """
 import os, sys, time
 sys.path.insert(0, sys.argv[1])
-import rows_copy
 go, path, me, m = sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
 while not os.path.exists(go):
     time.sleep(0.001)
+"""
+
+ROWS_WORKER = MODULE_WORKER_HEAD + """
+import rows_copy
 for i in range(m):
     rows_copy.upsert(path, "%s-%d" % (me, i), "working")
 """
 
-TOTAL_WORKER = """
-import os, sys, time
-sys.path.insert(0, sys.argv[1])
+TOTAL_WORKER = MODULE_WORKER_HEAD + """
 import computed_total
-go, path, me, m = sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
-while not os.path.exists(go):
-    time.sleep(0.001)
 for _ in range(m):
     try:
         computed_total.add_counted(path, 1)
