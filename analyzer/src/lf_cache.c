@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "lf_check.h"
+#include "lf_deps.h"
 #include "lf_hash.h"
 #include "lf_tempfile.h"
 
@@ -30,7 +31,9 @@
  *     u32 path length, path bytes
  *     u64 dev, ino, size, mtime_ns, ctime_ns, content hash
  *     u32 partial depth
- *     u32 body length, body: u32 finding count, then each finding (lf_cache_encode_finding)
+ *     u32 body length, body: u32 finding count, then each finding (lf_cache_encode_finding),
+ *       then u32 count of what the analysis looked at besides the file (lf_deps.h),
+ *       each: path (u32 length, bytes), u32 kind, u64 dev, ino, size, mtime_ns, ctime_ns
  */
 #define HEADER_SIZE 64
 #define MAGIC "LFCACHE\n"
@@ -467,7 +470,7 @@ static int parse_entry(lf_cache_reader *r, old_entry *e) {
     e->hash = lf_cache_get_u64(r);
     e->partial_depth = lf_cache_get_u32(r);
     e->body_len = lf_cache_get_u32(r);
-    if (!have(r, e->body_len) || e->body_len < 4)
+    if (!have(r, e->body_len) || e->body_len < 8)
         return r->bad = 1, 0;
     e->body = r->p;
     e->n_findings = rd_u32(e->body);
@@ -625,6 +628,53 @@ static file_state *state_of(lf_cache *c, size_t i) { return &c->files[i]; }
  * a later write on a coarse-timestamp filesystem: the hash decides. (ctime
  * need not be outside the window: a write after a recent chmod or utime still
  * moves the mtime off its old value.) */
+/* ---- the codec: what an analysis looked at besides the file ---- */
+
+void lf_cache_encode_deps(lf_strbuf *out, const lf_deps *d) {
+    lf_cache_put_u32(out, d ? (uint32_t)d->items.len : 0);
+    for (size_t i = 0; d && i < d->items.len; i++) {
+        const lf_dep *x = &d->items.items[i];
+        lf_cache_put_str(out, x->path);
+        lf_cache_put_u32(out, x->kind);
+        lf_cache_put_u64(out, x->dev);
+        lf_cache_put_u64(out, x->ino);
+        lf_cache_put_u64(out, x->size);
+        lf_cache_put_u64(out, (uint64_t)x->mtime_ns);
+        lf_cache_put_u64(out, (uint64_t)x->ctime_ns);
+    }
+}
+
+#define DEP_FIXED (4 + 4 + 5 * 8)
+
+int lf_cache_deps_unchanged(lf_cache_reader *r, int64_t racy_bound) {
+    uint32_t n = lf_cache_get_count(r, DEP_FIXED);
+    int same = !r->bad;
+    for (uint32_t i = 0; i < n && !r->bad; i++) {
+        uint32_t len = lf_cache_get_u32(r);
+        if (len == UINT32_MAX || !have(r, len) || memchr(r->p, '\0', len)) {
+            r->bad = 1;
+            break;
+        }
+        lf_dep d;
+        char *path = lf_xstrndup((const char *)r->p, len);
+        r->p += len;
+        d.path = path;
+        d.kind = lf_cache_get_u32(r);
+        d.dev = lf_cache_get_u64(r);
+        d.ino = lf_cache_get_u64(r);
+        d.size = lf_cache_get_u64(r);
+        d.mtime_ns = (int64_t)lf_cache_get_u64(r);
+        d.ctime_ns = (int64_t)lf_cache_get_u64(r);
+        /* An object changed within the racy window of the scan that recorded it
+         * may have changed again since without its stat showing it. */
+        if (same && !r->bad)
+            same = d.kind == LF_DEP_ABSENT ? lf_dep_unchanged(&d)
+                                           : d.mtime_ns < racy_bound && lf_dep_unchanged(&d);
+        free(path);
+    }
+    return same && !r->bad;
+}
+
 static int stat_clean(const lf_cache *c, const old_entry *e, const lf_walk_file *w) {
     return w->has_stat && e->dev == w->dev && e->ino == w->ino && e->size == w->size &&
            e->mtime_ns == w->mtime_ns && e->ctime_ns == w->ctime_ns && e->mtime_ns < c->old_started_ns - LF_CACHE_RACY_NS;
@@ -641,7 +691,7 @@ lf_cache_probe_result lf_cache_probe(lf_cache *c, size_t i, lf_scan_file *f) {
     st->old = idx;
     c->visited[idx - 1] = 1;
     st->kind = FS_DROPPED; /* until it proves a hit */
-    if (e->n_findings == 0 && e->body_len == 4 && stat_clean(c, e, f->walked)) {
+    if (e->n_findings == 0 && e->body_len == 8 && stat_clean(c, e, f->walked)) {
         st->kind = FS_HIT_STAT;
         f->analyzed = 1;
         f->partial_depth = e->partial_depth;
@@ -657,7 +707,9 @@ static int decode_body(lf_cache *c, const old_entry *e, lf_scan_file *f) {
     size_t k = 0;
     while (k < n && lf_cache_decode_finding(&r, &c->scan->rules, f->src.path, &out[k]))
         k++;
-    if (r.bad || k != n || r.p != r.end) {
+    /* What the fixes looked at around the file must be as it was. */
+    int deps_same = !r.bad && k == n && lf_cache_deps_unchanged(&r, c->old_started_ns - LF_CACHE_RACY_NS);
+    if (r.bad || k != n || !deps_same || r.p != r.end) {
         for (size_t j = 0; j < k; j++)
             lf_finding_free_contents(&out[j]);
         free(out);
@@ -684,12 +736,14 @@ int lf_cache_verify(lf_cache *c, size_t i, lf_scan_file *f) {
     return 1;
 }
 
-/* A result that depends only on the file's path and bytes (and the key). */
-static int cacheable(const lf_scan_file *f) {
+/* A result that depends only on the file's path and bytes (and the key), and
+ * on what deps records. A fixer that looks around the file reads through
+ * lf_deps, so its results are kept with what it looked at. */
+static int cacheable(const lf_scan_file *f, const lf_deps *deps) {
     if (!f->analyzed || !f->walked->has_stat || f->src.len > UINT32_MAX)
         return 0;
     for (size_t k = 0; k < f->n_findings; k++)
-        if (f->findings[k].rule->fixer && !f->findings[k].rule->fixer->file_local)
+        if (f->findings[k].rule->fixer && !f->findings[k].rule->fixer->file_local && (!deps || deps->overflow))
             return 0;
     return 1;
 }
@@ -707,12 +761,14 @@ static void put_entry_head(lf_strbuf *b, const lf_walk_file *w, uint64_t hash, u
     lf_cache_put_u32(b, partial_depth);
 }
 
-void lf_cache_record(lf_cache *c, size_t i, const lf_scan_file *f) {
+void lf_cache_record(lf_cache *c, size_t i, const lf_scan_file *f, lf_deps *deps) {
     if (c->disabled || !c->files)
         return;
     file_state *st = state_of(c, i);
     st->analyzed = 1;
-    if (!cacheable(f)) {
+    if (deps)
+        lf_deps_settle(deps);
+    if (!cacheable(f, deps)) {
         if (st->kind != FS_NONE)
             st->kind = FS_DROPPED; /* the old entry goes */
         return;
@@ -726,6 +782,7 @@ void lf_cache_record(lf_cache *c, size_t i, const lf_scan_file *f) {
     lf_cache_put_u32(&body, (uint32_t)f->n_findings);
     for (size_t k = 0; k < f->n_findings; k++)
         lf_cache_encode_finding(&body, &f->findings[k]);
+    lf_cache_encode_deps(&body, deps);
     lf_strbuf b;
     lf_strbuf_init(&b);
     put_entry_head(&b, f->walked, st->hash, f->partial_depth);

@@ -19,10 +19,12 @@
  * atomic rename, fsync of the directory. A symbolic link at the directory or an
  * index is never followed; a truncated, corrupt or foreign index is a miss.
  *
- * Not cached: files skipped as unreadable, binary or invalid, and files with a
- * finding of a rule that has a fix generator (fix generators read neighbouring
- * files, the package's import style and who else uses a name, which the key
- * does not cover): they are analyzed on every run. `lockfix fix` never uses it.
+ * Not cached: files skipped as unreadable, binary or invalid. A file with a
+ * finding of a rule whose fix generator looks at other files (the package's
+ * import style, whether lockrt is vendored there, who else uses a name) is
+ * kept with the state of everything the generator looked at (lf_deps.h): it
+ * is a hit only while all of that is unchanged and was not changed in the
+ * writing scan's racy window. `lockfix fix` never uses the cache.
  */
 #ifndef LF_CACHE_H
 #define LF_CACHE_H
@@ -37,7 +39,7 @@
 
 /* Bumped on any change to what an index holds or how it is encoded: an index
  * of another format is never read (it is another key, and its header says so). */
-#define LF_CACHE_FORMAT 2 /* 2: findings carry their witness */
+#define LF_CACHE_FORMAT 3 /* 2: findings carry their witness; 3: what fixes looked at (lf_deps) */
 
 /* The default directory, relative to the current directory. */
 #define LF_CACHE_DEFAULT_DIR ".lockfix_cache"
@@ -47,6 +49,7 @@
 #define LF_CACHE_RACY_NS 2000000000LL
 
 typedef struct lf_cache lf_cache;
+struct lf_deps;
 
 /* Counters for `scan --cache-stats`. */
 typedef struct lf_cache_stats {
@@ -79,7 +82,7 @@ lf_cache_probe_result lf_cache_probe(lf_cache *c, size_t i, lf_scan_file *f);
  * it (findings borrow f->src.path); 0: analyze. */
 int lf_cache_verify(lf_cache *c, size_t i, lf_scan_file *f);
 /* After a fresh analysis of f (f->src still loaded): store its result. */
-void lf_cache_record(lf_cache *c, size_t i, const lf_scan_file *f);
+void lf_cache_record(lf_cache *c, size_t i, const lf_scan_file *f, struct lf_deps *deps);
 
 /* After lf_scan_run: write the index if anything changed. Returns 1, or 0 with
  * *warning set (the scan's result stands). */
@@ -112,5 +115,10 @@ void lf_cache_encode_finding(lf_strbuf *out, const lf_finding *f);
 /* Returns 1, or 0 (out's contents freed) when the bytes are not a finding or
  * name a rule not in `rules`. out->path is set to `path` (borrowed). */
 int lf_cache_decode_finding(lf_cache_reader *r, const lf_ruleset *rules, const char *path, lf_finding *out);
+/* What an analysis looked at besides the file (lf_deps.h): encoded after the
+ * findings; on reading, 1 when every object is still as recorded and none
+ * was recorded at or after racy_bound (it may have changed since unseen). */
+void lf_cache_encode_deps(lf_strbuf *out, const struct lf_deps *d);
+int lf_cache_deps_unchanged(lf_cache_reader *r, int64_t racy_bound);
 
 #endif

@@ -98,10 +98,10 @@ typedef struct lf_fixer {
     const char *name;
     void (*generate)(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n);
     /* 1 when what it generates (fix or decline) depends on nothing but the
-     * file it fixes and the rule: `scan`'s result cache then keeps the file's
-     * findings with their fixes (lf_cache.h). 0 for a generator that looks at
-     * other files (lf_vendor's package sniffing, a search of the project): a
-     * file with its findings is analyzed again on every scan. */
+     * file it fixes and the rule. 0 for a generator that looks at other files
+     * (lf_vendor's package sniffing, a search of the project): it must look
+     * only through lf_deps.h's wrappers, so that `scan`'s result cache keeps
+     * the file's findings with the state of what was looked at. */
     int file_local;
 } lf_fixer;
 

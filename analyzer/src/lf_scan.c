@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lf_cache.h"
+#include "lf_deps.h"
 #include "lf_engine.h"
 #include "lf_util.h"
 
@@ -335,7 +336,15 @@ static void analyze_one(scan_pool *p, lf_engine *eng, size_t i) {
         keep_or_free_source(p, f);
         return;
     }
-    if (lf_engine_analyze(eng, &f->src, &f->findings, &f->n_findings, &err) != 0) {
+    /* What the fix generators look at around the file: the cache keeps the
+     * result only with it (lf_deps.h). */
+    lf_deps deps = {0};
+    if (cache)
+        lf_deps_begin(&deps);
+    int failed = lf_engine_analyze(eng, &f->src, &f->findings, &f->n_findings, &err) != 0;
+    lf_deps_end();
+    if (failed) {
+        lf_deps_free(&deps);
         f->skipped = 1;
         f->skip_kind = LF_SKIP_ANALYSIS_ERROR;
         f->skip_reason = bare_reason(err, w->path);
@@ -351,7 +360,8 @@ static void analyze_one(scan_pool *p, lf_engine *eng, size_t i) {
     f->analyzed = 1;
     f->partial_depth = lf_engine_partial_depth(eng);
     if (cache)
-        lf_cache_record(cache, i, f);
+        lf_cache_record(cache, i, f, &deps);
+    lf_deps_free(&deps);
     keep_or_free_source(p, f);
 }
 

@@ -202,6 +202,60 @@ def test_racily_clean_entry_is_read_until_its_mtime_is_old(tmp_path):
     assert (s["hits"], s["unread"], s["index"]) == (1, 1, "unchanged")
 
 
+def lf101_edits(stdout):
+    """The LF101 fixes of a JSON report: (line, number of edits)."""
+    import json
+    return sorted((f["line"], len(f["fix"]["edits"]) if f.get("fix") else 0)
+                  for f in json.loads(stdout)["findings"] if f["rule_id"] == "LF101")
+
+
+def test_fix_that_looks_around_the_file_is_cached_with_what_it_looked_at(tmp_path):
+    """LF101's fix drops the conditional `fcntl` import only when no other
+    module of the project names it, and sniffs the package's import style: its
+    result depends on files other than the one scanned. It comes from the cache
+    while they are unchanged, and is made again when one appears, changes
+    (same size, mtime restored) or goes."""
+    shutil.copytree(SOURCE_DIR / "fixtures" / "integrations" / "codex", tmp_path / "codex")
+    age(tmp_path)
+    lib = tmp_path / "codex" / "lib"
+    args = ["scan", "--format", "json", "--cache-stats", "codex"]
+
+    def check(expect_analyzed):
+        ref = run(["scan", "--format", "json", "--no-cache", "codex"], cwd=tmp_path)
+        r = run(args, cwd=tmp_path)
+        check_same(ref, r)
+        assert stats(r)["analyzed"] == expect_analyzed, r.stderr
+        return lf101_edits(r.stdout)
+
+    run(args, cwd=tmp_path)
+    alone = check(0)
+    assert alone == [(73, 4), (97, 4)]  # the import goes with the two fallbacks
+    # Another module names state.fcntl: the import must stay (other.py is
+    # analyzed as a new file, state.py again). The directory changed within
+    # the racy window of the scan that recorded it, so state.py is analyzed
+    # until that change is old.
+    (lib / "other.py").write_bytes(b"from .state import fcntl\n")
+    named = check(2)
+    assert named == [(73, 2), (97, 2)]  # the import and its `try` stay
+    check(1)
+    age(tmp_path)
+    check(1)  # the stats recorded were the fresh ones
+    check(0)
+    # Same size, mtime restored: the ctime shows the change.
+    st = os.stat(lib / "other.py")
+    (lib / "other.py").write_bytes(b"from .state import fcntx\n")
+    os.utime(lib / "other.py", ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert check(2) == alone
+    check(0)
+    (lib / "other.py").write_bytes(b"from .state import fcntl\n")
+    age(tmp_path)
+    assert check(2) == named
+    (lib / "other.py").unlink()
+    age(tmp_path)
+    assert check(1) == alone
+    check(0)
+
+
 def test_rule_selection_and_severity_change_select_another_index(tree):
     cwd = tree.parent
     run(["scan", "--select", "LF401", "tree"], cwd=cwd)
@@ -491,7 +545,7 @@ def test_default_location_and_its_contents(tree):
     assert (d / ".gitignore").read_bytes() == b"# Automatically created by lockfix.\n*\n"
     assert (d / "CACHEDIR.TAG").read_bytes().startswith(b"Signature: 8a477f597d28d172789f06886806bc55\n")
     index = index_of(d)
-    assert index.read_bytes()[:12] == b"LFCACHE\n\x02\x00\x00\x00"  # format 2: findings carry witnesses
+    assert index.read_bytes()[:12] == b"LFCACHE\n\x03\x00\x00\x00"  # format 3: what fixes looked at
     # git sees nothing of it.
     if shutil.which("git"):
         subprocess.run(["git", "init", "-q", str(cwd)], check=True)

@@ -1,11 +1,19 @@
 /* lf_cache's finding codec and lf_hash64: every field a report reads survives
  * a round trip byte for byte; any truncation, an unknown rule, a bad severity
- * or an impossible count is refused without reading past the input. */
+ * or an impossible count is refused without reading past the input. And
+ * lf_deps: what a fix looked at is recorded through its wrappers, and read
+ * back as unchanged only while every object is as it was. */
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../core/lf_test.h"
 #include "lf_cache.h"
+#include "lf_deps.h"
 #include "lf_hash.h"
 #include "lf_rule.h"
 
@@ -212,8 +220,111 @@ static void test_random_damage(const lf_ruleset *rules) {
     lf_finding_free_contents(&f);
 }
 
+static void write_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* Encode what was recorded, then ask whether it is unchanged (racy bound:
+ * far in the future, so only a real change counts). */
+static int deps_unchanged(const lf_deps *d) {
+    lf_strbuf b;
+    lf_strbuf_init(&b);
+    lf_cache_encode_deps(&b, d);
+    lf_cache_reader r = {(const unsigned char *)b.data, (const unsigned char *)b.data + b.len, 0};
+    int same = lf_cache_deps_unchanged(&r, INT64_MAX);
+    int whole = !r.bad && r.p == r.end;
+    lf_strbuf_free(&b);
+    return same && whole;
+}
+
+static void test_deps(void) {
+    char dir[] = "/tmp/lf_deps_test.XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char *file = lf_xasprintf("%s/a.py", dir), *absent = lf_xasprintf("%s/b.py", dir);
+    write_file(file, "x = 1\n");
+
+    /* No collector: the wrappers only do the call. */
+    struct stat st;
+    CHECK(lf_deps_lstat(file, &st) == 0);
+
+    lf_deps d = {0};
+    lf_deps_begin(&d);
+    FILE *f = lf_deps_fopen_read(file);
+    CHECK(f != NULL);
+    if (f)
+        fclose(f);
+    CHECK(lf_deps_lstat(absent, &st) != 0);
+    DIR *dh = lf_deps_opendir(dir);
+    CHECK(dh != NULL);
+    if (dh)
+        closedir(dh);
+    CHECK(lf_deps_lstat(file, &st) == 0); /* the same object again */
+    lf_deps_end();
+    lf_deps_settle(&d);
+    CHECK(d.items.len == 3 && !d.overflow);
+    CHECK(deps_unchanged(&d));
+
+    /* The racy bound: an object whose mtime is not older is not trusted. */
+    lf_strbuf b;
+    lf_strbuf_init(&b);
+    lf_cache_encode_deps(&b, &d);
+    lf_cache_reader r = {(const unsigned char *)b.data, (const unsigned char *)b.data + b.len, 0};
+    CHECK(!lf_cache_deps_unchanged(&r, 0));
+    /* Every truncation is refused without reading past the input. */
+    for (size_t cut = 0; cut < b.len; cut++) {
+        lf_cache_reader t = {(const unsigned char *)b.data, (const unsigned char *)b.data + cut, 0};
+        CHECK(!lf_cache_deps_unchanged(&t, INT64_MAX));
+    }
+    lf_strbuf_free(&b);
+
+    /* Same size, mtime restored: ctime still moves. */
+    struct stat before;
+    CHECK(lstat(file, &before) == 0);
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    write_file(file, "x = 2\n");
+    struct timespec times[2] = {before.st_atim, before.st_mtim};
+    CHECK(utimensat(AT_FDCWD, file, times, AT_SYMLINK_NOFOLLOW) == 0);
+    CHECK(!deps_unchanged(&d));
+    lf_deps_free(&d);
+
+    /* A file that appears where one was absent; a directory that gains one. */
+    lf_deps e = {0};
+    lf_deps_begin(&e);
+    CHECK(lf_deps_lstat(absent, &st) != 0);
+    lf_deps_end();
+    CHECK(deps_unchanged(&e));
+    write_file(absent, "");
+    CHECK(!deps_unchanged(&e));
+    lf_deps_free(&e);
+
+    /* Looked at twice and changed in between: nothing describes it. */
+    lf_deps g = {0};
+    lf_deps_begin(&g);
+    CHECK(lf_deps_lstat(file, &st) == 0);
+    CHECK(lf_deps_lstat(absent, &st) == 0);
+    write_file(file, "x = 33\n");
+    CHECK(lf_deps_lstat(file, &st) == 0);
+    lf_deps_end();
+    lf_deps_settle(&g);
+    CHECK(g.overflow);
+    lf_deps_free(&g);
+
+    unlink(file);
+    unlink(absent);
+    rmdir(dir);
+    free(file);
+    free(absent);
+}
+
 int main(void) {
     test_hash_vectors();
+    test_deps();
     lf_ruleset rules = {0};
     char *err = NULL;
     CHECK(lf_ruleset_load_builtin(&rules, &err));

@@ -27,6 +27,7 @@
 
 #include "../checks/lf101_site.h"
 #include "lf_check.h"
+#include "lf_deps.h"
 #include "lf_pyfix.h"
 #include "lf_pysem.h"
 #include "lf_tree.h"
@@ -221,7 +222,7 @@ static char *dir_of(const char *path) {
 static int has_init(const char *dir) {
     char *p = lf_xasprintf("%s/__init__.py", dir);
     struct stat st;
-    int ok = lstat(p, &st) == 0 && S_ISREG(st.st_mode);
+    int ok = lf_deps_lstat(p, &st) == 0 && S_ISREG(st.st_mode);
     free(p);
     return ok;
 }
@@ -235,7 +236,7 @@ static int project_reaches(const char *root, const char *self, const char *name)
     int found = 0;
     while (todo.len && !found) {
         char *dir = todo.items[--todo.len];
-        DIR *d = opendir(dir);
+        DIR *d = lf_deps_opendir(dir);
         struct dirent *e;
         while (d && !found && (e = readdir(d)) != NULL) {
             const char *n = e->d_name;
@@ -244,14 +245,14 @@ static int project_reaches(const char *root, const char *self, const char *name)
                 continue;
             char *p = lf_xasprintf("%s/%s", dir, n);
             struct stat st;
-            if (lstat(p, &st) != 0) {
+            if (lf_deps_lstat(p, &st) != 0) {
                 free(p);
                 continue;
             }
             if (S_ISDIR(st.st_mode)) {
                 char *cfg = lf_xasprintf("%s/pyvenv.cfg", p);
                 struct stat cs;
-                int venv = lstat(cfg, &cs) == 0;
+                int venv = lf_deps_lstat(cfg, &cs) == 0;
                 free(cfg);
                 if (!venv) {
                     LF_VEC_PUSH(&todo, p);
@@ -259,7 +260,7 @@ static int project_reaches(const char *root, const char *self, const char *name)
                 }
             } else if (S_ISREG(st.st_mode) && strlen(n) > 3 && !strcmp(n + strlen(n) - 3, ".py") &&
                        strcmp(p, self) != 0) {
-                FILE *f = fopen(p, "rb");
+                FILE *f = lf_deps_fopen_read(p);
                 if (f) {
                     lf_strbuf sb;
                     lf_strbuf_init(&sb);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lf_deps.h"
 #include "lf_pyfix.h"
 #include "lf_pysem.h"
 #include "lf_tree.h"
@@ -38,7 +39,7 @@ static char *dir_of(const char *path) {
 static int exists(const char *dir, const char *name) {
     char *p = lf_xasprintf("%s/%s", dir, name);
     struct stat st;
-    int ok = lstat(p, &st) == 0;
+    int ok = lf_deps_lstat(p, &st) == 0;
     free(p);
     return ok;
 }
@@ -83,7 +84,7 @@ static void sniff_line(const char *line, size_t n, const char *dir, style *st) {
 }
 
 static void sniff_file(const char *path, const char *dir, style *st) {
-    FILE *f = fopen(path, "rb");
+    FILE *f = lf_deps_fopen_read(path);
     if (!f)
         return;
     char *buf = lf_xcalloc(1, SNIFF_MAX_BYTES + 1);
@@ -99,7 +100,7 @@ static void sniff_file(const char *path, const char *dir, style *st) {
 }
 
 static void sniff_package(const char *dir, style *st) {
-    DIR *d = opendir(dir);
+    DIR *d = lf_deps_opendir(dir);
     if (!d)
         return;
     struct dirent *e;
@@ -110,7 +111,7 @@ static void sniff_package(const char *dir, style *st) {
             continue;
         char *p = lf_xasprintf("%s/%s", dir, e->d_name);
         struct stat sb;
-        if (lstat(p, &sb) == 0 && S_ISREG(sb.st_mode)) {
+        if (lf_deps_lstat(p, &sb) == 0 && S_ISREG(sb.st_mode)) {
             sniff_file(p, dir, st);
             files++;
         }
