@@ -99,6 +99,26 @@ static int removed_somewhere(hpass *p, TSNode path) {
 /* Does the call itself take a lock: a lock call, a lock class, or an
  * exclusive create of a path the module also removes (created to exclude,
  * removed to release; a directory made once and kept is no lock)? */
+/* Is a directory made and removed named a lock: its path, or the function
+ * or class making it? A directory made to work in and removed after
+ * (test.support's `temp_dir(path)`: mkdir, yield, rmtree) is no lock. */
+static int dir_named_lock(lf_pysem *m, TSNode call, TSNode path) {
+    static const char *const leaves[] = {"identifier", "string_content", NULL};
+    if (lf_tree_spells_lock(m->src, path, leaves, 64))
+        return 1;
+    for (int32_t sc = lf_pysem_scope_of(m, call); sc > 0; sc = m->scopes[sc].parent) {
+        const char *name = m->scopes[sc].name;
+        if (name && *name && lf_text_spells_lock(name, strlen(name)))
+            return 1;
+    }
+    return 0;
+}
+
+static int is_dir_create(lf_pysem *m, TSNode call) {
+    static const char *const dir_creates[] = {"os.mkdir", "os.makedirs", "pathlib.Path.mkdir", NULL};
+    return lf_pysem_call_is(m, call, dir_creates) || mkdir_not_exist_ok(m, call);
+}
+
 static int acquires_direct(hpass *p, TSNode call) {
     if (p->is_lock(p->m, call) || lf_pysem_call_is(p->m, call, lf101_lock_classes))
         return 1;
@@ -107,7 +127,9 @@ static int acquires_direct(hpass *p, TSNode call) {
     TSNode created = lf101_exclusive_create(p->m, call);
     if (ts_node_is_null(created) && mkdir_not_exist_ok(p->m, call))
         created = lf_tree_field(lf_tree_field(call, "function"), "object");
-    return !ts_node_is_null(created) && removed_somewhere(p, created);
+    if (ts_node_is_null(created) || !removed_somewhere(p, created))
+        return 0;
+    return !is_dir_create(p->m, call) || dir_named_lock(p->m, call, created);
 }
 
 /* The body of the module's own function a call runs (`helper(...)`), or null. */
@@ -605,6 +627,11 @@ typedef struct helper {
     int timeout_false;     /* no root bug in the helper, but it returns False on a path (a timeout) */
     char *import_fallback; /* a lock module imported in the function, whose ImportError handler goes on */
     int gives_up;          /* a retry loop that stops waiting and goes on: GIVEUP_BREAK, GIVEUP_EXHAUSTED */
+    /* Every "not acquired" result is reached only when this parameter, True
+     * by default, is falsy (`blocking=True`; `if not blocking: return False`):
+     * a caller that does not pass it never gets one. NULL when not so. */
+    char *false_mode;
+    int false_mode_pos; /* its position among the arguments a caller passes; -1: keyword-only */
 } helper;
 
 enum { GIVEUP_BREAK = 1, GIVEUP_EXHAUSTED = 2 };
@@ -620,6 +647,140 @@ static int32_t constructed_class(lf_pysem *m, TSNode call) {
     if (!b || b->kind != LF_PYBIND_DEF || !lf_tree_is(b->value, "class_definition"))
         return -1;
     return lf_pysem_scope_of(m, lf_tree_field(b->value, "body"));
+}
+
+/* `return` or `return None`. */
+static int returns_none(TSNode ret) {
+    TSNode v = lf_tree_unparen(ts_node_named_child(ret, 0));
+    return ts_node_is_null(v) || lf_tree_is(v, "none");
+}
+
+/* ---- "not acquired" only in a mode the caller asks for ---- */
+
+/* Is `name` a parameter of function fn with a default of True? *pos: its
+ * position among the arguments a caller passes (self/cls aside), -1 when
+ * keyword-only. */
+static int param_true_by_default(const lf_source *src, TSNode fn, TSNode name, int *pos) {
+    TSNode params = lf_tree_field(fn, "parameters");
+    int idx = 0, kwonly = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(params); i++) {
+        TSNode q = ts_node_named_child(params, i);
+        if (lf_tree_is(q, "list_splat_pattern") || lf_tree_is(q, "keyword_separator")) {
+            kwonly = 1;
+            continue;
+        }
+        if (lf_tree_is(q, "dictionary_splat_pattern") || lf_tree_is(q, "positional_separator"))
+            continue;
+        TSNode nm = q, def = {0};
+        if (lf_tree_is(q, "default_parameter") || lf_tree_is(q, "typed_default_parameter")) {
+            nm = lf_tree_field(q, "name");
+            def = lf_tree_field(q, "value");
+        } else if (lf_tree_is(q, "typed_parameter")) {
+            nm = ts_node_named_child(q, 0);
+        }
+        if (i == 0 && (lf_tree_text_eq(src, nm, "self") || lf_tree_text_eq(src, nm, "cls")))
+            continue;
+        if (lf_tree_equal(src, nm, src, name, 0)) {
+            *pos = kwonly ? -1 : idx;
+            return !ts_node_is_null(def) && lf_tree_is(lf_tree_unparen(def), "true");
+        }
+        if (!kwonly)
+            idx++;
+    }
+    return 0;
+}
+
+/* The name whose falsy value alone leads to x in function fn: x inside `if
+ * not NAME:`, or after `if NAME: <never falls through>` in a block around
+ * it. Null when none. */
+static TSNode falsy_guard(lf_pysem *m, TSNode fn, TSNode x) {
+    TSNode body = lf_tree_field(fn, "body");
+    for (TSNode n = x; !ts_node_is_null(n) && !ts_node_eq(n, body);) {
+        TSNode par = ts_node_parent(n);
+        if (ts_node_is_null(par) || is_scope_node(par))
+            break;
+        if (lf_tree_is(par, "if_statement") && ts_node_eq(lf_tree_field(par, "consequence"), n)) {
+            TSNode c = lf_tree_unparen(lf_tree_field(par, "condition"));
+            if (lf_tree_is(c, "not_operator")) {
+                TSNode a = lf_tree_unparen(lf_tree_field(c, "argument"));
+                if (lf_tree_is(a, "identifier"))
+                    return a;
+            }
+        }
+        if (lf_tree_is(par, "block"))
+            for (TSNode sib = ts_node_prev_named_sibling(n); !ts_node_is_null(sib); sib = ts_node_prev_named_sibling(sib)) {
+                if (!lf_tree_is(sib, "if_statement") || !ts_node_is_null(lf_tree_field(sib, "alternative")))
+                    continue;
+                TSNode c = lf_tree_unparen(lf_tree_field(sib, "condition"));
+                if (lf_tree_is(c, "identifier") && !(block_exits(m, lf_tree_field(sib, "consequence")) & EXIT_FALLS))
+                    return c;
+            }
+        n = par;
+    }
+    return (TSNode){0};
+}
+
+typedef struct false_exits {
+    lf_pysem *m;
+    int generator; /* a context manager's: its result is what it yields; a return ends it */
+    LF_VEC(TSNode) at;
+    int other; /* a `return None` / bare `return`: another "not acquired" spelling */
+} false_exits;
+
+static lf_walk_action visit_false_exit(TSNode n, void *ud) {
+    false_exits *f = ud;
+    if (is_scope_node(n))
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, "return_statement")) {
+        if (f->generator)
+            return LF_WALK_CONTINUE;
+        if (return_kind(f->m, n) == EXIT_RET_FALSE)
+            LF_VEC_PUSH(&f->at, n);
+        else if (returns_none(n))
+            f->other = 1;
+    } else if (lf_tree_is(n, "yield") && lf_tree_is(lf_tree_unparen(ts_node_named_child(n, 0)), "false")) {
+        LF_VEC_PUSH(&f->at, n);
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* The parameter every "not acquired" result of function `scope` needs falsy
+ * (malloc'd name, *pos as param_true_by_default), or NULL. */
+static char *false_only_in_mode(lf_pysem *m, int32_t scope, int generator, int *pos) {
+    TSNode fn = m->scopes[scope].node;
+    false_exits f = {m, generator, {0}, 0};
+    lf_tree_walk(lf_tree_field(fn, "body"), visit_false_exit, &f);
+    TSNode name = {0};
+    int ok = f.at.len > 0 && !f.other;
+    for (size_t i = 0; i < f.at.len && ok; i++) {
+        TSNode g = falsy_guard(m, fn, f.at.items[i]);
+        ok = !ts_node_is_null(g) && (ts_node_is_null(name) || lf_tree_equal(m->src, g, m->src, name, 0));
+        name = g;
+    }
+    LF_VEC_FREE(&f.at);
+    if (!ok || !param_true_by_default(m->src, fn, name, pos))
+        return NULL;
+    return lf_tree_text(m->src, name);
+}
+
+/* Does the call pass a value that may be falsy for that parameter? */
+static int call_may_ask_mode(const lf_source *src, TSNode call, const char *name, int pos) {
+    TSNode args = lf_tree_field(call, "arguments");
+    int positional = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (lf_tree_is(a, "keyword_argument")) {
+            if (lf_tree_text_eq(src, lf_tree_field(a, "name"), name))
+                return !lf_tree_is(lf_tree_unparen(lf_tree_field(a, "value")), "true");
+        } else if (lf_tree_is(a, "list_splat") || lf_tree_is(a, "dictionary_splat")) {
+            return 1; /* unknown arguments */
+        } else if (!lf_tree_is(a, "comment")) {
+            if (pos >= 0 && positional == pos)
+                return !lf_tree_is(lf_tree_unparen(a), "true");
+            positional++;
+        }
+    }
+    return 0;
 }
 
 /* Does `call` run helper h (a call of the function, a method call on an
@@ -698,6 +859,8 @@ static void find_callers(hpass *p, const helper *h, callers *out) {
         if (c->stmt < 0 || c->scope == h->scope || !calls_helper(m, c, h))
             continue;
         out->uses++;
+        if (h->false_mode && !call_may_ask_mode(m->src, c->node, h->false_mode, h->false_mode_pos))
+            continue; /* never gets "not acquired": it waits or raises */
         TSNode target;
         TSNode w = with_of(m, c, &target);
         node_vec section = {0};
@@ -907,6 +1070,20 @@ static int after_is_section(hpass *p, int32_t st, role r) {
     return hit;
 }
 
+/* Does the code that runs after statement `st` falls through take a lock
+ * itself (`if not _WINDOWS: flock...; return True` then `msvcrt.locking(..)`
+ * on the other platform)? Then that path is the other platform's lock, not a
+ * fallback without one. */
+static int rest_takes_lock(hpass *p, int32_t st) {
+    node_vec rest = {0};
+    rest_of_function(p->m, st, &rest);
+    int hit = 0;
+    for (size_t i = 0; i < rest.len && !hit; i++)
+        hit = !ts_node_is_null(find_in(p, rest.items[i], 0));
+    LF_VEC_FREE(&rest);
+    return hit;
+}
+
 /* How the function goes on once statement `st` falls through: the exits of
  * the blocks around it, outwards while they fall through (off the end of the
  * function: a return of None, as the locked path's). */
@@ -946,6 +1123,8 @@ static int find_absent_test(hpass *p, int32_t scope, helper *h) {
          * `if ABSENT:` it reaches the locked code, which then fails.) */
         int falls = kind > 0 && (exits & EXIT_FALLS);
         exits &= ~EXIT_FALLS;
+        if (falls && ts_node_is_null(blk) && rest_takes_lock(p, (int32_t)i))
+            continue; /* `if PRESENT: <lock; return>` then another module's lock */
         if (falls) {
             exits |= rest_exits(m, (int32_t)i);
             yields = yields || after_is_section(p, (int32_t)i, ROLE_CM);
@@ -1161,11 +1340,6 @@ static int find_import_fallback(hpass *p, int32_t scope, helper *h) {
     return 0;
 }
 
-/* `return` or `return None`. */
-static int returns_none(TSNode ret) {
-    TSNode v = lf_tree_unparen(ts_node_named_child(ret, 0));
-    return ts_node_is_null(v) || lf_tree_is(v, "none");
-}
 
 /* How function `scope`'s returns inside `within` (null: anywhere) end: bits
  * RET_TRUE, RET_NONE (`return` / `return None`), RET_FALSE (False, 0),
@@ -1226,6 +1400,10 @@ static int find_swallowing_handler(hpass *p, int32_t scope, helper *h) {
              * bug is a caller that ignores it (returns_false_somewhere). */
             if (h->role == ROLE_ACQUIRE && (exits & EXIT_RET_OTHER) &&
                 scope_returns(m, scope, blk) == RET_NONE && (scope_returns(m, scope, (TSNode){0}) & RET_TRUE))
+                exits = (exits & ~EXIT_RET_OTHER) | EXIT_RET_FALSE;
+            /* `except OSError: yield False; return` in a context manager: the
+             * caller is told it has no lock, as with `return False`. */
+            if (h->role == ROLE_CM && yields_only_false(blk))
                 exits = (exits & ~EXIT_RET_OTHER) | EXIT_RET_FALSE;
             int ok;
             if (in_loop) /* falling through retries: only leaving as if locked counts */
@@ -1739,6 +1917,11 @@ static void judge_helper(hpass *p, helper *h, lf101_indirect_fn emit, void *ud) 
     callers cs;
     memset(&cs, 0, sizeof cs);
     int root = !ts_node_is_null(h->at);
+    int false_results = h->role != ROLE_WORK && (root ? (h->exits & EXIT_RET_FALSE) &&
+                                                            !(h->exits & (EXIT_RET_OTHER | EXIT_FALLS))
+                                                      : h->timeout_false);
+    if (false_results)
+        h->false_mode = false_only_in_mode(p->m, h->scope, h->role == ROLE_CM, &h->false_mode_pos);
     if (h->role != ROLE_WORK && (root || h->timeout_false))
         find_callers(p, h, &cs);
     if (root) {
@@ -2016,6 +2199,7 @@ void lf101_find_helpers(lf_pysem *m, const unsigned char *reported, lf101_lock_c
             h.timeout_false = h.role == ROLE_ACQUIRE && returns_false_somewhere(m, (int32_t)i);
         judge_helper(&p, &h, emit, ud);
         free(h.import_fallback);
+        free(h.false_mode);
         if (!reported[i])
             find_unheld_copy(&p, (int32_t)i, reported, emit, ud);
     }
