@@ -88,6 +88,22 @@ static int mkdir_not_exist_ok(lf_pysem *m, TSNode call) {
     return 0;
 }
 
+/* `p.mkdir(..., exist_ok=True)` / `os.makedirs(d, exist_ok=True)`: making sure
+ * the lock file's directory exists, which changes nothing when it does. */
+static int mkdir_exist_ok(lf_pysem *m, TSNode call) {
+    TSNode fn = lf_tree_field(call, "function");
+    TSNode name = lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "attribute") : fn;
+    if (!lf_tree_text_eq(m->src, name, "mkdir") && !lf_tree_text_eq(m->src, name, "makedirs"))
+        return 0;
+    TSNode args = lf_tree_field(call, "arguments");
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (lf_tree_is(a, "keyword_argument") && lf_tree_text_eq(m->src, lf_tree_field(a, "name"), "exist_ok"))
+            return lf_tree_is(lf_tree_unparen(lf_tree_field(a, "value")), "true");
+    }
+    return 0;
+}
+
 /* Is `path` one the module removes somewhere? */
 static int removed_somewhere(hpass *p, TSNode path) {
     for (size_t i = 0; i < p->removed.len; i++)
@@ -852,43 +868,69 @@ typedef struct callers {
     LF_VEC(int32_t) ignoring_scope;
 } callers;
 
+#define MAX_FORWARDS 8
+
 static void find_callers(hpass *p, const helper *h, callers *out) {
     lf_pysem *m = p->m;
-    for (size_t i = 0; i < m->n_calls; i++) {
-        const lf_pycall *c = &m->calls[i];
-        if (c->stmt < 0 || c->scope == h->scope || !calls_helper(m, c, h))
-            continue;
-        out->uses++;
-        if (h->false_mode && !call_may_ask_mode(m->src, c->node, h->false_mode, h->false_mode_pos))
-            continue; /* never gets "not acquired": it waits or raises */
-        TSNode target;
-        TSNode w = with_of(m, c, &target);
-        node_vec section = {0};
-        int bare = 0;
-        if (!ts_node_is_null(w)) {
-            TSNode body = lf_tree_field(w, "body");
-            if (!body_checks(m, body, target))
-                LF_VEC_PUSH(&section, body);
-        } else {
-            TSNode st = m->stmts[c->stmt].node;
-            TSNode e = lf_tree_is(st, "expression_statement") ? lf_tree_unparen(lf_tree_child(st, 0)) : (TSNode){0};
-            if (lf_tree_is(e, "await"))
-                e = lf_tree_unparen(ts_node_named_child(e, 0));
-            if (ts_node_eq(e, c->node)) {
-                bare = 1;
-                for (int32_t x = lf_pysem_next_sibling(m, c->stmt); x >= 0; x = lf_pysem_next_sibling(m, x))
-                    LF_VEC_PUSH(&section, m->stmts[x].node);
+    /* The helper, then the module's functions that only hand it on: `return
+     * helper(...)` (`def state_lock(b): return exclusive_file_lock(path_of(b))`)
+     * is no use of its own; the wrapper's callers are the helper's. */
+    int32_t targets[MAX_FORWARDS];
+    size_t n_targets = 1;
+    targets[0] = h->scope;
+    for (size_t t = 0; t < n_targets; t++) {
+        helper via = *h;
+        via.scope = targets[t];
+        for (size_t i = 0; i < m->n_calls; i++) {
+            const lf_pycall *c = &m->calls[i];
+            if (c->stmt < 0 || c->scope == via.scope || !calls_helper(m, c, &via))
+                continue;
+            TSNode st0 = m->stmts[c->stmt].node;
+            if (lf_tree_is(st0, "return_statement") && ts_node_eq(lf_tree_unparen(ts_node_named_child(st0, 0)), c->node) &&
+                m->scopes[c->scope].kind == LF_PYSCOPE_FUNCTION && m->scopes[c->scope].cls < 0 &&
+                !lf101_is_contextmanager(m, m->scopes[c->scope].node)) {
+                if (t == 0 && h->false_mode && !call_may_ask_mode(m->src, c->node, h->false_mode, h->false_mode_pos))
+                    continue; /* hands on only the mode that never gets "not acquired" */
+                int seen = 0;
+                for (size_t k = 0; k < n_targets; k++)
+                    seen |= targets[k] == c->scope;
+                if (!seen && n_targets < MAX_FORWARDS) {
+                    targets[n_targets++] = c->scope;
+                    continue;
+                }
             }
-        }
-        if (section.len && nodes_may_write(p, section.items, section.len)) {
-            if (!out->writing++)
-                out->first_writing = m->stmts[c->stmt].node;
-            if (bare) {
-                LF_VEC_PUSH(&out->ignoring, m->stmts[c->stmt].node);
-                LF_VEC_PUSH(&out->ignoring_scope, c->scope);
+            out->uses++;
+            if (t == 0 && h->false_mode && !call_may_ask_mode(m->src, c->node, h->false_mode, h->false_mode_pos))
+                continue; /* never gets "not acquired": it waits or raises */
+            TSNode target;
+            TSNode w = with_of(m, c, &target);
+            node_vec section = {0};
+            int bare = 0;
+            if (!ts_node_is_null(w)) {
+                TSNode body = lf_tree_field(w, "body");
+                if (!body_checks(m, body, target))
+                    LF_VEC_PUSH(&section, body);
+            } else {
+                TSNode st = m->stmts[c->stmt].node;
+                TSNode e = lf_tree_is(st, "expression_statement") ? lf_tree_unparen(lf_tree_child(st, 0)) : (TSNode){0};
+                if (lf_tree_is(e, "await"))
+                    e = lf_tree_unparen(ts_node_named_child(e, 0));
+                if (ts_node_eq(e, c->node)) {
+                    bare = 1;
+                    for (int32_t x = lf_pysem_next_sibling(m, c->stmt); x >= 0; x = lf_pysem_next_sibling(m, x))
+                        LF_VEC_PUSH(&section, m->stmts[x].node);
+                }
             }
+            if (section.len && nodes_may_write(p, section.items, section.len)) {
+                if (!out->writing++)
+                    out->first_writing = m->stmts[c->stmt].node;
+                if (bare) {
+                    LF_VEC_PUSH(&out->ignoring, m->stmts[c->stmt].node);
+                    LF_VEC_PUSH(&out->ignoring_scope, c->scope);
+                }
+            }
+            LF_VEC_FREE(&section);
         }
-        LF_VEC_FREE(&section);
     }
 }
 
@@ -1170,7 +1212,7 @@ static lf_walk_action visit_only_acq(TSNode n, void *ud) {
     TSNode body;
     if (acquires_direct(o->p, n))
         o->acquired = 1;
-    else if (!lf_pysem_call_is(o->p->m, n, openers) && call_writes(o->p, n, &body) != 0)
+    else if (!lf_pysem_call_is(o->p->m, n, openers) && !mkdir_exist_ok(o->p->m, n) && call_writes(o->p, n, &body) != 0)
         o->other = 1;
     return o->other ? LF_WALK_STOP : LF_WALK_CONTINUE;
 }
