@@ -648,6 +648,7 @@ typedef struct helper {
      * a caller that does not pass it never gets one. NULL when not so. */
     char *false_mode;
     int false_mode_pos; /* its position among the arguments a caller passes; -1: keyword-only */
+    int another_root;   /* the function's second root bug (a give-up beside a missing module) */
 } helper;
 
 enum { GIVEUP_BREAK = 1, GIVEUP_EXHAUSTED = 2 };
@@ -1781,7 +1782,7 @@ static void report_helper(hpass *p, const helper *h, const callers *cs, lf101_in
     lf_witness *w = lf_wit_unlocked_section(m->src, where, h->module ? LF_WIT_UNLOCKED : LF_WIT_ACQUIRE_FAILS, h->at,
                                             entry, first);
     free(entry);
-    emit(ud, h->scope, h->at, msg, decline, w);
+    emit(ud, h->scope, h->at, msg, decline, w, h->another_root);
     free(sect);
     free(cause);
     free(where);
@@ -1813,7 +1814,7 @@ static void report_ignoring(hpass *p, const helper *h, const callers *cs, lf101_
                                                 LF_WIT_ACQUIRE_FAILS, st, entry,
                                                 next >= 0 ? m->stmts[next].node : st);
         free(entry);
-        emit(ud, cs->ignoring_scope.items[i], st, msg, decline, w);
+        emit(ud, cs->ignoring_scope.items[i], st, msg, decline, w, 0);
     }
     free(label);
 }
@@ -1910,7 +1911,7 @@ static void find_standins(hpass *p, lf101_indirect_fn emit, void *ud) {
         char *entry = lf_xasprintf("runs with the stand-in `%s`, which takes no lock", o->name);
         lf_witness *w = lf_wit_unlocked_section(m->src, where, LF_WIT_ACQUIRE_FAILS, at, entry, at);
         free(entry);
-        emit(ud, 0, at, msg, decline, w);
+        emit(ud, 0, at, msg, decline, w, 0);
         free(where);
     }
 }
@@ -2206,7 +2207,7 @@ static void find_unheld_copy(hpass *p, int32_t scope, const unsigned char *repor
             free(entry);
             free(where);
             free(imported);
-            emit(ud, scope, at, msg, decline, w);
+            emit(ud, scope, at, msg, decline, w, 0);
             free(label);
             done = 1;
         }
@@ -2236,12 +2237,26 @@ void lf101_find_helpers(lf_pysem *m, const unsigned char *reported, lf101_lock_c
         memset(&h, 0, sizeof h);
         h.scope = (int32_t)i;
         h.role = role_of(&p, (int32_t)i);
-        if (!find_absent_test(&p, (int32_t)i, &h) && !find_import_fallback(&p, (int32_t)i, &h) &&
-            !find_swallowing_handler(&p, (int32_t)i, &h) && !find_giveup(&p, (int32_t)i, &h))
+        int platform = find_absent_test(&p, (int32_t)i, &h) || find_import_fallback(&p, (int32_t)i, &h);
+        if (!platform && !find_swallowing_handler(&p, (int32_t)i, &h) && !find_giveup(&p, (int32_t)i, &h))
             h.timeout_false = h.role == ROLE_ACQUIRE && returns_false_somewhere(m, (int32_t)i);
         judge_helper(&p, &h, emit, ud);
         free(h.import_fallback);
         free(h.false_mode);
+        /* Where the lock module is missing and where taking the lock fails
+         * are two root bugs of one helper (`except ImportError: pass` beside a
+         * retry loop that breaks out at its deadline, or a handler that
+         * swallows ENOLCK): a fix of one leaves the other. */
+        if (platform && h.role != ROLE_WORK) {
+            helper g;
+            memset(&g, 0, sizeof g);
+            g.scope = (int32_t)i;
+            g.role = h.role;
+            g.another_root = 1;
+            if (find_giveup(&p, (int32_t)i, &g) || find_swallowing_handler(&p, (int32_t)i, &g))
+                judge_helper(&p, &g, emit, ud);
+            free(g.false_mode);
+        }
         if (!reported[i])
             find_unheld_copy(&p, (int32_t)i, reported, emit, ud);
     }

@@ -13,9 +13,11 @@ typedef int (*lf101_lock_call_fn)(lf_pysem *m, TSNode call);
 struct lf_witness;
 /* A finding in function `scope` at `at`: message and decline reason (both
  * malloc'd; the callee takes them), and its witness (the callee takes it;
- * may be NULL). */
+ * may be NULL). `another_root`: a second root bug of a function reported
+ * already (where the lock module is missing, and where waiting gives up),
+ * not a duplicate of the first. */
 typedef void (*lf101_indirect_fn)(void *ud, int32_t scope, TSNode at, char *message, char *decline,
-                                  struct lf_witness *witness);
+                                  struct lf_witness *witness, int another_root);
 
 /* Report each indirect fallback in functions not yet `reported` (per scope;
  * emit is expected to mark the scope it reports in). is_unlock: 1 when a call

@@ -1474,9 +1474,9 @@ typedef struct indirect_ctx {
 } indirect_ctx;
 
 static void emit_indirect(void *ud, int32_t scope, TSNode at, char *message, char *decline_reason,
-                          lf_witness *w) {
+                          lf_witness *w, int another_root) {
     indirect_ctx *ic = ud;
-    if (ic->reported[scope]) {
+    if (ic->reported[scope] && !another_root) {
         free(message);
         free(decline_reason);
         lf_witness_free(w);
