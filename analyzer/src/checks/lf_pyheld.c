@@ -580,6 +580,34 @@ static int held_here(lf_pyheld *h, int32_t scope, TSNode at, int strict) {
 
 /* ---- callers ---- */
 
+/* Is the module a script: a top-level `if __name__ == "__main__":`? A hook
+ * script's functions are its own (`ralph-loop.py` is run, not imported). */
+static int is_script(const lf_pysem *m) {
+    TSNode root = m->root;
+    for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
+        TSNode st = ts_node_named_child(root, i);
+        if (!lf_tree_is(st, "if_statement"))
+            continue;
+        TSNode c = lf_tree_unparen(lf_tree_field(st, "condition"));
+        static const char *const text[] = {"string_content", NULL};
+        if (lf_tree_is(c, "comparison_operator") && lf_tree_mentions(m->src, c, "__name__", NULL) &&
+            lf_tree_mentions(m->src, c, "__main__", text))
+            return 1;
+    }
+    return 0;
+}
+
+/* A public function of the module (`def write_state(...)` at module level,
+ * no leading underscore): other modules call it too, so its callers here
+ * holding a lock say nothing about theirs (a hook script calling
+ * write_session_state() without the flock its own module takes around it). */
+static int exported(const lf_pysem *m, int script, int32_t s) {
+    if (script)
+        return 0;
+    const lf_pyscope *sc = &m->scopes[s];
+    return sc->parent == 0 && sc->cls < 0 && sc->name && sc->name[0] && sc->name[0] != '_';
+}
+
 static int named_cmp(const void *a, const void *b) {
     const named_method *x = a, *y = b;
     uintptr_t p = (uintptr_t)x->name, q = (uintptr_t)y->name;
@@ -687,8 +715,9 @@ lf_pyheld *lf_pyheld_build(lf_pylock *l) {
         free(fill);
     }
     i32_vec work = {0}, nest = {0};
+    int script = is_script(m);
     for (size_t s = 1; s < ns; s++)
-        if (sites[s] && !unheld[s] && m->scopes[s].kind == LF_PYSCOPE_FUNCTION) {
+        if (sites[s] && !unheld[s] && m->scopes[s].kind == LF_PYSCOPE_FUNCTION && !exported(m, script, (int32_t)s)) {
             h->called_held[s] = 1;
             LF_VEC_PUSH(&work, (int32_t)s);
         }
@@ -707,7 +736,8 @@ lf_pyheld *lf_pyheld_build(lf_pylock *l) {
                 call_targets(h, m->calls[i].node, &targets);
                 for (size_t k = 0; k < targets.len; k++) {
                     int32_t g = targets.items[k];
-                    if (--unheld[g] == 0 && !h->called_held[g] && m->scopes[g].kind == LF_PYSCOPE_FUNCTION) {
+                    if (--unheld[g] == 0 && !h->called_held[g] && m->scopes[g].kind == LF_PYSCOPE_FUNCTION &&
+                        !exported(m, script, g)) {
                         h->called_held[g] = 1;
                         LF_VEC_PUSH(&work, g);
                     }

@@ -15,7 +15,10 @@
  *  - F is nested in a function where a lock is held at its definition;
  *  - every call of F in the module (at least one) happens where a lock is held,
  *    in any of these ways, settled over the module's calls by a worklist
- *    (a method is called as `x.name(...)` on any receiver).
+ *    (a method is called as `x.name(...)` on any receiver), and F has no
+ *    callers elsewhere: not a public module-level function of a module that
+ *    others import (`def write_state` in lib/state.py is called by hook
+ *    scripts too; a script's, one with `if __name__ == "__main__":`, is not).
  * Cost: linear in the module's calls and statements. */
 #ifndef LF_PYHELD_H
 #define LF_PYHELD_H
