@@ -60,6 +60,7 @@ typedef struct operand_facts {
     int mtimes;        /* how many */
     int clock;
     TSNode record_path; /* first path whose contents are read (a recorded time) */
+    int record_via_helper; /* read by a module function that returns the record */
 } operand_facts;
 
 typedef LF_VEC(TSNode) node_vec;
@@ -118,15 +119,36 @@ static void scan_operand(lf_pylock *l, TSNode op, operand_facts *f) {
             continue;
         }
         TSNode rec = lf_pylock_content_read(l, n);
+        int via = 0;
+        if (ts_node_is_null(rec)) {
+            rec = lf_pylock_returned_record(l, n);
+            via = !ts_node_is_null(rec);
+        }
         if (!ts_node_is_null(rec)) {
-            if (ts_node_is_null(f->record_path))
+            if (ts_node_is_null(f->record_path)) {
                 f->record_path = rec;
+                f->record_via_helper = via;
+            }
             continue;
         }
         if (lf_tree_is(n, "identifier")) {
             TSNode v = lf_pysem_resolve_value(m, n);
-            if (!ts_node_eq(v, n))
+            if (!ts_node_eq(v, n)) {
                 LF_VEC_PUSH(&stack, v);
+            } else {
+                /* A parameter: what the module's callers pass for it (a
+                 * `_is_stale(record)` helper handed the record read from the
+                 * lock by its caller). */
+                char *name = lf_tree_text(m->src, n);
+                const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, n), name, ts_node_start_byte(n));
+                free(name);
+                if (b && b->kind == LF_PYBIND_PARAM) {
+                    TSNode args[8];
+                    size_t na = lf_pylock_param_args(l, b, args, 8);
+                    for (size_t k = na; k-- > 0;) /* the first call's argument is looked at first */
+                        LF_VEC_PUSH(&stack, args[k]);
+                }
+            }
             push_earlier_values(m, n, v, &stack);
             continue;
         }
@@ -166,6 +188,24 @@ static lf_walk_action recorded_age(walk *w, TSNode cmp_node, TSNode path) {
     return LF_WALK_SKIP;
 }
 
+/* Is the comparison's verdict acted on: inside a return statement, or in a
+ * function that removes or acquires a lock (lf_pylock's events)? */
+static int verdict_acted_on(walk *w, TSNode cmp) {
+    for (TSNode p = ts_node_parent(cmp); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        if (lf_tree_is(p, "return_statement"))
+            return 1;
+        if (lf_tree_is(p, "function_definition") || lf_tree_is(p, "lambda"))
+            break;
+    }
+    int32_t scope = lf_pysem_scope_of(w->m, cmp);
+    for (size_t i = 0; i < w->l->n_events; i++) {
+        const lf_pylock_event *e = &w->l->events[i];
+        if (e->scope == scope && (e->kind == LF_PYEV_REMOVE || e->kind == LF_PYEV_ACQUIRE))
+            return 1;
+    }
+    return 0;
+}
+
 static lf_walk_action visit(TSNode n, void *ud) {
     walk *w = ud;
     if (!lf_tree_is(n, "comparison_operator"))
@@ -180,8 +220,10 @@ static lf_walk_action visit(TSNode n, void *ud) {
         scan_operand(w->l, lf_tree_child(n, i), &f);
         if (f.mtimes && !all.mtimes)
             all.mtime_path = f.mtime_path;
-        if (ts_node_is_null(all.record_path))
+        if (ts_node_is_null(all.record_path)) {
             all.record_path = f.record_path;
+            all.record_via_helper = f.record_via_helper;
+        }
         all.mtimes += f.mtimes;
         all.clock |= f.clock;
         if (f.mtimes)
@@ -191,8 +233,15 @@ static lf_walk_action visit(TSNode n, void *ud) {
     }
     /* A time recorded in the lock (`time.time() - float(parts[1]) > 60`,
      * `now - data["timestamp"]`) against the clock. */
-    if (!all.mtimes && all.clock && !ts_node_is_null(all.record_path))
+    if (!all.mtimes && all.clock && !ts_node_is_null(all.record_path)) {
+        /* A record read through the module's reader (`info = _read_lock(p)`)
+         * is judged where the verdict is acted on: returned to a caller
+         * (`_is_stale()`), or in a function that removes or takes a lock. A
+         * status listing that only prints "[STALE]" breaks nothing. */
+        if (all.record_via_helper && !verdict_acted_on(w, n))
+            return LF_WALK_SKIP;
         return recorded_age(w, n, all.record_path);
+    }
     /* An age: the mtime against a clock, or one mtime against a limit. Two mtimes
      * compared with no clock is a freshness check. */
     if (!all.mtimes || (!all.clock && (all.mtimes > 1 || !without_mtime)))

@@ -1232,6 +1232,67 @@ TSNode lf_pylock_content_read(lf_pylock *l, TSNode call) {
     return (TSNode){0};
 }
 
+/* A parameter of function scope f named by identifier `id`: its position
+ * among the arguments a caller passes (after `skip` leading ones: self), or -1. */
+static int param_position(const lf_pysem *m, int32_t f, TSNode id, int skip) {
+    TSNode params = lf_tree_field(m->scopes[f].node, "parameters");
+    int pos = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(params); i++) {
+        TSNode q = ts_node_named_child(params, i);
+        TSNode nm = q;
+        if (lf_tree_is(q, "default_parameter") || lf_tree_is(q, "typed_default_parameter"))
+            nm = lf_tree_field(q, "name");
+        else if (lf_tree_is(q, "typed_parameter"))
+            nm = ts_node_named_child(q, 0);
+        else if (!lf_tree_is(q, "identifier"))
+            return -1; /* *args, keyword-only and the rest: not followed */
+        if (lf_tree_equal(m->src, nm, m->src, id, 0))
+            return pos - skip;
+        pos++;
+    }
+    return -1;
+}
+
+TSNode lf_pylock_returned_record(lf_pylock *l, TSNode call) {
+    lf_pysem *m = l->m;
+    TSNode none = {0};
+    if (!lf_tree_is(call, "call"))
+        return none;
+    int skip = 0;
+    int32_t f = lf_pylock_local_callee(l, call, &skip);
+    if (f <= 0 || m->scopes[f].kind != LF_PYSCOPE_FUNCTION || m->scopes[f].stmt < 0)
+        return none;
+    uint32_t stop = ts_node_end_byte(m->scopes[f].node);
+    for (size_t i = (size_t)m->scopes[f].stmt + 1; i < m->n_stmts && ts_node_start_byte(m->stmts[i].node) < stop; i++) {
+        if (m->stmts[i].scope != f || !lf_tree_is(m->stmts[i].node, "return_statement"))
+            continue;
+        /* `return json.loads(p.read_text())`, `return f.read()`: a read in
+         * the returned expression (a bounded pre-order scan) */
+        TSNode stack[32];
+        size_t n = 0, seen = 0;
+        stack[n++] = m->stmts[i].node;
+        while (n && seen++ < 64) {
+            TSNode x = stack[--n];
+            TSNode path = lf_pylock_content_read(l, x);
+            if (!ts_node_is_null(path)) {
+                path = lf_tree_unparen(path);
+                if (!lf_tree_is(path, "identifier"))
+                    break;
+                int pos = param_position(m, f, path, skip);
+                char *name = lf_tree_text(m->src, path);
+                TSNode arg = pos >= 0 ? lf_pylock_arg(m, call, pos, name) : none;
+                free(name);
+                if (!ts_node_is_null(arg))
+                    return arg;
+                break;
+            }
+            for (uint32_t k = ts_node_named_child_count(x); k-- > 0 && n < 32;)
+                stack[n++] = ts_node_named_child(x, k);
+        }
+    }
+    return none;
+}
+
 /* Does the expression hold a string literal naming /proc (`"/proc"`,
  * f"/proc/{pid}", os.path.join("/proc", pid))? A bounded scan of its nodes. */
 static int mentions_proc(lf_pysem *m, TSNode e) {

@@ -190,6 +190,10 @@ TSNode lf_pylock_key_path(const lf_pylock *l, const lf_pkey *k);
 /* The path a call reads the contents of (`p.read_text()`, `open(p).read()`,
  * `json.load(f)` of a handle opened from p), or null. */
 TSNode lf_pylock_content_read(lf_pylock *l, TSNode call);
+/* A call of the module's function that returns the contents it read from one
+ * of its parameters (`def _read_lock(p): return json.loads(p.read_text())`):
+ * the argument passed for that parameter, or null. */
+TSNode lf_pylock_returned_record(lf_pylock *l, TSNode call);
 /* Flags of the key an expression names (0 when unknown). */
 unsigned lf_pylock_flags_of(lf_pylock *l, TSNode expr);
 /* Is the node a plain string literal (one content part, no interpolation or
