@@ -17,7 +17,8 @@
  * process's own create, when the very next step of acquiring it (writing the
  * owner record into it, probing its mtime: file operations, or calls handed
  * the lock) fails: nobody can have judged and retaken a lock made a moment
- * ago. */
+ * ago; nor a removal after the function sent the owner a real signal
+ * (`process.kill(pid, "SIGTERM")`: a stop command's cleanup). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,10 +325,34 @@ static int judged_removal(lf_tssem *m, const lf_tslock *l, const lf_tslock_event
     return n > 0 && bound == n;
 }
 
+/* A finding made, before the stop commands' cleanups are set aside. */
+typedef struct found {
+    size_t event;
+    char *msg;
+} found;
+
+/* Did the removal's function send the owner a real signal before it
+ * (`process.kill(pid, "SIGTERM")`, anything but a literal 0)? */
+static int after_stop_signal(const lf_tssem *m, const lf_tslock_event *ev) {
+    int32_t fn = ev->fn;
+    uint32_t at = ts_node_start_byte(ev->node);
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_tscall *c = &m->calls[i];
+        if (ts_node_start_byte(c->node) >= at || !c->callee || strcmp(c->callee, "process.kill") != 0 ||
+            lf_tslock_fn_of(m, c->scope) != fn || lf_tssem_nargs(c->node) < 2)
+            continue;
+        TSNode sig = lf_tssem_unwrap(lf_tssem_arg(c->node, 1));
+        if (!(lf_tree_is(sig, "number") && lf_tree_text_eq(m->src, sig, "0")))
+            return 1;
+    }
+    return 0;
+}
+
 void lf301_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
         return;
+    LF_VEC(found) out = {0};
     const lf_source *src = lf_ctx_source(ctx);
     lf_tslock *l = lf_tslock_build(m);
     unsigned char *identity = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, 1);
@@ -411,12 +436,26 @@ void lf301_ts_run(lf_check_ctx *ctx) {
                                what, where);
         }
         if (msg) {
-            lf_ctx_emit_site(ctx, ev->node, msg, lf301_ts_site_make(l, ev), lf301_ts_site_free);
-            lf_ctx_witness(ctx, lf_wit_removal_ts(l, ev));
+            found f = {i, msg};
+            LF_VEC_PUSH(&out, f);
+        } else {
+            free(msg);
         }
-        free(msg);
         free(call);
         free(what);
     }
+    /* A removal after the function stopped the owner itself
+     * (`process.kill(pid, "SIGTERM")`, any signal but 0) is a stop command's
+     * cleanup of the lock whose holder it has just ended, not a judgement that
+     * races a breaker (as in Python, checks/lf301_lock_removal.c). */
+    for (size_t j = 0; j < out.len; j++) {
+        const lf_tslock_event *ev = &l->events[out.items[j].event];
+        if (!after_stop_signal(m, ev)) {
+            lf_ctx_emit_site(ctx, ev->node, out.items[j].msg, lf301_ts_site_make(l, ev), lf301_ts_site_free);
+            lf_ctx_witness(ctx, lf_wit_removal_ts(l, ev));
+        }
+        free(out.items[j].msg);
+    }
+    LF_VEC_FREE(&out);
     free(identity);
 }

@@ -177,6 +177,55 @@ static int function_boundary(TSNode n) {
            !strcmp(t, "method_definition") || !strcmp(t, "program");
 }
 
+/* The scope an event's call runs in (the innermost: a callback's own), or
+ * the event's function when its node is no recorded call. */
+static int32_t event_scope(const lf_tssem *m, const lf_tslock_event *ev) {
+    const lf_tscall *c = lf_tssem_call(m, ev->node);
+    return c ? c->scope : ev->fn;
+}
+
+/* Is scope `inner` the scope `outer` or nested in it? */
+static int scope_within(const lf_tssem *m, int32_t inner, int32_t outer) {
+    for (int32_t s = inner; s >= 0; s = m->scopes[s].parent)
+        if (s == outer)
+            return 1;
+    return 0;
+}
+
+/* Does callback scope `cb` run as a step of its enclosing code: the call it
+ * is handed to is awaited or its value used (`await withRetry(() =>
+ * stat(p))`, `const r = await f(() => ...)`), not a handler registered to run
+ * later (`.action(async () => stop())` as a statement of its own)? */
+static int callback_runs_inline(const lf_tssem *m, int32_t cb) {
+    TSNode cur = m->scopes[cb].node;
+    for (int steps = 0; steps < 32; steps++) {
+        TSNode p = ts_node_parent(cur);
+        if (ts_node_is_null(p) || function_boundary(p))
+            return 0;
+        const char *t = ts_node_type(p);
+        if (!strcmp(t, "await_expression") || !strcmp(t, "variable_declarator") ||
+            !strcmp(t, "assignment_expression") || !strcmp(t, "return_statement"))
+            return 1;
+        if (!strcmp(t, "expression_statement"))
+            return 0;
+        cur = p;
+    }
+    return 0;
+}
+
+/* Did a look made in scope `look` run before a removal in scope `rm` of the
+ * same declared function: `look` is `rm` or encloses it, or the callbacks
+ * between `look` and the scope they share run inline (awaited steps). A look
+ * in a sibling handler registered to run later did not. */
+static int look_precedes(const lf_tssem *m, int32_t look, int32_t rm) {
+    if (scope_within(m, rm, look))
+        return 1;
+    for (int32_t s = look; s >= 0 && !scope_within(m, rm, s); s = m->scopes[s].parent)
+        if (!callback_runs_inline(m, s))
+            return 0;
+    return 1;
+}
+
 /* Is the failure of an exclusive create handled where it is made: an
  * error-first callback, a `.catch(...)` on its promise, or a try whose catch
  * does something? Then the code relies on the create's exclusivity (a lock);
@@ -1448,6 +1497,18 @@ static lf_tslock *build(lf_tssem *m) {
     int32_t *verdict = lf_xcalloc(nk, sizeof *verdict);
     unsigned char *verdict_kind = lf_xcalloc(nk, 1);
     uint32_t *content_at = lf_xcalloc(nk, sizeof *content_at), *age_at = lf_xcalloc(ns, sizeof *age_at);
+    /* per key: the scope its last look ran in (+1). A callback inside a
+     * declared function counts as that function, but a look in a handler
+     * registered to run later does not come before a removal in a sibling
+     * handler (two commands' `.action(async () => start())` and
+     * `.action(async () => stop())`); awaited steps (`await withRetry(() =>
+     * stat(p))`) do (look_precedes). */
+    int32_t *look_scope = lf_xcalloc(nk, sizeof *look_scope);
+    /* per key: the helper call its last look came from (position + 1; 0: a
+     * look of the function itself). A call that looks at the lock and removes
+     * it inside the helper (`await stop(root)`) is the helper's judgement,
+     * not one its caller made before the call. */
+    uint32_t *look_call = lf_xcalloc(nk, sizeof *look_call);
     size_t next_age = 0;
     for (size_t i = 0; i < b.events.len; i++) {
         lf_tslock_event *ev = &b.events.items[i];
@@ -1464,6 +1525,8 @@ static lf_tslock *build(lf_tssem *m) {
              * removals, not the caller's later ones */
             if (ev->key >= 0 && !(ev->via_helper && result_discarded(ev->node))) {
                 (ev->content ? content : presence)[ev->key] = tag;
+                look_scope[ev->key] = event_scope(m, ev) + 1;
+                look_call[ev->key] = ev->via_helper ? ts_node_start_byte(ev->node) + 1 : 0;
                 if (ev->content)
                     content_at[ev->key] = ts_node_start_byte(ev->node) + 1;
                 /* `if (await isStale(lock))`: the helper's verdict on it */
@@ -1490,6 +1553,23 @@ static lf_tslock *build(lf_tssem *m) {
         case LF_TSEV_REMOVE:
             if (ev->key < 0)
                 break;
+            if (look_scope[ev->key] && !look_precedes(m, look_scope[ev->key] - 1, event_scope(m, ev))) {
+                /* the last look ran in a sibling callback: not before this one */
+                if (presence[ev->key] == tag)
+                    presence[ev->key] = 0;
+                if (content[ev->key] == tag)
+                    content[ev->key] = 0;
+                if (verdict[ev->key] == tag)
+                    verdict[ev->key] = 0;
+            }
+            if (ev->via_helper && look_call[ev->key] == ts_node_start_byte(ev->node) + 1 &&
+                (presence[ev->key] == tag || content[ev->key] == tag)) {
+                /* the same call looked: the helper's own judge-then-remove */
+                if (presence[ev->key] == tag)
+                    presence[ev->key] = 0;
+                if (content[ev->key] == tag)
+                    content[ev->key] = 0;
+            }
             if (probe[ev->fn])
                 ev->judged = LF_TSJUDGED_LIVENESS;
             else if (presence[ev->key] == tag || (!ev->via_helper && after_failed_create(&b, i)))
@@ -1562,6 +1642,8 @@ static lf_tslock *build(lf_tssem *m) {
     free(verdict_kind);
     free(verdict_of);
     free(content_at);
+    free(look_scope);
+    free(look_call);
     free(age_at);
     LF_VEC_FREE(&ages);
     LF_VEC_FREE(&links);
