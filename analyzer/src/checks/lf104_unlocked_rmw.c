@@ -210,6 +210,13 @@ static TSNode written_file(lf_pylock *l, TSNode handle) {
     return ts_node_is_null(p) ? handle : p;
 }
 
+/* Is the callee's last name `name` (`atomic_write(...)`, `fileio.atomic_write(...)`)? */
+static int callee_named(const lf_pysem *m, TSNode call, const char *name) {
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    TSNode last = lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "attribute") : fn;
+    return lf_tree_is(last, "identifier") && lf_tree_text_eq(m->src, last, name);
+}
+
 /* A document write: json.dump(V, F), P.write_text(json.dumps(V)),
  * F.write(json.dumps(V)). Returns P, *data = V. */
 static TSNode direct_write(lf_pylock *l, TSNode call, TSNode *data) {
@@ -224,6 +231,14 @@ static TSNode direct_write(lf_pylock *l, TSNode call, TSNode *data) {
         if (ts_node_is_null(*data))
             return (TSNode){0};
         return text ? lf_py_callee_object(call) : written_file(l, lf_py_callee_object(call));
+    }
+    /* Another module's atomic writer, handed the path and the serialised
+     * document: `atomic_write(PATH, json.dumps(V))` (the module's own
+     * writers are followed as helpers instead). */
+    int skip = 0;
+    if (lf_pylock_local_callee(l, call, &skip) < 0 && callee_named(m, call, "atomic_write")) {
+        *data = dumps_value(m, lf_pylock_arg(m, call, 1, NULL));
+        return ts_node_is_null(*data) ? (TSNode){0} : lf_pylock_arg(m, call, 0, NULL);
     }
     return (TSNode){0};
 }
@@ -862,6 +877,30 @@ static void push_op(ctx104 *c, TSNode call, TSNode path, TSNode data, int32_t sc
     LF_VEC_PUSH(&c->ops, op);
 }
 
+/* A parameter the function only ever rebinds to a value made from itself
+ * (`if len(entries) > N: entries = entries[-N:]`): still the caller's
+ * document, trimmed. Its PARAM binding, or NULL. */
+static const lf_pybinding *param_trimmed(ctx104 *c, TSNode id) {
+    lf_pysem *m = c->m;
+    int32_t scope = lf_pysem_scope_of(m, id);
+    const char *name = lf_pysem_intern(m, m->src->text + ts_node_start_byte(id),
+                                       ts_node_end_byte(id) - ts_node_start_byte(id));
+    size_t n = 0;
+    const lf_pybinding *const *bs = lf_pysem_bindings_of(m, scope, name, &n);
+    const lf_pybinding *param = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const lf_pybinding *b = bs[i];
+        if (b->scope != scope)
+            continue;
+        if (b->kind == LF_PYBIND_PARAM && c->ps.index[b - m->bindings] >= 0)
+            param = b;
+        else if (b->kind != LF_PYBIND_ASSIGN || ts_node_is_null(b->value) ||
+                 !lf_tree_mentions(m->src, b->value, name, NULL))
+            return NULL;
+    }
+    return param;
+}
+
 /* The parameter a saver writes: the value itself (`json.dump(data, f)`), or
  * the one parameter a literal bound to it wraps (`data = {"version": 1,
  * "entries": entries}`): the caller's document goes out whole either way. */
@@ -883,6 +922,8 @@ static const lf_pybinding *data_param_of(ctx104 *c, TSNode data) {
             v = lf_tree_field(v, "value");
         v = lf_tree_unparen(v);
         const lf_pybinding *p = lf_tree_is(v, "identifier") ? param_of(c->l, &c->ps, v) : NULL;
+        if (!p && lf_tree_is(v, "identifier"))
+            p = param_trimmed(c, v);
         if (p && found && p != found)
             return NULL; /* two parameters: which is the document is not ours to guess */
         if (p)

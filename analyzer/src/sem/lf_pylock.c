@@ -759,6 +759,19 @@ static TSNode handle_trace(lf_pylock *l, TSNode h, TSNode *opened) {
                 e = returned_value(m, f);
                 continue;
             }
+            /* A lock helper of another module that opens the file it locks and
+             * hands over the handle (`with file_lock(PATH) as f: f.read()`,
+             * portalocker's `with Lock(path) as fh`): named a lock, given the
+             * path first. */
+            TSNode callee = lf_tree_unparen(lf_tree_field(e, "function"));
+            TSNode last = lf_tree_is(callee, "attribute") ? lf_tree_field(callee, "attribute") : callee;
+            TSNode first = lf_pylock_arg(m, e, 0, NULL);
+            if (lf_tree_is(last, "identifier") && !ts_node_is_null(first) &&
+                lf_text_spells_lock(m->src->text + ts_node_start_byte(last),
+                                    ts_node_end_byte(last) - ts_node_start_byte(last))) {
+                *opened = e;
+                return first;
+            }
             return (TSNode){0};
         }
         if (lf_tree_is(e, "identifier")) {
