@@ -405,7 +405,11 @@ static const char *kept_in(lf_tssem *m, TSNode call) {
     while (lf_tree_is(p, "await_expression") || lf_tree_is(p, "parenthesized_expression") ||
            lf_tree_is(p, "ternary_expression"))
         p = lf_ts_parent(p);
-    TSNode name = lf_tree_is(p, "variable_declarator") ? lf_tree_field(p, "name") : (TSNode){0};
+    /* `let content; try { content = readFileSync(p) } catch { ... }` keeps it
+     * in the name assigned */
+    TSNode name = lf_tree_is(p, "variable_declarator")     ? lf_tree_field(p, "name")
+                  : lf_tree_is(p, "assignment_expression") ? lf_tree_field(p, "left")
+                                                           : (TSNode){0};
     if (!lf_tree_is(name, "identifier"))
         return NULL;
     uint32_t a = ts_node_start_byte(name), b = ts_node_end_byte(name);
@@ -1191,6 +1195,37 @@ static int appended_elsewhere(lf_tslock *l, TSNode key, int32_t fn) {
     return 0;
 }
 
+/* Is the file a JSON-lines ledger by its name (`observations.jsonl`,
+ * `events.ndjson`, in a string part of the path, through names)? By
+ * convention such a file is appended to by every process that logs an
+ * event, in this module or not: a whole rewrite of it races those appends. */
+static int jsonl_named(lf_tssem *m, TSNode key) {
+    TSNode stack[32];
+    size_t n = 0, seen = 0;
+    stack[n++] = key;
+    while (n && seen++ < 128) {
+        TSNode x = lf_tssem_unwrap(stack[--n]);
+        if (ts_node_is_null(x))
+            continue;
+        if (lf_tree_is(x, "identifier")) {
+            TSNode v = lf_tssem_resolve_value(m, x);
+            if (!ts_node_eq(v, x) && n < 32)
+                stack[n++] = v;
+            continue;
+        }
+        if (lf_tree_is(x, "string_fragment")) {
+            const char *a = m->src->text + ts_node_start_byte(x);
+            size_t len = ts_node_end_byte(x) - ts_node_start_byte(x);
+            if ((len >= 6 && !memcmp(a + len - 6, ".jsonl", 6)) || (len >= 7 && !memcmp(a + len - 7, ".ndjson", 7)))
+                return 1;
+            continue;
+        }
+        for (uint32_t i = 0; i < ts_node_named_child_count(x) && n < 32; i++)
+            stack[n++] = ts_node_named_child(x, i);
+    }
+    return 0;
+}
+
 /* The data a write of k puts there: writeFile(k, data)'s data; for a rename
  * of a temp onto k, the data of the last writeFile of that temp before it. */
 static TSNode written_data(lf_tssem *m, int32_t fn, TSNode write) {
@@ -1248,21 +1283,26 @@ static int owner_record(lf_tssem *m, int32_t fn, TSNode write) {
 /* A ledger pruned or trimmed in place: the module appends to a file, and a
  * function reads its whole text, keeps part of it and writes that back over
  * the file (directly, or a temp renamed onto it), with no lock held, while
- * another of its functions appends to it. A line
+ * another of its functions appends to it, or the file is a JSON-lines
+ * ledger by its name (`.jsonl`, `.ndjson`: appended to by whoever logs an
+ * event, in whatever module). A line
  * another process appends between the read and the write is dropped. The
  * text need not be JSON: what matters is that the written data is made from
  * what was read. Reported at the read. */
 
 /* Report the read of a read-modify-write at `read`, written back at `write`:
  * a whole-document update, or (ledger) the rewrite of a file the module
- * appends to. */
+ * appends to (1) or of a JSON-lines ledger by its name (2). */
 static void emit_rmw(lf_check_ctx *ctx, lf_tssem *m, TSNode read, TSNode write, TSNode key, int ledger) {
     const lf_source *src = lf_ctx_source(ctx);
     char *r = lf_py_short(src, read), *what = lf_py_short(src, key);
-    char *msg = ledger ? lf_xasprintf("%s reads the whole of %s, which this module appends to, and line %u writes "
+    char *msg = ledger ? lf_xasprintf("%s reads the whole of %s, %s, and line %u writes "
                                       "back what it kept with no lock held: a line another process appends in "
                                       "between is lost",
-                                      r, what, lf_py_line(src, write))
+                                      r, what,
+                                      ledger == 2 ? "a JSON-lines ledger that processes append to"
+                                                  : "which this module appends to",
+                                      lf_py_line(src, write))
                        : lf_xasprintf("%s starts a read-modify-write of %s that line %u writes back with no lock "
                                       "held: concurrent processes overwrite each other's updates",
                                       r, what, lf_py_line(src, write));
@@ -1301,12 +1341,12 @@ static void ledger_rewrite(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l, const 
         lf_tree_walk(m->scopes[m->calls[i].scope].node, visit_derive, &w);
         int derived = mentions_tracked(&w, data);
         LF_VEC_FREE(&w.names);
-        if (!derived || !reaches(src, m->scopes[m->calls[i].scope].node, read, write) || not_a_document(m, l, key) ||
-            !appended_elsewhere(*l, key, fn))
+        if (!derived || !reaches(src, m->scopes[m->calls[i].scope].node, read, write) || not_a_document(m, l, key))
             continue;
-        if (lf_ts_lock_held(m, *l, read))
+        int ledger = appended_elsewhere(*l, key, fn) ? 1 : jsonl_named(m, key) ? 2 : 0;
+        if (!ledger || lf_ts_lock_held(m, *l, read))
             continue;
-        emit_rmw(ctx, m, read, write, key, 1);
+        emit_rmw(ctx, m, read, write, key, ledger);
     }
 }
 
