@@ -33,7 +33,7 @@ KINDS = {
     "create": r"mkdir|O_EXCL|[\"']x|wx|ax|link|create|open",
     "lock": r"flock|lockf|locking|lock|mkdir|open|acquire|excl|write",
     "judge": r"stat|exist|mtime|ctime|access|read|time|now|age|lstat",
-    "probe": r"kill\s*\(.*\b0\s*\)|/proc|pid_exists|OpenProcess",
+    "probe": r"kill\s*\(.*\b0\s*\)|/proc|pid_exists|OpenProcess|\bpgrep\b|\bpidof\b",
     "misread": r"^(except|catch)\b",
     "remove": r"remove|unlink|rmdir|\brm|rmtree|rimraf|rename|delete|release|unlock",
     "rename": r"rename|replace|move",
