@@ -2139,6 +2139,26 @@ static int key_spells_lock(lf_pylock *l, const lf_pkey *k) {
     return 0;
 }
 
+/* A lock file inside each entry of a directory listing: `for d in
+ * issues.iterdir(): lock = d / "lock"` (os.path.join(d, "x.lock") too). A
+ * cleanup that walks them, looks at each and removes it is a stale-lock
+ * sweep, whoever writes the claims. */
+static int entry_lock_in_listing(lf_pylock *l, const lf_pkey *k) {
+    if (k->kind != LF_PKEY_EXPR)
+        return 0;
+    TSNode dir, name;
+    if (!split_dir(l, k->node, &dir, &name))
+        return 0;
+    dir = lf_tree_unparen(dir);
+    if (!lf_tree_is(dir, "identifier"))
+        return 0;
+    lf_pysem *m = l->m;
+    char *nm = lf_tree_text(m->src, dir);
+    const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, dir), nm, ts_node_start_byte(dir));
+    free(nm);
+    return b && b->kind == LF_PYBIND_FOR;
+}
+
 /* A lock by the module's own protocol, with no exclusive create: a path the
  * module writes (the claim: a record, or an empty file after an existence
  * test), looks at (its existence, its age, the record) and removes (the
@@ -2157,7 +2177,10 @@ static size_t mark_claims(lf_pylock *l) {
          * that looks at each and removes it is a stale-lock cleanup: the
          * claims it walks are written elsewhere (another module, another
          * tool), so the write is not asked for. */
-        unsigned needed = k->key.kind == LF_PKEY_BIND && k->key.binding->kind == LF_PYBIND_FOR ? LF_LOCK_REMOVED : need;
+        unsigned needed = (k->key.kind == LF_PKEY_BIND && k->key.binding->kind == LF_PYBIND_FOR) ||
+                                  entry_lock_in_listing(l, &k->key)
+                              ? LF_LOCK_REMOVED
+                              : need;
         if ((k->flags & needed) != needed || !(k->flags & (LF_LOCK_JUDGED | LF_LOCK_JUDGED_CONTENT)) ||
             (k->flags & (LF_LOCK_PKG | LF_LOCK_CLAIM)) || !key_spells_lock(l, &k->key))
             continue;
