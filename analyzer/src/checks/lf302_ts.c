@@ -125,6 +125,34 @@ static TSNode stat_call_path(lf_tssem *m, TSNode st) {
     return lf_tssem_arg(st, 0);
 }
 
+/* A stat made inside a wrapper the result comes out of: a retry or timeout
+ * helper handed a callback (`await withRetry(() => stat(p))`) or a promise
+ * (`withTimeout(Promise.resolve(statSync(p)), 3000)`): the path, or null. */
+static TSNode wrapped_stat_path(lf_tssem *m, TSNode call) {
+    size_t n = lf_tssem_nargs(call);
+    for (uint32_t i = 0; i < n && i < 4; i++) {
+        TSNode a = lf_tssem_unwrap(lf_tssem_arg(call, i));
+        for (int hop = 0; hop < 3 && !ts_node_is_null(a); hop++) {
+            if (lf_tree_is(a, "arrow_function")) {
+                a = lf_tssem_unwrap(lf_tree_field(a, "body"));
+                continue;
+            }
+            if (lf_tree_is(a, "await_expression")) {
+                a = lf_tssem_unwrap(ts_node_named_child(a, 0));
+                continue;
+            }
+            if (!lf_tree_is(a, "call_expression"))
+                break;
+            TSNode p = stat_call_path(m, a);
+            if (!ts_node_is_null(p))
+                return p;
+            /* `Promise.resolve(statSync(p))` */
+            a = lf_tssem_unwrap(lf_tssem_arg(a, 0));
+        }
+    }
+    return (TSNode){0};
+}
+
 static TSNode stat_path(lf_tssem *m, TSNode obj) {
     stat_step_vec stack = {0};
     TSNode found = {0};
@@ -140,6 +168,8 @@ static TSNode stat_path(lf_tssem *m, TSNode obj) {
         TSNode st = lf_tssem_resolve_value(m, s.node);
         if (lf_tree_is(st, "call_expression")) {
             found = stat_call_path(m, st);
+            if (ts_node_is_null(found))
+                found = wrapped_stat_path(m, st);
             continue;
         }
         LF_VEC_PUSH(&stack, ((stat_step){STAT_CALLBACK, st, s.depth}));
@@ -651,15 +681,91 @@ static void visit_reads(walk *w) {
     LF_VEC_FREE(&visit_at);
 }
 
+/* The lock path a recorded time comes from: the operand of `Date.now() - X`
+ * made from a read of the file (`parseInt(content.split("\n")[1], 10)`,
+ * `rec.timestamp` with `rec = JSON.parse(readFileSync(p))`), through names;
+ * null when none. A bounded scan. */
+static TSNode recorded_time_path(lf_tssem *m, TSNode e) {
+    TSNode stack[32];
+    size_t n = 0, seen = 0;
+    stack[n++] = e;
+    while (n && seen++ < 96) {
+        TSNode x = lf_tssem_unwrap(stack[--n]);
+        if (ts_node_is_null(x) || lf_tree_is(x, "arrow_function") || lf_tree_is(x, "function_expression"))
+            continue;
+        if (lf_tree_is(x, "call_expression")) {
+            const char *op = lf_tslock_fs_op(m, x);
+            if (op && (!strcmp(op, "readFile") || !strcmp(op, "readJson")))
+                return lf_tssem_arg(x, 0);
+        }
+        if (lf_tree_is(x, "identifier")) {
+            TSNode v = lf_tssem_resolve_value(m, x);
+            if (!ts_node_eq(v, x) && n < 32)
+                stack[n++] = v;
+            continue;
+        }
+        for (uint32_t i = 0; i < ts_node_named_child_count(x) && n < 32; i++)
+            stack[n++] = ts_node_named_child(x, i);
+    }
+    return (TSNode){0};
+}
+
+typedef struct record_walk {
+    walk *w;
+} record_walk;
+
+/* A lock judged stale by the time its acquirer wrote into it (`Date.now() -
+ * ts > STALE` with ts parsed from the lock's text or record), in a module
+ * that breaks that lock: a holder that merely runs long, or is paused, loses
+ * it. As Python's recorded age (checks/lf302_mtime_staleness.c). */
+static lf_walk_action visit_recorded(TSNode n, void *ud) {
+    walk *w = ((record_walk *)ud)->w;
+    lf_tssem *m = w->m;
+    if (!lf_tree_is(n, "binary_expression") || !lf_tree_text_eq(m->src, lf_tree_field(n, "operator"), "-"))
+        return LF_WALK_CONTINUE;
+    TSNode left = lf_tree_field(n, "left"), right = lf_tree_field(n, "right");
+    if (!clockish(m, left) || mentions_mtime(m->src, right))
+        return LF_WALK_CONTINUE;
+    TSNode path = recorded_time_path(m, right);
+    if (ts_node_is_null(path))
+        return LF_WALK_CONTINUE;
+    int32_t k = lf_tslock_key_index(w->l, path);
+    if (k < 0 || !lf_tslock_is_lock(w->l->keys[k].flags) || !(w->l->keys[k].flags & LF_TSLOCK_BROKEN))
+        return LF_WALK_CONTINUE;
+    TSNode at = climb(m, right);
+    if (ts_node_is_null(at) || owner_decides_first(m, w->l, at))
+        return LF_WALK_CONTINUE;
+    TSNode guard_read = right, tested = comparison_of(m, at, &guard_read);
+    if (!ts_node_is_null(tested) && holder_guarded(m, tested))
+        return LF_WALK_CONTINUE;
+    const lf_source *src = m->src;
+    char *what = lf_py_short(src, path);
+    char *msg = lf_xasprintf("the lock %s (a lock by its use at line %u) is judged stale by the time recorded in it, "
+                             "which its holder never refreshes: a holder that runs long or is merely paused loses it "
+                             "to a newcomer, and two holders run at once",
+                             what, lf_py_line(src, w->l->keys[k].evidence));
+    lf_ctx_emit_site(w->ctx, at, msg, holder_site(m, w->l, k, tested, guard_read, path), lf302_ts_site_free);
+    lf_ctx_witness(w->ctx, lf_wit_stale_age_ts(w->l, at, k));
+    free(msg);
+    free(what);
+    return LF_WALK_SKIP;
+}
+
 void lf302_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
         return;
     walk w = {ctx, m, lf_tslock_build(m)};
     /* every report judges the age of a lock: a module with none needs no walk */
-    int any = 0;
-    for (size_t i = 0; i < w.l->n_keys && !any; i++)
-        any = lf_tslock_is_lock(w.l->keys[i].flags);
+    int any = 0, broken = 0;
+    for (size_t i = 0; i < w.l->n_keys; i++) {
+        any |= lf_tslock_is_lock(w.l->keys[i].flags);
+        broken |= lf_tslock_is_lock(w.l->keys[i].flags) && (w.l->keys[i].flags & LF_TSLOCK_BROKEN);
+    }
     if (any)
         visit_reads(&w);
+    if (broken) {
+        record_walk rw = {&w};
+        lf_tree_walk(m->root, visit_recorded, &rw);
+    }
 }
