@@ -585,6 +585,24 @@ static int32_t def_scope(lf_pysem *m, TSNode def) {
     return s > 0 && ts_node_eq(m->scopes[s].node, def) ? s : -1;
 }
 
+/* A module-level function defined once per branch of a platform test
+ * (`if sys.platform == "win32": def _lock(fd): msvcrt.locking(..) else: def
+ * _lock(fd): fcntl.flock(..)`): every binding of the name is such a def, and
+ * they implement one contract, so the last stands for them. NULL otherwise. */
+static const lf_pybinding *platform_alternative(lf_pysem *m, const char *name) {
+    size_t n = 0;
+    const lf_pybinding *const *bs = lf_pysem_bindings_of(m, 0, lf_pysem_intern(m, name, strlen(name)), &n);
+    const lf_pybinding *last = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (bs[i]->kind == LF_PYBIND_GLOBAL)
+            continue;
+        if (bs[i]->kind != LF_PYBIND_DEF || bs[i]->scope != 0)
+            return NULL;
+        last = bs[i];
+    }
+    return n > 1 ? last : NULL;
+}
+
 int32_t lf_pylock_local_callee(lf_pylock *l, TSNode call, int *skip_self) {
     lf_pysem *m = l->m;
     *skip_self = 0;
@@ -592,6 +610,8 @@ int32_t lf_pylock_local_callee(lf_pylock *l, TSNode call, int *skip_self) {
     if (lf_tree_is(fn, "identifier")) {
         char *name = lf_tree_text(m->src, fn);
         const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, fn), name, ts_node_start_byte(fn));
+        if (!b)
+            b = platform_alternative(m, name);
         free(name);
         if (!b || b->kind != LF_PYBIND_DEF)
             return -1;
