@@ -236,7 +236,7 @@ static TSNode direct_write(lf_pylock *l, TSNode call, TSNode *data) {
      * document: `atomic_write(PATH, json.dumps(V))` (the module's own
      * writers are followed as helpers instead). */
     int skip = 0;
-    if (lf_pylock_local_callee(l, call, &skip) < 0 && callee_named(m, call, "atomic_write")) {
+    if (callee_named(m, call, "atomic_write") && lf_pylock_local_callee(l, call, &skip) < 0) {
         *data = dumps_value(m, lf_pylock_arg(m, call, 1, NULL));
         return ts_node_is_null(*data) ? (TSNode){0} : lf_pylock_arg(m, call, 0, NULL);
     }
