@@ -72,36 +72,35 @@ static int is_scope_node(TSNode n) {
 static const char *const k_removals[] = {"os.rmdir", "os.unlink", "os.remove", "shutil.rmtree",
                                          "pathlib.Path.rmdir", "pathlib.Path.unlink", NULL};
 
-/* `x.mkdir(..., exist_ok=False)` / `os.makedirs(p, exist_ok=False)`: the
- * keyword itself asks for an exclusive create, whatever x's type. */
-static int mkdir_not_exist_ok(lf_pysem *m, TSNode call) {
+/* The literal `exist_ok=` a mkdir/makedirs call passes (`x.mkdir(...,
+ * exist_ok=False)`, `os.makedirs(p, exist_ok=True)`): "true", "false", or
+ * NULL when the call is neither or passes none. False asks for an exclusive
+ * create, whatever x's type; True makes sure a directory exists (the lock
+ * file's, before the lock is taken), which changes nothing when it does. */
+static const char *mkdir_exist_ok_literal(lf_pysem *m, TSNode call) {
     TSNode fn = lf_tree_field(call, "function");
     TSNode name = lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "attribute") : fn;
     if (!lf_tree_text_eq(m->src, name, "mkdir") && !lf_tree_text_eq(m->src, name, "makedirs"))
-        return 0;
+        return NULL;
     TSNode args = lf_tree_field(call, "arguments");
     for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
         TSNode a = ts_node_named_child(args, i);
-        if (lf_tree_is(a, "keyword_argument") && lf_tree_text_eq(m->src, lf_tree_field(a, "name"), "exist_ok"))
-            return lf_tree_is(lf_tree_unparen(lf_tree_field(a, "value")), "false");
+        if (lf_tree_is(a, "keyword_argument") && lf_tree_text_eq(m->src, lf_tree_field(a, "name"), "exist_ok")) {
+            TSNode v = lf_tree_unparen(lf_tree_field(a, "value"));
+            return lf_tree_is(v, "true") ? "true" : lf_tree_is(v, "false") ? "false" : NULL;
+        }
     }
-    return 0;
+    return NULL;
 }
 
-/* `p.mkdir(..., exist_ok=True)` / `os.makedirs(d, exist_ok=True)`: making sure
- * the lock file's directory exists, which changes nothing when it does. */
+static int mkdir_not_exist_ok(lf_pysem *m, TSNode call) {
+    const char *v = mkdir_exist_ok_literal(m, call);
+    return v && !strcmp(v, "false");
+}
+
 static int mkdir_exist_ok(lf_pysem *m, TSNode call) {
-    TSNode fn = lf_tree_field(call, "function");
-    TSNode name = lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "attribute") : fn;
-    if (!lf_tree_text_eq(m->src, name, "mkdir") && !lf_tree_text_eq(m->src, name, "makedirs"))
-        return 0;
-    TSNode args = lf_tree_field(call, "arguments");
-    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
-        TSNode a = ts_node_named_child(args, i);
-        if (lf_tree_is(a, "keyword_argument") && lf_tree_text_eq(m->src, lf_tree_field(a, "name"), "exist_ok"))
-            return lf_tree_is(lf_tree_unparen(lf_tree_field(a, "value")), "true");
-    }
-    return 0;
+    const char *v = mkdir_exist_ok_literal(m, call);
+    return v && !strcmp(v, "true");
 }
 
 /* Is `path` one the module removes somewhere? */
