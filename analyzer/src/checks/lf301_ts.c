@@ -336,10 +336,12 @@ typedef struct found {
 static int after_stop_signal(const lf_tssem *m, const lf_tslock_event *ev) {
     int32_t fn = ev->fn;
     uint32_t at = ts_node_start_byte(ev->node);
-    for (size_t i = 0; i < m->n_calls; i++) {
+    /* the calls of the removal's declared function: its chain (lf_tssem) */
+    for (int32_t i = fn >= 0 ? m->scopes[fn].first_call : -1; i >= 0; i = m->calls[i].next_in_fn) {
         const lf_tscall *c = &m->calls[i];
-        if (ts_node_start_byte(c->node) >= at || !c->callee || strcmp(c->callee, "process.kill") != 0 ||
-            lf_tslock_fn_of(m, c->scope) != fn || lf_tssem_nargs(c->node) < 2)
+        if (ts_node_start_byte(c->node) >= at)
+            break; /* the chain runs in source order */
+        if (!c->callee || strcmp(c->callee, "process.kill") != 0 || lf_tssem_nargs(c->node) < 2)
             continue;
         TSNode sig = lf_tssem_unwrap(lf_tssem_arg(c->node, 1));
         if (!(lf_tree_is(sig, "number") && lf_tree_text_eq(m->src, sig, "0")))
