@@ -1195,35 +1195,23 @@ static int appended_elsewhere(lf_tslock *l, TSNode key, int32_t fn) {
     return 0;
 }
 
+/* A string part ending in `.jsonl` / `.ndjson`, or null. */
+static TSNode jsonl_fragment(lf_tssem *m, TSNode x) {
+    if (!lf_tree_is(x, "string_fragment"))
+        return (TSNode){0};
+    const char *a = m->src->text + ts_node_start_byte(x);
+    size_t len = ts_node_end_byte(x) - ts_node_start_byte(x);
+    return (len >= 6 && !memcmp(a + len - 6, ".jsonl", 6)) || (len >= 7 && !memcmp(a + len - 7, ".ndjson", 7))
+               ? x
+               : (TSNode){0};
+}
+
 /* Is the file a JSON-lines ledger by its name (`observations.jsonl`,
  * `events.ndjson`, in a string part of the path, through names)? By
  * convention such a file is appended to by every process that logs an
  * event, in this module or not: a whole rewrite of it races those appends. */
 static int jsonl_named(lf_tssem *m, TSNode key) {
-    TSNode stack[32];
-    size_t n = 0, seen = 0;
-    stack[n++] = key;
-    while (n && seen++ < 128) {
-        TSNode x = lf_tssem_unwrap(stack[--n]);
-        if (ts_node_is_null(x))
-            continue;
-        if (lf_tree_is(x, "identifier")) {
-            TSNode v = lf_tssem_resolve_value(m, x);
-            if (!ts_node_eq(v, x) && n < 32)
-                stack[n++] = v;
-            continue;
-        }
-        if (lf_tree_is(x, "string_fragment")) {
-            const char *a = m->src->text + ts_node_start_byte(x);
-            size_t len = ts_node_end_byte(x) - ts_node_start_byte(x);
-            if ((len >= 6 && !memcmp(a + len - 6, ".jsonl", 6)) || (len >= 7 && !memcmp(a + len - 7, ".ndjson", 7)))
-                return 1;
-            continue;
-        }
-        for (uint32_t i = 0; i < ts_node_named_child_count(x) && n < 32; i++)
-            stack[n++] = ts_node_named_child(x, i);
-    }
-    return 0;
+    return !ts_node_is_null(lf_tssem_search_values(m, key, 128, 0, jsonl_fragment));
 }
 
 /* The data a write of k puts there: writeFile(k, data)'s data; for a rename

@@ -681,45 +681,24 @@ static void visit_reads(walk *w) {
     LF_VEC_FREE(&visit_at);
 }
 
+/* The path a readFile/readJson call reads, or null. */
+static TSNode read_file_path(lf_tssem *m, TSNode x) {
+    const char *op = lf_tree_is(x, "call_expression") ? lf_tslock_fs_op(m, x) : NULL;
+    return op && (!strcmp(op, "readFile") || !strcmp(op, "readJson")) ? lf_tssem_arg(x, 0) : (TSNode){0};
+}
+
 /* The lock path a recorded time comes from: the operand of `Date.now() - X`
  * made from a read of the file (`parseInt(content.split("\n")[1], 10)`,
  * `rec.timestamp` with `rec = JSON.parse(readFileSync(p))`), through names;
- * null when none. A bounded scan. */
-static TSNode recorded_time_path(lf_tssem *m, TSNode e) {
-    TSNode stack[32];
-    size_t n = 0, seen = 0;
-    stack[n++] = e;
-    while (n && seen++ < 96) {
-        TSNode x = lf_tssem_unwrap(stack[--n]);
-        if (ts_node_is_null(x) || lf_tree_is(x, "arrow_function") || lf_tree_is(x, "function_expression"))
-            continue;
-        if (lf_tree_is(x, "call_expression")) {
-            const char *op = lf_tslock_fs_op(m, x);
-            if (op && (!strcmp(op, "readFile") || !strcmp(op, "readJson")))
-                return lf_tssem_arg(x, 0);
-        }
-        if (lf_tree_is(x, "identifier")) {
-            TSNode v = lf_tssem_resolve_value(m, x);
-            if (!ts_node_eq(v, x) && n < 32)
-                stack[n++] = v;
-            continue;
-        }
-        for (uint32_t i = 0; i < ts_node_named_child_count(x) && n < 32; i++)
-            stack[n++] = ts_node_named_child(x, i);
-    }
-    return (TSNode){0};
-}
-
-typedef struct record_walk {
-    walk *w;
-} record_walk;
+ * null when none. */
+static TSNode recorded_time_path(lf_tssem *m, TSNode e) { return lf_tssem_search_values(m, e, 96, 1, read_file_path); }
 
 /* A lock judged stale by the time its acquirer wrote into it (`Date.now() -
  * ts > STALE` with ts parsed from the lock's text or record), in a module
  * that breaks that lock: a holder that merely runs long, or is paused, loses
  * it. As Python's recorded age (checks/lf302_mtime_staleness.c). */
 static lf_walk_action visit_recorded(TSNode n, void *ud) {
-    walk *w = ((record_walk *)ud)->w;
+    walk *w = ud;
     lf_tssem *m = w->m;
     if (!lf_tree_is(n, "binary_expression") || !lf_tree_text_eq(m->src, lf_tree_field(n, "operator"), "-"))
         return LF_WALK_CONTINUE;
@@ -765,7 +744,6 @@ void lf302_ts_run(lf_check_ctx *ctx) {
     if (any)
         visit_reads(&w);
     if (broken) {
-        record_walk rw = {&w};
-        lf_tree_walk(m->root, visit_recorded, &rw);
+        lf_tree_walk(m->root, visit_recorded, &w);
     }
 }

@@ -139,6 +139,13 @@ TSNode lf_tssem_unwrap(TSNode n);
  * bindings (not destructuring) up to a few hops; the expression itself
  * otherwise. */
 TSNode lf_tssem_resolve_value(lf_tssem *m, TSNode expr);
+/* A bounded pre-order search of e and what its names hold (identifiers
+ * followed through lf_tssem_resolve_value; parentheses and awaits unwrapped):
+ * the first non-null answer of `hit` on a node, or null. Functions' bodies
+ * are not entered when skip_functions. At most `budget` nodes are looked at,
+ * 32 pending. */
+typedef TSNode (*lf_tssem_hit_fn)(lf_tssem *m, TSNode n);
+TSNode lf_tssem_search_values(lf_tssem *m, TSNode e, size_t budget, int skip_functions, lf_tssem_hit_fn hit);
 
 /* A string literal's content (no quotes; plain templates too), malloc'd; NULL otherwise. */
 char *lf_tssem_string(const lf_source *src, TSNode n);

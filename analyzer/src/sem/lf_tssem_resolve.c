@@ -614,3 +614,27 @@ int lf_tssem_is_package_lockfile(const char *key) {
             return 1;
     return 0;
 }
+
+TSNode lf_tssem_search_values(lf_tssem *m, TSNode e, size_t budget, int skip_functions, lf_tssem_hit_fn hit) {
+    TSNode stack[32];
+    size_t n = 0, seen = 0;
+    stack[n++] = e;
+    while (n && seen++ < budget) {
+        TSNode x = lf_tssem_unwrap(stack[--n]);
+        if (ts_node_is_null(x) ||
+            (skip_functions && (lf_tree_is(x, "arrow_function") || lf_tree_is(x, "function_expression"))))
+            continue;
+        TSNode found = hit(m, x);
+        if (!ts_node_is_null(found))
+            return found;
+        if (lf_tree_is(x, "identifier")) {
+            TSNode v = lf_tssem_resolve_value(m, x);
+            if (!ts_node_eq(v, x) && n < 32)
+                stack[n++] = v;
+            continue;
+        }
+        for (uint32_t i = 0; i < ts_node_named_child_count(x) && n < 32; i++)
+            stack[n++] = ts_node_named_child(x, i);
+    }
+    return (TSNode){0};
+}
