@@ -38,7 +38,7 @@ __all__ = [
     "reclaim_if_stale", "open_exclusive", "open_exclusive_file", "unlink_owned", "stat_judged", "lstat_judged",
     "getmtime_judged", "getctime_judged", "exists_judged", "open_judged", "read_text_judged", "read_bytes_judged",
     "unlink_judged", "flock_verified", "lockf_verified", "unlink_if_free",
-    "process_alive",
+    "process_alive", "holder_alive",
     "process_start_time", "owner_read", "strerror",
 ]
 
@@ -1255,6 +1255,115 @@ def process_start_time(pid):
         status = _lib.lockrt_process_start_time(pid, ctypes.byref(out))
         return out.value if status == OK else None
     return _start_time_py(pid)
+
+
+# holder_alive (lockfix's LF302 fix for Python, an unsafe fix; lockrt.cjs's
+# holderAliveSync is the same judgement): is the process whose pid the
+# module's own lock file records still the one that wrote it? The module
+# judged its lock stale by age alone, so a holder paused or working past the
+# limit lost it to a breaker; the fix adds "and its holder is not alive" to
+# that judgement. A home-made record says nothing about pid reuse, so the
+# writer is told apart by time: a live process that started before the lock
+# was last written had that pid when it was written (pids of live processes
+# are unique), so it is the writer; one that started after is another process
+# under a reused pid. Linux only (the start time is /proc's, the boot time
+# /proc/stat's btime, rounded down: a start computed early never makes a later
+# process look like the writer). Anything this cannot tell (another platform,
+# no pid in the record, a record naming another host, /proc unreadable)
+# answers False, and the module judges by age, as before.
+
+_HOLDER_PID_MAX = 4194304  # Linux's PID_MAX_LIMIT
+_CLOCK_TICKS = 100  # USER_HZ: /proc's starttime unit on every Linux ABI
+_HOLDER_RECORD_MAX = 4096
+_boot_seconds = []
+
+
+def _boot_time():
+    if not _boot_seconds:
+        found = None
+        try:
+            with open("/proc/stat", "rb") as fh:
+                for line in fh:
+                    if line.startswith(b"btime "):
+                        found = int(line.split()[1])
+                        break
+        except (OSError, ValueError, IndexError):
+            pass
+        _boot_seconds.append(found)
+    return _boot_seconds[0]
+
+
+def _recorded_holder(raw):
+    """(pid, host or None) a home-made lock record names: a JSON object's "pid"
+    (and "hostname" or "host"), else the text's leading decimal number
+    ("1234", "1234\\n", "1234|1700000000.5|cmd"); None when it names none."""
+    import re
+    text = raw.decode("utf-8", "replace").strip()
+    host = None
+    if text.startswith("{"):
+        import json
+        try:
+            obj = json.loads(text)
+        except ValueError:
+            return None
+        if not isinstance(obj, dict):
+            return None
+        pid = obj.get("pid")
+        if isinstance(pid, str) and re.fullmatch(r"[0-9]+", pid):
+            pid = int(pid)
+        for key in ("hostname", "host"):
+            if isinstance(obj.get(key), str):
+                host = obj[key]
+                break
+    else:
+        match = re.match(r"([0-9]{1,7})(?![0-9.eE])", text)
+        if match is None:
+            return None
+        pid = int(match.group(1))
+    if type(pid) is not int or not 2 <= pid <= _HOLDER_PID_MAX:
+        return None
+    return pid, host
+
+
+def holder_alive(path):
+    """True when the lock file at ``path`` records (its "pid", or its leading
+    number) a live process on this host that started before the file was last
+    written: its holder. False when it does not, and whenever that cannot be
+    told (not Linux, no readable record, a symlink or non-file at ``path``)."""
+    if not _LINUX:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, TypeError, ValueError):
+        return False
+    try:
+        import stat as _stat
+        st = os.fstat(fd)
+        if not _stat.S_ISREG(st.st_mode) or st.st_size > _HOLDER_RECORD_MAX:
+            return False
+        raw = os.read(fd, _HOLDER_RECORD_MAX)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    holder = _recorded_holder(raw)
+    if holder is None:
+        return False
+    pid, host = holder
+    if host is not None and host != _hostname():
+        return False
+    try:
+        os.kill(pid, 0)
+    except PermissionError:
+        pass  # EPERM: it exists, another user's
+    except OSError:
+        return False
+    stat = _proc_stat(pid)
+    boot = _boot_time()
+    if not isinstance(stat, tuple) or stat[0] in ("Z", "X") or boot is None:
+        return False
+    started = boot + stat[1] / _CLOCK_TICKS
+    return started <= st.st_mtime
 
 
 # --------------------------------------------------------------------------------------

@@ -50,16 +50,20 @@ CASES = sorted(f[: -len(".in")] for f in os.listdir(CASES_DIR) if f.endswith(".p
 EXISTENCE = ("no stat or read of the lock comes before the removal in its function or in a helper it calls first "
              "(the lock is judged by existence alone, or not at all): there is no judged object to bind the removal "
              "to")
+LF302_UNSAFE = ("LF302 not fixed: an unsafe fix is left out: it is applied only with --unsafe-fixes (`lockfix "
+                "explain LF302`, Fix safety)")
 # What each case keeps after the fix: "line:col: rule reason" of every finding left.
 LEFT = {
-    "release.py": ["15:20: LF302 not fixed: no safe fix for this rule"],
-    "claim_record.py": ["20:12: LF302 not fixed: no safe fix for this rule"],
-    "release_forms.py": ["20:16: LF302 not fixed: no safe fix for this rule",
+    "release.py": ["15:20: " + LF302_UNSAFE],
+    "claim_record.py": ["20:12: LF302 not fixed: the lock records no pid of its holder (the module writes none "
+                        "into it): there is nothing to judge the holder by but the age"],
+    "release_forms.py": ["20:16: " + LF302_UNSAFE,
                          "33:17: LF301 not fixed: " + EXISTENCE],
-    "takeover.py": ["19:20: LF302 not fixed: no safe fix for this rule"],
+    "takeover.py": ["19:20: " + LF302_UNSAFE],
     "takeover_helper.py": ["18:9: LF303 not fixed: pid reuse needs the owner's start time, recorded by whoever "
                            "writes the pid (lockrt's owner record does: lockrt.process_alive)"],
-    "decline_lock_dir.py": ["14:16: LF302 not fixed: no safe fix for this rule",
+    "decline_lock_dir.py": ["14:16: LF302 not fixed: the lock is a directory: the pid its holder records is in a "
+                            "file the fix does not know",
                             "15:17: LF301 not fixed: the lock is a directory (removed with rmdir or rmtree): the "
                             "drop-ins bind files only",
                             "20:5: LF301 not fixed: the lock is created at line 11 by a directory or link create "

@@ -314,77 +314,6 @@ static char *reopenable(lf_pylock *l, TSNode open, unsigned line, TSNode *path, 
     return NULL;
 }
 
-/* Is the method scope's first parameter spelled `self_name`? */
-static int first_param_is(lf_pysem *m, int32_t scope, const char *self_name) {
-    if (scope < 0 || m->scopes[scope].kind != LF_PYSCOPE_FUNCTION)
-        return 0;
-    TSNode params = lf_tree_field(m->scopes[scope].node, "parameters");
-    TSNode first = ts_node_named_child_count(params) ? ts_node_named_child(params, 0) : (TSNode){0};
-    if (lf_tree_is(first, "typed_parameter"))
-        first = ts_node_named_child(first, 0);
-    return lf_tree_is(first, "identifier") && lf_tree_text_eq(m->src, first, self_name);
-}
-
-/* Does one name or field, read at `from`, name the same object when written
- * again at `at`: a name bound the same at both (no assignment in between),
- * or `self.x` in two methods of one class that assigns x once (`once`; in
- * __init__, say)? */
-static int leaf_nameable_at(lf_pylock *l, TSNode expr, TSNode from, TSNode at, int once) {
-    lf_pysem *m = l->m;
-    if (lf_tree_is(expr, "identifier")) {
-        const char *name = lf_pysem_intern(m, m->src->text + ts_node_start_byte(expr),
-                                           ts_node_end_byte(expr) - ts_node_start_byte(expr));
-        const lf_pybinding *a = lf_pysem_binding_at(m, lf_pysem_scope_of(m, from), name, ts_node_start_byte(from));
-        const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, at), name, ts_node_start_byte(at));
-        return a && a == b;
-    }
-    size_t writes = 0;
-    int32_t cls = lf_pylock_self_field(l, expr, &writes);
-    if (cls < 0 || (once && writes != 1))
-        return 0;
-    int32_t s_from = lf_pysem_scope_of(m, from), s_at = lf_pysem_scope_of(m, at);
-    if (s_from < 0 || s_at < 0 || m->scopes[s_from].cls < 0 || m->scopes[s_from].cls != m->scopes[s_at].cls)
-        return 0;
-    TSNode self = lf_tree_unparen(lf_tree_field(expr, "object"));
-    char *self_name = lf_tree_text(m->src, self);
-    int ok = first_param_is(m, s_at, self_name);
-    free(self_name);
-    return ok;
-}
-
-/* Does `expr` name the same value at `at` as at `from`: names and fields as
- * leaf_nameable_at, string literals, and pure functions of them (str(P),
- * os.fspath(P), os.path.join(D, "x.lock"), D / "x.lock", D + ".lock")? */
-static int nameable_at(lf_pylock *l, TSNode expr, TSNode from, TSNode at, int once) {
-    lf_pysem *m = l->m;
-    static const char *const pure[] = {"str", "os.fspath", "os.path.join", "os.path.abspath", "pathlib.Path", NULL};
-    LF_VEC(TSNode) todo = {0};
-    LF_VEC_PUSH(&todo, expr);
-    int ok = 1;
-    for (size_t budget = 64; ok && todo.len; budget--) {
-        TSNode n = lf_tree_unparen(todo.items[--todo.len]);
-        if (!budget) {
-            ok = 0;
-        } else if (lf_tree_is(n, "call")) {
-            ok = lf_pylock_callee_any(m, n, pure) && lf_pylock_plain_args(n);
-            TSNode args = lf_tree_field(n, "arguments");
-            for (uint32_t i = 0; ok && i < ts_node_named_child_count(args); i++)
-                if (!lf_tree_is(ts_node_named_child(args, i), "comment"))
-                    LF_VEC_PUSH(&todo, ts_node_named_child(args, i));
-        } else if (lf_tree_is(n, "binary_operator")) {
-            LF_VEC_PUSH(&todo, lf_tree_field(n, "left"));
-            LF_VEC_PUSH(&todo, lf_tree_field(n, "right"));
-        } else if (lf_tree_is(n, "string")) {
-            for (uint32_t i = 0; ok && i < ts_node_named_child_count(n); i++)
-                ok = !lf_tree_is(ts_node_named_child(n, i), "interpolation"); /* an f-string reads names */
-        } else {
-            ok = leaf_nameable_at(l, n, from, at, once);
-        }
-    }
-    LF_VEC_FREE(&todo);
-    return ok;
-}
-
 /* Is every handle this lock call can be given opened by `open` from `path`?
  * The open is in the lock call's own function, or the handle is a field of
  * self whose every value is None or an open of the same path. A handle a
@@ -501,7 +430,7 @@ static char *flock_edits(lf_pylock *l, lf301_py_site *s, int32_t key) {
             why = one_open(l, a.handle, open, path, truncate, call);
         if (why)
             break;
-        if (!nameable_at(l, path, open, call, 1)) {
+        if (!lf_pylock_nameable_at(l, path, open, call, 1)) {
             char *p_text = lf_py_short(m->src, path);
             why = lf_xasprintf("the lock file's path at line %u (`%s`) is neither a name bound the same at the lock "
                                "call on line %u nor a field of self assigned once: the acquisition could not name "
@@ -545,7 +474,7 @@ static char *flock_edits(lf_pylock *l, lf301_py_site *s, int32_t key) {
         const char *handle = NULL;
         TSNode hn = {0};
         for (size_t j = 0; j < acq.len && !handle; j++)
-            if (acq.items[j].file_object && nameable_at(l, acq.items[j].handle, acq.items[j].call, e->node, 0)) {
+            if (acq.items[j].file_object && lf_pylock_nameable_at(l, acq.items[j].handle, acq.items[j].call, e->node, 0)) {
                 hn = acq.items[j].handle;
                 handle = "";
             }
@@ -559,19 +488,6 @@ static char *flock_edits(lf_pylock *l, lf301_py_site *s, int32_t key) {
     return why;
 }
 
-/* Would `lockrt.x` at the call name the module-level import of the binding
- * (there, or the one the fix adds)? */
-static int lockrt_free_at(lf_pysem *m, TSNode call) {
-    const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, call), "lockrt", ts_node_start_byte(call));
-    if (!b) {
-        size_t n;
-        lf_pysem_bindings_of(m, 0, "lockrt", &n);
-        return n == 0; /* a module-level `lockrt` bound later would shadow the import the fix adds */
-    }
-    return b->kind == LF_PYBIND_IMPORT && b->scope == 0 && b->qualname && strlen(b->qualname) >= 6 &&
-           !strcmp(b->qualname + strlen(b->qualname) - 6, "lockrt");
-}
-
 lf301_py_site *lf301_py_site_make(lf_pylock *l, const lf_pylock_event *ev, int release) {
     lf301_py_site *s = lf_xcalloc(1, sizeof *s);
     const lf_pylock_key *k = &l->keys[ev->key];
@@ -579,7 +495,7 @@ lf301_py_site *lf301_py_site_make(lf_pylock *l, const lf_pylock_event *ev, int r
         s->flocked = 1;
         char *why = flock_edits(l, s, ev->key);
         for (size_t i = 0; i < s->n_edits && !why; i++)
-            if (!lockrt_free_at(l->m, s->edits[i].call))
+            if (!lf_pylock_lockrt_free_at(l->m, s->edits[i].call))
                 why = lf_xasprintf("the name `lockrt` is bound to something other than the vendored binding at "
                                    "line %u",
                                    lf_py_line(l->m->src, s->edits[i].call));
@@ -605,7 +521,7 @@ lf301_py_site *lf301_py_site_make(lf_pylock *l, const lf_pylock_event *ev, int r
         why = takeover_edits(l, s, ev);
     }
     for (size_t i = 0; i < s->n_edits && !why; i++)
-        if (!lockrt_free_at(l->m, s->edits[i].call))
+        if (!lf_pylock_lockrt_free_at(l->m, s->edits[i].call))
             why = lf_xasprintf("the name `lockrt` is bound to something other than the vendored binding at line %u",
                                lf_py_line(l->m->src, s->edits[i].call));
     return why ? declined(s, why) : s;

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf302_py_site.h"
 #include "lf_check.h"
 #include "lf_pylock.h"
 #include "lf_pyshort.h"
@@ -164,6 +165,300 @@ typedef struct walk {
     lf_pylock *l;
 } walk;
 
+/* ---- the fix's site ---- */
+
+void lf302_py_site_free(void *site) {
+    lf302_py_site *s = site;
+    if (!s)
+        return;
+    free(s->decline);
+    free(s);
+}
+
+static lf302_py_site *site_declined(char *why) {
+    lf302_py_site *s = lf_xcalloc(1, sizeof *s);
+    s->decline = why;
+    return s;
+}
+
+static int reads_lock(const operand_facts *f) { return f->mtimes || !ts_node_is_null(f->record_path); }
+
+static operand_facts facts_of(lf_pylock *l, TSNode n) {
+    operand_facts f;
+    memset(&f, 0, sizeof f);
+    scan_operand(l, n, &f);
+    return f;
+}
+
+/* Is the call lockrt's holder_alive (a fixed module's)? */
+static int holder_alive_call(lf_pysem *m, TSNode n) {
+    n = lf_tree_unparen(n);
+    return lf_tree_is(n, "call") && lf_pylock_lockrt_call(m, n, "holder_alive");
+}
+
+/* The age test already asks about the holder (a fixed module): `(C and not
+ * lockrt.holder_alive(P))` or `(C or lockrt.holder_alive(P))`. */
+static int holder_guarded(lf_pysem *m, TSNode cmp) {
+    TSNode cur = cmp, p = ts_node_parent(cmp);
+    while (lf_tree_is(p, "parenthesized_expression")) {
+        cur = p;
+        p = ts_node_parent(p);
+    }
+    if (!lf_tree_is(p, "boolean_operator"))
+        return 0;
+    TSNode other = ts_node_eq(lf_tree_field(p, "left"), cur) ? lf_tree_field(p, "right") : lf_tree_field(p, "left");
+    other = lf_tree_unparen(other);
+    TSNode op = lf_tree_field(p, "operator");
+    if (lf_tree_text_eq(m->src, op, "or"))
+        return holder_alive_call(m, other);
+    return lf_tree_text_eq(m->src, op, "and") && lf_tree_is(other, "not_operator") &&
+           holder_alive_call(m, lf_tree_field(other, "argument"));
+}
+
+/* How a value that reads the lock's time grows with that time: */
+enum {
+    FORM_NONE,    /* reads nothing of the lock (`age = 0.0` in a handler): no side to take */
+    FORM_TIME,    /* the time itself, or the time plus or minus a constant: grows with it */
+    FORM_AGE,     /* `clock - time`: shrinks as the time grows, grows as the lock ages */
+    FORM_UNKNOWN, /* anything else (a negation, a product with a name, two forms): not oriented */
+};
+
+static int is_number(TSNode n) { return lf_tree_is(n, "integer") || lf_tree_is(n, "float"); }
+
+/* Does the subtree (names not followed) negate anything: unary minus, or a
+ * subtraction whose right side reads the lock? */
+static int negates(lf_pylock *l, TSNode n) {
+    LF_VEC(TSNode) todo = {0};
+    LF_VEC_PUSH(&todo, n);
+    int found = 0;
+    for (size_t budget = 256; !found && todo.len; budget--) {
+        TSNode c = todo.items[--todo.len];
+        if (!budget || (lf_tree_is(c, "unary_operator") && lf_tree_text_eq(l->m->src, lf_tree_field(c, "operator"), "-")))
+            found = 1;
+        else if (lf_tree_is(c, "binary_operator") && lf_tree_text_eq(l->m->src, lf_tree_field(c, "operator"), "-")) {
+            operand_facts r = facts_of(l, lf_tree_field(c, "right"));
+            found = reads_lock(&r);
+        }
+        for (uint32_t i = 0; !found && i < ts_node_named_child_count(c); i++)
+            LF_VEC_PUSH(&todo, ts_node_named_child(c, i));
+    }
+    LF_VEC_FREE(&todo);
+    return found;
+}
+
+/* What a path from the compared operand down to one value does to that
+ * value's form: each entry maps the value's form to the operand's. */
+typedef struct form_map {
+    unsigned char of[4];
+} form_map;
+
+static const form_map k_same = {{FORM_NONE, FORM_TIME, FORM_AGE, FORM_UNKNOWN}};
+static const form_map k_aged = {{FORM_NONE, FORM_AGE, FORM_UNKNOWN, FORM_UNKNOWN}};  /* `clock - value` */
+static const form_map k_timed = {{FORM_NONE, FORM_TIME, FORM_UNKNOWN, FORM_UNKNOWN}}; /* `value + c` */
+
+static form_map form_then(form_map outer, form_map inner) {
+    form_map m;
+    for (int i = 0; i < 4; i++)
+        m.of[i] = outer.of[inner.of[i]];
+    return m;
+}
+
+typedef struct form_item {
+    TSNode n;
+    form_map map;
+} form_item;
+
+/* The form of operand `v`: every value it may hold (names followed to each
+ * of their values, as scan_operand follows them) is taken down to the lock's
+ * time, and the forms met agree, or the operand is not oriented. A value
+ * that reads nothing of the lock (`age = 0.0` in a handler) takes no side. */
+static int form_of(lf_pylock *l, TSNode v) {
+    lf_pysem *m = l->m;
+    const lf_source *src = m->src;
+    LF_VEC(form_item) todo = {0};
+    LF_VEC_PUSH(&todo, ((form_item){v, k_same}));
+    int form = FORM_NONE;
+    for (size_t budget = 64; todo.len && form != FORM_UNKNOWN; budget--) {
+        form_item it = todo.items[--todo.len];
+        TSNode n = lf_tree_unparen(it.n);
+        int leaf = FORM_UNKNOWN;
+        operand_facts f = facts_of(l, n);
+        if (!budget) {
+            leaf = FORM_UNKNOWN;
+        } else if (!reads_lock(&f)) {
+            leaf = FORM_NONE;
+        } else if (!ts_node_is_null(mtime_of(m, n))) {
+            leaf = FORM_TIME;
+        } else if (lf_tree_is(n, "identifier")) {
+            TSNode val = lf_pysem_resolve_value(m, n);
+            if (ts_node_eq(val, n)) {
+                leaf = FORM_TIME; /* a parameter: the record its callers read and pass */
+            } else {
+                node_vec vals = {0};
+                LF_VEC_PUSH(&vals, val);
+                push_earlier_values(m, n, lf_tree_unparen(val), &vals);
+                for (size_t i = 0; i < vals.len; i++)
+                    LF_VEC_PUSH(&todo, ((form_item){vals.items[i], it.map}));
+                LF_VEC_FREE(&vals);
+                continue;
+            }
+        } else if (lf_tree_is(n, "binary_operator")) {
+            TSNode left = lf_tree_field(n, "left"), right = lf_tree_field(n, "right");
+            operand_facts fl = facts_of(l, left), fr = facts_of(l, right);
+            TSNode op = lf_tree_field(n, "operator");
+            int minus = lf_tree_text_eq(src, op, "-"), plus = lf_tree_text_eq(src, op, "+");
+            TSNode next = {0};
+            form_map how = k_same;
+            if (minus && fl.clock && !reads_lock(&fl) && !fr.clock) {
+                next = right, how = k_aged;
+            } else if ((minus || plus) && !fr.clock && !reads_lock(&fr) && !fl.clock) {
+                next = left, how = k_timed;
+            } else if (plus && !fl.clock && !reads_lock(&fl) && !fr.clock) {
+                next = right, how = k_timed;
+            } else if ((lf_tree_text_eq(src, op, "/") || lf_tree_text_eq(src, op, "//") ||
+                        lf_tree_text_eq(src, op, "*")) &&
+                       is_number(lf_tree_unparen(right))) {
+                next = left; /* an age in other units: `(now - mtime) / 60` */
+            }
+            if (!ts_node_is_null(next)) {
+                LF_VEC_PUSH(&todo, ((form_item){next, form_then(it.map, how)}));
+                continue;
+            }
+        } else if (lf_tree_is(n, "call") && lf_tree_is(lf_tree_field(n, "function"), "attribute") &&
+                   lf_tree_text_eq(src, lf_tree_field(lf_tree_field(n, "function"), "attribute"), "total_seconds") &&
+                   ts_node_named_child_count(lf_tree_field(n, "arguments")) == 0) {
+            /* `(now - locked_at).total_seconds()` */
+            LF_VEC_PUSH(&todo, ((form_item){lf_tree_field(lf_tree_field(n, "function"), "object"), it.map}));
+            continue;
+        } else {
+            /* a time read from the record as it is (`float(parts[1])`,
+             * `data.get("ts", 0)`, `datetime.fromisoformat(rec["at"])`) */
+            leaf = f.clock || negates(l, n) ? FORM_UNKNOWN : FORM_TIME;
+        }
+        int got = it.map.of[leaf];
+        if (got != FORM_NONE)
+            form = form == FORM_NONE || form == got ? got : FORM_UNKNOWN;
+    }
+    LF_VEC_FREE(&todo);
+    return form;
+}
+
+/* Is the lock at `path` a directory the module makes (`os.mkdir(P)`,
+ * `P.mkdir()`)? */
+static int made_as_directory(lf_pylock *l, TSNode path) {
+    static const char *const mkdirs[] = {"os.mkdir", "os.makedirs", NULL};
+    lf_pysem *m = l->m;
+    lf_pkey want = lf_pylock_key_of(l, path);
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode call = m->calls[i].node, target = {0};
+        TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+        if (lf_pylock_callee_any(m, call, mkdirs))
+            target = lf_pylock_arg(m, call, 0, "path");
+        else if (lf_tree_is(fn, "attribute") && lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), "mkdir"))
+            target = lf_tree_field(fn, "object");
+        if (!ts_node_is_null(target)) {
+            lf_pkey got = lf_pylock_key_of(l, target);
+            if (lf_pylock_key_same(l, &want, &got))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Does the pid expression read the record's "pid" field or its first field
+ * (`data.get("pid")`, `rec["pid"]`, `int(parts[0])`, `int(content)`), the
+ * places holder_alive reads it from? Names are followed to their values. */
+static int reads_pid_field(lf_pysem *m, TSNode n) {
+    LF_VEC(TSNode) todo = {0};
+    LF_VEC_PUSH(&todo, n);
+    int found = 0;
+    for (size_t budget = 128; !found && todo.len && budget; budget--) {
+        TSNode c = lf_tree_unparen(todo.items[--todo.len]);
+        if (lf_tree_is(c, "string")) {
+            char *t = lf_tree_text(m->src, c);
+            found = !strcmp(t, "\"pid\"") || !strcmp(t, "'pid'");
+            free(t);
+        } else if (lf_tree_is(c, "subscript")) {
+            TSNode i = lf_tree_unparen(lf_tree_field(c, "subscript"));
+            found = lf_tree_is(i, "integer") && lf_tree_text_eq(m->src, i, "0");
+        } else if (lf_tree_is(c, "identifier")) {
+            TSNode v = lf_pysem_resolve_value(m, c);
+            if (!ts_node_eq(v, c))
+                LF_VEC_PUSH(&todo, v);
+        }
+        for (uint32_t i = 0; i < ts_node_named_child_count(c) && !lf_tree_is(c, "identifier"); i++)
+            LF_VEC_PUSH(&todo, ts_node_named_child(c, i));
+    }
+    LF_VEC_FREE(&todo);
+    return found;
+}
+
+/* Does the function of `cmp` probe, as the lock's holder, the pid it reads
+ * from the lock's record (`pid = int(data.get("pid", 0)); alive =
+ * _pid_alive(pid)` with `data` read from the lock)? The module's own notion
+ * of its holder, though the record is written elsewhere. */
+static int probes_recorded_pid(walk *w, TSNode cmp, TSNode path) {
+    lf_pylock *l = w->l;
+    int32_t scope = lf_pysem_scope_of(w->m, cmp);
+    lf_pkey want = lf_pylock_key_of(l, path);
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_pylock_event *e = &l->events[i];
+        if (e->kind != LF_PYEV_PROBE || e->scope != scope || !lf_tree_is(e->node, "call"))
+            continue;
+        TSNode pid = lf_pylock_arg(w->m, e->node, 0, NULL);
+        if (ts_node_is_null(pid))
+            continue;
+        operand_facts f = facts_of(l, pid);
+        if (ts_node_is_null(f.record_path))
+            continue;
+        lf_pkey got = lf_pylock_key_of(l, f.record_path);
+        if (lf_pylock_key_same(l, &want, &got) && reads_pid_field(w->m, pid))
+            return 1;
+    }
+    return 0;
+}
+
+/* The fix's site for comparison `cmp`, which ages the lock at `path`. */
+static lf302_py_site *holder_site(walk *w, TSNode cmp, TSNode path) {
+    lf_pylock *l = w->l;
+    lf_pysem *m = w->m;
+    const lf_source *src = m->src;
+    if (made_as_directory(l, path))
+        return site_declined(lf_xstrdup("the lock is a directory: the pid its holder records is in a file the fix "
+                                        "does not know"));
+    if (!(lf_pylock_flags_of(l, path) & LF_LOCK_PID) && !probes_recorded_pid(w, cmp, path))
+        return site_declined(lf_xstrdup("the lock records no pid of its holder (the module writes none into it): "
+                                        "there is nothing to judge the holder by but the age"));
+    if (lf_tree_child_count(cmp) != 2 || ts_node_child_count(cmp) != 3)
+        return site_declined(lf_xstrdup("the comparison is chained: the fix rewrites one comparison of the age"));
+    TSNode left = lf_tree_child(cmp, 0), op = ts_node_child(cmp, 1), right = lf_tree_child(cmp, 1);
+    int greater = lf_tree_text_eq(src, op, ">") || lf_tree_text_eq(src, op, ">=");
+    int less = lf_tree_text_eq(src, op, "<") || lf_tree_text_eq(src, op, "<=");
+    operand_facts fl = facts_of(l, left), fr = facts_of(l, right);
+    int read_left = reads_lock(&fl);
+    operand_facts *other = read_left ? &fr : &fl;
+    int form = form_of(l, read_left ? left : right);
+    if ((!greater && !less) || reads_lock(other) || form == FORM_UNKNOWN || form == FORM_NONE ||
+        (form == FORM_AGE && other->clock))
+        return site_declined(lf_xstrdup("the age is not tested in a form the fix can orient (one `<`, `<=`, `>` or "
+                                        "`>=` of the time, or of `clock - time`, against a limit)"));
+    if (!lf_pylock_nameable_at(l, path, path, cmp, 0)) {
+        char *p = lf_py_short(src, path);
+        char *why = lf_xasprintf("the lock path `%s` is not a name bound the same where the age is tested (or a "
+                                 "literal): the test cannot name the lock again",
+                                 p);
+        free(p);
+        return site_declined(why);
+    }
+    /* the read side is larger when `greater` and it is on the left */
+    int read_larger = read_left ? greater : !greater;
+    lf302_py_site *s = lf_xcalloc(1, sizeof *s);
+    s->cmp = cmp;
+    s->path = lf_tree_unparen(path);
+    s->stale_when_true = form == FORM_AGE ? read_larger : !read_larger;
+    return s;
+}
+
 /* A lock judged stale by the time its acquirer wrote into it. Reported when
  * the module breaks or takes over that lock (removes it, or writes it again)
  * and no second function writes a time into it: the holder never refreshes
@@ -180,7 +475,7 @@ static lf_walk_action recorded_age(walk *w, TSNode cmp_node, TSNode path) {
                              "refreshes: a holder that runs long or is merely paused (stopped, descheduled, stalled "
                              "on I/O) loses a lock it still holds, and two holders run at once (every platform)",
                              cmp, p);
-    lf_ctx_emit(w->ctx, cmp_node, msg, SIZE_MAX);
+    lf_ctx_emit_site(w->ctx, cmp_node, msg, holder_site(w, cmp_node, path), lf302_py_site_free);
     lf_ctx_witness(w->ctx, lf_wit_stale_age_py(w->l, cmp_node, path));
     free(msg);
     free(cmp);
@@ -210,6 +505,8 @@ static lf_walk_action visit(TSNode n, void *ud) {
     walk *w = ud;
     if (!lf_tree_is(n, "comparison_operator"))
         return LF_WALK_CONTINUE;
+    if (holder_guarded(w->m, n))
+        return LF_WALK_SKIP; /* a fixed module: the age test asks about the holder too */
     operand_facts all;
     memset(&all, 0, sizeof all);
     int with_mtime = 0, without_mtime = 0;
@@ -257,7 +554,7 @@ static lf_walk_action visit(TSNode n, void *ud) {
                              "descheduled, stalled on I/O) loses a lock it still holds, and two holders run at once "
                              "(every platform)",
                              cmp, path);
-    lf_ctx_emit(w->ctx, n, msg, SIZE_MAX);
+    lf_ctx_emit_site(w->ctx, n, msg, holder_site(w, n, all.mtime_path), lf302_py_site_free);
     lf_ctx_witness(w->ctx, lf_wit_stale_age_py(w->l, n, all.mtime_path));
     free(msg);
     free(cmp);

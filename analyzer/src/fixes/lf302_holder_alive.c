@@ -1,4 +1,4 @@
-/* LF302 fix for TS/JS, an UNSAFE fix: the check (checks/lf302_ts.c) hands
+/* LF302 fix, an UNSAFE fix, TS/JS and Python. TS/JS: the check (checks/lf302_ts.c) hands
  * over an age test of a lock file that records its holder's pid
  * (checks/lf302_ts_site.h). The test gains "and its holder is gone":
  *
@@ -12,13 +12,23 @@
  * last written (Linux; elsewhere, and whenever it cannot tell, false: the age
  * decides, as before). Unsafe in ruff's sense: a holder that is alive is
  * never broken any more, so a hung one keeps the lock until it exits, where
- * the age used to free it. */
+ * the age used to free it.
+ *
+ * Python: the check (checks/lf302_mtime_staleness.c) hands over an age test
+ * of the same kind (checks/lf302_py_site.h), which gains
+ * `and not lockrt.holder_alive(LOCK)` (or `or lockrt.holder_alive(LOCK)`),
+ * from the vendored binding (runtime/python/lockrt.py), imported as LF301's
+ * fix imports it. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../checks/lf301_ts_site.h"
+#include "../checks/lf302_py_site.h"
 #include "../checks/lf302_ts_site.h"
+#include "../checks/lf_pyshort.h"
 #include "lf_check.h"
+#include "lf_pylock.h"
+#include "lf_pysem.h"
 #include "lf_sem.h"
 #include "lf_tree.h"
 #include "lf_tsimport.h"
@@ -74,7 +84,49 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t 
     return fix;
 }
 
+static void generate_py(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
+    lf_pysem *m = lf_filesem_python(ctx->sem);
+    const lf_source *src = ctx->src;
+    lf_vendor_plan plan;
+    lf_vendor_plan_python(src->path, ctx->runtime_dir, &plan);
+    const char *import_line = lf_vendor_python_binds_lockrt(m) ? "" : plan.import_line;
+    for (size_t i = 0; i < n; i++) {
+        const lf302_py_site *s = reqs[i].site;
+        if (lf_fix_site_declines(s, s ? s->decline : NULL, &reqs[i].no_fix_reason))
+            continue;
+        if (!lf_pylock_lockrt_free_at(m, s->cmp)) {
+            reqs[i].no_fix_reason =
+                lf_xasprintf("the name `lockrt` is bound to something other than the vendored binding at line %u",
+                             lf_py_line(src, s->cmp));
+            continue;
+        }
+        uint32_t cs = ts_node_start_byte(s->cmp), ce = ts_node_end_byte(s->cmp);
+        uint32_t ps = ts_node_start_byte(s->path), pe = ts_node_end_byte(s->path);
+        /* in parentheses of its own it needs no more; a test spread over
+         * lines stays in brackets, where its line breaks mean nothing */
+        const char *open = lf_tree_is(ts_node_parent(s->cmp), "parenthesized_expression") ? "" : "(";
+        const char *close = *open ? ")" : "";
+        char *text = lf_xasprintf("%s%.*s %s lockrt.holder_alive(%.*s)%s", open, (int)(ce - cs), src->text + cs,
+                                  s->stale_when_true ? "and not" : "or", (int)(pe - ps), src->text + ps, close);
+        lf_fix *fix = lf_xcalloc(1, sizeof *fix);
+        lf_fix_add_edit(fix, cs, ce, text);
+        free(text);
+        if (*import_line)
+            lf_fix_add_import(fix, lf_vendor_python_import_at(m), import_line);
+        lf_vendor_attach(fix, &plan);
+        fix->title = lf_xstrdup("judge the lock stale only when the holder it records is gone too (vendored "
+                                "lockrt.py: holder_alive reads the pid in the lock; a live process that started "
+                                "before the lock was last written is its holder)");
+        reqs[i].fix = fix;
+    }
+    lf_vendor_plan_free(&plan);
+}
+
 static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
+    if (ctx->src->lang == LF_LANG_PYTHON) {
+        generate_py(ctx, reqs, n);
+        return;
+    }
     for (size_t i = 0; i < n; i++)
         reqs[i].fix = generate_one(ctx, reqs, n, i, &reqs[i].no_fix_reason);
 }

@@ -236,6 +236,9 @@ TSNode lf_pylock_exclusive_create(lf_pylock *l, TSNode call, int *link);
  * imported as `import lockrt`, `from . import lockrt` or `from pkg import
  * lockrt`)? */
 int lf_pylock_lockrt_call(lf_pysem *m, TSNode call, const char *member);
+/* Would `lockrt.x` written at `call` name the module-level import of the
+ * binding (there, or the one a fix adds)? */
+int lf_pylock_lockrt_free_at(lf_pysem *m, TSNode call);
 /* Calls of os.remove & co (any alias; also a name whose bindings include such
  * an import). *target = what it removes. */
 int lf_pylock_removal_call(lf_pysem *m, TSNode call, TSNode *target);
@@ -247,5 +250,10 @@ int lf_pylock_callee_any(lf_pysem *m, TSNode call, const char *const *names);
 int lf_pylock_plain_args(TSNode call);
 /* The i-th positional argument, or keyword `kw`; null when absent. */
 TSNode lf_pylock_arg(lf_pysem *m, TSNode call, uint32_t index, const char *kw);
+/* Does `expr`, read at `from`, name the same value when written again at `at`
+ * (a fix repeats it there): names bound the same at both, `self.x` in two
+ * methods of one class (assigned once when `once`), string literals, and
+ * pure functions of them (str(P), os.path.join(D, "x.lock"), D / "x.lock")? */
+int lf_pylock_nameable_at(lf_pylock *l, TSNode expr, TSNode from, TSNode at, int once);
 
 #endif
