@@ -1180,6 +1180,296 @@ static lf_walk_action visit_derive(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
+/* ---- state helpers that name the file from their arguments ---- */
+
+/* `readState(dir, key)` / `writeState(dir, key, value)`, each spelling the
+ * file `join(dir, key)` from its own parameters: a caller that reads through
+ * one and writes back through the other with the same arguments updates one
+ * document. A helper's path is summarised as a template: the path's text with
+ * each of the helper's parameters replaced by `$<index>` (a local name bound
+ * once is followed to its value first); a helper that hands its parameters
+ * on to another (`writeJsonState(d, k, v)` -> `writeState(d, k,
+ * JSON.stringify(v))`) takes that one's template with the arguments put in. */
+
+typedef struct path_template {
+    char *text;   /* malloc'd; NULL: none */
+    int read;     /* a read helper (else a write helper) */
+} path_template;
+
+/* The index of the parameter of function fn that identifier id names, or -1. */
+static int param_index(lf_tssem *m, int32_t fn, TSNode id) {
+    uint32_t a = ts_node_start_byte(id);
+    const lf_tsbinding *b =
+        lf_tssem_binding_at(m, lf_tssem_scope_of(m, id), lf_tssem_intern(m, m->src->text + a, ts_node_end_byte(id) - a), a);
+    for (int32_t j = 0; b && j < m->scopes[fn].n_params && j < 10; j++)
+        if (lf_tssem_param(m, fn, (uint32_t)j) == b)
+            return j;
+    return -1;
+}
+
+/* The template of path expression `path` in function fn, or NULL: every
+ * identifier in it is one of fn's parameters or a module-level name (a
+ * local bound elsewhere in fn makes the path something a caller cannot
+ * name), and at least one parameter is used. */
+static char *template_of(lf_tssem *m, int32_t fn, TSNode path) {
+    TSNode x = lf_tssem_unwrap(path);
+    if (lf_tree_is(x, "identifier") && param_index(m, fn, x) < 0)
+        x = lf_tssem_unwrap(lf_tssem_resolve_value(m, x)); /* `const file = join(dir, key)` */
+    LF_VEC(TSNode) todo = {0}, ids = {0};
+    LF_VEC_PUSH(&todo, x);
+    int ok = 1;
+    for (size_t budget = 128; ok && todo.len; budget--) {
+        TSNode n = todo.items[--todo.len];
+        if (!budget) {
+            ok = 0;
+        } else if (lf_tree_is(n, "identifier")) {
+            if (param_index(m, fn, n) >= 0) {
+                LF_VEC_PUSH(&ids, n);
+            } else {
+                uint32_t a = ts_node_start_byte(n);
+                const lf_tsbinding *b = lf_tssem_binding_at(
+                    m, lf_tssem_scope_of(m, n), lf_tssem_intern(m, m->src->text + a, ts_node_end_byte(n) - a), a);
+                ok = !b || b->scope == 0;
+            }
+        } else if (lf_tree_is(n, "member_expression")) {
+            LF_VEC_PUSH(&todo, lf_tree_field(n, "object")); /* `path.join`: its property is no name */
+        } else {
+            for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+                LF_VEC_PUSH(&todo, ts_node_named_child(n, i));
+        }
+    }
+    char *out = NULL;
+    if (ok && ids.len) {
+        /* the text with each parameter replaced, in source order */
+        for (size_t i = 1; i < ids.len; i++)
+            for (size_t j = i; j > 0 && ts_node_start_byte(ids.items[j]) < ts_node_start_byte(ids.items[j - 1]); j--) {
+                TSNode t = ids.items[j];
+                ids.items[j] = ids.items[j - 1];
+                ids.items[j - 1] = t;
+            }
+        lf_strbuf sb;
+        lf_strbuf_init(&sb);
+        uint32_t at = ts_node_start_byte(x);
+        for (size_t i = 0; i < ids.len; i++) {
+            lf_strbuf_append(&sb, m->src->text + at, ts_node_start_byte(ids.items[i]) - at);
+            lf_strbuf_printf(&sb, "$%d", param_index(m, fn, ids.items[i]));
+            at = ts_node_end_byte(ids.items[i]);
+        }
+        lf_strbuf_append(&sb, m->src->text + at, ts_node_end_byte(x) - at);
+        out = lf_strbuf_detach(&sb);
+    }
+    LF_VEC_FREE(&todo);
+    LF_VEC_FREE(&ids);
+    return out;
+}
+
+/* Template `t` with each `$i` replaced by the text of args[i] (NULL when
+ * an index has no argument, or the argument is more than a name or literal). */
+static char *instantiate(lf_tssem *m, const char *t, TSNode call, int32_t fn_of_args) {
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    for (const char *c = t; *c; c++) {
+        if (*c != '$' || c[1] < '0' || c[1] > '9') {
+            lf_strbuf_append(&sb, c, 1);
+            continue;
+        }
+        TSNode a = lf_tssem_unwrap(lf_tssem_arg(call, (uint32_t)(c[1] - '0')));
+        c++;
+        if (fn_of_args >= 0 && lf_tree_is(a, "identifier") && param_index(m, fn_of_args, a) >= 0) {
+            lf_strbuf_printf(&sb, "$%d", param_index(m, fn_of_args, a)); /* handed on: still a parameter */
+        } else if (lf_tree_is(a, "identifier") || lf_tree_is(a, "string") || lf_tree_is(a, "number") ||
+                   lf_tree_is(a, "member_expression")) {
+            lf_strbuf_append(&sb, m->src->text + ts_node_start_byte(a), ts_node_end_byte(a) - ts_node_start_byte(a));
+        } else {
+            lf_strbuf_free(&sb);
+            return NULL;
+        }
+    }
+    return lf_strbuf_detach(&sb);
+}
+
+static int nested_function(TSNode n) {
+    return lf_tree_is(n, "function_declaration") || lf_tree_is(n, "function_expression") ||
+           lf_tree_is(n, "arrow_function") || lf_tree_is(n, "method_definition") || lf_tree_is(n, "function");
+}
+
+/* Does function fn return the value of `call` (in the return statement
+ * itself, or kept in a name its return statement mentions)? */
+static int returns_value_of(lf_tssem *m, int32_t fn, TSNode call) {
+    for (TSNode p = lf_ts_parent(call); !ts_node_is_null(p) && !ts_node_eq(p, m->scopes[fn].node); p = lf_ts_parent(p))
+        if (lf_tree_is(p, "return_statement"))
+            return 1;
+    const char *v = kept_in(m, call);
+    if (!v)
+        return 0;
+    derive_walk dw;
+    memset(&dw, 0, sizeof dw);
+    dw.m = m;
+    LF_VEC_PUSH(&dw.names, v);
+    LF_VEC(TSNode) todo = {0};
+    LF_VEC_PUSH(&todo, m->scopes[fn].node);
+    int found = 0;
+    for (size_t budget = 4096; !found && todo.len && budget; budget--) {
+        TSNode n = todo.items[--todo.len];
+        if (lf_tree_is(n, "return_statement") && ts_node_start_byte(n) > ts_node_end_byte(call))
+            found = mentions_tracked(&dw, n);
+        else if (ts_node_eq(n, m->scopes[fn].node) || !nested_function(n))
+            for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+                LF_VEC_PUSH(&todo, ts_node_named_child(n, i));
+    }
+    LF_VEC_FREE(&todo);
+    LF_VEC_FREE(&dw.names);
+    return found;
+}
+
+/* The path template of each module function that reads (and returns) or
+ * writes a file named from its parameters, directly or by handing them on
+ * to one that does (a few levels). */
+static path_template *helper_templates(lf_tssem *m) {
+    path_template *t = lf_xcalloc(m->n_scopes + 1, sizeof *t);
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_tscall *c = &m->calls[i];
+        int32_t fn = lf_tslock_fn_of(m, c->scope);
+        if (fn <= 0 || m->scopes[fn].cls >= 0 || t[fn].text || m->scopes[fn].n_params == 0)
+            continue;
+        const char *op = lf_tslock_fs_op(m, c->node);
+        TSNode w = written_path(m, c->node);
+        if (op && !strcmp(op, "readFile")) {
+            t[fn].text = template_of(m, fn, lf_tssem_arg(c->node, 0));
+            t[fn].read = 1;
+        } else if (!ts_node_is_null(w)) {
+            t[fn].text = template_of(m, fn, w);
+        }
+    }
+    for (int round = 0; round < 3; round++) {
+        int changed = 0;
+        for (size_t i = 0; i < m->n_calls; i++) {
+            const lf_tscall *c = &m->calls[i];
+            int32_t fn = lf_tslock_fn_of(m, c->scope), h = lf_tssem_local_callee(m, c->node);
+            if (fn <= 0 || h <= 0 || h == fn || t[fn].text || !t[h].text || m->scopes[fn].cls >= 0)
+                continue;
+            if (t[h].read && !returns_value_of(m, fn, c->node))
+                continue; /* reads through a reader, and keeps what it read to itself */
+            char *inst = instantiate(m, t[h].text, c->node, fn);
+            if (inst && strchr(inst, '$')) {
+                t[fn].text = inst;
+                t[fn].read = t[h].read;
+                changed = 1;
+            } else {
+                free(inst);
+            }
+        }
+        if (!changed)
+            break;
+    }
+    return t;
+}
+
+/* Is the call's value parsed where it is used: `parseInt(readState(d, k) ||
+ * "0", 10)`, `Number(...)`, `JSON.parse(...)`, or read by a helper that
+ * parses it itself? Then the name it is kept in holds the document's data. */
+static TSNode parsed_use(lf_tssem *m, TSNode call, int helper_parses) {
+    TSNode cur = call;
+    for (int hop = 0; hop < 6; hop++) {
+        TSNode p = lf_ts_parent(cur);
+        if (lf_tree_is(p, "await_expression") || lf_tree_is(p, "parenthesized_expression") ||
+            (lf_tree_is(p, "binary_expression") && ts_node_eq(lf_tree_field(p, "left"), cur) &&
+             (lf_tree_text_eq(m->src, lf_tree_field(p, "operator"), "||") ||
+              lf_tree_text_eq(m->src, lf_tree_field(p, "operator"), "??")))) {
+            cur = p;
+            continue;
+        }
+        if (lf_tree_is(p, "arguments")) {
+            TSNode outer = lf_ts_parent(p);
+            const char *q = lf_tree_is(outer, "call_expression") ? lf_tssem_callee(m, outer) : NULL;
+            if (q && (!strcmp(q, "parseInt") || !strcmp(q, "parseFloat") || !strcmp(q, "Number") ||
+                      !strcmp(q, "JSON.parse") || !strcmp(q, "Number.parseInt") || !strcmp(q, "Number.parseFloat")) &&
+                ts_node_eq(lf_tssem_unwrap(lf_tssem_arg(outer, 0)), lf_tssem_unwrap(cur))) {
+                cur = outer;
+                helper_parses = 1;
+                /* `parseInt(...) || 0` */
+                TSNode up = lf_ts_parent(cur);
+                if (lf_tree_is(up, "binary_expression") && ts_node_eq(lf_tree_field(up, "left"), cur))
+                    cur = up;
+                continue;
+            }
+        }
+        break;
+    }
+    return helper_parses ? cur : (TSNode){0};
+}
+
+static void param_helper_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
+    const lf_source *src = m->src;
+    path_template *t = NULL;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        int32_t r = lf_tssem_local_callee(m, m->calls[i].node);
+        if (r <= 0)
+            continue;
+        if (!t)
+            t = helper_templates(m);
+        int32_t fn = lf_tslock_fn_of(m, m->calls[i].scope);
+        if (!t[r].text || !t[r].read || fn <= 0 || fn == r)
+            continue;
+        TSNode kept = parsed_use(m, m->calls[i].node, parses_json(m, r));
+        const char *v = ts_node_is_null(kept) ? NULL : kept_in(m, kept);
+        if (!v)
+            continue;
+        char *doc = instantiate(m, t[r].text, m->calls[i].node, -1);
+        if (!doc)
+            continue;
+        derive_walk dw;
+        memset(&dw, 0, sizeof dw);
+        dw.m = m;
+        LF_VEC_PUSH(&dw.names, v);
+        dw.from = ts_node_end_byte(m->calls[i].node);
+        dw.to = ts_node_end_byte(m->scopes[fn].node);
+        lf_tree_walk(m->scopes[fn].node, visit_derive, &dw);
+        TSNode write = {0};
+        for (int32_t j = m->calls[i].next_in_fn; j >= 0 && ts_node_is_null(write); j = m->calls[j].next_in_fn) {
+            TSNode wc = m->calls[j].node;
+            int32_t w = lf_tssem_local_callee(m, wc);
+            if (w <= 0 || !t[w].text || t[w].read || !same_body(m, m->calls[i].scope, m->calls[j].scope))
+                continue;
+            char *wdoc = instantiate(m, t[w].text, wc, -1);
+            int given = 0;
+            for (uint32_t a = 0; a < lf_tssem_nargs(wc) && a < 8 && !given; a++)
+                given = mentions_tracked(&dw, lf_tssem_arg(wc, a));
+            if (wdoc && given && !strcmp(wdoc, doc))
+                write = wc;
+            free(wdoc);
+        }
+        LF_VEC_FREE(&dw.names);
+        free(doc);
+        if (ts_node_is_null(write))
+            continue;
+        TSNode key = lf_tssem_arg(m->calls[i].node, 0);
+        if (not_a_document(m, l, key))
+            continue;
+        if (!*l)
+            *l = lf_tslock_build(m);
+        if (lf_ts_lock_held(m, *l, m->calls[i].node))
+            continue;
+        TSNode call = m->calls[i].node;
+        char *rd = lf_py_short(src, call), *wr = lf_py_short(src, write);
+        char *msg = lf_xasprintf("%s reads a file the module's helpers name from these arguments, and line %u (%s) "
+                                 "writes it back from what was read, with no lock held: concurrent processes "
+                                 "overwrite each other's updates",
+                                 rd, lf_py_line(src, write), wr);
+        lf_ctx_emit_site(ctx, call, msg,
+                         lf104_site_declined("the document's path is made by the module's helpers from their "
+                                             "arguments: where its lock file belongs is for the code's owner"),
+                         lf104_site_free);
+        lf_ctx_witness(ctx, lf_wit_read_write(src, call, write, (TSNode){0}));
+        free(msg);
+        free(rd);
+        free(wr);
+    }
+    for (size_t i = 0; t && i <= m->n_scopes; i++)
+        free(t[i].text);
+    free(t);
+}
+
 /* Does another function of the module append to the file at `key`
  * (appendFile, a write or stream opened with an append flag: lf_tslock's
  * events)? Then other runs add to it while this one rewrites it: a ledger, a
@@ -1410,6 +1700,7 @@ void lf104_ts_run(lf_check_ctx *ctx) {
         accessor_rmw(ctx, m, &l, &reads);
     method_rmw(ctx, m, &l);
     named_pair_rmw(ctx, m, &l);
+    param_helper_rmw(ctx, m, &l);
     ledger_rewrite(ctx, m, &l, &reads);
     LF_VEC_FREE(&reads);
 }
