@@ -296,6 +296,21 @@ static int probe_of_lock(lf_tssem *m, const lf_tslock *l, const lf_tslock_event 
     return 0;
 }
 
+/* Does the helper the removal ev calls read its parameter's owner record
+ * before removing it (its own removal judged by content alone)? */
+static int helper_checks_owner(lf_tssem *m, const lf_tslock *l, const lf_tslock_event *ev) {
+    int32_t h = lf_tssem_local_callee(m, ev->node);
+    size_t n = 0, checked = 0;
+    for (size_t i = 0; h > 0 && i < l->n_events; i++) {
+        const lf_tslock_event *d = &l->events[i];
+        if (d->kind == LF_TSEV_REMOVE && d->fn == h && d->key == ev->helper_key) {
+            n++;
+            checked += d->judged == LF_TSJUDGED_CONTENT;
+        }
+    }
+    return n > 0 && checked == n;
+}
+
 /* Is the call one of the vendored lockrt.cjs's judged or bound removals? */
 static int bound_drop_in(lf_tssem *m, TSNode call) {
     const char *q = lf_tssem_callee(m, call);
@@ -361,6 +376,19 @@ void lf301_ts_run(lf_check_ctx *ctx) {
     for (size_t i = 0; i < l->n_events; i++)
         if (l->events[i].kind == LF_TSEV_IDENTITY)
             identity[l->events[i].fn] = 1;
+    /* an identity check through the module's helper (`if (!sameFile(seen,
+     * current)) return`, sameFile comparing .ino and .dev) binds the caller's
+     * removal as one written inline does; a few levels */
+    for (int round = 0; round < 3; round++) {
+        int changed = 0;
+        for (size_t i = 0; i < m->n_calls; i++) {
+            int32_t h = lf_tssem_local_callee(m, m->calls[i].node), fn = lf_tslock_fn_of(m, m->calls[i].scope);
+            if (h > 0 && fn >= 0 && h != fn && identity[h] && !identity[fn])
+                identity[fn] = changed = 1;
+        }
+        if (!changed)
+            break;
+    }
     for (size_t i = 0; i < l->n_events; i++) {
         const lf_tslock_event *ev = &l->events[i];
         if (ev->kind != LF_TSEV_REMOVE || ev->key < 0 || identity[ev->fn])
@@ -389,6 +417,12 @@ void lf301_ts_run(lf_check_ctx *ctx) {
                 continue;
             /* a parameter the helper judges itself is reported inside it */
             if (!own && (l->keys[ev->helper_key].flags & LF_TSLOCK_BROKEN))
+                continue;
+            /* a release through a helper that reads the owner record before
+             * it removes (`releaseIfOwned(gate, token)`), after a probe of
+             * another lock's owner: the probe judged that lock, not this one */
+            if (!own && ev->judged == LF_TSJUDGED_LIVENESS && !probe_of_lock(m, l, ev) &&
+                helper_checks_owner(m, l, ev))
                 continue;
             /* a plain release through a lock's own release helper, whose
              * removal is reported inside it, is that finding again; a call

@@ -1237,8 +1237,16 @@ static void link_locks(builder *b, lf_tssem *m, const link_vec *links) {
             if (r->kind != LF_TSEV_JUDGE || !r->content || r->key < 0)
                 continue;
             read_back = r->key == c->key;
-            for (size_t k = 0; k < links->len && !read_back; k++)
-                read_back = links->items[k].param_key == c->key && links->items[k].arg_key == r->key;
+            for (size_t k = 0; k < links->len && !read_back; k++) {
+                const link *lk = &links->items[k];
+                if (lk->param_key != c->key)
+                    continue;
+                read_back = lk->arg_key == r->key;
+                /* or a sibling helper reads back what the caller handed to
+                 * both (`tryLink(lockFile)`, then `readHolder(lockFile)`) */
+                for (size_t q = 0; q < links->len && !read_back; q++)
+                    read_back = links->items[q].param_key == r->key && links->items[q].arg_key == lk->arg_key;
+            }
         }
         if (read_back)
             flag(b, c->key, LF_TSLOCK_CREATED | LF_TSLOCK_EXCL | LF_TSLOCK_FILE, c->node);
