@@ -681,10 +681,50 @@ static void visit_reads(walk *w) {
     LF_VEC_FREE(&visit_at);
 }
 
-/* The path a readFile/readJson call reads, or null. */
+/* Which parameter of module function h names the file it reads and parses
+ * (`readFile(p)`, `readFile(path.join(p, "lock.info"))` with p its
+ * parameter, then JSON.parse in h), or -1. */
+static int record_reader_param(lf_tssem *m, int32_t h) {
+    int param = -1, parses = 0;
+    for (int32_t i = m->scopes[h].first_call; i >= 0; i = m->calls[i].next_in_fn) {
+        TSNode c = m->calls[i].node;
+        const char *q = m->calls[i].callee;
+        parses |= q && !strcmp(q, "JSON.parse");
+        const char *op = lf_tslock_fs_op(m, c);
+        if (param >= 0 || !op || (strcmp(op, "readFile") && strcmp(op, "readJson")))
+            continue;
+        TSNode p = lf_tssem_unwrap(lf_tssem_arg(c, 0));
+        if (lf_tree_is(p, "identifier"))
+            p = lf_tssem_unwrap(lf_tssem_resolve_value(m, p));
+        const char *pq = lf_tree_is(p, "call_expression") ? lf_tssem_callee(m, p) : NULL;
+        if (pq && (!strcmp(pq, "path.join") || !strcmp(pq, "path.resolve")))
+            p = lf_tssem_unwrap(lf_tssem_arg(p, 0)); /* a record file inside the lock (directory) */
+        const char *k = lf_tree_is(p, "identifier") ? lf_tssem_path_key(m, p) : NULL;
+        for (uint32_t j = 0; k && j < 8 && param < 0; j++) {
+            const lf_tsbinding *b = lf_tssem_param(m, h, j);
+            if (!b)
+                break;
+            if (lf_tssem_path_key(m, b->target) == k)
+                param = (int)j;
+        }
+        if (!strcmp(op, "readJson"))
+            parses = 1;
+    }
+    return parses ? param : -1;
+}
+
+/* The path a readFile/readJson call reads, or the lock a module function
+ * given it reads its record from (`const info = await readLockInfo(lockPath)`);
+ * null otherwise. */
 static TSNode read_file_path(lf_tssem *m, TSNode x) {
-    const char *op = lf_tree_is(x, "call_expression") ? lf_tslock_fs_op(m, x) : NULL;
-    return op && (!strcmp(op, "readFile") || !strcmp(op, "readJson")) ? lf_tssem_arg(x, 0) : (TSNode){0};
+    if (!lf_tree_is(x, "call_expression"))
+        return (TSNode){0};
+    const char *op = lf_tslock_fs_op(m, x);
+    if (op && (!strcmp(op, "readFile") || !strcmp(op, "readJson")))
+        return lf_tssem_arg(x, 0);
+    int32_t h = op ? -1 : lf_tssem_local_callee(m, x);
+    int j = h > 0 && m->scopes[h].cls < 0 ? record_reader_param(m, h) : -1;
+    return j >= 0 ? lf_tssem_arg(x, (uint32_t)j) : (TSNode){0};
 }
 
 /* The lock path a recorded time comes from: the operand of `Date.now() - X`
