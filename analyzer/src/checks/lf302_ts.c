@@ -555,6 +555,91 @@ static void judge_read(walk *w, TSNode read, TSNode stat_value);
 
 static void judge(walk *w, TSNode read) { judge_read(w, read, lf_tree_field(read, "object")); }
 
+/* `return Date.now() - statSync(p).mtimeMs` in a module function whose
+ * callers compare what it returns (`if (!(lockAge(this.path) > timeout))`):
+ * the age is judged at each comparing call, of the lock its caller passes
+ * for p. */
+static void judge_returned_age(walk *w, TSNode read, TSNode path) {
+    lf_tssem *m = w->m;
+    const lf_source *src = m->src;
+    TSNode cur = read, age = {0};
+    for (int steps = 0; steps < 8 && ts_node_is_null(age); steps++) {
+        TSNode p = lf_ts_parent(cur);
+        if (lf_tree_is(p, "arguments"))
+            p = lf_ts_parent(p);
+        if (lf_tree_is(p, "member_expression") || lf_tree_is(p, "call_expression") ||
+            lf_tree_is(p, "parenthesized_expression") || lf_tree_is(p, "await_expression")) {
+            cur = p;
+            continue;
+        }
+        if (lf_tree_is(p, "binary_expression") && lf_tree_text_eq(src, lf_tree_field(p, "operator"), "-") &&
+            ts_node_eq(lf_tree_field(p, "right"), cur) && clockish(m, lf_tree_field(p, "left")))
+            age = p;
+        break;
+    }
+    TSNode ret = ts_node_is_null(age) ? age : lf_ts_parent(age);
+    while (lf_tree_is(ret, "parenthesized_expression"))
+        ret = lf_ts_parent(ret);
+    if (!lf_tree_is(ret, "return_statement"))
+        return;
+    int32_t h = lf_tslock_fn_of(m, lf_tssem_scope_of(m, ret));
+    TSNode pv = lf_tssem_unwrap(path);
+    /* `statSync(stringifyIfPath(p))`: a one-argument conversion of the
+     * parameter another package provides (not one naming another file) */
+    if (lf_tree_is(pv, "call_expression") && lf_tssem_nargs(pv) == 1) {
+        const char *q = lf_tssem_callee(m, pv);
+        if (!q || (strncmp(q, "path.", 5) && strncmp(q, "fs.", 3)))
+            pv = lf_tssem_unwrap(lf_tssem_arg(pv, 0));
+    }
+    const char *pk = lf_tree_is(pv, "identifier") ? lf_tssem_path_key(m, pv) : NULL;
+    int j = -1;
+    for (uint32_t i = 0; pk && h > 0 && i < 8 && j < 0; i++) {
+        const lf_tsbinding *b = lf_tssem_param(m, h, i);
+        if (!b)
+            break;
+        if (lf_tssem_path_key(m, b->target) == pk)
+            j = (int)i;
+    }
+    if (j < 0)
+        return;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode c = m->calls[i].node;
+        if (lf_tssem_local_callee(m, c) != h)
+            continue;
+        TSNode arg = lf_tssem_arg(c, (uint32_t)j);
+        int32_t k = ts_node_is_null(arg) ? -1 : lf_tslock_key_index(w->l, arg);
+        if (k < 0 || !lf_tslock_is_lock(w->l->keys[k].flags))
+            continue;
+        TSNode use = c, at = lf_ts_parent(c);
+        while (lf_tree_is(at, "await_expression") || lf_tree_is(at, "parenthesized_expression")) {
+            use = at;
+            at = lf_ts_parent(at);
+        }
+        if (!lf_tree_is(at, "binary_expression") || !is_cmp(src, lf_tree_field(at, "operator")) ||
+            mentions_mtime(src, ts_node_eq(lf_tree_field(at, "left"), use) ? lf_tree_field(at, "right")
+                                                                           : lf_tree_field(at, "left")) ||
+            owner_decides_first(m, w->l, at))
+            continue;
+        /* one finding, at the age the helper computes (every caller's
+         * comparison is the same root bug), naming the first comparison */
+        char *what = lf_py_short(src, arg);
+        char *msg = lf_xasprintf("%s() ages the lock %s (a lock by its use at line %u) by its mtime, and line %u "
+                                 "judges it stale by that age: a holder that is merely paused (stopped, swapped out, "
+                                 "on a slow disk) loses it to a newcomer, and two holders run at once",
+                                 m->scopes[h].name, what, lf_py_line(src, w->l->keys[k].evidence),
+                                 lf_py_line(src, at));
+        lf_ctx_emit_site(w->ctx, age, msg,
+                         site_declined(lf_xasprintf("the age is computed by %s() and compared by its caller: the fix "
+                                                    "rewrites an age test made in one comparison of the stat'ed path",
+                                                    m->scopes[h].name)),
+                         lf302_ts_site_free);
+        lf_ctx_witness(w->ctx, lf_wit_stale_age_ts(w->l, at, k));
+        free(msg);
+        free(what);
+        break;
+    }
+}
+
 /* `read` reads an mtime/ctime of the stat result `stat_value`. */
 static void judge_read(walk *w, TSNode read, TSNode stat_value) {
     lf_tssem *m = w->m;
@@ -563,8 +648,10 @@ static void judge_read(walk *w, TSNode read, TSNode stat_value) {
     if (ts_node_is_null(path))
         return;
     int32_t k = lf_tslock_key_index(w->l, path);
-    if (k < 0 || !lf_tslock_is_lock(w->l->keys[k].flags))
+    if (k < 0 || !lf_tslock_is_lock(w->l->keys[k].flags)) {
+        judge_returned_age(w, read, path); /* a helper's parameter: its callers' locks */
         return;
+    }
     TSNode at = climb(m, read), read_use = read;
     if (ts_node_is_null(at)) {
         /* `var ct = st[f].getTime(); ... Date.now() - ct`: the time is named
@@ -587,7 +674,11 @@ static void judge_read(walk *w, TSNode read, TSNode stat_value) {
             LF_VEC_FREE(&uw.uses);
         }
     }
-    if (ts_node_is_null(at) || owner_decides_first(m, w->l, at))
+    if (ts_node_is_null(at)) {
+        judge_returned_age(w, read, path);
+        return;
+    }
+    if (owner_decides_first(m, w->l, at))
         return;
     TSNode guard_read = read_use, tested = comparison_of(m, at, &guard_read);
     if (!ts_node_is_null(tested) && holder_guarded(m, tested))
@@ -753,6 +844,15 @@ static lf_walk_action visit_recorded(TSNode n, void *ud) {
         return LF_WALK_CONTINUE;
     TSNode at = climb(m, right);
     if (ts_node_is_null(at) || owner_decides_first(m, w->l, at))
+        return LF_WALK_CONTINUE;
+    /* `rec?.startedAt ? Date.now() - rec.startedAt : Date.now() - st.mtimeMs`:
+     * one age, the mtime's judgement (visit_reads) already reports it */
+    TSNode stmt = n;
+    while (!ts_node_is_null(stmt) && !lf_tree_is(stmt, "lexical_declaration") &&
+           !lf_tree_is(stmt, "variable_declaration") && !lf_tree_is(stmt, "expression_statement") &&
+           !lf_tree_is(stmt, "return_statement") && !lf_tree_is(stmt, "if_statement"))
+        stmt = lf_ts_parent(stmt);
+    if (!ts_node_is_null(stmt) && !lf_tree_is(stmt, "if_statement") && mentions_mtime(m->src, stmt))
         return LF_WALK_CONTINUE;
     TSNode guard_read = right, tested = comparison_of(m, at, &guard_read);
     if (!ts_node_is_null(tested) && holder_guarded(m, tested))

@@ -519,6 +519,57 @@ static int32_t local_scope_of(lf_tssem *m, TSNode expr) {
 
 /* params_only: NULL wherever the key would not be a parameter's ("param:..."),
  * before paying for it. */
+/* Is `e` the parameter named `param` as it is, or converted to the same
+ * path (`String(p)`, `p.toString()`, `fileURLToPath(p)`)? */
+static int same_path_of(lf_tssem *m, TSNode e, const char *param) {
+    e = lf_tssem_unwrap(e);
+    if (lf_tree_is(e, "identifier"))
+        return lf_tree_text_eq(m->src, e, param);
+    if (!lf_tree_is(e, "call_expression"))
+        return 0;
+    TSNode fn = lf_tree_field(e, "function");
+    if (lf_tree_is(fn, "member_expression") && lf_tree_text_eq(m->src, lf_tree_field(fn, "property"), "toString") &&
+        lf_tssem_nargs(e) == 0)
+        return lf_tree_is(lf_tssem_unwrap(lf_tree_field(fn, "object")), "identifier") &&
+               lf_tree_text_eq(m->src, lf_tssem_unwrap(lf_tree_field(fn, "object")), param);
+    const char *c = lf_tssem_callee(m, e);
+    if (c && (!strcmp(c, "String") || !strcmp(c, "url.fileURLToPath")) && lf_tssem_nargs(e) == 1) {
+        TSNode a = lf_tssem_unwrap(lf_tssem_arg(e, 0));
+        return lf_tree_is(a, "identifier") && lf_tree_text_eq(m->src, a, param);
+    }
+    return 0;
+}
+
+/* Is module function s a path conversion of its one parameter: its body
+ * one `return` (or an arrow's expression) of the parameter as it is or
+ * converted, on every branch of a conditional (`typeof p === "string" ? p :
+ * p.toString()`)? A call of it names the file its argument names. */
+static int converts_its_param(lf_tssem *m, int32_t s) {
+    const lf_tsscope *sc = &m->scopes[s];
+    if (sc->n_params != 1)
+        return 0;
+    const lf_tsbinding *pb = &m->bindings[sc->first_param];
+    if (!lf_tree_is(pb->target, "identifier"))
+        return 0;
+    TSNode body = lf_tree_field(sc->node, "body"), e = {0};
+    if (lf_tree_is(body, "statement_block")) {
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < ts_node_named_child_count(body); i++)
+            if (!lf_tree_is(ts_node_named_child(body, i), "comment"))
+                n++, e = ts_node_named_child(body, i);
+        if (n != 1 || !lf_tree_is(e, "return_statement") || !ts_node_named_child_count(e))
+            return 0;
+        e = ts_node_named_child(e, 0);
+    } else {
+        e = body;
+    }
+    e = lf_tssem_unwrap(e);
+    if (lf_tree_is(e, "ternary_expression"))
+        return same_path_of(m, lf_tree_field(e, "consequence"), pb->name) &&
+               same_path_of(m, lf_tree_field(e, "alternative"), pb->name);
+    return same_path_of(m, e, pb->name);
+}
+
 static const char *path_key(lf_tssem *m, TSNode expr, int params_only) {
     for (int hop = 0; hop < MAX_HOPS && !ts_node_is_null(expr); hop++) {
         expr = lf_tssem_unwrap(expr);
@@ -558,9 +609,13 @@ static const char *path_key(lf_tssem *m, TSNode expr, int params_only) {
                 expr = lf_tssem_arg(expr, 0);
                 continue;
             }
+            int32_t s = lf_tssem_local_callee(m, expr);
+            if (s > 0 && lf_tssem_nargs(expr) == 1 && converts_its_param(m, s)) {
+                expr = lf_tssem_arg(expr, 0); /* `stringifyIfPath(lockPath)` */
+                continue;
+            }
             if (params_only)
                 return NULL;
-            int32_t s = lf_tssem_local_callee(m, expr);
             if (s > 0) {
                 char *k = lf_xasprintf("call:%s", m->scopes[s].name);
                 const char *out = lf_tssem_intern(m, k, strlen(k));
