@@ -260,6 +260,11 @@ static int is_lock_path(lf_tslock *l, TSNode key) {
 static int not_a_document(lf_tssem *m, lf_tslock **l, TSNode key) {
     if (under_private_dir(m, key))
         return 1;
+    /* a package's manifest: the package manager and the commands a user runs
+     * write it, not processes keeping state side by side */
+    const char *k = lf_tssem_path_key(m, key);
+    if (k && strstr(k, "package.json"))
+        return 1;
     if (!*l)
         *l = lf_tslock_build(m);
     return is_lock_path(*l, key);
@@ -1628,6 +1633,83 @@ static void ledger_rewrite(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l, const 
     }
 }
 
+/* Is `data` the text kept in v with more put after it (`v + sep + x`,
+ * `${v}${x}`), directly or through one name? An append done by rewriting. */
+static int extends_text(lf_tssem *m, TSNode data, const char *v) {
+    TSNode x = lf_tssem_unwrap(data);
+    if (lf_tree_is(x, "identifier") && !lf_tree_text_eq(m->src, x, v))
+        x = lf_tssem_unwrap(lf_tssem_resolve_value(m, x));
+    if (lf_tree_is(x, "binary_expression") && lf_tree_text_eq(m->src, lf_tree_field(x, "operator"), "+")) {
+        /* the leftmost operand of a chain of `+` */
+        TSNode left = lf_tssem_unwrap(lf_tree_field(x, "left"));
+        for (int hop = 0; hop < 8 && lf_tree_is(left, "binary_expression") &&
+                          lf_tree_text_eq(m->src, lf_tree_field(left, "operator"), "+");
+             hop++)
+            left = lf_tssem_unwrap(lf_tree_field(left, "left"));
+        return lf_tree_is(left, "identifier") && lf_tree_text_eq(m->src, left, v);
+    }
+    if (lf_tree_is(x, "template_string")) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(x); i++) {
+            TSNode c = ts_node_named_child(x, i);
+            if (!lf_tree_is(c, "template_substitution"))
+                continue; /* the text before the first substitution must be empty */
+            TSNode e = lf_tssem_unwrap(ts_node_named_child(c, 0));
+            return ts_node_start_byte(c) == ts_node_start_byte(x) + 1 && lf_tree_is(e, "identifier") &&
+                   lf_tree_text_eq(m->src, e, v) && ts_node_named_child_count(x) > 1;
+        }
+    }
+    return 0;
+}
+
+/* Does function fn look for something in the text v before the write
+ * (`if (content.includes(ENTRY)) return`)? Then the rewrite adds a line
+ * only when it is missing: a setup step making sure of a config entry
+ * (.gitignore, a shell rc), run by a command, not a log others append to. */
+static int ensures_present(lf_tssem *m, int32_t fn, const char *v, TSNode read, TSNode write) {
+    for (int32_t i = m->scopes[fn].first_call; i >= 0; i = m->calls[i].next_in_fn) {
+        TSNode c = m->calls[i].node, f = lf_tree_field(c, "function");
+        if (ts_node_start_byte(c) <= ts_node_end_byte(read) || ts_node_start_byte(c) >= ts_node_start_byte(write))
+            continue;
+        if (!lf_tree_is(f, "member_expression"))
+            continue;
+        TSNode obj = lf_tssem_unwrap(lf_tree_field(f, "object")), prop = lf_tree_field(f, "property");
+        if (lf_tree_is(obj, "identifier") && lf_tree_text_eq(m->src, obj, v) &&
+            (lf_tree_text_eq(m->src, prop, "includes") || lf_tree_text_eq(m->src, prop, "indexOf")))
+            return 1;
+    }
+    return 0;
+}
+
+/* A file's text read whole and written back to the same path with more after
+ * it (`writeFileSync(p, existing + "\n" + entry)`): an append emulated by a
+ * read-modify-write, which loses the text another process wrote in between. */
+static void text_extended(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l, TSNode read, TSNode key, int32_t fn) {
+    const char *v = text_kept_in(m, read);
+    if (!v)
+        return;
+    const char *k = lf_tssem_path_key(m, key);
+    TSNode write = write_after(m, fn, k, read);
+    if (ts_node_is_null(write) || !is_write_op(lf_tslock_fs_op(m, write)) ||
+        !extends_text(m, lf_tssem_arg(write, 1), v) || ensures_present(m, fn, v, read, write) ||
+        not_a_document(m, l, key))
+        return;
+    if (!*l)
+        *l = lf_tslock_build(m);
+    if (lf_ts_lock_held(m, *l, read))
+        return;
+    const lf_source *src = lf_ctx_source(ctx);
+    char *r = lf_py_short(src, read), *what = lf_py_short(src, key);
+    char *msg = lf_xasprintf("%s reads the text of %s, and line %u writes it back with more after it, with no lock "
+                             "held: an append done by rewriting the file, so what another process added in between "
+                             "is lost",
+                             r, what, lf_py_line(src, write));
+    lf_ctx_emit_site(ctx, read, msg, lf104_ts_site(m, read, write, key), lf104_site_free);
+    lf_ctx_witness(ctx, lf_wit_read_write(src, read, write, key));
+    free(msg);
+    free(r);
+    free(what);
+}
+
 void lf104_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -1651,8 +1733,10 @@ void lf104_ts_run(lf_check_ctx *ctx) {
                 ts_node_eq(parsed_source(m, lf_tssem_arg(pc->node, 0)), read))
                 parsed = 1;
         }
-        if (!parsed)
+        if (!parsed) {
+            text_extended(ctx, m, &l, read, key, fn);
             continue;
+        }
         const char *k = lf_tssem_path_key(m, key);
         LF_VEC_PUSH(&reads, ((parsed_read){fn, k}));
         TSNode write = write_after(m, fn, k, read);

@@ -43,15 +43,18 @@ static int lockish_name(const lf_source *src, TSNode name) {
 int lf_ts_lock_held(lf_tssem *m, lf_tslock *l, TSNode n) {
     int32_t scope = lf_tssem_scope_of(m, n);
     int32_t fn = lf_tslock_fn_of(m, scope);
+    /* a lock taken only after n, in source order, does not cover it (the
+     * reindex lock a handler takes after its unlocked write) */
+    uint32_t at = ts_node_start_byte(n);
     for (size_t i = 0; i < l->n_events; i++) {
         const lf_tslock_event *ev = &l->events[i];
-        if (ev->fn == fn && (ev->kind == LF_TSEV_ACQUIRE ||
+        if (ev->fn == fn && ts_node_start_byte(ev->node) < at && (ev->kind == LF_TSEV_ACQUIRE ||
                              (ev->kind == LF_TSEV_CREATE && ev->key >= 0 && lf_tslock_is_lock(l->keys[ev->key].flags))))
             return 1;
     }
     for (size_t i = 0; i < m->n_calls; i++) {
         const lf_tscall *c = &m->calls[i];
-        if (lf_tslock_fn_of(m, c->scope) != fn)
+        if (lf_tslock_fn_of(m, c->scope) != fn || ts_node_start_byte(c->node) >= at)
             continue;
         TSNode f = lf_tree_field(c->node, "function");
         TSNode name = lf_tree_is(f, "member_expression") ? lf_tree_field(f, "property") : f;
