@@ -61,8 +61,14 @@ enum { COVER_NONE = 0, COVER_WEAK, COVER_STRONG };
 
 static verdict judge(const lf_pylock *l, const lf_pylock_event *ev) {
     unsigned f = l->keys[ev->key].flags;
-    if (f & LF_LOCK_FLOCK)
-        return V_FLOCK;
+    if (f & LF_LOCK_FLOCK) {
+        if (f & LF_LOCK_OS_EXCLUSIVE)
+            return V_FLOCK;
+        /* only ever share-locked (LOCK_SH: a reader's lock on a data file
+         * that a writer replaces or deletes): it excludes no one */
+        if (!(f & LF_LOCK_USES & ~LF_LOCK_FLOCK))
+            return V_NONE;
+    }
     if (ev->judged == LF_JUDGED_LIVENESS)
         return V_LIVENESS;
     if (ev->judged == LF_JUDGED_PRESENCE)

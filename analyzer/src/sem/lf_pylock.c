@@ -1071,6 +1071,30 @@ static unsigned lock_call(lf_pysem *m, TSNode call, TSNode *handle, int *unlock)
     return 0;
 }
 
+/* Is an OS lock call (lock_call's) an exclusive one? flock/lockf/portalocker
+ * with a shared operation (`fcntl.LOCK_SH`, no LOCK_EX) is a reader's lock;
+ * anything else (LOCK_EX, msvcrt.locking, fcntl's F_SETLK whose lock type
+ * is in a struct) counts as exclusive. */
+static int exclusive_lock_call(lf_pysem *m, TSNode call) {
+    static const char *const flocks[] = {"fcntl.flock", "fcntl.lockf", NULL};
+    static const char *const porta[] = {"portalocker.lock", "portalocker.portalocker.lock", NULL};
+    TSNode op = {0};
+    if (lf_pylock_callee_any(m, call, flocks)) {
+        op = lf_pylock_arg(m, call, 1, "operation");
+        if (ts_node_is_null(op))
+            op = lf_pylock_arg(m, call, 1, "cmd");
+    } else if (lf_pylock_callee_any(m, call, porta)) {
+        op = lf_pylock_arg(m, call, 1, "flags");
+    }
+    if (ts_node_is_null(op))
+        return 1;
+    int sh = mentions_qualname(m, op, "fcntl.LOCK_SH") || mentions_qualname(m, op, "portalocker.LOCK_SH") ||
+             mentions_qualname(m, op, "portalocker.LockFlags.SHARED");
+    int ex = mentions_qualname(m, op, "fcntl.LOCK_EX") || mentions_qualname(m, op, "portalocker.LOCK_EX") ||
+             mentions_qualname(m, op, "portalocker.LockFlags.EXCLUSIVE");
+    return ex || !sh;
+}
+
 size_t lf_pylock_field_values(lf_pylock *l, TSNode expr, TSNode *out, size_t max) {
     size_t writes = 0, n = 0;
     int32_t cls = lf_pylock_self_field(l, expr, &writes);
@@ -1763,8 +1787,8 @@ static void propagate(lf_pylock *l) {
         for (size_t j = 0; j < in->key_edges.items[k].len; j++) {
             const edge *e = &in->edges.items[in->key_edges.items[k].items[j]];
             unsigned pf = in->keys.items[e->param].flags, af = in->keys.items[e->arg].flags;
-            unsigned up = pf & (LF_LOCK_USES | LF_LOCK_REMOVED | LF_LOCK_JUDGED | LF_LOCK_JUDGED_CONTENT | LF_LOCK_READLINK |
-                                LF_LOCK_AGED | LF_LOCK_WRITTEN);
+            unsigned up = pf & (LF_LOCK_USES | LF_LOCK_OS_EXCLUSIVE | LF_LOCK_REMOVED | LF_LOCK_JUDGED |
+                                LF_LOCK_JUDGED_CONTENT | LF_LOCK_READLINK | LF_LOCK_AGED | LF_LOCK_WRITTEN);
             if ((up & LF_LOCK_WRITTEN) && ts_node_is_null(in->keys.items[e->arg].written))
                 in->keys.items[e->arg].written = e->call;
             /* A helper that only symlinks its parameter (an installer's) is
@@ -1963,6 +1987,7 @@ static void mark_directory_scans(lf_pylock *l) {
             unsigned uses = lk->flags & LF_LOCK_USES;
             if (!uses || !lf_pylock_is_lock(lk->flags))
                 continue;
+            uses |= lk->flags & LF_LOCK_OS_EXCLUSIVE;
             TSNode paths[4];
             size_t np = key_paths(l, &lk->key, paths, 4);
             for (size_t q = 0; q < np; q++) {
@@ -2377,7 +2402,8 @@ static lf_pylock *build(lf_pysem *m) {
         if (kind && !ts_node_is_null(handle)) {
             TSNode p = handle_path(l, handle);
             if (!ts_node_is_null(p))
-                key_mark(l, key_add_expr(l, p), kind, call);
+                key_mark(l, key_add_expr(l, p), kind | (!unlock && exclusive_lock_call(m, call) ? LF_LOCK_OS_EXCLUSIVE : 0u),
+                         call);
             if (!unlock) {
                 l->acquires[scope] = 1;
                 add_event(l, LF_PYEV_ACQUIRE, scope, call, -1, 0);

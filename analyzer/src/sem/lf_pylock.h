@@ -96,6 +96,8 @@ enum {
     LF_LOCK_PER_PROCESS = 1u << 17,    /* its name is made from a pid (`f"{pid}.json"`): one process's file */
     LF_LOCK_WRITTEN = 1u << 19,        /* created or written (open for writing, write_text, json.dump, touch) */
     LF_LOCK_CLAIM = 1u << 20,          /* a lock by its own protocol: claimed by writing it, judged, removed */
+    LF_LOCK_OS_EXCLUSIVE = 1u << 21,   /* some OS lock call on it is exclusive (LOCK_EX, lockf, msvcrt, F_SETLK):
+                                          one only ever share-locked (LOCK_SH: readers) excludes no one */
 };
 
 /* How a removal was judged beforehand in its function. */
