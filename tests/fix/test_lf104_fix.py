@@ -73,6 +73,8 @@ DECLINED = {
     "lock's place (line 7) and the write (line 11): the lock path would name another file",
     "overlap_second_run.py": "10:17: LF104 not fixed: the document is written again at line 19, after the "
     "read-modify-write the lock would cover: that write would run unlocked from the same stale read",
+    "overlap_second_run.mjs": "22:18: LF104 not fixed: its statements overlap another read-modify-write's (line 25) "
+    "that gets the lock: one lock around both would be a guess",
     "decline_written_again.py": "6:16: LF104 not fixed: the document is written again at line 14, after the "
     "read-modify-write the lock would cover: that write would run unlocked from the same stale read",
     "decline_script_late_import.py": "8:14: LF104 not fixed: the module imports lockrt only after the "
@@ -90,7 +92,7 @@ DECLINED = {
         "may do more than compute a path): the lock cannot name it here"],
 }
 # Declined cases whose other site is fixed (golden patch as well).
-PARTLY_FIXED = {"decline_reentrant.py", "decline_reentrant.js", "overlap_second_run.py"}
+PARTLY_FIXED = {"decline_reentrant.py", "decline_reentrant.js", "overlap_second_run.py", "overlap_second_run.mjs"}
 FIXED = [c for c in CASES if c not in DECLINED]
 LEFT_OUT = ("LF104 not fixed: an unsafe fix is left out: it is applied only with --unsafe-fixes (`lockfix explain "
             "LF104`, Fix safety)")
@@ -534,3 +536,21 @@ def test_second_run_does_not_nest_a_lock_around_the_first_runs(tmp_path):
             ) in again.stderr.decode()
     assert read(work / "overlap_second_run.py") == fixed
     run([PYTHON, "-m", "py_compile", "overlap_second_run.py"], work, 0)
+
+
+def test_ts_second_run_does_not_nest_a_lock_around_the_first_runs(tmp_path):
+    """TS/JS: the config's read-modify-write spans the playbook's, which the
+    first run locks (and the config's is declined as overlapping it); the
+    second run finds lockrt.cjs's acquireLock inside the config's span and
+    declines it again instead of nesting a lock around it."""
+    work = stage(tmp_path, "overlap_second_run.mjs")
+    lockfix(["fix", "overlap_second_run.mjs", "--apply"] + UNSAFE, work, 1)
+    fixed = read(work / "overlap_second_run.mjs")
+    assert b"acquireLock" in fixed
+    again = lockfix(["fix", "overlap_second_run.mjs", "--diff"] + UNSAFE, work, 1)
+    assert again.stdout == b""
+    assert ("overlap_second_run.mjs:23:18: LF104 not fixed: the read-modify-write holds a lock of its own (line 30): "
+            "a lock around it would nest two locks, in an order other code may take the other way\n"
+            ) in again.stderr.decode()
+    assert read(work / "overlap_second_run.mjs") == fixed
+    run([need_tool("node"), "--check", "overlap_second_run.mjs"], work, 0)

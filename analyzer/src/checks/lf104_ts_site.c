@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lf104_site.h"
+#include "lf_ts.h"
 #include "lf_check.h"
 #include "lf_pyshort.h"
 #include "lf_tslock.h"
@@ -334,6 +335,14 @@ static char *reentrant_call(lf_tssem *m, int32_t fn, TSNode first, TSNode last) 
         TSNode call = m->calls[c].node;
         if (ts_node_start_byte(call) < a || ts_node_start_byte(call) >= b)
             continue;
+        /* a lock taken inside the span (a library's, or the one this fix put
+         * around an inner read-modify-write; the module's own functions are
+         * asked below): a lock around it would nest two locks, in an order
+         * other code may take the other way */
+        if (lf_tssem_local_callee(m, call) <= 0 && lf_ts_lockish_call(m, call))
+            return lf_xasprintf("the read-modify-write holds a lock of its own (line %u): a lock around it would nest "
+                                "two locks, in an order other code may take the other way",
+                                lf_py_line(m->src, call));
         int32_t h = lf_tssem_local_callee(m, call);
         if (h <= 0 || h == fn || m->scopes[h].fn != h || !locks_or_may_lock(m, h))
             continue;

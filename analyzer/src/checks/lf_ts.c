@@ -37,7 +37,14 @@ static int lockish_name(const lf_source *src, TSNode name) {
         return 1;
     if (!strcmp(buf, "locksync") || !strcmp(buf, "trylocksync"))
         return 1;
+    if (n >= 5 && !strcmp(buf + n - 5, "block"))
+        return 0; /* codexMcpBlock, unblock: a block, not a lock */
     return n >= 4 && !strcmp(buf + n - 4, "lock");
+}
+
+int lf_ts_lockish_call(lf_tssem *m, TSNode call) {
+    TSNode f = lf_tree_field(call, "function");
+    return lockish_name(m->src, lf_tree_is(f, "member_expression") ? lf_tree_field(f, "property") : f);
 }
 
 int lf_ts_lock_held(lf_tssem *m, lf_tslock *l, TSNode n) {

@@ -39,5 +39,8 @@ TSNode lf_ts_fn_node(lf_tssem *m, TSNode n);
  * create, a call of something named lock/mutex/acquire in the function, or n
  * inside a callback handed to such a call (`withLock(p, () => ...)`)? */
 int lf_ts_lock_held(lf_tssem *m, lf_tslock *l, TSNode n);
+/* Is the call, by its name, one that takes or wraps work in a lock
+ * (acquire*, *withLock*, mutex*, ...Lock)? */
+int lf_ts_lockish_call(lf_tssem *m, TSNode call);
 
 #endif
