@@ -435,7 +435,22 @@ static int same_lock(lf_tssem *m, lf_tslock *l, TSNode p, int32_t k) {
     int32_t pk = lf_tslock_key_index(l, p);
     if (pk == k)
         return 1;
-    return pk >= 0 && lf_tssem_key_param(m, l->keys[k].key) && lf_tssem_key_param(m, l->keys[pk].key);
+    if (pk < 0)
+        return 0;
+    const lf_tsbinding *b = lf_tssem_key_param(m, l->keys[k].key);
+    if (b && lf_tssem_key_param(m, l->keys[pk].key))
+        return 1;
+    /* `isLockStale(lockPath)` judging its parameter: a caller hands it the
+     * lock the caller opens (`const lockPath = ...; open(lockPath, "wx")`) */
+    int j = -1;
+    for (uint32_t i = 0; b && i < 8 && j < 0; i++)
+        if (lf_tssem_param(m, b->scope, i) == b)
+            j = (int)i;
+    for (size_t i = 0; j >= 0 && i < m->n_calls; i++)
+        if (lf_tssem_local_callee(m, m->calls[i].node) == b->scope &&
+            lf_tslock_key_index(l, lf_tssem_arg(m->calls[i].node, (uint32_t)j)) == pk)
+            return 1;
+    return 0;
 }
 
 /* Does the module write its pid into the lock of key k: a writeFile of it,
