@@ -1575,11 +1575,16 @@ static int owner_record(lf_tssem *m, int32_t fn, TSNode write) {
 
 /* Report the read of a read-modify-write at `read`, written back at `write`:
  * a whole-document update, or (ledger) the rewrite of a file the module
- * appends to (1) or of a JSON-lines ledger by its name (2). */
+ * appends to (1) or of a JSON-lines ledger by its name (2), or (3) a text
+ * written back with more after it (an append done by rewriting). */
 static void emit_rmw(lf_check_ctx *ctx, lf_tssem *m, TSNode read, TSNode write, TSNode key, int ledger) {
     const lf_source *src = lf_ctx_source(ctx);
     char *r = lf_py_short(src, read), *what = lf_py_short(src, key);
-    char *msg = ledger ? lf_xasprintf("%s reads the whole of %s, %s, and line %u writes "
+    char *msg = ledger == 3 ? lf_xasprintf("%s reads the text of %s, and line %u writes it back with more after it, "
+                                           "with no lock held: an append done by rewriting the file, so what "
+                                           "another process added in between is lost",
+                                           r, what, lf_py_line(src, write))
+                : ledger ? lf_xasprintf("%s reads the whole of %s, %s, and line %u writes "
                                       "back what it kept with no lock held: a line another process appends in "
                                       "between is lost",
                                       r, what,
@@ -1661,6 +1666,8 @@ static int extends_text(lf_tssem *m, TSNode data, const char *v) {
     return 0;
 }
 
+static void emit_rmw(lf_check_ctx *ctx, lf_tssem *m, TSNode read, TSNode write, TSNode key, int ledger);
+
 /* Does function fn look for something in the text v before the write
  * (`if (content.includes(ENTRY)) return`)? Then the rewrite adds a line
  * only when it is missing: a setup step making sure of a config entry
@@ -1697,17 +1704,7 @@ static void text_extended(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l, TSNode 
         *l = lf_tslock_build(m);
     if (lf_ts_lock_held(m, *l, read))
         return;
-    const lf_source *src = lf_ctx_source(ctx);
-    char *r = lf_py_short(src, read), *what = lf_py_short(src, key);
-    char *msg = lf_xasprintf("%s reads the text of %s, and line %u writes it back with more after it, with no lock "
-                             "held: an append done by rewriting the file, so what another process added in between "
-                             "is lost",
-                             r, what, lf_py_line(src, write));
-    lf_ctx_emit_site(ctx, read, msg, lf104_ts_site(m, read, write, key), lf104_site_free);
-    lf_ctx_witness(ctx, lf_wit_read_write(src, read, write, key));
-    free(msg);
-    free(r);
-    free(what);
+    emit_rmw(ctx, m, read, write, key, 3);
 }
 
 void lf104_ts_run(lf_check_ctx *ctx) {
