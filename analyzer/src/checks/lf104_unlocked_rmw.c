@@ -167,7 +167,7 @@ static const lf_pybinding *binding_of(lf_pysem *m, TSNode ident) {
     return b;
 }
 
-/* The temp name of a file object opened on a mkstemp descriptor:
+/* The temp name of a file object opened on a mkstemp (or os.open) descriptor:
  * `fd, tmp = tempfile.mkstemp(..)` ... `with os.fdopen(fd, "w") as f` gives
  * `tmp` (the name bound beside fd), so a later `os.replace(tmp, P)` moves what
  * was written through f onto P. Null otherwise. */
@@ -189,6 +189,18 @@ static TSNode mkstemp_name(lf_pysem *m, TSNode handle) {
     const lf_pybinding *b = binding_of(m, fd);
     if (!b || b->kind != LF_PYBIND_ASSIGN)
         return (TSNode){0};
+    /* `fd = os.open(str(tmp), os.O_WRONLY | os.O_CREAT | os.O_EXCL)`: the
+     * file object writes the path os.open opened (`tmp`, moved into place
+     * later) */
+    static const char *const os_open[] = {"os.open", NULL};
+    static const char *const as_str[] = {"str", "os.fspath", NULL};
+    TSNode v = lf_tree_unparen(b->value);
+    if (!ts_node_is_null(v) && lf_tree_is(v, "call") && lf_pysem_call_is(m, v, os_open)) {
+        TSNode p = lf_tree_unparen(lf_pylock_arg(m, v, 0, "path"));
+        if (lf_tree_is(p, "call") && lf_pysem_call_is(m, p, as_str) && lf_pylock_plain_args(p))
+            p = lf_tree_unparen(lf_pylock_arg(m, p, 0, NULL));
+        return p;
+    }
     TSNode pat = ts_node_parent(b->target), asg = ts_node_is_null(pat) ? pat : ts_node_parent(pat);
     if (ts_node_is_null(asg) || !(lf_tree_is(pat, "pattern_list") || lf_tree_is(pat, "tuple_pattern")) ||
         !lf_tree_is(asg, "assignment") || ts_node_named_child_count(pat) != 2 ||
@@ -913,6 +925,13 @@ static const lf_pybinding *data_param_of(ctx104 *c, TSNode data) {
     if (!b || b->kind != LF_PYBIND_ASSIGN || ts_node_is_null(b->value))
         return NULL;
     TSNode lit = lf_tree_unparen(b->value);
+    /* a copy of the parameter, stamped before it is written (`payload =
+     * dict(data); payload["_meta"] = {...}`): the document, as given */
+    static const char *const copies[] = {"dict", "copy.copy", "copy.deepcopy", NULL};
+    if (lf_tree_is(lit, "call") && lf_pylock_plain_args(lit) && lf_pysem_call_is(c->m, lit, copies))
+        return param_of(c->l, &c->ps, lf_pylock_arg(c->m, lit, 0, NULL));
+    if (lf_tree_is(lit, "call") && lf_py_method_is(c->m->src, lit, "copy") && lf_py_call_nargs(lit) == 0)
+        return param_of(c->l, &c->ps, lf_py_callee_object(lit));
     if (!lf_tree_is(lit, "dictionary") && !lf_tree_is(lit, "list") && !lf_tree_is(lit, "tuple"))
         return NULL;
     const lf_pybinding *found = NULL;
@@ -973,6 +992,33 @@ static void find_helpers(ctx104 *c) {
                 h->data_param = d;
             }
         }
+    }
+    /* A function that returns what a reader of the module gives it, for a
+     * path it names from its own parameters (`def get_signal(root): return
+     * read_json(signal_path(root)) or {}`), reads that path too; a few
+     * levels. */
+    for (int round = 0; round < 3; round++) {
+        int changed = 0;
+        for (size_t i = 0; i < m->n_calls; i++) {
+            int32_t s = m->calls[i].scope, skip = 0;
+            if (s <= 0 || m->scopes[s].kind != LF_PYSCOPE_FUNCTION || c->helpers[s].reads)
+                continue;
+            int32_t h = lf_pylock_local_callee(c->l, m->calls[i].node, &skip);
+            if (h < 0 || h == s || !c->helpers[h].reads)
+                continue;
+            const helper_info *hi = &c->helpers[h];
+            TSNode path = hi->read_param ? arg_for(m, &c->ps, m->calls[i].node, hi->read_param, skip) : hi->read_path;
+            ret_search r = {0};
+            lf_tree_walk(lf_tree_field(m->scopes[s].node, "body"), visit_return, &r);
+            if (ts_node_is_null(path) || !r.found)
+                continue;
+            c->helpers[s].reads = 1;
+            c->helpers[s].read_path = path;
+            c->helpers[s].read_param = param_of(c->l, &c->ps, path);
+            changed = 1;
+        }
+        if (!changed)
+            break;
     }
     /* A saver that writes a temp and moves it onto P (`tmp.write_text(..);
      * tmp.replace(path)`) saves P. */
@@ -1415,8 +1461,19 @@ static void run(lf_check_ctx *ctx) {
             break;
         }
     }
-    for (size_t i = 0; i < pairs.len; i++)
-        report_pair(ctx, &c, &pairs, &pairs.items[i]);
+    for (size_t i = 0; i < pairs.len; i++) {
+        /* one finding per write back: a later read of the same document
+         * before it (`model = get_model(..)` reading the aliases the function
+         * already loaded) is the same update, not another one */
+        const rmw_pair *p = &pairs.items[i];
+        int later = 0;
+        for (size_t j = 0; j < pairs.len && !later; j++)
+            later = j != i && pairs.items[j].write == p->write &&
+                    ts_node_start_byte(c.ops.items[pairs.items[j].read].call) <
+                        ts_node_start_byte(c.ops.items[p->read].call);
+        if (!later)
+            report_pair(ctx, &c, &pairs, p);
+    }
     LF_VEC_FREE(&pairs);
     LF_VEC_FREE(&c.ops);
     free(c.helpers);

@@ -2414,8 +2414,9 @@ static lf_pylock *build(lf_pysem *m) {
         unsigned lc = lock_class_kind(lf_pysem_callee(m, call));
         if (lc) {
             TSNode p = lf_pylock_arg(m, call, 0, NULL);
-            if (!ts_node_is_null(p))
-                key_mark(l, key_add_expr(l, p), lc | LF_LOCK_HELPER, call);
+            if (!ts_node_is_null(p)) /* a lock class's lock is exclusive (fasteners, filelock, portalocker) */
+                key_mark(l, key_add_expr(l, p), lc | LF_LOCK_HELPER | (lc & LF_LOCK_FLOCK ? LF_LOCK_OS_EXCLUSIVE : 0u),
+                         call);
             l->acquires[scope] = 1;
             add_event(l, LF_PYEV_ACQUIRE, scope, call, -1, 0);
         } else if (method_is(m, call, "acquire")) {
