@@ -517,6 +517,85 @@ static int32_t local_scope_of(lf_tssem *m, TSNode expr) {
     return best;
 }
 
+/* `handle.path` with `handle: LockHandle` a parameter: the value the
+ * module's function declared to return a LockHandle puts in that field of the
+ * object it returns (`return { path: lockPath, fd }`), so the release
+ * `unlinkSync(handle.path)` names the lock the acquire created. Null when
+ * the parameter has no named type, no function of the module returns one, or
+ * their returns disagree. */
+static int same_text(const lf_source *src, TSNode a, TSNode b) {
+    uint32_t la = ts_node_end_byte(a) - ts_node_start_byte(a), lb = ts_node_end_byte(b) - ts_node_start_byte(b);
+    return !ts_node_is_null(a) && !ts_node_is_null(b) && la == lb &&
+           !memcmp(src->text + ts_node_start_byte(a), src->text + ts_node_start_byte(b), la);
+}
+
+static TSNode typed_handle_field(lf_tssem *m, TSNode expr) {
+    TSNode obj = lf_tree_field(expr, "object"), prop = lf_tree_field(expr, "property");
+    if (!lf_tree_is(obj, "identifier") || !lf_tree_is(prop, "property_identifier"))
+        return (TSNode){0};
+    uint32_t a = ts_node_start_byte(obj);
+    const lf_tsbinding *bd =
+        lf_tssem_binding_at(m, lf_tssem_scope_of(m, obj), lf_tssem_intern(m, m->src->text + a, ts_node_end_byte(obj) - a), a);
+    TSNode param = bd && bd->kind == LF_TSBIND_PARAM ? ts_node_parent(bd->target) : (TSNode){0};
+    TSNode ann = lf_tree_is(param, "required_parameter") ? lf_tree_field(param, "type") : (TSNode){0};
+    TSNode type = !ts_node_is_null(ann) && ts_node_named_child_count(ann) ? ts_node_named_child(ann, 0) : (TSNode){0};
+    if (!lf_tree_is(type, "type_identifier"))
+        return (TSNode){0};
+    TSNode found = {0};
+    int seen = 0;
+    for (size_t s = 1; s < m->n_scopes && seen < 2; s++) {
+        TSNode rt = lf_tree_field(m->scopes[s].node, "return_type");
+        if (ts_node_is_null(rt))
+            continue;
+        /* the declared return type names the parameter's type (`T | null`) */
+        int names = 0;
+        TSNode st[32];
+        int sp = 0;
+        st[sp++] = rt;
+        for (int budget = 64; sp && budget-- > 0 && !names;) {
+            TSNode n = st[--sp];
+            if (lf_tree_is(n, "type_identifier") && same_text(m->src, n, type))
+                names = 1;
+            for (uint32_t i = 0; i < ts_node_named_child_count(n) && sp < 32; i++)
+                st[sp++] = ts_node_named_child(n, i);
+        }
+        if (!names)
+            continue;
+        /* its returns of an object literal: the field's value */
+        sp = 0;
+        st[sp++] = lf_tree_field(m->scopes[s].node, "body");
+        for (int budget = 512; sp && budget-- > 0 && seen < 2;) {
+            TSNode n = st[--sp];
+            if (ts_node_is_null(n))
+                continue;
+            if (lf_tree_is(n, "return_statement")) {
+                TSNode o = ts_node_named_child_count(n) ? lf_tssem_unwrap(ts_node_named_child(n, 0)) : (TSNode){0};
+                for (uint32_t i = 0; lf_tree_is(o, "object") && i < ts_node_named_child_count(o); i++) {
+                    TSNode pr = ts_node_named_child(o, i);
+                    TSNode v = {0};
+                    if (lf_tree_is(pr, "pair") && same_text(m->src, lf_tree_field(pr, "key"), prop))
+                        v = lf_tree_field(pr, "value");
+                    else if (lf_tree_is(pr, "shorthand_property_identifier") && same_text(m->src, pr, prop))
+                        v = pr;
+                    if (ts_node_is_null(v))
+                        continue;
+                    if (ts_node_is_null(found))
+                        found = v, seen = 1;
+                    else if (!same_text(m->src, found, v))
+                        seen = 2; /* two returns disagree */
+                }
+                continue;
+            }
+            if (lf_tree_is(n, "function_declaration") || lf_tree_is(n, "arrow_function") ||
+                lf_tree_is(n, "function_expression") || lf_tree_is(n, "method_definition"))
+                continue;
+            for (uint32_t i = 0; i < ts_node_named_child_count(n) && sp < 32; i++)
+                st[sp++] = ts_node_named_child(n, i);
+        }
+    }
+    return seen == 1 ? found : (TSNode){0};
+}
+
 /* params_only: NULL wherever the key would not be a parameter's ("param:..."),
  * before paying for it. */
 /* Is `e` the parameter named `param` as it is, or converted to the same
@@ -621,6 +700,27 @@ static const char *path_key(lf_tssem *m, TSNode expr, int params_only) {
                 const char *out = lf_tssem_intern(m, k, strlen(k));
                 free(k);
                 return out;
+            }
+        }
+        if (lf_tree_is(expr, "member_expression") && !params_only) {
+            TSNode v = typed_handle_field(m, expr);
+            if (lf_tree_is(v, "shorthand_property_identifier")) {
+                /* `{ path }`: what that name holds in the returning function */
+                uint32_t a = ts_node_start_byte(v);
+                const char *name = lf_tssem_intern(m, m->src->text + a, ts_node_end_byte(v) - a);
+                const lf_tsbinding *bd = lf_tssem_binding_at(m, lf_tssem_scope_of(m, v), name, a);
+                if (bd && bd->kind == LF_TSBIND_PARAM) {
+                    char *k = lf_xasprintf("param:%d:%s", (int)bd->scope, name);
+                    const char *out = lf_tssem_intern(m, k, strlen(k));
+                    free(k);
+                    return out;
+                }
+                v = bd && !bd->member && (bd->kind == LF_TSBIND_VAR || bd->kind == LF_TSBIND_ASSIGN) ? bd->value
+                                                                                                  : (TSNode){0};
+            }
+            if (!ts_node_is_null(v)) {
+                expr = v;
+                continue;
             }
         }
         /* an expression over local names (`node.path`, `join(dir, name)`)
