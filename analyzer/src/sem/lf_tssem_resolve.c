@@ -243,8 +243,31 @@ static const char *qualname_at(lf_tssem *m, TSNode expr) {
                 }
                 break;
             }
+            if (strcmp(t, "object") == 0 && cur.np > 0) {
+                /* `const _internals = { readFileSync: fs.readFileSync.bind(fs) }`
+                 * (a seam for tests): `_internals.readFileSync` is what the
+                 * object's property holds */
+                const char *want = cur.props[cur.np - 1];
+                TSNode v = {0};
+                for (uint32_t i = 0; i < ts_node_named_child_count(expr) && ts_node_is_null(v); i++) {
+                    TSNode pr = ts_node_named_child(expr, i);
+                    if (lf_tree_is(pr, "pair") && lf_tree_text_eq(m->src, lf_tree_field(pr, "key"), want))
+                        v = lf_tree_field(pr, "value");
+                }
+                if (ts_node_is_null(v))
+                    break;
+                cur.np--;
+                expr = v;
+                continue;
+            }
             if (strcmp(t, "call_expression") == 0) {
                 TSNode fn = lf_tree_field(expr, "function");
+                /* `fs.readFileSync.bind(fs)`: the function bound */
+                if (lf_tree_is(fn, "member_expression") &&
+                    lf_tree_text_eq(m->src, lf_tree_field(fn, "property"), "bind")) {
+                    expr = lf_tree_field(fn, "object");
+                    continue;
+                }
                 if ((lf_tree_is(fn, "identifier") && lf_tree_text_eq(m->src, fn, "require")) || lf_tree_is(fn, "import")) {
                     char *s = lf_tssem_name_string(m->src, lf_tssem_arg(expr, 0));
                     base = s ? lf_tssem_module_name(m, s) : NULL;
