@@ -1575,8 +1575,10 @@ static int owner_record(lf_tssem *m, int32_t fn, TSNode write) {
 
 /* Report the read of a read-modify-write at `read`, written back at `write`:
  * a whole-document update, or (ledger) the rewrite of a file the module
- * appends to (1) or of a JSON-lines ledger by its name (2), or (3) a text
- * written back with more after it (an append done by rewriting). */
+ * appends to (1) or of a JSON-lines ledger by its name (2), either one
+ * emptied instead (| LEDGER_EMPTIED), or (3) a text written back with more
+ * after it (an append done by rewriting). */
+enum { LEDGER_EMPTIED = 4 };
 static void emit_rmw(lf_check_ctx *ctx, lf_tssem *m, TSNode read, TSNode write, TSNode key, int ledger) {
     const lf_source *src = lf_ctx_source(ctx);
     char *r = lf_py_short(src, read), *what = lf_py_short(src, key);
@@ -1584,13 +1586,13 @@ static void emit_rmw(lf_check_ctx *ctx, lf_tssem *m, TSNode read, TSNode write, 
                                            "with no lock held: an append done by rewriting the file, so what "
                                            "another process added in between is lost",
                                            r, what, lf_py_line(src, write))
-                : ledger ? lf_xasprintf("%s reads the whole of %s, %s, and line %u writes "
-                                      "back what it kept with no lock held: a line another process appends in "
-                                      "between is lost",
+                : ledger ? lf_xasprintf("%s reads the whole of %s, %s, and line %u %s with no lock held: a "
+                                      "line another process appends in between is lost",
                                       r, what,
-                                      ledger == 2 ? "a JSON-lines ledger that processes append to"
-                                                  : "which this module appends to",
-                                      lf_py_line(src, write))
+                                      (ledger & 3) == 2 ? "a JSON-lines ledger that processes append to"
+                                                        : "which this module appends to",
+                                      lf_py_line(src, write),
+                                      ledger & LEDGER_EMPTIED ? "empties it" : "writes back what it kept")
                        : lf_xasprintf("%s starts a read-modify-write of %s that line %u writes back with no lock "
                                       "held: concurrent processes overwrite each other's updates",
                                       r, what, lf_py_line(src, write));
@@ -1629,12 +1631,19 @@ static void ledger_rewrite(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l, const 
         lf_tree_walk(m->scopes[m->calls[i].scope].node, visit_derive, &w);
         int derived = mentions_tracked(&w, data);
         LF_VEC_FREE(&w.names);
-        if (!derived || !reaches(src, m->scopes[m->calls[i].scope].node, read, write) || not_a_document(m, l, key))
+        /* or emptied after what was read went elsewhere (a rotation: the
+         * content archived, then `writeFileSync(LOG, "")`): the lines
+         * appended in between are lost with it */
+        TSNode dv = lf_tssem_unwrap(data);
+        int emptied = (lf_tree_is(dv, "string") || lf_tree_is(dv, "template_string")) &&
+                      ts_node_end_byte(dv) - ts_node_start_byte(dv) == 2;
+        if ((!derived && !emptied) || !reaches(src, m->scopes[m->calls[i].scope].node, read, write) ||
+            not_a_document(m, l, key))
             continue;
         int ledger = appended_elsewhere(*l, key, fn) ? 1 : jsonl_named(m, key) ? 2 : 0;
         if (!ledger || lf_ts_lock_held(m, *l, read))
             continue;
-        emit_rmw(ctx, m, read, write, key, ledger);
+        emit_rmw(ctx, m, read, write, key, ledger | (derived ? 0 : LEDGER_EMPTIED));
     }
 }
 
