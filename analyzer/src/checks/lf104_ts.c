@@ -1630,13 +1630,24 @@ static void ledger_rewrite(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l, const 
         LF_VEC_PUSH(&w.names, v);
         lf_tree_walk(m->scopes[m->calls[i].scope].node, visit_derive, &w);
         int derived = mentions_tracked(&w, data);
-        LF_VEC_FREE(&w.names);
         /* or emptied after what was read went elsewhere (a rotation: the
-         * content archived, then `writeFileSync(LOG, "")`): the lines
-         * appended in between are lost with it */
+         * content appended to an archive, then `writeFileSync(LOG, "")`): the
+         * lines appended in between are lost with it. Emptied with nothing
+         * kept (a reset) keeps nothing it read either way. */
         TSNode dv = lf_tssem_unwrap(data);
         int emptied = (lf_tree_is(dv, "string") || lf_tree_is(dv, "template_string")) &&
                       ts_node_end_byte(dv) - ts_node_start_byte(dv) == 2;
+        int archived = 0;
+        for (int32_t c = m->calls[i].next_in_fn; emptied && !archived && c >= 0; c = m->calls[c].next_in_fn) {
+            TSNode ac = m->calls[c].node;
+            if (ts_node_start_byte(ac) >= ts_node_start_byte(write))
+                break;
+            const char *aop = lf_tslock_fs_op(m, ac);
+            archived = aop && (!strcmp(aop, "appendFile") || !strcmp(aop, "writeFile")) &&
+                       lf_tssem_path_key(m, lf_tssem_arg(ac, 0)) != k && mentions_tracked(&w, lf_tssem_arg(ac, 1));
+        }
+        emptied &= archived;
+        LF_VEC_FREE(&w.names);
         if ((!derived && !emptied) || !reaches(src, m->scopes[m->calls[i].scope].node, read, write) ||
             not_a_document(m, l, key))
             continue;
