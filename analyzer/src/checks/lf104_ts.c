@@ -1506,7 +1506,57 @@ static TSNode jsonl_fragment(lf_tssem *m, TSNode x) {
  * convention such a file is appended to by every process that logs an
  * event, in this module or not: a whole rewrite of it races those appends. */
 static int jsonl_named(lf_tssem *m, TSNode key) {
-    return !ts_node_is_null(lf_tssem_search_values(m, key, 128, 0, jsonl_fragment));
+    if (!ts_node_is_null(lf_tssem_search_values(m, key, 128, 0, jsonl_fragment)))
+        return 1;
+    /* through the module's functions: a parameter holds what the callers
+     * pass (`pruneStale(file)` called with `file = ledgerPath(dir)`), a call
+     * of a module function what it returns (`return path.join(dir,
+     * "settings-audit.jsonl")`); bounded */
+    TSNode stack[48];
+    size_t n = 0;
+    stack[n++] = key;
+    for (size_t budget = 256; n && budget; budget--) {
+        TSNode x = lf_tssem_unwrap(stack[--n]);
+        if (ts_node_is_null(x) || lf_tree_is(x, "arrow_function") || lf_tree_is(x, "function_expression"))
+            continue;
+        if (!ts_node_is_null(jsonl_fragment(m, x)))
+            return 1;
+        if (lf_tree_is(x, "identifier")) {
+            TSNode v = lf_tssem_resolve_value(m, x);
+            if (!ts_node_eq(v, x)) {
+                if (n < 48)
+                    stack[n++] = v;
+                continue;
+            }
+            const lf_tsbinding *b = lf_tssem_key_param(m, lf_tssem_path_key(m, x));
+            int j = -1;
+            for (uint32_t i = 0; b && i < 8 && j < 0; i++)
+                if (lf_tssem_param(m, b->scope, i) == b)
+                    j = (int)i;
+            for (size_t c = 0; j >= 0 && c < m->n_calls && n < 48; c++)
+                if (lf_tssem_local_callee(m, m->calls[c].node) == b->scope)
+                    stack[n++] = lf_tssem_arg(m->calls[c].node, (uint32_t)j);
+            continue;
+        }
+        int32_t h = lf_tree_is(x, "call_expression") ? lf_tssem_local_callee(m, x) : -1;
+        if (h > 0) {
+            TSNode body = lf_tree_field(m->scopes[h].node, "body");
+            if (!lf_tree_is(body, "statement_block")) {
+                if (n < 48)
+                    stack[n++] = body; /* an arrow's expression */
+                continue;
+            }
+            for (uint32_t i = 0; i < ts_node_named_child_count(body) && n < 48; i++) {
+                TSNode st = ts_node_named_child(body, i);
+                if (lf_tree_is(st, "return_statement") && ts_node_named_child_count(st))
+                    stack[n++] = ts_node_named_child(st, 0);
+            }
+            continue;
+        }
+        for (uint32_t i = 0; i < ts_node_named_child_count(x) && n < 48; i++)
+            stack[n++] = ts_node_named_child(x, i);
+    }
+    return 0;
 }
 
 /* The data a write of k puts there: writeFile(k, data)'s data; for a rename

@@ -648,7 +648,7 @@ static void judge_returned_age(walk *w, TSNode read, TSNode path) {
                                                     "rewrites an age test made in one comparison of the stat'ed path",
                                                     m->scopes[h].name)),
                          lf302_ts_site_free);
-        lf_ctx_witness(w->ctx, lf_wit_stale_age_ts(w->l, at, k));
+        lf_ctx_witness(w->ctx, lf_wit_stale_age_ts(w->l, age, k)); /* the judgement's step at the reported age */
         free(msg);
         free(what);
         break;
