@@ -105,6 +105,13 @@ TSNode lf_tree_unparen(TSNode n) {
     return n;
 }
 
+int lf_tree_same_text(const lf_source *src, TSNode a, TSNode b) {
+    if (ts_node_is_null(a) || ts_node_is_null(b))
+        return 0;
+    uint32_t la = ts_node_end_byte(a) - ts_node_start_byte(a), lb = ts_node_end_byte(b) - ts_node_start_byte(b);
+    return la == lb && memcmp(src->text + ts_node_start_byte(a), src->text + ts_node_start_byte(b), la) == 0;
+}
+
 int lf_tree_text_eq(const lf_source *src, TSNode n, const char *s) {
     if (ts_node_is_null(n))
         return 0;

@@ -39,6 +39,8 @@ TSNode lf_tree_unparen(TSNode n);
 
 /* Source text of a node: compare without copying, or copy (malloc'd). */
 int lf_tree_text_eq(const lf_source *src, TSNode n, const char *s);
+/* Do two nodes (neither null) spell the same text? */
+int lf_tree_same_text(const lf_source *src, TSNode a, TSNode b);
 char *lf_tree_text(const lf_source *src, TSNode n);
 
 /* Pre-order walk of the named nodes under root (root included). The visitor

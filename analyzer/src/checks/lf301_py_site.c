@@ -318,12 +318,6 @@ static char *reopenable(lf_pylock *l, TSNode open, unsigned line, TSNode *path, 
  * The open is in the lock call's own function, or the handle is a field of
  * self whose every value is None or an open of the same path. A handle a
  * caller passes (a parameter) could come from any file. NULL, or a reason. */
-static int same_text(const lf_source *src, TSNode a, TSNode b) {
-    uint32_t la = ts_node_end_byte(a) - ts_node_start_byte(a), lb = ts_node_end_byte(b) - ts_node_start_byte(b);
-    return !ts_node_is_null(a) && !ts_node_is_null(b) && la == lb &&
-           !memcmp(src->text + ts_node_start_byte(a), src->text + ts_node_start_byte(b), la);
-}
-
 static char *one_open(lf_pylock *l, TSNode handle, TSNode open, TSNode path, int truncate, TSNode call) {
     lf_pysem *m = l->m;
     unsigned line = lf_py_line(m->src, call);
@@ -343,7 +337,7 @@ static char *one_open(lf_pylock *l, TSNode handle, TSNode open, TSNode path, int
         TSNode o = lf_pylock_handle_open(l, v), p = {0};
         int trunc = 0;
         char *why = ts_node_is_null(o) ? NULL : reopenable(l, o, line, &p, &trunc);
-        int same = !why && !ts_node_is_null(o) && trunc == truncate && same_text(m->src, p, path);
+        int same = !why && !ts_node_is_null(o) && trunc == truncate && lf_tree_same_text(m->src, p, path);
         free(why);
         if (!same)
             return lf_xasprintf("the handle locked at line %u is a field of self that is also given another value "

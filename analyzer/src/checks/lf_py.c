@@ -23,11 +23,7 @@ TSNode lf_py_scope(TSNode n) {
     return last;
 }
 
-int lf_py_same_text(const lf_source *src, TSNode a, TSNode b) {
-    uint32_t as = ts_node_start_byte(a), ae = ts_node_end_byte(a);
-    uint32_t bs = ts_node_start_byte(b), be = ts_node_end_byte(b);
-    return ae - as == be - bs && memcmp(src->text + as, src->text + bs, ae - as) == 0;
-}
+int lf_py_same_text(const lf_source *src, TSNode a, TSNode b) { return lf_tree_same_text(src, a, b); }
 
 int lf_py_is(const lf_source *src, TSNode n, const char *s) { return lf_node_text_eq(src, n, s); }
 

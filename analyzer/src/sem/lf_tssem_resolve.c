@@ -546,12 +546,6 @@ static int32_t local_scope_of(lf_tssem *m, TSNode expr) {
  * `unlinkSync(handle.path)` names the lock the acquire created. Null when
  * the parameter has no named type, no function of the module returns one, or
  * their returns disagree. */
-static int same_text(const lf_source *src, TSNode a, TSNode b) {
-    uint32_t la = ts_node_end_byte(a) - ts_node_start_byte(a), lb = ts_node_end_byte(b) - ts_node_start_byte(b);
-    return !ts_node_is_null(a) && !ts_node_is_null(b) && la == lb &&
-           !memcmp(src->text + ts_node_start_byte(a), src->text + ts_node_start_byte(b), la);
-}
-
 static TSNode typed_handle_field(lf_tssem *m, TSNode expr) {
     TSNode obj = lf_tree_field(expr, "object"), prop = lf_tree_field(expr, "property");
     if (!lf_tree_is(obj, "identifier") || !lf_tree_is(prop, "property_identifier"))
@@ -577,7 +571,7 @@ static TSNode typed_handle_field(lf_tssem *m, TSNode expr) {
         st[sp++] = rt;
         for (int budget = 64; sp && budget-- > 0 && !names;) {
             TSNode n = st[--sp];
-            if (lf_tree_is(n, "type_identifier") && same_text(m->src, n, type))
+            if (lf_tree_is(n, "type_identifier") && lf_tree_same_text(m->src, n, type))
                 names = 1;
             for (uint32_t i = 0; i < ts_node_named_child_count(n) && sp < 32; i++)
                 st[sp++] = ts_node_named_child(n, i);
@@ -596,15 +590,15 @@ static TSNode typed_handle_field(lf_tssem *m, TSNode expr) {
                 for (uint32_t i = 0; lf_tree_is(o, "object") && i < ts_node_named_child_count(o); i++) {
                     TSNode pr = ts_node_named_child(o, i);
                     TSNode v = {0};
-                    if (lf_tree_is(pr, "pair") && same_text(m->src, lf_tree_field(pr, "key"), prop))
+                    if (lf_tree_is(pr, "pair") && lf_tree_same_text(m->src, lf_tree_field(pr, "key"), prop))
                         v = lf_tree_field(pr, "value");
-                    else if (lf_tree_is(pr, "shorthand_property_identifier") && same_text(m->src, pr, prop))
+                    else if (lf_tree_is(pr, "shorthand_property_identifier") && lf_tree_same_text(m->src, pr, prop))
                         v = pr;
                     if (ts_node_is_null(v))
                         continue;
                     if (ts_node_is_null(found))
                         found = v, seen = 1;
-                    else if (!same_text(m->src, found, v))
+                    else if (!lf_tree_same_text(m->src, found, v))
                         seen = 2; /* two returns disagree */
                 }
                 continue;
