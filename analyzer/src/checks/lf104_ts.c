@@ -1206,10 +1206,8 @@ static int param_index(lf_tssem *m, int32_t fn, TSNode id) {
     uint32_t a = ts_node_start_byte(id);
     const lf_tsbinding *b =
         lf_tssem_binding_at(m, lf_tssem_scope_of(m, id), lf_tssem_intern(m, m->src->text + a, ts_node_end_byte(id) - a), a);
-    for (int32_t j = 0; b && j < m->scopes[fn].n_params && j < 10; j++)
-        if (lf_tssem_param(m, fn, (uint32_t)j) == b)
-            return j;
-    return -1;
+    int j = lf_tssem_param_index(m, fn, b);
+    return j < 10 ? j : -1;
 }
 
 /* The template of path expression `path` in function fn, or NULL: every
@@ -1529,11 +1527,8 @@ static int jsonl_named(lf_tssem *m, TSNode key) {
                 continue;
             }
             const lf_tsbinding *b = lf_tssem_key_param(m, lf_tssem_path_key(m, x));
-            int j = -1;
-            for (uint32_t i = 0; b && i < 8 && j < 0; i++)
-                if (lf_tssem_param(m, b->scope, i) == b)
-                    j = (int)i;
-            for (size_t c = 0; j >= 0 && c < m->n_calls && n < 48; c++)
+            int j = b ? lf_tssem_param_index(m, b->scope, b) : -1;
+            for (size_t c = 0; j >= 0 && j < 8 && c < m->n_calls && n < 48; c++)
                 if (lf_tssem_local_callee(m, m->calls[c].node) == b->scope)
                     stack[n++] = lf_tssem_arg(m->calls[c].node, (uint32_t)j);
             continue;

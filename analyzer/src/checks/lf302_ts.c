@@ -442,11 +442,8 @@ static int same_lock(lf_tssem *m, lf_tslock *l, TSNode p, int32_t k) {
         return 1;
     /* `isLockStale(lockPath)` judging its parameter: a caller hands it the
      * lock the caller opens (`const lockPath = ...; open(lockPath, "wx")`) */
-    int j = -1;
-    for (uint32_t i = 0; b && i < 8 && j < 0; i++)
-        if (lf_tssem_param(m, b->scope, i) == b)
-            j = (int)i;
-    for (size_t i = 0; j >= 0 && i < m->n_calls; i++)
+    int j = b ? lf_tssem_param_index(m, b->scope, b) : -1;
+    for (size_t i = 0; j >= 0 && j < 8 && i < m->n_calls; i++)
         if (lf_tssem_local_callee(m, m->calls[i].node) == b->scope &&
             lf_tslock_key_index(l, lf_tssem_arg(m->calls[i].node, (uint32_t)j)) == pk)
             return 1;
@@ -606,16 +603,9 @@ static void judge_returned_age(walk *w, TSNode read, TSNode path) {
         if (!q || (strncmp(q, "path.", 5) && strncmp(q, "fs.", 3)))
             pv = lf_tssem_unwrap(lf_tssem_arg(pv, 0));
     }
-    const char *pk = lf_tree_is(pv, "identifier") ? lf_tssem_path_key(m, pv) : NULL;
-    int j = -1;
-    for (uint32_t i = 0; pk && h > 0 && i < 8 && j < 0; i++) {
-        const lf_tsbinding *b = lf_tssem_param(m, h, i);
-        if (!b)
-            break;
-        if (lf_tssem_path_key(m, b->target) == pk)
-            j = (int)i;
-    }
-    if (j < 0)
+    const lf_tsbinding *pb = lf_tree_is(pv, "identifier") ? lf_tssem_key_param(m, lf_tssem_path_key(m, pv)) : NULL;
+    int j = pb && h > 0 && pb->scope == h ? lf_tssem_param_index(m, h, pb) : -1;
+    if (j < 0 || j >= 8)
         return;
     for (size_t i = 0; i < m->n_calls; i++) {
         TSNode c = m->calls[i].node;
@@ -805,14 +795,9 @@ static int record_reader_param(lf_tssem *m, int32_t h) {
         const char *pq = lf_tree_is(p, "call_expression") ? lf_tssem_callee(m, p) : NULL;
         if (pq && (!strcmp(pq, "path.join") || !strcmp(pq, "path.resolve")))
             p = lf_tssem_unwrap(lf_tssem_arg(p, 0)); /* a record file inside the lock (directory) */
-        const char *k = lf_tree_is(p, "identifier") ? lf_tssem_path_key(m, p) : NULL;
-        for (uint32_t j = 0; k && j < 8 && param < 0; j++) {
-            const lf_tsbinding *b = lf_tssem_param(m, h, j);
-            if (!b)
-                break;
-            if (lf_tssem_path_key(m, b->target) == k)
-                param = (int)j;
-        }
+        const lf_tsbinding *b = lf_tree_is(p, "identifier") ? lf_tssem_key_param(m, lf_tssem_path_key(m, p)) : NULL;
+        int j = b && b->scope == h ? lf_tssem_param_index(m, h, b) : -1;
+        param = j < 8 ? j : -1;
         if (!strcmp(op, "readJson"))
             parses = 1;
     }

@@ -690,6 +690,22 @@ const lf_tsbinding *lf_tssem_param(const lf_tssem *m, int32_t scope, uint32_t i)
     return NULL;
 }
 
+int lf_tssem_param_index(const lf_tssem *m, int32_t scope, const lf_tsbinding *b) {
+    if (!b || scope <= 0 || (size_t)scope >= m->n_scopes)
+        return -1;
+    const lf_tsscope *s = &m->scopes[scope];
+    int k = 0; /* counted as lf_tssem_param counts */
+    for (int32_t j = s->first_param; j < s->first_param + s->n_params; j++) {
+        const lf_tsbinding *p = &m->bindings[j];
+        if (p->kind != LF_TSBIND_PARAM || p->member)
+            continue;
+        if (p == b)
+            return k;
+        k++;
+    }
+    return -1;
+}
+
 static int ident_byte(unsigned char c) {
     return c == '_' || c == '$' || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
 }

@@ -180,6 +180,8 @@ int32_t lf_tssem_next_caller(const lf_tssem *m, int32_t call);
 TSNode lf_tssem_proto_owner(const lf_tssem *m, int32_t s);
 /* The scope's i-th parameter binding, or NULL. */
 const lf_tsbinding *lf_tssem_param(const lf_tssem *m, int32_t scope, uint32_t i);
+/* Which of the scope's parameters (lf_tssem_param's i) binding b is, or -1. */
+int lf_tssem_param_index(const lf_tssem *m, int32_t scope, const lf_tsbinding *b);
 
 /* Is the node within the byte range of a package-manager lock file name
  * (package-lock.json, yarn.lock, ...)? By the key's text. */
