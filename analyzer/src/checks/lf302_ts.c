@@ -402,7 +402,9 @@ static int holds_own_pid(lf_tssem *m, TSNode v) {
     int found = 0;
     for (size_t budget = 256; !found && todo.len && budget; budget--) {
         TSNode n = todo.items[--todo.len];
-        if (lf_tree_is(n, "member_expression") && lf_ts_text_has(m->src, n, "process.pid")) {
+        if (ts_node_is_null(n)) {
+            continue; /* a write given no data (`handle.writeFile()`) */
+        } else if (lf_tree_is(n, "member_expression") && lf_ts_text_has(m->src, n, "process.pid")) {
             found = 1;
         } else if (lf_tree_is(n, "identifier")) {
             TSNode r = lf_tssem_resolve_value(m, n);
