@@ -39,9 +39,7 @@ NO_FIX = {
                   "line 39), so collapsing them would change what the unlocked path does"],
     "partial": ["pkg/state.py:44:5: LF101 not fixed: the handler around the lock does more than `pass` (it logs or "
                 "handles the error), which the rewrite would drop"],
-    "helpers": ["pkg/state.py:66:5: LF101 not fixed: the unlocked path differs from the locked one (line 67 vs "
-                "line 72), so collapsing them would change what the unlocked path does",
-                "pkg/state.py:76:5: LF101 not fixed: the lock is taken through the helper `_take()`, whose callers "
+    "helpers": ["pkg/state.py:76:5: LF101 not fixed: the lock is taken through the helper `_take()`, whose callers "
                 "rely on what it returns; the rewrite does not change a helper's contract"],
     "variant_b": ["pkg/state.py:34:5: LF101 not fixed: " + LOCKF_REASON,
                   "pkg/state.py:57:5: LF101 not fixed: " + LOCKF_REASON],
@@ -60,6 +58,8 @@ BEHAVIOUR = {
     "variant_c": "assert m.add_tool('s', 'grep') == 1 and m.add_tool('s', 'ls') == 2",
     "partial": "assert m.first('x') and m.second('x')",
     "try_import_sys": "assert m.increment_turn_count('s') == 1 and m.increment_turn_count('s') == 2",
+    "open_in_test": "assert m.increment_turn_count('s') == 1 and m.increment_turn_count('s') == 2",
+    "importlib_helper": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2",
     "helpers": "assert m.increment_turn_count('s') == 1 and m.increment_turn_count('s') == 2; "
                "assert m.count_visit('p') == 1 and m.count_visit('p') == 2; "
                "assert m.add_note('s', 'a') == 1; assert m.mark_seen('s') == 1",
@@ -269,6 +269,8 @@ CONTENTION = {
     "variant_c": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
     "try_import_sys": ("m.increment_turn_count(K)", "turns", lambda doc, k: doc.get(k, 0)),
     "helpers": ("m.increment_turn_count(K)", "turns", lambda doc, k: doc.get(k, 0)),
+    "open_in_test": ("m.increment_turn_count(K)", "turns", lambda doc, k: doc.get(k, 0)),
+    "importlib_helper": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
 }
 
 # How each case reaches its unlocked path here: fcntl shapes as on Windows

@@ -481,6 +481,7 @@ typedef struct recog {
     TSNode at;             /* where the finding goes */
     int32_t function_top;  /* the copy's block is a function body */
     TSNode handler;        /* a swallowing except clause */
+    int opened_in_test;    /* `if PRESENT: h = open(P); <acquire h>`: the handle exists only on the locked path */
 } recog;
 
 static int decline(lf101_site *s, char *reason) {
@@ -514,8 +515,49 @@ static int32_t retry_loop(lf_pysem *m, int32_t s) {
     return ok ? loop : -1;
 }
 
+static int is_plain_release(lf_pysem *m, TSNode stmt, const char *h);
+static int is_log_stmt(lf_pysem *m, TSNode stmt);
+
+/* `try: <release> except OSError: <pass or log>`: a release whose error is
+ * ignored (lockrt's release raises nothing for an unlock that fails). */
+static int is_guarded_release(lf_pysem *m, TSNode stmt, const char *h) {
+    int body = 0, handlers = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(stmt); i++) {
+        TSNode c = ts_node_named_child(stmt, i);
+        idx_vec in = {0};
+        if (lf_tree_is(c, "block")) {
+            block_statements(m, c, &in);
+            body = in.len > 0;
+            for (size_t k = 0; k < in.len && body; k++)
+                body = is_plain_release(m, m->stmts[in.items[k]].node, h);
+        } else if (lf_tree_is(c, "except_clause")) {
+            TSNode v = lf_tree_field(c, "value");
+            if (lf_tree_is(v, "as_pattern"))
+                v = ts_node_named_child(v, 0);
+            const char *q = lf_pysem_qualname(m, v);
+            int ok = q && (!strcmp(q, "OSError") || !strcmp(q, "IOError"));
+            for (uint32_t j = 0; ok && j < ts_node_named_child_count(c); j++)
+                if (lf_tree_is(ts_node_named_child(c, j), "block"))
+                    block_statements(m, ts_node_named_child(c, j), &in);
+            for (size_t k = 0; k < in.len && ok; k++)
+                ok = lf_tree_is(m->stmts[in.items[k]].node, "pass_statement") ||
+                     is_log_stmt(m, m->stmts[in.items[k]].node);
+            handlers = ok && in.len ? handlers + 1 : -1000;
+        } else if (!lf_tree_is(c, "comment")) {
+            LF_VEC_FREE(&in);
+            return 0;
+        }
+        LF_VEC_FREE(&in);
+    }
+    return body && handlers > 0;
+}
+
 /* A statement that only releases the lock or closes the handle `h`. */
 static int is_release(lf_pysem *m, TSNode stmt, const char *h) {
+    return lf_tree_is(stmt, "try_statement") ? is_guarded_release(m, stmt, h) : is_plain_release(m, stmt, h);
+}
+
+static int is_plain_release(lf_pysem *m, TSNode stmt, const char *h) {
     TSNode e = expr_of_statement(stmt);
     if (!lf_tree_is(e, "call"))
         return 0;
@@ -530,7 +572,70 @@ static int is_release(lf_pysem *m, TSNode stmt, const char *h) {
            lf_tree_text_eq(m->src, lf_tree_field(fn, "object"), h);
 }
 
-/* `if PRESENT: <release>` counts as a release too (the conditional shape). */
+static lf_walk_action visit_has_call(TSNode n, void *ud) {
+    if (lf_tree_is(n, "call")) {
+        *(int *)ud = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* A statement that only logs: `logger.debug("...")` through a logger from
+ * logging.getLogger(), `logging.info(...)`, `warnings.warn(...)`, with no call
+ * in its arguments (nothing else runs). */
+static int is_log_stmt(lf_pysem *m, TSNode stmt) {
+    TSNode e = expr_of_statement(stmt);
+    if (!lf_tree_is(e, "call"))
+        return 0;
+    int calls = 0;
+    lf_tree_walk(lf_tree_field(e, "arguments"), visit_has_call, &calls);
+    if (calls)
+        return 0;
+    static const char *const levels[] = {"debug", "info", "warning", "warn", "error", "critical", NULL};
+    const char *q = lf_pysem_callee(m, e);
+    if (q && !strcmp(q, "warnings.warn"))
+        return 1;
+    TSNode fn = lf_tree_unparen(lf_tree_field(e, "function"));
+    if (!lf_tree_is(fn, "attribute"))
+        return 0;
+    int level = 0;
+    for (size_t i = 0; levels[i]; i++)
+        if (lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), levels[i]))
+            level = 1;
+    if (!level)
+        return 0;
+    TSNode obj = lf_tree_unparen(lf_tree_field(fn, "object"));
+    const char *oq = lf_pysem_qualname(m, obj);
+    if (oq && !strcmp(oq, "logging"))
+        return 1;
+    TSNode v = lf_pysem_resolve_value(m, obj);
+    return lf_tree_is(v, "call") && lf_pysem_callee(m, v) && !strcmp(lf_pysem_callee(m, v), "logging.getLogger");
+}
+
+/* `if h:` / `if h is not None:`: a test that the handle was opened. */
+static int tests_handle(lf_pysem *m, TSNode cond, const char *h) {
+    cond = lf_tree_unparen(cond);
+    if (lf_tree_is(cond, "identifier"))
+        return lf_tree_text_eq(m->src, cond, h);
+    if (!lf_tree_is(cond, "comparison_operator") || ts_node_named_child_count(cond) != 2)
+        return 0;
+    TSNode l = lf_tree_unparen(ts_node_named_child(cond, 0)), r = lf_tree_unparen(ts_node_named_child(cond, 1));
+    if (!lf_tree_is(l, "identifier") || !lf_tree_text_eq(m->src, l, h) || !lf_tree_is(r, "none"))
+        return 0;
+    /* The operator between them is `is not`. */
+    uint32_t a = ts_node_end_byte(l), b = ts_node_start_byte(r);
+    char op[16];
+    size_t n = 0;
+    for (uint32_t i = a; i < b && n + 1 < sizeof op; i++)
+        if (m->src->text[i] != ' ' && m->src->text[i] != '\t')
+            op[n++] = m->src->text[i];
+    op[n] = 0;
+    return !strcmp(op, "isnot");
+}
+
+/* `if PRESENT: <release>` (the conditional shape) and `if h is not None:
+ * <release>` (a handle opened only where the lock module is present) count as
+ * a release too. */
 static int is_release_stmt(lf_pysem *m, TSNode stmt, const char *h) {
     if (lf_tree_is(stmt, "if_statement") && ts_node_is_null(lf_tree_field(stmt, "alternative"))) {
         idx_vec in = {0};
@@ -540,7 +645,8 @@ static int is_release_stmt(lf_pysem *m, TSNode stmt, const char *h) {
             ok = is_release(m, m->stmts[in.items[i]].node, h);
         LF_VEC_FREE(&in);
         const lf_pyoptional *o;
-        return ok && lf_pysem_presence_test(m, lf_tree_field(stmt, "condition"), &o) > 0;
+        TSNode cond = lf_tree_field(stmt, "condition");
+        return ok && (lf_pysem_presence_test(m, cond, &o) > 0 || tests_handle(m, cond, h));
     }
     return is_release(m, stmt, h);
 }
@@ -677,6 +783,26 @@ static void peel_release_try(recog *r, const char *h) {
     }
 }
 
+/* Is the name used outside the byte range [lo, hi)? */
+typedef struct outside_use {
+    const lf_source *src;
+    const char *name;
+    uint32_t lo, hi;
+    int found;
+} outside_use;
+
+static lf_walk_action visit_outside_use(TSNode n, void *ud) {
+    outside_use *u = ud;
+    uint32_t at = ts_node_start_byte(n);
+    if (at >= u->lo && at < u->hi)
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, "identifier") && lf_tree_text_eq(u->src, n, u->name)) {
+        u->found = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
 /* Find the handle's opening and the locked region around the acquisition. */
 static int locked_region(recog *r) {
     lf_pysem *m = r->m;
@@ -754,6 +880,60 @@ static int locked_region(recog *r) {
             LF_VEC_PUSH(&after, in.items[i]);
         LF_VEC_FREE(&in);
         r->region_unit_first = r->region_unit_last = w;
+    } else if (r->opened_in_test) {
+        /* `[h = None] try: if PRESENT: h = open(P); <acquire h>  BODY
+         * finally: if h is not None: <unlock h; close h>`. */
+        int32_t ifs = r->acquire_stmt, tr = m->stmts[ifs].parent;
+        TSNode trn = tr >= 0 ? m->stmts[tr].node : (TSNode){0};
+        TSNode fin = lf_tree_is(trn, "try_statement") ? finally_only(trn) : (TSNode){0};
+        if (m->stmts[b->stmt].parent != ifs || m->stmts[ifs].clause != LF_PYCLAUSE_TRY_BODY ||
+            lf_pysem_first_in_block(m, lf_tree_field(trn, "body")) != ifs || ts_node_is_null(fin)) {
+            decline(s, lf_xstrdup("the lock file is opened and locked only on the locked path, outside a "
+                                  "try/finally that releases it"));
+            goto out;
+        }
+        TSNode lp = lf_tree_unparen(s->lock_path);
+        if (!lf_tree_is(lp, "identifier") && !lf_tree_is(lp, "string")) {
+            /* The rewrite evaluates the path on every path, not only where the lock module is present. */
+            decline(s, lf_xstrdup("the lock path is computed only where the lock module is present; the rewrite "
+                                  "would compute it on every platform"));
+            goto out;
+        }
+        idx_vec rel = {0};
+        for (uint32_t i = 0; i < ts_node_named_child_count(fin); i++)
+            if (lf_tree_is(ts_node_named_child(fin, i), "block"))
+                block_statements(m, ts_node_named_child(fin, i), &rel);
+        int rel_ok = rel.len > 0;
+        for (size_t i = 0; i < rel.len && rel_ok; i++)
+            rel_ok = is_release_stmt(m, m->stmts[rel.items[i]].node, h);
+        LF_VEC_FREE(&rel);
+        if (!rel_ok) {
+            decline(s, lf_xstrdup("the `finally` after the lock does more than unlock and close the lock file"));
+            goto out;
+        }
+        for (int32_t x = lf_pysem_next_sibling(m, ifs); x >= 0; x = lf_pysem_next_sibling(m, x))
+            LF_VEC_PUSH(&r->body, x);
+        peel_release_try(r, h);
+        r->region_unit_first = r->region_unit_last = tr;
+        /* `h = None` right before the try goes with it when nothing else uses h. */
+        int32_t prev = -1;
+        for (int32_t x = lf_pysem_first_in_block(m, m->stmts[tr].block); x >= 0 && x != tr;
+             x = lf_pysem_next_sibling(m, x))
+            prev = x;
+        TSNode pe = prev >= 0 ? expr_of_statement(m->stmts[prev].node) : (TSNode){0};
+        if (lf_tree_is(pe, "assignment") && lf_tree_text_eq(m->src, lf_tree_field(pe, "left"), h) &&
+            lf_tree_is(lf_tree_unparen(lf_tree_field(pe, "right")), "none") &&
+            lf_tree_is(m->scopes[m->stmts[tr].scope].node, "function_definition")) {
+            outside_use u = {m->src, h, ts_node_start_byte(m->stmts[prev].node), ts_node_end_byte(trn), 0};
+            lf_tree_walk(lf_tree_field(m->scopes[m->stmts[tr].scope].node, "body"), visit_outside_use, &u);
+            int outside = u.found;
+            if (!outside)
+                r->region_unit_first = prev;
+        }
+        ok = r->body.len > 0;
+        if (!ok)
+            decline(s, lf_xstrdup("nothing is done under the lock"));
+        goto out;
     } else {
         int32_t hs = b->stmt;
         /* `h = open(P)`, then the acquisition, then try/finally; or `h = open(P)`
@@ -1193,6 +1373,14 @@ static int recognise(recog *r) {
         if (in.len == 1 && presence_of_if(m, m->stmts[ip].node, s->module, &o) > 0) {
             r->acquire_stmt = ip;
             s->module = o;
+        } else if (!r->with_lock && in.len == 2 && in.items[1] == st &&
+                   lf_tree_is(expr_of_statement(m->stmts[in.items[0]].node), "assignment") &&
+                   presence_of_if(m, m->stmts[ip].node, s->module, &o) > 0) {
+            /* `if PRESENT: h = open(P); flock(h)`: locked_region checks that h
+             * is what the assignment binds. */
+            r->acquire_stmt = ip;
+            r->opened_in_test = 1;
+            s->module = o;
         }
         LF_VEC_FREE(&in);
     }
@@ -1231,6 +1419,18 @@ static int recognise(recog *r) {
         for (size_t i = 0; i < r->cont.len; i++)
             LF_VEC_PUSH(&locked, r->cont.items[i]);
         same = precise && same_path(m, &locked, &r->copy, r->function_top);
+        if (!same && precise && r->copy.len && is_log_stmt(m, m->stmts[r->copy.items[0]].node)) {
+            /* The unlocked path first says it runs unlocked (`logger.debug("no
+             * fcntl: unlocked")`); the rewrite leaves no unlocked path to say it. */
+            idx_vec rest = {0};
+            size_t k = 0;
+            while (k < r->copy.len && is_log_stmt(m, m->stmts[r->copy.items[k]].node))
+                k++;
+            for (; k < r->copy.len; k++)
+                LF_VEC_PUSH(&rest, r->copy.items[k]);
+            same = same_path(m, &locked, &rest, r->function_top);
+            LF_VEC_FREE(&rest);
+        }
         if (!same) {
             TSNode shared = shared_call(m, &locked, &r->copy, s->module);
             if (ts_node_is_null(shared))
@@ -1354,7 +1554,15 @@ static char *message(recog *r) {
                             l1, l2);
     char *where = lf101_where_missing(lockname);
     char *msg;
-    if (s->shape == LF101_CONDITIONAL)
+    TSNode cond = lf_tree_unparen(lf_tree_field(s->test, "condition"));
+    if (s->shape == LF101_CONDITIONAL && lf_tree_is(cond, "identifier") && !lf_tree_text_eq(m->src, cond, mod)) {
+        /* A flag set beside the import (`if HAVE_FCNTL:`). */
+        char *flag = lf_tree_text(m->src, cond);
+        msg = lf_xasprintf("the critical section is reachable without the %s lock: the work at line %u runs "
+                           "unlocked when `%s` is false (set where the import of %s fails): unlocked %s",
+                           lockname, l1, flag, lockname, where);
+        free(flag);
+    } else if (s->shape == LF101_CONDITIONAL)
         msg = lf_xasprintf("the critical section is reachable without the %s lock: the work at line %u runs "
                            "unlocked when `%s` is None/False (the conditional import's fallback): unlocked %s",
                            lockname, l1, mod, where);
@@ -1448,7 +1656,14 @@ static lf_witness *witness_of(const recog *r) {
     } else {
         platform = lf_xasprintf("only where %s is missing%s", lockname,
                                 s->swallows ? ", or on any platform when the lock cannot be taken" : "");
-        entry = lf_xasprintf("finds `%s` is None/False: takes the unlocked path", s->module->name);
+        TSNode cond = lf_tree_unparen(lf_tree_field(s->test, "condition"));
+        if (lf_tree_is(cond, "identifier") && !lf_tree_text_eq(src, cond, s->module->name)) {
+            char *flag = lf_tree_text(src, cond);
+            entry = lf_xasprintf("finds `%s` false: takes the unlocked path", flag);
+            free(flag);
+        } else {
+            entry = lf_xasprintf("finds `%s` is None/False: takes the unlocked path", s->module->name);
+        }
     }
     lf_witness *w;
     if (!ts_node_is_null(s->copy_write))

@@ -532,6 +532,17 @@ lf_pytype lf_pysem_type_of(lf_pysem *m, TSNode expr) {
                     rec->type_cache = (int)t + 1;
                 break;
             }
+            if (lf_tree_is(fn, "identifier")) {
+                /* The module's own function, undecorated, says what it
+                 * returns: `def lock_path(d) -> Path:`. */
+                const lf_pybinding *b = binding_of_use(m, fn);
+                if (b && b->kind == LF_PYBIND_DEF && lf_tree_is(b->value, "function_definition") &&
+                    !lf_tree_is(ts_node_parent(b->value), "decorated_definition"))
+                    t = annotation_type(m, lf_tree_field(b->value, "return_type"));
+                if (rec)
+                    rec->type_cache = (int)t + 1;
+                break;
+            }
             if (lf_tree_is(fn, "attribute")) {
                 TSNode a = lf_tree_field(fn, "attribute");
                 xform x = {XF_MEMBER, lf_pysem_intern_node(m, a), 1, rec};
