@@ -740,6 +740,72 @@ static TSNode first_call_argument(lf_pylock *l, const lf_pybinding *param) {
 
 static TSNode handle_trace(lf_pylock *l, TSNode h, TSNode *opened);
 
+/* The last name of an imported callee (`acquire_lock` of
+ * `utils.locking.acquire_lock`, or of `locking.acquire_lock(...)`), or NULL
+ * when the callee is not reached through an import. */
+static const char *imported_last_name(lf_pysem *m, TSNode call) {
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    TSNode root = fn;
+    while (lf_tree_is(root, "attribute"))
+        root = lf_tree_unparen(lf_tree_field(root, "object"));
+    if (!lf_tree_is(root, "identifier"))
+        return NULL;
+    const char *name = lf_pysem_intern_node(m, root);
+    const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, root), name, ts_node_start_byte(root));
+    if (!b || b->kind != LF_PYBIND_IMPORT)
+        return NULL;
+    TSNode last = lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "attribute") : fn;
+    return lf_pysem_intern_node(m, last);
+}
+
+/* `_?<verb>[_...]`: the name starts with the verb as a word. */
+static int name_starts(const char *name, const char *verb) {
+    while (*name == '_')
+        name++;
+    size_t n = strlen(verb);
+    return !strncmp(name, verb, n) && (name[n] == 0 || name[n] == '_');
+}
+
+/* A lock taken through another module's helper on a handle this function
+ * opened, and given back through its pair on the same handle in this function:
+ * `fh = open(LOCK, "w"); acquire_lock(fh) ... finally: release_lock(fh)`. The
+ * helper is not visible here; the acquire/release pair on one opened file is
+ * what a lock does. */
+static int imported_handle_lock(lf_pylock *l, TSNode call, int32_t scope) {
+    lf_pysem *m = l->m;
+    /* Cheap first: the callee's last name, spelled in the source. */
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    TSNode last = lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "attribute") : fn;
+    if (!lf_tree_is(last, "identifier"))
+        return 0;
+    const char *t = m->src->text + ts_node_start_byte(last);
+    while (*t == '_')
+        t++;
+    if (strncmp(t, "acquire", 7) && strncmp(t, "lock", 4))
+        return 0;
+    const char *name = imported_last_name(m, call);
+    if (!name || !(name_starts(name, "acquire") || name_starts(name, "lock")) || strstr(name, "path") ||
+        strstr(name, "name") || strstr(name, "dir"))
+        return 0;
+    TSNode h = lf_tree_unparen(lf_pylock_arg(m, call, 0, NULL));
+    if (!lf_tree_is(h, "identifier"))
+        return 0;
+    TSNode opened;
+    if (ts_node_is_null(handle_trace(l, h, &opened)) || ts_node_is_null(opened))
+        return 0;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        if (m->calls[i].scope != scope || ts_node_start_byte(m->calls[i].node) <= ts_node_start_byte(call))
+            continue;
+        const char *rn = imported_last_name(m, m->calls[i].node);
+        if (!rn || !(name_starts(rn, "release") || name_starts(rn, "unlock")))
+            continue;
+        TSNode rh = lf_tree_unparen(lf_pylock_arg(m, m->calls[i].node, 0, NULL));
+        if (lf_tree_is(rh, "identifier") && lf_tree_equal(m->src, rh, m->src, h, 0))
+            return 1;
+    }
+    return 0;
+}
+
 static TSNode handle_path(lf_pylock *l, TSNode h) {
     TSNode opened;
     return handle_trace(l, h, &opened);
@@ -2419,7 +2485,7 @@ static lf_pylock *build(lf_pysem *m) {
                          call);
             l->acquires[scope] = 1;
             add_event(l, LF_PYEV_ACQUIRE, scope, call, -1, 0);
-        } else if (method_is(m, call, "acquire")) {
+        } else if (method_is(m, call, "acquire") || imported_handle_lock(l, call, scope)) {
             l->acquires[scope] = 1;
             add_event(l, LF_PYEV_ACQUIRE, scope, call, -1, 0);
         }
