@@ -516,7 +516,7 @@ int lf_pylock_is_lock(unsigned flags) {
     /* A pid file that nothing reads or looks at excludes no one: a process
      * announcing its pid (for an operator or a monitor) holds no lock,
      * whatever it removes. */
-    if ((flags & LF_LOCK_USES) == LF_LOCK_PID && !(flags & (LF_LOCK_JUDGED_CONTENT | LF_LOCK_JUDGED)))
+    if ((flags & LF_LOCK_USES) == LF_LOCK_PID && !(flags & (LF_LOCK_JUDGED_CONTENT | LF_LOCK_JUDGED_GATE)))
         return 0;
     /* A path only ever made as a symlink is a lock when it is judged as one:
      * its owner read back (os.readlink: the link's target is the owner
@@ -1303,6 +1303,44 @@ static int write_call(lf_pylock *l, TSNode call, TSNode *path, TSNode *data) {
 
 /* A judgement of a path: existence, stat, mtime (1), reading its contents
  * (2) or its link target (3: readlink). *target. */
+/* Is the existence test `call` (of `path`) only the guard of removing that
+ * same path: `if [cond and] p.exists(): p.unlink()`, nothing else in the if? */
+static int removal_guard(lf_pylock *l, TSNode call, TSNode path) {
+    lf_pysem *m = l->m;
+    TSNode fn = lf_tree_field(call, "function");
+    TSNode name = lf_tree_is(fn, "attribute") ? lf_tree_field(fn, "attribute") : fn;
+    if (!lf_tree_text_eq(m->src, name, "exists") && !lf_tree_text_eq(m->src, name, "isfile") &&
+        !lf_tree_text_eq(m->src, name, "is_file") && !lf_tree_text_eq(m->src, name, "lexists"))
+        return 0;
+    /* Up through `and` to the if's condition. */
+    TSNode n = call, up = ts_node_parent(call);
+    while (lf_tree_is(up, "boolean_operator") || lf_tree_is(up, "parenthesized_expression")) {
+        if (lf_tree_is(up, "boolean_operator") && !lf_tree_text_eq(m->src, lf_tree_field(up, "operator"), "and"))
+            return 0;
+        n = up;
+        up = ts_node_parent(up);
+    }
+    if (!lf_tree_is(up, "if_statement") || !ts_node_eq(lf_tree_field(up, "condition"), n) ||
+        !ts_node_is_null(lf_tree_field(up, "alternative")))
+        return 0;
+    TSNode body = lf_tree_field(up, "consequence");
+    int removals = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+        TSNode st = ts_node_named_child(body, i);
+        if (lf_tree_is(st, "comment"))
+            continue;
+        TSNode e = lf_tree_is(st, "expression_statement") ? lf_tree_unparen(lf_tree_child(st, 0)) : (TSNode){0};
+        TSNode t;
+        if (!lf_tree_is(e, "call") || !lf_pylock_removal_call(m, e, &t))
+            return 0;
+        lf_pkey a = lf_pylock_key_of(l, t), b = lf_pylock_key_of(l, path);
+        if (!lf_pylock_key_eq(m, &a, &b))
+            return 0;
+        removals++;
+    }
+    return removals > 0;
+}
+
 static int judge_call(lf_pylock *l, TSNode call, TSNode *target) {
     lf_pysem *m = l->m;
     static const char *const by_arg[] = {"os.path.exists", "os.path.lexists", "os.path.isfile", "os.path.isdir",
@@ -1854,7 +1892,7 @@ static void propagate(lf_pylock *l) {
             const edge *e = &in->edges.items[in->key_edges.items[k].items[j]];
             unsigned pf = in->keys.items[e->param].flags, af = in->keys.items[e->arg].flags;
             unsigned up = pf & (LF_LOCK_USES | LF_LOCK_OS_EXCLUSIVE | LF_LOCK_REMOVED | LF_LOCK_JUDGED |
-                                LF_LOCK_JUDGED_CONTENT | LF_LOCK_READLINK | LF_LOCK_AGED | LF_LOCK_WRITTEN);
+                                LF_LOCK_JUDGED_GATE | LF_LOCK_JUDGED_CONTENT | LF_LOCK_READLINK | LF_LOCK_AGED | LF_LOCK_WRITTEN);
             if ((up & LF_LOCK_WRITTEN) && ts_node_is_null(in->keys.items[e->arg].written))
                 in->keys.items[e->arg].written = e->call;
             /* A helper that only symlinks its parameter (an installer's) is
@@ -2524,8 +2562,10 @@ static lf_pylock *build(lf_pysem *m) {
         int how = judge_call(l, call, &t);
         if (how) {
             int32_t k = key_add_expr(l, t);
-            key_mark(l, k, how == 1 ? LF_LOCK_JUDGED : how == 2 ? LF_LOCK_JUDGED_CONTENT
-                                                              : LF_LOCK_JUDGED_CONTENT | LF_LOCK_READLINK, call);
+            key_mark(l, k, how == 1 ? LF_LOCK_JUDGED | (removal_guard(l, call, t) ? 0u : LF_LOCK_JUDGED_GATE)
+                           : how == 2 ? LF_LOCK_JUDGED_CONTENT
+                                      : LF_LOCK_JUDGED_CONTENT | LF_LOCK_READLINK,
+                     call);
             add_event(l, LF_PYEV_JUDGE, scope, call, k, 0)->content = how >= 2;
         }
         if (is_probe(m, call))

@@ -98,6 +98,8 @@ enum {
     LF_LOCK_CLAIM = 1u << 20,          /* a lock by its own protocol: claimed by writing it, judged, removed */
     LF_LOCK_OS_EXCLUSIVE = 1u << 21,   /* some OS lock call on it is exclusive (LOCK_EX, lockf, msvcrt, F_SETLK):
                                           one only ever share-locked (LOCK_SH: readers) excludes no one */
+    LF_LOCK_JUDGED_GATE = 1u << 22,    /* judged other than by an existence test guarding only its own removal
+                                          (`if p.exists(): p.unlink()` cleans up, it decides nothing) */
 };
 
 /* How a removal was judged beforehand in its function. */
