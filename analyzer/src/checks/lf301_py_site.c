@@ -42,6 +42,8 @@ static char *removal_edit(lf_pylock *l, lf301_py_site *s, TSNode call, const cha
     TSNode target = {0};
     if (!lf_pylock_removal_call(m, call, &target))
         return lf_xstrdup("the removal is not a call of os.remove, os.unlink or Path.unlink");
+    if (lf_pylock_rename_call(m, call))
+        return lf_xstrdup("the lock is renamed away, not unlinked: the drop-ins bind an unlink only");
     if (!lf_pylock_plain_args(call))
         return lf_xstrdup("the removal's arguments are unpacked (`*args`, `**kwargs`)");
     if (lf_pylock_callee_any(m, call, unlinks)) {

@@ -212,6 +212,43 @@ static TSNode rename_destination(lf_pysem *m, TSNode call) {
     return path_method ? lf_pylock_arg(m, call, 0, "target") : none;
 }
 
+static const char *const k_unlink_calls[] = {"os.remove", "os.unlink", "pathlib.Path.unlink", NULL};
+
+/* The source `src` of a rename moves aside to `dst`: dst's value is spelled
+ * from src (`f"{lock}.break.{pid}"`, `lock + ".stale"`), or dst is unlinked
+ * after the rename in the same function. */
+static int moved_aside(lf_pysem *m, TSNode call, TSNode src, TSNode dst) {
+    if (ts_node_is_null(src) || ts_node_is_null(dst))
+        return 0;
+    src = lf_tree_unparen(src);
+    if (lf_tree_is(src, "call") && ts_node_named_child_count(lf_tree_field(src, "arguments")) == 1)
+        src = lf_tree_unparen(ts_node_named_child(lf_tree_field(src, "arguments"), 0)); /* Path(x) */
+    TSNode value = lf_pysem_resolve_value(m, dst);
+    uint32_t sn = ts_node_end_byte(src) - ts_node_start_byte(src);
+    const char *st = m->src->text + ts_node_start_byte(src);
+    for (uint32_t i = ts_node_start_byte(value); sn && i + sn <= ts_node_end_byte(value); i++)
+        if (!memcmp(m->src->text + i, st, sn))
+            return 1;
+    int32_t scope = lf_pysem_scope_of(m, call);
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode c = m->calls[i].node;
+        if (m->calls[i].scope != scope || ts_node_start_byte(c) <= ts_node_end_byte(call))
+            continue;
+        TSNode t = (TSNode){0};
+        const char *q = lf_pysem_callee(m, c);
+        if (lf_str_in_list(q, k_unlink_calls))
+            t = lf_pylock_arg(m, c, 0, "path");
+        else if (method_is(m, c, "unlink"))
+            t = receiver(c);
+        t = lf_tree_unparen(t);
+        if (lf_tree_is(t, "call") && ts_node_named_child_count(lf_tree_field(t, "arguments")) == 1)
+            t = lf_tree_unparen(ts_node_named_child(lf_tree_field(t, "arguments"), 0));
+        if (!ts_node_is_null(t) && lf_tree_equal(m->src, t, m->src, lf_tree_unparen(dst), 0))
+            return 1;
+    }
+    return 0;
+}
+
 int lf_pylock_removal_call(lf_pysem *m, TSNode call, TSNode *target) {
     const char *q = lf_pysem_callee(m, call);
     if ((q && (!strcmp(q, "pathlib.Path.unlink") || !strcmp(q, "pathlib.Path.rmdir"))) ||
@@ -219,10 +256,30 @@ int lf_pylock_removal_call(lf_pysem *m, TSNode call, TSNode *target) {
         *target = receiver(call);
         return !ts_node_is_null(*target);
     }
+    /* Renamed away: the name no longer holds what was there, whoever's it is
+     * (`os.rename(lock, lock + ".break")`, `Path(lock).replace(aside)`). */
+    /* Only a move aside (to a name made from the old one, or removed right
+     * after): a temp renamed onto the document it publishes is no removal. */
+    static const char *const moves[] = {"os.rename", "os.replace", "shutil.move", NULL};
+    if (lf_pylock_callee_any(m, call, moves)) {
+        *target = lf_pylock_arg(m, call, 0, "src");
+        return !ts_node_is_null(*target) && n_positional(call) >= 2 &&
+               moved_aside(m, call, *target, lf_pylock_arg(m, call, 1, "dst"));
+    }
+    if ((method_is(m, call, "rename") || method_is(m, call, "replace")) && n_positional(call) == 1 &&
+        lf_pysem_type_of(m, receiver(call)) == LF_PYTYPE_PATH) {
+        *target = receiver(call);
+        return !ts_node_is_null(*target) && moved_aside(m, call, *target, lf_pylock_arg(m, call, 0, "target"));
+    }
     if (!lf_pylock_callee_any(m, call, k_removals))
         return 0;
     *target = lf_pylock_arg(m, call, 0, "path");
     return !ts_node_is_null(*target);
+}
+
+int lf_pylock_rename_call(lf_pysem *m, TSNode call) {
+    static const char *const moves[] = {"os.rename", "os.replace", "shutil.move", NULL};
+    return lf_pylock_callee_any(m, call, moves) || method_is(m, call, "rename") || method_is(m, call, "replace");
 }
 
 /* ---- keys ---- */

@@ -246,6 +246,8 @@ int lf_pylock_lockrt_free_at(lf_pysem *m, TSNode call);
 /* Calls of os.remove & co (any alias; also a name whose bindings include such
  * an import). *target = what it removes. */
 int lf_pylock_removal_call(lf_pysem *m, TSNode call, TSNode *target);
+/* Is the removal a rename (moving the object away rather than unlinking it)? */
+int lf_pylock_rename_call(lf_pysem *m, TSNode call);
 /* Does the call's callee resolve to one of `names`, through any of the module
  * bindings of its name (`from os import kill` on one path, a def on another)? */
 int lf_pylock_callee_any(lf_pysem *m, TSNode call, const char *const *names);
