@@ -501,6 +501,68 @@ static int verdict_acted_on(walk *w, TSNode cmp) {
     return 0;
 }
 
+/* Does the age only gate a liveness probe? `if age < MIN: return` and then
+ * the lock is broken only after its holder's pid was found dead: every
+ * removal of the lock after the comparison in its function was last judged by
+ * a pid probe (lf_pylock's LF_JUDGED_LIVENESS), so no age breaks a live
+ * holder's lock. A function that removes nothing (hands the verdict to its
+ * caller) is not this. */
+/* Is the probe `probe` evaluated on every path to the statement holding
+ * `at`: its statement (the try around it, for `try: os.kill(pid, 0)`) is an
+ * earlier sibling of `at`'s statement or of one enclosing it, and the probe is
+ * that statement's whole test or value (`if is_alive(pid): return`,
+ * `alive = is_alive(pid)`), not one arm of an `and`/`or`? */
+static int probe_dominates(lf_pysem *m, TSNode probe, TSNode at) {
+    int32_t ps = lf_pysem_stmt_of(m, probe);
+    if (ps < 0)
+        return 0;
+    TSNode st = m->stmts[ps].node;
+    TSNode whole = lf_tree_is(st, "if_statement") ? lf_tree_unparen(lf_tree_field(st, "condition"))
+                   : lf_tree_is(st, "expression_statement") ? lf_tree_unparen(lf_tree_child(st, 0))
+                                                            : (TSNode){0};
+    if (lf_tree_is(whole, "not_operator"))
+        whole = lf_tree_unparen(lf_tree_field(whole, "argument"));
+    if (lf_tree_is(whole, "assignment"))
+        whole = lf_tree_unparen(lf_tree_field(whole, "right"));
+    if (!ts_node_eq(whole, probe))
+        return 0;
+    if (m->stmts[ps].clause == LF_PYCLAUSE_TRY_BODY && m->stmts[ps].parent >= 0)
+        ps = m->stmts[ps].parent;
+    for (int32_t r = lf_pysem_stmt_of(m, at); r >= 0; r = m->stmts[r].parent)
+        if (ts_node_eq(m->stmts[r].block, m->stmts[ps].block))
+            return r != ps && ts_node_start_byte(m->stmts[r].node) > ts_node_start_byte(m->stmts[ps].node);
+    return 0;
+}
+
+static int age_gates_probe(walk *w, TSNode cmp, TSNode path) {
+    lf_pkey want = lf_pylock_key_of(w->l, path);
+    int32_t key = lf_pylock_find(w->l, &want);
+    if (key < 0)
+        return 0;
+    int32_t scope = lf_pysem_scope_of(w->m, cmp);
+    size_t removals = 0;
+    for (size_t i = 0; i < w->l->n_events; i++) {
+        const lf_pylock_event *e = &w->l->events[i];
+        if (e->kind != LF_PYEV_REMOVE || e->scope != scope || e->key != key ||
+            ts_node_start_byte(e->node) < ts_node_end_byte(cmp))
+            continue;
+        if (e->judged != LF_JUDGED_LIVENESS)
+            return 0;
+        int dominated = 0;
+        for (size_t j = 0; j < w->l->n_events && !dominated; j++) {
+            const lf_pylock_event *p = &w->l->events[j];
+            dominated = p->kind == LF_PYEV_PROBE && p->scope == scope &&
+                        ts_node_start_byte(p->node) > ts_node_end_byte(cmp) &&
+                        ts_node_start_byte(p->node) < ts_node_start_byte(e->node) &&
+                        probe_dominates(w->m, p->node, e->node);
+        }
+        if (!dominated)
+            return 0;
+        removals++;
+    }
+    return removals > 0;
+}
+
 static lf_walk_action visit(TSNode n, void *ud) {
     walk *w = ud;
     if (!lf_tree_is(n, "comparison_operator"))
@@ -546,6 +608,8 @@ static lf_walk_action visit(TSNode n, void *ud) {
     (void)with_mtime;
     unsigned fl = lf_pylock_flags_of(w->l, all.mtime_path);
     if (!lf_pylock_is_lock(fl) && !((fl & LF_LOCK_ARG) && !(fl & LF_LOCK_PKG)))
+        return LF_WALK_SKIP;
+    if (age_gates_probe(w, n, all.mtime_path))
         return LF_WALK_SKIP;
     const lf_source *src = lf_ctx_source(w->ctx);
     char *cmp = lf_py_short(src, n);
