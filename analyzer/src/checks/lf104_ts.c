@@ -407,9 +407,16 @@ static int key_add_to(key_vec *v, const char *k) {
 static const char *kept_in(lf_tssem *m, TSNode call) {
     TSNode p = lf_ts_parent(call);
     /* `const store = fresh ? this.read() : cached` keeps it too */
+    TSNode cur = call;
+    /* `readState(p) || {}`, `readState(p) ?? {}`: a default for a missing one */
     while (lf_tree_is(p, "await_expression") || lf_tree_is(p, "parenthesized_expression") ||
-           lf_tree_is(p, "ternary_expression"))
+           lf_tree_is(p, "ternary_expression") ||
+           (lf_tree_is(p, "binary_expression") && ts_node_eq(lf_tree_field(p, "left"), cur) &&
+            (lf_tree_text_eq(m->src, lf_tree_field(p, "operator"), "||") ||
+             lf_tree_text_eq(m->src, lf_tree_field(p, "operator"), "??")))) {
+        cur = p;
         p = lf_ts_parent(p);
+    }
     /* `let content; try { content = readFileSync(p) } catch { ... }` keeps it
      * in the name assigned */
     TSNode name = lf_tree_is(p, "variable_declarator")     ? lf_tree_field(p, "name")
@@ -439,6 +446,28 @@ static int literal_of(lf_tssem *m, TSNode x, const char *v) {
             e = lf_tree_field(e, "object");
         if (lf_tree_is(e, "identifier") && lf_tree_text_eq(m->src, e, v))
             return 1;
+    }
+    return 0;
+}
+
+/* Is x an object literal holding a value computed from v through a const
+ * (`{ archives }` / `{ n: archives }` with `const archives = prior.n + 1`)? */
+static int literal_derived_of(lf_tssem *m, TSNode x, const char *v) {
+    if (!lf_tree_is(x, "object"))
+        return 0;
+    uint32_t n = ts_node_named_child_count(x);
+    for (uint32_t i = 0; i < n && i < 64; i++) {
+        TSNode e = ts_node_named_child(x, i);
+        if (lf_tree_is(e, "pair"))
+            e = lf_tssem_unwrap(lf_tree_field(e, "value"));
+        if (lf_tree_is(e, "shorthand_property_identifier") || lf_tree_is(e, "identifier")) {
+            uint32_t a = ts_node_start_byte(e);
+            const lf_tsbinding *bd = lf_tssem_binding_at(
+                m, lf_tssem_scope_of(m, e), lf_tssem_intern(m, m->src->text + a, ts_node_end_byte(e) - a), a);
+            if (bd && bd->kind == LF_TSBIND_VAR && !bd->member && !ts_node_is_null(bd->value) &&
+                lf_tree_mentions(m->src, bd->value, v, NULL))
+                return 1;
+        }
     }
     return 0;
 }
@@ -1038,6 +1067,20 @@ static lf_walk_action visit_mention(TSNode n, void *ud) {
  * in between, the write reachable from the read, in the read's own body or a
  * callback nested in it, with no lock in play. The helpers name the file
  * themselves, so their pair is the document. Reported at the read. */
+/* Does one of the call's first n arguments mention a parameter of its function? */
+static int args_name_param(lf_tssem *m, TSNode call, size_t n) {
+    for (uint32_t a = 0; a < n; a++) {
+        TSNode arg = lf_tssem_arg(call, a);
+        if (lf_tree_is(arg, "string") || lf_tree_is(arg, "template_string"))
+            continue;
+        TSNode v = lf_tssem_resolve_value(m, arg);
+        if (lf_tree_is(v, "string"))
+            continue;
+        return 1; /* a parameter, or anything the check does not follow */
+    }
+    return 0;
+}
+
 static void named_pair_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
     const lf_source *src = m->src;
     for (size_t i = 0; i < m->n_calls; i++) {
@@ -1057,7 +1100,15 @@ static void named_pair_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
             if (lf_tslock_fn_of(m, wc->scope) != fn || !same_body(m, rc->scope, wc->scope) ||
                 ts_node_start_byte(wc->node) <= ts_node_end_byte(rc->node) ||
                 !named_helper(m, wc->node, 1, &wo, &ws) || wo != origin || ws != stem ||
-                lf_tssem_nargs(wc->node) != na + 1 || !carries(m, lf_tssem_arg(wc->node, (uint32_t)na), v))
+                lf_tssem_nargs(wc->node) != na + 1)
+                continue;
+            /* What is written carries the read, or, for a document the module
+             * names itself (no parameter among the reader's arguments: a
+             * caller's path may be one session's own), a count computed
+             * from it. */
+            TSNode data = lf_tssem_arg(wc->node, (uint32_t)na);
+            if (!carries(m, data, v) &&
+                !(!args_name_param(m, rc->node, na) && literal_derived_of(m, lf_tssem_unwrap(data), v)))
                 continue;
             int same = 1;
             for (uint32_t a = 0; a < na && same; a++)
