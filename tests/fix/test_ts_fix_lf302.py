@@ -10,9 +10,17 @@ equals what --apply writes, passes `node --check`, and a second run has
 nothing to do; without --unsafe-fixes nothing of LF302 is applied. decline_*
 cases keep the finding with the reason.
 
-Real processes through age_name.cjs's own acquire()/release(): a holder is
-stopped (SIGSTOP) past the lock's 1 s age limit; a second process's acquire()
-breaks it as written, and leaves it patched. A holder killed with its lock
+A lock that records no pid is made to record it where it is created, when
+that is its one exclusive create and nothing reads what it holds: the empty
+data of `writeFileSync(lock, "", { flag: "wx" })` becomes String(process.pid)
+(no_pid_data.cjs), and `writeSync(fd, String(process.pid))` follows a kept
+`fd = openSync(lock, "wx")` (no_pid_fd.cjs); a lock whose create writes
+something else (a time) is declined.
+
+Real processes through each fixed module's own acquire()/release()
+(age_name.cjs, no_pid_data.cjs, no_pid_fd.cjs): a holder is stopped (SIGSTOP)
+past the lock's 1 s age limit; a second process's acquire() breaks it as
+written, and leaves it patched. A holder killed with its lock
 left behind, and a lock recording the pid of a live process that started
 after the lock was written (a reused pid), are still broken patched.
 
@@ -36,8 +44,8 @@ VENDOR = os.path.join(SRC, "runtime", "node", "vendor")
 CASES = sorted(f[: -len(".in")] for f in os.listdir(CASES_DIR) if f.endswith(".in"))
 UNSAFE = ["--unsafe-fixes"]
 DECLINED = {
-    "decline_no_pid.js": "9:9: LF302 not fixed: the lock records no pid of its holder (the module writes none into "
-    "it): there is nothing to judge the holder by but the age",
+    "decline_no_pid.js": "9:9: LF302 not fixed: the lock records no pid of its holder, and its create writes a value "
+    "the fix would replace (not a literal)",
     "decline_dir.cjs": "11:9: LF302 not fixed: the lock is a directory: the pid its holder records is in a file the "
     "fix does not know",
 }
@@ -108,12 +116,15 @@ console.log(m.acquire(process.argv[2], 1000) ? 'took' : 'busy');
 """
 
 
-def module_dir(tmp_path, fixed):
-    work = stage(tmp_path, "age_name.cjs", "fixed" if fixed else "orig")
+MODULES = ["age_name.cjs", "no_pid_data.cjs", "no_pid_fd.cjs"]
+
+
+def module_dir(tmp_path, fixed, case="age_name.cjs"):
+    work = stage(tmp_path, case, "fixed" if fixed else "orig")
     if fixed:
-        lockfix(["fix", "age_name.cjs", "--apply"] + UNSAFE, work)
-        assert b"holderAliveSync" in read(work / "age_name.cjs")
-    return work / "age_name.cjs"
+        lockfix(["fix", case, "--apply"] + UNSAFE, work)
+        assert b"holderAliveSync" in read(work / case)
+    return work / case
 
 
 def age(path, seconds=3600):
@@ -127,9 +138,10 @@ def breaker(module, lock):
     return out.stdout.decode().strip()
 
 
+@pytest.mark.parametrize("case", MODULES)
 @pytest.mark.parametrize("fixed", [False, True])
-def test_a_stopped_holder_keeps_its_lock_only_patched(tmp_path, fixed):
-    module = module_dir(tmp_path, fixed)
+def test_a_stopped_holder_keeps_its_lock_only_patched(tmp_path, fixed, case):
+    module = module_dir(tmp_path, fixed, case)
     lock = tmp_path / ("run-%d.lock" % fixed)
     holder = subprocess.Popen([need_tool("node"), "-e", HOLDER, str(module), str(lock)], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE)
@@ -140,10 +152,12 @@ def test_a_stopped_holder_keeps_its_lock_only_patched(tmp_path, fixed):
         got = breaker(module, lock)
         if fixed:
             assert got == "busy"
-            assert lock.read_text() == str(holder.pid)  # the holder's lock, untouched
+            assert lock.read_text() == str(holder.pid)  # the holder's lock, untouched (recording its pid)
         else:
             assert got == "took"  # two holders: the paused one and the breaker
             assert lock.read_text() != str(holder.pid)
+            if case != "age_name.cjs":
+                assert lock.read_text() == ""  # as written, the lock names no holder
     finally:
         os.kill(holder.pid, signal.SIGCONT)
         holder.stdin.write(b"\n")
@@ -152,8 +166,9 @@ def test_a_stopped_holder_keeps_its_lock_only_patched(tmp_path, fixed):
         holder.stdout.close()
 
 
-def test_patched_still_breaks_a_dead_holders_lock(tmp_path):
-    module = module_dir(tmp_path, True)
+@pytest.mark.parametrize("case", MODULES)
+def test_patched_still_breaks_a_dead_holders_lock(tmp_path, case):
+    module = module_dir(tmp_path, True, case)
     lock = tmp_path / "dead.lock"
     holder = subprocess.Popen([need_tool("node"), "-e", HOLDER, str(module), str(lock)], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE)

@@ -471,6 +471,18 @@ static int records_pid(lf_tssem *m, lf_tslock *l, int32_t k) {
         TSNode up = lf_ts_parent(call);
         while (lf_tree_is(up, "await_expression") || lf_tree_is(up, "parenthesized_expression"))
             up = lf_ts_parent(up);
+        /* `this.fd = openSync(lock, "wx")` then `writeSync(this.fd, String(process.pid))` */
+        TSNode kept = lf_tree_is(up, "assignment_expression") ? lf_tree_field(up, "left") : (TSNode){0};
+        if (lf_tree_is(kept, "member_expression") || lf_tree_is(kept, "identifier")) {
+            for (size_t j = i + 1; j < m->n_calls; j++) {
+                TSNode c = m->calls[j].node;
+                const char *wop = lf_tslock_fs_op(m, c);
+                if (wop && !strcmp(wop, "write") &&
+                    lf_tree_equal(m->src, lf_tssem_unwrap(lf_tssem_arg(c, 0)), m->src, kept, 0) &&
+                    holds_own_pid(m, lf_tssem_arg(c, 1)))
+                    return 1;
+            }
+        }
         TSNode name = lf_tree_is(up, "variable_declarator") ? lf_tree_field(up, "name") : (TSNode){0};
         if (!lf_tree_is(name, "identifier"))
             continue;
@@ -488,6 +500,99 @@ static int records_pid(lf_tssem *m, lf_tslock *l, int32_t k) {
         }
     }
     return 0;
+}
+
+/* The literal flag string of an open (`"wx"`) or a writeFile's options
+ * (`{ flag: "wx" }`, or the string itself), or NULL. */
+static int excl_flag(lf_tssem *m, TSNode fl) {
+    fl = lf_tssem_unwrap(fl);
+    if (lf_tree_is(fl, "object")) {
+        TSNode v = (TSNode){0};
+        for (uint32_t i = 0; i < ts_node_named_child_count(fl); i++) {
+            TSNode p = ts_node_named_child(fl, i);
+            if (lf_tree_is(p, "pair") && lf_tree_text_eq(m->src, lf_tree_field(p, "key"), "flag"))
+                v = lf_tssem_unwrap(lf_tree_field(p, "value"));
+        }
+        fl = v;
+    }
+    if (!lf_tree_is(fl, "string"))
+        return 0;
+    return lf_tree_text_eq(m->src, fl, "\"wx\"") || lf_tree_text_eq(m->src, fl, "'wx'") ||
+           lf_tree_text_eq(m->src, fl, "\"wx+\"") || lf_tree_text_eq(m->src, fl, "'wx+'");
+}
+
+/* For a lock of key k that records no pid: can its one exclusive create write
+ * the pid (lf302_ts_site.h)? Fills s->record*, or returns why not (malloc'd).
+ * Nothing else may write the lock, nothing may read what it holds, and the
+ * create must be a statement of its own in one of the two forms. */
+static char *plan_pid_record(lf_tssem *m, lf_tslock *l, int32_t k, lf302_ts_site *s) {
+    TSNode create = (TSNode){0};
+    size_t creates = 0;
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *e = &l->events[i];
+        if (e->key != k)
+            continue;
+        if (e->kind == LF_TSEV_JUDGE && e->content)
+            return lf_xstrdup("the lock records no pid of its holder, and the module reads what it holds: a pid "
+                              "written into it would change what that read sees");
+        if (e->kind == LF_TSEV_OVERWRITE || e->kind == LF_TSEV_APPEND)
+            return lf_xstrdup("the lock records no pid of its holder, and the module writes it in more than one "
+                              "place (a refresh or a takeover): each would have to record the pid");
+        if (e->kind == LF_TSEV_CREATE) {
+            creates++;
+            create = e->via_helper ? (TSNode){0} : e->node;
+        }
+    }
+    if (creates != 1 || ts_node_is_null(create))
+        return lf_xstrdup("the lock records no pid of its holder, and it is not created in exactly one place in "
+                          "this module the fix could make record it");
+    const char *op = lf_tslock_fs_op(m, create);
+    const char *callee = lf_tssem_callee(m, create);
+    int sync = callee && strlen(callee) > 4 && !strcmp(callee + strlen(callee) - 4, "Sync");
+    if (op && !strcmp(op, "writeFile") && excl_flag(m, lf_tssem_arg(create, 2))) {
+        TSNode data = lf_tssem_unwrap(lf_tssem_arg(create, 1));
+        if (!lf_tree_is(data, "string") && !lf_tree_is(data, "template_string"))
+            return lf_xstrdup("the lock records no pid of its holder, and its create writes a value the fix would "
+                              "replace (not a literal)");
+        s->record = LF302_TS_RECORD_DATA;
+        s->record_at = lf_tssem_arg(create, 1);
+        return NULL;
+    }
+    if (op && !strcmp(op, "open") && sync && excl_flag(m, lf_tssem_arg(create, 1))) {
+        /* `fd = openSync(...)` / `this.fd = openSync(...)` / `const fd = openSync(...)`, a statement */
+        TSNode up = lf_ts_parent(create), fd = (TSNode){0}, stmt = (TSNode){0};
+        if (lf_tree_is(up, "assignment_expression") && ts_node_eq(lf_tree_field(up, "right"), create)) {
+            fd = lf_tree_field(up, "left");
+            stmt = lf_ts_parent(up);
+            if (!lf_tree_is(stmt, "expression_statement"))
+                stmt = (TSNode){0};
+        } else if (lf_tree_is(up, "variable_declarator") && ts_node_eq(lf_tree_field(up, "value"), create)) {
+            fd = lf_tree_field(up, "name");
+            stmt = lf_ts_parent(up);
+            if (!lf_tree_is(stmt, "lexical_declaration") && !lf_tree_is(stmt, "variable_declaration"))
+                stmt = (TSNode){0};
+            else if (ts_node_named_child_count(stmt) != 1)
+                stmt = (TSNode){0};
+        }
+        int this_field = lf_tree_is(fd, "member_expression") && lf_tree_is(lf_tree_field(fd, "object"), "this");
+        if (ts_node_is_null(stmt) || !(lf_tree_is(fd, "identifier") || this_field))
+            return lf_xstrdup("the lock records no pid of its holder, and the descriptor its exclusive open returns "
+                              "is not kept in a name or field by a statement of its own");
+        /* nothing else written through that descriptor */
+        for (size_t i = 0; i < m->n_calls; i++) {
+            const char *wop = lf_tslock_fs_op(m, m->calls[i].node);
+            if (wop && (!strcmp(wop, "write") || !strcmp(wop, "writeFile") || !strcmp(wop, "ftruncate")) &&
+                lf_tree_equal(m->src, lf_tssem_unwrap(lf_tssem_arg(m->calls[i].node, 0)), m->src, fd, 0))
+                return lf_xstrdup("the lock records no pid of its holder, and the module writes through its "
+                                  "descriptor: what it writes would mix with a pid");
+        }
+        s->record = LF302_TS_RECORD_FD;
+        s->record_at = stmt;
+        s->record_fd = fd;
+        return NULL;
+    }
+    return lf_xstrdup("the lock records no pid of its holder, and its create is neither a writeFileSync/writeFile "
+                      "with { flag: \"wx\" } nor a kept openSync(..., \"wx\"): the fix could not make it record one");
 }
 
 /* The comparison that tests the age at `at`: `at` itself, or, for `const age
@@ -535,9 +640,13 @@ static lf302_ts_site *holder_site(lf_tssem *m, const lf_tslock *l, int32_t k, TS
     if (flags & LF_TSLOCK_DIR)
         return site_declined(lf_xstrdup("the lock is a directory: the pid its holder records is in a file the fix "
                                         "does not know"));
-    if (!records_pid(m, (lf_tslock *)l, k))
-        return site_declined(lf_xstrdup("the lock records no pid of its holder (the module writes none into it): "
-                                        "there is nothing to judge the holder by but the age"));
+    lf302_ts_site plan;
+    memset(&plan, 0, sizeof plan);
+    if (!records_pid(m, (lf_tslock *)l, k)) {
+        char *why = plan_pid_record(m, (lf_tslock *)l, k, &plan);
+        if (why)
+            return site_declined(why);
+    }
     if (ts_node_is_null(cmp))
         return site_declined(lf_xstrdup("the age is compared through a name, not in one comparison of it the "
                                         "fix could rewrite"));
@@ -562,6 +671,9 @@ static lf302_ts_site *holder_site(lf_tssem *m, const lf_tslock *l, int32_t k, TS
     s->cmp = at;
     s->path = lf_tssem_unwrap(path);
     s->stale_when_true = is_age ? read_larger : !read_larger;
+    s->record = plan.record;
+    s->record_at = plan.record_at;
+    s->record_fd = plan.record_fd;
     return s;
 }
 

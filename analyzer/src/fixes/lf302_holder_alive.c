@@ -49,6 +49,21 @@ static char *spell_all(lf_tsimporter *im, lf_tssem *m, lf_fix_request *reqs, siz
     return mine;
 }
 
+/* Spell (and import) fs's writeSync for every site whose fix makes the lock
+ * record the pid through the descriptor its create keeps. */
+static char *spell_write(lf_tsimporter *im, lf_tssem *m, lf_fix_request *reqs, size_t n, size_t self, char **why) {
+    lf_tsimport_use *uses = lf_xcalloc(n ? n : 1, sizeof *uses);
+    for (size_t j = 0; j < n; j++) {
+        const lf302_ts_site *t = reqs[j].site;
+        if (t && !t->decline && t->record == LF302_TS_RECORD_FD)
+            uses[j] = (lf_tsimport_use){lf_tssem_scope_of(m, t->record_at), ts_node_end_byte(t->record_at),
+                                        "writeSync"};
+    }
+    char *mine = lf_tsimport_ref_each(im, uses, n, self, "fs", why);
+    free(uses);
+    return mine;
+}
+
 static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n, size_t self, char **why) {
     const lf302_ts_site *s = reqs[self].site;
     if (lf_fix_site_declines(s, s ? s->decline : NULL, why))
@@ -58,11 +73,29 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t 
     lf_fix *fix = lf_xcalloc(1, sizeof *fix);
     lf_tsimporter *im = lf_tsimport_begin(m, src->path, fix);
     char *alive = spell_all(im, m, reqs, n, self, why);
+    char *write = alive && s->record == LF302_TS_RECORD_FD ? spell_write(im, m, reqs, n, self, why) : NULL;
     lf_tsimport_end(im);
-    if (!alive) {
+    if (!alive || (s->record == LF302_TS_RECORD_FD && !write)) {
+        free(alive);
         lf_fix_free(fix);
         return NULL;
     }
+    /* A lock that recorded no pid records its holder's where it is created
+     * (lf302_ts_site.h): the same edit in every site's fix, applied once. */
+    if (s->record == LF302_TS_RECORD_DATA) {
+        lf_fix_add_edit(fix, ts_node_start_byte(s->record_at), ts_node_end_byte(s->record_at), "String(process.pid)");
+    } else if (s->record == LF302_TS_RECORD_FD) {
+        uint32_t end = ts_node_end_byte(s->record_at);
+        char *indent = lf_tree_line_indent(src, ts_node_start_byte(s->record_at));
+        const char *semi = end > 0 && src->text[end - 1] == ';' ? ";" : "";
+        uint32_t fs = ts_node_start_byte(s->record_fd), fe = ts_node_end_byte(s->record_fd);
+        char *text = lf_xasprintf("\n%s%s(%.*s, String(process.pid))%s", indent, write, (int)(fe - fs),
+                                  src->text + fs, semi);
+        lf_fix_add_edit(fix, end, end, text);
+        free(text);
+        free(indent);
+    }
+    free(write);
     uint32_t cs = ts_node_start_byte(s->cmp), ce = ts_node_end_byte(s->cmp);
     uint32_t ps = ts_node_start_byte(s->path), pe = ts_node_end_byte(s->path);
     /* in parentheses of its own (`if (...)`, `(...)`) it needs no more */
