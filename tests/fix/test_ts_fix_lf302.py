@@ -14,8 +14,10 @@ A lock that records no pid is made to record it where it is created, when
 that is its one exclusive create and nothing reads what it holds: the empty
 data of `writeFileSync(lock, "", { flag: "wx" })` becomes String(process.pid)
 (no_pid_data.cjs), and `writeSync(fd, String(process.pid))` follows a kept
-`fd = openSync(lock, "wx")` (no_pid_fd.cjs); a lock whose create writes
-something else (a time) is declined.
+`fd = openSync(lock, "wx")` (no_pid_fd.cjs), and `await h.writeFile(String(
+process.pid))` a kept `h = await open(lock, O_CREAT | O_EXCL | ...)`
+(no_pid_handle.mjs); a lock whose create writes something else (a time) is
+declined.
 
 Real processes through each fixed module's own acquire()/release()
 (age_name.cjs, no_pid_data.cjs, no_pid_fd.cjs): a holder is stopped (SIGSTOP)

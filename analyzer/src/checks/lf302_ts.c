@@ -419,6 +419,20 @@ static int holds_own_pid(lf_tssem *m, TSNode v) {
     return found;
 }
 
+/* Is `n` the same descriptor as `kept` (what an open's result was assigned
+ * to): the same binding for a name, the same text for `this.fd`? */
+static int same_kept(lf_tssem *m, TSNode n, TSNode kept) {
+    n = lf_tssem_unwrap(n);
+    if (!lf_tree_equal(m->src, n, m->src, kept, 0))
+        return 0;
+    if (!lf_tree_is(kept, "identifier"))
+        return 1;
+    uint32_t a = ts_node_start_byte(n), b = ts_node_start_byte(kept);
+    const char *name = lf_tssem_intern(m, m->src->text + a, ts_node_end_byte(n) - a);
+    return lf_tssem_binding_at(m, lf_tssem_scope_of(m, n), name, a) ==
+           lf_tssem_binding_at(m, lf_tssem_scope_of(m, kept), name, b);
+}
+
 /* Is `n` a use of the name bound by declarator `decl`? */
 static int uses_decl(lf_tssem *m, TSNode n, TSNode decl) {
     n = lf_tssem_unwrap(n);
@@ -477,9 +491,14 @@ static int records_pid(lf_tssem *m, lf_tslock *l, int32_t k) {
             for (size_t j = i + 1; j < m->n_calls; j++) {
                 TSNode c = m->calls[j].node;
                 const char *wop = lf_tslock_fs_op(m, c);
-                if (wop && !strcmp(wop, "write") &&
-                    lf_tree_equal(m->src, lf_tssem_unwrap(lf_tssem_arg(c, 0)), m->src, kept, 0) &&
+                if (wop && !strcmp(wop, "write") && same_kept(m, lf_tssem_arg(c, 0), kept) &&
                     holds_own_pid(m, lf_tssem_arg(c, 1)))
+                    return 1;
+                /* `h = await open(lock, "wx")` then `await h.writeFile(String(process.pid))` */
+                TSNode cf = lf_tree_field(c, "function");
+                if (lf_tree_is(cf, "member_expression") && same_kept(m, lf_tree_field(cf, "object"), kept) &&
+                    lf_tree_text_eq(m->src, lf_tree_field(cf, "property"), "writeFile") &&
+                    holds_own_pid(m, lf_tssem_arg(c, 0)))
                     return 1;
             }
         }
@@ -515,6 +534,11 @@ static int excl_flag(lf_tssem *m, TSNode fl) {
         }
         fl = v;
     }
+    /* `constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY`, through a name */
+    TSNode v = lf_tssem_resolve_value(m, fl);
+    if (lf_ts_text_has(m->src, fl, "O_EXCL") || lf_ts_text_has(m->src, v, "O_EXCL"))
+        return 1;
+    fl = v;
     if (!lf_tree_is(fl, "string"))
         return 0;
     return lf_tree_text_eq(m->src, fl, "\"wx\"") || lf_tree_text_eq(m->src, fl, "'wx'") ||
@@ -558,9 +582,13 @@ static char *plan_pid_record(lf_tssem *m, lf_tslock *l, int32_t k, lf302_ts_site
         s->record_at = lf_tssem_arg(create, 1);
         return NULL;
     }
-    if (op && !strcmp(op, "open") && sync && excl_flag(m, lf_tssem_arg(create, 1))) {
-        /* `fd = openSync(...)` / `this.fd = openSync(...)` / `const fd = openSync(...)`, a statement */
-        TSNode up = lf_ts_parent(create), fd = (TSNode){0}, stmt = (TSNode){0};
+    TSNode awaited = lf_ts_parent(create);
+    int promise = !sync && lf_tree_is(awaited, "await_expression");
+    if (op && !strcmp(op, "open") && (sync || promise) && excl_flag(m, lf_tssem_arg(create, 1))) {
+        /* `fd = openSync(...)` / `this.fd = openSync(...)` / `const fd = openSync(...)`, a statement;
+         * or `h = await open(...)`, a FileHandle */
+        TSNode up = lf_ts_parent(promise ? awaited : create), fd = (TSNode){0}, stmt = (TSNode){0};
+        create = promise ? awaited : create;
         if (lf_tree_is(up, "assignment_expression") && ts_node_eq(lf_tree_field(up, "right"), create)) {
             fd = lf_tree_field(up, "left");
             stmt = lf_ts_parent(up);
@@ -581,12 +609,18 @@ static char *plan_pid_record(lf_tssem *m, lf_tslock *l, int32_t k, lf302_ts_site
         /* nothing else written through that descriptor */
         for (size_t i = 0; i < m->n_calls; i++) {
             const char *wop = lf_tslock_fs_op(m, m->calls[i].node);
-            if (wop && (!strcmp(wop, "write") || !strcmp(wop, "writeFile") || !strcmp(wop, "ftruncate")) &&
-                lf_tree_equal(m->src, lf_tssem_unwrap(lf_tssem_arg(m->calls[i].node, 0)), m->src, fd, 0))
+            TSNode cf = lf_tree_field(m->calls[i].node, "function");
+            int through = (wop && (!strcmp(wop, "write") || !strcmp(wop, "writeFile") || !strcmp(wop, "ftruncate")) &&
+                           same_kept(m, lf_tssem_arg(m->calls[i].node, 0), fd)) ||
+                          (lf_tree_is(cf, "member_expression") && same_kept(m, lf_tree_field(cf, "object"), fd) &&
+                           (lf_tree_text_eq(m->src, lf_tree_field(cf, "property"), "write") ||
+                            lf_tree_text_eq(m->src, lf_tree_field(cf, "property"), "writeFile") ||
+                            lf_tree_text_eq(m->src, lf_tree_field(cf, "property"), "truncate")));
+            if (through)
                 return lf_xstrdup("the lock records no pid of its holder, and the module writes through its "
                                   "descriptor: what it writes would mix with a pid");
         }
-        s->record = LF302_TS_RECORD_FD;
+        s->record = promise ? LF302_TS_RECORD_HANDLE : LF302_TS_RECORD_FD;
         s->record_at = stmt;
         s->record_fd = fd;
         return NULL;

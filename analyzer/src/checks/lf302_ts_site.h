@@ -28,6 +28,7 @@ typedef enum lf302_ts_record {
     LF302_TS_RECORD_NONE = 0, /* the lock records the pid already */
     LF302_TS_RECORD_DATA,     /* `writeFileSync(LOCK, "", { flag: "wx" })`: the data becomes String(process.pid) */
     LF302_TS_RECORD_FD,       /* `FD = openSync(LOCK, "wx")`: writeSync(FD, String(process.pid)) follows it */
+    LF302_TS_RECORD_HANDLE,   /* `H = await open(LOCK, "wx")`: await H.writeFile(String(process.pid)) follows it */
 } lf302_ts_record;
 
 typedef struct lf302_ts_site {
@@ -36,8 +37,8 @@ typedef struct lf302_ts_site {
     TSNode path;         /* the stat'ed lock path, as spelled at the stat (valid where cmp is) */
     int stale_when_true; /* the comparison is true for a stale lock (else for a fresh one) */
     lf302_ts_record record;
-    TSNode record_at;    /* DATA: the data argument replaced; FD: the statement the write follows */
-    TSNode record_fd;    /* FD: the descriptor's name or field, as assigned */
+    TSNode record_at;    /* DATA: the data argument replaced; FD, HANDLE: the statement the write follows */
+    TSNode record_fd;    /* FD, HANDLE: the descriptor's (FileHandle's) name or field, as assigned */
 } lf302_ts_site;
 
 void lf302_ts_site_free(void *site);

@@ -84,6 +84,16 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t 
      * (lf302_ts_site.h): the same edit in every site's fix, applied once. */
     if (s->record == LF302_TS_RECORD_DATA) {
         lf_fix_add_edit(fix, ts_node_start_byte(s->record_at), ts_node_end_byte(s->record_at), "String(process.pid)");
+    } else if (s->record == LF302_TS_RECORD_HANDLE) {
+        uint32_t end = ts_node_end_byte(s->record_at);
+        char *indent = lf_tree_line_indent(src, ts_node_start_byte(s->record_at));
+        const char *semi = end > 0 && src->text[end - 1] == ';' ? ";" : "";
+        uint32_t fs = ts_node_start_byte(s->record_fd), fe = ts_node_end_byte(s->record_fd);
+        char *text = lf_xasprintf("\n%sawait %.*s.writeFile(String(process.pid))%s", indent, (int)(fe - fs),
+                                  src->text + fs, semi);
+        lf_fix_add_edit(fix, end, end, text);
+        free(text);
+        free(indent);
     } else if (s->record == LF302_TS_RECORD_FD) {
         uint32_t end = ts_node_end_byte(s->record_at);
         char *indent = lf_tree_line_indent(src, ts_node_start_byte(s->record_at));
