@@ -55,8 +55,8 @@ LF302_UNSAFE = ("LF302 not fixed: an unsafe fix is left out: it is applied only 
 # What each case keeps after the fix: "line:col: rule reason" of every finding left.
 LEFT = {
     "release.py": ["15:20: " + LF302_UNSAFE],
-    "claim_record.py": ["20:12: LF302 not fixed: the lock records no pid of its holder (the module writes none "
-                        "into it): there is nothing to judge the holder by but the age"],
+    "claim_record.py": ["20:12: LF302 not fixed: the lock records no pid of its holder, and the module reads what "
+                        "it holds: a pid written into it would change what that read sees"],
     "release_forms.py": ["20:16: " + LF302_UNSAFE,
                          "33:17: LF301 not fixed: " + EXISTENCE],
     "takeover.py": ["19:20: " + LF302_UNSAFE],

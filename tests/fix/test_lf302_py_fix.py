@@ -11,9 +11,15 @@ writes, compiles, and a second run has nothing to do (the patched test is no
 finding any more); without --unsafe-fixes nothing of LF302 is applied.
 decline_* cases keep the finding with the reason.
 
-Real processes through age_mtime.py's own acquire()/release(): a holder is
-stopped (SIGSTOP) past the lock's 1 s age limit; a second process's acquire()
-breaks it as written, and leaves it patched. A holder killed with its lock
+A lock that records no pid is made to record it where it is created, when
+that is its one create, `fd = os.open(LOCK, ... | os.O_EXCL ...)`, and nothing
+reads what it holds: `os.write(fd, str(os.getpid()).encode())` follows it
+(no_pid_fd.py); a create whose descriptor is not kept is declined.
+
+Real processes through age_mtime.py's and no_pid_fd.py's own
+acquire()/release(): a holder is stopped (SIGSTOP) past the lock's 1 s age
+limit; a second process's acquire() breaks it as written, and leaves it
+patched. A holder killed with its lock
 left behind, and a lock recording the pid of a live process that started
 after the lock was written (a reused pid), are still broken patched.
 
@@ -38,8 +44,8 @@ PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.execu
 CASES = sorted(f[: -len(".in")] for f in os.listdir(CASES_DIR) if f.endswith(".in"))
 UNSAFE = ["--unsafe-fixes"]
 DECLINED = {
-    "decline_no_pid.py": "10:12: LF302 not fixed: the lock records no pid of its holder (the module writes none into "
-    "it): there is nothing to judge the holder by but the age",
+    "decline_no_pid.py": "10:12: LF302 not fixed: the lock records no pid of its holder, and the descriptor its "
+    "exclusive open returns is not kept in a name by a statement of its own",
     "decline_negated.py": "9:12: LF302 not fixed: the age is not tested in a form the fix can orient (one `<`, `<=`, "
     "`>` or `>=` of the time, or of `clock - time`, against a limit)",
 }
@@ -99,9 +105,9 @@ def test_without_unsafe_fixes_the_age_test_stays(tmp_path):
 # A process of age_mtime.py: take the lock through its API (1 s age limit),
 # say so, wait for a line on stdin, release it.
 HOLDER = r"""
-import sys
+import importlib, sys
 sys.path.insert(0, sys.argv[1])
-import age_mtime as m
+m = importlib.import_module(sys.argv[3])
 if not m.acquire(sys.argv[2], 1.0):
     print("busy", flush=True)
     sys.exit(0)
@@ -114,38 +120,47 @@ except FileNotFoundError:
 """
 
 TRY = r"""
-import sys
+import importlib, sys
 sys.path.insert(0, sys.argv[1])
-import age_mtime as m
+m = importlib.import_module(sys.argv[3])
 print("took" if m.acquire(sys.argv[2], 1.0) else "busy")
 """
 
 
-def module_dir(tmp_path, fixed):
-    work = stage(tmp_path, "age_mtime.py", "fixed" if fixed else "orig")
+MODULES = ["age_mtime.py", "no_pid_fd.py"]
+
+
+def module_dir(tmp_path, fixed, case="age_mtime.py"):
+    module = case[: -len(".py")]
+    work = stage(tmp_path, case, ("fixed-" if fixed else "orig-") + module)
     if fixed:
-        lockfix(["fix", "age_mtime.py", "--apply", "--select", "LF302"] + UNSAFE, work)
-        assert b"holder_alive" in read(work / "age_mtime.py")
+        lockfix(["fix", case, "--apply", "--select", "LF302"] + UNSAFE, work)
+        assert b"holder_alive" in read(work / case)
     return work
 
 
+def module_of(mdir):
+    return mdir.name.split("-", 1)[1]
+
+
 def breaker(mdir, lock):
-    out = subprocess.run([PYTHON, "-c", TRY, str(mdir), str(lock)], capture_output=True, timeout=60,
+    out = subprocess.run([PYTHON, "-c", TRY, str(mdir), str(lock), module_of(mdir)], capture_output=True, timeout=60,
                          env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
     assert out.returncode == 0, out.stderr.decode()
     return out.stdout.decode().strip()
 
 
 def start_holder(mdir, lock):
-    holder = subprocess.Popen([PYTHON, "-c", HOLDER, str(mdir), str(lock)], stdin=subprocess.PIPE,
+    holder = subprocess.Popen([PYTHON, "-c", HOLDER, str(mdir), str(lock), module_of(mdir)], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
     assert holder.stdout.readline().strip() == b"held"
     return holder
 
 
+@pytest.mark.parametrize("case", MODULES)
 @pytest.mark.parametrize("fixed", [False, True])
-def test_a_stopped_holder_keeps_its_lock_only_patched(tmp_path, fixed):
-    mdir = module_dir(tmp_path, fixed)
+def test_a_stopped_holder_keeps_its_lock_only_patched(tmp_path, fixed, case):
+    mdir = module_dir(tmp_path, fixed, case)
     lock = tmp_path / ("run-%d.lock" % fixed)
     holder = start_holder(mdir, lock)
     try:
@@ -166,8 +181,9 @@ def test_a_stopped_holder_keeps_its_lock_only_patched(tmp_path, fixed):
         holder.stdout.close()
 
 
-def test_patched_still_breaks_a_dead_holders_lock(tmp_path):
-    mdir = module_dir(tmp_path, True)
+@pytest.mark.parametrize("case", MODULES)
+def test_patched_still_breaks_a_dead_holders_lock(tmp_path, case):
+    mdir = module_dir(tmp_path, True, case)
     lock = tmp_path / "dead.lock"
     holder = start_holder(mdir, lock)
     holder.kill()  # crashed with its lock left behind

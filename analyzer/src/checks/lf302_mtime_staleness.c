@@ -418,6 +418,40 @@ static int probes_recorded_pid(walk *w, TSNode cmp, TSNode path) {
     return 0;
 }
 
+/* For a lock that records no pid: can its one create record it (lf302_py_site.h)?
+ * Fills s->record_*, or returns why not (malloc'd). */
+static char *plan_pid_record(walk *w, TSNode path, lf302_py_site *s) {
+    lf_pylock *l = w->l;
+    lf_pysem *m = w->m;
+    lf_pkey want = lf_pylock_key_of(l, path);
+    int32_t k = lf_pylock_find(l, &want);
+    for (size_t i = 0; k >= 0 && i < l->n_events; i++)
+        if (l->events[i].kind == LF_PYEV_JUDGE && l->events[i].content && l->events[i].key == k)
+            return lf_xstrdup("the lock records no pid of its holder, and the module reads what it holds: a pid "
+                              "written into it would change what that read sees");
+    TSNode writers[2];
+    size_t n = lf_pylock_writers(l, path, writers, 2);
+    if (n != 1)
+        return lf_xstrdup("the lock records no pid of its holder, and it is not created and written in exactly "
+                          "one place in this module the fix could make record it");
+    TSNode create = writers[0];
+    static const char *const os_open[] = {"os.open", NULL};
+    TSNode flags = lf_pylock_arg(m, create, 1, "flags");
+    if (!lf_pylock_callee_any(m, create, os_open) || !lf_pylock_mentions(m, flags, "os.O_EXCL"))
+        return lf_xstrdup("the lock records no pid of its holder, and its create is not an os.open with O_EXCL "
+                          "whose descriptor the fix could write it through");
+    TSNode up = ts_node_parent(create);
+    TSNode fd = lf_tree_is(up, "assignment") ? lf_tree_field(up, "left") : (TSNode){0};
+    TSNode stmt = lf_tree_is(up, "assignment") ? ts_node_parent(up) : (TSNode){0};
+    if (!lf_tree_is(fd, "identifier") || !lf_tree_is(stmt, "expression_statement") ||
+        !ts_node_eq(lf_tree_unparen(lf_tree_field(up, "right")), create))
+        return lf_xstrdup("the lock records no pid of its holder, and the descriptor its exclusive open returns is "
+                          "not kept in a name by a statement of its own");
+    s->record_stmt = stmt;
+    s->record_fd = fd;
+    return NULL;
+}
+
 /* The fix's site for comparison `cmp`, which ages the lock at `path`. */
 static lf302_py_site *holder_site(walk *w, TSNode cmp, TSNode path) {
     lf_pylock *l = w->l;
@@ -426,9 +460,13 @@ static lf302_py_site *holder_site(walk *w, TSNode cmp, TSNode path) {
     if (made_as_directory(l, path))
         return site_declined(lf_xstrdup("the lock is a directory: the pid its holder records is in a file the fix "
                                         "does not know"));
-    if (!(lf_pylock_flags_of(l, path) & LF_LOCK_PID) && !probes_recorded_pid(w, cmp, path))
-        return site_declined(lf_xstrdup("the lock records no pid of its holder (the module writes none into it): "
-                                        "there is nothing to judge the holder by but the age"));
+    lf302_py_site plan;
+    memset(&plan, 0, sizeof plan);
+    if (!(lf_pylock_flags_of(l, path) & LF_LOCK_PID) && !probes_recorded_pid(w, cmp, path)) {
+        char *why = plan_pid_record(w, path, &plan);
+        if (why)
+            return site_declined(why);
+    }
     if (lf_tree_child_count(cmp) != 2 || ts_node_child_count(cmp) != 3)
         return site_declined(lf_xstrdup("the comparison is chained: the fix rewrites one comparison of the age"));
     TSNode left = lf_tree_child(cmp, 0), op = ts_node_child(cmp, 1), right = lf_tree_child(cmp, 1);
@@ -456,6 +494,8 @@ static lf302_py_site *holder_site(walk *w, TSNode cmp, TSNode path) {
     s->cmp = cmp;
     s->path = lf_tree_unparen(path);
     s->stale_when_true = form == FORM_AGE ? read_larger : !read_larger;
+    s->record_stmt = plan.record_stmt;
+    s->record_fd = plan.record_fd;
     return s;
 }
 

@@ -31,6 +31,7 @@
 #include "lf_pysem.h"
 #include "lf_sem.h"
 #include "lf_tree.h"
+#include "lf_pyimport.h"
 #include "lf_tsimport.h"
 #include "lf_util.h"
 #include "lf_vendor.h"
@@ -154,6 +155,33 @@ static void generate_py(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
         lf_fix *fix = lf_xcalloc(1, sizeof *fix);
         lf_fix_add_edit(fix, cs, ce, text);
         free(text);
+        if (!ts_node_is_null(s->record_stmt)) {
+            /* the lock records its holder's pid where it is created: the same
+             * edit in every site's fix of the file, applied once */
+            lf_pyimporter *im = lf_pyimport_begin(m, fix);
+            uint32_t end = ts_node_end_byte(s->record_stmt);
+            char *write = lf_pyimport_ref(im, lf_pysem_scope_of(m, s->record_stmt), end, "os.write",
+                                          &reqs[i].no_fix_reason);
+            char *getpid = write ? lf_pyimport_ref(im, lf_pysem_scope_of(m, s->record_stmt), end, "os.getpid",
+                                                   &reqs[i].no_fix_reason)
+                                 : NULL;
+            lf_pyimport_end(im);
+            if (!write || !getpid) {
+                free(write);
+                free(getpid);
+                lf_fix_free(fix);
+                continue;
+            }
+            char *indent = lf_tree_line_indent(src, ts_node_start_byte(s->record_stmt));
+            uint32_t fs = ts_node_start_byte(s->record_fd), fe = ts_node_end_byte(s->record_fd);
+            char *rec = lf_xasprintf("\n%s%s(%.*s, str(%s()).encode())", indent, write, (int)(fe - fs), src->text + fs,
+                                     getpid);
+            lf_fix_add_edit(fix, end, end, rec);
+            free(rec);
+            free(indent);
+            free(write);
+            free(getpid);
+        }
         if (*import_line)
             lf_fix_add_import(fix, lf_vendor_python_import_at(m), import_line);
         lf_vendor_attach(fix, &plan);

@@ -2292,6 +2292,25 @@ static TSNode created_path(lf_pylock *l, TSNode call, const char *callee) {
     return (TSNode){0};
 }
 
+size_t lf_pylock_writers(lf_pylock *l, TSNode path, TSNode *out, size_t max) {
+    lf_pysem *m = l->m;
+    lf_pkey want = lf_pylock_key_of(l, path);
+    size_t n = 0;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode call = m->calls[i].node, t = {0}, data = {0};
+        TSNode made = created_path(l, call, m->calls[i].callee);
+        if (ts_node_is_null(made) && !(write_call(l, call, &t, &data) && !ts_node_is_null(t)))
+            continue;
+        lf_pkey got = lf_pylock_key_of(l, ts_node_is_null(made) ? t : made);
+        if (!lf_pylock_key_same(l, &want, &got))
+            continue;
+        if (n < max)
+            out[n] = call;
+        n++;
+    }
+    return n;
+}
+
 static void mark_written(lf_pylock *l, int32_t scope, int32_t k, TSNode why) {
     if (k < 0)
         return;

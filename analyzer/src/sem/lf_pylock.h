@@ -246,6 +246,10 @@ int lf_pylock_lockrt_free_at(lf_pysem *m, TSNode call);
 /* Calls of os.remove & co (any alias; also a name whose bindings include such
  * an import). *target = what it removes. */
 int lf_pylock_removal_call(lf_pysem *m, TSNode call, TSNode *target);
+/* The calls that create or write the file `path` names (opens for writing,
+ * os.open with O_CREAT, touch, write_text, os.write/json.dump through a
+ * handle of it, ...), in source order: how many, the first `max` in out. */
+size_t lf_pylock_writers(lf_pylock *l, TSNode path, TSNode *out, size_t max);
 /* Is the removal a rename (moving the object away rather than unlinking it)? */
 int lf_pylock_rename_call(lf_pysem *m, TSNode call);
 /* Does the call's callee resolve to one of `names`, through any of the module
