@@ -15,7 +15,10 @@
  *     compares a start time field (identifiers and strings, never comments
  *     or docstrings). The message
  *     says the errors are not the problem: a probe whose EPERM handling is
- *     right is reported for pid reuse only. */
+ *     right is reported for pid reuse only.
+ * Neither when the probe judges no lock: its pid is read from a file the
+ * module never writes or removes, and its "dead" verdict only reports
+ * (prints or logs, then exits: a health check). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -626,6 +629,46 @@ static int probe_lock_per_user(lf_pysem *m, lf_pylock *l, TSNode call) {
 
 /* ---- the check ---- */
 
+/* Does the path only report: output (print, logging, a stream's write) and
+ * an exit? (A return hands the verdict to a caller, which may act on it.) */
+static int reports_only(lf_pysem *m, const path *p) {
+    static const char *const out[] = {"print", "sys.exit", "exit", "quit", "os._exit", "sys.stderr.write",
+                                      "sys.stdout.write", "logging.debug", "logging.info", "logging.warning",
+                                      "logging.error", "logging.critical", NULL};
+    static const char *const levels[] = {"debug", "info", "warning", "warn", "error", "critical", "exception", NULL};
+    for (size_t i = 0; i < p->stmts.len; i++) {
+        TSNode st = p->stmts.items[i];
+        if (lf_tree_is(st, "pass_statement"))
+            continue;
+        TSNode e = lf_tree_is(st, "expression_statement") ? lf_tree_unparen(lf_tree_child(st, 0)) : (TSNode){0};
+        if (!lf_tree_is(e, "call"))
+            return 0;
+        if (lf_pylock_callee_any(m, e, out))
+            continue;
+        TSNode fn = lf_tree_unparen(lf_tree_field(e, "function"));
+        int level = 0;
+        for (size_t k = 0; levels[k] && lf_tree_is(fn, "attribute"); k++)
+            level |= lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), levels[k]);
+        if (!level)
+            return 0;
+    }
+    return 1;
+}
+
+/* Does the probe judge no lock: its pid is read from a file this module
+ * never writes or removes, and the "dead" verdict only reports (a health
+ * check printing a status and exiting)? */
+static int judges_no_lock(lf_pysem *m, lf_pylock *l, TSNode call, const path *dead) {
+    TSNode read = {0};
+    if (!reports_only(m, dead) || !pid_from_record(m, l, lf_pylock_arg(m, call, 0, "pid"), &read) ||
+        ts_node_is_null(read))
+        return 0;
+    TSNode file = read_path(m, l, read);
+    if (ts_node_is_null(file) || lf_pylock_writers(l, file, NULL, 0) > 0)
+        return 0;
+    return !(lf_pylock_flags_of(l, file) & LF_LOCK_REMOVED);
+}
+
 void lf303_site_free(void *site) {
     lf303_site *s = site;
     if (s)
@@ -714,7 +757,7 @@ static void run(lf_check_ctx *ctx) {
         int32_t s = m->calls[i].stmt, child = -1;
         int32_t tr = s >= 0 ? enclosing_try(m, s, &child) : -1;
         char *probe = lf_py_short(src, call);
-        int reported = 0;
+        int reported = 0, no_lock = 0;
         if (tr >= 0) {
             TSNode tn = m->stmts[tr].node;
             TSNode h_eperm = (TSNode){0}, h_esrch = (TSNode){0};
@@ -753,8 +796,9 @@ static void run(lf_check_ctx *ctx) {
                     follow(m, else_block, ERR_EPERM, &ok); /* an else has no errno to test: unknown branches stop it */
                 if (!l)
                     l = lf_pylock_build(m);
+                no_lock = !pe.unknown && judges_no_lock(m, l, call, &pe);
                 if (!pe.unknown && !ps.unknown && !ok.unknown && !pe.raises && same_path(m, &pe, &ps) &&
-                    !same_path(m, &pe, &ok) && !probe_lock_per_user(m, l, call)) {
+                    !same_path(m, &pe, &ok) && !probe_lock_per_user(m, l, call) && !no_lock) {
                     int one_clause = ts_node_eq(h_eperm, h_esrch);
                     /* The same probe may also trust a reused pid: say so now,
                      * since that finding only shows once this one is fixed. */
@@ -777,7 +821,7 @@ static void run(lf_check_ctx *ctx) {
                 LF_VEC_FREE(&ok.stmts);
             }
         }
-        if (!reported) {
+        if (!reported && !no_lock) {
             if (!l)
                 l = lf_pylock_build(m);
             if (trusts_reused_pid(m, l, call, &start_time)) {
