@@ -554,7 +554,10 @@ static char *plan_pid_record(lf_tssem *m, lf_tslock *l, int32_t k, lf302_ts_site
     size_t creates = 0;
     for (size_t i = 0; i < l->n_events; i++) {
         const lf_tslock_event *e = &l->events[i];
-        if (e->key != k)
+        /* the same locks records_pid looks at (same_lock: a parameter's lock
+         * is any the module's functions are handed), so that a pid recorded
+         * by this fix is the one a second run finds (idempotence) */
+        if (e->key < 0 || !(e->key == k || (!e->via_helper && same_lock(m, l, lf_tssem_arg(e->node, 0), k))))
             continue;
         if (e->kind == LF_TSEV_JUDGE && e->content)
             return lf_xstrdup("the lock records no pid of its holder, and the module reads what it holds: a pid "
