@@ -14,9 +14,11 @@ decline_* cases keep the finding with the reason.
 A lock that records no pid is made to record it where it is created, when
 that is its one create, `fd = os.open(LOCK, ... | os.O_EXCL ...)`, and nothing
 reads what it holds: `os.write(fd, str(os.getpid()).encode())` follows it
-(no_pid_fd.py); a create whose descriptor is not kept is declined.
+(no_pid_fd.py); `with open(LOCK, "x") as f:` gains `f.write(str(os.getpid()))`
+first in its body (no_pid_with.py); a create whose descriptor is not kept is
+declined.
 
-Real processes through age_mtime.py's and no_pid_fd.py's own
+Real processes through age_mtime.py's, no_pid_fd.py's and no_pid_with.py's own
 acquire()/release(): a holder is stopped (SIGSTOP) past the lock's 1 s age
 limit; a second process's acquire() breaks it as written, and leaves it
 patched. A holder killed with its lock
@@ -127,7 +129,7 @@ print("took" if m.acquire(sys.argv[2], 1.0) else "busy")
 """
 
 
-MODULES = ["age_mtime.py", "no_pid_fd.py"]
+MODULES = ["age_mtime.py", "no_pid_fd.py", "no_pid_with.py"]
 
 
 def module_dir(tmp_path, fixed, case="age_mtime.py"):

@@ -436,10 +436,40 @@ static char *plan_pid_record(walk *w, TSNode path, lf302_py_site *s) {
                           "one place in this module the fix could make record it");
     TSNode create = writers[0];
     static const char *const os_open[] = {"os.open", NULL};
+    static const char *const opens[] = {"open", "io.open", NULL};
     TSNode flags = lf_pylock_arg(m, create, 1, "flags");
+    /* `with open(LOCK, "x") as f:` (text mode): f.write(str(os.getpid())) opens its body */
+    TSNode mode = lf_tree_unparen(lf_pylock_arg(m, create, 1, "mode"));
+    if (lf_pylock_callee_any(m, create, opens) && lf_tree_is(mode, "string") &&
+        lf_pylock_open_mode(m->src, mode, 'x', 0) && !lf_pylock_open_mode(m->src, mode, 'b', 0)) {
+        TSNode item = ts_node_parent(create), as = {0};
+        if (lf_tree_is(item, "as_pattern")) {
+            as = lf_tree_field(item, "alias");
+            if (lf_tree_is(as, "as_pattern_target"))
+                as = ts_node_named_child(as, 0);
+            item = ts_node_parent(item);
+        }
+        TSNode clause = lf_tree_is(item, "with_item") ? ts_node_parent(item) : (TSNode){0};
+        TSNode with = lf_tree_is(clause, "with_clause") ? ts_node_parent(clause) : (TSNode){0};
+        TSNode body = lf_tree_field(with, "body");
+        TSNode first = {0};
+        for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); i++)
+            if (!lf_tree_is(ts_node_named_child(body, i), "comment")) {
+                first = ts_node_named_child(body, i);
+                break;
+            }
+        if (!lf_tree_is(as, "identifier") || !lf_tree_is(with, "with_statement") ||
+            ts_node_named_child_count(clause) != 1 || ts_node_is_null(first) || !lf_tree_starts_line(m->src, first))
+            return lf_xstrdup("the lock records no pid of its holder, and its `open(..., \"x\")` is not the one "
+                              "item of a `with ... as f:` whose body the fix could begin with the pid");
+        s->record_stmt = first;
+        s->record_fd = as;
+        s->record_with = 1;
+        return NULL;
+    }
     if (!lf_pylock_callee_any(m, create, os_open) || !lf_pylock_mentions(m, flags, "os.O_EXCL"))
-        return lf_xstrdup("the lock records no pid of its holder, and its create is not an os.open with O_EXCL "
-                          "whose descriptor the fix could write it through");
+        return lf_xstrdup("the lock records no pid of its holder, and its create is neither an os.open with O_EXCL "
+                          "whose descriptor the fix could write it through nor a `with open(..., \"x\") as f:`");
     TSNode up = ts_node_parent(create);
     TSNode fd = lf_tree_is(up, "assignment") ? lf_tree_field(up, "left") : (TSNode){0};
     TSNode stmt = lf_tree_is(up, "assignment") ? ts_node_parent(up) : (TSNode){0};
@@ -496,6 +526,7 @@ static lf302_py_site *holder_site(walk *w, TSNode cmp, TSNode path) {
     s->stale_when_true = form == FORM_AGE ? read_larger : !read_larger;
     s->record_stmt = plan.record_stmt;
     s->record_fd = plan.record_fd;
+    s->record_with = plan.record_with;
     return s;
 }
 

@@ -30,8 +30,9 @@ typedef struct lf302_py_site {
     /* A lock that records no pid is made to record it: `FD = os.open(LOCK,
      * ... O_EXCL ...)`, its one create, gains `os.write(FD, str(os.getpid())
      * .encode())` after it (null: the lock records the pid already). */
-    TSNode record_stmt;  /* the statement of the create */
-    TSNode record_fd;    /* the name the descriptor is kept in */
+    TSNode record_stmt;  /* the statement of the create; for a `with`, the first of its body */
+    TSNode record_fd;    /* the name the descriptor (the file, for a `with`) is kept in */
+    int record_with;     /* `with open(LOCK, "x") as f:`: `f.write(str(os.getpid()))` goes before record_stmt */
 } lf302_py_site;
 
 void lf302_py_site_free(void *site);

@@ -174,9 +174,17 @@ static void generate_py(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
             }
             char *indent = lf_tree_line_indent(src, ts_node_start_byte(s->record_stmt));
             uint32_t fs = ts_node_start_byte(s->record_fd), fe = ts_node_end_byte(s->record_fd);
-            char *rec = lf_xasprintf("\n%s%s(%.*s, str(%s()).encode())", indent, write, (int)(fe - fs), src->text + fs,
-                                     getpid);
-            lf_fix_add_edit(fix, end, end, rec);
+            char *rec;
+            if (s->record_with) {
+                /* first in the with's body, at its indentation */
+                uint32_t at = lf_tree_line_start(src, ts_node_start_byte(s->record_stmt));
+                rec = lf_xasprintf("%s%.*s.write(str(%s()))\n", indent, (int)(fe - fs), src->text + fs, getpid);
+                lf_fix_add_edit(fix, at, at, rec);
+            } else {
+                rec = lf_xasprintf("\n%s%s(%.*s, str(%s()).encode())", indent, write, (int)(fe - fs),
+                                   src->text + fs, getpid);
+                lf_fix_add_edit(fix, end, end, rec);
+            }
             free(rec);
             free(indent);
             free(write);
