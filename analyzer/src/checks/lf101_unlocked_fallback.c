@@ -665,6 +665,20 @@ static TSNode finally_only(TSNode tr) {
     return fin;
 }
 
+/* Does the finally clause only release the lock or close the handle `h`
+ * (at least one statement, each a release)? */
+static int finally_releases(lf_pysem *m, TSNode fin, const char *h) {
+    idx_vec rel = {0};
+    for (uint32_t i = 0; i < ts_node_named_child_count(fin); i++)
+        if (lf_tree_is(ts_node_named_child(fin, i), "block"))
+            block_statements(m, ts_node_named_child(fin, i), &rel);
+    int ok = rel.len > 0;
+    for (size_t i = 0; i < rel.len && ok; i++)
+        ok = is_release_stmt(m, m->stmts[rel.items[i]].node, h);
+    LF_VEC_FREE(&rel);
+    return ok;
+}
+
 /* BODY after the acquisition, in the statements `after` (the rest of a with
  * body, or what follows the acquisition): a try/finally that releases, or the
  * statements up to trailing releases. */
@@ -674,15 +688,7 @@ static int locked_body(recog *r, const idx_vec *after, const char *h) {
         TSNode tr = m->stmts[after->items[0]].node;
         TSNode fin = finally_only(tr);
         if (!ts_node_is_null(fin)) {
-            idx_vec rel = {0};
-            for (uint32_t i = 0; i < ts_node_named_child_count(fin); i++)
-                if (lf_tree_is(ts_node_named_child(fin, i), "block"))
-                    block_statements(m, ts_node_named_child(fin, i), &rel);
-            int ok = rel.len > 0;
-            for (size_t i = 0; i < rel.len && ok; i++)
-                ok = is_release_stmt(m, m->stmts[rel.items[i]].node, h);
-            LF_VEC_FREE(&rel);
-            if (!ok)
+            if (!finally_releases(m, fin, h))
                 return decline(r->site, lf_xstrdup("the `finally` after the lock does more than unlock and close the "
                                                    "lock file, which the rewrite would drop"));
             block_statements(m, lf_tree_field(tr, "body"), &r->body);
@@ -762,14 +768,7 @@ static void peel_release_try(recog *r, const char *h) {
         TSNode fin = finally_only(tr);
         if (ts_node_is_null(fin))
             return;
-        idx_vec rel = {0};
-        for (uint32_t i = 0; i < ts_node_named_child_count(fin); i++)
-            if (lf_tree_is(ts_node_named_child(fin, i), "block"))
-                block_statements(m, ts_node_named_child(fin, i), &rel);
-        int ok = rel.len > 0;
-        for (size_t i = 0; i < rel.len && ok; i++)
-            ok = is_release_stmt(m, m->stmts[rel.items[i]].node, h);
-        LF_VEC_FREE(&rel);
+        int ok = finally_releases(m, fin, h);
         idx_vec in = {0};
         block_statements(m, lf_tree_field(tr, "body"), &in);
         if (!ok || !in.len) {
@@ -899,15 +898,7 @@ static int locked_region(recog *r) {
                                   "would compute it on every platform"));
             goto out;
         }
-        idx_vec rel = {0};
-        for (uint32_t i = 0; i < ts_node_named_child_count(fin); i++)
-            if (lf_tree_is(ts_node_named_child(fin, i), "block"))
-                block_statements(m, ts_node_named_child(fin, i), &rel);
-        int rel_ok = rel.len > 0;
-        for (size_t i = 0; i < rel.len && rel_ok; i++)
-            rel_ok = is_release_stmt(m, m->stmts[rel.items[i]].node, h);
-        LF_VEC_FREE(&rel);
-        if (!rel_ok) {
+        if (!finally_releases(m, fin, h)) {
             decline(s, lf_xstrdup("the `finally` after the lock does more than unlock and close the lock file"));
             goto out;
         }
@@ -971,15 +962,7 @@ static int locked_region(recog *r) {
                 LF_VEC_FREE(&after);
                 goto out;
             }
-            idx_vec rel = {0};
-            for (uint32_t i = 0; i < ts_node_named_child_count(fin); i++)
-                if (lf_tree_is(ts_node_named_child(fin, i), "block"))
-                    block_statements(m, ts_node_named_child(fin, i), &rel);
-            int rel_ok = rel.len > 0;
-            for (size_t i = 0; i < rel.len && rel_ok; i++)
-                rel_ok = is_release_stmt(m, m->stmts[rel.items[i]].node, h);
-            LF_VEC_FREE(&rel);
-            if (!rel_ok) {
+            if (!finally_releases(m, fin, h)) {
                 decline(s, lf_xstrdup("the `finally` after the lock does more than unlock and close the lock file"));
                 LF_VEC_FREE(&after);
                 goto out;
