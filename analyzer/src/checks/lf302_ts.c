@@ -578,7 +578,12 @@ static char *plan_pid_record(lf_tssem *m, lf_tslock *l, int32_t k, lf302_ts_site
     int sync = callee && strlen(callee) > 4 && !strcmp(callee + strlen(callee) - 4, "Sync");
     if (op && !strcmp(op, "writeFile") && excl_flag(m, lf_tssem_arg(create, 2))) {
         TSNode data = lf_tssem_unwrap(lf_tssem_arg(create, 1));
-        if (!lf_tree_is(data, "string") && !lf_tree_is(data, "template_string"))
+        /* a string, or a template with no `${...}` in it */
+        int literal = lf_tree_is(data, "string") || lf_tree_is(data, "template_string");
+        for (uint32_t i = 0; lf_tree_is(data, "template_string") && i < ts_node_named_child_count(data); i++)
+            if (lf_tree_is(ts_node_named_child(data, i), "template_substitution"))
+                literal = 0;
+        if (!literal)
             return lf_xstrdup("the lock records no pid of its holder, and its create writes a value the fix would "
                               "replace (not a literal)");
         s->record = LF302_TS_RECORD_DATA;
