@@ -35,7 +35,7 @@ KINDS = {
     "judge": r"stat|exist|mtime|ctime|access|read|time|now|age|lstat",
     "probe": r"kill\s*\(.*\b0\s*\)|/proc|pid_exists|OpenProcess|\bpgrep\b|\bpidof\b",
     "misread": r"^(except|catch)\b",
-    "remove": r"remove|unlink|rmdir|\brm|rmtree|rimraf|rename|delete|release|unlock",
+    "remove": r"remove|unlink|rmdir|\brm|rmtree|rimraf|rename|replace|\bmove|delete|release|unlock",
     "rename": r"rename|replace|move",
     # the temp name derived from the target, any affix (LF401): `p + ".new"`, f"{p}~", `"tmp_" + name`
     "open-temp": r"tmp|temp|\+|\$\{|%|\bformat\b|with_suffix|with_name|join|\bf[\"']",
