@@ -1520,6 +1520,15 @@ static int is_with_lock(lf_pysem *m, const lf_pycall *c) {
     return 0;
 }
 
+/* The flag the presence test reads (`if HAVE_FCNTL:`, set beside the
+ * import: malloc'd), or NULL when it tests the module's own name. */
+static char *flag_of_test(const lf_source *src, const lf101_site *s) {
+    TSNode cond = lf_tree_unparen(lf_tree_field(s->test, "condition"));
+    if (!lf_tree_is(cond, "identifier") || !s->module || lf_tree_text_eq(src, cond, s->module->name))
+        return NULL;
+    return lf_tree_text(src, cond);
+}
+
 static char *message(recog *r) {
     lf_pysem *m = r->m;
     lf101_site *s = r->site;
@@ -1537,10 +1546,8 @@ static char *message(recog *r) {
                             l1, l2);
     char *where = lf101_where_missing(lockname);
     char *msg;
-    TSNode cond = lf_tree_unparen(lf_tree_field(s->test, "condition"));
-    if (s->shape == LF101_CONDITIONAL && lf_tree_is(cond, "identifier") && !lf_tree_text_eq(m->src, cond, mod)) {
-        /* A flag set beside the import (`if HAVE_FCNTL:`). */
-        char *flag = lf_tree_text(m->src, cond);
+    char *flag = s->shape == LF101_CONDITIONAL ? flag_of_test(m->src, s) : NULL;
+    if (flag) {
         msg = lf_xasprintf("the critical section is reachable without the %s lock: the work at line %u runs "
                            "unlocked when `%s` is false (set where the import of %s fails): unlocked %s",
                            lockname, l1, flag, lockname, where);
@@ -1639,9 +1646,8 @@ static lf_witness *witness_of(const recog *r) {
     } else {
         platform = lf_xasprintf("only where %s is missing%s", lockname,
                                 s->swallows ? ", or on any platform when the lock cannot be taken" : "");
-        TSNode cond = lf_tree_unparen(lf_tree_field(s->test, "condition"));
-        if (lf_tree_is(cond, "identifier") && !lf_tree_text_eq(src, cond, s->module->name)) {
-            char *flag = lf_tree_text(src, cond);
+        char *flag = flag_of_test(src, s);
+        if (flag) {
             entry = lf_xasprintf("finds `%s` false: takes the unlocked path", flag);
             free(flag);
         } else {

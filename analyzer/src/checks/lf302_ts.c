@@ -521,8 +521,8 @@ static int records_pid(lf_tssem *m, lf_tslock *l, int32_t k) {
     return 0;
 }
 
-/* The literal flag string of an open (`"wx"`) or a writeFile's options
- * (`{ flag: "wx" }`, or the string itself), or NULL. */
+/* Is the flag of an open (`"wx"`, an O_EXCL expression, through a name) or of
+ * a writeFile's options (`{ flag: "wx" }`, or the string itself) exclusive? */
 static int excl_flag(lf_tssem *m, TSNode fl) {
     fl = lf_tssem_unwrap(fl);
     if (lf_tree_is(fl, "object")) {

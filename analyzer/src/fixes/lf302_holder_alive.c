@@ -85,23 +85,17 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t 
      * (lf302_ts_site.h): the same edit in every site's fix, applied once. */
     if (s->record == LF302_TS_RECORD_DATA) {
         lf_fix_add_edit(fix, ts_node_start_byte(s->record_at), ts_node_end_byte(s->record_at), "String(process.pid)");
-    } else if (s->record == LF302_TS_RECORD_HANDLE) {
+    } else if (s->record == LF302_TS_RECORD_FD || s->record == LF302_TS_RECORD_HANDLE) {
+        /* after the statement that keeps the descriptor (FileHandle) */
         uint32_t end = ts_node_end_byte(s->record_at);
         char *indent = lf_tree_line_indent(src, ts_node_start_byte(s->record_at));
         const char *semi = end > 0 && src->text[end - 1] == ';' ? ";" : "";
         uint32_t fs = ts_node_start_byte(s->record_fd), fe = ts_node_end_byte(s->record_fd);
-        char *text = lf_xasprintf("\n%sawait %.*s.writeFile(String(process.pid))%s", indent, (int)(fe - fs),
-                                  src->text + fs, semi);
-        lf_fix_add_edit(fix, end, end, text);
-        free(text);
-        free(indent);
-    } else if (s->record == LF302_TS_RECORD_FD) {
-        uint32_t end = ts_node_end_byte(s->record_at);
-        char *indent = lf_tree_line_indent(src, ts_node_start_byte(s->record_at));
-        const char *semi = end > 0 && src->text[end - 1] == ';' ? ";" : "";
-        uint32_t fs = ts_node_start_byte(s->record_fd), fe = ts_node_end_byte(s->record_fd);
-        char *text = lf_xasprintf("\n%s%s(%.*s, String(process.pid))%s", indent, write, (int)(fe - fs),
-                                  src->text + fs, semi);
+        char *text = s->record == LF302_TS_RECORD_FD
+                         ? lf_xasprintf("\n%s%s(%.*s, String(process.pid))%s", indent, write, (int)(fe - fs),
+                                        src->text + fs, semi)
+                         : lf_xasprintf("\n%sawait %.*s.writeFile(String(process.pid))%s", indent, (int)(fe - fs),
+                                        src->text + fs, semi);
         lf_fix_add_edit(fix, end, end, text);
         free(text);
         free(indent);
@@ -160,13 +154,13 @@ static void generate_py(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
              * edit in every site's fix of the file, applied once */
             lf_pyimporter *im = lf_pyimport_begin(m, fix);
             uint32_t end = ts_node_end_byte(s->record_stmt);
-            char *write = lf_pyimport_ref(im, lf_pysem_scope_of(m, s->record_stmt), end, "os.write",
-                                          &reqs[i].no_fix_reason);
-            char *getpid = write ? lf_pyimport_ref(im, lf_pysem_scope_of(m, s->record_stmt), end, "os.getpid",
-                                                   &reqs[i].no_fix_reason)
-                                 : NULL;
+            int32_t scope = lf_pysem_scope_of(m, s->record_stmt);
+            /* a `with` writes through its file object: no os.write to spell */
+            char *write = s->record_with ? NULL : lf_pyimport_ref(im, scope, end, "os.write", &reqs[i].no_fix_reason);
+            char *getpid = s->record_with || write ? lf_pyimport_ref(im, scope, end, "os.getpid", &reqs[i].no_fix_reason)
+                                                   : NULL;
             lf_pyimport_end(im);
-            if (!write || !getpid) {
+            if ((!s->record_with && !write) || !getpid) {
                 free(write);
                 free(getpid);
                 lf_fix_free(fix);

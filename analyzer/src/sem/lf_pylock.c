@@ -213,6 +213,15 @@ static TSNode rename_destination(lf_pysem *m, TSNode call) {
 }
 
 static const char *const k_unlink_calls[] = {"os.remove", "os.unlink", "pathlib.Path.unlink", NULL};
+static const char *const k_moves[] = {"os.rename", "os.replace", "shutil.move", NULL};
+
+/* `Path(x)`, `str(x)`: a call of one argument names what x names. */
+static TSNode one_arg_inner(TSNode n) {
+    n = lf_tree_unparen(n);
+    if (lf_tree_is(n, "call") && ts_node_named_child_count(lf_tree_field(n, "arguments")) == 1)
+        return lf_tree_unparen(ts_node_named_child(lf_tree_field(n, "arguments"), 0));
+    return n;
+}
 
 /* The source `src` of a rename moves aside to `dst`: dst's value is spelled
  * from src (`f"{lock}.break.{pid}"`, `lock + ".stale"`), or dst is unlinked
@@ -220,9 +229,7 @@ static const char *const k_unlink_calls[] = {"os.remove", "os.unlink", "pathlib.
 static int moved_aside(lf_pysem *m, TSNode call, TSNode src, TSNode dst) {
     if (ts_node_is_null(src) || ts_node_is_null(dst))
         return 0;
-    src = lf_tree_unparen(src);
-    if (lf_tree_is(src, "call") && ts_node_named_child_count(lf_tree_field(src, "arguments")) == 1)
-        src = lf_tree_unparen(ts_node_named_child(lf_tree_field(src, "arguments"), 0)); /* Path(x) */
+    src = one_arg_inner(src);
     TSNode value = lf_pysem_resolve_value(m, dst);
     uint32_t sn = ts_node_end_byte(src) - ts_node_start_byte(src);
     const char *st = m->src->text + ts_node_start_byte(src);
@@ -240,9 +247,7 @@ static int moved_aside(lf_pysem *m, TSNode call, TSNode src, TSNode dst) {
             t = lf_pylock_arg(m, c, 0, "path");
         else if (method_is(m, c, "unlink"))
             t = receiver(c);
-        t = lf_tree_unparen(t);
-        if (lf_tree_is(t, "call") && ts_node_named_child_count(lf_tree_field(t, "arguments")) == 1)
-            t = lf_tree_unparen(ts_node_named_child(lf_tree_field(t, "arguments"), 0));
+        t = one_arg_inner(t);
         if (!ts_node_is_null(t) && lf_tree_equal(m->src, t, m->src, lf_tree_unparen(dst), 0))
             return 1;
     }
@@ -260,8 +265,7 @@ int lf_pylock_removal_call(lf_pysem *m, TSNode call, TSNode *target) {
      * (`os.rename(lock, lock + ".break")`, `Path(lock).replace(aside)`). */
     /* Only a move aside (to a name made from the old one, or removed right
      * after): a temp renamed onto the document it publishes is no removal. */
-    static const char *const moves[] = {"os.rename", "os.replace", "shutil.move", NULL};
-    if (lf_pylock_callee_any(m, call, moves)) {
+    if (lf_pylock_callee_any(m, call, k_moves)) {
         *target = lf_pylock_arg(m, call, 0, "src");
         return !ts_node_is_null(*target) && n_positional(call) >= 2 &&
                moved_aside(m, call, *target, lf_pylock_arg(m, call, 1, "dst"));
@@ -278,8 +282,7 @@ int lf_pylock_removal_call(lf_pysem *m, TSNode call, TSNode *target) {
 }
 
 int lf_pylock_rename_call(lf_pysem *m, TSNode call) {
-    static const char *const moves[] = {"os.rename", "os.replace", "shutil.move", NULL};
-    return lf_pylock_callee_any(m, call, moves) || method_is(m, call, "rename") || method_is(m, call, "replace");
+    return lf_pylock_callee_any(m, call, k_moves) || method_is(m, call, "rename") || method_is(m, call, "replace");
 }
 
 /* ---- keys ---- */
