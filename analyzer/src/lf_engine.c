@@ -639,7 +639,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
         free(ctx.seen);
     }
     lf_filesem_release(&sem);
-    ts_tree_delete(tree);
+    lf_tree_delete(tree);
     free(todo);
     free(todo_idx);
     free(sev);
@@ -669,7 +669,7 @@ int lf_engine_parses_cleanly(lf_lang lang, const char *text, size_t len) {
     TSTree *t = ts_parser_parse_string(p, NULL, text, (uint32_t)len);
     int ok = t && !tree_has_problem(ts_tree_root_node(t));
     if (t)
-        ts_tree_delete(t);
+        lf_tree_delete(t);
     ts_parser_delete(p);
     return ok;
 }

@@ -21,6 +21,31 @@ typedef struct field_slot {
 } field_slot;
 static _Thread_local field_slot g_field_cache[128];
 
+/* Child-by-field answers, memoised per thread: the model, the lock facts and
+ * every check ask the same few fields (a call's "function", an attribute's
+ * "object") of the same nodes again and again, and tree-sitter answers each by
+ * walking the parent's children through the grammar's field map (about a
+ * tenth of a whole-library scan). Direct-mapped on the node's id, which is
+ * unique within a live tree; lf_tree_delete moves the epoch on, so a tree
+ * freed and another allocated at the same address never read a stale entry. */
+typedef struct field_memo {
+    const void *id;
+    const TSTree *tree;
+    uint32_t epoch;
+    TSFieldId field;
+    TSNode child;
+} field_memo;
+#define FIELD_MEMO_SLOTS 4096u
+static _Thread_local field_memo g_field_memo[FIELD_MEMO_SLOTS];
+static _Thread_local uint32_t g_field_epoch = 1;
+
+void lf_tree_delete(TSTree *tree) {
+    if (!tree)
+        return;
+    g_field_epoch++;
+    ts_tree_delete(tree);
+}
+
 TSNode lf_tree_field(TSNode n, const char *field) {
     lf_work(1);
     if (ts_node_is_null(n))
@@ -34,7 +59,17 @@ TSNode lf_tree_field(TSNode n, const char *field) {
     }
     if (!s->id)
         return (TSNode){0};
-    return ts_node_child_by_field_id(n, s->id);
+    uintptr_t h = ((uintptr_t)n.id >> 3) * 0x9E3779B1u + s->id;
+    field_memo *e = &g_field_memo[(h ^ (h >> 15)) & (FIELD_MEMO_SLOTS - 1)];
+    if (e->id == n.id && e->tree == n.tree && e->field == s->id && e->epoch == g_field_epoch)
+        return e->child;
+    TSNode c = ts_node_child_by_field_id(n, s->id);
+    e->id = n.id;
+    e->tree = n.tree;
+    e->field = s->id;
+    e->epoch = g_field_epoch;
+    e->child = c;
+    return c;
 }
 
 uint32_t lf_tree_max_depth(TSNode root, uint32_t stop_at) {
@@ -524,6 +559,40 @@ void lf_node_index_free(lf_node_index *ix) {
     free(ix->slots);
     ix->slots = NULL;
     ix->mask = 0;
+}
+
+int lf_node_set_add(lf_node_set *s, TSNode n) {
+    if (ts_node_is_null(n))
+        return 0;
+    if (2 * (s->len + 1) > s->mask + 1) {
+        size_t cap = s->mask ? 2 * (s->mask + 1) : 64;
+        const void **ids = lf_xcalloc(cap, sizeof *ids);
+        for (size_t i = 0; s->ids && i <= s->mask; i++) {
+            if (!s->ids[i])
+                continue;
+            size_t j = id_slot(s->ids[i], cap - 1);
+            while (ids[j])
+                j = (j + 1) & (cap - 1);
+            ids[j] = s->ids[i];
+        }
+        free(s->ids);
+        s->ids = ids;
+        s->mask = cap - 1;
+    }
+    size_t j = id_slot(n.id, s->mask);
+    while (s->ids[j]) {
+        if (s->ids[j] == n.id)
+            return 0;
+        j = (j + 1) & s->mask;
+    }
+    s->ids[j] = n.id;
+    s->len++;
+    return 1;
+}
+
+void lf_node_set_free(lf_node_set *s) {
+    free(s->ids);
+    memset(s, 0, sizeof *s);
 }
 
 int lf_tree_spells_lock(const lf_source *src, TSNode root, const char *const *types, int max_nodes) {

@@ -29,6 +29,9 @@ static inline int lf_tree_is(TSNode n, const char *type) {
 }
 /* Child by field name; the null node when absent (or n is null). */
 TSNode lf_tree_field(TSNode n, const char *field);
+/* ts_tree_delete for every tree lf_tree_field may have been asked about: it
+ * invalidates the calling thread's memo of field answers. */
+void lf_tree_delete(TSTree *tree);
 /* Is `inner` inside `outer` (or the same range)? By byte range; null nodes never are. */
 int lf_tree_within(TSNode inner, TSNode outer);
 /* Named children that are not comments: the i-th, and how many. */
@@ -103,5 +106,15 @@ void lf_node_index_build(lf_node_index *ix, const void *records, size_t n, size_
 /* The index of the record whose node is n (ts_node_eq), or -1. */
 int32_t lf_node_index_find(const lf_node_index *ix, const void *records, size_t stride, size_t node_offset, TSNode n);
 void lf_node_index_free(lf_node_index *ix);
+
+/* A set of nodes of one tree (by id), for worklists that must look at each
+ * node once. Zero-initialise; add returns 1 when n was not in the set yet
+ * (0 for the null node). */
+typedef struct lf_node_set {
+    const void **ids;
+    size_t mask, len;
+} lf_node_set;
+int lf_node_set_add(lf_node_set *s, TSNode n);
+void lf_node_set_free(lf_node_set *s);
 
 #endif

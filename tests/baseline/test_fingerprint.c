@@ -8,6 +8,7 @@
 #include "lf_fingerprint.h"
 #include "lf_lang.h"
 #include "lf_source.h"
+#include "lf_tree.h"
 
 #include "../engine/lf_test_check.h"
 
@@ -25,7 +26,7 @@ static void parse(parsed *p, const char *path, lf_lang lang, const char *text) {
 }
 
 static void done(parsed *p) {
-    ts_tree_delete(p->tree);
+    lf_tree_delete(p->tree);
     ts_parser_delete(p->parser);
     lf_source_free(&p->src);
 }

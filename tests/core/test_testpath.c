@@ -8,6 +8,7 @@
 
 #include "lf_lang.h"
 #include "lf_source.h"
+#include "lf_tree.h"
 
 /* Parse text as path in lang and ask lf_is_test_module. */
 static int module_is_test(const char *path, lf_lang lang, const char *text) {
@@ -17,7 +18,7 @@ static int module_is_test(const char *path, lf_lang lang, const char *text) {
     ts_parser_set_language(p, lf_lang_grammar(lang));
     TSTree *t = ts_parser_parse_string(p, NULL, src.text, (uint32_t)src.len);
     int r = lf_is_test_module(&src, ts_tree_root_node(t));
-    ts_tree_delete(t);
+    lf_tree_delete(t);
     ts_parser_delete(p);
     lf_source_free(&src);
     return r;

@@ -5,6 +5,7 @@
 
 #include "lf_engine.h"
 #include "lf_source.h"
+#include "lf_tree.h"
 
 int main(int argc, char **argv) {
     if (argc != 2 && argc != 3) {
@@ -59,7 +60,7 @@ int main(int argc, char **argv) {
         puts(s);
         free(s);
     }
-    ts_tree_delete(t);
+    lf_tree_delete(t);
     ts_parser_delete(p);
     lf_source_free(&src);
     return 0;

@@ -15,6 +15,7 @@
 #include "lf_lang.h"
 #include "lf_rule.h"
 #include "lf_source.h"
+#include "lf_tree.h"
 #include "lf_util.h"
 
 #include "lf_test_check.h"
@@ -458,7 +459,7 @@ static void test_anchor_roots(void) {
     const char *absent[] = {"zzz"};
     n = lf_anchor_roots(ts_tree_root_node(t), code, strlen(code), absent, 1, &nodes);
     CHECK(n == 0 && nodes == NULL, "a word that does not occur gives no site (%zu)", n);
-    ts_tree_delete(t);
+    lf_tree_delete(t);
     /* occurrences past the budget (here a one-letter word at every byte of a
      * long string): give up, the caller walks the whole tree */
     char big[4096];
@@ -469,7 +470,7 @@ static void test_anchor_roots(void) {
     const char *one[] = {"a"};
     n = lf_anchor_roots(ts_tree_root_node(t), big, strlen(big), one, 1, &nodes);
     CHECK(n == LF_ANCHOR_WALK_ALL && nodes == NULL, "too many occurrences: walk the whole tree (%zu)", n);
-    ts_tree_delete(t);
+    lf_tree_delete(t);
     ts_parser_delete(p);
 
     /* The engine, through rules: the same findings as a whole-tree walk. */

@@ -23,7 +23,7 @@ static inline void sem_fixture_parse(sem_fixture *f, const char *text, const cha
 }
 
 static inline void sem_fixture_free(sem_fixture *f) {
-    ts_tree_delete(f->tree);
+    lf_tree_delete(f->tree);
     ts_parser_delete(f->parser);
     lf_source_free(&f->src);
 }
