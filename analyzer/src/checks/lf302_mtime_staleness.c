@@ -102,12 +102,13 @@ static void push_earlier_values(lf_pysem *m, TSNode use, TSNode resolved, node_v
 static void scan_operand(lf_pylock *l, TSNode op, operand_facts *f) {
     lf_pysem *m = l->m;
     node_vec stack = {0};
+    lf_node_set seen = {0}; /* a value reached on two paths is read once */
     LF_VEC_PUSH(&stack, op);
     size_t budget = 256 + m->n_bindings; /* nodes and hops: bounded, so never loops */
     while (stack.len && budget) {
         budget--;
         TSNode n = lf_tree_unparen(stack.items[--stack.len]);
-        if (ts_node_is_null(n) || lf_tree_is(n, "lambda"))
+        if (ts_node_is_null(n) || lf_tree_is(n, "lambda") || !lf_node_set_add(&seen, n))
             continue;
         TSNode p = mtime_of(m, n);
         if (!ts_node_is_null(p)) {
@@ -157,6 +158,7 @@ static void scan_operand(lf_pylock *l, TSNode op, operand_facts *f) {
             LF_VEC_PUSH(&stack, ts_node_named_child(n, i));
     }
     LF_VEC_FREE(&stack);
+    lf_node_set_free(&seen);
 }
 
 typedef struct walk {
