@@ -312,7 +312,7 @@ char *lf_read_text_file(const char *path, const char *what, size_t max, size_t *
 
 int lf_str_in_list(const char *q, const char *const *names) {
     for (size_t i = 0; q && names[i]; i++)
-        if (strcmp(q, names[i]) == 0)
+        if (q[0] == names[i][0] && strcmp(q, names[i]) == 0)
             return 1;
     return 0;
 }

@@ -50,6 +50,9 @@ struct lf_pylock_internal {
     int32_t *calls_at, *calls_by;
     /* (function, key) pairs: the function writes or creates the key itself */
     LF_VEC(made_at) made;
+    /* per scope: 0 not asked yet, 1 no, 2 a @staticmethod (asked per
+     * parameter question; the answer climbs with ts_node_parent) */
+    unsigned char *staticmethod;
 };
 
 /* ---- small helpers ---- */
@@ -770,9 +773,13 @@ size_t lf_pylock_param_args(lf_pylock *l, const lf_pybinding *param, TSNode *out
     }
     if (idx < 0)
         return 0;
-    int stat = is_staticmethod(m, param->scope);
+    struct lf_pylock_internal *in = l->in;
+    if (!in->staticmethod)
+        in->staticmethod = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, 1);
+    if (!in->staticmethod[param->scope])
+        in->staticmethod[param->scope] = (unsigned char)(1 + is_staticmethod(m, param->scope));
+    int stat = in->staticmethod[param->scope] == 2;
     size_t n = 0;
-    const struct lf_pylock_internal *in = l->in;
     size_t first = in->calls_at ? (size_t)in->calls_at[param->scope] : 0;
     size_t end = in->calls_at ? (size_t)in->calls_at[param->scope + 1] : m->n_calls;
     for (size_t j = first; j < end && n < max; j++) {
@@ -1071,7 +1078,9 @@ int lf_pylock_plain_args(TSNode call) {
 int lf_pylock_lockrt_call(lf_pysem *m, TSNode call, const char *member) {
     /* the spelling's own name: the model's callee names a create or judgement
      * drop-in by the call it replaces (lf_pysem.c, lockrt_stand_in) */
-    const char *named = lf_pysem_lockrt_member(lf_pysem_qualname(m, lf_tree_field(call, "function")));
+    const lf_pycall *rec = lf_pysem_call(m, call);
+    const char *named = lf_pysem_lockrt_member(rec && rec->callee_final ? rec->spelled
+                                                                        : lf_pysem_qualname(m, lf_tree_field(call, "function")));
     return named && !strcmp(named, member);
 }
 
@@ -2924,6 +2933,7 @@ void lf_pylock_free(lf_pylock *l) {
     free(l->in->table);
     free(l->in->methods);
     free(l->in->calls_at);
+    free(l->in->staticmethod);
     free(l->in->calls_by);
     free(l->in);
     free(l->acquires);

@@ -780,7 +780,8 @@ lf_pysem *lf_pysem_build(const lf_source *src, TSNode root) {
      * never will: remember the NULL too (a method chain asks about each of its
      * calls from every check). */
     for (size_t i = 0; i < m->n_calls; i++) {
-        m->calls[i].callee = lockrt_stand_in(m, lf_pysem_callee(m, m->calls[i].node));
+        m->calls[i].spelled = lf_pysem_callee(m, m->calls[i].node);
+        m->calls[i].callee = lockrt_stand_in(m, m->calls[i].spelled);
         m->calls[i].callee_final = 1;
     }
     return m;

@@ -107,6 +107,8 @@ typedef struct lf_pycall {
     int32_t stmt;
     int32_t scope;
     const char *callee;   /* qualified name of the callee, NULL when unknown (see lf_pysem_qualname) */
+    const char *spelled;  /* private: the qualified name as spelled, before a lockrt drop-in is named
+                           * by the call it replaces (set with callee_final) */
     int type_cache;       /* private: the value type + 1 once computed (method chains stay linear) */
     int callee_final;     /* private: callee was resolved after the build (NULL included) */
     int32_t imports_at;   /* private: lf_pysem_callee_names' cache, an index into the model's list + 1 */
