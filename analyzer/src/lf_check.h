@@ -26,6 +26,11 @@ typedef struct lf_check {
     /* Called once per file with every match of the rule's query for that file's
      * language (predicates already applied). Emits findings with lf_ctx_emit. */
     void (*run)(lf_check_ctx *ctx);
+    /* LF_LANG_BIT mask of the languages for whose files run reads the matches.
+     * Elsewhere the check asks the semantic model instead and the query is
+     * the rule's documentation: the engine does not walk it (a pattern with
+     * no anchor word, LF101's try statements, walked every TS/JS tree). */
+    unsigned reads_matches;
 } lf_check;
 
 const lf_check *lf_check_find(const char *name);

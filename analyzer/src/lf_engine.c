@@ -74,6 +74,14 @@ static void combined_free(lf_combined *c) {
  * the built-ins in the rules tests), so failure here is not expected; it leaves
  * state -1 and the engine runs the rules' own queries, which give the same
  * findings, only slower. */
+/* The query the engine walks for a rule on files of lang: its own, unless its
+ * check reads none of the matches there (lf_check.reads_matches). */
+static const char *walked_query(const lf_rule *r, lf_lang lang) {
+    if (r->check && !(r->check->reads_matches & LF_LANG_BIT(lang)))
+        return NULL;
+    return r->query_source[lang];
+}
+
 static void combined_build(lf_combined *c, const lf_ruleset *set, lf_lang lang) {
     lf_strbuf sb;
     lf_strbuf_init(&sb);
@@ -81,7 +89,7 @@ static void combined_build(lf_combined *c, const lf_ruleset *set, lf_lang lang) 
     c->first = lf_xcalloc(set->n_rules + 1, sizeof *c->first);
     size_t *start = lf_xcalloc(set->n_rules + 1, sizeof *start); /* rule i's source: offset in the text */
     for (size_t i = 0; i < set->n_rules; i++) {
-        const char *q = set->rules[i]->query_source[lang];
+        const char *q = walked_query(set->rules[i], lang);
         start[i] = sb.len;
         if (!q)
             continue;
@@ -117,7 +125,7 @@ static void combined_build(lf_combined *c, const lf_ruleset *set, lf_lang lang) 
         prev = at;
         while (r + 1 < set->n_rules && start[r + 1] <= at)
             r++;
-        if (!set->rules[r]->query_source[lang])
+        if (!walked_query(set->rules[r], lang))
             goto out;
         c->owner[p] = (uint32_t)r;
     }
@@ -586,11 +594,14 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
     lf_filesem_init(&sem, src, root);
     /* A single rule's own query is the smaller one to walk with; two or more share
      * one walk of the combined query. */
-    const lf_combined *comb = n_todo >= 2 ? combined_for(eng, src->lang) : NULL;
+    size_t n_walked = 0;
+    for (size_t i = 0; i < n_todo; i++)
+        n_walked += walked_query(todo[i], src->lang) != NULL;
+    const lf_combined *comb = n_walked >= 2 ? combined_for(eng, src->lang) : NULL;
     int one_walk = 0;
     if (comb && comb->state == 1) {
         for (size_t i = 0; i < n_todo; i++)
-            eng->selected[todo_idx[i]] = 1;
+            eng->selected[todo_idx[i]] = walked_query(todo[i], src->lang) != NULL;
         one_walk = collect_combined(eng, comb, set->n_rules, src, root, &sem);
         for (size_t i = 0; i < n_todo; i++)
             eng->selected[todo_idx[i]] = 0;
@@ -608,7 +619,9 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
             .severity = sev[i],
             .out = &found,
         };
-        if (one_walk) {
+        if (!walked_query(r, src->lang)) {
+            ctx.query = NULL; /* no matches: the check writes its messages itself */
+        } else if (one_walk) {
             ctx.query = comb->query;
             ctx.matches = eng->rule_matches[todo_idx[i]].items;
             ctx.n_matches = eng->rule_matches[todo_idx[i]].len;

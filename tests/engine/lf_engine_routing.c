@@ -96,7 +96,9 @@ int main(int argc, char **argv) {
         free(got);
     }
     /* With a C check: LF902's patterns are 0 and 1 of LF902, not of the combined query. */
-    static const lf_check test_check = {"test-pattern-and-captures", report_pattern_and_captures};
+    static const lf_check test_check = {"test-pattern-and-captures", report_pattern_and_captures,
+                                        LF_LANG_BIT(LF_LANG_PYTHON) | LF_LANG_BIT(LF_LANG_TYPESCRIPT) |
+                                            LF_LANG_BIT(LF_LANG_TSX)};
     lf_rule *b = (lf_rule *)lf_ruleset_find(&set, "LF902");
     b->check = &test_check;
     got = scan(&set, 1, code, &walks);

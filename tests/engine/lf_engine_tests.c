@@ -675,7 +675,13 @@ static void test_builtin_queries_lazy(void) {
                         "        return False\n    return True\n";
     CHECK(run_builtin(&set, NULL, probe, NULL, NULL) == 1, "LF303 fires from a lazily compiled query");
     const lf_rule *lf303 = lf_ruleset_find(&set, "LF303");
-    CHECK(lf303 && lf_rule_query_is_compiled(lf303, LF_LANG_PYTHON), "LF303's Python query compiled on use");
+    CHECK(lf303 && !lf_rule_query_is_compiled(lf303, LF_LANG_PYTHON),
+          "LF303's Python query never compiled: its check asks the model, not the matches");
+    const char *real = "import os\ndef save(p, d):\n    os.unlink(p)\n"
+                       "    return os.path.realpath(p).startswith(os.path.realpath(d))\n";
+    (void)run_builtin(&set, NULL, real, NULL, NULL);
+    const lf_rule *lf201 = lf_ruleset_find(&set, "LF201");
+    CHECK(lf201 && lf_rule_query_is_compiled(lf201, LF_LANG_PYTHON), "LF201's Python query compiled on use");
     for (size_t i = 0; i < set.n_rules; i++) {
         const lf_rule *r = set.rules[i];
         CHECK(!lf_rule_query_is_compiled(r, LF_LANG_TYPESCRIPT) && !lf_rule_query_is_compiled(r, LF_LANG_TSX),

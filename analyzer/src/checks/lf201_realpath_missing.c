@@ -538,4 +538,6 @@ static void run(lf_check_ctx *ctx) {
     }
 }
 
-const lf_check lf201_realpath_missing_check = {"lf201_realpath_missing", run};
+const lf_check lf201_realpath_missing_check = {"lf201_realpath_missing", run,
+                                              LF_LANG_BIT(LF_LANG_PYTHON) | LF_LANG_BIT(LF_LANG_TYPESCRIPT) |
+                                                  LF_LANG_BIT(LF_LANG_TSX)};

@@ -1187,4 +1187,6 @@ static void run(lf_check_ctx *ctx) {
     lf_re_free(re.format);
 }
 
-const lf_check lf401_shared_temp_check = {"lf401_shared_temp", run};
+const lf_check lf401_shared_temp_check = {"lf401_shared_temp", run,
+                                         LF_LANG_BIT(LF_LANG_PYTHON) | LF_LANG_BIT(LF_LANG_TYPESCRIPT) |
+                                             LF_LANG_BIT(LF_LANG_TSX)};
