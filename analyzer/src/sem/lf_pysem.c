@@ -694,8 +694,14 @@ int lf_pysem_stmt_within(const lf_pysem *m, int32_t inner, int32_t outer) {
 const lf_pycall *lf_pysem_call(const lf_pysem *m, TSNode call) {
     if (ts_node_is_null(call))
         return NULL;
+    size_t last = m->in->last_call;
+    if (last && last <= m->n_calls && ts_node_eq(m->calls[last - 1].node, call))
+        return &m->calls[last - 1];
     int32_t k = lf_node_index_find(&m->in->calls_by_node, m->calls, sizeof *m->calls, offsetof(lf_pycall, node), call);
-    return k >= 0 ? &m->calls[k] : NULL;
+    if (k < 0)
+        return NULL;
+    m->in->last_call = (size_t)k + 1;
+    return &m->calls[k];
 }
 
 const TSNode *lf_pysem_fact_nodes(const lf_pysem *m, size_t *n_out) {

@@ -33,6 +33,9 @@ struct lf_pysem_internal {
     LF_VEC(const char *) import_scratch;
     /* lf_pysem_call: the calls by node, built as soon as they are recorded */
     lf_node_index calls_by_node;
+    /* the record lf_pysem_call found last, + 1 (0: none): the lock facts and
+     * the checks ask a dozen questions of one call in a row */
+    size_t last_call;
     /* lf_pysem_fact_nodes, recorded by the build's walk */
     TSNode *fact_nodes;
     size_t n_fact_nodes;

@@ -294,9 +294,10 @@ const char *lf_pysem_qualname(lf_pysem *m, TSNode expr) {
 }
 
 const char *lf_pysem_callee(lf_pysem *m, TSNode call) {
-    if (!lf_tree_is(call, "call"))
-        return NULL;
+    /* a node with a call record is a call: the type is asked only without one */
     const lf_pycall *rec = lf_pysem_call(m, call);
+    if (!rec && !lf_tree_is(call, "call"))
+        return NULL;
     if (rec && (rec->callee || rec->callee_final))
         return rec->callee;
     return lf_pysem_qualname(m, lf_tree_field(call, "function"));
@@ -305,9 +306,9 @@ const char *lf_pysem_callee(lf_pysem *m, TSNode call) {
 const char *const *lf_pysem_callee_names(lf_pysem *m, TSNode call, const char **callee, size_t *n_out) {
     *callee = NULL;
     *n_out = 0;
-    if (!lf_tree_is(call, "call"))
-        return NULL;
     lf_pycall *rec = (lf_pycall *)lf_pysem_call(m, call);
+    if (!rec && !lf_tree_is(call, "call"))
+        return NULL;
     *callee = rec && (rec->callee || rec->callee_final) ? rec->callee
                                                         : lf_pysem_qualname(m, lf_tree_field(call, "function"));
     if (rec && rec->imports_at) {
