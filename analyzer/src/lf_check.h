@@ -31,6 +31,11 @@ typedef struct lf_check {
      * the rule's documentation: the engine does not walk it (a pattern with
      * no anchor word, LF101's try statements, walked every TS/JS tree). */
     unsigned reads_matches;
+    /* The subset of reads_matches whose matches the engine collects only when
+     * run asks for them (lf_ctx_collect_matches), so that a check whose
+     * patterns have no anchor word can first ask the model whether the file
+     * holds anything they could pair with (LF401's temp names, TS/JS). */
+    unsigned matches_on_demand;
 } lf_check;
 
 const lf_check *lf_check_find(const char *name);
@@ -41,6 +46,9 @@ int lf_check_renders(const lf_check *check, lf_lang lang, const char *name);
 const lf_source *lf_ctx_source(const lf_check_ctx *ctx);
 TSNode lf_ctx_root(const lf_check_ctx *ctx);
 const lf_rule *lf_ctx_rule(const lf_check_ctx *ctx);
+/* For a check with matches_on_demand: walk the rule's query now. The match
+ * accessors below answer from this walk afterwards (nothing before it). */
+void lf_ctx_collect_matches(lf_check_ctx *ctx);
 size_t lf_ctx_match_count(const lf_check_ctx *ctx);
 uint32_t lf_ctx_match_pattern(const lf_check_ctx *ctx, size_t match);
 /* First node captured as @name in match `match`; returns 0 if none. */

@@ -26,6 +26,7 @@ typedef struct lf_combined {
 } lf_combined;
 
 typedef LF_VEC(lf_match_rec) lf_match_vec;
+typedef LF_VEC(TSQueryCapture) capture_vec;
 
 /* Built on first need by whichever worker needs it first, so the compile
  * overlaps the other workers' scanning instead of delaying the start. */
@@ -46,8 +47,12 @@ struct lf_engine {
      * and all their captures in one array. */
     lf_match_vec *rule_matches;
     unsigned char *selected; /* per rule of the set: chosen for the current file */
-    LF_VEC(lf_match_rec) matches;
-    LF_VEC(TSQueryCapture) captures;
+    lf_match_vec matches;
+    capture_vec captures;
+    /* a check's matches on demand: apart, since the combined walk's captures
+     * of the file's other rules are still to be read */
+    lf_match_vec demand_matches;
+    capture_vec demand_captures;
     LF_VEC(const char *) words; /* anchor words of the current query's wanted patterns */
     size_t walks; /* query traversals so far, for tests */
     uint32_t partial_depth; /* last file: its nesting depth when over LF_ENGINE_MAX_QUERY_DEPTH, else 0 */
@@ -77,9 +82,14 @@ static void combined_free(lf_combined *c) {
 /* The query the engine walks for a rule on files of lang: its own, unless its
  * check reads none of the matches there (lf_check.reads_matches). */
 static const char *walked_query(const lf_rule *r, lf_lang lang) {
-    if (r->check && !(r->check->reads_matches & LF_LANG_BIT(lang)))
+    if (r->check && (!(r->check->reads_matches & LF_LANG_BIT(lang)) || (r->check->matches_on_demand & LF_LANG_BIT(lang))))
         return NULL;
     return r->query_source[lang];
+}
+
+static int on_demand(const lf_rule *r, lf_lang lang) {
+    return r->check && (r->check->reads_matches & r->check->matches_on_demand & LF_LANG_BIT(lang)) &&
+           r->query_source[lang];
 }
 
 static void combined_build(lf_combined *c, const lf_ruleset *set, lf_lang lang) {
@@ -223,6 +233,8 @@ void lf_engine_free(lf_engine *eng) {
     free(eng->selected);
     LF_VEC_FREE(&eng->matches);
     LF_VEC_FREE(&eng->captures);
+    LF_VEC_FREE(&eng->demand_matches);
+    LF_VEC_FREE(&eng->demand_captures);
     LF_VEC_FREE(&eng->words);
     free(eng);
 }
@@ -450,11 +462,12 @@ static void query_start(lf_engine *eng, const TSQuery *q, TSNode root, const lf_
     }
 }
 
-/* Collect the rule's matches that pass its text predicates into eng's scratch. */
-static void collect_matches(lf_engine *eng, const TSQuery *q, const struct lf_rule_predicates *preds,
-                            const lf_source *src, TSNode root, lf_filesem *fs) {
-    eng->matches.len = 0;
-    eng->captures.len = 0;
+/* Collect the matches of q that pass its text predicates into the given vectors. */
+static void collect_matches_into(lf_engine *eng, const TSQuery *q, const struct lf_rule_predicates *preds,
+                                 const lf_source *src, TSNode root, lf_filesem *fs, lf_match_vec *matches,
+                                 capture_vec *captures) {
+    matches->len = 0;
+    captures->len = 0;
     lf_anchor_node *sites;
     size_t n_sites = query_sites(eng, q, preds, NULL, src, root, &sites);
     int whole = n_sites == LF_ANCHOR_WALK_ALL;
@@ -465,13 +478,33 @@ static void collect_matches(lf_engine *eng, const TSQuery *q, const struct lf_ru
         while (ts_query_cursor_next_match(eng->cursor, &m)) {
             if (!lf_predicates_eval(preds, &m, src, fs))
                 continue;
-            lf_match_rec rec = {m.pattern_index, (uint32_t)eng->captures.len, m.capture_count};
+            lf_match_rec rec = {m.pattern_index, (uint32_t)captures->len, m.capture_count};
             for (uint16_t i = 0; i < m.capture_count; i++)
-                LF_VEC_PUSH(&eng->captures, m.captures[i]);
-            LF_VEC_PUSH(&eng->matches, rec);
+                LF_VEC_PUSH(captures, m.captures[i]);
+            LF_VEC_PUSH(matches, rec);
         }
     }
     free(sites);
+}
+
+/* Collect the rule's matches into eng's scratch. */
+static void collect_matches(lf_engine *eng, const TSQuery *q, const struct lf_rule_predicates *preds,
+                            const lf_source *src, TSNode root, lf_filesem *fs) {
+    collect_matches_into(eng, q, preds, src, root, fs, &eng->matches, &eng->captures);
+}
+
+void lf_ctx_collect_matches(lf_check_ctx *ctx) {
+    lf_engine *eng = ctx->on_demand;
+    if (!eng)
+        return;
+    ctx->on_demand = NULL;
+    lf_lang lang = ctx->src->lang;
+    ctx->query = lf_rule_query(ctx->rule, lang);
+    collect_matches_into(eng, ctx->query, lf_rule_predicates(ctx->rule, lang), ctx->src, ctx->root, ctx->sem,
+                         &eng->demand_matches, &eng->demand_captures);
+    ctx->matches = eng->demand_matches.items;
+    ctx->n_matches = eng->demand_matches.len;
+    ctx->captures = eng->demand_captures.items;
 }
 
 /* Walk the tree once with the combined query (or visit its anchored sites),
@@ -619,7 +652,9 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
             .severity = sev[i],
             .out = &found,
         };
-        if (!walked_query(r, src->lang)) {
+        if (on_demand(r, src->lang)) {
+            ctx.on_demand = eng; /* walked if the check asks (lf_ctx_collect_matches) */
+        } else if (!walked_query(r, src->lang)) {
             ctx.query = NULL; /* no matches: the check writes its messages itself */
         } else if (one_walk) {
             ctx.query = comb->query;

@@ -81,6 +81,9 @@ struct lf_check_ctx {
     const lf_match_rec *matches;
     size_t n_matches;
     const TSQueryCapture *captures;
+    /* matches on demand (lf_check.matches_on_demand): the engine that walks
+     * them; null when the matches were collected before run, or never are */
+    struct lf_engine *on_demand;
     /* emission */
     const lf_engine_options *opts;
     lf_severity severity;

@@ -98,7 +98,8 @@ int main(int argc, char **argv) {
     /* With a C check: LF902's patterns are 0 and 1 of LF902, not of the combined query. */
     static const lf_check test_check = {"test-pattern-and-captures", report_pattern_and_captures,
                                         LF_LANG_BIT(LF_LANG_PYTHON) | LF_LANG_BIT(LF_LANG_TYPESCRIPT) |
-                                            LF_LANG_BIT(LF_LANG_TSX)};
+                                            LF_LANG_BIT(LF_LANG_TSX),
+                                        0};
     lf_rule *b = (lf_rule *)lf_ruleset_find(&set, "LF902");
     b->check = &test_check;
     got = scan(&set, 1, code, &walks);

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "lf_anchor.h"
-#include "lf_engine.h"
+#include "lf_engine_internal.h"
 #include "lf_lang.h"
 #include "lf_rule.h"
 #include "lf_source.h"
@@ -588,6 +588,45 @@ static void test_config_and_suppression(void) {
     lf_ruleset_free(&set);
 }
 
+/* LF401's TS/JS temp patterns have no anchor word, so the engine walks its
+ * query only when the check asks (matches on demand), and the check asks only
+ * in a file whose model holds a rename: the same findings, one walk fewer. */
+static void test_matches_on_demand(void) {
+    lf_ruleset set = {0};
+    char *err = NULL;
+    CHECK(lf_ruleset_load_builtin(&set, &err), "builtin load");
+    char *only[] = {"LF401"};
+    lf_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.select = only;
+    cfg.n_select = 1;
+    static const char *const codes[] = {
+        /* no rename: the temp name pairs with nothing, the query is never walked */
+        "const fs = require('fs');\nfunction save(p, d) {\n  fs.writeFileSync(p + '.tmp', d);\n}\n",
+        /* a rename of the shared temp: walked, and reported */
+        "const fs = require('fs');\nfunction save(p, d) {\n  fs.writeFileSync(p + '.tmp', d);\n"
+        "  fs.renameSync(p + '.tmp', p);\n}\n",
+    };
+    for (size_t k = 0; k < 2; k++) {
+        lf_engine_options opts = {.rules = &set, .config = &cfg, .use_prefilter = 0};
+        lf_engine *eng = lf_engine_new(&opts);
+        lf_source src;
+        lf_source_from_text(&src, "t.js", LF_LANG_TYPESCRIPT, codes[k], strlen(codes[k]));
+        lf_finding *f = NULL;
+        size_t n = 0;
+        CHECK(lf_engine_analyze(eng, &src, &f, &n, &err) == 0, "analyze");
+        CHECK(n == k && lf_engine_query_walks(eng) == k, "file %zu: %zu finding(s), %zu query walk(s)", k, n,
+              lf_engine_query_walks(eng));
+        CHECK(k == 0 || (n == 1 && f[0].line == 3 && !strcmp(f[0].rule->id, "LF401")), "the shared temp reported");
+        for (size_t i = 0; i < n; i++)
+            lf_finding_free_contents(&f[i]);
+        free(f);
+        lf_source_free(&src);
+        lf_engine_free(eng);
+    }
+    lf_ruleset_free(&set);
+}
+
 /* Fix generators run on every finding of a fixable rule, including shapes they
  * do not rewrite: they must fix or decline with a reason, never crash
  * (tarfile.py's commonpath guard brought this up). LF201's fix rewrites only
@@ -824,6 +863,7 @@ int main(void) {
     test_fixers_decline_unknown_shapes();
     test_deep_nesting();
     test_builtin_queries_lazy();
+    test_matches_on_demand();
     test_builtin_queries_threads();
     test_rules_dir();
     test_parses_cleanly();

@@ -1189,4 +1189,5 @@ static void run(lf_check_ctx *ctx) {
 
 const lf_check lf401_shared_temp_check = {"lf401_shared_temp", run,
                                          LF_LANG_BIT(LF_LANG_PYTHON) | LF_LANG_BIT(LF_LANG_TYPESCRIPT) |
-                                             LF_LANG_BIT(LF_LANG_TSX)};
+                                             LF_LANG_BIT(LF_LANG_TSX),
+                                         LF_LANG_BIT(LF_LANG_TYPESCRIPT) | LF_LANG_BIT(LF_LANG_TSX)};

@@ -245,12 +245,25 @@ static int created_exclusively(lf_tssem *m, TSNode fn, TSNode rename, TSNode fro
     return 0;
 }
 
+/* fs.rename / renameSync / promises.rename, by the model's callee. */
+static int is_rename(lf_tssem *m, TSNode call) {
+    const char *op = lf_tslock_fs_op(m, call);
+    return op && !strcmp(op, "rename");
+}
+
 void lf401_ts_run(lf_check_ctx *ctx) {
-    if (lf_ctx_match_count(ctx) == 0)
-        return; /* reports only at its matches: no model for a file without one */
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
         return;
+    /* Every finding pairs a temp name with a rename, and the temp patterns
+     * have no anchor word (any `+` or template string): the query is walked
+     * only in a file whose model holds a rename. */
+    size_t r = 0;
+    while (r < m->n_calls && !is_rename(m, m->calls[r].node))
+        r++;
+    if (r == m->n_calls)
+        return;
+    lf_ctx_collect_matches(ctx);
     size_t n = lf_ctx_match_count(ctx);
     LF_VEC(temp_site) temps = {0};
     for (size_t i = 0; i < n; i++) {
@@ -265,8 +278,7 @@ void lf401_ts_run(lf_check_ctx *ctx) {
         if (!lf_ctx_capture(ctx, i, "rename", &rename) || !lf_ctx_capture(ctx, i, "src", &from) ||
             !lf_ctx_capture(ctx, i, "dst", &to))
             continue;
-        const char *op = lf_tslock_fs_op(m, rename);
-        if (!op || strcmp(op, "rename") != 0)
+        if (!is_rename(m, rename))
             continue;
         TSNode src_val = lf_tssem_resolve_value(m, from);
         TSNode fn = lf_ts_fn_node(m, rename);
