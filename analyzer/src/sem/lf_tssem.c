@@ -155,10 +155,12 @@ enum {
 enum { NV_NONE, NV_IMPORT, NV_EXPORT, NV_VARIABLE, NV_ASSIGN, NV_FIELD, NV_CALL };
 #define NK_VISIT_SHIFT 3
 
+#define KIND_TABLE_SIZE 1024
 typedef struct node_kinds {
     const TSLanguage *lang;
-    uint32_t n;
-    unsigned char *kind; /* per symbol */
+    uint32_t count;                    /* the grammar's symbols */
+    uint32_t n;                        /* those in the table */
+    unsigned char kind[KIND_TABLE_SIZE]; /* per symbol */
 } node_kinds;
 
 static unsigned char kind_of_name(const char *t) {
@@ -181,24 +183,39 @@ static unsigned char kind_of_name(const char *t) {
     return k;
 }
 
-static void node_kinds_init(node_kinds *nk, const TSLanguage *lang) {
+/* The kinds of a grammar's symbols, per thread, built once per grammar (the
+ * TS and the TSX grammar): building them took a dozen string compares per
+ * symbol, for every file. */
+static _Thread_local node_kinds g_kinds[2];
+
+static const node_kinds *node_kinds_for(const TSLanguage *lang) {
+    for (size_t i = 0; i < 2; i++)
+        if (g_kinds[i].lang == lang)
+            return &g_kinds[i];
+    node_kinds *nk = &g_kinds[g_kinds[0].lang ? 1 : 0];
     nk->lang = lang;
-    nk->n = ts_language_symbol_count(lang);
-    nk->kind = lf_xcalloc(nk->n + 1, 1);
+    nk->count = ts_language_symbol_count(lang);
+    nk->n = nk->count < KIND_TABLE_SIZE ? nk->count : KIND_TABLE_SIZE;
     for (uint32_t i = 0; i < nk->n; i++) {
         const char *name = ts_language_symbol_name(lang, (TSSymbol)i);
         nk->kind[i] = name ? kind_of_name(name) : 0;
     }
+    return nk;
 }
 
 static unsigned char node_kind(const node_kinds *nk, TSNode n) {
     TSSymbol s = ts_node_symbol(n);
-    return s < nk->n ? nk->kind[s] : 0; /* ERROR (65535) is none of them */
+    if (s < nk->n)
+        return nk->kind[s];
+    if (s >= nk->count)
+        return 0; /* ERROR (65535) is none of them */
+    const char *name = ts_language_symbol_name(nk->lang, s);
+    return name ? kind_of_name(name) : 0;
 }
 
 typedef struct walker {
     lf_tssem *m;
-    node_kinds kinds;
+    const node_kinds *kinds;
     LF_VEC(lf_tsscope) scopes;
     LF_VEC(lf_tsclass) classes;
     LF_VEC(lf_tsbinding) bindings;
@@ -418,7 +435,7 @@ static const char *pending_fn_name(walker *w, TSNode fn) {
 
 static void note_fn_name(walker *w, TSNode value, const char *name) {
     value = lf_tssem_unwrap(value);
-    if (!ts_node_is_null(value) && (node_kind(&w->kinds, value) & NK_FUNCTION)) {
+    if (!ts_node_is_null(value) && (node_kind(w->kinds, value) & NK_FUNCTION)) {
         struct named_fn f = {ts_node_start_byte(value), name};
         LF_VEC_PUSH(&w->fn_names, f);
     }
@@ -502,7 +519,7 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
     walker w;
     memset(&w, 0, sizeof w);
     w.m = m;
-    node_kinds_init(&w.kinds, ts_node_language(root));
+    w.kinds = node_kinds_for(ts_node_language(root));
     lf_tsscope top = {root, -1, "", -1, 0, 0, -1, 0, -1};
     LF_VEC_PUSH(&w.scopes, top);
     frame start = {root, 0, -1};
@@ -511,7 +528,7 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
     while (w.stack.len) {
         frame f = w.stack.items[--w.stack.len];
         TSNode n = f.node;
-        unsigned char kind = node_kind(&w.kinds, n);
+        unsigned char kind = node_kind(w.kinds, n);
         record_declaration(&w, n, f.scope, kind);
         if ((kind & NK_FUNCTION) && !ts_node_eq(n, root)) {
             TSNode name = lf_tree_field(n, "name");
@@ -551,7 +568,6 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
     ts_tree_cursor_delete(&cur);
     LF_VEC_FREE(&w.stack);
     LF_VEC_FREE(&w.fn_names);
-    free(w.kinds.kind);
     m->scopes = w.scopes.items;
     m->n_scopes = w.scopes.len;
     m->classes = w.classes.items;
