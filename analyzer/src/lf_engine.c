@@ -71,6 +71,21 @@ static void combined_free(lf_combined *c) {
     memset(c, 0, sizeof *c);
 }
 
+/* The query the engine walks for a rule on files of lang before the check
+ * runs: its own, unless its check reads none of the matches there
+ * (lf_check.reads_matches) or takes them on demand. */
+static const char *walked_query(const lf_rule *r, lf_lang lang) {
+    if (r->check && (!(r->check->reads_matches & LF_LANG_BIT(lang)) || (r->check->matches_on_demand & LF_LANG_BIT(lang))))
+        return NULL;
+    return r->query_source[lang];
+}
+
+/* Does the check walk the rule's query itself, when it asks (lf_ctx_collect_matches)? */
+static int on_demand(const lf_rule *r, lf_lang lang) {
+    return r->check && (r->check->reads_matches & r->check->matches_on_demand & LF_LANG_BIT(lang)) &&
+           r->query_source[lang];
+}
+
 /* Compile the combined query of lang from the rules' sources, and give each of
  * its patterns to the rule whose source holds the pattern's first byte. The
  * rules' own queries are not needed for this: a built-in's compiles on first
@@ -79,19 +94,6 @@ static void combined_free(lf_combined *c) {
  * the built-ins in the rules tests), so failure here is not expected; it leaves
  * state -1 and the engine runs the rules' own queries, which give the same
  * findings, only slower. */
-/* The query the engine walks for a rule on files of lang: its own, unless its
- * check reads none of the matches there (lf_check.reads_matches). */
-static const char *walked_query(const lf_rule *r, lf_lang lang) {
-    if (r->check && (!(r->check->reads_matches & LF_LANG_BIT(lang)) || (r->check->matches_on_demand & LF_LANG_BIT(lang))))
-        return NULL;
-    return r->query_source[lang];
-}
-
-static int on_demand(const lf_rule *r, lf_lang lang) {
-    return r->check && (r->check->reads_matches & r->check->matches_on_demand & LF_LANG_BIT(lang)) &&
-           r->query_source[lang];
-}
-
 static void combined_build(lf_combined *c, const lf_ruleset *set, lf_lang lang) {
     lf_strbuf sb;
     lf_strbuf_init(&sb);
