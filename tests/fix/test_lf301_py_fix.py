@@ -20,6 +20,12 @@ Real processes, through the module's own API:
   and takes it, then the first releases. As written, that release deletes the
   second one's live lock; patched, the second one's lock stays, with its pid in
   it, until it releases it itself;
+- sweep_helper.py's sweep() judges each lock through the module's reader
+  helper, handed the path (`_record(lock_file)`), and is paused after judging
+  a crashed holder's lock stale; a second sweep removes that lock and a new
+  holder takes the name. As written, the first sweep then deletes the new
+  holder's live lock; patched (the reader's read_text and the sweep's unlink
+  bound by lockrt), it stays;
 - N processes x M turns through takeover.py's acquire()/release(), where every
   fifth turn "crashes" (leaves its lock behind, old) and each breaker pauses
   20 ms between its look and its removal (the module's own hook for a
@@ -31,6 +37,7 @@ Real processes, through the module's own API:
 Set LOCKFIX_REGEN_GOLDEN=1 to write GOLDEN.new beside each golden file that differs, then
 review and accept them with scripts/review-golden."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -69,6 +76,7 @@ LEFT = {
                             "20:5: LF301 not fixed: the lock is created at line 11 by a directory or link create "
                             "(mkdir, link, symlink): the drop-ins bind files made by os.open or open(p, \"x\")"],
     "flocked_pidfile.py": [],
+    "sweep_helper.py": ["43:32: " + LF302_UNSAFE],
     "flocked_forms.py": [],
     "decline_flocked_handle.py": ["19:9: LF301 not fixed: the handle locked at line 8 is opened elsewhere (a caller "
                                   "passes it, or a helper returns it): the fix cannot tell that every handle it is "
@@ -216,6 +224,66 @@ def test_pidfile_forms_release_their_own_lock(tmp_path):
     assert os.path.exists(str(tmp_path / "state" / "job.pid"))
     assert h.release() == "released"
     assert os.listdir(str(tmp_path / "state")) == []
+
+
+SWEEPER = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+import sweep_helper as m
+if sys.argv[2] == "acquire":
+    print(m.acquire("job") is not None)
+else:
+    print(m.sweep())
+"""
+
+
+def sweep_race(module_dir, tmp_path, name):
+    """A sweep paused between its look and its removal, while the lock it
+    judged is swept by another process and taken by a new holder: the new
+    holder's lock after the paused sweep ends (None: deleted), that holder's
+    pid, and what the paused sweep said it swept."""
+    run_dir = tmp_path / name
+    locks = run_dir / "locks"
+    run_dir.mkdir()
+    env = dict(os.environ, JOB_LOCKS=str(locks), JOB_STALE_AFTER="0.3", PYTHONDONTWRITEBYTECODE="1")
+
+    def module(what, extra=None):
+        p = subprocess.Popen([PYTHON, "-c", SWEEPER, str(module_dir), what], env=dict(env, **(extra or {})),
+                             stdout=subprocess.PIPE, universal_newlines=True)
+        return p
+
+    def done(p):
+        out, _ = p.communicate(timeout=60)
+        assert p.returncode == 0, out
+        return out.strip(), p.pid
+
+    assert done(module("acquire"))[0] == "True"  # a holder that crashed: its lock stays
+    time.sleep(0.5)  # ... and goes stale
+    judged, resume = run_dir / "judged", run_dir / "resume"
+    paused = module("sweep", {"SWEEP_JUDGED": str(judged), "SWEEP_RESUME": str(resume)})
+    deadline = time.time() + 60
+    while not judged.exists():
+        assert paused.poll() is None and time.time() < deadline
+        time.sleep(0.01)
+    assert done(module("sweep"))[0] == "1"  # another sweep removes the stale lock
+    taken, holder = done(module("acquire"))  # a new holder takes the name
+    assert taken == "True"
+    resume.touch()
+    swept, _ = done(paused)
+    lock = locks / "job.lock"
+    left = json.loads(read(lock).decode()) if lock.exists() else None
+    return left, holder, swept
+
+
+def test_sweep_judged_through_a_helper_keeps_a_new_holders_lock(tmp_path):
+    unpatched = stage(tmp_path, "sweep_helper.py", "unpatched")
+    patched = stage(tmp_path, "sweep_helper.py", "patched")
+    lockfix(["fix", "sweep_helper.py", "--apply"], patched, 1)
+    left, _holder, swept = sweep_race(unpatched, tmp_path, "run-unpatched")
+    assert left is None and swept == "1"  # as written: the paused sweep deleted the new holder's live lock
+    left, holder, swept = sweep_race(patched, tmp_path, "run-patched")
+    assert left is not None and left["pid"] == holder  # patched: it stays, the new holder's
+    assert swept == "1"  # the sweep answers as before
 
 
 CONTENDER = r"""

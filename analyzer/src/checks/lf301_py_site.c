@@ -105,9 +105,10 @@ static int read_text_arguments(const lf_source *src, TSNode call) {
     return 1;
 }
 
-/* Is the call a judgement of the lock's key that a drop-in of the binding
- * replaces? *member: the drop-in, *method: a method call rewritten whole. */
-static int judgement_form(lf_pylock *l, TSNode call, int32_t key, const char **member, int *method) {
+/* Is the call a judgement that a drop-in of the binding replaces? The path it
+ * judges, or null; *member: the drop-in, *method: a method call rewritten
+ * whole. */
+static TSNode judgement_path(lf_pylock *l, TSNode call, const char **member, int *method) {
     lf_pysem *m = l->m;
     static const struct {
         const char *qual, *member;
@@ -131,18 +132,18 @@ static int judgement_form(lf_pylock *l, TSNode call, int32_t key, const char **m
     if (!*member && lf_pylock_callee_any(m, call, opens) && lf_pylock_callee_spelled(m->src, call, "open")) {
         TSNode mode = lf_pylock_arg(m, call, 1, "mode");
         if (!ts_node_is_null(mode) && !lf_pylock_open_mode(m->src, lf_tree_unparen(mode), 'r', 0))
-            return 0; /* written, appended or created: no judgement */
+            return (TSNode){0}; /* written, appended or created: no judgement */
         *member = "open_judged";
         path = lf_pylock_arg(m, call, 0, "file");
     }
     if (!*member) {
         TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
         if (!lf_tree_is(fn, "attribute"))
-            return 0;
+            return (TSNode){0};
         TSNode recv = lf_tree_field(fn, "object"), attr = lf_tree_field(fn, "attribute");
         lf_pytype t = lf_pysem_type_of(m, recv);
         if (t != LF_PYTYPE_PATH && t != LF_PYTYPE_UNKNOWN)
-            return 0;
+            return (TSNode){0};
         if (lf_tree_text_eq(m->src, attr, "stat") && n_args(call) == 0)
             *member = "stat_judged";
         else if (lf_tree_text_eq(m->src, attr, "exists") && n_args(call) == 0)
@@ -152,14 +153,24 @@ static int judgement_form(lf_pylock *l, TSNode call, int32_t key, const char **m
         else if (lf_tree_text_eq(m->src, attr, "read_bytes") && n_args(call) == 0)
             *member = "read_bytes_judged";
         else
-            return 0;
+            return (TSNode){0};
         *method = 1;
         path = recv;
     }
+    return path;
+}
+
+/* Is `path` the lock's key? */
+static int names_key(lf_pylock *l, TSNode path, int32_t key) {
     if (ts_node_is_null(path))
         return 0;
     lf_pkey k = lf_pylock_key_of(l, path);
     return lf_pylock_find(l, &k) == key;
+}
+
+/* Is the call a judgement of the lock's key that a drop-in replaces? */
+static int judgement_form(lf_pylock *l, TSNode call, int32_t key, const char **member, int *method) {
+    return names_key(l, judgement_path(l, call, member, method), key);
 }
 
 /* A stale takeover: the stats and reads of the lock before the removal in
@@ -177,7 +188,7 @@ static char *takeover_edits(lf_pylock *l, lf301_py_site *s, const lf_pylock_even
     lf_pysem *m = l->m;
     size_t judged = 0;
     uint32_t at = ts_node_start_byte(ev->node);
-    int param = l->keys[ev->key].key.kind == LF_PKEY_BIND; /* one key per function: helpers judge another */
+    int param = l->keys[ev->key].key.kind == LF_PKEY_BIND; /* bound in one function: a helper judges it only as its parameter */
     for (size_t i = 0; i < m->n_calls; i++) {
         const lf_pycall *c = &m->calls[i];
         if (c->scope != ev->scope || ts_node_start_byte(c->node) >= at)
@@ -193,12 +204,21 @@ static char *takeover_edits(lf_pylock *l, lf301_py_site *s, const lf_pylock_even
             continue;
         }
         int skip = 0;
-        int32_t f = param ? -1 : lf_pylock_local_callee(l, c->node, &skip);
+        int32_t f = lf_pylock_local_callee(l, c->node, &skip);
         if (f < 0 || f == ev->scope)
             continue;
         for (size_t j = 0; j < m->n_calls; j++) {
             const lf_pycall *h = &m->calls[j];
-            if (h->scope != f || !judgement_form(l, h->node, ev->key, &member, &method))
+            if (h->scope != f)
+                continue;
+            /* the helper judges the lock itself (a field, a constant), or the
+             * parameter this call hands it (`_read_lock(lp)`; a key bound in
+             * one function is never a helper's own) */
+            TSNode judged_path = judgement_path(l, h->node, &member, &method);
+            if (ts_node_is_null(judged_path) ||
+                !(param ? names_key(l, lf_pylock_argument_for(l, c->node, judged_path), ev->key)
+                        : names_key(l, judged_path, ev->key) ||
+                              names_key(l, lf_pylock_argument_for(l, c->node, judged_path), ev->key)))
                 continue;
             int dup = 0;
             for (size_t k = 0; k < s->n_edits && !dup; k++)

@@ -557,7 +557,8 @@ static lf_walk_action recorded_age(walk *w, TSNode cmp_node, TSNode path) {
 }
 
 /* Is the comparison's verdict acted on: inside a return statement, or in a
- * function that removes or acquires a lock (lf_pylock's events)? */
+ * function that removes or acquires a lock (lf_pylock's events, or a removal
+ * LF301's fix bound: lockrt's unlink_judged and the like)? */
 static int verdict_acted_on(walk *w, TSNode cmp) {
     for (TSNode p = ts_node_parent(cmp); !ts_node_is_null(p); p = ts_node_parent(p)) {
         if (lf_tree_is(p, "return_statement"))
@@ -571,6 +572,11 @@ static int verdict_acted_on(walk *w, TSNode cmp) {
         if (e->scope == scope && (e->kind == LF_PYEV_REMOVE || e->kind == LF_PYEV_ACQUIRE))
             return 1;
     }
+    static const char *const bound_removals[] = {"unlink_judged", "unlink_owned", "unlink_if_free", NULL};
+    for (size_t i = 0; i < w->m->n_calls; i++)
+        if (w->m->calls[i].scope == scope &&
+            lf_str_in_list(lf_pysem_lockrt_member(w->m->calls[i].callee), bound_removals))
+            return 1;
     return 0;
 }
 

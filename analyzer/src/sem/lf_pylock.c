@@ -1434,6 +1434,12 @@ static int judge_call(lf_pylock *l, TSNode call, TSNode *target) {
         *target = lf_pylock_arg(m, call, 0, "file");
         return ts_node_is_null(*target) ? 0 : 2;
     }
+    /* lockrt's stand-ins for `p.read_text()` / `p.read_bytes()` (LF301's
+     * fix): the same read of the path they are handed */
+    if (lf_pylock_lockrt_call(m, call, "read_text_judged") || lf_pylock_lockrt_call(m, call, "read_bytes_judged")) {
+        *target = lf_pylock_arg(m, call, 0, "path");
+        return ts_node_is_null(*target) ? 0 : 2;
+    }
     /* the method name read once, not once per candidate */
     int i = method_index(m, method_attr(call), path_methods);
     if (i >= 0 && pathlike_method(m, call, path_methods[i])) {
@@ -1481,6 +1487,24 @@ static int param_position(const lf_pysem *m, int32_t f, TSNode id, int skip) {
         pos++;
     }
     return -1;
+}
+
+TSNode lf_pylock_argument_for(lf_pylock *l, TSNode call, TSNode path) {
+    lf_pysem *m = l->m;
+    TSNode none = {0};
+    path = lf_tree_unparen(path);
+    if (!lf_tree_is(call, "call") || !lf_tree_is(path, "identifier"))
+        return none;
+    int skip = 0;
+    int32_t f = lf_pylock_local_callee(l, call, &skip);
+    if (f <= 0 || m->scopes[f].kind != LF_PYSCOPE_FUNCTION)
+        return none;
+    /* the name is the parameter itself, never rebound in f */
+    lf_pkey k = lf_pylock_key_of(l, path);
+    if (k.kind != LF_PKEY_BIND || !k.binding || k.binding->kind != LF_PYBIND_PARAM || k.binding->scope != f)
+        return none;
+    int pos = param_position(m, f, k.binding->target, skip);
+    return pos >= 0 ? lf_pylock_arg(m, call, (uint32_t)pos, k.binding->name) : none;
 }
 
 TSNode lf_pylock_returned_record(lf_pylock *l, TSNode call) {

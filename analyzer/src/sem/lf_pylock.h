@@ -198,6 +198,10 @@ TSNode lf_pylock_content_read(lf_pylock *l, TSNode call);
  * of its parameters (`def _read_lock(p): return json.loads(p.read_text())`):
  * the argument passed for that parameter, or null. */
 TSNode lf_pylock_returned_record(lf_pylock *l, TSNode call);
+/* `call` invokes the module's function f, and `path` (inside f) names one of
+ * f's parameters: the argument the call passes for it (`_read_lock(lp)` for
+ * `lock_path` in `def _read_lock(lock_path)`), or null. */
+TSNode lf_pylock_argument_for(lf_pylock *l, TSNode call, TSNode path);
 /* Flags of the key an expression names (0 when unknown). */
 unsigned lf_pylock_flags_of(lf_pylock *l, TSNode expr);
 /* Is the node a plain string literal (one content part, no interpolation or
