@@ -115,7 +115,8 @@ static TSNode inner_lock(lf_pysem *m, int32_t scope, TSNode first, TSNode last) 
 
 /* Calls that build a path from their arguments and do nothing else. */
 static const char *const k_pure_path_calls[] = {"os.path.join", "posixpath.join", "ntpath.join", "os.path.abspath",
-                                                "os.path.normpath", "os.path.expanduser", "os.fspath", "str",
+                                                "os.path.normpath", "os.path.expanduser", "os.path.dirname",
+                                                "os.path.basename", "os.fspath", "str",
                                                 "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", NULL};
 /* Path methods that compute a new path from the receiver and their arguments. */
 static const char *const k_pure_path_methods[] = {"joinpath", "with_suffix", "with_name", "with_stem", "expanduser",
@@ -131,11 +132,124 @@ static int pure_method(const lf_source *src, TSNode fn) {
     return 0;
 }
 
+/* Calls that read the process's environment: the same answer again unless the
+ * process changes it in between (an assignment to `os.environ[...]` in the
+ * read-modify-write is caught as a rebinding of a part of the path). */
+static const char *const k_env_calls[] = {"os.environ.get", "os.getenv", "os.getcwd", "pathlib.Path.cwd",
+                                          "pathlib.Path.home", NULL};
+
+/* The module's own functions that compute a path and do nothing else (see
+ * pure_functions), per scope; NULL before it is asked for. */
+typedef struct purity {
+    lf_pysem *m;
+    unsigned char *pure; /* per scope: 1 when the function is such a path function; NULL: none yet */
+    int wanted;          /* stable_in met a call of the module's own function */
+} purity;
+
+static int stable_in(purity *pu, TSNode e);
+
+/* The module-level function a call invokes by name (`state_path(root)`), or -1. */
+static int32_t module_function(lf_pysem *m, TSNode call) {
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    if (!lf_tree_is(fn, "identifier"))
+        return -1;
+    int skip = 0;
+    int32_t f = lf_pylock_local_callee(lf_pylock_build(m), call, &skip);
+    if (f <= 0 || skip || m->scopes[f].kind != LF_PYSCOPE_FUNCTION || m->scopes[f].cls >= 0 ||
+        m->scopes[f].parent != 0)
+        return -1;
+    return f;
+}
+
+/* Is the function's body a path computation: an optional docstring, then
+ * assignments of one plain name each (each name assigned once) and a final
+ * `return`, every value stable with what is pure so far? Parameters must be
+ * plain (no `*args`, `**kw`: a call could pass anything through them); not an
+ * `async def` (its call makes a coroutine) nor a decorated one (the decorator
+ * decides what a call does). */
+static int path_function_body(purity *pu, int32_t f) {
+    lf_pysem *m = pu->m;
+    TSNode def = m->scopes[f].node;
+    if (lf_tree_is(ts_node_parent(def), "decorated_definition") || lf_tree_is(ts_node_child(def, 0), "async"))
+        return 0;
+    TSNode params = lf_tree_field(def, "parameters");
+    for (uint32_t i = 0; i < ts_node_named_child_count(params); i++) {
+        TSNode q = ts_node_named_child(params, i);
+        if (!lf_tree_is(q, "identifier") && !lf_tree_is(q, "typed_parameter") &&
+            !lf_tree_is(q, "default_parameter") && !lf_tree_is(q, "typed_default_parameter") &&
+            !lf_tree_is(q, "comment"))
+            return 0;
+        if (lf_tree_is(q, "typed_parameter") && !lf_tree_is(ts_node_named_child(q, 0), "identifier"))
+            return 0;
+    }
+    TSNode body = lf_tree_field(def, "body");
+    uint32_t n = ts_node_named_child_count(body), seen = 0;
+    if (n > 8)
+        return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode st = ts_node_named_child(body, i);
+        if (lf_tree_is(st, "comment"))
+            continue;
+        int last = 1; /* nothing but comments after it */
+        for (uint32_t j = i + 1; j < n && last; j++)
+            last = lf_tree_is(ts_node_named_child(body, j), "comment");
+        if (lf_tree_is(st, "expression_statement") && seen == 0 && lf_tree_is(ts_node_named_child(st, 0), "string")) {
+            seen++;
+            continue; /* the docstring */
+        }
+        seen++;
+        if (lf_tree_is(st, "return_statement")) {
+            TSNode v = ts_node_named_child(st, 0);
+            return last && !ts_node_is_null(v) && stable_in(pu, v);
+        }
+        if (!lf_tree_is(st, "expression_statement") || ts_node_named_child_count(st) != 1)
+            return 0;
+        TSNode a = ts_node_named_child(st, 0);
+        if (!lf_tree_is(a, "assignment") || !lf_tree_is(lf_tree_field(a, "left"), "identifier") ||
+            ts_node_is_null(lf_tree_field(a, "right")) || !stable_in(pu, lf_tree_field(a, "right")))
+            return 0;
+        /* assigned once: a name bound again would be a second value */
+        for (uint32_t j = i + 1; j < n; j++) {
+            TSNode later = ts_node_named_child(body, j);
+            TSNode la = lf_tree_is(later, "expression_statement") ? ts_node_named_child(later, 0) : (TSNode){0};
+            if (lf_tree_is(la, "assignment") &&
+                lf_tree_equal(m->src, lf_tree_field(la, "left"), m->src, lf_tree_field(a, "left"), 0))
+                return 0;
+        }
+    }
+    return 0;
+}
+
+/* Which of the module's functions compute a path and do nothing else: a few
+ * rounds, each admitting those whose body uses only what earlier rounds
+ * admitted (`state_path()` returning `_state_dir() / "state.json"`). No
+ * recursion: a function calling itself is never admitted. */
+static void pure_functions(purity *pu) {
+    lf_pysem *m = pu->m;
+    pu->pure = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, 1);
+    for (int round = 0; round < 4; round++) {
+        int changed = 0;
+        for (size_t f = 1; f < m->n_scopes; f++) {
+            if (pu->pure[f] || m->scopes[f].kind != LF_PYSCOPE_FUNCTION || m->scopes[f].cls >= 0 ||
+                m->scopes[f].parent != 0)
+                continue;
+            if (path_function_body(pu, (int32_t)f)) {
+                pu->pure[f] = 1;
+                changed = 1;
+            }
+        }
+        if (!changed)
+            break;
+    }
+}
+
 /* 1 when evaluating e again before the read gives the value the read and the
  * write use, with no effect of its own: names, attributes, literals without
- * interpolation, `+` and `/` of those, literal subscripts and the pure path
- * builders above. */
-static int stable_expression(lf_pysem *m, TSNode e) {
+ * interpolation, `+` and `/` of those, `or`/`and` of them, literal subscripts,
+ * the pure path builders above, reads of the environment, and calls of the
+ * module's functions that only compute a path from such parts. */
+static int stable_in(purity *pu, TSNode e) {
+    lf_pysem *m = pu->m;
     LF_VEC(TSNode) stack = {0};
     LF_VEC_PUSH(&stack, e);
     int ok = 1;
@@ -143,7 +257,7 @@ static int stable_expression(lf_pysem *m, TSNode e) {
         TSNode n = stack.items[--stack.len];
         if (lf_tree_is(n, "identifier") || lf_tree_is(n, "integer") || lf_tree_is(n, "string_content") ||
             lf_tree_is(n, "string_start") || lf_tree_is(n, "string_end") || lf_tree_is(n, "escape_sequence") ||
-            lf_tree_is(n, "comment"))
+            lf_tree_is(n, "comment") || lf_tree_is(n, "none"))
             continue;
         if (lf_tree_is(n, "attribute")) {
             LF_VEC_PUSH(&stack, lf_tree_field(n, "object"));
@@ -159,9 +273,19 @@ static int stable_expression(lf_pysem *m, TSNode e) {
         if (lf_tree_is(n, "binary_operator")) {
             TSNode op = lf_tree_field(n, "operator");
             ok = lf_tree_text_eq(m->src, op, "+") || lf_tree_text_eq(m->src, op, "/");
+        } else if (lf_tree_is(n, "boolean_operator")) {
+            ok = 1; /* `root or os.getcwd()`: each part is checked */
         } else if (lf_tree_is(n, "call")) {
             TSNode fn = lf_tree_field(n, "function");
-            ok = lf_pysem_call_is(m, n, k_pure_path_calls) || pure_method(m->src, fn);
+            ok = lf_pysem_call_is(m, n, k_pure_path_calls) || lf_pysem_call_is(m, n, k_env_calls) ||
+                 pure_method(m->src, fn);
+            if (!ok) {
+                int32_t f = module_function(m, n);
+                if (f > 0) {
+                    pu->wanted = 1;
+                    ok = pu->pure && pu->pure[f];
+                }
+            }
             TSNode args = lf_tree_field(n, "arguments");
             if (ok && lf_tree_is(fn, "attribute"))
                 LF_VEC_PUSH(&stack, lf_tree_field(fn, "object"));
@@ -180,6 +304,17 @@ static int stable_expression(lf_pysem *m, TSNode e) {
             LF_VEC_PUSH(&stack, ts_node_named_child(n, i));
     }
     LF_VEC_FREE(&stack);
+    return ok;
+}
+
+static int stable_expression(lf_pysem *m, TSNode e) {
+    purity pu = {m, NULL, 0};
+    int ok = stable_in(&pu, e);
+    if (!ok && pu.wanted) { /* asked again once the module's path functions are known */
+        pure_functions(&pu);
+        ok = stable_in(&pu, e);
+    }
+    free(pu.pure);
     return ok;
 }
 
@@ -378,6 +513,188 @@ static TSNode argument_for(lf_pysem *m, TSNode call, uint32_t index, TSNode name
     return (TSNode){0};
 }
 
+/* The helper a path is spelled in, and the call of it in this function. */
+typedef struct helper {
+    lf_pysem *m;
+    int32_t scope;   /* this function */
+    TSNode call;     /* its call of the helper */
+    int32_t hs;      /* the helper's scope */
+    TSNode hfn;      /* the helper's def */
+    uint32_t shift;  /* 1 for a method called on self */
+    TSNode self_arg; /* the receiver standing for self */
+} helper;
+
+/* Is `b` the only binding of its name in its scope (assigned once, never
+ * rebound in the helper)? */
+static int only_binding(const lf_pysem *m, const lf_pybinding *b) {
+    for (size_t i = 0; i < m->n_bindings; i++)
+        if (&m->bindings[i] != b && m->bindings[i].scope == b->scope && m->bindings[i].name == b->name)
+            return 0;
+    return 1;
+}
+
+/* Is a replacement's text safe where a name stood, without parentheses? */
+static int bare_node(TSNode w) {
+    return lf_tree_is(w, "identifier") || lf_tree_is(w, "attribute") || lf_tree_is(w, "call") ||
+           lf_tree_is(w, "subscript") || lf_tree_is(w, "string") || lf_tree_is(w, "integer") ||
+           lf_tree_is(w, "none") || lf_tree_is(w, "parenthesized_expression");
+}
+
+/* A name of the helper replaced in the text: by a node's text, or by a local's
+ * value spelled in turn (`local` >= 0). `owner`: the expression the name sits
+ * in (-1: the path itself; k: the value of local k). */
+typedef struct repl {
+    uint32_t start, end;
+    TSNode with;
+    int32_t local, owner;
+} repl;
+
+typedef struct repl_list {
+    LF_VEC(repl) items;
+    LF_VEC(TSNode) locals; /* the values of the locals replaced */
+} repl_list;
+
+/* The text of `e` with the replacements owned by `owner` (locals' values
+ * already spelled in texts[]). */
+static char *assemble(const lf_source *src, TSNode e, const repl_list *r, int32_t owner, char *const *texts) {
+    LF_VEC(repl) mine = {0};
+    for (size_t i = 0; i < r->items.len; i++)
+        if (r->items.items[i].owner == owner)
+            LF_VEC_PUSH(&mine, r->items.items[i]);
+    for (size_t i = 1; i < mine.len; i++) /* by start: the walk went right to left, then down */
+        for (size_t j = i; j > 0 && mine.items[j - 1].start > mine.items[j].start; j--) {
+            repl t = mine.items[j];
+            mine.items[j] = mine.items[j - 1];
+            mine.items[j - 1] = t;
+        }
+    lf_strbuf out;
+    lf_strbuf_init(&out);
+    uint32_t at = ts_node_start_byte(e);
+    for (size_t i = 0; i < mine.len; i++) {
+        const repl *x = &mine.items[i];
+        lf_strbuf_append(&out, src->text + at, x->start - at);
+        TSNode w = x->local >= 0 ? lf_tree_unparen(r->locals.items[x->local]) : x->with;
+        int bare = bare_node(w);
+        if (!bare)
+            lf_strbuf_puts(&out, "(");
+        if (x->local >= 0)
+            lf_strbuf_puts(&out, texts[x->local]);
+        else
+            lf_strbuf_append(&out, src->text + ts_node_start_byte(w), ts_node_end_byte(w) - ts_node_start_byte(w));
+        if (!bare)
+            lf_strbuf_puts(&out, ")");
+        at = x->end;
+    }
+    lf_strbuf_append(&out, src->text + at, ts_node_end_byte(e) - at);
+    LF_VEC_FREE(&mine);
+    return lf_strbuf_detach(&out);
+}
+
+/* The path `path` of the helper as this function would spell it: each of the
+ * helper's parameters replaced by what the call passes for it (the receiver
+ * for `self`), each name the helper assigns once (`p = state_path(root)`) by
+ * its value spelled the same way (one level: a value's own locals are not
+ * followed), and every other name a module-level one this function sees bound
+ * the same way. Every value must be stable (evaluated once more, the same,
+ * with no effect). NULL with *why when it cannot be; *args: the arguments
+ * substituted, whose stability this function must check. */
+static char *spell(const helper *h, TSNode path, node_list *args, char **why) {
+    lf_pysem *m = h->m;
+    const lf_source *src = m->src;
+    repl_list r;
+    memset(&r, 0, sizeof r);
+    typedef struct item {
+        TSNode n;
+        int32_t owner;
+    } item;
+    LF_VEC(item) stack = {0};
+    LF_VEC_PUSH(&stack, ((item){path, -1}));
+    while (stack.len && !*why) {
+        item it = stack.items[--stack.len];
+        TSNode n = it.n;
+        if (lf_tree_is(n, "attribute")) {
+            LF_VEC_PUSH(&stack, ((item){lf_tree_field(n, "object"), it.owner}));
+            continue;
+        }
+        if (lf_tree_is(n, "keyword_argument")) {
+            LF_VEC_PUSH(&stack, ((item){lf_tree_field(n, "value"), it.owner}));
+            continue;
+        }
+        if (!lf_tree_is(n, "identifier")) {
+            for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+                LF_VEC_PUSH(&stack, ((item){ts_node_named_child(n, i), it.owner}));
+            continue;
+        }
+        char *name = lf_tree_text(src, n);
+        const lf_pybinding *there = lf_pysem_binding_at(m, h->hs, name, ts_node_start_byte(n));
+        if (there && there->kind == LF_PYBIND_PARAM && there->scope == h->hs) {
+            TSNode with = {0}, dflt;
+            for (uint32_t i = 0;; i++) {
+                TSNode pn = param_name(h->hfn, i, &dflt);
+                if (ts_node_is_null(pn))
+                    break;
+                if (!lf_tree_equal(src, pn, src, n, 0))
+                    continue;
+                with = i == 0 && h->shift ? h->self_arg : argument_for(m, h->call, i - h->shift, pn, dflt);
+                break;
+            }
+            if (ts_node_is_null(with)) {
+                *why = lf_xasprintf("the document's path is spelled in the helper that reads it (line %u) from its "
+                                    "parameter `%s`, which this call does not pass plainly",
+                                    lf_py_line(src, path), name);
+            } else {
+                LF_VEC_PUSH(&r.items, ((repl){ts_node_start_byte(n), ts_node_end_byte(n), with, -1, it.owner}));
+                LF_VEC_PUSH(args, with);
+            }
+        } else if (it.owner < 0 && there && there->kind == LF_PYBIND_ASSIGN && there->scope == h->hs &&
+                   !ts_node_is_null(there->value) && only_binding(m, there) &&
+                   lf_tree_is(ts_node_parent(there->target), "assignment")) {
+            /* `p = state_path(root)` then a read of `p`: p's value, spelled here */
+            if (stable_expression(m, there->value)) {
+                int32_t k = (int32_t)r.locals.len;
+                LF_VEC_PUSH(&r.locals, there->value);
+                LF_VEC_PUSH(&r.items, ((repl){ts_node_start_byte(n), ts_node_end_byte(n), there->value, k, -1}));
+                LF_VEC_PUSH(&stack, ((item){there->value, k}));
+            } else {
+                char *v = lf_py_short(src, there->value);
+                *why = lf_xasprintf("the document's path is spelled in the helper that reads it (line %u) from `%s`, "
+                                    "assigned `%s` there, which the lock would evaluate once more and could give "
+                                    "another value or do something",
+                                    lf_py_line(src, path), name, v);
+                free(v);
+            }
+        } else if (!there || there->scope != 0 ||
+                   lf_pysem_binding_at(m, h->scope, name, ts_node_start_byte(h->call)) != there) {
+            *why = lf_xasprintf("the document's path is spelled in the helper that reads it (line %u) from `%s`, "
+                                "which this function does not see bound the same way",
+                                lf_py_line(src, path), name);
+        }
+        free(name);
+    }
+    LF_VEC_FREE(&stack);
+    if (!*why && !stable_expression(m, path)) {
+        char *p = lf_py_short(src, path);
+        *why = lf_xasprintf("the document's path `%s` (line %u) is computed by an expression the lock would "
+                            "evaluate once more before the read, and that could give another value or do "
+                            "something",
+                            p, lf_py_line(src, path));
+        free(p);
+    }
+    char *text = NULL;
+    if (!*why) {
+        char **texts = lf_xcalloc(r.locals.len ? r.locals.len : 1, sizeof *texts);
+        for (size_t k = 0; k < r.locals.len; k++)
+            texts[k] = assemble(src, r.locals.items[k], &r, (int32_t)k, texts);
+        text = assemble(src, path, &r, -1, texts);
+        for (size_t k = 0; k < r.locals.len; k++)
+            free(texts[k]);
+        free(texts);
+    }
+    LF_VEC_FREE(&r.items);
+    LF_VEC_FREE(&r.locals);
+    return text;
+}
+
 /* The path `path`, spelled in the module's function (or method) that `call`
  * calls, as this function would spell it: each of the helper's parameters
  * replaced by what the call passes for it (the receiver for `self`), every
@@ -420,97 +737,10 @@ static char *helper_path(lf_pysem *m, int32_t scope, TSNode call, TSNode path, n
                             lf_py_line(src, path));
         return NULL;
     }
-    /* the replacements, in byte order */
-    typedef struct repl {
-        uint32_t start, end;
-        TSNode with;
-    } repl;
-    LF_VEC(repl) reps = {0};
-    LF_VEC(TSNode) stack = {0};
-    LF_VEC_PUSH(&stack, path);
-    while (stack.len && !*why) {
-        TSNode n = stack.items[--stack.len];
-        if (lf_tree_is(n, "attribute")) {
-            LF_VEC_PUSH(&stack, lf_tree_field(n, "object"));
-            continue;
-        }
-        if (lf_tree_is(n, "keyword_argument")) {
-            LF_VEC_PUSH(&stack, lf_tree_field(n, "value"));
-            continue;
-        }
-        if (!lf_tree_is(n, "identifier")) {
-            for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-                LF_VEC_PUSH(&stack, ts_node_named_child(n, i));
-            continue;
-        }
-        char *name = lf_tree_text(src, n);
-        const lf_pybinding *there = lf_pysem_binding_at(m, hs, name, ts_node_start_byte(n));
-        if (there && there->kind == LF_PYBIND_PARAM && there->scope == hs) {
-            TSNode with = {0}, dflt;
-            for (uint32_t i = 0;; i++) {
-                TSNode pn = param_name(hfn, i, &dflt);
-                if (ts_node_is_null(pn))
-                    break;
-                if (!lf_tree_equal(src, pn, src, n, 0))
-                    continue;
-                with = i == 0 && shift ? self_arg : argument_for(m, call, i - shift, pn, dflt);
-                break;
-            }
-            if (ts_node_is_null(with))
-                *why = lf_xasprintf("the document's path is spelled in the helper that reads it (line %u) from its "
-                                    "parameter `%s`, which this call does not pass plainly",
-                                    lf_py_line(src, path), name);
-            else {
-                LF_VEC_PUSH(&reps, ((repl){ts_node_start_byte(n), ts_node_end_byte(n), with}));
-                LF_VEC_PUSH(args, with);
-            }
-        } else if (!there || there->scope != 0 ||
-                   lf_pysem_binding_at(m, scope, name, ts_node_start_byte(call)) != there) {
-            *why = lf_xasprintf("the document's path is spelled in the helper that reads it (line %u) from `%s`, "
-                                "which this function does not see bound the same way",
-                                lf_py_line(src, path), name);
-        }
-        free(name);
-    }
-    LF_VEC_FREE(&stack);
-    if (*why || !stable_expression(m, path)) {
-        if (!*why) {
-            char *p = lf_py_short(src, path);
-            *why = lf_xasprintf("the document's path `%s` (line %u) is computed by an expression the lock would "
-                                "evaluate once more before the read, and that could give another value or do "
-                                "something",
-                                p, lf_py_line(src, path));
-            free(p);
-        }
-        LF_VEC_FREE(&reps);
+    helper h = {m, scope, call, hs, hfn, shift, self_arg};
+    char *text = spell(&h, path, args, why);
+    if (!text)
         return NULL;
-    }
-    /* sort by start (the walk went right to left, then down) */
-    for (size_t i = 1; i < reps.len; i++)
-        for (size_t j = i; j > 0 && reps.items[j - 1].start > reps.items[j].start; j--) {
-            repl t = reps.items[j];
-            reps.items[j] = reps.items[j - 1];
-            reps.items[j - 1] = t;
-        }
-    lf_strbuf out;
-    lf_strbuf_init(&out);
-    uint32_t at = ts_node_start_byte(path);
-    for (size_t i = 0; i < reps.len; i++) {
-        lf_strbuf_append(&out, src->text + at, reps.items[i].start - at);
-        TSNode w = reps.items[i].with;
-        int bare = lf_tree_is(w, "identifier") || lf_tree_is(w, "attribute") || lf_tree_is(w, "call") ||
-                   lf_tree_is(w, "subscript") || lf_tree_is(w, "string") || lf_tree_is(w, "integer") ||
-                   lf_tree_is(w, "none") || lf_tree_is(w, "parenthesized_expression");
-        if (!bare)
-            lf_strbuf_puts(&out, "(");
-        lf_strbuf_append(&out, src->text + ts_node_start_byte(w), ts_node_end_byte(w) - ts_node_start_byte(w));
-        if (!bare)
-            lf_strbuf_puts(&out, ")");
-        at = reps.items[i].end;
-    }
-    lf_strbuf_append(&out, src->text + at, ts_node_end_byte(path) - at);
-    LF_VEC_FREE(&reps);
-    char *text = lf_strbuf_detach(&out);
     if (strpbrk(text, "\n\r")) {
         free(text);
         *why = lf_xstrdup("the document's path, spelled in the helper that reads it, spans several lines");
@@ -563,17 +793,16 @@ lf104_site *lf104_py_site(lf_pysem *m, int32_t scope, TSNode read, TSNode write,
     }
     node_list args = {0};
     if (!lf_tree_within(path, m->scopes[scope].node) && !module_path(m, scope, path, read)) {
-        s->path_text = helper_path(m, scope, read, path, &args, &s->decline);
-        /* The reader helper spells the path from names of its own (`d =
-         * session_dir(); path = d / "x.json"`), but this function writes the
-         * same document under a path it spells itself: the lock takes that
-         * name, if it holds the same value before the read (unstable_path). */
-        if (!s->path_text && !ts_node_is_null(write_path) && lf_tree_within(write_path, m->scopes[scope].node) &&
-            ts_node_start_byte(write_path) > ts_node_end_byte(read)) {
-            free(s->decline);
-            s->decline = NULL;
+        /* The reader helper spells the path (`path = session_dir() /
+         * "x.json"`), but this function writes the same document under a path
+         * it spells itself: the lock takes that name, if it holds the same
+         * value before the read (unstable_path); else the helper's spelling,
+         * said as this function would say it. */
+        if (!ts_node_is_null(write_path) && lf_tree_within(write_path, m->scopes[scope].node) &&
+            ts_node_start_byte(write_path) > ts_node_end_byte(read))
             s->path = path = write_path;
-        }
+        else
+            s->path_text = helper_path(m, scope, read, path, &args, &s->decline);
         if (!s->path_text && s->decline) {
             LF_VEC_FREE(&args);
             return s;
