@@ -19,6 +19,7 @@
  * the lock) fails: nobody can have judged and retaken a lock made a moment
  * ago; nor a removal after the function sent the owner a real signal
  * (`process.kill(pid, "SIGTERM")`: a stop command's cleanup). */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,6 +341,27 @@ static int judged_removal(lf_tssem *m, const lf_tslock *l, const lf_tslock_event
     return n > 0 && bound == n;
 }
 
+/* Is the function a private helper of the module, every use of it one of the
+ * `calls` calls the model saw: a top-level function declaration, not
+ * exported, whose name appears in the file only there and at those calls (no
+ * `module.exports = { f }`, `export { f }`, or f handed on as a callback)? */
+static int private_helper(const lf_tssem *m, int32_t fn, size_t calls) {
+    TSNode def = m->scopes[fn].node;
+    const char *name = m->scopes[fn].name;
+    size_t len = name ? strlen(name) : 0;
+    if (!lf_tree_is(def, "function_declaration") || !len || m->scopes[fn].parent != 0 ||
+        lf_tree_is(ts_node_parent(def), "export_statement"))
+        return 0;
+    size_t seen = 0;
+    const char *text = m->src->text, *end = text + m->src->len;
+    for (const char *at = text; (at = memmem(at, (size_t)(end - at), name, len)) != NULL; at += len) {
+        int word_start = at == text || !(at[-1] == '_' || at[-1] == '$' || isalnum((unsigned char)at[-1]));
+        int word_end = at + len == end || !(at[len] == '_' || at[len] == '$' || isalnum((unsigned char)at[len]));
+        seen += word_start && word_end;
+    }
+    return seen == calls + 1;
+}
+
 /* A finding made, before the stop commands' cleanups are set aside. */
 typedef struct found {
     size_t event;
@@ -480,13 +502,41 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         free(call);
         free(what);
     }
+    /* A helper's release of its parameter (`removeDeadFiles(lockPath)`)
+     * whose every call is reported as a takeover at the call (after a pid
+     * probe or a look at the lock): the release inside is each call's bug
+     * again, not a holder's release of its own (one finding per root bug). */
+    for (size_t j = 0; j < out.len; j++) {
+        const lf_tslock_event *ev = &l->events[out.items[j].event];
+        if (ev->via_helper || ev->judged == LF_TSJUDGED_LIVENESS || ev->judged == LF_TSJUDGED_PRESENCE ||
+            strncmp(l->keys[ev->key].key, "param:", 6) != 0)
+            continue;
+        size_t calls = 0, taken_over = 0;
+        for (size_t i = 0; i < l->n_events; i++) {
+            const lf_tslock_event *c = &l->events[i];
+            if (c->kind != LF_TSEV_REMOVE || !c->via_helper || c->helper_key != ev->key ||
+                lf_tssem_local_callee(m, c->node) != ev->fn)
+                continue;
+            calls++;
+            for (size_t k = 0; k < out.len; k++)
+                if (out.items[k].event == i && (c->judged == LF_TSJUDGED_LIVENESS || c->judged == LF_TSJUDGED_PRESENCE) &&
+                    !after_stop_signal(m, c)) {
+                    taken_over++;
+                    break;
+                }
+        }
+        if (calls && taken_over == calls && private_helper(m, ev->fn, calls)) {
+            free(out.items[j].msg);
+            out.items[j].msg = NULL;
+        }
+    }
     /* A removal after the function stopped the owner itself
      * (`process.kill(pid, "SIGTERM")`, any signal but 0) is a stop command's
      * cleanup of the lock whose holder it has just ended, not a judgement that
      * races a breaker (as in Python, checks/lf301_lock_removal.c). */
     for (size_t j = 0; j < out.len; j++) {
         const lf_tslock_event *ev = &l->events[out.items[j].event];
-        if (!after_stop_signal(m, ev)) {
+        if (out.items[j].msg && !after_stop_signal(m, ev)) {
             lf_ctx_emit_site(ctx, ev->node, out.items[j].msg, lf301_ts_site_make(l, ev), lf301_ts_site_free);
             lf_ctx_witness(ctx, lf_wit_removal_ts(l, ev));
         }
