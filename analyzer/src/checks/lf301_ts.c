@@ -362,6 +362,40 @@ static int private_helper(const lf_tssem *m, int32_t fn, size_t calls) {
     return seen == calls + 1;
 }
 
+/* The message of a release by name (`ev` judged by no look of its own) of a
+ * lock the module breaks, or NULL when the module breaks it nowhere. */
+static char *release_message(const lf_source *src, const lf_tslock *l, const lf_tslock_event *ev) {
+    const lf_tslock_key *k = &l->keys[ev->key];
+    char *call = lf_py_short(src, ev->node);
+    char *what = lf_py_short(src, ev->target);
+    char *msg = NULL;
+    if (k->flags & LF_TSLOCK_BROKEN_LIVE) {
+        msg = lf_xasprintf("%s %s the lock %s by name, and line %u breaks that lock while its holder may be alive: "
+                           "a holder paused past that judgement deletes its successor's lock here, and two "
+                           "holders run at once",
+                           call,
+                           ev->judged == LF_TSJUDGED_CONTENT ? "reads the owner record, then separately removes"
+                                                             : "releases",
+                           what, lf_py_line(src, k->broken_at));
+    }
+    if (!msg && (k->flags & LF_TSLOCK_BREAKABLE)) {
+        unsigned at = ts_node_is_null(k->broken_at) ? 0 : lf_py_line(src, k->broken_at);
+        char where[48] = "elsewhere";
+        if (at)
+            snprintf(where, sizeof where, "at line %u", at);
+        msg = lf_xasprintf("%s %s the lock %s by name, and the module breaks that lock %s: a holder whose lock "
+                           "was broken (two breakers racing, or its pid judged dead or reused) deletes its "
+                           "successor's lock here, and two holders run at once",
+                           call,
+                           ev->judged == LF_TSJUDGED_CONTENT ? "reads the owner record, then separately removes"
+                                                             : "releases",
+                           what, where);
+    }
+    free(call);
+    free(what);
+    return msg;
+}
+
 /* A finding made, before the stop commands' cleanups are set aside. */
 typedef struct found {
     size_t event;
@@ -471,27 +505,8 @@ void lf301_ts_run(lf_check_ctx *ctx) {
                                "binds the removal to what was judged, so a lock another process took in between is "
                                "deleted and two holders run at once",
                                call, what);
-        } else if (k->flags & LF_TSLOCK_BROKEN_LIVE) {
-            msg = lf_xasprintf("%s %s the lock %s by name, and line %u breaks that lock while its holder may be alive: "
-                               "a holder paused past that judgement deletes its successor's lock here, and two "
-                               "holders run at once",
-                               call,
-                               ev->judged == LF_TSJUDGED_CONTENT ? "reads the owner record, then separately removes"
-                                                                 : "releases",
-                               what, lf_py_line(src, k->broken_at));
-        }
-        if (!msg && (k->flags & LF_TSLOCK_BREAKABLE)) {
-            unsigned at = ts_node_is_null(k->broken_at) ? 0 : lf_py_line(src, k->broken_at);
-            char where[48] = "elsewhere";
-            if (at)
-                snprintf(where, sizeof where, "at line %u", at);
-            msg = lf_xasprintf("%s %s the lock %s by name, and the module breaks that lock %s: a holder whose lock "
-                               "was broken (two breakers racing, or its pid judged dead or reused) deletes its "
-                               "successor's lock here, and two holders run at once",
-                               call,
-                               ev->judged == LF_TSJUDGED_CONTENT ? "reads the owner record, then separately removes"
-                                                                 : "releases",
-                               what, where);
+        } else {
+            msg = release_message(src, l, ev);
         }
         if (msg) {
             found f = {i, msg};
@@ -502,33 +517,58 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         free(call);
         free(what);
     }
-    /* A helper's release of its parameter (`removeDeadFiles(lockPath)`)
-     * whose every call is reported as a takeover at the call (after a pid
-     * probe or a look at the lock): the release inside is each call's bug
-     * again, not a holder's release of its own (one finding per root bug). */
-    for (size_t j = 0; j < out.len; j++) {
+    /* A private helper's release of its parameter (`removeDeadFiles(lock)`,
+     * `releaseLock(lockDir)`) where some of its calls are takeovers reported
+     * at the call (after a pid probe or a look at the lock): the helper is no
+     * release of its own but the step each caller takes. The takeovers are
+     * reported at their calls; a holder's plain release through it is
+     * reported at its call too (`finally { releaseLock(lockDir) }`), and
+     * nothing inside. A helper used elsewhere (exported, handed on) keeps its
+     * finding inside. */
+    size_t n_found = out.len;
+    for (size_t j = 0; j < n_found; j++) {
         const lf_tslock_event *ev = &l->events[out.items[j].event];
-        if (ev->via_helper || ev->judged == LF_TSJUDGED_LIVENESS || ev->judged == LF_TSJUDGED_PRESENCE ||
-            strncmp(l->keys[ev->key].key, "param:", 6) != 0)
+        if (!out.items[j].msg || ev->via_helper || ev->judged == LF_TSJUDGED_LIVENESS ||
+            ev->judged == LF_TSJUDGED_PRESENCE || strncmp(l->keys[ev->key].key, "param:", 6) != 0)
             continue;
         size_t calls = 0, taken_over = 0;
+        LF_VEC(found) plain = {0};
         for (size_t i = 0; i < l->n_events; i++) {
             const lf_tslock_event *c = &l->events[i];
             if (c->kind != LF_TSEV_REMOVE || !c->via_helper || c->helper_key != ev->key ||
                 lf_tssem_local_callee(m, c->node) != ev->fn)
                 continue;
             calls++;
-            for (size_t k = 0; k < out.len; k++)
-                if (out.items[k].event == i && (c->judged == LF_TSJUDGED_LIVENESS || c->judged == LF_TSJUDGED_PRESENCE) &&
-                    !after_stop_signal(m, c)) {
-                    taken_over++;
-                    break;
-                }
+            int reported = 0;
+            for (size_t k = 0; k < n_found && !reported; k++)
+                reported = out.items[k].event == i && out.items[k].msg != NULL;
+            if (reported && (c->judged == LF_TSJUDGED_LIVENESS || c->judged == LF_TSJUDGED_PRESENCE) &&
+                !after_stop_signal(m, c)) {
+                taken_over++;
+                continue;
+            }
+            /* a plain release through it: said at the call, when the lock the
+             * caller hands it is one the module breaks */
+            char *msg = !reported && c->key >= 0 && lf_tslock_is_lock(l->keys[c->key].flags) &&
+                                c->judged != LF_TSJUDGED_LIVENESS && c->judged != LF_TSJUDGED_PRESENCE
+                            ? release_message(src, l, c)
+                            : NULL;
+            found f = {i, msg};
+            LF_VEC_PUSH(&plain, f);
         }
-        if (calls && taken_over == calls && private_helper(m, ev->fn, calls)) {
+        int moved = taken_over && private_helper(m, ev->fn, calls);
+        for (size_t k = 0; k < plain.len && moved; k++)
+            moved = plain.items[k].msg != NULL;
+        if (moved) {
             free(out.items[j].msg);
             out.items[j].msg = NULL;
+            for (size_t k = 0; k < plain.len; k++)
+                LF_VEC_PUSH(&out, plain.items[k]);
+        } else {
+            for (size_t k = 0; k < plain.len; k++)
+                free(plain.items[k].msg);
         }
+        LF_VEC_FREE(&plain);
     }
     /* A removal after the function stopped the owner itself
      * (`process.kill(pid, "SIGTERM")`, any signal but 0) is a stop command's

@@ -8,8 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf_cfg.h"
 #include "lf_pyshort.h"
 #include "lf_tree.h"
+#include "lf_ts.h"
+#include "lf_tscfg.h"
 #include "lf_util.h"
 
 void lf301_ts_site_free(void *site) {
@@ -493,11 +496,130 @@ static lf301_ts_site *all_creates_release(lf_tslock *l, const lf_tslock_event *e
 
 /* The site of a stale takeover: the removal follows a judgement of the lock
  * (its age, its owner record) in its function. */
+/* The graph node of the statement of function fn's body that holds n (-1:
+ * none, or n sits in a callback inside fn, *nested set). */
+static int32_t body_stmt(const lf_cfg *g, TSNode fn, TSNode n, int *nested) {
+    *nested = 0;
+    for (TSNode cur = n; !ts_node_is_null(cur) && !ts_node_eq(cur, fn); cur = lf_ts_parent(cur)) {
+        if (!ts_node_eq(cur, n) && (lf_tree_is(cur, "arrow_function") || lf_tree_is(cur, "function_expression") ||
+                                    lf_tree_is(cur, "function_declaration") || lf_tree_is(cur, "method_definition")))
+            *nested = 1;
+        int32_t id = lf_cfg_find(g, cur);
+        if (id >= 0)
+            return id;
+    }
+    return -1;
+}
+
+/* Is the catch clause a create's own failure handler, `catch (err) { if
+ * (err.code !== "EEXIST") throw err; ...`: what goes past its first statement
+ * is the create's EEXIST, never an error of a later step (no other call
+ * fails with EEXIST), so nothing this function created gets past it. */
+static int eexist_only_handler(const lf_source *src, TSNode clause) {
+    TSNode param = lf_tree_field(clause, "parameter");
+    TSNode body = lf_tree_field(clause, "body");
+    TSNode first = ts_node_is_null(body) ? body : ts_node_named_child(body, 0);
+    while (!ts_node_is_null(first) && lf_tree_is(first, "comment"))
+        first = ts_node_next_named_sibling(first);
+    if (!lf_tree_is(param, "identifier") || !lf_tree_is(first, "if_statement"))
+        return 0;
+    TSNode cond = lf_tree_field(first, "condition");
+    TSNode then = lf_tree_field(first, "consequence");
+    if (lf_tree_is(cond, "parenthesized_expression"))
+        cond = ts_node_named_child(cond, 0);
+    if (!lf_tree_is(cond, "binary_expression"))
+        return 0;
+    TSNode op = lf_tree_field(cond, "operator"), left = lf_tree_field(cond, "left"),
+           right = lf_tree_field(cond, "right");
+    if (!(lf_tree_text_eq(src, op, "!==") || lf_tree_text_eq(src, op, "!=")) || !lf_tree_is(left, "member_expression") ||
+        !lf_tree_equal(src, lf_tree_field(left, "object"), src, param, 0) ||
+        !lf_tree_text_eq(src, lf_tree_field(left, "property"), "code") || !lf_tree_is(right, "string") ||
+        !(lf_tree_text_eq(src, right, "\"EEXIST\"") || lf_tree_text_eq(src, right, "'EEXIST'")))
+        return 0;
+    if (lf_tree_is(then, "statement_block") && ts_node_named_child_count(then) == 1)
+        then = ts_node_named_child(then, 0);
+    return lf_tree_is(then, "throw_statement");
+}
+
+/* Can the takeover's removal be reached, on some way through its function,
+ * after this function created the lock itself (directly or through a helper)
+ * with no look at it since: the holder's release of its own lock? A judged
+ * drop-in there would meet whatever an earlier look left judged (the lock a
+ * waiter saw held, long gone) and leave the holder's own lock behind. The
+ * create's failure (an exceptional edge) carries what held before it. */
+static unsigned may_release_own_create(lf_tslock *l, const lf_tslock_event *ev) {
+    lf_tssem *m = l->m;
+    TSNode fn = m->scopes[ev->fn].node;
+    size_t creates = 0;
+    for (size_t i = 0; i < l->n_events; i++)
+        creates += l->events[i].kind == LF_TSEV_CREATE && l->events[i].key == ev->key && l->events[i].fn == ev->fn;
+    if (!creates)
+        return 0;
+    lf_cfg *g = lf_tscfg_build(m->src, fn);
+    size_t n = lf_cfg_size(g);
+    uint64_t *gen = lf_xcalloc(n, sizeof *gen), *kill = lf_xcalloc(n, sizeof *kill);
+    int nested = 0;
+    int32_t at = body_stmt(g, fn, ev->node, &nested);
+    unsigned create_line = 0;
+    for (size_t i = 0; at >= 0 && i < l->n_events; i++) {
+        const lf_tslock_event *e = &l->events[i];
+        if (e->key != ev->key || e->fn != ev->fn || e == ev)
+            continue;
+        int inner = 0;
+        int32_t id = body_stmt(g, fn, e->node, &inner);
+        if (id < 0)
+            continue;
+        if (e->kind == LF_TSEV_CREATE) {
+            /* a helper's create whose result the caller keeps (`handle =
+             * await tryAcquire(lock)`) may have failed quietly: only one
+             * called for its effect (`acquire(lock);`) throws when it fails */
+            TSNode stmt = lf_ts_parent(e->node);
+            if (lf_tree_is(stmt, "await_expression"))
+                stmt = lf_ts_parent(stmt);
+            if (!e->via_helper || lf_tree_is(stmt, "expression_statement"))
+                gen[id] = 1;
+        } else if (e->kind == LF_TSEV_JUDGE && !inner) {
+            kill[id] = 1;
+        }
+    }
+    unsigned may = 0;
+    if (at >= 0) {
+        for (size_t v = 0; v < n; v++) {
+            if (gen[v])
+                kill[v] = 0; /* a statement that looks and creates may have created */
+            const lf_cfg_node *nd = lf_cfg_node_at(g, (uint32_t)v);
+            if (nd->kind == LF_CFG_CLAUSE && lf_tree_is(nd->stmt, "catch_clause") &&
+                eexist_only_handler(m->src, nd->stmt))
+                kill[v] = 1;
+        }
+        lf_cfg_lockstate st;
+        lf_cfg_lockstate_run(g, gen, kill, 0, &st);
+        may = st.reachable[at] && (st.may_in[at] & 1u);
+        lf_cfg_lockstate_free(&st);
+        for (size_t i = 0; may && !create_line && i < l->n_events; i++) {
+            const lf_tslock_event *e = &l->events[i];
+            if (e->kind == LF_TSEV_CREATE && e->key == ev->key && e->fn == ev->fn)
+                create_line = lf_py_line(m->src, e->node);
+        }
+    }
+    free(gen);
+    free(kill);
+    lf_cfg_free(g);
+    return may ? (create_line ? create_line : 1) : 0;
+}
+
 static lf301_ts_site *takeover_site(lf_tslock *l, const lf_tslock_event *ev, TSNode rm, int bound,
                                     lf301_ts_site *s) {
     lf_tssem *m = l->m;
     const lf_source *src = m->src;
     s->takeover = 1;
+    unsigned own = bound ? 0 : may_release_own_create(l, ev);
+    if (own)
+        return decline(s, lf_xasprintf("the removal can also come after this function's own create of the lock "
+                                       "(line %u) with no look since: there it is the holder's release, and a judged "
+                                       "removal would meet an older look's judgement and leave the holder's lock "
+                                       "behind",
+                                       own));
     const char *member = (bound ? bound_remove_member : judged_remove_member)(lf_tssem_callee(m, rm),
                                                                               lf_tssem_nargs(rm));
     if (!member || has_spread(rm)) {

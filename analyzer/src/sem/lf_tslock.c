@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf_cfg.h"
 #include "lf_pathfact.h"
+#include "lf_tscfg.h"
 #include "lf_tree.h"
 #include "lf_util.h"
 
@@ -1214,6 +1216,66 @@ static int after_failed_create(const builder *b, size_t i) {
     return 0;
 }
 
+/* The graph node of the statement of function fn's body that holds n, or -1;
+ * *nested: n sits in a function inside fn (a callback: its own graph). */
+static int32_t stmt_node(const lf_cfg *g, TSNode fn, TSNode n, int *nested) {
+    *nested = 0;
+    for (TSNode cur = n; !ts_node_is_null(cur) && !ts_node_eq(cur, fn); cur = ts_node_parent(cur)) {
+        if (!ts_node_eq(cur, n) && function_boundary(cur))
+            *nested = 1;
+        int32_t id = lf_cfg_find(g, cur);
+        if (id >= 0)
+            return *nested ? -1 : id;
+    }
+    return -1;
+}
+
+/* Is the removal i the holder's release of its own create: on every way to
+ * it through its function's graph, the function's last event on the lock is
+ * an exclusive create of it that succeeded (`mkdirSync(lock); break;` in a
+ * retry loop, the work, then `finally { release(lock) }`), however often an
+ * earlier turn looked at the lock? A look (or another removal) after the
+ * create, a create in a callback or a helper, or a way that skips the create
+ * leaves it a removal after a look. The create's failure (an exceptional
+ * edge) carries what held before it. */
+static int released_after_own_create(const builder *b, const lf_tssem *m, size_t i) {
+    const lf_tslock_event *ev = &b->events.items[i];
+    TSNode fn = m->scopes[ev->fn].node;
+    lf_cfg *g = lf_tscfg_build(m->src, fn);
+    size_t n = lf_cfg_size(g);
+    uint64_t *gen = lf_xcalloc(n, sizeof *gen), *kill = lf_xcalloc(n, sizeof *kill);
+    int nested = 0, creates = 0;
+    int32_t at = stmt_node(g, fn, ev->node, &nested);
+    for (size_t j = 0; at >= 0 && j < b->events.len; j++) {
+        const lf_tslock_event *e = &b->events.items[j];
+        if (e->key != ev->key || e->fn != ev->fn || j == i)
+            continue;
+        int inner = 0;
+        int32_t id = stmt_node(g, fn, e->node, &inner);
+        if (e->kind == LF_TSEV_CREATE && !e->via_helper && id >= 0) {
+            gen[id] = 1;
+            creates++;
+        } else if (e->kind == LF_TSEV_JUDGE || e->kind == LF_TSEV_REMOVE || e->kind == LF_TSEV_OVERWRITE) {
+            if (id >= 0)
+                kill[id] = 1;
+        }
+    }
+    int held = 0;
+    if (at >= 0 && creates) {
+        for (size_t v = 0; v < n; v++)
+            if (kill[v])
+                gen[v] = 0; /* a statement that looks and creates (`exists(p) || mkdir(p)`) may not create */
+        lf_cfg_lockstate st;
+        lf_cfg_lockstate_run(g, gen, kill, 0, &st);
+        held = st.reachable[at] && (st.must_in[at] & 1u);
+        lf_cfg_lockstate_free(&st);
+    }
+    free(gen);
+    free(kill);
+    lf_cfg_free(g);
+    return held;
+}
+
 /* A guarded hard link onto a path (`writeFileSync(tmp, pid); linkSync(tmp,
  * lock)`, EEXIST handled) is an exclusive create of a file that appears with
  * its content, the way hermit's lifecycle lock is taken. Installers link files
@@ -1594,6 +1656,15 @@ static lf_tslock *build(lf_tssem *m) {
             break;
         default: break;
         }
+    }
+    /* a removal after the function's own create succeeded on every way to it
+     * is the holder's release, whatever an earlier turn of its retry loop
+     * looked at (the graph decides; events in source order cannot) */
+    for (size_t i = 0; i < b.events.len; i++) {
+        lf_tslock_event *ev = &b.events.items[i];
+        if (ev->kind == LF_TSEV_REMOVE && ev->key >= 0 && ev->fn >= 0 && ev->judged == LF_TSJUDGED_PRESENCE &&
+            !(!ev->via_helper && after_failed_create(&b, i)) && released_after_own_create(&b, m, i))
+            ev->judged = LF_TSJUDGED_NONE;
     }
     /* identity checks anywhere in the function cover its removals */
     for (size_t i = 0; i < b.events.len; i++) {
