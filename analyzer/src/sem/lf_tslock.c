@@ -334,6 +334,19 @@ typedef struct builder {
     size_t cap;
 } builder;
 
+/* Is a path key spelled with a part unique to this process or this call
+ * (`${target}.tmp.${process.pid}.${randomUUID()}`)? No other process ever
+ * opens that name, so it excludes no one: an atomic write's temp, never a lock
+ * (a lock's name is shared by every process it excludes). */
+static int unique_name(const char *key) {
+    static const char *const parts[] = {"process.pid", "randomUUID(", "randomBytes(", "Math.random(", "nanoid(",
+                                        "uuidv4(", NULL};
+    for (size_t i = 0; key && parts[i]; i++)
+        if (strstr(key, parts[i]))
+            return 1;
+    return 0;
+}
+
 static size_t slot_of(const builder *b, const char *key) {
     return (size_t)(((uintptr_t)key >> 3) * 11400714819323198485ull) & (b->cap - 1);
 }
@@ -365,7 +378,7 @@ static int32_t key_add(builder *b, const char *key) {
     lf_tslock_key k;
     memset(&k, 0, sizeof k);
     k.key = key;
-    k.flags = lf_tssem_is_package_lockfile(key) ? LF_TSLOCK_PKG : 0u;
+    k.flags = (lf_tssem_is_package_lockfile(key) ? LF_TSLOCK_PKG : 0u) | (unique_name(key) ? LF_TSLOCK_UNIQUE : 0u);
     LF_VEC_PUSH(&b->keys, k);
     b->slot_key[j] = key;
     b->slot_idx[j] = (int32_t)(b->keys.len - 1);
@@ -1755,7 +1768,8 @@ void lf_tslock_free(lf_tslock *l) {
 
 /* A file appended to is a log or journal, not a lock, however it was created. */
 int lf_tslock_is_lock(unsigned flags) {
-    return (flags & LF_TSLOCK_USES) && !(flags & (LF_TSLOCK_PKG | LF_TSLOCK_APPENDED | LF_TSLOCK_INFO));
+    return (flags & LF_TSLOCK_USES) &&
+           !(flags & (LF_TSLOCK_PKG | LF_TSLOCK_APPENDED | LF_TSLOCK_INFO | LF_TSLOCK_UNIQUE));
 }
 
 int32_t lf_tslock_key_index(lf_tslock *l, TSNode expr) {

@@ -77,6 +77,7 @@ enum {
                                         through a sibling function's parameter of the same name */
     LF_TSLOCK_INFO = 1u << 13,       /* holds only a pid, in a module that has a real lock: information */
     LF_TSLOCK_LISTED = 1u << 14,     /* an entry of a directory listing of lock files (a stale-lock sweep) */
+    LF_TSLOCK_UNIQUE = 1u << 15,     /* named uniquely per process (process.pid, randomUUID()): never shared, no lock */
 };
 #define LF_TSLOCK_USES (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER | LF_TSLOCK_ARG | LF_TSLOCK_LISTED)
 
