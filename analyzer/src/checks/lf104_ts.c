@@ -996,23 +996,14 @@ static int named_helper(lf_tssem *m, TSNode call, int write, const char **origin
     return 0;
 }
 
-/* The graph node of the statement of g's function that holds n, or -1. */
-static int32_t cfg_node_of(const lf_cfg *g, TSNode fn, TSNode n) {
-    for (TSNode cur = n; !ts_node_is_null(cur) && !ts_node_eq(cur, fn); cur = lf_ts_parent(cur)) {
-        int32_t id = lf_cfg_find(g, cur);
-        if (id >= 0)
-            return id;
-    }
-    return -1;
-}
-
 /* Can control go from the statement holding `from` to the one holding `to`
  * in function node fn (a later statement, a loop's next turn)? A read in one
  * `case` and a write in a sibling case that does not fall into it are not
  * one update. Iterative, linear in the graph. */
 static int reaches(const lf_source *src, TSNode fn, TSNode from, TSNode to) {
     lf_cfg *g = lf_tscfg_build(src, fn);
-    int32_t a = cfg_node_of(g, fn, from), b = cfg_node_of(g, fn, to);
+    int nested = 0;
+    int32_t a = lf_tscfg_node_of(g, fn, from, &nested), b = lf_tscfg_node_of(g, fn, to, &nested);
     int found = a < 0 || b < 0; /* outside the graph: no evidence against */
     if (!found && a == b)
         found = ts_node_start_byte(from) < ts_node_start_byte(to);

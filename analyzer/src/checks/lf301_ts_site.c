@@ -496,21 +496,6 @@ static lf301_ts_site *all_creates_release(lf_tslock *l, const lf_tslock_event *e
 
 /* The site of a stale takeover: the removal follows a judgement of the lock
  * (its age, its owner record) in its function. */
-/* The graph node of the statement of function fn's body that holds n (-1:
- * none, or n sits in a callback inside fn, *nested set). */
-static int32_t body_stmt(const lf_cfg *g, TSNode fn, TSNode n, int *nested) {
-    *nested = 0;
-    for (TSNode cur = n; !ts_node_is_null(cur) && !ts_node_eq(cur, fn); cur = lf_ts_parent(cur)) {
-        if (!ts_node_eq(cur, n) && (lf_tree_is(cur, "arrow_function") || lf_tree_is(cur, "function_expression") ||
-                                    lf_tree_is(cur, "function_declaration") || lf_tree_is(cur, "method_definition")))
-            *nested = 1;
-        int32_t id = lf_cfg_find(g, cur);
-        if (id >= 0)
-            return id;
-    }
-    return -1;
-}
-
 /* Is the catch clause a create's own failure handler, `catch (err) { if
  * (err.code !== "EEXIST") throw err; ...`: what goes past its first statement
  * is the create's EEXIST, never an error of a later step (no other call
@@ -559,14 +544,14 @@ static unsigned may_release_own_create(lf_tslock *l, const lf_tslock_event *ev) 
     size_t n = lf_cfg_size(g);
     uint64_t *gen = lf_xcalloc(n, sizeof *gen), *kill = lf_xcalloc(n, sizeof *kill);
     int nested = 0;
-    int32_t at = body_stmt(g, fn, ev->node, &nested);
+    int32_t at = lf_tscfg_node_of(g, fn, ev->node, &nested);
     unsigned create_line = 0;
     for (size_t i = 0; at >= 0 && i < l->n_events; i++) {
         const lf_tslock_event *e = &l->events[i];
         if (e->key != ev->key || e->fn != ev->fn || e == ev)
             continue;
         int inner = 0;
-        int32_t id = body_stmt(g, fn, e->node, &inner);
+        int32_t id = lf_tscfg_node_of(g, fn, e->node, &inner);
         if (id < 0)
             continue;
         if (e->kind == LF_TSEV_CREATE) {

@@ -98,3 +98,18 @@ lf_cfg *lf_tscfg_build(const lf_source *src, TSNode fn) {
     }
     return lf_cfg_build(&ts_front, src, body);
 }
+
+int32_t lf_tscfg_node_of(const lf_cfg *g, TSNode fn, TSNode n, int *nested) {
+    *nested = 0;
+    for (TSNode cur = n; !ts_node_is_null(cur) && !ts_node_eq(cur, fn); cur = ts_node_parent(cur)) {
+        if (!ts_node_eq(cur, n) && (lf_tree_is(cur, "arrow_function") || lf_tree_is(cur, "function_expression") ||
+                                    lf_tree_is(cur, "function_declaration") || lf_tree_is(cur, "method_definition") ||
+                                    lf_tree_is(cur, "generator_function") ||
+                                    lf_tree_is(cur, "generator_function_declaration")))
+            *nested = 1;
+        int32_t id = lf_cfg_find(g, cur);
+        if (id >= 0)
+            return id;
+    }
+    return -1;
+}

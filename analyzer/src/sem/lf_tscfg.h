@@ -24,4 +24,11 @@
  * level (`fn` is the program node). */
 lf_cfg *lf_tscfg_build(const lf_source *src, TSNode fn);
 
+/* The graph node of the statement of fn's body that holds n (its own node, or
+ * the nearest enclosing one the graph has), or -1 outside the graph. *nested:
+ * n sits inside a function within fn (a callback: its graph says nothing of
+ * when that runs, and the node returned is the statement holding the
+ * callback). */
+int32_t lf_tscfg_node_of(const lf_cfg *g, TSNode fn, TSNode n, int *nested);
+
 #endif

@@ -1229,20 +1229,6 @@ static int after_failed_create(const builder *b, size_t i) {
     return 0;
 }
 
-/* The graph node of the statement of function fn's body that holds n, or -1;
- * *nested: n sits in a function inside fn (a callback: its own graph). */
-static int32_t stmt_node(const lf_cfg *g, TSNode fn, TSNode n, int *nested) {
-    *nested = 0;
-    for (TSNode cur = n; !ts_node_is_null(cur) && !ts_node_eq(cur, fn); cur = ts_node_parent(cur)) {
-        if (!ts_node_eq(cur, n) && function_boundary(cur))
-            *nested = 1;
-        int32_t id = lf_cfg_find(g, cur);
-        if (id >= 0)
-            return *nested ? -1 : id;
-    }
-    return -1;
-}
-
 /* Is the removal i the holder's release of its own create: on every way to
  * it through its function's graph, the function's last event on the lock is
  * an exclusive create of it that succeeded (`mkdirSync(lock); break;` in a
@@ -1258,13 +1244,17 @@ static int released_after_own_create(const builder *b, const lf_tssem *m, size_t
     size_t n = lf_cfg_size(g);
     uint64_t *gen = lf_xcalloc(n, sizeof *gen), *kill = lf_xcalloc(n, sizeof *kill);
     int nested = 0, creates = 0;
-    int32_t at = stmt_node(g, fn, ev->node, &nested);
+    int32_t at = lf_tscfg_node_of(g, fn, ev->node, &nested);
+    if (nested)
+        at = -1; /* in a callback: its own graph */
     for (size_t j = 0; at >= 0 && j < b->events.len; j++) {
         const lf_tslock_event *e = &b->events.items[j];
         if (e->key != ev->key || e->fn != ev->fn || j == i)
             continue;
         int inner = 0;
-        int32_t id = stmt_node(g, fn, e->node, &inner);
+        int32_t id = lf_tscfg_node_of(g, fn, e->node, &inner);
+        if (inner)
+            id = -1;
         if (e->kind == LF_TSEV_CREATE && !e->via_helper && id >= 0) {
             gen[id] = 1;
             creates++;
