@@ -93,6 +93,23 @@ static char *fix_pass(const char *text, size_t len, lf_lang lang, const char *pa
     return fixed;
 }
 
+/* Does the text parse cleanly as the language reads it? Python and JS end a
+ * line at a lone CR, the grammars do not (`f()\r    (p).unlink()` is two
+ * statements to CPython, one chained call to the grammar): read a lone CR as
+ * LF first, as lf_source does for analysis and lf_fix for its own check. */
+static int parses_as_the_language(lf_lang lang, const char *text, size_t len) {
+    char *copy = malloc(len ? len : 1);
+    if (!copy)
+        lf_fuzz_fail("out of memory");
+    memcpy(copy, text, len);
+    for (size_t i = 0; i < len; i++)
+        if (copy[i] == '\r' && (i + 1 == len || copy[i + 1] != '\n'))
+            copy[i] = '\n';
+    int clean = lf_engine_parses_cleanly(lang, copy, len);
+    free(copy);
+    return clean;
+}
+
 void lf_fuzz_fix_round_trip(const char *text, size_t size, lf_lang lang, const char *path) {
     size_t len1 = 0, n1 = 0;
     char *once = fix_pass(text, size, lang, path, &len1, &n1);
@@ -101,8 +118,7 @@ void lf_fuzz_fix_round_trip(const char *text, size_t size, lf_lang lang, const c
     /* The promise is "never a file that no longer parses". The engine makes
      * no fixes for an input that already has ERROR nodes, so one fixed here
      * parsed cleanly; the check stays in the weaker form lf_fix uses. */
-    if (lf_engine_parses_cleanly(lang, text, size) &&
-        !lf_engine_parses_cleanly(lang, once, len1))
+    if (parses_as_the_language(lang, text, size) && !parses_as_the_language(lang, once, len1))
         lf_fuzz_fail("the fixed text (%zu fixes) does not parse cleanly", n1);
     if (lf_source_first_bad_byte(once, len1) < len1)
         lf_fuzz_fail("the fixed text has a NUL or invalid UTF-8 byte");
