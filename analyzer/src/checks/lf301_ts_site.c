@@ -494,8 +494,6 @@ static lf301_ts_site *all_creates_release(lf_tslock *l, const lf_tslock_event *e
     return s;
 }
 
-/* The site of a stale takeover: the removal follows a judgement of the lock
- * (its age, its owner record) in its function. */
 /* Is the catch clause a create's own failure handler, `catch (err) { if
  * (err.code !== "EEXIST") throw err; ...`: what goes past its first statement
  * is the create's EEXIST, never an error of a later step (no other call
@@ -528,24 +526,25 @@ static int eexist_only_handler(const lf_source *src, TSNode clause) {
 
 /* Can the takeover's removal be reached, on some way through its function,
  * after this function created the lock itself (directly or through a helper)
- * with no look at it since: the holder's release of its own lock? A judged
+ * with no look at it since: the holder's release of its own lock? The line of
+ * the function's first create of it, or 0. A judged
  * drop-in there would meet whatever an earlier look left judged (the lock a
  * waiter saw held, long gone) and leave the holder's own lock behind. The
  * create's failure (an exceptional edge) carries what held before it. */
 static unsigned may_release_own_create(lf_tslock *l, const lf_tslock_event *ev) {
     lf_tssem *m = l->m;
     TSNode fn = m->scopes[ev->fn].node;
-    size_t creates = 0;
-    for (size_t i = 0; i < l->n_events; i++)
-        creates += l->events[i].kind == LF_TSEV_CREATE && l->events[i].key == ev->key && l->events[i].fn == ev->fn;
-    if (!creates)
+    const lf_tslock_event *first_create = NULL;
+    for (size_t i = 0; i < l->n_events && !first_create; i++)
+        if (l->events[i].kind == LF_TSEV_CREATE && l->events[i].key == ev->key && l->events[i].fn == ev->fn)
+            first_create = &l->events[i];
+    if (!first_create)
         return 0;
     lf_cfg *g = lf_tscfg_build(m->src, fn);
     size_t n = lf_cfg_size(g);
     uint64_t *gen = lf_xcalloc(n, sizeof *gen), *kill = lf_xcalloc(n, sizeof *kill);
     int nested = 0;
     int32_t at = lf_tscfg_node_of(g, fn, ev->node, &nested);
-    unsigned create_line = 0;
     for (size_t i = 0; at >= 0 && i < l->n_events; i++) {
         const lf_tslock_event *e = &l->events[i];
         if (e->key != ev->key || e->fn != ev->fn || e == ev)
@@ -581,18 +580,15 @@ static unsigned may_release_own_create(lf_tslock *l, const lf_tslock_event *ev) 
         lf_cfg_lockstate_run(g, gen, kill, 0, &st);
         may = st.reachable[at] && (st.may_in[at] & 1u);
         lf_cfg_lockstate_free(&st);
-        for (size_t i = 0; may && !create_line && i < l->n_events; i++) {
-            const lf_tslock_event *e = &l->events[i];
-            if (e->kind == LF_TSEV_CREATE && e->key == ev->key && e->fn == ev->fn)
-                create_line = lf_py_line(m->src, e->node);
-        }
     }
     free(gen);
     free(kill);
     lf_cfg_free(g);
-    return may ? (create_line ? create_line : 1) : 0;
+    return may ? lf_py_line(m->src, first_create->node) : 0;
 }
 
+/* The site of a stale takeover: the removal follows a judgement of the lock
+ * (its age, its owner record) in its function. */
 static lf301_ts_site *takeover_site(lf_tslock *l, const lf_tslock_event *ev, TSNode rm, int bound,
                                     lf301_ts_site *s) {
     lf_tssem *m = l->m;

@@ -572,10 +572,8 @@ static int verdict_acted_on(walk *w, TSNode cmp) {
         if (e->scope == scope && (e->kind == LF_PYEV_REMOVE || e->kind == LF_PYEV_ACQUIRE))
             return 1;
     }
-    static const char *const bound_removals[] = {"unlink_judged", "unlink_owned", "unlink_if_free", NULL};
     for (size_t i = 0; i < w->m->n_calls; i++)
-        if (w->m->calls[i].scope == scope &&
-            lf_str_in_list(lf_pysem_lockrt_member(w->m->calls[i].callee), bound_removals))
+        if (w->m->calls[i].scope == scope && lf_pylock_bound_removal(&w->m->calls[i]))
             return 1;
     return 0;
 }

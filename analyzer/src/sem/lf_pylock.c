@@ -1084,6 +1084,11 @@ int lf_pylock_lockrt_call(lf_pysem *m, TSNode call, const char *member) {
     return named && !strcmp(named, member);
 }
 
+int lf_pylock_bound_removal(const lf_pycall *c) {
+    static const char *const removals[] = {"unlink_judged", "unlink_owned", "unlink_if_free", NULL};
+    return lf_str_in_list(lf_pysem_lockrt_member(c->callee), removals);
+}
+
 TSNode lf_pylock_exclusive_create(lf_pylock *l, TSNode call, int *link) {
     lf_pysem *m = l->m;
     *link = 0;
@@ -2660,8 +2665,7 @@ static lf_pylock *build(lf_pysem *m) {
         /* lockrt's removals (a patched module's) still remove the lock, so
          * a lock claimed by writing stays one after LF301's fix; they bind
          * what they remove, so they are no removal event for the checks */
-        static const char *const lockrt_removals[] = {"unlink_judged", "unlink_owned", "unlink_if_free", NULL};
-        if (lf_str_in_list(lf_pysem_lockrt_member(c->callee), lockrt_removals)) {
+        if (lf_pylock_bound_removal(c)) {
             TSNode p = lf_pylock_arg(m, call, 0, "path");
             if (!ts_node_is_null(p))
                 key_mark(l, key_add_expr(l, p), LF_LOCK_REMOVED, call);

@@ -244,6 +244,10 @@ TSNode lf_pylock_exclusive_create(lf_pylock *l, TSNode call, int *link);
  * imported as `import lockrt`, `from . import lockrt` or `from pkg import
  * lockrt`)? */
 int lf_pylock_lockrt_call(lf_pysem *m, TSNode call, const char *member);
+/* Is the call record one of the vendored binding's identity-bound removals
+ * (unlink_judged, unlink_owned, unlink_if_free: LF301's fix)? They still
+ * remove the lock, but bind what they remove, so they are no removal event. */
+int lf_pylock_bound_removal(const lf_pycall *c);
 /* Would `lockrt.x` written at `call` name the module-level import of the
  * binding (there, or the one a fix adds)? */
 int lf_pylock_lockrt_free_at(lf_pysem *m, TSNode call);
