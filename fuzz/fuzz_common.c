@@ -8,6 +8,7 @@
 static lf_ruleset g_rules;
 static lf_engine_shared *g_shared;
 static lf_engine *g_engine;
+static lf_engine *g_unfiltered; /* prefilters and gates off, no fixes */
 
 void lf_fuzz_fail(const char *fmt, ...) {
     va_list ap;
@@ -46,6 +47,33 @@ lf_engine *lf_fuzz_engine(void) {
         g_engine = lf_engine_new(&opts);
     }
     return g_engine;
+}
+
+lf_finding *lf_fuzz_analyze_unfiltered(lf_source *src, size_t *n) {
+    if (!g_unfiltered) {
+        lf_fuzz_engine();
+        lf_engine_options opts = {
+            .rules = lf_fuzz_rules(), .shared = g_shared, .config = NULL, .want_fixes = 0, .use_prefilter = 0};
+        g_unfiltered = lf_engine_new(&opts);
+    }
+    lf_finding *f = NULL;
+    char *err = NULL;
+    *n = 0;
+    if (lf_engine_analyze(g_unfiltered, src, &f, n, &err) != 0)
+        lf_fuzz_fail("engine error without prefilters: %s", err ? err : "?");
+    return f;
+}
+
+void lf_fuzz_same_without_prefilters(lf_source *src, const lf_finding *f, size_t n) {
+    size_t m;
+    lf_finding *g = lf_fuzz_analyze_unfiltered(src, &m);
+    if (m != n)
+        lf_fuzz_fail("%zu findings with prefilters, %zu without: a prefilter or gate hid one", n, m);
+    for (size_t i = 0; i < n; i++)
+        if (f[i].rule != g[i].rule || f[i].line != g[i].line || f[i].col != g[i].col)
+            lf_fuzz_fail("finding %zu differs without prefilters: %s at %u:%u, %s at %u:%u", i, f[i].rule->id,
+                         f[i].line, f[i].col, g[i].rule->id, g[i].line, g[i].col);
+    lf_fuzz_findings_free(g, m);
 }
 
 lf_finding *lf_fuzz_analyze(lf_source *src, size_t *n) {

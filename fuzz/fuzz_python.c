@@ -1,5 +1,6 @@
 /* Target (a): Python source through the whole engine, as `lockfix fix` runs it:
- * every builtin rule, prefilter on, fix generators on. Input that lockfix would
+ * every builtin rule, prefilter on, fix generators on, then again with the
+ * prefilters and check gates off (the findings must not change). Input that lockfix would
  * refuse to read (NUL bytes, invalid UTF-8) is refused here too. Besides the
  * sanitizers, it checks what the engine promises of every finding: positions
  * inside the file, start before end, and edits inside the file and in order. */
@@ -39,6 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t n;
     lf_finding *f = lf_fuzz_analyze(&src, &n);
     check_findings(&src, f, n);
+    lf_fuzz_same_without_prefilters(&src, f, n);
     lf_fuzz_findings_free(f, n);
     lf_source_free(&src);
     return 0;

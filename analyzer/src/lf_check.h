@@ -36,6 +36,13 @@ typedef struct lf_check {
      * patterns have no anchor word can first ask the model whether the file
      * holds anything they could pair with (LF401's temp names, TS/JS). */
     unsigned matches_on_demand;
+    /* A lexical question asked of the file's text before it is parsed, once
+     * the rule's prefilter literals have passed: 0 means no match of the
+     * rule's own queries can come to a finding here, and the file is not
+     * parsed for this rule. It answers 1 whenever it cannot be sure. It is
+     * part of the prefilter: a rule without one for the language, or a scan
+     * without prefilters, never asks it. NULL: no gate. */
+    int (*gate)(const char *text, size_t len, lf_lang lang);
 } lf_check;
 
 const lf_check *lf_check_find(const char *name);

@@ -567,6 +567,15 @@ static int finding_cmp(const void *a, const void *b) {
     return strcmp(x->rule->id, y->rule->id);
 }
 
+/* The rule's check gate (lf_check.h), asked only where the rule has prefilter
+ * literals for the file's language: a gate is a sharper prefilter. */
+static int gate_passes(const lf_rule *r, const lf_source *src) {
+    size_t n_groups = 0;
+    if (!r->check || !r->check->gate || !lf_rule_prefilter(r, src->lang, &n_groups) || n_groups == 0)
+        return 1;
+    return r->check->gate(src->text, src->len, src->lang);
+}
+
 int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, size_t *n_out, char **err) {
     const lf_ruleset *set = eng->opts.rules;
     eng->partial_depth = 0;
@@ -589,6 +598,8 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
         if (s == LF_SEV_NONE)
             continue;
         if (eng->opts.use_prefilter && !lf_prefilter_rule_passes(eng->prefilter[src->lang], eng->found[src->lang], i, r))
+            continue;
+        if (eng->opts.use_prefilter && !gate_passes(r, src))
             continue;
         sev[n_todo] = s;
         todo_idx[n_todo] = i;

@@ -99,7 +99,7 @@ int main(int argc, char **argv) {
     static const lf_check test_check = {"test-pattern-and-captures", report_pattern_and_captures,
                                         LF_LANG_BIT(LF_LANG_PYTHON) | LF_LANG_BIT(LF_LANG_TYPESCRIPT) |
                                             LF_LANG_BIT(LF_LANG_TSX),
-                                        0};
+                                        0, NULL};
     lf_rule *b = (lf_rule *)lf_ruleset_find(&set, "LF902");
     b->check = &test_check;
     got = scan(&set, 1, code, &walks);

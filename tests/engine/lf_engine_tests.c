@@ -13,6 +13,7 @@
 #include "lf_anchor.h"
 #include "lf_engine_internal.h"
 #include "lf_lang.h"
+#include "lf_pymask.h"
 #include "lf_rule.h"
 #include "lf_source.h"
 #include "lf_tree.h"
@@ -287,6 +288,93 @@ static void test_prefilter_scan(void) {
     CHECK(strcmp(got, "") == 0, "second group missing: rule skipped: %s", got);
     free(got);
     free(rule);
+}
+
+/* lf_pymask: comments and string texts blanked byte for byte, f-string
+ * replacement fields kept as code; NULL wherever the structure is unsure. */
+static void test_pymask(void) {
+    static const char *const ok[][2] = {
+        {"x = 'a#b'  # c(", "x = '   '      "},
+        {"s = \"\"\"doc\nreplace\"\"\"\ny", "s = \"\"\"   \n       \"\"\"\ny"},
+        {"f'{a.replace(b, c)}x'", "f'{a.replace(b, c)} '"},
+        {"f'{{no}} {d[\"k\"]:>{w}}'", "f'       {d[\" \"]: {w}}'"},
+        {"rb'\\'' + x", "rb'  ' + x"},
+        {"f\"\\N{DASH}{x}\"", "f\"        {x}\""},
+        {"rf'\\{x}'", "rf' {x}'"},
+        {"f'''{\nx}'''", "f'''{\nx}'''"},
+        {"'a' \\\n'b'", "' ' \\\n' '"},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        char *m = lf_pymask_code(ok[i][0], strlen(ok[i][0]), NULL, NULL);
+        CHECK(m && strcmp(m, ok[i][1]) == 0, "pymask %s: got [%s], want [%s]", ok[i][0], m ? m : "(unsure)", ok[i][1]);
+        free(m);
+    }
+    static const char *const unsure[] = {
+        "'abc\nd'",        /* a line end in a one-line string */
+        "'''never closed", /* the end of the text in a string */
+        "f'{x # c}'",      /* a comment in a field */
+        "f'{x['a']}'",     /* the f-string's own quote in its field */
+        "f'{x:'>3}'",      /* a quote in a format spec */
+        "f'{x\n}'",        /* a line end in a field of a one-line f-string */
+        "f'}'",            /* a lone closing brace */
+        "f'{x'",           /* a field left open */
+    };
+    for (size_t i = 0; i < sizeof unsure / sizeof unsure[0]; i++) {
+        char *m = lf_pymask_code(unsure[i], strlen(unsure[i]), NULL, NULL);
+        CHECK(m == NULL, "pymask %s: want unsure, got [%s]", unsure[i], m);
+        free(m);
+    }
+}
+
+/* LF401's gate (checks/lf401_shared_temp.c): a file whose replace, rename and
+ * move are all str.replace-like is skipped; every spelling the check could
+ * read as a rename, and every unsure shape, is let through. */
+static void test_lf401_gate(void) {
+    const lf_check *c = lf_check_find("lf401_shared_temp");
+    CHECK(c && c->gate, "lf401_shared_temp has a gate");
+    if (!c || !c->gate)
+        return;
+    static const char *const skipped[] = {
+        "import os\nx = s.replace('a', 'b')\n",
+        "import os, sys\nos.getcwd()\nx = a.b.replace(p, q, 1)  # os.replace(tmp, p)\n",
+        "'''Replace and rename: os.replace(a) in a docstring.'''\nx = f(y).replace('\\\\', '/')\n",
+        "x = s.rename\nshutil_like = t.move(a, b)\n",
+        "y = f'{s.replace(\"a\", \"b\")}'\n",
+    };
+    for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
+        CHECK(!c->gate(skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
+    static const char *const through[] = {
+        "import os\nos.replace(a, b)\n",
+        "import os\nos . rename(a, b)\n",
+        "import shutil\nshutil.move(a, b)\n",
+        "import os as o\nx = s.replace('a', 'b')\n",
+        "from os import replace\nreplace(a, b)\n",
+        "from os import rename as mv\nmv(a, b)\n",
+        "import os\no = os\nx = s.replace('a', 'b')\n",
+        "import os\nmv = os.replace\n",
+        "m = __import__('os')\nx = s.replace('a', 'b')\n",
+        "x = p.replace(target)\n",
+        "x = p.replace(*args)\n",
+        "x = p.replace(a, **kw)\n",
+        "def replace(a, b): pass\n",
+        "x = s.replace('a',\n 'b'\n",
+        "x = s.\\\n  replace(a, b) + p.rename(q)\n",
+        "y = f'{p.replace(q)}'\n",
+        "x = s.replace('a', 'b')  # f'{\nz = '\n",
+        "x = \xc2\xa0replace(a, b)\n",
+        "if x: import os\nx = s.replace('a', 'b')\n",
+        /* syntax errors: the grammar's recovery may drop the receiver */
+        "with [.replace(tmp, p)]\n",
+        "x = .replace(tmp, p)\n",
+        "x = s\n.replace(tmp, p)\n",
+        "return .replace(tmp, p)\n",
+        "x = s.replace(a, b))\n",
+        "x = 1.x.replace(a, b)\n",
+        "x = (s\n     .replace(a, b))\n", /* a line end before the dot: a hit, even inside brackets */
+    };
+    for (size_t i = 0; i < sizeof through / sizeof through[0]; i++)
+        CHECK(c->gate(through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
+    CHECK(c->gate("x = s.replace('a', 'b')\n", 24, LF_LANG_TYPESCRIPT), "gate is Python only");
 }
 
 /* Is code parsed at all under prefilter pf (a JSON array)? The query reports
@@ -858,6 +946,8 @@ int main(void) {
     test_anchor_roots();
     test_prefilter_scan();
     test_prefilter_forms();
+    test_pymask();
+    test_lf401_gate();
     test_builtin_fix_reason();
     test_config_and_suppression();
     test_fixers_decline_unknown_shapes();

@@ -1753,4 +1753,4 @@ static void run(lf_check_ctx *ctx) {
     free(reported);
 }
 
-const lf_check lf101_unlocked_fallback_check = {"lf101_unlocked_fallback", run, 0, 0}; /* asks the model, not the query */
+const lf_check lf101_unlocked_fallback_check = {"lf101_unlocked_fallback", run, 0, 0, NULL}; /* asks the model, not the query */

@@ -163,4 +163,4 @@ static void run(lf_check_ctx *ctx) {
         py_run(ctx);
 }
 
-const lf_check lf103_unlocked_append_check = {"lf103_unlocked_append", run, 0, 0}; /* asks the model, not the query */
+const lf_check lf103_unlocked_append_check = {"lf103_unlocked_append", run, 0, 0, NULL}; /* asks the model, not the query */

@@ -1481,4 +1481,4 @@ static void run(lf_check_ctx *ctx) {
     lf_pyheld_free(c.held);
 }
 
-const lf_check lf104_unlocked_rmw_check = {"lf104_unlocked_rmw", run, LF_LANG_BIT(LF_LANG_TYPESCRIPT) | LF_LANG_BIT(LF_LANG_TSX), 0};
+const lf_check lf104_unlocked_rmw_check = {"lf104_unlocked_rmw", run, LF_LANG_BIT(LF_LANG_TYPESCRIPT) | LF_LANG_BIT(LF_LANG_TSX), 0, NULL};

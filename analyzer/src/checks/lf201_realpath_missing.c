@@ -562,4 +562,4 @@ static void run(lf_check_ctx *ctx) {
 const lf_check lf201_realpath_missing_check = {"lf201_realpath_missing", run,
                                               LF_LANG_BIT(LF_LANG_PYTHON) | LF_LANG_BIT(LF_LANG_TYPESCRIPT) |
                                                   LF_LANG_BIT(LF_LANG_TSX),
-                                              0};
+                                              0, NULL};

@@ -423,4 +423,4 @@ static void run(lf_check_ctx *ctx) {
     free(stops_owner);
 }
 
-const lf_check lf301_lock_removal_check = {"lf301_lock_removal", run, 0, 0}; /* asks the model, not the query */
+const lf_check lf301_lock_removal_check = {"lf301_lock_removal", run, 0, 0, NULL}; /* asks the model, not the query */

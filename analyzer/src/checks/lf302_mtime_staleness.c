@@ -728,4 +728,4 @@ static void run(lf_check_ctx *ctx) {
     lf_tree_walk(m->root, visit, &w);
 }
 
-const lf_check lf302_mtime_staleness_check = {"lf302_mtime_staleness", run, 0, 0}; /* asks the model, not the query */
+const lf_check lf302_mtime_staleness_check = {"lf302_mtime_staleness", run, 0, 0, NULL}; /* asks the model, not the query */

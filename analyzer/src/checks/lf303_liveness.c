@@ -844,4 +844,4 @@ static void run(lf_check_ctx *ctx) {
     }
 }
 
-const lf_check lf303_liveness_check = {"lf303_liveness", run, 0, 0}; /* asks the model, not the query */
+const lf_check lf303_liveness_check = {"lf303_liveness", run, 0, 0, NULL}; /* asks the model, not the query */
