@@ -16,6 +16,43 @@ int main(void) {
     CHECK(lf_glob_match("test_*", "pkg/test_state.py"));
     CHECK(lf_glob_match("?.py", "x/a.py"));
     CHECK(!lf_glob_match("?.py", "x/ab.py"));
+    /* The fast paths (a plain name, `*SUFFIX`) answer as the state sets do. */
+    CHECK(lf_glob_match("*.ts", "a/b.ts"));
+    CHECK(lf_glob_match("*.ts", ".ts"));
+    CHECK(lf_glob_match("*.ts", "a.ts/b.py"));
+    CHECK(!lf_glob_match("*.ts", "a/b.tsx"));
+    CHECK(!lf_glob_match("*.ts", "a/ts"));
+    CHECK(lf_glob_match("*", "a/b"));
+    CHECK(lf_glob_match("*.min.js", "dist/app.min.js"));
+    CHECK(!lf_glob_match("*.min.js", "dist/app.min.jsx"));
+    CHECK(!lf_glob_match("vendor", "vendor.py"));
+    CHECK(!lf_glob_match("vendor", ""));
+    CHECK(lf_glob_match("*", ""));
+    {
+        /* ... on many names: `*L` against `**L` (a component has no '/', so the
+         * general matcher reads both alike), `L` against L with its last
+         * character as a class. */
+        static const char *const parts[] = {"a", ".ts", "ts", ".", "b.ts", "x.min.js", ".js", "min", ""};
+        static const char *const lits[] = {".ts", "ts", ".min.js", "a", "b.ts", "."};
+        unsigned seed = 12345;
+        for (int round = 0; round < 2000; round++) {
+            char path[128] = "";
+            int k = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 4;
+            for (int j = 0; j < k; j++) {
+                if (j)
+                    strcat(path, "/");
+                strcat(path, parts[((seed = seed * 1103515245u + 12345u) >> 16) % 9]);
+            }
+            const char *lit = lits[((seed = seed * 1103515245u + 12345u) >> 16) % 6];
+            char fast[32], slow[32];
+            snprintf(fast, sizeof fast, "*%s", lit);
+            snprintf(slow, sizeof slow, "**%s", lit);
+            CHECK(lf_glob_match(fast, path) == lf_glob_match(slow, path));
+            size_t n = strlen(lit);
+            snprintf(slow, sizeof slow, "%.*s[%c]", (int)(n - 1), lit, lit[n - 1]);
+            CHECK(lf_glob_match(lit, path) == lf_glob_match(slow, path));
+        }
+    }
     /* With '/': anchored at the root, '*' stays inside a component. */
     CHECK(lf_glob_match("fixtures/negative/*", "fixtures/negative/ok.py"));
     CHECK(!lf_glob_match("fixtures/negative/*", "fixtures/negative/sub/ok.py"));
