@@ -387,6 +387,12 @@ def main():
     lf_excl = []
     for d in a.exclude_dir:
         lf_excl += ["--exclude", d]
+    # Only this language's files, as ast-grep and the bare parse see them: a
+    # corpus of whole repositories (the plugin-code corpus) holds both.
+    for other in LANGS.values():
+        for ext in other["exts"]:
+            if ext not in lang["exts"]:
+                lf_excl += ["--exclude", "*" + ext]
     sg_globs = []
     for ext in lang["exts"]:
         sg_globs += ["--globs", "*" + ext]
