@@ -2,7 +2,8 @@
  * TypeScript grammar (.ts .js ...) and once with TSX (.tsx .jsx). Every
  * builtin TS/JS rule runs, and fuzz/rules/ adds two TS rules that use every
  * predicate kind, a prefilter and @finding captures: the grammars, the query
- * engine, predicates, suppressions and fingerprints all run on the input. */
+ * engine, predicates, suppressions and fingerprints all run on the input,
+ * and the findings must be the same without prefilters. */
 #include <string.h>
 
 #include "fuzz_common.h"
@@ -20,6 +21,7 @@ static void run_as(const char *text, size_t size, lf_lang lang, const char *path
             lf_fuzz_fail("%s finding at line %u of %zu, message %p", f[i].rule->id, f[i].line, src.n_lines,
                          (void *)f[i].message);
     }
+    lf_fuzz_same_without_prefilters(&src, f, n);
     lf_fuzz_findings_free(f, n);
     lf_source_free(&src);
 }
