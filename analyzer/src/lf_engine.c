@@ -590,9 +590,17 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
     size_t n_todo = 0;
     if (eng->opts.use_prefilter)
         lf_prefilter_scan(eng->prefilter[src->lang], src->text, src->len, eng->found[src->lang]);
+    /* The built-in checks never run on test code (below) nor on a declaration
+     * file, which holds no code: where the path alone says so, a rule with a
+     * check is dropped before the parse, and a file that only such rules
+     * wanted is never parsed. */
+    int no_checks = lf_is_test_path(src->path) ||
+                    (src->lang != LF_LANG_PYTHON && lf_lang_is_declaration_file(src->path));
     for (size_t i = 0; i < set->n_rules; i++) {
         const lf_rule *r = set->rules[i];
         if (!(r->languages & LF_LANG_BIT(src->lang)) || !r->query_source[src->lang])
+            continue;
+        if (no_checks && r->check)
             continue;
         lf_severity s = effective_severity(&eng->opts, r);
         if (s == LF_SEV_NONE)

@@ -60,3 +60,14 @@ unsigned lf_lang_mask_from_name(const char *name) {
 const char *lf_lang_comment_leader(lf_lang lang) {
     return lang == LF_LANG_PYTHON ? "#" : "//";
 }
+
+int lf_lang_is_declaration_file(const char *path) {
+    static const char *const ends[] = {".d.ts", ".d.mts", ".d.cts"};
+    size_t n = strlen(path);
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        size_t e = strlen(ends[i]);
+        if (n > e && strcmp(path + n - e, ends[i]) == 0)
+            return 1;
+    }
+    return 0;
+}

@@ -21,6 +21,9 @@ const char *lf_lang_name(lf_lang lang);
 /* Parse a rule file's language name; "javascript" maps to TYPESCRIPT+TSX,
  * "typescript" to TYPESCRIPT+TSX, "python" to PYTHON. Returns a LF_LANG_BIT mask, 0 if unknown. */
 unsigned lf_lang_mask_from_name(const char *name);
+/* A TypeScript declaration file (`x.d.ts`, `.d.mts`, `.d.cts`): ambient
+ * types only, no statement that runs, so no call any rule asks about. */
+int lf_lang_is_declaration_file(const char *path);
 /* Comment leader used for suppressions and inserted comments: "#" or "//". */
 const char *lf_lang_comment_leader(lf_lang lang);
 

@@ -584,6 +584,60 @@ static void test_anchor_roots(void) {
                     "1:1 m p.resolve;");
 }
 
+/* Test code and TS declaration files get no built-in check, decided from the
+ * path before the parse; a rule document without a check still matches there. */
+static size_t findings_at(const lf_ruleset *set, const char *path, lf_lang lang, const char *code) {
+    lf_engine_options opts = {.rules = set, .want_fixes = 0, .use_prefilter = 1};
+    lf_engine *eng = lf_engine_new(&opts);
+    lf_source src;
+    lf_source_from_text(&src, path, lang, code, strlen(code));
+    lf_finding *f = NULL;
+    size_t n = 0;
+    char *err = NULL;
+    lf_engine_analyze(eng, &src, &f, &n, &err);
+    for (size_t i = 0; i < n; i++)
+        lf_finding_free_contents(&f[i]);
+    free(f);
+    free(err);
+    lf_source_free(&src);
+    lf_engine_free(eng);
+    return n;
+}
+
+static void test_no_checks_by_path(void) {
+    lf_ruleset set = {0};
+    char *err = NULL;
+    CHECK(lf_ruleset_load_builtin(&set, &err), "builtin rules load: %s", err ? err : "");
+    const char *ts = "import fs from \"node:fs\";\n"
+                     "export function readPid(p: string) { return Number(fs.readFileSync(p, \"utf-8\")); }\n"
+                     "export function isPidRunning(pid: number): boolean {\n"
+                     "  try {\n    process.kill(pid, 0);\n    return true;\n  } catch {\n    return false;\n  }\n}\n";
+    CHECK(findings_at(&set, "src/pid.ts", LF_LANG_TYPESCRIPT, ts) == 1, "LF303 in src/pid.ts");
+    CHECK(findings_at(&set, "src/pid.d.ts", LF_LANG_TYPESCRIPT, ts) == 0, "no check in a declaration file");
+    CHECK(findings_at(&set, "src/pid.d.mts", LF_LANG_TYPESCRIPT, ts) == 0, "no check in a .d.mts file");
+    CHECK(findings_at(&set, "src/pid.test.ts", LF_LANG_TYPESCRIPT, ts) == 0, "no check in test code");
+    CHECK(findings_at(&set, "src/__tests__/pid.ts", LF_LANG_TYPESCRIPT, ts) == 0, "no check under __tests__");
+    CHECK(findings_at(&set, "src/d.ts", LF_LANG_TYPESCRIPT, ts) == 1, "d.ts alone is a name, not a declaration file");
+    lf_ruleset_free(&set);
+    /* A rule document without a check matches in both. */
+    char *doc = lf_xasprintf("{\n\"id\": \"LF999\",\n\"name\": \"test-rule\",\n\"summary\": \"s\",\n\"severity\": "
+                             "\"warning\",\n\"languages\": [\"typescript\"],\n\"message\": \"m\",\n%s,\n\"fix\": "
+                             "{\"safety\": \"none\"},\n\"queries\": {\"typescript\": \"((identifier) @finding (#eq? "
+                             "@finding \\\"isPidRunning\\\"))\"}\n}\n",
+                             k_docs);
+    lf_rule *r = NULL;
+    CHECK(lf_rule_parse(doc, strlen(doc), "inline", &r, &err), "doc rule parses: %s", err ? err : "");
+    free(err);
+    if (r) {
+        lf_ruleset just = {lf_xmalloc(sizeof(lf_rule *)), 1};
+        just.rules[0] = r;
+        CHECK(findings_at(&just, "src/pid.d.ts", LF_LANG_TYPESCRIPT, ts) == 1, "a check-less rule runs in .d.ts");
+        CHECK(findings_at(&just, "src/pid.test.ts", LF_LANG_TYPESCRIPT, ts) == 1, "a check-less rule runs in tests");
+        lf_ruleset_free(&just);
+    }
+    free(doc);
+}
+
 static void test_builtin_fix_reason(void) {
     lf_ruleset set = {0};
     char *err = NULL;
@@ -948,6 +1002,7 @@ int main(void) {
     test_prefilter_forms();
     test_pymask();
     test_lf401_gate();
+    test_no_checks_by_path();
     test_builtin_fix_reason();
     test_config_and_suppression();
     test_fixers_decline_unknown_shapes();
