@@ -584,10 +584,11 @@ static void test_anchor_roots(void) {
                     "1:1 m p.resolve;");
 }
 
-/* Test code and TS declaration files get no built-in check, decided from the
- * path before the parse; a rule document without a check still matches there. */
-static size_t findings_at(const lf_ruleset *set, const char *path, lf_lang lang, const char *code) {
-    lf_engine_options opts = {.rules = set, .want_fixes = 0, .use_prefilter = 1};
+/* The findings of code at path (lang) under the rules in set: how many; the
+ * first one's severity and line when asked. */
+static size_t run_at(const lf_ruleset *set, const lf_config *cfg, const char *path, lf_lang lang, const char *code,
+                     lf_severity *sev, uint32_t *line) {
+    lf_engine_options opts = {.rules = set, .config = cfg, .want_fixes = 0, .use_prefilter = 1};
     lf_engine *eng = lf_engine_new(&opts);
     lf_source src;
     lf_source_from_text(&src, path, lang, code, strlen(code));
@@ -595,15 +596,21 @@ static size_t findings_at(const lf_ruleset *set, const char *path, lf_lang lang,
     size_t n = 0;
     char *err = NULL;
     lf_engine_analyze(eng, &src, &f, &n, &err);
+    free(err);
+    if (n && sev)
+        *sev = f[0].severity;
+    if (n && line)
+        *line = f[0].line;
     for (size_t i = 0; i < n; i++)
         lf_finding_free_contents(&f[i]);
     free(f);
-    free(err);
     lf_source_free(&src);
     lf_engine_free(eng);
     return n;
 }
 
+/* Test code and TS declaration files get no built-in check, decided from the
+ * path before the parse; a rule document without a check still matches there. */
 static void test_no_checks_by_path(void) {
     lf_ruleset set = {0};
     char *err = NULL;
@@ -612,12 +619,12 @@ static void test_no_checks_by_path(void) {
                      "export function readPid(p: string) { return Number(fs.readFileSync(p, \"utf-8\")); }\n"
                      "export function isPidRunning(pid: number): boolean {\n"
                      "  try {\n    process.kill(pid, 0);\n    return true;\n  } catch {\n    return false;\n  }\n}\n";
-    CHECK(findings_at(&set, "src/pid.ts", LF_LANG_TYPESCRIPT, ts) == 1, "LF303 in src/pid.ts");
-    CHECK(findings_at(&set, "src/pid.d.ts", LF_LANG_TYPESCRIPT, ts) == 0, "no check in a declaration file");
-    CHECK(findings_at(&set, "src/pid.d.mts", LF_LANG_TYPESCRIPT, ts) == 0, "no check in a .d.mts file");
-    CHECK(findings_at(&set, "src/pid.test.ts", LF_LANG_TYPESCRIPT, ts) == 0, "no check in test code");
-    CHECK(findings_at(&set, "src/__tests__/pid.ts", LF_LANG_TYPESCRIPT, ts) == 0, "no check under __tests__");
-    CHECK(findings_at(&set, "src/d.ts", LF_LANG_TYPESCRIPT, ts) == 1, "d.ts alone is a name, not a declaration file");
+    CHECK(run_at(&set, NULL, "src/pid.ts", LF_LANG_TYPESCRIPT, ts, NULL, NULL) == 1, "LF303 in src/pid.ts");
+    CHECK(run_at(&set, NULL, "src/pid.d.ts", LF_LANG_TYPESCRIPT, ts, NULL, NULL) == 0, "no check in a declaration file");
+    CHECK(run_at(&set, NULL, "src/pid.d.mts", LF_LANG_TYPESCRIPT, ts, NULL, NULL) == 0, "no check in a .d.mts file");
+    CHECK(run_at(&set, NULL, "src/pid.test.ts", LF_LANG_TYPESCRIPT, ts, NULL, NULL) == 0, "no check in test code");
+    CHECK(run_at(&set, NULL, "src/__tests__/pid.ts", LF_LANG_TYPESCRIPT, ts, NULL, NULL) == 0, "no check under __tests__");
+    CHECK(run_at(&set, NULL, "src/d.ts", LF_LANG_TYPESCRIPT, ts, NULL, NULL) == 1, "d.ts alone is a name, not a declaration file");
     lf_ruleset_free(&set);
     /* A rule document without a check matches in both. */
     char *doc = lf_xasprintf("{\n\"id\": \"LF999\",\n\"name\": \"test-rule\",\n\"summary\": \"s\",\n\"severity\": "
@@ -631,8 +638,8 @@ static void test_no_checks_by_path(void) {
     if (r) {
         lf_ruleset just = {lf_xmalloc(sizeof(lf_rule *)), 1};
         just.rules[0] = r;
-        CHECK(findings_at(&just, "src/pid.d.ts", LF_LANG_TYPESCRIPT, ts) == 1, "a check-less rule runs in .d.ts");
-        CHECK(findings_at(&just, "src/pid.test.ts", LF_LANG_TYPESCRIPT, ts) == 1, "a check-less rule runs in tests");
+        CHECK(run_at(&just, NULL, "src/pid.d.ts", LF_LANG_TYPESCRIPT, ts, NULL, NULL) == 1, "a check-less rule runs in .d.ts");
+        CHECK(run_at(&just, NULL, "src/pid.test.ts", LF_LANG_TYPESCRIPT, ts, NULL, NULL) == 1, "a check-less rule runs in tests");
         lf_ruleset_free(&just);
     }
     free(doc);
@@ -671,28 +678,12 @@ static void test_builtin_fix_reason(void) {
     lf_ruleset_free(&set);
 }
 
+
 /* Severity overrides, "off", and suppression comments are applied by the engine,
  * so every front end sees the same findings. */
 static size_t run_builtin(const lf_ruleset *set, const lf_config *cfg, const char *code, lf_severity *sev,
                           uint32_t *line) {
-    lf_engine_options opts = {.rules = set, .config = cfg, .want_fixes = 0, .use_prefilter = 1};
-    lf_engine *eng = lf_engine_new(&opts);
-    lf_source src;
-    lf_source_from_text(&src, "t.py", LF_LANG_PYTHON, code, strlen(code));
-    lf_finding *f = NULL;
-    size_t n = 0;
-    char *err = NULL;
-    lf_engine_analyze(eng, &src, &f, &n, &err);
-    if (n && sev)
-        *sev = f[0].severity;
-    if (n && line)
-        *line = f[0].line;
-    for (size_t i = 0; i < n; i++)
-        lf_finding_free_contents(&f[i]);
-    free(f);
-    lf_source_free(&src);
-    lf_engine_free(eng);
-    return n;
+    return run_at(set, cfg, "t.py", LF_LANG_PYTHON, code, sev, line);
 }
 
 static void test_config_and_suppression(void) {
