@@ -697,8 +697,8 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
          * built-in checks skip it; a rule document without a check (--rules)
          * still matches there. */
         if (r->check) {
-            if (test_code < 0)
-                test_code = lf_is_test_code(src, root);
+            if (test_code < 0) /* the path said no already (no_checks): the content decides */
+                test_code = lf_is_test_module(src, root);
             if (!test_code)
                 r->check->run(&ctx);
         } else {

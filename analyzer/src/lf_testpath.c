@@ -267,7 +267,3 @@ int lf_is_test_module(const lf_source *src, TSNode root) {
     ts_tree_cursor_delete(&cur);
     return tests && (framework || path_has_dir(src->path, py ? py_dirs : ts_dirs));
 }
-
-int lf_is_test_code(const lf_source *src, TSNode root) {
-    return src && (lf_is_test_path(src->path) || lf_is_test_module(src, root));
-}

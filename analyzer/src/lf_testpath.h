@@ -39,7 +39,4 @@ int lf_is_test_path(const char *path);
  *    copies a real program under `test/` registers no tests. */
 int lf_is_test_module(const lf_source *src, TSNode root);
 
-/* Either of the above. */
-int lf_is_test_code(const lf_source *src, TSNode root);
-
 #endif

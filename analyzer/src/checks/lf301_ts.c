@@ -368,15 +368,14 @@ static char *release_message(const lf_source *src, const lf_tslock *l, const lf_
     const lf_tslock_key *k = &l->keys[ev->key];
     char *call = lf_py_short(src, ev->node);
     char *what = lf_py_short(src, ev->target);
+    const char *does =
+        ev->judged == LF_TSJUDGED_CONTENT ? "reads the owner record, then separately removes" : "releases";
     char *msg = NULL;
     if (k->flags & LF_TSLOCK_BROKEN_LIVE) {
         msg = lf_xasprintf("%s %s the lock %s by name, and line %u breaks that lock while its holder may be alive: "
                            "a holder paused past that judgement deletes its successor's lock here, and two "
                            "holders run at once",
-                           call,
-                           ev->judged == LF_TSJUDGED_CONTENT ? "reads the owner record, then separately removes"
-                                                             : "releases",
-                           what, lf_py_line(src, k->broken_at));
+                           call, does, what, lf_py_line(src, k->broken_at));
     }
     if (!msg && (k->flags & LF_TSLOCK_BREAKABLE)) {
         unsigned at = ts_node_is_null(k->broken_at) ? 0 : lf_py_line(src, k->broken_at);
@@ -386,10 +385,7 @@ static char *release_message(const lf_source *src, const lf_tslock *l, const lf_
         msg = lf_xasprintf("%s %s the lock %s by name, and the module breaks that lock %s: a holder whose lock "
                            "was broken (two breakers racing, or its pid judged dead or reused) deletes its "
                            "successor's lock here, and two holders run at once",
-                           call,
-                           ev->judged == LF_TSJUDGED_CONTENT ? "reads the owner record, then separately removes"
-                                                             : "releases",
-                           what, where);
+                           call, does, what, where);
     }
     free(call);
     free(what);

@@ -1211,10 +1211,6 @@ static void run(lf_check_ctx *ctx) {
 
 #define GATE_NONE ((size_t)-1)
 
-static int gate_ascii_ident(unsigned char c) {
-    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
 /* Whitespace inside one logical line: blanks, and a line end only right
  * after a `\` continuation (a bare line end may end the statement). */
 static int gate_inline_space(const char *m, size_t n, size_t i) {
@@ -1268,7 +1264,7 @@ static int gate_word(const char *m, size_t n, size_t at, size_t wl) {
     unsigned char before = at ? (unsigned char)m[at - 1] : ' ', after = at + wl < n ? (unsigned char)m[at + wl] : ' ';
     if (before >= 0x80 || after >= 0x80)
         return -1;
-    return !gate_ascii_ident(before) && !gate_ascii_ident(after);
+    return !ascii_ident(before) && !ascii_ident(after);
 }
 
 static int gate_is(const char *m, size_t from, size_t len, const char *word) {
@@ -1285,9 +1281,9 @@ static int gate_plain_import(const char *m, size_t n, size_t at) {
     if (n - j < 7 || memcmp(m + j, "import", 6) != 0 || !gate_inline_space(m, n, j + 6))
         return 0;
     for (size_t k = j + 6; k < n && m[k] != ';';) {
-        if (gate_ascii_ident((unsigned char)m[k])) {
+        if (ascii_ident((unsigned char)m[k])) {
             size_t e = k;
-            while (e < n && gate_ascii_ident((unsigned char)m[e]))
+            while (e < n && ascii_ident((unsigned char)m[e]))
                 e++;
             if (gate_is(m, k, e - k, "as"))
                 return 0;
@@ -1329,10 +1325,10 @@ static int gate_receiver_may_be_module(const char *m, size_t n, size_t dot) {
         char c = m[r];
         if (c == ')' || c == ']' || c == '}' || c == '\'' || c == '"')
             return 0;
-        if (!gate_ascii_ident((unsigned char)c))
+        if (!ascii_ident((unsigned char)c))
             return 1;
         size_t k = r;
-        while (k > 0 && gate_ascii_ident((unsigned char)m[k - 1]))
+        while (k > 0 && ascii_ident((unsigned char)m[k - 1]))
             k--;
         if ((k > 0 && (unsigned char)m[k - 1] >= 0x80) || (m[k] >= '0' && m[k] <= '9'))
             return 1;
