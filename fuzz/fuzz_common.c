@@ -49,24 +49,25 @@ lf_engine *lf_fuzz_engine(void) {
     return g_engine;
 }
 
-lf_finding *lf_fuzz_analyze_unfiltered(lf_source *src, size_t *n) {
+/* The findings of one engine; an engine error aborts (`what` names the engine). */
+static lf_finding *analyze_with(lf_engine *eng, lf_source *src, size_t *n, const char *what) {
+    lf_finding *f = NULL;
+    char *err = NULL;
+    *n = 0;
+    if (lf_engine_analyze(eng, src, &f, n, &err) != 0)
+        lf_fuzz_fail("engine error%s: %s", what, err ? err : "?");
+    return f;
+}
+
+void lf_fuzz_same_without_prefilters(lf_source *src, const lf_finding *f, size_t n) {
     if (!g_unfiltered) {
         lf_fuzz_engine();
         lf_engine_options opts = {
             .rules = lf_fuzz_rules(), .shared = g_shared, .config = NULL, .want_fixes = 0, .use_prefilter = 0};
         g_unfiltered = lf_engine_new(&opts);
     }
-    lf_finding *f = NULL;
-    char *err = NULL;
-    *n = 0;
-    if (lf_engine_analyze(g_unfiltered, src, &f, n, &err) != 0)
-        lf_fuzz_fail("engine error without prefilters: %s", err ? err : "?");
-    return f;
-}
-
-void lf_fuzz_same_without_prefilters(lf_source *src, const lf_finding *f, size_t n) {
     size_t m;
-    lf_finding *g = lf_fuzz_analyze_unfiltered(src, &m);
+    lf_finding *g = analyze_with(g_unfiltered, src, &m, " without prefilters");
     if (m != n)
         lf_fuzz_fail("%zu findings with prefilters, %zu without: a prefilter or gate hid one", n, m);
     for (size_t i = 0; i < n; i++)
@@ -76,14 +77,7 @@ void lf_fuzz_same_without_prefilters(lf_source *src, const lf_finding *f, size_t
     lf_fuzz_findings_free(g, m);
 }
 
-lf_finding *lf_fuzz_analyze(lf_source *src, size_t *n) {
-    lf_finding *f = NULL;
-    char *err = NULL;
-    *n = 0;
-    if (lf_engine_analyze(lf_fuzz_engine(), src, &f, n, &err) != 0)
-        lf_fuzz_fail("engine error: %s", err ? err : "?");
-    return f;
-}
+lf_finding *lf_fuzz_analyze(lf_source *src, size_t *n) { return analyze_with(lf_fuzz_engine(), src, n, ""); }
 
 void lf_fuzz_findings_free(lf_finding *f, size_t n) {
     for (size_t i = 0; i < n; i++)

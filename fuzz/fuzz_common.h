@@ -39,7 +39,6 @@ lf_finding *lf_fuzz_analyze(lf_source *src, size_t *n);
 void lf_fuzz_findings_free(lf_finding *f, size_t n);
 /* The same analysis with prefilters and check gates off: the findings must be
  * the same ones (rule and position), or the prefilter was unsound. Aborts. */
-lf_finding *lf_fuzz_analyze_unfiltered(lf_source *src, size_t *n);
 void lf_fuzz_same_without_prefilters(lf_source *src, const lf_finding *f, size_t n);
 
 /* Apply every safe fix of text (as lang at path) and check what `lockfix fix`
