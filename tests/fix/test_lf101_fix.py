@@ -41,6 +41,11 @@ NO_FIX = {
                 "handles the error), which the rewrite would drop"],
     "helpers": ["pkg/state.py:76:5: LF101 not fixed: the lock is taken through the helper `_take()`, whose callers "
                 "rely on what it returns; the rewrite does not change a helper's contract"],
+    "try_handler": ["pkg/state.py:85:5: LF101 not fixed: the handler at line 98 catches some OSErrors but not all: "
+                    "the old lock's errors could be among them, and lockrt raises its own (LockrtError), which that "
+                    "handler would not catch",
+                    "pkg/state.py:108:5: LF101 not fixed: the handler at line 121 does more than return, raise or "
+                    "log: it ran while the lock was held, and would run after lockrt's lock is released"],
     "variant_b": ["pkg/state.py:34:5: LF101 not fixed: " + LOCKF_REASON,
                   "pkg/state.py:57:5: LF101 not fixed: " + LOCKF_REASON],
 }
@@ -60,6 +65,10 @@ BEHAVIOUR = {
     "try_import_sys": "assert m.increment_turn_count('s') == 1 and m.increment_turn_count('s') == 2",
     "open_in_test": "assert m.increment_turn_count('s') == 1 and m.increment_turn_count('s') == 2",
     "importlib_helper": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2",
+    "local_import": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2; "
+                    "assert m.count_visit('p') == 1 and m.count_visit('p') == 2",
+    "try_handler": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2; "
+                   "assert m.update_tools('s', lambda t: len(t)) == 2",
     "helpers": "assert m.increment_turn_count('s') == 1 and m.increment_turn_count('s') == 2; "
                "assert m.count_visit('p') == 1 and m.count_visit('p') == 2; "
                "assert m.add_note('s', 'a') == 1; assert m.mark_seen('s') == 1",
@@ -271,12 +280,17 @@ CONTENTION = {
     "helpers": ("m.increment_turn_count(K)", "turns", lambda doc, k: doc.get(k, 0)),
     "open_in_test": ("m.increment_turn_count(K)", "turns", lambda doc, k: doc.get(k, 0)),
     "importlib_helper": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
+    "try_handler": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
+    "local_import": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
 }
 
 # How each case reaches its unlocked path here: fcntl shapes as on Windows
 # (sys.platform faked; variant_b imports fcntl in a try, so it is hidden while
-# the module imports); variant_c's fallback is the POSIX path itself (no msvcrt).
-UNLOCKED_PATH = {"variant_b": "hide_fcntl", "variant_c": "posix", "try_import_sys": "hide_fcntl"}
+# the module imports; local_import imports it when called, so it stays hidden,
+# from everything but the binding, which imported it first); variant_c's
+# fallback is the POSIX path itself (no msvcrt).
+UNLOCKED_PATH = {"variant_b": "hide_fcntl", "variant_c": "posix", "try_import_sys": "hide_fcntl",
+                 "try_handler": "hide_fcntl", "local_import": "no_fcntl"}
 
 CONTENDER = r"""
 import sys, importlib
@@ -284,7 +298,7 @@ sys.path.insert(0, sys.argv[1])
 how = sys.argv[4]
 if how == "win32":
     sys.platform = "win32"
-elif how == "hide_fcntl":
+elif how in ("hide_fcntl", "no_fcntl"):
     try:
         importlib.import_module("pkg.lockrt")  # the fix's binding uses the real fcntl
     except ImportError:

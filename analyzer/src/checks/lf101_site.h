@@ -11,7 +11,9 @@
  *     with lockrt.exclusive_lock(PATH[, unlocked_on_error=True]) as acquired:
  *         BODY
  *
- * and leaves everything after the region as it was.
+ * and leaves everything after the region as it was. When the lock was taken
+ * inside a try whose handlers decide what a failure means (kept_try), the
+ * `with` goes inside `try:` and those handlers follow it, byte for byte.
  */
 #ifndef LF101_SITE_H
 #define LF101_SITE_H
@@ -47,12 +49,16 @@ typedef struct lf101_site {
     lf101_shape shape;
     lf101_lock_kind kind;
     const lf_pyoptional *module; /* the optional lock module; NULL for LF101_SWALLOWED */
+    /* A lock module imported inside the function (`try: import fcntl ...
+     * except ImportError: COPY`): `module` points here; guard is -1. */
+    lf_pyoptional local_module;
     TSNode test;                 /* the presence test's `if`, or null */
     TSNode acquire;              /* the lock call (or the helper call) */
     TSNode handle;               /* the handle's bound name, or null */
     TSNode lock_path;            /* the path the lock file is opened at */
     int swallows;                /* acquisition errors fall back to the unlocked path */
     int try_once;                /* one non-blocking attempt: a held lock means "run unlocked now" */
+    TSNode kept_try;             /* the try whose except clauses stay around the `with`, or null */
 
     /* The rewrite: statements (indices into the model's statements). */
     int32_t region_first, region_last; /* siblings replaced by the new `with` */

@@ -224,6 +224,63 @@ static const lf_pyoptional *callee_optional(lf_pysem *m, TSNode call) {
     return b && b->scope == 0 ? o : NULL;
 }
 
+/* Does the except clause catch a failed import (ImportError,
+ * ModuleNotFoundError, or everything)? */
+static int catches_import_error(lf_pysem *m, TSNode exc) {
+    TSNode v = lf_tree_field(exc, "value");
+    if (lf_tree_is(v, "as_pattern"))
+        v = ts_node_named_child(v, 0);
+    if (ts_node_is_null(v))
+        return 1;
+    v = lf_tree_unparen(v);
+    uint32_t n = lf_tree_is(v, "tuple") ? ts_node_named_child_count(v) : 1;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *q = lf_pysem_qualname(m, lf_tree_is(v, "tuple") ? ts_node_named_child(v, i) : v);
+        if (q && (!strcmp(q, "ImportError") || !strcmp(q, "ModuleNotFoundError") || !strcmp(q, "Exception") ||
+                  !strcmp(q, "BaseException")))
+            return 1;
+    }
+    return 0;
+}
+
+/* A lock module imported in the function itself, as the first statement of
+ * a try whose handler catches the failed import: `try: import fcntl; ...
+ * except ImportError: <the work, unlocked>`. Fills s->local_module. */
+static const lf_pyoptional *local_optional(lf_pysem *m, TSNode call, lf101_site *s) {
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    while (lf_tree_is(fn, "attribute"))
+        fn = lf_tree_unparen(lf_tree_field(fn, "object"));
+    if (!lf_tree_is(fn, "identifier"))
+        return NULL;
+    char *name = lf_tree_text(m->src, fn);
+    int32_t scope = lf_pysem_scope_of(m, fn);
+    const lf_pybinding *b = lf_pysem_binding_at(m, scope, name, ts_node_start_byte(fn));
+    free(name);
+    if (!b || b->scope != scope || scope == 0 || b->kind != LF_PYBIND_IMPORT || !b->qualname || b->stmt < 0 ||
+        m->stmts[b->stmt].clause != LF_PYCLAUSE_TRY_BODY)
+        return NULL;
+    int32_t tr = m->stmts[b->stmt].parent;
+    if (tr < 0 || !lf_tree_is(m->stmts[tr].node, "try_statement") ||
+        lf_pysem_first_in_block(m, lf_tree_field(m->stmts[tr].node, "body")) != b->stmt)
+        return NULL;
+    int caught = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(m->stmts[tr].node); i++) {
+        TSNode c = ts_node_named_child(m->stmts[tr].node, i);
+        if (lf_tree_is(c, "except_clause") && catches_import_error(m, c))
+            caught = 1;
+    }
+    if (!caught)
+        return NULL;
+    memset(&s->local_module, 0, sizeof s->local_module);
+    s->local_module.name = b->name;
+    s->local_module.module = b->qualname;
+    s->local_module.import = b;
+    s->local_module.guard = -1;
+    return &s->local_module;
+}
+
+static int is_local_module(const lf101_site *s) { return s->module && s->module == &s->local_module; }
+
 /* ---- statements ---- */
 
 static TSNode expr_of_statement(TSNode stmt) {
@@ -534,8 +591,14 @@ static int is_guarded_release(lf_pysem *m, TSNode stmt, const char *h) {
             TSNode v = lf_tree_field(c, "value");
             if (lf_tree_is(v, "as_pattern"))
                 v = ts_node_named_child(v, 0);
-            const char *q = lf_pysem_qualname(m, v);
-            int ok = q && (!strcmp(q, "OSError") || !strcmp(q, "IOError"));
+            v = lf_tree_unparen(v);
+            /* OSError, or a tuple of its names (`except (OSError, IOError):`). */
+            uint32_t nv = lf_tree_is(v, "tuple") ? ts_node_named_child_count(v) : 1;
+            int ok = !ts_node_is_null(v) && nv > 0;
+            for (uint32_t j = 0; ok && j < nv; j++) {
+                const char *q = lf_pysem_qualname(m, lf_tree_is(v, "tuple") ? ts_node_named_child(v, j) : v);
+                ok = q && (!strcmp(q, "OSError") || !strcmp(q, "IOError") || !strcmp(q, "EnvironmentError"));
+            }
             for (uint32_t j = 0; ok && j < ts_node_named_child_count(c); j++)
                 if (lf_tree_is(ts_node_named_child(c, j), "block"))
                     block_statements(m, ts_node_named_child(c, j), &in);
@@ -780,6 +843,117 @@ static void peel_release_try(recog *r, const char *h) {
             LF_VEC_PUSH(&r->body, in.items[i]);
         LF_VEC_FREE(&in);
     }
+}
+
+/* ---- a try whose handlers stay around the rewrite ---- */
+
+/* Names of exceptions that are no OSError: a handler naming only these never
+ * saw the old lock's errors and will not see lockrt's. */
+static const char *const k_not_os_errors[] = {
+    "ValueError",   "KeyError",          "TypeError",          "IndexError",     "LookupError",
+    "AttributeError", "UnicodeError",    "UnicodeDecodeError", "RuntimeError",   "NotImplementedError",
+    "KeyboardInterrupt", "json.JSONDecodeError", "json.decoder.JSONDecodeError", NULL};
+/* OSError and what holds it: a handler naming one of these catches them all. */
+static const char *const k_all_os_errors[] = {"OSError",   "IOError",       "EnvironmentError",
+                                              "Exception", "BaseException", NULL};
+
+static int in_list(const char *q, const char *const *list) {
+    for (size_t i = 0; q && list[i]; i++)
+        if (!strcmp(q, list[i]))
+            return 1;
+    return 0;
+}
+
+/* How much of OSError an except clause catches: 1 all of it, 0 none of it,
+ * -1 some (a subclass such as PermissionError) or a name it cannot tell. */
+static int handler_os_reach(lf_pysem *m, TSNode exc) {
+    TSNode v = lf_tree_field(exc, "value");
+    if (lf_tree_is(v, "as_pattern"))
+        v = ts_node_named_child(v, 0);
+    if (ts_node_is_null(v))
+        return 1; /* bare except */
+    v = lf_tree_unparen(v);
+    uint32_t n = lf_tree_is(v, "tuple") ? ts_node_named_child_count(v) : 1;
+    int all = 0, unknown = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *q = lf_pysem_qualname(m, lf_tree_is(v, "tuple") ? ts_node_named_child(v, i) : v);
+        if (in_list(q, k_all_os_errors))
+            all = 1;
+        else if (!in_list(q, k_not_os_errors))
+            unknown = 1;
+    }
+    return all ? 1 : unknown ? -1 : 0;
+}
+
+/* A handler statement that needs no lock: pass, `...`, a return of a value
+ * computed without a call, a raise, or a log or print line. */
+static int handler_stmt_needs_no_lock(lf_pysem *m, TSNode st) {
+    if (lf_tree_is(st, "pass_statement") || lf_tree_is(st, "raise_statement") ||
+        lf_tree_is(expr_of_statement(st), "ellipsis") || is_log_stmt(m, st))
+        return 1;
+    int calls = 0;
+    if (is_return(st)) {
+        lf_tree_walk(st, visit_has_call, &calls);
+        return !calls;
+    }
+    TSNode e = expr_of_statement(st);
+    if (!lf_tree_is(e, "call"))
+        return 0;
+    const char *q = lf_pysem_callee(m, e);
+    if (!q || (strcmp(q, "print") != 0 && strcmp(q, "sys.stderr.write") != 0))
+        return 0;
+    lf_tree_walk(lf_tree_field(e, "arguments"), visit_has_call, &calls);
+    return !calls;
+}
+
+/* `try: h = open(P); <acquire h>; BODY  except ...: HANDLER  finally: <release h>`:
+ * may the rewrite keep the except clauses around its `with`? An error taking
+ * lockrt's lock is an OSError (LockrtError), so it meets them where the old
+ * lock's errors did when each clause catches all of OSError or none of it.
+ * A handler ran before the finally released the lock and will run after the
+ * `with` released it, so it may do only what needs no lock. Returns 1 (kept),
+ * 0 (not this shape) or 0 with the site declined. */
+static int keepable_try(recog *r, TSNode tr, const char *h) {
+    lf_pysem *m = r->m;
+    TSNode fin = {0};
+    for (uint32_t i = 0; i < ts_node_named_child_count(tr); i++) {
+        TSNode c = ts_node_named_child(tr, i);
+        if (lf_tree_is(c, "finally_clause"))
+            fin = c;
+        else if (!lf_tree_is(c, "block") && !lf_tree_is(c, "except_clause"))
+            return 0; /* an else clause, except*, a comment between clauses */
+    }
+    if (ts_node_is_null(fin))
+        return 0;
+    if (!finally_releases(m, fin, h))
+        return decline(r->site, lf_xstrdup("the `finally` after the lock does more than unlock and close the lock "
+                                           "file, which the rewrite would drop"));
+    for (uint32_t i = 0; i < ts_node_named_child_count(tr); i++) {
+        TSNode c = ts_node_named_child(tr, i);
+        if (!lf_tree_is(c, "except_clause"))
+            continue;
+        uint32_t line, col;
+        lf_source_position(m->src, ts_node_start_byte(c), &line, &col);
+        if (handler_os_reach(m, c) < 0)
+            return decline(r->site, lf_xasprintf("the handler at line %u catches some OSErrors but not all: the old "
+                                                 "lock's errors could be among them, and lockrt raises its own "
+                                                 "(LockrtError), which that handler would not catch",
+                                                 line));
+        idx_vec in = {0};
+        for (uint32_t j = 0; j < ts_node_named_child_count(c); j++)
+            if (lf_tree_is(ts_node_named_child(c, j), "block"))
+                block_statements(m, ts_node_named_child(c, j), &in);
+        int ok = in.len > 0 && !lf_tree_mentions(m->src, c, h, NULL);
+        for (size_t k = 0; k < in.len && ok; k++)
+            ok = handler_stmt_needs_no_lock(m, m->stmts[in.items[k]].node);
+        LF_VEC_FREE(&in);
+        if (!ok)
+            return decline(r->site, lf_xasprintf("the handler at line %u does more than return, raise or log: it ran "
+                                                 "while the lock was held, and would run after lockrt's lock is "
+                                                 "released",
+                                                 line));
+    }
+    return 1;
 }
 
 /* Is the name used outside the byte range [lo, hi)? */
@@ -1066,7 +1240,15 @@ static int unlocked_path(recog *r) {
                 extra = 1;
             }
         }
-        if (tail_is_region && !extra && handlers && passing == handlers) {
+        /* `try: import fcntl; [pre...]; <region> except ImportError: COPY`: the
+         * import goes with the rewrite, so it is no PRE statement. */
+        int local = is_local_module(s) && s->module->import->stmt == in.items[0] && in.len > 1;
+        if (local && tail_is_region && !extra && handlers == 1 && catches_import_error(m, lone)) {
+            handler_copy = lone;
+            if (in.items[1] != first)
+                pre_first = in.items[1];
+            unit_first = unit_last = p;
+        } else if (tail_is_region && !extra && handlers && passing == handlers) {
             s->swallows = 1;
             r->handler = lone;
             if (in.items[0] != first)
@@ -1085,6 +1267,30 @@ static int unlocked_path(recog *r) {
             unit_first = unit_last = p;
             decline(s, lf_xstrdup("the handler around the lock does more than `pass` (it logs or handles the "
                                   "error), which the rewrite would drop"));
+        } else if (tail_is_region && in.items[0] == first && !ts_node_is_null(s->handle)) {
+            /* The try opens the handle and its finally releases it: the try
+             * keeps its handlers around the `with`; `h = None` before it goes
+             * when nothing else uses h. */
+            char *h = lf_tree_text(m->src, s->handle);
+            if (keepable_try(r, tr, h)) {
+                s->kept_try = tr;
+                unit_first = unit_last = p;
+                int32_t prev = -1;
+                for (int32_t x = lf_pysem_first_in_block(m, m->stmts[p].block); x >= 0 && x != p;
+                     x = lf_pysem_next_sibling(m, x))
+                    prev = x;
+                TSNode pe = prev >= 0 ? expr_of_statement(m->stmts[prev].node) : (TSNode){0};
+                TSNode fn = m->scopes[m->stmts[p].scope].node;
+                if (lf_tree_is(pe, "assignment") && lf_tree_text_eq(m->src, lf_tree_field(pe, "left"), h) &&
+                    lf_tree_is(lf_tree_unparen(lf_tree_field(pe, "right")), "none") &&
+                    lf_tree_is(fn, "function_definition")) {
+                    outside_use u = {m->src, h, ts_node_start_byte(m->stmts[prev].node), ts_node_end_byte(tr), 0};
+                    lf_tree_walk(lf_tree_field(fn, "body"), visit_outside_use, &u);
+                    if (!u.found)
+                        unit_first = prev;
+                }
+            }
+            free(h);
         }
         LF_VEC_FREE(&in);
     }
@@ -1098,8 +1304,9 @@ static int unlocked_path(recog *r) {
     /* The handler shape: `try: <locked> except (AttributeError, ...): COPY`. */
     if (!ts_node_is_null(handler_copy)) {
         s->shape = LF101_HANDLER;
-        s->swallows = 1;
-        r->at = m->stmts[unit_first].node;
+        /* A handler for the failed import alone lets the lock's errors pass. */
+        s->swallows = is_local_module(s) ? handler_catches(m, handler_copy, 0) : 1;
+        r->at = is_local_module(s) ? handler_copy : m->stmts[unit_first].node;
         s->region_first = unit_first;
         s->region_last = unit_last;
         for (uint32_t j = 0; j < ts_node_named_child_count(handler_copy); j++)
@@ -1333,6 +1540,8 @@ static int recognise(recog *r) {
     lf101_site *s = r->site;
     s->acquire = r->call;
     s->module = callee_optional(m, r->call);
+    if (!s->module)
+        s->module = local_optional(m, r->call, s);
     int32_t st = lf_pysem_stmt_of(m, r->call);
     if (st < 0 || (!r->with_lock && !ts_node_eq(expr_of_statement(m->stmts[st].node), r->call)))
         return 0;
@@ -1493,6 +1702,14 @@ static void check_rewrite(recog *r) {
             break;
         }
     }
+    if (!ts_node_is_null(s->kept_try) && s->module && lf_tree_mentions(m->src, s->kept_try, s->module->name, NULL)) {
+        /* Only the finally (which goes) may name the lock module. */
+        for (uint32_t i = 0; i < ts_node_named_child_count(s->kept_try); i++) {
+            TSNode c = ts_node_named_child(s->kept_try, i);
+            if (lf_tree_is(c, "except_clause") && lf_tree_mentions(m->src, c, s->module->name, NULL))
+                decline(s, lf_xasprintf("a handler kept around the lock uses `%s`", s->module->name));
+        }
+    }
     free(h);
 }
 
@@ -1547,7 +1764,13 @@ static char *message(recog *r) {
     char *where = lf101_where_missing(lockname);
     char *msg;
     char *flag = s->shape == LF101_CONDITIONAL ? flag_of_test(m->src, s) : NULL;
-    if (flag) {
+    if (is_local_module(s)) {
+        msg = lf_xasprintf("the critical section is reachable without the %s lock: the locked path (line %u) has an "
+                           "unlocked copy starting at line %u, run when `import %s` in the function fails%s: "
+                           "unlocked %s%s",
+                           lockname, l1, l2, lockname, s->swallows ? " or when acquiring the lock fails" : "", where,
+                           s->swallows ? ", and on every platform when the lock cannot be taken" : "");
+    } else if (flag) {
         msg = lf_xasprintf("the critical section is reachable without the %s lock: the work at line %u runs "
                            "unlocked when `%s` is false (set where the import of %s fails): unlocked %s",
                            lockname, l1, flag, lockname, where);
@@ -1647,7 +1870,9 @@ static lf_witness *witness_of(const recog *r) {
         platform = lf_xasprintf("only where %s is missing%s", lockname,
                                 s->swallows ? ", or on any platform when the lock cannot be taken" : "");
         char *flag = flag_of_test(src, s);
-        if (flag) {
+        if (is_local_module(s)) {
+            entry = lf_xasprintf("fails to import `%s`: takes the unlocked path", s->module->module);
+        } else if (flag) {
             entry = lf_xasprintf("finds `%s` false: takes the unlocked path", flag);
             free(flag);
         } else {

@@ -118,7 +118,20 @@ static char *rewrite(const lf_pysem *m, const lf101_site *s, char **why) {
     }
     char *indent = lf_tree_line_indent(src, stmt_start(m, s->region_first));
     char *unit = lf_pyfix_indent_unit(src, m->stmts[s->body_first].node);
-    char *inner = lf_xasprintf("%s%s", indent, unit);
+    /* The kept try's except clauses, [from, to); none: the `with` alone replaces the try. */
+    uint32_t from = 0, to = 0;
+    for (uint32_t i = 0; !ts_node_is_null(s->kept_try) && i < ts_node_named_child_count(s->kept_try); i++) {
+        TSNode c = ts_node_named_child(s->kept_try, i);
+        if (!lf_tree_is(c, "except_clause"))
+            continue;
+        if (!from)
+            from = ts_node_start_byte(c);
+        to = ts_node_end_byte(c);
+    }
+    int keep_try = from != 0;
+    /* Under a kept try the `with` is one level in and its body two. */
+    char *with_indent = lf_xasprintf("%s%s", indent, keep_try ? unit : "");
+    char *inner = lf_xasprintf("%s%s", with_indent, unit);
     char *body = reindent_statements(m, s->body_first, s->body_last, inner);
     char *pre = s->pre_first >= 0 ? reindent_statements(m, s->pre_first, s->pre_last, indent) : NULL;
     char *path = lf_tree_text(src, s->lock_path);
@@ -126,7 +139,13 @@ static char *rewrite(const lf_pysem *m, const lf101_site *s, char **why) {
                                    : (s->swallows ? ", unlocked_on_error=True" : "");
     /* The comment says what happens when the lock is not taken. */
     char *sentence;
-    if (s->try_once)
+    if (keep_try)
+        sentence = lf_xasprintf("lockfix LF101: one locked copy of the update on every platform. An error taking the "
+                                "lock is an OSError and goes to the handlers below, as the old lock's errors did; if "
+                                "the lock is not acquired within lockrt's bounded wait (10\x01s by default), `%s` is "
+                                "False and the update still runs, unlocked, as it did before this fix.",
+                                as);
+    else if (s->try_once)
         sentence = lf_xasprintf("lockfix LF101: one locked copy of the update on every platform. If the lock is "
                                 "held%s, `%s` is False and the update runs at once, unlocked, as it did before this "
                                 "fix.",
@@ -162,8 +181,13 @@ static char *rewrite(const lf_pysem *m, const lf101_site *s, char **why) {
         while (*w == ' ')
             w++;
     }
-    lf_strbuf_printf(&sb, "\n%swith lockrt.exclusive_lock(%s%s) as %s:\n%s", indent, path, opts, as, body);
+    if (keep_try)
+        lf_strbuf_printf(&sb, "\n%stry:", indent);
+    lf_strbuf_printf(&sb, "\n%swith lockrt.exclusive_lock(%s%s) as %s:\n%s", with_indent, path, opts, as, body);
+    if (keep_try) /* the except clauses byte for byte, at the try's indentation; the finally goes */
+        lf_strbuf_printf(&sb, "\n%s%.*s", indent, (int)(to - from), src->text + from);
     free(indent);
+    free(with_indent);
     free(unit);
     free(inner);
     free(body);
