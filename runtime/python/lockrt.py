@@ -39,7 +39,7 @@ __all__ = [
     "getmtime_judged", "getctime_judged", "exists_judged", "open_judged", "read_text_judged", "read_bytes_judged",
     "unlink_judged", "flock_verified", "lockf_verified", "unlink_if_free",
     "process_alive", "holder_alive",
-    "process_start_time", "owner_read", "strerror",
+    "process_start_time", "owner_read", "strerror", "fcntl",
 ]
 
 # Status codes, mirroring lockrt.h.
@@ -1953,3 +1953,62 @@ else:
         if start_time and own != start_time:
             return "dead"  # the pid was reused by another process
         return "alive"
+
+
+# ---- fcntl, on every platform ----
+#
+# A module that flocks its own lock file and runs unlocked where `import
+# fcntl` fails (Windows) keeps its whole protocol (its retry loop, its
+# timeout, what it raises) if it imports `fcntl` from here: on Unix this is
+# the real fcntl module, so nothing changes there; on Windows it is a stand-in
+# whose flock() takes the lock lockrt's OS strategy takes (LockFile on byte
+# 0), so patched processes exclude each other and lockrt's own locks on the
+# same file (lockfix's LF101 fix for lock helpers).
+if _WINDOWS:
+    import errno as _errno_win
+    import types as _types
+
+    # What msvcrt.locking raises for a byte another handle holds: EACCES
+    # (LK_NBLCK), EDEADLOCK (LK_LOCK after its ten tries).
+    _HELD_ERRNOS = (_errno_win.EACCES, getattr(_errno_win, "EDEADLOCK", _errno_win.EDEADLK), _errno_win.EDEADLK)
+
+    def _win_flock(fd, operation):
+        """fcntl.flock(fd, operation) on Windows: LOCK_SH is taken exclusive
+        (Windows byte locks here have no shared mode; more exclusion, never
+        less). LOCK_NB on a held lock raises BlockingIOError, as on Unix;
+        without LOCK_NB it waits. LOCK_UN of an unlocked file succeeds, as on
+        Unix. The file position is kept."""
+        if hasattr(fd, "fileno"):
+            fd = fd.fileno()
+        pos = os.lseek(fd, 0, os.SEEK_CUR)
+        try:
+            if operation & 8:  # LOCK_UN
+                os.lseek(fd, 0, os.SEEK_SET)
+                try:
+                    msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+                except OSError:
+                    pass  # not locked: flock(LOCK_UN) does not fail for that
+                return None
+            if not operation & 3:  # neither LOCK_SH nor LOCK_EX
+                raise OSError(_errno_win.EINVAL, "Invalid argument")
+            delay = _POLL_MIN
+            while True:
+                os.lseek(fd, 0, os.SEEK_SET)
+                try:
+                    msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+                    return None
+                except OSError as exc:
+                    if exc.errno not in _HELD_ERRNOS:
+                        raise  # a bad descriptor, ...: not a held lock
+                    if operation & 4:  # LOCK_NB
+                        raise BlockingIOError(_errno_win.EAGAIN, "Resource temporarily unavailable") from None
+                time.sleep(delay)
+                delay = min(delay * 2, _POLL_MAX)
+        finally:
+            os.lseek(fd, pos, os.SEEK_SET)
+
+    fcntl = _types.ModuleType("fcntl", "lockrt's fcntl for Windows: flock() and its LOCK_* constants only.")
+    fcntl.flock = _win_flock
+    fcntl.LOCK_SH, fcntl.LOCK_EX, fcntl.LOCK_NB, fcntl.LOCK_UN = 1, 2, 4, 8
+else:
+    fcntl = _fcntl_mod

@@ -46,11 +46,15 @@ NO_FIX = {
                     "handler would not catch",
                     "pkg/state.py:108:5: LF101 not fixed: the handler at line 121 does more than return, raise or "
                     "log: it ran while the lock was held, and would run after lockrt's lock is released"],
+    "class_lock_other_use": ["pkg/state.py:16:9: LF101 not fixed: line 18 uses `fcntl.fcntl`, and lockrt's fcntl "
+                             "for Windows offers flock() and the LOCK_ constants only"],
     "variant_b": ["pkg/state.py:34:5: LF101 not fixed: " + LOCKF_REASON,
                   "pkg/state.py:57:5: LF101 not fixed: " + LOCKF_REASON],
 }
+# Cases fixed by importing fcntl from lockrt (the lock helper's protocol stays).
+PORTABLE = {"class_lock"}
 # Cases where no site is rewritten at all.
-NOTHING_FIXED = {"lookalike", "variant_b"}
+NOTHING_FIXED = {"lookalike", "variant_b", "class_lock_other_use"}
 
 # What the patched module must do, run with STATE_DIR set and sys.platform forced
 # to "win32" (the path that used to run unlocked).
@@ -65,6 +69,7 @@ BEHAVIOUR = {
     "try_import_sys": "assert m.increment_turn_count('s') == 1 and m.increment_turn_count('s') == 2",
     "open_in_test": "assert m.increment_turn_count('s') == 1 and m.increment_turn_count('s') == 2",
     "importlib_helper": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2",
+    "class_lock": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2",
     "local_import": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2; "
                     "assert m.count_visit('p') == 1 and m.count_visit('p') == 2",
     "try_handler": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2; "
@@ -158,7 +163,10 @@ def test_patch_applies_runs_and_is_idempotent(tmp_path, case):
     assert not list(work.rglob("*.orig")) and not list(work.rglob("*.rej"))
     assert read(work / "pkg" / "lockrt.py") == read(BINDING)
     patched = read(work / "pkg" / "state.py")
-    assert b"lockrt.exclusive_lock(" in patched and b"as acquired:" in patched
+    if case in PORTABLE:
+        assert b" = lockrt.fcntl  # lockfix LF101" in patched and b"import fcntl" not in patched
+    else:
+        assert b"lockrt.exclusive_lock(" in patched and b"as acquired:" in patched
     run([PYTHON, "-m", "py_compile", str(work / "pkg" / "state.py")], work, 0)
     # --apply writes the same files; a second run has nothing to do.
     applied = stage(tmp_path / "apply", case)
@@ -282,15 +290,19 @@ CONTENTION = {
     "importlib_helper": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
     "try_handler": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
     "local_import": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
+    "class_lock": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
 }
 
 # How each case reaches its unlocked path here: fcntl shapes as on Windows
 # (sys.platform faked; variant_b imports fcntl in a try, so it is hidden while
 # the module imports; local_import imports it when called, so it stays hidden,
 # from everything but the binding, which imported it first); variant_c's
-# fallback is the POSIX path itself (no msvcrt).
+# fallback is the POSIX path itself (no msvcrt). class_lock's fix makes
+# Windows take lockrt's flock stand-in, so its processes run as on Windows: no
+# fcntl, os.name "nt" while the binding imports, and an msvcrt whose locking()
+# is backed by POSIX record locks (per process, so processes exclude each other).
 UNLOCKED_PATH = {"variant_b": "hide_fcntl", "variant_c": "posix", "try_import_sys": "hide_fcntl",
-                 "try_handler": "hide_fcntl", "local_import": "no_fcntl"}
+                 "try_handler": "hide_fcntl", "local_import": "no_fcntl", "class_lock": "fake_windows"}
 
 CONTENDER = r"""
 import sys, importlib
@@ -305,6 +317,28 @@ elif how in ("hide_fcntl", "no_fcntl"):
         pass
     real_fcntl = sys.modules.get("fcntl")
     sys.modules["fcntl"] = None
+elif how == "fake_windows":
+    import os, types, ctypes, fcntl as _real_fcntl
+    msvcrt = types.ModuleType("msvcrt")
+    msvcrt.LK_UNLCK, msvcrt.LK_LOCK, msvcrt.LK_NBLCK = 0, 1, 2
+    def locking(fd, mode, nbytes):
+        pos = os.lseek(fd, 0, os.SEEK_CUR)
+        if mode == msvcrt.LK_UNLCK:
+            _real_fcntl.lockf(fd, _real_fcntl.LOCK_UN, nbytes, pos)
+            return
+        try:
+            _real_fcntl.lockf(fd, _real_fcntl.LOCK_EX | _real_fcntl.LOCK_NB, nbytes, pos)
+        except OSError:
+            raise PermissionError(13, "Permission denied")
+    msvcrt.locking = locking
+    sys.modules["msvcrt"] = msvcrt
+    sys.modules["fcntl"] = None
+    os.name = "nt"
+    try:
+        importlib.import_module("pkg.lockrt")
+    except ImportError:
+        pass
+    os.name = "posix"
 m = importlib.import_module("pkg.state")
 if how == "hide_fcntl":
     sys.modules["fcntl"] = real_fcntl
@@ -358,7 +392,8 @@ def test_fixed_variant_loses_no_update_under_contention(tmp_path, case):
     native = {"LOCKRT_LIBRARY": os.environ.get("LOCKFIX_LOCKRT_LIBRARY", "")}
     if os.environ.get("LOCKFIX_LOCKRT_PRELOAD"):  # sanitizer build: ASan runtime first
         native.update(LD_PRELOAD=os.environ["LOCKFIX_LOCKRT_PRELOAD"], ASAN_OPTIONS="detect_leaks=0")
-    if native["LOCKRT_LIBRARY"]:
+    # Under the simulated Windows no lockrt.dll loads; the stand-in flock is pure Python anyway.
+    if native["LOCKRT_LIBRARY"] and UNLOCKED_PATH.get(case) != "fake_windows":
         assert contend(work, case, procs, iters, native, "native") == procs * iters
 
 

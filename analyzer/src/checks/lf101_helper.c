@@ -1781,7 +1781,7 @@ static void report_helper(hpass *p, const helper *h, const callers *cs, lf101_in
     lf_witness *w = lf_wit_unlocked_section(m->src, where, h->module ? LF_WIT_UNLOCKED : LF_WIT_ACQUIRE_FAILS, h->at,
                                             entry, first);
     free(entry);
-    emit(ud, h->scope, h->at, msg, decline, w, h->another_root);
+    emit(ud, h->scope, h->at, msg, decline, w, h->another_root, h->gives_up ? NULL : h->import_fallback);
     free(sect);
     free(cause);
     free(where);
@@ -1813,7 +1813,7 @@ static void report_ignoring(hpass *p, const helper *h, const callers *cs, lf101_
                                                 LF_WIT_ACQUIRE_FAILS, st, entry,
                                                 next >= 0 ? m->stmts[next].node : st);
         free(entry);
-        emit(ud, cs->ignoring_scope.items[i], st, msg, decline, w, 0);
+        emit(ud, cs->ignoring_scope.items[i], st, msg, decline, w, 0, NULL);
     }
     free(label);
 }
@@ -1910,7 +1910,7 @@ static void find_standins(hpass *p, lf101_indirect_fn emit, void *ud) {
         char *entry = lf_xasprintf("runs with the stand-in `%s`, which takes no lock", o->name);
         lf_witness *w = lf_wit_unlocked_section(m->src, where, LF_WIT_ACQUIRE_FAILS, at, entry, at);
         free(entry);
-        emit(ud, 0, at, msg, decline, w, 0);
+        emit(ud, 0, at, msg, decline, w, 0, NULL);
         free(where);
     }
 }
@@ -2206,7 +2206,7 @@ static void find_unheld_copy(hpass *p, int32_t scope, const unsigned char *repor
             free(entry);
             free(where);
             free(imported);
-            emit(ud, scope, at, msg, decline, w, 0);
+            emit(ud, scope, at, msg, decline, w, 0, NULL);
             free(label);
             done = 1;
         }

@@ -161,7 +161,7 @@ void lf101_find_indirect(lf_pysem *m, const unsigned char *reported, lf101_lock_
                     m->src, "any platform, whenever another process holds the lock", LF_WIT_ACQUIRE_FAILS, c->node,
                     "fails to create the lock (another process holds it); the error is swallowed",
                     m->stmts[work].node);
-                emit(ud, c->scope, m->stmts[tr].node, msg, why, w, 0);
+                emit(ud, c->scope, m->stmts[tr].node, msg, why, w, 0, NULL);
                 free(path);
             }
         }

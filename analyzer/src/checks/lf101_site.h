@@ -60,6 +60,13 @@ typedef struct lf101_site {
     int try_once;                /* one non-blocking attempt: a held lock means "run unlocked now" */
     TSNode kept_try;             /* the try whose except clauses stay around the `with`, or null */
 
+    /* The portable-fcntl rewrite (lf101_portable.c), for a lock helper that
+     * imports fcntl itself and goes on unlocked where that import fails: the
+     * module's function-local `import fcntl [as X]` statements (model
+     * indices, malloc'd), each to become `X = lockrt.fcntl`. */
+    int32_t *portable_imports;
+    size_t n_portable_imports;
+
     /* The rewrite: statements (indices into the model's statements). */
     int32_t region_first, region_last; /* siblings replaced by the new `with` */
     int32_t pre_first, pre_last;       /* statements kept before the `with` (-1: none) */
@@ -75,5 +82,10 @@ typedef struct lf101_site {
 } lf101_site;
 
 void lf101_site_free(void *site);
+
+/* The portable-fcntl rewrite of a lock helper whose root bug is its own failed
+ * `import fcntl`: fills s->portable_imports, or returns why it cannot apply
+ * (malloc'd). */
+char *lf101_plan_portable(lf_pysem *m, lf101_site *s);
 
 #endif

@@ -36,6 +36,7 @@ void lf101_site_free(void *p) {
     if (!s)
         return;
     free(s->decline);
+    free(s->portable_imports);
     free(s);
 }
 
@@ -1899,11 +1900,12 @@ static int takes_unlock(lf_pysem *m, TSNode call) {
 
 typedef struct indirect_ctx {
     lf_check_ctx *ctx;
+    lf_pysem *m;
     unsigned char *reported;
 } indirect_ctx;
 
 static void emit_indirect(void *ud, int32_t scope, TSNode at, char *message, char *decline_reason,
-                          lf_witness *w, int another_root) {
+                          lf_witness *w, int another_root, const char *import_fallback) {
     indirect_ctx *ic = ud;
     if (ic->reported[scope] && !another_root) {
         free(message);
@@ -1917,6 +1919,13 @@ static void emit_indirect(void *ud, int32_t scope, TSNode at, char *message, cha
     s->decline = decline_reason;
     s->region_first = s->region_last = s->body_first = s->body_last = s->pre_first = s->pre_last = -1;
     s->copy_first = -1;
+    if (import_fallback && !strcmp(import_fallback, "fcntl")) {
+        /* The root bug is the failed import itself: fcntl from lockrt fixes it
+         * and leaves the helper's protocol as it is. */
+        char *why = lf101_plan_portable(ic->m, s);
+        free(s->decline);
+        s->decline = why;
+    }
     lf_ctx_emit_site(ic->ctx, at, message, s, lf101_site_free);
     lf_ctx_witness(ic->ctx, w);
     free(message);
@@ -1973,7 +1982,7 @@ static void run(lf_check_ctx *ctx) {
         LF_VEC_FREE(&r.cont);
         LF_VEC_FREE(&r.copy);
     }
-    indirect_ctx ic = {ctx, reported};
+    indirect_ctx ic = {ctx, m, reported};
     lf101_find_indirect(m, reported, takes_exclusive_lock, takes_unlock, emit_indirect, &ic);
     free(reported);
 }

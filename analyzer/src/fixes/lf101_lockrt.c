@@ -11,6 +11,10 @@
  * `unlocked_on_error=True` when the old code swallowed its own lock attempt's
  * errors and ran the unlocked copy; `timeout=0` when it tried the lock once.
  *
+ * A lock helper whose root bug is its own failed `import fcntl` keeps its
+ * protocol instead: the check planned (checks/lf101_portable.c) which
+ * `import fcntl` statements become `fcntl = lockrt.fcntl`.
+ *
  * Then, once per file, over every site rewritten in it: the conditional
  * import goes only when nothing left uses it (no site left unfixed or
  * suppressed, no other function, no flag, no `__all__` entry, no other module
@@ -431,6 +435,54 @@ static void plan_import(lf_pysem *m, const lf_pyoptional *o, const range_vec *re
     LF_VEC_FREE(&skip);
 }
 
+/* ---- the portable-fcntl rewrite ---- */
+
+/* `import fcntl [as X]` -> `X = lockrt.fcntl`, with the note in place of a
+ * trailing comment (one saying "Unix only" would no longer be true); a
+ * statement followed by `;` and more keeps the rest of its line. A try that
+ * holds only the import, with only ImportError's fallback, becomes the
+ * assignment alone. */
+static void add_portable_edits(const lf_pysem *m, const lf101_site *s, lf_fix *fix) {
+    const lf_source *src = m->src;
+    for (size_t k = 0; k < s->n_portable_imports; k++) {
+        TSNode st = m->stmts[s->portable_imports[k]].node;
+        TSNode c = ts_node_named_child(st, 0);
+        TSNode alias = lf_tree_is(c, "aliased_import") ? lf_tree_field(c, "alias") : c;
+        char *name = lf_tree_text(src, alias);
+        /* `try: import fcntl` / `except ImportError: <fallback>` with nothing
+         * else: the assignment cannot fail, so the try and its dead fallback go. */
+        int32_t tr = m->stmts[s->portable_imports[k]].parent;
+        if (tr >= 0 && m->stmts[s->portable_imports[k]].clause == LF_PYCLAUSE_TRY_BODY &&
+            lf_pysem_next_sibling(m, s->portable_imports[k]) < 0 &&
+            lf_pysem_first_in_block(m, lf_tree_field(m->stmts[tr].node, "body")) == s->portable_imports[k]) {
+            int only_handlers = 1;
+            for (uint32_t i = 0; i < ts_node_named_child_count(m->stmts[tr].node); i++) {
+                TSNode cl = ts_node_named_child(m->stmts[tr].node, i);
+                if (!lf_tree_is(cl, "block") && !lf_tree_is(cl, "except_clause"))
+                    only_handlers = 0; /* else, finally, a comment between clauses */
+            }
+            if (only_handlers && lf_tree_starts_line(src, m->stmts[tr].node))
+                st = m->stmts[tr].node;
+        }
+        uint32_t end = ts_node_end_byte(st), e = end;
+        while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
+            e++;
+        int rest_is_comment = e >= src->len || src->text[e] == '#' || src->text[e] == '\n' || src->text[e] == '\r';
+        if (rest_is_comment) {
+            while (e < src->len && src->text[e] != '\n' && src->text[e] != '\r')
+                e++;
+            end = e;
+        }
+        char *text = lf_xasprintf("%s = lockrt.fcntl%s", name,
+                                  rest_is_comment ? "  # lockfix LF101: fcntl on every platform (on Windows, "
+                                                    "lockrt's flock)"
+                                                  : "");
+        lf_fix_add_edit(fix, ts_node_start_byte(st), end, text);
+        free(text);
+        free(name);
+    }
+}
+
 /* ---- the generator ---- */
 
 static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
@@ -456,6 +508,11 @@ static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
         }
         if (lone_cr) {
             reqs[i].no_fix_reason = lf_xstrdup("the file ends its lines with a lone CR, which the rewrite cannot keep");
+            continue;
+        }
+        if (s->n_portable_imports) {
+            texts[i] = lf_xstrdup(""); /* its edits are the imports' (add_portable_edits) */
+            fixed++;
             continue;
         }
         texts[i] = rewrite(m, s, &reqs[i].no_fix_reason);
@@ -497,9 +554,15 @@ static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
                 continue;
             const lf101_site *s = reqs[i].site;
             lf_fix *fix = lf_xcalloc(1, sizeof *fix);
-            fix->title = lf_xstrdup("one copy of the update under lockrt.exclusive_lock (binding vendored beside the "
-                                    "module)");
-            lf_fix_add_edit(fix, stmt_start(m, s->region_first), stmt_end(m, s->region_last), texts[i]);
+            if (s->n_portable_imports) {
+                fix->title = lf_xstrdup("fcntl from lockrt in the lock helper: the fcntl module on Unix, a flock on "
+                                        "lockrt's lock byte on Windows (binding vendored beside the module)");
+                add_portable_edits(m, s, fix);
+            } else {
+                fix->title = lf_xstrdup("one copy of the update under lockrt.exclusive_lock (binding vendored beside "
+                                        "the module)");
+                lf_fix_add_edit(fix, stmt_start(m, s->region_first), stmt_end(m, s->region_last), texts[i]);
+            }
             for (size_t k = 0; k < shared.n_edits; k++) {
                 lf_fix_add_edit(fix, shared.edits[k].start, shared.edits[k].end, shared.edits[k].text);
                 fix->edits[fix->n_edits - 1].flags = shared.edits[k].flags;
