@@ -592,7 +592,12 @@ int lf_pylock_is_lock(unsigned flags) {
     /* A file only byte-range locked that the module also replaces by a rename
      * is the data file the lock guards (mailbox's lockf on the mbox it
      * rewrites), not a lock file. */
-    return !(flags & LF_LOCK_REPLACED) || (flags & LF_LOCK_USES & ~(LF_LOCK_FLOCK | LF_LOCK_MSVCRT));
+    if ((flags & LF_LOCK_REPLACED) && !(flags & LF_LOCK_USES & ~(LF_LOCK_FLOCK | LF_LOCK_MSVCRT)))
+        return 0;
+    /* A file only byte-range locked that the module renames onto another path
+     * is an atomic write's temp, locked while it is written (the shared temp
+     * name is the bug, LF401's), not a lock file. */
+    return !(flags & LF_LOCK_INSTALLED) || (flags & LF_LOCK_USES & ~(LF_LOCK_FLOCK | LF_LOCK_MSVCRT));
 }
 
 /* ---- the module's own functions ---- */
@@ -2601,8 +2606,13 @@ static lf_pylock *build(lf_pysem *m) {
         int32_t scope = c->scope;
         /* a file replaced whole by a rename holds data */
         TSNode dst = rename_destination(m, call);
-        if (!ts_node_is_null(dst))
+        if (!ts_node_is_null(dst)) {
             key_mark(l, key_add_expr(l, dst), LF_LOCK_REPLACED, call);
+            /* and its source, unless moved aside to break it, is installed there */
+            TSNode from = lf_pylock_callee_any(m, call, k_moves) ? lf_pylock_arg(m, call, 0, "src") : receiver(call);
+            if (!ts_node_is_null(from) && !moved_aside(m, call, from, dst))
+                key_mark(l, key_add_expr(l, from), LF_LOCK_INSTALLED, call);
+        }
         int link = 0;
         TSNode created = lf_pylock_exclusive_create(l, call, &link);
         if (!ts_node_is_null(created) && create_failure_handled(m, c->stmt, created)) {

@@ -32,7 +32,8 @@
  *    tells its check-then-write lock from them (LF_LOCK_CLAIM).
  * A package-manager lock file (`package-lock.json`, `uv.lock`, ...) never is,
  * nor a file only flocked that the module replaces by a rename (the data file
- * the lock guards).
+ * the lock guards) or renames onto another path (an atomic write's temp,
+ * flocked while it is written: a shared temp name is LF401's bug).
  *
  * Calls of the module's own functions connect an argument's key to the
  * parameter's: lock uses flow up (a helper that flocks its parameter makes the
@@ -100,6 +101,8 @@ enum {
                                           one only ever share-locked (LOCK_SH: readers) excludes no one */
     LF_LOCK_JUDGED_GATE = 1u << 22,    /* judged other than by an existence test guarding only its own removal
                                           (`if p.exists(): p.unlink()` cleans up, it decides nothing) */
+    LF_LOCK_INSTALLED = 1u << 23,      /* the source of a rename onto another path, not moved aside to break
+                                          it: an atomic write's temp, installed where it belongs */
 };
 
 /* How a removal was judged beforehand in its function. */
