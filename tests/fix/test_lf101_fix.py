@@ -39,8 +39,6 @@ NO_FIX = {
                   "line 39), so collapsing them would change what the unlocked path does"],
     "partial": ["pkg/state.py:44:5: LF101 not fixed: the handler around the lock does more than `pass` (it logs or "
                 "handles the error), which the rewrite would drop"],
-    "helpers": ["pkg/state.py:76:5: LF101 not fixed: the lock is taken through the helper `_take()`, whose callers "
-                "rely on what it returns; the rewrite does not change a helper's contract"],
     "try_handler": ["pkg/state.py:85:5: LF101 not fixed: the handler at line 98 catches some OSErrors but not all: "
                     "the old lock's errors could be among them, and lockrt raises its own (LockrtError), which that "
                     "handler would not catch",
@@ -52,7 +50,7 @@ NO_FIX = {
                   "pkg/state.py:57:5: LF101 not fixed: " + LOCKF_REASON],
 }
 # Cases fixed by importing fcntl from lockrt (the lock helper's protocol stays).
-PORTABLE = {"class_lock"}
+PORTABLE = {"class_lock", "helper_take"}
 # Cases where no site is rewritten at all.
 NOTHING_FIXED = {"lookalike", "variant_b", "class_lock_other_use"}
 
@@ -70,6 +68,7 @@ BEHAVIOUR = {
     "open_in_test": "assert m.increment_turn_count('s') == 1 and m.increment_turn_count('s') == 2",
     "importlib_helper": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2",
     "class_lock": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2",
+    "helper_take": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2",
     "local_import": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2; "
                     "assert m.count_visit('p') == 1 and m.count_visit('p') == 2",
     "try_handler": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2; "
@@ -291,6 +290,7 @@ CONTENTION = {
     "try_handler": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
     "local_import": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
     "class_lock": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
+    "helper_take": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
 }
 
 # How each case reaches its unlocked path here: fcntl shapes as on Windows
@@ -302,7 +302,8 @@ CONTENTION = {
 # fcntl, os.name "nt" while the binding imports, and an msvcrt whose locking()
 # is backed by POSIX record locks (per process, so processes exclude each other).
 UNLOCKED_PATH = {"variant_b": "hide_fcntl", "variant_c": "posix", "try_import_sys": "hide_fcntl",
-                 "try_handler": "hide_fcntl", "local_import": "no_fcntl", "class_lock": "fake_windows"}
+                 "try_handler": "hide_fcntl", "local_import": "no_fcntl", "class_lock": "fake_windows",
+                 "helper_take": "fake_windows"}
 
 CONTENDER = r"""
 import sys, importlib

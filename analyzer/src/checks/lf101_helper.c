@@ -1781,7 +1781,10 @@ static void report_helper(hpass *p, const helper *h, const callers *cs, lf101_in
     lf_witness *w = lf_wit_unlocked_section(m->src, where, h->module ? LF_WIT_UNLOCKED : LF_WIT_ACQUIRE_FAILS, h->at,
                                             entry, first);
     free(entry);
-    emit(ud, h->scope, h->at, msg, decline, w, h->another_root, h->gives_up ? NULL : h->import_fallback);
+    /* The root is the missing module alone (one provider; no give-up, no swallowed error). */
+    lf101_missing missing = {h->import_fallback, h->several ? NULL : h->module};
+    int only_missing = !h->gives_up && (missing.import_fallback || missing.module);
+    emit(ud, h->scope, h->at, msg, decline, w, h->another_root, only_missing ? &missing : NULL);
     free(sect);
     free(cause);
     free(where);

@@ -15,11 +15,14 @@ struct lf_witness;
  * malloc'd; the callee takes them), and its witness (the callee takes it;
  * may be NULL). `another_root`: a second root bug of a function reported
  * already (where the lock module is missing, and where waiting gives up),
- * not a duplicate of the first. `import_fallback`: the lock module the
- * function imports itself when the root bug is that import failing (the
- * handler going on without it), else NULL. */
+ * not a duplicate of the first. `missing`: when the root bug is a lock
+ * module missing (and nothing else), which one; else NULL. */
+typedef struct lf101_missing {
+    const char *import_fallback;  /* imported by the function itself; its ImportError handler goes on */
+    const lf_pyoptional *module;  /* the module-level optional one, tested absent */
+} lf101_missing;
 typedef void (*lf101_indirect_fn)(void *ud, int32_t scope, TSNode at, char *message, char *decline,
-                                  struct lf_witness *witness, int another_root, const char *import_fallback);
+                                  struct lf_witness *witness, int another_root, const lf101_missing *missing);
 
 /* Report each indirect fallback in functions not yet `reported` (per scope;
  * emit is expected to mark the scope it reports in). is_unlock: 1 when a call

@@ -54,14 +54,14 @@ typedef struct use_walk {
     const lf_source *src;
     const char *name;      /* the local name (identifier uses), or NULL */
     const char *attr;      /* the self attribute (`self.attr` uses), or NULL */
-    TSNode skip;           /* the import statement itself */
+    TSNode skip, skip2;    /* the import statement itself (and a module's stand-in) */
     name_vec *stored;      /* attributes of self the local is stored in */
     TSNode bad;            /* the first use the stand-in could not serve */
 } use_walk;
 
 static lf_walk_action visit_use(TSNode n, void *ud) {
     use_walk *u = ud;
-    if (ts_node_eq(n, u->skip))
+    if (ts_node_eq(n, u->skip) || ts_node_eq(n, u->skip2))
         return LF_WALK_SKIP;
     TSNode at;
     if (u->name) {
@@ -113,14 +113,105 @@ static int plain_fcntl_import(const lf_pysem *m, TSNode st, char **name) {
     return 1;
 }
 
-char *lf101_plan_portable(lf_pysem *m, lf101_site *s) {
+/* Every use of `name` under `root` (but `skip`, and `skip2`), and of the self
+ * attributes it goes into, is one the stand-in serves? Else the first that is
+ * not, with why (malloc'd). */
+static char *uses_portable(lf_pysem *m, TSNode root, const char *name, TSNode skip, TSNode skip2, name_vec *stored) {
+    size_t first_stored = stored->len;
+    use_walk u = {.src = m->src, .name = name, .skip = skip, .skip2 = skip2, .stored = stored};
+    lf_tree_walk(root, visit_use, &u);
+    for (size_t k = first_stored; k < stored->len && ts_node_is_null(u.bad); k++) {
+        use_walk a = {.src = m->src, .attr = stored->items[k], .stored = stored};
+        lf_tree_walk(m->root, visit_use, &a);
+        u.bad = a.bad;
+    }
+    if (ts_node_is_null(u.bad))
+        return NULL;
+    uint32_t line, col;
+    lf_source_position(m->src, ts_node_start_byte(u.bad), &line, &col);
+    TSNode p = ts_node_parent(u.bad);
+    char *what = lf_tree_text(m->src, lf_tree_is(p, "attribute") ? p : u.bad);
+    size_t n = strcspn(what, "\n");
+    char *why = lf_xasprintf("line %u uses `%.*s`, and lockrt's fcntl for Windows offers flock() and the LOCK_ "
+                             "constants only",
+                             line, (int)(n > 60 ? 60 : n), what);
+    free(what);
+    return why;
+}
+
+/* `N = None` / `N = False`: the statement binds only the stand-in. */
+static int plain_standin(const lf_pysem *m, const lf_pybinding *b) {
+    if (!b || b->stmt < 0 || (b->kind != LF_PYBIND_ASSIGN))
+        return 0;
+    TSNode st = m->stmts[b->stmt].node;
+    TSNode a = lf_tree_child(st, 0);
+    return lf_tree_is(st, "expression_statement") && lf_tree_child_count(st) == 1 && lf_tree_is(a, "assignment") &&
+           lf_tree_is(lf_tree_field(a, "left"), "identifier") && ts_node_is_null(lf_tree_field(a, "type"));
+}
+
+/* The module-level guard holds nothing but the import, the stand-in and
+ * `pass`: it can become one line. */
+static int guard_only_binds(const lf_pysem *m, const lf_pyoptional *o) {
+    if (o->guard < 0 || !lf_tree_starts_line(m->src, m->stmts[o->guard].node))
+        return 0;
+    for (size_t i = 0; i < m->n_stmts; i++) {
+        if ((int32_t)i == o->guard || !lf_pysem_stmt_within(m, (int32_t)i, o->guard))
+            continue;
+        if ((int32_t)i == o->import->stmt || (o->fallback && (int32_t)i == o->fallback->stmt) ||
+            lf_tree_is(m->stmts[i].node, "pass_statement"))
+            continue;
+        return 0;
+    }
+    /* and no elif chain, else or finally of a try, or comment between clauses */
+    TSNode g = m->stmts[o->guard].node;
+    int is_if = lf_tree_is(g, "if_statement");
+    for (uint32_t i = 0; i < ts_node_named_child_count(g); i++) {
+        TSNode c = ts_node_named_child(g, i);
+        if (lf_tree_is(c, "comment") || lf_tree_is(c, "elif_clause") || lf_tree_is(c, "finally_clause") ||
+            (!is_if && lf_tree_is(c, "else_clause")))
+            return 0;
+    }
+    return is_if || lf_tree_is(g, "try_statement");
+}
+
+/* The module-level optional fcntl: its import and stand-in statements. */
+static char *plan_module(lf_pysem *m, lf101_site *s, const lf_pyoptional *o, void *stmts_vec, name_vec *stored) {
+    LF_VEC(int32_t) *stmts = stmts_vec;
+    for (size_t k = 0; k < m->n_flags; k++)
+        if (m->flags[k].module == o)
+            return lf_xasprintf("the module keeps `%s` beside fcntl, which would still say fcntl is missing",
+                                m->flags[k].name);
+    char *name = NULL;
+    if (!o->import || o->import->stmt < 0 || !plain_fcntl_import(m, m->stmts[o->import->stmt].node, &name)) {
+        free(name);
+        return lf_xstrdup("the module does not import fcntl with a plain `import fcntl` the rewrite can replace");
+    }
+    int same = !strcmp(name, o->name);
+    free(name);
+    if (!same || (o->fallback && !plain_standin(m, o->fallback)) ||
+        (o->fallback_kind != LF_PYFALLBACK_NONE_VALUE && o->fallback_kind != LF_PYFALLBACK_FALSE))
+        return lf_xstrdup("fcntl's stand-in is not a plain `fcntl = None` the rewrite can replace");
+    TSNode fb = o->fallback ? m->stmts[o->fallback->stmt].node : (TSNode){0};
+    char *why = uses_portable(m, m->root, o->name, m->stmts[o->import->stmt].node, fb, stored);
+    if (why)
+        return why;
+    LF_VEC_PUSH(stmts, o->import->stmt);
+    if (o->fallback)
+        LF_VEC_PUSH(stmts, o->fallback->stmt);
+    if (guard_only_binds(m, o))
+        s->portable_guard = o->guard;
+    return NULL;
+}
+
+char *lf101_plan_portable(lf_pysem *m, lf101_site *s, const lf_pyoptional *module) {
     LF_VEC(int32_t) stmts = {0};
     name_vec stored = {0};
-    char *why = NULL;
+    s->portable_guard = -1;
+    char *why = module ? plan_module(m, s, module, &stmts, &stored) : NULL;
     for (size_t i = 0; i < m->n_bindings && !why; i++) {
         const lf_pybinding *b = &m->bindings[i];
         if (b->kind != LF_PYBIND_IMPORT || !b->qualname || strncmp(b->qualname, "fcntl", 5) != 0 ||
-            (b->qualname[5] != 0 && b->qualname[5] != '.'))
+            (b->qualname[5] != 0 && b->qualname[5] != '.') || (module && b == module->import))
             continue;
         if (b->scope == 0) {
             why = lf_xstrdup("the module also imports fcntl at its top level: the functions' own imports are not "
@@ -134,25 +225,8 @@ char *lf101_plan_portable(lf_pysem *m, lf101_site *s) {
             break;
         }
         /* Every use of the name in its function, and of the self attributes it goes into. */
-        size_t first_stored = stored.len;
-        use_walk u = {.src = m->src, .name = name, .skip = m->stmts[b->stmt].node, .stored = &stored};
-        lf_tree_walk(lf_tree_field(m->scopes[b->scope].node, "body"), visit_use, &u);
-        for (size_t k = first_stored; k < stored.len && ts_node_is_null(u.bad); k++) {
-            use_walk a = {.src = m->src, .attr = stored.items[k], .stored = &stored};
-            lf_tree_walk(m->root, visit_use, &a);
-            u.bad = a.bad;
-        }
-        if (!ts_node_is_null(u.bad)) {
-            uint32_t line, col;
-            lf_source_position(m->src, ts_node_start_byte(u.bad), &line, &col);
-            TSNode p = ts_node_parent(u.bad);
-            char *what = lf_tree_text(m->src, lf_tree_is(p, "attribute") ? p : u.bad);
-            size_t n = strcspn(what, "\n");
-            why = lf_xasprintf("line %u uses `%.*s`, and lockrt's fcntl for Windows offers flock() and the LOCK_ "
-                               "constants only",
-                               line, (int)(n > 60 ? 60 : n), what);
-            free(what);
-        }
+        why = uses_portable(m, lf_tree_field(m->scopes[b->scope].node, "body"), name, m->stmts[b->stmt].node,
+                            (TSNode){0}, &stored);
         free(name);
         LF_VEC_PUSH(&stmts, b->stmt);
     }

@@ -66,6 +66,7 @@ typedef struct lf101_site {
      * indices, malloc'd), each to become `X = lockrt.fcntl`. */
     int32_t *portable_imports;
     size_t n_portable_imports;
+    int32_t portable_guard; /* the module-level guard (if/try) replaced whole by one such line, or -1 */
 
     /* The rewrite: statements (indices into the model's statements). */
     int32_t region_first, region_last; /* siblings replaced by the new `with` */
@@ -83,9 +84,10 @@ typedef struct lf101_site {
 
 void lf101_site_free(void *site);
 
-/* The portable-fcntl rewrite of a lock helper whose root bug is its own failed
- * `import fcntl`: fills s->portable_imports, or returns why it cannot apply
- * (malloc'd). */
-char *lf101_plan_portable(lf_pysem *m, lf101_site *s);
+/* The portable-fcntl rewrite of a lock helper whose root bug is fcntl missing:
+ * its own failed `import fcntl`, or (`module`, else NULL) the module-level
+ * optional fcntl it tests. Fills s->portable_imports and s->portable_guard,
+ * or returns why it cannot apply (malloc'd). */
+char *lf101_plan_portable(lf_pysem *m, lf101_site *s, const lf_pyoptional *module);
 
 #endif

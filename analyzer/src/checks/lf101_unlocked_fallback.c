@@ -1905,7 +1905,7 @@ typedef struct indirect_ctx {
 } indirect_ctx;
 
 static void emit_indirect(void *ud, int32_t scope, TSNode at, char *message, char *decline_reason,
-                          lf_witness *w, int another_root, const char *import_fallback) {
+                          lf_witness *w, int another_root, const lf101_missing *missing) {
     indirect_ctx *ic = ud;
     if (ic->reported[scope] && !another_root) {
         free(message);
@@ -1919,12 +1919,18 @@ static void emit_indirect(void *ud, int32_t scope, TSNode at, char *message, cha
     s->decline = decline_reason;
     s->region_first = s->region_last = s->body_first = s->body_last = s->pre_first = s->pre_last = -1;
     s->copy_first = -1;
-    if (import_fallback && !strcmp(import_fallback, "fcntl")) {
-        /* The root bug is the failed import itself: fcntl from lockrt fixes it
-         * and leaves the helper's protocol as it is. */
-        char *why = lf101_plan_portable(ic->m, s);
-        free(s->decline);
-        s->decline = why;
+    if (missing && ((missing->import_fallback && !strcmp(missing->import_fallback, "fcntl")) ||
+                    (missing->module && !strcmp(missing->module->module, "fcntl")))) {
+        /* The root bug is fcntl missing: fcntl from lockrt fixes it and
+         * leaves the helper's protocol as it is. A module-level optional
+         * import's helper keeps its own reason when that cannot apply. */
+        char *why = lf101_plan_portable(ic->m, s, missing->module);
+        if (!why || missing->import_fallback) {
+            free(s->decline);
+            s->decline = why;
+        } else {
+            free(why);
+        }
     }
     lf_ctx_emit_site(ic->ctx, at, message, s, lf101_site_free);
     lf_ctx_witness(ic->ctx, w);

@@ -437,49 +437,71 @@ static void plan_import(lf_pysem *m, const lf_pyoptional *o, const range_vec *re
 
 /* ---- the portable-fcntl rewrite ---- */
 
-/* `import fcntl [as X]` -> `X = lockrt.fcntl`, with the note in place of a
- * trailing comment (one saying "Unix only" would no longer be true); a
- * statement followed by `;` and more keeps the rest of its line. A try that
- * holds only the import, with only ImportError's fallback, becomes the
- * assignment alone. */
+/* The name `import fcntl [as X]` binds (malloc'd). */
+static char *imported_name(const lf_source *src, TSNode st) {
+    TSNode c = ts_node_named_child(st, 0);
+    return lf_tree_text(src, lf_tree_is(c, "aliased_import") ? lf_tree_field(c, "alias") : c);
+}
+
+/* Replace [start, end of `st`) by `NAME = lockrt.fcntl`, with the note in
+ * place of a trailing comment (one saying "Unix only" would no longer be
+ * true); a statement followed by `;` and more keeps the rest of its line. */
+static void add_portable_line(const lf_source *src, lf_fix *fix, uint32_t start, TSNode st, const char *name) {
+    uint32_t end = ts_node_end_byte(st), e = end;
+    while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
+        e++;
+    int rest_is_comment = e >= src->len || src->text[e] == '#' || src->text[e] == '\n' || src->text[e] == '\r';
+    if (rest_is_comment) {
+        while (e < src->len && src->text[e] != '\n' && src->text[e] != '\r')
+            e++;
+        end = e;
+    }
+    char *text = lf_xasprintf("%s = lockrt.fcntl%s", name,
+                              rest_is_comment ? "  # lockfix LF101: fcntl on every platform (on Windows, lockrt's "
+                                                "flock)"
+                                              : "");
+    lf_fix_add_edit(fix, start, end, text);
+    free(text);
+}
+
+/* `import fcntl [as X]` -> `X = lockrt.fcntl`; a module's stand-in
+ * (`fcntl = None`) likewise. A guard (module level) or a try (in a function)
+ * holding only those, with only ImportError's fallback, becomes the one line. */
 static void add_portable_edits(const lf_pysem *m, const lf101_site *s, lf_fix *fix) {
     const lf_source *src = m->src;
+    char *name = imported_name(src, m->stmts[s->portable_imports[0]].node);
+    if (s->portable_guard >= 0)
+        add_portable_line(src, fix, stmt_start(m, s->portable_guard), m->stmts[s->portable_guard].node, name);
+    free(name);
     for (size_t k = 0; k < s->n_portable_imports; k++) {
-        TSNode st = m->stmts[s->portable_imports[k]].node;
-        TSNode c = ts_node_named_child(st, 0);
-        TSNode alias = lf_tree_is(c, "aliased_import") ? lf_tree_field(c, "alias") : c;
-        char *name = lf_tree_text(src, alias);
-        /* `try: import fcntl` / `except ImportError: <fallback>` with nothing
-         * else: the assignment cannot fail, so the try and its dead fallback go. */
-        int32_t tr = m->stmts[s->portable_imports[k]].parent;
-        if (tr >= 0 && m->stmts[s->portable_imports[k]].clause == LF_PYCLAUSE_TRY_BODY &&
-            lf_pysem_next_sibling(m, s->portable_imports[k]) < 0 &&
-            lf_pysem_first_in_block(m, lf_tree_field(m->stmts[tr].node, "body")) == s->portable_imports[k]) {
+        int32_t at = s->portable_imports[k];
+        if (s->portable_guard >= 0 && lf_pysem_stmt_within(m, at, s->portable_guard))
+            continue;
+        TSNode st = m->stmts[at].node;
+        if (!lf_tree_is(st, "import_statement")) {
+            /* the stand-in: `fcntl = None` binds the name the assignment's left names */
+            char *left = lf_tree_text(src, lf_tree_field(lf_tree_child(st, 0), "left"));
+            add_portable_line(src, fix, ts_node_start_byte(st), st, left);
+            free(left);
+            continue;
+        }
+        char *bound = imported_name(src, st);
+        int32_t tr = m->stmts[at].parent;
+        if (tr >= 0 && m->stmts[at].clause == LF_PYCLAUSE_TRY_BODY && lf_pysem_next_sibling(m, at) < 0 &&
+            lf_pysem_first_in_block(m, lf_tree_field(m->stmts[tr].node, "body")) == at &&
+            lf_tree_starts_line(src, m->stmts[tr].node)) {
             int only_handlers = 1;
             for (uint32_t i = 0; i < ts_node_named_child_count(m->stmts[tr].node); i++) {
                 TSNode cl = ts_node_named_child(m->stmts[tr].node, i);
                 if (!lf_tree_is(cl, "block") && !lf_tree_is(cl, "except_clause"))
                     only_handlers = 0; /* else, finally, a comment between clauses */
             }
-            if (only_handlers && lf_tree_starts_line(src, m->stmts[tr].node))
+            /* a module's try guard that also binds the stand-in is the guard case above */
+            if (only_handlers && m->stmts[tr].scope != 0)
                 st = m->stmts[tr].node;
         }
-        uint32_t end = ts_node_end_byte(st), e = end;
-        while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
-            e++;
-        int rest_is_comment = e >= src->len || src->text[e] == '#' || src->text[e] == '\n' || src->text[e] == '\r';
-        if (rest_is_comment) {
-            while (e < src->len && src->text[e] != '\n' && src->text[e] != '\r')
-                e++;
-            end = e;
-        }
-        char *text = lf_xasprintf("%s = lockrt.fcntl%s", name,
-                                  rest_is_comment ? "  # lockfix LF101: fcntl on every platform (on Windows, "
-                                                    "lockrt's flock)"
-                                                  : "");
-        lf_fix_add_edit(fix, ts_node_start_byte(st), end, text);
-        free(text);
-        free(name);
+        add_portable_line(src, fix, ts_node_start_byte(st), st, bound);
+        free(bound);
     }
 }
 

@@ -4,6 +4,7 @@
 #include "lf_pysem_internal.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -734,7 +735,8 @@ const char *lf_pysem_lockrt_member(const char *q) {
  * for a create or a judgement (fixes/lf301_py_release.c) do what the call they
  * replace does, and return what it returns: the model names them by that
  * call, so every rule reads a patched module as it read the original (its
- * creates still make locks, its ages are still ages, its flocks still lock). Removals are not mapped:
+ * creates still make locks, its ages are still ages, its flocks still lock; lockrt.fcntl.X is
+ * fcntl.X). Removals are not mapped:
  * an identity-bound removal is what the fix is for. */
 static const char *lockrt_stand_in(lf_pysem *m, const char *q) {
     static const char *const k_stand_ins[][2] = {
@@ -743,6 +745,15 @@ static const char *lockrt_stand_in(lf_pysem *m, const char *q) {
         {"getctime_judged", "os.path.getctime"}, {"open_judged", "open"}, {"exists_judged", "os.path.exists"},
         {"flock_verified", "fcntl.flock"},       {"lockf_verified", "fcntl.lockf"},
     };
+    /* lockrt.fcntl (LF101's fix for lock helpers: `fcntl = lockrt.fcntl`) is
+     * the fcntl module on Unix and stands in for it on Windows. */
+    const char *fc = q ? strstr(q, "lockrt.fcntl.") : NULL;
+    if (fc && (fc == q || fc[-1] == '.')) {
+        char buf[128];
+        int n = snprintf(buf, sizeof buf, "fcntl.%s", fc + 13);
+        if (n > 0 && (size_t)n < sizeof buf)
+            return lf_pysem_intern(m, buf, (size_t)n);
+    }
     const char *member = lf_pysem_lockrt_member(q);
     if (!member)
         return q;
