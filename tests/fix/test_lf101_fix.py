@@ -29,6 +29,8 @@ GOLDEN_DIR = os.path.join(SRC, "tests", "fix", "golden")
 BINDING = os.path.join(SRC, "runtime", "python", "lockrt.py")
 CASES = sorted(f[: -len(".py.in")] for f in os.listdir(CASES_DIR) if f.endswith(".py.in"))
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+# The simulated Windows of the binding's own tests (fake_msvcrt.install()).
+FAKE_MSVCRT_DIR = os.path.join(SRC, "runtime", "python", "tests")
 
 # Sites that must keep their finding without a fix, with the reason it gives.
 LOCKF_REASON = ("the old code takes POSIX record locks (fcntl.lockf/fcntl.fcntl), which do not exclude the flock() "
@@ -319,21 +321,10 @@ elif how in ("hide_fcntl", "no_fcntl"):
     real_fcntl = sys.modules.get("fcntl")
     sys.modules["fcntl"] = None
 elif how == "fake_windows":
-    import os, types, ctypes, fcntl as _real_fcntl
-    msvcrt = types.ModuleType("msvcrt")
-    msvcrt.LK_UNLCK, msvcrt.LK_LOCK, msvcrt.LK_NBLCK = 0, 1, 2
-    def locking(fd, mode, nbytes):
-        pos = os.lseek(fd, 0, os.SEEK_CUR)
-        if mode == msvcrt.LK_UNLCK:
-            _real_fcntl.lockf(fd, _real_fcntl.LOCK_UN, nbytes, pos)
-            return
-        try:
-            _real_fcntl.lockf(fd, _real_fcntl.LOCK_EX | _real_fcntl.LOCK_NB, nbytes, pos)
-        except OSError:
-            raise PermissionError(13, "Permission denied")
-    msvcrt.locking = locking
-    sys.modules["msvcrt"] = msvcrt
-    sys.modules["fcntl"] = None
+    import os, ctypes
+    sys.path.insert(0, %r)
+    import fake_msvcrt
+    fake_msvcrt.install()
     os.name = "nt"
     try:
         importlib.import_module("pkg.lockrt")
@@ -360,7 +351,7 @@ def contend(work, case, procs, iters, env_extra, backend="unpatched"):
     state.mkdir()
     env = dict(os.environ, STATE_DIR=str(state), PYTHONDONTWRITEBYTECODE="1", **env_extra)
     workers = [
-        subprocess.Popen([PYTHON, "-c", CONTENDER % call, str(work), "k%d" % i, str(iters),
+        subprocess.Popen([PYTHON, "-c", CONTENDER % (FAKE_MSVCRT_DIR, call), str(work), "k%d" % i, str(iters),
                           UNLOCKED_PATH.get(case, "win32")],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
         for i in range(procs)

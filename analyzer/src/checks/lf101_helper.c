@@ -1282,9 +1282,7 @@ static int flag_tested_after(lf_pysem *m, TSNode handler, int32_t try_stmt) {
     return hit;
 }
 
-/* Does the except clause catch a failed import (ImportError,
- * ModuleNotFoundError, Exception, BaseException, or bare)? */
-static int catches_import_error(lf_pysem *m, TSNode exc) {
+int lf101_catches_import_error(lf_pysem *m, TSNode exc) {
     TSNode v = lf_tree_field(exc, "value");
     if (ts_node_is_null(v))
         return 1;
@@ -1360,7 +1358,7 @@ static int find_import_fallback(hpass *p, int32_t scope, helper *h) {
             continue;
         for (uint32_t k = 0; k < ts_node_named_child_count(s->node); k++) {
             TSNode exc = ts_node_named_child(s->node, k);
-            if (!lf_tree_is(exc, "except_clause") || !catches_import_error(m, exc))
+            if (!lf_tree_is(exc, "except_clause") || !lf101_catches_import_error(m, exc))
                 continue;
             TSNode blk = handler_block(exc);
             if (!ts_node_is_null(find_in(p, blk, 0)))

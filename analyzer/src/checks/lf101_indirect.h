@@ -49,6 +49,10 @@ int lf101_is_contextmanager(lf_pysem *m, TSNode fn);
  * open(p, "x"), Path(p).mkdir()), or null. */
 TSNode lf101_exclusive_create(lf_pysem *m, TSNode call);
 
+/* Does the except clause catch a failed import (ImportError,
+ * ModuleNotFoundError, Exception, BaseException, or bare)? */
+int lf101_catches_import_error(lf_pysem *m, TSNode exc);
+
 /* Classes whose instances take a file lock for a `with` body (NULL-terminated). */
 extern const char *const lf101_lock_classes[];
 

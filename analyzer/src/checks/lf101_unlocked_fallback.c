@@ -207,13 +207,19 @@ static lock_op lock_call(lf_pysem *m, TSNode call, lf101_lock_kind *kind) {
     return OP_NONE;
 }
 
-/* The optional module a call's callee goes through (`fcntl.flock` with fcntl
- * optional; `flock(...)` from an optional `from fcntl import flock`). */
-static const lf_pyoptional *callee_optional(lf_pysem *m, TSNode call) {
+/* The name a call's callee starts from (`fcntl` of `fcntl.flock(...)`), or null. */
+static TSNode callee_root(TSNode call) {
     TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
     while (lf_tree_is(fn, "attribute"))
         fn = lf_tree_unparen(lf_tree_field(fn, "object"));
-    if (!lf_tree_is(fn, "identifier"))
+    return lf_tree_is(fn, "identifier") ? fn : (TSNode){0};
+}
+
+/* The optional module a call's callee goes through (`fcntl.flock` with fcntl
+ * optional; `flock(...)` from an optional `from fcntl import flock`). */
+static const lf_pyoptional *callee_optional(lf_pysem *m, TSNode call) {
+    TSNode fn = callee_root(call);
+    if (ts_node_is_null(fn))
         return NULL;
     char *name = lf_tree_text(m->src, fn);
     const lf_pyoptional *o = lf_pysem_optional(m, name);
@@ -225,33 +231,12 @@ static const lf_pyoptional *callee_optional(lf_pysem *m, TSNode call) {
     return b && b->scope == 0 ? o : NULL;
 }
 
-/* Does the except clause catch a failed import (ImportError,
- * ModuleNotFoundError, or everything)? */
-static int catches_import_error(lf_pysem *m, TSNode exc) {
-    TSNode v = lf_tree_field(exc, "value");
-    if (lf_tree_is(v, "as_pattern"))
-        v = ts_node_named_child(v, 0);
-    if (ts_node_is_null(v))
-        return 1;
-    v = lf_tree_unparen(v);
-    uint32_t n = lf_tree_is(v, "tuple") ? ts_node_named_child_count(v) : 1;
-    for (uint32_t i = 0; i < n; i++) {
-        const char *q = lf_pysem_qualname(m, lf_tree_is(v, "tuple") ? ts_node_named_child(v, i) : v);
-        if (q && (!strcmp(q, "ImportError") || !strcmp(q, "ModuleNotFoundError") || !strcmp(q, "Exception") ||
-                  !strcmp(q, "BaseException")))
-            return 1;
-    }
-    return 0;
-}
-
 /* A lock module imported in the function itself, as the first statement of
  * a try whose handler catches the failed import: `try: import fcntl; ...
  * except ImportError: <the work, unlocked>`. Fills s->local_module. */
 static const lf_pyoptional *local_optional(lf_pysem *m, TSNode call, lf101_site *s) {
-    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
-    while (lf_tree_is(fn, "attribute"))
-        fn = lf_tree_unparen(lf_tree_field(fn, "object"));
-    if (!lf_tree_is(fn, "identifier"))
+    TSNode fn = callee_root(call);
+    if (ts_node_is_null(fn))
         return NULL;
     char *name = lf_tree_text(m->src, fn);
     int32_t scope = lf_pysem_scope_of(m, fn);
@@ -267,7 +252,7 @@ static const lf_pyoptional *local_optional(lf_pysem *m, TSNode call, lf101_site 
     int caught = 0;
     for (uint32_t i = 0; i < ts_node_named_child_count(m->stmts[tr].node); i++) {
         TSNode c = ts_node_named_child(m->stmts[tr].node, i);
-        if (lf_tree_is(c, "except_clause") && catches_import_error(m, c))
+        if (lf_tree_is(c, "except_clause") && lf101_catches_import_error(m, c))
             caught = 1;
     }
     if (!caught)
@@ -1244,7 +1229,7 @@ static int unlocked_path(recog *r) {
         /* `try: import fcntl; [pre...]; <region> except ImportError: COPY`: the
          * import goes with the rewrite, so it is no PRE statement. */
         int local = is_local_module(s) && s->module->import->stmt == in.items[0] && in.len > 1;
-        if (local && tail_is_region && !extra && handlers == 1 && catches_import_error(m, lone)) {
+        if (local && tail_is_region && !extra && handlers == 1 && lf101_catches_import_error(m, lone)) {
             handler_copy = lone;
             if (in.items[1] != first)
                 pre_first = in.items[1];

@@ -124,29 +124,18 @@ def test_runs_on_old_pythons(tmp_path, backend):
 # imported, and msvcrt.locking is backed by POSIX record locks (per process, so
 # exclusion is checked between two processes).
 FAKE_WINDOWS = textwrap.dedent("""\
-    import sys, types, fcntl as _real_fcntl, os, subprocess, tempfile
+    import sys, os, subprocess, tempfile
     import ctypes  # imported for real first: it picks its platform code by os.name
     sys.platform = "win32"
-    sys.modules["fcntl"] = None
-    msvcrt = types.ModuleType("msvcrt")
-    msvcrt.LK_UNLCK, msvcrt.LK_LOCK, msvcrt.LK_NBLCK = 0, 1, 2
-    def locking(fd, mode, nbytes):
-        pos = os.lseek(fd, 0, os.SEEK_CUR)
-        if mode == msvcrt.LK_UNLCK:
-            _real_fcntl.lockf(fd, _real_fcntl.LOCK_UN, nbytes, pos)
-        else:
-            try:
-                _real_fcntl.lockf(fd, _real_fcntl.LOCK_EX | _real_fcntl.LOCK_NB, nbytes, pos)
-            except OSError:
-                raise PermissionError(13, "Permission denied")
-    msvcrt.locking = locking
-    sys.modules["msvcrt"] = msvcrt
+    sys.path.insert(0, %r)
+    import fake_msvcrt
+    fake_msvcrt.install()
     sys.path.insert(0, %r)
     os.name = "nt"  # only while lockrt decides its platform: ctypes reads it on every load
     import lockrt
     os.name = "posix"
     assert lockrt.BACKEND == "python", lockrt.LOAD_ERROR
-    """) % contention.PY_DIR
+    """) % (os.path.dirname(os.path.abspath(__file__)), contention.PY_DIR)
 
 
 def test_imports_and_locks_without_fcntl_as_on_windows(tmp_path):
