@@ -2538,6 +2538,41 @@ static void mark_overwrite_takeovers(lf_pylock *l, const uint32_t *clock_at) {
     LF_VEC_FREE(&judged);
 }
 
+/* An OS lock on an atomic write's temp (a file only byte-range locked that
+ * the module renames onto another path) protects nothing: another writer's
+ * open(p, "w") truncates it whatever the lock, and a writer waiting on it
+ * gets the inode after it was published. So it is no acquisition: the
+ * function holds no lock for LF104 and LF401 to stay quiet under. */
+static void drop_temp_locks(lf_pylock *l) {
+    lf_pysem *m = l->m;
+    size_t kept = 0;
+    for (size_t i = 0; i < l->in->events.len; i++) {
+        lf_pylock_event *ev = &l->in->events.items[i];
+        int drop = 0;
+        if (ev->kind == LF_PYEV_ACQUIRE && ev->key < 0) {
+            int unlock = 0;
+            TSNode handle = (TSNode){0};
+            if (lock_call(m, ev->node, &handle, &unlock) && !unlock && !ts_node_is_null(handle)) {
+                TSNode path = handle_path(l, handle);
+                lf_pkey k = ts_node_is_null(path) ? (lf_pkey){0} : lf_pylock_key_of(l, path);
+                int32_t at = ts_node_is_null(path) ? -1 : lf_pylock_find(l, &k);
+                unsigned f = at < 0 ? 0 : l->in->keys.items[at].flags;
+                drop = (f & LF_LOCK_INSTALLED) && !(f & LF_LOCK_USES & ~(LF_LOCK_FLOCK | LF_LOCK_MSVCRT));
+            }
+        }
+        if (!drop)
+            l->in->events.items[kept++] = *ev;
+    }
+    if (kept == l->in->events.len)
+        return;
+    l->in->events.len = kept;
+    memset(l->acquires, 0, m->n_scopes ? m->n_scopes : 1);
+    for (size_t i = 0; i < kept; i++)
+        if (l->in->events.items[i].kind == LF_PYEV_ACQUIRE && l->in->events.items[i].scope >= 0)
+            l->acquires[l->in->events.items[i].scope] = 1;
+}
+
+
 static lf_pylock *build(lf_pysem *m) {
     lf_pylock *l = lf_xcalloc(1, sizeof *l);
     l->m = m;
@@ -2726,6 +2761,7 @@ static lf_pylock *build(lf_pysem *m) {
         propagate(l);
     }
     mark_per_process(l);
+    drop_temp_locks(l);
 
     /* Through the module's functions: removals and judgements of a parameter
      * happen at the call; judgements of fields and module paths too (one level);

@@ -44,7 +44,9 @@
  *
  * Events per function, in source order, for the checks: removals, judgements
  * (existence, stat, reading the contents, a pid probe), identity checks
- * (`st_ino`/`st_dev`, `samefile`/`samestat`), lock acquisitions. */
+ * (`st_ino`/`st_dev`, `samefile`/`samestat`), lock acquisitions. An OS lock
+ * on an atomic write's temp (LF_LOCK_INSTALLED, only byte-range locked) is no
+ * acquisition: it excludes no other writer of that temp. */
 #ifndef LF_PYLOCK_H
 #define LF_PYLOCK_H
 

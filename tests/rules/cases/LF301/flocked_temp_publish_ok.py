@@ -1,6 +1,6 @@
 """A temp locked while it is written, then renamed onto the document it
-publishes: the rename moves the temp, not a lock anyone waits on, and the
-document is replaced whole. No lock is removed."""
+publishes: the rename moves the temp, not a lock anyone waits on. No lock is
+removed (the temp's shared name is LF401's bug: its flock excludes no one)."""
 import fcntl
 import json
 import os
