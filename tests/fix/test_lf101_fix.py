@@ -46,15 +46,19 @@ NO_FIX = {
                     "handler would not catch",
                     "pkg/state.py:108:5: LF101 not fixed: the handler at line 121 does more than return, raise or "
                     "log: it ran while the lock was held, and would run after lockrt's lock is released"],
+    "flag_platform": ["pkg/state.py:20:5: LF101 not fixed: the lock is taken through the helper `_acquire()`, whose "
+                      "callers rely on what it returns; the rewrite does not change a helper's contract; and fcntl "
+                      "from lockrt cannot stand in: the module keeps `HAVE_FCNTL` beside fcntl, which would still say "
+                      "fcntl is missing"],
     "class_lock_other_use": ["pkg/state.py:16:9: LF101 not fixed: line 18 uses `fcntl.fcntl`, and lockrt's fcntl "
                              "for Windows offers flock() and the LOCK_ constants only"],
     "variant_b": ["pkg/state.py:34:5: LF101 not fixed: " + LOCKF_REASON,
                   "pkg/state.py:57:5: LF101 not fixed: " + LOCKF_REASON],
 }
 # Cases fixed by importing fcntl from lockrt (the lock helper's protocol stays).
-PORTABLE = {"class_lock", "helper_take"}
+PORTABLE = {"class_lock", "helper_take", "flag_guard"}
 # Cases where no site is rewritten at all.
-NOTHING_FIXED = {"lookalike", "variant_b", "class_lock_other_use"}
+NOTHING_FIXED = {"lookalike", "variant_b", "class_lock_other_use", "flag_platform"}
 
 # What the patched module must do, run with STATE_DIR set and sys.platform forced
 # to "win32" (the path that used to run unlocked).
@@ -71,6 +75,7 @@ BEHAVIOUR = {
     "importlib_helper": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2",
     "class_lock": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2",
     "helper_take": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2",
+    "flag_guard": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2 and m.HAS_FCNTL",
     "local_import": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2; "
                     "assert m.count_visit('p') == 1 and m.count_visit('p') == 2",
     "try_handler": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2; "
@@ -293,6 +298,7 @@ CONTENTION = {
     "local_import": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
     "class_lock": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
     "helper_take": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
+    "flag_guard": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
 }
 
 # How each case reaches its unlocked path here: fcntl shapes as on Windows
@@ -305,7 +311,7 @@ CONTENTION = {
 # is backed by POSIX record locks (per process, so processes exclude each other).
 UNLOCKED_PATH = {"variant_b": "hide_fcntl", "variant_c": "posix", "try_import_sys": "hide_fcntl",
                  "try_handler": "hide_fcntl", "local_import": "no_fcntl", "class_lock": "fake_windows",
-                 "helper_take": "fake_windows"}
+                 "helper_take": "fake_windows", "flag_guard": "fake_windows"}
 
 CONTENDER = r"""
 import sys, importlib

@@ -175,12 +175,41 @@ static int guard_only_binds(const lf_pysem *m, const lf_pyoptional *o) {
 }
 
 /* The module-level optional fcntl: its import and stand-in statements. */
-static char *plan_module(lf_pysem *m, lf101_site *s, const lf_pyoptional *o, void *stmts_vec, name_vec *stored) {
-    LF_VEC(int32_t) *stmts = stmts_vec;
-    for (size_t k = 0; k < m->n_flags; k++)
-        if (m->flags[k].module == o)
+/* A flag of the optional module is right after the rewrite when the guard is
+ * a try: the import can no longer fail, so the try body's assignments (the
+ * module present) are what runs, and the handler's are dead. A flag bound
+ * elsewhere must be computed from the module itself (`HAS = fcntl is not
+ * None`); one computed from the platform would still say it is missing. */
+static char *flags_hold(const lf_pysem *m, const lf_pyoptional *o, int try_guard) {
+    for (size_t k = 0; k < m->n_flags; k++) {
+        if (m->flags[k].module != o)
+            continue;
+        int ok = try_guard;
+        for (size_t i = 0; i < m->n_bindings && ok; i++) {
+            const lf_pybinding *b = &m->bindings[i];
+            if (b->scope != 0 || b->name != m->flags[k].name || b->stmt < 0 ||
+                lf_pysem_stmt_within(m, b->stmt, o->guard))
+                continue;
+            ok = !ts_node_is_null(b->value) && lf_tree_mentions(m->src, b->value, o->name, NULL);
+        }
+        if (!ok)
             return lf_xasprintf("the module keeps `%s` beside fcntl, which would still say fcntl is missing",
                                 m->flags[k].name);
+    }
+    return NULL;
+}
+
+static char *plan_module(lf_pysem *m, lf101_site *s, const lf_pyoptional *o, void *stmts_vec, name_vec *stored) {
+    LF_VEC(int32_t) *stmts = stmts_vec;
+    /* `try: import fcntl` (the import in the try's body): after the rewrite
+     * its handlers never run, so what they bind needs no edit. */
+    int try_guard = o->guard >= 0 && o->import && o->import->stmt >= 0 &&
+                    lf_tree_is(m->stmts[o->guard].node, "try_statement") &&
+                    m->stmts[o->import->stmt].clause == LF_PYCLAUSE_TRY_BODY &&
+                    m->stmts[o->import->stmt].parent == o->guard;
+    char *bad_flag = flags_hold(m, o, try_guard);
+    if (bad_flag)
+        return bad_flag;
     char *name = NULL;
     if (!o->import || o->import->stmt < 0 || !plain_fcntl_import(m, m->stmts[o->import->stmt].node, &name)) {
         free(name);
@@ -188,15 +217,19 @@ static char *plan_module(lf_pysem *m, lf101_site *s, const lf_pyoptional *o, voi
     }
     int same = !strcmp(name, o->name);
     free(name);
-    if (!same || (o->fallback && !plain_standin(m, o->fallback)) ||
-        (o->fallback_kind != LF_PYFALLBACK_NONE_VALUE && o->fallback_kind != LF_PYFALLBACK_FALSE))
+    if (!same)
+        return lf_xstrdup("the module imports fcntl under another name than the one its helpers test");
+    /* The stand-in is rewritten too where it still runs (an if/else guard). */
+    int fallback_live = o->fallback && !(try_guard && lf_pysem_stmt_within(m, o->fallback->stmt, o->guard));
+    if (fallback_live && (!plain_standin(m, o->fallback) ||
+                          (o->fallback_kind != LF_PYFALLBACK_NONE_VALUE && o->fallback_kind != LF_PYFALLBACK_FALSE)))
         return lf_xstrdup("fcntl's stand-in is not a plain `fcntl = None` the rewrite can replace");
     TSNode fb = o->fallback ? m->stmts[o->fallback->stmt].node : (TSNode){0};
     char *why = uses_portable(m, m->root, o->name, m->stmts[o->import->stmt].node, fb, stored);
     if (why)
         return why;
     LF_VEC_PUSH(stmts, o->import->stmt);
-    if (o->fallback)
+    if (fallback_live && o->guard >= 0 && lf_pysem_stmt_within(m, o->fallback->stmt, o->guard))
         LF_VEC_PUSH(stmts, o->fallback->stmt);
     if (guard_only_binds(m, o))
         s->portable_guard = o->guard;

@@ -1910,11 +1910,14 @@ static void emit_indirect(void *ud, int32_t scope, TSNode at, char *message, cha
          * leaves the helper's protocol as it is. A module-level optional
          * import's helper keeps its own reason when that cannot apply. */
         char *why = lf101_plan_portable(ic->m, s, missing->module);
-        if (!why || missing->import_fallback) {
+        if (!why || missing->import_fallback || !s->decline) {
             free(s->decline);
             s->decline = why;
         } else {
+            char *both = lf_xasprintf("%s; and fcntl from lockrt cannot stand in: %s", s->decline, why);
+            free(s->decline);
             free(why);
+            s->decline = both;
         }
     }
     lf_ctx_emit_site(ic->ctx, at, message, s, lf101_site_free);
