@@ -50,6 +50,8 @@ NO_FIX = {
                       "callers rely on what it returns; the rewrite does not change a helper's contract; and fcntl "
                       "from lockrt cannot stand in: the module keeps `HAVE_FCNTL` beside fcntl, which would still say "
                       "fcntl is missing"],
+    "class_lock_msvcrt": ["pkg/state.py:27:9: LF101 not fixed: the module locks with msvcrt where fcntl is missing, a "
+                          "Windows path of its own that lockrt's fcntl would replace"],
     "class_lock_other_use": ["pkg/state.py:16:9: LF101 not fixed: line 18 uses `fcntl.fcntl`, and lockrt's fcntl "
                              "for Windows offers flock() and the LOCK_ constants only"],
     "variant_b": ["pkg/state.py:34:5: LF101 not fixed: " + LOCKF_REASON,
@@ -58,7 +60,7 @@ NO_FIX = {
 # Cases fixed by importing fcntl from lockrt (the lock helper's protocol stays).
 PORTABLE = {"class_lock", "helper_take", "flag_guard"}
 # Cases where no site is rewritten at all.
-NOTHING_FIXED = {"lookalike", "variant_b", "class_lock_other_use", "flag_platform"}
+NOTHING_FIXED = {"lookalike", "variant_b", "class_lock_other_use", "class_lock_msvcrt", "flag_platform"}
 
 # What the patched module must do, run with STATE_DIR set and sys.platform forced
 # to "win32" (the path that used to run unlocked).

@@ -240,6 +240,11 @@ char *lf101_plan_portable(lf_pysem *m, lf101_site *s, const lf_pyoptional *modul
     LF_VEC(int32_t) stmts = {0};
     name_vec stored = {0};
     s->portable_guard = -1;
+    /* A module with a Windows lock of its own (msvcrt.locking where fcntl is
+     * missing) keeps it: the stand-in would replace that path too. */
+    if (lf_tree_mentions(m->src, m->root, "msvcrt", NULL))
+        return lf_xstrdup("the module locks with msvcrt where fcntl is missing, a Windows path of its own that "
+                          "lockrt's fcntl would replace");
     char *why = module ? plan_module(m, s, module, &stmts, &stored) : NULL;
     for (size_t i = 0; i < m->n_bindings && !why; i++) {
         const lf_pybinding *b = &m->bindings[i];
