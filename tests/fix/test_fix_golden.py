@@ -23,6 +23,8 @@ CASES = sorted(f[: -len(".py.in")] for f in os.listdir(CASES_DIR) if f.endswith(
 NO_FIX = {
     "lf401_unrecognised": "LF401 not fixed: the temp is opened to read or append to what is there (not only created "
     'with "w"): a unique temp would start empty',
+    "lf401_os_open_keep": "LF401 not fixed: the temp is opened to read or append to what is there (not only created "
+    'with "w"): a unique temp would start empty',
     "lf401_handler_mixed": "LF401 not fixed: a handler of the `try` around the write does not remove the temp "
     "while another does: a unique temp would be left behind after the errors it catches (the fixed one was "
     "overwritten by the next write)",

@@ -151,6 +151,7 @@ LF401_CALLS = {
     "lf401_if_else_fromimport": "m.write_blob(target, json.dumps(data), False)",
     "lf401_format_handler_swallows": "m.save_text(target, json.dumps(data))",
     "lf401_from_os_names": "m.save_doc(target, data)",
+    "lf401_os_open": "m.save_secret(str(target), data, 0o666)",
 }
 
 WRITER = r"""
@@ -203,7 +204,7 @@ def test_lf401_target_keeps_the_mode_the_old_write_gave_it(tmp_path, case, umask
     assert modes["new"] == modes["old"] == (0o644 if umask == "022" else 0o600)
 
 
-@pytest.mark.parametrize("case", ["lf401_try_oserror", "lf401_basic"])
+@pytest.mark.parametrize("case", ["lf401_try_oserror", "lf401_basic", "lf401_os_open"])
 def test_lf401_concurrent_writers_never_share_a_temp(tmp_path, case):
     _, new = staged(tmp_path, case)
     d = tmp_path / "data"

@@ -305,11 +305,33 @@ static char *open_mode(const lf_source *src, TSNode call, uint32_t mode_index) {
 /* How one use of the temp touches it: 1 creates it afresh (open "w"/"x",
  * write_text, write_bytes), -1 reads or extends what is there (open "a", "r+",
  * a mode that is not a literal), 0 otherwise. */
+/* os.open's flags create the file afresh: O_CREAT with O_TRUNC or O_EXCL,
+ * and no O_APPEND. */
+static int os_open_creates(const lf_source *src, TSNode flags) {
+    return !ts_node_is_null(flags) && lf_tree_mentions(src, flags, "O_CREAT", NULL) &&
+           (lf_tree_mentions(src, flags, "O_TRUNC", NULL) || lf_tree_mentions(src, flags, "O_EXCL", NULL)) &&
+           !lf_tree_mentions(src, flags, "O_APPEND", NULL);
+}
+
 static int use_kind(lf_pysem *m, const lf_source *src, TSNode use) {
     TSNode p = ts_node_parent(use);
     while (lf_tree_is(p, "parenthesized_expression"))
         use = p, p = ts_node_parent(p);
+    /* `str(tmp)` / `os.fspath(tmp)` name the same file */
+    static const char *const same_file[] = {"str", "os.fspath", NULL};
+    while (lf_tree_is(p, "argument_list") && ts_node_named_child_count(p) == 1 &&
+           lf_pysem_call_is(m, ts_node_parent(p), same_file)) {
+        use = ts_node_parent(p);
+        p = ts_node_parent(use);
+    }
     char *mode = NULL;
+    static const char *const os_open[] = {"os.open", NULL};
+    if (lf_tree_is(p, "argument_list") && lf_pysem_call_is(m, ts_node_parent(p), os_open)) {
+        TSNode call = ts_node_parent(p), first, flags;
+        if (!lf_py_call_arg(call, 0, &first) || !ts_node_eq(first, use))
+            return 0;
+        return lf_py_call_arg(call, 1, &flags) && os_open_creates(src, flags) ? 1 : -1;
+    }
     if (lf_tree_is(p, "argument_list")) {
         TSNode call = ts_node_parent(p), first;
         if (!lf_py_call_arg(call, 0, &first) || !ts_node_eq(first, use) || !lf_pysem_call_is(m, call, k_opens))
