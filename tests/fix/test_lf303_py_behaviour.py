@@ -24,6 +24,7 @@ CALLS = {
     "lf303_return_in_try": "m.owner_alive(4242)",
     "lf303_falls_through": "m.break_if_dead(4242)",
     "lf303_dedicated_clause": "m.Owner(4242).alive()",
+    "lf303_else_return": "m.alive(4242)",
 }
 
 DRIVER = r"""

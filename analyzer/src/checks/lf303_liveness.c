@@ -700,8 +700,16 @@ static lf303_site *eperm_site(lf_pysem *m, TSNode tn, int32_t probe_stmt, TSNode
         return s;
     }
     if (!ts_node_is_null(else_block)) {
-        s->decline = lf_xstrdup("the try has an else clause: the success path is not one statement");
-        return s;
+        /* `try: <probe> except ...: ... else: <success>`: the else is the success
+         * path (`ok` holds its statements) when the try runs nothing after the probe. */
+        int n = 0;
+        for (uint32_t k = 0; k < ts_node_named_child_count(body); k++)
+            n += !lf_tree_is(ts_node_named_child(body, k), "comment");
+        if (n != 1) {
+            s->decline = lf_xstrdup("the try runs statements after the probe and has an else clause: the success "
+                                    "path is not one statement");
+            return s;
+        }
     }
     if (ok->stmts.len > 1 || (ok->stmts.len == 1 && !lf_tree_is(ok->stmts.items[0], "return_statement"))) {
         s->decline = lf_xstrdup("the try runs more than one return after the probe");
