@@ -9,11 +9,15 @@
  *
  *     import fcntl        ->   fcntl = lockrt.fcntl
  *
- * for every `import fcntl [as X]` inside the module's functions. It holds
- * when the module asks nothing of fcntl but flock and LOCK_EX/SH/NB/UN (the
- * stand-in has nothing else): each use of X, or of an attribute of self that
- * X was stored in (`self._fcntl = fcntl`), is one of those attributes, an
- * `is None` test, a truth test or an assignment. */
+ * for every `import fcntl [as X]` inside the module's functions, and, for a
+ * helper that tests a module-level optional fcntl, at the module's guard (the
+ * import; the stand-in where it still runs; the whole guard when it holds
+ * nothing else). It holds when the module asks nothing of fcntl but flock and
+ * LOCK_EX/SH/NB/UN (the stand-in has nothing else): each use of X, or of an
+ * attribute of self that X was stored in (`self._fcntl = fcntl`), is one of
+ * those attributes, an `is None` test, a truth test or an assignment; when no
+ * flag beside the import would still say fcntl is missing; and when the module
+ * has no msvcrt path of its own. */
 #include <stdlib.h>
 #include <string.h>
 
