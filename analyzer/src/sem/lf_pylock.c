@@ -567,6 +567,12 @@ unsigned lf_pylock_flags_of(lf_pylock *l, TSNode expr) {
     return i < 0 ? 0 : l->keys[i].flags;
 }
 
+/* The key's lock uses are only ones an atomic write's temp gets: an
+ * exclusive create, a byte-range lock. */
+static int temp_uses_only(unsigned flags) {
+    return !(flags & LF_LOCK_USES & ~(LF_LOCK_EXCL | LF_LOCK_FLOCK | LF_LOCK_MSVCRT));
+}
+
 int lf_pylock_is_lock(unsigned flags) {
     if (!(flags & LF_LOCK_USES) || (flags & LF_LOCK_PKG))
         return 0;
@@ -594,10 +600,11 @@ int lf_pylock_is_lock(unsigned flags) {
      * rewrites), not a lock file. */
     if ((flags & LF_LOCK_REPLACED) && !(flags & LF_LOCK_USES & ~(LF_LOCK_FLOCK | LF_LOCK_MSVCRT)))
         return 0;
-    /* A file only byte-range locked that the module renames onto another path
-     * is an atomic write's temp, locked while it is written (the shared temp
-     * name is the bug, LF401's), not a lock file. */
-    return !(flags & LF_LOCK_INSTALLED) || (flags & LF_LOCK_USES & ~(LF_LOCK_FLOCK | LF_LOCK_MSVCRT));
+    /* A file only created exclusively or byte-range locked that the module
+     * renames onto another path is an atomic write's temp (opened "x" so no
+     * other writer shares it, or locked while it is written: then its shared
+     * name is LF401's bug), not a lock file. */
+    return !(flags & LF_LOCK_INSTALLED) || !temp_uses_only(flags);
 }
 
 /* ---- the module's own functions ---- */
@@ -2538,18 +2545,24 @@ static void mark_overwrite_takeovers(lf_pylock *l, const uint32_t *clock_at) {
     LF_VEC_FREE(&judged);
 }
 
-/* An OS lock on an atomic write's temp (a file only byte-range locked that
- * the module renames onto another path) protects nothing: another writer's
- * open(p, "w") truncates it whatever the lock, and a writer waiting on it
- * gets the inode after it was published. So it is no acquisition: the
- * function holds no lock for LF104 and LF401 to stay quiet under. */
+/* An OS lock on an atomic write's temp (a file only created exclusively or
+ * byte-range locked that the module renames onto another path) protects
+ * nothing: another writer's open(p, "w") truncates it whatever the lock, a
+ * writer waiting on it gets the inode after it was published, and an
+ * exclusive create only keeps the temp this writer's. So neither is an
+ * acquisition: the function holds no lock for LF104 and LF401 to stay quiet
+ * under. */
 static void drop_temp_locks(lf_pylock *l) {
     lf_pysem *m = l->m;
     size_t kept = 0;
     for (size_t i = 0; i < l->in->events.len; i++) {
         lf_pylock_event *ev = &l->in->events.items[i];
         int drop = 0;
-        if (ev->kind == LF_PYEV_ACQUIRE && ev->key < 0) {
+        if (ev->kind == LF_PYEV_ACQUIRE && ev->key >= 0) {
+            /* an exclusive create of a temp it installs elsewhere */
+            unsigned f = l->in->keys.items[ev->key].flags;
+            drop = (f & LF_LOCK_INSTALLED) && temp_uses_only(f);
+        } else if (ev->kind == LF_PYEV_ACQUIRE) {
             int unlock = 0;
             TSNode handle = (TSNode){0};
             if (lock_call(m, ev->node, &handle, &unlock) && !unlock && !ts_node_is_null(handle)) {
@@ -2557,7 +2570,7 @@ static void drop_temp_locks(lf_pylock *l) {
                 lf_pkey k = ts_node_is_null(path) ? (lf_pkey){0} : lf_pylock_key_of(l, path);
                 int32_t at = ts_node_is_null(path) ? -1 : lf_pylock_find(l, &k);
                 unsigned f = at < 0 ? 0 : l->in->keys.items[at].flags;
-                drop = (f & LF_LOCK_INSTALLED) && !(f & LF_LOCK_USES & ~(LF_LOCK_FLOCK | LF_LOCK_MSVCRT));
+                drop = (f & LF_LOCK_INSTALLED) && temp_uses_only(f);
             }
         }
         if (!drop)

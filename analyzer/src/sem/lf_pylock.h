@@ -32,8 +32,10 @@
  *    tells its check-then-write lock from them (LF_LOCK_CLAIM).
  * A package-manager lock file (`package-lock.json`, `uv.lock`, ...) never is,
  * nor a file only flocked that the module replaces by a rename (the data file
- * the lock guards) or renames onto another path (an atomic write's temp,
- * flocked while it is written: a shared temp name is LF401's bug).
+ * the lock guards), nor one only created exclusively or flocked that it
+ * renames onto another path (an atomic write's temp: opened "x" to keep it
+ * the writer's own, or flocked while it is written, when a shared temp name
+ * is LF401's bug).
  *
  * Calls of the module's own functions connect an argument's key to the
  * parameter's: lock uses flow up (a helper that flocks its parameter makes the
@@ -44,9 +46,9 @@
  *
  * Events per function, in source order, for the checks: removals, judgements
  * (existence, stat, reading the contents, a pid probe), identity checks
- * (`st_ino`/`st_dev`, `samefile`/`samestat`), lock acquisitions. An OS lock
- * on an atomic write's temp (LF_LOCK_INSTALLED, only byte-range locked) is no
- * acquisition: it excludes no other writer of that temp. */
+ * (`st_ino`/`st_dev`, `samefile`/`samestat`), lock acquisitions. An exclusive
+ * create or OS lock of an atomic write's temp (LF_LOCK_INSTALLED, no other
+ * lock use) is no acquisition: it excludes no other writer of the target. */
 #ifndef LF_PYLOCK_H
 #define LF_PYLOCK_H
 
