@@ -561,6 +561,26 @@ static int32_t retry_loop(lf_pysem *m, int32_t s) {
 static int is_plain_release(lf_pysem *m, TSNode stmt, const char *h);
 static int is_log_stmt(lf_pysem *m, TSNode stmt);
 
+/* The exception names an except clause lists (`except (A, B) as e:`), each
+ * as its qualified name or NULL where the model cannot place it, in out[];
+ * how many, or -1 for a bare `except:`. */
+enum { MAX_EXCEPT_NAMES = 32 };
+static int except_names(lf_pysem *m, TSNode clause, const char *out[MAX_EXCEPT_NAMES]) {
+    TSNode v = lf_tree_field(clause, "value");
+    if (lf_tree_is(v, "as_pattern"))
+        v = ts_node_named_child(v, 0);
+    if (ts_node_is_null(v))
+        return -1;
+    int listed = lf_tree_is(v, "tuple") || lf_tree_is(v, "parenthesized_expression");
+    uint32_t n = listed ? ts_node_named_child_count(v) : 1;
+    int k = 0;
+    for (uint32_t i = 0; i < n && k < MAX_EXCEPT_NAMES; i++)
+        out[k++] = lf_pysem_qualname(m, listed ? ts_node_named_child(v, i) : v);
+    if (n > MAX_EXCEPT_NAMES)
+        out[MAX_EXCEPT_NAMES - 1] = NULL; /* more than that: one name it cannot place */
+    return k;
+}
+
 /* `try: <release> except OSError: <pass or log>`: a release whose error is
  * ignored (lockrt's release raises nothing for an unlock that fails). */
 static int is_guarded_release(lf_pysem *m, TSNode stmt, const char *h) {
@@ -574,17 +594,13 @@ static int is_guarded_release(lf_pysem *m, TSNode stmt, const char *h) {
             for (size_t k = 0; k < in.len && body; k++)
                 body = is_plain_release(m, m->stmts[in.items[k]].node, h);
         } else if (lf_tree_is(c, "except_clause")) {
-            TSNode v = lf_tree_field(c, "value");
-            if (lf_tree_is(v, "as_pattern"))
-                v = ts_node_named_child(v, 0);
-            v = lf_tree_unparen(v);
             /* OSError, or a tuple of its names (`except (OSError, IOError):`). */
-            uint32_t nv = lf_tree_is(v, "tuple") ? ts_node_named_child_count(v) : 1;
-            int ok = !ts_node_is_null(v) && nv > 0;
-            for (uint32_t j = 0; ok && j < nv; j++) {
-                const char *q = lf_pysem_qualname(m, lf_tree_is(v, "tuple") ? ts_node_named_child(v, j) : v);
-                ok = q && (!strcmp(q, "OSError") || !strcmp(q, "IOError") || !strcmp(q, "EnvironmentError"));
-            }
+            const char *names[MAX_EXCEPT_NAMES];
+            int nv = except_names(m, c, names);
+            int ok = nv > 0;
+            for (int j = 0; ok && j < nv; j++)
+                ok = names[j] && (!strcmp(names[j], "OSError") || !strcmp(names[j], "IOError") ||
+                                  !strcmp(names[j], "EnvironmentError"));
             for (uint32_t j = 0; ok && j < ts_node_named_child_count(c); j++)
                 if (lf_tree_is(ts_node_named_child(c, j), "block"))
                     block_statements(m, ts_node_named_child(c, j), &in);
@@ -776,24 +792,16 @@ static int handler_passes(lf_pysem *m, TSNode exc) {
  * subclasses, or everything. `absent` also needs what calling a None module
  * raises (AttributeError/TypeError). */
 static int handler_catches(lf_pysem *m, TSNode exc, int need_absent) {
-    TSNode v = lf_tree_field(exc, "value");
-    if (lf_tree_is(v, "as_pattern"))
-        v = ts_node_named_child(v, 0);
-    if (ts_node_is_null(v))
+    const char *names[MAX_EXCEPT_NAMES];
+    int n = except_names(m, exc, names);
+    if (n < 0)
         return 1; /* bare except */
     static const char *const os_errors[] = {"OSError",         "IOError",      "EnvironmentError", "BlockingIOError",
                                             "PermissionError", "TimeoutError", "Exception",        "BaseException",
                                             NULL};
     int os = 0, absent = 0;
-    LF_VEC(TSNode) names = {0};
-    if (lf_tree_is(v, "tuple") || lf_tree_is(v, "parenthesized_expression")) {
-        for (uint32_t i = 0; i < ts_node_named_child_count(v); i++)
-            LF_VEC_PUSH(&names, ts_node_named_child(v, i));
-    } else {
-        LF_VEC_PUSH(&names, v);
-    }
-    for (size_t i = 0; i < names.len; i++) {
-        const char *q = lf_pysem_qualname(m, names.items[i]);
+    for (int i = 0; i < n; i++) {
+        const char *q = names[i];
         if (!q)
             continue;
         for (size_t k = 0; os_errors[k]; k++)
@@ -803,7 +811,6 @@ static int handler_catches(lf_pysem *m, TSNode exc, int need_absent) {
             !strcmp(q, "BaseException"))
             absent = 1;
     }
-    LF_VEC_FREE(&names);
     return need_absent ? absent : os;
 }
 
@@ -853,19 +860,15 @@ static int in_list(const char *q, const char *const *list) {
 /* How much of OSError an except clause catches: 1 all of it, 0 none of it,
  * -1 some (a subclass such as PermissionError) or a name it cannot tell. */
 static int handler_os_reach(lf_pysem *m, TSNode exc) {
-    TSNode v = lf_tree_field(exc, "value");
-    if (lf_tree_is(v, "as_pattern"))
-        v = ts_node_named_child(v, 0);
-    if (ts_node_is_null(v))
+    const char *names[MAX_EXCEPT_NAMES];
+    int n = except_names(m, exc, names);
+    if (n < 0)
         return 1; /* bare except */
-    v = lf_tree_unparen(v);
-    uint32_t n = lf_tree_is(v, "tuple") ? ts_node_named_child_count(v) : 1;
     int all = 0, unknown = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        const char *q = lf_pysem_qualname(m, lf_tree_is(v, "tuple") ? ts_node_named_child(v, i) : v);
-        if (in_list(q, k_all_os_errors))
+    for (int i = 0; i < n; i++) {
+        if (in_list(names[i], k_all_os_errors))
             all = 1;
-        else if (!in_list(q, k_not_os_errors))
+        else if (!in_list(names[i], k_not_os_errors))
             unknown = 1;
     }
     return all ? 1 : unknown ? -1 : 0;
