@@ -850,13 +850,6 @@ static const char *const k_not_os_errors[] = {
 static const char *const k_all_os_errors[] = {"OSError",   "IOError",       "EnvironmentError",
                                               "Exception", "BaseException", NULL};
 
-static int in_list(const char *q, const char *const *list) {
-    for (size_t i = 0; q && list[i]; i++)
-        if (!strcmp(q, list[i]))
-            return 1;
-    return 0;
-}
-
 /* How much of OSError an except clause catches: 1 all of it, 0 none of it,
  * -1 some (a subclass such as PermissionError) or a name it cannot tell. */
 static int handler_os_reach(lf_pysem *m, TSNode exc) {
@@ -866,9 +859,9 @@ static int handler_os_reach(lf_pysem *m, TSNode exc) {
         return 1; /* bare except */
     int all = 0, unknown = 0;
     for (int i = 0; i < n; i++) {
-        if (in_list(names[i], k_all_os_errors))
+        if (lf_str_in_list(names[i], k_all_os_errors))
             all = 1;
-        else if (!in_list(names[i], k_not_os_errors))
+        else if (!lf_str_in_list(names[i], k_not_os_errors))
             unknown = 1;
     }
     return all ? 1 : unknown ? -1 : 0;
@@ -963,6 +956,22 @@ static lf_walk_action visit_outside_use(TSNode n, void *ud) {
         return LF_WALK_STOP;
     }
     return LF_WALK_CONTINUE;
+}
+
+/* `h = None` right before the try statement `tr`, in a function that uses h
+ * nowhere else: it goes with the rewrite of the try. Its index, or -1. */
+static int32_t none_init_before(lf_pysem *m, int32_t tr, const char *h) {
+    int32_t prev = -1;
+    for (int32_t x = lf_pysem_first_in_block(m, m->stmts[tr].block); x >= 0 && x != tr; x = lf_pysem_next_sibling(m, x))
+        prev = x;
+    TSNode pe = prev >= 0 ? expr_of_statement(m->stmts[prev].node) : (TSNode){0};
+    TSNode fn = m->scopes[m->stmts[tr].scope].node;
+    if (!lf_tree_is(pe, "assignment") || !lf_tree_text_eq(m->src, lf_tree_field(pe, "left"), h) ||
+        !lf_tree_is(lf_tree_unparen(lf_tree_field(pe, "right")), "none") || !lf_tree_is(fn, "function_definition"))
+        return -1;
+    outside_use u = {m->src, h, ts_node_start_byte(m->stmts[prev].node), ts_node_end_byte(m->stmts[tr].node), 0};
+    lf_tree_walk(lf_tree_field(fn, "body"), visit_outside_use, &u);
+    return u.found ? -1 : prev;
 }
 
 /* Find the handle's opening and the locked region around the acquisition. */
@@ -1070,20 +1079,9 @@ static int locked_region(recog *r) {
         peel_release_try(r, h);
         r->region_unit_first = r->region_unit_last = tr;
         /* `h = None` right before the try goes with it when nothing else uses h. */
-        int32_t prev = -1;
-        for (int32_t x = lf_pysem_first_in_block(m, m->stmts[tr].block); x >= 0 && x != tr;
-             x = lf_pysem_next_sibling(m, x))
-            prev = x;
-        TSNode pe = prev >= 0 ? expr_of_statement(m->stmts[prev].node) : (TSNode){0};
-        if (lf_tree_is(pe, "assignment") && lf_tree_text_eq(m->src, lf_tree_field(pe, "left"), h) &&
-            lf_tree_is(lf_tree_unparen(lf_tree_field(pe, "right")), "none") &&
-            lf_tree_is(m->scopes[m->stmts[tr].scope].node, "function_definition")) {
-            outside_use u = {m->src, h, ts_node_start_byte(m->stmts[prev].node), ts_node_end_byte(trn), 0};
-            lf_tree_walk(lf_tree_field(m->scopes[m->stmts[tr].scope].node, "body"), visit_outside_use, &u);
-            int outside = u.found;
-            if (!outside)
-                r->region_unit_first = prev;
-        }
+        int32_t prev = none_init_before(m, tr, h);
+        if (prev >= 0)
+            r->region_unit_first = prev;
         ok = r->body.len > 0;
         if (!ok)
             decline(s, lf_xstrdup("nothing is done under the lock"));
@@ -1264,20 +1262,9 @@ static int unlocked_path(recog *r) {
             if (keepable_try(r, tr, h)) {
                 s->kept_try = tr;
                 unit_first = unit_last = p;
-                int32_t prev = -1;
-                for (int32_t x = lf_pysem_first_in_block(m, m->stmts[p].block); x >= 0 && x != p;
-                     x = lf_pysem_next_sibling(m, x))
-                    prev = x;
-                TSNode pe = prev >= 0 ? expr_of_statement(m->stmts[prev].node) : (TSNode){0};
-                TSNode fn = m->scopes[m->stmts[p].scope].node;
-                if (lf_tree_is(pe, "assignment") && lf_tree_text_eq(m->src, lf_tree_field(pe, "left"), h) &&
-                    lf_tree_is(lf_tree_unparen(lf_tree_field(pe, "right")), "none") &&
-                    lf_tree_is(fn, "function_definition")) {
-                    outside_use u = {m->src, h, ts_node_start_byte(m->stmts[prev].node), ts_node_end_byte(tr), 0};
-                    lf_tree_walk(lf_tree_field(fn, "body"), visit_outside_use, &u);
-                    if (!u.found)
-                        unit_first = prev;
-                }
+                int32_t prev = none_init_before(m, p, h);
+                if (prev >= 0)
+                    unit_first = prev;
             }
             free(h);
         }
