@@ -10,7 +10,9 @@
  * and whose branch judges the owner's pid (a probe, directly or through the
  * module's functions) and leaves: a live holder, paused or not, has its
  * record and is judged by liveness, and the age applies only to a lock whose
- * holder died before writing one. */
+ * holder died before writing one. Nor an age that only gates that
+ * judgement: `if (age < MIN) return false;` and, past it, a read of the
+ * owner record and a probe of its pid (age_gates_probe). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -325,6 +327,71 @@ static int owner_decides_first(lf_tssem *m, const lf_tslock *l, TSNode at) {
         cur = p;
     }
     return 0;
+}
+
+/* Is the comparison `cmp`, whose age (or time) is read by `read`, true when
+ * the lock is stale? `now - mtime > limit` and `mtime < now - limit` are;
+ * `now - mtime < limit` and `mtime + limit > now` are not. */
+static int stale_when_true(lf_tssem *m, TSNode cmp, TSNode read) {
+    TSNode left = lf_tree_field(cmp, "left");
+    int read_left = lf_ts_within(read, left) || ts_node_eq(read, left);
+    TSNode side = read_left ? left : lf_tree_field(cmp, "right");
+    int is_age = clockish(m, side); /* now - mtime: an age; else a time (mtime, mtime + ttl) */
+    TSNode op = lf_tree_field(cmp, "operator");
+    int greater = lf_tree_text_eq(m->src, op, ">") || lf_tree_text_eq(m->src, op, ">=");
+    int read_larger = read_left ? greater : !greater; /* the read side is the larger when true */
+    return is_age ? read_larger : !read_larger;
+}
+
+typedef struct record_walk {
+    lf_tssem *m;
+    const lf_tslock *l;
+    int found;
+} record_walk;
+
+static lf_walk_action find_record_read(TSNode n, void *ud) {
+    record_walk *r = ud;
+    if (lf_tree_is(n, "call_expression") && record_read(r->m, r->l, n)) {
+        r->found = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* Does the age only gate the owner's liveness? `if (age < STALE) return
+ * false;` (the branch taken while the lock is young leaves, with no else),
+ * and what runs past it in the function reads the owner record and probes
+ * the pid it names (directly or through the module's functions): an old lock
+ * is broken only when its recorded holder is gone, or when it has no
+ * readable record (the case owner_decides_first spares too). A paused holder
+ * is alive and keeps its lock; the age only spares young locks the probe.
+ * Python's age_gates_probe (checks/lf302_mtime_staleness.c) asks the same of
+ * its removals. */
+static int age_gates_probe(lf_tssem *m, const lf_tslock *l, TSNode cmp, TSNode read) {
+    TSNode cond = cmp, ifs = lf_ts_parent(cmp);
+    while (lf_tree_is(ifs, "parenthesized_expression")) {
+        cond = ifs;
+        ifs = lf_ts_parent(ifs);
+    }
+    if (!lf_tree_is(ifs, "if_statement") || !ts_node_eq(lf_tree_field(ifs, "condition"), cond) ||
+        !ts_node_is_null(lf_tree_field(ifs, "alternative")) || !leaves(lf_tree_field(ifs, "consequence")) ||
+        stale_when_true(m, cmp, read))
+        return 0;
+    TSNode fn = lf_ts_fn_node(m, ifs);
+    int probed = 0;
+    record_walk rw = {m, l, 0};
+    TSNode cur = ifs;
+    for (int steps = 0; steps < 64 && !ts_node_eq(cur, fn) && !(probed && rw.found); steps++) {
+        for (TSNode x = ts_node_next_named_sibling(cur); !ts_node_is_null(x); x = ts_node_next_named_sibling(x)) {
+            probed = probed || probes_in(l, x);
+            if (!rw.found)
+                lf_tree_walk(x, find_record_read, &rw);
+        }
+        cur = lf_ts_parent(cur);
+        if (ts_node_is_null(cur))
+            break;
+    }
+    return probed && rw.found;
 }
 
 typedef struct uses_walk {
@@ -701,18 +768,10 @@ static lf302_ts_site *holder_site(lf_tssem *m, const lf_tslock *l, int32_t k, TS
         free(p);
         return site_declined(why);
     }
-    TSNode left = lf_tree_field(at, "left");
-    int read_left = lf_ts_within(read, left) || ts_node_eq(read, left);
-    TSNode side = read_left ? left : lf_tree_field(at, "right");
-    int is_age = clockish(m, side); /* now - mtime: an age; else a time (mtime, mtime + ttl) */
-    TSNode op = lf_tree_field(at, "operator");
-    int greater = lf_tree_text_eq(src, op, ">") || lf_tree_text_eq(src, op, ">=");
-    /* the read side is larger when `greater` and it is on the left */
-    int read_larger = read_left ? greater : !greater;
     lf302_ts_site *s = lf_xcalloc(1, sizeof *s);
     s->cmp = at;
     s->path = lf_tssem_unwrap(path);
-    s->stale_when_true = is_age ? read_larger : !read_larger;
+    s->stale_when_true = stale_when_true(m, at, read);
     s->record = plan.record;
     s->record_at = plan.record_at;
     s->record_fd = plan.record_fd;
@@ -844,6 +903,8 @@ static void judge_read(walk *w, TSNode read, TSNode stat_value) {
     TSNode guard_read = read_use, tested = comparison_of(m, at, &guard_read);
     if (!ts_node_is_null(tested) && holder_guarded(m, tested))
         return; /* a fixed module: the age test asks about the holder too */
+    if (!ts_node_is_null(tested) && age_gates_probe(m, w->l, tested, guard_read))
+        return;
     char *what = lf_py_short(src, path);
     char *msg = lf_xasprintf("the lock %s (a lock by its use at line %u) is judged stale by the age of its %s: a "
                              "holder that is merely paused (stopped, swapped out, on a slow disk) loses it to a "
@@ -1011,7 +1072,7 @@ static lf_walk_action visit_recorded(TSNode n, void *ud) {
     if (!ts_node_is_null(stmt) && !lf_tree_is(stmt, "if_statement") && mentions_mtime(m->src, stmt))
         return LF_WALK_CONTINUE;
     TSNode guard_read = right, tested = comparison_of(m, at, &guard_read);
-    if (!ts_node_is_null(tested) && holder_guarded(m, tested))
+    if (!ts_node_is_null(tested) && (holder_guarded(m, tested) || age_gates_probe(m, w->l, tested, guard_read)))
         return LF_WALK_CONTINUE;
     const lf_source *src = m->src;
     char *what = lf_py_short(src, path);
