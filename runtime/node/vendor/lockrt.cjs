@@ -1055,18 +1055,44 @@ const napCell = new Int32Array(new SharedArrayBuffer(4));
 
 /** Take the exclusive lock at `file` (a sibling lock file such as
  * `state.json.lock`), waiting at most options.timeout ms (10000). Returns the
- * release function; a no-op one when the lock was not taken (see above). */
-function acquireLockSync(file, options) {
+ * release function, or null when the wait ran out while another process held
+ * it. What keeps the lock from being taken at all (a symlink or a file that is
+ * no owner record at the lock path, a missing or read-only directory) is
+ * thrown, as the failed create of a module's own lock was: a module whose
+ * whole lock protocol is swapped for this one keeps reporting a timeout its
+ * own way (throws, returns false) and sees the errors it saw. */
+function takeLockSync(file, options) {
   const deadline = Date.now() + timeoutOf(options);
   let delay = 1;
+  for (;;) {
+    if (tryAcquire(file)) return releaser(file);
+    const left = deadline - Date.now();
+    if (left <= 0) return null;
+    Atomics.wait(napCell, 0, 0, Math.min(delay * (0.5 + Math.random() / 2), left));
+    delay = Math.min(delay * 2, 50);
+  }
+}
+
+/** takeLockSync for async code: the wait does not block the event loop. */
+async function takeLock(file, options) {
+  const deadline = Date.now() + timeoutOf(options);
+  let delay = 1;
+  for (;;) {
+    if (tryAcquire(file)) return releaser(file);
+    const left = deadline - Date.now();
+    if (left <= 0) return null;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(delay * (0.5 + Math.random() / 2), left)));
+    delay = Math.min(delay * 2, 50);
+  }
+}
+
+/** Take the exclusive lock at `file`, waiting at most options.timeout ms
+ * (10000). Returns the release function; a no-op one when the lock was not
+ * taken, in time or at all (see above: LF104's fix keeps the unlocked
+ * behaviour the module had). */
+function acquireLockSync(file, options) {
   try {
-    for (;;) {
-      if (tryAcquire(file)) return releaser(file);
-      const left = deadline - Date.now();
-      if (left <= 0) return nothing;
-      Atomics.wait(napCell, 0, 0, Math.min(delay * (0.5 + Math.random() / 2), left));
-      delay = Math.min(delay * 2, 50);
-    }
+    return takeLockSync(file, options) || nothing;
   } catch {
     return nothing;
   }
@@ -1074,16 +1100,8 @@ function acquireLockSync(file, options) {
 
 /** acquireLockSync for async code: the wait does not block the event loop. */
 async function acquireLock(file, options) {
-  const deadline = Date.now() + timeoutOf(options);
-  let delay = 1;
   try {
-    for (;;) {
-      if (tryAcquire(file)) return releaser(file);
-      const left = deadline - Date.now();
-      if (left <= 0) return nothing;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(delay * (0.5 + Math.random() / 2), left)));
-      delay = Math.min(delay * 2, 50);
-    }
+    return (await takeLock(file, options)) || nothing;
   } catch {
     return nothing;
   }
@@ -1123,5 +1141,7 @@ exports.rmdirBoundSync = rmdirBoundSync;
 exports.rmdirBound = rmdirBound;
 exports.acquireLockSync = acquireLockSync;
 exports.acquireLock = acquireLock;
+exports.takeLockSync = takeLockSync;
+exports.takeLock = takeLock;
 exports.holderAliveSync = holderAliveSync;
 exports.killProbeSync = killProbeSync;

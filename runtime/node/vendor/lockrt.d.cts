@@ -44,6 +44,9 @@ export interface LockOptions { timeout?: number }
 /** Take the exclusive lock at `file`; the release function it returns does nothing when the lock was not taken. */
 export declare function acquireLockSync(file: PathLike, options?: LockOptions): () => void;
 export declare function acquireLock(file: PathLike, options?: LockOptions): Promise<() => void>;
+/** Take the exclusive lock at `file`; null when the wait ran out on a live holder. Errors (a symlink or a foreign file at the lock path, a missing directory) are thrown. */
+export declare function takeLockSync(file: PathLike, options?: LockOptions): (() => void) | null;
+export declare function takeLock(file: PathLike, options?: LockOptions): Promise<(() => void) | null>;
 /** Is the process the lock file records (its pid) alive and the one that wrote it? (Linux; false when that cannot be told.) */
 export declare function holderAliveSync(file: PathLike): boolean;
 /** process.kill(pid, 0) for a pid read from `file`; also throws ESRCH when the process started after `file` was last written (a reused pid; Linux). */

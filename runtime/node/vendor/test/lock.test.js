@@ -1,6 +1,8 @@
 'use strict';
 // The exclusive lock of the vendored lockrt.cjs (acquireLockSync /
-// acquireLock, what LF104's TS/JS fix calls), run with `node --test`: the
+// acquireLock, what LF104's TS/JS fix calls; takeLockSync / takeLock, which
+// report a timeout and throw what keeps the lock from being taken), run
+// with `node --test`: the
 // owner record lockrt writes, a bounded wait on a live holder, a dead
 // holder's record reclaimed, a foreign file never removed, and real processes
 // incrementing one JSON counter lose nothing.
@@ -120,6 +122,86 @@ test('4 processes x 100 increments under acquireLockSync lose nothing', async ()
         release();
       }
     }`;
+  const procs = Array.from({ length: 4 }, () => spawn(process.execPath, ['-e', worker], { stdio: 'inherit' }));
+  await new Promise((r) => setTimeout(r, 200));
+  fs.writeFileSync(go, '');
+  const codes = await Promise.all(procs.map((p) => new Promise((r) => p.on('exit', r))));
+  assert.deepEqual(codes, [0, 0, 0, 0]);
+  assert.equal(JSON.parse(fs.readFileSync(doc, 'utf8')).n, 400);
+});
+
+test('takeLockSync returns null when the wait on a live holder runs out, and takes the lock once it is free', () => {
+  const dir = scratch();
+  const file = path.join(dir, 'held.lock');
+  const holder = spawn(process.execPath, ['-e', `
+    const release = require(${JSON.stringify(LOCKRT)}).takeLockSync(${JSON.stringify(file)});
+    process.stdout.write('held\\n');
+    process.stdin.once('data', () => { release(); process.stdout.write('released\\n'); });`],
+  { stdio: ['pipe', 'pipe', 'inherit'] });
+  const line = (want) => new Promise((resolve) => {
+    let got = '';
+    const on = (d) => { got += d; if (got.includes(want)) { holder.stdout.off('data', on); resolve(); } };
+    holder.stdout.on('data', on);
+  });
+  return line('held').then(async () => {
+    const before = fs.readFileSync(file);
+    const t0 = Date.now();
+    assert.equal(lockrt.takeLockSync(file, { timeout: 300 }), null);
+    assert.ok(Date.now() - t0 >= 280);
+    assert.equal(await lockrt.takeLock(file, { timeout: 100 }), null);
+    assert.deepEqual(fs.readFileSync(file), before);
+    holder.stdin.write('go\n');
+    await line('released');
+    const release = await lockrt.takeLock(file, { timeout: 2000 });
+    assert.equal(typeof release, 'function');
+    assert.match(fs.readFileSync(file, 'utf8'), new RegExp(`^\\{"pid":${process.pid},`));
+    release();
+    assert.deepEqual(fs.readdirSync(dir), []);
+    holder.kill();
+  });
+});
+
+test('takeLock throws what keeps the lock from being taken, and removes nothing', async () => {
+  const dir = scratch();
+  const foreign = path.join(dir, 'foreign.lock');
+  fs.writeFileSync(foreign, '{"pid": 1}\n');
+  fs.utimesSync(foreign, new Date(0), new Date(0));
+  assert.throws(() => lockrt.takeLockSync(foreign, { timeout: 5000 }), { code: 'LOCKRT_ECORRUPT' });
+  await assert.rejects(lockrt.takeLock(foreign), { code: 'LOCKRT_ECORRUPT' });
+  assert.equal(fs.readFileSync(foreign, 'utf8'), '{"pid": 1}\n');
+  const target = path.join(dir, 'target');
+  fs.writeFileSync(target, 'keep');
+  const link = path.join(dir, 'link.lock');
+  fs.symlinkSync(target, link);
+  assert.throws(() => lockrt.takeLockSync(link), { code: 'LOCKRT_ESYMLINK' });
+  assert.equal(fs.readFileSync(target, 'utf8'), 'keep');
+  assert.equal(fs.readlinkSync(link), target);
+  await assert.rejects(lockrt.takeLock(path.join(dir, 'missing', 'x.lock')), { code: 'ENOENT' });
+});
+
+test('4 processes x 100 increments under takeLock lose nothing, and none times out', async () => {
+  const dir = scratch();
+  const doc = path.join(dir, 'counter.json');
+  const go = path.join(dir, 'go');
+  const worker = `
+    const fs = require('fs');
+    const { takeLock } = require(${JSON.stringify(LOCKRT)});
+    const doc = ${JSON.stringify(doc)};
+    (async () => {
+      while (!fs.existsSync(${JSON.stringify(go)})) await new Promise((r) => setTimeout(r, 1));
+      for (let i = 0; i < 100; i++) {
+        const release = await takeLock(doc + '.lock', { timeout: 60000 });
+        if (release === null) process.exit(3);
+        try {
+          let data = {};
+          try { data = JSON.parse(fs.readFileSync(doc, 'utf8')); } catch {}
+          data.n = (data.n || 0) + 1;
+          fs.writeFileSync(doc, JSON.stringify(data));
+        } finally {
+          release();
+        }
+      }
+    })();`;
   const procs = Array.from({ length: 4 }, () => spawn(process.execPath, ['-e', worker], { stdio: 'inherit' }));
   await new Promise((r) => setTimeout(r, 200));
   fs.writeFileSync(go, '');
