@@ -168,6 +168,13 @@ static TSNode stat_path(lf_tssem *m, TSNode obj) {
             continue;
         }
         TSNode st = lf_tssem_resolve_value(m, s.node);
+        /* `await stat(p).catch(() => null)`: the stat, its failure a null */
+        for (int hop = 0; hop < 2 && lf_tree_is(st, "call_expression"); hop++) {
+            TSNode f = lf_tree_field(st, "function");
+            if (!lf_tree_is(f, "member_expression") || !lf_tree_text_eq(m->src, lf_tree_field(f, "property"), "catch"))
+                break;
+            st = lf_tssem_unwrap(lf_tree_field(f, "object"));
+        }
         if (lf_tree_is(st, "call_expression")) {
             found = stat_call_path(m, st);
             if (ts_node_is_null(found))
