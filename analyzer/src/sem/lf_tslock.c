@@ -81,7 +81,9 @@ static const char *const k_content[] = {"readFile", "readJson", "readJSON", "rea
 static const char *const k_proc_reads[] = {"readFile", "readlink", "exists", "stat", "lstat", "access", "readdir", NULL};
 /* Lock libraries whose argument is the lock file itself. */
 static const char *const k_lock_libs[] = {"lockfile.lock", "lockfile.lockSync", "lockfile.check",
-                                          "lockfile.checkSync", NULL};
+                                          "lockfile.checkSync",
+                                          /* the protocol swap's lock (fixes/lf_tsswap.c) */
+                                          "./lockrt.cjs.takeLock", "./lockrt.cjs.takeLockSync", NULL};
 /* Lock libraries that lock a resource (their own lock path is theirs). */
 static const char *const k_resource_locks[] = {"proper-lockfile.lock", "proper-lockfile.lockSync",
                                                "proper-lockfile", "async-lock", "lockrt.exclusiveLock",
