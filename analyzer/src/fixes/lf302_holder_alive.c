@@ -32,6 +32,7 @@
 #include "lf_sem.h"
 #include "lf_tree.h"
 #include "lf_pyimport.h"
+#include "lf_tsfix.h"
 #include "lf_tsimport.h"
 #include "lf_util.h"
 #include "lf_vendor.h"
@@ -200,8 +201,33 @@ static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
         generate_py(ctx, reqs, n);
         return;
     }
-    for (size_t i = 0; i < n; i++)
-        reqs[i].fix = generate_one(ctx, reqs, n, i, &reqs[i].no_fix_reason);
+    /* an age inside a module's own lock protocol: the whole protocol is
+     * swapped for lockrt's (lf_tsswap.c), which takes the age with it */
+    char **swap_why = lf_xcalloc(n ? n : 1, sizeof *swap_why);
+    size_t swapped = 0;
+    for (size_t i = 0; i < n; i++) {
+        reqs[i].fix = lf_tsswap_fix(ctx, reqs[i].at, &swap_why[i]);
+        swapped += reqs[i].fix != NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (reqs[i].fix)
+            continue;
+        if (swapped) {
+            /* the swap's import and this fix's would not be one edit */
+            reqs[i].no_fix_reason = lf_xstrdup("another finding's fix swaps a lock protocol of this file for "
+                                               "lockrt's: run the fix again once it is in");
+        } else {
+            reqs[i].fix = generate_one(ctx, reqs, n, i, &reqs[i].no_fix_reason);
+            if (!reqs[i].fix && swap_why[i]) {
+                char *both = lf_xasprintf("%s; %s", reqs[i].no_fix_reason ? reqs[i].no_fix_reason : "no fix",
+                                          swap_why[i]);
+                free(reqs[i].no_fix_reason);
+                reqs[i].no_fix_reason = both;
+            }
+        }
+        free(swap_why[i]);
+    }
+    free(swap_why);
 }
 
 const lf_fixer lf302_holder_alive = {"lf302_holder_alive", generate, 0}; /* vendors lockrt: reads the package around the file */

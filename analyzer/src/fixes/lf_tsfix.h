@@ -8,6 +8,11 @@
 void lf401_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n); /* lf401_ts_unique_temp.c */
 void lf303_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n); /* lf303_ts_esrch.c */
 void lf104_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n); /* lf104_ts_lockrt.c */
+/* The protocol swap (lf_tsswap.c): when `at` lies in a module's own lock
+ * protocol (sem/lf_tsproto.h), the fix that swaps it for lockrt's, or NULL
+ * with *why (malloc'd) saying why not; NULL with *why NULL when `at` is in
+ * no such protocol. */
+lf_fix *lf_tsswap_fix(const lf_fix_ctx *ctx, TSNode at, char **why);
 /* LF104's fixes (lf104_lockrt.c): the line of a statement after `span_end`
  * in the function `fn` that writes the document again (its text holds the
  * path's spelling and a write), which a lock around the span would leave

@@ -1,0 +1,171 @@
+"""The protocol swap (TS/JS; fixes/lf_tsswap.c, sem/lf_tsproto.c), LF302's
+UNSAFE fix when the age lies in a module's own lock protocol
+(tests/fix/ts/swap/cases/<case>.in): the function's retry loop (an exclusive
+create, an age test, a takeover, a release by name) becomes lockrt's
+takeLock (takeLockSync), with the timeout's outcome, the held code and the
+function's signature kept, and the declarations only the old wait used
+removed.
+
+`lockfix fix --unsafe-fixes --diff` must emit tests/fix/ts/swap/golden/<case>.diff
+byte for byte, in one run (the LF301 call-site fixes of the first round are
+replaced by the swap in the second). The patch applies, equals what --apply
+writes, passes `node --check` (and `tsc --noEmit --strict --noUnusedLocals`
+for the TypeScript case, which type-checks before the fix too), a second run
+has nothing to do and a scan finds nothing left. Without --unsafe-fixes only
+the safe call-site fixes apply. decline_* cases get no swap (their reasons:
+tests/sem/test_tsproto.c).
+
+Real processes through each fixed module's own API (bump(): a read-modify-
+write of a JSON counter under the module's lock, held longer than the lock's
+50 ms age limit): as written, waiters break the live holder's lock and
+updates are lost; patched, none is.
+
+Set LOCKFIX_REGEN_GOLDEN=1 to write GOLDEN.new beside each golden file that
+differs, then review and accept them with scripts/review-golden."""
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import SRC, check_golden, lockfix, need_tool, read, run, split_vendored
+
+CASES_DIR = os.path.join(SRC, "tests", "fix", "ts", "swap", "cases")
+GOLDEN_DIR = os.path.join(SRC, "tests", "fix", "ts", "swap", "golden")
+VENDOR = os.path.join(SRC, "runtime", "node", "vendor")
+TOOLS = pathlib.Path(os.environ.get("LOCKFIX_TOOLS_DIR", os.path.join(SRC, "build", "tools")))
+CASES = sorted(f[: -len(".in")] for f in os.listdir(CASES_DIR) if f.endswith(".in"))
+SWAPPED = [c for c in CASES if not c.startswith("decline_")]
+DECLINED = [c for c in CASES if c.startswith("decline_")]
+UNSAFE = ["--unsafe-fixes"]
+
+
+def stage(tmp_path, case, name="work"):
+    work = tmp_path / name
+    work.mkdir()
+    shutil.copy(os.path.join(CASES_DIR, case + ".in"), work / case)
+    (work / "package.json").write_text('{"type": "module"}\n')
+    return work
+
+
+@pytest.mark.parametrize("case", SWAPPED)
+def test_golden_swap(tmp_path, case):
+    work = stage(tmp_path, case)
+    proc = lockfix(["fix", case, "--diff"] + UNSAFE, work)
+    rewrite, created = split_vendored(proc.stdout)
+    assert b"not fixed" not in proc.stderr, proc.stderr.decode()
+    check_golden(os.path.join(GOLDEN_DIR, case + ".diff"), rewrite)
+    assert created["lockrt.cjs"] == read(os.path.join(VENDOR, "lockrt.cjs"))
+
+
+@pytest.mark.parametrize("case", SWAPPED)
+def test_swap_applies_parses_and_is_idempotent(tmp_path, case):
+    need_tool("git")
+    work = stage(tmp_path, case)
+    patch_file = tmp_path / "fix.diff"
+    patch_file.write_bytes(lockfix(["fix", case, "--diff"] + UNSAFE, work).stdout)
+    run(["git", "apply", "--unsafe-paths", str(patch_file)], work, 0)
+    other = stage(tmp_path, case, "apply")
+    lockfix(["fix", case, "--apply"] + UNSAFE, other)
+    assert read(other / case) == read(work / case)
+    if not case.endswith(".ts"):
+        run([need_tool("node"), "--check", case], work, 0)
+    assert lockfix(["fix", case, "--diff"] + UNSAFE, work).stdout == b""
+    scan = lockfix(["scan", case], work)
+    assert b"LF30" not in scan.stdout, scan.stdout.decode()
+
+
+@pytest.mark.parametrize("case", DECLINED)
+def test_declined_protocol_keeps_its_loop(tmp_path, case):
+    work = stage(tmp_path, case)
+    rewrite, _ = split_vendored(lockfix(["fix", case, "--diff"] + UNSAFE, work).stdout)
+    assert b"takeLock" not in rewrite
+
+
+def test_without_unsafe_fixes_only_the_call_sites_change(tmp_path):
+    work = stage(tmp_path, "wrapper_handle.ts")
+    proc = lockfix(["fix", "wrapper_handle.ts", "--diff"], work)
+    rewrite, _ = split_vendored(proc.stdout)
+    assert b"takeLock" not in rewrite and b"unlinkOwned" in rewrite
+    assert "LF302 not fixed: an unsafe fix is left out" in proc.stderr.decode()
+
+
+def tsc():
+    exe = TOOLS / "node_modules" / "typescript" / "bin" / "tsc"
+    types = TOOLS / "node_modules" / "@types" / "node"
+    if not exe.exists() or not types.exists():
+        pytest.fail(f"{exe} is missing: run `ctest -R formats.tools_setup` (npm ci of deps/tools)")
+    return exe
+
+
+def type_check(work, case):
+    (work / "tsconfig.json").write_text(json.dumps({
+        "compilerOptions": {"strict": True, "noUnusedLocals": True, "noEmit": True, "module": "nodenext",
+                            "moduleResolution": "nodenext", "target": "es2022", "types": ["node"],
+                            "typeRoots": [str(TOOLS / "node_modules" / "@types")], "skipLibCheck": True},
+        "files": [case]}))
+    return subprocess.run([need_tool("node"), str(tsc()), "-p", "tsconfig.json"], cwd=work, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_the_typescript_case_type_checks_before_and_after(tmp_path):
+    case = "wrapper_handle.ts"
+    before = stage(tmp_path, case, "before")
+    got = type_check(before, case)
+    assert got.returncode == 0, got.stdout + got.stderr
+    after = stage(tmp_path, case, "after")
+    lockfix(["fix", case, "--apply"] + UNSAFE, after)
+    assert b"takeLock" in read(after / case)
+    got = type_check(after, case)
+    assert got.returncode == 0, got.stdout + got.stderr
+
+
+# ---- real processes through the module's own bump() ----
+
+BUMP = {
+    "acquire_deadline.mjs": "import(process.argv[1]).then(async (m) => {{ let done = 0, errors = 0; "
+                            "for (let i = 0; i < {n}; i++) {{ try {{ await m.bump(process.argv[2], {hold}); done++; }} "
+                            "catch (e) {{ errors++; }} }} console.log(JSON.stringify({{ done, errors }})); }})",
+    "sync_writefile.cjs": "const m = require(process.argv[1]); let done = 0, errors = 0; "
+                          "for (let i = 0; i < {n}; i++) {{ try {{ m.bump(process.argv[2], {hold}); done++; }} "
+                          "catch (e) {{ errors++; }} }} console.log(JSON.stringify({{ done, errors }}));",
+}
+PROCS, EACH, HOLD_MS = 3, 6, 120  # held longer than the modules' 50 ms age limit
+
+
+def contend(module, doc):
+    """PROCS processes x EACH bump() calls: (increments kept, calls that
+    returned, calls that threw)."""
+    script = BUMP[module.name].format(n=EACH, hold=HOLD_MS)
+    procs = [subprocess.Popen([need_tool("node"), "-e", script, str(module), str(doc)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE) for _ in range(PROCS)]
+    done = errors = 0
+    for p in procs:
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err.decode()
+        got = json.loads(out.decode().strip().splitlines()[-1])
+        done += got["done"]
+        errors += got["errors"]
+    return json.loads(doc.read_text())["n"], done, errors
+
+
+@pytest.mark.parametrize("case", sorted(BUMP))
+@pytest.mark.parametrize("fixed", [False, True])
+def test_contention_through_the_modules_api(tmp_path, case, fixed):
+    work = stage(tmp_path, case, "fixed" if fixed else "orig")
+    if fixed:
+        lockfix(["fix", case, "--apply"] + UNSAFE, work)
+        assert b"takeLock" in read(work / case)
+    doc = tmp_path / ("counter-%d.json" % fixed)
+    kept, done, errors = contend(work / case, doc)
+    if fixed:
+        assert (kept, done, errors) == (PROCS * EACH, PROCS * EACH, 0)
+        assert sorted(os.listdir(tmp_path / "fixed")) == sorted([case, "package.json", "lockrt.cjs"])
+    else:
+        # as written, a holder past the age limit loses its lock to a waiter:
+        # updates are lost, or a holder's release finds its lock gone
+        assert kept < done or errors > 0, (kept, done, errors)
+    assert not (tmp_path / (doc.name + ".lock")).exists()
