@@ -126,6 +126,10 @@ def test_the_typescript_case_type_checks_before_and_after(tmp_path):
 # ---- real processes through the module's own bump() ----
 
 BUMP = {
+    "best_effort_swallow.mjs": "import(process.argv[1]).then(async (m) => {{ let done = 0, errors = 0; "
+                               "for (let i = 0; i < {n}; i++) {{ try {{ await m.bump(process.argv[2], {hold}); "
+                               "done++; }} catch (e) {{ errors++; }} }} console.log(JSON.stringify({{ done, errors }})); "
+                               "}})",
     "acquire_deadline.mjs": "import(process.argv[1]).then(async (m) => {{ let done = 0, errors = 0; "
                             "for (let i = 0; i < {n}; i++) {{ try {{ await m.bump(process.argv[2], {hold}); done++; }} "
                             "catch (e) {{ errors++; }} }} console.log(JSON.stringify({{ done, errors }})); }})",

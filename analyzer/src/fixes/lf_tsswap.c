@@ -17,9 +17,12 @@
  * judgement (an age, a pid probe), the takeover and the release by name all
  * go, with the findings they carried. What the old function's callers see
  * stays: its signature and what it returns, the error it throws at its
- * deadline (or the value it returns there: a best-effort lock also gets that
- * outcome when the lock cannot be taken at all), the lock path, and the
- * errors of a failed create other than EEXIST.
+ * deadline (or the value it returns there), the lock path, and the errors
+ * of a failed create other than EEXIST when the old wait rethrew them (one
+ * that took every failure for a held lock meets its timeout's outcome when
+ * lockrt cannot take the lock: `.catch(() => null)`). Left on purpose: an
+ * EEXIST thrown by the held code itself, which the old loop took for
+ * contention (running the held code again), now reaches the caller.
  *
  * Then the declarations only the old wait used (its limits, its sleep, its
  * stale test, their imports) are removed: a TypeScript project built with
@@ -483,10 +486,10 @@ lf_fix *lf_tsswap_fix(const lf_fix_ctx *ctx, TSNode at, char **why) {
     }
     pathtxt = lf_tree_text(src, p->path);
     if (p->async)
-        acquire = lf_xasprintf(p->best_effort ? "await %s(%s, { timeout: %s }).catch(() => null)"
+        acquire = lf_xasprintf(p->swallows ? "await %s(%s, { timeout: %s }).catch(() => null)"
                                               : "await %s(%s, { timeout: %s })",
                                take, pathtxt, timeout);
-    else if (p->best_effort)
+    else if (p->swallows)
         acquire = lf_xasprintf("(() => {\n%s%stry {\n%s%s%sreturn %s(%s, { timeout: %s });\n%s%s} catch {\n%s%s%s"
                                "return null;\n%s%s}\n%s})()",
                                il, unit, il, unit, unit, take, pathtxt, timeout, il, unit, il, unit, unit, il, unit,

@@ -367,7 +367,8 @@ static int deadline_test(recog *r, TSNode c, TSNode *deadline, TSNode *start, TS
 typedef struct wait_walk {
     recog *r;
     TSNode loop;
-    int tests; /* deadline tests seen */
+    int tests;
+    int rethrows; /* the create's catch rethrows its error (the failures other than EEXIST) */ /* deadline tests seen */
     TSNode timeout_if;
 } wait_walk;
 
@@ -552,8 +553,11 @@ static lf_walk_action visit_wait(TSNode n, void *ud) {
         TSNode v = lf_tssem_unwrap(ts_node_named_child(n, 0));
         for (TSNode c = parent(n); !ts_node_is_null(c) && !ts_node_eq(c, w->loop); c = parent(c))
             if (lf_tree_is(c, "catch_clause")) {
-                if (lf_tree_same_text(src, v, lf_tree_field(c, "parameter")))
+                if (lf_tree_same_text(src, v, lf_tree_field(c, "parameter"))) {
+                    if (ts_node_eq(c, lf_tree_field(r->try_stmt, "handler")))
+                        w->rethrows = 1;
                     return LF_WALK_CONTINUE;
+                }
                 break;
             }
         decline(r->p, lf_xasprintf("the wait throws at line %u for another reason than its deadline",
@@ -591,18 +595,26 @@ static lf_walk_action visit_wait(TSNode n, void *ud) {
 
 /* Names the timeout's outcome (or the code after the loop) uses that the
  * wait binds: what the old code read while waiting. */
-static TSNode uses_wait_binding(recog *r, TSNode outcome, TSNode loop) {
+static TSNode uses_wait_binding(recog *r, TSNode outcome, TSNode loop, uint32_t own_start, uint32_t own_end) {
     lf_tssem *m = r->m;
     TSNode hit = {0};
     LF_VEC(TSNode) todo = {0};
     LF_VEC_PUSH(&todo, outcome);
     while (todo.len && ts_node_is_null(hit)) {
         TSNode n = todo.items[--todo.len];
+        int going = 0; /* a statement the swap drops or replaces */
+        for (size_t i = 0; i < r->p->drops.len && !going; i++)
+            going = ts_node_eq(n, r->p->drops.items[i]);
+        for (size_t i = 0; i < r->p->releases.len && !going; i++)
+            going = ts_node_eq(n, r->p->releases.items[i]);
+        if (going)
+            continue;
         if (lf_tree_is(n, "identifier")) {
             uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
             const char *name = lf_tssem_intern(m, m->src->text + a, b - a);
             const lf_tsbinding *bd = lf_tssem_binding_at(m, lf_tssem_scope_of(m, n), name, a);
-            if (bd && within(bd->target, loop) && !within(bd->target, outcome))
+            uint32_t t = bd ? ts_node_start_byte(bd->target) : 0;
+            if (bd && within(bd->target, loop) && !within(bd->target, outcome) && !(t >= own_start && t < own_end))
                 hit = n;
             continue;
         }
@@ -730,6 +742,19 @@ static void recognise(recog *r, const lf_tslock_event *ev) {
         if (p->decline)
             return;
     }
+    p->swallows = !w.rethrows;
+    /* the held code moves out of the loop: what it uses must not be bound
+     * in the loop outside it (the create's handle is declined above) */
+    for (TSNode s = p->held_first; !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
+        TSNode use = uses_wait_binding(r, s, loop, ts_node_start_byte(p->held_first), ts_node_end_byte(p->held_last));
+        if (!ts_node_is_null(use)) {
+            char *t = lf_tree_text(src, use);
+            decline(p, lf_xasprintf("the held code uses `%s` at line %u, a name the loop binds outside it", t,
+                                    line_of(use)));
+            free(t);
+            return;
+        }
+    }
     if (after_loop) {
         if (w.tests) {
             decline(p, lf_xasprintf("the loop is bounded by its deadline and tests it inside too"));
@@ -746,9 +771,9 @@ static void recognise(recog *r, const lf_tslock_event *ev) {
         }
         p->best_effort = !lf_tree_is(last, "throw_statement");
         for (TSNode s = ts_node_next_named_sibling(loop); !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
-            TSNode use = uses_wait_binding(r, s, loop);
+            TSNode use = uses_wait_binding(r, s, loop, 0, 0);
             if (!ts_node_is_null(use)) {
-                decline(p, lf_xasprintf("the timeout's outcome uses `%s`, which the wait bound (line %u)",
+                decline(p, lf_xasprintf("the timeout's outcome uses `%s` at line %u, a name the wait binds",
                                         lf_tree_text(src, use), line_of(use)));
                 return;
             }
@@ -760,10 +785,10 @@ static void recognise(recog *r, const lf_tslock_event *ev) {
                                     line_of(loop)));
             return;
         }
-        TSNode use = uses_wait_binding(r, p->timeout_exit, loop);
+        TSNode use = uses_wait_binding(r, p->timeout_exit, loop, 0, 0);
         if (!ts_node_is_null(use)) {
             char *t = lf_tree_text(src, use);
-            decline(p, lf_xasprintf("the timeout's outcome uses `%s`, which the wait bound (line %u)", t,
+            decline(p, lf_xasprintf("the timeout's outcome uses `%s` at line %u, a name the wait binds", t,
                                     line_of(use)));
             free(t);
             return;

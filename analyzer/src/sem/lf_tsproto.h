@@ -55,6 +55,8 @@ typedef struct lf_tsproto {
     TSNode timeout_exit; /* the timeout's outcome: the consequence of the in-loop deadline test, or
                             null when the statements after a deadline-bounded loop are */
     int best_effort;     /* the timeout returns (runs on, unlocked) rather than throws */
+    int swallows;        /* the create's catch rethrows nothing: every failure of the create was taken
+                            for a held lock, so a lock lockrt cannot take meets the timeout's outcome */
     TSNode deadline;     /* `deadline` of `Date.now() + T`, or null */
     TSNode start, limit; /* `start` of `Date.now()` and the limit it is tested against, or null */
     lf_tsnode_vec drops;    /* statements of the held code the swap removes (owner writes, handle closes) */
