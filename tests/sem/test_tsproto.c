@@ -42,6 +42,8 @@ static const want k_cases[] = {
     {"decline_logs.cjs", "fs.statSync(lock)",
      "the wait does more than judge the lock, break it and sleep: `console.error` at line 22 would be dropped with it",
      0, 0, 0, 0, 0, 0, 0},
+    {"decline_continue_in_held.mjs", "stat(lock)",
+     "the held code goes round the retry loop again or leaves it at line 11", 0, 0, 0, 0, 0, 0, 0},
     {"decline_release_elsewhere.mjs", "stat(lockPath)",
      "the held code releases the lock nowhere the swap can see (a helper, another module, the caller)", 0, 0, 0, 0, 0,
      0, 0},

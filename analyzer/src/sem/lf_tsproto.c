@@ -227,6 +227,21 @@ static lf_walk_action visit_held(TSNode n, void *ud) {
             return LF_WALK_SKIP;
         }
     }
+    if (lf_tree_is(n, "continue_statement") || lf_tree_is(n, "break_statement")) {
+        /* one aimed at the retry loop (no loop, switch or function of the
+         * held code's own in between) would have no loop once it moves */
+        TSNode q = parent(n);
+        while (!ts_node_is_null(q) && !ts_node_eq(q, r->p->loop) && !is_fn_node(q) &&
+               !lf_tree_is(q, "for_statement") && !lf_tree_is(q, "for_in_statement") &&
+               !lf_tree_is(q, "while_statement") && !lf_tree_is(q, "do_statement") &&
+               !(lf_tree_is(n, "break_statement") && lf_tree_is(q, "switch_statement")))
+            q = parent(q);
+        if (ts_node_eq(q, r->p->loop) || !ts_node_is_null(lf_tree_field(n, "label"))) {
+            decline(r->p, lf_xasprintf("the held code goes round the retry loop again or leaves it at line %u",
+                                       line_of(n)));
+            return LF_WALK_STOP;
+        }
+    }
     if (lf_tree_is(n, "identifier") && !ts_node_is_null(r->handle) && lf_tree_same_text(src, n, r->handle)) {
         decline(r->p, lf_xasprintf("the held code uses the create's handle `%s` at line %u: lockrt keeps its own",
                                    lf_tree_text(src, n), line_of(n)));
