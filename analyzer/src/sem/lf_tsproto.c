@@ -727,8 +727,11 @@ static void recognise(recog *r, const lf_tslock_event *ev) {
         TSNode c = lf_tssem_unwrap(lf_tree_field(loop, "condition"));
         TSNode d = {0}, s = {0}, lim = {0};
         if (lf_tree_is(c, "true")) {
-        } else if (deadline_test(r, c, &d, &s, &lim) == -1 && !ts_node_is_null(d)) {
+        } else if (deadline_test(r, c, &d, &s, &lim) == -1) {
+            /* while (Date.now() < deadline), while (Date.now() - start < limit) */
             p->deadline = d;
+            p->start = s;
+            p->limit = lim;
             after_loop = 1;
         } else {
             decline(p, lf_xasprintf("the retry loop (line %u) is bounded by its condition in a way the swap does not "
