@@ -366,7 +366,8 @@ static lf_walk_action find_record_read(TSNode n, void *ud) {
 }
 
 /* Does the age only gate the owner's liveness? `if (age < STALE) return
- * false;` (the branch taken while the lock is young leaves, with no else),
+ * false;` (the branch taken while the lock is young leaves, with no else;
+ * or `if (age <= STALE || isAlive(pid)) return;`, the probe in the test),
  * and what runs past it in the function reads the owner record and probes
  * the pid it names (directly or through the module's functions): an old lock
  * is broken only when its recorded holder is gone, or when it has no
@@ -375,8 +376,17 @@ static lf_walk_action find_record_read(TSNode n, void *ud) {
  * Python's age_gates_probe (checks/lf302_mtime_staleness.c) asks the same of
  * its removals. */
 static int age_gates_probe(lf_tssem *m, const lf_tslock *l, TSNode cmp, TSNode read) {
+    /* the young test may be one arm of `||` (`if (!st || age <= stale ||
+     * isAlive(pid)) return;`): a probe in another arm decides with it */
     TSNode cond = cmp, ifs = lf_ts_parent(cmp);
-    while (lf_tree_is(ifs, "parenthesized_expression")) {
+    int probe_arm = 0;
+    while (lf_tree_is(ifs, "parenthesized_expression") ||
+           (lf_tree_is(ifs, "binary_expression") && lf_tree_text_eq(m->src, lf_tree_field(ifs, "operator"), "||"))) {
+        if (lf_tree_is(ifs, "binary_expression")) {
+            TSNode other = ts_node_eq(lf_tree_field(ifs, "left"), cond) ? lf_tree_field(ifs, "right")
+                                                                        : lf_tree_field(ifs, "left");
+            probe_arm |= probes_in(l, other);
+        }
         cond = ifs;
         ifs = lf_ts_parent(ifs);
     }
@@ -384,6 +394,8 @@ static int age_gates_probe(lf_tssem *m, const lf_tslock *l, TSNode cmp, TSNode r
         !ts_node_is_null(lf_tree_field(ifs, "alternative")) || !leaves(lf_tree_field(ifs, "consequence")) ||
         stale_when_true(m, cmp, read))
         return 0;
+    if (probe_arm)
+        return 1; /* young or alive leaves: old and gone goes on */
     TSNode fn = lf_ts_fn_node(m, ifs);
     int probed = 0;
     record_walk rw = {m, l, 0};
