@@ -243,8 +243,10 @@ static lf_walk_action visit_held(TSNode n, void *ud) {
         }
     }
     if (lf_tree_is(n, "identifier") && !ts_node_is_null(r->handle) && lf_tree_same_text(src, n, r->handle)) {
+        char *t = lf_tree_text(src, n);
         decline(r->p, lf_xasprintf("the held code uses the create's handle `%s` at line %u: lockrt keeps its own",
-                                   lf_tree_text(src, n), line_of(n)));
+                                   t, line_of(n)));
+        free(t);
         return LF_WALK_STOP;
     }
     if (lf_tree_is(n, "call_expression")) {
@@ -791,8 +793,10 @@ static void recognise(recog *r, const lf_tslock_event *ev) {
         for (TSNode s = ts_node_next_named_sibling(loop); !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
             TSNode use = uses_wait_binding(r, s, loop, 0, 0);
             if (!ts_node_is_null(use)) {
-                decline(p, lf_xasprintf("the timeout's outcome uses `%s` at line %u, a name the wait binds",
-                                        lf_tree_text(src, use), line_of(use)));
+                char *t = lf_tree_text(src, use);
+                decline(p, lf_xasprintf("the timeout's outcome uses `%s` at line %u, a name the wait binds", t,
+                                        line_of(use)));
+                free(t);
                 return;
             }
         }
