@@ -282,6 +282,24 @@ static TSNode present_test(lf_tssem *m, TSNode c) {
     return (TSNode){0};
 }
 
+/* The record a condition tests absent: `!owner`, `owner === null`,
+ * `owner == null`, `owner === undefined`; else null. */
+static TSNode absent_test(lf_tssem *m, TSNode c) {
+    c = lf_tssem_unwrap(c);
+    if (lf_tree_is(c, "unary_expression") && lf_tree_text_eq(m->src, lf_tree_field(c, "operator"), "!")) {
+        TSNode a = lf_tssem_unwrap(lf_tree_field(c, "argument"));
+        return lf_tree_is(a, "identifier") ? a : (TSNode){0};
+    }
+    if (!lf_tree_is(c, "binary_expression"))
+        return (TSNode){0};
+    TSNode op = lf_tree_field(c, "operator"), left = lf_tssem_unwrap(lf_tree_field(c, "left"));
+    TSNode right = lf_tssem_unwrap(lf_tree_field(c, "right"));
+    if ((lf_tree_text_eq(m->src, op, "==") || lf_tree_text_eq(m->src, op, "===")) &&
+        (lf_tree_is(right, "null") || lf_tree_is(right, "undefined")) && lf_tree_is(left, "identifier"))
+        return left;
+    return (TSNode){0};
+}
+
 /* Is there a pid probe (process.kill(pid, 0), or a call of the module's
  * function that probes: the lock model places it at the call) inside n? */
 static int probes_in(const lf_tslock *l, TSNode n) {
@@ -303,7 +321,8 @@ static int leaves(TSNode b) {
 }
 
 /* An `if (owner) { ...probe...; leave }` / `owner ? probe : age` that decides
- * before the age at `at`, in at's function (see the top of the file). */
+ * before the age at `at`, or an `if (!owner) { ...age... }` around it, in
+ * at's function (see the top of the file). */
 static int owner_decides_first(lf_tssem *m, const lf_tslock *l, TSNode at) {
     TSNode fn = lf_ts_fn_node(m, at);
     TSNode cur = at;
@@ -312,6 +331,12 @@ static int owner_decides_first(lf_tssem *m, const lf_tslock *l, TSNode at) {
         if (ts_node_is_null(p))
             break;
         TSNode rec = {0};
+        /* `if (!owner) { ...age... }`: the age decides only without a record */
+        if (lf_tree_is(p, "if_statement") && ts_node_eq(lf_tree_field(p, "consequence"), cur)) {
+            TSNode absent = absent_test(m, lf_tree_field(p, "condition"));
+            if (!ts_node_is_null(absent) && record_read(m, l, absent))
+                return 1;
+        }
         if (lf_tree_is(p, "ternary_expression") && ts_node_eq(lf_tree_field(p, "alternative"), cur) &&
             probes_in(l, lf_tree_field(p, "consequence")))
             rec = present_test(m, lf_tree_field(p, "condition"));
