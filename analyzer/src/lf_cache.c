@@ -1,4 +1,5 @@
 #include "lf_cache.h"
+#include "lf_fix.h"
 #include "lf_witness.h"
 
 #include <dirent.h>
@@ -157,6 +158,7 @@ uint32_t lf_cache_get_count(lf_cache_reader *r, size_t min_item) {
 
 static void encode_fix(lf_strbuf *out, const lf_fix *fix) {
     lf_cache_put_str(out, fix->title);
+    lf_cache_put_u32(out, fix->unsafe ? 1u : 0u);
     lf_cache_put_u32(out, (uint32_t)fix->n_edits);
     for (size_t i = 0; i < fix->n_edits; i++) {
         lf_cache_put_u32(out, fix->edits[i].start);
@@ -174,6 +176,7 @@ static void encode_fix(lf_strbuf *out, const lf_fix *fix) {
 static lf_fix *decode_fix(lf_cache_reader *r) {
     lf_fix *fix = lf_xcalloc(1, sizeof *fix);
     fix->title = lf_cache_get_str(r);
+    fix->unsafe = lf_cache_get_u32(r) != 0;
     uint32_t n = lf_cache_get_count(r, 16);
     fix->edits = lf_xcalloc(n ? n : 1, sizeof *fix->edits);
     for (; fix->n_edits < n && !r->bad; fix->n_edits++) {
@@ -403,6 +406,7 @@ static int compute_key(const lf_scan *s, int want_fixes, uint64_t key[2]) {
     }
     lf_cache_put_u32(&b, (uint32_t)c->fail_on);
     lf_cache_put_u32(&b, (uint32_t)want_fixes);
+    lf_cache_put_u32(&b, (uint32_t)lf_fix_unsafe_allowed()); /* which fix an in-protocol LF301 gets */
     lf_cache_put_str(&b, s->fix_runtime_dir);
     key[0] = lf_hash64(b.data, b.len, 0);
     key[1] = lf_hash64(b.data, b.len, 0x6c66636163686531ull);

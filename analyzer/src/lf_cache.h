@@ -39,7 +39,7 @@
 
 /* Bumped on any change to what an index holds or how it is encoded: an index
  * of another format is never read (it is another key, and its header says so). */
-#define LF_CACHE_FORMAT 3 /* 2: findings carry their witness; 3: what fixes looked at (lf_deps) */
+#define LF_CACHE_FORMAT 4 /* 2: findings carry their witness; 3: what fixes looked at (lf_deps); 4: a fix's own unsafe flag */
 
 /* The default directory, relative to the current directory. */
 #define LF_CACHE_DEFAULT_DIR ".lockfix_cache"

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf_fix.h"
 #include "lf_rule.h"
 #include "lf_util.h"
 
@@ -143,7 +144,7 @@ void lf_fanout_fixed(lf_fanout *fo, const char *path, const lf_finding *f) {
             cf->rules.items[i].n++;
             return;
         }
-    rule_count rc = {f->rule->id, 1, f->rule->fix_safety == LF_FIX_UNSAFE};
+    rule_count rc = {f->rule->id, 1, lf_fix_is_unsafe(f)};
     LF_VEC_PUSH(&cf->rules, rc);
 }
 

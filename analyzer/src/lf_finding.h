@@ -40,6 +40,8 @@ typedef struct lf_fix {
     size_t n_edits;
     lf_new_file *new_files;
     size_t n_new_files;
+    int unsafe;       /* unsafe though its rule's fixes are safe: LF302's protocol swap offered for
+                         an LF301/LF303 finding inside the protocol it replaces (--unsafe-fixes only) */
 } lf_fix;
 
 typedef struct lf_finding {

@@ -25,10 +25,15 @@ static int g_allow_unsafe = 0;
 
 void lf_fix_allow_unsafe(int allow) { g_allow_unsafe = allow != 0; }
 
-int lf_fix_is_unsafe(const lf_finding *f) { return f->fix && f->rule && f->rule->fix_safety == LF_FIX_UNSAFE; }
+int lf_fix_unsafe_allowed(void) { return g_allow_unsafe; }
+
+int lf_fix_is_unsafe(const lf_finding *f) {
+    return f->fix && f->rule && (f->rule->fix_safety == LF_FIX_UNSAFE || f->fix->unsafe);
+}
 
 int lf_fix_applicable(const lf_finding *f) {
-    return f->fix && f->rule && (f->rule->fix_safety == LF_FIX_SAFE || (g_allow_unsafe && lf_fix_is_unsafe(f)));
+    return f->fix && f->rule &&
+           ((f->rule->fix_safety == LF_FIX_SAFE && !f->fix->unsafe) || (g_allow_unsafe && lf_fix_is_unsafe(f)));
 }
 
 typedef struct pending_edit {

@@ -37,6 +37,9 @@ int lf_fix_is_unsafe(const lf_finding *f);
  * Process-wide, set once by the command line before any fix is applied (the
  * default, 0, is what every other caller wants: scan, the tests, the fuzzers). */
 void lf_fix_allow_unsafe(int allow);
+/* Was it? A generator offering an unsafe fix in place of a safe one (the
+ * protocol swap for an LF301/LF303 finding) asks, and the result cache keys on it. */
+int lf_fix_unsafe_allowed(void);
 
 /* Apply every applicable fix among findings[0..n) to src. Edits offered by several
  * findings byte for byte are applied once. Returns 1 (out filled, possibly with

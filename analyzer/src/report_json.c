@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "lf_fix.h"
 #include "lf_report.h"
 #include "lf_witness.h"
 
@@ -22,6 +23,8 @@ static cJSON *fix_json(const lf_scan_file *f, const lf_finding *fd) {
     lf_fix_safety safety = fd->rule->fix_safety;
     if (lf_lang_from_path(fd->path, &lang))
         safety = lf_rule_fix_safety_for(fd->rule, lang);
+    if (lf_fix_is_unsafe(fd))
+        safety = LF_FIX_UNSAFE;
     cJSON_AddStringToObject(fix, "safety", lf_fix_safety_name(safety));
     if (!fd->fix) {
         if (fd->no_fix_reason)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lf_fix.h"
 #include "lf_report.h"
 #include "lf_witness.h"
 
@@ -154,7 +155,7 @@ void lf_report_text(lf_strbuf *out, const lf_scan *s) {
                 lf_strbuf_printf(out, "  %*s | ", w, "");
                 put_caret(out, line, len, fd->col, fd->end_line == fd->line ? fd->end_col : UINT32_MAX);
                 lf_strbuf_putc(out, '\n');
-                if (fd->fix && fd->rule->fix_safety == LF_FIX_UNSAFE)
+                if (lf_fix_is_unsafe(fd))
                     lf_strbuf_printf(out, "  %*s = unsafe fix (applied with --unsafe-fixes): %s\n", w, "",
                                      fd->fix->title ? fd->fix->title : "available");
                 else if (fd->fix)

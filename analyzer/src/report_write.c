@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lf_fix.h"
 #include "lf_report.h"
 #include "lf_source.h"
 #include "lf_tempfile.h"
@@ -41,7 +42,7 @@ void lf_report_summarize(const lf_scan *s, lf_report_summary *out) {
             out->findings++;
             if (fd->severity <= LF_SEV_ERROR)
                 out->by_severity[fd->severity]++;
-            if (fd->fix && fd->rule->fix_safety == LF_FIX_UNSAFE)
+            if (lf_fix_is_unsafe(fd))
                 out->unsafe_fixable++;
             else if (fd->fix)
                 out->fixable++;

@@ -545,7 +545,7 @@ def test_default_location_and_its_contents(tree):
     assert (d / ".gitignore").read_bytes() == b"# Automatically created by lockfix.\n*\n"
     assert (d / "CACHEDIR.TAG").read_bytes().startswith(b"Signature: 8a477f597d28d172789f06886806bc55\n")
     index = index_of(d)
-    assert index.read_bytes()[:12] == b"LFCACHE\n\x03\x00\x00\x00"  # format 3: what fixes looked at
+    assert index.read_bytes()[:12] == b"LFCACHE\n\x04\x00\x00\x00"  # format 4: a fix's own unsafe flag
     # git sees nothing of it.
     if shutil.which("git"):
         subprocess.run(["git", "init", "-q", str(cwd)], check=True)

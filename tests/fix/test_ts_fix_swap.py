@@ -85,11 +85,22 @@ def test_declined_protocol_keeps_its_loop(tmp_path, case):
     assert b"takeLock" not in rewrite
 
 
+def test_the_findings_inside_the_protocol_take_the_swap_in_one_run(tmp_path):
+    """LF301's call-site fixes inside the loop would overlap the swap: under
+    --unsafe-fixes those findings get the swap too (the same edits), marked
+    unsafe, and one run leaves nothing."""
+    work = stage(tmp_path, "wrapper_handle.ts")
+    proc = lockfix(["fix", "wrapper_handle.ts", "--diff"] + UNSAFE, work)
+    assert ("wrapper_handle.ts: fixed LF301 x2 (unsafe fix), LF302 (unsafe fix) in wrapper_handle.ts"
+            in proc.stderr.decode()), proc.stderr.decode()
+
+
 def test_without_unsafe_fixes_only_the_call_sites_change(tmp_path):
     work = stage(tmp_path, "wrapper_handle.ts")
     proc = lockfix(["fix", "wrapper_handle.ts", "--diff"], work)
     rewrite, _ = split_vendored(proc.stdout)
     assert b"takeLock" not in rewrite and b"unlinkOwned" in rewrite
+    assert "wrapper_handle.ts: fixed LF301 x2 in wrapper_handle.ts" in proc.stderr.decode()
     assert "LF302 not fixed: an unsafe fix is left out" in proc.stderr.decode()
 
 

@@ -105,8 +105,14 @@ static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
         lf301_py_generate(ctx, reqs, n);
         return;
     }
+    const void **saved = lf_xcalloc(n ? n : 1, sizeof *saved);
+    lf_tsswap_take_over(ctx, reqs, n, saved);
     for (size_t i = 0; i < n; i++)
-        reqs[i].fix = generate_one(ctx, reqs, n, i, &reqs[i].no_fix_reason);
+        if (saved[i] == reqs[i].site) /* not taken by the protocol swap */
+            reqs[i].fix = generate_one(ctx, reqs, n, i, &reqs[i].no_fix_reason);
+    for (size_t i = 0; i < n; i++)
+        reqs[i].site = saved[i];
+    free(saved);
 }
 
 const lf_fixer lf301_release_owned = {"lf301_release_owned", generate, 0}; /* vendors lockrt: reads the package around the file */

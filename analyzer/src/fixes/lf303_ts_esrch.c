@@ -187,10 +187,17 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t 
 
 /* The registered lf303_esrch (fixes/lf303_eperm_alive.c) hands TS/JS files here. */
 void lf303_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
+    const void **saved = lf_xcalloc(n ? n : 1, sizeof *saved);
+    lf_tsswap_take_over(ctx, reqs, n, saved);
     for (size_t i = 0; i < n; i++) {
         const lf303_ts_site *s = reqs[i].site;
+        if (saved[i] != s)
+            continue; /* taken by the protocol swap */
         reqs[i].fix = s && !s->decline && s->reuse && ts_node_is_null(s->handler) && ts_node_is_null(s->wrap_stmt)
                           ? generate_reuse(ctx, reqs, n, i, &reqs[i].no_fix_reason, NULL)
                           : generate_one(ctx, reqs, n, i, &reqs[i].no_fix_reason);
     }
+    for (size_t i = 0; i < n; i++)
+        reqs[i].site = saved[i];
+    free(saved);
 }

@@ -13,6 +13,13 @@ void lf104_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n); /
  * with *why (malloc'd) saying why not; NULL with *why NULL when `at` is in
  * no such protocol. */
 lf_fix *lf_tsswap_fix(const lf_fix_ctx *ctx, TSNode at, char **why);
+/* Under --unsafe-fixes, the findings of a safe rule (LF301, LF303) inside a
+ * protocol the swap replaces get the swap, marked unsafe: its edits are the
+ * same as LF302's there, and a call-site fix inside the loop it rewrites
+ * would overlap them. Their sites are hidden (set NULL, the originals in
+ * saved[0..n)) so the rule's own generator spells no import for them; the
+ * caller puts them back. Returns how many were taken. */
+size_t lf_tsswap_take_over(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n, const void **saved);
 /* LF104's fixes (lf104_lockrt.c): the line of a statement after `span_end`
  * in the function `fn` that writes the document again (its text holds the
  * path's spelling and a write), which a lock around the span would leave

@@ -38,6 +38,7 @@
 
 #include "../checks/lf301_ts_site.h"
 #include "lf_check.h"
+#include "lf_fix.h"
 #include "lf_sem.h"
 #include "lf_tree.h"
 #include "lf_tsfix.h"
@@ -563,4 +564,23 @@ done:
     LF_VEC_FREE(&d.keep);
     lf_tsproto_free(p);
     return fix;
+}
+
+size_t lf_tsswap_take_over(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n, const void **saved) {
+    size_t taken = 0;
+    for (size_t i = 0; i < n; i++) {
+        saved[i] = reqs[i].site;
+        if (!lf_fix_unsafe_allowed())
+            continue;
+        char *why = NULL;
+        lf_fix *fix = lf_tsswap_fix(ctx, reqs[i].at, &why);
+        free(why);
+        if (!fix)
+            continue;
+        fix->unsafe = 1; /* LF302's unsafe fix, for a finding of a safe rule */
+        reqs[i].fix = fix;
+        reqs[i].site = NULL;
+        taken++;
+    }
+    return taken;
 }
