@@ -74,3 +74,18 @@ def split_vendored(diff):
         assert lines[0].startswith(b"@@ -0,0 +1"), lines[0]
         created[header[len(b"+++ b/"):].decode()] = b"".join(l[1:] + b"\n" for l in lines[1:] if l.startswith(b"+"))
     return diff[:at], created
+
+
+def diff_and_apply_agree(tmp_path, case, stage, args):
+    """`lockfix fix CASE --diff ARGS`, applied with `git apply` to one staged
+    copy, and `fix --apply ARGS` on another write the same file. Returns the
+    directory of the first (patched) copy."""
+    need_tool("git")
+    work = stage(tmp_path, case)
+    patch_file = tmp_path / "fix.diff"
+    patch_file.write_bytes(lockfix(["fix", case, "--diff"] + args, work).stdout)
+    run(["git", "apply", "--unsafe-paths", str(patch_file)], work, 0)
+    other = stage(tmp_path, case, "apply")
+    lockfix(["fix", case, "--apply"] + args, other)
+    assert read(other / case) == read(work / case)
+    return work

@@ -40,7 +40,7 @@ import time
 
 import pytest
 
-from conftest import SRC, check_golden, lockfix, need_tool, read, run, split_vendored
+from conftest import SRC, check_golden, diff_and_apply_agree, lockfix, need_tool, read, run, split_vendored
 
 CASES_DIR = os.path.join(SRC, "tests", "fix", "ts", "lf302", "cases")
 GOLDEN_DIR = os.path.join(SRC, "tests", "fix", "ts", "lf302", "golden")
@@ -87,14 +87,7 @@ def test_golden_patch_or_reason(tmp_path, case):
 
 @pytest.mark.parametrize("case", FIXED)
 def test_patch_applies_parses_and_is_idempotent(tmp_path, case):
-    need_tool("git")
-    work = stage(tmp_path, case)
-    patch_file = tmp_path / "fix.diff"
-    patch_file.write_bytes(lockfix(["fix", case, "--diff"] + UNSAFE, work).stdout)
-    run(["git", "apply", "--unsafe-paths", str(patch_file)], work, 0)
-    other = stage(tmp_path, case, "apply")
-    lockfix(["fix", case, "--apply"] + UNSAFE, other)
-    assert read(other / case) == read(work / case)
+    work = diff_and_apply_agree(tmp_path, case, stage, UNSAFE)
     run([need_tool("node"), "--check", case], work, 0)
     again = lockfix(["fix", case, "--diff"] + UNSAFE, work)
     assert again.stdout == b""

@@ -31,7 +31,7 @@ import subprocess
 
 import pytest
 
-from conftest import SRC, check_golden, lockfix, need_tool, read, run, split_vendored
+from conftest import SRC, check_golden, diff_and_apply_agree, lockfix, need_tool, read, run, split_vendored
 
 CASES_DIR = os.path.join(SRC, "tests", "fix", "ts", "swap", "cases")
 GOLDEN_DIR = os.path.join(SRC, "tests", "fix", "ts", "swap", "golden")
@@ -63,14 +63,7 @@ def test_golden_swap(tmp_path, case):
 
 @pytest.mark.parametrize("case", SWAPPED)
 def test_swap_applies_parses_and_is_idempotent(tmp_path, case):
-    need_tool("git")
-    work = stage(tmp_path, case)
-    patch_file = tmp_path / "fix.diff"
-    patch_file.write_bytes(lockfix(["fix", case, "--diff"] + UNSAFE, work).stdout)
-    run(["git", "apply", "--unsafe-paths", str(patch_file)], work, 0)
-    other = stage(tmp_path, case, "apply")
-    lockfix(["fix", case, "--apply"] + UNSAFE, other)
-    assert read(other / case) == read(work / case)
+    work = diff_and_apply_agree(tmp_path, case, stage, UNSAFE)
     if not case.endswith(".ts"):
         run([need_tool("node"), "--check", case], work, 0)
     assert lockfix(["fix", case, "--diff"] + UNSAFE, work).stdout == b""

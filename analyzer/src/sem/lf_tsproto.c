@@ -642,6 +642,23 @@ static TSNode uses_wait_binding(recog *r, TSNode outcome, TSNode loop, uint32_t 
     return hit;
 }
 
+/* Does the code that moves out of the loop (`first`, and with `siblings`
+ * every statement after it) use a name the loop binds outside [own_start,
+ * own_end)? Then the protocol is declined, naming `what` and `whose`. */
+static int uses_loop_names(recog *r, TSNode first, int siblings, uint32_t own_start, uint32_t own_end,
+                           const char *what, const char *whose) {
+    for (TSNode s = first; !ts_node_is_null(s); s = siblings ? ts_node_next_named_sibling(s) : (TSNode){0}) {
+        TSNode use = uses_wait_binding(r, s, r->p->loop, own_start, own_end);
+        if (!ts_node_is_null(use)) {
+            char *t = lf_tree_text(r->m->src, use);
+            decline(r->p, lf_xasprintf("%s uses `%s` at line %u, %s", what, t, line_of(use), whose));
+            free(t);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Every use of the lock in the module outside the protocol's function and the
  * wait's helpers: the first, or null. */
 static TSNode used_elsewhere(recog *r) {
@@ -664,8 +681,6 @@ static int empty_clause(TSNode n) { return ts_node_is_null(n) || lf_tree_is(n, "
 
 static void recognise(recog *r, const lf_tslock_event *ev) {
     lf_tsproto *p = r->p;
-    lf_tssem *m = r->m;
-    const lf_source *src = m->src;
     lf_tslock *l = r->l;
     p->key = ev->key;
     p->create = ev->node;
@@ -765,16 +780,9 @@ static void recognise(recog *r, const lf_tslock_event *ev) {
     p->swallows = !w.rethrows;
     /* the held code moves out of the loop: what it uses must not be bound
      * in the loop outside it (the create's handle is declined above) */
-    for (TSNode s = p->held_first; !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
-        TSNode use = uses_wait_binding(r, s, loop, ts_node_start_byte(p->held_first), ts_node_end_byte(p->held_last));
-        if (!ts_node_is_null(use)) {
-            char *t = lf_tree_text(src, use);
-            decline(p, lf_xasprintf("the held code uses `%s` at line %u, a name the loop binds outside it", t,
-                                    line_of(use)));
-            free(t);
-            return;
-        }
-    }
+    if (uses_loop_names(r, p->held_first, 1, ts_node_start_byte(p->held_first), ts_node_end_byte(p->held_last),
+                        "the held code", "a name the loop binds outside it"))
+        return;
     if (after_loop) {
         if (w.tests) {
             decline(p, lf_xasprintf("the loop is bounded by its deadline and tests it inside too"));
@@ -790,16 +798,9 @@ static void recognise(recog *r, const lf_tslock_event *ev) {
             return;
         }
         p->best_effort = !lf_tree_is(last, "throw_statement");
-        for (TSNode s = ts_node_next_named_sibling(loop); !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
-            TSNode use = uses_wait_binding(r, s, loop, 0, 0);
-            if (!ts_node_is_null(use)) {
-                char *t = lf_tree_text(src, use);
-                decline(p, lf_xasprintf("the timeout's outcome uses `%s` at line %u, a name the wait binds", t,
-                                        line_of(use)));
-                free(t);
-                return;
-            }
-        }
+        if (uses_loop_names(r, ts_node_next_named_sibling(loop), 1, 0, 0, "the timeout's outcome",
+                            "a name the wait binds"))
+            return;
     } else {
         if (ts_node_is_null(p->timeout_exit)) {
             decline(p, lf_xasprintf("the retry loop (line %u) has no deadline the swap recognises: it waits "
@@ -807,14 +808,8 @@ static void recognise(recog *r, const lf_tslock_event *ev) {
                                     line_of(loop)));
             return;
         }
-        TSNode use = uses_wait_binding(r, p->timeout_exit, loop, 0, 0);
-        if (!ts_node_is_null(use)) {
-            char *t = lf_tree_text(src, use);
-            decline(p, lf_xasprintf("the timeout's outcome uses `%s` at line %u, a name the wait binds", t,
-                                    line_of(use)));
-            free(t);
+        if (uses_loop_names(r, p->timeout_exit, 0, 0, 0, "the timeout's outcome", "a name the wait binds"))
             return;
-        }
         TSNode last = p->timeout_exit;
         if (lf_tree_is(last, "statement_block"))
             last = ts_node_named_child(last, ts_node_named_child_count(last) - 1);
