@@ -13,8 +13,8 @@ void lf104_ts_generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n); /
  * with *why (malloc'd) saying why not; NULL with *why NULL when `at` is in
  * no such protocol. */
 lf_fix *lf_tsswap_fix(const lf_fix_ctx *ctx, TSNode at, char **why);
-/* Under --unsafe-fixes, the findings of a safe rule (LF301, LF303) inside a
- * protocol the swap replaces get the swap, marked unsafe: its edits are the
+/* Under --unsafe-fixes, the findings of a safe rule (LF301, LF303) inside the
+ * retry loop of a protocol the swap replaces get the swap, marked unsafe: its edits are the
  * same as LF302's there, and a call-site fix inside the loop it rewrites
  * would overlap them. Their sites are hidden (set NULL, the originals in
  * saved[0..n)) so the rule's own generator spells no import for them; the

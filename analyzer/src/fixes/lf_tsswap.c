@@ -572,6 +572,13 @@ size_t lf_tsswap_take_over(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n
         saved[i] = reqs[i].site;
         if (!lf_fix_unsafe_allowed())
             continue;
+        /* only a finding inside the loop the swap rewrites: one in a helper
+         * the module keeps would stay as it is, reported fixed */
+        lf_tsproto *p = lf_tsproto_at(lf_filesem_typescript(ctx->sem), reqs[i].at);
+        int inside = p && !p->decline && lf_tree_within(reqs[i].at, p->loop);
+        lf_tsproto_free(p);
+        if (!inside)
+            continue;
         char *why = NULL;
         lf_fix *fix = lf_tsswap_fix(ctx, reqs[i].at, &why);
         free(why);
