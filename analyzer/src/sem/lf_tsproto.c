@@ -201,14 +201,8 @@ static int removes_lock(recog *r, TSNode c) {
     return 0;
 }
 
-typedef struct held_walk {
-    recog *r;
-    TSNode skip; /* a statement already classified */
-} held_walk;
-
 static lf_walk_action visit_held(TSNode n, void *ud) {
-    held_walk *h = ud;
-    recog *r = h->r;
+    recog *r = ud;
     const lf_source *src = r->m->src;
     if (lf_tree_is(n, "expression_statement")) {
         if (closes_handle(r, n)) {
@@ -328,9 +322,8 @@ static void read_held(recog *r, TSNode create_stmt) {
                                 line_of(s)));
         return;
     }
-    held_walk h = {.r = r};
     for (TSNode x = s; !ts_node_is_null(x) && !p->decline; x = ts_node_next_named_sibling(x))
-        lf_tree_walk(x, visit_held, &h);
+        lf_tree_walk(x, visit_held, r);
     if (!p->decline && p->releases.len == 0 && !released_owned(r))
         decline(p, lf_xasprintf("the held code releases the lock nowhere the swap can see (a helper, another "
                                 "module, the caller)"));
