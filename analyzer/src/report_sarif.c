@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "lf_fingerprint.h"
+#include "lf_fix.h"
 #include "lf_report.h"
 #include "lf_witness.h"
 
@@ -148,7 +149,8 @@ static cJSON *fix_json(const lf_scan_file *f, const lf_finding *fd) {
     add_text(fix, "description", fd->fix->title ? fd->fix->title : "lockfix fix");
     /* safe: `lockfix fix` applies it; unsafe: only with --unsafe-fixes */
     cJSON *props = cJSON_AddObjectToObject(fix, "properties");
-    cJSON_AddStringToObject(props, "safety", lf_fix_safety_name(fd->rule->fix_safety));
+    cJSON_AddStringToObject(props, "safety",
+                            lf_fix_safety_name(lf_fix_is_unsafe(fd) ? LF_FIX_UNSAFE : fd->rule->fix_safety));
     cJSON *changes = cJSON_AddArrayToObject(fix, "artifactChanges");
     cJSON *change = cJSON_CreateObject();
     add_artifact_location(change, fd->path);

@@ -435,7 +435,8 @@ lf_fix *lf_tsswap_fix(const lf_fix_ctx *ctx, TSNode at, char **why) {
         span sp = {ts_node_start_byte(p->releases.items[i]), ts_node_end_byte(p->releases.items[i]), call};
         LF_VEC_PUSH(&inner, sp);
     }
-    qsort(inner.items, inner.len, sizeof *inner.items, cmp_span);
+    if (inner.len > 1) /* qsort takes no null array, even of none */
+        qsort(inner.items, inner.len, sizeof *inner.items, cmp_span);
     il = lf_tree_line_indent(src, ts_node_start_byte(p->loop));
     unit = lf_tsfix_indent_unit(src, p->loop);
     ih = lf_tree_line_indent(src, ts_node_start_byte(p->held_first));
