@@ -340,6 +340,7 @@ static void test_lf401_gate(void) {
         "'''Replace and rename: os.replace(a) in a docstring.'''\nx = f(y).replace('\\\\', '/')\n",
         "x = s.rename\nshutil_like = t.move(a, b)\n",
         "y = f'{s.replace(\"a\", \"b\")}'\n",
+        "def replace(a, b): pass\n", /* a definition calls nothing */
     };
     for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
         CHECK(!c->gate(skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
@@ -356,7 +357,7 @@ static void test_lf401_gate(void) {
         "x = p.replace(target)\n",
         "x = p.replace(*args)\n",
         "x = p.replace(a, **kw)\n",
-        "def replace(a, b): pass\n",
+        "def replace(a, b): pass\nreplace(x, y)\n",
         "x = s.replace('a',\n 'b'\n",
         "x = s.\\\n  replace(a, b) + p.rename(q)\n",
         "y = f'{p.replace(q)}'\n",
@@ -375,6 +376,86 @@ static void test_lf401_gate(void) {
     for (size_t i = 0; i < sizeof through / sizeof through[0]; i++)
         CHECK(c->gate(through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
     CHECK(c->gate("x = s.replace('a', 'b')\n", 24, LF_LANG_TYPESCRIPT), "gate is Python only");
+}
+
+/* LF301's gate (checks/lf301_lock_removal.c): a file whose every `remove` is
+ * a list's or a widget's, with no other removal word and no rename, is
+ * skipped; any spelling of a file removal or a rename aside is let through. */
+static void test_lf301_gate(void) {
+    const lf_check *c = lf_check_find("lf301_lock_removal");
+    CHECK(c && c->gate, "lf301_lock_removal has a gate");
+    if (!c || !c->gate)
+        return;
+    static const char *const skipped[] = {
+        "import os, threading\nlock = threading.Lock()\nitems.remove(x)\n",
+        "import os\nos.getpid()\nself.handlers.remove(h)  # os.remove(p)\n",
+        "class Box:\n    def remove(self, item):\n        self.items.remove(item)\n",
+        "'''os.unlink(p) in a docstring'''\nf = a.b.remove\n",
+    };
+    for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
+        CHECK(!c->gate(skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
+    static const char *const through[] = {
+        "import os\nos.remove(p)\n",
+        "import os\nos . remove(p)\n",
+        "from os import remove\nremove(p)\n",
+        "from os import remove as rm\nrm(p)\n",
+        "import os as o\nitems.remove(x)\n",
+        "import os\nrm = os.remove\n",
+        "m = __import__('os')\nitems.remove(x)\n",
+        "p.unlink()\n",
+        "p.unlink(missing_ok=True)\n",
+        "os.rmdir(d)\n",
+        "shutil.rmtree(d)\n",
+        "os.removedirs(d)\n",
+        "import os\nos.rename(lock, lock + '.old')\n",
+        "p.replace(aside)\n",
+        "remove(p)\n",
+        "x = items.remove(a\n",
+        "x = \xc2\xa0remove(p)\n",
+    };
+    for (size_t i = 0; i < sizeof through / sizeof through[0]; i++)
+        CHECK(c->gate(through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
+    CHECK(c->gate("items.remove(x)\n", 16, LF_LANG_TYPESCRIPT), "gate is Python only");
+}
+
+/* LF302's gate (checks/lf302_mtime_staleness.c): a file that imports time to
+ * sleep, with no mtime and no clock call, is skipped; every way of reading an
+ * mtime or a clock is let through. */
+static void test_lf302_gate(void) {
+    const lf_check *c = lf_check_find("lf302_mtime_staleness");
+    CHECK(c && c->gate, "lf302_mtime_staleness has a gate");
+    if (!c || !c->gate)
+        return;
+    static const char *const skipped[] = {
+        "import time\nimport threading\nlock = threading.Lock()\ntime.sleep(1)\n",
+        "from time import sleep, monotonic\nt0 = monotonic()  # time.time()\n",
+        "import os, threading\nx = 'time.time()'\nlock = threading.Lock()\n",
+        "import datetime\nd = datetime.timedelta(1)\n",
+        "from time import time\nstart = 0\n",
+    };
+    for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
+        CHECK(!c->gate(skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
+    static const char *const through[] = {
+        "import os\nage = os.path.getmtime(p)\n",
+        "st = os.stat(p)\nx = st.st_mtime\n",
+        "'''st_mtime in a docstring still passes: asked of the raw text'''\n",
+        "import time\nnow = time.time()\n",
+        "import time\nnow = time . time ()\n",
+        "from time import time\nnow = time()\n",
+        "from time import time as wall\nnow = wall()\n",
+        "from time import sleep, time\n",
+        "import time\nclock = time.time\n",
+        "import time as t\nnow = t.time_ns()\n",
+        "from datetime import datetime\nnow = datetime.now()\n",
+        "import datetime\nnow = datetime.datetime.utcnow()\n",
+        "from datetime import date\nd = date.today()\n",
+        "def f(time):\n    return time\n",
+        "x = (time.time()\n",
+        "x = \xc2\xa0time.sleep(1)\n",
+    };
+    for (size_t i = 0; i < sizeof through / sizeof through[0]; i++)
+        CHECK(c->gate(through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
+    CHECK(c->gate("time.sleep(1)\n", 14, LF_LANG_TYPESCRIPT), "gate is Python only");
 }
 
 /* Is code parsed at all under prefilter pf (a JSON array)? The query reports
@@ -993,6 +1074,8 @@ int main(void) {
     test_prefilter_forms();
     test_pymask();
     test_lf401_gate();
+    test_lf301_gate();
+    test_lf302_gate();
     test_no_checks_by_path();
     test_builtin_fix_reason();
     test_config_and_suppression();

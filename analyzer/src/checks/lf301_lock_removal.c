@@ -35,7 +35,9 @@
 
 #include "lf301_py_site.h"
 #include "lf_check.h"
+#include "lf_pygate.h"
 #include "lf_pylock.h"
+#include "lf_pymask.h"
 #include "lf_pyshort.h"
 #include "lf_pysem.h"
 #include "lf_tree.h"
@@ -423,4 +425,41 @@ static void run(lf_check_ctx *ctx) {
     free(stops_owner);
 }
 
-const lf_check lf301_lock_removal_check = {"lf301_lock_removal", run, 0, 0, NULL}; /* asks the model, not the query */
+/* ---- the gate: could anything here remove a file by name? ----
+ *
+ * Every removal the model reads (lf_pylock_removal_call) is os.remove,
+ * os.unlink, os.rmdir, os.removedirs or shutil.rmtree in a spelling the model
+ * follows, a Path's unlink() or rmdir(), or a rename that moves the lock
+ * aside; a module's own helper bottoms out in one of them. The prefilter asks
+ * for the words, and most files that say `remove` say it of a list, a set or
+ * a widget. So, on the text with comments and strings blanked, the file holds
+ * no removal when it never says unlink, rmdir, rmtree or removedirs, every
+ * `remove` is an attribute of a receiver whose root is not os or shutil or
+ * the name a `def` gives a method, no alias of either module can exist, no
+ * string names one, and no `replace`, `rename` or `move` may be a rename
+ * (lf_pygate_may_rename). Anything else is a hit. */
+static int gate(const char *text, size_t len, lf_lang lang) {
+    static const char *const modules[] = {"os", "shutil", NULL};
+    static const char *const always[] = {"unlink", "rmdir", "rmtree", "removedirs", NULL};
+    if (lang != LF_LANG_PYTHON)
+        return 1;
+    int module_named = 0;
+    char *m = lf_pymask_code(text, len, lf_pygate_os_string, &module_named);
+    int hit = !m || module_named || !lf_pygate_balanced(m, len) || lf_pygate_module_aliased(m, len, modules) ||
+              lf_pygate_may_rename(m, len);
+    for (size_t w = 0; !hit && always[w]; w++)
+        for (const char *p = m; !hit && (p = memmem(p, len - (size_t)(p - m), always[w], strlen(always[w]))); p++)
+            hit = lf_pygate_word(m, len, (size_t)(p - m), strlen(always[w])) != 0;
+    for (const char *p = m; !hit && (p = memmem(p, len - (size_t)(p - m), "remove", 6)) != NULL; p++) {
+        size_t at = (size_t)(p - m);
+        int alone = lf_pygate_word(m, len, at, 6);
+        if (alone == 0 || (alone > 0 && lf_pygate_names_definition(m, len, at)))
+            continue; /* `def remove(self, item)`: its calls are uses of their own */
+        size_t dot = lf_pygate_back(m, len, at);
+        hit = alone < 0 || dot == LF_PYGATE_NONE || m[dot] != '.' || lf_pygate_receiver_may_be(m, len, dot, modules);
+    }
+    free(m);
+    return hit;
+}
+
+const lf_check lf301_lock_removal_check = {"lf301_lock_removal", run, 0, 0, gate}; /* asks the model, not the query */

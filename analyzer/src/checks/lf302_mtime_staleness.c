@@ -22,7 +22,9 @@
 
 #include "lf302_py_site.h"
 #include "lf_check.h"
+#include "lf_pygate.h"
 #include "lf_pylock.h"
+#include "lf_pymask.h"
 #include "lf_pyshort.h"
 #include "lf_pysem.h"
 #include "lf_tree.h"
@@ -728,4 +730,42 @@ static void run(lf_check_ctx *ctx) {
     lf_tree_walk(m->root, visit, &w);
 }
 
-const lf_check lf302_mtime_staleness_check = {"lf302_mtime_staleness", run, 0, 0, NULL}; /* asks the model, not the query */
+/* ---- the gate: could anything here read an age? ----
+ *
+ * run() returns at once when the text never says `st_mtime` and no call is
+ * of getmtime or a clock (time.time, time.time_ns, datetime's now, utcnow
+ * and today). A call of one of them names it as the callee's last word
+ * (`time.time()`, `dt.now()`, `_time.time_ns()`), or through a name that an
+ * alias or an assignment binds from that word (`from time import time as
+ * now`, `clock = time.time`). The prefilter's words `time` and `datetime`
+ * let through most files that import time to sleep. So, on the text with
+ * comments and strings blanked, the file has no age when it never says
+ * st_mtime or getmtime (asked of the raw text), nor time_ns, now, utcnow or
+ * today, and every `time` is a receiver (`time.sleep`) or a module named by an
+ * import without `as` (`import time`, `from time import sleep`). Anything
+ * else is a hit. */
+static int gate(const char *text, size_t len, lf_lang lang) {
+    static const char *const clocks[] = {"time_ns", "now", "utcnow", "today", NULL};
+    if (lang != LF_LANG_PYTHON || memmem(text, len, "st_mtime", 8) || memmem(text, len, "getmtime", 8))
+        return 1;
+    char *m = lf_pymask_code(text, len, NULL, NULL);
+    int hit = !m || !lf_pygate_balanced(m, len);
+    for (size_t w = 0; !hit && clocks[w]; w++)
+        for (const char *p = m; !hit && (p = memmem(p, len - (size_t)(p - m), clocks[w], strlen(clocks[w]))); p++)
+            hit = lf_pygate_word(m, len, (size_t)(p - m), strlen(clocks[w])) != 0;
+    for (const char *p = m; !hit && (p = memmem(p, len - (size_t)(p - m), "time", 4)) != NULL; p++) {
+        size_t at = (size_t)(p - m);
+        int alone = lf_pygate_word(m, len, at, 4);
+        if (alone == 0)
+            continue;
+        size_t next = lf_pygate_fwd(m, len, at + 4);
+        int receiver = next < len && m[next] == '.';
+        int aliased = next + 2 <= len && lf_pygate_word(m, len, next, 2) > 0 && lf_pygate_is(m, next, 2, "as");
+        int imported = lf_pygate_word_before(m, len, at, "from") || lf_pygate_word_before(m, len, at, "import");
+        hit = alone < 0 || !(receiver || (imported && !aliased));
+    }
+    free(m);
+    return hit;
+}
+
+const lf_check lf302_mtime_staleness_check = {"lf302_mtime_staleness", run, 0, 0, gate}; /* asks the model, not the query */

@@ -12,6 +12,7 @@
 #include "lf_py.h"
 #include "lf_pyheld.h"
 #include "lf_pylock.h"
+#include "lf_pygate.h"
 #include "lf_pymask.h"
 #include "lf_pysem.h"
 #include "lf_re.h"
@@ -1223,226 +1224,15 @@ static void run(lf_check_ctx *ctx) {
  * (no alias of them exists), no string is "os" or "shutil", and every use of
  * the three words is a method call with two arguments or more on a receiver
  * whose root is not os or shutil: that is `s.replace("a", "b")`. Anything
- * else, or anything unsure, is a hit.
- *
- * The grammar recovers from syntax errors in ways no lexical test can follow
- * (`with [.replace(tmp, p)` became a bare `replace(tmp, p)` call), so the
- * gate decides only for text whose brackets pair up, where each `.verb` has a
- * receiver that can end an expression on the same logical line, and whose
- * receiver chain does not start at a keyword. */
-
-#define GATE_NONE ((size_t)-1)
-
-/* Whitespace inside one logical line: blanks, and a line end only right
- * after a `\` continuation (a bare line end may end the statement). */
-static int gate_inline_space(const char *m, size_t n, size_t i) {
-    char c = m[i];
-    if (c == ' ' || c == '\t' || c == '\f')
-        return 1;
-    if (c == '\\')
-        return i + 1 < n && (m[i + 1] == '\n' || m[i + 1] == '\r');
-    if (c == '\r')
-        return i > 0 && m[i - 1] == '\\';
-    if (c == '\n')
-        return i > 0 && (m[i - 1] == '\\' || (m[i - 1] == '\r' && i > 1 && m[i - 2] == '\\'));
-    return 0;
-}
-
-/* The last byte before i that is not inline whitespace. */
-static size_t gate_back(const char *m, size_t n, size_t i) {
-    while (i > 0 && gate_inline_space(m, n, i - 1))
-        i--;
-    return i > 0 ? i - 1 : GATE_NONE;
-}
-
-/* The first byte at or after i that is not inline whitespace. */
-static size_t gate_fwd(const char *m, size_t n, size_t i) {
-    while (i < n && gate_inline_space(m, n, i))
-        i++;
-    return i;
-}
-
-/* Do the brackets of the masked text pair up? */
-static int gate_balanced(const char *m, size_t n) {
-    char want[256];
-    size_t depth = 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = m[i];
-        if (c == '(' || c == '[' || c == '{') {
-            if (depth == sizeof want)
-                return 0;
-            want[depth++] = c == '(' ? ')' : c == '[' ? ']' : '}';
-        } else if (c == ')' || c == ']' || c == '}') {
-            if (depth == 0 || want[--depth] != c)
-                return 0;
-        }
-    }
-    return depth == 0;
-}
-
-/* The word w at m + at stands alone: 1; is part of a longer name: 0; has a
- * non-ASCII neighbour (one name to Python, maybe whitespace to the grammar): -1. */
-static int gate_word(const char *m, size_t n, size_t at, size_t wl) {
-    unsigned char before = at ? (unsigned char)m[at - 1] : ' ', after = at + wl < n ? (unsigned char)m[at + wl] : ' ';
-    if (before >= 0x80 || after >= 0x80)
-        return -1;
-    return !ascii_ident(before) && !ascii_ident(after);
-}
-
-static int gate_is(const char *m, size_t from, size_t len, const char *word) {
-    return strlen(word) == len && memcmp(m + from, word, len) == 0;
-}
-
-/* Does the name at m + at sit in a plain `import a, b.c` statement, without `as`? */
-static int gate_plain_import(const char *m, size_t n, size_t at) {
-    size_t j = at;
-    while (j > 0 && m[j - 1] != ';' && !((m[j - 1] == '\n' || m[j - 1] == '\r') && !gate_inline_space(m, n, j - 1)))
-        j--;
-    while (j < n && (m[j] == ' ' || m[j] == '\t' || m[j] == '\f'))
-        j++;
-    if (n - j < 7 || memcmp(m + j, "import", 6) != 0 || !gate_inline_space(m, n, j + 6))
-        return 0;
-    for (size_t k = j + 6; k < n && m[k] != ';';) {
-        if (ascii_ident((unsigned char)m[k])) {
-            size_t e = k;
-            while (e < n && ascii_ident((unsigned char)m[e]))
-                e++;
-            if (gate_is(m, k, e - k, "as"))
-                return 0;
-            k = e;
-        } else if (gate_inline_space(m, n, k) || m[k] == ',' || m[k] == '.') {
-            k++;
-        } else if (m[k] == '\n' || m[k] == '\r') {
-            break;
-        } else {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* Python's hard keywords (and tree-sitter-python's print and exec): none of
- * them starts a receiver chain in code that parses. */
-static int gate_keyword(const char *m, size_t from, size_t len) {
-    static const char *const kw[] = {"and",    "as",     "assert", "async",  "await", "break",  "class",    "continue",
-                                     "def",    "del",    "elif",   "else",   "except", "exec",  "finally",  "for",
-                                     "from",   "global", "if",     "import", "in",     "is",    "lambda",   "nonlocal",
-                                     "not",    "or",     "pass",   "print",  "raise",  "return", "try",     "while",
-                                     "with",   "yield",  NULL};
-    for (size_t i = 0; kw[i]; i++)
-        if (gate_is(m, from, len, kw[i]))
-            return 1;
-    return 0;
-}
-
-/* The receiver before the '.' at m[dot]: 1 when it may be os or shutil, or
- * when it is no receiver that ends an expression (then the grammar's reading
- * is anyone's guess); 0 for a name chain with another root (`a.b.c`), or a
- * call, subscript or string (none of them is os here: see the comment above). */
-static int gate_receiver_may_be_module(const char *m, size_t n, size_t dot) {
-    size_t r = gate_back(m, n, dot);
-    for (;;) {
-        if (r == GATE_NONE)
-            return 1;
-        char c = m[r];
-        if (c == ')' || c == ']' || c == '}' || c == '\'' || c == '"')
-            return 0;
-        if (!ascii_ident((unsigned char)c))
-            return 1;
-        size_t k = r;
-        while (k > 0 && ascii_ident((unsigned char)m[k - 1]))
-            k--;
-        if ((k > 0 && (unsigned char)m[k - 1] >= 0x80) || (m[k] >= '0' && m[k] <= '9'))
-            return 1;
-        size_t b = gate_back(m, n, k);
-        if (b != GATE_NONE && m[b] == '.') {
-            r = gate_back(m, n, b);
-            continue;
-        }
-        size_t len = r + 1 - k;
-        return gate_is(m, k, len, "os") || gate_is(m, k, len, "shutil") || gate_keyword(m, k, len);
-    }
-}
-
-/* The arguments of the call whose '(' is at m[open]: how many, or -1 when a
- * starred argument or an unclosed bracket leaves it open. */
-static long gate_call_args(const char *m, size_t n, size_t open) {
-    long args = 0;
-    int in_arg = 0;
-    unsigned depth = 0;
-    for (size_t j = open + 1; j < n; j++) {
-        char c = m[j];
-        if (c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\')
-            continue;
-        if (c == '(' || c == '[' || c == '{') {
-            depth++;
-        } else if (c == ')' || c == ']' || c == '}') {
-            if (depth == 0)
-                return c == ')' ? args + in_arg : -1;
-            depth--;
-        } else if (c == ',' && depth == 0) {
-            args += in_arg;
-            in_arg = 0;
-            continue;
-        } else if (c == '*' && depth == 0 && !in_arg) {
-            return -1;
-        }
-        in_arg = 1;
-    }
-    return -1;
-}
-
-static void gate_string(const char *content, size_t len, void *ud) {
-    if ((len == 2 && memcmp(content, "os", 2) == 0) || (len == 6 && memcmp(content, "shutil", 6) == 0))
-        *(int *)ud = 1;
-}
-
-/* May some use of os or shutil bind an alias the model could follow? */
-static int gate_module_aliased(const char *m, size_t len) {
-    static const char *const modules[] = {"os", "shutil"};
-    for (size_t w = 0; w < 2; w++) {
-        size_t wl = strlen(modules[w]);
-        for (const char *p = m; (p = memmem(p, len - (size_t)(p - m), modules[w], wl)) != NULL; p++) {
-            size_t at = (size_t)(p - m);
-            int alone = gate_word(m, len, at, wl);
-            if (alone == 0)
-                continue;
-            size_t next = gate_fwd(m, len, at + wl);
-            if (alone < 0 || !((next < len && m[next] == '.') || gate_plain_import(m, len, at)))
-                return 1;
-        }
-    }
-    return 0;
-}
-
-/* May this use of a verb at m + at be a rename the check reads? */
-static int gate_verb_may_rename(const char *m, size_t len, size_t at, size_t wl) {
-    size_t dot = gate_back(m, len, at);
-    if (dot == GATE_NONE || m[dot] != '.')
-        return 1; /* a bare name: a call of an imported replace, a def, a keyword */
-    if (gate_receiver_may_be_module(m, len, dot))
-        return 1;
-    size_t open = gate_fwd(m, len, at + wl);
-    if (open >= len || m[open] != '(')
-        return 0; /* not called here: a method of a receiver that is no module */
-    return gate_call_args(m, len, open) < 2;
-}
-
+ * else, or anything unsure, is a hit (lf_pygate.h). */
 static int gate(const char *text, size_t len, lf_lang lang) {
+    static const char *const modules[] = {"os", "shutil", NULL};
     if (lang != LF_LANG_PYTHON)
         return 1;
     int module_named = 0;
-    char *m = lf_pymask_code(text, len, gate_string, &module_named);
-    int hit = !m || module_named || !gate_balanced(m, len) || gate_module_aliased(m, len);
-    static const char *const verbs[] = {"replace", "rename", "move"};
-    for (size_t w = 0; w < 3 && !hit; w++) {
-        size_t wl = strlen(verbs[w]);
-        for (const char *p = m; !hit && (p = memmem(p, len - (size_t)(p - m), verbs[w], wl)) != NULL; p++) {
-            size_t at = (size_t)(p - m);
-            int alone = gate_word(m, len, at, wl);
-            hit = alone < 0 || (alone > 0 && gate_verb_may_rename(m, len, at, wl));
-        }
-    }
+    char *m = lf_pymask_code(text, len, lf_pygate_os_string, &module_named);
+    int hit = !m || module_named || !lf_pygate_balanced(m, len) || lf_pygate_module_aliased(m, len, modules) ||
+              lf_pygate_may_rename(m, len);
     free(m);
     return hit;
 }

@@ -1,0 +1,230 @@
+/* lf_pygate: lexical questions for the Python check gates (lf_pygate.h).
+ *
+ * The grammar recovers from syntax errors in ways no lexical test can follow
+ * (`with [.replace(tmp, p)` became a bare `replace(tmp, p)` call), so a gate
+ * that reads structure decides only for text whose brackets pair up, where
+ * each `.verb` has a receiver that can end an expression on the same logical
+ * line, and whose receiver chain does not start at a keyword. */
+#include "lf_pygate.h"
+
+#include <string.h>
+
+static int ascii_ident(unsigned char c) {
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Whitespace inside one logical line: blanks, and a line end only right
+ * after a `\` continuation (a bare line end may end the statement). */
+static int inline_space(const char *m, size_t n, size_t i) {
+    char c = m[i];
+    if (c == ' ' || c == '\t' || c == '\f')
+        return 1;
+    if (c == '\\')
+        return i + 1 < n && (m[i + 1] == '\n' || m[i + 1] == '\r');
+    if (c == '\r')
+        return i > 0 && m[i - 1] == '\\';
+    if (c == '\n')
+        return i > 0 && (m[i - 1] == '\\' || (m[i - 1] == '\r' && i > 1 && m[i - 2] == '\\'));
+    return 0;
+}
+
+size_t lf_pygate_back(const char *m, size_t n, size_t i) {
+    while (i > 0 && inline_space(m, n, i - 1))
+        i--;
+    return i > 0 ? i - 1 : LF_PYGATE_NONE;
+}
+
+size_t lf_pygate_fwd(const char *m, size_t n, size_t i) {
+    while (i < n && inline_space(m, n, i))
+        i++;
+    return i;
+}
+
+int lf_pygate_balanced(const char *m, size_t n) {
+    char want[256];
+    size_t depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = m[i];
+        if (c == '(' || c == '[' || c == '{') {
+            if (depth == sizeof want)
+                return 0;
+            want[depth++] = c == '(' ? ')' : c == '[' ? ']' : '}';
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (depth == 0 || want[--depth] != c)
+                return 0;
+        }
+    }
+    return depth == 0;
+}
+
+int lf_pygate_word(const char *m, size_t n, size_t at, size_t wl) {
+    unsigned char before = at ? (unsigned char)m[at - 1] : ' ', after = at + wl < n ? (unsigned char)m[at + wl] : ' ';
+    if (before >= 0x80 || after >= 0x80)
+        return -1;
+    return !ascii_ident(before) && !ascii_ident(after);
+}
+
+int lf_pygate_is(const char *m, size_t from, size_t len, const char *word) {
+    return strlen(word) == len && memcmp(m + from, word, len) == 0;
+}
+
+int lf_pygate_plain_import(const char *m, size_t n, size_t at) {
+    size_t j = at;
+    while (j > 0 && m[j - 1] != ';' && !((m[j - 1] == '\n' || m[j - 1] == '\r') && !inline_space(m, n, j - 1)))
+        j--;
+    while (j < n && (m[j] == ' ' || m[j] == '\t' || m[j] == '\f'))
+        j++;
+    if (n - j < 7 || memcmp(m + j, "import", 6) != 0 || !inline_space(m, n, j + 6))
+        return 0;
+    for (size_t k = j + 6; k < n && m[k] != ';';) {
+        if (ascii_ident((unsigned char)m[k])) {
+            size_t e = k;
+            while (e < n && ascii_ident((unsigned char)m[e]))
+                e++;
+            if (lf_pygate_is(m, k, e - k, "as"))
+                return 0;
+            k = e;
+        } else if (inline_space(m, n, k) || m[k] == ',' || m[k] == '.') {
+            k++;
+        } else if (m[k] == '\n' || m[k] == '\r') {
+            break;
+        } else {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Python's hard keywords (and tree-sitter-python's print and exec): none of
+ * them starts a receiver chain in code that parses. */
+int lf_pygate_keyword(const char *m, size_t from, size_t len) {
+    static const char *const kw[] = {"and",    "as",     "assert", "async",  "await", "break",  "class",    "continue",
+                                     "def",    "del",    "elif",   "else",   "except", "exec",  "finally",  "for",
+                                     "from",   "global", "if",     "import", "in",     "is",    "lambda",   "nonlocal",
+                                     "not",    "or",     "pass",   "print",  "raise",  "return", "try",     "while",
+                                     "with",   "yield",  NULL};
+    for (size_t i = 0; kw[i]; i++)
+        if (lf_pygate_is(m, from, len, kw[i]))
+            return 1;
+    return 0;
+}
+
+static int in_list(const char *m, size_t from, size_t len, const char *const *words) {
+    for (size_t i = 0; words[i]; i++)
+        if (lf_pygate_is(m, from, len, words[i]))
+            return 1;
+    return 0;
+}
+
+int lf_pygate_receiver_may_be(const char *m, size_t n, size_t dot, const char *const *modules) {
+    size_t r = lf_pygate_back(m, n, dot);
+    for (;;) {
+        if (r == LF_PYGATE_NONE)
+            return 1;
+        char c = m[r];
+        if (c == ')' || c == ']' || c == '}' || c == '\'' || c == '"')
+            return 0;
+        if (!ascii_ident((unsigned char)c))
+            return 1;
+        size_t k = r;
+        while (k > 0 && ascii_ident((unsigned char)m[k - 1]))
+            k--;
+        if ((k > 0 && (unsigned char)m[k - 1] >= 0x80) || (m[k] >= '0' && m[k] <= '9'))
+            return 1;
+        size_t b = lf_pygate_back(m, n, k);
+        if (b != LF_PYGATE_NONE && m[b] == '.') {
+            r = lf_pygate_back(m, n, b);
+            continue;
+        }
+        size_t len = r + 1 - k;
+        return in_list(m, k, len, modules) || lf_pygate_keyword(m, k, len);
+    }
+}
+
+long lf_pygate_call_args(const char *m, size_t n, size_t open) {
+    long args = 0;
+    int in_arg = 0;
+    unsigned depth = 0;
+    for (size_t j = open + 1; j < n; j++) {
+        char c = m[j];
+        if (c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\')
+            continue;
+        if (c == '(' || c == '[' || c == '{') {
+            depth++;
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (depth == 0)
+                return c == ')' ? args + in_arg : -1;
+            depth--;
+        } else if (c == ',' && depth == 0) {
+            args += in_arg;
+            in_arg = 0;
+            continue;
+        } else if (c == '*' && depth == 0 && !in_arg) {
+            return -1;
+        }
+        in_arg = 1;
+    }
+    return -1;
+}
+
+void lf_pygate_os_string(const char *content, size_t len, void *ud) {
+    if ((len == 2 && memcmp(content, "os", 2) == 0) || (len == 6 && memcmp(content, "shutil", 6) == 0))
+        *(int *)ud = 1;
+}
+
+int lf_pygate_module_aliased(const char *m, size_t n, const char *const *modules) {
+    for (size_t w = 0; modules[w]; w++) {
+        size_t wl = strlen(modules[w]);
+        for (const char *p = m; (p = memmem(p, n - (size_t)(p - m), modules[w], wl)) != NULL; p++) {
+            size_t at = (size_t)(p - m);
+            int alone = lf_pygate_word(m, n, at, wl);
+            if (alone == 0)
+                continue;
+            size_t next = lf_pygate_fwd(m, n, at + wl);
+            if (alone < 0 || !((next < n && m[next] == '.') || lf_pygate_plain_import(m, n, at)))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+int lf_pygate_word_before(const char *m, size_t n, size_t at, const char *word) {
+    size_t end = lf_pygate_back(m, n, at), wl = strlen(word);
+    return end != LF_PYGATE_NONE && end + 1 >= wl && lf_pygate_is(m, end + 1 - wl, wl, word) &&
+           lf_pygate_word(m, n, end + 1 - wl, wl) > 0;
+}
+
+int lf_pygate_names_definition(const char *m, size_t n, size_t at) {
+    return lf_pygate_word_before(m, n, at, "def") || lf_pygate_word_before(m, n, at, "class");
+}
+
+static const char *const k_file_modules[] = {"os", "shutil", NULL};
+
+/* May this use of a verb at m + at be a rename the model reads? */
+static int verb_may_rename(const char *m, size_t n, size_t at, size_t wl) {
+    size_t dot = lf_pygate_back(m, n, at);
+    if (lf_pygate_names_definition(m, n, at))
+        return 0; /* `def replace(...)`: its calls are uses of their own */
+    if (dot == LF_PYGATE_NONE || m[dot] != '.')
+        return 1; /* a bare name: a call of an imported replace */
+    if (lf_pygate_receiver_may_be(m, n, dot, k_file_modules))
+        return 1;
+    size_t open = lf_pygate_fwd(m, n, at + wl);
+    if (open >= n || m[open] != '(')
+        return 0; /* not called here: a method of a receiver that is no module */
+    return lf_pygate_call_args(m, n, open) < 2;
+}
+
+int lf_pygate_may_rename(const char *m, size_t n) {
+    static const char *const verbs[] = {"replace", "rename", "move", NULL};
+    for (size_t w = 0; verbs[w]; w++) {
+        size_t wl = strlen(verbs[w]);
+        for (const char *p = m; (p = memmem(p, n - (size_t)(p - m), verbs[w], wl)) != NULL; p++) {
+            size_t at = (size_t)(p - m);
+            int alone = lf_pygate_word(m, n, at, wl);
+            if (alone < 0 || (alone > 0 && verb_may_rename(m, n, at, wl)))
+                return 1;
+        }
+    }
+    return 0;
+}

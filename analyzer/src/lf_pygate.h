@@ -1,0 +1,66 @@
+/* lf_pygate: lexical questions the Python check gates (lf_check.h) ask of
+ * a file before it is parsed.
+ *
+ * Each function reads text masked by lf_pymask (comments and string texts
+ * blanked byte for byte) and answers for one position or one word. Answers
+ * lean to "may be": a gate skips a file only when every use of its words is
+ * sure to be something the check never reads. */
+#ifndef LF_PYGATE_H
+#define LF_PYGATE_H
+
+#include <stddef.h>
+
+#define LF_PYGATE_NONE ((size_t)-1)
+
+/* The last byte before i that is not whitespace inside the logical line, or
+ * LF_PYGATE_NONE; the first at or after i (n at the end). */
+size_t lf_pygate_back(const char *m, size_t n, size_t i);
+size_t lf_pygate_fwd(const char *m, size_t n, size_t i);
+
+/* Do the brackets pair up? (The grammar's error recovery is anyone's guess
+ * where they do not, so a gate that reads structure asks this first.) */
+int lf_pygate_balanced(const char *m, size_t n);
+
+/* The word of wl bytes at m + at stands alone: 1; is part of a longer name:
+ * 0; has a non-ASCII neighbour (one name to Python): -1. */
+int lf_pygate_word(const char *m, size_t n, size_t at, size_t wl);
+
+/* Is m[from, from + len) the word? A Python keyword? */
+int lf_pygate_is(const char *m, size_t from, size_t len, const char *word);
+int lf_pygate_keyword(const char *m, size_t from, size_t len);
+
+/* Is the word just before m + at, on the same logical line, this one? */
+int lf_pygate_word_before(const char *m, size_t n, size_t at, const char *word);
+
+/* Is the name at m + at the one a `def` or `class` statement defines? */
+int lf_pygate_names_definition(const char *m, size_t n, size_t at);
+
+/* Does the name at m + at sit in a plain `import a, b.c` statement, without `as`? */
+int lf_pygate_plain_import(const char *m, size_t n, size_t at);
+
+/* May any of the modules (a NULL-terminated list) be bound to another name
+ * than its own here: `import os as o`, `o = os`, `from os import x`? Every
+ * use of the word must be `os.attr` or a plain import. */
+int lf_pygate_module_aliased(const char *m, size_t n, const char *const *modules);
+
+/* The receiver before the '.' at m[dot]: 1 when its root may be one of the
+ * modules, or when it is no receiver that ends an expression; 0 for a name
+ * chain with another root (`a.b.c`), a call, a subscript or a string. */
+int lf_pygate_receiver_may_be(const char *m, size_t n, size_t dot, const char *const *modules);
+
+/* The arguments of the call whose '(' is at m[open]: how many, or -1 when a
+ * starred argument or an unclosed bracket leaves it open. */
+long lf_pygate_call_args(const char *m, size_t n, size_t open);
+
+/* lf_pymask's string callback: sets *(int *)ud when a string literal's text
+ * is "os" or "shutil" (importlib.import_module("os"), sys.modules["os"]). */
+void lf_pygate_os_string(const char *content, size_t len, void *ud);
+
+/* May some `replace`, `rename` or `move` here rename a file: os.replace,
+ * os.rename or shutil.move in any spelling the model follows, a bare name,
+ * or a one-argument method (Path.replace(dst))? No for `s.replace("a", "b")`
+ * on a receiver that is no module. Asks nothing about aliases of os and
+ * shutil: the caller checks lf_pygate_module_aliased first. */
+int lf_pygate_may_rename(const char *m, size_t n);
+
+#endif
