@@ -12,6 +12,7 @@
 #include "lf_fix.h"
 #include "lf_suppress.h"
 #include "lf_tree.h"
+#include "lf_tsarena.h"
 #include "lf_witness.h"
 
 /* All rules' queries for one language concatenated into one TSQuery, so a tree is
@@ -38,7 +39,8 @@ struct lf_engine_shared {
 
 struct lf_engine {
     lf_engine_options opts;
-    TSParser *parser;
+    TSParser *parser; /* for sources too large for the region */
+    lf_tsarena *arena; /* every other parse's parser and tree (lf_tsarena.h) */
     TSQueryCursor *cursor;
     lf_prefilter_index *prefilter[LF_LANG_COUNT]; /* per language: its rules' literals, found in one pass per file */
     unsigned char *found[LF_LANG_COUNT];
@@ -198,6 +200,7 @@ static lf_severity effective_severity(const lf_engine_options *opts, const lf_ru
 lf_engine *lf_engine_new(const lf_engine_options *opts) {
     lf_engine *eng = lf_xcalloc(1, sizeof *eng);
     eng->opts = *opts;
+    eng->arena = lf_tsarena_new(); /* outside its window tree-sitter's memory is the C library's, as before */
     eng->parser = ts_parser_new();
     eng->cursor = ts_query_cursor_new();
     /* rules the config turns off never run: their literals are not searched
@@ -221,6 +224,7 @@ void lf_engine_free(lf_engine *eng) {
     if (!eng)
         return;
     ts_parser_delete(eng->parser);
+    lf_tsarena_free(eng->arena);
     ts_query_cursor_delete(eng->cursor);
     for (int l = 0; l < LF_LANG_COUNT; l++) {
         lf_prefilter_index_free(eng->prefilter[l]);
@@ -569,6 +573,47 @@ static int finding_cmp(const void *a, const void *b) {
 
 /* The rule's check gate (lf_check.h), asked only where the rule has prefilter
  * literals for the file's language: a gate is a sharper prefilter. */
+/* Sources up to this size are parsed in the engine's region (lf_tsarena.h);
+ * a larger one, whose parse would hold a region that size times the tree's
+ * overhead for the rest of the scan, with the C library's allocator. */
+#define ARENA_MAX_SOURCE ((size_t)2 << 20)
+#define PARSE_NO_GRAMMAR ((TSTree *)&parse_no_grammar)
+static const char parse_no_grammar;
+
+/* The file's tree; PARSE_NO_GRAMMAR when the grammar cannot be loaded, NULL
+ * when the parse fails. *in_arena: the tree lives in eng->arena. In the
+ * region, a parser is made for the one parse and deleted with it: the region
+ * may hold only what was made inside it (the scanner it frees is the C
+ * library's). */
+static TSTree *parse_source(lf_engine *eng, const lf_source *src, int *in_arena) {
+    const TSLanguage *lang = lf_lang_grammar(src->lang);
+    *in_arena = src->len <= ARENA_MAX_SOURCE;
+    if (!*in_arena) {
+        if (!ts_parser_set_language(eng->parser, lang))
+            return PARSE_NO_GRAMMAR;
+        return ts_parser_parse_string(eng->parser, NULL, src->text, (uint32_t)src->len);
+    }
+    lf_tsarena_enter(eng->arena);
+    TSParser *p = ts_parser_new();
+    TSTree *tree = ts_parser_set_language(p, lang) ? ts_parser_parse_string(p, NULL, src->text, (uint32_t)src->len)
+                                                   : PARSE_NO_GRAMMAR;
+    ts_parser_delete(p);
+    lf_tsarena_leave();
+    if (tree == PARSE_NO_GRAMMAR || !tree)
+        lf_tsarena_reset(eng->arena);
+    return tree;
+}
+
+/* Done with a tree: one in the region goes with the region, unwalked. */
+static void drop_tree(lf_engine *eng, TSTree *tree, int in_arena) {
+    if (!in_arena) {
+        lf_tree_delete(tree);
+        return;
+    }
+    lf_tree_forget(tree);
+    lf_tsarena_reset(eng->arena);
+}
+
 static int gate_passes(const lf_rule *r, const lf_source *src) {
     size_t n_groups = 0;
     if (!r->check || !r->check->gate || !lf_rule_prefilter(r, src->lang, &n_groups) || n_groups == 0)
@@ -619,7 +664,9 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
         free(sev);
         return 0;
     }
-    if (!ts_parser_set_language(eng->parser, lf_lang_grammar(src->lang))) {
+    int in_arena = 0;
+    TSTree *tree = parse_source(eng, src, &in_arena);
+    if (tree == PARSE_NO_GRAMMAR) {
         free(todo);
         free(todo_idx);
         free(sev);
@@ -627,7 +674,6 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
             *err = lf_xasprintf("%s: grammar for %s could not be loaded", src->path, lf_lang_name(src->lang));
         return -1;
     }
-    TSTree *tree = ts_parser_parse_string(eng->parser, NULL, src->text, (uint32_t)src->len);
     if (!tree) {
         free(todo);
         free(todo_idx);
@@ -708,7 +754,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
         free(ctx.seen);
     }
     lf_filesem_release(&sem);
-    lf_tree_delete(tree);
+    drop_tree(eng, tree, in_arena);
     free(todo);
     free(todo_idx);
     free(sev);

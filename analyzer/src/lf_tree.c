@@ -46,6 +46,11 @@ void lf_tree_delete(TSTree *tree) {
     ts_tree_delete(tree);
 }
 
+void lf_tree_forget(const TSTree *tree) {
+    (void)tree;
+    g_field_epoch++;
+}
+
 TSNode lf_tree_field(TSNode n, const char *field) {
     lf_work(1);
     if (ts_node_is_null(n))

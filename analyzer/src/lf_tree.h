@@ -32,6 +32,9 @@ TSNode lf_tree_field(TSNode n, const char *field);
 /* ts_tree_delete for every tree lf_tree_field may have been asked about: it
  * invalidates the calling thread's memo of field answers. */
 void lf_tree_delete(TSTree *tree);
+/* The same for a tree whose memory goes away without ts_tree_delete (a
+ * region reset: lf_tsarena.h). */
+void lf_tree_forget(const TSTree *tree);
 /* Is `inner` inside `outer` (or the same range)? By byte range; null nodes never are. */
 int lf_tree_within(TSNode inner, TSNode outer);
 /* Named children that are not comments: the i-th, and how many. */

@@ -17,6 +17,7 @@
 #include "lf_rule.h"
 #include "lf_source.h"
 #include "lf_tree.h"
+#include "lf_tsarena.h"
 #include "lf_util.h"
 
 #include "lf_test_check.h"
@@ -324,6 +325,47 @@ static void test_pymask(void) {
         CHECK(m == NULL, "pymask %s: want unsure, got [%s]", unsure[i], m);
         free(m);
     }
+}
+
+/* lf_tsarena: a tree parsed in the region is the same tree the C library's
+ * allocator gives; the region is reused across parses, not grown; memory from
+ * before the window is still freed by the C library. */
+static void test_tsarena(void) {
+    lf_tsarena *a = lf_tsarena_new();
+    TSParser *outside = ts_parser_new(); /* the C library's, made before any window */
+    ts_parser_set_language(outside, lf_lang_grammar(LF_LANG_PYTHON));
+    lf_strbuf src;
+    lf_strbuf_init(&src);
+    for (int i = 0; i < 2000; i++)
+        lf_strbuf_printf(&src, "def f%d(x):\n    return [y * %d for y in x if y]\n", i, i);
+    TSTree *want = ts_parser_parse_string(outside, NULL, src.data, (uint32_t)src.len);
+    char *want_s = ts_node_string(ts_tree_root_node(want));
+    size_t first = 0;
+    for (int round = 0; round < 3; round++) {
+        lf_tsarena_enter(a);
+        TSParser *p = ts_parser_new();
+        ts_parser_set_language(p, lf_lang_grammar(LF_LANG_PYTHON));
+        TSTree *t = ts_parser_parse_string(p, NULL, src.data, (uint32_t)src.len);
+        ts_parser_delete(p);
+        lf_tsarena_leave();
+        CHECK(t != NULL, "parsed in the region");
+        char *got = ts_node_string(ts_tree_root_node(t)); /* outside the window: the C library's */
+        CHECK(strcmp(got, want_s) == 0, "the region's tree is the same tree (round %d)", round);
+        free(got);
+        size_t used = lf_tsarena_used(a);
+        CHECK(used > src.len, "the region holds the parse (%zu bytes)", used);
+        if (round == 0)
+            first = used;
+        CHECK(used == first, "each parse takes the same memory from a reset region (%zu, then %zu)", first, used);
+        lf_tree_forget(t);
+        lf_tsarena_reset(a);
+        CHECK(lf_tsarena_used(a) == 0, "reset empties the region");
+    }
+    free(want_s);
+    ts_tree_delete(want);
+    ts_parser_delete(outside);
+    lf_strbuf_free(&src);
+    lf_tsarena_free(a);
 }
 
 /* LF401's gate (checks/lf401_shared_temp.c): a file whose replace, rename and
@@ -1073,6 +1115,7 @@ int main(void) {
     test_prefilter_scan();
     test_prefilter_forms();
     test_pymask();
+    test_tsarena();
     test_lf401_gate();
     test_lf301_gate();
     test_lf302_gate();
