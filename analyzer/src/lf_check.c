@@ -161,3 +161,19 @@ char *lf_render_message_nodes(const char *tmpl, const lf_source *src, const char
     named_lookup l = {names, nodes, n};
     return render_template(tmpl, src, lookup_named, &l);
 }
+
+void lf_gate_text_release(lf_gate_text *in) {
+    if (in->shared && in->release)
+        in->release(in->shared);
+    in->shared = NULL;
+    in->release = NULL;
+}
+
+int lf_check_gate(const lf_check *check, const char *text, size_t len, lf_lang lang) {
+    if (!check->gate)
+        return 1;
+    lf_gate_text in = {text, len, lang, NULL, NULL};
+    int hit = check->gate(&in);
+    lf_gate_text_release(&in);
+    return hit;
+}

@@ -21,6 +21,19 @@ typedef struct lf_check_ctx lf_check_ctx; /* owned by the engine, valid during t
 struct lf_pysem;
 struct lf_tssem;
 
+/* What a gate (below) reads: one file's text, and what the file's gates share.
+ * The Python gates all read the text masked (lf_pygate_masked): the first to
+ * ask makes it, the others reuse it, the engine releases it after the last. */
+typedef struct lf_gate_text {
+    const char *text;
+    size_t len;
+    lf_lang lang;
+    void *shared;                 /* owned by the code that set it */
+    void (*release)(void *shared); /* called by lf_gate_text_release */
+} lf_gate_text;
+
+void lf_gate_text_release(lf_gate_text *in);
+
 typedef struct lf_check {
     const char *name;
     /* Called once per file with every match of the rule's query for that file's
@@ -42,8 +55,11 @@ typedef struct lf_check {
      * parsed for this rule. It answers 1 whenever it cannot be sure. It is
      * part of the prefilter: a rule without one for the language, or a scan
      * without prefilters, never asks it. NULL: no gate. */
-    int (*gate)(const char *text, size_t len, lf_lang lang);
+    int (*gate)(lf_gate_text *in);
 } lf_check;
+
+/* Answer a gate's question for text (tests): lf_gate_text made, asked, released. */
+int lf_check_gate(const lf_check *check, const char *text, size_t len, lf_lang lang);
 
 const lf_check *lf_check_find(const char *name);
 /* Does `check` render the message's {{name}} itself, for files of `lang`, from

@@ -614,11 +614,11 @@ static void drop_tree(lf_engine *eng, TSTree *tree, int in_arena) {
     lf_tsarena_reset(eng->arena);
 }
 
-static int gate_passes(const lf_rule *r, const lf_source *src) {
+static int gate_passes(const lf_rule *r, lf_gate_text *in) {
     size_t n_groups = 0;
-    if (!r->check || !r->check->gate || !lf_rule_prefilter(r, src->lang, &n_groups) || n_groups == 0)
+    if (!r->check || !r->check->gate || !lf_rule_prefilter(r, in->lang, &n_groups) || n_groups == 0)
         return 1;
-    return r->check->gate(src->text, src->len, src->lang);
+    return r->check->gate(in);
 }
 
 int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, size_t *n_out, char **err) {
@@ -641,6 +641,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
      * wanted is never parsed. */
     int no_checks = lf_is_test_path(src->path) ||
                     (src->lang != LF_LANG_PYTHON && lf_lang_is_declaration_file(src->path));
+    lf_gate_text gate_in = {src->text, src->len, src->lang, NULL, NULL}; /* shared by the file's gates */
     for (size_t i = 0; i < set->n_rules; i++) {
         const lf_rule *r = set->rules[i];
         if (!(r->languages & LF_LANG_BIT(src->lang)) || !r->query_source[src->lang])
@@ -652,12 +653,13 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
             continue;
         if (eng->opts.use_prefilter && !lf_prefilter_rule_passes(eng->prefilter[src->lang], eng->found[src->lang], i, r))
             continue;
-        if (eng->opts.use_prefilter && !gate_passes(r, src))
+        if (eng->opts.use_prefilter && !gate_passes(r, &gate_in))
             continue;
         sev[n_todo] = s;
         todo_idx[n_todo] = i;
         todo[n_todo++] = r;
     }
+    lf_gate_text_release(&gate_in);
     if (n_todo == 0) {
         free(todo);
         free(todo_idx);

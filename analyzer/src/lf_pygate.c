@@ -7,7 +7,11 @@
  * line, and whose receiver chain does not start at a keyword. */
 #include "lf_pygate.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "lf_pymask.h"
+#include "lf_util.h"
 
 static int ascii_ident(unsigned char c) {
     return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
@@ -167,9 +171,28 @@ long lf_pygate_call_args(const char *m, size_t n, size_t open) {
     return -1;
 }
 
-void lf_pygate_os_string(const char *content, size_t len, void *ud) {
+/* A string literal's text "os" or "shutil": importlib.import_module("os"), sys.modules["os"]. */
+static void os_string(const char *content, size_t len, void *ud) {
     if ((len == 2 && memcmp(content, "os", 2) == 0) || (len == 6 && memcmp(content, "shutil", 6) == 0))
-        *(int *)ud = 1;
+        ((lf_pygate_mask *)ud)->os_named = 1;
+}
+
+static void mask_release(void *p) {
+    lf_pygate_mask *mk = p;
+    free(mk->m);
+    free(mk);
+}
+
+const lf_pygate_mask *lf_pygate_masked(lf_gate_text *in) {
+    if (in->shared && in->release == mask_release)
+        return in->shared;
+    lf_gate_text_release(in);
+    lf_pygate_mask *mk = lf_xcalloc(1, sizeof *mk);
+    mk->m = lf_pymask_code(in->text, in->len, os_string, mk);
+    mk->balanced = mk->m && lf_pygate_balanced(mk->m, in->len);
+    in->shared = mk;
+    in->release = mask_release;
+    return mk;
 }
 
 int lf_pygate_module_aliased(const char *m, size_t n, const char *const *modules) {

@@ -10,7 +10,21 @@
 
 #include <stddef.h>
 
+#include "lf_check.h"
+
 #define LF_PYGATE_NONE ((size_t)-1)
+
+/* The file's text masked by lf_pymask, made once for all its gates and kept
+ * in in->shared. m is NULL when the mask could not follow the text (then
+ * every gate says "may be"); balanced: its brackets pair up; os_named: some
+ * string literal's text is "os" or "shutil". */
+typedef struct lf_pygate_mask {
+    char *m;
+    int balanced;
+    int os_named;
+} lf_pygate_mask;
+
+const lf_pygate_mask *lf_pygate_masked(lf_gate_text *in);
 
 /* The last byte before i that is not whitespace inside the logical line, or
  * LF_PYGATE_NONE; the first at or after i (n at the end). */
@@ -51,10 +65,6 @@ int lf_pygate_receiver_may_be(const char *m, size_t n, size_t dot, const char *c
 /* The arguments of the call whose '(' is at m[open]: how many, or -1 when a
  * starred argument or an unclosed bracket leaves it open. */
 long lf_pygate_call_args(const char *m, size_t n, size_t open);
-
-/* lf_pymask's string callback: sets *(int *)ud when a string literal's text
- * is "os" or "shutil" (importlib.import_module("os"), sys.modules["os"]). */
-void lf_pygate_os_string(const char *content, size_t len, void *ud);
 
 /* May some `replace`, `rename` or `move` here rename a file: os.replace,
  * os.rename or shutil.move in any spelling the model follows, a bare name,

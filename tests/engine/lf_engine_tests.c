@@ -368,6 +368,23 @@ static void test_tsarena(void) {
     lf_tsarena_free(a);
 }
 
+/* The Python gates of one file mask its text once (lf_pygate_masked): the
+ * second gate reads the copy the first made. */
+static void test_gates_share_mask(void) {
+    const lf_check *c301 = lf_check_find("lf301_lock_removal"), *c302 = lf_check_find("lf302_mtime_staleness");
+    if (!c301 || !c302 || !c301->gate || !c302->gate)
+        return;
+    const char *text = "import time\nitems.remove(x)\ntime.sleep(1)\n";
+    lf_gate_text in = {text, strlen(text), LF_LANG_PYTHON, NULL, NULL};
+    CHECK(!c301->gate(&in), "LF301's gate skips a list's remove");
+    const void *first = in.shared;
+    CHECK(first != NULL, "the first gate leaves the masked text for the others");
+    CHECK(!c302->gate(&in), "LF302's gate skips time.sleep");
+    CHECK(in.shared == first, "the second gate reads the same masked text");
+    lf_gate_text_release(&in);
+    CHECK(in.shared == NULL, "released");
+}
+
 /* LF401's gate (checks/lf401_shared_temp.c): a file whose replace, rename and
  * move are all str.replace-like is skipped; every spelling the check could
  * read as a rename, and every unsure shape, is let through. */
@@ -385,7 +402,7 @@ static void test_lf401_gate(void) {
         "def replace(a, b): pass\n", /* a definition calls nothing */
     };
     for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
-        CHECK(!c->gate(skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
+        CHECK(!lf_check_gate(c, skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
     static const char *const through[] = {
         "import os\nos.replace(a, b)\n",
         "import os\nos . rename(a, b)\n",
@@ -416,8 +433,8 @@ static void test_lf401_gate(void) {
         "x = (s\n     .replace(a, b))\n", /* a line end before the dot: a hit, even inside brackets */
     };
     for (size_t i = 0; i < sizeof through / sizeof through[0]; i++)
-        CHECK(c->gate(through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
-    CHECK(c->gate("x = s.replace('a', 'b')\n", 24, LF_LANG_TYPESCRIPT), "gate is Python only");
+        CHECK(lf_check_gate(c, through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
+    CHECK(lf_check_gate(c, "x = s.replace('a', 'b')\n", 24, LF_LANG_TYPESCRIPT), "gate is Python only");
 }
 
 /* LF301's gate (checks/lf301_lock_removal.c): a file whose every `remove` is
@@ -435,7 +452,7 @@ static void test_lf301_gate(void) {
         "'''os.unlink(p) in a docstring'''\nf = a.b.remove\n",
     };
     for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
-        CHECK(!c->gate(skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
+        CHECK(!lf_check_gate(c, skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
     static const char *const through[] = {
         "import os\nos.remove(p)\n",
         "import os\nos . remove(p)\n",
@@ -456,8 +473,8 @@ static void test_lf301_gate(void) {
         "x = \xc2\xa0remove(p)\n",
     };
     for (size_t i = 0; i < sizeof through / sizeof through[0]; i++)
-        CHECK(c->gate(through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
-    CHECK(c->gate("items.remove(x)\n", 16, LF_LANG_TYPESCRIPT), "gate is Python only");
+        CHECK(lf_check_gate(c, through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
+    CHECK(lf_check_gate(c, "items.remove(x)\n", 16, LF_LANG_TYPESCRIPT), "gate is Python only");
 }
 
 /* LF302's gate (checks/lf302_mtime_staleness.c): a file that imports time to
@@ -476,7 +493,7 @@ static void test_lf302_gate(void) {
         "from time import time\nstart = 0\n",
     };
     for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
-        CHECK(!c->gate(skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
+        CHECK(!lf_check_gate(c, skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
     static const char *const through[] = {
         "import os\nage = os.path.getmtime(p)\n",
         "st = os.stat(p)\nx = st.st_mtime\n",
@@ -496,8 +513,8 @@ static void test_lf302_gate(void) {
         "x = \xc2\xa0time.sleep(1)\n",
     };
     for (size_t i = 0; i < sizeof through / sizeof through[0]; i++)
-        CHECK(c->gate(through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
-    CHECK(c->gate("time.sleep(1)\n", 14, LF_LANG_TYPESCRIPT), "gate is Python only");
+        CHECK(lf_check_gate(c, through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
+    CHECK(lf_check_gate(c, "time.sleep(1)\n", 14, LF_LANG_TYPESCRIPT), "gate is Python only");
 }
 
 /* Is code parsed at all under prefilter pf (a JSON array)? The query reports
@@ -1119,6 +1136,7 @@ int main(void) {
     test_lf401_gate();
     test_lf301_gate();
     test_lf302_gate();
+    test_gates_share_mask();
     test_no_checks_by_path();
     test_builtin_fix_reason();
     test_config_and_suppression();

@@ -37,7 +37,6 @@
 #include "lf_check.h"
 #include "lf_pygate.h"
 #include "lf_pylock.h"
-#include "lf_pymask.h"
 #include "lf_pyshort.h"
 #include "lf_pysem.h"
 #include "lf_tree.h"
@@ -438,14 +437,15 @@ static void run(lf_check_ctx *ctx) {
  * the name a `def` gives a method, no alias of either module can exist, no
  * string names one, and no `replace`, `rename` or `move` may be a rename
  * (lf_pygate_may_rename). Anything else is a hit. */
-static int gate(const char *text, size_t len, lf_lang lang) {
+static int gate(lf_gate_text *in) {
     static const char *const modules[] = {"os", "shutil", NULL};
     static const char *const always[] = {"unlink", "rmdir", "rmtree", "removedirs", NULL};
-    if (lang != LF_LANG_PYTHON)
+    if (in->lang != LF_LANG_PYTHON)
         return 1;
-    int module_named = 0;
-    char *m = lf_pymask_code(text, len, lf_pygate_os_string, &module_named);
-    int hit = !m || module_named || !lf_pygate_balanced(m, len) || lf_pygate_module_aliased(m, len, modules) ||
+    const lf_pygate_mask *mk = lf_pygate_masked(in);
+    const char *m = mk->m;
+    size_t len = in->len;
+    int hit = !m || mk->os_named || !mk->balanced || lf_pygate_module_aliased(m, len, modules) ||
               lf_pygate_may_rename(m, len);
     for (size_t w = 0; !hit && always[w]; w++)
         for (const char *p = m; !hit && (p = memmem(p, len - (size_t)(p - m), always[w], strlen(always[w]))); p++)
@@ -458,7 +458,6 @@ static int gate(const char *text, size_t len, lf_lang lang) {
         size_t dot = lf_pygate_back(m, len, at);
         hit = alone < 0 || dot == LF_PYGATE_NONE || m[dot] != '.' || lf_pygate_receiver_may_be(m, len, dot, modules);
     }
-    free(m);
     return hit;
 }
 

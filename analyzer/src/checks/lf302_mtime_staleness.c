@@ -24,7 +24,6 @@
 #include "lf_check.h"
 #include "lf_pygate.h"
 #include "lf_pylock.h"
-#include "lf_pymask.h"
 #include "lf_pyshort.h"
 #include "lf_pysem.h"
 #include "lf_tree.h"
@@ -744,12 +743,14 @@ static void run(lf_check_ctx *ctx) {
  * today, and every `time` is a receiver (`time.sleep`) or a module named by an
  * import without `as` (`import time`, `from time import sleep`). Anything
  * else is a hit. */
-static int gate(const char *text, size_t len, lf_lang lang) {
+static int gate(lf_gate_text *in) {
     static const char *const clocks[] = {"time_ns", "now", "utcnow", "today", NULL};
-    if (lang != LF_LANG_PYTHON || memmem(text, len, "st_mtime", 8) || memmem(text, len, "getmtime", 8))
+    if (in->lang != LF_LANG_PYTHON || memmem(in->text, in->len, "st_mtime", 8) || memmem(in->text, in->len, "getmtime", 8))
         return 1;
-    char *m = lf_pymask_code(text, len, NULL, NULL);
-    int hit = !m || !lf_pygate_balanced(m, len);
+    const lf_pygate_mask *mk = lf_pygate_masked(in);
+    const char *m = mk->m;
+    size_t len = in->len;
+    int hit = !m || !mk->balanced;
     for (size_t w = 0; !hit && clocks[w]; w++)
         for (const char *p = m; !hit && (p = memmem(p, len - (size_t)(p - m), clocks[w], strlen(clocks[w]))); p++)
             hit = lf_pygate_word(m, len, (size_t)(p - m), strlen(clocks[w])) != 0;
@@ -764,7 +765,6 @@ static int gate(const char *text, size_t len, lf_lang lang) {
         int imported = lf_pygate_word_before(m, len, at, "from") || lf_pygate_word_before(m, len, at, "import");
         hit = alone < 0 || !(receiver || (imported && !aliased));
     }
-    free(m);
     return hit;
 }
 

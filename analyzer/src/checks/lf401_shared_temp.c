@@ -13,7 +13,6 @@
 #include "lf_pyheld.h"
 #include "lf_pylock.h"
 #include "lf_pygate.h"
-#include "lf_pymask.h"
 #include "lf_pysem.h"
 #include "lf_re.h"
 #include "lf_tree.h"
@@ -1225,16 +1224,13 @@ static void run(lf_check_ctx *ctx) {
  * the three words is a method call with two arguments or more on a receiver
  * whose root is not os or shutil: that is `s.replace("a", "b")`. Anything
  * else, or anything unsure, is a hit (lf_pygate.h). */
-static int gate(const char *text, size_t len, lf_lang lang) {
+static int gate(lf_gate_text *in) {
     static const char *const modules[] = {"os", "shutil", NULL};
-    if (lang != LF_LANG_PYTHON)
+    if (in->lang != LF_LANG_PYTHON)
         return 1;
-    int module_named = 0;
-    char *m = lf_pymask_code(text, len, lf_pygate_os_string, &module_named);
-    int hit = !m || module_named || !lf_pygate_balanced(m, len) || lf_pygate_module_aliased(m, len, modules) ||
-              lf_pygate_may_rename(m, len);
-    free(m);
-    return hit;
+    const lf_pygate_mask *mk = lf_pygate_masked(in);
+    return !mk->m || mk->os_named || !mk->balanced || lf_pygate_module_aliased(mk->m, in->len, modules) ||
+           lf_pygate_may_rename(mk->m, in->len);
 }
 
 const lf_check lf401_shared_temp_check = {"lf401_shared_temp",
