@@ -217,24 +217,32 @@ int lf_pygate_word_before(const char *m, size_t n, size_t at, const char *word) 
            lf_pygate_word(m, n, end + 1 - wl, wl) > 0;
 }
 
-int lf_pygate_names_definition(const char *m, size_t n, size_t at) {
-    return lf_pygate_word_before(m, n, at, "def") || lf_pygate_word_before(m, n, at, "class");
+int lf_pygate_dot_across_lines(const char *m, size_t at) {
+    while (at > 0 && (m[at - 1] == ' ' || m[at - 1] == '\t' || m[at - 1] == '\f' || m[at - 1] == '\n' ||
+                      m[at - 1] == '\r' || m[at - 1] == '\\'))
+        at--;
+    return at > 0 && m[at - 1] == '.';
 }
 
 static const char *const k_file_modules[] = {"os", "shutil", NULL};
 
-/* May this use of a verb at m + at be a rename the model reads? */
+/* May this use of a verb at m + at be a rename the model reads? A bare name
+ * is one only when something binds it to a rename: os.replace, os.rename or
+ * shutil.move (`from os import replace`, `mv = os.replace`, `from os import
+ * *`: each a use of a module that the caller's alias question, or the
+ * receiver test here, catches), or a method taken as a value (`mv =
+ * Path.replace`, a hit where it is taken). Anything else bound to the name,
+ * an import from another module (`from dataclasses import replace`), a
+ * parameter, a def, is no rename the model reads. */
 static int verb_may_rename(const char *m, size_t n, size_t at, size_t wl) {
     size_t dot = lf_pygate_back(m, n, at);
-    if (lf_pygate_names_definition(m, n, at))
-        return 0; /* `def replace(...)`: its calls are uses of their own */
     if (dot == LF_PYGATE_NONE || m[dot] != '.')
-        return 1; /* a bare name: a call of an imported replace */
+        return lf_pygate_dot_across_lines(m, at); /* a bare name, a def's name: see above */
     if (lf_pygate_receiver_may_be(m, n, dot, k_file_modules))
         return 1;
     size_t open = lf_pygate_fwd(m, n, at + wl);
     if (open >= n || m[open] != '(')
-        return 0; /* not called here: a method of a receiver that is no module */
+        return 1; /* a method taken as a value: `mv = Path.replace` */
     return lf_pygate_call_args(m, n, open) < 2;
 }
 

@@ -46,8 +46,10 @@ int lf_pygate_keyword(const char *m, size_t from, size_t len);
 /* Is the word just before m + at, on the same logical line, this one? */
 int lf_pygate_word_before(const char *m, size_t n, size_t at, const char *word);
 
-/* Is the name at m + at the one a `def` or `class` statement defines? */
-int lf_pygate_names_definition(const char *m, size_t n, size_t at);
+/* Is there a '.' before the name at m + at, across line ends? Code that does
+ * not parse (`os.` at a line's end) may be read as one attribute by the
+ * grammar's recovery: a gate that trusts a bare name asks this first. */
+int lf_pygate_dot_across_lines(const char *m, size_t at);
 
 /* Does the name at m + at sit in a plain `import a, b.c` statement, without `as`? */
 int lf_pygate_plain_import(const char *m, size_t n, size_t at);
@@ -67,10 +69,11 @@ int lf_pygate_receiver_may_be(const char *m, size_t n, size_t dot, const char *c
 long lf_pygate_call_args(const char *m, size_t n, size_t open);
 
 /* May some `replace`, `rename` or `move` here rename a file: os.replace,
- * os.rename or shutil.move in any spelling the model follows, a bare name,
- * or a one-argument method (Path.replace(dst))? No for `s.replace("a", "b")`
- * on a receiver that is no module. Asks nothing about aliases of os and
- * shutil: the caller checks lf_pygate_module_aliased first. */
+ * os.rename or shutil.move in any spelling the model follows, a
+ * one-argument method (Path.replace(dst)), a method taken as a value? No for
+ * `s.replace("a", "b")` on a receiver that is no module, nor for a bare
+ * name: that is only a rename when a module's function is bound to it, which
+ * the caller asks first (lf_pygate_module_aliased, and "os"/"shutil" strings). */
 int lf_pygate_may_rename(const char *m, size_t n);
 
 #endif

@@ -397,9 +397,12 @@ static void test_lf401_gate(void) {
         "import os\nx = s.replace('a', 'b')\n",
         "import os, sys\nos.getcwd()\nx = a.b.replace(p, q, 1)  # os.replace(tmp, p)\n",
         "'''Replace and rename: os.replace(a) in a docstring.'''\nx = f(y).replace('\\\\', '/')\n",
-        "x = s.rename\nshutil_like = t.move(a, b)\n",
+        "shutil_like = t.move(a, b)\n",
         "y = f'{s.replace(\"a\", \"b\")}'\n",
         "def replace(a, b): pass\n", /* a definition calls nothing */
+        "def replace(a, b): pass\nreplace(x, y)\n", /* the module's own replace */
+        "from dataclasses import replace\nc = replace(c, x=3)\n",
+        "def f(replace):\n    return replace(a, b)\n",
     };
     for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
         CHECK(!lf_check_gate(c, skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
@@ -416,7 +419,10 @@ static void test_lf401_gate(void) {
         "x = p.replace(target)\n",
         "x = p.replace(*args)\n",
         "x = p.replace(a, **kw)\n",
-        "def replace(a, b): pass\nreplace(x, y)\n",
+        "mv = p.replace\nmv(q)\n",
+        "x = s.rename\n", /* a method taken as a value may be bound to a bare name */
+        "replace = Path.replace\nreplace(p, q)\n",
+        "import os\nx = os.\nreplace(a, b)\n", /* recovery may read one attribute across the line end */
         "x = s.replace('a',\n 'b'\n",
         "x = s.\\\n  replace(a, b) + p.rename(q)\n",
         "y = f'{p.replace(q)}'\n",
@@ -449,6 +455,8 @@ static void test_lf301_gate(void) {
         "import os, threading\nlock = threading.Lock()\nitems.remove(x)\n",
         "import os\nos.getpid()\nself.handlers.remove(h)  # os.remove(p)\n",
         "class Box:\n    def remove(self, item):\n        self.items.remove(item)\n",
+        "def remove(p):\n    pass\nremove(p)\n",
+        "from .store import remove\nremove(key)\n",
         "'''os.unlink(p) in a docstring'''\nf = a.b.remove\n",
     };
     for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
@@ -468,7 +476,7 @@ static void test_lf301_gate(void) {
         "os.removedirs(d)\n",
         "import os\nos.rename(lock, lock + '.old')\n",
         "p.replace(aside)\n",
-        "remove(p)\n",
+        "import os\nx = os.\nremove(p)\n",
         "x = items.remove(a\n",
         "x = \xc2\xa0remove(p)\n",
     };

@@ -433,10 +433,12 @@ static void run(lf_check_ctx *ctx) {
  * for the words, and most files that say `remove` say it of a list, a set or
  * a widget. So, on the text with comments and strings blanked, the file holds
  * no removal when it never says unlink, rmdir, rmtree or removedirs, every
- * `remove` is an attribute of a receiver whose root is not os or shutil or
- * the name a `def` gives a method, no alias of either module can exist, no
- * string names one, and no `replace`, `rename` or `move` may be a rename
- * (lf_pygate_may_rename). Anything else is a hit. */
+ * `remove` is an attribute of a receiver whose root is not os or shutil or a
+ * bare name, no alias of either module can exist, no string names one, and no
+ * `replace`, `rename` or `move` may be a rename (lf_pygate_may_rename). A bare
+ * `remove` is os.remove only when an alias binds it (`from os import remove`,
+ * `rm = os.remove`: hits of their own); otherwise it is a def's name, a
+ * parameter, an import from elsewhere. Anything else is a hit. */
 static int gate(lf_gate_text *in) {
     static const char *const modules[] = {"os", "shutil", NULL};
     static const char *const always[] = {"unlink", "rmdir", "rmtree", "removedirs", NULL};
@@ -453,10 +455,15 @@ static int gate(lf_gate_text *in) {
     for (const char *p = m; !hit && (p = memmem(p, len - (size_t)(p - m), "remove", 6)) != NULL; p++) {
         size_t at = (size_t)(p - m);
         int alone = lf_pygate_word(m, len, at, 6);
-        if (alone == 0 || (alone > 0 && lf_pygate_names_definition(m, len, at)))
-            continue; /* `def remove(self, item)`: its calls are uses of their own */
+        if (alone == 0)
+            continue;
         size_t dot = lf_pygate_back(m, len, at);
-        hit = alone < 0 || dot == LF_PYGATE_NONE || m[dot] != '.' || lf_pygate_receiver_may_be(m, len, dot, modules);
+        if (alone < 0)
+            hit = 1;
+        else if (dot == LF_PYGATE_NONE || m[dot] != '.')
+            hit = lf_pygate_dot_across_lines(m, at); /* bare: `def remove`, `from os import remove` (aliased) */
+        else
+            hit = lf_pygate_receiver_may_be(m, len, dot, modules);
     }
     return hit;
 }
