@@ -171,15 +171,32 @@ long lf_pygate_call_args(const char *m, size_t n, size_t open) {
     return -1;
 }
 
-/* A string literal's text "os" or "shutil": importlib.import_module("os"), sys.modules["os"]. */
-static void os_string(const char *content, size_t len, void *ud) {
+typedef struct mask_build {
+    lf_pygate_mask *mk;
+    const char *text;
+    size_t cap;
+} mask_build;
+
+/* A string literal's text: "os" or "shutil" (importlib.import_module("os"),
+ * sys.modules["os"]); a mode open() accepts. */
+static void on_string(const char *content, size_t len, void *ud) {
+    mask_build *b = ud;
+    lf_pygate_mask *mk = b->mk;
     if ((len == 2 && memcmp(content, "os", 2) == 0) || (len == 6 && memcmp(content, "shutil", 6) == 0))
-        ((lf_pygate_mask *)ud)->os_named = 1;
+        mk->os_named = 1;
+    if (len && len <= 3 && lf_pygate_mode_text(content, len, content[0], 1)) {
+        if (mk->n_modes == b->cap) {
+            b->cap = b->cap ? b->cap * 2 : 16;
+            mk->modes = lf_xrealloc(mk->modes, b->cap * sizeof *mk->modes);
+        }
+        mk->modes[mk->n_modes++] = (size_t)(content - b->text);
+    }
 }
 
 static void mask_release(void *p) {
     lf_pygate_mask *mk = p;
     free(mk->m);
+    free(mk->modes);
     free(mk);
 }
 
@@ -188,7 +205,8 @@ const lf_pygate_mask *lf_pygate_masked(lf_gate_text *in) {
         return in->shared;
     lf_gate_text_release(in);
     lf_pygate_mask *mk = lf_xcalloc(1, sizeof *mk);
-    mk->m = lf_pymask_code(in->text, in->len, os_string, mk);
+    mask_build b = {mk, in->text, 0};
+    mk->m = lf_pymask_code(in->text, in->len, on_string, &b);
     mk->balanced = mk->m && lf_pygate_balanced(mk->m, in->len);
     in->shared = mk;
     in->release = mask_release;
@@ -258,4 +276,21 @@ int lf_pygate_may_rename(const char *m, size_t n) {
         }
     }
     return 0;
+}
+
+int lf_pygate_mode_text(const char *t, size_t n, char c, int first) {
+    unsigned kinds = 0, bt = 0, plus = 0, has = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i] == c)
+            has = 1;
+        if (strchr("rwxa", t[i]) && t[i])
+            kinds++;
+        else if (t[i] == 'b' || t[i] == 't')
+            bt++;
+        else if (t[i] == '+')
+            plus++;
+        else
+            return 0;
+    }
+    return has && kinds == 1 && bt <= 1 && plus <= 1 && (!first || t[0] == c);
 }

@@ -22,6 +22,10 @@ typedef struct lf_pygate_mask {
     char *m;
     int balanced;
     int os_named;
+    /* String literals whose text is a mode open() accepts ("a", "xb", "r+"),
+     * in source order: where their text starts (after the quote). */
+    size_t *modes;
+    size_t n_modes;
 } lf_pygate_mask;
 
 const lf_pygate_mask *lf_pygate_masked(lf_gate_text *in);
@@ -75,5 +79,11 @@ long lf_pygate_call_args(const char *m, size_t n, size_t open);
  * name: that is only a rename when a module's function is bound to it, which
  * the caller asks first (lf_pygate_module_aliased, and "os"/"shutil" strings). */
 int lf_pygate_may_rename(const char *m, size_t n);
+
+/* Is a string literal's text (t, n: between its quotes, escapes unread) a
+ * mode open() accepts (one of r/w/x/a, at most one of b/t, at most one +)
+ * containing c (first: starting with c)? lf_pylock_open_mode asks it of a
+ * literal node; a gate asks it of the text before the parse. */
+int lf_pygate_mode_text(const char *t, size_t n, char c, int first);
 
 #endif

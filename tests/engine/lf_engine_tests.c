@@ -385,6 +385,47 @@ static void test_gates_share_mask(void) {
     CHECK(in.shared == NULL, "released");
 }
 
+/* LF103's gate (checks/lf103_unlocked_append.c): a file whose 'a' and 'x'
+ * literals are all arguments of calls that are no open() is skipped; a mode
+ * that may reach an open(), directly or through a name, is let through. */
+static void test_lf103_gate(void) {
+    const lf_check *c = lf_check_find("lf103_unlocked_append");
+    CHECK(c && c->gate, "lf103_unlocked_append has a gate");
+    if (!c || !c->gate)
+        return;
+    static const char *const skipped[] = {
+        "x = Symbol('x')\ny = symbols('a')\nf = open(p)\n",
+        "f = open(p, 'a')\ng = label(v, 'x')\n",
+        "f = open(p, 'x')\nd = dict(k='a')\n",
+        "f = open(p, 'a')  # open(p, 'x')\n",
+        "f = open(p, 'a')\ns = g('x').upper()\n",
+        "x = 'a'\ny = 'x'\n" /* no open() at all */,
+        "f = open(p, 'a')\nh = g(\n    'x',\n)\n",
+    };
+    for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
+        CHECK(!lf_check_gate(c, skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
+    static const char *const through[] = {
+        "open(p, 'x')\nopen(p, 'a')\n",
+        "open(p, 'xb')\nopen(p, mode='a+')\n",
+        "p.open('x')\np.open('at')\n",
+        "import os\nos.open(p, os.O_CREAT | os.O_EXCL)\nos.open(p, os.O_APPEND)\n",
+        "import os\nos.open(p, os.O_CREAT | os.O_EXCL)\nopen(p, 'a')\n",
+        "MODE = 'x'\nopen(p, MODE)\nopen(p, 'a')\n",
+        "modes = ('x', 'a')\nopen(p, modes[0])\n",
+        "def f(p, mode='x'):\n    open(p, mode)\nopen(p, 'a')\n",
+        "g(lambda mode='x': open(p, mode))\nopen(p, 'a')\n",
+        "open(p, 'a')\nm = 'x' if excl else 'w'\n",
+        "open(p, 'a')\nif (m := 'x'):\n    open(p, m)\n",
+        "open(p, 'a')\nh = (g)('x')\n",
+        "open(p, 'a')\nh = g(*'x')\n",
+        "open(p, 'a')\nx = f(b'x')\nopen(p, 'x'\n" /* unbalanced: unsure */,
+        "open(p, 'a')\nx = \xc3\xa9" "f('x')\n",
+    };
+    for (size_t i = 0; i < sizeof through / sizeof through[0]; i++)
+        CHECK(lf_check_gate(c, through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
+    CHECK(lf_check_gate(c, "x = 1\n", 6, LF_LANG_TYPESCRIPT), "gate is Python only");
+}
+
 /* LF401's gate (checks/lf401_shared_temp.c): a file whose replace, rename and
  * move are all str.replace-like is skipped; every spelling the check could
  * read as a rename, and every unsure shape, is let through. */
@@ -1144,6 +1185,7 @@ int main(void) {
     test_lf401_gate();
     test_lf301_gate();
     test_lf302_gate();
+    test_lf103_gate();
     test_gates_share_mask();
     test_no_checks_by_path();
     test_builtin_fix_reason();

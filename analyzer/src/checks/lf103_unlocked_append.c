@@ -11,10 +11,12 @@
  * (a lock library, an exclusive create of a lock, a flock, a call of something
  * named lock/acquire; in TS/JS also a callback handed to such a call) and the
  * log itself is not locked. Python rides on lf_pylock, TS/JS on lf_tslock. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lf_check.h"
+#include "lf_pygate.h"
 #include "lf_pylock.h"
 #include "lf_pyshort.h"
 #include "lf_pysem.h"
@@ -163,4 +165,114 @@ static void run(lf_check_ctx *ctx) {
         py_run(ctx);
 }
 
-const lf_check lf103_unlocked_append_check = {"lf103_unlocked_append", run, 0, 0, NULL}; /* asks the model, not the query */
+/* ---- the gate: could anything here both append and create exclusively? ----
+ *
+ * py_run reports an append (open, io.open, codecs.open or Path.open with an
+ * "a" mode; os.open with O_APPEND) only to a file the module also creates
+ * exclusively ("x" mode; os.open with O_EXCL). A mode is the literal itself
+ * or the literal a name is bound to (lf_pysem_resolve_value). The prefilter
+ * finds the quoted modes, and in a library most 'a' and 'x' are a symbol, a
+ * letter, a key. So, on the text with comments and strings blanked, the file
+ * holds neither when its code never says `open`, or never says O_APPEND and
+ * has no "a" mode that may reach an open(), or never says O_EXCL and has no
+ * "x" mode that may. A literal reaches no open() when it is a whole argument
+ * (after `(`, `,` or a keyword's `=`) of a call whose name is not open, and
+ * not a default in a def's or a class's parameters: `Symbol('x')`,
+ * `f(a, 'x')`, `dict(k='a')`. Anywhere else (bound to a name, in a tuple, a
+ * list, an expression) it may. */
+/* The last byte before i that is not whitespace, line ends included (inside
+ * brackets a line end is whitespace), or LF_PYGATE_NONE. */
+static size_t back_any(const char *m, size_t i) {
+    while (i > 0 && strchr(" \t\f\r\n\\", m[i - 1]) && m[i - 1])
+        i--;
+    return i > 0 ? i - 1 : LF_PYGATE_NONE;
+}
+
+static int mode_reaches_open(const char *m, size_t n, size_t content, const size_t *encl) {
+    size_t q = content;
+    while (q > 0 && (m[q - 1] == '\'' || m[q - 1] == '"'))
+        q--;
+    while (q > 0 && strchr("rRbBuU", m[q - 1]) && m[q - 1])
+        q--;
+    size_t prev = back_any(m, q);
+    if (prev == LF_PYGATE_NONE)
+        return 1;
+    char c = m[prev];
+    if (c == '=' ? prev > 0 && strchr("=<>!:", m[prev - 1]) && m[prev - 1] : c != '(' && c != ',')
+        return 1;
+    if (c == '=') { /* a keyword argument: `name=` right after `(` or `,` (not `lambda mode='a'`) */
+        size_t k = back_any(m, prev);
+        if (k == LF_PYGATE_NONE || !(m[k] == '_' || isalnum((unsigned char)m[k])))
+            return 1;
+        while (k > 0 && (m[k - 1] == '_' || isalnum((unsigned char)m[k - 1])))
+            k--;
+        size_t before = back_any(m, k);
+        if (before == LF_PYGATE_NONE || (m[before] != '(' && m[before] != ','))
+            return 1;
+    }
+    size_t open = *encl;
+    if (open == LF_PYGATE_NONE || m[open] != '(')
+        return 1;
+    size_t w = back_any(m, open);
+    if (w == LF_PYGATE_NONE || lf_pygate_word(m, n, w, 1) < 0 || !(m[w] == '_' || isalnum((unsigned char)m[w])))
+        return 1; /* a tuple's parentheses, `f()(...)`, a name with a non-ASCII letter */
+    size_t ws = w;
+    while (ws > 0 && (m[ws - 1] == '_' || isalnum((unsigned char)m[ws - 1])))
+        ws--;
+    if ((ws > 0 && (unsigned char)m[ws - 1] >= 0x80) || lf_pygate_is(m, ws, w + 1 - ws, "open") ||
+        lf_pygate_keyword(m, ws, w + 1 - ws))
+        return 1;
+    return lf_pygate_word_before(m, n, ws, "def") || lf_pygate_word_before(m, n, ws, "class");
+}
+
+/* Does the word stand alone somewhere in the masked text? */
+static int code_says(const char *m, size_t n, const char *word) {
+    size_t wl = strlen(word);
+    for (const char *p = m; (p = memmem(p, n - (size_t)(p - m), word, wl)) != NULL; p++)
+        if (lf_pygate_word(m, n, (size_t)(p - m), wl) != 0)
+            return 1;
+    return 0;
+}
+
+static int gate(lf_gate_text *in) {
+    if (in->lang != LF_LANG_PYTHON)
+        return 1;
+    const lf_pygate_mask *mk = lf_pygate_masked(in);
+    const char *m = mk->m;
+    size_t n = in->len;
+    if (!m || !mk->balanced)
+        return 1;
+    if (!code_says(m, n, "open"))
+        return 0;
+    int append = code_says(m, n, "O_APPEND"), create = code_says(m, n, "O_EXCL");
+    if (append && create)
+        return 1;
+    /* one forward pass: the innermost open bracket around each mode literal */
+    LF_VEC(size_t) stack = {0};
+    size_t next = 0, encl = LF_PYGATE_NONE;
+    for (size_t i = 0; i < n && next < mk->n_modes && !(append && create); i++) {
+        if (i == mk->modes[next]) {
+            encl = stack.len ? stack.items[stack.len - 1] : LF_PYGATE_NONE;
+            const char *t = in->text + i;
+            size_t tl = 0;
+            while (tl < 3 && i + tl < n && t[tl] != '\'' && t[tl] != '"')
+                tl++;
+            int a = lf_pygate_mode_text(t, tl, 'a', 1), x = lf_pygate_mode_text(t, tl, 'x', 1);
+            if ((a && !append) || (x && !create)) {
+                if (mode_reaches_open(m, n, i, &encl)) {
+                    append |= a;
+                    create |= x;
+                }
+            }
+            next++;
+        }
+        if (m[i] == '(' || m[i] == '[' || m[i] == '{')
+            LF_VEC_PUSH(&stack, i);
+        else if ((m[i] == ')' || m[i] == ']' || m[i] == '}') && stack.len)
+            stack.len--;
+    }
+    LF_VEC_FREE(&stack);
+    return append && create;
+}
+
+const lf_check lf103_unlocked_append_check = {"lf103_unlocked_append", run, 0, 0, gate}; /* asks the model, not the query */

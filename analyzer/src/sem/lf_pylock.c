@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lf_pathfact.h"
+#include "lf_pygate.h"
 #include "lf_tree.h"
 #include "lf_util.h"
 
@@ -1052,22 +1053,8 @@ int lf_pylock_open_mode(const lf_source *src, TSNode s, char c, int first) {
     }
     if (ts_node_is_null(content))
         return 0;
-    const char *t = src->text + ts_node_start_byte(content);
-    size_t n = ts_node_end_byte(content) - ts_node_start_byte(content);
-    unsigned kinds = 0, bt = 0, plus = 0, has = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (t[i] == c)
-            has = 1;
-        if (strchr("rwxa", t[i]) && t[i])
-            kinds++;
-        else if (t[i] == 'b' || t[i] == 't')
-            bt++;
-        else if (t[i] == '+')
-            plus++;
-        else
-            return 0;
-    }
-    return has && kinds == 1 && bt <= 1 && plus <= 1 && (!first || t[0] == c);
+    return lf_pygate_mode_text(src->text + ts_node_start_byte(content),
+                               ts_node_end_byte(content) - ts_node_start_byte(content), c, first);
 }
 
 static int kw_true(lf_pysem *m, TSNode call, const char *kw) {
