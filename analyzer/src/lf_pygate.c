@@ -244,18 +244,18 @@ int lf_pygate_dot_across_lines(const char *m, size_t at) {
 
 static const char *const k_file_modules[] = {"os", "shutil", NULL};
 
-/* May this use of a verb at m + at be a rename the model reads? A bare name
- * is one only when something binds it to a rename: os.replace, os.rename or
- * shutil.move (`from os import replace`, `mv = os.replace`, `from os import
- * *`: each a use of a module that the caller's alias question, or the
- * receiver test here, catches), or a method taken as a value (`mv =
- * Path.replace`, a hit where it is taken). Anything else bound to the name,
- * an import from another module (`from dataclasses import replace`), a
- * parameter, a def, is no rename the model reads. */
+/* May this use of a verb at m + at be a rename? LF401's query takes every
+ * bare `replace(a, b)` and `rename(a, b)` for one, whatever the name is bound
+ * to (`from dataclasses import replace` too), so those are hits; a bare
+ * `move` is shutil.move only through a binding that is a hit of its own (an
+ * alias of shutil, `mv = shutil.move`, a method taken as a value). A def's
+ * own name calls nothing. */
 static int verb_may_rename(const char *m, size_t n, size_t at, size_t wl) {
     size_t dot = lf_pygate_back(m, n, at);
+    if (lf_pygate_word_before(m, n, at, "def") || lf_pygate_word_before(m, n, at, "class"))
+        return 0;
     if (dot == LF_PYGATE_NONE || m[dot] != '.')
-        return lf_pygate_dot_across_lines(m, at); /* a bare name, a def's name: see above */
+        return !lf_pygate_is(m, at, wl, "move") || lf_pygate_dot_across_lines(m, at);
     if (lf_pygate_receiver_may_be(m, n, dot, k_file_modules))
         return 1;
     size_t open = lf_pygate_fwd(m, n, at + wl);

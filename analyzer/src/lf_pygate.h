@@ -73,11 +73,12 @@ int lf_pygate_receiver_may_be(const char *m, size_t n, size_t dot, const char *c
 long lf_pygate_call_args(const char *m, size_t n, size_t open);
 
 /* May some `replace`, `rename` or `move` here rename a file: os.replace,
- * os.rename or shutil.move in any spelling the model follows, a
+ * os.rename or shutil.move in any spelling the model follows, a bare
+ * `replace(a, b)` or `rename(a, b)` (LF401's query takes any), a
  * one-argument method (Path.replace(dst)), a method taken as a value? No for
  * `s.replace("a", "b")` on a receiver that is no module, nor for a bare
- * name: that is only a rename when a module's function is bound to it, which
- * the caller asks first (lf_pygate_module_aliased, and "os"/"shutil" strings). */
+ * `move`, a rename only when shutil.move is bound to it, which the caller
+ * asks first (lf_pygate_module_aliased, and "os"/"shutil" strings). */
 int lf_pygate_may_rename(const char *m, size_t n);
 
 /* Is a string literal's text (t, n: between its quotes, escapes unread) a
