@@ -244,18 +244,33 @@ int lf_pygate_dot_across_lines(const char *m, size_t at) {
 
 static const char *const k_file_modules[] = {"os", "shutil", NULL};
 
+/* Is the bare name at m + at called with two arguments, or with arguments
+ * that could come to two (a star)? Line ends count as space: inside brackets
+ * `replace\n(a, b)` is one call. */
+static int called_with_two(const char *m, size_t n, size_t at, size_t wl) {
+    size_t open = at + wl;
+    while (open < n && strchr(" \t\f\r\n\\", m[open]) && m[open])
+        open++;
+    if (open >= n || m[open] != '(')
+        return 0;
+    long args = lf_pygate_call_args(m, n, open);
+    return args < 0 || args == 2;
+}
+
 /* May this use of a verb at m + at be a rename? LF401's query takes every
- * bare `replace(a, b)` and `rename(a, b)` for one, whatever the name is bound
- * to (`from dataclasses import replace` too), so those are hits; a bare
- * `move` is shutil.move only through a binding that is a hit of its own (an
- * alias of shutil, `mv = shutil.move`, a method taken as a value). A def's
- * own name calls nothing. */
+ * bare `replace(a, b)` and `rename(a, b)` called with two arguments for one,
+ * whatever the name is bound to (`from dataclasses import replace` too), so
+ * those are hits; otherwise a bare name is os.replace, os.rename or
+ * shutil.move only through a binding that is a hit of its own (an alias of
+ * the module, `mv = os.replace`, a method taken as a value). A def's own
+ * name calls nothing. */
 static int verb_may_rename(const char *m, size_t n, size_t at, size_t wl) {
     size_t dot = lf_pygate_back(m, n, at);
     if (lf_pygate_word_before(m, n, at, "def") || lf_pygate_word_before(m, n, at, "class"))
         return 0;
     if (dot == LF_PYGATE_NONE || m[dot] != '.')
-        return !lf_pygate_is(m, at, wl, "move") || lf_pygate_dot_across_lines(m, at);
+        return (!lf_pygate_is(m, at, wl, "move") && called_with_two(m, n, at, wl)) ||
+               lf_pygate_dot_across_lines(m, at);
     if (lf_pygate_receiver_may_be(m, n, dot, k_file_modules))
         return 1;
     size_t open = lf_pygate_fwd(m, n, at + wl);

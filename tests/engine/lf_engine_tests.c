@@ -442,6 +442,8 @@ static void test_lf401_gate(void) {
         "y = f'{s.replace(\"a\", \"b\")}'\n",
         "def replace(a, b): pass\n", /* a definition calls nothing */
         "from shutil_like import move\nmove(a, b)\n", /* a bare move is shutil's only through an alias */
+        "from dataclasses import replace\nc = replace(c)\nd = replace(c, a=1, b=2)\n",
+        "from libfoo import (\n    replace,\n    rename,\n)\n", /* named, not called */
     };
     for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
         CHECK(!lf_check_gate(c, skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
@@ -462,6 +464,8 @@ static void test_lf401_gate(void) {
         "def replace(a, b): pass\nreplace(x, y)\n", /* LF401's query takes any bare replace(a, b) */
         "from dataclasses import replace\nc = replace(c, x=3)\n",
         "def f(rename):\n    return rename(a, b)\n",
+        "x = (replace\n     (a, b))\n",
+        "x = replace(*args)\n",
         "x = s.rename\n", /* a method taken as a value may be bound to a bare name */
         "replace = Path.replace\nreplace(p, q)\n",
         "import os\nx = os.\nreplace(a, b)\n", /* recovery may read one attribute across the line end */
