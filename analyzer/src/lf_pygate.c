@@ -68,6 +68,16 @@ int lf_pygate_word(const char *m, size_t n, size_t at, size_t wl) {
     return !ascii_ident(before) && !ascii_ident(after);
 }
 
+int lf_pygate_says_any(const char *m, size_t n, const char *const *words) {
+    for (size_t w = 0; words[w]; w++) {
+        size_t wl = strlen(words[w]);
+        for (const char *p = m; (p = memmem(p, n - (size_t)(p - m), words[w], wl)) != NULL; p++)
+            if (lf_pygate_word(m, n, (size_t)(p - m), wl) != 0)
+                return 1;
+    }
+    return 0;
+}
+
 int lf_pygate_is(const char *m, size_t from, size_t len, const char *word) {
     return strlen(word) == len && memcmp(m + from, word, len) == 0;
 }

@@ -47,6 +47,10 @@ int lf_pygate_word(const char *m, size_t n, size_t at, size_t wl);
 int lf_pygate_is(const char *m, size_t from, size_t len, const char *word);
 int lf_pygate_keyword(const char *m, size_t from, size_t len);
 
+/* Does one of the words (a NULL-terminated list) stand alone in the text, or
+ * next to a non-ASCII byte (maybe one name to Python)? */
+int lf_pygate_says_any(const char *m, size_t n, const char *const *words);
+
 /* Is the word just before m + at, on the same logical line, this one? */
 int lf_pygate_word_before(const char *m, size_t n, size_t at, const char *word);
 

@@ -225,15 +225,6 @@ static int mode_reaches_open(const char *m, size_t n, size_t content, const size
     return lf_pygate_word_before(m, n, ws, "def") || lf_pygate_word_before(m, n, ws, "class");
 }
 
-/* Does the word stand alone somewhere in the masked text? */
-static int code_says(const char *m, size_t n, const char *word) {
-    size_t wl = strlen(word);
-    for (const char *p = m; (p = memmem(p, n - (size_t)(p - m), word, wl)) != NULL; p++)
-        if (lf_pygate_word(m, n, (size_t)(p - m), wl) != 0)
-            return 1;
-    return 0;
-}
-
 static int gate(lf_gate_text *in) {
     if (in->lang != LF_LANG_PYTHON)
         return 1;
@@ -242,9 +233,11 @@ static int gate(lf_gate_text *in) {
     size_t n = in->len;
     if (!m || !mk->balanced)
         return 1;
-    if (!code_says(m, n, "open"))
+    static const char *const opens[] = {"open", NULL}, *const appends[] = {"O_APPEND", NULL},
+                             *const excls[] = {"O_EXCL", NULL};
+    if (!lf_pygate_says_any(m, n, opens))
         return 0;
-    int append = code_says(m, n, "O_APPEND"), create = code_says(m, n, "O_EXCL");
+    int append = lf_pygate_says_any(m, n, appends), create = lf_pygate_says_any(m, n, excls);
     if (append && create)
         return 1;
     /* one forward pass: the innermost open bracket around each mode literal */

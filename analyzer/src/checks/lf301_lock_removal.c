@@ -448,10 +448,7 @@ static int gate(lf_gate_text *in) {
     const char *m = mk->m;
     size_t len = in->len;
     int hit = !m || mk->os_named || !mk->balanced || lf_pygate_module_aliased(m, len, modules) ||
-              lf_pygate_may_rename(m, len);
-    for (size_t w = 0; !hit && always[w]; w++)
-        for (const char *p = m; !hit && (p = memmem(p, len - (size_t)(p - m), always[w], strlen(always[w]))); p++)
-            hit = lf_pygate_word(m, len, (size_t)(p - m), strlen(always[w])) != 0;
+              lf_pygate_may_rename(m, len) || lf_pygate_says_any(m, len, always);
     for (const char *p = m; !hit && (p = memmem(p, len - (size_t)(p - m), "remove", 6)) != NULL; p++) {
         size_t at = (size_t)(p - m);
         int alone = lf_pygate_word(m, len, at, 6);

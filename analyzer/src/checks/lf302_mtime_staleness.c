@@ -750,10 +750,7 @@ static int gate(lf_gate_text *in) {
     const lf_pygate_mask *mk = lf_pygate_masked(in);
     const char *m = mk->m;
     size_t len = in->len;
-    int hit = !m || !mk->balanced;
-    for (size_t w = 0; !hit && clocks[w]; w++)
-        for (const char *p = m; !hit && (p = memmem(p, len - (size_t)(p - m), clocks[w], strlen(clocks[w]))); p++)
-            hit = lf_pygate_word(m, len, (size_t)(p - m), strlen(clocks[w])) != 0;
+    int hit = !m || !mk->balanced || lf_pygate_says_any(m, len, clocks);
     for (const char *p = m; !hit && (p = memmem(p, len - (size_t)(p - m), "time", 4)) != NULL; p++) {
         size_t at = (size_t)(p - m);
         int alone = lf_pygate_word(m, len, at, 4);
