@@ -571,8 +571,6 @@ static int finding_cmp(const void *a, const void *b) {
     return strcmp(x->rule->id, y->rule->id);
 }
 
-/* The rule's check gate (lf_check.h), asked only where the rule has prefilter
- * literals for the file's language: a gate is a sharper prefilter. */
 /* Sources up to this size are parsed in the engine's region (lf_tsarena.h);
  * a larger one, whose parse would hold a region that size times the tree's
  * overhead for the rest of the scan, with the C library's allocator. */
@@ -614,6 +612,8 @@ static void drop_tree(lf_engine *eng, TSTree *tree, int in_arena) {
     lf_tsarena_reset(eng->arena);
 }
 
+/* The rule's check gate (lf_check.h), asked only where the rule has prefilter
+ * literals for the file's language: a gate is a sharper prefilter. */
 static int gate_passes(const lf_rule *r, lf_gate_text *in) {
     size_t n_groups = 0;
     if (!r->check || !r->check->gate || !lf_rule_prefilter(r, in->lang, &n_groups) || n_groups == 0)
