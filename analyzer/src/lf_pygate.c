@@ -68,14 +68,49 @@ int lf_pygate_word(const char *m, size_t n, size_t at, size_t wl) {
     return !ascii_ident(before) && !ascii_ident(after);
 }
 
+int lf_pygate_next_use(const char *m, size_t n, const char *word, size_t *at) {
+    size_t wl = strlen(word);
+    for (const char *p = m + *at; *at < n && (p = memmem(p, n - (size_t)(p - m), word, wl)) != NULL; p++) {
+        int alone = lf_pygate_word(m, n, (size_t)(p - m), wl);
+        if (alone != 0) {
+            *at = (size_t)(p - m);
+            return alone;
+        }
+    }
+    *at = n;
+    return 0;
+}
+
 int lf_pygate_says_any(const char *m, size_t n, const char *const *words) {
     for (size_t w = 0; words[w]; w++) {
-        size_t wl = strlen(words[w]);
-        for (const char *p = m; (p = memmem(p, n - (size_t)(p - m), words[w], wl)) != NULL; p++)
-            if (lf_pygate_word(m, n, (size_t)(p - m), wl) != 0)
-                return 1;
+        size_t at = 0;
+        if (lf_pygate_next_use(m, n, words[w], &at))
+            return 1;
     }
     return 0;
+}
+
+/* Whitespace of any kind, line ends and continuations included. */
+static int any_space(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; }
+
+size_t lf_pygate_back_any(const char *m, size_t i) {
+    while (i > 0 && any_space(m[i - 1]))
+        i--;
+    return i > 0 ? i - 1 : LF_PYGATE_NONE;
+}
+
+size_t lf_pygate_fwd_any(const char *m, size_t n, size_t i) {
+    while (i < n && any_space(m[i]))
+        i++;
+    return i;
+}
+
+int lf_pygate_ident_byte(unsigned char c) { return ascii_ident(c); }
+
+size_t lf_pygate_name_start(const char *m, size_t end) {
+    while (end > 0 && ascii_ident((unsigned char)m[end - 1]))
+        end--;
+    return end;
 }
 
 int lf_pygate_is(const char *m, size_t from, size_t len, const char *word) {
@@ -140,9 +175,7 @@ int lf_pygate_receiver_may_be(const char *m, size_t n, size_t dot, const char *c
             return 0;
         if (!ascii_ident((unsigned char)c))
             return 1;
-        size_t k = r;
-        while (k > 0 && ascii_ident((unsigned char)m[k - 1]))
-            k--;
+        size_t k = lf_pygate_name_start(m, r);
         if ((k > 0 && (unsigned char)m[k - 1] >= 0x80) || (m[k] >= '0' && m[k] <= '9'))
             return 1;
         size_t b = lf_pygate_back(m, n, k);
@@ -199,7 +232,7 @@ static void on_string(const char *content, size_t len, void *ud) {
             b->cap = b->cap ? b->cap * 2 : 16;
             mk->modes = lf_xrealloc(mk->modes, b->cap * sizeof *mk->modes);
         }
-        mk->modes[mk->n_modes++] = (size_t)(content - b->text);
+        mk->modes[mk->n_modes++] = (lf_pygate_span){(size_t)(content - b->text), len};
     }
 }
 
@@ -225,13 +258,9 @@ const lf_pygate_mask *lf_pygate_masked(lf_gate_text *in) {
 
 int lf_pygate_module_aliased(const char *m, size_t n, const char *const *modules) {
     for (size_t w = 0; modules[w]; w++) {
-        size_t wl = strlen(modules[w]);
-        for (const char *p = m; (p = memmem(p, n - (size_t)(p - m), modules[w], wl)) != NULL; p++) {
-            size_t at = (size_t)(p - m);
-            int alone = lf_pygate_word(m, n, at, wl);
-            if (alone == 0)
-                continue;
-            size_t next = lf_pygate_fwd(m, n, at + wl);
+        int alone;
+        for (size_t at = 0; (alone = lf_pygate_next_use(m, n, modules[w], &at)) != 0; at++) {
+            size_t next = lf_pygate_fwd(m, n, at + strlen(modules[w]));
             if (alone < 0 || !((next < n && m[next] == '.') || lf_pygate_plain_import(m, n, at)))
                 return 1;
         }
@@ -246,10 +275,8 @@ int lf_pygate_word_before(const char *m, size_t n, size_t at, const char *word) 
 }
 
 int lf_pygate_dot_across_lines(const char *m, size_t at) {
-    while (at > 0 && (m[at - 1] == ' ' || m[at - 1] == '\t' || m[at - 1] == '\f' || m[at - 1] == '\n' ||
-                      m[at - 1] == '\r' || m[at - 1] == '\\'))
-        at--;
-    return at > 0 && m[at - 1] == '.';
+    size_t prev = lf_pygate_back_any(m, at);
+    return prev != LF_PYGATE_NONE && m[prev] == '.';
 }
 
 static const char *const k_file_modules[] = {"os", "shutil", NULL};
@@ -258,9 +285,7 @@ static const char *const k_file_modules[] = {"os", "shutil", NULL};
  * that could come to two (a star)? Line ends count as space: inside brackets
  * `replace\n(a, b)` is one call. */
 static int called_with_two(const char *m, size_t n, size_t at, size_t wl) {
-    size_t open = at + wl;
-    while (open < n && strchr(" \t\f\r\n\\", m[open]) && m[open])
-        open++;
+    size_t open = lf_pygate_fwd_any(m, n, at + wl);
     if (open >= n || m[open] != '(')
         return 0;
     long args = lf_pygate_call_args(m, n, open);
@@ -292,13 +317,10 @@ static int verb_may_rename(const char *m, size_t n, size_t at, size_t wl) {
 int lf_pygate_may_rename(const char *m, size_t n) {
     static const char *const verbs[] = {"replace", "rename", "move", NULL};
     for (size_t w = 0; verbs[w]; w++) {
-        size_t wl = strlen(verbs[w]);
-        for (const char *p = m; (p = memmem(p, n - (size_t)(p - m), verbs[w], wl)) != NULL; p++) {
-            size_t at = (size_t)(p - m);
-            int alone = lf_pygate_word(m, n, at, wl);
-            if (alone < 0 || (alone > 0 && verb_may_rename(m, n, at, wl)))
+        int alone;
+        for (size_t at = 0; (alone = lf_pygate_next_use(m, n, verbs[w], &at)) != 0; at++)
+            if (alone < 0 || verb_may_rename(m, n, at, strlen(verbs[w])))
                 return 1;
-        }
     }
     return 0;
 }

@@ -18,13 +18,17 @@
  * in in->shared. m is NULL when the mask could not follow the text (then
  * every gate says "may be"); balanced: its brackets pair up; os_named: some
  * string literal's text is "os" or "shutil". */
+typedef struct lf_pygate_span {
+    size_t at, len;
+} lf_pygate_span;
+
 typedef struct lf_pygate_mask {
     char *m;
     int balanced;
     int os_named;
     /* String literals whose text is a mode open() accepts ("a", "xb", "r+"),
-     * in source order: where their text starts (after the quote). */
-    size_t *modes;
+     * in source order: their text (after the quote), where it starts and how long. */
+    lf_pygate_span *modes;
     size_t n_modes;
 } lf_pygate_mask;
 
@@ -47,9 +51,23 @@ int lf_pygate_word(const char *m, size_t n, size_t at, size_t wl);
 int lf_pygate_is(const char *m, size_t from, size_t len, const char *word);
 int lf_pygate_keyword(const char *m, size_t from, size_t len);
 
-/* Does one of the words (a NULL-terminated list) stand alone in the text, or
- * next to a non-ASCII byte (maybe one name to Python)? */
+/* The next use of word at or after *at that is not part of a longer ASCII
+ * name: 1 where it stands alone, -1 next to a non-ASCII byte (maybe one name
+ * to Python), with *at set to it; 0 when there is none. Loop with at++. */
+int lf_pygate_next_use(const char *m, size_t n, const char *word, size_t *at);
+
+/* Does one of the words (a NULL-terminated list) have a use (above)? */
 int lf_pygate_says_any(const char *m, size_t n, const char *const *words);
+
+/* As lf_pygate_back and lf_pygate_fwd, with every line end as whitespace:
+ * inside brackets a line end separates nothing. */
+size_t lf_pygate_back_any(const char *m, size_t i);
+size_t lf_pygate_fwd_any(const char *m, size_t n, size_t i);
+
+/* A byte of an ASCII name ([A-Za-z0-9_]); where the name that ends just
+ * before m + end starts. */
+int lf_pygate_ident_byte(unsigned char c);
+size_t lf_pygate_name_start(const char *m, size_t end);
 
 /* Is the word just before m + at, on the same logical line, this one? */
 int lf_pygate_word_before(const char *m, size_t n, size_t at, const char *word);

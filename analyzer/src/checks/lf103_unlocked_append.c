@@ -11,7 +11,6 @@
  * (a lock library, an exclusive create of a lock, a flock, a call of something
  * named lock/acquire; in TS/JS also a callback handed to such a call) and the
  * log itself is not locked. Python rides on lf_pylock, TS/JS on lf_tslock. */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,45 +179,32 @@ static void run(lf_check_ctx *ctx) {
  * not a default in a def's or a class's parameters: `Symbol('x')`,
  * `f(a, 'x')`, `dict(k='a')`. Anywhere else (bound to a name, in a tuple, a
  * list, an expression) it may. */
-/* The last byte before i that is not whitespace, line ends included (inside
- * brackets a line end is whitespace), or LF_PYGATE_NONE. */
-static size_t back_any(const char *m, size_t i) {
-    while (i > 0 && strchr(" \t\f\r\n\\", m[i - 1]) && m[i - 1])
-        i--;
-    return i > 0 ? i - 1 : LF_PYGATE_NONE;
-}
-
-static int mode_reaches_open(const char *m, size_t n, size_t content, const size_t *encl) {
+static int mode_reaches_open(const char *m, size_t n, size_t content, size_t open) {
     size_t q = content;
     while (q > 0 && (m[q - 1] == '\'' || m[q - 1] == '"'))
         q--;
     while (q > 0 && strchr("rRbBuU", m[q - 1]) && m[q - 1])
         q--;
-    size_t prev = back_any(m, q);
+    size_t prev = lf_pygate_back_any(m, q);
     if (prev == LF_PYGATE_NONE)
         return 1;
     char c = m[prev];
     if (c == '=' ? prev > 0 && strchr("=<>!:", m[prev - 1]) && m[prev - 1] : c != '(' && c != ',')
         return 1;
     if (c == '=') { /* a keyword argument: `name=` right after `(` or `,` (not `lambda mode='a'`) */
-        size_t k = back_any(m, prev);
-        if (k == LF_PYGATE_NONE || !(m[k] == '_' || isalnum((unsigned char)m[k])))
+        size_t k = lf_pygate_back_any(m, prev);
+        if (k == LF_PYGATE_NONE || !lf_pygate_ident_byte((unsigned char)m[k]))
             return 1;
-        while (k > 0 && (m[k - 1] == '_' || isalnum((unsigned char)m[k - 1])))
-            k--;
-        size_t before = back_any(m, k);
+        size_t before = lf_pygate_back_any(m, lf_pygate_name_start(m, k + 1));
         if (before == LF_PYGATE_NONE || (m[before] != '(' && m[before] != ','))
             return 1;
     }
-    size_t open = *encl;
     if (open == LF_PYGATE_NONE || m[open] != '(')
         return 1;
-    size_t w = back_any(m, open);
-    if (w == LF_PYGATE_NONE || lf_pygate_word(m, n, w, 1) < 0 || !(m[w] == '_' || isalnum((unsigned char)m[w])))
+    size_t w = lf_pygate_back_any(m, open);
+    if (w == LF_PYGATE_NONE || lf_pygate_word(m, n, w, 1) < 0 || !lf_pygate_ident_byte((unsigned char)m[w]))
         return 1; /* a tuple's parentheses, `f()(...)`, a name with a non-ASCII letter */
-    size_t ws = w;
-    while (ws > 0 && (m[ws - 1] == '_' || isalnum((unsigned char)m[ws - 1])))
-        ws--;
+    size_t ws = lf_pygate_name_start(m, w + 1);
     if ((ws > 0 && (unsigned char)m[ws - 1] >= 0x80) || lf_pygate_is(m, ws, w + 1 - ws, "open") ||
         lf_pygate_keyword(m, ws, w + 1 - ws))
         return 1;
@@ -242,20 +228,15 @@ static int gate(lf_gate_text *in) {
         return 1;
     /* one forward pass: the innermost open bracket around each mode literal */
     LF_VEC(size_t) stack = {0};
-    size_t next = 0, encl = LF_PYGATE_NONE;
+    size_t next = 0;
     for (size_t i = 0; i < n && next < mk->n_modes && !(append && create); i++) {
-        if (i == mk->modes[next]) {
-            encl = stack.len ? stack.items[stack.len - 1] : LF_PYGATE_NONE;
+        if (i == mk->modes[next].at) {
+            size_t encl = stack.len ? stack.items[stack.len - 1] : LF_PYGATE_NONE, tl = mk->modes[next].len;
             const char *t = in->text + i;
-            size_t tl = 0;
-            while (tl < 3 && i + tl < n && t[tl] != '\'' && t[tl] != '"')
-                tl++;
             int a = lf_pygate_mode_text(t, tl, 'a', 1), x = lf_pygate_mode_text(t, tl, 'x', 1);
-            if ((a && !append) || (x && !create)) {
-                if (mode_reaches_open(m, n, i, &encl)) {
-                    append |= a;
-                    create |= x;
-                }
+            if (((a && !append) || (x && !create)) && mode_reaches_open(m, n, i, encl)) {
+                append |= a;
+                create |= x;
             }
             next++;
         }

@@ -449,11 +449,8 @@ static int gate(lf_gate_text *in) {
     size_t len = in->len;
     int hit = !m || mk->os_named || !mk->balanced || lf_pygate_module_aliased(m, len, modules) ||
               lf_pygate_may_rename(m, len) || lf_pygate_says_any(m, len, always);
-    for (const char *p = m; !hit && (p = memmem(p, len - (size_t)(p - m), "remove", 6)) != NULL; p++) {
-        size_t at = (size_t)(p - m);
-        int alone = lf_pygate_word(m, len, at, 6);
-        if (alone == 0)
-            continue;
+    int alone;
+    for (size_t at = 0; !hit && (alone = lf_pygate_next_use(m, len, "remove", &at)) != 0; at++) {
         size_t dot = lf_pygate_back(m, len, at);
         if (alone < 0)
             hit = 1;

@@ -751,11 +751,8 @@ static int gate(lf_gate_text *in) {
     const char *m = mk->m;
     size_t len = in->len;
     int hit = !m || !mk->balanced || lf_pygate_says_any(m, len, clocks);
-    for (const char *p = m; !hit && (p = memmem(p, len - (size_t)(p - m), "time", 4)) != NULL; p++) {
-        size_t at = (size_t)(p - m);
-        int alone = lf_pygate_word(m, len, at, 4);
-        if (alone == 0)
-            continue;
+    int alone;
+    for (size_t at = 0; !hit && (alone = lf_pygate_next_use(m, len, "time", &at)) != 0; at++) {
         size_t next = lf_pygate_fwd(m, len, at + 4);
         int receiver = next < len && m[next] == '.';
         int aliased = next + 2 <= len && lf_pygate_word(m, len, next, 2) > 0 && lf_pygate_is(m, next, 2, "as");
