@@ -18,7 +18,8 @@
  *    command line is scanned even if a default rule or glob would prune it
  *    (unless force_exclude).
  *  - A file is identified by (st_dev, st_ino): the same file reached twice
- *    (overlapping arguments, hard links) is scanned once.
+ *    (overlapping arguments, hard links) is scanned once, under the first path
+ *    a depth-first walk in name order meets.
  */
 #ifndef LF_WALK_H
 #define LF_WALK_H
@@ -59,7 +60,11 @@ typedef struct lf_walk_options {
     size_t n_excludes;
     const lf_config *config; /* its "exclude" globs are relative to the config file's directory */
     int force_exclude;       /* apply globs to paths named on the command line too */
+    int jobs;                /* threads walking a directory (at most LF_WALK_MAX_THREADS);
+                                0 or 1: the caller's thread alone. The result is the same. */
 } lf_walk_options;
+
+#define LF_WALK_MAX_THREADS 16
 
 typedef struct lf_walk_result {
     lf_walk_file *files;
@@ -67,8 +72,10 @@ typedef struct lf_walk_result {
     lf_walk_skip *skipped;
     size_t n_skipped, cap_skipped;
     /* (dev, ino) of every file added, open addressing; private. */
-    uint64_t *seen;
-    size_t seen_cap, seen_len;
+    struct lf_walk_seen {
+        uint64_t *slots; /* cap pairs */
+        size_t cap, len;
+    } seen;
 } lf_walk_result;
 
 /* Add the files under `root` (a directory or a file). Returns 1 on success, 0 when

@@ -1,10 +1,12 @@
 /* lf_walk: pruning, excludes, symlinks (out of root, loops), FIFOs, order,
- * explicit paths, de-duplication. Runs in a fresh temp directory. */
+ * explicit paths, de-duplication, the same result from any number of threads,
+ * deep chains within few descriptors. Runs in a fresh temp directory. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -274,6 +276,123 @@ static void test_virtualenv_by_marker(void) {
     walk_expect("pyroots", &o, "pyroots/venv/__init__.py\n", NULL);
 }
 
+static char *walk_listing(const char *root, lf_walk_options *o, int jobs) {
+    o->jobs = jobs;
+    lf_walk_result r = {0};
+    char *err = NULL;
+    CHECK(lf_walk_add(&r, root, o, &err));
+    CHECK(err == NULL);
+    free(err);
+    char *files = files_of(&r), *skips = skips_of(&r);
+    char *both = lf_xasprintf("%s--\n%s", files, skips);
+    free(files);
+    free(skips);
+    lf_walk_free(&r);
+    return both;
+}
+
+/* Any number of threads lists the same files and skips in the same order, and
+ * keeps a file reached twice (a hard link) at the path one thread walking in
+ * name order meets first, whichever thread found which. */
+static void test_threads_same_result(void) {
+    char path[PATH_MAX];
+    for (int i = 0; i < 30; i++)
+        for (int k = 0; k < 4; k++) {
+            snprintf(path, sizeof path, "wide/d%02d/s%d/a.py", i, k);
+            touch(path);
+            snprintf(path, sizeof path, "wide/d%02d/s%d/b.ts", i, k);
+            touch(path);
+            snprintf(path, sizeof path, "wide/d%02d/s%d/c.txt", i, k);
+            touch(path);
+            snprintf(path, sizeof path, "wide/d%02d/s%d/deep/er/e.py", i, k);
+            touch(path);
+        }
+    touch("wide/a/x.py");
+    touch("wide/a-b/x.py"); /* "a/x" before "a-b/x" in walk order, after it in byte order */
+    touch("wide/d09/s3/CMakeCache.txt");
+    touch("wide/d11/node_modules/x.js");
+    CHECK(mkfifo("wide/d05/s2/p.py", 0644) == 0);
+    CHECK(mkfifo("wide/d17/q.js", 0644) == 0);
+    CHECK(mkfifo("wide/a-b/r.py", 0644) == 0);
+    CHECK(mkfifo("wide/a/r.py", 0644) == 0);
+    touch("wide/d25/s0/h.py");
+    CHECK(link("wide/d25/s0/h.py", "wide/d03/s3/h.py") == 0);
+    CHECK(link("wide/d25/s0/h.py", "wide/d28/h.py") == 0);
+
+    lf_walk_options o = {0};
+    char *one = walk_listing("wide", &o, 1);
+    CHECK(strstr(one, "wide/d03/s3/h.py\n") != NULL);
+    CHECK(strstr(one, "wide/d25/s0/h.py\n") == NULL && strstr(one, "wide/d28/h.py\n") == NULL);
+    CHECK(strstr(one, "wide/d09/s3/") == NULL && strstr(one, "node_modules") == NULL);
+    CHECK(strstr(one, "wide/a-b/x.py\nwide/a/x.py\n") != NULL);
+    CHECK(strstr(one, "--\nwide/a/r.py: not a regular file\nwide/a-b/r.py: not a regular file\n"
+                      "wide/d05/s2/p.py: not a regular file\nwide/d17/q.js: not a regular file\n") != NULL);
+    size_t lines = 0;
+    for (const char *c = one; *c && strncmp(c, "--\n", 3) != 0; c++)
+        lines += *c == '\n';
+    CHECK_INT(lines, 30 * 4 * 3 - 3 + 2 + 1); /* a.py b.ts e.py per s-dir, less d09/s3; x.py twice; h.py */
+    static const int jobs[] = {2, 3, 4, LF_WALK_MAX_THREADS, 1000};
+    for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++)
+        for (int rep = 0; rep < 5; rep++) {
+            char *many = walk_listing("wide", &o, jobs[j]);
+            CHECK_STR(many, one);
+            free(many);
+        }
+    char *ex[] = {"s2", "deep/"};
+    lf_walk_options ox = {.excludes = ex, .n_excludes = 2};
+    char *ex_one = walk_listing("wide", &ox, 1);
+    CHECK(strstr(ex_one, "/s2/") == NULL && strstr(ex_one, "/deep/") == NULL && strstr(ex_one, "wide/d00/s1/a.py") != NULL);
+    for (int rep = 0; rep < 5; rep++) {
+        char *ex_many = walk_listing("wide", &ox, 4);
+        CHECK_STR(ex_many, ex_one);
+        free(ex_many);
+    }
+    free(ex_one);
+    free(one);
+}
+
+/* A chain of directories far deeper than the process may hold descriptors:
+ * each level is left once its last entry is entered, so the walk needs a
+ * handful of descriptors, not one per level, with one thread or several. */
+static void test_deep_chain_few_descriptors(void) {
+    enum { DEPTH = 600 };
+    mkdirs("chain");
+    int fd = open("chain", O_RDONLY | O_DIRECTORY);
+    CHECK(fd >= 0);
+    for (int i = 0; i < DEPTH && fd >= 0; i++) {
+        CHECK(mkdirat(fd, "d", 0755) == 0);
+        int next = openat(fd, "d", O_RDONLY | O_DIRECTORY);
+        close(fd);
+        fd = next;
+    }
+    int leaf = fd >= 0 ? openat(fd, "bottom.py", O_WRONLY | O_CREAT, 0644) : -1;
+    CHECK(leaf >= 0);
+    if (leaf >= 0)
+        close(leaf);
+    if (fd >= 0)
+        close(fd);
+    struct rlimit old;
+    CHECK(getrlimit(RLIMIT_NOFILE, &old) == 0);
+    struct rlimit few = {64, old.rlim_max};
+    CHECK(setrlimit(RLIMIT_NOFILE, &few) == 0);
+    lf_walk_options o = {0};
+    for (int jobs = 1; jobs <= 4; jobs += 3) {
+        lf_walk_result r = {0};
+        char *err = NULL;
+        CHECK(lf_walk_add(&r, "chain", &o, &err));
+        CHECK_INT(r.n_files, 1);
+        CHECK_INT(r.n_skipped, 0);
+        if (r.n_files == 1) {
+            size_t n = strlen(r.files[0].path);
+            CHECK_INT(n, strlen("chain") + 2 * DEPTH + strlen("/bottom.py"));
+        }
+        free(err);
+        lf_walk_free(&r);
+        o.jobs = jobs + 3;
+    }
+    CHECK(setrlimit(RLIMIT_NOFILE, &old) == 0);
+}
+
 int main(void) {
     /* A walk that blocked on the FIFO would hang: fail loudly instead. */
     alarm(60);
@@ -294,6 +413,8 @@ int main(void) {
     test_dedupe_and_langs();
     test_many_files_sorted();
     test_virtualenv_by_marker();
+    test_threads_same_result();
+    test_deep_chain_few_descriptors();
     char *cmd = lf_xasprintf("rm -rf '%s'", tmpl);
     if (chdir("/") != 0 || system(cmd) != 0)
         fprintf(stderr, "warning: could not remove %s\n", tmpl);
