@@ -441,6 +441,7 @@ static unsigned char *read_index(int dfd, const char *name, size_t *len) {
         (uint64_t)st.st_size <= MAX_INDEX_BYTES) {
         size_t want = (size_t)st.st_size, got = 0;
         buf = lf_xmalloc(want);
+        lf_prefault(buf, want); /* read() would fault each page in */
         while (got < want) {
             ssize_t n = read(fd, buf + got, want - got);
             if (n < 0 && errno == EINTR)

@@ -258,6 +258,8 @@ int lf_scan_prepare(lf_scan *s, const lf_scan_options *o, char **err) {
     lf_walk_options wo = {
         .excludes = o->excludes, .n_excludes = o->n_excludes, .config = &s->config,
         .force_exclude = o->force_exclude,
+        /* An unchanged cached re-scan is mostly this walk's syscalls. */
+        .jobs = o->jobs > 0 ? o->jobs : lf_scan_default_jobs(),
     };
     static char *const k_default_paths[] = {"."};
     char *const *paths = o->n_paths ? o->paths : k_default_paths;
@@ -438,6 +440,7 @@ static void add_skip(lf_scan *s, const char *path, lf_skip_kind kind, const char
 void lf_scan_run(lf_scan *s, int jobs, int want_fixes, int keep_sources) {
     s->n_files = s->walk.n_files;
     s->files = lf_xcalloc(s->n_files ? s->n_files : 1, sizeof *s->files);
+    lf_prefault(s->files, s->n_files * sizeof *s->files);
     for (size_t i = 0; i < s->n_files; i++)
         s->files[i].walked = &s->walk.files[i];
     lf_cache_begin_run(s->cache, s->n_files);

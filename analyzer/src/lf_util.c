@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,6 +26,20 @@ void *lf_xcalloc(size_t n, size_t size) {
     if (!p)
         die_oom();
     return p;
+}
+
+void lf_prefault(void *p, size_t len) {
+#ifdef MADV_POPULATE_WRITE
+    if (len < LF_PREFAULT_MIN)
+        return;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t start = ((uintptr_t)p + page - 1) & ~(page - 1), end = ((uintptr_t)p + len) & ~(page - 1);
+    if (end > start)
+        (void)madvise((void *)start, end - start, MADV_POPULATE_WRITE); /* EINVAL before Linux 5.14: no harm */
+#else
+    (void)p;
+    (void)len;
+#endif
 }
 
 void *lf_xrealloc(void *p, size_t n) {

@@ -9,6 +9,13 @@
 /* Out-of-memory is not recoverable for a CLI: print and exit(2). */
 void *lf_xmalloc(size_t n);
 void *lf_xcalloc(size_t n, size_t size);
+/* Map the pages of a large block just allocated now, in one system call, not
+ * one page fault each on first touch: under virtualization a fault costs about
+ * 10 us, and an unchanged cached re-scan of CPython took 4,500 of them. Blocks
+ * under LF_PREFAULT_MIN are left alone; best effort (a no-op where the kernel
+ * lacks MADV_POPULATE_WRITE). */
+#define LF_PREFAULT_MIN (256u * 1024u)
+void lf_prefault(void *p, size_t len);
 void *lf_xrealloc(void *p, size_t n);
 char *lf_xstrdup(const char *s);
 char *lf_xstrndup(const char *s, size_t n);
