@@ -346,28 +346,6 @@ static int form_of(lf_pylock *l, TSNode v) {
     return form;
 }
 
-/* Is the lock at `path` a directory the module makes (`os.mkdir(P)`,
- * `P.mkdir()`)? */
-static int made_as_directory(lf_pylock *l, TSNode path) {
-    static const char *const mkdirs[] = {"os.mkdir", "os.makedirs", NULL};
-    lf_pysem *m = l->m;
-    lf_pkey want = lf_pylock_key_of(l, path);
-    for (size_t i = 0; i < m->n_calls; i++) {
-        TSNode call = m->calls[i].node, target = {0};
-        TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
-        if (lf_pylock_callee_any(m, call, mkdirs))
-            target = lf_pylock_arg(m, call, 0, "path");
-        else if (lf_tree_is(fn, "attribute") && lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), "mkdir"))
-            target = lf_tree_field(fn, "object");
-        if (!ts_node_is_null(target)) {
-            lf_pkey got = lf_pylock_key_of(l, target);
-            if (lf_pylock_key_same(l, &want, &got))
-                return 1;
-        }
-    }
-    return 0;
-}
-
 /* Does the pid expression read the record's "pid" field or its first field
  * (`data.get("pid")`, `rec["pid"]`, `int(parts[0])`, `int(content)`), the
  * places holder_alive reads it from? Names are followed to their values. */
@@ -490,7 +468,7 @@ static lf302_py_site *holder_site(walk *w, TSNode cmp, TSNode path) {
     lf_pylock *l = w->l;
     lf_pysem *m = w->m;
     const lf_source *src = m->src;
-    if (made_as_directory(l, path))
+    if (lf_pylock_made_as_directory(l, path))
         return site_declined(lf_xstrdup("the lock is a directory: the pid its holder records is in a file the fix "
                                         "does not know"));
     lf302_py_site plan;

@@ -35,6 +35,18 @@ typedef struct made_at {
     TSNode node; /* the write or create */
 } made_at;
 
+typedef struct keyed_call {
+    lf_pkey key;
+    size_t call; /* index into m->calls */
+} keyed_call;
+
+/* Calls by the key of the path they act on, sorted by key hash then call
+ * order: the calls on one key are a run found by binary search. */
+typedef struct key_index {
+    LF_VEC(keyed_call) calls;
+    int built;
+} key_index;
+
 struct lf_pylock_internal {
     size_t *table; /* key hash -> index + 1 */
     size_t cap;
@@ -54,6 +66,10 @@ struct lf_pylock_internal {
     /* per scope: 0 not asked yet, 1 no, 2 a @staticmethod (asked per
      * parameter question; the answer climbs with ts_node_parent) */
     unsigned char *staticmethod;
+    /* The module's calls that create or write a path (writers), and those
+     * that make a directory (dirs_made), each with the path's key: built on
+     * the first question (lf_pylock_writers, lf_pylock_made_as_directory) */
+    key_index writers, dirs_made;
 };
 
 /* ---- small helpers ---- */
@@ -2332,23 +2348,87 @@ static TSNode created_path(lf_pylock *l, TSNode call, const char *callee) {
     return (TSNode){0};
 }
 
-size_t lf_pylock_writers(lf_pylock *l, TSNode path, TSNode *out, size_t max) {
-    lf_pysem *m = l->m;
+static int keyed_call_cmp(const void *a, const void *b) {
+    const keyed_call *x = a, *y = b;
+    if (x->key.hash != y->key.hash)
+        return x->key.hash < y->key.hash ? -1 : 1;
+    return x->call < y->call ? -1 : x->call > y->call;
+}
+
+/* Each call is asked once what path it acts on (path_of, null for none):
+ * asking again per question made a module with n pid probes or age checks
+ * cost n times its calls. */
+static void key_index_build(lf_pylock *l, key_index *ix, TSNode (*path_of)(lf_pylock *, size_t)) {
+    ix->built = 1;
+    for (size_t i = 0; i < l->m->n_calls; i++) {
+        TSNode path = path_of(l, i);
+        if (ts_node_is_null(path))
+            continue;
+        keyed_call c = {lf_pylock_key_of(l, path), i};
+        LF_VEC_PUSH(&ix->calls, c);
+    }
+    if (ix->calls.len > 1)
+        qsort(ix->calls.items, ix->calls.len, sizeof *ix->calls.items, keyed_call_cmp);
+}
+
+/* The calls on path's key, in call order: up to max into out (when out is
+ * not null); returns how many there are. */
+static size_t key_index_find(lf_pylock *l, const key_index *ix, TSNode path, TSNode *out, size_t max) {
     lf_pkey want = lf_pylock_key_of(l, path);
+    /* Equal keys hash alike: only the run of want's hash can hold them. */
+    size_t lo = 0, hi = ix->calls.len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        lf_work(1);
+        if (ix->calls.items[mid].key.hash < want.hash)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     size_t n = 0;
-    for (size_t i = 0; i < m->n_calls; i++) {
-        TSNode call = m->calls[i].node, t = {0}, data = {0};
-        TSNode made = created_path(l, call, m->calls[i].callee);
-        if (ts_node_is_null(made) && !(write_call(l, call, &t, &data) && !ts_node_is_null(t)))
+    for (size_t i = lo; i < ix->calls.len && ix->calls.items[i].key.hash == want.hash; i++) {
+        lf_work(1);
+        if (!lf_pylock_key_same(l, &want, &ix->calls.items[i].key))
             continue;
-        lf_pkey got = lf_pylock_key_of(l, ts_node_is_null(made) ? t : made);
-        if (!lf_pylock_key_same(l, &want, &got))
-            continue;
-        if (n < max)
-            out[n] = call;
+        if (out && n < max)
+            out[n] = l->m->calls[ix->calls.items[i].call].node;
         n++;
     }
     return n;
+}
+
+static TSNode written_path(lf_pylock *l, size_t i) {
+    lf_pysem *m = l->m;
+    TSNode call = m->calls[i].node, t = {0}, data = {0};
+    TSNode made = created_path(l, call, m->calls[i].callee);
+    if (!ts_node_is_null(made))
+        return made;
+    return write_call(l, call, &t, &data) ? t : (TSNode){0};
+}
+
+size_t lf_pylock_writers(lf_pylock *l, TSNode path, TSNode *out, size_t max) {
+    if (!l->in->writers.built)
+        key_index_build(l, &l->in->writers, written_path);
+    return key_index_find(l, &l->in->writers, path, out, max);
+}
+
+/* `os.mkdir(P)`, `os.makedirs(P)`, `P.mkdir()`: P. */
+static TSNode directory_made(lf_pylock *l, size_t i) {
+    static const char *const mkdirs[] = {"os.mkdir", "os.makedirs", NULL};
+    lf_pysem *m = l->m;
+    TSNode call = m->calls[i].node;
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    if (lf_pylock_callee_any(m, call, mkdirs))
+        return lf_pylock_arg(m, call, 0, "path");
+    if (lf_tree_is(fn, "attribute") && lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), "mkdir"))
+        return lf_tree_field(fn, "object");
+    return (TSNode){0};
+}
+
+int lf_pylock_made_as_directory(lf_pylock *l, TSNode path) {
+    if (!l->in->dirs_made.built)
+        key_index_build(l, &l->in->dirs_made, directory_made);
+    return key_index_find(l, &l->in->dirs_made, path, NULL, 0) > 0;
 }
 
 static void mark_written(lf_pylock *l, int32_t scope, int32_t k, TSNode why) {
@@ -3009,6 +3089,8 @@ void lf_pylock_free(lf_pylock *l) {
     free(l->in->calls_at);
     free(l->in->staticmethod);
     free(l->in->calls_by);
+    LF_VEC_FREE(&l->in->writers.calls);
+    LF_VEC_FREE(&l->in->dirs_made.calls);
     free(l->in);
     free(l->acquires);
     free(l);

@@ -265,6 +265,9 @@ int lf_pylock_removal_call(lf_pysem *m, TSNode call, TSNode *target);
  * os.open with O_CREAT, touch, write_text, os.write/json.dump through a
  * handle of it, ...), in source order: how many, the first `max` in out. */
 size_t lf_pylock_writers(lf_pylock *l, TSNode path, TSNode *out, size_t max);
+/* Does the module make the path a directory (`os.mkdir(P)`, `os.makedirs(P)`,
+ * `P.mkdir()`)? */
+int lf_pylock_made_as_directory(lf_pylock *l, TSNode path);
 /* Is the removal a rename (moving the object away rather than unlinking it)? */
 int lf_pylock_rename_call(lf_pysem *m, TSNode call);
 /* Does the call's callee resolve to one of `names`, through any of the module
