@@ -203,9 +203,6 @@ static int type_only(const lf_source *src, const lf_tsbinding *b) {
     return !ts_node_is_null(kw) && lf_tree_text_eq(src, kw, "type");
 }
 
-static const char *const k_name_types[] = {"identifier", "shorthand_property_identifier",
-                                           "shorthand_property_identifier_pattern", "type_identifier", NULL};
-
 char *lf_tsimport_ref_each(lf_tsimporter *im, const lf_tsimport_use *uses, size_t n, size_t self, const char *module,
                            char **why) {
     char *mine = NULL;
@@ -268,7 +265,7 @@ char *lf_tsimport_ref(lf_tsimporter *im, int32_t scope, uint32_t at, const char 
             }
             known = 1;
         }
-    if (!known && lf_tree_mentions(m->src, m->root, member, k_name_types)) {
+    if (!known && lf_tssem_file_mentions(m, member)) {
         *why = lf_xasprintf("the file already uses the name `%s` for something else, so the fix cannot import "
                             "`%s` from \"%s\" under it",
                             member, member, module);

@@ -612,6 +612,59 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
     return m;
 }
 
+static void mention_add(lf_tssem_internal *in, const char *interned) {
+    if ((in->n_mentions + 1) * 2 > in->cap_mentions) {
+        size_t cap = in->cap_mentions ? in->cap_mentions * 2 : 256;
+        const char **t = lf_xcalloc(cap, sizeof *t);
+        for (size_t i = 0; i < in->cap_mentions; i++) {
+            if (!in->mentions[i])
+                continue;
+            size_t j = hash_bytes(in->mentions[i], strlen(in->mentions[i])) & (cap - 1);
+            while (t[j])
+                j = (j + 1) & (cap - 1);
+            t[j] = in->mentions[i];
+        }
+        free(in->mentions);
+        in->mentions = t;
+        in->cap_mentions = cap;
+    }
+    size_t j = hash_bytes(interned, strlen(interned)) & (in->cap_mentions - 1);
+    for (; in->mentions[j]; j = (j + 1) & (in->cap_mentions - 1))
+        if (in->mentions[j] == interned)
+            return;
+    in->mentions[j] = interned;
+    in->n_mentions++;
+}
+
+static lf_walk_action collect_mention(TSNode n, void *ud) {
+    static const char *const types[] = {"identifier", "shorthand_property_identifier",
+                                        "shorthand_property_identifier_pattern", "type_identifier", NULL};
+    lf_tssem *m = ud;
+    const char *t = ts_node_type(n);
+    for (size_t i = 0; types[i]; i++)
+        if (strcmp(t, types[i]) == 0) {
+            uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+            mention_add(m->in, lf_tssem_intern(m, m->src->text + a, b - a));
+            break;
+        }
+    return LF_WALK_CONTINUE;
+}
+
+int lf_tssem_file_mentions(lf_tssem *m, const char *name) {
+    lf_tssem_internal *in = m->in;
+    if (!in->mentions_built) {
+        in->mentions_built = 1;
+        lf_tree_walk(m->root, collect_mention, m);
+    }
+    if (!in->cap_mentions)
+        return 0;
+    size_t j = hash_bytes(name, strlen(name)) & (in->cap_mentions - 1);
+    for (; in->mentions[j]; j = (j + 1) & (in->cap_mentions - 1))
+        if (strcmp(in->mentions[j], name) == 0)
+            return 1;
+    return 0;
+}
+
 void lf_tssem_free(lf_tssem *m) {
     if (!m)
         return;
@@ -630,6 +683,7 @@ void lf_tssem_free(lf_tssem *m) {
     free(in->caller_head);
     lf_node_index_free(&in->calls_by_node);
     free(in->caller_next);
+    free(in->mentions);
     free(in);
     free(m->scopes);
     free(m->classes);

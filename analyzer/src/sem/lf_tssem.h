@@ -106,6 +106,10 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root);
 void lf_tssem_free(lf_tssem *m);
 
 const char *lf_tssem_intern(lf_tssem *m, const char *s, size_t len);
+/* Does a name of the file (an identifier, a shorthand property, a type name)
+ * spell `name`? The names are collected on the first question, so a fix per
+ * site asking about the name it would import costs the file's walk once. */
+int lf_tssem_file_mentions(lf_tssem *m, const char *name);
 
 /* Innermost scope (function) containing n; 0 for top-level code. */
 int32_t lf_tssem_scope_of(const lf_tssem *m, TSNode n);

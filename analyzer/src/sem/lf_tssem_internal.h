@@ -24,6 +24,11 @@ typedef struct lf_tssem_internal {
     int32_t *caller_head, *caller_next;
     /* lf_tssem_call, once the calls are sorted */
     lf_node_index calls_by_node;
+    /* lf_tssem_file_mentions' set of the file's names (interned), open
+     * addressing; built on first use (mentions_built) */
+    const char **mentions;
+    size_t n_mentions, cap_mentions;
+    int mentions_built;
 } lf_tssem_internal;
 
 /* First binding of an interned name (chained through .next), or -1. */
