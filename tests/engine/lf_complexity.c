@@ -6,7 +6,11 @@
  *    a 100k-term chain once took over a minute), and
  *  - the length of a method chain `x.f().f()...` (25k vs 100k calls) in Python
  *    and in TypeScript, where every call starts at one byte (looking calls up
- *    by start byte alone once made a 100k chain take 50 s).
+ *    by start byte alone once made a 100k chain take 50 s), and
+ *  - the number of functions holding the genre's lock protocol (50 vs 200:
+ *    each age check and pid probe once asked every call of the module what it
+ *    writes, and each TypeScript fix walked the whole file for the name it
+ *    imports), and the depth of a chain of helpers a lock is handed down.
  * lf_work_steps counts the tree walks, field and type tests, equality and
  * hashing steps and the model's climbs (lf_util.h). */
 #include <stdio.h>
@@ -169,6 +173,132 @@ static void chain_pin(const lf_ruleset *set, const char *what, const char *name,
     free(b);
 }
 
+/* One block of the genre's lock protocol: an exclusive create, a stale
+ * judgement by age and its removal, a read-modify-write of the state through
+ * a shared temp, a pid probe that reads every error as dead. Every Python
+ * check has something to look at in it. */
+static void py_protocol_block(lf_strbuf *sb, size_t i, const char *indent) {
+    lf_strbuf_printf(sb,
+                     "%slock%zu = path + \".lock%zu\"\n"
+                     "%stry:\n"
+                     "%s    fd%zu = os.open(lock%zu, os.O_CREAT | os.O_EXCL | os.O_WRONLY)\n"
+                     "%sexcept FileExistsError:\n"
+                     "%s    if time.time() - os.path.getmtime(lock%zu) > 30:\n"
+                     "%s        os.unlink(lock%zu)\n"
+                     "%sd%zu = json.load(open(path))\n"
+                     "%sd%zu[\"n\"] = d%zu.get(\"n\", 0) + 1\n"
+                     "%swith open(path + \".tmp\", \"w\") as f%zu:\n"
+                     "%s    json.dump(d%zu, f%zu)\n"
+                     "%sos.replace(path + \".tmp\", path)\n"
+                     "%stry:\n"
+                     "%s    os.kill(pid, 0)\n"
+                     "%sexcept OSError:\n"
+                     "%s    os.unlink(lock%zu)\n",
+                     indent, i, i, indent, indent, i, i, indent, indent, i, indent, i, indent, i, indent, i, i, indent,
+                     i, indent, i, i, indent, indent, indent, indent, indent, i);
+}
+
+/* The same in TypeScript: a `wx` create, an mtime judgement and removal, a
+ * read-modify-write through a shared temp, a pid probe. */
+static void ts_protocol_block(lf_strbuf *sb, size_t i) {
+    lf_strbuf_printf(sb,
+                     "  const lock%zu = path + \".lock%zu\";\n"
+                     "  try {\n"
+                     "    fs.writeFileSync(lock%zu, String(process.pid), { flag: \"wx\" });\n"
+                     "  } catch {\n"
+                     "    if (Date.now() - fs.statSync(lock%zu).mtimeMs > 30000) fs.rmSync(lock%zu, { force: true });\n"
+                     "  }\n"
+                     "  const d%zu = JSON.parse(fs.readFileSync(path, \"utf8\"));\n"
+                     "  d%zu.n = (d%zu.n ?? 0) + 1;\n"
+                     "  fs.writeFileSync(path + \".tmp\", JSON.stringify(d%zu));\n"
+                     "  fs.renameSync(path + \".tmp\", path);\n"
+                     "  try {\n"
+                     "    process.kill(pid, 0);\n"
+                     "  } catch {\n"
+                     "    fs.unlinkSync(lock%zu);\n"
+                     "  }\n",
+                     i, i, i, i, i, i, i, i, i, i);
+}
+
+/* n protocol blocks in one function (one_function), or one per function. */
+static char *protocol_module(size_t n, lf_lang lang, int one_function) {
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    if (lang == LF_LANG_PYTHON) {
+        lf_strbuf_puts(&sb, "import json, os, time\n");
+        if (one_function)
+            lf_strbuf_puts(&sb, "\n\ndef update(path, pid):\n");
+        for (size_t i = 0; i < n; i++) {
+            if (!one_function)
+                lf_strbuf_printf(&sb, "\n\ndef update_%zu(path, pid):\n", i);
+            py_protocol_block(&sb, i, "    ");
+        }
+    } else {
+        lf_strbuf_puts(&sb, "import * as fs from \"node:fs\";\n");
+        if (one_function)
+            lf_strbuf_puts(&sb, "\nexport function update(path: string, pid: number) {\n");
+        for (size_t i = 0; i < n; i++) {
+            if (!one_function)
+                lf_strbuf_printf(&sb, "\nexport function update%zu(path: string, pid: number) {\n", i);
+            ts_protocol_block(&sb, i);
+            if (!one_function)
+                lf_strbuf_puts(&sb, "}\n");
+        }
+        if (one_function)
+            lf_strbuf_puts(&sb, "}\n");
+    }
+    return lf_strbuf_detach(&sb);
+}
+
+/* A lock created at the top of a chain of n helpers, each handing the path
+ * down to the next, and removed by name at the bottom after a look at its
+ * age: the removal and the judgement flow up the whole chain. */
+static char *helper_chain(size_t n, lf_lang lang) {
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    if (lang == LF_LANG_PYTHON) {
+        lf_strbuf_puts(&sb, "import os, time\n\n\ndef step_0(p):\n"
+                            "    if time.time() - os.path.getmtime(p) > 30:\n        os.unlink(p)\n");
+        for (size_t i = 1; i < n; i++)
+            lf_strbuf_printf(&sb, "\n\ndef step_%zu(p):\n    step_%zu(p)\n", i, i - 1);
+        lf_strbuf_printf(&sb, "\n\ndef acquire(d):\n    lock = d + \"/state.lock\"\n"
+                              "    try:\n        os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY))\n"
+                              "    except FileExistsError:\n        step_%zu(lock)\n",
+                         n - 1);
+    } else {
+        lf_strbuf_puts(&sb, "import * as fs from \"node:fs\";\n\nfunction step0(p: string) {\n"
+                            "  if (Date.now() - fs.statSync(p).mtimeMs > 30000) fs.rmSync(p, { force: true });\n}\n");
+        for (size_t i = 1; i < n; i++)
+            lf_strbuf_printf(&sb, "\nfunction step%zu(p: string) {\n  step%zu(p);\n}\n", i, i - 1);
+        lf_strbuf_printf(&sb, "\nexport function acquire(d: string) {\n  const lock = d + \"/state.lock\";\n"
+                              "  try {\n    fs.writeFileSync(lock, String(process.pid), { flag: \"wx\" });\n"
+                              "  } catch {\n    step%zu(lock);\n  }\n}\n",
+                         n - 1);
+    }
+    return lf_strbuf_detach(&sb);
+}
+
+/* Findings grow with the input in proportion (or stay put, same_findings), and
+ * so does the work, checks and fixes together. */
+static void growth_pin(const lf_ruleset *set, const char *what, lf_lang lang, char *(*make)(size_t, lf_lang, int),
+                       int arg, size_t small, size_t big, int same_findings, int fixes) {
+    const char *name = lang == LF_LANG_PYTHON ? "t.py" : "t.ts";
+    char *a = make(small, lang, arg), *b = make(big, lang, arg);
+    run_result ra = analyze_with(set, name, lang, a, fixes), rb = analyze_with(set, name, lang, b, fixes);
+    /* the same number per added block (or none added) */
+    CHECK(ra.findings > 0 && (same_findings ? rb.findings == ra.findings
+                                            : rb.findings > ra.findings && (rb.findings - ra.findings) % (big - small) == 0),
+          "%s: %zu findings small, %zu large", what, ra.findings, rb.findings);
+    ratio_check(what, ra, rb, (double)big / (double)small);
+    free(a);
+    free(b);
+}
+
+static char *chain_of(size_t n, lf_lang lang, int unused) {
+    (void)unused;
+    return helper_chain(n, lang);
+}
+
 static void ratio_check(const char *what, run_result small, run_result big, double scale) {
     double ratio = (double)big.steps / (double)(small.steps ? small.steps : 1);
     printf("%s: %llu steps small, %llu steps large (x%.0f input): ratio %.2f\n", what, small.steps, big.steps, scale,
@@ -203,6 +333,19 @@ int main(void) {
     lf401_pin(&set, "LF401 check, 100 vs 400 renames in as many functions", 1);
     chain_pin(&set, "method chain in Python, 25k vs 100k calls", "t.py", LF_LANG_PYTHON);
     chain_pin(&set, "method chain in TypeScript, 25k vs 100k calls", "t.ts", LF_LANG_TYPESCRIPT);
+    /* The checks and fixes over many functions, and up a chain of helpers
+     * (lock facts flow through each call once). Not pinned yet, and quadratic
+     * today: many protocol blocks in one function (each site's flow question
+     * walks the function again), and the TypeScript protocol swap over many
+     * functions (lf_tsproto_at recognises every lock of the module per
+     * request). */
+    growth_pin(&set, "Python check+fix, 50 vs 200 protocol blocks in as many functions", LF_LANG_PYTHON,
+               protocol_module, 0, 50, 200, 0, 1);
+    growth_pin(&set, "TypeScript check, 50 vs 200 protocol blocks in as many functions", LF_LANG_TYPESCRIPT,
+               protocol_module, 0, 50, 200, 0, 0);
+    growth_pin(&set, "Python check+fix, a chain of 100 vs 400 helpers", LF_LANG_PYTHON, chain_of, 0, 100, 400, 1, 1);
+    growth_pin(&set, "TypeScript check+fix, a chain of 100 vs 400 helpers", LF_LANG_TYPESCRIPT, chain_of, 0, 100,
+               400, 1, 1);
     lf_ruleset_free(&set);
     printf("%s\n", g_failed ? "FAILED" : "ok");
     return g_failed;
