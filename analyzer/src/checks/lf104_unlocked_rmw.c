@@ -77,6 +77,7 @@ typedef LF_VEC(doc_op) op_vec;
  * the index of the helper's parameter holding it. */
 typedef struct helper_info {
     int reads, writes;
+    int returns; /* returns a value (returns_value): 0 not asked yet, 1 yes, 2 no */
     TSNode read_path, write_path;
     const lf_pybinding *read_param, *write_param; /* the path parameter, or NULL */
     const lf_pybinding *data_param;               /* writes: the parameter written */
@@ -964,6 +965,17 @@ static int same_binding(lf_pysem *m, TSNode a, TSNode b) {
     return ba && (ts_node_eq(ba->target, b) || ba == bb); /* b may be the binding's own target */
 }
 
+/* Asked per read call of a function, answered once per function. */
+static int returns_value(ctx104 *c, int32_t s) {
+    helper_info *h = &c->helpers[s];
+    if (!h->returns) {
+        ret_search r = {0};
+        lf_tree_walk(lf_tree_field(c->m->scopes[s].node, "body"), visit_return, &r);
+        h->returns = r.found ? 1 : 2;
+    }
+    return h->returns == 1;
+}
+
 static void find_helpers(ctx104 *c) {
     lf_pysem *m = c->m;
     for (size_t i = 0; i < m->n_calls; i++) {
@@ -974,9 +986,7 @@ static void find_helpers(ctx104 *c) {
         helper_info *h = &c->helpers[s];
         TSNode p = direct_read(c->l, call);
         if (!ts_node_is_null(p) && !h->reads) {
-            ret_search r = {0};
-            lf_tree_walk(lf_tree_field(m->scopes[s].node, "body"), visit_return, &r);
-            if (r.found) {
+            if (returns_value(c, s)) {
                 h->reads = 1;
                 h->read_path = p;
                 h->read_param = param_of(c->l, &c->ps, p);
@@ -1008,9 +1018,7 @@ static void find_helpers(ctx104 *c) {
                 continue;
             const helper_info *hi = &c->helpers[h];
             TSNode path = hi->read_param ? arg_for(m, &c->ps, m->calls[i].node, hi->read_param, skip) : hi->read_path;
-            ret_search r = {0};
-            lf_tree_walk(lf_tree_field(m->scopes[s].node, "body"), visit_return, &r);
-            if (ts_node_is_null(path) || !r.found)
+            if (ts_node_is_null(path) || !returns_value(c, s))
                 continue;
             c->helpers[s].reads = 1;
             c->helpers[s].read_path = path;

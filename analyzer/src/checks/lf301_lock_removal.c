@@ -158,25 +158,29 @@ static char *message(const lf_pylock *l, const lf_source *src, const lf_pylock_e
     return msg;
 }
 
-/* Is the removal after a `yield` of its generator function? In a
- * @contextmanager lock helper that code runs when the caller's block ends: the
- * holder's release, whatever the acquire loop before the yield judged. */
-static int after_yield(lf_pysem *m, const lf_pylock_event *ev) {
-    if (ev->scope < 0)
-        return 0;
-    TSNode fn = m->scopes[ev->scope].node;
-    uint32_t at = ts_node_start_byte(ev->node);
+/* Per function, where its first `yield` starts (not counting nested
+ * functions, classes or lambdas): position + 1, UINT32_MAX for none, 0 not
+ * looked for yet. Each function is walked once, however many removals ask. */
+typedef struct first_yields {
+    uint32_t *at;
+} first_yields;
+
+static uint32_t first_yield(lf_pysem *m, first_yields *y, int32_t scope) {
+    if (!y->at)
+        y->at = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, sizeof *y->at);
+    if (y->at[scope])
+        return y->at[scope];
+    TSNode fn = m->scopes[scope].node;
     TSTreeCursor c = ts_tree_cursor_new(fn);
-    int found = 0;
+    uint32_t found = UINT32_MAX;
     /* Pre-order walk of the function, not entering nested functions/classes. */
-    for (int more = 1; more && !found;) {
+    for (int more = 1; more;) {
         TSNode n = ts_tree_cursor_current_node(&c);
-        if (ts_node_start_byte(n) >= at)
-            break;
+        lf_work(1);
         int nested = !ts_node_eq(n, fn) && (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") ||
                                              lf_tree_is(n, "lambda"));
         if (lf_tree_is(n, "yield")) {
-            found = 1;
+            found = ts_node_start_byte(n) + 1;
             break;
         }
         if (!nested && ts_tree_cursor_goto_first_child(&c))
@@ -189,7 +193,17 @@ static int after_yield(lf_pysem *m, const lf_pylock_event *ev) {
         }
     }
     ts_tree_cursor_delete(&c);
-    return found;
+    return y->at[scope] = found;
+}
+
+/* Is the removal after a `yield` of its generator function? In a
+ * @contextmanager lock helper that code runs when the caller's block ends: the
+ * holder's release, whatever the acquire loop before the yield judged. */
+static int after_yield(lf_pysem *m, first_yields *y, const lf_pylock_event *ev) {
+    if (ev->scope < 0)
+        return 0;
+    uint32_t at = first_yield(m, y, ev->scope);
+    return at != UINT32_MAX && at - 1 < ts_node_start_byte(ev->node);
 }
 
 /* Is the key the owner record inside a lock directory (`D / "pid"`,
@@ -225,7 +239,7 @@ static int record_in_lock_dir(lf_pylock *l, const lf_pylock_key *k) {
  * Helpers may come after their callers in source order, so the cover of each
  * function is settled by repeated passes; it only grows, so at most one pass
  * per function is needed. */
-static void decide(lf_pylock *l, const unsigned char *stops_owner, unsigned char *report) {
+static void decide(lf_pylock *l, first_yields *y, const unsigned char *stops_owner, unsigned char *report) {
     lf_pysem *m = l->m;
     size_t ns = m->n_scopes ? m->n_scopes : 1;
     unsigned char *cover = lf_xcalloc(ns, 1);
@@ -297,16 +311,16 @@ static void decide(lf_pylock *l, const unsigned char *stops_owner, unsigned char
      * break that takes a live holder's lock. */
     unsigned char *live_break = lf_xcalloc(ns, 1);
     for (size_t i = 0; i < l->n_events; i++)
-        if (report[i] && judge(l, &l->events[i]) == V_PRESENCE && !after_yield(m, &l->events[i]))
+        if (report[i] && judge(l, &l->events[i]) == V_PRESENCE && !after_yield(m, y, &l->events[i]))
             live_break[l->events[i].scope] = 1;
     for (size_t i = 0; i < l->n_events; i++) {
         if (!report[i])
             continue;
-        if (live_break[l->events[i].scope] && judge(l, &l->events[i]) == V_LIVENESS && !after_yield(m, &l->events[i])) {
+        if (live_break[l->events[i].scope] && judge(l, &l->events[i]) == V_LIVENESS && !after_yield(m, y, &l->events[i])) {
             report[i] = 0;
             continue;
         }
-        unsigned bit = judge(l, &l->events[i]) == V_RELEASE || after_yield(m, &l->events[i]) ? 2u : 1u;
+        unsigned bit = judge(l, &l->events[i]) == V_RELEASE || after_yield(m, y, &l->events[i]) ? 2u : 1u;
         if (seen[l->events[i].scope] & bit)
             report[i] = 0;
         seen[l->events[i].scope] |= (unsigned char)bit;
@@ -397,7 +411,8 @@ static void run(lf_check_ctx *ctx) {
         return;
     unsigned char *stops_owner = after_stop(l);
     unsigned char *report = lf_xcalloc(l->n_events, 1);
-    decide(l, stops_owner, report);
+    first_yields yields = {0};
+    decide(l, &yields, stops_owner, report);
     char **callers = callers_of_reported(l, lf_ctx_source(ctx), report);
     for (size_t i = 0; i < l->n_events; i++) {
         if (!report[i])
@@ -413,7 +428,7 @@ static void run(lf_check_ctx *ctx) {
         free(callers[i]);
         if (msg) {
             verdict v = as;
-            int release = v == V_RELEASE || (v != V_FLOCK && after_yield(m, ev));
+            int release = v == V_RELEASE || (v != V_FLOCK && after_yield(m, &yields, ev));
             lf_ctx_emit_site(ctx, ev->node, msg, lf301_py_site_make(l, ev, release), lf301_py_site_free);
             lf_ctx_witness(ctx, lf_wit_removal_py(l, ev, report[i] == REPORT_AS_LIVENESS));
         }
@@ -421,6 +436,7 @@ static void run(lf_check_ctx *ctx) {
     }
     free(callers);
     free(report);
+    free(yields.at);
     free(stops_owner);
 }
 

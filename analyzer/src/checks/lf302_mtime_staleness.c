@@ -162,10 +162,16 @@ static void scan_operand(lf_pylock *l, TSNode op, operand_facts *f) {
     lf_node_set_free(&seen);
 }
 
+typedef LF_VEC(lf_pkey) pkey_vec;
+
 typedef struct walk {
     lf_check_ctx *ctx;
     lf_pysem *m;
     lf_pylock *l;
+    /* per scope, once asked (probed_known): the keys of the lock records whose
+     * pid field the function probes (probes_recorded_pid) */
+    pkey_vec *probed;
+    unsigned char *probed_known;
 } walk;
 
 /* ---- the fix's site ---- */
@@ -381,21 +387,35 @@ static int reads_pid_field(lf_pysem *m, TSNode n) {
 static int probes_recorded_pid(walk *w, TSNode cmp, TSNode path) {
     lf_pylock *l = w->l;
     int32_t scope = lf_pysem_scope_of(w->m, cmp);
-    lf_pkey want = lf_pylock_key_of(l, path);
-    for (size_t i = 0; i < l->n_events; i++) {
-        const lf_pylock_event *e = &l->events[i];
-        if (e->kind != LF_PYEV_PROBE || e->scope != scope || !lf_tree_is(e->node, "call"))
-            continue;
-        TSNode pid = lf_pylock_arg(w->m, e->node, 0, NULL);
-        if (ts_node_is_null(pid))
-            continue;
-        operand_facts f = facts_of(l, pid);
-        if (ts_node_is_null(f.record_path))
-            continue;
-        lf_pkey got = lf_pylock_key_of(l, f.record_path);
-        if (lf_pylock_key_same(l, &want, &got) && reads_pid_field(w->m, pid))
-            return 1;
+    if (scope < 0)
+        return 0;
+    if (!w->probed) {
+        size_t ns = w->m->n_scopes ? w->m->n_scopes : 1;
+        w->probed = lf_xcalloc(ns, sizeof *w->probed);
+        w->probed_known = lf_xcalloc(ns, 1);
     }
+    pkey_vec *keys = &w->probed[scope];
+    /* The function's probes are looked at once, however many age checks ask. */
+    if (!w->probed_known[scope]) {
+        w->probed_known[scope] = 1;
+        for (size_t i = 0; i < l->n_events; i++) {
+            const lf_pylock_event *e = &l->events[i];
+            if (e->kind != LF_PYEV_PROBE || e->scope != scope || !lf_tree_is(e->node, "call"))
+                continue;
+            TSNode pid = lf_pylock_arg(w->m, e->node, 0, NULL);
+            if (ts_node_is_null(pid))
+                continue;
+            operand_facts f = facts_of(l, pid);
+            if (ts_node_is_null(f.record_path) || !reads_pid_field(w->m, pid))
+                continue;
+            lf_pkey got = lf_pylock_key_of(l, f.record_path);
+            LF_VEC_PUSH(keys, got);
+        }
+    }
+    lf_pkey want = lf_pylock_key_of(l, path);
+    for (size_t i = 0; i < keys->len; i++)
+        if (lf_pylock_key_same(l, &want, &keys->items[i]))
+            return 1;
     return 0;
 }
 
@@ -703,8 +723,13 @@ static void run(lf_check_ctx *ctx) {
         if (i == m->n_calls)
             return;
     }
-    walk w = {ctx, m, lf_pylock_build(m)};
+    walk w = {ctx, m, lf_pylock_build(m), NULL, NULL};
     lf_tree_walk(m->root, visit, &w);
+    if (w.probed)
+        for (size_t i = 0; i < (m->n_scopes ? m->n_scopes : 1); i++)
+            LF_VEC_FREE(&w.probed[i]);
+    free(w.probed);
+    free(w.probed_known);
 }
 
 /* ---- the gate: could anything here read an age? ----

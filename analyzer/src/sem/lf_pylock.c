@@ -246,6 +246,45 @@ static TSNode one_arg_inner(TSNode n) {
 /* The source `src` of a rename moves aside to `dst`: dst's value is spelled
  * from src (`f"{lock}.break.{pid}"`, `lock + ".stale"`), or dst is unlinked
  * after the rename in the same function. */
+static int unlink_cmp(const void *a, const void *b) {
+    const lf_pyunlink *x = a, *y = b;
+    if (x->hash != y->hash)
+        return x->hash < y->hash ? -1 : 1;
+    if (x->scope != y->scope)
+        return x->scope < y->scope ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* The module's unlinks, each asked once what it removes: asking every call
+ * of the module per rename made a function of n renames and unlinks cost
+ * n times the module. */
+static const struct lf_pysem_internal *unlinks_of(lf_pysem *m) {
+    struct lf_pysem_internal *in = m->in;
+    if (in->unlinks_built)
+        return in;
+    in->unlinks_built = 1;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode c = m->calls[i].node;
+        TSNode t = (TSNode){0};
+        const char *q = lf_pysem_callee(m, c);
+        if (lf_str_in_list(q, k_unlink_calls))
+            t = lf_pylock_arg(m, c, 0, "path");
+        else if (method_is(m, c, "unlink"))
+            t = receiver(c);
+        t = one_arg_inner(t);
+        if (ts_node_is_null(t))
+            continue;
+        lf_pyunlink u = {lf_tree_hash(m->src, t, 0), m->calls[i].scope, ts_node_start_byte(c), t};
+        LF_VEC_PUSH(&in->unlinks, u);
+    }
+    if (in->unlinks.len > 1)
+        qsort(in->unlinks.items, in->unlinks.len, sizeof *in->unlinks.items, unlink_cmp);
+    return in;
+}
+
+/* The source `src` of a rename moves aside to `dst`: dst's value is spelled
+ * from src (`f"{lock}.break.{pid}"`, `lock + ".stale"`), or dst is unlinked
+ * after the rename in the same function. */
 static int moved_aside(lf_pysem *m, TSNode call, TSNode src, TSNode dst) {
     if (ts_node_is_null(src) || ts_node_is_null(dst))
         return 0;
@@ -257,18 +296,24 @@ static int moved_aside(lf_pysem *m, TSNode call, TSNode src, TSNode dst) {
         if (!memcmp(m->src->text + i, st, sn))
             return 1;
     int32_t scope = lf_pysem_scope_of(m, call);
-    for (size_t i = 0; i < m->n_calls; i++) {
-        TSNode c = m->calls[i].node;
-        if (m->calls[i].scope != scope || ts_node_start_byte(c) <= ts_node_end_byte(call))
-            continue;
-        TSNode t = (TSNode){0};
-        const char *q = lf_pysem_callee(m, c);
-        if (lf_str_in_list(q, k_unlink_calls))
-            t = lf_pylock_arg(m, c, 0, "path");
-        else if (method_is(m, c, "unlink"))
-            t = receiver(c);
-        t = one_arg_inner(t);
-        if (!ts_node_is_null(t) && lf_tree_equal(m->src, t, m->src, lf_tree_unparen(dst), 0))
+    const struct lf_pysem_internal *in = unlinks_of(m);
+    TSNode want = lf_tree_unparen(dst);
+    uint64_t h = lf_tree_hash(m->src, want, 0);
+    /* Equal trees hash alike: only want's run can hold one. */
+    size_t lo = 0, hi = in->unlinks.len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const lf_pyunlink *u = &in->unlinks.items[mid];
+        lf_work(1);
+        if (u->hash < h || (u->hash == h && (u->scope < scope || (u->scope == scope && u->at <= ts_node_end_byte(call)))))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < in->unlinks.len && in->unlinks.items[i].hash == h && in->unlinks.items[i].scope == scope;
+         i++) {
+        lf_work(1);
+        if (lf_tree_equal(m->src, in->unlinks.items[i].target, m->src, want, 0))
             return 1;
     }
     return 0;

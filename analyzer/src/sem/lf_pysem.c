@@ -822,6 +822,7 @@ void lf_pysem_free(lf_pysem *m) {
     lf_node_index_free(&in->calls_by_node);
     free(in->fact_nodes);
     free(in->next_sib);
+    LF_VEC_FREE(&in->unlinks);
     free(in);
     free(m->stmts);
     free(m->scopes);

@@ -13,6 +13,13 @@ typedef struct lf_pyname_slot {
     LF_VEC(int32_t) bindings;
 } lf_pyname_slot;
 
+typedef struct lf_pyunlink {
+    uint64_t hash;   /* lf_tree_hash of target, flags 0 */
+    int32_t scope;   /* of the call */
+    uint32_t at;     /* the call's start byte */
+    TSNode target;   /* what it removes (one-argument wrappers taken off) */
+} lf_pyunlink;
+
 struct lf_pysem_internal {
     /* interned strings: open addressing over `strings` */
     char **strings;
@@ -39,6 +46,10 @@ struct lf_pysem_internal {
     /* lf_pysem_fact_nodes, recorded by the build's walk */
     TSNode *fact_nodes;
     size_t n_fact_nodes;
+    /* lf_pylock's index of the module's unlinks by the structural hash of
+     * what they remove, built on first use (unlinks_built) */
+    LF_VEC(lf_pyunlink) unlinks;
+    int unlinks_built;
 };
 
 /* The slot of (scope, name), or NULL. */
