@@ -380,11 +380,9 @@ lf401_ts_site *lf401_ts_site_make(lf_tssem *m, TSNode temp, TSNode rename) {
             return decline(s, "a name the temp is built from is assigned between the write and the rename: one "
                               "variable would not name the same file at each use");
         s->n_outside = in_fn; /* checked against the region's count below */
-        static const char *const k_name_types[] = {"identifier", "shorthand_property_identifier",
-                                                   "shorthand_property_identifier_pattern", NULL};
         static const char *const candidates[] = {"tmp", "tmpPath", "tempPath", NULL};
         for (size_t i = 0; candidates[i] && !name; i++)
-            if (!lf_tree_mentions(src, s->fn, candidates[i], k_name_types))
+            if (!lf_tssem_names_in(m, s->fn, candidates[i]))
                 name = lf_xstrdup(candidates[i]);
         if (!name)
             return decline(s, "the names the fix would give the temp (tmp, tmpPath, tempPath) are all taken");

@@ -189,7 +189,7 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_tssem *m, const lf104_site
     size_t before = 0;
     for (size_t k = 0; k < self; k++)
         before += sites[k] && sites[k]->scope == s->scope;
-    char *release = lf_tsfix_fresh_name_nth(src, fn, k_release_names, before);
+    char *release = lf_tsfix_fresh_name_nth(m, fn, k_release_names, before);
     char *lock = s->path_text ? lock_path_text(s->path_text, quote_of(src, ctx->root))
                               : lock_path(src, s->path, quote_of(src, ctx->root));
     char *text = render(src, s, acquire, release, lock, end, uses_semicolons(src, fn, ctx->root));

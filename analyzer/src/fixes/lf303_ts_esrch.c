@@ -100,7 +100,7 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t 
     }
     if (!ts_node_is_null(s->wrap_stmt)) {
         static const char *const names[] = {"err", "error", "killError", NULL};
-        char *e = lf_tsfix_fresh_name(src, s->fn, names);
+        char *e = lf_tsfix_fresh_name(lf_filesem_typescript(ctx->sem), s->fn, names);
         char *c = is_ts_path(src->path) ? lf_xasprintf("(%s as { code?: unknown }).code", e) : lf_xasprintf("%s.code", e);
         TSNode call = ts_node_named_child(s->wrap_stmt, 0);
         char *call_text = probe_text ? probe_text : lf_tree_text(src, call);
@@ -121,7 +121,7 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t 
     char *err;
     if (ts_node_is_null(s->param)) {
         static const char *const names[] = {"err", "error", "killError", NULL};
-        err = lf_tsfix_fresh_name(src, s->fn, names);
+        err = lf_tsfix_fresh_name(lf_filesem_typescript(ctx->sem), s->fn, names);
         TSNode kw = ts_node_child(s->handler, 0); /* `catch` */
         char *bind = lf_xasprintf(" (%s)", err);
         lf_fix_add_edit(fix, ts_node_end_byte(kw), ts_node_end_byte(kw), bind);

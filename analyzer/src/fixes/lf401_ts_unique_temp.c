@@ -125,7 +125,7 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, const lf401_ts_site *s, char 
     char *deeper = lf_xasprintf("%s%s", ind, unit);
     char *body = lf_pyfix_reindent(region, 0, (uint32_t)strlen(region), ind, deeper);
     static const char *const err_names[] = {"err", "error", "writeError", NULL};
-    char *err = lf_tsfix_fresh_name(src, s->fn, err_names);
+    char *err = lf_tsfix_fresh_name(m, s->fn, err_names);
     char *var = s->new_name ? lf_xstrdup(s->new_name) : lf_tree_text(src, s->var);
     char *cleanup = s->async ? lf_xasprintf("await %s(%s).catch(() => {})%s", unlink, var, semi)
                              : lf_xasprintf("try { %s(%s)%s } catch {}", unlink, var, semi);

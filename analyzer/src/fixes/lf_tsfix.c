@@ -4,22 +4,22 @@
 #include <string.h>
 
 #include "lf_tree.h"
+#include "lf_tssem.h"
 #include "lf_util.h"
 
-static const char *const k_names[] = {"identifier", "shorthand_property_identifier",
-                                      "shorthand_property_identifier_pattern", NULL};
-
-char *lf_tsfix_fresh_name(const lf_source *src, TSNode scope, const char *const *candidates) {
-    return lf_tsfix_fresh_name_nth(src, scope, candidates, 0);
+/* Names are looked up in the model's per-subtree sets (lf_tssem_names_in):
+ * each site's fix asks of the same function. */
+char *lf_tsfix_fresh_name(lf_tssem *m, TSNode scope, const char *const *candidates) {
+    return lf_tsfix_fresh_name_nth(m, scope, candidates, 0);
 }
 
-char *lf_tsfix_fresh_name_nth(const lf_source *src, TSNode scope, const char *const *candidates, size_t nth) {
+char *lf_tsfix_fresh_name_nth(lf_tssem *m, TSNode scope, const char *const *candidates, size_t nth) {
     for (size_t i = 0; candidates[i]; i++)
-        if (!lf_tree_mentions(src, scope, candidates[i], k_names) && nth-- == 0)
+        if (!lf_tssem_names_in(m, scope, candidates[i]) && nth-- == 0)
             return lf_xstrdup(candidates[i]);
     for (int i = 2;; i++) {
         char *name = lf_xasprintf("%s%d", candidates[0], i);
-        if (!lf_tree_mentions(src, scope, name, k_names) && nth-- == 0)
+        if (!lf_tssem_names_in(m, scope, name) && nth-- == 0)
             return name;
         free(name);
     }

@@ -29,10 +29,10 @@ uint32_t lf104_written_after(const lf_source *src, TSNode fn, uint32_t span_end,
 /* Helpers shared by them (lf_tsfix.c). */
 /* A name not mentioned under `scope` (malloc'd): the first free candidate,
  * else the first one with a number appended. */
-char *lf_tsfix_fresh_name(const lf_source *src, TSNode scope, const char *const *candidates);
+char *lf_tsfix_fresh_name(struct lf_tssem *m, TSNode scope, const char *const *candidates);
 /* The nth such name (0: the first): fixes of one file that each declare a
  * name in the same function take distinct ones. */
-char *lf_tsfix_fresh_name_nth(const lf_source *src, TSNode scope, const char *const *candidates, size_t nth);
+char *lf_tsfix_fresh_name_nth(struct lf_tssem *m, TSNode scope, const char *const *candidates, size_t nth);
 /* The indentation one level adds inside the statement list holding `stmt`
  * ("  " when it cannot tell), malloc'd. */
 char *lf_tsfix_indent_unit(const lf_source *src, TSNode stmt);

@@ -89,6 +89,7 @@ struct lf_tsimporter {
     int semi;
     int node_prefix;
     const char *decl_kw; /* CommonJS: const / let / var */
+    int with_prefix, without_prefix; /* built-ins the header imports with and without `node:` */
     LF_VEC(pending) want;
     LF_VEC(pending) seen; /* modules the file imports (without `node:`), member "1" when spelled with it */
 };
@@ -161,9 +162,8 @@ static void read_header(lf_tsimporter *im) {
         im->quote = '"';
     if (!im->decl_kw)
         im->decl_kw = "const";
-    /* No built-in imported yet: `node:` in ESM, the plain name in CommonJS
-     * (what every Node release with require() understands). */
-    im->node_prefix = with || without ? with >= without : im->esm == 1;
+    im->with_prefix = with;
+    im->without_prefix = without;
 
     /* Semicolons: as the header's last statement, else the first statement. */
     TSNode probe = last_stmt;
@@ -177,12 +177,45 @@ static void read_header(lf_tsimporter *im) {
     im->semi = ts_node_is_null(probe) || src->text[ts_node_end_byte(probe) - 1] == ';';
 }
 
+static void header_free(void *v) {
+    lf_tsimporter *h = v;
+    for (size_t i = 0; i < h->seen.len; i++) {
+        free(h->seen.items[i].module);
+        free(h->seen.items[i].member);
+    }
+    LF_VEC_FREE(&h->seen);
+    free(h);
+}
+
 lf_tsimporter *lf_tsimport_begin(lf_tssem *m, const char *path, lf_fix *fix) {
+    /* The header is read once per file and kept by the model: each of a
+     * file's fixes begins an importer, and reading it walks every top-level
+     * statement. */
+    lf_tsimporter *h = m->import_header;
+    if (!h) {
+        h = lf_xcalloc(1, sizeof *h);
+        h->m = m;
+        read_header(h);
+        m->import_header = h;
+        m->import_header_free = header_free;
+    }
     lf_tsimporter *im = lf_xcalloc(1, sizeof *im);
     im->m = m;
     im->fix = fix;
     im->esm = lf_tsimport_is_esm(m, path);
-    read_header(im);
+    im->at = h->at;
+    im->newline_first = h->newline_first;
+    im->quote = h->quote;
+    im->semi = h->semi;
+    im->decl_kw = h->decl_kw;
+    for (size_t i = 0; i < h->seen.len; i++) {
+        pending p = {lf_xstrdup(h->seen.items[i].module), lf_xstrdup(h->seen.items[i].member)};
+        LF_VEC_PUSH(&im->seen, p);
+    }
+    /* No built-in imported yet: `node:` in ESM, the plain name in CommonJS
+     * (what every Node release with require() understands). */
+    im->node_prefix =
+        h->with_prefix || h->without_prefix ? h->with_prefix >= h->without_prefix : im->esm == 1;
     return im;
 }
 
@@ -229,9 +262,11 @@ char *lf_tsimport_ref(lf_tsimporter *im, int32_t scope, uint32_t at, const char 
     /* The longest bound prefix a use at `at` really sees wins. */
     const lf_tsbinding *best = NULL;
     const char *best_rest = NULL;
-    for (size_t i = 0; i < m->n_bindings; i++) {
-        const lf_tsbinding *b = &m->bindings[i];
-        if (b->kind != LF_TSBIND_IMPORT || !b->qualname || type_only(m->src, b))
+    size_t n_imports;
+    const size_t *imports = lf_tssem_imports(m, &n_imports);
+    for (size_t k = 0; k < n_imports; k++) {
+        const lf_tsbinding *b = &m->bindings[imports[k]];
+        if (!b->qualname || type_only(m->src, b))
             continue;
         const char *rest = covers(b->qualname, qual);
         if (!rest || (best && strlen(rest) >= strlen(best_rest)))

@@ -429,7 +429,7 @@ lf_fix *lf_tsswap_fix(const lf_fix_ctx *ctx, TSNode at, char **why) {
         span sp = {a, b, NULL};
         LF_VEC_PUSH(&inner, sp);
     }
-    rel = lf_tsfix_fresh_name(src, m->root, k_release_names); /* no module name shadowed either */
+    rel = lf_tsfix_fresh_name(m, m->root, k_release_names); /* no module name shadowed either */
     char *call = lf_xasprintf("%s();", rel);
     for (size_t i = 0; i < p->releases.len; i++) {
         span sp = {ts_node_start_byte(p->releases.items[i]), ts_node_end_byte(p->releases.items[i]), call};

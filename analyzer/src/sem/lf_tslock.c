@@ -1753,6 +1753,8 @@ lf_tslock *lf_tslock_build(lf_tssem *m) {
 void lf_tslock_free(lf_tslock *l) {
     if (!l)
         return;
+    if (l->proto_memo && l->proto_memo_free)
+        l->proto_memo_free(l->proto_memo);
     free(l->keys);
     free(l->events);
     free(l);

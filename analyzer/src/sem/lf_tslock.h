@@ -125,6 +125,10 @@ typedef struct lf_tslock {
     size_t n_keys;
     lf_tslock_event *events; /* in source order */
     size_t n_events;
+    /* lf_tsproto's memo of what each lock's protocol covers, freed with the
+     * facts (proto_memo_free); private to lf_tsproto.c */
+    void *proto_memo;
+    void (*proto_memo_free)(void *);
 } lf_tslock;
 
 /* The model's lock facts, built on first call and kept by m (its checks only

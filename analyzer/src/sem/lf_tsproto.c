@@ -826,25 +826,82 @@ static void recognise(recog *r, const lf_tslock_event *ev) {
     }
 }
 
+/* Per event of the lock facts, what its protocol covers once recognised:
+ * the acquiring function and the helpers its wait calls, and whether there
+ * is a retry loop at all. Every fix request asked every lock of the module
+ * to be recognised again, so n locks cost n recognitions per request. */
+typedef struct proto_span {
+    int known, candidate, looped;
+    TSNode fn;
+    lf_tsnode_vec helpers;
+} proto_span;
+
+typedef struct proto_memo {
+    proto_span *spans; /* per event */
+    size_t n;
+} proto_memo;
+
+static void proto_memo_free(void *v) {
+    proto_memo *pm = v;
+    for (size_t i = 0; i < pm->n; i++)
+        LF_VEC_FREE(&pm->spans[i].helpers);
+    free(pm->spans);
+    free(pm);
+}
+
+/* The protocol of event e, recognised (r->no_loop set when there is no
+ * retry loop around the create). */
+static lf_tsproto *recognise_event(lf_tssem *m, lf_tslock *l, const lf_tslock_event *e, int *no_loop) {
+    lf_tsproto *p = lf_xcalloc(1, sizeof *p);
+    recog r = {.m = m, .l = l, .p = p};
+    recognise(&r, e);
+    LF_VEC_FREE(&r.pending);
+    *no_loop = r.no_loop;
+    return p;
+}
+
+static const proto_span *span_of(lf_tssem *m, lf_tslock *l, size_t i) {
+    if (!l->proto_memo) {
+        proto_memo *pm = lf_xcalloc(1, sizeof *pm);
+        pm->n = l->n_events;
+        pm->spans = lf_xcalloc(pm->n ? pm->n : 1, sizeof *pm->spans);
+        l->proto_memo = pm;
+        l->proto_memo_free = proto_memo_free;
+    }
+    proto_span *s = &((proto_memo *)l->proto_memo)->spans[i];
+    if (s->known)
+        return s;
+    s->known = 1;
+    const lf_tslock_event *e = &l->events[i];
+    if (e->kind != LF_TSEV_CREATE || e->key < 0 || !lf_tslock_is_lock(l->keys[e->key].flags) || e->via_helper)
+        return s;
+    s->fn = fn_around(e->node);
+    if (ts_node_is_null(s->fn))
+        return s;
+    s->candidate = 1;
+    int no_loop = 0;
+    lf_tsproto *p = recognise_event(m, l, e, &no_loop);
+    s->looped = !no_loop;
+    s->fn = p->fn;
+    for (size_t h = 0; h < p->helpers.len; h++)
+        LF_VEC_PUSH(&s->helpers, p->helpers.items[h]);
+    lf_tsproto_free(p);
+    return s;
+}
+
 lf_tsproto *lf_tsproto_at(lf_tssem *m, TSNode at) {
     lf_tslock *l = lf_tslock_build(m);
     for (size_t i = 0; i < l->n_events; i++) {
-        const lf_tslock_event *e = &l->events[i];
-        if (e->kind != LF_TSEV_CREATE || e->key < 0 || !lf_tslock_is_lock(l->keys[e->key].flags) || e->via_helper)
+        const proto_span *s = span_of(m, l, i);
+        if (!s->candidate || !s->looped)
             continue;
-        TSNode fn = fn_around(e->node);
-        if (ts_node_is_null(fn))
+        int mine = within(at, s->fn);
+        for (size_t h = 0; h < s->helpers.len && !mine; h++)
+            mine = within(at, s->helpers.items[h]);
+        if (!mine)
             continue;
-        lf_tsproto *p = lf_xcalloc(1, sizeof *p);
-        recog r = {.m = m, .l = l, .p = p};
-        recognise(&r, e);
-        LF_VEC_FREE(&r.pending);
-        int mine = within(at, p->fn);
-        for (size_t h = 0; h < p->helpers.len && !mine; h++)
-            mine = within(at, p->helpers.items[h]);
-        if (mine && !r.no_loop)
-            return p;
-        lf_tsproto_free(p);
+        int no_loop = 0;
+        return recognise_event(m, l, &l->events[i], &no_loop);
     }
     return NULL;
 }

@@ -612,57 +612,118 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
     return m;
 }
 
-static void mention_add(lf_tssem_internal *in, const char *interned) {
-    if ((in->n_mentions + 1) * 2 > in->cap_mentions) {
-        size_t cap = in->cap_mentions ? in->cap_mentions * 2 : 256;
+static void name_set_add(lf_tsname_set *set, const char *interned) {
+    if ((set->n + 1) * 2 > set->cap) {
+        size_t cap = set->cap ? set->cap * 2 : 64;
         const char **t = lf_xcalloc(cap, sizeof *t);
-        for (size_t i = 0; i < in->cap_mentions; i++) {
-            if (!in->mentions[i])
+        for (size_t i = 0; i < set->cap; i++) {
+            if (!set->slots[i])
                 continue;
-            size_t j = hash_bytes(in->mentions[i], strlen(in->mentions[i])) & (cap - 1);
+            size_t j = hash_bytes(set->slots[i], strlen(set->slots[i])) & (cap - 1);
             while (t[j])
                 j = (j + 1) & (cap - 1);
-            t[j] = in->mentions[i];
+            t[j] = set->slots[i];
         }
-        free(in->mentions);
-        in->mentions = t;
-        in->cap_mentions = cap;
+        free(set->slots);
+        set->slots = t;
+        set->cap = cap;
     }
-    size_t j = hash_bytes(interned, strlen(interned)) & (in->cap_mentions - 1);
-    for (; in->mentions[j]; j = (j + 1) & (in->cap_mentions - 1))
-        if (in->mentions[j] == interned)
+    size_t j = hash_bytes(interned, strlen(interned)) & (set->cap - 1);
+    for (; set->slots[j]; j = (j + 1) & (set->cap - 1))
+        if (set->slots[j] == interned)
             return;
-    in->mentions[j] = interned;
-    in->n_mentions++;
+    set->slots[j] = interned;
+    set->n++;
 }
 
-static lf_walk_action collect_mention(TSNode n, void *ud) {
-    static const char *const types[] = {"identifier", "shorthand_property_identifier",
-                                        "shorthand_property_identifier_pattern", "type_identifier", NULL};
-    lf_tssem *m = ud;
+static int name_set_has(const lf_tsname_set *set, const char *name) {
+    if (!set->cap)
+        return 0;
+    size_t j = hash_bytes(name, strlen(name)) & (set->cap - 1);
+    for (; set->slots[j]; j = (j + 1) & (set->cap - 1))
+        if (strcmp(set->slots[j], name) == 0)
+            return 1;
+    return 0;
+}
+
+typedef struct name_collect {
+    lf_tssem *m;
+    lf_tsname_set *set;
+    const char *const *types;
+} name_collect;
+
+static lf_walk_action collect_name(TSNode n, void *ud) {
+    name_collect *c = ud;
     const char *t = ts_node_type(n);
-    for (size_t i = 0; types[i]; i++)
-        if (strcmp(t, types[i]) == 0) {
+    for (size_t i = 0; c->types[i]; i++)
+        if (strcmp(t, c->types[i]) == 0) {
             uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-            mention_add(m->in, lf_tssem_intern(m, m->src->text + a, b - a));
+            name_set_add(c->set, lf_tssem_intern(c->m, c->m->src->text + a, b - a));
             break;
         }
     return LF_WALK_CONTINUE;
 }
 
 int lf_tssem_file_mentions(lf_tssem *m, const char *name) {
+    static const char *const types[] = {"identifier", "shorthand_property_identifier",
+                                        "shorthand_property_identifier_pattern", "type_identifier", NULL};
     lf_tssem_internal *in = m->in;
     if (!in->mentions_built) {
         in->mentions_built = 1;
-        lf_tree_walk(m->root, collect_mention, m);
+        name_collect c = {m, &in->mentions, types};
+        lf_tree_walk(m->root, collect_name, &c);
     }
-    if (!in->cap_mentions)
+    return name_set_has(&in->mentions, name);
+}
+
+static size_t subtree_slot(const void *id, size_t cap) {
+    uint64_t h = (uint64_t)(uintptr_t)id * 0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 17) & (cap - 1);
+}
+
+int lf_tssem_names_in(lf_tssem *m, TSNode scope, const char *name) {
+    static const char *const types[] = {"identifier", "shorthand_property_identifier",
+                                        "shorthand_property_identifier_pattern", NULL};
+    if (ts_node_is_null(scope))
         return 0;
-    size_t j = hash_bytes(name, strlen(name)) & (in->cap_mentions - 1);
-    for (; in->mentions[j]; j = (j + 1) & (in->cap_mentions - 1))
-        if (strcmp(in->mentions[j], name) == 0)
-            return 1;
-    return 0;
+    lf_tssem_internal *in = m->in;
+    if ((in->n_subtrees + 1) * 2 > in->cap_subtrees) {
+        size_t cap = in->cap_subtrees ? in->cap_subtrees * 2 : 16;
+        lf_tssubtree_names *t = lf_xcalloc(cap, sizeof *t);
+        for (size_t i = 0; i < in->cap_subtrees; i++) {
+            if (!in->subtrees[i].id)
+                continue;
+            size_t j = subtree_slot(in->subtrees[i].id, cap);
+            while (t[j].id)
+                j = (j + 1) & (cap - 1);
+            t[j] = in->subtrees[i];
+        }
+        free(in->subtrees);
+        in->subtrees = t;
+        in->cap_subtrees = cap;
+    }
+    size_t j = subtree_slot(scope.id, in->cap_subtrees);
+    while (in->subtrees[j].id && in->subtrees[j].id != scope.id)
+        j = (j + 1) & (in->cap_subtrees - 1);
+    if (!in->subtrees[j].id) {
+        in->subtrees[j].id = scope.id;
+        in->n_subtrees++;
+        name_collect c = {m, &in->subtrees[j].names, types};
+        lf_tree_walk(scope, collect_name, &c);
+    }
+    return name_set_has(&in->subtrees[j].names, name);
+}
+
+const size_t *lf_tssem_imports(lf_tssem *m, size_t *n) {
+    lf_tssem_internal *in = m->in;
+    if (!in->imports_built) {
+        in->imports_built = 1;
+        for (size_t i = 0; i < m->n_bindings; i++)
+            if (m->bindings[i].kind == LF_TSBIND_IMPORT)
+                LF_VEC_PUSH(&in->imports, i);
+    }
+    *n = in->imports.len;
+    return in->imports.items;
 }
 
 void lf_tssem_free(lf_tssem *m) {
@@ -670,6 +731,8 @@ void lf_tssem_free(lf_tssem *m) {
         return;
     if (m->lock && m->lock_free)
         m->lock_free(m->lock);
+    if (m->import_header && m->import_header_free)
+        m->import_header_free(m->import_header);
     lf_tssem_internal *in = m->in;
     for (size_t i = 0; i < in->cap_strs; i++)
         free(in->strs[i]);
@@ -683,7 +746,11 @@ void lf_tssem_free(lf_tssem *m) {
     free(in->caller_head);
     lf_node_index_free(&in->calls_by_node);
     free(in->caller_next);
-    free(in->mentions);
+    free(in->mentions.slots);
+    for (size_t i = 0; i < in->cap_subtrees; i++)
+        free(in->subtrees[i].names.slots);
+    free(in->subtrees);
+    LF_VEC_FREE(&in->imports);
     free(in);
     free(m->scopes);
     free(m->classes);

@@ -100,6 +100,10 @@ struct lf_tssem {
      * destructor it leaves here (the model never includes the lock layer) */
     struct lf_tslock *lock;
     void (*lock_free)(struct lf_tslock *);
+    /* lf_tsimport's reading of the module's header, made by the first fix
+     * that imports and freed with the model the same way */
+    void *import_header;
+    void (*import_header_free)(void *);
 };
 
 lf_tssem *lf_tssem_build(const lf_source *src, TSNode root);
@@ -110,6 +114,14 @@ const char *lf_tssem_intern(lf_tssem *m, const char *s, size_t len);
  * spell `name`? The names are collected on the first question, so a fix per
  * site asking about the name it would import costs the file's walk once. */
 int lf_tssem_file_mentions(lf_tssem *m, const char *name);
+/* Does an identifier, a shorthand property or a shorthand pattern under
+ * `scope` spell `name` (lf_tree_mentions with those types)? Each subtree's
+ * names are collected on its first question: fixes pick fresh names per site
+ * in the same function. */
+int lf_tssem_names_in(lf_tssem *m, TSNode scope, const char *name);
+/* The indices into m->bindings of the import bindings (LF_TSBIND_IMPORT), in
+ * order, *n of them: listed once, for fixes that look for an import each. */
+const size_t *lf_tssem_imports(lf_tssem *m, size_t *n);
 
 /* Innermost scope (function) containing n; 0 for top-level code. */
 int32_t lf_tssem_scope_of(const lf_tssem *m, TSNode n);

@@ -6,6 +6,17 @@
 #include "lf_tree.h"
 #include "lf_tssem.h"
 
+/* A set of interned names (pointer identity), open addressing. */
+typedef struct lf_tsname_set {
+    const char **slots;
+    size_t n, cap;
+} lf_tsname_set;
+
+typedef struct lf_tssubtree_names {
+    const void *id; /* the subtree's node id; NULL: empty slot */
+    lf_tsname_set names;
+} lf_tssubtree_names;
+
 typedef struct lf_tssem_internal {
     char **strs; /* interned strings, open addressing */
     size_t n_strs, cap_strs;
@@ -24,11 +35,17 @@ typedef struct lf_tssem_internal {
     int32_t *caller_head, *caller_next;
     /* lf_tssem_call, once the calls are sorted */
     lf_node_index calls_by_node;
-    /* lf_tssem_file_mentions' set of the file's names (interned), open
-     * addressing; built on first use (mentions_built) */
-    const char **mentions;
-    size_t n_mentions, cap_mentions;
+    /* lf_tssem_file_mentions' set of the file's names (interned), built on
+     * first use (mentions_built) */
+    lf_tsname_set mentions;
     int mentions_built;
+    /* lf_tssem_names_in's sets, one per subtree asked about, by node id
+     * (open addressing) */
+    struct lf_tssubtree_names *subtrees;
+    size_t n_subtrees, cap_subtrees;
+    /* lf_tssem_imports: the indices of the import bindings, in order */
+    LF_VEC(size_t) imports;
+    int imports_built;
 } lf_tssem_internal;
 
 /* First binding of an interned name (chained through .next), or -1. */
