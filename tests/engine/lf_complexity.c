@@ -9,8 +9,12 @@
  *    by start byte alone once made a 100k chain take 50 s), and
  *  - the number of functions holding the genre's lock protocol (50 vs 200:
  *    each age check and pid probe once asked every call of the module what it
- *    writes, and each TypeScript fix walked the whole file for the name it
- *    imports), and the depth of a chain of helpers a lock is handed down.
+ *    writes; each TypeScript fix walked the whole file for the name it
+ *    imports and read the module's header again; the protocol swap
+ *    recognised every lock of the module per request), the number of such
+ *    blocks in one Python function (each removal walked the function for a
+ *    yield, each rename the module for an unlink), and the depth of a chain
+ *    of helpers a lock is handed down.
  * lf_work_steps counts the tree walks, field and type tests, equality and
  * hashing steps and the model's climbs (lf_util.h). */
 #include <stdio.h>
@@ -333,16 +337,19 @@ int main(void) {
     lf401_pin(&set, "LF401 check, 100 vs 400 renames in as many functions", 1);
     chain_pin(&set, "method chain in Python, 25k vs 100k calls", "t.py", LF_LANG_PYTHON);
     chain_pin(&set, "method chain in TypeScript, 25k vs 100k calls", "t.ts", LF_LANG_TYPESCRIPT);
-    /* The checks and fixes over many functions, and up a chain of helpers
-     * (lock facts flow through each call once). Not pinned yet, and quadratic
-     * today: many protocol blocks in one function (each site's flow question
-     * walks the function again), and the TypeScript protocol swap over many
-     * functions (lf_tsproto_at recognises every lock of the module per
-     * request). */
+    /* The checks and fixes over many functions, in one long function, and
+     * up a chain of helpers (lock facts flow through each call once). Not
+     * pinned yet, and quadratic today: many protocol blocks in one TypeScript
+     * function (each LF401 and LF301 site walks the function again, and a
+     * takeover's check builds the function's flow graph per site). */
     growth_pin(&set, "Python check+fix, 50 vs 200 protocol blocks in as many functions", LF_LANG_PYTHON,
                protocol_module, 0, 50, 200, 0, 1);
     growth_pin(&set, "TypeScript check, 50 vs 200 protocol blocks in as many functions", LF_LANG_TYPESCRIPT,
                protocol_module, 0, 50, 200, 0, 0);
+    growth_pin(&set, "Python check+fix, 50 vs 200 protocol blocks in one function", LF_LANG_PYTHON, protocol_module, 1,
+               50, 200, 0, 1);
+    growth_pin(&set, "TypeScript check+fix, 50 vs 200 protocol blocks in as many functions", LF_LANG_TYPESCRIPT,
+               protocol_module, 0, 50, 200, 0, 1);
     growth_pin(&set, "Python check+fix, a chain of 100 vs 400 helpers", LF_LANG_PYTHON, chain_of, 0, 100, 400, 1, 1);
     growth_pin(&set, "TypeScript check+fix, a chain of 100 vs 400 helpers", LF_LANG_TYPESCRIPT, chain_of, 0, 100,
                400, 1, 1);
