@@ -612,39 +612,42 @@ static int parse_fix(parse_ctx *pc, const cJSON *v, lf_rule *r) {
 
 static int parse_test_case(parse_ctx *pc, const cJSON *c, int invalid, size_t idx) {
     static const char *const keys[] = {"code", "findings", "language", NULL};
-    size_t line = key_line(pc, "tests", invalid ? "invalid" : "valid");
+    /* The line is looked up only for a problem: every rule document holds
+     * dozens of cases, and the lookup scans the document from its start. */
+#define TESTS_LINE key_line(pc, "tests", invalid ? "invalid" : "valid")
     if (!invalid && text_value_ok(c))
         return 1;
     if (!cJSON_IsObject(c))
-        return problem(pc, line, "tests.%s[%zu] must be %s", invalid ? "invalid" : "valid", idx,
+        return problem(pc, TESTS_LINE, "tests.%s[%zu] must be %s", invalid ? "invalid" : "valid", idx,
                        invalid ? "an object {code, findings}" : "code (string or array of strings) or {code}");
     if (!check_keys(pc, c, keys, invalid ? "tests.invalid[]" : "tests.valid[]", "tests"))
         return 0;
     const cJSON *code = cJSON_GetObjectItemCaseSensitive(c, "code");
     if (!code || !text_value_ok(code))
-        return problem(pc, line, "tests.%s[%zu].code must be a string or an array of strings",
+        return problem(pc, TESTS_LINE, "tests.%s[%zu].code must be a string or an array of strings",
                        invalid ? "invalid" : "valid", idx);
     const cJSON *lang = cJSON_GetObjectItemCaseSensitive(c, "language");
     if (lang && (!cJSON_IsString(lang) || !lf_lang_mask_from_name(lang->valuestring)))
-        return problem(pc, line, "tests.%s[%zu].language must be a known language", invalid ? "invalid" : "valid",
+        return problem(pc, TESTS_LINE, "tests.%s[%zu].language must be a known language", invalid ? "invalid" : "valid",
                        idx);
     const cJSON *f = cJSON_GetObjectItemCaseSensitive(c, "findings");
     if (!invalid) {
         if (f)
-            return problem(pc, line, "tests.valid[%zu] must not list findings", idx);
+            return problem(pc, TESTS_LINE, "tests.valid[%zu] must not list findings", idx);
         return 1;
     }
     if (!cJSON_IsArray(f) || cJSON_GetArraySize(f) == 0)
-        return problem(pc, line, "tests.invalid[%zu].findings must be a non-empty array of [line, col]", idx);
+        return problem(pc, TESTS_LINE, "tests.invalid[%zu].findings must be a non-empty array of [line, col]", idx);
     const cJSON *p;
     cJSON_ArrayForEach(p, f) {
         if (!cJSON_IsArray(p) || cJSON_GetArraySize(p) != 2 || !cJSON_IsNumber(cJSON_GetArrayItem(p, 0)) ||
             !cJSON_IsNumber(cJSON_GetArrayItem(p, 1)) || cJSON_GetArrayItem(p, 0)->valuedouble < 1 ||
             cJSON_GetArrayItem(p, 1)->valuedouble < 1)
-            return problem(pc, line, "tests.invalid[%zu].findings entries must be [line, col] (1-based)", idx);
+            return problem(pc, TESTS_LINE, "tests.invalid[%zu].findings entries must be [line, col] (1-based)", idx);
     }
     return 1;
 }
+#undef TESTS_LINE
 
 static int parse_tests(parse_ctx *pc, const cJSON *v) {
     static const char *const keys[] = {"valid", "invalid", NULL};
