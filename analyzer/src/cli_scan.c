@@ -1,4 +1,5 @@
 /* `lockfix scan`: walk, analyze, report, exit with 0 / 1 / 2. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,20 @@ static void warn_cache(char *warning) {
     if (warning)
         fprintf(stderr, "lockfix: warning: %s; the scan goes on without it (--no-cache turns it off)\n", warning);
     free(warning);
+}
+
+typedef struct cache_opener {
+    const char *dir;
+    const lf_scan *scan; /* its rules and configuration only: the walk fills the rest meanwhile */
+    pthread_t thread;
+    lf_cache *cache;
+    char *warning;
+} cache_opener;
+
+static void *open_cache(void *arg) {
+    cache_opener *o = arg;
+    o->cache = lf_cache_open(o->dir, o->scan, 1, &o->warning);
+    return NULL;
 }
 
 /* Written after the report: its result never waits on the cache, nor depends
@@ -243,16 +258,32 @@ int lf_cmd_scan(int argc, char **argv) {
         goto out;
     }
     lf_scan scan;
-    if (!lf_scan_prepare(&scan, &o, &err)) {
+    if (!lf_scan_configure(&scan, &o, &err)) {
         fprintf(stderr, "lockfix: %s\n", err);
         lf_scan_free(&scan);
         goto out;
     }
     const char *env_no_cache = getenv("LOCKFIX_NO_CACHE");
-    if (!no_cache && !(env_no_cache && *env_no_cache && strcmp(env_no_cache, "0") != 0)) {
-        char *warning = NULL;
-        cache = lf_cache_open(cache_dir, &scan, 1, &warning);
-        warn_cache(warning);
+    int use_cache = !no_cache && !(env_no_cache && *env_no_cache && strcmp(env_no_cache, "0") != 0);
+    /* The index is read while the walk runs (its key needs only the rules and
+     * the configuration): on an unchanged re-scan the two are most of the time. */
+    cache_opener opener = {.dir = cache_dir, .scan = &scan};
+    int opening = use_cache && pthread_create(&opener.thread, NULL, open_cache, &opener) == 0;
+    int walked = lf_scan_walk(&scan, &o, &err);
+    if (opening)
+        pthread_join(opener.thread, NULL);
+    else if (use_cache)
+        open_cache(&opener);
+    if (!walked) {
+        fprintf(stderr, "lockfix: %s\n", err);
+        free(opener.warning);
+        lf_cache_free(opener.cache);
+        lf_scan_free(&scan);
+        goto out;
+    }
+    if (use_cache) {
+        warn_cache(opener.warning);
+        cache = opener.cache;
         scan.cache = cache;
     }
     lf_scan_run(&scan, o.jobs, 1, 0);

@@ -218,6 +218,10 @@ static void replace_list(char ***dst, size_t *n_dst, char **src, size_t n_src) {
 }
 
 int lf_scan_prepare(lf_scan *s, const lf_scan_options *o, char **err) {
+    return lf_scan_configure(s, o, err) && lf_scan_walk(s, o, err);
+}
+
+int lf_scan_configure(lf_scan *s, const lf_scan_options *o, char **err) {
     memset(s, 0, sizeof *s);
     /* The result cache trusts a file's stat only when it is older than this
      * (lf_cache.h): taken before the walk stats any file. */
@@ -254,7 +258,11 @@ int lf_scan_prepare(lf_scan *s, const lf_scan_options *o, char **err) {
     }
     if (o->fail_on_given)
         s->config.fail_on = o->fail_on;
+    return 1;
+}
 
+int lf_scan_walk(lf_scan *s, const lf_scan_options *o, char **err) {
+    *err = NULL;
     lf_walk_options wo = {
         .excludes = o->excludes, .n_excludes = o->n_excludes, .config = &s->config,
         .force_exclude = o->force_exclude,

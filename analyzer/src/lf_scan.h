@@ -101,8 +101,12 @@ typedef struct lf_scan {
  * path, the same in every output format. Static storage. */
 const char *lf_scan_partial_reason(void);
 
-/* Returns 1, or 0 with *err (malloc'd) for a usage or I/O error: exit code 2. */
+/* Returns 1, or 0 with *err (malloc'd) for a usage or I/O error: exit code 2.
+ * The two steps, rules and configuration then the walk, can also be taken
+ * apart (`scan` loads its result cache while the walk runs). */
 int lf_scan_prepare(lf_scan *s, const lf_scan_options *o, char **err);
+int lf_scan_configure(lf_scan *s, const lf_scan_options *o, char **err);
+int lf_scan_walk(lf_scan *s, const lf_scan_options *o, char **err);
 /* Analyze every walked file. Skipped files are recorded in s->skips (not errors). */
 void lf_scan_run(lf_scan *s, int jobs, int want_fixes, int keep_sources);
 void lf_scan_free(lf_scan *s);
