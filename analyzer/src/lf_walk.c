@@ -586,25 +586,27 @@ static seen_set keep_first_reached(const lf_walk_result *res, lf_walk_file *file
     }
 }
 
+/* dst[0..*n) followed by src[0..n_src), items of `size` bytes (dst grown as needed). */
+static void *append_items(void *dst, size_t *n, size_t *cap, const void *src, size_t n_src, size_t size) {
+    if (!n_src)
+        return dst;
+    if (*n + n_src > *cap) {
+        *cap = *n + n_src;
+        dst = lf_xrealloc(dst, *cap * size);
+    }
+    memcpy((char *)dst + *n * size, src, n_src * size);
+    *n += n_src;
+    return dst;
+}
+
 /* The workers' files and skips into res, as one thread would have found them. */
 static void walk_merge(lf_walk_result *res, walk_worker *w, int n) {
     lf_walk_result all = w[0].out;
     for (int t = 1; t < n; t++) {
         lf_walk_result *o = &w[t].out;
-        if (all.n_files + o->n_files > all.cap_files) {
-            all.cap_files = all.n_files + o->n_files;
-            all.files = lf_xrealloc(all.files, all.cap_files * sizeof *all.files);
-        }
-        if (o->n_files)
-            memcpy(all.files + all.n_files, o->files, o->n_files * sizeof *o->files);
-        all.n_files += o->n_files;
-        if (all.n_skipped + o->n_skipped > all.cap_skipped) {
-            all.cap_skipped = all.n_skipped + o->n_skipped;
-            all.skipped = lf_xrealloc(all.skipped, all.cap_skipped * sizeof *all.skipped);
-        }
-        if (o->n_skipped)
-            memcpy(all.skipped + all.n_skipped, o->skipped, o->n_skipped * sizeof *o->skipped);
-        all.n_skipped += o->n_skipped;
+        all.files = append_items(all.files, &all.n_files, &all.cap_files, o->files, o->n_files, sizeof *o->files);
+        all.skipped =
+            append_items(all.skipped, &all.n_skipped, &all.cap_skipped, o->skipped, o->n_skipped, sizeof *o->skipped);
         free(o->files);
         free(o->skipped);
     }
