@@ -177,7 +177,6 @@ typedef struct dir_entry {
     char *name;
     unsigned char type;
     unsigned char given; /* handed to another thread (share_work) */
-    uint64_t ino;
 } dir_entry;
 
 static int cmp_entry(const void *a, const void *b) {
@@ -228,7 +227,7 @@ typedef struct dir_frame {
     char *display, *relpath; /* owned */
 } dir_frame;
 
-static void push_entry(dir_entry **ents, size_t *n, size_t *cap, const char *name, unsigned char type, uint64_t ino) {
+static void push_entry(dir_entry **ents, size_t *n, size_t *cap, const char *name, unsigned char type) {
     if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))
         return;
     if (*n == *cap) {
@@ -238,7 +237,6 @@ static void push_entry(dir_entry **ents, size_t *n, size_t *cap, const char *nam
     (*ents)[*n].name = lf_xstrdup(name);
     (*ents)[*n].type = type;
     (*ents)[*n].given = 0;
-    (*ents)[*n].ino = ino;
     (*n)++;
 }
 
@@ -258,7 +256,7 @@ static int read_entries(int fd, dir_entry **out, size_t *n_out) {
         for (ssize_t off = 0; off < got;) {
             const struct dirent64 *de = (const struct dirent64 *)(const void *)(buf + off);
             off += de->d_reclen;
-            push_entry(&ents, &n, &cap, de->d_name, de->d_type, (uint64_t)de->d_ino);
+            push_entry(&ents, &n, &cap, de->d_name, de->d_type);
         }
     }
 #else
@@ -273,7 +271,7 @@ static int read_entries(int fd, dir_entry **out, size_t *n_out) {
     }
     struct dirent *de;
     while ((de = readdir(d)) != NULL)
-        push_entry(&ents, &n, &cap, de->d_name, de->d_type, (uint64_t)de->d_ino);
+        push_entry(&ents, &n, &cap, de->d_name, de->d_type);
     closedir(d);
 #endif
     if (n) /* qsort's base must not be NULL, even for zero elements */
@@ -302,7 +300,7 @@ static int open_frame(lf_walk_result *out, int dirfd_, char *display, char *relp
 
 /* An entry of any type named `name` (the listing is sorted). */
 static int frame_has(const dir_frame *f, const char *name) {
-    dir_entry key = {(char *)name, 0, 0, 0};
+    dir_entry key = {(char *)name, 0, 0};
     return f->n && bsearch(&key, f->ents, f->n, sizeof *f->ents, cmp_entry) != NULL;
 }
 
