@@ -177,13 +177,18 @@ static void read_header(lf_tsimporter *im) {
     im->semi = ts_node_is_null(probe) || src->text[ts_node_end_byte(probe) - 1] == ';';
 }
 
+/* Frees the strings and the array of a list of pending imports. */
+static void free_pending(pending *items, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        free(items[i].module);
+        free(items[i].member);
+    }
+    free(items);
+}
+
 static void header_free(void *v) {
     lf_tsimporter *h = v;
-    for (size_t i = 0; i < h->seen.len; i++) {
-        free(h->seen.items[i].module);
-        free(h->seen.items[i].member);
-    }
-    LF_VEC_FREE(&h->seen);
+    free_pending(h->seen.items, h->seen.len);
     free(h);
 }
 
@@ -356,15 +361,7 @@ void lf_tsimport_end(lf_tsimporter *im) {
         lf_strbuf_free(&lines);
         i = j;
     }
-    for (size_t i = 0; i < im->want.len; i++) {
-        free(im->want.items[i].module);
-        free(im->want.items[i].member);
-    }
-    LF_VEC_FREE(&im->want);
-    for (size_t i = 0; i < im->seen.len; i++) {
-        free(im->seen.items[i].module);
-        free(im->seen.items[i].member);
-    }
-    LF_VEC_FREE(&im->seen);
+    free_pending(im->want.items, im->want.len);
+    free_pending(im->seen.items, im->seen.len);
     free(im);
 }
