@@ -63,7 +63,7 @@ static lf_finding *analyze_with(lf_engine *eng, lf_source *src, size_t *n, const
 /* Did the finding's rule have a gate that skipped this text? */
 static int gated_out(const lf_finding *f, const lf_source *src) {
     const lf_check *c = f->rule->check;
-    return c && c->gate && !lf_check_gate(c, src->text, src->len, src->lang);
+    return c && c->gate && !lf_check_gate(c, src->path, src->text, src->len, src->lang);
 }
 
 void lf_fuzz_same_without_prefilters(lf_source *src, const lf_finding *f, size_t n) {

@@ -169,10 +169,10 @@ void lf_gate_text_release(lf_gate_text *in) {
     in->release = NULL;
 }
 
-int lf_check_gate(const lf_check *check, const char *text, size_t len, lf_lang lang) {
+int lf_check_gate(const lf_check *check, const char *path, const char *text, size_t len, lf_lang lang) {
     if (!check->gate)
         return 1;
-    lf_gate_text in = {text, len, lang, NULL, NULL};
+    lf_gate_text in = {text, len, lang, path, NULL, NULL};
     int hit = check->gate(&in);
     lf_gate_text_release(&in);
     return hit;

@@ -28,6 +28,7 @@ typedef struct lf_gate_text {
     const char *text;
     size_t len;
     lf_lang lang;
+    const char *path;             /* the file's path as scanned, or NULL (unknown: lf_pygate_in_package) */
     void *shared;                 /* owned by the code that set it */
     void (*release)(void *shared); /* called by lf_gate_text_release */
 } lf_gate_text;
@@ -58,8 +59,9 @@ typedef struct lf_check {
     int (*gate)(lf_gate_text *in);
 } lf_check;
 
-/* Answer a gate's question for text (tests): lf_gate_text made, asked, released. */
-int lf_check_gate(const lf_check *check, const char *text, size_t len, lf_lang lang);
+/* Answer a gate's question for text (tests, fuzzing): lf_gate_text made, asked,
+ * released. path: the file's path, or NULL. */
+int lf_check_gate(const lf_check *check, const char *path, const char *text, size_t len, lf_lang lang);
 
 const lf_check *lf_check_find(const char *name);
 /* Does `check` render the message's {{name}} itself, for files of `lang`, from

@@ -641,7 +641,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
      * wanted is never parsed. */
     int no_checks = lf_is_test_path(src->path) ||
                     (src->lang != LF_LANG_PYTHON && lf_lang_is_declaration_file(src->path));
-    lf_gate_text gate_in = {src->text, src->len, src->lang, NULL, NULL}; /* shared by the file's gates */
+    lf_gate_text gate_in = {src->text, src->len, src->lang, src->path, NULL, NULL}; /* shared by the file's gates */
     for (size_t i = 0; i < set->n_rules; i++) {
         const lf_rule *r = set->rules[i];
         if (!(r->languages & LF_LANG_BIT(src->lang)) || !r->query_source[src->lang])

@@ -227,6 +227,8 @@ static void on_string(const char *content, size_t len, void *ud) {
     lf_pygate_mask *mk = b->mk;
     if ((len == 2 && memcmp(content, "os", 2) == 0) || (len == 6 && memcmp(content, "shutil", 6) == 0))
         mk->os_named = 1;
+    if ((len == 4 && memcmp(content, "json", 4) == 0) || (len == 6 && memcmp(content, "pickle", 6) == 0))
+        mk->serial_named = 1;
     if (len && len <= 3 && lf_pygate_mode_text(content, len, content[0], 1)) {
         if (mk->n_modes == b->cap) {
             b->cap = b->cap ? b->cap * 2 : 16;
@@ -254,6 +256,20 @@ const lf_pygate_mask *lf_pygate_masked(lf_gate_text *in) {
     in->shared = mk;
     in->release = mask_release;
     return mk;
+}
+
+int lf_pygate_in_package(const lf_gate_text *in, const char *const *modules) {
+    const char *slash = in->path ? strrchr(in->path, '/') : NULL;
+    if (!slash)
+        return 0;
+    const char *dir = slash;
+    while (dir > in->path && dir[-1] != '/')
+        dir--;
+    size_t n = (size_t)(slash - dir);
+    for (size_t i = 0; modules[i]; i++)
+        if (strlen(modules[i]) == n && !memcmp(dir, modules[i], n))
+            return 1;
+    return 0;
 }
 
 int lf_pygate_module_aliased(const char *m, size_t n, const char *const *modules) {

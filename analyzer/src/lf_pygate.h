@@ -17,7 +17,8 @@
 /* The file's text masked by lf_pymask, made once for all its gates and kept
  * in in->shared. m is NULL when the mask could not follow the text (then
  * every gate says "may be"); balanced: its brackets pair up; os_named: some
- * string literal's text is "os" or "shutil". */
+ * string literal's text is "os" or "shutil"; serial_named: "json" or
+ * "pickle" (importlib.import_module names a module by a string). */
 typedef struct lf_pygate_span {
     size_t at, len;
 } lf_pygate_span;
@@ -26,6 +27,7 @@ typedef struct lf_pygate_mask {
     char *m;
     int balanced;
     int os_named;
+    int serial_named;
     /* String literals whose text is a mode open() accepts ("a", "xb", "r+"),
      * in source order: their text (after the quote), where it starts and how long. */
     lf_pygate_span *modes;
@@ -46,6 +48,14 @@ int lf_pygate_balanced(const char *m, size_t n);
 /* The word of wl bytes at m + at stands alone: 1; is part of a longer name:
  * 0; has a non-ASCII neighbour (one name to Python): -1. */
 int lf_pygate_word(const char *m, size_t n, size_t at, size_t wl);
+
+/* Is the file a module of a package named after one of the modules (its
+ * directory's name: json/tool.py)? There a relative import (`from . import
+ * load`) is read as that module's own function (`json.load`, as
+ * lf_pylock_callee_any reads it) with the module's name nowhere in the text,
+ * so a gate that looks for the name says "may be". As for the check, no
+ * path or a path without a directory names no package. */
+int lf_pygate_in_package(const lf_gate_text *in, const char *const *modules);
 
 /* Is m[from, from + len) the word? A Python keyword? */
 int lf_pygate_is(const char *m, size_t from, size_t len, const char *word);

@@ -375,7 +375,7 @@ static void test_gates_share_mask(void) {
     if (!c301 || !c302 || !c301->gate || !c302->gate)
         return;
     const char *text = "import time\nitems.remove(x)\ntime.sleep(1)\n";
-    lf_gate_text in = {text, strlen(text), LF_LANG_PYTHON, NULL, NULL};
+    lf_gate_text in = {text, strlen(text), LF_LANG_PYTHON, NULL, NULL, NULL};
     CHECK(!c301->gate(&in), "LF301's gate skips a list's remove");
     const void *first = in.shared;
     CHECK(first != NULL, "the first gate leaves the masked text for the others");
@@ -403,7 +403,7 @@ static void test_lf103_gate(void) {
         "f = open(p, 'a')\nh = g(\n    'x',\n)\n",
     };
     for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
-        CHECK(!lf_check_gate(c, skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
+        CHECK(!lf_check_gate(c, NULL, skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
     static const char *const through[] = {
         "open(p, 'x')\nopen(p, 'a')\n",
         "open(p, 'xb')\nopen(p, mode='a+')\n",
@@ -422,8 +422,8 @@ static void test_lf103_gate(void) {
         "open(p, 'a')\nx = \xc3\xa9" "f('x')\n",
     };
     for (size_t i = 0; i < sizeof through / sizeof through[0]; i++)
-        CHECK(lf_check_gate(c, through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
-    CHECK(lf_check_gate(c, "x = 1\n", 6, LF_LANG_TYPESCRIPT), "gate is Python only");
+        CHECK(lf_check_gate(c, NULL, through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
+    CHECK(lf_check_gate(c, NULL, "x = 1\n", 6, LF_LANG_TYPESCRIPT), "gate is Python only");
 }
 
 /* LF401's gate (checks/lf401_shared_temp.c): a file whose replace, rename and
@@ -446,7 +446,7 @@ static void test_lf401_gate(void) {
         "from libfoo import (\n    replace,\n    rename,\n)\n", /* named, not called */
     };
     for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
-        CHECK(!lf_check_gate(c, skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
+        CHECK(!lf_check_gate(c, NULL, skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
     static const char *const through[] = {
         "import os\nos.replace(a, b)\n",
         "import os\nos . rename(a, b)\n",
@@ -485,8 +485,8 @@ static void test_lf401_gate(void) {
         "x = (s\n     .replace(a, b))\n", /* a line end before the dot: a hit, even inside brackets */
     };
     for (size_t i = 0; i < sizeof through / sizeof through[0]; i++)
-        CHECK(lf_check_gate(c, through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
-    CHECK(lf_check_gate(c, "x = s.replace('a', 'b')\n", 24, LF_LANG_TYPESCRIPT), "gate is Python only");
+        CHECK(lf_check_gate(c, NULL, through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
+    CHECK(lf_check_gate(c, NULL, "x = s.replace('a', 'b')\n", 24, LF_LANG_TYPESCRIPT), "gate is Python only");
 }
 
 /* LF301's gate (checks/lf301_lock_removal.c): a file whose every `remove` is
@@ -506,7 +506,7 @@ static void test_lf301_gate(void) {
         "'''os.unlink(p) in a docstring'''\nf = a.b.remove\n",
     };
     for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
-        CHECK(!lf_check_gate(c, skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
+        CHECK(!lf_check_gate(c, NULL, skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
     static const char *const through[] = {
         "import os\nos.remove(p)\n",
         "import os\nos . remove(p)\n",
@@ -527,8 +527,8 @@ static void test_lf301_gate(void) {
         "x = \xc2\xa0remove(p)\n",
     };
     for (size_t i = 0; i < sizeof through / sizeof through[0]; i++)
-        CHECK(lf_check_gate(c, through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
-    CHECK(lf_check_gate(c, "items.remove(x)\n", 16, LF_LANG_TYPESCRIPT), "gate is Python only");
+        CHECK(lf_check_gate(c, NULL, through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
+    CHECK(lf_check_gate(c, NULL, "items.remove(x)\n", 16, LF_LANG_TYPESCRIPT), "gate is Python only");
 }
 
 /* LF302's gate (checks/lf302_mtime_staleness.c): a file that imports time to
@@ -547,7 +547,7 @@ static void test_lf302_gate(void) {
         "from time import time\nstart = 0\n",
     };
     for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
-        CHECK(!lf_check_gate(c, skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
+        CHECK(!lf_check_gate(c, NULL, skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
     static const char *const through[] = {
         "import os\nage = os.path.getmtime(p)\n",
         "st = os.stat(p)\nx = st.st_mtime\n",
@@ -567,8 +567,58 @@ static void test_lf302_gate(void) {
         "x = \xc2\xa0time.sleep(1)\n",
     };
     for (size_t i = 0; i < sizeof through / sizeof through[0]; i++)
-        CHECK(lf_check_gate(c, through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
-    CHECK(lf_check_gate(c, "time.sleep(1)\n", 14, LF_LANG_TYPESCRIPT), "gate is Python only");
+        CHECK(lf_check_gate(c, NULL, through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
+    CHECK(lf_check_gate(c, NULL, "time.sleep(1)\n", 14, LF_LANG_TYPESCRIPT), "gate is Python only");
+}
+
+/* LF104's gate: a file is skipped only when no read and no write of a
+ * document can be spelled in its code; every spelling of one is let through. */
+static void test_lf104_gate(void) {
+    const lf_check *c = lf_check_find("lf104_unlocked_rmw");
+    CHECK(c && c->gate, "lf104_unlocked_rmw has a gate");
+    if (!c || !c->gate)
+        return;
+    static const char *const skipped[] = {
+        /* the prefilter's words in prose, strings and look-alikes */
+        "\"\"\"Load the json, dump it back.\"\"\"\nx = read_bytes(sock)\nwrite_line(x)\n",
+        "import marshal\ncode = marshal.load(f)\nmarshal.dump(code, g)\n",
+        "import json\ntext = json.dumps(v)  # load it later\nsave_report(text)\n",
+        "import json\nv = json.loads(s)\nprint(v)  # json.dump(v, f)\n",
+        "x = read_text(p)\nwrite_text(p, x)\n",
+        "mime = 'application/json'\nv = load(f)\ndump(v, g)\n",
+        "v = read_config(p)\nv['n'] = 1\n",
+    };
+    for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
+        CHECK(!lf_check_gate(c, "pkg/mod.py", skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s",
+              skipped[i]);
+    static const char *const through[] = {
+        "import json\nv = json.load(f)\njson.dump(v, g)\n",
+        "import json as j\nv = j.loads(s)\nj.dump(v, g)\n",
+        "from json import load as rd, dump as wr\n",
+        "import pickle\nv = pickle.loads(b)\nout = pickle.dumps(v)\n",
+        "import importlib\nm = importlib.import_module('json')\nm.load(f)\nm.dump(v, g)\n",
+        "from lib.tasks import load_task_state, save_task_state\n",
+        "v = read_state(p)\nwrite_state(p, v)\n",
+        "v = self.load_json(p)\nself.store_json(p, v)\n",
+        "doc: 'TOMLFile' = None  # an annotation in a string\n",
+        "f = TOMLFile(p)\n",
+        "x = (json.load(f)\njson.dump(x, g)\n",
+        "import json\nv = json.load(f)\nx = f'{json.dumps(v)}'\n",
+        /* U+00A0 is whitespace to tree-sitter: the name after it is a name of its own */
+        "count =\xc2\xa0read_state(key)\nwrite_state(key, count)\n",
+        "s = load_task_state\xc2\xa0()\nsave_task_state(s)\n",
+        "s =\xc2\xa0load_state()\n\xc2\xa0save_state(s)\n",
+    };
+    for (size_t i = 0; i < sizeof through / sizeof through[0]; i++)
+        CHECK(lf_check_gate(c, "pkg/mod.py", through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s",
+              through[i]);
+    /* `from . import load` in a package named json is json.load to the check */
+    const char *rel = "from . import load, dump\nv = load(f)\ndump(v, g)\n";
+    CHECK(lf_check_gate(c, "lib/json/tool.py", rel, strlen(rel), LF_LANG_PYTHON), "gate skips json's own module");
+    CHECK(lf_check_gate(c, "pickle/x.py", rel, strlen(rel), LF_LANG_PYTHON), "gate skips pickle's own module");
+    CHECK(!lf_check_gate(c, "lib/jsonx/tool.py", rel, strlen(rel), LF_LANG_PYTHON), "gate lets through: %s", rel);
+    CHECK(!lf_check_gate(c, "tool.py", rel, strlen(rel), LF_LANG_PYTHON), "gate lets through a path with no directory");
+    CHECK(lf_check_gate(c, NULL, "x = 1\n", 6, LF_LANG_TYPESCRIPT), "gate is Python only");
 }
 
 /* Is code parsed at all under prefilter pf (a JSON array)? The query reports
@@ -1190,6 +1240,7 @@ int main(void) {
     test_lf401_gate();
     test_lf301_gate();
     test_lf302_gate();
+    test_lf104_gate();
     test_lf103_gate();
     test_gates_share_mask();
     test_no_checks_by_path();

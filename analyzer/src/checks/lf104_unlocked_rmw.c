@@ -46,6 +46,7 @@
 #include "lf_check.h"
 #include "lf_py.h"
 #include "lf_pyheld.h"
+#include "lf_pygate.h"
 #include "lf_pylock.h"
 #include "lf_pyshort.h"
 #include "lf_pysem.h"
@@ -402,10 +403,9 @@ static TSNode document_file_op(lf_pysem *m, TSNode call, int *write, TSNode *dat
 static const char *const k_doc_words[] = {"state", "json", "data", "registry", "counter", "count", "session",
                                           "cache", "config", "settings", "db", "store", "index", "manifest", NULL};
 
-/* read_state, load_json_file, ...: a prefix, then one of the document words. */
-static int named_reader(const lf_source *src, TSNode name) {
-    size_t len = ts_node_end_byte(name) - ts_node_start_byte(name);
-    const char *s = src->text + ts_node_start_byte(name);
+/* read_state, load_json_file, ...: a prefix, then one of the document words.
+ * On the name's bytes, so that the gate asks the same of the text. */
+static int reader_name(const char *s, size_t len) {
     size_t p = 0;
     if (len > 5 && !memcmp(s, "read_", 5))
         p = 5;
@@ -421,11 +421,17 @@ static int named_reader(const lf_source *src, TSNode name) {
     return 0;
 }
 
-static int named_writer(const lf_source *src, TSNode name) {
-    size_t len = ts_node_end_byte(name) - ts_node_start_byte(name);
-    const char *s = src->text + ts_node_start_byte(name);
+static int writer_name(const char *s, size_t len) {
     return (len > 6 && !memcmp(s, "write_", 6)) || (len > 5 && !memcmp(s, "save_", 5)) ||
            (len > 6 && !memcmp(s, "store_", 6));
+}
+
+static int named_reader(const lf_source *src, TSNode name) {
+    return reader_name(src->text + ts_node_start_byte(name), ts_node_end_byte(name) - ts_node_start_byte(name));
+}
+
+static int named_writer(const lf_source *src, TSNode name) {
+    return writer_name(src->text + ts_node_start_byte(name), ts_node_end_byte(name) - ts_node_start_byte(name));
 }
 
 /* The stem of a named helper: `load_task_state` -> "task_state" (the
@@ -451,10 +457,10 @@ static const char *const k_state_words[] = {"state", "json", "data", "registry",
                                             "sessions", "cache", "db", "store", "index", "meta", "metadata",
                                             "history", "ledger", "queue", NULL};
 
-static int stem_names_document(const char *stem) {
-    for (const char *w = stem; *w;) {
-        const char *e = strchr(w, '_');
-        size_t n = e ? (size_t)(e - w) : strlen(w);
+static int stem_names_document_n(const char *w, size_t len) {
+    for (const char *end = w + len; w < end;) {
+        const char *e = memchr(w, '_', (size_t)(end - w));
+        size_t n = e ? (size_t)(e - w) : (size_t)(end - w);
         for (size_t i = 0; k_state_words[i]; i++)
             if (strlen(k_state_words[i]) == n && !memcmp(w, k_state_words[i], n))
                 return 1;
@@ -463,6 +469,15 @@ static int stem_names_document(const char *stem) {
         w = e + 1;
     }
     return 0;
+}
+
+static int stem_names_document(const char *stem) { return stem_names_document_n(stem, strlen(stem)); }
+
+/* Could a call of this name read a document by its name alone (named_reader,
+ * or a read_/load_ stem that names state: named_stem_op)? */
+static int may_read_by_name(const char *s, size_t len) {
+    return reader_name(s, len) ||
+           (len > 5 && (!memcmp(s, "read_", 5) || !memcmp(s, "load_", 5)) && stem_names_document_n(s + 5, len - 5));
 }
 
 /* The module an imported helper comes from (`lib.state` for
@@ -1489,4 +1504,74 @@ static void run(lf_check_ctx *ctx) {
     lf_pyheld_free(c.held);
 }
 
-const lf_check lf104_unlocked_rmw_check = {"lf104_unlocked_rmw", run, LF_LANG_BIT(LF_LANG_TYPESCRIPT) | LF_LANG_BIT(LF_LANG_TSX), 0, NULL};
+/* ---- the gate: could a document be both read and written here? ----
+ *
+ * Every read the check pairs is json/pickle's load or loads, a TOMLFile's
+ * read, a call whose name says it reads state (named_reader, or a read_/load_
+ * stem that names state), or a module helper built on one of those; every
+ * write is json/pickle's dump or dumps, a TOMLFile's write, or a call named
+ * write_/save_/store_ (named_writer), or a helper built on one. A finding
+ * needs one of each. The prefilter's words also let through every file that
+ * says `load` and `dump` in prose, json in a docstring or read_ of a socket.
+ * So, on the text with comments and strings blanked: json or pickle (the
+ * module, under any alias: the name is in the import) with load or loads
+ * for a read and dump or dumps for a write, or a name of either kind. A
+ * string "json" or "pickle" (importlib), the word TOMLFile anywhere (an
+ * annotation may be a string), a module of a package named json or pickle
+ * (`from . import load`) or a mask that cannot follow the text is a hit. */
+static int name_byte(unsigned char c) { return lf_pygate_ident_byte(c) || c >= 0x80; }
+
+/* Asks the name predicates of a run of name bytes as the grammar may split
+ * it: whole (a non-ASCII letter is part of a name), and every part between
+ * non-ASCII bytes (tree-sitter reads U+00A0 as whitespace). A run with many
+ * non-ASCII bytes is a hit. */
+static void ask_name(const char *s, size_t len, int *reads, int *writes) {
+    size_t starts[33], ends[33], ns = 0, ne = 0;
+    starts[ns++] = 0;
+    for (size_t k = 0; k < len; k++) {
+        if ((unsigned char)s[k] < 0x80)
+            continue;
+        if (ns == 33 || ne == 32) {
+            *reads = *writes = 1;
+            return;
+        }
+        ends[ne++] = k;
+        starts[ns++] = k + 1;
+    }
+    ends[ne++] = len;
+    for (size_t a = 0; a < ns; a++)
+        for (size_t b = 0; b < ne; b++)
+            if (starts[a] < ends[b]) {
+                *reads = *reads || may_read_by_name(s + starts[a], ends[b] - starts[a]);
+                *writes = *writes || writer_name(s + starts[a], ends[b] - starts[a]);
+            }
+}
+
+static int gate(lf_gate_text *in) {
+    static const char *const serial[] = {"json", "pickle", NULL}, *const loads[] = {"load", "loads", NULL},
+                             *const dumps[] = {"dump", "dumps", NULL};
+    if (in->lang != LF_LANG_PYTHON || memmem(in->text, in->len, "TOMLFile", 8) || lf_pygate_in_package(in, serial))
+        return 1;
+    const lf_pygate_mask *mk = lf_pygate_masked(in);
+    const char *m = mk->m;
+    size_t n = in->len;
+    if (!m || !mk->balanced || mk->serial_named)
+        return 1;
+    int ser = lf_pygate_says_any(m, n, serial);
+    int reads = ser && lf_pygate_says_any(m, n, loads), writes = ser && lf_pygate_says_any(m, n, dumps);
+    for (size_t i = 0; i < n && !(reads && writes);) {
+        if (!name_byte((unsigned char)m[i])) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < n && name_byte((unsigned char)m[j]))
+            j++;
+        ask_name(m + i, j - i, &reads, &writes);
+        i = j;
+    }
+    return reads && writes;
+}
+
+const lf_check lf104_unlocked_rmw_check = {"lf104_unlocked_rmw", run, LF_LANG_BIT(LF_LANG_TYPESCRIPT) | LF_LANG_BIT(LF_LANG_TSX),
+                                           0, gate};

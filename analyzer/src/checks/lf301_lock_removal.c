@@ -463,7 +463,8 @@ static int gate(lf_gate_text *in) {
     const lf_pygate_mask *mk = lf_pygate_masked(in);
     const char *m = mk->m;
     size_t len = in->len;
-    int hit = !m || mk->os_named || !mk->balanced || lf_pygate_module_aliased(m, len, modules) ||
+    int hit = !m || mk->os_named || !mk->balanced || lf_pygate_in_package(in, modules) ||
+              lf_pygate_module_aliased(m, len, modules) ||
               lf_pygate_may_rename(m, len) || lf_pygate_says_any(m, len, always);
     int alone;
     for (size_t at = 0; !hit && (alone = lf_pygate_next_use(m, len, "remove", &at)) != 0; at++) {

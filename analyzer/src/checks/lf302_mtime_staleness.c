@@ -748,7 +748,9 @@ static void run(lf_check_ctx *ctx) {
  * else is a hit. */
 static int gate(lf_gate_text *in) {
     static const char *const clocks[] = {"time_ns", "now", "utcnow", "today", NULL};
-    if (in->lang != LF_LANG_PYTHON || memmem(in->text, in->len, "st_mtime", 8) || memmem(in->text, in->len, "getmtime", 8))
+    static const char *const modules[] = {"time", "datetime", NULL};
+    if (in->lang != LF_LANG_PYTHON || memmem(in->text, in->len, "st_mtime", 8) || memmem(in->text, in->len, "getmtime", 8) ||
+        lf_pygate_in_package(in, modules))
         return 1;
     const lf_pygate_mask *mk = lf_pygate_masked(in);
     const char *m = mk->m;

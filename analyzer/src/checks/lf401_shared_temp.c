@@ -1229,7 +1229,8 @@ static int gate(lf_gate_text *in) {
     if (in->lang != LF_LANG_PYTHON)
         return 1;
     const lf_pygate_mask *mk = lf_pygate_masked(in);
-    return !mk->m || mk->os_named || !mk->balanced || lf_pygate_module_aliased(mk->m, in->len, modules) ||
+    return !mk->m || mk->os_named || !mk->balanced || lf_pygate_in_package(in, modules) ||
+           lf_pygate_module_aliased(mk->m, in->len, modules) ||
            lf_pygate_may_rename(mk->m, in->len);
 }
 
