@@ -272,6 +272,52 @@ int lf_pygate_in_package(const lf_gate_text *in, const char *const *modules) {
     return 0;
 }
 
+static int alnum_byte(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+/* Is the word at text + i a word's start to lf_text_spells_lock, in any
+ * substring a node may be (an escape's letters before it may not count)? */
+static int may_start_word(const char *text, size_t i) {
+    if (i == 0 || !alnum_byte((unsigned char)text[i - 1]))
+        return 1;
+    for (size_t k = i > 10 ? i - 10 : 0; k < i; k++)
+        if (text[k] == '\\')
+            return 1;
+    return 0;
+}
+
+int lf_pygate_may_spell_lock(const char *text, size_t n) {
+    static const char *const anywhere[] = {"Lock", "LOCK", "flock", "filelock", NULL};
+    static const char *const at_start[] = {"lock", "lck", NULL};
+    for (size_t i = 0; anywhere[i]; i++)
+        if (memmem(text, n, anywhere[i], strlen(anywhere[i])))
+            return 1;
+    for (size_t w = 0; at_start[w]; w++) {
+        size_t wl = strlen(at_start[w]);
+        for (const char *p = text; (p = memmem(p, n - (size_t)(p - text), at_start[w], wl)) != NULL; p++)
+            if (may_start_word(text, (size_t)(p - text)))
+                return 1;
+    }
+    return 0;
+}
+
+int lf_pygate_may_hold_lock(lf_gate_text *in) {
+    static const char *const words[] = {"O_EXCL", "mkdir", "getpid", "fcntl", NULL};
+    /* whole names in code: `unlink` says nothing of a link */
+    static const char *const links[] = {"link", "symlink", "symlink_to", "hardlink_to", NULL};
+    for (size_t i = 0; words[i]; i++)
+        if (memmem(in->text, in->len, words[i], strlen(words[i])))
+            return 1;
+    if (lf_pygate_may_spell_lock(in->text, in->len))
+        return 1;
+    const lf_pygate_mask *mk = lf_pygate_masked(in);
+    if (!mk->m || lf_pygate_says_any(mk->m, in->len, links))
+        return 1;
+    for (size_t i = 0; i < mk->n_modes; i++)
+        if (lf_pygate_mode_text(in->text + mk->modes[i].at, mk->modes[i].len, 'x', 0))
+            return 1;
+    return 0;
+}
+
 int lf_pygate_module_aliased(const char *m, size_t n, const char *const *modules) {
     for (size_t w = 0; modules[w]; w++) {
         int alone;

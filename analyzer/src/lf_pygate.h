@@ -57,6 +57,23 @@ int lf_pygate_word(const char *m, size_t n, size_t at, size_t wl);
  * path or a path without a directory names no package. */
 int lf_pygate_in_package(const lf_gate_text *in, const char *const *modules);
 
+/* May some name or string text of the raw text spell a lock as
+ * lf_text_spells_lock reads it (lock/lck at a word's start, Lock or LOCK,
+ * flock, filelock)? A superset: any Lock or LOCK, any lock or lck not
+ * preceded by a letter or digit, or within a few bytes after a backslash (a
+ * string's content may start after an escape: "\nlock"). */
+int lf_pygate_may_spell_lock(const char *text, size_t n);
+
+/* May the module use some path as a lock, as lf_pylock reads lock uses
+ * (lf_pylock_is_lock)? Each use is spelled with one of a few words: an
+ * exclusive create (O_EXCL, an "x" mode literal, mkdir, link, symlink,
+ * hardlink_to, lockrt's drop-ins), an OS lock (flock, lockf, fcntl,
+ * msvcrt.locking, portalocker.lock), a pid written in (getpid), a lock class
+ * (FileLock, InterProcessLock, LockFile...), or a path the module names a
+ * lock (lf_pygate_may_spell_lock). 0 only when none is there; 1 when the
+ * mask cannot follow the text. LF301 and LF302 report nothing but locks. */
+int lf_pygate_may_hold_lock(lf_gate_text *in);
+
 /* Is m[from, from + len) the word? A Python keyword? */
 int lf_pygate_is(const char *m, size_t from, size_t len, const char *word);
 int lf_pygate_keyword(const char *m, size_t from, size_t len);

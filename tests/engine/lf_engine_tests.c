@@ -504,9 +504,27 @@ static void test_lf301_gate(void) {
         "def remove(p):\n    pass\nremove(p)\n",
         "from .store import remove\nremove(key)\n",
         "'''os.unlink(p) in a docstring'''\nf = a.b.remove\n",
+        /* a removal, and no lock: nothing says lock at a word's start, nor an exclusive create, a pid, fcntl */
+        "import os\nos.unlink(p)\n",
+        "import os, shutil\n# the block, the clock\nos.remove(blocks)\nshutil.rmtree(build_dir)\n",
+        "os.unlink(tmp)\nprint('unlinked', mylock)\nos.makedirs(d, exist_ok=True)\n",
+        "os.unlink(p)\nx = v2lock\n",
     };
     for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
         CHECK(!lf_check_gate(c, NULL, skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s", skipped[i]);
+    /* every lock use the model reads, beside a removal */
+    static const char *const locks[] = {
+        "fd = os.open(p, os.O_CREAT | os.O_EXCL)\n", "open(p, 'x')\n", "open(p, mode=\"xb\")\n", "os.mkdir(d)\n",
+        "os.link(a, b)\n", "os.symlink(a, b)\n", "q.hardlink_to(p)\n", "q.symlink_to(p)\n",
+        "f.write(str(os.getpid()))\n", "fcntl.flock(fd, fcntl.LOCK_EX)\n", "import fcntl\n",
+        "msvcrt.locking(fd, 1, 1)\n", "L = FileLock(p)\n", "L = InterProcessLock(p)\n", "P = '/tmp/app.lck'\n",
+        "self._lock_path = p\n", "P = 'app\\nlock'\n", "P = '\\x41lock'\n", "import lockrt\n",
+    };
+    for (size_t i = 0; i < sizeof locks / sizeof locks[0]; i++) {
+        char *text = lf_xasprintf("import os\nos.unlink(p)\n%s", locks[i]);
+        CHECK(lf_check_gate(c, NULL, text, strlen(text), LF_LANG_PYTHON), "gate skips: %s", text);
+        free(text);
+    }
     static const char *const through[] = {
         "import os\nos.remove(p)\n",
         "import os\nos . remove(p)\n",
@@ -526,8 +544,11 @@ static void test_lf301_gate(void) {
         "x = items.remove(a\n",
         "x = \xc2\xa0remove(p)\n",
     };
-    for (size_t i = 0; i < sizeof through / sizeof through[0]; i++)
-        CHECK(lf_check_gate(c, NULL, through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
+    for (size_t i = 0; i < sizeof through / sizeof through[0]; i++) {
+        char *text = lf_xasprintf("LOCK = 'run.lock'\n%s", through[i]); /* a lock to remove */
+        CHECK(lf_check_gate(c, NULL, text, strlen(text), LF_LANG_PYTHON), "gate skips: %s", text);
+        free(text);
+    }
     CHECK(lf_check_gate(c, NULL, "items.remove(x)\n", 16, LF_LANG_TYPESCRIPT), "gate is Python only");
 }
 
@@ -566,8 +587,20 @@ static void test_lf302_gate(void) {
         "x = (time.time()\n",
         "x = \xc2\xa0time.sleep(1)\n",
     };
-    for (size_t i = 0; i < sizeof through / sizeof through[0]; i++)
-        CHECK(lf_check_gate(c, NULL, through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s", through[i]);
+    for (size_t i = 0; i < sizeof through / sizeof through[0]; i++) {
+        char *text = lf_xasprintf("import fcntl\n%s", through[i]); /* a lock to judge */
+        CHECK(lf_check_gate(c, NULL, text, strlen(text), LF_LANG_PYTHON), "gate skips: %s", text);
+        free(text);
+    }
+    /* an age, and no lock in the module: nothing to judge stale */
+    static const char *const no_lock[] = {
+        "import os, time\nif time.time() - os.path.getmtime(cache) > 60:\n    refresh()\n",
+        "st = os.stat(p)\nold = st.st_mtime < time.time() - 3600  # the block's clock\n",
+    };
+    for (size_t i = 0; i < sizeof no_lock / sizeof no_lock[0]; i++)
+        CHECK(!lf_check_gate(c, NULL, no_lock[i], strlen(no_lock[i]), LF_LANG_PYTHON), "gate lets through: %s", no_lock[i]);
+    const char *locked = "import os, time\nif time.time() - os.path.getmtime(LOCK_PATH) > 60:\n    os.unlink(LOCK_PATH)\n";
+    CHECK(lf_check_gate(c, NULL, locked, strlen(locked), LF_LANG_PYTHON), "gate skips: %s", locked);
     CHECK(lf_check_gate(c, NULL, "time.sleep(1)\n", 14, LF_LANG_TYPESCRIPT), "gate is Python only");
 }
 

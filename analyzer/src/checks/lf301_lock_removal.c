@@ -454,7 +454,10 @@ static void run(lf_check_ctx *ctx) {
  * `replace`, `rename` or `move` may be a rename (lf_pygate_may_rename). A bare
  * `remove` is os.remove only when an alias binds it (`from os import remove`,
  * `rm = os.remove`: hits of their own); otherwise it is a def's name, a
- * parameter, an import from elsewhere. Anything else is a hit. */
+ * parameter, an import from elsewhere. Anything else is a hit.
+ *
+ * A removal is reported only of a lock (lf_pylock_is_lock): a file in which
+ * lf_pygate_may_hold_lock finds no lock use has none to remove. */
 static int gate(lf_gate_text *in) {
     static const char *const modules[] = {"os", "shutil", NULL};
     static const char *const always[] = {"unlink", "rmdir", "rmtree", "removedirs", NULL};
@@ -463,6 +466,8 @@ static int gate(lf_gate_text *in) {
     const lf_pygate_mask *mk = lf_pygate_masked(in);
     const char *m = mk->m;
     size_t len = in->len;
+    if (!lf_pygate_may_hold_lock(in))
+        return 0;
     int hit = !m || mk->os_named || !mk->balanced || lf_pygate_in_package(in, modules) ||
               lf_pygate_module_aliased(m, len, modules) ||
               lf_pygate_may_rename(m, len) || lf_pygate_says_any(m, len, always);

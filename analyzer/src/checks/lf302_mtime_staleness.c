@@ -745,11 +745,17 @@ static void run(lf_check_ctx *ctx) {
  * st_mtime or getmtime (asked of the raw text), nor time_ns, now, utcnow or
  * today, and every `time` is a receiver (`time.sleep`) or a module named by an
  * import without `as` (`import time`, `from time import sleep`). Anything
- * else is a hit. */
+ * else is a hit. And a file where lf_pygate_may_hold_lock finds no lock use
+ * has no lock to judge. */
 static int gate(lf_gate_text *in) {
     static const char *const clocks[] = {"time_ns", "now", "utcnow", "today", NULL};
     static const char *const modules[] = {"time", "datetime", NULL};
-    if (in->lang != LF_LANG_PYTHON || memmem(in->text, in->len, "st_mtime", 8) || memmem(in->text, in->len, "getmtime", 8) ||
+    if (in->lang != LF_LANG_PYTHON)
+        return 1;
+    /* an age is reported only of a lock, or of a parameter a caller passes one */
+    if (!lf_pygate_may_hold_lock(in))
+        return 0;
+    if (memmem(in->text, in->len, "st_mtime", 8) || memmem(in->text, in->len, "getmtime", 8) ||
         lf_pygate_in_package(in, modules))
         return 1;
     const lf_pygate_mask *mk = lf_pygate_masked(in);
