@@ -403,3 +403,159 @@ int lf_pygate_mode_text(const char *t, size_t n, char c, int first) {
     }
     return has && kinds == 1 && bt <= 1 && plus <= 1 && (!first || t[0] == c);
 }
+
+/* ---- a module's functions (lf_pygate_defs) ---- */
+
+typedef struct open_block {
+    size_t indent;
+    int32_t region;          /* a def's region, or -1 for a class */
+    size_t name_at, name_len; /* a class's name */
+} open_block;
+
+/* The name after a keyword at m[i] (spaces between), or 0 length. */
+static size_t name_after(const char *m, size_t n, size_t i, size_t *len) {
+    while (i < n && (m[i] == ' ' || m[i] == '\t' || m[i] == '\f'))
+        i++;
+    size_t j = i;
+    while (j < n && (lf_pygate_ident_byte((unsigned char)m[j]) || (unsigned char)m[j] >= 0x80))
+        j++;
+    *len = j - i;
+    return i;
+}
+
+enum { KW_NONE = 0, KW_DEF, KW_CLASS, KW_ASYNC, KW_ODD };
+
+/* Is the word at m[i] def, class or async, followed by a blank (KW_ODD when
+ * followed by anything else: a backslash, a non-ASCII byte)? */
+static int line_keyword(const char *m, size_t n, size_t i) {
+    size_t w = i;
+    while (w < n && lf_pygate_ident_byte((unsigned char)m[w]))
+        w++;
+    int kw = w - i == 3 && !memcmp(m + i, "def", 3)     ? KW_DEF
+             : w - i == 5 && !memcmp(m + i, "class", 5) ? KW_CLASS
+             : w - i == 5 && !memcmp(m + i, "async", 5) ? KW_ASYNC
+                                                         : KW_NONE;
+    if (kw && !(w < n && (m[w] == ' ' || m[w] == '\t' || m[w] == '\f')))
+        return KW_ODD;
+    return kw;
+}
+
+int lf_pygate_defs_build(const char *m, size_t n, lf_pygate_defs *out) {
+    memset(out, 0, sizeof *out);
+    LF_VEC(lf_pygate_line) lines = {0};
+    LF_VEC(lf_pygate_def) defs = {0};
+    LF_VEC(open_block) stack = {0};
+    size_t i = 0;
+    while (i < n) {
+        /* one logical line: [start, end) */
+        size_t start = i, depth = 0;
+        for (; i < n; i++) {
+            char c = m[i];
+            if (c == '(' || c == '[' || c == '{')
+                depth++;
+            else if ((c == ')' || c == ']' || c == '}') && depth)
+                depth--;
+            else if (c == '\n' && depth == 0 && !(i > 0 && (m[i - 1] == '\\' || (m[i - 1] == '\r' && i > 1 && m[i - 2] == '\\'))))
+                break;
+        }
+        size_t end = i < n ? i + 1 : n;
+        i = end;
+        size_t indent = 0, k = start;
+        for (; k < end; k++) {
+            if (m[k] == ' ')
+                indent++;
+            else if (m[k] == '\t')
+                indent = (indent / 8 + 1) * 8;
+            else if (m[k] == '\f')
+                indent = 0;
+            else
+                break;
+        }
+        int blank = 1;
+        for (size_t q = k; q < end && blank; q++)
+            blank = m[q] == ' ' || m[q] == '\t' || m[q] == '\f' || m[q] == '\r' || m[q] == '\n' || m[q] == '\\';
+        lf_pygate_line line = {start, end, 0, -1, 0, 0};
+        if (!blank)
+            while (stack.len && stack.items[stack.len - 1].indent >= indent)
+                stack.len--;
+        for (size_t b = stack.len; b > 0; b--)
+            if (stack.items[b - 1].region >= 0) {
+                line.region = stack.items[b - 1].region;
+                break;
+            }
+        if (!blank && (unsigned char)m[k] >= 0x80) {
+            /* a non-ASCII byte where the line's first word starts (U+00A0 is
+             * whitespace to tree-sitter): its indentation is anyone's guess */
+            LF_VEC_FREE(&lines);
+            LF_VEC_FREE(&defs);
+            LF_VEC_FREE(&stack);
+            return 0;
+        }
+        if (!blank) {
+            /* the first word, and the one after `async` */
+            int first = line_keyword(m, end, k), second = 0;
+            size_t kw = k;
+            if (first == KW_ASYNC) {
+                kw = k + 5;
+                while (kw < end && (m[kw] == ' ' || m[kw] == '\t' || m[kw] == '\f'))
+                    kw++;
+                second = line_keyword(m, end, kw);
+            }
+            int is_def = first == KW_DEF || second == KW_DEF, is_class = first == KW_CLASS;
+            size_t len = 0, at = 0;
+            if (is_def)
+                at = name_after(m, end, kw + 3, &len);
+            else if (is_class)
+                at = name_after(m, end, k + 5, &len);
+            if (first == KW_ODD || second == KW_ODD || ((is_def || is_class) && len == 0)) {
+                /* `def` or `class` not followed by a plain blank and a name (a
+                 * continuation, U+00A0): not followed here */
+                LF_VEC_FREE(&lines);
+                LF_VEC_FREE(&defs);
+                LF_VEC_FREE(&stack);
+                return 0;
+            }
+            if (is_def || is_class)
+                line.bound_at = at, line.bound_len = len;
+            if (is_def) {
+                lf_pygate_def d = {at, len, line.region, 0, 0};
+                const open_block *top = stack.len ? &stack.items[stack.len - 1] : NULL;
+                if (top && top->region < 0 && len == 8 && !memcmp(m + at, "__init__", 8))
+                    d.class_at = top->name_at, d.class_len = top->name_len;
+                LF_VEC_PUSH(&defs, d);
+                line.also = line.region;
+                line.region = (int32_t)defs.len;
+                open_block ob = {indent, line.region, 0, 0};
+                LF_VEC_PUSH(&stack, ob);
+            } else if (is_class) {
+                open_block ob = {indent, -1, at, len};
+                LF_VEC_PUSH(&stack, ob);
+            }
+        }
+        LF_VEC_PUSH(&lines, line);
+    }
+    LF_VEC_FREE(&stack);
+    out->lines = lines.items;
+    out->n_lines = lines.len;
+    out->defs = defs.items;
+    out->n_defs = defs.len;
+    return 1;
+}
+
+void lf_pygate_defs_free(lf_pygate_defs *d) {
+    free(d->lines);
+    free(d->defs);
+    memset(d, 0, sizeof *d);
+}
+
+const lf_pygate_line *lf_pygate_line_at(const lf_pygate_defs *d, size_t at) {
+    size_t lo = 0, hi = d->n_lines;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->lines[mid].end <= at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < d->n_lines ? &d->lines[lo] : NULL;
+}

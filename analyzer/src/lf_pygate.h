@@ -9,6 +9,7 @@
 #define LF_PYGATE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lf_check.h"
 
@@ -135,5 +136,39 @@ int lf_pygate_may_rename(const char *m, size_t n);
  * containing c (first: starting with c)? lf_pylock_open_mode asks it of a
  * literal node; a gate asks it of the text before the parse. */
 int lf_pygate_mode_text(const char *t, size_t n, char c, int first);
+
+/* ---- a module's functions, read off the masked text ----
+ *
+ * The text cut into logical lines (a line ends at a line end outside brackets
+ * and not after a backslash), each given the innermost `def` whose body holds
+ * it: region 0 is the module's level (class bodies included), region k the
+ * body of defs[k - 1]. A def's header line belongs to its own region and to
+ * the enclosing one (`also`): its defaults and decorators run outside, a
+ * one-line body inside. Only for text whose brackets pair up
+ * (lf_pygate_balanced); the build fails (0) on anything it cannot follow. */
+typedef struct lf_pygate_def {
+    size_t name_at, name_len;   /* the def's name */
+    int32_t parent;             /* the enclosing region */
+    size_t class_at, class_len; /* an __init__ directly in a class: the class's name (calling the class runs it) */
+} lf_pygate_def;
+
+typedef struct lf_pygate_line {
+    size_t start, end; /* [start, end) of the text */
+    int32_t region;
+    int32_t also;          /* a def's header: the enclosing region; else -1 */
+    size_t bound_at, bound_len; /* a def's or class's header: the name it binds (no use of it); else len 0 */
+} lf_pygate_line;
+
+typedef struct lf_pygate_defs {
+    lf_pygate_line *lines;
+    size_t n_lines;
+    lf_pygate_def *defs;
+    size_t n_defs;
+} lf_pygate_defs;
+
+int lf_pygate_defs_build(const char *m, size_t n, lf_pygate_defs *out);
+void lf_pygate_defs_free(lf_pygate_defs *d);
+/* The logical line holding byte at (lines are in text order). */
+const lf_pygate_line *lf_pygate_line_at(const lf_pygate_defs *d, size_t at);
 
 #endif

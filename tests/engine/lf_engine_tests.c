@@ -645,6 +645,48 @@ static void test_lf104_gate(void) {
     for (size_t i = 0; i < sizeof through / sizeof through[0]; i++)
         CHECK(lf_check_gate(c, "pkg/mod.py", through[i], strlen(through[i]), LF_LANG_PYTHON), "gate skips: %s",
               through[i]);
+    /* per function: a read and a write must meet in one function, itself or
+     * through the module's functions it names */
+    static const char *const apart[] = {
+        "import json\ndef load_it(p):\n    with open(p) as f:\n        return json.load(f)\n\n"
+        "def dump_it(p, v):\n    with open(p, 'w') as f:\n        json.dump(v, f)\n",
+        "import json\nclass Doc:\n    def to_text(self):\n        return json.dumps(self.v)\n\n"
+        "    @classmethod\n    def from_text(cls, s):\n        return cls(json.loads(s))\n",
+        "import json\nMODE = 'json'\nv = json.loads(s)\ndef out(v):\n    return json.dumps(v)\n",
+    };
+    for (size_t i = 0; i < sizeof apart / sizeof apart[0]; i++)
+        CHECK(!lf_check_gate(c, "pkg/mod.py", apart[i], strlen(apart[i]), LF_LANG_PYTHON), "gate lets through: %s",
+              apart[i]);
+    static const char *const together[] = {
+        /* a caller of both helpers */
+        "import json\ndef load_it(p):\n    with open(p) as f:\n        return json.load(f)\n\n"
+        "def dump_it(p, v):\n    with open(p, 'w') as f:\n        json.dump(v, f)\n\n"
+        "def bump(p):\n    v = load_it(p)\n    v['n'] += 1\n    dump_it(p, v)\n",
+        /* methods through self, one-line bodies, a chain of helpers */
+        "import json\nclass S:\n    def _raw(self): return json.load(open(self.p))\n"
+        "    def _read(self):\n        return self._raw()\n"
+        "    def _write(self, v): json.dump(v, open(self.p, 'w'))\n"
+        "    def bump(self):\n        v = self._read()\n        self._write(v)\n",
+        /* a class called for its __init__ */
+        "import json\nclass Doc:\n    def __init__(self, p):\n        self.v = json.load(open(p))\n"
+        "def save(p):\n    d = Doc(p)\n    json.dump(d.v, open(p, 'w'))\n",
+        /* the module's level */
+        "import json\nv = json.load(open(P))\nv['n'] += 1\njson.dump(v, open(P, 'w'))\n",
+        /* async, nested and decorated defs */
+        "import json\nasync def bump(p):\n    def inner():\n        return json.load(open(p))\n"
+        "    v = inner()\n    json.dump(v, open(p, 'w'))\n",
+        /* load or dump as a value: a call under another name may be anywhere */
+        "import json\nrd = json.load\ndef a(p):\n    return rd(open(p))\ndef b(p, v):\n    json.dump(v, open(p, 'w'))\n",
+        "from json import load as rd, dump\ndef a(p):\n    return rd(open(p))\ndef b(p, v):\n    dump(v, open(p, 'w'))\n",
+        /* layouts not followed: U+00A0 before a def, a def split by a backslash */
+        "import json\n\xc2\xa0" "def a(p):\n    return json.load(open(p))\ndef b(p, v):\n    json.dump(v, open(p, 'w'))\n",
+        "import json\ndef \\\n  a(p):\n    return json.load(open(p))\ndef b(p, v):\n    json.dump(v, open(p, 'w'))\n",
+        /* a string "json" where importlib may import it */
+        "import importlib\nm = importlib.import_module('json')\ndef a(p):\n    return m.load(p)\ndef b(v, p):\n    m.dump(v, p)\n",
+    };
+    for (size_t i = 0; i < sizeof together / sizeof together[0]; i++)
+        CHECK(lf_check_gate(c, "pkg/mod.py", together[i], strlen(together[i]), LF_LANG_PYTHON), "gate skips: %s",
+              together[i]);
     /* `from . import load` in a package named json is json.load to the check */
     const char *rel = "from . import load, dump\nv = load(f)\ndump(v, g)\n";
     CHECK(lf_check_gate(c, "lib/json/tool.py", rel, strlen(rel), LF_LANG_PYTHON), "gate skips json's own module");

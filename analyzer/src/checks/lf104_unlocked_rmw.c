@@ -1504,47 +1504,217 @@ static void run(lf_check_ctx *ctx) {
     lf_pyheld_free(c.held);
 }
 
-/* ---- the gate: could a document be both read and written here? ----
+/* ---- the gate: could one function read and write a document here? ----
  *
  * Every read the check pairs is json/pickle's load or loads, a TOMLFile's
  * read, a call whose name says it reads state (named_reader, or a read_/load_
- * stem that names state), or a module helper built on one of those; every
- * write is json/pickle's dump or dumps, a TOMLFile's write, or a call named
- * write_/save_/store_ (named_writer), or a helper built on one. A finding
- * needs one of each. The prefilter's words also let through every file that
- * says `load` and `dump` in prose, json in a docstring or read_ of a socket.
- * So, on the text with comments and strings blanked: json or pickle (the
- * module, under any alias: the name is in the import) with load or loads
- * for a read and dump or dumps for a write, or a name of either kind. A
- * string "json" or "pickle" (importlib), the word TOMLFile anywhere (an
- * annotation may be a string), a module of a package named json or pickle
- * (`from . import load`) or a mask that cannot follow the text is a hit. */
+ * stem that names state), or a call of a module function that reads; every
+ * write is json/pickle's dump or dumps, a TOMLFile's write, a call named
+ * write_/save_/store_ (named_writer), or a call of a module function that
+ * writes. A finding pairs a read and a write of one scope: a function, or
+ * the module's level. The prefilter's words also let through every file that
+ * says `load` and `dump` in prose, json in a docstring or read_ of a socket,
+ * and every module that reads JSON in one function and writes it in another.
+ *
+ * So, on the text with comments and strings blanked, first for the file: json
+ * or pickle (the module under any alias: the name is in the import) with load
+ * or loads for a read and dump or dumps for a write, or a name of either
+ * kind. Then per function (lf_pygate_defs: each line's innermost def): what
+ * its own lines say, and what each def it names may do (`h()`, `self.h()`, a
+ * class for its __init__), to a fixpoint (some_function_reads_and_writes).
+ * The word TOMLFile anywhere (an annotation may be a string), a string "json"
+ * or "pickle" in a file that calls importlib.import_module or __import__, a
+ * module of a package named json or pickle (`from . import load`), load or
+ * dump used as a value (`rd = json.load`, an import `as`), and a mask or a
+ * layout that cannot be followed are hits. */
 static int name_byte(unsigned char c) { return lf_pygate_ident_byte(c) || c >= 0x80; }
 
-/* Asks the name predicates of a run of name bytes as the grammar may split
- * it: whole (a non-ASCII letter is part of a name), and every part between
- * non-ASCII bytes (tree-sitter reads U+00A0 as whitespace). A run with many
- * non-ASCII bytes is a hit. */
-static void ask_name(const char *s, size_t len, int *reads, int *writes) {
+/* Each name a run of name bytes may be to the grammar: the run whole (a
+ * non-ASCII letter is part of a name), and every part between non-ASCII bytes
+ * (tree-sitter reads U+00A0 as whitespace). 0 when the run has too many
+ * non-ASCII bytes to try them all (the caller then says "may be"). */
+static int each_name(const char *s, size_t len, void (*fn)(const char *, size_t, void *), void *ud) {
     size_t starts[33], ends[33], ns = 0, ne = 0;
     starts[ns++] = 0;
     for (size_t k = 0; k < len; k++) {
         if ((unsigned char)s[k] < 0x80)
             continue;
-        if (ns == 33 || ne == 32) {
-            *reads = *writes = 1;
-            return;
-        }
+        if (ns == 33 || ne == 32)
+            return 0;
         ends[ne++] = k;
         starts[ns++] = k + 1;
     }
     ends[ne++] = len;
     for (size_t a = 0; a < ns; a++)
         for (size_t b = 0; b < ne; b++)
-            if (starts[a] < ends[b]) {
-                *reads = *reads || may_read_by_name(s + starts[a], ends[b] - starts[a]);
-                *writes = *writes || writer_name(s + starts[a], ends[b] - starts[a]);
+            if (starts[a] < ends[b])
+                fn(s + starts[a], ends[b] - starts[a], ud);
+    return 1;
+}
+
+/* What one region (a def's body, or the module's level) may do. */
+typedef struct gate_region {
+    unsigned char reads, writes;
+} gate_region;
+
+typedef struct gate_edge {
+    int32_t from, to; /* `from` mentions the name of def region `to` */
+} gate_edge;
+
+typedef struct gate_names {
+    const char *at;
+    size_t len;
+    int32_t region;
+} gate_names;
+
+static int names_cmp(const void *a, const void *b) {
+    const gate_names *x = a, *y = b;
+    if (x->len != y->len)
+        return x->len < y->len ? -1 : 1;
+    return memcmp(x->at, y->at, x->len);
+}
+
+typedef struct gate_scan {
+    int serial;            /* json or pickle is named in the code */
+    gate_region *regions;
+    const gate_names *names; /* the defs' names (and classes' for their __init__), sorted */
+    size_t n_names;
+    LF_VEC(gate_edge) edges;
+    int32_t in[2];           /* the regions the name's line belongs to (-1: none) */
+} gate_scan;
+
+static void on_name(const char *s, size_t len, void *ud) {
+    gate_scan *g = ud;
+    int rd = may_read_by_name(s, len) || (g->serial && ((len == 4 && !memcmp(s, "load", 4)) || (len == 5 && !memcmp(s, "loads", 5))));
+    int wr = writer_name(s, len) || (g->serial && ((len == 4 && !memcmp(s, "dump", 4)) || (len == 5 && !memcmp(s, "dumps", 5))));
+    gate_names key = {s, len, 0};
+    const gate_names *hit = g->n_names ? bsearch(&key, g->names, g->n_names, sizeof key, names_cmp) : NULL;
+    const gate_names *first = hit;
+    while (first && first > g->names && !names_cmp(first - 1, &key))
+        first--;
+    for (int k = 0; k < 2; k++) {
+        if (g->in[k] < 0)
+            continue;
+        g->regions[g->in[k]].reads |= (unsigned char)rd;
+        g->regions[g->in[k]].writes |= (unsigned char)wr;
+        for (const gate_names *h = first; h && h < g->names + g->n_names && !names_cmp(h, &key); h++) {
+            gate_edge e = {g->in[k], h->region};
+            LF_VEC_PUSH(&g->edges, e);
+        }
+    }
+}
+
+/* Is every use of load, loads, dump and dumps a call (`json.load(f)`,
+ * `load(f)`) or a name in an import without `as`? Then the model's json.load
+ * is spelled in the region that calls it. A use as a value (`rd =
+ * json.load`, `from json import load as rd`, `partial(json.dump, ...)`) may
+ * reach a call under another name anywhere: no. */
+static int serial_calls_only(const char *m, size_t n, const lf_pygate_defs *d) {
+    static const char *const words[] = {"load", "loads", "dump", "dumps", NULL};
+    for (size_t w = 0; words[w]; w++) {
+        int alone;
+        for (size_t at = 0; (alone = lf_pygate_next_use(m, n, words[w], &at)) != 0; at++) {
+            if (alone < 0)
+                return 0;
+            size_t next = lf_pygate_fwd_any(m, n, at + strlen(words[w]));
+            if (next < n && m[next] == '(')
+                continue;
+            const lf_pygate_line *line = lf_pygate_line_at(d, at);
+            if (!line)
+                return 0;
+            size_t k = line->start;
+            while (k < line->end && (m[k] == ' ' || m[k] == '\t' || m[k] == '\f'))
+                k++;
+            int import = (line->end - k > 5 && !memcmp(m + k, "from ", 5)) || (line->end - k > 7 && !memcmp(m + k, "import ", 7));
+            size_t as = line->start;
+            if (!import || lf_pygate_next_use(m, line->end, "as", &as) != 0)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* The per-function question: may some one function (or the module's level)
+ * both read and write a document, itself or through the module's functions
+ * it calls by name? The check pairs a read and a write of one scope only,
+ * and a helper only through a call that names it (`h()`, `self.h()`, a
+ * class for its __init__). Each region collects what its own lines say; a
+ * region that names a def takes on what that def may do, to a fixpoint. 1
+ * when anything is not followed. */
+static int some_function_reads_and_writes(const char *m, size_t n, int serial) {
+    lf_pygate_defs d;
+    if (!lf_pygate_defs_build(m, n, &d))
+        return 1;
+    int answer = 1;
+    if (serial && !serial_calls_only(m, n, &d))
+        goto done;
+    size_t nr = d.n_defs + 1;
+    gate_scan g = {.serial = serial};
+    g.regions = lf_xcalloc(nr, sizeof *g.regions);
+    gate_names *names = lf_xcalloc(2 * d.n_defs + 1, sizeof *names);
+    size_t nn = 0;
+    for (size_t i = 0; i < d.n_defs; i++) {
+        names[nn++] = (gate_names){m + d.defs[i].name_at, d.defs[i].name_len, (int32_t)(i + 1)};
+        if (d.defs[i].class_len)
+            names[nn++] = (gate_names){m + d.defs[i].class_at, d.defs[i].class_len, (int32_t)(i + 1)};
+    }
+    qsort(names, nn, sizeof *names, names_cmp);
+    g.names = names;
+    g.n_names = nn;
+    int followed = 1;
+    for (size_t li = 0; li < d.n_lines && followed; li++) {
+        const lf_pygate_line *line = &d.lines[li];
+        g.in[0] = line->region;
+        g.in[1] = line->also;
+        for (size_t i = line->start; i < line->end && followed;) {
+            if (!name_byte((unsigned char)m[i])) {
+                i++;
+                continue;
             }
+            size_t j = i;
+            while (j < line->end && name_byte((unsigned char)m[j]))
+                j++;
+            /* the name a def or class binds is no call of it */
+            if (!(line->bound_len && i == line->bound_at && j - i == line->bound_len))
+                followed = each_name(m + i, j - i, on_name, &g);
+            i = j;
+        }
+    }
+    if (followed) {
+        /* what a named def may do, to a fixpoint (bounded: a longer chain is "may be") */
+        int changed = 1;
+        for (int round = 0; changed && round < 64; round++) {
+            changed = 0;
+            for (size_t k = 0; k < g.edges.len; k++) {
+                gate_region *from = &g.regions[g.edges.items[k].from];
+                const gate_region *to = &g.regions[g.edges.items[k].to];
+                if ((to->reads && !from->reads) || (to->writes && !from->writes)) {
+                    from->reads |= to->reads;
+                    from->writes |= to->writes;
+                    changed = 1;
+                }
+            }
+        }
+        answer = changed;
+        for (size_t r = 0; r < nr && !answer; r++)
+            answer = g.regions[r].reads && g.regions[r].writes;
+    }
+    LF_VEC_FREE(&g.edges);
+    free(g.regions);
+    free(names);
+done:
+    lf_pygate_defs_free(&d);
+    return answer;
+}
+
+typedef struct file_names {
+    int *reads, *writes;
+} file_names;
+
+static void on_file_name(const char *s, size_t len, void *ud) {
+    file_names *f = ud;
+    *f->reads = *f->reads || may_read_by_name(s, len);
+    *f->writes = *f->writes || writer_name(s, len);
 }
 
 static int gate(lf_gate_text *in) {
@@ -1555,10 +1725,14 @@ static int gate(lf_gate_text *in) {
     const lf_pygate_mask *mk = lf_pygate_masked(in);
     const char *m = mk->m;
     size_t n = in->len;
-    if (!m || !mk->balanced || mk->serial_named)
+    /* a string "json" names the module only to importlib.import_module or
+     * __import__ (the model's only calls that take a module by its name) */
+    if (!m || !mk->balanced ||
+        (mk->serial_named && (memmem(in->text, in->len, "import_module", 13) || memmem(in->text, in->len, "__import__", 10))))
         return 1;
     int ser = lf_pygate_says_any(m, n, serial);
     int reads = ser && lf_pygate_says_any(m, n, loads), writes = ser && lf_pygate_says_any(m, n, dumps);
+    file_names fw = {&reads, &writes};
     for (size_t i = 0; i < n && !(reads && writes);) {
         if (!name_byte((unsigned char)m[i])) {
             i++;
@@ -1567,10 +1741,11 @@ static int gate(lf_gate_text *in) {
         size_t j = i;
         while (j < n && name_byte((unsigned char)m[j]))
             j++;
-        ask_name(m + i, j - i, &reads, &writes);
+        if (!each_name(m + i, j - i, on_file_name, &fw))
+            reads = writes = 1;
         i = j;
     }
-    return reads && writes;
+    return reads && writes && some_function_reads_and_writes(m, n, ser);
 }
 
 const lf_check lf104_unlocked_rmw_check = {"lf104_unlocked_rmw", run, LF_LANG_BIT(LF_LANG_TYPESCRIPT) | LF_LANG_BIT(LF_LANG_TSX),
