@@ -318,6 +318,28 @@ int lf_pygate_may_hold_lock(lf_gate_text *in) {
     return 0;
 }
 
+int lf_pygate_may_remove(lf_gate_text *in) {
+    static const char *const modules[] = {"os", "shutil", NULL};
+    static const char *const always[] = {"unlink", "rmdir", "rmtree", "removedirs", NULL};
+    const lf_pygate_mask *mk = lf_pygate_masked(in);
+    const char *m = mk->m;
+    size_t len = in->len;
+    int hit = !m || mk->os_named || !mk->balanced || lf_pygate_in_package(in, modules) ||
+              lf_pygate_module_aliased(m, len, modules) || lf_pygate_may_rename(m, len) ||
+              lf_pygate_says_any(m, len, always);
+    int alone;
+    for (size_t at = 0; !hit && (alone = lf_pygate_next_use(m, len, "remove", &at)) != 0; at++) {
+        size_t dot = lf_pygate_back(m, len, at);
+        if (alone < 0)
+            hit = 1;
+        else if (dot == LF_PYGATE_NONE || m[dot] != '.')
+            hit = lf_pygate_dot_across_lines(m, at); /* bare: `def remove`, `from os import remove` (aliased) */
+        else
+            hit = lf_pygate_receiver_may_be(m, len, dot, modules);
+    }
+    return hit;
+}
+
 int lf_pygate_module_aliased(const char *m, size_t n, const char *const *modules) {
     for (size_t w = 0; modules[w]; w++) {
         int alone;

@@ -75,6 +75,22 @@ int lf_pygate_may_spell_lock(const char *text, size_t n);
  * mask cannot follow the text. LF301 and LF302 report nothing but locks. */
 int lf_pygate_may_hold_lock(lf_gate_text *in);
 
+/* May the module remove or replace a file by name, as lf_pylock reads
+ * removals (lf_pylock_removal_call, a rename's destination)? Each is
+ * os.remove, os.unlink, os.rmdir, os.removedirs or shutil.rmtree in a
+ * spelling the model follows, a Path's unlink() or rmdir(), or a rename
+ * (lf_pygate_may_rename); a module's own helper bottoms out in one of them.
+ * Most files that say `remove` say it of a list, a set or a widget. So, on
+ * the masked text, no: when it never says unlink, rmdir, rmtree or
+ * removedirs, every `remove` is an attribute of a receiver whose root is not
+ * os or shutil or a bare name, no alias of either module can exist, no
+ * string names one, it is no module of a package named os or shutil, and no
+ * `replace`, `rename` or `move` may be a rename. A bare `remove` is
+ * os.remove only when an alias binds it (`from os import remove`, `rm =
+ * os.remove`: hits of their own); otherwise it is a def's name, a parameter,
+ * an import from elsewhere. Anything else is a hit. */
+int lf_pygate_may_remove(lf_gate_text *in);
+
 /* Is m[from, from + len) the word? A Python keyword? */
 int lf_pygate_is(const char *m, size_t from, size_t len, const char *word);
 int lf_pygate_keyword(const char *m, size_t from, size_t len);

@@ -696,6 +696,46 @@ static void test_lf104_gate(void) {
     CHECK(lf_check_gate(c, NULL, "x = 1\n", 6, LF_LANG_TYPESCRIPT), "gate is Python only");
 }
 
+/* LF201's gate (Python): a finding needs the resolved file replaced or
+ * deleted by the module, and never comes from a module that imports a
+ * POSIX-only module at its top level. */
+static void test_lf201_gate(void) {
+    const lf_check *c = lf_check_find("lf201_realpath_missing");
+    CHECK(c && c->gate, "lf201_realpath_missing has a gate");
+    if (!c || !c->gate)
+        return;
+    const char *guard = "def safe(root, name):\n    p = os.path.realpath(os.path.join(root, name))\n"
+                        "    if not p.startswith(os.path.realpath(root)):\n        raise ValueError(name)\n    return p\n";
+    static const char *const skipped[] = {
+        "import os\n%s",                                        /* nothing replaced or removed */
+        "import os\nitems.remove(x)\ns = s.replace('a', 'b')\n%s", /* look-alikes */
+        "import fcntl\nimport os\n%sos.replace(tmp, p)\n",      /* POSIX only */
+        "import os\nfrom fcntl import flock\n%sos.unlink(p)\n",
+        "import os, sys\nimport pwd\n%sos.unlink(p)\n",
+    };
+    for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++) {
+        char *text = lf_xasprintf(skipped[i], guard);
+        CHECK(!lf_check_gate(c, NULL, text, strlen(text), LF_LANG_PYTHON), "gate lets through: %s", text);
+        free(text);
+    }
+    static const char *const through[] = {
+        "import os\n%sos.replace(tmp, p)\n",
+        "import os\n%sos.unlink(p)\n",
+        "import shutil\n%sshutil.move(tmp, p)\n",
+        "from pathlib import Path\n%sPath(tmp).replace(p)\n",
+        "import os\ntry:\n    import fcntl\nexcept ImportError:\n    fcntl = None\n%sos.replace(tmp, p)\n",
+        "import os\nif os.name == 'posix':\n    import fcntl\n%sos.replace(tmp, p)\n",
+        "import fcntlx\nimport os\n%sos.replace(tmp, p)\n",
+        "import os\n# import fcntl\n%sos.replace(tmp, p)\n",
+    };
+    for (size_t i = 0; i < sizeof through / sizeof through[0]; i++) {
+        char *text = lf_xasprintf(through[i], guard);
+        CHECK(lf_check_gate(c, NULL, text, strlen(text), LF_LANG_PYTHON), "gate skips: %s", text);
+        free(text);
+    }
+    CHECK(lf_check_gate(c, NULL, "x = 1\n", 6, LF_LANG_TYPESCRIPT), "gate is Python only");
+}
+
 /* Is code parsed at all under prefilter pf (a JSON array)? The query reports
  * every `b`, so a parsed file gives "1:1 m b;" and a skipped one "". */
 static int parsed_under(const char *pf, const char *code) {
@@ -1316,6 +1356,7 @@ int main(void) {
     test_lf301_gate();
     test_lf302_gate();
     test_lf104_gate();
+    test_lf201_gate();
     test_lf103_gate();
     test_gates_share_mask();
     test_no_checks_by_path();

@@ -11,6 +11,7 @@
 
 #include "lf201_site.h"
 #include "lf_py.h"
+#include "lf_pygate.h"
 #include "lf_pylock.h"
 #include "lf_pysem.h"
 #include "lf_tree.h"
@@ -559,7 +560,51 @@ static void run(lf_check_ctx *ctx) {
     }
 }
 
+/* ---- the gate (Python): could a resolved file be one the module replaces? ----
+ *
+ * A Python finding needs the resolved file to be replaced whole or deleted
+ * by the module (replaced_or_deleted: a rename's destination, a removal), so
+ * a file where lf_pygate_may_remove finds no removal or rename is skipped;
+ * and so is one that imports a POSIX-only module at its top level
+ * (posix_only_module), spelled `import fcntl` or `from fcntl import ...` at
+ * the start of a line: a statement at column 0 is neither in a try nor in
+ * an if. */
+static int posix_only_text(const char *m, size_t n) {
+    static const char *const posix[] = {"fcntl", "pwd", "grp", "termios", "resource", "posix", NULL};
+    for (size_t i = 0; i < n;) {
+        const char *nl = memchr(m + i, '\n', n - i);
+        size_t next = nl ? (size_t)(nl - m) + 1 : n, k = i;
+        if (n - i > 7 && !memcmp(m + i, "import ", 7))
+            k = i + 7;
+        else if (n - i > 5 && !memcmp(m + i, "from ", 5))
+            k = i + 5;
+        if (k != i) {
+            while (k < n && m[k] == ' ')
+                k++;
+            size_t e = k;
+            while (e < n && lf_pygate_ident_byte((unsigned char)m[e]))
+                e++;
+            /* the first module named, whole or as a package: `import fcntl`, `from fcntl import x`, `import posix.x` */
+            if (e < n && (m[e] == '\n' || m[e] == ' ' || m[e] == '.' || m[e] == ',' || m[e] == '\r' || m[e] == ';'))
+                for (size_t p = 0; posix[p]; p++)
+                    if (strlen(posix[p]) == e - k && !memcmp(m + k, posix[p], e - k))
+                        return 1;
+        }
+        i = next;
+    }
+    return 0;
+}
+
+static int gate(lf_gate_text *in) {
+    if (in->lang != LF_LANG_PYTHON)
+        return 1;
+    const lf_pygate_mask *mk = lf_pygate_masked(in);
+    if (mk->m && mk->balanced && posix_only_text(mk->m, in->len))
+        return 0;
+    return lf_pygate_may_remove(in);
+}
+
 const lf_check lf201_realpath_missing_check = {"lf201_realpath_missing", run,
                                               LF_LANG_BIT(LF_LANG_PYTHON) | LF_LANG_BIT(LF_LANG_TYPESCRIPT) |
                                                   LF_LANG_BIT(LF_LANG_TSX),
-                                              0, NULL};
+                                              0, gate};

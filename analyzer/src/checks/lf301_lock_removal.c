@@ -440,48 +440,13 @@ static void run(lf_check_ctx *ctx) {
     free(stops_owner);
 }
 
-/* ---- the gate: could anything here remove a file by name? ----
+/* ---- the gate: could anything here remove a lock by name? ----
  *
- * Every removal the model reads (lf_pylock_removal_call) is os.remove,
- * os.unlink, os.rmdir, os.removedirs or shutil.rmtree in a spelling the model
- * follows, a Path's unlink() or rmdir(), or a rename that moves the lock
- * aside; a module's own helper bottoms out in one of them. The prefilter asks
- * for the words, and most files that say `remove` say it of a list, a set or
- * a widget. So, on the text with comments and strings blanked, the file holds
- * no removal when it never says unlink, rmdir, rmtree or removedirs, every
- * `remove` is an attribute of a receiver whose root is not os or shutil or a
- * bare name, no alias of either module can exist, no string names one, and no
- * `replace`, `rename` or `move` may be a rename (lf_pygate_may_rename). A bare
- * `remove` is os.remove only when an alias binds it (`from os import remove`,
- * `rm = os.remove`: hits of their own); otherwise it is a def's name, a
- * parameter, an import from elsewhere. Anything else is a hit.
- *
- * A removal is reported only of a lock (lf_pylock_is_lock): a file in which
+ * Every removal the model reads is one lf_pygate_may_remove looks for, and a
+ * removal is reported only of a lock (lf_pylock_is_lock): a file in which
  * lf_pygate_may_hold_lock finds no lock use has none to remove. */
 static int gate(lf_gate_text *in) {
-    static const char *const modules[] = {"os", "shutil", NULL};
-    static const char *const always[] = {"unlink", "rmdir", "rmtree", "removedirs", NULL};
-    if (in->lang != LF_LANG_PYTHON)
-        return 1;
-    const lf_pygate_mask *mk = lf_pygate_masked(in);
-    const char *m = mk->m;
-    size_t len = in->len;
-    if (!lf_pygate_may_hold_lock(in))
-        return 0;
-    int hit = !m || mk->os_named || !mk->balanced || lf_pygate_in_package(in, modules) ||
-              lf_pygate_module_aliased(m, len, modules) ||
-              lf_pygate_may_rename(m, len) || lf_pygate_says_any(m, len, always);
-    int alone;
-    for (size_t at = 0; !hit && (alone = lf_pygate_next_use(m, len, "remove", &at)) != 0; at++) {
-        size_t dot = lf_pygate_back(m, len, at);
-        if (alone < 0)
-            hit = 1;
-        else if (dot == LF_PYGATE_NONE || m[dot] != '.')
-            hit = lf_pygate_dot_across_lines(m, at); /* bare: `def remove`, `from os import remove` (aliased) */
-        else
-            hit = lf_pygate_receiver_may_be(m, len, dot, modules);
-    }
-    return hit;
+    return in->lang != LF_LANG_PYTHON || (lf_pygate_may_hold_lock(in) && lf_pygate_may_remove(in));
 }
 
 const lf_check lf301_lock_removal_check = {"lf301_lock_removal", run, 0, 0, gate}; /* asks the model, not the query */
