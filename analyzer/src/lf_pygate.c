@@ -482,6 +482,7 @@ int lf_pygate_defs_build(const char *m, size_t n, lf_pygate_defs *out) {
         }
         size_t end = i < n ? i + 1 : n;
         i = end;
+        lf_work(end - start);
         size_t indent = 0, k = start;
         for (; k < end; k++) {
             if (m[k] == ' ')

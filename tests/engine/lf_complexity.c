@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf_check.h"
 #include "lf_engine.h"
 #include "lf_rule.h"
 #include "lf_util.h"
@@ -303,6 +304,42 @@ static char *chain_of(size_t n, lf_lang lang, int unused) {
     return helper_chain(n, lang);
 }
 
+/* LF104's gate, before any parse: many defs of one name (a class's __init__
+ * each) and as many uses of it, and an import line that names load many
+ * times. Each use and each def is asked once per round of its fixpoint. */
+static char *lf104_gate_module(size_t n) {
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    lf_strbuf_puts(&sb, "import json\nfrom json import (");
+    for (size_t i = 0; i < n; i++)
+        lf_strbuf_puts(&sb, "load, ");
+    lf_strbuf_puts(&sb, "dump)\n\n");
+    for (size_t i = 0; i < n; i++)
+        lf_strbuf_printf(&sb,
+                         "class C%zu:\n    def __init__(self):\n        super().__init__()\n"
+                         "        self.v = json.load(open('x'))\n\n\n"
+                         "def f%zu():\n    C%zu()\n    return __init__\n\n\n",
+                         i, i, i);
+    return lf_strbuf_detach(&sb);
+}
+
+static void lf104_gate_pin(void) {
+    const lf_check *c = lf_check_find("lf104_unlocked_rmw");
+    char *a = lf104_gate_module(500), *b = lf104_gate_module(2000);
+    run_result ra = {0}, rb = {0};
+    unsigned long long before = lf_work_steps;
+    int ha = lf_check_gate(c, "m.py", a, strlen(a), LF_LANG_PYTHON);
+    ra.steps = lf_work_steps - before;
+    before = lf_work_steps;
+    int hb = lf_check_gate(c, "m.py", b, strlen(b), LF_LANG_PYTHON);
+    rb.steps = lf_work_steps - before;
+    /* no one function reads and writes: f calls a reader (C's __init__) and nothing writes */
+    CHECK(!ha && !hb, "LF104 gate: %d and %d (want both skipped)", ha, hb);
+    ratio_check("LF104 gate, 500 vs 2000 defs of one name and their uses", ra, rb, 4.0);
+    free(a);
+    free(b);
+}
+
 static void ratio_check(const char *what, run_result small, run_result big, double scale) {
     double ratio = (double)big.steps / (double)(small.steps ? small.steps : 1);
     printf("%s: %llu steps small, %llu steps large (x%.0f input): ratio %.2f\n", what, small.steps, big.steps, scale,
@@ -335,6 +372,7 @@ int main(void) {
     free(c);
     free(d);
     lf401_pin(&set, "LF401 check, 100 vs 400 renames in as many functions", 1);
+    lf104_gate_pin();
     chain_pin(&set, "method chain in Python, 25k vs 100k calls", "t.py", LF_LANG_PYTHON);
     chain_pin(&set, "method chain in TypeScript, 25k vs 100k calls", "t.ts", LF_LANG_TYPESCRIPT);
     /* The checks and fixes over many functions, in one long function, and

@@ -630,7 +630,7 @@ static void test_lf104_gate(void) {
         "from json import load as rd, dump as wr\n",
         "import pickle\nv = pickle.loads(b)\nout = pickle.dumps(v)\n",
         "import importlib\nm = importlib.import_module('json')\nm.load(f)\nm.dump(v, g)\n",
-        "from lib.tasks import load_task_state, save_task_state\n",
+        "from lib.tasks import load_task_state, save_task_state\ns = load_task_state()\nsave_task_state(s)\n",
         "v = read_state(p)\nwrite_state(p, v)\n",
         "v = self.load_json(p)\nself.store_json(p, v)\n",
         "doc: 'TOMLFile' = None  # an annotation in a string\n",
@@ -653,6 +653,9 @@ static void test_lf104_gate(void) {
         "import json\nclass Doc:\n    def to_text(self):\n        return json.dumps(self.v)\n\n"
         "    @classmethod\n    def from_text(cls, s):\n        return cls(json.loads(s))\n",
         "import json\nMODE = 'json'\nv = json.loads(s)\ndef out(v):\n    return json.dumps(v)\n",
+        /* an import calls nothing */
+        "from json import load, dump\nimport os\ndef a(p):\n    return load(open(p))\ndef b(p, v):\n    dump(v, open(p, 'w'))\n",
+        "from lib.tasks import load_task_state, save_task_state\n",
     };
     for (size_t i = 0; i < sizeof apart / sizeof apart[0]; i++)
         CHECK(!lf_check_gate(c, "pkg/mod.py", apart[i], strlen(apart[i]), LF_LANG_PYTHON), "gate lets through: %s",
@@ -681,6 +684,8 @@ static void test_lf104_gate(void) {
         /* layouts not followed: U+00A0 before a def, a def split by a backslash */
         "import json\n\xc2\xa0" "def a(p):\n    return json.load(open(p))\ndef b(p, v):\n    json.dump(v, open(p, 'w'))\n",
         "import json\ndef \\\n  a(p):\n    return json.load(open(p))\ndef b(p, v):\n    json.dump(v, open(p, 'w'))\n",
+        /* after a `;`, an import line may call */
+        "from json import load, dump; v = load(open(P)); dump(v, open(P, 'w'))\n",
         /* a string "json" where importlib may import it */
         "import importlib\nm = importlib.import_module('json')\ndef a(p):\n    return m.load(p)\ndef b(v, p):\n    m.dump(v, p)\n",
     };

@@ -1552,56 +1552,69 @@ static int each_name(const char *s, size_t len, void (*fn)(const char *, size_t,
     return 1;
 }
 
-/* What one region (a def's body, or the module's level) may do. */
-typedef struct gate_region {
+/* What one region (a def's body, or the module's level) or one name may do. */
+typedef struct gate_flags {
     unsigned char reads, writes;
-} gate_region;
+} gate_flags;
 
-typedef struct gate_edge {
-    int32_t from, to; /* `from` mentions the name of def region `to` */
-} gate_edge;
+/* A pair of ids: `region` names `group` (a use), or def `region` goes by `group` (a definition). */
+typedef struct gate_pair {
+    int32_t region, group;
+} gate_pair;
 
-typedef struct gate_names {
+typedef struct gate_name {
     const char *at;
     size_t len;
-    int32_t region;
-} gate_names;
+    int32_t region; /* the def (or the __init__ a class's name runs) */
+    int32_t group;  /* the same for every def of one name */
+} gate_name;
 
-static int names_cmp(const void *a, const void *b) {
-    const gate_names *x = a, *y = b;
+static int name_cmp(const void *a, const void *b) {
+    const gate_name *x = a, *y = b;
     if (x->len != y->len)
         return x->len < y->len ? -1 : 1;
     return memcmp(x->at, y->at, x->len);
 }
 
 typedef struct gate_scan {
-    int serial;            /* json or pickle is named in the code */
-    gate_region *regions;
-    const gate_names *names; /* the defs' names (and classes' for their __init__), sorted */
+    int serial;          /* json or pickle is named in the code */
+    gate_flags *regions; /* per region */
+    const gate_name *names; /* the defs' names (and classes' for their __init__), sorted */
     size_t n_names;
-    LF_VEC(gate_edge) edges;
-    int32_t in[2];           /* the regions the name's line belongs to (-1: none) */
+    LF_VEC(gate_pair) uses;
+    int32_t in[2]; /* the regions the name's line belongs to (-1: none) */
 } gate_scan;
 
 static void on_name(const char *s, size_t len, void *ud) {
     gate_scan *g = ud;
-    int rd = may_read_by_name(s, len) || (g->serial && ((len == 4 && !memcmp(s, "load", 4)) || (len == 5 && !memcmp(s, "loads", 5))));
-    int wr = writer_name(s, len) || (g->serial && ((len == 4 && !memcmp(s, "dump", 4)) || (len == 5 && !memcmp(s, "dumps", 5))));
-    gate_names key = {s, len, 0};
-    const gate_names *hit = g->n_names ? bsearch(&key, g->names, g->n_names, sizeof key, names_cmp) : NULL;
-    const gate_names *first = hit;
-    while (first && first > g->names && !names_cmp(first - 1, &key))
-        first--;
+    lf_work(1);
+    int rd = may_read_by_name(s, len) ||
+             (g->serial && ((len == 4 && !memcmp(s, "load", 4)) || (len == 5 && !memcmp(s, "loads", 5))));
+    int wr = writer_name(s, len) ||
+             (g->serial && ((len == 4 && !memcmp(s, "dump", 4)) || (len == 5 && !memcmp(s, "dumps", 5))));
+    gate_name key = {s, len, 0, 0};
+    const gate_name *hit = g->n_names ? bsearch(&key, g->names, g->n_names, sizeof key, name_cmp) : NULL;
     for (int k = 0; k < 2; k++) {
         if (g->in[k] < 0)
             continue;
         g->regions[g->in[k]].reads |= (unsigned char)rd;
         g->regions[g->in[k]].writes |= (unsigned char)wr;
-        for (const gate_names *h = first; h && h < g->names + g->n_names && !names_cmp(h, &key); h++) {
-            gate_edge e = {g->in[k], h->region};
-            LF_VEC_PUSH(&g->edges, e);
-        }
+        gate_pair u = {g->in[k], hit ? hit->group : -1};
+        if (hit && !(g->uses.len && g->uses.items[g->uses.len - 1].region == u.region &&
+                     g->uses.items[g->uses.len - 1].group == u.group))
+            LF_VEC_PUSH(&g->uses, u);
     }
+}
+
+/* Is the logical line an import statement alone (no `;` after which a call
+ * could follow)? */
+static int import_only(const char *m, const lf_pygate_line *line) {
+    size_t k = line->start;
+    while (k < line->end && (m[k] == ' ' || m[k] == '\t' || m[k] == '\f'))
+        k++;
+    int import = (line->end - k > 5 && !memcmp(m + k, "from ", 5)) || (line->end - k > 7 && !memcmp(m + k, "import ", 7));
+    lf_work(line->end - line->start);
+    return import && !memchr(m + k, ';', line->end - k);
 }
 
 /* Is every use of load, loads, dump and dumps a call (`json.load(f)`,
@@ -1611,9 +1624,11 @@ static void on_name(const char *s, size_t len, void *ud) {
  * reach a call under another name anywhere: no. */
 static int serial_calls_only(const char *m, size_t n, const lf_pygate_defs *d) {
     static const char *const words[] = {"load", "loads", "dump", "dumps", NULL};
+    const lf_pygate_line *checked = NULL; /* the last import line found plain: asked once per line */
     for (size_t w = 0; words[w]; w++) {
         int alone;
         for (size_t at = 0; (alone = lf_pygate_next_use(m, n, words[w], &at)) != 0; at++) {
+            lf_work(1);
             if (alone < 0)
                 return 0;
             size_t next = lf_pygate_fwd_any(m, n, at + strlen(words[w]));
@@ -1622,13 +1637,12 @@ static int serial_calls_only(const char *m, size_t n, const lf_pygate_defs *d) {
             const lf_pygate_line *line = lf_pygate_line_at(d, at);
             if (!line)
                 return 0;
-            size_t k = line->start;
-            while (k < line->end && (m[k] == ' ' || m[k] == '\t' || m[k] == '\f'))
-                k++;
-            int import = (line->end - k > 5 && !memcmp(m + k, "from ", 5)) || (line->end - k > 7 && !memcmp(m + k, "import ", 7));
+            if (line == checked)
+                continue;
             size_t as = line->start;
-            if (!import || lf_pygate_next_use(m, line->end, "as", &as) != 0)
+            if (!import_only(m, line) || lf_pygate_next_use(m, line->end, "as", &as) != 0)
                 return 0;
+            checked = line;
         }
     }
     return 1;
@@ -1639,8 +1653,9 @@ static int serial_calls_only(const char *m, size_t n, const lf_pygate_defs *d) {
  * it calls by name? The check pairs a read and a write of one scope only,
  * and a helper only through a call that names it (`h()`, `self.h()`, a
  * class for its __init__). Each region collects what its own lines say; a
- * region that names a def takes on what that def may do, to a fixpoint. 1
- * when anything is not followed. */
+ * name may do what any def of that name may do, and a region that uses a
+ * name takes that on, to a fixpoint (each use and each def is one pair, so a
+ * round is linear in the text). 1 when anything is not followed. */
 static int some_function_reads_and_writes(const char *m, size_t n, int serial) {
     lf_pygate_defs d;
     if (!lf_pygate_defs_build(m, n, &d))
@@ -1651,19 +1666,24 @@ static int some_function_reads_and_writes(const char *m, size_t n, int serial) {
     size_t nr = d.n_defs + 1;
     gate_scan g = {.serial = serial};
     g.regions = lf_xcalloc(nr, sizeof *g.regions);
-    gate_names *names = lf_xcalloc(2 * d.n_defs + 1, sizeof *names);
+    gate_name *names = lf_xcalloc(2 * d.n_defs + 1, sizeof *names);
     size_t nn = 0;
     for (size_t i = 0; i < d.n_defs; i++) {
-        names[nn++] = (gate_names){m + d.defs[i].name_at, d.defs[i].name_len, (int32_t)(i + 1)};
+        names[nn++] = (gate_name){m + d.defs[i].name_at, d.defs[i].name_len, (int32_t)(i + 1), 0};
         if (d.defs[i].class_len)
-            names[nn++] = (gate_names){m + d.defs[i].class_at, d.defs[i].class_len, (int32_t)(i + 1)};
+            names[nn++] = (gate_name){m + d.defs[i].class_at, d.defs[i].class_len, (int32_t)(i + 1), 0};
     }
-    qsort(names, nn, sizeof *names, names_cmp);
+    qsort(names, nn, sizeof *names, name_cmp);
+    int32_t n_groups = 0;
+    for (size_t i = 0; i < nn; i++)
+        names[i].group = i > 0 && !name_cmp(&names[i - 1], &names[i]) ? names[i - 1].group : n_groups++;
     g.names = names;
     g.n_names = nn;
     int followed = 1;
     for (size_t li = 0; li < d.n_lines && followed; li++) {
         const lf_pygate_line *line = &d.lines[li];
+        if (import_only(m, line))
+            continue; /* `from json import load, dump` calls nothing */
         g.in[0] = line->region;
         g.in[1] = line->also;
         for (size_t i = line->start; i < line->end && followed;) {
@@ -1681,25 +1701,35 @@ static int some_function_reads_and_writes(const char *m, size_t n, int serial) {
         }
     }
     if (followed) {
-        /* what a named def may do, to a fixpoint (bounded: a longer chain is "may be") */
+        gate_flags *groups = lf_xcalloc(n_groups ? (size_t)n_groups : 1, sizeof *groups);
         int changed = 1;
         for (int round = 0; changed && round < 64; round++) {
             changed = 0;
-            for (size_t k = 0; k < g.edges.len; k++) {
-                gate_region *from = &g.regions[g.edges.items[k].from];
-                const gate_region *to = &g.regions[g.edges.items[k].to];
-                if ((to->reads && !from->reads) || (to->writes && !from->writes)) {
-                    from->reads |= to->reads;
-                    from->writes |= to->writes;
+            for (size_t k = 0; k < nn; k++) { /* a name may do what its defs may */
+                gate_flags *to = &groups[names[k].group];
+                const gate_flags *from = &g.regions[names[k].region];
+                lf_work(1);
+                if ((from->reads && !to->reads) || (from->writes && !to->writes)) {
+                    to->reads |= from->reads, to->writes |= from->writes;
+                    changed = 1;
+                }
+            }
+            for (size_t k = 0; k < g.uses.len; k++) { /* a region that names it, too */
+                gate_flags *to = &g.regions[g.uses.items[k].region];
+                const gate_flags *from = &groups[g.uses.items[k].group];
+                lf_work(1);
+                if ((from->reads && !to->reads) || (from->writes && !to->writes)) {
+                    to->reads |= from->reads, to->writes |= from->writes;
                     changed = 1;
                 }
             }
         }
-        answer = changed;
+        free(groups);
+        answer = changed; /* no fixpoint within the bound: "may be" */
         for (size_t r = 0; r < nr && !answer; r++)
             answer = g.regions[r].reads && g.regions[r].writes;
     }
-    LF_VEC_FREE(&g.edges);
+    LF_VEC_FREE(&g.uses);
     free(g.regions);
     free(names);
 done:
