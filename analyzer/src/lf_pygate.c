@@ -258,6 +258,12 @@ const lf_pygate_mask *lf_pygate_masked(lf_gate_text *in) {
     return mk;
 }
 
+/* The file's mask, writable: the shared answers live in it. */
+static lf_pygate_mask *mask_of(lf_gate_text *in) {
+    lf_pygate_masked(in);
+    return in->shared;
+}
+
 int lf_pygate_in_package(const lf_gate_text *in, const char *const *modules) {
     const char *slash = in->path ? strrchr(in->path, '/') : NULL;
     if (!slash)
@@ -300,7 +306,7 @@ int lf_pygate_may_spell_lock(const char *text, size_t n) {
     return 0;
 }
 
-int lf_pygate_may_hold_lock(lf_gate_text *in) {
+static int may_hold_lock(lf_gate_text *in, const lf_pygate_mask *mk) {
     static const char *const words[] = {"O_EXCL", "mkdir", "getpid", "fcntl", NULL};
     /* whole names in code: `unlink` says nothing of a link */
     static const char *const links[] = {"link", "symlink", "symlink_to", "hardlink_to", NULL};
@@ -309,7 +315,6 @@ int lf_pygate_may_hold_lock(lf_gate_text *in) {
             return 1;
     if (lf_pygate_may_spell_lock(in->text, in->len))
         return 1;
-    const lf_pygate_mask *mk = lf_pygate_masked(in);
     if (!mk->m || lf_pygate_says_any(mk->m, in->len, links))
         return 1;
     for (size_t i = 0; i < mk->n_modes; i++)
@@ -318,10 +323,16 @@ int lf_pygate_may_hold_lock(lf_gate_text *in) {
     return 0;
 }
 
-int lf_pygate_may_remove(lf_gate_text *in) {
+int lf_pygate_may_hold_lock(lf_gate_text *in) {
+    lf_pygate_mask *mk = mask_of(in);
+    if (!mk->holds_lock)
+        mk->holds_lock = may_hold_lock(in, mk) ? 2 : 1;
+    return mk->holds_lock == 2;
+}
+
+static int may_remove(lf_gate_text *in, const lf_pygate_mask *mk) {
     static const char *const modules[] = {"os", "shutil", NULL};
     static const char *const always[] = {"unlink", "rmdir", "rmtree", "removedirs", NULL};
-    const lf_pygate_mask *mk = lf_pygate_masked(in);
     const char *m = mk->m;
     size_t len = in->len;
     int hit = !m || mk->os_named || !mk->balanced || lf_pygate_in_package(in, modules) ||
@@ -338,6 +349,13 @@ int lf_pygate_may_remove(lf_gate_text *in) {
             hit = lf_pygate_receiver_may_be(m, len, dot, modules);
     }
     return hit;
+}
+
+int lf_pygate_may_remove(lf_gate_text *in) {
+    lf_pygate_mask *mk = mask_of(in);
+    if (!mk->removes)
+        mk->removes = may_remove(in, mk) ? 2 : 1;
+    return mk->removes == 2;
 }
 
 int lf_pygate_module_aliased(const char *m, size_t n, const char *const *modules) {

@@ -29,6 +29,8 @@ typedef struct lf_pygate_mask {
     int balanced;
     int os_named;
     int serial_named;
+    /* answers shared by the gates that ask them (0: not asked yet, 1: no, 2: may be) */
+    signed char holds_lock, removes;
     /* String literals whose text is a mode open() accepts ("a", "xb", "r+"),
      * in source order: their text (after the quote), where it starts and how long. */
     lf_pygate_span *modes;
