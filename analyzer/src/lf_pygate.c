@@ -113,6 +113,8 @@ size_t lf_pygate_name_start(const char *m, size_t end) {
     return end;
 }
 
+int lf_pygate_name_byte(unsigned char c) { return lf_pygate_ident_byte(c) || c >= 0x80; }
+
 int lf_pygate_is(const char *m, size_t from, size_t len, const char *word) {
     return strlen(word) == len && memcmp(m + from, word, len) == 0;
 }
@@ -457,7 +459,7 @@ static size_t name_after(const char *m, size_t n, size_t i, size_t *len) {
     while (i < n && (m[i] == ' ' || m[i] == '\t' || m[i] == '\f'))
         i++;
     size_t j = i;
-    while (j < n && (lf_pygate_ident_byte((unsigned char)m[j]) || (unsigned char)m[j] >= 0x80))
+    while (j < n && lf_pygate_name_byte((unsigned char)m[j]))
         j++;
     *len = j - i;
     return i;
@@ -527,10 +529,7 @@ int lf_pygate_defs_build(const char *m, size_t n, lf_pygate_defs *out) {
         if (!blank && (unsigned char)m[k] >= 0x80) {
             /* a non-ASCII byte where the line's first word starts (U+00A0 is
              * whitespace to tree-sitter): its indentation is anyone's guess */
-            LF_VEC_FREE(&lines);
-            LF_VEC_FREE(&defs);
-            LF_VEC_FREE(&stack);
-            return 0;
+            goto fail;
         }
         if (!blank) {
             /* the first word, and the one after `async` */
@@ -551,10 +550,7 @@ int lf_pygate_defs_build(const char *m, size_t n, lf_pygate_defs *out) {
             if (first == KW_ODD || second == KW_ODD || ((is_def || is_class) && len == 0)) {
                 /* `def` or `class` not followed by a plain blank and a name (a
                  * continuation, U+00A0): not followed here */
-                LF_VEC_FREE(&lines);
-                LF_VEC_FREE(&defs);
-                LF_VEC_FREE(&stack);
-                return 0;
+                goto fail;
             }
             if (is_def || is_class)
                 line.bound_at = at, line.bound_len = len;
@@ -581,6 +577,11 @@ int lf_pygate_defs_build(const char *m, size_t n, lf_pygate_defs *out) {
     out->defs = defs.items;
     out->n_defs = defs.len;
     return 1;
+fail:
+    LF_VEC_FREE(&lines);
+    LF_VEC_FREE(&defs);
+    LF_VEC_FREE(&stack);
+    return 0;
 }
 
 void lf_pygate_defs_free(lf_pygate_defs *d) {

@@ -113,6 +113,9 @@ size_t lf_pygate_fwd_any(const char *m, size_t n, size_t i);
 /* A byte of an ASCII name ([A-Za-z0-9_]); where the name that ends just
  * before m + end starts. */
 int lf_pygate_ident_byte(unsigned char c);
+/* A byte of a name as the grammar may read it: ASCII name bytes, and any
+ * non-ASCII byte (a letter of the name, or U+00A0, which it reads as a blank). */
+int lf_pygate_name_byte(unsigned char c);
 size_t lf_pygate_name_start(const char *m, size_t end);
 
 /* Is the word just before m + at, on the same logical line, this one? */

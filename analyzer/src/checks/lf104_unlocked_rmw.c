@@ -1527,8 +1527,6 @@ static void run(lf_check_ctx *ctx) {
  * module of a package named json or pickle (`from . import load`), load or
  * dump used as a value (`rd = json.load`, an import `as`), and a mask or a
  * layout that cannot be followed are hits. */
-static int name_byte(unsigned char c) { return lf_pygate_ident_byte(c) || c >= 0x80; }
-
 /* Each name a run of name bytes may be to the grammar: the run whole (a
  * non-ASCII letter is part of a name), and every part between non-ASCII bytes
  * (tree-sitter reads U+00A0 as whitespace). 0 when the run has too many
@@ -1549,6 +1547,26 @@ static int each_name(const char *s, size_t len, void (*fn)(const char *, size_t,
         for (size_t b = 0; b < ne; b++)
             if (starts[a] < ends[b])
                 fn(s + starts[a], ends[b] - starts[a], ud);
+    return 1;
+}
+
+/* Each name of m[from, to), as each_name reads it, but the one a def or
+ * class binds at skip_at (no use of it; skip_len 0: none). 0 when one is not
+ * followed. */
+static int each_name_in(const char *m, size_t from, size_t to, size_t skip_at, size_t skip_len,
+                        void (*fn)(const char *, size_t, void *), void *ud) {
+    for (size_t i = from; i < to;) {
+        if (!lf_pygate_name_byte((unsigned char)m[i])) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < to && lf_pygate_name_byte((unsigned char)m[j]))
+            j++;
+        if (!(skip_len && i == skip_at && j - i == skip_len) && !each_name(m + i, j - i, fn, ud))
+            return 0;
+        i = j;
+    }
     return 1;
 }
 
@@ -1686,19 +1704,8 @@ static int some_function_reads_and_writes(const char *m, size_t n, int serial) {
             continue; /* `from json import load, dump` calls nothing */
         g.in[0] = line->region;
         g.in[1] = line->also;
-        for (size_t i = line->start; i < line->end && followed;) {
-            if (!name_byte((unsigned char)m[i])) {
-                i++;
-                continue;
-            }
-            size_t j = i;
-            while (j < line->end && name_byte((unsigned char)m[j]))
-                j++;
-            /* the name a def or class binds is no call of it */
-            if (!(line->bound_len && i == line->bound_at && j - i == line->bound_len))
-                followed = each_name(m + i, j - i, on_name, &g);
-            i = j;
-        }
+        /* the name a def or class binds is no call of it */
+        followed = each_name_in(m, line->start, line->end, line->bound_at, line->bound_len, on_name, &g);
     }
     if (followed) {
         gate_flags *groups = lf_xcalloc(n_groups ? (size_t)n_groups : 1, sizeof *groups);
@@ -1763,18 +1770,8 @@ static int gate(lf_gate_text *in) {
     int ser = lf_pygate_says_any(m, n, serial);
     int reads = ser && lf_pygate_says_any(m, n, loads), writes = ser && lf_pygate_says_any(m, n, dumps);
     file_names fw = {&reads, &writes};
-    for (size_t i = 0; i < n && !(reads && writes);) {
-        if (!name_byte((unsigned char)m[i])) {
-            i++;
-            continue;
-        }
-        size_t j = i;
-        while (j < n && name_byte((unsigned char)m[j]))
-            j++;
-        if (!each_name(m + i, j - i, on_file_name, &fw))
-            reads = writes = 1;
-        i = j;
-    }
+    if (!(reads && writes) && !each_name_in(m, 0, n, 0, 0, on_file_name, &fw))
+        reads = writes = 1;
     return reads && writes && some_function_reads_and_writes(m, n, ser);
 }
 
