@@ -15,6 +15,7 @@
 #include "lf_lang.h"
 #include "lf_pymask.h"
 #include "lf_rule.h"
+#include "lf_rules_builtin.h"
 #include "lf_source.h"
 #include "lf_tree.h"
 #include "lf_tsarena.h"
@@ -1324,6 +1325,64 @@ static void test_rules_dir(void) {
     free(dir);
 }
 
+/* The built-in rule file of id `id`, its message prefixed by `prefix` (none: as is). */
+static void write_builtin_copy(const char *dir, const char *id, const char *prefix) {
+    for (size_t i = 0; i < lf_builtin_rules_count; i++) {
+        const lf_builtin_rule *b = &lf_builtin_rules[i];
+        if (!strstr(b->origin, id))
+            continue;
+        const char *msg = strstr(b->text, "\"message\": \"");
+        CHECK(msg != NULL, "%s has a message", id);
+        char *path = lf_xasprintf("%s/%s.json", dir, id);
+        FILE *f = fopen(path, "w");
+        size_t head = (size_t)(msg - b->text) + strlen("\"message\": \"");
+        fwrite(b->text, 1, head, f);
+        fputs(prefix, f);
+        fputs(b->text + head, f);
+        fclose(f);
+        free(path);
+        return;
+    }
+    CHECK(0, "no built-in rule %s", id);
+}
+
+/* A rules-dir rule whose query, message and check are the rule it replaces
+ * (a copy of the built-ins, as the benchmark's no-prefilter row loads) compiles
+ * on first use as the built-in does; one that differs compiles at load, and
+ * its errors fail the load. */
+static void test_rules_dir_twins(void) {
+    char *dir = lf_xasprintf("%s/rules-twins", g_dir);
+    mkdir(dir, 0700);
+    write_builtin_copy(dir, "LF201", "");
+    write_builtin_copy(dir, "LF401", "changed: ");
+    lf_ruleset set = {0};
+    char *err = NULL;
+    CHECK(lf_ruleset_load_builtin(&set, &err) && lf_ruleset_load_dir(&set, dir, &err), "twins load: %s",
+          err ? err : "");
+    const lf_rule *same = lf_ruleset_find(&set, "LF201"), *changed = lf_ruleset_find(&set, "LF401");
+    CHECK(same && strstr(same->origin, "rules-twins/LF201.json"), "the rule file replaced the built-in LF201");
+    CHECK(same && !lf_rule_query_is_compiled(same, LF_LANG_PYTHON) &&
+              !lf_rule_query_is_compiled(same, LF_LANG_TYPESCRIPT),
+          "a copy of a built-in compiles nothing at load");
+    CHECK(changed && lf_rule_query_is_compiled(changed, LF_LANG_PYTHON) &&
+              lf_rule_query_is_compiled(changed, LF_LANG_TYPESCRIPT) &&
+              !strncmp(changed->message, "changed: ", 9),
+          "a changed message compiles at load");
+    const char *real = "import os\ndef save(p, d):\n    os.unlink(p)\n"
+                       "    return os.path.realpath(p).startswith(os.path.realpath(d))\n";
+    (void)run_builtin(&set, NULL, real, NULL, NULL);
+    CHECK(lf_rule_query_is_compiled(same, LF_LANG_PYTHON) && lf_rule_query(same, LF_LANG_PYTHON),
+          "the copy's Python query compiles on use");
+    lf_ruleset_free(&set);
+    write_builtin_copy(dir, "LF101", "{{nope}} ");
+    CHECK(lf_ruleset_load_builtin(&set, &err) && !lf_ruleset_load_dir(&set, dir, &err) && err &&
+              strstr(err, "LF101.json: line 7: message uses {{nope}} but queries.python has no @nope capture"),
+          "a broken message in a copy fails the load: %s", err ? err : "(none)");
+    free(err);
+    lf_ruleset_free(&set);
+    free(dir);
+}
+
 static void test_parses_cleanly(void) {
     const char *ok = "def f(x):\n    return x + 1\n";
     const char *bad = "def f(:\n    return\n";
@@ -1370,6 +1429,7 @@ int main(void) {
     test_fixers_decline_unknown_shapes();
     test_deep_nesting();
     test_builtin_queries_lazy();
+    test_rules_dir_twins();
     test_matches_on_demand();
     test_builtin_queries_threads();
     test_rules_dir();
