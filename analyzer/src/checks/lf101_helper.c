@@ -163,7 +163,6 @@ static TSNode local_def_body(lf_pysem *m, TSNode call) {
 typedef struct find_call {
     hpass *p;
     int unlock; /* look for a release instead of an acquisition */
-    int direct; /* the calls themselves only, not the module functions they run */
     TSNode found;
 } find_call;
 
@@ -171,15 +170,43 @@ static int releases_direct(hpass *p, TSNode call) {
     return p->is_unlock(p->m, call) || lf_pysem_call_is(p->m, call, k_removals);
 }
 
-static lf_walk_action visit_find_direct(TSNode n, void *ud) {
-    find_call *f = ud;
-    if (is_scope_node(n))
-        return LF_WALK_SKIP;
-    if (lf_tree_is(n, "call") && (f->unlock ? releases_direct(f->p, n) : acquires_direct(f->p, n))) {
-        f->found = n;
-        return LF_WALK_STOP;
+/* The scope a call runs in, comprehensions aside (a comprehension is a scope
+ * of its own in the model, but visit_find walks into it). */
+static int32_t home_scope(const lf_pysem *m, int32_t sc) {
+    while (sc > 0 && m->scopes[sc].kind == LF_PYSCOPE_COMPREHENSION)
+        sc = m->scopes[sc].parent;
+    return sc;
+}
+
+static int runs_locking_function(hpass *p, TSNode call, int unlock);
+
+/* The first acquisition (or release) among a block's calls, nested
+ * definitions aside; with `direct`, the calls themselves only, not the module
+ * functions they run. The model's calls are in pre-order, a walk's own order,
+ * and a call under a nested def, class or lambda (which a walk of the block
+ * would skip) runs in that definition's scope, so the block's own calls are
+ * the ones in its byte range whose scope is the block's. */
+static TSNode first_in_block(hpass *p, TSNode block, int unlock, int direct) {
+    const lf_pysem *m = p->m;
+    int32_t home = home_scope(m, lf_pysem_scope_of(m, block));
+    uint32_t start = ts_node_start_byte(block), end = ts_node_end_byte(block);
+    size_t lo = 0, hi = m->n_calls;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ts_node_start_byte(m->calls[mid].node) < start)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return LF_WALK_CONTINUE;
+    for (size_t i = lo; i < m->n_calls && ts_node_start_byte(m->calls[i].node) < end; i++) {
+        lf_work(1);
+        if (home_scope(m, m->calls[i].scope) != home)
+            continue;
+        TSNode c = m->calls[i].node;
+        if ((unlock ? releases_direct(p, c) : acquires_direct(p, c)) || (!direct && runs_locking_function(p, c, unlock)))
+            return c;
+    }
+    return (TSNode){0};
 }
 
 /* Does a module function take (or release) a lock itself? One level:
@@ -191,14 +218,8 @@ static int runs_locking_function(hpass *p, TSNode call, int unlock) {
         return 0;
     int32_t sc = lf_pysem_scope_of(p->m, body);
     unsigned char *memo = unlock ? &p->unlocks_memo[sc] : &p->locks_memo[sc];
-    if (!*memo) {
-        find_call f;
-        memset(&f, 0, sizeof f);
-        f.p = p;
-        f.unlock = unlock;
-        lf_tree_walk(body, visit_find_direct, &f);
-        *memo = (unsigned char)(ts_node_is_null(f.found) ? 1 : 2);
-    }
+    if (!*memo)
+        *memo = (unsigned char)(ts_node_is_null(first_in_block(p, body, unlock, 1)) ? 1 : 2);
     return *memo == 2;
 }
 
@@ -216,14 +237,6 @@ static lf_walk_action visit_find(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
-/* The scope a call runs in, comprehensions aside (a comprehension is a scope
- * of its own in the model, but visit_find walks into it). */
-static int32_t home_scope(const lf_pysem *m, int32_t sc) {
-    while (sc > 0 && m->scopes[sc].kind == LF_PYSCOPE_COMPREHENSION)
-        sc = m->scopes[sc].parent;
-    return sc;
-}
-
 /* The first acquisition (or release) under n, nested definitions aside. For a
  * block (a body, a branch), read off the model's calls instead of walking it:
  * they are in pre-order, the walk's own order, and a call under a nested def,
@@ -239,26 +252,7 @@ static TSNode find_in(hpass *p, TSNode n, int unlock) {
         lf_tree_walk(n, visit_find, &f);
         return f.found;
     }
-    const lf_pysem *m = p->m;
-    int32_t home = home_scope(m, lf_pysem_scope_of(m, n));
-    uint32_t start = ts_node_start_byte(n), end = ts_node_end_byte(n);
-    size_t lo = 0, hi = m->n_calls;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ts_node_start_byte(m->calls[mid].node) < start)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (size_t i = lo; i < m->n_calls && ts_node_start_byte(m->calls[i].node) < end; i++) {
-        lf_work(1);
-        if (home_scope(m, m->calls[i].scope) != home)
-            continue;
-        TSNode c = m->calls[i].node;
-        if ((unlock ? releases_direct(p, c) : acquires_direct(p, c)) || runs_locking_function(p, c, unlock))
-            return c;
-    }
-    return f.found;
+    return first_in_block(p, n, unlock, 0);
 }
 
 typedef struct find_kind {
