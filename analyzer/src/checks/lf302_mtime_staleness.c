@@ -723,7 +723,17 @@ static void run(lf_check_ctx *ctx) {
         if (i == m->n_calls)
             return;
     }
-    walk w = {ctx, m, lf_pylock_build(m), NULL, NULL};
+    /* Every verdict is reported of a lock (recorded_age) or of a lock or a
+     * parameter callers pass one to (an age): a module with no such path
+     * has nothing to judge, and the comparisons need not be searched. */
+    lf_pylock *l = lf_pylock_build(m);
+    size_t k = 0;
+    while (k < l->n_keys && !lf_pylock_is_lock(l->keys[k].flags) &&
+           !((l->keys[k].flags & LF_LOCK_ARG) && !(l->keys[k].flags & LF_LOCK_PKG)))
+        k++;
+    if (k == l->n_keys)
+        return;
+    walk w = {ctx, m, l, NULL, NULL};
     lf_tree_walk(m->root, visit, &w);
     if (w.probed)
         for (size_t i = 0; i < (m->n_scopes ? m->n_scopes : 1); i++)
