@@ -523,6 +523,20 @@ static void inherit(frame *child, const frame *parent, const TSTreeCursor *c) {
     }
 }
 
+/* Past anonymous leaves (punctuation, keywords) from the cursor's node to
+ * the next sibling that is named or has children: no frame is made for them,
+ * since nothing visits them and they have nothing under them to inherit a
+ * frame. 0 when none is left (the cursor stays on the last sibling). */
+static int skip_anonymous_leaves(TSTreeCursor *c) {
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(c);
+        if (ts_node_is_named(n) || ts_node_child_count(n) > 0)
+            return 1;
+        if (!ts_tree_cursor_goto_next_sibling(c))
+            return 0;
+    }
+}
+
 static void walk(builder *b) {
     TSNode root = b->m->root;
     LF_VEC(frame) stack = {0};
@@ -542,14 +556,17 @@ static void walk(builder *b) {
         if (ts_node_is_named(f->node))
             visit(b, f, stack.len > 1 ? &stack.items[stack.len - 2] : NULL);
         if (ts_tree_cursor_goto_first_child(&c)) {
-            frame child;
-            inherit(&child, &stack.items[stack.len - 1], &c);
-            LF_VEC_PUSH(&stack, child);
-            continue;
+            if (skip_anonymous_leaves(&c)) {
+                frame child;
+                inherit(&child, &stack.items[stack.len - 1], &c);
+                LF_VEC_PUSH(&stack, child);
+                continue;
+            }
+            ts_tree_cursor_goto_parent(&c); /* only leaves under it: on to its sibling */
         }
         int moved = 0;
         for (;;) {
-            if (ts_tree_cursor_goto_next_sibling(&c)) {
+            if (ts_tree_cursor_goto_next_sibling(&c) && skip_anonymous_leaves(&c)) {
                 moved = 1;
                 break;
             }
