@@ -553,7 +553,9 @@ lf_tssem *lf_tssem_build(const lf_source *src, TSNode root) {
         if (ts_tree_cursor_goto_first_child(&cur)) {
             do {
                 TSNode c = ts_tree_cursor_current_node(&cur);
-                if (ts_node_is_named(c)) {
+                /* a named leaf of no kind here (an identifier, a string's
+                 * fragment) declares, binds and calls nothing: not pushed */
+                if (ts_node_is_named(c) && (node_kind(w.kinds, c) || ts_node_child_count(c))) {
                     frame fc = {c, f.scope, f.cls};
                     LF_VEC_PUSH(&w.stack, fc);
                 }
