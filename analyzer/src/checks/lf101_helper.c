@@ -237,10 +237,9 @@ static lf_walk_action visit_find(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
-/* The first acquisition (or release) under n, nested definitions aside. For a
- * block (a body, a branch), read off the model's calls instead of walking it:
- * they are in pre-order, the walk's own order, and a call under a nested def,
- * class or lambda (the walk skips those) runs in that definition's scope. */
+/* The first acquisition (or release) under n, nested definitions aside: a
+ * block (a body, a branch) is read off the model's calls (first_in_block),
+ * anything else walked. */
 static TSNode find_in(hpass *p, TSNode n, int unlock) {
     find_call f;
     memset(&f, 0, sizeof f);
