@@ -178,33 +178,40 @@ static int32_t home_scope(const lf_pysem *m, int32_t sc) {
     return sc;
 }
 
-static int runs_locking_function(hpass *p, TSNode call, int unlock);
+/* A block's own calls (a body, a branch), nested definitions aside, read off
+ * the model instead of walking the block: the model's calls are in pre-order,
+ * a walk's own order, and a call under a nested def, class or lambda (which a
+ * walk of the block would skip) runs in that definition's scope, so the
+ * block's own calls are the ones in its byte range whose scope is the
+ * block's. */
+typedef struct block_calls {
+    const lf_pysem *m;
+    size_t next;
+    uint32_t end;
+    int32_t home;
+} block_calls;
 
-/* The first acquisition (or release) among a block's calls, nested
- * definitions aside; with `direct`, the calls themselves only, not the module
- * functions they run. The model's calls are in pre-order, a walk's own order,
- * and a call under a nested def, class or lambda (which a walk of the block
- * would skip) runs in that definition's scope, so the block's own calls are
- * the ones in its byte range whose scope is the block's. */
-static TSNode first_in_block(hpass *p, TSNode block, int unlock, int direct) {
-    const lf_pysem *m = p->m;
-    int32_t home = home_scope(m, lf_pysem_scope_of(m, block));
-    uint32_t start = ts_node_start_byte(block), end = ts_node_end_byte(block);
-    size_t lo = 0, hi = m->n_calls;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
+static block_calls block_calls_of(const lf_pysem *m, TSNode block) {
+    block_calls it = {m, 0, ts_node_end_byte(block), home_scope(m, lf_pysem_scope_of(m, block))};
+    uint32_t start = ts_node_start_byte(block);
+    size_t hi = m->n_calls;
+    while (it.next < hi) {
+        size_t mid = it.next + (hi - it.next) / 2;
         if (ts_node_start_byte(m->calls[mid].node) < start)
-            lo = mid + 1;
+            it.next = mid + 1;
         else
             hi = mid;
     }
-    for (size_t i = lo; i < m->n_calls && ts_node_start_byte(m->calls[i].node) < end; i++) {
+    return it;
+}
+
+/* The block's next call, or null past its last. */
+static TSNode block_calls_next(block_calls *it) {
+    const lf_pysem *m = it->m;
+    for (; it->next < m->n_calls && ts_node_start_byte(m->calls[it->next].node) < it->end; it->next++) {
         lf_work(1);
-        if (home_scope(m, m->calls[i].scope) != home)
-            continue;
-        TSNode c = m->calls[i].node;
-        if ((unlock ? releases_direct(p, c) : acquires_direct(p, c)) || (!direct && runs_locking_function(p, c, unlock)))
-            return c;
+        if (home_scope(m, m->calls[it->next].scope) == it->home)
+            return m->calls[it->next++].node;
     }
     return (TSNode){0};
 }
@@ -218,8 +225,13 @@ static int runs_locking_function(hpass *p, TSNode call, int unlock) {
         return 0;
     int32_t sc = lf_pysem_scope_of(p->m, body);
     unsigned char *memo = unlock ? &p->unlocks_memo[sc] : &p->locks_memo[sc];
-    if (!*memo)
-        *memo = (unsigned char)(ts_node_is_null(first_in_block(p, body, unlock, 1)) ? 1 : 2);
+    if (!*memo) {
+        *memo = 1;
+        block_calls it = block_calls_of(p->m, body);
+        for (TSNode c = block_calls_next(&it); !ts_node_is_null(c) && *memo == 1; c = block_calls_next(&it))
+            if (unlock ? releases_direct(p, c) : acquires_direct(p, c))
+                *memo = 2;
+    }
     return *memo == 2;
 }
 
@@ -238,8 +250,7 @@ static lf_walk_action visit_find(TSNode n, void *ud) {
 }
 
 /* The first acquisition (or release) under n, nested definitions aside: a
- * block (a body, a branch) is read off the model's calls (first_in_block),
- * anything else walked. */
+ * block's calls are read off the model (block_calls), anything else walked. */
 static TSNode find_in(hpass *p, TSNode n, int unlock) {
     find_call f;
     memset(&f, 0, sizeof f);
@@ -251,7 +262,11 @@ static TSNode find_in(hpass *p, TSNode n, int unlock) {
         lf_tree_walk(n, visit_find, &f);
         return f.found;
     }
-    return first_in_block(p, n, unlock, 0);
+    block_calls it = block_calls_of(p->m, n);
+    for (TSNode c = block_calls_next(&it); !ts_node_is_null(c); c = block_calls_next(&it))
+        if ((unlock ? releases_direct(p, c) : acquires_direct(p, c)) || runs_locking_function(p, c, unlock))
+            return c;
+    return f.found;
 }
 
 typedef struct find_kind {
