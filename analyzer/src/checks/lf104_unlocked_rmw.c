@@ -1551,11 +1551,11 @@ static int each_name(const char *s, size_t len, void (*fn)(const char *, size_t,
 }
 
 /* Each name of m[from, to), as each_name reads it, but the one a def or
- * class binds at skip_at (no use of it; skip_len 0: none). 0 when one is not
- * followed. */
-static int each_name_in(const char *m, size_t from, size_t to, size_t skip_at, size_t skip_len,
+ * class binds at skip_at (no use of it; skip_len 0: none), until *done (when
+ * given) is set. 0 when one is not followed. */
+static int each_name_in(const char *m, size_t from, size_t to, size_t skip_at, size_t skip_len, const int *done,
                         void (*fn)(const char *, size_t, void *), void *ud) {
-    for (size_t i = from; i < to;) {
+    for (size_t i = from; i < to && !(done && *done);) {
         if (!lf_pygate_name_byte((unsigned char)m[i])) {
             i++;
             continue;
@@ -1705,7 +1705,7 @@ static int some_function_reads_and_writes(const char *m, size_t n, int serial) {
         g.in[0] = line->region;
         g.in[1] = line->also;
         /* the name a def or class binds is no call of it */
-        followed = each_name_in(m, line->start, line->end, line->bound_at, line->bound_len, on_name, &g);
+        followed = each_name_in(m, line->start, line->end, line->bound_at, line->bound_len, NULL, on_name, &g);
     }
     if (followed) {
         gate_flags *groups = lf_xcalloc(n_groups ? (size_t)n_groups : 1, sizeof *groups);
@@ -1746,12 +1746,14 @@ done:
 
 typedef struct file_names {
     int *reads, *writes;
+    int both; /* both found: the rest of the file cannot change the answer */
 } file_names;
 
 static void on_file_name(const char *s, size_t len, void *ud) {
     file_names *f = ud;
     *f->reads = *f->reads || may_read_by_name(s, len);
     *f->writes = *f->writes || writer_name(s, len);
+    f->both = *f->reads && *f->writes;
 }
 
 static int gate(lf_gate_text *in) {
@@ -1769,8 +1771,8 @@ static int gate(lf_gate_text *in) {
         return 1;
     int ser = lf_pygate_says_any(m, n, serial);
     int reads = ser && lf_pygate_says_any(m, n, loads), writes = ser && lf_pygate_says_any(m, n, dumps);
-    file_names fw = {&reads, &writes};
-    if (!(reads && writes) && !each_name_in(m, 0, n, 0, 0, on_file_name, &fw))
+    file_names fw = {&reads, &writes, reads && writes};
+    if (!each_name_in(m, 0, n, 0, 0, &fw.both, on_file_name, &fw))
         reads = writes = 1;
     return reads && writes && some_function_reads_and_writes(m, n, ser);
 }
