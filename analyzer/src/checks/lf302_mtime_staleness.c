@@ -531,6 +531,12 @@ static lf302_py_site *holder_site(walk *w, TSNode cmp, TSNode path) {
     return s;
 }
 
+/* A path whose age LF302 reports: a lock, or a parameter some caller passes
+ * a lock to (a package-manager lock file never). */
+static int age_judged_of(unsigned fl) {
+    return lf_pylock_is_lock(fl) || ((fl & LF_LOCK_ARG) && !(fl & LF_LOCK_PKG));
+}
+
 /* A lock judged stale by the time its acquirer wrote into it. Reported when
  * the module breaks or takes over that lock (removes it, or writes it again)
  * and no second function writes a time into it: the holder never refreshes
@@ -682,8 +688,7 @@ static lf_walk_action visit(TSNode n, void *ud) {
     if (!all.mtimes || (!all.clock && (all.mtimes > 1 || !without_mtime)))
         return LF_WALK_SKIP;
     (void)with_mtime;
-    unsigned fl = lf_pylock_flags_of(w->l, all.mtime_path);
-    if (!lf_pylock_is_lock(fl) && !((fl & LF_LOCK_ARG) && !(fl & LF_LOCK_PKG)))
+    if (!age_judged_of(lf_pylock_flags_of(w->l, all.mtime_path)))
         return LF_WALK_SKIP;
     if (age_gates_probe(w, n, all.mtime_path))
         return LF_WALK_SKIP;
@@ -723,13 +728,13 @@ static void run(lf_check_ctx *ctx) {
         if (i == m->n_calls)
             return;
     }
-    /* Every verdict is reported of a lock (recorded_age) or of a lock or a
-     * parameter callers pass one to (an age): a module with no such path
-     * has nothing to judge, and the comparisons need not be searched. */
+    /* Every verdict is reported of a lock (recorded_age) or of a path whose
+     * age is judged (age_judged_of, which includes every lock): a module with
+     * no such path has nothing to judge, and the comparisons need not be
+     * searched. */
     lf_pylock *l = lf_pylock_build(m);
     size_t k = 0;
-    while (k < l->n_keys && !lf_pylock_is_lock(l->keys[k].flags) &&
-           !((l->keys[k].flags & LF_LOCK_ARG) && !(l->keys[k].flags & LF_LOCK_PKG)))
+    while (k < l->n_keys && !age_judged_of(l->keys[k].flags))
         k++;
     if (k == l->n_keys)
         return;
