@@ -5,7 +5,7 @@
 // is the object judged, leaves a successor's (or a refreshed) lock byte for
 // byte, reports a missing file as fs does, and removes by name what was never
 // judged.
-const { test } = require('node:test');
+const { test, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -13,8 +13,16 @@ const path = require('node:path');
 const lockrt = require('../lockrt.cjs');
 
 function scratch() {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'lockrt-judged-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockrt-judged-'));
+  scratchDirs.push(dir);
+  return dir;
 }
+
+// every scratch directory goes when the file's tests are done
+const scratchDirs = [];
+after(() => {
+  for (const dir of scratchDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 function entries(dir) {
   return fs.readdirSync(dir).sort();

@@ -6,7 +6,7 @@
 // owner record lockrt writes, a bounded wait on a live holder, a dead
 // holder's record reclaimed, a foreign file never removed, and real processes
 // incrementing one JSON counter lose nothing.
-const { test } = require('node:test');
+const { test, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -17,8 +17,16 @@ const LOCKRT = path.join(__dirname, '..', 'lockrt.cjs');
 const lockrt = require(LOCKRT);
 
 function scratch() {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'lockrt-lock-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockrt-lock-'));
+  scratchDirs.push(dir);
+  return dir;
 }
+
+// every scratch directory goes when the file's tests are done
+const scratchDirs = [];
+after(() => {
+  for (const dir of scratchDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 test('the lock file holds this process\'s owner record while held, and is gone after release', () => {
   const dir = scratch();

@@ -6,7 +6,7 @@
 // successor's directory, or one written into since, is left as it is; what
 // rmdir or rm refuses (a non-empty directory, a directory without
 // `recursive`) still fails as it did, touching nothing.
-const { test } = require('node:test');
+const { test, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -16,8 +16,16 @@ const lockrt = require('../lockrt.cjs');
 const linux = process.platform === 'linux';
 
 function scratch() {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'lockrt-dir-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockrt-dir-'));
+  scratchDirs.push(dir);
+  return dir;
 }
+
+// every scratch directory goes when the file's tests are done
+const scratchDirs = [];
+after(() => {
+  for (const dir of scratchDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 function entries(dir) {
   return fs.readdirSync(dir).sort();

@@ -4,7 +4,7 @@
 // release removes only the inode this process created; a successor's lock is
 // left byte for byte; a symlink at the path is not followed; a missing file
 // is reported, never taken for a release.
-const { test } = require('node:test');
+const { test, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -12,8 +12,16 @@ const path = require('node:path');
 const lockrt = require('../lockrt.cjs');
 
 function scratch() {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'lockrt-vendor-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockrt-vendor-'));
+  scratchDirs.push(dir);
+  return dir;
 }
+
+// every scratch directory goes when the file's tests are done
+const scratchDirs = [];
+after(() => {
+  for (const dir of scratchDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 function entries(dir) {
   return fs.readdirSync(dir).sort();

@@ -22,10 +22,12 @@ const CASES = {
   lf303_assign: (pid) => (api.survey([pid])[pid] ? "alive" : "dead"),
   lf303_read_first: (pid) => (api.ownerAlive(pid) ? "alive" : "dead"),
   lf303_fallthrough: (pid) => {
-    const pidfile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lf303-")), "daemon.pid");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lf303-"));
+    const pidfile = path.join(dir, "daemon.pid");
     fs.writeFileSync(pidfile, String(pid));
     const r = api.reapPidfile(pidfile, pid);
     const kept = fs.existsSync(pidfile);
+    fs.rmSync(dir, { recursive: true, force: true });
     if (r === "running" && kept) return "alive";
     if (r === "reaped" && !kept) return "dead";
     return "? " + r + " " + kept;

@@ -3,7 +3,7 @@
 // A write publishes the whole document, leaves no temp behind, keeps the mode
 // the old code gave the target, and a failed rename removes its temp and
 // rethrows.
-import { test } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
@@ -50,8 +50,16 @@ const CASES = {
 const c = CASES[process.env.LF_CASE];
 
 function scratch() {
-  return fs.mkdtempSync(path.join(os.tmpdir(), "lf401-"));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lf401-"));
+  scratchDirs.push(dir);
+  return dir;
 }
+
+// every scratch directory goes when the file's tests are done
+const scratchDirs = [];
+after(() => {
+  for (const dir of scratchDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 test("publishes the whole document and leaves no temp", async () => {
   const dir = scratch();
