@@ -1,7 +1,8 @@
 'use strict';
 // lockrt (vendored, pure JavaScript): identity-bound release of an
 // exclusively created lock file or lock directory (mkdir). Copied next to a module by `lockfix fix`
-// (LF301, and LF104's exclusive lock: acquireLockSync / acquireLock below);
+// (LF301, and LF104's exclusive lock: acquireLockSync / acquireLock below;
+// the protocol swap: takeLockSync / takeLock, takeLockDirSync / takeLockDir);
 // needs no addon. One CommonJS file so ESM and CommonJS modules,
 // .js/.mjs/.cjs/.ts alike, can import it (`import { x } from "./lockrt.cjs"`).
 //
@@ -1086,6 +1087,203 @@ async function takeLock(file, options) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// A lock directory (the protocol swap of a module whose own lock is an
+// exclusive `mkdir`): the same protocol, with the directory as the lock and
+// the owner record a file inside it, DIR_RECORD, created exclusively right
+// after the mkdir. The directory stays a directory so that processes of the
+// old code and of the new one still exclude each other during a rollout:
+// either one's mkdir fails on the other's directory. And the old code cannot
+// break a lock of the new one, however old it judges it: its rmdir fails on a
+// directory that holds a record, and its recursive rm only ever ran in the
+// old code's own takeover.
+//
+// Acquire: mkdir (never `recursive`, which succeeds on an existing one), then
+// the record. A directory without a record is its maker between the two
+// calls (held, for FOREIGN_GRACE_MS after its last change), or a directory
+// the old code made, or a maker that died in between: never removed, as a
+// foreign lock file is not (LOCKRT_ECORRUPT once the grace is over).
+// Reclaim a dead owner's directory: the record first, renamed aside inside
+// the directory and checked to be the bytes and inode judged (else put back
+// with link(), which replaces nothing), so that only one reclaimer goes on;
+// then the directory, renamed aside and removed only if it is the inode
+// judged and now empty (else put back: see putBack for the window a
+// directory leaves). Release: the record, then the directory, each only
+// while it is the one this process made (releaseOwned).
+const DIR_RECORD = '.lockrt-owner';
+
+function dirLockError(e, dir) {
+  if (e.code === 'ELOOP') return lockError('LOCKRT_ESYMLINK', 'a symlink sits at the lock path', dir);
+  return e;
+}
+
+// What sits at the lock directory: null (nothing: try the mkdir again),
+// 'held', or { bytes, st, dst } of a record (st) in a directory (dst) whose
+// owner is provably gone.
+function judgeDir(dir) {
+  let dst;
+  try {
+    dst = fs.lstatSync(dir, { bigint: true });
+  } catch (e) {
+    if (e.code === 'ENOENT') return null;
+    throw e;
+  }
+  if (dst.isSymbolicLink()) throw lockError('LOCKRT_ESYMLINK', 'a symlink sits at the lock path', dir);
+  if (!dst.isDirectory()) throw lockError('LOCKRT_EBADTYPE', 'not a directory at the lock path', dir);
+  let fd;
+  try {
+    fd = fs.openSync(path.join(dir, DIR_RECORD), fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (e) {
+    if (e.code === 'ENOENT') {
+      if (Date.now() - Number(dst.mtimeMs) < FOREIGN_GRACE_MS) return 'held';
+      throw lockError('LOCKRT_ECORRUPT', 'a directory with no lockrt owner record at the lock path (lockrt never removes it)', dir);
+    }
+    if (e.code === 'ENOTDIR') return null; // replaced by a file since the lstat: look again
+    throw dirLockError(e, dir);
+  }
+  let st, bytes;
+  try {
+    st = fs.fstatSync(fd, { bigint: true });
+    if (!st.isFile()) throw lockError('LOCKRT_EBADTYPE', 'not a regular file at the owner record', dir);
+    const buf = Buffer.alloc(1025);
+    const n = st.size > 1024n ? 0 : fs.readSync(fd, buf, 0, 1025, 0);
+    bytes = buf.subarray(0, n);
+  } finally {
+    fs.closeSync(fd);
+  }
+  const m = RECORD.exec(bytes.toString('utf8'));
+  if (!m) {
+    if (Date.now() - Number(st.mtimeMs) < FOREIGN_GRACE_MS) return 'held';
+    throw lockError('LOCKRT_ECORRUPT', 'not a lockrt owner record in the lock directory (lockrt never removes it)', dir);
+  }
+  if (unescapeHost(m[3]) !== os.hostname()) return 'held';
+  return ownerLiveness(Number(m[1]), m[2]) === 'dead' ? { bytes, st, dst } : 'held';
+}
+
+function reclaimDir(dir, judged) {
+  const record = path.join(dir, DIR_RECORD);
+  const q = quarantineName(path.resolve(record));
+  try {
+    fs.renameSync(record, q);
+  } catch (e) {
+    if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return; // another reclaimer took it first
+    throw e;
+  }
+  let qst;
+  let same = false;
+  try {
+    qst = fs.lstatSync(q, { bigint: true });
+    same = sameObject(qst, judged.st) && fs.readFileSync(q).equals(judged.bytes);
+  } catch { /* gone, or not a file */ }
+  if (!same) {
+    if (qst) putBack(q, record, qst);
+    return;
+  }
+  fs.unlinkSync(q);
+  // the record this process judged is gone, so no other reclaimer gets past
+  // the step above for this directory: only the directory is left
+  const qd = quarantineName(path.resolve(dir));
+  try {
+    fs.renameSync(dir, qd);
+  } catch (e) {
+    if (e.code === 'ENOENT') return;
+    throw e;
+  }
+  let qdst = null;
+  try {
+    qdst = fs.lstatSync(qd, { bigint: true });
+  } catch { /* gone from under us */ }
+  if (qdst === null) return;
+  if (sameObject(qdst, judged.dst)) {
+    try {
+      fs.rmdirSync(qd);
+      return;
+    } catch { /* written into since: it goes back */ }
+  }
+  putBack(qd, dir, qdst);
+}
+
+// Remember the lock directory this process made. Where a directory cannot be
+// opened to pin it (Windows), its NTFS file id is proof enough (see remember).
+function rememberOwnDir(dir) {
+  if (process.platform !== 'win32') return rememberDir(dir);
+  try {
+    const st = fs.lstatSync(dir, { bigint: true });
+    const key = path.resolve(dir);
+    forget(key);
+    unjudge(key);
+    held.set(key, { dev: st.dev, ino: st.ino, pin: null, stableIds: true });
+  } catch { /* not remembered: the release leaves the directory */ }
+}
+
+// One attempt: true when the lock directory is now ours, false when it is held.
+function tryAcquireDir(dir) {
+  for (let round = 0; round < 4; round++) {
+    try {
+      fs.mkdirSync(dir);
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw dirLockError(e, dir);
+      const verdict = judgeDir(dir);
+      if (verdict === 'held') return false;
+      if (verdict !== null) reclaimDir(dir, verdict);
+      continue;
+    }
+    rememberOwnDir(dir);
+    try {
+      writeFileExclusiveSync(path.join(dir, DIR_RECORD), ownRecord(), { flag: 'wx', mode: 0o644 });
+    } catch (e) {
+      // the directory this process just made goes again (only if it is still
+      // that one); a record already in it means the path names another one
+      try { releaseIfOwnedSync(dir); } catch { /* left: its grace, then ECORRUPT, tells */ }
+      if (e.code === 'EEXIST') return false;
+      throw e;
+    }
+    return true;
+  }
+  return false;
+}
+
+function dirReleaser(dir) {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    try {
+      if (releaseIfOwnedSync(path.join(dir, DIR_RECORD)) === 'released') releaseIfOwnedSync(dir);
+    } catch { /* what stays is reclaimable once this process is gone */ }
+  };
+}
+
+/** takeLockSync for a lock directory `dir` (made with mkdir; lockrt's owner
+ * record is the file DIR_RECORD inside it): the release function, or null
+ * when the wait ran out while another process held it. Throws what keeps the
+ * lock from being taken (a symlink, a file or a directory with no record at
+ * the path, a missing or read-only parent). */
+function takeLockDirSync(dir, options) {
+  const deadline = Date.now() + timeoutOf(options);
+  let delay = 1;
+  for (;;) {
+    if (tryAcquireDir(dir)) return dirReleaser(dir);
+    const left = deadline - Date.now();
+    if (left <= 0) return null;
+    Atomics.wait(napCell, 0, 0, Math.min(delay * (0.5 + Math.random() / 2), left));
+    delay = Math.min(delay * 2, 50);
+  }
+}
+
+/** takeLockDirSync for async code: the wait does not block the event loop. */
+async function takeLockDir(dir, options) {
+  const deadline = Date.now() + timeoutOf(options);
+  let delay = 1;
+  for (;;) {
+    if (tryAcquireDir(dir)) return dirReleaser(dir);
+    const left = deadline - Date.now();
+    if (left <= 0) return null;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(delay * (0.5 + Math.random() / 2), left)));
+    delay = Math.min(delay * 2, 50);
+  }
+}
+
 /** Take the exclusive lock at `file`, waiting at most options.timeout ms
  * (10000). Returns the release function; a no-op one when the lock was not
  * taken, in time or at all (see above: LF104's fix keeps the unlocked
@@ -1143,5 +1341,7 @@ exports.acquireLockSync = acquireLockSync;
 exports.acquireLock = acquireLock;
 exports.takeLockSync = takeLockSync;
 exports.takeLock = takeLock;
+exports.takeLockDirSync = takeLockDirSync;
+exports.takeLockDir = takeLockDir;
 exports.holderAliveSync = holderAliveSync;
 exports.killProbeSync = killProbeSync;

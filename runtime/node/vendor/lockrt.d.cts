@@ -47,6 +47,10 @@ export declare function acquireLock(file: PathLike, options?: LockOptions): Prom
 /** Take the exclusive lock at `file`; null when the wait ran out on a live holder. Errors (a symlink or a foreign file at the lock path, a missing directory) are thrown. */
 export declare function takeLockSync(file: PathLike, options?: LockOptions): (() => void) | null;
 export declare function takeLock(file: PathLike, options?: LockOptions): Promise<(() => void) | null>;
+/** takeLockSync for a lock directory (made with mkdir; lockrt's owner record is a file inside it). */
+export declare function takeLockDirSync(dir: PathLike, options?: LockOptions): (() => void) | null;
+/** takeLockDirSync for async code: the wait does not block the event loop. */
+export declare function takeLockDir(dir: PathLike, options?: LockOptions): Promise<(() => void) | null>;
 /** Is the process the lock file records (its pid) alive and the one that wrote it? (Linux; false when that cannot be told.) */
 export declare function holderAliveSync(file: PathLike): boolean;
 /** process.kill(pid, 0) for a pid read from `file`; also throws ESRCH when the process started after `file` was last written (a reused pid; Linux). */
