@@ -438,6 +438,33 @@ static int age_gates_probe(lf_tssem *m, const lf_tslock *l, TSNode cmp, TSNode r
     return probed && rw.found;
 }
 
+/* Is `b` a throw: the statement itself, or a block holding only one? */
+static int only_throws(TSNode b) {
+    if (lf_tree_is(b, "statement_block"))
+        b = ts_node_named_child_count(b) == 1 ? ts_node_named_child(b, 0) : (TSNode){0};
+    return lf_tree_is(b, "throw_statement");
+}
+
+/* Does an old lock only make the code refuse it? `if (age > STALE) throw
+ * ...;`, or `if (age < STALE) return ...;` followed by a throw: the age
+ * decides between waiting on the lock and failing, and no branch of it takes
+ * the lock over, so a paused holder keeps it (lockrt's own wait on a record
+ * it cannot read). */
+static int age_only_refuses(lf_tssem *m, TSNode cmp, TSNode read) {
+    TSNode cond = cmp, ifs = lf_ts_parent(cmp);
+    while (lf_tree_is(ifs, "parenthesized_expression")) {
+        cond = ifs;
+        ifs = lf_ts_parent(ifs);
+    }
+    if (!lf_tree_is(ifs, "if_statement") || !ts_node_eq(lf_tree_field(ifs, "condition"), cond) ||
+        !ts_node_is_null(lf_tree_field(ifs, "alternative")))
+        return 0;
+    TSNode cons = lf_tree_field(ifs, "consequence");
+    if (stale_when_true(m, cmp, read))
+        return only_throws(cons);
+    return leaves(cons) && lf_tree_is(ts_node_next_named_sibling(ifs), "throw_statement");
+}
+
 typedef struct uses_walk {
     lf_tssem *m;
     TSNode decl; /* the declared name */
@@ -948,6 +975,8 @@ static void judge_read(walk *w, TSNode read, TSNode stat_value) {
     if (!ts_node_is_null(tested) && holder_guarded(m, tested))
         return; /* a fixed module: the age test asks about the holder too */
     if (!ts_node_is_null(tested) && age_gates_probe(m, w->l, tested, guard_read))
+        return;
+    if (!ts_node_is_null(tested) && age_only_refuses(m, tested, guard_read))
         return;
     char *what = lf_py_short(src, path);
     char *msg = lf_xasprintf("the lock %s (a lock by its use at line %u) is judged stale by the age of its %s: a "
