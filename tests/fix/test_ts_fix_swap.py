@@ -2,7 +2,8 @@
 UNSAFE fix when the age lies in a module's own lock protocol
 (tests/fix/ts/swap/cases/<case>.in): the function's retry loop (an exclusive
 create, an age test, a takeover, a release by name) becomes lockrt's
-takeLock (takeLockSync), with the timeout's outcome, the held code and the
+takeLock (takeLockSync; for a lock directory made with mkdir, takeLockDir or
+takeLockDirSync), with the timeout's outcome, the held code and the
 function's signature kept, and the declarations only the old wait used
 removed.
 
@@ -137,6 +138,12 @@ BUMP = {
     "acquire_deadline.mjs": "import(process.argv[1]).then(async (m) => {{ let done = 0, errors = 0; "
                             "for (let i = 0; i < {n}; i++) {{ try {{ await m.bump(process.argv[2], {hold}); done++; }} "
                             "catch (e) {{ errors++; }} }} console.log(JSON.stringify({{ done, errors }})); }})",
+    "dir_record.mjs": "import(process.argv[1]).then(async (m) => {{ let done = 0, errors = 0; "
+                      "for (let i = 0; i < {n}; i++) {{ try {{ await m.bump(process.argv[2], {hold}); done++; }} "
+                      "catch (e) {{ errors++; }} }} console.log(JSON.stringify({{ done, errors }})); }})",
+    "dir_sync.cjs": "const m = require(process.argv[1]); let done = 0, errors = 0; "
+                    "for (let i = 0; i < {n}; i++) {{ try {{ m.bump(process.argv[2], {hold}); done++; }} "
+                    "catch (e) {{ errors++; }} }} console.log(JSON.stringify({{ done, errors }}));",
     "sync_writefile.cjs": "const m = require(process.argv[1]); let done = 0, errors = 0; "
                           "for (let i = 0; i < {n}; i++) {{ try {{ m.bump(process.argv[2], {hold}); done++; }} "
                           "catch (e) {{ errors++; }} }} console.log(JSON.stringify({{ done, errors }}));",

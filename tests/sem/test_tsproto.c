@@ -24,32 +24,39 @@ typedef struct want {
     const char *at;      /* the text of a call inside the protocol (or one of its helpers) */
     const char *decline; /* NULL: recognised */
     int async, best_effort, deadline, releases, drops, helpers, swallows;
+    int dir; /* a lock directory (mkdir): lockrt's takeLockDir */
 } want;
 
 static const want k_cases[] = {
-    {"wrapper_handle.ts", "fsp.stat(lockPath)", NULL, 1, 0, 0, 1, 2, 2, 0},
-    {"acquire_deadline.mjs", "stat(lock)", NULL, 1, 1, 1, 1, 0, 0, 0},
-    {"best_effort_swallow.mjs", "stat(lockFile)", NULL, 1, 1, 1, 1, 0, 0, 1},
-    {"sync_writefile.cjs", "fs.statSync(lockFile)", NULL, 0, 0, 1, 1, 0, 0, 0},
+    {"wrapper_handle.ts", "fsp.stat(lockPath)", NULL, 1, 0, 0, 1, 2, 2, 0, 0},
+    {"acquire_deadline.mjs", "stat(lock)", NULL, 1, 1, 1, 1, 0, 0, 0, 0},
+    {"best_effort_swallow.mjs", "stat(lockFile)", NULL, 1, 1, 1, 1, 0, 0, 1, 0},
+    {"sync_writefile.cjs", "fs.statSync(lockFile)", NULL, 0, 0, 1, 1, 0, 0, 0, 0},
     {"decline_held_uses_loop.mjs", "stat(lock)", "the held code uses `tried` at line 13, a name the loop binds outside it",
-     0, 0, 0, 0, 0, 0, 0},
-    {"decline_mkdir.mjs", "stat(dir)",
-     "the lock is a directory (mkdir): lockrt's lock is a file holding its owner's record, and a process of the old "
-     "code and one of the new could not take over each other's stale locks during a rollout",
-     0, 0, 0, 0, 0, 0, 0},
+     0, 0, 0, 0, 0, 0, 0, 0},
+    {"dir_record.mjs", "fs.stat(lockPath)", NULL, 1, 0, 0, 1, 1, 0, 0, 1},
+    {"dir_sync.cjs", "fs.statSync(lockDir)", NULL, 0, 1, 1, 1, 0, 1, 0, 1},
+    {"decline_held_errors_swallowed.cjs", "fs.statSync(lockDir)",
+     "the held code calls at line 20, and the create's catch takes every error for a held lock: the old loop ran the "
+     "held code again after an error of its own, where lockrt's lock would let that error reach the caller",
+     0, 0, 0, 0, 0, 0, 0, 0},
+    {"decline_dir_holds_files.mjs", "stat(dir)",
+     "the lock directory holds another file (line 16) besides the owner record the swap drops: lockrt's release "
+     "would leave the directory, and nobody could take the lock again",
+     0, 0, 0, 0, 0, 0, 0, 0},
     {"decline_timeout_reads.mjs", "stat(lock)", "the timeout's outcome uses `holder` at line 26, a name the wait binds",
-     0, 0, 0, 0, 0, 0, 0},
+     0, 0, 0, 0, 0, 0, 0, 0},
     {"decline_logs.cjs", "fs.statSync(lock)",
      "the wait does more than judge the lock, break it and sleep: `console.error` at line 22 would be dropped with it",
-     0, 0, 0, 0, 0, 0, 0},
+     0, 0, 0, 0, 0, 0, 0, 0},
     {"decline_continue_in_held.mjs", "stat(lock)",
-     "the held code goes round the retry loop again or leaves it at line 11", 0, 0, 0, 0, 0, 0, 0},
+     "the held code goes round the retry loop again or leaves it at line 11", 0, 0, 0, 0, 0, 0, 0, 0},
     {"decline_release_elsewhere.mjs", "stat(lockPath)",
      "the held code releases the lock nowhere the swap can see (a helper, another module, the caller)", 0, 0, 0, 0, 0,
-     0, 0},
+     0, 0, 0},
     {"decline_attempts.mjs", "stat(lock)",
      "the retry loop (line 7) counts its attempts: the swap maps only a deadline onto lockrt's timeout", 0, 0, 0, 0,
-     0, 0, 0},
+     0, 0, 0, 0},
 };
 
 static void check_case(const want *w) {
@@ -85,6 +92,7 @@ static void check_case(const want *w) {
             CHECK(p->drops.len == (size_t)w->drops, "%s: %zu drops", w->file, p->drops.len);
             CHECK(p->helpers.len == (size_t)w->helpers, "%s: %zu helpers", w->file, p->helpers.len);
             CHECK(p->swallows == w->swallows, "%s: swallows the create's failures: %d", w->file, p->swallows);
+            CHECK(p->dir == w->dir, "%s: a lock directory: %d", w->file, p->dir);
         }
     }
     /* a call outside every protocol: the module's other function */

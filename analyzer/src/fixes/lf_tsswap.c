@@ -10,7 +10,8 @@
  * releases by name now `releaseLock()`, the closes of the create's handle
  * and the owner-record write dropped (lockrt writes its own record). The
  * vendored lockrt.cjs's takeLock (takeLockSync in a function that does not
- * await) waits up to the same deadline, reclaims a lock only from a holder
+ * await; takeLockDir / takeLockDirSync for a lock directory, which stays a
+ * directory with lockrt's record inside) waits up to the same deadline, reclaims a lock only from a holder
  * that is provably gone (same host, its pid dead or reused), through a
  * rename bound to the bytes and inode it judged, and its release removes the
  * lock only while it is the one this process created. So the stale
@@ -69,6 +70,10 @@ static int whole_lines(const lf_source *src, TSNode n, uint32_t *s, uint32_t *e)
     uint32_t le = b;
     while (le < src->len && (src->text[le] == ' ' || src->text[le] == '\t' || src->text[le] == '\r'))
         le++;
+    /* a line comment after it says what it was: it goes with it */
+    if (le + 1 < src->len && src->text[le] == '/' && src->text[le + 1] == '/')
+        while (le < src->len && src->text[le] != '\n')
+            le++;
     if (le < src->len && src->text[le] != '\n')
         return 0;
     *s = ls;
@@ -191,6 +196,7 @@ typedef struct ref_walk {
     TSNode decl;  /* the declaring name: not a use */
     const dead *d;
     int live;     /* a use outside the dead text */
+    int dead_uses; /* uses inside it */
 } ref_walk;
 
 static lf_walk_action visit_ref(TSNode n, void *ud) {
@@ -205,6 +211,7 @@ static lf_walk_action visit_ref(TSNode n, void *ud) {
         w->live = 1;
         return LF_WALK_STOP;
     }
+    w->dead_uses++;
     return LF_WALK_CONTINUE;
 }
 
@@ -213,9 +220,20 @@ static int unused(const dead *d, TSNode root, TSNode decl) {
     if (kept(d, decl))
         return 0;
     uint32_t a = ts_node_start_byte(decl), b = ts_node_end_byte(decl);
-    ref_walk w = {d->src, d->src->text + a, b - a, decl, d, 0};
+    ref_walk w = {d->src, d->src->text + a, b - a, decl, d, 0, 0};
     lf_tree_walk(root, visit_ref, &w);
     return !w.live;
+}
+
+/* unused(), and the swap is what left it so: some mention went with the
+ * dead text (an import the module never used stays as the module had it). */
+static int unused_now(const dead *d, TSNode root, TSNode decl) {
+    if (kept(d, decl))
+        return 0;
+    uint32_t a = ts_node_start_byte(decl), b = ts_node_end_byte(decl);
+    ref_walk w = {d->src, d->src->text + a, b - a, decl, d, 0, 0};
+    lf_tree_walk(root, visit_ref, &w);
+    return !w.live && w.dead_uses > 0;
 }
 
 static const char *const k_pure[] = {"Date.now", "Math.min", "Math.max", "Number", "String", "Symbol", NULL};
@@ -346,6 +364,21 @@ static size_t prune(dead *d, TSNode block, TSNode root, int module_level, TSNode
             for (uint32_t i = 0, k = ts_node_named_child_count(s); i < k; i++)
                 if (lf_tree_is(ts_node_named_child(s, i), "import_clause"))
                     clause = ts_node_named_child(s, i);
+            if (!ts_node_is_null(clause) && ts_node_named_child_count(clause) == 1 &&
+                lf_tree_is(ts_node_named_child(clause, 0), "namespace_import")) {
+                /* `import * as path from "node:path"` that nothing uses any more */
+                TSNode ns = ts_node_named_child(clause, 0), local = {0};
+                for (uint32_t i = 0, k = ts_node_named_child_count(ns); i < k; i++)
+                    if (lf_tree_is(ts_node_named_child(ns, i), "identifier"))
+                        local = ts_node_named_child(ns, i);
+                if (!ts_node_is_null(local) && unused_now(d, root, local) && whole_lines(src, s, &ls, &le)) {
+                    span sp = {ls, le, NULL};
+                    LF_VEC_PUSH(&d->ranges, sp);
+                    LF_VEC_PUSH(edits, sp);
+                    n++;
+                }
+                continue;
+            }
             if (ts_node_is_null(clause) || ts_node_named_child_count(clause) != 1 ||
                 !lf_tree_is(ts_node_named_child(clause, 0), "named_imports"))
                 continue;
@@ -479,7 +512,9 @@ lf_fix *lf_tsswap_fix(const lf_fix_ctx *ctx, TSNode at, char **why) {
     fix = lf_xcalloc(1, sizeof *fix);
     lf_tsimporter *im = lf_tsimport_begin(m, src->path, fix);
     take = lf_tsimport_ref(im, lf_tssem_scope_of(m, p->loop), ts_node_start_byte(p->loop), LF301_TS_VENDOR_MODULE,
-                           p->async ? "takeLock" : "takeLockSync", why);
+                           p->dir ? (p->async ? "takeLockDir" : "takeLockDirSync")
+                                  : (p->async ? "takeLock" : "takeLockSync"),
+                           why);
     lf_tsimport_end(im);
     if (!take) {
         lf_fix_free(fix);

@@ -146,6 +146,29 @@ static int pure_decl(recog *r, TSNode s);
  * a `try { ...declarations...; <one of those> } catch {}` around it. */
 static int writes_owner_call(recog *r, TSNode stmt);
 
+/* Is `a` a file of the lock directory itself: `path.join(LOCK, "info")`, a
+ * literal name under the lock's path (a directory lock's owner record)? */
+static int in_lock_dir(recog *r, TSNode a) {
+    static const char *const joins[] = {"path.join", "path.resolve", "node:path.join", "node:path.resolve", NULL};
+    if (!r->p->dir)
+        return 0;
+    TSNode c = lf_tssem_unwrap(a);
+    if (lf_tree_is(c, "identifier")) /* `const infoPath = path.join(lockPath, "info")` */
+        c = lf_tssem_unwrap(lf_tssem_resolve_value(r->m, c));
+    const char *q = lf_tree_is(c, "call_expression") ? lf_tssem_callee(r->m, c) : NULL;
+    if (!q || !lf_str_in_list(q, joins) || lf_tssem_nargs(c) != 2 ||
+        lf_tslock_key_index(r->l, lf_tssem_arg(c, 0)) != r->p->key)
+        return 0;
+    TSNode name = lf_tssem_unwrap(lf_tssem_arg(c, 1));
+    if (!lf_tree_is(name, "string"))
+        return 0;
+    char *t = lf_tree_text(r->m->src, name);
+    int plain = strchr(t, '/') == NULL && strchr(t, '\\') == NULL && strcmp(t + 1, ".\"") && strcmp(t + 1, "..\"") &&
+                strcmp(t + 1, ".'") && strcmp(t + 1, "..'");
+    free(t);
+    return plain;
+}
+
 static int writes_owner(recog *r, TSNode stmt) {
     if (!lf_tree_is(stmt, "try_statement"))
         return writes_owner_call(r, stmt);
@@ -180,7 +203,8 @@ static int writes_owner_call(recog *r, TSNode stmt) {
     if (op && !strcmp(op, "write") && !ts_node_is_null(r->handle) &&
         lf_tree_same_text(src, lf_tssem_unwrap(lf_tssem_arg(c, 0)), r->handle))
         return 1;
-    return op && !strcmp(op, "writeFile") && lf_tslock_key_index(r->l, lf_tssem_arg(c, 0)) == r->p->key &&
+    return op && !strcmp(op, "writeFile") &&
+           (lf_tslock_key_index(r->l, lf_tssem_arg(c, 0)) == r->p->key || in_lock_dir(r, lf_tssem_arg(c, 0))) &&
            !lf_tree_mentions(src, c, "wx", NULL);
 }
 
@@ -386,7 +410,8 @@ static const char *const k_pure_calls[] = {
     "Date.now", "Math.min", "Math.max", "Math.random", "Math.floor", "Math.ceil", "Math.round", "Math.pow",
     "Number", "String", "Boolean", "parseInt", "parseFloat", "isNaN", "Number.isNaN", "Number.isInteger",
     "Number.isFinite", "Number.isSafeInteger", "JSON.parse", "JSON.stringify", "setTimeout", "Atomics.wait",
-    "Date.parse", "Array.isArray", "Object.keys", NULL};
+    "Date.parse", "Array.isArray", "Object.keys", "path.join", "path.resolve", "node:path.join",
+    "node:path.resolve", NULL};
 
 static int pure_call(const char *q) {
     for (size_t i = 0; q && k_pure_calls[i]; i++)
@@ -422,6 +447,10 @@ static int wait_call_ok(recog *r, TSNode c, int depth, int32_t helper, TSNode *w
         TSNode a = lf_tssem_arg(c, 0);
         int on_lock = helper > 0 ? lf_tree_is(lf_tssem_unwrap(a), "identifier") /* the helper's parameter */
                                  : lf_tslock_key_index(r->l, a) == r->p->key;
+        /* a directory lock's owner record: read and judged by the wait */
+        if (look && !on_lock && helper <= 0 && in_lock_dir(r, a) &&
+            (!strcmp(op, "readFile") || !strcmp(op, "stat") || !strcmp(op, "lstat") || !strcmp(op, "exists")))
+            return 1;
         if (look && on_lock)
             return 1;
         *why_at = c;
@@ -652,6 +681,48 @@ static int uses_loop_names(recog *r, TSNode first, int siblings, uint32_t own_st
     return 0;
 }
 
+/* A call the held code makes as it runs (not in a function it only
+ * defines, such as the release it returns): the first. */
+static lf_walk_action visit_running_call(TSNode n, void *ud) {
+    TSNode *call = ud;
+    if (lf_tree_is(n, "arrow_function") || lf_tree_is(n, "function_expression") || lf_tree_is(n, "function"))
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, "call_expression") || lf_tree_is(n, "new_expression") || lf_tree_is(n, "await_expression")) {
+        *call = n;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* A file of the lock directory named anywhere in the module but by the
+ * owner-record write the swap drops and the wait's reads of it: the first. */
+typedef struct dir_walk {
+    recog *r;
+    TSNode other;
+} dir_walk;
+
+static lf_walk_action visit_dir_files(TSNode n, void *ud) {
+    dir_walk *w = ud;
+    recog *r = w->r;
+    lf_tsproto *p = r->p;
+    if (!lf_tree_is(n, "call_expression"))
+        return LF_WALK_CONTINUE;
+    const char *q = lf_tssem_callee(r->m, n);
+    static const char *const joins[] = {"path.join", "path.resolve", "node:path.join", "node:path.resolve", NULL};
+    if (!q || !lf_str_in_list(q, joins) || lf_tssem_nargs(n) < 2 ||
+        lf_tslock_key_index(r->l, lf_tssem_arg(n, 0)) != p->key)
+        return LF_WALK_CONTINUE;
+    for (size_t i = 0; i < p->drops.len; i++)
+        if (within(n, p->drops.items[i]))
+            return LF_WALK_CONTINUE;
+    int in_held = ts_node_start_byte(n) >= ts_node_start_byte(p->held_first) &&
+                  ts_node_end_byte(n) <= ts_node_end_byte(p->held_last);
+    if (within(n, p->loop) && !in_held && in_lock_dir(r, n))
+        return LF_WALK_CONTINUE; /* the wait reads the old record: it goes with the wait */
+    w->other = n;
+    return LF_WALK_STOP;
+}
+
 /* Every use of the lock in the module outside the protocol's function and the
  * wait's helpers: the first, or null. */
 static TSNode used_elsewhere(recog *r) {
@@ -698,12 +769,9 @@ static void recognise(recog *r, const lf_tslock_event *ev) {
         r->no_loop = 1; /* no retry loop around the create: not a protocol the swap knows */
         return;
     }
-    if (l->keys[ev->key].flags & LF_TSLOCK_DIR) {
-        decline(p, lf_xasprintf("the lock is a directory (mkdir): lockrt's lock is a file holding its owner's "
-                                "record, and a process of the old code and one of the new could not take over "
-                                "each other's stale locks during a rollout"));
-        return;
-    }
+    /* a lock directory stays one (lockrt's takeLockDir): old and new
+     * processes still exclude each other through the same mkdir */
+    p->dir = (l->keys[ev->key].flags & LF_TSLOCK_DIR) != 0;
     TSNode first = ts_node_named_child(block, 0);
     while (lf_tree_is(first, "comment"))
         first = ts_node_next_named_sibling(first);
@@ -771,6 +839,21 @@ static void recognise(recog *r, const lf_tslock_event *ev) {
             return;
     }
     p->swallows = !w.rethrows;
+    if (p->swallows) {
+        /* the create's catch also catches what the held code throws, and
+         * took it for a held lock: the old loop ran the held code again;
+         * after the swap the error would reach the caller */
+        TSNode call = {0};
+        for (TSNode x = p->held_first; !ts_node_is_null(x) && ts_node_is_null(call); x = ts_node_next_named_sibling(x))
+            lf_tree_walk(x, visit_running_call, &call);
+        if (!ts_node_is_null(call)) {
+            decline(p, lf_xasprintf("the held code calls at line %u, and the create's catch takes every error for a "
+                                    "held lock: the old loop ran the held code again after an error of its own, where "
+                                    "lockrt's lock would let that error reach the caller",
+                                    line_of(call)));
+            return;
+        }
+    }
     /* the held code moves out of the loop: what it uses must not be bound
      * in the loop outside it (the create's handle is declined above) */
     if (uses_loop_names(r, p->held_first, 1, ts_node_start_byte(p->held_first), ts_node_end_byte(p->held_last),
@@ -823,6 +906,19 @@ static void recognise(recog *r, const lf_tslock_event *ev) {
         decline(p, lf_xasprintf("the lock is also used at line %u, outside %s and the helpers its wait calls",
                                 line_of(other), "the function that acquires it"));
         return;
+    }
+    if (p->dir) {
+        /* a lock directory the swap takes holds lockrt's record only: its
+         * release removes the directory only when nothing else is left in it */
+        dir_walk dw = {.r = r};
+        lf_tree_walk(r->m->root, visit_dir_files, &dw);
+        if (!ts_node_is_null(dw.other)) {
+            decline(p, lf_xasprintf("the lock directory holds another file (line %u) besides the owner record the "
+                                    "swap drops: lockrt's release would leave the directory, and nobody could take "
+                                    "the lock again",
+                                    line_of(dw.other)));
+            return;
+        }
     }
 }
 

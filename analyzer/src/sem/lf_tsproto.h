@@ -25,9 +25,13 @@
  * the timeout does (throws, returns), how it releases (removals by name of
  * LOCK inside the held code: in a finally, or in a release function it
  * returns), and what the wait does besides judging the lock (nothing, or the
- * protocol is declined). Declined, with the reason, when what callers see
- * could not be kept: a lock directory (mkdir: an old process and a new one
- * could not take over each other's stale locks during a rollout), the lock
+ * protocol is declined). A lock directory (mkdir) is recognised the same way,
+ * its owner record a file named in it (`path.join(LOCK, "info")`): written
+ * after the create (dropped) and read by the wait. Declined, with the reason,
+ * when what callers see could not be kept: a lock directory that holds other
+ * files (lockrt removes only an empty one), held code that calls anything
+ * while the create's catch takes every error for a held lock (the old loop
+ * ran it again after its own error), the lock
  * used by another function of the module, the held code using the create's
  * handle or reading the lock, a timeout outcome that uses what the wait read,
  * a wait bounded by a count of attempts, a wait that does anything but judge,
@@ -47,6 +51,7 @@ typedef struct lf_tsproto {
     int32_t key;         /* the lock's key (lf_tslock) */
     TSNode fn;           /* the function that acquires */
     int async;           /* its waits are awaited: lockrt's takeLock, else takeLockSync */
+    int dir;             /* the lock is a directory (mkdir): lockrt's takeLockDir(Sync) */
     TSNode create;       /* the exclusive create call */
     TSNode path;         /* its path argument */
     TSNode loop;         /* the retry loop: the swap replaces it */
