@@ -184,3 +184,37 @@ def test_contention_through_the_modules_api(tmp_path, case, fixed):
         # updates are lost, or a holder's release finds its lock gone
         assert kept < done or errors > 0, (kept, done, errors)
     assert not (tmp_path / (doc.name + ".lock")).exists()
+
+
+def test_old_and_new_processes_share_a_lock_directory(tmp_path):
+    """A rollout: processes of the unpatched module and of the swapped one run
+    together on one lock directory. Each one's mkdir fails on the other's
+    directory (a new holder's holds lockrt's record, so the old code's rmdir
+    cannot remove it; an old holder's has none, so lockrt waits on it), and
+    with sections shorter than the old code's 50 ms age limit no update is
+    lost. (The old code's limit is raised to 5 s here, so that a stalled
+    machine does not make two old processes break each other's locks: that
+    is the bug the swap removes, not what this test is about.)"""
+    case = "dir_sync.cjs"
+    old = stage(tmp_path, case, "old")
+    new = stage(tmp_path, case, "new")
+    for work in (old, new):
+        text = (work / case).read_text()
+        assert "const STALE_MS = 50;" in text
+        (work / case).write_text(text.replace("const STALE_MS = 50;", "const STALE_MS = 5000;"))
+    lockfix(["fix", case, "--apply"] + UNSAFE, new)
+    assert b"takeLockDirSync" in read(new / case)
+    doc = tmp_path / "counter.json"
+    script = BUMP[case].format(n=25, hold=5)
+    procs = [subprocess.Popen([need_tool("node"), "-e", script, str(module / case), str(doc)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for module in (old, new, old, new)]
+    done = errors = 0
+    for p in procs:
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err.decode()
+        got = json.loads(out.decode().strip().splitlines()[-1])
+        done += got["done"]
+        errors += got["errors"]
+    assert (json.loads(doc.read_text())["n"], done, errors) == (100, 100, 0)
+    assert not (tmp_path / (doc.name + ".lock")).exists()
