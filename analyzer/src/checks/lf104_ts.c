@@ -104,9 +104,12 @@ static int same_body(const lf_tssem *m, int32_t rscope, int32_t wscope) {
     return lf_tssem_scope_within(m, wscope, rscope);
 }
 
-/* The first write of key `k` after `read` in function fn, or null. */
-static TSNode write_after(lf_tssem *m, int32_t fn, const char *k, TSNode read) {
-    uint32_t after = ts_node_start_byte(read);
+static int reaches(const lf_source *src, TSNode fn, TSNode from, TSNode to);
+
+/* The first write of key `k` in function fn that starts after byte `after`
+ * and can follow `read` as part of one update (in the read's body, not in
+ * the handler of its own failure), or null. */
+static TSNode write_in_text_after(lf_tssem *m, int32_t fn, const char *k, TSNode read, uint32_t after) {
     int32_t rscope = lf_tssem_scope_of(m, read);
     for (int32_t i = fn >= 0 ? m->scopes[fn].first_call : -1; i >= 0; i = m->calls[i].next_in_fn) {
         const lf_tscall *c = &m->calls[i];
@@ -131,6 +134,16 @@ static TSNode write_after(lf_tssem *m, int32_t fn, const char *k, TSNode read) {
         }
     }
     return (TSNode){0};
+}
+
+/* The first write of key `k` after `read` in function fn that control can
+ * reach from the read, or null. A read in one `case` of a command switch and
+ * a write in another (each case ends in `break`) are not one update. */
+static TSNode write_after(lf_tssem *m, int32_t fn, const char *k, TSNode read) {
+    TSNode w = write_in_text_after(m, fn, k, read, ts_node_start_byte(read));
+    while (!ts_node_is_null(w) && fn > 0 && !reaches(m->src, m->scopes[fn].node, read, w))
+        w = write_in_text_after(m, fn, k, read, ts_node_start_byte(w));
+    return w;
 }
 
 /* Does function s parse JSON, itself or in one of the module's functions it calls? */
@@ -1444,6 +1457,31 @@ static TSNode parsed_use(lf_tssem *m, TSNode call, int helper_parses) {
     return helper_parses ? cur : (TSNode){0};
 }
 
+/* Does writer w read its own document first (a readFile of the path it
+ * writes, or a call of one of the module's readers of it)? Then what it
+ * writes comes from its own read, not from what its caller read: a caller's
+ * read and this call are no read-modify-write (w's own one is reported where
+ * it is, if no lock is held). */
+static int rereads(lf_tssem *m, const path_template *t, int32_t w) {
+    for (int32_t i = m->scopes[w].first_call; i >= 0; i = m->calls[i].next_in_fn) {
+        TSNode c = m->calls[i].node;
+        const char *op = lf_tslock_fs_op(m, c);
+        char *txt = NULL;
+        if (op && !strcmp(op, "readFile")) {
+            txt = template_of(m, w, lf_tssem_arg(c, 0));
+        } else {
+            int32_t h = lf_tssem_local_callee(m, c);
+            if (h > 0 && h != w && t[h].text && t[h].read)
+                txt = instantiate(m, t[h].text, c, w);
+        }
+        int same = txt && !strcmp(txt, t[w].text);
+        free(txt);
+        if (same)
+            return 1;
+    }
+    return 0;
+}
+
 static void param_helper_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
     const lf_source *src = m->src;
     path_template *t = NULL;
@@ -1474,7 +1512,8 @@ static void param_helper_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l) {
         for (int32_t j = m->calls[i].next_in_fn; j >= 0 && ts_node_is_null(write); j = m->calls[j].next_in_fn) {
             TSNode wc = m->calls[j].node;
             int32_t w = lf_tssem_local_callee(m, wc);
-            if (w <= 0 || !t[w].text || t[w].read || !same_body(m, m->calls[i].scope, m->calls[j].scope))
+            if (w <= 0 || !t[w].text || t[w].read || !same_body(m, m->calls[i].scope, m->calls[j].scope) ||
+                rereads(m, t, w) || !reaches(src, m->scopes[fn].node, m->calls[i].node, wc))
                 continue;
             char *wdoc = instantiate(m, t[w].text, wc, -1);
             int given = 0;

@@ -171,6 +171,42 @@ static int names_sibling_temp(lf_tssem *m, const temp_site *t, TSNode from, TSNo
     return file && file == file_key(m, to);
 }
 
+/* The one temp names_sibling_temp could match for a rename from `from`: the
+ * name joined to the directory in the value (or the module function's sole
+ * return) the renamed source holds; a null node when there is none. */
+static TSNode sibling_candidate(lf_tssem *m, TSNode from) {
+    TSNode v = value_of(m, from);
+    int32_t s = lf_tree_is(v, "call_expression") ? lf_tssem_local_callee(m, v) : -1;
+    if (s > 0)
+        v = lf_tssem_unwrap(sole_return(m, s));
+    if (!is_join(m, v) || lf_tssem_nargs(v) != 2)
+        return (TSNode){0};
+    return lf_tssem_unwrap(lf_tssem_arg(v, 1));
+}
+
+static int cmp_temp(const void *a, const void *b) {
+    uint32_t x = ts_node_start_byte(((const temp_site *)a)->temp), y = ts_node_start_byte(((const temp_site *)b)->temp);
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_index(const void *a, const void *b) {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The first temp (index into the sorted temps) that starts at or after byte `at`. */
+static size_t first_temp_from(const temp_site *temps, size_t n, uint32_t at) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ts_node_start_byte(temps[mid].temp) < at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Is the file keyed kf written between calls a and b (a copy of the target
  * extended before it is renamed back is a temp being filled, not a backup)? */
 static int written_between(lf_tssem *m, const char *kf, TSNode a, TSNode b) {
@@ -271,7 +307,16 @@ void lf401_ts_run(lf_check_ctx *ctx) {
         if (lf_ctx_capture(ctx, i, "temp", &t.temp) && lf_ctx_capture(ctx, i, "base", &t.base))
             LF_VEC_PUSH(&temps, t);
     }
-    /* one finding per temp expression, however many renames use it */
+    /* one finding per temp expression, however many renames use it. A
+     * rename can only name a temp of its own function, one at the module's
+     * top level, or the one its source's value joins to the directory: those
+     * are the candidates, in source order (the temps sorted, each function's
+     * a run of them found by bisection) */
+    qsort(temps.items, temps.len, sizeof *temps.items, cmp_temp);
+    LF_VEC(size_t) top = {0}, cand = {0};
+    for (size_t k = 0; k < temps.len; k++)
+        if (lf_tssem_scope_of(m, temps.items[k].temp) == 0)
+            LF_VEC_PUSH(&top, k);
     unsigned char *reported = lf_xcalloc(temps.len ? temps.len : 1, 1);
     for (size_t i = 0; i < n && temps.len; i++) {
         TSNode rename, from, to;
@@ -282,7 +327,25 @@ void lf401_ts_run(lf_check_ctx *ctx) {
             continue;
         TSNode src_val = lf_tssem_resolve_value(m, from);
         TSNode fn = lf_ts_fn_node(m, rename);
-        for (size_t k = 0; k < temps.len; k++) {
+        cand.len = 0;
+        for (size_t q = 0; q < top.len; q++)
+            LF_VEC_PUSH(&cand, top.items[q]);
+        for (size_t k = first_temp_from(temps.items, temps.len, ts_node_start_byte(fn));
+             k < temps.len && ts_node_start_byte(temps.items[k].temp) < ts_node_end_byte(fn); k++)
+            if (lf_tssem_scope_of(m, temps.items[k].temp) != 0)
+                LF_VEC_PUSH(&cand, k);
+        TSNode sib = sibling_candidate(m, from);
+        if (!ts_node_is_null(sib)) {
+            size_t k = first_temp_from(temps.items, temps.len, ts_node_start_byte(sib));
+            for (; k < temps.len && ts_node_start_byte(temps.items[k].temp) == ts_node_start_byte(sib); k++)
+                if (ts_node_eq(temps.items[k].temp, sib))
+                    LF_VEC_PUSH(&cand, k);
+        }
+        qsort(cand.items, cand.len, sizeof *cand.items, cmp_index);
+        for (size_t c = 0; c < cand.len; c++) {
+            size_t k = cand.items[c];
+            if (c > 0 && k == cand.items[c - 1])
+                continue;
             const temp_site *t = &temps.items[k];
             if (reported[k])
                 continue;
@@ -291,6 +354,14 @@ void lf401_ts_run(lf_check_ctx *ctx) {
                 continue;
             if (set_aside(m, fn, rename, from, to) || created_exclusively(m, fn, rename, from))
                 break;
+            /* written and renamed under a lock the module takes (a callback
+             * of its withFileLock, after its acquire): the writers of this
+             * temp take turns. The temp is judged (no later rename looks at
+             * it again). */
+            if (lf_ts_lock_held_but(m, lf_tslock_build(m), rename, from)) {
+                reported[k] = 1;
+                break;
+            }
             /* the first spelling in source order: the one the write opened */
             reported[k] = 1;
             lf_ctx_emit_match_site(ctx, t->temp, t->match, lf401_ts_site_make(m, t->temp, rename), lf401_ts_site_free);
@@ -299,5 +370,7 @@ void lf401_ts_run(lf_check_ctx *ctx) {
         }
     }
     free(reported);
+    LF_VEC_FREE(&top);
+    LF_VEC_FREE(&cand);
     LF_VEC_FREE(&temps);
 }

@@ -1,5 +1,6 @@
 #include "lf_ts.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "lf_tree.h"
@@ -47,22 +48,168 @@ int lf_ts_lockish_call(lf_tssem *m, TSNode call) {
     return lockish_name(m->src, lf_tree_is(f, "member_expression") ? lf_tree_field(f, "property") : f);
 }
 
-int lf_ts_lock_held(lf_tssem *m, lf_tslock *l, TSNode n) {
+/* Does declared function fn take a lock by the lock facts (a lock library
+ * or lock helper call, an exclusive create of a lock) before byte `at`? Its
+ * events only, in source order. */
+static int acquires_before(lf_tslock *l, int32_t fn, uint32_t at, int32_t but) {
+    for (int32_t i = lf_tslock_first_event(l, fn); i >= 0; i = lf_tslock_next_event(l, i)) {
+        const lf_tslock_event *ev = &l->events[i];
+        if (ts_node_start_byte(ev->node) >= at)
+            break;
+        if ((but < 0 || ev->key != but) &&
+            (ev->kind == LF_TSEV_ACQUIRE ||
+             (ev->kind == LF_TSEV_CREATE && ev->key >= 0 && lf_tslock_is_lock(l->keys[ev->key].flags))))
+            return 1;
+    }
+    return 0;
+}
+
+/* Is an argument of the call a function (`withFileLockSync(p, () => ...)`):
+ * a wrapper that holds the lock only while it runs that function? */
+static int takes_callback(TSNode call) {
+    TSNode args = lf_tree_field(call, "arguments");
+    for (uint32_t i = 0, k = ts_node_named_child_count(args); i < k; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (lf_tree_is(a, "arrow_function") || lf_tree_is(a, "function_expression") || lf_tree_is(a, "function"))
+            return 1;
+    }
+    return 0;
+}
+
+/* Does an exclusive create of a lock, event `ev` of function h, stay held
+ * when h returns: no removal of that lock after it in h's own body (its
+ * release is a function h returns or registers)? */
+static int create_kept(lf_tssem *m, lf_tslock *l, int32_t h, const lf_tslock_event *ev) {
+    for (int32_t j = lf_tslock_first_event(l, h); j >= 0; j = lf_tslock_next_event(l, j)) {
+        const lf_tslock_event *rm = &l->events[j];
+        if (rm->kind == LF_TSEV_REMOVE && rm->key == ev->key &&
+            ts_node_start_byte(rm->node) > ts_node_start_byte(ev->node) && lf_tssem_scope_of(m, rm->node) == h)
+            return 0;
+    }
+    return 1;
+}
+
+enum { HELD_DEPTH = 3, HELD_FNS = 32 };
+
+/* Does the module's function h leave a lock held when it returns: a lock
+ * library call that hands back its release (`return lockfile.lock(dir)`), or
+ * an exclusive create of a lock that its own body does not remove again? A
+ * helper that takes and releases a lock inside (a writer wrapping its write
+ * in withFileLockSync) leaves none. A create carried up from one of the
+ * module's helpers is that helper's question (a few levels down, a
+ * worklist: no recursion). */
+static int leaves_lock_held(lf_tssem *m, lf_tslock *l, int32_t h0) {
+    int32_t todo[HELD_FNS];
+    int depth[HELD_FNS];
+    size_t n = 0;
+    todo[n] = h0;
+    depth[n++] = 0;
+    for (size_t t = 0; t < n; t++) {
+        int32_t h = todo[t];
+        for (int32_t i = lf_tslock_first_event(l, h); i >= 0; i = lf_tslock_next_event(l, i)) {
+            const lf_tslock_event *ev = &l->events[i];
+            if ((ev->kind != LF_TSEV_ACQUIRE && ev->kind != LF_TSEV_CREATE) || takes_callback(ev->node))
+                continue; /* a wrapper holds the lock only while its callback runs */
+            int32_t inner = lf_tree_is(ev->node, "call_expression") ? lf_tssem_local_callee(m, ev->node) : -1;
+            if (inner > 0) {
+                int seen = 0;
+                for (size_t k = 0; k < n && !seen; k++)
+                    seen = todo[k] == inner;
+                if (!seen && depth[t] + 1 <= HELD_DEPTH && n < HELD_FNS) {
+                    todo[n] = inner;
+                    depth[n++] = depth[t] + 1;
+                }
+                continue;
+            }
+            if (ev->kind == LF_TSEV_ACQUIRE)
+                return 1;
+            if (ev->key >= 0 && lf_tslock_is_lock(l->keys[ev->key].flags) && create_kept(m, l, h, ev))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Is a lock held at n by the lock facts alone, in n's own function: taken
+ * before n (by the function itself, or by one of the module's functions it
+ * called first that leaves one held), or n in a callback handed to a lock
+ * wrapper? */
+static int held_in_function(lf_tssem *m, lf_tslock *l, TSNode n, int32_t but) {
     int32_t scope = lf_tssem_scope_of(m, n);
     int32_t fn = lf_tslock_fn_of(m, scope);
+    uint32_t at = ts_node_start_byte(n);
+    if (acquires_before(l, fn, at, but))
+        return 1;
+    for (int32_t i = fn > 0 ? m->scopes[fn].first_call : -1; i >= 0; i = m->calls[i].next_in_fn) {
+        const lf_tscall *c = &m->calls[i];
+        if (ts_node_start_byte(c->node) >= at)
+            break;
+        int32_t h = lf_tssem_local_callee(m, c->node);
+        if (h > 0 && h != fn && leaves_lock_held(m, l, h))
+            return 1;
+    }
+    for (int32_t s = scope; s > 0; s = m->scopes[s].parent) {
+        TSNode args = lf_ts_parent(m->scopes[s].node);
+        if (lf_tree_is(args, "arguments") && lf_ts_lockish_call(m, lf_ts_parent(args)))
+            return 1;
+    }
+    return 0;
+}
+
+/* held_in_function, or else: is n's function one of the module's own
+ * (module-level) functions whose every call, one or more, is itself made
+ * where a lock is held, a few levels up (a step of a start-up that took its
+ * lifecycle lock first)? Names alone (a `readLock()` before a call) carry no
+ * lock into another function. A worklist of the functions still to prove:
+ * no recursion. */
+static int held_by_facts(lf_tssem *m, lf_tslock *l, TSNode n, int32_t but) {
+    if (held_in_function(m, l, n, but))
+        return 1;
+    int32_t todo[HELD_FNS];
+    int depth[HELD_FNS];
+    size_t k = 0;
+    todo[k] = lf_tslock_fn_of(m, lf_tssem_scope_of(m, n));
+    depth[k++] = 0;
+    for (size_t t = 0; t < k; t++) {
+        int32_t fn = todo[t];
+        if (fn <= 0 || depth[t] >= HELD_DEPTH || m->scopes[fn].parent != 0)
+            return 0;
+        size_t calls = 0;
+        for (int32_t c = lf_tssem_first_caller(m, fn); c >= 0; c = lf_tssem_next_caller(m, c), calls++) {
+            int32_t caller = lf_tslock_fn_of(m, m->calls[c].scope);
+            if (caller == fn)
+                return 0; /* recursion */
+            if (held_in_function(m, l, m->calls[c].node, -1))
+                continue;
+            int seen = 0;
+            for (size_t j = 0; j < k && !seen; j++)
+                seen = todo[j] == caller;
+            if (seen)
+                continue;
+            if (k == HELD_FNS)
+                return 0;
+            todo[k] = caller; /* its callers must hold it, then */
+            depth[k++] = depth[t] + 1;
+        }
+        if (!calls)
+            return 0;
+    }
+    return 1;
+}
+
+int lf_ts_lock_held(lf_tssem *m, lf_tslock *l, TSNode n) { return lf_ts_lock_held_but(m, l, n, (TSNode){0}); }
+
+int lf_ts_lock_held_but(lf_tssem *m, lf_tslock *l, TSNode n, TSNode path) {
+    int32_t scope = lf_tssem_scope_of(m, n);
+    int32_t fn = lf_tslock_fn_of(m, scope);
+    int32_t but = ts_node_is_null(path) ? -1 : lf_tslock_key_index(l, path);
     /* a lock taken only after n, in source order, does not cover it (the
      * reindex lock a handler takes after its unlocked write) */
     uint32_t at = ts_node_start_byte(n);
-    for (size_t i = 0; i < l->n_events; i++) {
-        const lf_tslock_event *ev = &l->events[i];
-        if (ev->fn == fn && ts_node_start_byte(ev->node) < at && (ev->kind == LF_TSEV_ACQUIRE ||
-                             (ev->kind == LF_TSEV_CREATE && ev->key >= 0 && lf_tslock_is_lock(l->keys[ev->key].flags))))
-            return 1;
-    }
-    for (size_t i = 0; i < m->n_calls; i++) {
+    for (int32_t i = fn >= 0 ? m->scopes[fn].first_call : -1; i >= 0; i = m->calls[i].next_in_fn) {
         const lf_tscall *c = &m->calls[i];
-        if (lf_tslock_fn_of(m, c->scope) != fn || ts_node_start_byte(c->node) >= at)
-            continue;
+        if (ts_node_start_byte(c->node) >= at)
+            break;
         TSNode f = lf_tree_field(c->node, "function");
         TSNode name = lf_tree_is(f, "member_expression") ? lf_tree_field(f, "property") : f;
         if (lockish_name(m->src, name))
@@ -79,7 +226,7 @@ int lf_ts_lock_held(lf_tssem *m, lf_tslock *l, TSNode n) {
         if (lockish_name(m->src, name))
             return 1;
     }
-    return 0;
+    return held_by_facts(m, l, n, but);
 }
 
 int lf_ts_nameable_at(lf_tssem *m, TSNode expr, TSNode at) {

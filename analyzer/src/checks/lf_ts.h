@@ -37,8 +37,13 @@ int lf_ts_nameable_at(lf_tssem *m, TSNode expr, TSNode at);
 TSNode lf_ts_fn_node(lf_tssem *m, TSNode n);
 /* Is a lock held around n in its function: a lock library call, an exclusive
  * create, a call of something named lock/mutex/acquire in the function, or n
- * inside a callback handed to such a call (`withLock(p, () => ...)`)? */
+ * inside a callback handed to such a call (`withLock(p, () => ...)`)? Or is
+ * n's function one of the module's own that is only called, one or more
+ * times, where a lock is held (a start-up step after its lifecycle lock)? */
 int lf_ts_lock_held(lf_tssem *m, lf_tslock *l, TSNode n);
+/* lf_ts_lock_held, where the path expression `path` itself (a temp created
+ * exclusively, then written) is no lock that covers n. */
+int lf_ts_lock_held_but(lf_tssem *m, lf_tslock *l, TSNode n, TSNode path);
 /* Is the call, by its name, one that takes or wraps work in a lock
  * (acquire*, *withLock*, mutex*, ...Lock)? */
 int lf_ts_lockish_call(lf_tssem *m, TSNode call);

@@ -83,7 +83,8 @@ static const char *const k_proc_reads[] = {"readFile", "readlink", "exists", "st
 static const char *const k_lock_libs[] = {"lockfile.lock", "lockfile.lockSync", "lockfile.check",
                                           "lockfile.checkSync",
                                           /* the protocol swap's lock (fixes/lf_tsswap.c) */
-                                          "./lockrt.cjs.takeLock", "./lockrt.cjs.takeLockSync", NULL};
+                                          "./lockrt.cjs.takeLock", "./lockrt.cjs.takeLockSync",
+                                          "./lockrt.cjs.takeLockDir", "./lockrt.cjs.takeLockDirSync", NULL};
 /* Lock libraries that lock a resource (their own lock path is theirs). */
 static const char *const k_resource_locks[] = {"proper-lockfile.lock", "proper-lockfile.lockSync",
                                                "proper-lockfile", "async-lock", "lockrt.exclusiveLock",
@@ -1755,10 +1756,33 @@ void lf_tslock_free(lf_tslock *l) {
         return;
     if (l->proto_memo && l->proto_memo_free)
         l->proto_memo_free(l->proto_memo);
+    free(l->ev_first);
+    free(l->ev_next);
     free(l->keys);
     free(l->events);
     free(l);
 }
+
+int32_t lf_tslock_first_event(lf_tslock *l, int32_t fn) {
+    size_t n_scopes = l->m->n_scopes + 1;
+    if (!l->ev_first) {
+        l->ev_first = lf_xmalloc(n_scopes * sizeof *l->ev_first);
+        l->ev_next = lf_xmalloc((l->n_events ? l->n_events : 1) * sizeof *l->ev_next);
+        for (size_t s = 0; s < n_scopes; s++)
+            l->ev_first[s] = -1;
+        for (size_t i = l->n_events; i-- > 0;) {
+            int32_t f = l->events[i].fn;
+            l->ev_next[i] = -1;
+            if (f < 0 || (size_t)f >= n_scopes)
+                continue;
+            l->ev_next[i] = l->ev_first[f];
+            l->ev_first[f] = (int32_t)i;
+        }
+    }
+    return fn >= 0 && (size_t)fn < n_scopes ? l->ev_first[fn] : -1;
+}
+
+int32_t lf_tslock_next_event(const lf_tslock *l, int32_t ev) { return l->ev_next[ev]; }
 
 /* A file appended to is a log or journal, not a lock, however it was created. */
 int lf_tslock_is_lock(unsigned flags) {

@@ -125,6 +125,10 @@ typedef struct lf_tslock {
     size_t n_keys;
     lf_tslock_event *events; /* in source order */
     size_t n_events;
+    /* the events of each declared function, in source order (built on first
+     * use: lf_tslock_first_event) */
+    int32_t *ev_first; /* per scope: its function's first event, or -1 */
+    int32_t *ev_next;  /* per event: the next one of the same function, or -1 */
     /* lf_tsproto's memo of what each lock's protocol covers, freed with the
      * facts (proto_memo_free); private to lf_tsproto.c */
     void *proto_memo;
@@ -137,6 +141,11 @@ lf_tslock *lf_tslock_build(lf_tssem *m);
 /* Frees l (lf_tssem_free, for the model's own). */
 void lf_tslock_free(lf_tslock *l);
 
+/* The first event (index into events) of declared function fn, and the
+ * next one of the same function after event `ev`; -1 at the end. Source
+ * order: a walk can stop at the first event past a point. */
+int32_t lf_tslock_first_event(lf_tslock *l, int32_t fn);
+int32_t lf_tslock_next_event(const lf_tslock *l, int32_t ev);
 /* Index of the key an expression names, or -1. */
 int32_t lf_tslock_key_index(lf_tslock *l, TSNode expr);
 /* A lock by use, and not a package-manager lock file. */
