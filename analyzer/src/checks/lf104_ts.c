@@ -1017,30 +1017,9 @@ static int reaches(const lf_source *src, TSNode fn, TSNode from, TSNode to) {
     lf_cfg *g = lf_tscfg_build(src, fn);
     int nested = 0;
     int32_t a = lf_tscfg_node_of(g, fn, from, &nested), b = lf_tscfg_node_of(g, fn, to, &nested);
-    int found = a < 0 || b < 0; /* outside the graph: no evidence against */
-    if (!found && a == b)
-        found = ts_node_start_byte(from) < ts_node_start_byte(to);
-    size_t n = lf_cfg_size(g);
-    unsigned char *seen = found ? NULL : lf_xcalloc(n, 1);
-    uint32_t *stack = found ? NULL : lf_xmalloc(n * sizeof *stack);
-    size_t sp = 0;
-    if (!found)
-        stack[sp++] = (uint32_t)a;
-    while (sp && !found) {
-        uint32_t v = stack[--sp];
-        const lf_cfg_node *nd = lf_cfg_node_at(g, v);
-        const lf_cfg_edge *e = lf_cfg_edges_of(g, v);
-        for (uint32_t k = 0; k < nd->n_succ && !found; k++) {
-            if (e[k].to == (uint32_t)b)
-                found = 1;
-            else if (!seen[e[k].to]) {
-                seen[e[k].to] = 1;
-                stack[sp++] = e[k].to;
-            }
-        }
-    }
-    free(seen);
-    free(stack);
+    int found = a < 0 || b < 0 /* outside the graph: no evidence against */ ||
+                (a == b && ts_node_start_byte(from) < ts_node_start_byte(to)) ||
+                lf_cfg_reaches(g, (uint32_t)a, (uint32_t)b);
     lf_cfg_free(g);
     return found;
 }

@@ -45,6 +45,7 @@
 #include "lf104_site.h"
 #include "lf_check.h"
 #include "lf_py.h"
+#include "lf_pycfg.h"
 #include "lf_pyheld.h"
 #include "lf_pygate.h"
 #include "lf_pylock.h"
@@ -889,7 +890,26 @@ typedef struct ctx104 {
     params ps;
     helper_info *helpers;
     op_vec ops;
+    lf_cfg **cfg; /* per scope, built on first use (write_reachable) */
 } ctx104;
+
+/* Can control go from the statement holding the read to the one holding the
+ * write in their function: a later statement, or a loop's next turn? A read
+ * in the branch of one subcommand (`if cmd == "list": ... return`) and a
+ * write in another's (`elif cmd == "add"`) are not one update. */
+static int write_reachable(ctx104 *c, int32_t scope, TSNode read, TSNode write) {
+    if (!c->cfg)
+        c->cfg = lf_xcalloc(c->m->n_scopes + 1, sizeof *c->cfg);
+    if (!c->cfg[scope])
+        c->cfg[scope] = lf_pycfg_build(c->m->src, c->m->scopes[scope].node);
+    const lf_cfg *g = c->cfg[scope];
+    int32_t a = lf_pycfg_node_of(c->m, g, read), b = lf_pycfg_node_of(c->m, g, write);
+    if (a < 0 || b < 0)
+        return 1; /* outside the graph: no evidence against */
+    if (a == b)
+        return ts_node_start_byte(read) < ts_node_start_byte(write);
+    return lf_cfg_reaches(g, (uint32_t)a, (uint32_t)b);
+}
 
 static void push_op(ctx104 *c, TSNode call, TSNode path, TSNode data, int32_t scope, int write,
                     lf104_path_kind kind) {
@@ -1465,6 +1485,8 @@ static void run(lf_check_ctx *ctx) {
             int copy = !computed && !lf_py_same_text(src, data, var);
             if (copy && !derived_copy(m, fn, r, w, var, data))
                 continue;
+            if (!write_reachable(&c, r->scope, r->call, w->call))
+                continue;
             if (!c.held)
                 c.held = lf_pyheld_build(c.l);
             if (lf_pyheld_at(c.held, r->scope, r->call))
@@ -1499,6 +1521,9 @@ static void run(lf_check_ctx *ctx) {
     }
     LF_VEC_FREE(&pairs);
     LF_VEC_FREE(&c.ops);
+    for (size_t i = 0; c.cfg && i <= m->n_scopes; i++)
+        lf_cfg_free(c.cfg[i]);
+    free(c.cfg);
     free(c.helpers);
     free(c.ps.index);
     lf_pyheld_free(c.held);

@@ -135,6 +135,33 @@ void lf_cfg_seal(lf_cfg *g) {
 
 size_t lf_cfg_size(const lf_cfg *g) { return g->nodes.len; }
 
+int lf_cfg_reaches(const lf_cfg *g, uint32_t from, uint32_t to) {
+    size_t n = g->nodes.len;
+    if (from >= n || to >= n)
+        return 0;
+    unsigned char *seen = lf_xcalloc(n, 1);
+    uint32_t *stack = lf_xmalloc(n * sizeof *stack);
+    size_t sp = 0;
+    int found = 0;
+    stack[sp++] = from;
+    while (sp && !found) {
+        uint32_t v = stack[--sp];
+        const lf_cfg_node *nd = &g->nodes.items[v];
+        const lf_cfg_edge *e = lf_cfg_edges_of(g, v);
+        for (uint32_t k = 0; k < nd->n_succ && !found; k++) {
+            if (e[k].to == to)
+                found = 1;
+            else if (!seen[e[k].to]) {
+                seen[e[k].to] = 1;
+                stack[sp++] = e[k].to;
+            }
+        }
+    }
+    free(seen);
+    free(stack);
+    return found;
+}
+
 const lf_cfg_node *lf_cfg_node_at(const lf_cfg *g, uint32_t id) {
     return id < g->nodes.len ? &g->nodes.items[id] : NULL;
 }

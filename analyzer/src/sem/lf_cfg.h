@@ -60,6 +60,10 @@ void lf_cfg_seal(lf_cfg *g);
 size_t lf_cfg_size(const lf_cfg *g);
 const lf_cfg_node *lf_cfg_node_at(const lf_cfg *g, uint32_t id);
 const lf_cfg_edge *lf_cfg_edges_of(const lf_cfg *g, uint32_t id);
+/* Does some path of one or more edges lead from node `from` to node `to`
+ * (a later statement, or the same one on a loop's next turn)? An iterative
+ * search, linear in the graph. */
+int lf_cfg_reaches(const lf_cfg *g, uint32_t from, uint32_t to);
 /* The STMT or CLAUSE node of exactly this syntax node, or -1. */
 int32_t lf_cfg_find(const lf_cfg *g, TSNode stmt);
 
