@@ -151,12 +151,13 @@ BUMP = {
 PROCS, EACH, HOLD_MS = 3, 6, 120  # held longer than the modules' 50 ms age limit
 
 
-def contend(module, doc):
-    """PROCS processes x EACH bump() calls: (increments kept, calls that
+def contend(module, doc, modules=None, each=EACH, hold=HOLD_MS):
+    """PROCS processes x EACH bump() calls (or one process per entry of
+    `modules`, each through its own copy): (increments kept, calls that
     returned, calls that threw)."""
-    script = BUMP[module.name].format(n=EACH, hold=HOLD_MS)
-    procs = [subprocess.Popen([need_tool("node"), "-e", script, str(module), str(doc)], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE) for _ in range(PROCS)]
+    script = BUMP[module.name].format(n=each, hold=hold)
+    procs = [subprocess.Popen([need_tool("node"), "-e", script, str(m), str(doc)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE) for m in (modules or [module] * PROCS)]
     done = errors = 0
     for p in procs:
         out, err = p.communicate(timeout=300)
@@ -205,16 +206,6 @@ def test_old_and_new_processes_share_a_lock_directory(tmp_path):
     lockfix(["fix", case, "--apply"] + UNSAFE, new)
     assert b"takeLockDirSync" in read(new / case)
     doc = tmp_path / "counter.json"
-    script = BUMP[case].format(n=25, hold=5)
-    procs = [subprocess.Popen([need_tool("node"), "-e", script, str(module / case), str(doc)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-             for module in (old, new, old, new)]
-    done = errors = 0
-    for p in procs:
-        out, err = p.communicate(timeout=300)
-        assert p.returncode == 0, err.decode()
-        got = json.loads(out.decode().strip().splitlines()[-1])
-        done += got["done"]
-        errors += got["errors"]
-    assert (json.loads(doc.read_text())["n"], done, errors) == (100, 100, 0)
+    got = contend(old / case, doc, modules=[old / case, new / case, old / case, new / case], each=25, hold=5)
+    assert got == (100, 100, 0)
     assert not (tmp_path / (doc.name + ".lock")).exists()

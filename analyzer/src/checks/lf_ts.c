@@ -181,9 +181,17 @@ static int held_by_facts(lf_tssem *m, lf_tslock *l, TSNode n, int32_t but) {
                 return 0; /* recursion */
             if (held_in_function(m, l, m->calls[c].node, -1))
                 continue;
+            /* a function already on the list: met again one level down
+             * (two callers sharing theirs) it is proven once; met at its
+             * own level or above, the calls go round in a cycle, and the
+             * cycle's way in from outside the module holds nothing seen */
             int seen = 0;
             for (size_t j = 0; j < k && !seen; j++)
-                seen = todo[j] == caller;
+                if (todo[j] == caller) {
+                    if (depth[j] <= depth[t])
+                        return 0;
+                    seen = 1;
+                }
             if (seen)
                 continue;
             if (k == HELD_FNS)

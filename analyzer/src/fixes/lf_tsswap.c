@@ -215,25 +215,29 @@ static lf_walk_action visit_ref(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
-/* Is every mention of the name `decl` under `root` in the dead text? */
-static int unused(const dead *d, TSNode root, TSNode decl) {
+/* Is every mention of the name `decl` under `root` in the dead text (and
+ * how many are)? A name the new text spells is never unused. */
+static int unused_counting(const dead *d, TSNode root, TSNode decl, int *dead_uses) {
+    *dead_uses = 0;
     if (kept(d, decl))
         return 0;
     uint32_t a = ts_node_start_byte(decl), b = ts_node_end_byte(decl);
     ref_walk w = {d->src, d->src->text + a, b - a, decl, d, 0, 0};
     lf_tree_walk(root, visit_ref, &w);
+    *dead_uses = w.dead_uses;
     return !w.live;
+}
+
+static int unused(const dead *d, TSNode root, TSNode decl) {
+    int n;
+    return unused_counting(d, root, decl, &n);
 }
 
 /* unused(), and the swap is what left it so: some mention went with the
  * dead text (an import the module never used stays as the module had it). */
 static int unused_now(const dead *d, TSNode root, TSNode decl) {
-    if (kept(d, decl))
-        return 0;
-    uint32_t a = ts_node_start_byte(decl), b = ts_node_end_byte(decl);
-    ref_walk w = {d->src, d->src->text + a, b - a, decl, d, 0, 0};
-    lf_tree_walk(root, visit_ref, &w);
-    return !w.live && w.dead_uses > 0;
+    int n;
+    return unused_counting(d, root, decl, &n) && n > 0;
 }
 
 static const char *const k_pure[] = {"Date.now", "Math.min", "Math.max", "Number", "String", "Symbol", NULL};
