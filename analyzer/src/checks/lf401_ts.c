@@ -312,7 +312,8 @@ void lf401_ts_run(lf_check_ctx *ctx) {
      * top level, or the one its source's value joins to the directory: those
      * are the candidates, in source order (the temps sorted, each function's
      * a run of them found by bisection) */
-    qsort(temps.items, temps.len, sizeof *temps.items, cmp_temp);
+    if (temps.len > 1) /* qsort's array may not be null, even when empty */
+        qsort(temps.items, temps.len, sizeof *temps.items, cmp_temp);
     LF_VEC(size_t) top = {0}, cand = {0};
     for (size_t k = 0; k < temps.len; k++)
         if (lf_tssem_scope_of(m, temps.items[k].temp) == 0)
@@ -341,7 +342,8 @@ void lf401_ts_run(lf_check_ctx *ctx) {
                 if (ts_node_eq(temps.items[k].temp, sib))
                     LF_VEC_PUSH(&cand, k);
         }
-        qsort(cand.items, cand.len, sizeof *cand.items, cmp_index);
+        if (cand.len > 1)
+            qsort(cand.items, cand.len, sizeof *cand.items, cmp_index);
         for (size_t c = 0; c < cand.len; c++) {
             size_t k = cand.items[c];
             if (c > 0 && k == cand.items[c - 1])
