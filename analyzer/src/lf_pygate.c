@@ -396,6 +396,23 @@ static int called_with_two(const char *m, size_t n, size_t at, size_t wl) {
     return args < 0 || args == 2;
 }
 
+/* Is the call's argument at m + open (a call of one argument) a keyword
+ * other than `target` or `dst`? `dt.replace(tzinfo=utc)`,
+ * `sig.replace(parameters=p)` and `df.rename(columns=c)` rename nothing:
+ * Path.replace and Path.rename name their destination `target` (LF401's
+ * check skips the others too). */
+static int keyword_not_target(const char *m, size_t n, size_t open) {
+    size_t i = lf_pygate_fwd_any(m, n, open + 1), j = i;
+    while (j < n && lf_pygate_name_byte((unsigned char)m[j]))
+        j++;
+    if (j == i || (m[i] >= '0' && m[i] <= '9'))
+        return 0;
+    size_t eq = lf_pygate_fwd_any(m, n, j);
+    if (eq + 1 >= n || m[eq] != '=' || m[eq + 1] == '=')
+        return 0;
+    return !(j - i == 6 && memcmp(m + i, "target", 6) == 0) && !(j - i == 3 && memcmp(m + i, "dst", 3) == 0);
+}
+
 /* May this use of a verb at m + at be a rename? LF401's query takes every
  * bare `replace(a, b)` and `rename(a, b)` called with two arguments for one,
  * whatever the name is bound to (`from dataclasses import replace` too), so
@@ -415,7 +432,8 @@ static int verb_may_rename(const char *m, size_t n, size_t at, size_t wl) {
     size_t open = lf_pygate_fwd(m, n, at + wl);
     if (open >= n || m[open] != '(')
         return 1; /* a method taken as a value: `mv = Path.replace` */
-    return lf_pygate_call_args(m, n, open) < 2;
+    long args = lf_pygate_call_args(m, n, open);
+    return args < 0 || (args == 1 && !keyword_not_target(m, n, open));
 }
 
 int lf_pygate_may_rename(const char *m, size_t n) {

@@ -868,6 +868,25 @@ static int word_is_plain_use(TSNode root, uint32_t at, uint32_t len) {
     return 1;
 }
 
+/* A rename's destination: a keyword argument is one only as `target=`
+ * (Path.replace's and Path.rename's name for it) or `dst=` (os.replace's,
+ * shutil.move's), and is then its value; `dt.replace(tzinfo=utc)` renames
+ * nothing (lf_pygate's rename gate says the same of the text). */
+static int renamed_onto(const lf_source *src, TSNode *dst) {
+    if (strcmp(ts_node_type(*dst), "keyword_argument") != 0)
+        return 1;
+    TSNode name = ts_node_child_by_field_name(*dst, "name", 4);
+    TSNode value = ts_node_child_by_field_name(*dst, "value", 5);
+    if (ts_node_is_null(name) || ts_node_is_null(value))
+        return 0;
+    const char *at = src->text + ts_node_start_byte(name);
+    uint32_t len = ts_node_end_byte(name) - ts_node_start_byte(name);
+    if (!(len == 6 && memcmp(at, "target", 6) == 0) && !(len == 3 && memcmp(at, "dst", 3) == 0))
+        return 0;
+    *dst = value;
+    return 1;
+}
+
 static int may_bind_rename_module(const lf_source *src, TSNode root) {
     static const char *const words[] = {"os", "shutil"};
     const unsigned char *t = (const unsigned char *)src->text;
@@ -1086,7 +1105,7 @@ static void run(lf_check_ctx *ctx) {
     for (size_t i = 0; i < n; i++) {
         rename_rec r;
         if (lf_ctx_capture(ctx, i, "rename", &r.call) && lf_ctx_capture(ctx, i, "src", &r.from) &&
-            lf_ctx_capture(ctx, i, "dst", &r.to))
+            lf_ctx_capture(ctx, i, "dst", &r.to) && renamed_onto(src, &r.to))
             LF_VEC_PUSH(&renames, r);
     }
     if (!renames.len && !may_bind_rename_module(src, lf_ctx_root(ctx))) {
