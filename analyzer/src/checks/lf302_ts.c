@@ -320,10 +320,76 @@ static int leaves(TSNode b) {
            lf_tree_is(b, "continue_statement") || lf_tree_is(b, "break_statement");
 }
 
+typedef struct record_walk {
+    lf_tssem *m;
+    const lf_tslock *l;
+    int found;
+} record_walk;
+
+static lf_walk_action find_record_read(TSNode n, void *ud) {
+    record_walk *r = ud;
+    if (lf_tree_is(n, "call_expression") && record_read(r->m, r->l, n)) {
+        r->found = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* Is `c` the catch clause of a try whose body reads the owner record and
+ * probes the pid it names? Then what the handler runs decides only for a
+ * lock whose record could not be read or parsed: as `if (!owner)`, a holder
+ * that died before writing it, or is writing it now. */
+static int unreadable_record_handler(lf_tssem *m, const lf_tslock *l, TSNode c) {
+    TSNode t = lf_ts_parent(c);
+    if (!lf_tree_is(c, "catch_clause") || !lf_tree_is(t, "try_statement"))
+        return 0;
+    TSNode body = lf_tree_field(t, "body");
+    if (ts_node_is_null(body) || !probes_in(l, body))
+        return 0;
+    record_walk rw = {m, l, 0};
+    lf_tree_walk(body, find_record_read, &rw);
+    return rw.found;
+}
+
+/* Does the age at `at` decide only where the owner record could not be
+ * read: in the handler of a failed read (unreadable_record_handler), or
+ * returned by a module function every call of which, one or more, is in
+ * such a handler (`const age = lockAge(p)` in the catch)? */
+static int age_without_record(lf_tssem *m, const lf_tslock *l, TSNode at) {
+    TSNode fn = lf_ts_fn_node(m, at), cur = at;
+    int returned = 0;
+    for (int steps = 0; steps < 64 && !ts_node_is_null(cur) && !ts_node_eq(cur, fn); steps++) {
+        if (unreadable_record_handler(m, l, cur))
+            return 1;
+        returned |= lf_tree_is(cur, "return_statement");
+        cur = lf_ts_parent(cur);
+    }
+    int32_t h = returned ? lf_tslock_fn_of(m, lf_tssem_scope_of(m, at)) : -1;
+    if (h <= 0)
+        return 0;
+    size_t calls = 0;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode c = m->calls[i].node;
+        if (lf_tssem_local_callee(m, c) != h)
+            continue;
+        int inside = 0;
+        TSNode cf = lf_ts_fn_node(m, c);
+        for (TSNode x = lf_ts_parent(c); !inside && !ts_node_is_null(x) && !ts_node_eq(x, cf); x = lf_ts_parent(x))
+            inside = unreadable_record_handler(m, l, x);
+        if (!inside)
+            return 0;
+        calls++;
+    }
+    return calls > 0;
+}
+
 /* An `if (owner) { ...probe...; leave }` / `owner ? probe : age` that decides
- * before the age at `at`, or an `if (!owner) { ...age... }` around it, in
- * at's function (see the top of the file). */
+ * before the age at `at`, or an `if (!owner) { ...age... }` (or the handler of
+ * a failed record read) around it, in at's function (see the top of the
+ * file). */
 static int owner_decides_first(lf_tssem *m, const lf_tslock *l, TSNode at) {
+    if (age_without_record(m, l, at))
+        return 1;
     TSNode fn = lf_ts_fn_node(m, at);
     TSNode cur = at;
     for (int steps = 0; steps < 64 && !ts_node_eq(cur, fn); steps++) {
@@ -373,21 +439,6 @@ static int stale_when_true(lf_tssem *m, TSNode cmp, TSNode read) {
     int greater = lf_tree_text_eq(m->src, op, ">") || lf_tree_text_eq(m->src, op, ">=");
     int read_larger = read_left ? greater : !greater; /* the read side is the larger when true */
     return is_age ? read_larger : !read_larger;
-}
-
-typedef struct record_walk {
-    lf_tssem *m;
-    const lf_tslock *l;
-    int found;
-} record_walk;
-
-static lf_walk_action find_record_read(TSNode n, void *ud) {
-    record_walk *r = ud;
-    if (lf_tree_is(n, "call_expression") && record_read(r->m, r->l, n)) {
-        r->found = 1;
-        return LF_WALK_STOP;
-    }
-    return LF_WALK_CONTINUE;
 }
 
 /* Does the age only gate the owner's liveness? `if (age < STALE) return
