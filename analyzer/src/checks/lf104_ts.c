@@ -105,6 +105,7 @@ static int same_body(const lf_tssem *m, int32_t rscope, int32_t wscope) {
 }
 
 static int reaches(const lf_source *src, TSNode fn, TSNode from, TSNode to);
+static int reaches_in(const lf_cfg *g, TSNode fn, TSNode from, TSNode to);
 
 /* The first write of key `k` in function fn that starts after byte `after`
  * and can follow `read` as part of one update (in the read's body, not in
@@ -141,8 +142,12 @@ static TSNode write_in_text_after(lf_tssem *m, int32_t fn, const char *k, TSNode
  * a write in another (each case ends in `break`) are not one update. */
 static TSNode write_after(lf_tssem *m, int32_t fn, const char *k, TSNode read) {
     TSNode w = write_in_text_after(m, fn, k, read, ts_node_start_byte(read));
-    while (!ts_node_is_null(w) && fn > 0 && !reaches(m->src, m->scopes[fn].node, read, w))
+    if (ts_node_is_null(w) || fn <= 0)
+        return w;
+    lf_cfg *g = lf_tscfg_build(m->src, m->scopes[fn].node); /* one graph for every candidate */
+    while (!ts_node_is_null(w) && !reaches_in(g, m->scopes[fn].node, read, w))
         w = write_in_text_after(m, fn, k, read, ts_node_start_byte(w));
+    lf_cfg_free(g);
     return w;
 }
 
@@ -1013,13 +1018,16 @@ static int named_helper(lf_tssem *m, TSNode call, int write, const char **origin
  * in function node fn (a later statement, a loop's next turn)? A read in one
  * `case` and a write in a sibling case that does not fall into it are not
  * one update. Iterative, linear in the graph. */
-static int reaches(const lf_source *src, TSNode fn, TSNode from, TSNode to) {
-    lf_cfg *g = lf_tscfg_build(src, fn);
+static int reaches_in(const lf_cfg *g, TSNode fn, TSNode from, TSNode to) {
     int nested = 0;
     int32_t a = lf_tscfg_node_of(g, fn, from, &nested), b = lf_tscfg_node_of(g, fn, to, &nested);
-    int found = a < 0 || b < 0 /* outside the graph: no evidence against */ ||
-                (a == b && ts_node_start_byte(from) < ts_node_start_byte(to)) ||
-                lf_cfg_reaches(g, (uint32_t)a, (uint32_t)b);
+    return a < 0 || b < 0 /* outside the graph: no evidence against */ ||
+           (a == b && ts_node_start_byte(from) < ts_node_start_byte(to)) || lf_cfg_reaches(g, (uint32_t)a, (uint32_t)b);
+}
+
+static int reaches(const lf_source *src, TSNode fn, TSNode from, TSNode to) {
+    lf_cfg *g = lf_tscfg_build(src, fn);
+    int found = reaches_in(g, fn, from, to);
     lf_cfg_free(g);
     return found;
 }

@@ -223,18 +223,7 @@ int lf_ts_lock_held_but(lf_tssem *m, lf_tslock *l, TSNode n, TSNode path) {
         if (lockish_name(m->src, name))
             return 1;
     }
-    /* callbacks handed to a lock wrapper, up the scope chain */
-    for (int32_t s = scope; s > 0; s = m->scopes[s].parent) {
-        TSNode args = lf_ts_parent(m->scopes[s].node);
-        if (!lf_tree_is(args, "arguments"))
-            continue;
-        TSNode call = lf_ts_parent(args);
-        TSNode f = lf_tree_field(call, "function");
-        TSNode name = lf_tree_is(f, "member_expression") ? lf_tree_field(f, "property") : f;
-        if (lockish_name(m->src, name))
-            return 1;
-    }
-    return held_by_facts(m, l, n, but);
+    return held_by_facts(m, l, n, but); /* which asks, first, for a callback handed to a lock wrapper */
 }
 
 int lf_ts_nameable_at(lf_tssem *m, TSNode expr, TSNode at) {

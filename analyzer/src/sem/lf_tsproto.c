@@ -146,17 +146,19 @@ static int pure_decl(recog *r, TSNode s);
  * a `try { ...declarations...; <one of those> } catch {}` around it. */
 static int writes_owner_call(recog *r, TSNode stmt);
 
+/* The calls that name a file of a lock directory: `path.join(LOCK, "info")`. */
+static const char *const k_dir_joins[] = {"path.join", "path.resolve", "node:path.join", "node:path.resolve", NULL};
+
 /* Is `a` a file of the lock directory itself: `path.join(LOCK, "info")`, a
  * literal name under the lock's path (a directory lock's owner record)? */
 static int in_lock_dir(recog *r, TSNode a) {
-    static const char *const joins[] = {"path.join", "path.resolve", "node:path.join", "node:path.resolve", NULL};
     if (!r->p->dir)
         return 0;
     TSNode c = lf_tssem_unwrap(a);
     if (lf_tree_is(c, "identifier")) /* `const infoPath = path.join(lockPath, "info")` */
         c = lf_tssem_unwrap(lf_tssem_resolve_value(r->m, c));
     const char *q = lf_tree_is(c, "call_expression") ? lf_tssem_callee(r->m, c) : NULL;
-    if (!q || !lf_str_in_list(q, joins) || lf_tssem_nargs(c) != 2 ||
+    if (!q || !lf_str_in_list(q, k_dir_joins) || lf_tssem_nargs(c) != 2 ||
         lf_tslock_key_index(r->l, lf_tssem_arg(c, 0)) != r->p->key)
         return 0;
     TSNode name = lf_tssem_unwrap(lf_tssem_arg(c, 1));
@@ -708,8 +710,7 @@ static lf_walk_action visit_dir_files(TSNode n, void *ud) {
     if (!lf_tree_is(n, "call_expression"))
         return LF_WALK_CONTINUE;
     const char *q = lf_tssem_callee(r->m, n);
-    static const char *const joins[] = {"path.join", "path.resolve", "node:path.join", "node:path.resolve", NULL};
-    if (!q || !lf_str_in_list(q, joins) || lf_tssem_nargs(n) < 2 ||
+    if (!q || !lf_str_in_list(q, k_dir_joins) || lf_tssem_nargs(n) < 2 ||
         lf_tslock_key_index(r->l, lf_tssem_arg(n, 0)) != p->key)
         return LF_WALK_CONTINUE;
     for (size_t i = 0; i < p->drops.len; i++)
