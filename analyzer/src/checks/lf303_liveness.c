@@ -24,6 +24,7 @@
 
 #include "lf303_site.h"
 #include "lf_check.h"
+#include "lf_pygate.h"
 #include "lf_pylock.h"
 #include "lf_pyshort.h"
 #include "lf_pysem.h"
@@ -852,4 +853,81 @@ static void run(lf_check_ctx *ctx) {
     }
 }
 
-const lf_check lf303_liveness_check = {"lf303_liveness", run, 0, 0, NULL}; /* asks the model, not the query */
+/* ---- the gate: could any call here be os.kill(pid, 0)? ----
+ *
+ * The prefilter asks for the word kill, which CPython's library says in
+ * `proc.kill()`, `os.kill(pid, signal.SIGTERM)` and prose. Every probe the
+ * check judges is a call of os.kill, through any alias the model follows,
+ * whose signal is the literal 0 (positional, or `signal=0`, in parentheses
+ * or not). So, on the text with comments and strings blanked (lf_pymask), the
+ * file cannot hold one when every use of the word kill is the name of a
+ * def or class, or is called with no argument that is a bare 0 or
+ * `signal=0` and no starred one: an alias (`from os import kill as k`,
+ * `k = os.kill`) is a use not followed by '(', and a hit. Anything else, or
+ * anything unsure, is a hit (lf_pygate.h). */
+
+/* Is m[a, b) (one argument of a call) `0` or `signal=0`, in brackets or not? */
+static int zero_argument(const char *m, size_t a, size_t b) {
+    a = lf_pygate_fwd_any(m, b, a);
+    if (b - a > 6 && memcmp(m + a, "signal", 6) == 0) {
+        size_t eq = lf_pygate_fwd_any(m, b, a + 6);
+        if (eq < b && m[eq] == '=')
+            a = eq + 1;
+    }
+    size_t zero = LF_PYGATE_NONE;
+    for (size_t i = a; i < b; i++) {
+        char c = m[i];
+        if (c == '(' || c == ')' || c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\')
+            continue;
+        if (c != '0' || zero != LF_PYGATE_NONE)
+            return 0;
+        zero = i;
+    }
+    return zero != LF_PYGATE_NONE;
+}
+
+/* May the call whose '(' is at m[open] pass a zero signal? */
+static int may_pass_zero(const char *m, size_t n, size_t open) {
+    if (lf_pygate_call_args(m, n, open) < 0)
+        return 1; /* a starred argument, or brackets that do not close */
+    unsigned depth = 0;
+    size_t from = open + 1;
+    for (size_t j = open + 1; j < n; j++) {
+        char c = m[j];
+        if (c == '(' || c == '[' || c == '{') {
+            depth++;
+        } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+            depth--;
+        } else if (depth == 0 && (c == ',' || c == ')')) {
+            if (zero_argument(m, from, j))
+                return 1;
+            if (c == ')')
+                return 0;
+            from = j + 1;
+        }
+    }
+    return 1;
+}
+
+static int gate(lf_gate_text *in) {
+    if (in->lang != LF_LANG_PYTHON)
+        return 1;
+    const lf_pygate_mask *mk = lf_pygate_masked(in);
+    if (!mk->m || !mk->balanced)
+        return 1;
+    const char *m = mk->m;
+    size_t n = in->len;
+    int alone;
+    for (size_t at = 0; (alone = lf_pygate_next_use(m, n, "kill", &at)) != 0; at++) {
+        if (alone < 0)
+            return 1;
+        if (lf_pygate_word_before(m, n, at, "def") || lf_pygate_word_before(m, n, at, "class"))
+            continue;
+        size_t open = lf_pygate_fwd(m, n, at + 4);
+        if (open >= n || m[open] != '(' || may_pass_zero(m, n, open))
+            return 1;
+    }
+    return 0;
+}
+
+const lf_check lf303_liveness_check = {"lf303_liveness", run, 0, 0, gate}; /* asks the model, not the query */
