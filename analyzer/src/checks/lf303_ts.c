@@ -457,6 +457,27 @@ static int removes_pidfile(const lf_tslock *l, int32_t fn, const char *const *pi
     return 0;
 }
 
+/* The call of an array method (filter, map, some, every, find, forEach, ...)
+ * that function node fn is the callback of, or null. Array methods run their
+ * callback at once and hand what it returns to the caller's code. */
+static TSNode array_callback_call(lf_tssem *m, TSNode fn) {
+    static const char *const methods[] = {"filter", "map", "flatMap", "some", "every", "find", "findIndex",
+                                          "findLast", "findLastIndex", "forEach", "reduce", "reduceRight", NULL};
+    TSNode args = lf_ts_parent(fn);
+    if (!(lf_tree_is(fn, "arrow_function") || lf_tree_is(fn, "function_expression")) ||
+        !lf_tree_is(args, "arguments"))
+        return (TSNode){0};
+    TSNode call = lf_ts_parent(args);
+    TSNode f = lf_tree_field(call, "function");
+    if (!lf_tree_is(call, "call_expression") || !lf_tree_is(f, "member_expression"))
+        return (TSNode){0};
+    TSNode prop = lf_tree_field(f, "property");
+    for (size_t i = 0; methods[i]; i++)
+        if (lf_tree_text_eq(m->src, prop, methods[i]))
+            return call;
+    return (TSNode){0};
+}
+
 static int decides_lock(lf_tssem *m, TSNode probe) {
     const lf_tslock *l = lf_tslock_build(m);
     const lf_tscall *pc = lf_tssem_call(m, probe);
@@ -482,8 +503,22 @@ static int decides_lock(lf_tssem *m, TSNode probe) {
         if (seen[i] <= 0)
             continue;
         int32_t c = lf_tssem_first_caller(m, seen[i]);
-        if (c < 0)
-            leaves = 1;
+        if (c < 0) {
+            /* a callback of an array method (`pids.filter((p) => isAlive(p))`)
+             * returns its verdict to the code that makes the call: go on from there */
+            TSNode at = array_callback_call(m, m->scopes[seen[i]].node);
+            int32_t f = ts_node_is_null(at) ? -1 : lf_tslock_fn_of(m, lf_tssem_scope_of(m, at));
+            int dup = ts_node_is_null(at) || n >= DECIDE_MAX || depth[i] >= 3;
+            for (size_t j = 0; j < n && !dup; j++)
+                dup = seen[j] == f;
+            if (ts_node_is_null(at))
+                leaves = 1;
+            else if (!dup) {
+                seen[n] = f;
+                depth[n++] = depth[i] + 1;
+            }
+            continue;
+        }
         if (depth[i] >= 3)
             continue;
         for (; c >= 0 && n < DECIDE_MAX; c = lf_tssem_next_caller(m, c)) {
