@@ -621,6 +621,10 @@ static void test_lf104_gate(void) {
         "x = read_text(p)\nwrite_text(p, x)\n",
         "mime = 'application/json'\nv = load(f)\ndump(v, g)\n",
         "v = read_config(p)\nv['n'] = 1\n",
+        /* a dumps that no call naming write takes is a text, not a document write */
+        "import pickle\nv = pickle.loads(b)\nout = pickle.dumps(v)\n",
+        "import json\nv = json.load(f)\nx = f'{json.dumps(v)}'\n",
+        "import json\ndef handle(self):\n    req = json.loads(self.body)\n    return json.dumps(req)\n",
     };
     for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
         CHECK(!lf_check_gate(c, "pkg/mod.py", skipped[i], strlen(skipped[i]), LF_LANG_PYTHON), "gate lets through: %s",
@@ -629,7 +633,7 @@ static void test_lf104_gate(void) {
         "import json\nv = json.load(f)\njson.dump(v, g)\n",
         "import json as j\nv = j.loads(s)\nj.dump(v, g)\n",
         "from json import load as rd, dump as wr\n",
-        "import pickle\nv = pickle.loads(b)\nout = pickle.dumps(v)\n",
+        "import pickle\nv = pickle.loads(b)\nout = pickle.dumps(v)\nf.write(out)\n",
         "import importlib\nm = importlib.import_module('json')\nm.load(f)\nm.dump(v, g)\n",
         "from lib.tasks import load_task_state, save_task_state\ns = load_task_state()\nsave_task_state(s)\n",
         "v = read_state(p)\nwrite_state(p, v)\n",
@@ -637,7 +641,8 @@ static void test_lf104_gate(void) {
         "doc: 'TOMLFile' = None  # an annotation in a string\n",
         "f = TOMLFile(p)\n",
         "x = (json.load(f)\njson.dump(x, g)\n",
-        "import json\nv = json.load(f)\nx = f'{json.dumps(v)}'\n",
+        "import json\nv = json.load(f)\np.write_text(f'{json.dumps(v)}')\n",
+        "import json\nv = json.loads(p.read_text())\natomic_write(p, json.dumps(v))\n",
         /* U+00A0 is whitespace to tree-sitter: the name after it is a name of its own */
         "count =\xc2\xa0read_state(key)\nwrite_state(key, count)\n",
         "s = load_task_state\xc2\xa0()\nsave_task_state(s)\n",

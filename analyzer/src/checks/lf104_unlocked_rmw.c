@@ -1536,7 +1536,9 @@ static void run(lf_check_ctx *ctx) {
  * stem that names state), or a call of a module function that reads; every
  * write is json/pickle's dump or dumps, a TOMLFile's write, a call named
  * write_/save_/store_ (named_writer), or a call of a module function that
- * writes. A finding pairs a read and a write of one scope: a function, or
+ * writes. A dumps is written only by a call that names write (write_text,
+ * write_bytes, a file's write, atomic_write): in a file whose code never says
+ * write, a dumps is no write (moto's `return json.dumps(resp)` handlers). A finding pairs a read and a write of one scope: a function, or
  * the module's level. The prefilter's words also let through every file that
  * says `load` and `dump` in prose, json in a docstring or read_ of a socket,
  * and every module that reads JSON in one function and writes it in another.
@@ -1621,6 +1623,7 @@ static int name_cmp(const void *a, const void *b) {
 
 typedef struct gate_scan {
     int serial;          /* json or pickle is named in the code */
+    int dumps_write;     /* and some name in the code says write: a dumps may be written */
     gate_flags *regions; /* per region */
     const gate_name *names; /* the defs' names (and classes' for their __init__), sorted */
     size_t n_names;
@@ -1634,7 +1637,8 @@ static void on_name(const char *s, size_t len, void *ud) {
     int rd = may_read_by_name(s, len) ||
              (g->serial && ((len == 4 && !memcmp(s, "load", 4)) || (len == 5 && !memcmp(s, "loads", 5))));
     int wr = writer_name(s, len) ||
-             (g->serial && ((len == 4 && !memcmp(s, "dump", 4)) || (len == 5 && !memcmp(s, "dumps", 5))));
+             (g->serial && ((len == 4 && !memcmp(s, "dump", 4)) ||
+                            (g->dumps_write && len == 5 && !memcmp(s, "dumps", 5))));
     gate_name key = {s, len, 0, 0};
     const gate_name *hit = g->n_names ? bsearch(&key, g->names, g->n_names, sizeof key, name_cmp) : NULL;
     for (int k = 0; k < 2; k++) {
@@ -1699,7 +1703,7 @@ static int serial_calls_only(const char *m, size_t n, const lf_pygate_defs *d) {
  * name may do what any def of that name may do, and a region that uses a
  * name takes that on, to a fixpoint (each use and each def is one pair, so a
  * round is linear in the text). 1 when anything is not followed. */
-static int some_function_reads_and_writes(const char *m, size_t n, int serial) {
+static int some_function_reads_and_writes(const char *m, size_t n, int serial, int dumps_write) {
     lf_pygate_defs d;
     if (!lf_pygate_defs_build(m, n, &d))
         return 1;
@@ -1707,7 +1711,7 @@ static int some_function_reads_and_writes(const char *m, size_t n, int serial) {
     if (serial && !serial_calls_only(m, n, &d))
         goto done;
     size_t nr = d.n_defs + 1;
-    gate_scan g = {.serial = serial};
+    gate_scan g = {.serial = serial, .dumps_write = dumps_write};
     g.regions = lf_xcalloc(nr, sizeof *g.regions);
     gate_name *names = lf_xcalloc(2 * d.n_defs + 1, sizeof *names);
     size_t nn = 0;
@@ -1783,7 +1787,7 @@ static void on_file_name(const char *s, size_t len, void *ud) {
 
 static int gate(lf_gate_text *in) {
     static const char *const serial[] = {"json", "pickle", NULL}, *const loads[] = {"load", "loads", NULL},
-                             *const dumps[] = {"dump", "dumps", NULL};
+                             *const dump[] = {"dump", NULL}, *const dumps[] = {"dumps", NULL};
     if (in->lang != LF_LANG_PYTHON || memmem(in->text, in->len, "TOMLFile", 8) || lf_pygate_in_package(in, serial))
         return 1;
     const lf_pygate_mask *mk = lf_pygate_masked(in);
@@ -1795,11 +1799,16 @@ static int gate(lf_gate_text *in) {
         (mk->serial_named && (memmem(in->text, in->len, "import_module", 13) || memmem(in->text, in->len, "__import__", 10))))
         return 1;
     int ser = lf_pygate_says_any(m, n, serial);
-    int reads = ser && lf_pygate_says_any(m, n, loads), writes = ser && lf_pygate_says_any(m, n, dumps);
+    /* json.dumps makes a text: it is a document write only where a write
+     * call takes it (`P.write_text(json.dumps(V))`, `f.write(...)`,
+     * `atomic_write(P, ...)`), and each of those names says write */
+    int dumps_write = memmem(m, n, "write", 5) != NULL;
+    int reads = ser && lf_pygate_says_any(m, n, loads);
+    int writes = ser && (lf_pygate_says_any(m, n, dump) || (dumps_write && lf_pygate_says_any(m, n, dumps)));
     file_names fw = {&reads, &writes, reads && writes};
     if (!each_name_in(m, 0, n, 0, 0, &fw.both, on_file_name, &fw))
         reads = writes = 1;
-    return reads && writes && some_function_reads_and_writes(m, n, ser);
+    return reads && writes && some_function_reads_and_writes(m, n, ser, dumps_write);
 }
 
 const lf_check lf104_unlocked_rmw_check = {"lf104_unlocked_rmw", run, LF_LANG_BIT(LF_LANG_TYPESCRIPT) | LF_LANG_BIT(LF_LANG_TSX),
