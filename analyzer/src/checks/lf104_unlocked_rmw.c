@@ -1538,8 +1538,9 @@ static void run(lf_check_ctx *ctx) {
  * write_/save_/store_ (named_writer), or a call of a module function that
  * writes. A dumps is written only by a call that names write (write_text,
  * write_bytes, a file's write, atomic_write): in a file whose code never says
- * write, a dumps is no write (moto's `return json.dumps(resp)` handlers). A finding pairs a read and a write of one scope: a function, or
- * the module's level. The prefilter's words also let through every file that
+ * write, a dumps is no write (moto's `return json.dumps(resp)` handlers). A
+ * finding pairs a read and a write of one scope: a function, or the module's
+ * level. The prefilter's words also let through every file that
  * says `load` and `dump` in prose, json in a docstring or read_ of a socket,
  * and every module that reads JSON in one function and writes it in another.
  *
