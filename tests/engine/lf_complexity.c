@@ -14,7 +14,10 @@
  *    recognised every lock of the module per request), the number of such
  *    blocks in one Python function (each removal walked the function for a
  *    yield, each rename the module for an unlink), and the depth of a chain
- *    of helpers a lock is handed down.
+ *    of helpers a lock is handed down, and
+ *  - the number of lock helpers in a TypeScript module (50 vs 200: LF302
+ *    asked every call of the module who calls an age helper, per age, and
+ *    LF101 every call for a swallowing helper's callers, per helper).
  * lf_work_steps counts the tree walks, field and type tests, equality and
  * hashing steps and the model's climbs (lf_util.h). */
 #include <stdio.h>
@@ -283,6 +286,32 @@ static char *helper_chain(size_t n, lf_lang lang) {
     return lf_strbuf_detach(&sb);
 }
 
+/* n locks, each with a helper that returns the lock's age, called only in
+ * the handler of a failed owner-record read: every age asks who calls its
+ * helper (LF302's age_without_record), and once asked every call of the
+ * module per age. Each lock also breaks by age inline (a finding per block). */
+static char *age_helper_module(size_t n, lf_lang lang, int unused) {
+    (void)lang;
+    (void)unused;
+    lf_strbuf sb;
+    lf_strbuf_init(&sb);
+    lf_strbuf_puts(&sb, "import * as fs from \"node:fs\";\n");
+    for (size_t i = 0; i < n; i++)
+        lf_strbuf_printf(&sb,
+                         "\nfunction lockAge%zu(p: string): number {\n"
+                         "  return Date.now() - fs.statSync(p).mtimeMs;\n}\n"
+                         "\nexport function acquire%zu(p: string) {\n"
+                         "  try {\n    fs.writeFileSync(p, String(process.pid), { flag: \"wx\" });\n"
+                         "  } catch {\n"
+                         "    try {\n      process.kill(Number(fs.readFileSync(p, \"utf8\")), 0);\n"
+                         "    } catch {\n      if (lockAge%zu(p) > 30000) fs.rmSync(p, { force: true });\n    }\n"
+                         "  }\n}\n"
+                         "\nexport function breakOld%zu(p: string) {\n"
+                         "  if (Date.now() - fs.statSync(p).mtimeMs > 30000) fs.rmSync(p, { force: true });\n}\n",
+                         i, i, i, i);
+    return lf_strbuf_detach(&sb);
+}
+
 /* Findings grow with the input in proportion (or stay put, same_findings), and
  * so does the work, checks and fixes together. */
 static void growth_pin(const lf_ruleset *set, const char *what, lf_lang lang, char *(*make)(size_t, lf_lang, int),
@@ -391,6 +420,8 @@ int main(void) {
     growth_pin(&set, "Python check+fix, a chain of 100 vs 400 helpers", LF_LANG_PYTHON, chain_of, 0, 100, 400, 1, 1);
     growth_pin(&set, "TypeScript check+fix, a chain of 100 vs 400 helpers", LF_LANG_TYPESCRIPT, chain_of, 0, 100,
                400, 1, 1);
+    growth_pin(&set, "TypeScript check, 50 vs 200 age helpers called in a failed record read's handler",
+               LF_LANG_TYPESCRIPT, age_helper_module, 0, 50, 200, 0, 0);
     lf_ruleset_free(&set);
     printf("%s\n", g_failed ? "FAILED" : "ok");
     return g_failed;

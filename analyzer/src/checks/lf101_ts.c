@@ -15,6 +15,7 @@
  *    module: F is exported).
  * One finding per function. No fix: what the code should do when the lock
  * cannot be taken (wait, fail, skip) is the owner's choice. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,21 +148,78 @@ static TSNode next_statement(TSNode st) {
     return none;
 }
 
+/* The module's calls by the name they spell (`f()`, `x.f()`: f), sorted by
+ * that name then source order, built on first use: caller_going_on asks it
+ * once per helper, where a walk of every call per helper grew with helpers
+ * times calls. */
+typedef struct spelled_call {
+    const char *name;
+    uint32_t len, call;
+} spelled_call;
+
+typedef struct spelled_index {
+    spelled_call *items;
+    size_t n;
+    int built;
+} spelled_index;
+
+static int spelled_order(const void *pa, const void *pb) {
+    const spelled_call *a = pa, *b = pb;
+    if (a->len != b->len)
+        return a->len < b->len ? -1 : 1;
+    int c = memcmp(a->name, b->name, a->len);
+    if (c)
+        return c;
+    return a->call < b->call ? -1 : a->call > b->call;
+}
+
+static void spelled_build(lf_tssem *m, spelled_index *ix) {
+    ix->built = 1;
+    ix->items = lf_xcalloc(m->n_calls ? m->n_calls : 1, sizeof *ix->items);
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode f = lf_tree_field(m->calls[i].node, "function");
+        if (lf_tree_is(f, "member_expression"))
+            f = lf_tree_field(f, "property");
+        if (ts_node_is_null(f))
+            continue;
+        uint32_t a = ts_node_start_byte(f), b = ts_node_end_byte(f);
+        ix->items[ix->n++] = (spelled_call){m->src->text + a, b - a, (uint32_t)i};
+    }
+    qsort(ix->items, ix->n, sizeof *ix->items, spelled_order);
+}
+
+/* The first entry spelling `name`, or ix->n. */
+static size_t spelled_first(const spelled_index *ix, const char *name) {
+    spelled_call key = {name, (uint32_t)strlen(name), 0};
+    size_t lo = 0, hi = ix->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (spelled_order(&ix->items[mid], &key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* A statement of the module calling F by name (`acquireLock();`,
  * `await acquireLock();`) that more work follows: the first one, or null.
  * *calls counts every call of F by name. */
-static TSNode caller_going_on(lf_tssem *m, int32_t fn, size_t *calls) {
+static TSNode caller_going_on(lf_tssem *m, spelled_index *ix, int32_t fn, size_t *calls) {
     TSNode none = {0};
     *calls = 0;
     const char *name = m->scopes[fn].name;
     if (!name || !*name)
         return none;
-    for (size_t i = 0; i < m->n_calls; i++) {
+    if (!ix->built)
+        spelled_build(m, ix);
+    size_t len = strlen(name);
+    for (size_t k = spelled_first(ix, name); k < ix->n && ix->items[k].len == len &&
+                                             memcmp(ix->items[k].name, name, len) == 0;
+         k++) {
+        size_t i = ix->items[k].call;
         TSNode call = m->calls[i].node;
-        TSNode f = lf_tree_field(call, "function");
-        if (lf_tree_is(f, "member_expression"))
-            f = lf_tree_field(f, "property");
-        if (!lf_tree_text_eq(m->src, f, name) || lf_tssem_scope_within(m, m->calls[i].scope, fn))
+        if (lf_tssem_scope_within(m, m->calls[i].scope, fn))
             continue;
         (*calls)++;
         TSNode st = lf_ts_parent(call);
@@ -206,6 +264,7 @@ void lf101_ts_run(lf_check_ctx *ctx) {
         return;
     lf_tslock *l = lf_tslock_build(m);
     unsigned char *done = lf_xcalloc(m->n_scopes + 1, 1);
+    spelled_index spelled = {0};
     for (size_t i = 0; i < l->n_events; i++) {
         const lf_tslock_event *e = &l->events[i];
         if (e->fn <= 0 || done[e->fn] || !acquires(l, e))
@@ -220,7 +279,7 @@ void lf101_ts_run(lf_check_ctx *ctx) {
         size_t calls = 0;
         int helper = ts_node_is_null(work);
         if (helper) {
-            work = caller_going_on(m, e->fn, &calls);
+            work = caller_going_on(m, &spelled, e->fn, &calls);
             if (ts_node_is_null(work) && calls)
                 continue; /* every caller stops after it, or checks what it returns */
         }
@@ -248,5 +307,6 @@ void lf101_ts_run(lf_check_ctx *ctx) {
         free(msg);
         free(sect);
     }
+    free(spelled.items);
     free(done);
 }

@@ -368,10 +368,8 @@ static int age_without_record(lf_tssem *m, const lf_tslock *l, TSNode at) {
     if (h <= 0)
         return 0;
     size_t calls = 0;
-    for (size_t i = 0; i < m->n_calls; i++) {
+    for (int32_t i = lf_tssem_first_caller(m, h); i >= 0; i = lf_tssem_next_caller(m, i)) {
         TSNode c = m->calls[i].node;
-        if (lf_tssem_local_callee(m, c) != h)
-            continue;
         int inside = 0;
         TSNode cf = lf_ts_fn_node(m, c);
         for (TSNode x = lf_ts_parent(c); !inside && !ts_node_is_null(x) && !ts_node_eq(x, cf); x = lf_ts_parent(x))
