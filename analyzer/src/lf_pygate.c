@@ -410,7 +410,15 @@ static int keyword_not_target(const char *m, size_t n, size_t open) {
     size_t eq = lf_pygate_fwd_any(m, n, j);
     if (eq + 1 >= n || m[eq] != '=' || m[eq + 1] == '=')
         return 0;
-    return !(j - i == 6 && memcmp(m + i, "target", 6) == 0) && !(j - i == 3 && memcmp(m + i, "dst", 3) == 0);
+    return !lf_pygate_rename_dest_keyword(m + i, j - i);
+}
+
+int lf_pygate_rename_dest_keyword(const char *name, size_t len) {
+    static const char *const k_rename_dest_keywords[] = {"target", "dst"};
+    for (size_t k = 0; k < sizeof k_rename_dest_keywords / sizeof *k_rename_dest_keywords; k++)
+        if (strlen(k_rename_dest_keywords[k]) == len && memcmp(name, k_rename_dest_keywords[k], len) == 0)
+            return 1;
+    return 0;
 }
 
 /* May this use of a verb at m + at be a rename? LF401's query takes every

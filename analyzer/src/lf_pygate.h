@@ -93,6 +93,11 @@ int lf_pygate_may_hold_lock(lf_gate_text *in);
  * an import from elsewhere. Anything else is a hit. */
 int lf_pygate_may_remove(lf_gate_text *in);
 
+/* Is name[0, len) the keyword a rename's destination is passed by: `target`
+ * (Path.replace, Path.rename) or `dst` (os.replace, os.rename, shutil.move)?
+ * LF401's gate (on the text) and its check (on the tree) both ask this. */
+int lf_pygate_rename_dest_keyword(const char *name, size_t len);
+
 /* Is m[from, from + len) the word? A Python keyword? */
 int lf_pygate_is(const char *m, size_t from, size_t len, const char *word);
 int lf_pygate_keyword(const char *m, size_t from, size_t len);

@@ -871,7 +871,7 @@ static int word_is_plain_use(TSNode root, uint32_t at, uint32_t len) {
 /* A rename's destination: a keyword argument is one only as `target=`
  * (Path.replace's and Path.rename's name for it) or `dst=` (os.replace's,
  * shutil.move's), and is then its value; `dt.replace(tzinfo=utc)` renames
- * nothing (lf_pygate's rename gate says the same of the text). */
+ * nothing (lf_pygate_rename_dest_keyword: the rename gate asks it of the text). */
 static int renamed_onto(const lf_source *src, TSNode *dst) {
     if (strcmp(ts_node_type(*dst), "keyword_argument") != 0)
         return 1;
@@ -881,7 +881,7 @@ static int renamed_onto(const lf_source *src, TSNode *dst) {
         return 0;
     const char *at = src->text + ts_node_start_byte(name);
     uint32_t len = ts_node_end_byte(name) - ts_node_start_byte(name);
-    if (!(len == 6 && memcmp(at, "target", 6) == 0) && !(len == 3 && memcmp(at, "dst", 3) == 0))
+    if (!lf_pygate_rename_dest_keyword(at, len))
         return 0;
     *dst = value;
     return 1;
