@@ -31,6 +31,8 @@ made = missing = 0
 for repo, commit in sorted(pins.items()):
     key = repo.replace("/", "+")
     gitdir, dst = os.path.join(mir, key, "repo"), os.path.join(out, key)
+    if not os.path.isdir(os.path.join(gitdir, "objects")):  # some fetches hold it one level down
+        gitdir = os.path.join(gitdir, ".git")
     if os.path.isdir(dst):
         made += 1
         continue
