@@ -56,7 +56,17 @@ struct lf_prefilter_index {
     uint32_t *ids;
     uint32_t *short_ids;
     size_t n_short;
-    unsigned char short_first[256]; /* first byte of some short needle */
+    /* Where a short needle may start: bit (s[i] | s[i+1] << 8) says some
+     * 2- or 3-byte needle begins with that pair (8 KB; keyed by the first
+     * byte alone, every `l` of a file was a candidate for "lck"), and
+     * short_one[s[i]] that a 1-byte needle is that byte. */
+    uint64_t short_pair_bits[65536 / 64];
+    unsigned char short_one[256];
+    /* The first test at each position: bit (s[i] | s[i+1] << 8) says some
+     * needle of any length may start there (every pair that starts a 1-byte
+     * needle's byte). Most positions of a text fail it, for the cost of one
+     * 2-byte read and a bit test (8 KB). */
+    uint64_t any_pair_bits[65536 / 64];
     unsigned char *done; /* per needle, per scan: every literal on it decided (scratch: one index per engine) */
     /* Per rule (ruleset order), per group: literal ids. */
     struct rule_groups {
@@ -329,9 +339,21 @@ lf_prefilter_index *lf_prefilter_index_new(const lf_ruleset *set, lf_lang lang, 
         const needle *nd = &ix->needles[k];
         if (nd->len < 4) {
             ix->short_ids[ix->n_short++] = (uint32_t)k;
-            ix->short_first[nd->bytes[0]] = 1;
+            if (nd->len == 1) {
+                ix->short_one[nd->bytes[0]] = 1;
+                for (uint32_t next = 0; next < 256; next++) {
+                    uint32_t pair = (uint32_t)nd->bytes[0] | next << 8;
+                    ix->any_pair_bits[pair >> 6] |= (uint64_t)1 << (pair & 63);
+                }
+            } else {
+                uint32_t pair = (uint32_t)nd->bytes[0] | (uint32_t)nd->bytes[1] << 8;
+                ix->short_pair_bits[pair >> 6] |= (uint64_t)1 << (pair & 63);
+                ix->any_pair_bits[pair >> 6] |= (uint64_t)1 << (pair & 63);
+            }
             continue;
         }
+        uint32_t pair = (uint32_t)nd->bytes[0] | (uint32_t)nd->bytes[1] << 8;
+        ix->any_pair_bits[pair >> 6] |= (uint64_t)1 << (pair & 63);
         uint32_t w;
         memcpy(&w, nd->bytes, 4);
         count[head4_bucket(w)]++;
@@ -426,11 +448,17 @@ void lf_prefilter_scan(const lf_prefilter_index *ix, const char *text, size_t le
      * compiler reload every table from ix at each byte. */
     const uint64_t *bits = ix->bucket_bits;
     const uint32_t *start = ix->start;
-    const unsigned char *short_first = ix->short_first;
+    const uint64_t *pair_bits = ix->short_pair_bits;
+    const uint64_t *any_bits = ix->any_pair_bits;
+    const unsigned char *short_one = ix->short_one;
     size_t i = 0;
-    /* A 4-byte needle ends by s[len - 1]: the 4-byte load stays in the text. */
+    /* A 4-byte needle ends by s[len - 1]: the 4-byte load stays in the text.
+     * The pair read at s[i + 1] stays within the text and its NUL (s[len]). */
     for (; i + 4 <= len; i++) {
-        if (short_first[s[i]])
+        uint32_t pair = (uint32_t)s[i] | (uint32_t)s[i + 1] << 8;
+        if (!((any_bits[pair >> 6] >> (pair & 63)) & 1))
+            continue;
+        if (((pair_bits[pair >> 6] >> (pair & 63)) & 1) || short_one[s[i]])
             try_short(ix, s, len, i, found);
         uint32_t w;
         memcpy(&w, s + i, 4);
@@ -443,9 +471,11 @@ void lf_prefilter_scan(const lf_prefilter_index *ix, const char *text, size_t le
                 try_needle(ix, nid, s, len, i, found);
         }
     }
-    for (; i < len; i++)
-        if (short_first[s[i]])
+    for (; i < len; i++) {
+        uint32_t pair = (uint32_t)s[i] | (uint32_t)s[i + 1] << 8;
+        if (((pair_bits[pair >> 6] >> (pair & 63)) & 1) || short_one[s[i]])
             try_short(ix, s, len, i, found);
+    }
 }
 
 int lf_prefilter_rule_passes(const lf_prefilter_index *ix, const unsigned char *found, size_t rule_index,

@@ -827,6 +827,28 @@ static void test_prefilter_forms(void) {
     EXPECT_PARSED(call, "b = 1\nf(x)\nf(y, lock)\n", 1);
 }
 
+/* Needles shorter than 4 bytes are found by their first byte pair (1-byte
+ * ones by the byte): at the start, in the middle, in the last 3 bytes (past
+ * the 4-byte loop) and as the last byte; a look-alike with the same first
+ * byte is no match. */
+static void test_prefilter_short_needles(void) {
+    static const struct {
+        const char *pf, *code;
+        int parsed;
+    } cases[] = {
+        {"[\"lck\"]", "b = 1  # lck", 1},     {"[\"lck\"]", "b = 1  # lcx lk l", 0},
+        {"[\"lck\"]", "b = 1  # lck x", 1},   {"[\"lck\"]", "b = 1  # lc", 0},
+        {"[\"lk\"]", "b = 1  # lk", 1},       {"[\"lk\"]", "b = 1  # l k", 0},
+        {"[\"lk\"]", "b = 1  # ml kl", 0},    {"[\"lk\"]", "b = 1  # lkxx", 1},
+        {"[\"@\"]", "b = 1  # @", 1},         {"[\"@\"]", "b = 1  # x", 0},
+        {"[\"@\"]", "b = 1  # @ xxxx", 1},    {"[\"'a'\"]", "b = 1  # 'a'", 1},
+        {"[\"'a'\"]", "b = 1  # 'b' 'ax'", 0}, {"[[\"'x'\"], [\"lk\"]]", "b = 'x' or lk", 1},
+        {"[[\"'x'\"], [\"lk\"]]", "b = 'x' or l", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        EXPECT_PARSED(cases[i].pf, cases[i].code, cases[i].parsed);
+}
+
 static void test_predicates(void) {
     const char *code = "alpha = 1\nbeta = 2\ngamma = alpha\n";
     expect_findings("((identifier) @finding (#eq? @finding \\\"beta\\\"))", code, "2:1 m beta;");
@@ -1419,6 +1441,7 @@ int main(void) {
     test_anchor_roots();
     test_prefilter_scan();
     test_prefilter_forms();
+    test_prefilter_short_needles();
     test_pymask();
     test_tsarena();
     test_lf401_gate();
