@@ -222,11 +222,21 @@ typedef struct mask_build {
     size_t cap;
 } mask_build;
 
+const char *const lf_pygate_lock_modules[] = {"fcntl",    "msvcrt",   "portalocker", "win32file",
+                                               "filelock", "lockfile", "fasteners",   NULL};
+
 /* A string literal's text: "os" or "shutil" (importlib.import_module("os"),
- * sys.modules["os"]); a mode open() accepts. */
+ * sys.modules["os"]); a lock module, alone or dotted ("fcntl",
+ * "lockfile.pidlockfile"); a mode open() accepts. */
 static void on_string(const char *content, size_t len, void *ud) {
     mask_build *b = ud;
     lf_pygate_mask *mk = b->mk;
+    for (size_t w = 0; !mk->lock_module_named && len && lf_pygate_lock_modules[w]; w++) {
+        size_t wl = strlen(lf_pygate_lock_modules[w]);
+        if (content[0] == lf_pygate_lock_modules[w][0] && len >= wl &&
+            memcmp(content, lf_pygate_lock_modules[w], wl) == 0 && (len == wl || content[wl] == '.'))
+            mk->lock_module_named = 1;
+    }
     if ((len == 2 && memcmp(content, "os", 2) == 0) || (len == 6 && memcmp(content, "shutil", 6) == 0))
         mk->os_named = 1;
     if ((len == 4 && memcmp(content, "json", 4) == 0) || (len == 6 && memcmp(content, "pickle", 6) == 0))

@@ -29,6 +29,9 @@ typedef struct lf_pygate_mask {
     int balanced;
     int os_named;
     int serial_named;
+    /* lock_module_named: some string literal's text is a lock module's name
+     * (lf_pygate_lock_modules), alone or before a dot: `import_module("fcntl")` */
+    int lock_module_named;
     /* answers shared by the gates that ask them (0: not asked yet, 1: no, 2: may be) */
     signed char holds_lock, removes;
     /* String literals whose text is a mode open() accepts ("a", "xb", "r+"),
@@ -38,6 +41,11 @@ typedef struct lf_pygate_mask {
 } lf_pygate_mask;
 
 const lf_pygate_mask *lf_pygate_masked(lf_gate_text *in);
+
+/* The modules a Python lock comes from (LF101's check follows their calls,
+ * classes and optional imports): fcntl, msvcrt, portalocker, win32file,
+ * filelock, lockfile, fasteners. NULL-terminated. */
+extern const char *const lf_pygate_lock_modules[];
 
 /* The last byte before i that is not whitespace inside the logical line, or
  * LF_PYGATE_NONE; the first at or after i (n at the end). */

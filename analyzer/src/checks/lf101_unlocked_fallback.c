@@ -1978,23 +1978,21 @@ static void run(lf_check_ctx *ctx) {
  * portalocker, win32file, filelock, lockfile, fasteners: their calls, classes
  * and optional imports, importlib's included) or is an exclusive create
  * (os.mkdir, os.makedirs and Path.mkdir, os.open with O_EXCL, an open() mode
- * with x). The prefilter lets through every file that says mkdir in a string
- * or a comment and remove anywhere (a lexer's table of shell commands). So:
- * a module word anywhere in the raw text (strings and comments included) is
- * a hit; else, on the text with comments and strings blanked (lf_pymask), a
- * use of mkdir, makedirs or O_EXCL, or a string literal that is an open()
- * mode with x. Anything unsure is a hit (lf_pygate.h). */
+ * with x). The prefilter lets through every file that says mkdir or fcntl in
+ * a string or a comment (a lexer's table of builtins: 'io_file_mkdir',
+ * 'dio_fcntl', 'error_code_filelocked'). So, on the text with comments and
+ * strings blanked (lf_pymask), a hit is: a use of a lock module's name, or of
+ * mkdir, makedirs or O_EXCL; a string literal that names a lock module,
+ * alone or dotted (the module importlib.import_module or __import__ would
+ * load); a string literal that is an open() mode with x. Anything unsure is
+ * a hit (lf_pygate.h). */
 static int gate(lf_gate_text *in) {
-    static const char *const modules[] = {"fcntl", "msvcrt", "portalocker", "win32file", "filelock", "lockfile",
-                                          "fasteners", NULL};
     static const char *const creates[] = {"mkdir", "makedirs", "O_EXCL", NULL};
     if (in->lang != LF_LANG_PYTHON)
         return 1;
-    for (size_t w = 0; modules[w]; w++)
-        if (memmem(in->text, in->len, modules[w], strlen(modules[w])))
-            return 1;
     const lf_pygate_mask *mk = lf_pygate_masked(in);
-    if (!mk->m || !mk->balanced || lf_pygate_says_any(mk->m, in->len, creates))
+    if (!mk->m || !mk->balanced || mk->lock_module_named || lf_pygate_says_any(mk->m, in->len, lf_pygate_lock_modules) ||
+        lf_pygate_says_any(mk->m, in->len, creates))
         return 1;
     for (size_t i = 0; i < mk->n_modes; i++)
         if (lf_pygate_mode_text(in->text + mk->modes[i].at, mk->modes[i].len, 'x', 0))
