@@ -8,8 +8,12 @@
  *  - a removal after looking at the lock (stat, exists, mtime): a stale
  *    takeover by name deletes whatever is there by then;
  *  - a release, or a removal after a separate read-compare of the owner
- *    token, of a lock the module breaks on existence or age alone: a holder
- *    paused past that judgement deletes its successor's lock.
+ *    token, of a lock the module breaks: a holder paused past that judgement
+ *    (or whose lock two breakers raced for) deletes its successor's lock.
+ *    An owner-checked release (`if (rec.pid === process.pid) rm(lock)`:
+ *    lf_tsowner.h) only where the module breaks the lock on existence or
+ *    age alone: where it breaks it only after judging its holder dead, a
+ *    live holder's lock cannot change hands before the removal.
  * Package-manager lock files never count; removals through the module's own
  * helpers are reported at the call of the helper, unless the removal inside
  * the helper is reported itself (one finding per root bug), and a call is
@@ -447,6 +451,12 @@ void lf301_ts_run(lf_check_ctx *ctx) {
             continue;
         const lf_tslock_key *k = &l->keys[ev->key];
         if (!lf_tslock_is_lock(k->flags) || judged_removal(m, l, ev))
+            continue;
+        /* this holder's own release (lf_tsowner.h), where nobody breaks a
+         * live holder's lock: nothing can come between its read and the
+         * removal; on existence or age alone, a paused holder can lose it
+         * in between */
+        if (ev->owner_checked && !(k->flags & LF_TSLOCK_BROKEN_LIVE))
             continue;
         /* rmdir cannot remove a lock made as a file or symlink (ENOTDIR):
          * pidlock's belt-and-braces rmdir after its unlink removes nothing */

@@ -309,17 +309,6 @@ static int probes_in(const lf_tslock *l, TSNode n) {
     return 0;
 }
 
-/* Does a branch leave (return, throw, continue, break) rather than fall
- * through: the statement itself, or the last of its block? */
-static int leaves(TSNode b) {
-    if (lf_tree_is(b, "statement_block")) {
-        uint32_t k = ts_node_named_child_count(b);
-        b = k ? ts_node_named_child(b, k - 1) : (TSNode){0};
-    }
-    return lf_tree_is(b, "return_statement") || lf_tree_is(b, "throw_statement") ||
-           lf_tree_is(b, "continue_statement") || lf_tree_is(b, "break_statement");
-}
-
 typedef struct record_walk {
     lf_tssem *m;
     const lf_tslock *l;
@@ -414,7 +403,7 @@ static int owner_decides_first(lf_tssem *m, const lf_tslock *l, TSNode at) {
                  x = ts_node_prev_named_sibling(x)) {
                 TSNode cons = lf_tree_field(x, "consequence");
                 if (lf_tree_is(x, "if_statement") && ts_node_is_null(lf_tree_field(x, "alternative")) &&
-                    leaves(cons) && probes_in(l, cons))
+                    lf_tssem_leaves(cons) && probes_in(l, cons))
                     rec = present_test(m, lf_tree_field(x, "condition"));
             }
         }
@@ -465,7 +454,7 @@ static int age_gates_probe(lf_tssem *m, const lf_tslock *l, TSNode cmp, TSNode r
         ifs = lf_ts_parent(ifs);
     }
     if (!lf_tree_is(ifs, "if_statement") || !ts_node_eq(lf_tree_field(ifs, "condition"), cond) ||
-        !ts_node_is_null(lf_tree_field(ifs, "alternative")) || !leaves(lf_tree_field(ifs, "consequence")) ||
+        !ts_node_is_null(lf_tree_field(ifs, "alternative")) || !lf_tssem_leaves(lf_tree_field(ifs, "consequence")) ||
         stale_when_true(m, cmp, read))
         return 0;
     if (probe_arm)
@@ -511,7 +500,7 @@ static int age_only_refuses(lf_tssem *m, TSNode cmp, TSNode read) {
     TSNode cons = lf_tree_field(ifs, "consequence");
     if (stale_when_true(m, cmp, read))
         return only_throws(cons);
-    return leaves(cons) && lf_tree_is(ts_node_next_named_sibling(ifs), "throw_statement");
+    return lf_tssem_leaves(cons) && lf_tree_is(ts_node_next_named_sibling(ifs), "throw_statement");
 }
 
 typedef struct uses_walk {

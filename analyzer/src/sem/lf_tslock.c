@@ -7,6 +7,7 @@
 #include "lf_cfg.h"
 #include "lf_pathfact.h"
 #include "lf_tscfg.h"
+#include "lf_tsowner.h"
 #include "lf_tree.h"
 #include "lf_util.h"
 
@@ -398,7 +399,7 @@ static void flag(builder *b, int32_t key, unsigned f, TSNode at) {
 }
 
 static void event(builder *b, lf_tslock_event_kind kind, int32_t fn, TSNode node, int32_t key, TSNode target) {
-    lf_tslock_event e = {kind, fn, node, key, 0, 0, LF_TSJUDGED_NONE, target, -1};
+    lf_tslock_event e = {kind, fn, node, key, 0, 0, LF_TSJUDGED_NONE, target, -1, 0};
     LF_VEC_PUSH(&b->events, e);
 }
 
@@ -1672,10 +1673,15 @@ static lf_tslock *build(lf_tssem *m) {
             !(!ev->via_helper && after_failed_create(&b, i)) && released_after_own_create(&b, m, i))
             ev->judged = LF_TSJUDGED_NONE;
     }
-    /* identity checks anywhere in the function cover its removals */
+    /* identity checks anywhere in the function cover its removals; a removal
+     * only while the record names this process is a release, whatever was
+     * looked at before it */
     for (size_t i = 0; i < b.events.len; i++) {
         lf_tslock_event *ev = &b.events.items[i];
         if (ev->kind != LF_TSEV_REMOVE || ev->key < 0 || identity[ev->fn])
+            continue;
+        ev->owner_checked = lf_tsowner_checked(m, ev->node, ev->target);
+        if (ev->owner_checked)
             continue;
         if (ev->judged == LF_TSJUDGED_LIVENESS || ev->judged == LF_TSJUDGED_PRESENCE) {
             lf_tslock_key *k = &b.keys.items[ev->key];

@@ -117,6 +117,8 @@ typedef struct lf_tslock_event {
     lf_tslock_judged judged; /* REMOVE */
     TSNode target;           /* REMOVE: the path expression removed */
     int32_t helper_key;      /* via_helper: the helper's parameter key; else -1 */
+    int owner_checked;       /* REMOVE: runs only while the lock's record names this process
+                                (lf_tsowner.h): a release, never a break of the lock */
 } lf_tslock_event;
 
 typedef struct lf_tslock {

@@ -151,6 +151,9 @@ TSNode lf_tssem_arg(TSNode call, uint32_t i);
 size_t lf_tssem_nargs(TSNode call);
 /* Strip parentheses, `await`, `as T`, `x!`, `satisfies T`, `<T>x`. */
 TSNode lf_tssem_unwrap(TSNode n);
+/* Does a branch leave (return, throw, continue, break) rather than fall
+ * through: the statement itself, or the last of its block? */
+int lf_tssem_leaves(TSNode b);
 /* The value an identifier use holds: follows const/let/var/assignment
  * bindings (not destructuring) up to a few hops; the expression itself
  * otherwise. */

@@ -810,3 +810,12 @@ TSNode lf_tssem_search_values(lf_tssem *m, TSNode e, size_t budget, int skip_fun
     }
     return (TSNode){0};
 }
+
+int lf_tssem_leaves(TSNode b) {
+    if (lf_tree_is(b, "statement_block")) {
+        uint32_t k = ts_node_named_child_count(b);
+        b = k ? ts_node_named_child(b, k - 1) : (TSNode){0};
+    }
+    return lf_tree_is(b, "return_statement") || lf_tree_is(b, "throw_statement") ||
+           lf_tree_is(b, "continue_statement") || lf_tree_is(b, "break_statement");
+}

@@ -1,8 +1,10 @@
 "use strict";
 // TypeScript's CommonJS output for an owner-checked release: the record is
 // read (through a helper of another module), its pid compared with ours, and
-// the lock is then removed by name; another process may have replaced it in
-// between. Imported calls are spelled `(0, mod.fn)(...)` and await as yield.
+// only then is the lock removed by name. Nothing in the module breaks the lock,
+// so a live holder's lock cannot change hands between the read and the
+// removal: this is the holder's own release. Imported calls are spelled
+// `(0, mod.fn)(...)` and await as yield.
 Object.defineProperty(exports, "__esModule", { value: true });
 exports.release = release;
 const tslib_1 = require("tslib");

@@ -1,0 +1,243 @@
+/* lf_tsowner: does a removal run only while the lock's record names this
+ * process (TS/JS)?
+ *
+ * `if (rec.pid === process.pid) rm(lock)`, `if (rec?.ownerId !== ownerId)
+ * return; ... rm(lock)`, `if (current.startsWith(owner)) unlink(lock)`: the
+ * removal runs only when what was just read from the lock names this very
+ * process or acquisition, so it is this holder's own release, whatever the
+ * function looked at first. A holder's lock changes hands only when someone
+ * breaks it. Where the module breaks it only after judging its holder dead,
+ * nobody breaks it while the holder runs this: nothing to bind, not
+ * reported. Where the module breaks it on existence or age alone
+ * (LF_TSLOCK_BROKEN_LIVE), a holder paused between the read and the removal
+ * can lose it meanwhile and then delete its successor's lock: reported. */
+#include <stdint.h>
+#include <string.h>
+
+#include "lf_tree.h"
+#include "lf_tsowner.h"
+
+/* The identifier a value is read from: `rec` of `rec`, `rec.pid`,
+ * `rec?.ownerId`, `info["pid"]`, `await x`; else a null node. */
+static TSNode read_root(TSNode e) {
+    e = lf_tssem_unwrap(e);
+    for (int i = 0; i < 16 && (lf_tree_is(e, "member_expression") || lf_tree_is(e, "subscript_expression")); i++)
+        e = lf_tssem_unwrap(lf_tree_field(e, "object"));
+    return lf_tree_is(e, "identifier") ? e : (TSNode){0};
+}
+
+typedef struct call_scan {
+    const lf_source *src;
+    TSNode path;      /* record_read: a call handed this path's text */
+    int found;        /* record_read: such a call; token_value: a call given a non-literal */
+} call_scan;
+
+static int same_text(const lf_source *src, TSNode a, TSNode b) {
+    uint32_t la = ts_node_end_byte(a) - ts_node_start_byte(a), lb = ts_node_end_byte(b) - ts_node_start_byte(b);
+    return la == lb && memcmp(src->text + ts_node_start_byte(a), src->text + ts_node_start_byte(b), la) == 0;
+}
+
+static lf_walk_action find_read_of(TSNode n, void *ud) {
+    call_scan *c = ud;
+    if (!lf_tree_is(n, "call_expression"))
+        return LF_WALK_CONTINUE;
+    TSNode args = lf_tree_field(n, "arguments");
+    for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++)
+        if (same_text(c->src, lf_tssem_unwrap(ts_node_named_child(args, i)), c->path)) {
+            c->found = 1;
+            return LF_WALK_STOP;
+        }
+    return LF_WALK_CONTINUE;
+}
+
+static int is_literal(TSNode n) {
+    static const char *const kinds[] = {"string", "number", "true", "false", "null", "undefined", NULL};
+    for (size_t i = 0; kinds[i]; i++)
+        if (lf_tree_is(n, kinds[i]))
+            return 1;
+    return 0;
+}
+
+/* A call handed something other than literals: it may read a file. */
+static lf_walk_action find_reading_call(TSNode n, void *ud) {
+    call_scan *c = ud;
+    if (!lf_tree_is(n, "call_expression") && !lf_tree_is(n, "new_expression"))
+        return LF_WALK_CONTINUE;
+    TSNode args = lf_tree_field(n, "arguments");
+    for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++)
+        if (!is_literal(ts_node_named_child(args, i))) {
+            c->found = 1;
+            return LF_WALK_STOP;
+        }
+    return LF_WALK_CONTINUE;
+}
+
+static const lf_tsbinding *binding_of(lf_tssem *m, TSNode id) {
+    uint32_t a = ts_node_start_byte(id);
+    return lf_tssem_binding_at(m, lf_tssem_scope_of(m, id), lf_tssem_intern(m, m->src->text + a, ts_node_end_byte(id) - a),
+                               a);
+}
+
+/* Is e read from the lock at `path`: a name bound to a value holding a call
+ * handed the path (`readFileSync(lock)`, `readRecord(lockDir)`), directly or
+ * through one more name (`JSON.parse(content)`)? */
+static int record_read(lf_tssem *m, TSNode e, TSNode path) {
+    TSNode id = read_root(e);
+    for (int hop = 0; hop < 2 && !ts_node_is_null(id); hop++) {
+        const lf_tsbinding *b = binding_of(m, id);
+        if (!b || (b->kind != LF_TSBIND_VAR && b->kind != LF_TSBIND_ASSIGN) || ts_node_is_null(b->value))
+            return 0;
+        call_scan c = {m->src, path, 0};
+        lf_tree_walk(b->value, find_read_of, &c);
+        if (c.found)
+            return 1;
+        /* JSON.parse(text): one more name */
+        TSNode v = lf_tssem_unwrap(b->value), next = {0};
+        if (lf_tree_is(v, "call_expression")) {
+            TSNode args = lf_tree_field(v, "arguments");
+            if (!ts_node_is_null(args) && ts_node_named_child_count(args) >= 1)
+                next = read_root(ts_node_named_child(args, 0));
+        }
+        id = next;
+    }
+    return 0;
+}
+
+/* A token made of no read: process.pid, or a name bound to a value that
+ * hands no call anything but literals (`${process.pid}:${randomUUID()}`).
+ * *param: e is a parameter of the module's function (own_token asks its
+ * callers). */
+static int token_value(lf_tssem *m, TSNode e, const lf_tsbinding **param) {
+    *param = NULL;
+    e = lf_tssem_unwrap(e);
+    if (ts_node_is_null(e) || is_literal(e))
+        return 0;
+    if (lf_tree_text_eq(m->src, e, "process.pid"))
+        return 1;
+    TSNode id = read_root(e);
+    if (ts_node_is_null(id) || !ts_node_eq(id, e))
+        return 0;
+    const lf_tsbinding *b = binding_of(m, id);
+    if (!b)
+        return 0;
+    if ((b->kind == LF_TSBIND_VAR || b->kind == LF_TSBIND_ASSIGN) && !b->member && !ts_node_is_null(b->value)) {
+        if (is_literal(lf_tssem_unwrap(b->value)))
+            return 0;
+        call_scan c = {.src = m->src};
+        lf_tree_walk(b->value, find_reading_call, &c);
+        return !c.found;
+    }
+    if (b->kind == LF_TSBIND_PARAM)
+        *param = b;
+    return 0;
+}
+
+/* Is e this process's own identity: a token (token_value), or a parameter
+ * every caller in the module (one or more) hands one? */
+static int own_token(lf_tssem *m, TSNode e) {
+    const lf_tsbinding *b;
+    if (token_value(m, e, &b))
+        return 1;
+    if (!b)
+        return 0;
+    int idx = lf_tssem_param_index(m, b->scope, b);
+    int32_t fn = m->scopes[b->scope].fn;
+    size_t calls = 0;
+    for (int32_t c = idx >= 0 && fn > 0 ? lf_tssem_first_caller(m, fn) : -1; c >= 0; c = lf_tssem_next_caller(m, c)) {
+        TSNode args = lf_tree_field(m->calls[c].node, "arguments");
+        const lf_tsbinding *again;
+        if (ts_node_is_null(args) || (uint32_t)idx >= ts_node_named_child_count(args) ||
+            !token_value(m, ts_node_named_child(args, (uint32_t)idx), &again))
+            return 0;
+        calls++;
+    }
+    return calls > 0;
+}
+
+/* Does cond hold only when the lock's record (read from path) names this
+ * process (want 1), or only when it does not (want 0)? `a === b`, `a !== b`,
+ * `a.startsWith(b)`, `!x`, and `&&` (want 1) / `||` (want 0) of such. */
+static int owner_test(lf_tssem *m, TSNode cond, TSNode path, int want) {
+    struct {
+        TSNode n;
+        int want;
+    } stack[16];
+    int top = 0;
+    stack[top].n = cond;
+    stack[top++].want = want;
+    while (top > 0) {
+        top--;
+        TSNode c = stack[top].n;
+        int w = stack[top].want;
+        for (int steps = 0; steps < 16; steps++) {
+            c = lf_tssem_unwrap(c);
+            if (!lf_tree_is(c, "unary_expression") || !lf_tree_text_eq(m->src, lf_tree_field(c, "operator"), "!"))
+                break;
+            c = lf_tree_field(c, "argument");
+            w = !w;
+        }
+        if (lf_tree_is(c, "binary_expression")) {
+            TSNode op = lf_tree_field(c, "operator"), left = lf_tree_field(c, "left"), right = lf_tree_field(c, "right");
+            if (lf_tree_text_eq(m->src, op, w ? "&&" : "||")) {
+                if (top + 2 <= (int)(sizeof stack / sizeof *stack)) {
+                    stack[top].n = left;
+                    stack[top++].want = w;
+                    stack[top].n = right;
+                    stack[top++].want = w;
+                }
+                continue;
+            }
+            int eq = lf_tree_text_eq(m->src, op, "===") || lf_tree_text_eq(m->src, op, "==");
+            int ne = lf_tree_text_eq(m->src, op, "!==") || lf_tree_text_eq(m->src, op, "!=");
+            if ((w ? eq : ne) && ((record_read(m, left, path) && own_token(m, right)) ||
+                                  (record_read(m, right, path) && own_token(m, left))))
+                return 1;
+            continue;
+        }
+        if (!w || !lf_tree_is(c, "call_expression"))
+            continue;
+        TSNode fn = lf_tree_field(c, "function"), args = lf_tree_field(c, "arguments");
+        if (!lf_tree_is(fn, "member_expression") || ts_node_is_null(args) || ts_node_named_child_count(args) != 1)
+            continue;
+        TSNode prop = lf_tree_field(fn, "property");
+        if (!lf_tree_text_eq(m->src, prop, "startsWith") && !lf_tree_text_eq(m->src, prop, "includes"))
+            continue;
+        TSNode arg = ts_node_named_child(args, 0);
+        if (lf_tree_is(arg, "template_string")) /* `${owner}\n` */
+            for (uint32_t i = 0; i < ts_node_named_child_count(arg); i++) {
+                TSNode sub = ts_node_named_child(arg, i);
+                if (lf_tree_is(sub, "template_substitution") && ts_node_named_child_count(sub) == 1)
+                    arg = ts_node_named_child(sub, 0);
+            }
+        if (record_read(m, lf_tree_field(fn, "object"), path) && own_token(m, arg))
+            return 1;
+    }
+    return 0;
+}
+
+int lf_tsowner_checked(lf_tssem *m, TSNode removal, TSNode path) {
+    if (ts_node_is_null(removal) || ts_node_is_null(path))
+        return 0;
+    TSNode fn = m->scopes[m->scopes[lf_tssem_scope_of(m, removal)].fn].node, cur = removal;
+    for (int steps = 0; steps < 64 && !ts_node_is_null(cur) && !ts_node_eq(cur, fn); steps++) {
+        TSNode p = ts_node_parent(cur);
+        if (ts_node_is_null(p))
+            break;
+        if (lf_tree_is(p, "if_statement") && ts_node_eq(lf_tree_field(p, "consequence"), cur) &&
+            owner_test(m, lf_tree_field(p, "condition"), path, 1))
+            return 1;
+        if (lf_tree_is(p, "else_clause")) {
+            TSNode ifs = ts_node_parent(p);
+            if (lf_tree_is(ifs, "if_statement") && owner_test(m, lf_tree_field(ifs, "condition"), path, 0))
+                return 1;
+        }
+        if (lf_tree_is(p, "statement_block"))
+            for (TSNode x = ts_node_prev_named_sibling(cur); !ts_node_is_null(x); x = ts_node_prev_named_sibling(x))
+                if (lf_tree_is(x, "if_statement") && ts_node_is_null(lf_tree_field(x, "alternative")) &&
+                    lf_tssem_leaves(lf_tree_field(x, "consequence")) &&
+                    owner_test(m, lf_tree_field(x, "condition"), path, 0))
+                    return 1;
+        cur = p;
+    }
+    return 0;
+}
