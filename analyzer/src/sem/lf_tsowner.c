@@ -17,6 +17,8 @@
 #include "lf_tree.h"
 #include "lf_tsowner.h"
 
+#define MAX_BACK 32 /* statements looked back at, per removal, for `if (<not mine>) return;` */
+
 /* The identifier a value is read from: `rec` of `rec`, `rec.pid`,
  * `rec?.ownerId`, `info["pid"]`, `await x`; else a null node. */
 static TSNode read_root(TSNode e) {
@@ -71,6 +73,10 @@ static lf_walk_action find_reading_call(TSNode n, void *ud) {
         }
     return LF_WALK_CONTINUE;
 }
+
+/* The declared function scope s belongs to (lf_tslock_fn_of's answer, which
+ * this layer below lf_tslock reads off the model): 0 for the program. */
+static int32_t fn_of(const lf_tssem *m, int32_t s) { return s > 0 ? m->scopes[s].fn : s; }
 
 static const lf_tsbinding *binding_of(lf_tssem *m, TSNode id) {
     uint32_t a = ts_node_start_byte(id);
@@ -141,7 +147,7 @@ static int own_token(lf_tssem *m, TSNode e) {
     if (!b)
         return 0;
     int idx = lf_tssem_param_index(m, b->scope, b);
-    int32_t fn = m->scopes[b->scope].fn;
+    int32_t fn = fn_of(m, b->scope);
     size_t calls = 0;
     for (int32_t c = idx >= 0 && fn > 0 ? lf_tssem_first_caller(m, fn) : -1; c >= 0; c = lf_tssem_next_caller(m, c)) {
         TSNode args = lf_tree_field(m->calls[c].node, "arguments");
@@ -218,7 +224,9 @@ static int owner_test(lf_tssem *m, TSNode cond, TSNode path, int want) {
 int lf_tsowner_checked(lf_tssem *m, TSNode removal, TSNode path) {
     if (ts_node_is_null(removal) || ts_node_is_null(path))
         return 0;
-    TSNode fn = m->scopes[m->scopes[lf_tssem_scope_of(m, removal)].fn].node, cur = removal;
+    int32_t f = fn_of(m, lf_tssem_scope_of(m, removal));
+    TSNode fn = f >= 0 ? m->scopes[f].node : (TSNode){0}, cur = removal;
+    int back = 0;
     for (int steps = 0; steps < 64 && !ts_node_is_null(cur) && !ts_node_eq(cur, fn); steps++) {
         TSNode p = ts_node_parent(cur);
         if (ts_node_is_null(p))
@@ -231,8 +239,11 @@ int lf_tsowner_checked(lf_tssem *m, TSNode removal, TSNode path) {
             if (lf_tree_is(ifs, "if_statement") && owner_test(m, lf_tree_field(ifs, "condition"), path, 0))
                 return 1;
         }
+        /* the owner test leads the release: a few statements back, not a
+         * walk of the whole block per removal */
         if (lf_tree_is(p, "statement_block"))
-            for (TSNode x = ts_node_prev_named_sibling(cur); !ts_node_is_null(x); x = ts_node_prev_named_sibling(x))
+            for (TSNode x = ts_node_prev_named_sibling(cur); !ts_node_is_null(x) && back++ < MAX_BACK;
+                 x = ts_node_prev_named_sibling(x))
                 if (lf_tree_is(x, "if_statement") && ts_node_is_null(lf_tree_field(x, "alternative")) &&
                     lf_tssem_leaves(lf_tree_field(x, "consequence")) &&
                     owner_test(m, lf_tree_field(x, "condition"), path, 0))
