@@ -32,6 +32,7 @@ typedef struct call_scan {
     const lf_source *src;
     TSNode path;      /* record_read: a call handed this path's text */
     int found;        /* record_read: such a call; token_value: a call given a non-literal */
+    int made;         /* token_value: a call given only literals, or process.pid */
 } call_scan;
 
 static int same_text(const lf_source *src, TSNode a, TSNode b) {
@@ -60,9 +61,14 @@ static int is_literal(TSNode n) {
     return 0;
 }
 
-/* A call handed something other than literals: it may read a file. */
+/* A call handed something other than literals (found: it may read a file);
+ * a call given only literals or process.pid (made: a value made here). */
 static lf_walk_action find_reading_call(TSNode n, void *ud) {
     call_scan *c = ud;
+    if (lf_tree_is(n, "member_expression") && lf_tree_text_eq(c->src, n, "process.pid")) {
+        c->made = 1;
+        return LF_WALK_SKIP;
+    }
     if (!lf_tree_is(n, "call_expression") && !lf_tree_is(n, "new_expression"))
         return LF_WALK_CONTINUE;
     TSNode args = lf_tree_field(n, "arguments");
@@ -71,6 +77,7 @@ static lf_walk_action find_reading_call(TSNode n, void *ud) {
             c->found = 1;
             return LF_WALK_STOP;
         }
+    c->made = 1;
     return LF_WALK_CONTINUE;
 }
 
@@ -93,7 +100,7 @@ static int record_read(lf_tssem *m, TSNode e, TSNode path) {
         const lf_tsbinding *b = binding_of(m, id);
         if (!b || (b->kind != LF_TSBIND_VAR && b->kind != LF_TSBIND_ASSIGN) || ts_node_is_null(b->value))
             return 0;
-        call_scan c = {m->src, path, 0};
+        call_scan c = {m->src, path, 0, 0};
         lf_tree_walk(b->value, find_read_of, &c);
         if (c.found)
             return 1;
@@ -109,10 +116,12 @@ static int record_read(lf_tssem *m, TSNode e, TSNode path) {
     return 0;
 }
 
-/* A token made of no read: process.pid, or a name bound to a value that
- * hands no call anything but literals (`${process.pid}:${randomUUID()}`).
- * *param: e is a parameter of the module's function (own_token asks its
- * callers). */
+/* A token made of no read: process.pid, or a name bound to a value made
+ * here from process.pid or calls given only literals, and handing no call
+ * anything else (`${process.pid}:${randomUUID()}`,
+ * `randomBytes(16).toString("hex")`); not a copy of another value
+ * (`judged = last.pid`: a pid judged elsewhere). *param: e is a parameter of
+ * the module's function (own_token asks its callers). */
 static int token_value(lf_tssem *m, TSNode e, const lf_tsbinding **param) {
     *param = NULL;
     e = lf_tssem_unwrap(e);
@@ -131,7 +140,7 @@ static int token_value(lf_tssem *m, TSNode e, const lf_tsbinding **param) {
             return 0;
         call_scan c = {.src = m->src};
         lf_tree_walk(b->value, find_reading_call, &c);
-        return !c.found;
+        return !c.found && c.made;
     }
     if (b->kind == LF_TSBIND_PARAM)
         *param = b;

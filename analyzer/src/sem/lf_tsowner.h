@@ -11,7 +11,8 @@
 /* Does `removal` (a call removing `path`) run only while what was just read
  * from path names this process or acquisition: in the branch of a test such
  * as `rec.pid === process.pid`, `current.startsWith(owner)` (owner a token
- * made of no read, or a parameter every caller in the module hands one), or
+ * made here from process.pid or calls given only literals, or a parameter
+ * every caller in the module hands one), or
  * after `if (rec?.ownerId !== ownerId) return;`? A compare with another value
  * read from the lock (`again === judged`) is no owner test. */
 int lf_tsowner_checked(lf_tssem *m, TSNode removal, TSNode path);
