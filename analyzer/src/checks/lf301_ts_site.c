@@ -45,13 +45,6 @@ static void add_edit(lf301_ts_site *s, TSNode callee, const char *member) {
     s->n_edits++;
 }
 
-/* The binding an identifier use sees (names are interned: compared by pointer). */
-static const lf_tsbinding *binding_of(lf_tssem *m, TSNode id) {
-    uint32_t a = ts_node_start_byte(id), b = ts_node_end_byte(id);
-    const char *name = lf_tssem_intern(m, m->src->text + a, b - a);
-    return lf_tssem_binding_at(m, lf_tssem_scope_of(m, id), name, a);
-}
-
 /* The identifier a callee starts from: `fs` in fs.promises.unlink. */
 static TSNode leftmost(TSNode callee) {
     TSNode n = lf_tssem_unwrap(callee);
@@ -73,7 +66,7 @@ static int direct_fs(lf_tssem *m, TSNode call) {
         return 1;
     if (!q || !(!strcmp(q, "fs") || !strncmp(q, "fs.", 3) || !strcmp(q, "fs/promises") || !strncmp(q, "fs/promises.", 12)))
         return 0;
-    const lf_tsbinding *b = binding_of(m, id);
+    const lf_tsbinding *b = lf_tssem_binding_of(m, id);
     return b && b->kind != LF_TSBIND_PARAM && b->kind != LF_TSBIND_FIELD;
 }
 
@@ -137,7 +130,7 @@ static const lf_tsbinding *module_const(lf_tssem *m, TSNode id) {
     id = lf_tssem_unwrap(id);
     if (!lf_tree_is(id, "identifier"))
         return NULL;
-    const lf_tsbinding *b = binding_of(m, id);
+    const lf_tsbinding *b = lf_tssem_binding_of(m, id);
     if (!b || b->kind != LF_TSBIND_VAR || b->scope != 0 || b->member)
         return NULL;
     TSNode decl = ts_node_parent(ts_node_parent(b->target));
@@ -294,7 +287,7 @@ static int same_module_name(lf_tssem *m, TSNode a, TSNode b) {
     b = lf_tssem_unwrap(b);
     if (!lf_tree_is(a, "identifier") || !lf_tree_is(b, "identifier"))
         return 0;
-    const lf_tsbinding *x = binding_of(m, a), *y = binding_of(m, b);
+    const lf_tsbinding *x = lf_tssem_binding_of(m, a), *y = lf_tssem_binding_of(m, b);
     if (!x || x != y || x->scope != 0 || x->member)
         return 0;
     return x->kind == LF_TSBIND_IMPORT || module_const(m, a) == x;

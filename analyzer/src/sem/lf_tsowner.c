@@ -12,7 +12,6 @@
  * (LF_TSLOCK_BROKEN_LIVE), a holder paused between the read and the removal
  * can lose it meanwhile and then delete its successor's lock: reported. */
 #include <stdint.h>
-#include <string.h>
 
 #include "lf_tree.h"
 #include "lf_tsowner.h"
@@ -35,18 +34,13 @@ typedef struct call_scan {
     int made;         /* token_value: a call given only literals, or process.pid */
 } call_scan;
 
-static int same_text(const lf_source *src, TSNode a, TSNode b) {
-    uint32_t la = ts_node_end_byte(a) - ts_node_start_byte(a), lb = ts_node_end_byte(b) - ts_node_start_byte(b);
-    return la == lb && memcmp(src->text + ts_node_start_byte(a), src->text + ts_node_start_byte(b), la) == 0;
-}
-
 static lf_walk_action find_read_of(TSNode n, void *ud) {
     call_scan *c = ud;
     if (!lf_tree_is(n, "call_expression"))
         return LF_WALK_CONTINUE;
     TSNode args = lf_tree_field(n, "arguments");
     for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++)
-        if (same_text(c->src, lf_tssem_unwrap(ts_node_named_child(args, i)), c->path)) {
+        if (lf_tree_same_text(c->src, lf_tssem_unwrap(ts_node_named_child(args, i)), c->path)) {
             c->found = 1;
             return LF_WALK_STOP;
         }
@@ -85,19 +79,13 @@ static lf_walk_action find_reading_call(TSNode n, void *ud) {
  * this layer below lf_tslock reads off the model): 0 for the program. */
 static int32_t fn_of(const lf_tssem *m, int32_t s) { return s > 0 ? m->scopes[s].fn : s; }
 
-static const lf_tsbinding *binding_of(lf_tssem *m, TSNode id) {
-    uint32_t a = ts_node_start_byte(id);
-    return lf_tssem_binding_at(m, lf_tssem_scope_of(m, id), lf_tssem_intern(m, m->src->text + a, ts_node_end_byte(id) - a),
-                               a);
-}
-
 /* Is e read from the lock at `path`: a name bound to a value holding a call
  * handed the path (`readFileSync(lock)`, `readRecord(lockDir)`), directly or
  * through one more name (`JSON.parse(content)`)? */
 static int record_read(lf_tssem *m, TSNode e, TSNode path) {
     TSNode id = read_root(e);
     for (int hop = 0; hop < 2 && !ts_node_is_null(id); hop++) {
-        const lf_tsbinding *b = binding_of(m, id);
+        const lf_tsbinding *b = lf_tssem_binding_of(m, id);
         if (!b || (b->kind != LF_TSBIND_VAR && b->kind != LF_TSBIND_ASSIGN) || ts_node_is_null(b->value))
             return 0;
         call_scan c = {m->src, path, 0, 0};
@@ -132,7 +120,7 @@ static int token_value(lf_tssem *m, TSNode e, const lf_tsbinding **param) {
     TSNode id = read_root(e);
     if (ts_node_is_null(id) || !ts_node_eq(id, e))
         return 0;
-    const lf_tsbinding *b = binding_of(m, id);
+    const lf_tsbinding *b = lf_tssem_binding_of(m, id);
     if (!b)
         return 0;
     if ((b->kind == LF_TSBIND_VAR || b->kind == LF_TSBIND_ASSIGN) && !b->member && !ts_node_is_null(b->value)) {

@@ -132,6 +132,9 @@ int lf_tssem_scope_within(const lf_tssem *m, int32_t inner, int32_t outer);
  * binding the name; in it, the last binding before `at` when there is one,
  * else its first (hoisting). NULL when unbound. */
 const lf_tsbinding *lf_tssem_binding_at(const lf_tssem *m, int32_t scope, const char *name, uint32_t at);
+/* The binding an identifier use `id` sees: lf_tssem_binding_at for its own
+ * name, scope and byte. */
+const lf_tsbinding *lf_tssem_binding_of(lf_tssem *m, TSNode id);
 /* The field binding `this.<name>` of class `cls` (its first assignment), or NULL. */
 const lf_tsbinding *lf_tssem_field(const lf_tssem *m, int32_t cls, const char *name);
 

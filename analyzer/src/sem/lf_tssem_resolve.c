@@ -819,3 +819,9 @@ int lf_tssem_leaves(TSNode b) {
     return lf_tree_is(b, "return_statement") || lf_tree_is(b, "throw_statement") ||
            lf_tree_is(b, "continue_statement") || lf_tree_is(b, "break_statement");
 }
+
+const lf_tsbinding *lf_tssem_binding_of(lf_tssem *m, TSNode id) {
+    uint32_t a = ts_node_start_byte(id);
+    return lf_tssem_binding_at(m, lf_tssem_scope_of(m, id), lf_tssem_intern(m, m->src->text + a, ts_node_end_byte(id) - a),
+                               a);
+}
