@@ -607,6 +607,51 @@ static void test_lf302_gate(void) {
 
 /* LF104's gate: a file is skipped only when no read and no write of a
  * document can be spelled in its code; every spelling of one is let through. */
+/* The TS/JS gates of LF101 and LF104: a bundle's loaders, shaders and
+ * blocks are skipped; every spelling the checks resolve goes through, in
+ * code, strings and next to a non-ASCII space. */
+static void test_ts_gates(void) {
+    static const struct {
+        const char *check, *code;
+        int through;
+    } cases[] = {
+        {"lf104_unlocked_rmw", "loader.load(url, (gltf) => { writer.write(gltf); fs.compile(); });", 0},
+        {"lf104_unlocked_rmw", "const s = loadTexture(u); saveImage(s); readPixels(); writeBuffer();", 0},
+        {"lf104_unlocked_rmw", "const v = JSON.parse(fs.readFileSync(p)); v.n++; fs.writeFileSync(p, JSON.stringify(v));", 1},
+        {"lf104_unlocked_rmw", "const v = await readJson(p); await outputJson(p, v);", 1},
+        {"lf104_unlocked_rmw", "const v = readJSON(p); fs['rename'](t, p);", 1},
+        {"lf104_unlocked_rmw", "const v = readFile(p); await fsx.moveSync(t, p);", 1},
+        {"lf104_unlocked_rmw", "const v = readFile(p); const w = require('write-file-atomic');", 1},
+        {"lf104_unlocked_rmw", "const v = readFile(p); const m = require('@npmcli/move-file');", 1},
+        {"lf104_unlocked_rmw", "import { loadSessionIndex, saveSessionIndex } from './idx';", 1},
+        {"lf104_unlocked_rmw", "const s = st.loadState(); st.storeState(s);", 1},
+        {"lf104_unlocked_rmw", "const s = st.loadState(); st.storeImage(s);", 0},
+        /* U+00A0 before the name: whitespace to JS */
+        {"lf104_unlocked_rmw", "const s =\xc2\xa0loadState(); x.y =\xc2\xa0rename;", 1},
+        /* a non-ASCII letter in the stem: may name a document */
+        {"lf104_unlocked_rmw", "const s = loadSÉtat(); saveSÉtat(s);", 1},
+        {"lf101_unlocked_fallback", "try { block(); clock.tick(); } catch (e) { rapid(); }", 0},
+        {"lf101_unlocked_fallback", "try { fs.mkdirSync(lockDir); } catch {}", 1},
+        {"lf101_unlocked_fallback", "try { fs.linkSync(tmp, lock); } catch {}", 1},
+        {"lf101_unlocked_fallback", "try { fs.symlinkSync(pid, lock); } catch {}", 1},
+        {"lf101_unlocked_fallback", "try { fd = fs.openSync(lock, flags); } catch {}", 1},
+        {"lf101_unlocked_fallback", "try { fs.writeFileSync(lock, pid, { flag: 'wx' }); } catch {}", 1},
+        {"lf101_unlocked_fallback", "try { h = await open(lock, \"ax\"); } catch {}", 1},
+        {"lf101_unlocked_fallback", "try { fs.openSync(lock, O_CREAT | O_EXCL); } catch {}", 1},
+        {"lf101_unlocked_fallback", "const lf = require('proper-lockfile'); try { lf.lockSync(p); } catch {}", 1},
+        {"lf101_unlocked_fallback", "import AsyncLock from 'async-lock'; try { x(); } catch {}", 1},
+        {"lf101_unlocked_fallback", "try { x.y(\xc2\xa0link); } catch {}", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const lf_check *c = lf_check_find(cases[i].check);
+        CHECK(c && c->gate, "%s has a gate", cases[i].check);
+        if (!c || !c->gate)
+            continue;
+        int got = lf_check_gate(c, "src/mod.ts", cases[i].code, strlen(cases[i].code), LF_LANG_TYPESCRIPT);
+        CHECK(got == cases[i].through, "%s gate: %d for %s", cases[i].check, got, cases[i].code);
+    }
+}
+
 static void test_lf104_gate(void) {
     const lf_check *c = lf_check_find("lf104_unlocked_rmw");
     CHECK(c && c->gate, "lf104_unlocked_rmw has a gate");
@@ -704,7 +749,7 @@ static void test_lf104_gate(void) {
     CHECK(lf_check_gate(c, "pickle/x.py", rel, strlen(rel), LF_LANG_PYTHON), "gate skips pickle's own module");
     CHECK(!lf_check_gate(c, "lib/jsonx/tool.py", rel, strlen(rel), LF_LANG_PYTHON), "gate lets through: %s", rel);
     CHECK(!lf_check_gate(c, "tool.py", rel, strlen(rel), LF_LANG_PYTHON), "gate lets through a path with no directory");
-    CHECK(lf_check_gate(c, NULL, "x = 1\n", 6, LF_LANG_TYPESCRIPT), "gate is Python only");
+    CHECK(!lf_check_gate(c, NULL, "x = 1\n", 6, LF_LANG_TYPESCRIPT), "a TS/JS text with no read is skipped");
 }
 
 /* LF201's gate (Python): a finding needs the resolved file replaced or
@@ -1448,6 +1493,7 @@ int main(void) {
     test_lf301_gate();
     test_lf302_gate();
     test_lf104_gate();
+    test_ts_gates();
     test_lf201_gate();
     test_lf103_gate();
     test_gates_share_mask();

@@ -22,6 +22,7 @@
 #include "lf101_site.h"
 #include "lf_ts.h"
 #include "lf_tree.h"
+#include "lf_tsgate.h"
 #include "lf_util.h"
 #include "lf_witness_build.h"
 
@@ -256,6 +257,27 @@ static int acquires(const lf_tslock *l, const lf_tslock_event *e) {
         if (j->fn == e->fn && (j->kind == LF_TSEV_JUDGE || j->kind == LF_TSEV_PROBE) && j->key == e->key)
             return 1;
     return 0;
+}
+
+/* ---- the gate: could this text hold an acquisition? ----
+ *
+ * The check starts only at an event acquires() takes: a lock library's call
+ * (lockfile, proper-lockfile, async-lock, lockrt), an exclusive create (a
+ * `wx`/`ax` flag, O_EXCL, mkdir, link, symlink), or the rewrite of a lock
+ * (writeFile, open). A helper's events are its callee's, spelled in the same
+ * module. The prefilter's "lock" also passes every `block` and `Clock` of a
+ * bundle, and "pid" every `rapid`. */
+static int gate_on_name(const char *s, size_t n, void *ud) {
+    static const char *const ops[] = {"link", "linkSync", "symlink", "symlinkSync", "open", "openSync", NULL};
+    (void)ud;
+    return lf_tsgate_run_is_any(s, n, ops);
+}
+
+int lf101_ts_gate(const char *text, size_t len) {
+    static const char *const words[] = {"lockfile", "lockrt", "async-lock", "mkdir", "O_EXCL", "writeFile",
+                                        "'wx",      "\"wx",   "`wx",        "'ax",   "\"ax",   "`ax",
+                                        NULL};
+    return lf_tsgate_has_any(text, len, words) || lf_tsgate_each_name(text, len, gate_on_name, NULL);
 }
 
 void lf101_ts_run(lf_check_ctx *ctx) {

@@ -1988,6 +1988,8 @@ static void run(lf_check_ctx *ctx) {
  * a hit (lf_pygate.h). */
 static int gate(lf_gate_text *in) {
     static const char *const creates[] = {"mkdir", "makedirs", "O_EXCL", NULL};
+    if (in->lang == LF_LANG_TYPESCRIPT || in->lang == LF_LANG_TSX)
+        return lf101_ts_gate(in->text, in->len);
     if (in->lang != LF_LANG_PYTHON)
         return 1;
     const lf_pygate_mask *mk = lf_pygate_masked(in);

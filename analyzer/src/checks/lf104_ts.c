@@ -20,6 +20,7 @@
 #include "lf_cfg.h"
 #include "lf_pyshort.h"
 #include "lf_tscfg.h"
+#include "lf_tsgate.h"
 #include "lf_tree.h"
 #include "lf_ts.h"
 #include "lf_util.h"
@@ -989,6 +990,73 @@ static int stem_names_document(const char *stem) {
         w = e;
     }
     return 0;
+}
+
+/* ---- the gate: could this text hold a read and a write the check pairs? ----
+ *
+ * Every read the check pairs is fs's readFile/readJson/readJSON (any module
+ * lf_tslock_fs_op reads as fs, Sync or not) or an imported load/read helper
+ * whose stem names a document (named_helper); every write is fs's
+ * writeFile/writeJson/writeJSON/outputFile/outputJson, a rename or move, an
+ * atomic writer or mover library, or an imported save/write/store helper of
+ * such a stem. The module's own helpers and accessors read and write through
+ * those same calls. Each of them spells its name in the text: the callee's
+ * last name (`fs.writeFileSync`, `{ writeFileSync: w }`, `s['loadState']`)
+ * or the library's module string. So a text with no spelling of a read, or
+ * none of a write, holds no finding. The prefilter's words (`load`, `write`,
+ * `fs`) also pass every loader, shader and stream of a bundle. Comments and
+ * strings are not blanked: a spelling there only lets a file through. */
+/* May identifier run s name a helper as named_helper reads it: one of the
+ * prefixes, an upper-case letter, a stem that names a document? The name may
+ * start at the run's start or after a non-ASCII byte (a space to JS), and a
+ * non-ASCII byte in its stem makes it "may be". */
+static int run_is_named_helper(const char *s, size_t n, const char *const *prefixes) {
+    for (size_t at = 0; at < n; at++) {
+        if (at > 0 && (unsigned char)s[at - 1] < 0x80)
+            continue;
+        for (size_t i = 0; prefixes[i]; i++) {
+            size_t p = strlen(prefixes[i]);
+            if (n - at <= p || memcmp(s + at, prefixes[i], p) != 0 || !(s[at + p] >= 'A' && s[at + p] <= 'Z'))
+                continue;
+            char stem[128];
+            size_t len = n - at - p;
+            if (len >= sizeof stem)
+                return 1;
+            for (size_t k = at + p; k < n; k++)
+                if ((unsigned char)s[k] >= 0x80)
+                    return 1;
+            memcpy(stem, s + at + p, len);
+            stem[len] = '\0';
+            if (stem_names_document(stem))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+typedef struct gate_seen {
+    int reads, writes;
+} gate_seen;
+
+static int gate_on_name(const char *s, size_t n, void *ud) {
+    static const char *const read_ops[] = {"readFile", "readJson", "readJSON", NULL};
+    static const char *const write_ops[] = {"writeFile", "writeJson", "writeJSON", "outputFile",
+                                            "outputJson", "moveFile",  "atomically", NULL};
+    static const char *const moves[] = {"rename", "renameSync", "move", "moveSync", NULL};
+    static const char *const rd[] = {"load", "read", NULL}, *const wr[] = {"save", "write", "store", NULL};
+    gate_seen *g = ud;
+    if (n < 4)
+        return 0;
+    g->reads = g->reads || lf_tsgate_run_has_any(s, n, read_ops) || run_is_named_helper(s, n, rd);
+    g->writes = g->writes || lf_tsgate_run_has_any(s, n, write_ops) || lf_tsgate_run_is_any(s, n, moves) ||
+                run_is_named_helper(s, n, wr);
+    return g->reads && g->writes;
+}
+
+int lf104_ts_gate(const char *text, size_t len) {
+    static const char *const modules[] = {"write-file-atomic", "move-file", NULL};
+    gate_seen g = {0, lf_tsgate_has_any(text, len, modules)};
+    return lf_tsgate_each_name(text, len, gate_on_name, &g);
 }
 
 /* An imported helper's module and stem: callee "./lib/state.loadMeta" ->

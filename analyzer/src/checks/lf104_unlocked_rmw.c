@@ -1789,6 +1789,8 @@ static void on_file_name(const char *s, size_t len, void *ud) {
 static int gate(lf_gate_text *in) {
     static const char *const serial[] = {"json", "pickle", NULL}, *const loads[] = {"load", "loads", NULL},
                              *const dump[] = {"dump", NULL}, *const dumps[] = {"dumps", NULL};
+    if (in->lang == LF_LANG_TYPESCRIPT || in->lang == LF_LANG_TSX)
+        return lf104_ts_gate(in->text, in->len);
     if (in->lang != LF_LANG_PYTHON || memmem(in->text, in->len, "TOMLFile", 8) || lf_pygate_in_package(in, serial))
         return 1;
     const lf_pygate_mask *mk = lf_pygate_masked(in);

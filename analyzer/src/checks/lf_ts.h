@@ -20,6 +20,13 @@ void lf302_ts_run(lf_check_ctx *ctx);
 void lf303_ts_run(lf_check_ctx *ctx);
 void lf401_ts_run(lf_check_ctx *ctx);
 
+/* LF101's TS/JS gate: could the text hold an acquisition lf_tslock sees?
+ * 0 only when it cannot (lf101_ts.c). */
+int lf101_ts_gate(const char *text, size_t len);
+/* LF104's TS/JS gate: could the text hold both a read and a write the check
+ * pairs? 0 only when it cannot (lf104_ts.c). */
+int lf104_ts_gate(const char *text, size_t len);
+
 /* The parent of n, climbing at most a bounded number of levels from where a
  * check starts (ts_node_parent walks down from the root: never loop on it
  * over a whole tree). */
