@@ -39,8 +39,7 @@ struct lf_engine_shared {
 
 struct lf_engine {
     lf_engine_options opts;
-    TSParser *parser; /* for sources too large for the region */
-    lf_tsarena *arena; /* every other parse's parser and tree (lf_tsarena.h) */
+    lf_tsarena *arena; /* each parse's parser and tree (lf_tsarena.h) */
     TSQueryCursor *cursor;
     lf_prefilter_index *prefilter[LF_LANG_COUNT]; /* per language: its rules' literals, found in one pass per file */
     unsigned char *found[LF_LANG_COUNT];
@@ -201,7 +200,6 @@ lf_engine *lf_engine_new(const lf_engine_options *opts) {
     lf_engine *eng = lf_xcalloc(1, sizeof *eng);
     eng->opts = *opts;
     eng->arena = lf_tsarena_new(); /* outside its window tree-sitter's memory is the C library's, as before */
-    eng->parser = ts_parser_new();
     eng->cursor = ts_query_cursor_new();
     /* rules the config turns off never run: their literals are not searched
      * (`--select LF999` scans for LF999's alone) */
@@ -223,7 +221,6 @@ lf_engine *lf_engine_new(const lf_engine_options *opts) {
 void lf_engine_free(lf_engine *eng) {
     if (!eng)
         return;
-    ts_parser_delete(eng->parser);
     lf_tsarena_free(eng->arena);
     ts_query_cursor_delete(eng->cursor);
     for (int l = 0; l < LF_LANG_COUNT; l++) {
@@ -571,26 +568,21 @@ static int finding_cmp(const void *a, const void *b) {
     return strcmp(x->rule->id, y->rule->id);
 }
 
-/* Sources up to this size are parsed in the engine's region (lf_tsarena.h);
- * a larger one, whose parse would hold a region that size times the tree's
- * overhead for the rest of the scan, with the C library's allocator. */
-#define ARENA_MAX_SOURCE ((size_t)2 << 20)
 #define PARSE_NO_GRAMMAR ((TSTree *)&parse_no_grammar)
 static const char parse_no_grammar;
 
-/* The file's tree; PARSE_NO_GRAMMAR when the grammar cannot be loaded, NULL
- * when the parse fails. *in_arena: the tree lives in eng->arena. In the
- * region, a parser is made for the one parse and deleted with it: the region
- * may hold only what was made inside it (the scanner it frees is the C
- * library's). */
-static TSTree *parse_source(lf_engine *eng, const lf_source *src, int *in_arena) {
+/* The file's tree, in eng->arena; PARSE_NO_GRAMMAR when the grammar cannot be
+ * loaded, NULL when the parse fails. Every parse is made in the region, the
+ * largest source (16 MB, lf_source.c) too: the region's reset gives back what
+ * it holds beyond its bound, so a large file's tree is not kept for the rest
+ * of the scan, and dropping it costs no walk of its nodes (on the TS/JS bench
+ * that walk and malloc were a tenth of the CPU, nearly all of it on the
+ * bundles of several MB). The parse's own reallocations stay in the region
+ * until the reset: about a seventh more memory at the peak. A parser is made
+ * for the one parse and deleted with it: the region may hold only what was
+ * made inside it (the scanner it frees is the C library's). */
+static TSTree *parse_source(lf_engine *eng, const lf_source *src) {
     const TSLanguage *lang = lf_lang_grammar(src->lang);
-    *in_arena = src->len <= ARENA_MAX_SOURCE;
-    if (!*in_arena) {
-        if (!ts_parser_set_language(eng->parser, lang))
-            return PARSE_NO_GRAMMAR;
-        return ts_parser_parse_string(eng->parser, NULL, src->text, (uint32_t)src->len);
-    }
     lf_tsarena_enter(eng->arena);
     TSParser *p = ts_parser_new();
     TSTree *tree = ts_parser_set_language(p, lang) ? ts_parser_parse_string(p, NULL, src->text, (uint32_t)src->len)
@@ -602,12 +594,8 @@ static TSTree *parse_source(lf_engine *eng, const lf_source *src, int *in_arena)
     return tree;
 }
 
-/* Done with a tree: one in the region goes with the region, unwalked. */
-static void drop_tree(lf_engine *eng, TSTree *tree, int in_arena) {
-    if (!in_arena) {
-        lf_tree_delete(tree);
-        return;
-    }
+/* Done with a tree: it goes with the region, unwalked. */
+static void drop_tree(lf_engine *eng, TSTree *tree) {
     lf_tree_forget(tree);
     lf_tsarena_reset(eng->arena);
 }
@@ -666,8 +654,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
         free(sev);
         return 0;
     }
-    int in_arena = 0;
-    TSTree *tree = parse_source(eng, src, &in_arena);
+    TSTree *tree = parse_source(eng, src);
     if (tree == PARSE_NO_GRAMMAR) {
         free(todo);
         free(todo_idx);
@@ -756,7 +743,7 @@ int lf_engine_analyze(lf_engine *eng, const lf_source *src, lf_finding **out, si
         free(ctx.seen);
     }
     lf_filesem_release(&sem);
-    drop_tree(eng, tree, in_arena);
+    drop_tree(eng, tree);
     free(todo);
     free(todo_idx);
     free(sev);
