@@ -65,7 +65,9 @@ def defined_names(text):
     """Functions and methods the file defines: a call of one is the module's own helper."""
     ident = r"[A-Za-z_$#][\w$]*"
     return (set(re.findall(rf"(?:def|function\*?)\s+({ident})", text)) |
-            set(re.findall(rf"^\s*(?:static\s+)?(?:async\s+)?(?:get\s+|set\s+)?({ident})\s*\([^)]*\)\s*\{{",
+            # methods, with TS modifiers and a return type: `private isStale(): boolean {`
+            set(re.findall(rf"^\s*(?:(?:public|private|protected|static|async|override|readonly)\s+)*"
+                           rf"(?:get\s+|set\s+)?({ident})\s*\([^)]*\)\s*(?::\s*[^{{;=]+)?\{{",
                            text, re.M)) |
             set(re.findall(rf"(?:const|let|var)\s+({ident})\s*=\s*(?:async\s+)?(?:function|\([^)]*\)\s*=>|{ident}\s*=>)",
                            text)) |

@@ -52,10 +52,6 @@ typedef enum verdict {
     V_RELEASE,    /* released (or owner-checked) by name; broken on age elsewhere */
 } verdict;
 
-/* report[i] for a caller's stale break through a helper that looks again:
- * its own judgement was the pid probe, whatever the helper looked at after. */
-#define REPORT_AS_LIVENESS 2
-
 /* How far a function's removals already account for a bug, for its callers:
  * a caller of a helper whose removal is the bug is the same bug again. */
 enum { COVER_NONE = 0, COVER_WEAK, COVER_STRONG };
@@ -243,14 +239,7 @@ static void decide(lf_pylock *l, first_yields *y, const unsigned char *stops_own
     lf_pysem *m = l->m;
     size_t ns = m->n_scopes ? m->n_scopes : 1;
     unsigned char *cover = lf_xcalloc(ns, 1);
-    unsigned char *cover_verdict = lf_xcalloc(ns, 1); /* the verdict of the removal that set cover */
     uint32_t *identity_at = lf_xcalloc(ns, sizeof *identity_at);
-    uint32_t *probe_at = lf_xcalloc(ns, sizeof *probe_at); /* a function's first pid probe, position + 1 */
-    for (size_t i = 0; i < l->n_events; i++) {
-        const lf_pylock_event *ev = &l->events[i];
-        if (ev->kind == LF_PYEV_PROBE && ev->scope >= 0 && !probe_at[ev->scope])
-            probe_at[ev->scope] = ts_node_start_byte(ev->node) + 1;
-    }
     for (int changed = 1, rounds = 0; changed && (size_t)rounds <= ns; rounds++) {
         changed = 0;
         memset(identity_at, 0, ns * sizeof *identity_at);
@@ -265,38 +254,34 @@ static void decide(lf_pylock *l, first_yields *y, const unsigned char *stops_own
                 !lf_pylock_is_lock(l->keys[ev->key].flags) || record_in_lock_dir(l, &l->keys[ev->key]))
                 continue;
             unsigned c = COVER_NONE;
-            verdict v = judge(l, ev), cv = V_NONE;
+            verdict v = judge(l, ev);
             int skip = 0;
             int32_t callee = ev->via_helper ? lf_pylock_local_callee(l, ev->node, &skip) : -1;
             if (stops_owner[i]) {
                 c = COVER_STRONG;
             } else if (callee >= 0 && callee != ev->scope && cover[callee]) {
                 int own_judgement = v == V_LIVENESS || v == V_PRESENCE;
-                /* A caller that judged the owner dead (a pid probe, pgrep,
-                 * /proc) and then calls a helper that looks at the lock again
-                 * before removing it: the helper's look sees whatever a
-                 * faster breaker has just made, so binding the helper's
-                 * removal to its own look does not stop this caller deleting
-                 * that successor. Its stale break is a bug of its own. */
-                int probed = v == V_LIVENESS || (v == V_PRESENCE && probe_at[ev->scope] &&
-                                                  probe_at[ev->scope] <= ts_node_start_byte(ev->node));
-                int own_break = probed && cover_verdict[callee] == V_PRESENCE;
-                if ((own_judgement && cover[callee] == COVER_WEAK) || own_break) {
-                    report[i] = own_break ? REPORT_AS_LIVENESS : 1;
+                /* A caller that judged the lock itself (a pid probe, a
+                 * look) and then calls a helper that only releases it by
+                 * name is a judge-then-remove of its own. A helper whose
+                 * removal is reported for its own look (remove() checking
+                 * exists() first) covers every caller, one that probed the
+                 * owner first too (`if dead(pid): self.remove()`): binding
+                 * that removal to what was judged mends both, so the call
+                 * is named in the helper's finding ("also reached from"),
+                 * not reported again. */
+                if (own_judgement && cover[callee] == COVER_WEAK) {
+                    report[i] = 1;
                     c = COVER_STRONG;
-                    cv = v;
                 } else {
                     c = cover[callee];
-                    cv = (verdict)cover_verdict[callee];
                 }
             } else if (v != V_NONE) {
                 report[i] = 1;
                 c = v == V_RELEASE ? COVER_WEAK : COVER_STRONG;
-                cv = v;
             }
             if (c > cover[ev->scope]) {
                 cover[ev->scope] = (unsigned char)c;
-                cover_verdict[ev->scope] = (unsigned char)cv;
                 changed = 1;
             }
         }
@@ -328,8 +313,6 @@ static void decide(lf_pylock *l, first_yields *y, const unsigned char *stops_own
     free(seen);
     free(live_break);
     free(identity_at);
-    free(cover_verdict);
-    free(probe_at);
     free(cover);
 }
 
@@ -418,7 +401,7 @@ static void run(lf_check_ctx *ctx) {
         if (!report[i])
             continue;
         const lf_pylock_event *ev = &l->events[i];
-        verdict as = report[i] == REPORT_AS_LIVENESS ? V_LIVENESS : judge(l, ev);
+        verdict as = judge(l, ev);
         char *msg = message(l, lf_ctx_source(ctx), ev, as);
         if (msg && callers[i]) {
             char *with = lf_xasprintf("%s; also reached from %s (the same bug, not reported again)", msg, callers[i]);
@@ -430,7 +413,7 @@ static void run(lf_check_ctx *ctx) {
             verdict v = as;
             int release = v == V_RELEASE || (v != V_FLOCK && after_yield(m, &yields, ev));
             lf_ctx_emit_site(ctx, ev->node, msg, lf301_py_site_make(l, ev, release), lf301_py_site_free);
-            lf_ctx_witness(ctx, lf_wit_removal_py(l, ev, report[i] == REPORT_AS_LIVENESS));
+            lf_ctx_witness(ctx, lf_wit_removal_py(l, ev));
         }
         free(msg);
     }

@@ -345,16 +345,32 @@ static int judged_removal(lf_tssem *m, const lf_tslock *l, const lf_tslock_event
     return n > 0 && bound == n;
 }
 
+/* Is the method private to its class: `private f()`, or `#f()`? */
+static int private_method(const lf_tssem *m, TSNode def) {
+    if (!lf_tree_is(def, "method_definition"))
+        return 0;
+    if (lf_tree_is(lf_tree_field(def, "name"), "private_property_identifier"))
+        return 1;
+    for (uint32_t i = 0; i < ts_node_child_count(def); i++) {
+        TSNode c = ts_node_child(def, i);
+        if (lf_tree_is(c, "accessibility_modifier"))
+            return lf_tree_text_eq(m->src, c, "private");
+    }
+    return 0;
+}
+
 /* Is the function a private helper of the module, every use of it one of the
  * `calls` calls the model saw: a top-level function declaration, not
- * exported, whose name appears in the file only there and at those calls (no
- * `module.exports = { f }`, `export { f }`, or f handed on as a callback)? */
+ * exported, or a private method, whose name appears in the file only there
+ * and at those calls (no `module.exports = { f }`, `export { f }`, or f
+ * handed on as a callback)? */
 static int private_helper(const lf_tssem *m, int32_t fn, size_t calls) {
     TSNode def = m->scopes[fn].node;
     const char *name = m->scopes[fn].name;
     size_t len = name ? strlen(name) : 0;
-    if (!lf_tree_is(def, "function_declaration") || !len || m->scopes[fn].parent != 0 ||
-        lf_tree_is(ts_node_parent(def), "export_statement"))
+    int declared = lf_tree_is(def, "function_declaration") && m->scopes[fn].parent == 0 &&
+                   !lf_tree_is(ts_node_parent(def), "export_statement");
+    if (!len || !(declared || private_method(m, def)))
         return 0;
     size_t seen = 0;
     const char *text = m->src->text, *end = text + m->src->len;
@@ -524,18 +540,19 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         free(what);
     }
     /* A private helper's release of its parameter (`removeDeadFiles(lock)`,
-     * `releaseLock(lockDir)`) where some of its calls are takeovers reported
-     * at the call (after a pid probe or a look at the lock): the helper is no
-     * release of its own but the step each caller takes. The takeovers are
-     * reported at their calls; a holder's plain release through it is
-     * reported at its call too (`finally { releaseLock(lockDir) }`), and
-     * nothing inside. A helper used elsewhere (exported, handed on) keeps its
-     * finding inside. */
+     * `releaseLock(lockDir)`) or of a lock of its own (`forceRelease()`
+     * removing `this.lockDir`, `removeLock(file)` removing the file's lock
+     * directory) where some of its calls are takeovers reported at the call
+     * (after a pid probe or a look at the lock): the helper is no release of
+     * its own but the step each caller takes. The takeovers are reported at
+     * their calls; a holder's plain release through it is reported at its
+     * call too (`finally { releaseLock(lockDir) }`), and nothing inside. A
+     * helper used elsewhere (exported, handed on) keeps its finding inside. */
     size_t n_found = out.len;
     for (size_t j = 0; j < n_found; j++) {
         const lf_tslock_event *ev = &l->events[out.items[j].event];
         if (!out.items[j].msg || ev->via_helper || ev->judged == LF_TSJUDGED_LIVENESS ||
-            ev->judged == LF_TSJUDGED_PRESENCE || strncmp(l->keys[ev->key].key, "param:", 6) != 0)
+            ev->judged == LF_TSJUDGED_PRESENCE)
             continue;
         size_t calls = 0, taken_over = 0;
         LF_VEC(found) plain = {0};

@@ -277,14 +277,14 @@ static lf_wit_event py_take_event(const lf_pylock_key *k) {
     return LF_WIT_LOCK;
 }
 
-lf_witness *lf_wit_removal_py(lf_pylock *l, const lf_pylock_event *ev, int as_liveness) {
+lf_witness *lf_wit_removal_py(lf_pylock *l, const lf_pylock_event *ev) {
     const lf_source *src = l->m->src;
     const lf_pylock_key *k = &l->keys[ev->key];
     lf_wit_event take = py_take_event(k);
     if (k->flags & LF_LOCK_FLOCK)
         return lock_race(src, RACE_FLOCK, k->evidence, LF_WIT_LOCK, (TSNode){0}, LF_WIT_JUDGE, ev->node, (TSNode){0},
                          "POSIX");
-    if (ev->judged == LF_JUDGED_LIVENESS || as_liveness) {
+    if (ev->judged == LF_JUDGED_LIVENESS) {
         TSNode probe = py_last_before(l, LF_PYEV_PROBE, ev->scope, -1, ev->node, -1);
         return lock_race(src, RACE_LIVENESS, k->evidence, take, probe, LF_WIT_PROBE, ev->node, (TSNode){0},
                          "any platform");

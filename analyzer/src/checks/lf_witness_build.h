@@ -50,10 +50,7 @@ lf_witness *lf_wit_pid_reuse(const lf_source *src, TSNode probe);
 lf_witness *lf_wit_shared_temp(const lf_source *src, TSNode temp, TSNode rename);
 
 /* LF301: the removal event ev (of l) and how it was judged. */
-/* as_liveness: a caller's break through a helper that looks at the lock
- * again: its judgement is the pid probe before the call, whatever the helper
- * looked at after it. */
-lf_witness *lf_wit_removal_py(lf_pylock *l, const lf_pylock_event *ev, int as_liveness);
+lf_witness *lf_wit_removal_py(lf_pylock *l, const lf_pylock_event *ev);
 lf_witness *lf_wit_removal_ts(lf_tslock *l, const lf_tslock_event *ev);
 /* LF302: the age judgement `judge` of the lock at path (Python) / key k (TS). */
 lf_witness *lf_wit_stale_age_py(lf_pylock *l, TSNode judge, TSNode path);
