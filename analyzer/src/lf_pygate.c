@@ -21,7 +21,7 @@ static int ascii_ident(unsigned char c) {
  * after a `\` continuation (a bare line end may end the statement). */
 static int inline_space(const char *m, size_t n, size_t i) {
     char c = m[i];
-    if (c == ' ' || c == '\t' || c == '\f')
+    if (c == ' ' || c == '\t' || c == '\f' || c == '\v')
         return 1;
     if (c == '\\')
         return i + 1 < n && (m[i + 1] == '\n' || m[i + 1] == '\r');
@@ -91,7 +91,7 @@ int lf_pygate_says_any(const char *m, size_t n, const char *const *words) {
 }
 
 /* Whitespace of any kind, line ends and continuations included. */
-static int any_space(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; }
+static int any_space(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\n' || c == '\r' || c == '\\'; }
 
 size_t lf_pygate_back_any(const char *m, size_t i) {
     while (i > 0 && any_space(m[i - 1]))
@@ -123,7 +123,7 @@ int lf_pygate_plain_import(const char *m, size_t n, size_t at) {
     size_t j = at;
     while (j > 0 && m[j - 1] != ';' && !((m[j - 1] == '\n' || m[j - 1] == '\r') && !inline_space(m, n, j - 1)))
         j--;
-    while (j < n && (m[j] == ' ' || m[j] == '\t' || m[j] == '\f'))
+    while (j < n && (m[j] == ' ' || m[j] == '\t' || m[j] == '\f' || m[j] == '\v'))
         j++;
     if (n - j < 7 || memcmp(m + j, "import", 6) != 0 || !inline_space(m, n, j + 6))
         return 0;
@@ -196,7 +196,7 @@ long lf_pygate_call_args(const char *m, size_t n, size_t open) {
     unsigned depth = 0;
     for (size_t j = open + 1; j < n; j++) {
         char c = m[j];
-        if (c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\')
+        if (c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\n' || c == '\r' || c == '\\')
             continue;
         if (c == '(' || c == '[' || c == '{') {
             depth++;
@@ -492,7 +492,7 @@ typedef struct open_block {
 
 /* The name after a keyword at m[i] (spaces between), or 0 length. */
 static size_t name_after(const char *m, size_t n, size_t i, size_t *len) {
-    while (i < n && (m[i] == ' ' || m[i] == '\t' || m[i] == '\f'))
+    while (i < n && (m[i] == ' ' || m[i] == '\t' || m[i] == '\f' || m[i] == '\v'))
         i++;
     size_t j = i;
     while (j < n && lf_pygate_name_byte((unsigned char)m[j]))
@@ -513,7 +513,7 @@ static int line_keyword(const char *m, size_t n, size_t i) {
              : w - i == 5 && !memcmp(m + i, "class", 5) ? KW_CLASS
              : w - i == 5 && !memcmp(m + i, "async", 5) ? KW_ASYNC
                                                          : KW_NONE;
-    if (kw && !(w < n && (m[w] == ' ' || m[w] == '\t' || m[w] == '\f')))
+    if (kw && !(w < n && (m[w] == ' ' || m[w] == '\t' || m[w] == '\f' || m[w] == '\v')))
         return KW_ODD;
     return kw;
 }
@@ -552,7 +552,7 @@ int lf_pygate_defs_build(const char *m, size_t n, lf_pygate_defs *out) {
         }
         int blank = 1;
         for (size_t q = k; q < end && blank; q++)
-            blank = m[q] == ' ' || m[q] == '\t' || m[q] == '\f' || m[q] == '\r' || m[q] == '\n' || m[q] == '\\';
+            blank = m[q] == ' ' || m[q] == '\t' || m[q] == '\f' || m[q] == '\v' || m[q] == '\r' || m[q] == '\n' || m[q] == '\\';
         lf_pygate_line line = {start, end, 0, -1, 0, 0};
         if (!blank)
             while (stack.len && stack.items[stack.len - 1].indent >= indent)
@@ -573,7 +573,7 @@ int lf_pygate_defs_build(const char *m, size_t n, lf_pygate_defs *out) {
             size_t kw = k;
             if (first == KW_ASYNC) {
                 kw = k + 5;
-                while (kw < end && (m[kw] == ' ' || m[kw] == '\t' || m[kw] == '\f'))
+                while (kw < end && (m[kw] == ' ' || m[kw] == '\t' || m[kw] == '\f' || m[kw] == '\v'))
                     kw++;
                 second = line_keyword(m, end, kw);
             }

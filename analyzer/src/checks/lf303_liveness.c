@@ -877,7 +877,7 @@ static int zero_argument(const char *m, size_t a, size_t b) {
     size_t zero = LF_PYGATE_NONE;
     for (size_t i = a; i < b; i++) {
         char c = m[i];
-        if (c == '(' || c == ')' || c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\')
+        if (c == '(' || c == ')' || c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\n' || c == '\r' || c == '\\')
             continue;
         if (c != '0' || zero != LF_PYGATE_NONE)
             return 0;
