@@ -52,5 +52,3 @@ int lf_tsgate_run_is_any(const char *s, size_t n, const char *const *names) {
     }
     return 0;
 }
-
-int lf_tsgate_run_has_any(const char *s, size_t n, const char *const *words) { return lf_tsgate_has_any(s, n, words); }

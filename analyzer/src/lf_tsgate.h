@@ -27,7 +27,4 @@ int lf_tsgate_has_any(const char *text, size_t len, const char *const *words);
  * or a stretch of it that non-ASCII bytes delimit? */
 int lf_tsgate_run_is_any(const char *s, size_t n, const char *const *names);
 
-/* Does the run s[0, n) contain one of the NULL-terminated words? */
-int lf_tsgate_run_has_any(const char *s, size_t n, const char *const *words);
-
 #endif

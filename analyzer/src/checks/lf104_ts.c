@@ -1047,8 +1047,8 @@ static int gate_on_name(const char *s, size_t n, void *ud) {
     gate_seen *g = ud;
     if (n < 4)
         return 0;
-    g->reads = g->reads || lf_tsgate_run_has_any(s, n, read_ops) || run_is_named_helper(s, n, rd);
-    g->writes = g->writes || lf_tsgate_run_has_any(s, n, write_ops) || lf_tsgate_run_is_any(s, n, moves) ||
+    g->reads = g->reads || lf_tsgate_has_any(s, n, read_ops) || run_is_named_helper(s, n, rd);
+    g->writes = g->writes || lf_tsgate_has_any(s, n, write_ops) || lf_tsgate_run_is_any(s, n, moves) ||
                 run_is_named_helper(s, n, wr);
     return g->reads && g->writes;
 }
