@@ -22,6 +22,7 @@
 #include "lf_check.h"
 #include "lf_engine_internal.h"
 #include "lf_hash.h"
+#include "lf_queryshape.h"
 #include "lf_rules_builtin.h"
 
 typedef struct parse_ctx {
@@ -353,25 +354,36 @@ static const char *query_error_name(TSQueryError e) {
     }
 }
 
+/* Line and column (in characters, from 1) of byte off of a query text. */
+static void query_position(const char *src, size_t off, size_t *line, size_t *col) {
+    *line = *col = 1;
+    for (size_t i = 0; i < off && src[i]; i++) {
+        if (src[i] == '\n') {
+            ++*line;
+            *col = 1;
+        } else if (((unsigned char)src[i] & 0xC0) != 0x80) {
+            ++*col;
+        }
+    }
+}
+
 /* Compile one query text for one grammar and its predicates, and check what the
  * rule needs of it, reporting errors at query line:col; on success *q_out and
  * *preds_out own them. */
 static int compile_query(parse_ctx *pc, const lf_rule *r, const char *key, lf_lang lang, const char *src,
                          TSQuery **q_out, struct lf_rule_predicates **preds_out) {
     size_t line = key_line(pc, "queries", key);
+    size_t bad = 0, ql = 1, qc = 1;
+    const char *shape = NULL;
+    if (!lf_queryshape_check(src, strlen(src), &bad, &shape)) {
+        query_position(src, bad, &ql, &qc);
+        return problem(pc, line, "queries.%s: %s at query line %zu col %zu", key, shape, ql, qc);
+    }
     uint32_t off = 0;
     TSQueryError qe = TSQueryErrorNone;
     TSQuery *q = ts_query_new(lf_lang_grammar(lang), src, (uint32_t)strlen(src), &off, &qe);
     if (!q) {
-        size_t ql = 1, qc = 1;
-        for (uint32_t i = 0; i < off && src[i]; i++) {
-            if (src[i] == '\n') {
-                ql++;
-                qc = 1;
-            } else if (((unsigned char)src[i] & 0xC0) != 0x80) {
-                qc++;
-            }
-        }
+        query_position(src, off, &ql, &qc);
         const char *at = src + off;
         const char *eol = strchr(at, '\n');
         int show = eol ? (int)(eol - at) : (int)strlen(at);

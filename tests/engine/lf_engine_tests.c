@@ -14,6 +14,7 @@
 #include "lf_engine_internal.h"
 #include "lf_lang.h"
 #include "lf_pymask.h"
+#include "lf_queryshape.h"
 #include "lf_rule.h"
 #include "lf_rules_builtin.h"
 #include "lf_source.h"
@@ -143,6 +144,30 @@ static void test_rule_errors(void) {
     j = rule_json("", "\"(identifier @finding\"");
     expect_rule_error(j, "t.json: line 10: queries.python: syntax error at query line 1 col 13 (for python grammar), "
                          "near \"@finding\"");
+    free(j);
+
+    /* Shapes tree-sitter 0.25's query compiler reads one step past its array
+     * on (lf_queryshape.h): refused with the pattern's position, before the
+     * compiler sees them. */
+    j = rule_json("", "\"(call function: (#eq? @f \\\"x\\\")) @finding\"");
+    expect_rule_error(j, "t.json: line 10: queries.python: a field whose value is a predicate (a field must name a "
+                         "node pattern) at query line 1 col 7");
+    free(j);
+    j = rule_json("", "[\"(call) @finding\", \"  ((#eq? @finding \\\"x\\\")) @y\"]");
+    expect_rule_error(j, "t.json: line 10: queries.python: a group of predicates only (a group must hold a node "
+                         "pattern) at query line 2 col 3");
+    free(j);
+    j = rule_json("", "\"[(identifier) (#eq? @a \\\"b\\\")] @finding\"");
+    expect_rule_error(j, "t.json: line 10: queries.python: an alternation branch that is a predicate (each branch "
+                         "must be a node pattern) at query line 1 col 15");
+    free(j);
+    j = rule_json("", "\"(identifier) @finding (#eq? @finding \\\"x\\\")\"");
+    expect_rule_error(j, "t.json: line 10: queries.python: a predicate outside any pattern (it must follow a node "
+                         "pattern inside a group or node) at query line 1 col 23");
+    free(j);
+    j = rule_json("", "\"(identifier) @finding \u00e9\"");
+    expect_rule_error(j, "t.json: line 10: queries.python: a non-ASCII byte outside a string or comment at query "
+                         "line 1 col 23");
     free(j);
 
     j = rule_json("", "[\"(identifier) @x\", \"(no_such_node) @finding\"]");
@@ -603,6 +628,82 @@ static void test_lf302_gate(void) {
     const char *locked = "import os, time\nif time.time() - os.path.getmtime(LOCK_PATH) > 60:\n    os.unlink(LOCK_PATH)\n";
     CHECK(lf_check_gate(c, NULL, locked, strlen(locked), LF_LANG_PYTHON), "gate skips: %s", locked);
     CHECK(lf_check_gate(c, NULL, "time.sleep(1)\n", 14, LF_LANG_TYPESCRIPT), "gate is Python only");
+}
+
+/* lf_queryshape: every shape the compiler handles passes, and each that it
+ * reads past its steps on is refused at its pattern; what passes the check
+ * and compiles agrees with ts_query_new on the Python grammar. */
+static void test_query_shapes(void) {
+    static const char *const pass[] = {
+        "(identifier) @a",
+        "((identifier) @a (#eq? @a \"x\"))",
+        "(call function: (identifier) @f (#any-of? @f \"open\" \"mkdir\")) @c",
+        "(call function: [(identifier) (attribute)] @f . (argument_list) !type) @c",
+        "(call arguments: (argument_list . (_) @first (_)* @rest .)) @c",
+        "; a comment with ( #eq? and ) and \"\n(identifier) @a ; trailing (#x)\n",
+        "((string) @s (#match? @s \"[)(]#eq?\\\\\\\"\\n\"))",
+        "(ERROR (MISSING identifier) @m) @e",
+        "(MISSING \")\") @m",
+        "(expression_statement (_)? @x (comment)+ @c) @s",
+        "((identifier) @a . (identifier) @b (#not-eq? @a @b))",
+        "\"def\" @kw _ @any",
+        "(call function: (attribute object: (identifier) @o attribute: (identifier) @n) (#eq? @o \"os\")) @c",
+        "(identifier @finding",      /* the compiler's own syntax error */
+        "(call function: ",          /* ends inside a field: the compiler's */
+        "(call (#eq? @nope \"x\"))", /* unknown capture: the compiler's */
+    };
+    static const struct {
+        const char *text;
+        size_t at;
+        const char *why;
+    } refuse[] = {
+        {"(call function: (#eq? @f \"x\")) @c", 6, "a field whose value"},
+        {"(call function: ((#eq? @f \"x\"))) @c", 16, "a group of predicates only"},
+        {"(call function: [(#eq? @f \"x\")]) @c", 17, "an alternation branch"},
+        {"((#eq? @a \"b\")) @c", 0, "a group of predicates only"},
+        {"(call ((#eq? @a \"b\") (#eq? @a \"c\"))? (identifier) @a)", 6, "a group of predicates only"},
+        {"[(identifier) (#eq? @a \"b\")] @c", 14, "an alternation branch"},
+        {"(#eq? @a \"b\")", 0, "a predicate outside"},
+        {"(identifier) @a\n  (.eq? @a \"b\")", 18, "a predicate outside"},
+        {"(identifier) @a \xc2\xa0", 16, "a non-ASCII byte"},
+        {"(identifier\xc3\xa9) @a", 11, "a non-ASCII byte"},
+    };
+    for (size_t i = 0; i < sizeof pass / sizeof pass[0]; i++) {
+        size_t at = 0;
+        const char *why = NULL;
+        CHECK(lf_queryshape_check(pass[i], strlen(pass[i]), &at, &why), "shape passes: %s (refused at %zu: %s)", pass[i],
+              at, why ? why : "");
+    }
+    for (size_t i = 0; i < sizeof refuse / sizeof refuse[0]; i++) {
+        size_t at = 99;
+        const char *why = NULL;
+        int ok = lf_queryshape_check(refuse[i].text, strlen(refuse[i].text), &at, &why);
+        CHECK(!ok && at == refuse[i].at && why && strncmp(why, refuse[i].why, strlen(refuse[i].why)) == 0,
+              "shape refused: %s (got %d at %zu: %s)", refuse[i].text, ok, at, why ? why : "");
+    }
+    /* Nesting past 256 is refused at the innermost pattern it reached. */
+    lf_strbuf deep = {0};
+    for (int i = 0; i < 300; i++)
+        lf_strbuf_puts(&deep, "(call ");
+    size_t at = 0;
+    const char *why = NULL;
+    CHECK(!lf_queryshape_check(deep.data, deep.len, &at, &why) && at == 255 * 6 && why && strstr(why, "256"),
+          "deep nesting refused at %zu: %s", at, why ? why : "");
+    lf_strbuf_free(&deep);
+    /* The passing shapes that are whole queries compile; the compiler and the
+     * check agree on them (the three the compiler refuses are its own errors). */
+    int compiled = 0;
+    for (size_t i = 0; i < sizeof pass / sizeof pass[0]; i++) {
+        uint32_t off = 0;
+        TSQueryError qe = TSQueryErrorNone;
+        TSQuery *q = ts_query_new(lf_lang_grammar(LF_LANG_PYTHON), pass[i], (uint32_t)strlen(pass[i]), &off, &qe);
+        compiled += q != NULL;
+        if (q)
+            ts_query_delete(q);
+        else if (i + 3 < sizeof pass / sizeof pass[0]) /* the last three are the compiler's errors */
+            fprintf(stderr, "  not compiled (error %d at %u): %s\n", (int)qe, off, pass[i]);
+    }
+    CHECK(compiled == (int)(sizeof pass / sizeof pass[0]) - 3, "passing shapes that compile: %d", compiled);
 }
 
 /* LF104's gate: a file is skipped only when no read and no write of a
@@ -1494,6 +1595,7 @@ int main(void) {
     test_lf302_gate();
     test_lf104_gate();
     test_ts_gates();
+    test_query_shapes();
     test_lf201_gate();
     test_lf103_gate();
     test_gates_share_mask();
