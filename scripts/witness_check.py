@@ -32,7 +32,8 @@ KINDS = {
     "append": r"append|\"a\"|'a'|\"a\+\"|ax|write",
     "create": r"mkdir|O_EXCL|[\"']x|wx|ax|link|create|open",
     "lock": r"flock|lockf|locking|lock|mkdir|open|acquire|excl|write",
-    "judge": r"stat|exist|mtime|ctime|access|read|time|now|age|lstat",
+    # (a look at the record opens the lock to read it: `with open(path) as f:`)
+    "judge": r"stat|exist|mtime|ctime|access|read|time|now|age|lstat|\bopen\b",
     "probe": r"kill\s*\(.*\b0\s*\)|/proc|pid_exists|OpenProcess|\bpgrep\b|\bpidof\b",
     "misread": r"^(except|catch)\b",
     "remove": r"remove|unlink|rmdir|\brm|rmtree|rimraf|rename|replace|\bmove|delete|release|unlock",

@@ -75,6 +75,12 @@ LEFT = {
                             "drop-ins bind files only",
                             "20:5: LF301 not fixed: the lock is created at line 11 by a directory or link create "
                             "(mkdir, link, symlink): the drop-ins bind files made by os.open or open(p, \"x\")"],
+    "takeover_failed_read.py": ["10:9: LF303 not fixed: pid reuse needs the owner's start time, recorded by "
+                                "whoever writes the pid (lockrt's owner record does: lockrt.process_alive)",
+                                "30:17: LF301 not fixed: the removal follows a failed read of the lock: a lock its "
+                                "owner is still writing reads as corrupt and stays unchanged until that write lands, "
+                                "so binding the removal to what was read would still delete it; whether to wait, "
+                                "retry the read or fail is the code owner's choice"],
     "flocked_pidfile.py": [],
     "sweep_helper.py": ["43:32: " + LF302_UNSAFE],
     "flocked_forms.py": [],

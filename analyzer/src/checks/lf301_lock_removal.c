@@ -28,7 +28,8 @@
  *
  * One finding per root bug: a removal through a helper whose own removal is
  * reported is not reported again at each caller, and a function gets at most
- * one break and one release finding (decide()). Messages name the lock's path, never a call. */
+ * one stale break, one break of a lock it failed to read, and one release
+ * finding (decide()). Messages name the lock's path, never a call. */
 #include "lf_ts.h"
 #include <stdlib.h>
 #include <string.h>
@@ -100,11 +101,45 @@ static char *lock_name(const lf_pylock *l, const lf_source *src, const lf_pylock
     return lf_py_short(src, ts_node_is_null(ev->target) ? ev->node : ev->target);
 }
 
+/* The read of the lock's contents when the removal ev is in an except clause
+ * of a try whose body makes it, else a null node (`try: data = json.loads(lock.read_text()) ... except: lock.unlink()`)?
+ * The handler judges the lock corrupt because a read failed, and a lock its
+ * acquirer is still writing reads as corrupt too: that removal deletes a live
+ * lock whether or not anyone raced the look, a bug of its own beside the
+ * function's stale break on age. */
+static TSNode failed_read_before(const lf_pylock *l, const lf_pylock_event *ev) {
+    TSNode none = {0};
+    if (ev->kind != LF_PYEV_REMOVE || ev->via_helper || ev->key < 0)
+        return none;
+    TSNode handler = {0};
+    for (TSNode n = ts_node_parent(ev->node); !ts_node_is_null(n); n = ts_node_parent(n)) {
+        if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "lambda") || lf_tree_is(n, "class_definition"))
+            return none;
+        if (lf_tree_is(n, "except_clause")) {
+            handler = n;
+            break;
+        }
+    }
+    if (ts_node_is_null(handler))
+        return none;
+    TSNode body = lf_tree_field(ts_node_parent(handler), "body");
+    if (ts_node_is_null(body))
+        return none;
+    for (size_t j = 0; j < l->n_events; j++) {
+        const lf_pylock_event *r = &l->events[j];
+        if (r->kind == LF_PYEV_JUDGE && r->content && r->scope == ev->scope && r->key >= 0 &&
+            lf_pylock_key_eq(l->m, &l->keys[r->key].key, &l->keys[ev->key].key) && lf_tree_within(r->node, body))
+            return r->node;
+    }
+    return none;
+}
+
 static char *message(const lf_pylock *l, const lf_source *src, const lf_pylock_event *ev, verdict v) {
     const lf_pylock_key *k = &l->keys[ev->key];
     char *call = lf_py_short(src, ev->node);
     char *what = lock_name(l, src, ev);
     char *msg = NULL;
+    TSNode failed_read = failed_read_before(l, ev);
     switch (v) {
     case V_FLOCK:
         msg = lf_xasprintf("%s removes the lock file %s by name while it is locked with flock/lockf (line %u): "
@@ -114,12 +149,22 @@ static char *message(const lf_pylock *l, const lf_source *src, const lf_pylock_e
                            call, what, lf_py_line(src, k->evidence));
         break;
     case V_LIVENESS:
+    case V_PRESENCE:
+        if (!ts_node_is_null(failed_read)) {
+            msg = lf_xasprintf("%s removes the lock %s by name when reading it failed (line %u): a lock its owner is "
+                               "still writing reads as empty or corrupt, so the removal deletes a live lock, and "
+                               "two holders run at once (every platform)",
+                               call, what, lf_py_line(src, failed_read));
+            break;
+        }
+        if (v == V_PRESENCE)
+            goto presence;
         msg = lf_xasprintf("%s removes the lock %s by name after judging its owner dead: two processes that both "
                            "judged it stale race, and the slower one deletes the lock the faster one has just "
                            "taken, so two holders run at once (every platform)",
                            call, what);
         break;
-    case V_PRESENCE:
+    presence:
         if (!ts_node_is_null(ev->failed_create)) {
             msg = lf_xasprintf("%s removes the lock %s by name in the handler of its failed exclusive create (line "
                                "%u): the failure only says that someone holds the lock, so the removal deletes "
@@ -230,8 +275,9 @@ static int record_in_lock_dir(lf_pylock *l, const lf_pylock_key *k) {
  *    caller judged the lock itself (stale by a probe or by its presence) and
  *    the helper only releases by name — that judge-then-remove is the
  *    caller's own bug.
- *  - Per function, at most one stale break and one release: its other
- *    removals of a lock are the same protocol's branches.
+ *  - Per function, at most one stale break, one break of a lock whose read
+ *    failed (failed_read_before) and one release: its other removals
+ *    of a lock are the same protocol's branches.
  * Helpers may come after their callers in source order, so the cover of each
  * function is settled by repeated passes; it only grows, so at most one pass
  * per function is needed. */
@@ -286,10 +332,10 @@ static void decide(lf_pylock *l, first_yields *y, const unsigned char *stops_own
             }
         }
     }
-    /* Per function, one break and one release: its first reported removal of
-     * each kind (a stale break and the holder's own release by name, after
-     * its generator's yield, are two bugs; the break's other branches are
-     * the same one). */
+    /* Per function, one break of each kind and one release: its first
+     * reported removal of each (a stale break, the break of a lock whose read
+     * failed, and the holder's own release by name, after its generator's
+     * yield, are three bugs; a break's other branches are the same one). */
     unsigned char *seen = lf_xcalloc(ns, 1);
     /* A function that breaks the lock after a pid probe and, when the owner
      * looks alive, on its age (or blindly) has its finding at the second: the
@@ -305,7 +351,9 @@ static void decide(lf_pylock *l, first_yields *y, const unsigned char *stops_own
             report[i] = 0;
             continue;
         }
-        unsigned bit = judge(l, &l->events[i]) == V_RELEASE || after_yield(m, y, &l->events[i]) ? 2u : 1u;
+        unsigned bit = judge(l, &l->events[i]) == V_RELEASE || after_yield(m, y, &l->events[i]) ? 2u
+                       : !ts_node_is_null(failed_read_before(l, &l->events[i]))                         ? 4u
+                                                                                                        : 1u;
         if (seen[l->events[i].scope] & bit)
             report[i] = 0;
         seen[l->events[i].scope] |= (unsigned char)bit;
@@ -412,8 +460,21 @@ static void run(lf_check_ctx *ctx) {
         if (msg) {
             verdict v = as;
             int release = v == V_RELEASE || (v != V_FLOCK && after_yield(m, &yields, ev));
-            lf_ctx_emit_site(ctx, ev->node, msg, lf301_py_site_make(l, ev, release), lf301_py_site_free);
-            lf_ctx_witness(ctx, lf_wit_removal_py(l, ev));
+            /* Binding the removal to what was read does not mend a failed
+             * read: the lock read as corrupt is the live one its owner is
+             * still writing, and it is unchanged until that write lands. */
+            TSNode failed_read = v != V_FLOCK ? failed_read_before(l, ev) : (TSNode){0};
+            lf301_py_site *site =
+                !ts_node_is_null(failed_read)
+                    ? lf301_py_site_declined(lf_xstrdup(
+                          "the removal follows a failed read of the lock: a lock its owner is still writing reads "
+                          "as corrupt and stays unchanged until that write lands, so binding the removal to what "
+                          "was read would still delete it; whether to wait, retry the read or fail is the code "
+                          "owner's choice"))
+                    : lf301_py_site_make(l, ev, release);
+            lf_ctx_emit_site(ctx, ev->node, msg, site, lf301_py_site_free);
+            lf_ctx_witness(ctx, ts_node_is_null(failed_read) ? lf_wit_removal_py(l, ev)
+                                                             : lf_wit_failed_read_py(l, ev, failed_read));
         }
         free(msg);
     }

@@ -504,6 +504,8 @@ static char *flock_edits(lf_pylock *l, lf301_py_site *s, int32_t key) {
     return why;
 }
 
+lf301_py_site *lf301_py_site_declined(char *why) { return declined(lf_xcalloc(1, sizeof(lf301_py_site)), why); }
+
 lf301_py_site *lf301_py_site_make(lf_pylock *l, const lf_pylock_event *ev, int release) {
     lf301_py_site *s = lf_xcalloc(1, sizeof *s);
     const lf_pylock_key *k = &l->keys[ev->key];

@@ -63,6 +63,8 @@ typedef struct lf301_py_site {
 /* The site of the reported removal `ev` of `l`; `release`: the check judged it
  * a holder's release (not a stale break). Never NULL. */
 lf301_py_site *lf301_py_site_make(lf_pylock *l, const lf_pylock_event *ev, int release);
+/* A site the fix declines, for the reason why (malloc'd; the site owns it). */
+lf301_py_site *lf301_py_site_declined(char *why);
 void lf301_py_site_free(void *site);
 
 #endif

@@ -312,6 +312,21 @@ lf_witness *lf_wit_removal_py(lf_pylock *l, const lf_pylock_event *ev) {
                      ev->node, k->broken_at, "any platform");
 }
 
+lf_witness *lf_wit_failed_read_py(lf_pylock *l, const lf_pylock_event *ev, TSNode read) {
+    const lf_source *src = l->m->src;
+    const lf_pylock_key *k = &l->keys[ev->key];
+    lf_wit_event take = py_take_event(k);
+    lf_witness *w = lf_witness_new("any platform");
+    step(w, src, A, take, k->evidence, "takes the lock; its record is not written yet");
+    step(w, src, B, LF_WIT_JUDGE, read, "reads the lock before A's record is in it: the read fails");
+    step(w, src, B, LF_WIT_REMOVE, ev->node, "takes it for corrupt and removes it by name");
+    step(w, src, C, take, k->evidence, "takes the lock, now free");
+    lf_witness_set_outcome(w, ts_node_is_null(k->evidence) ? "A's live lock is deleted: A and the next process to take "
+                                                             "it hold it at once"
+                                                           : "A's live lock is deleted: A and C hold the lock at once");
+    return w;
+}
+
 static TSNode ts_last_before(const lf_tslock *l, lf_tslock_event_kind kind, int32_t fn, int32_t key, TSNode before,
                              int content) {
     TSNode found = {0};
