@@ -28,16 +28,6 @@
 
 #define MAX_CLIMB 64 /* syntax levels climbed from an acquisition to its try */
 
-static int is_function_node(TSNode n) {
-    static const char *const kinds[] = {"function_declaration", "function_expression", "arrow_function",
-                                        "method_definition",    "generator_function_declaration",
-                                        "generator_function",   "function", NULL};
-    for (size_t i = 0; kinds[i]; i++)
-        if (lf_tree_is(n, kinds[i]))
-            return 1;
-    return 0;
-}
-
 static int is_loop_node(TSNode n) {
     return lf_tree_is(n, "for_statement") || lf_tree_is(n, "for_in_statement") || lf_tree_is(n, "while_statement") ||
            lf_tree_is(n, "do_statement");
@@ -50,7 +40,7 @@ static TSNode acquiring_try(TSNode n) {
     TSNode prev = n;
     TSNode cur = lf_ts_parent(n);
     for (int k = 0; k < MAX_CLIMB && !ts_node_is_null(cur); k++, prev = cur, cur = lf_ts_parent(cur)) {
-        if (is_function_node(cur))
+        if (lf_tssem_is_function_node(cur))
             return found;
         if (ts_node_is_null(found) && lf_tree_is(cur, "try_statement") &&
             ts_node_eq(lf_tree_field(cur, "body"), prev))
@@ -68,7 +58,7 @@ typedef struct catch_scan {
 
 static lf_walk_action visit_catch(TSNode n, void *ud) {
     catch_scan *c = ud;
-    if (is_function_node(n))
+    if (lf_tssem_is_function_node(n))
         return LF_WALK_SKIP;
     if (lf_tree_is(n, "throw_statement") || lf_tree_is(n, "return_statement")) {
         c->decides = 1;

@@ -101,6 +101,52 @@ static char *lock_name(const lf_pylock *l, const lf_source *src, const lf_pylock
     return lf_py_short(src, ts_node_is_null(ev->target) ? ev->node : ev->target);
 }
 
+static int is_function_like(TSNode n) {
+    return lf_tree_is(n, "function_definition") || lf_tree_is(n, "lambda") || lf_tree_is(n, "class_definition");
+}
+
+/* Does n, inside block, run when the block runs (not in a def, lambda or
+ * class the block only defines)? */
+static int runs_in_block(TSNode n, TSNode block) {
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, block); p = ts_node_parent(p))
+        if (is_function_like(p))
+            return 0;
+    return 1;
+}
+
+/* Is the probe a kill() itself, whose failure raises into the handler (a
+ * helper that probes answers with a value)? */
+static int raises_into_handler(const lf_source *src, TSNode probe) {
+    TSNode fn = lf_tree_field(probe, "function");
+    if (lf_tree_is(fn, "attribute"))
+        fn = lf_tree_field(fn, "attribute");
+    return lf_tree_is(fn, "identifier") && lf_tree_text_eq(src, fn, "kill");
+}
+
+/* Does the except clause catch what a failed os.kill raises (OSError and its
+ * subclasses)? A bare `except:` and `except Exception` do. */
+static int catches_probe_errors(const lf_source *src, TSNode handler) {
+    static const char *const caught[] = {"OSError",         "IOError",   "EnvironmentError", "ProcessLookupError",
+                                         "PermissionError", "Exception", "BaseException",    NULL};
+    int named = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(handler); i++) {
+        TSNode c = ts_node_named_child(handler, i);
+        if (lf_tree_is(c, "block") || lf_tree_is(c, "comment"))
+            continue;
+        named = 1;
+        const char *t = src->text + ts_node_start_byte(c);
+        size_t n = ts_node_end_byte(c) - ts_node_start_byte(c);
+        for (size_t k = 0; caught[k]; k++) {
+            size_t w = strlen(caught[k]);
+            for (const char *p = t; p + w <= t + n; p++)
+                if (memcmp(p, caught[k], w) == 0 && (p == t || !lf_pygate_ident_byte((unsigned char)p[-1])) &&
+                    (p + w == t + n || !lf_pygate_ident_byte((unsigned char)p[w])))
+                    return 1;
+        }
+    }
+    return !named;
+}
+
 /* The read of the lock's contents when the removal ev is in an except clause
  * of a try whose body makes it, else a null node (`try: data = json.loads(lock.read_text()) ... except: lock.unlink()`)?
  * The handler judges the lock corrupt because a read failed, and a lock its
@@ -113,7 +159,7 @@ static TSNode failed_read_before(const lf_pylock *l, const lf_pylock_event *ev) 
         return none;
     TSNode handler = {0};
     for (TSNode n = ts_node_parent(ev->node); !ts_node_is_null(n); n = ts_node_parent(n)) {
-        if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "lambda") || lf_tree_is(n, "class_definition"))
+        if (is_function_like(n))
             return none;
         if (lf_tree_is(n, "except_clause")) {
             handler = n;
@@ -125,13 +171,21 @@ static TSNode failed_read_before(const lf_pylock *l, const lf_pylock_event *ev) 
     TSNode body = lf_tree_field(ts_node_parent(handler), "body");
     if (ts_node_is_null(body))
         return none;
+    TSNode read = none;
+    int probed = 0;
     for (size_t j = 0; j < l->n_events; j++) {
         const lf_pylock_event *r = &l->events[j];
-        if (r->kind == LF_PYEV_JUDGE && r->content && r->scope == ev->scope && r->key >= 0 &&
-            lf_pylock_key_eq(l->m, &l->keys[r->key].key, &l->keys[ev->key].key) && lf_tree_within(r->node, body))
-            return r->node;
+        if (r->scope != ev->scope || !lf_tree_within(r->node, body) || !runs_in_block(r->node, body))
+            continue;
+        if (r->kind == LF_PYEV_PROBE && raises_into_handler(l->m->src, r->node))
+            probed = 1;
+        if (ts_node_is_null(read) && r->kind == LF_PYEV_JUDGE && r->content && !r->via_helper && r->key >= 0 &&
+            lf_pylock_key_eq(l->m, &l->keys[r->key].key, &l->keys[ev->key].key))
+            read = r->node;
     }
-    return none;
+    /* after a pid probe, a handler that catches what the probe raises is
+     * (also) its verdict: the owner judged dead, a stale break */
+    return probed && catches_probe_errors(l->m->src, handler) ? none : read;
 }
 
 static char *message(const lf_pylock *l, const lf_source *src, const lf_pylock_event *ev, verdict v) {
@@ -347,7 +401,8 @@ static void decide(lf_pylock *l, first_yields *y, const unsigned char *stops_own
     for (size_t i = 0; i < l->n_events; i++) {
         if (!report[i])
             continue;
-        if (live_break[l->events[i].scope] && judge(l, &l->events[i]) == V_LIVENESS && !after_yield(m, y, &l->events[i])) {
+        if (live_break[l->events[i].scope] && judge(l, &l->events[i]) == V_LIVENESS &&
+            !after_yield(m, y, &l->events[i]) && ts_node_is_null(failed_read_before(l, &l->events[i]))) {
             report[i] = 0;
             continue;
         }

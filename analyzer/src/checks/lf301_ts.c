@@ -191,6 +191,53 @@ static int guarded_by_result(lf_tssem *m, TSNode create, TSNode removal, TSNode 
     return 0;
 }
 
+static int is_function_like(TSNode n) { return lf_tssem_is_function_node(n) || lf_tree_is(n, "class_body"); }
+
+/* Does n, inside block, run when the block runs (not in a function or class
+ * the block only defines)? */
+static int runs_in_block(TSNode n, TSNode block) {
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, block); p = ts_node_parent(p))
+        if (is_function_like(p))
+            return 0;
+    return 1;
+}
+
+/* The read of the lock's record when the removal ev is in the catch clause
+ * of a try whose block makes it (`try { rec = JSON.parse(readFileSync(p)) }
+ * catch { unlinkSync(p) }`), else a null node: the handler takes a failed
+ * read for a corrupt lock, and a lock its owner is still writing reads as
+ * corrupt, so the removal deletes a live lock, race or no race. */
+static TSNode failed_read_before(const lf_tslock *l, const lf_tslock_event *ev) {
+    TSNode none = {0};
+    if (ev->kind != LF_TSEV_REMOVE || ev->via_helper || ev->key < 0)
+        return none;
+    TSNode handler = {0};
+    for (TSNode n = ts_node_parent(ev->node); !ts_node_is_null(n); n = ts_node_parent(n)) {
+        if (is_function_like(n))
+            return none;
+        if (lf_tree_is(n, "catch_clause")) {
+            handler = n;
+            break;
+        }
+    }
+    if (ts_node_is_null(handler))
+        return none;
+    TSNode body = lf_tree_field(ts_node_parent(handler), "body");
+    if (ts_node_is_null(body))
+        return none;
+    TSNode read = none;
+    for (size_t j = 0; j < l->n_events; j++) {
+        const lf_tslock_event *r = &l->events[j];
+        if (r->fn != ev->fn || !lf_tree_within(r->node, body) || !runs_in_block(r->node, body))
+            continue;
+        if (r->kind == LF_TSEV_PROBE)
+            return none; /* the catch is (also) the probe's verdict: the owner judged dead */
+        if (ts_node_is_null(read) && r->kind == LF_TSEV_JUDGE && r->content && !r->via_helper && r->key == ev->key)
+            read = r->node;
+    }
+    return read;
+}
+
 /* Is the removal ev the rollback of this process's own create of the same
  * lock, when the next step of acquiring it fails (see the top)? Two forms:
  *  - `mkdir(lock); try { writeOwner(join(lock, "owner")) } catch { rmdir(lock); throw }`:
@@ -517,7 +564,15 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         char *call = lf_py_short(src, ev->node);
         char *what = lf_py_short(src, ev->target);
         char *msg = NULL;
-        if (ev->judged == LF_TSJUDGED_LIVENESS) {
+        TSNode failed_read = ev->judged == LF_TSJUDGED_LIVENESS || ev->judged == LF_TSJUDGED_PRESENCE
+                                 ? failed_read_before(l, ev)
+                                 : (TSNode){0};
+        if (!ts_node_is_null(failed_read)) {
+            msg = lf_xasprintf("%s removes the lock %s by name when reading it failed (line %u): a lock its owner is "
+                               "still writing reads as empty or corrupt, so the removal deletes a live lock, and "
+                               "two holders run at once",
+                               call, what, ts_node_start_point(failed_read).row + 1);
+        } else if (ev->judged == LF_TSJUDGED_LIVENESS) {
             msg = lf_xasprintf("%s removes the lock %s by name after judging its owner dead: two processes that both "
                                "judged it stale race, and the slower one deletes the lock the faster one has just "
                                "taken, so two holders run at once",
@@ -600,8 +655,22 @@ void lf301_ts_run(lf_check_ctx *ctx) {
     for (size_t j = 0; j < out.len; j++) {
         const lf_tslock_event *ev = &l->events[out.items[j].event];
         if (out.items[j].msg && !after_stop_signal(m, ev)) {
-            lf_ctx_emit_site(ctx, ev->node, out.items[j].msg, lf301_ts_site_make(l, ev), lf301_ts_site_free);
-            lf_ctx_witness(ctx, lf_wit_removal_ts(l, ev));
+            /* binding the removal to the failed read would still delete the
+             * lock read as corrupt: it is unchanged until its owner's write */
+            TSNode failed_read = ev->judged == LF_TSJUDGED_LIVENESS || ev->judged == LF_TSJUDGED_PRESENCE
+                                     ? failed_read_before(l, ev)
+                                     : (TSNode){0};
+            lf301_ts_site *site =
+                ts_node_is_null(failed_read)
+                    ? lf301_ts_site_make(l, ev)
+                    : lf301_ts_site_declined(lf_xstrdup(
+                          "the removal follows a failed read of the lock: a lock its owner is still writing reads "
+                          "as corrupt and stays unchanged until that write lands, so binding the removal to what "
+                          "was read would still delete it; whether to wait, retry the read or fail is the code "
+                          "owner's choice"));
+            lf_ctx_emit_site(ctx, ev->node, out.items[j].msg, site, lf301_ts_site_free);
+            lf_ctx_witness(ctx, ts_node_is_null(failed_read) ? lf_wit_removal_ts(l, ev)
+                                                             : lf_wit_failed_read_ts(l, ev, failed_read));
         }
         free(out.items[j].msg);
     }

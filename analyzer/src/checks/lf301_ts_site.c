@@ -638,6 +638,8 @@ static lf301_ts_site *takeover_site(lf_tslock *l, const lf_tslock_event *ev, TSN
                                  "judgement to bind the removal to"));
 }
 
+lf301_ts_site *lf301_ts_site_declined(char *why) { return decline(lf_xcalloc(1, sizeof(lf301_ts_site)), why); }
+
 lf301_ts_site *lf301_ts_site_make(lf_tslock *l, const lf_tslock_event *ev) {
     lf_tssem *m = l->m;
     const lf_source *src = m->src;

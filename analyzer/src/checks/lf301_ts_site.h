@@ -59,6 +59,8 @@ typedef struct lf301_ts_site {
 
 /* Recognise the site of the reported removal event `ev` of `l` (never NULL). */
 lf301_ts_site *lf301_ts_site_make(lf_tslock *l, const lf_tslock_event *ev);
+/* A site the fix declines, for the reason why (malloc'd; the site owns it). */
+lf301_ts_site *lf301_ts_site_declined(char *why);
 void lf301_ts_site_free(void *site);
 
 /* The module the fix imports its drop-ins from, beside the patched file. */

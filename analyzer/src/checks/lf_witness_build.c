@@ -312,19 +312,24 @@ lf_witness *lf_wit_removal_py(lf_pylock *l, const lf_pylock_event *ev) {
                      ev->node, k->broken_at, "any platform");
 }
 
-lf_witness *lf_wit_failed_read_py(lf_pylock *l, const lf_pylock_event *ev, TSNode read) {
-    const lf_source *src = l->m->src;
-    const lf_pylock_key *k = &l->keys[ev->key];
-    lf_wit_event take = py_take_event(k);
+/* A removal in the handler of a failed read: A has taken the lock (at
+ * `take`) but not written its record, B reads it, fails and removes it. */
+static lf_witness *failed_read_race(const lf_source *src, TSNode take, lf_wit_event take_ev, TSNode read,
+                                    TSNode remove) {
     lf_witness *w = lf_witness_new("any platform");
-    step(w, src, A, take, k->evidence, "takes the lock; its record is not written yet");
+    step(w, src, A, take_ev, take, "takes the lock; its record is not written yet");
     step(w, src, B, LF_WIT_JUDGE, read, "reads the lock before A's record is in it: the read fails");
-    step(w, src, B, LF_WIT_REMOVE, ev->node, "takes it for corrupt and removes it by name");
-    step(w, src, C, take, k->evidence, "takes the lock, now free");
-    lf_witness_set_outcome(w, ts_node_is_null(k->evidence) ? "A's live lock is deleted: A and the next process to take "
-                                                             "it hold it at once"
-                                                           : "A's live lock is deleted: A and C hold the lock at once");
+    step(w, src, B, LF_WIT_REMOVE, remove, "takes it for corrupt and removes it by name");
+    step(w, src, C, take_ev, take, "takes the lock, now free");
+    lf_witness_set_outcome(w, ts_node_is_null(take) ? "A's live lock is deleted: A and the next process to take it "
+                                                      "hold it at once"
+                                                    : "A's live lock is deleted: A and C hold the lock at once");
     return w;
+}
+
+lf_witness *lf_wit_failed_read_py(lf_pylock *l, const lf_pylock_event *ev, TSNode read) {
+    const lf_pylock_key *k = &l->keys[ev->key];
+    return failed_read_race(l->m->src, k->evidence, py_take_event(k), read, ev->node);
 }
 
 static TSNode ts_last_before(const lf_tslock *l, lf_tslock_event_kind kind, int32_t fn, int32_t key, TSNode before,
@@ -361,6 +366,12 @@ static lf_witness *overwrite_race(const lf_source *src, TSNode judge, lf_wit_eve
     step(w, src, A, LF_WIT_WRITE, write, "writes its own record over B's: takes it too");
     lf_witness_set_outcome(w, "A and B both went on as the lock's holder: they hold it at once");
     return w;
+}
+
+lf_witness *lf_wit_failed_read_ts(lf_tslock *l, const lf_tslock_event *ev, TSNode read) {
+    lf_wit_event take_ev;
+    TSNode take = ts_take(l, ev->key, &take_ev);
+    return failed_read_race(l->m->src, take, take_ev, read, ev->node);
 }
 
 lf_witness *lf_wit_removal_ts(lf_tslock *l, const lf_tslock_event *ev) {

@@ -55,6 +55,7 @@ lf_witness *lf_wit_removal_ts(lf_tslock *l, const lf_tslock_event *ev);
 /* LF301 (Python), a removal in the handler of a failed read of the lock
  * (`read`): B reads A's lock before A has written its record, and removes it. */
 lf_witness *lf_wit_failed_read_py(lf_pylock *l, const lf_pylock_event *ev, TSNode read);
+lf_witness *lf_wit_failed_read_ts(lf_tslock *l, const lf_tslock_event *ev, TSNode read);
 /* LF302: the age judgement `judge` of the lock at path (Python) / key k (TS). */
 lf_witness *lf_wit_stale_age_py(lf_pylock *l, TSNode judge, TSNode path);
 lf_witness *lf_wit_stale_age_ts(lf_tslock *l, TSNode judge, int32_t k);

@@ -919,3 +919,13 @@ int32_t lf_tssem_first_caller(lf_tssem *m, int32_t scope) {
 }
 
 int32_t lf_tssem_next_caller(const lf_tssem *m, int32_t call) { return m->in->caller_next[call]; }
+
+int lf_tssem_is_function_node(TSNode n) {
+    static const char *const kinds[] = {"function_declaration", "function_expression", "arrow_function",
+                                        "method_definition",    "generator_function_declaration",
+                                        "generator_function",   "function", NULL};
+    for (size_t i = 0; kinds[i]; i++)
+        if (lf_tree_is(n, kinds[i]))
+            return 1;
+    return 0;
+}

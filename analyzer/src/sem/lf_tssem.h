@@ -107,6 +107,10 @@ struct lf_tssem {
 };
 
 lf_tssem *lf_tssem_build(const lf_source *src, TSNode root);
+
+/* Is n a function of any form (declaration, expression, arrow, method,
+ * generator)? Its body runs when it is called, not where it is written. */
+int lf_tssem_is_function_node(TSNode n);
 void lf_tssem_free(lf_tssem *m);
 
 const char *lf_tssem_intern(lf_tssem *m, const char *s, size_t len);

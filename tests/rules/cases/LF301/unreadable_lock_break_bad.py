@@ -2,10 +2,11 @@
 written it reads as empty, and int('') fails. The handler that takes a read
 failure for a corrupt lock removes it by name, and deletes a live lock its
 acquirer is still writing, race or no race. That is its own bug beside the
-stale break on the recorded pid (line 27), so each gets a finding (lines 27
-and 31); a handler that only reports the failure removes nothing (status)."""
+stale break on the recorded pid (line 28), so each gets a finding (lines 28
+and 32); a handler that only reports the failure removes nothing (status)."""
 
 import os
+import time
 
 
 def pid_alive(pid):
@@ -40,3 +41,46 @@ def status(path):
             return int(f.read().strip())
     except ValueError:
         return None
+
+
+
+PID_LOCK = "/tmp/reaper.pid"
+
+
+def reap():
+    """A handler that catches what the pid probe raises is (also) its verdict:
+    the owner judged dead, the same stale break as the one on the lock's age
+    above it, not reported again (one finding, line 55)."""
+    if time.time() - os.path.getmtime(PID_LOCK) > 60:
+        os.unlink(PID_LOCK)
+        return
+    try:
+        with open(PID_LOCK) as f:
+            pid = int(f.read())
+        os.kill(pid, 0)
+    except (ValueError, ProcessLookupError):
+        os.unlink(PID_LOCK)
+    fd = os.open(PID_LOCK, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    os.write(fd, str(os.getpid()).encode())
+    os.close(fd)
+
+
+OTHER_LOCK = "/tmp/other.pid"
+
+
+def reap_other():
+    """The same, but the handler catches only the failed read: the probe's
+    failure is not its verdict, so it is the failed-read break (line 83)
+    beside the stale break on age (line 76)."""
+    if time.time() - os.path.getmtime(OTHER_LOCK) > 60:
+        os.unlink(OTHER_LOCK)
+        return
+    try:
+        with open(OTHER_LOCK) as f:
+            pid = int(f.read())
+        os.kill(pid, 0)
+    except ValueError:
+        os.unlink(OTHER_LOCK)
+    fd = os.open(OTHER_LOCK, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    os.write(fd, str(os.getpid()).encode())
+    os.close(fd)
