@@ -706,8 +706,6 @@ static void test_query_shapes(void) {
     CHECK(compiled == (int)(sizeof pass / sizeof pass[0]) - 3, "passing shapes that compile: %d", compiled);
 }
 
-/* LF104's gate: a file is skipped only when no read and no write of a
- * document can be spelled in its code; every spelling of one is let through. */
 /* The TS/JS gates of LF101 and LF104: a bundle's loaders, shaders and
  * blocks are skipped; every spelling the checks resolve goes through, in
  * code, strings and next to a non-ASCII space. */
@@ -753,6 +751,8 @@ static void test_ts_gates(void) {
     }
 }
 
+/* LF104's gate: a file is skipped only when no read and no write of a
+ * document can be spelled in its code; every spelling of one is let through. */
 static void test_lf104_gate(void) {
     const lf_check *c = lf_check_find("lf104_unlocked_rmw");
     CHECK(c && c->gate, "lf104_unlocked_rmw has a gate");
