@@ -112,6 +112,23 @@ done:
     return max;
 }
 
+TSNode lf_tree_enclosing(TSNode n, const char *kind, int (*stop)(TSNode)) {
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        if (stop(p))
+            break;
+        if (lf_tree_is(p, kind))
+            return p;
+    }
+    return (TSNode){0};
+}
+
+int lf_tree_runs_in(TSNode n, TSNode block, int (*stop)(TSNode)) {
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, block); p = ts_node_parent(p))
+        if (stop(p))
+            return 0;
+    return 1;
+}
+
 int lf_tree_within(TSNode inner, TSNode outer) {
     if (ts_node_is_null(inner) || ts_node_is_null(outer))
         return 0;

@@ -37,6 +37,12 @@ void lf_tree_delete(TSTree *tree);
 void lf_tree_forget(const TSTree *tree);
 /* Is `inner` inside `outer` (or the same range)? By byte range; null nodes never are. */
 int lf_tree_within(TSNode inner, TSNode outer);
+/* The nearest ancestor of n of kind `kind`, or a null node when a node for
+ * which stop() holds (a function boundary) comes first. */
+TSNode lf_tree_enclosing(TSNode n, const char *kind, int (*stop)(TSNode));
+/* Does n, a descendant of block, run when block runs: no node between them
+ * for which stop() holds (a function or class block only defines)? */
+int lf_tree_runs_in(TSNode n, TSNode block, int (*stop)(TSNode));
 /* Named children that are not comments: the i-th, and how many. */
 TSNode lf_tree_child(TSNode n, uint32_t i);
 uint32_t lf_tree_child_count(TSNode n);

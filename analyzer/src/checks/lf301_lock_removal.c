@@ -105,15 +105,6 @@ static int is_function_like(TSNode n) {
     return lf_tree_is(n, "function_definition") || lf_tree_is(n, "lambda") || lf_tree_is(n, "class_definition");
 }
 
-/* Does n, inside block, run when the block runs (not in a def, lambda or
- * class the block only defines)? */
-static int runs_in_block(TSNode n, TSNode block) {
-    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, block); p = ts_node_parent(p))
-        if (is_function_like(p))
-            return 0;
-    return 1;
-}
-
 /* Is the probe a kill() itself, whose failure raises into the handler (a
  * helper that probes answers with a value)? */
 static int raises_into_handler(const lf_source *src, TSNode probe) {
@@ -148,24 +139,17 @@ static int catches_probe_errors(const lf_source *src, TSNode handler) {
 }
 
 /* The read of the lock's contents when the removal ev is in an except clause
- * of a try whose body makes it, else a null node (`try: data = json.loads(lock.read_text()) ... except: lock.unlink()`)?
- * The handler judges the lock corrupt because a read failed, and a lock its
- * acquirer is still writing reads as corrupt too: that removal deletes a live
- * lock whether or not anyone raced the look, a bug of its own beside the
- * function's stale break on age. */
+ * of a try whose body makes it (`try: rec = json.loads(lock.read_text())
+ * ... except: lock.unlink()`), else a null node. The handler judges the lock
+ * corrupt because a read failed, and a lock its acquirer is still writing
+ * reads as corrupt too: that removal deletes a live lock whether or not
+ * anyone raced the look, a bug of its own beside the function's stale break
+ * on age. */
 static TSNode failed_read_before(const lf_pylock *l, const lf_pylock_event *ev) {
     TSNode none = {0};
     if (ev->kind != LF_PYEV_REMOVE || ev->via_helper || ev->key < 0)
         return none;
-    TSNode handler = {0};
-    for (TSNode n = ts_node_parent(ev->node); !ts_node_is_null(n); n = ts_node_parent(n)) {
-        if (is_function_like(n))
-            return none;
-        if (lf_tree_is(n, "except_clause")) {
-            handler = n;
-            break;
-        }
-    }
+    TSNode handler = lf_tree_enclosing(ev->node, "except_clause", is_function_like);
     if (ts_node_is_null(handler))
         return none;
     TSNode body = lf_tree_field(ts_node_parent(handler), "body");
@@ -175,7 +159,8 @@ static TSNode failed_read_before(const lf_pylock *l, const lf_pylock_event *ev) 
     int probed = 0;
     for (size_t j = 0; j < l->n_events; j++) {
         const lf_pylock_event *r = &l->events[j];
-        if (r->scope != ev->scope || !lf_tree_within(r->node, body) || !runs_in_block(r->node, body))
+        if (r->scope != ev->scope || !lf_tree_within(r->node, body) ||
+            !lf_tree_runs_in(r->node, body, is_function_like))
             continue;
         if (r->kind == LF_PYEV_PROBE && raises_into_handler(l->m->src, r->node))
             probed = 1;

@@ -193,15 +193,6 @@ static int guarded_by_result(lf_tssem *m, TSNode create, TSNode removal, TSNode 
 
 static int is_function_like(TSNode n) { return lf_tssem_is_function_node(n) || lf_tree_is(n, "class_body"); }
 
-/* Does n, inside block, run when the block runs (not in a function or class
- * the block only defines)? */
-static int runs_in_block(TSNode n, TSNode block) {
-    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, block); p = ts_node_parent(p))
-        if (is_function_like(p))
-            return 0;
-    return 1;
-}
-
 /* The read of the lock's record when the removal ev is in the catch clause
  * of a try whose block makes it (`try { rec = JSON.parse(readFileSync(p)) }
  * catch { unlinkSync(p) }`), else a null node: the handler takes a failed
@@ -211,15 +202,7 @@ static TSNode failed_read_before(const lf_tslock *l, const lf_tslock_event *ev) 
     TSNode none = {0};
     if (ev->kind != LF_TSEV_REMOVE || ev->via_helper || ev->key < 0)
         return none;
-    TSNode handler = {0};
-    for (TSNode n = ts_node_parent(ev->node); !ts_node_is_null(n); n = ts_node_parent(n)) {
-        if (is_function_like(n))
-            return none;
-        if (lf_tree_is(n, "catch_clause")) {
-            handler = n;
-            break;
-        }
-    }
+    TSNode handler = lf_tree_enclosing(ev->node, "catch_clause", is_function_like);
     if (ts_node_is_null(handler))
         return none;
     TSNode body = lf_tree_field(ts_node_parent(handler), "body");
@@ -228,7 +211,8 @@ static TSNode failed_read_before(const lf_tslock *l, const lf_tslock_event *ev) 
     TSNode read = none;
     for (size_t j = 0; j < l->n_events; j++) {
         const lf_tslock_event *r = &l->events[j];
-        if (r->fn != ev->fn || !lf_tree_within(r->node, body) || !runs_in_block(r->node, body))
+        if (r->fn != ev->fn || !lf_tree_within(r->node, body) ||
+            !lf_tree_runs_in(r->node, body, is_function_like))
             continue;
         if (r->kind == LF_TSEV_PROBE)
             return none; /* the catch is (also) the probe's verdict: the owner judged dead */
