@@ -753,6 +753,8 @@ void lf_tssem_free(lf_tssem *m) {
         free(in->subtrees[i].names.slots);
     free(in->subtrees);
     LF_VEC_FREE(&in->imports);
+    LF_VEC_FREE(&in->news);
+    LF_VEC_FREE(&in->field_flows);
     free(in);
     free(m->scopes);
     free(m->classes);

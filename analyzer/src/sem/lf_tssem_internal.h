@@ -17,6 +17,14 @@ typedef struct lf_tssubtree_names {
     lf_tsname_set names;
 } lf_tssubtree_names;
 
+/* What a class field holds when the constructor sets it once from a
+ * parameter and the module constructs the class once: that argument. */
+typedef struct lf_tsfield_flow {
+    int32_t cls;
+    const char *field; /* interned: "path", "[kPath]" */
+    TSNode value;      /* null: no such flow */
+} lf_tsfield_flow;
+
 typedef struct lf_tssem_internal {
     char **strs; /* interned strings, open addressing */
     size_t n_strs, cap_strs;
@@ -46,7 +54,13 @@ typedef struct lf_tssem_internal {
     /* lf_tssem_imports: the indices of the import bindings, in order */
     LF_VEC(size_t) imports;
     int imports_built;
+    /* constructed_field's: the `new Name(...)` expressions of the file (built
+     * on first use), and its answers per class field */
+    LF_VEC(TSNode) news;
+    int news_built;
+    LF_VEC(lf_tsfield_flow) field_flows;
 } lf_tssem_internal;
+
 
 /* First binding of an interned name (chained through .next), or -1. */
 int32_t lf_tssem_first_binding(const lf_tssem *m, const char *name);

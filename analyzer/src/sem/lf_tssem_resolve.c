@@ -666,6 +666,119 @@ static int converts_its_param(lf_tssem *m, int32_t s) {
     return same_path_of(m, e, pb->name);
 }
 
+/* The field a `this.name` or `this[kName]` (kName an identifier, a module's
+ * Symbol or string constant) names: "name" / "[kName]" (interned), else NULL. */
+static const char *this_field(lf_tssem *m, TSNode e) {
+    if (!lf_tree_is(lf_tree_field(e, "object"), "this"))
+        return NULL;
+    TSNode f = {0};
+    int computed = 0;
+    if (lf_tree_is(e, "member_expression")) {
+        f = lf_tree_field(e, "property");
+    } else if (lf_tree_is(e, "subscript_expression")) {
+        f = lf_tree_field(e, "index");
+        computed = 1;
+        if (!lf_tree_is(f, "identifier"))
+            return NULL;
+    }
+    if (ts_node_is_null(f))
+        return NULL;
+    uint32_t a = ts_node_start_byte(f), b = ts_node_end_byte(f);
+    if (!computed)
+        return lf_tssem_intern(m, m->src->text + a, b - a);
+    char *k = lf_xasprintf("[%.*s]", (int)(b - a), m->src->text + a);
+    const char *out = lf_tssem_intern(m, k, strlen(k));
+    free(k);
+    return out;
+}
+
+/* The file's `new Name(...)` expressions, collected in one walk on first use. */
+static void collect_news(lf_tssem *m) {
+    lf_tssem_internal *in = m->in;
+    in->news_built = 1;
+    TSTreeCursor c = ts_tree_cursor_new(m->root);
+    for (int more = 1; more;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        lf_work(1);
+        if (lf_tree_is(n, "new_expression") && lf_tree_is(lf_tree_field(n, "constructor"), "identifier"))
+            LF_VEC_PUSH(&in->news, n);
+        if (ts_tree_cursor_goto_first_child(&c))
+            continue;
+        while (!ts_tree_cursor_goto_next_sibling(&c))
+            if (!ts_tree_cursor_goto_parent(&c)) {
+                more = 0;
+                break;
+            }
+    }
+    ts_tree_cursor_delete(&c);
+}
+
+/* What field `field` of class cls holds when its constructor is the one
+ * place that sets it, to one of its parameters, and the module constructs
+ * the class at one place (`new Handle(this.path, ...)`): that argument, named
+ * where it is written. A handle made for a lock then names the lock's path.
+ * Null otherwise (two places construct it, or set the field, or it is set
+ * to anything but a parameter). */
+static TSNode constructed_field(lf_tssem *m, int32_t cls, const char *field) {
+    lf_tssem_internal *in = m->in;
+    for (size_t i = 0; i < in->field_flows.len; i++)
+        if (in->field_flows.items[i].cls == cls && in->field_flows.items[i].field == field)
+            return in->field_flows.items[i].value;
+    lf_tsfield_flow flow = {.cls = cls, .field = field};
+    LF_VEC_PUSH(&in->field_flows, flow); /* answered below; a lookup meanwhile sees none */
+    const lf_tsclass *c = &m->classes[cls];
+    int32_t ctor = -1;
+    for (int32_t s = c->first_method; s >= 0; s = m->scopes[s].next_method)
+        if (strcmp(m->scopes[s].name, "constructor") == 0)
+            ctor = s;
+    if (ctor < 0 || !c->name || !*c->name)
+        return (TSNode){0};
+    /* every assignment to the field in the class: one, in the constructor's own body */
+    TSNode value = {0};
+    int sets = 0;
+    TSTreeCursor cur = ts_tree_cursor_new(c->node);
+    for (int more = 1; more && sets < 2;) {
+        TSNode n = ts_tree_cursor_current_node(&cur);
+        lf_work(1);
+        if ((lf_tree_is(n, "assignment_expression") || lf_tree_is(n, "augmented_assignment_expression")) &&
+            this_field(m, lf_tree_field(n, "left")) == field) {
+            sets++;
+            value = lf_tssem_scope_of(m, n) == ctor && lf_tree_is(n, "assignment_expression")
+                        ? lf_tssem_unwrap(lf_tree_field(n, "right"))
+                        : (TSNode){0};
+        }
+        if (ts_tree_cursor_goto_first_child(&cur))
+            continue;
+        while (!ts_tree_cursor_goto_next_sibling(&cur))
+            if (!ts_tree_cursor_goto_parent(&cur)) {
+                more = 0;
+                break;
+            }
+    }
+    ts_tree_cursor_delete(&cur);
+    if (sets != 1 || !lf_tree_is(value, "identifier"))
+        return (TSNode){0};
+    const lf_tsbinding *pb = lf_tssem_binding_of(m, value);
+    if (!pb || pb->kind != LF_TSBIND_PARAM || pb->scope != ctor)
+        return (TSNode){0};
+    uint32_t index = (uint32_t)(pb - &m->bindings[m->scopes[ctor].first_param]);
+    /* the one `new Name(...)` of the module */
+    if (!in->news_built)
+        collect_news(m);
+    TSNode site = {0};
+    int sites = 0;
+    for (size_t i = 0; i < in->news.len && sites < 2; i++)
+        if (lf_tree_text_eq(m->src, lf_tree_field(in->news.items[i], "constructor"), c->name))
+            sites++, site = in->news.items[i];
+    if (sites != 1)
+        return (TSNode){0};
+    TSNode arg = lf_tssem_arg(site, index);
+    for (size_t i = 0; i < in->field_flows.len; i++)
+        if (in->field_flows.items[i].cls == cls && in->field_flows.items[i].field == field)
+            in->field_flows.items[i].value = arg;
+    return arg;
+}
+
 static const char *path_key(lf_tssem *m, TSNode expr, int params_only) {
     for (int hop = 0; hop < MAX_HOPS && !ts_node_is_null(expr); hop++) {
         expr = lf_tssem_unwrap(expr);
@@ -688,13 +801,17 @@ static const char *path_key(lf_tssem *m, TSNode expr, int params_only) {
         }
         if (params_only && !lf_tree_is(expr, "call_expression"))
             return NULL;
-        if (lf_tree_is(expr, "member_expression") && lf_tree_is(lf_tree_field(expr, "object"), "this")) {
+        const char *field = this_field(m, expr);
+        if (field) {
             int32_t cls = m->scopes[lf_tssem_scope_of(m, expr)].cls;
-            char *p = lf_tree_text(m->src, lf_tree_field(expr, "property"));
-            char *k = lf_xasprintf("this.%d.%s", (int)cls, p);
+            TSNode from = cls >= 0 ? constructed_field(m, cls, field) : (TSNode){0};
+            if (!ts_node_is_null(from)) {
+                expr = from; /* the handle's field names what its maker was given */
+                continue;
+            }
+            char *k = lf_xasprintf("this.%d.%s", (int)cls, field);
             const char *out = lf_tssem_intern(m, k, strlen(k));
             free(k);
-            free(p);
             return out;
         }
         if (lf_tree_is(expr, "call_expression")) {
