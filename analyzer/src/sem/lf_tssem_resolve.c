@@ -770,7 +770,9 @@ static TSNode constructed_field(lf_tssem *m, int32_t cls, const char *field) {
     for (size_t i = 0; i < in->news.len && sites < 2; i++)
         if (lf_tree_text_eq(m->src, lf_tree_field(in->news.items[i], "constructor"), c->name))
             sites++, site = in->news.items[i];
-    if (sites != 1)
+    /* made inside its own class (`clone() { return new C(this.path) }`):
+     * the field would name itself */
+    if (sites != 1 || lf_tree_within(site, c->node))
         return (TSNode){0};
     TSNode arg = lf_tssem_arg(site, index);
     for (size_t i = 0; i < in->field_flows.len; i++)
