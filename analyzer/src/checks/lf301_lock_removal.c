@@ -404,6 +404,25 @@ static void decide(lf_pylock *l, first_yields *y, const unsigned char *stops_own
     free(cover);
 }
 
+/* The other stale breaks of the lock in the function of break i that decide()
+ * folded into it (its branches: a break on age beside a break after a probe)
+ * join its fix, so that one round binds them all: fixed alone, the next round
+ * would find the next branch and fix it then. */
+static void absorb_folded_breaks(lf_pylock *l, first_yields *y, const unsigned char *report, size_t i,
+                                 lf301_py_site *site) {
+    const lf_pylock_event *ev = &l->events[i];
+    for (size_t j = 0; j < l->n_events; j++) {
+        const lf_pylock_event *o = &l->events[j];
+        if (j == i || report[j] || o->kind != LF_PYEV_REMOVE || o->scope != ev->scope || o->key < 0 ||
+            o->via_helper || !lf_pylock_key_eq(l->m, &l->keys[o->key].key, &l->keys[ev->key].key))
+            continue;
+        verdict v = judge(l, o);
+        if ((v != V_LIVENESS && v != V_PRESENCE) || after_yield(l->m, y, o) || !ts_node_is_null(failed_read_before(l, o)))
+            continue;
+        lf301_py_site_absorb(site, lf301_py_site_make(l, o, 0));
+    }
+}
+
 /* Per removal event: does a call that stops the owner (kill with a real
  * signal) come before it in its function? */
 static unsigned char *after_stop(lf_pylock *l) {
@@ -512,6 +531,8 @@ static void run(lf_check_ctx *ctx) {
                           "was read would still delete it; whether to wait, retry the read or fail is the code "
                           "owner's choice"))
                     : lf301_py_site_make(l, ev, release);
+            if (!release && (as == V_LIVENESS || as == V_PRESENCE) && ts_node_is_null(failed_read))
+                absorb_folded_breaks(l, &yields, report, i, site);
             lf_ctx_emit_site(ctx, ev->node, msg, site, lf301_py_site_free);
             lf_ctx_witness(ctx, ts_node_is_null(failed_read) ? lf_wit_removal_py(l, ev)
                                                              : lf_wit_failed_read_py(l, ev, failed_read));

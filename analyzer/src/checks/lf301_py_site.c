@@ -545,6 +545,21 @@ lf301_py_site *lf301_py_site_make(lf_pylock *l, const lf_pylock_event *ev, int r
     return why ? declined(s, why) : s;
 }
 
+void lf301_py_site_absorb(lf301_py_site *s, lf301_py_site *other) {
+    if (!s->decline && !other->decline)
+        for (size_t i = 0; i < other->n_edits; i++) {
+            int dup = 0;
+            for (size_t k = 0; k < s->n_edits && !dup; k++)
+                dup = ts_node_eq(s->edits[k].call, other->edits[i].call);
+            if (dup)
+                continue;
+            push(s, other->edits[i].call, other->edits[i].member, other->edits[i].method);
+            s->edits[s->n_edits - 1].args = other->edits[i].args;
+            other->edits[i].args = NULL;
+        }
+    lf301_py_site_free(other);
+}
+
 void lf301_py_site_free(void *site) {
     lf301_py_site *s = site;
     if (!s)

@@ -65,6 +65,11 @@ typedef struct lf301_py_site {
 lf301_py_site *lf301_py_site_make(lf_pylock *l, const lf_pylock_event *ev, int release);
 /* A site the fix declines, for the reason why (malloc'd; the site owns it). */
 lf301_py_site *lf301_py_site_declined(char *why);
+/* Adds to s the edits of other that s has not (a branch of the same stale
+ * break that the check does not report again), when neither declines; frees
+ * other. The fix then binds every branch in one round, so fixing again
+ * changes nothing. */
+void lf301_py_site_absorb(lf301_py_site *s, lf301_py_site *other);
 void lf301_py_site_free(void *site);
 
 #endif
