@@ -173,12 +173,20 @@ static TSNode failed_read_before(const lf_pylock *l, const lf_pylock_event *ev) 
     return probed && catches_probe_errors(l->m->src, handler) ? none : read;
 }
 
-static char *message(const lf_pylock *l, const lf_source *src, const lf_pylock_event *ev, verdict v) {
+/* failed_read_before of every event (null nodes where none), asked once. */
+static TSNode *failed_reads(const lf_pylock *l) {
+    TSNode *out = lf_xcalloc(l->n_events ? l->n_events : 1, sizeof *out);
+    for (size_t i = 0; i < l->n_events; i++)
+        out[i] = failed_read_before(l, &l->events[i]);
+    return out;
+}
+
+static char *message(const lf_pylock *l, const lf_source *src, const lf_pylock_event *ev, verdict v,
+                     TSNode failed_read) {
     const lf_pylock_key *k = &l->keys[ev->key];
     char *call = lf_py_short(src, ev->node);
     char *what = lock_name(l, src, ev);
     char *msg = NULL;
-    TSNode failed_read = failed_read_before(l, ev);
     switch (v) {
     case V_FLOCK:
         msg = lf_xasprintf("%s removes the lock file %s by name while it is locked with flock/lockf (line %u): "
@@ -320,7 +328,8 @@ static int record_in_lock_dir(lf_pylock *l, const lf_pylock_key *k) {
  * Helpers may come after their callers in source order, so the cover of each
  * function is settled by repeated passes; it only grows, so at most one pass
  * per function is needed. */
-static void decide(lf_pylock *l, first_yields *y, const unsigned char *stops_owner, unsigned char *report) {
+static void decide(lf_pylock *l, first_yields *y, const unsigned char *stops_owner, const TSNode *failed,
+                   unsigned char *report) {
     lf_pysem *m = l->m;
     size_t ns = m->n_scopes ? m->n_scopes : 1;
     unsigned char *cover = lf_xcalloc(ns, 1);
@@ -387,12 +396,12 @@ static void decide(lf_pylock *l, first_yields *y, const unsigned char *stops_own
         if (!report[i])
             continue;
         if (live_break[l->events[i].scope] && judge(l, &l->events[i]) == V_LIVENESS &&
-            !after_yield(m, y, &l->events[i]) && ts_node_is_null(failed_read_before(l, &l->events[i]))) {
+            !after_yield(m, y, &l->events[i]) && ts_node_is_null(failed[i])) {
             report[i] = 0;
             continue;
         }
         unsigned bit = judge(l, &l->events[i]) == V_RELEASE || after_yield(m, y, &l->events[i]) ? 2u
-                       : !ts_node_is_null(failed_read_before(l, &l->events[i]))                         ? 4u
+                       : !ts_node_is_null(failed[i])                                                    ? 4u
                                                                                                         : 1u;
         if (seen[l->events[i].scope] & bit)
             report[i] = 0;
@@ -408,8 +417,8 @@ static void decide(lf_pylock *l, first_yields *y, const unsigned char *stops_own
  * folded into it (its branches: a break on age beside a break after a probe)
  * join its fix, so that one round binds them all: fixed alone, the next round
  * would find the next branch and fix it then. */
-static void absorb_folded_breaks(lf_pylock *l, first_yields *y, const unsigned char *report, size_t i,
-                                 lf301_py_site *site) {
+static void absorb_folded_breaks(lf_pylock *l, first_yields *y, const unsigned char *report, const TSNode *failed,
+                                 size_t i, lf301_py_site *site) {
     const lf_pylock_event *ev = &l->events[i];
     for (size_t j = 0; j < l->n_events; j++) {
         const lf_pylock_event *o = &l->events[j];
@@ -417,7 +426,7 @@ static void absorb_folded_breaks(lf_pylock *l, first_yields *y, const unsigned c
             o->via_helper || !lf_pylock_key_eq(l->m, &l->keys[o->key].key, &l->keys[ev->key].key))
             continue;
         verdict v = judge(l, o);
-        if ((v != V_LIVENESS && v != V_PRESENCE) || after_yield(l->m, y, o) || !ts_node_is_null(failed_read_before(l, o)))
+        if ((v != V_LIVENESS && v != V_PRESENCE) || after_yield(l->m, y, o) || !ts_node_is_null(failed[j]))
             continue;
         lf301_py_site_absorb(site, lf301_py_site_make(l, o, 0));
     }
@@ -502,14 +511,15 @@ static void run(lf_check_ctx *ctx) {
     unsigned char *stops_owner = after_stop(l);
     unsigned char *report = lf_xcalloc(l->n_events, 1);
     first_yields yields = {0};
-    decide(l, &yields, stops_owner, report);
+    TSNode *failed = failed_reads(l);
+    decide(l, &yields, stops_owner, failed, report);
     char **callers = callers_of_reported(l, lf_ctx_source(ctx), report);
     for (size_t i = 0; i < l->n_events; i++) {
         if (!report[i])
             continue;
         const lf_pylock_event *ev = &l->events[i];
         verdict as = judge(l, ev);
-        char *msg = message(l, lf_ctx_source(ctx), ev, as);
+        char *msg = message(l, lf_ctx_source(ctx), ev, as, failed[i]);
         if (msg && callers[i]) {
             char *with = lf_xasprintf("%s; also reached from %s (the same bug, not reported again)", msg, callers[i]);
             free(msg);
@@ -522,7 +532,7 @@ static void run(lf_check_ctx *ctx) {
             /* Binding the removal to what was read does not mend a failed
              * read: the lock read as corrupt is the live one its owner is
              * still writing, and it is unchanged until that write lands. */
-            TSNode failed_read = v != V_FLOCK ? failed_read_before(l, ev) : (TSNode){0};
+            TSNode failed_read = v != V_FLOCK ? failed[i] : (TSNode){0};
             lf301_py_site *site =
                 !ts_node_is_null(failed_read)
                     ? lf301_py_site_declined(lf_xstrdup(
@@ -532,7 +542,7 @@ static void run(lf_check_ctx *ctx) {
                           "owner's choice"))
                     : lf301_py_site_make(l, ev, release);
             if (!release && (as == V_LIVENESS || as == V_PRESENCE) && ts_node_is_null(failed_read))
-                absorb_folded_breaks(l, &yields, report, i, site);
+                absorb_folded_breaks(l, &yields, report, failed, i, site);
             lf_ctx_emit_site(ctx, ev->node, msg, site, lf301_py_site_free);
             lf_ctx_witness(ctx, ts_node_is_null(failed_read) ? lf_wit_removal_py(l, ev)
                                                              : lf_wit_failed_read_py(l, ev, failed_read));
@@ -541,6 +551,7 @@ static void run(lf_check_ctx *ctx) {
     }
     free(callers);
     free(report);
+    free(failed);
     free(yields.at);
     free(stops_owner);
 }
