@@ -2184,8 +2184,10 @@ static void find_unheld_copy(hpass *p, int32_t scope, const unsigned char *repor
                 !nodes_may_write(p, &u, 1) || under_exclusive_create(m, u))
                 continue;
             int32_t si = lf_pysem_stmt_index(m, u);
-            TSNode at = si >= 0 && m->stmts[si].parent >= 0 ? m->stmts[si].clause_node : u;
-            if (ts_node_is_null(at) || ts_node_eq(at, m->stmts[m->stmts[si].parent].node))
+            /* a copy under an ERROR node may have no statement, or no parent */
+            int32_t parent = si >= 0 ? m->stmts[si].parent : -1;
+            TSNode at = parent >= 0 ? m->stmts[si].clause_node : u;
+            if (ts_node_is_null(at) || (parent >= 0 && ts_node_eq(at, m->stmts[parent].node)))
                 at = u; /* in the body of an if or loop: the copy itself */
             TSNode exc = handler_around(m, u, h);
             if (!ts_node_is_null(exc))
