@@ -1333,8 +1333,8 @@ static char *template_of(lf_tssem *m, int32_t fn, TSNode path) {
     int ok = 1;
     for (size_t budget = 128; ok && todo.len; budget--) {
         TSNode n = todo.items[--todo.len];
-        if (!budget) {
-            ok = 0;
+        if (ts_node_is_null(n) || !budget) {
+            ok = 0; /* out of budget, or a member with no object (text the grammar recovered from) */
         } else if (lf_tree_is(n, "identifier")) {
             if (param_index(m, fn, n) >= 0) {
                 LF_VEC_PUSH(&ids, n);
