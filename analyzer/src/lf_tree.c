@@ -112,6 +112,15 @@ done:
     return max;
 }
 
+int lf_tree_cursor_step(TSTreeCursor *c, int enter) {
+    if (enter && ts_tree_cursor_goto_first_child(c))
+        return 1;
+    while (!ts_tree_cursor_goto_next_sibling(c))
+        if (!ts_tree_cursor_goto_parent(c))
+            return 0;
+    return 1;
+}
+
 TSNode lf_tree_enclosing(TSNode n, const char *kind, int (*stop)(TSNode)) {
     for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
         if (stop(p))
@@ -632,13 +641,7 @@ int lf_tree_spells_lock(const lf_source *src, TSNode root, const char *const *ty
         lf_work(1);
         if (lf_str_in_list(ts_node_type(n), types))
             found = lf_text_spells_lock(src->text + ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
-        if (ts_tree_cursor_goto_first_child(&c))
-            continue;
-        while (!ts_tree_cursor_goto_next_sibling(&c))
-            if (!ts_tree_cursor_goto_parent(&c)) {
-                more = 0;
-                break;
-            }
+        more = lf_tree_cursor_step(&c, 1);
     }
     ts_tree_cursor_delete(&c);
     return found;

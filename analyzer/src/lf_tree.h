@@ -35,6 +35,10 @@ void lf_tree_delete(TSTree *tree);
 /* The same for a tree whose memory goes away without ts_tree_delete (a
  * region reset: lf_tsarena.h). */
 void lf_tree_forget(const TSTree *tree);
+/* One step of a pre-order walk with a cursor made on the walk's root: into the
+ * current node's first child when `enter`, else to the next node after its
+ * subtree. 0 when the walk is over (the cursor never leaves its root). */
+int lf_tree_cursor_step(TSTreeCursor *c, int enter);
 /* Is `inner` inside `outer` (or the same range)? By byte range; null nodes never are. */
 int lf_tree_within(TSNode inner, TSNode outer);
 /* The nearest ancestor of n of kind `kind`, or a null node when a node for

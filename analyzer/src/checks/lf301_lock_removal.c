@@ -271,14 +271,7 @@ static uint32_t first_yield(lf_pysem *m, first_yields *y, int32_t scope) {
             found = ts_node_start_byte(n) + 1;
             break;
         }
-        if (!nested && ts_tree_cursor_goto_first_child(&c))
-            continue;
-        while (!ts_tree_cursor_goto_next_sibling(&c)) {
-            if (!ts_tree_cursor_goto_parent(&c)) {
-                more = 0;
-                break;
-            }
-        }
+        more = lf_tree_cursor_step(&c, !nested);
     }
     ts_tree_cursor_delete(&c);
     return y->at[scope] = found;

@@ -447,6 +447,7 @@ static char *release_message(const lf_source *src, const lf_tslock *l, const lf_
 typedef struct found {
     size_t event;
     char *msg;
+    TSNode failed_read; /* failed_read_before's answer for a break, else null */
 } found;
 
 /* Did the removal's function send the owner a real signal before it
@@ -570,7 +571,7 @@ void lf301_ts_run(lf_check_ctx *ctx) {
             msg = release_message(src, l, ev);
         }
         if (msg) {
-            found f = {i, msg};
+            found f = {i, msg, failed_read};
             LF_VEC_PUSH(&out, f);
         } else {
             free(msg);
@@ -615,7 +616,7 @@ void lf301_ts_run(lf_check_ctx *ctx) {
                                 c->judged != LF_TSJUDGED_LIVENESS && c->judged != LF_TSJUDGED_PRESENCE
                             ? release_message(src, l, c)
                             : NULL;
-            found f = {i, msg};
+            found f = {.event = i, .msg = msg}; /* a release: no failed read */
             LF_VEC_PUSH(&plain, f);
         }
         int moved = taken_over && private_helper(m, ev->fn, calls);
@@ -641,9 +642,7 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         if (out.items[j].msg && !after_stop_signal(m, ev)) {
             /* binding the removal to the failed read would still delete the
              * lock read as corrupt: it is unchanged until its owner's write */
-            TSNode failed_read = ev->judged == LF_TSJUDGED_LIVENESS || ev->judged == LF_TSJUDGED_PRESENCE
-                                     ? failed_read_before(l, ev)
-                                     : (TSNode){0};
+            TSNode failed_read = out.items[j].failed_read;
             lf301_ts_site *site =
                 ts_node_is_null(failed_read)
                     ? lf301_ts_site_make(l, ev)

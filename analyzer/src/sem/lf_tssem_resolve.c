@@ -702,13 +702,7 @@ static void collect_news(lf_tssem *m) {
         lf_work(1);
         if (lf_tree_is(n, "new_expression") && lf_tree_is(lf_tree_field(n, "constructor"), "identifier"))
             LF_VEC_PUSH(&in->news, n);
-        if (ts_tree_cursor_goto_first_child(&c))
-            continue;
-        while (!ts_tree_cursor_goto_next_sibling(&c))
-            if (!ts_tree_cursor_goto_parent(&c)) {
-                more = 0;
-                break;
-            }
+        more = lf_tree_cursor_step(&c, 1);
     }
     ts_tree_cursor_delete(&c);
 }
@@ -725,6 +719,7 @@ static TSNode constructed_field(lf_tssem *m, int32_t cls, const char *field) {
         if (in->field_flows.items[i].cls == cls && in->field_flows.items[i].field == field)
             return in->field_flows.items[i].value;
     lf_tsfield_flow flow = {.cls = cls, .field = field};
+    size_t slot = in->field_flows.len;
     LF_VEC_PUSH(&in->field_flows, flow); /* answered below; a lookup meanwhile sees none */
     const lf_tsclass *c = &m->classes[cls];
     int32_t ctor = -1;
@@ -747,13 +742,7 @@ static TSNode constructed_field(lf_tssem *m, int32_t cls, const char *field) {
                         ? lf_tssem_unwrap(lf_tree_field(n, "right"))
                         : (TSNode){0};
         }
-        if (ts_tree_cursor_goto_first_child(&cur))
-            continue;
-        while (!ts_tree_cursor_goto_next_sibling(&cur))
-            if (!ts_tree_cursor_goto_parent(&cur)) {
-                more = 0;
-                break;
-            }
+        more = lf_tree_cursor_step(&cur, 1);
     }
     ts_tree_cursor_delete(&cur);
     if (sets != 1 || !lf_tree_is(value, "identifier"))
@@ -775,9 +764,7 @@ static TSNode constructed_field(lf_tssem *m, int32_t cls, const char *field) {
     if (sites != 1 || lf_tree_within(site, c->node))
         return (TSNode){0};
     TSNode arg = lf_tssem_arg(site, index);
-    for (size_t i = 0; i < in->field_flows.len; i++)
-        if (in->field_flows.items[i].cls == cls && in->field_flows.items[i].field == field)
-            in->field_flows.items[i].value = arg;
+    in->field_flows.items[slot].value = arg;
     return arg;
 }
 
