@@ -666,6 +666,28 @@ static int converts_its_param(lf_tssem *m, int32_t s) {
     return same_path_of(m, e, pb->name);
 }
 
+/* Is the call a path conversion from another module, read by its name
+ * since its body is not here: `toPath(p)`, `stringifyIfPath(p)`,
+ * `normalizePath(p)`, `resolvePath(p)` (a verb of conversion, then "Path"
+ * last)? Its one argument names the file it returns. */
+static int imported_path_conversion(lf_tssem *m, TSNode call) {
+    TSNode fn = lf_tssem_unwrap(lf_tree_field(call, "function"));
+    if (lf_tree_is(fn, "member_expression"))
+        fn = lf_tree_field(fn, "property");
+    if (!lf_tree_is(fn, "identifier") && !lf_tree_is(fn, "property_identifier"))
+        return 0;
+    static const char *const verbs[] = {"to", "stringifyIf", "stringify", "normalize", "normalise", "resolve", NULL};
+    uint32_t a = ts_node_start_byte(fn), b = ts_node_end_byte(fn);
+    const char *name = m->src->text + a;
+    size_t len = b - a;
+    if (len < 6 || memcmp(name + len - 4, "Path", 4) != 0)
+        return 0;
+    for (size_t i = 0; verbs[i]; i++)
+        if (strlen(verbs[i]) + 4 == len && !memcmp(name, verbs[i], len - 4))
+            return 1;
+    return 0;
+}
+
 /* The field a `this.name` or `this[kName]` (kName an identifier, a module's
  * Symbol or string constant) names: "name" / "[kName]" (interned), else NULL. */
 static const char *this_field(lf_tssem *m, TSNode e) {
@@ -812,6 +834,10 @@ static const char *path_key(lf_tssem *m, TSNode expr, int params_only) {
                 continue;
             }
             int32_t s = lf_tssem_local_callee(m, expr);
+            if (s <= 0 && lf_tssem_nargs(expr) == 1 && imported_path_conversion(m, expr)) {
+                expr = lf_tssem_arg(expr, 0); /* `stringifyIfPath(p)` from path-class */
+                continue;
+            }
             if (s > 0 && lf_tssem_nargs(expr) == 1 && converts_its_param(m, s)) {
                 expr = lf_tssem_arg(expr, 0); /* `stringifyIfPath(lockPath)` */
                 continue;
