@@ -45,6 +45,11 @@ TS_EXTS = {".ts", ".mts", ".cts", ".tsx"}
 TAKEOVER_DECLINED = {
     "lf301_callback_decline.js": "LF301 not fixed: a stale takeover judged by `fs.stat(PIDFILE, (statErr, st) => "
     "{...`: the fix binds the removal only to a read or stat of the same path by Node's own fs",
+    # a takeover by rewriting the lock in place keeps its inode: the sweep's
+    # removal and the release are both declined
+    "lf301_retaken_decline.mjs": "LF301 not fixed: line 10 takes the lock over by rewriting it in place (the "
+    "same inode): a removal bound to the inode would still delete the new holder's lock, and the new holder, having created nothing, "
+    "would never remove it",
     "lf301_injected_decline.cjs": "LF301 not fixed: a stale takeover through an fs object handed in (a field, an "
     "option, a parameter): the fix's drop-ins would use Node's own fs instead",
 }
@@ -58,6 +63,9 @@ NO_FIX = {
     "callback, fs-extra's remove, a rename away): the fix has no drop-in for it",
     "lf301_replaced_decline.cjs": "LF301 not fixed: line 17 puts another file at the lock path (a rename, copy or "
     "link onto it): the release, bound to the created inode, would then leave it in place",
+    "lf301_retaken_decline.mjs": "LF301 not fixed: line 10 takes the lock over by rewriting it in place (the "
+    "same inode): a removal bound to the inode would still delete the new holder's lock, and the new holder, having created nothing, "
+    "would never remove it",
 }
 
 # Cases node runs after the fix, and the module system they run as (the

@@ -1084,12 +1084,16 @@ static void flow_breakable(builder *b, lf_tssem *m, const link_vec *links) {
                 pk->flags |= LF_TSLOCK_BREAKABLE;
                 if (ts_node_is_null(pk->broken_at))
                     pk->broken_at = ak->broken_at;
+                if (ts_node_is_null(pk->retaken_at))
+                    pk->retaken_at = ak->retaken_at;
                 changed = 1;
             }
             if (moved && lf_tslock_is_lock(ak->flags) && !(ak->flags & LF_TSLOCK_BREAKABLE)) {
                 ak->flags |= LF_TSLOCK_BREAKABLE;
                 if (ts_node_is_null(ak->broken_at))
                     ak->broken_at = pk->broken_at;
+                if (ts_node_is_null(ak->retaken_at))
+                    ak->retaken_at = pk->retaken_at;
                 changed = 1;
             }
         }
@@ -1117,6 +1121,8 @@ static void flow_breakable(builder *b, lf_tssem *m, const link_vec *links) {
                 r->evidence = o->evidence;
             if (ts_node_is_null(r->broken_at))
                 r->broken_at = o->broken_at;
+            if (ts_node_is_null(r->retaken_at))
+                r->retaken_at = o->retaken_at;
             break;
         }
     }
@@ -1625,6 +1631,8 @@ static lf_tslock *build(lf_tssem *m) {
                 k->flags |= LF_TSLOCK_BROKEN | (live ? LF_TSLOCK_BROKEN_LIVE : 0u);
                 if (ts_node_is_null(k->broken_at))
                     k->broken_at = ev->node;
+                if (ts_node_is_null(k->retaken_at))
+                    k->retaken_at = ev->node;
             }
             break;
         case LF_TSEV_REMOVE:

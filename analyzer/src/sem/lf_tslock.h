@@ -86,6 +86,8 @@ typedef struct lf_tslock_key {
     unsigned flags;
     TSNode evidence;  /* the first use that made it a lock */
     TSNode broken_at; /* a judged removal */
+    TSNode retaken_at; /* a takeover by rewriting the lock in place (a plain write after judging it): the
+                          inode stays, so the new holder has created nothing and the old one's inode is theirs */
 } lf_tslock_key;
 
 typedef enum lf_tslock_event_kind {
