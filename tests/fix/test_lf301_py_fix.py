@@ -85,6 +85,10 @@ LEFT = {
                              "18:17: LF303 not fixed: pid reuse needs the owner's start time, recorded by whoever "
                              "writes the pid (lockrt's owner record does: lockrt.process_alive)"],
     "flocked_pidfile.py": [],
+    "decline_retaken_claim.py": ["13:12: " + LF302_UNSAFE,
+                                 "22:5: LF301 not fixed: line 16 takes the lock over by writing its claim over it in "
+                                 "place (the same inode): a removal bound to the inode would still delete the new "
+                                 "holder's lock, so the fix would change nothing"],
     "sweep_helper.py": ["43:32: " + LF302_UNSAFE],
     "flocked_forms.py": [],
     "decline_flocked_handle.py": ["19:9: LF301 not fixed: the handle locked at line 8 is opened elsewhere (a caller "

@@ -48,8 +48,8 @@ TAKEOVER_DECLINED = {
     # a takeover by rewriting the lock in place keeps its inode: the sweep's
     # removal and the release are both declined
     "lf301_retaken_decline.mjs": "LF301 not fixed: line 10 takes the lock over by rewriting it in place (the "
-    "same inode): a removal bound to the inode would still delete the new holder's lock, and the new holder, having created nothing, "
-    "would never remove it",
+    "same inode): a removal bound to the inode would still delete the new holder's lock, so the fix would change "
+    "nothing",
     "lf301_injected_decline.cjs": "LF301 not fixed: a stale takeover through an fs object handed in (a field, an "
     "option, a parameter): the fix's drop-ins would use Node's own fs instead",
 }
@@ -64,8 +64,8 @@ NO_FIX = {
     "lf301_replaced_decline.cjs": "LF301 not fixed: line 17 puts another file at the lock path (a rename, copy or "
     "link onto it): the release, bound to the created inode, would then leave it in place",
     "lf301_retaken_decline.mjs": "LF301 not fixed: line 10 takes the lock over by rewriting it in place (the "
-    "same inode): a removal bound to the inode would still delete the new holder's lock, and the new holder, having created nothing, "
-    "would never remove it",
+    "same inode): a removal bound to the inode would still delete the new holder's lock, so the fix would change "
+    "nothing",
 }
 
 # Cases node runs after the fix, and the module system they run as (the

@@ -57,7 +57,7 @@ typedef enum verdict {
  * a caller of a helper whose removal is the bug is the same bug again. */
 enum { COVER_NONE = 0, COVER_WEAK, COVER_STRONG };
 
-static verdict judge(const lf_pylock *l, const lf_pylock_event *ev) {
+static verdict judge(const lf_pylock *l, const lf_pylock_event *ev, TSNode failed_read) {
     unsigned f = l->keys[ev->key].flags;
     if (f & LF_LOCK_FLOCK) {
         if (f & LF_LOCK_OS_EXCLUSIVE)
@@ -69,7 +69,9 @@ static verdict judge(const lf_pylock *l, const lf_pylock_event *ev) {
     }
     if (ev->judged == LF_JUDGED_LIVENESS)
         return V_LIVENESS;
-    if (ev->judged == LF_JUDGED_PRESENCE)
+    /* a removal because the read of the lock failed breaks it, whatever an
+     * owner check after that read would have said: nothing was read */
+    if (ev->judged == LF_JUDGED_PRESENCE || !ts_node_is_null(failed_read))
         return V_PRESENCE;
     if (f & LF_LOCK_BROKEN_LIVE)
         return V_RELEASE;
@@ -147,7 +149,7 @@ static int catches_probe_errors(const lf_source *src, TSNode handler) {
  * on age. */
 static TSNode failed_read_before(const lf_pylock *l, const lf_pylock_event *ev) {
     TSNode none = {0};
-    if (ev->kind != LF_PYEV_REMOVE || ev->via_helper || ev->key < 0)
+    if (ev->kind != LF_PYEV_REMOVE || ev->key < 0)
         return none;
     TSNode handler = lf_tree_enclosing(ev->node, "except_clause", is_function_like);
     if (ts_node_is_null(handler))
@@ -164,7 +166,7 @@ static TSNode failed_read_before(const lf_pylock *l, const lf_pylock_event *ev) 
             continue;
         if (r->kind == LF_PYEV_PROBE && raises_into_handler(l->m->src, r->node))
             probed = 1;
-        if (ts_node_is_null(read) && r->kind == LF_PYEV_JUDGE && r->content && !r->via_helper && r->key >= 0 &&
+        if (ts_node_is_null(read) && r->kind == LF_PYEV_JUDGE && (r->content || r->record_read) && r->key >= 0 &&
             lf_pylock_key_eq(l->m, &l->keys[r->key].key, &l->keys[ev->key].key))
             read = r->node;
     }
@@ -311,10 +313,12 @@ static int record_in_lock_dir(lf_pylock *l, const lf_pylock_key *k) {
  *  - A removal the function makes itself is judged on its own (verdict).
  *  - A removal through one of the module's helpers is the helper's bug when
  *    the helper already accounts for it (its own removal is reported, or it
- *    stops the owner first): the caller is not reported again, unless the
- *    caller judged the lock itself (stale by a probe or by its presence) and
- *    the helper only releases by name — that judge-then-remove is the
- *    caller's own bug.
+ *    stops the owner first): the caller is not reported again. A caller that
+ *    judged the lock itself (stale by a probe or by its presence) before a
+ *    helper that only releases by name is named in the helper's finding
+ *    ("also reached from"), whose release is reported because of that very
+ *    break; only a call in the handler of a failed read of the lock is a
+ *    bug of its own (the read was wrong, whatever the removal binds to).
  *  - Per function, at most one stale break, one break of a lock whose read
  *    failed (failed_read_before) and one release: its other removals
  *    of a lock are the same protocol's branches.
@@ -341,7 +345,7 @@ static void decide(lf_pylock *l, first_yields *y, const unsigned char *stops_own
                 !lf_pylock_is_lock(l->keys[ev->key].flags) || record_in_lock_dir(l, &l->keys[ev->key]))
                 continue;
             unsigned c = COVER_NONE;
-            verdict v = judge(l, ev);
+            verdict v = judge(l, ev, failed[i]);
             int skip = 0;
             int32_t callee = ev->via_helper ? lf_pylock_local_callee(l, ev->node, &skip) : -1;
             if (stops_owner[i]) {
@@ -350,15 +354,16 @@ static void decide(lf_pylock *l, first_yields *y, const unsigned char *stops_own
                 int own_judgement = v == V_LIVENESS || v == V_PRESENCE;
                 /* A caller that judged the lock itself (a pid probe, a
                  * look) and then calls a helper that only releases it by
-                 * name is a judge-then-remove of its own. A helper whose
-                 * removal is reported for its own look (remove() checking
-                 * exists() first) covers every caller, one that probed the
-                 * owner first too (`if dead(pid): self.remove()`): binding
-                 * that removal to what was judged mends both, so the call
-                 * is named in the helper's finding ("also reached from"),
-                 * not reported again. */
+                 * name: the helper's release is reported because the
+                 * module breaks the lock, here, so the call is named in
+                 * that finding ("also reached from") as one root bug; a
+                 * call in the handler of a failed read is a bug of its own.
+                 * A helper whose removal is reported for its own look
+                 * (remove() checking exists() first) covers every caller,
+                 * one that probed the owner first too: binding that
+                 * removal to what was judged mends both. */
                 if (own_judgement && cover[callee] == COVER_WEAK) {
-                    report[i] = 1;
+                    report[i] = !ts_node_is_null(failed[i]);
                     c = COVER_STRONG;
                 } else {
                     c = cover[callee];
@@ -383,17 +388,18 @@ static void decide(lf_pylock *l, first_yields *y, const unsigned char *stops_own
      * break that takes a live holder's lock. */
     unsigned char *live_break = lf_xcalloc(ns, 1);
     for (size_t i = 0; i < l->n_events; i++)
-        if (report[i] && judge(l, &l->events[i]) == V_PRESENCE && !after_yield(m, y, &l->events[i]))
+        if (report[i] && judge(l, &l->events[i], failed[i]) == V_PRESENCE && ts_node_is_null(failed[i]) &&
+            !after_yield(m, y, &l->events[i]))
             live_break[l->events[i].scope] = 1;
     for (size_t i = 0; i < l->n_events; i++) {
         if (!report[i])
             continue;
-        if (live_break[l->events[i].scope] && judge(l, &l->events[i]) == V_LIVENESS &&
+        if (live_break[l->events[i].scope] && judge(l, &l->events[i], failed[i]) == V_LIVENESS &&
             !after_yield(m, y, &l->events[i]) && ts_node_is_null(failed[i])) {
             report[i] = 0;
             continue;
         }
-        unsigned bit = judge(l, &l->events[i]) == V_RELEASE || after_yield(m, y, &l->events[i]) ? 2u
+        unsigned bit = judge(l, &l->events[i], failed[i]) == V_RELEASE || after_yield(m, y, &l->events[i]) ? 2u
                        : !ts_node_is_null(failed[i])                                                    ? 4u
                                                                                                         : 1u;
         if (seen[l->events[i].scope] & bit)
@@ -418,7 +424,7 @@ static void absorb_folded_breaks(lf_pylock *l, first_yields *y, const unsigned c
         if (j == i || report[j] || o->kind != LF_PYEV_REMOVE || o->scope != ev->scope || o->key < 0 ||
             o->via_helper || !lf_pylock_key_eq(l->m, &l->keys[o->key].key, &l->keys[ev->key].key))
             continue;
-        verdict v = judge(l, o);
+        verdict v = judge(l, o, failed[j]);
         if ((v != V_LIVENESS && v != V_PRESENCE) || after_yield(l->m, y, o) || !ts_node_is_null(failed[j]))
             continue;
         lf301_py_site_absorb(site, lf301_py_site_make(l, o, 0));
@@ -511,7 +517,7 @@ static void run(lf_check_ctx *ctx) {
         if (!report[i])
             continue;
         const lf_pylock_event *ev = &l->events[i];
-        verdict as = judge(l, ev);
+        verdict as = judge(l, ev, failed[i]);
         char *msg = message(l, lf_ctx_source(ctx), ev, as, failed[i]);
         if (msg && callers[i]) {
             char *with = lf_xasprintf("%s; also reached from %s (the same bug, not reported again)", msg, callers[i]);

@@ -529,6 +529,13 @@ lf301_py_site *lf301_py_site_make(lf_pylock *l, const lf_pylock_event *ev, int r
                                       "would not be the one its create made"));
     if (k->flags & (LF_LOCK_SYMLINK | LF_LOCK_READLINK))
         return declined(s, lf_xstrdup("the lock is a symbolic link: the drop-ins bind files only"));
+    /* a takeover by writing over the lock keeps its inode: the old holder's
+     * bound removal would still match it */
+    if (!ts_node_is_null(k->retaken_at))
+        return declined(s, lf_xasprintf("line %u takes the lock over by writing its claim over it in place (the "
+                                        "same inode): a removal bound to the inode would still delete the new "
+                                        "holder's lock, so the fix would change nothing",
+                                        lf_py_line(l->m->src, k->retaken_at)));
     char *why;
     if (release) {
         why = create_edits(l, s, ev->key);

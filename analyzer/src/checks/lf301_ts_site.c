@@ -653,12 +653,11 @@ lf301_ts_site *lf301_ts_site_make(lf_tslock *l, const lf_tslock_event *ev) {
             return decline(s, why);
     }
     /* a takeover by rewriting the lock in place keeps its inode: the old
-     * holder's bound release would still delete it, and the new holder, who
-     * created nothing, would no longer remove it at all */
+     * holder's bound removal would still match it */
     if (ev->key >= 0 && !ts_node_is_null(l->keys[ev->key].retaken_at))
         return decline(s, lf_xasprintf("line %u takes the lock over by rewriting it in place (the same inode): a "
-                                       "removal bound to the inode would still delete the new holder's lock, and "
-                                       "the new holder, having created nothing, would never remove it",
+                                       "removal bound to the inode would still delete the new holder's lock, so "
+                                       "the fix would change nothing",
                                        lf_py_line(src, l->keys[ev->key].retaken_at)));
     if (ev->judged == LF_TSJUDGED_LIVENESS || ev->judged == LF_TSJUDGED_PRESENCE)
         return takeover_site(l, ev, rm, bound, s);

@@ -2652,7 +2652,7 @@ static void mark_overwrite_takeovers(lf_pylock *l, const uint32_t *clock_at) {
         if (!j || ts_node_start_byte(j->node) >= ts_node_start_byte(w->node))
             continue;
         k->flags |= LF_LOCK_BROKEN | LF_LOCK_BROKEN_LIVE;
-        k->broken_at = w->node;
+        k->broken_at = k->retaken_at = w->node;
     }
     LF_VEC_FREE(&judged);
 }
@@ -2910,7 +2910,7 @@ static lf_pylock *build(lf_pysem *m) {
                  * it: for its callers that is the acquisition, not a look */
                 made_at w = {.scope = ev->scope, .key = ev->key};
                 if (!l->in->made.len || !bsearch(&w, l->in->made.items, l->in->made.len, sizeof w, made_cmp))
-                    LF_VEC_PUSH(&judged[ev->scope], ev->key);
+                    LF_VEC_PUSH(&judged[ev->scope], (int32_t)(((uint32_t)ev->key << 1) | (ev->content ? 1u : 0u)));
             }
             else if (ev->kind == LF_PYEV_REMOVE)
                 LF_VEC_PUSH(&removed[ev->scope], ev->key);
@@ -2935,9 +2935,14 @@ static lf_pylock *build(lf_pysem *m) {
             int32_t f = callee_of[i];
             if (f < 0 || f == m->calls[i].scope)
                 continue;
-            for (size_t j = 0; j < judged[f].len; j++)
-                add_event(l, LF_PYEV_JUDGE, m->calls[i].scope, m->calls[i].node, judged[f].items[j], 1)->content =
-                    (l->in->keys.items[judged[f].items[j]].flags & LF_LOCK_JUDGED) == 0;
+            /* record_read: the helper's own judgement of the key read its
+             * record (`self.read_pid()`), not a look (exists, stat, age) */
+            for (size_t j = 0; j < judged[f].len; j++) {
+                int32_t k = judged[f].items[j] >> 1;
+                lf_pylock_event *jv = add_event(l, LF_PYEV_JUDGE, m->calls[i].scope, m->calls[i].node, k, 1);
+                jv->content = (l->in->keys.items[k].flags & LF_LOCK_JUDGED) == 0;
+                jv->record_read = judged[f].items[j] & 1;
+            }
             for (size_t j = 0; j < removed[f].len; j++) {
                 int32_t k = removed[f].items[j];
                 lf_pylock_key *key = &l->in->keys.items[k];

@@ -125,6 +125,7 @@ typedef struct lf_pylock_key {
     TSNode evidence;     /* the first use that made it a lock (for messages) */
     unsigned evidence_flag;
     TSNode broken_at;    /* a judged removal (LF_LOCK_BROKEN) */
+    TSNode retaken_at;   /* a takeover by writing a claim over it in place: the inode stays */
     int32_t stamped_in;  /* the first function writing a clock reading into it, + 1 (0: none) */
     TSNode written;      /* its first write or create (LF_LOCK_WRITTEN), or the call of a helper doing it */
 } lf_pylock_key;
@@ -146,6 +147,7 @@ typedef struct lf_pylock_event {
     int32_t key;    /* index into keys, or -1 */
     int via_helper; /* REMOVE/JUDGE through one of the module's functions */
     int content;    /* JUDGE: a read of the contents (else existence/stat/age) */
+    int record_read; /* JUDGE through a helper: the helper's own judgement read the lock's record */
     lf_pylock_judged judged; /* REMOVE: how it was judged before, in its function */
     int32_t param;  /* REMOVE/JUDGE through a helper: the helper's parameter key, else -1 */
     TSNode target;  /* REMOVE: the path expression removed (the argument, through a helper) */

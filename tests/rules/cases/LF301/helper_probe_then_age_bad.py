@@ -5,7 +5,9 @@ from pathlib import Path
 
 class DirLock:
     """Breaks a dead owner's lock (a pid probe in a helper) and, when the
-    owner looks alive, an old one by its age: a paused live holder loses it."""
+    owner looks alive, an old one by its age: a paused live holder loses it.
+    One root bug, the helper's removal by name (line 23): its finding names
+    the judged calls (lines 33 and 36) instead of reporting them again."""
 
     def __init__(self, path: Path):
         self.lock_path = path

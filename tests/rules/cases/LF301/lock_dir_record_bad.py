@@ -1,8 +1,9 @@
 """A mkdir lock with its owner's pid in a record inside: emptying the directory
 is one step of removing the lock, so the record's unlink is no finding of its
-own. Two bugs remain: the stale break by age (line 24, through the helper) and
-the release by name (line 31) that deletes a successor's lock once a paused
-holder was broken."""
+own. One bug remains, reported once at the helper's removal (line 31): the
+release by name that the stale break by age (line 24, through the helper)
+makes a takeover, deleting a successor's lock once a paused holder was broken;
+the finding names the break and every call of the helper."""
 
 import os
 import time
