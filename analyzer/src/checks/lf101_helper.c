@@ -377,6 +377,10 @@ static unsigned block_exits(lf_pysem *m, TSNode block) {
     while (todo.len) {
         TSNode b = todo.items[--todo.len];
         int32_t last = -1;
+        if (ts_node_is_null(b)) { /* a branch the grammar's recovery left without a block */
+            out |= EXIT_FALLS;
+            continue;
+        }
         for (int32_t s = lf_pysem_first_in_block(m, b); s >= 0; s = lf_pysem_next_sibling(m, s))
             last = s;
         if (last < 0) {
@@ -961,6 +965,10 @@ static int absence_test(lf_pysem *m, TSNode cond, const lf_pyoptional **which) {
     int all_absent = 1, n = 0;
     while (todo.len && all_absent) {
         TSNode c = todo.items[--todo.len];
+        if (ts_node_is_null(c)) { /* an operand the grammar's recovery left out: no absence test */
+            all_absent = 0;
+            continue;
+        }
         if (lf_tree_is(c, "boolean_operator") && lf_tree_text_eq(m->src, lf_tree_field(c, "operator"), "and")) {
             LF_VEC_PUSH(&todo, lf_tree_unparen(lf_tree_field(c, "left")));
             LF_VEC_PUSH(&todo, lf_tree_unparen(lf_tree_field(c, "right")));

@@ -330,6 +330,8 @@ static void collect_parts(TSNode e, path_parts *pp) {
     LF_VEC_PUSH(&stack, e);
     while (stack.len) {
         TSNode n = stack.items[--stack.len];
+        if (ts_node_is_null(n))
+            continue;
         if (lf_tree_is(n, "identifier")) {
             LF_VEC_PUSH(&pp->refs, n);
             LF_VEC_PUSH(&pp->names, n);
@@ -358,6 +360,8 @@ static int targets_part(const rebind_search *r, TSNode target) {
     int hit = 0;
     while (stack.len && !hit) {
         TSNode t = stack.items[--stack.len];
+        if (ts_node_is_null(t))
+            continue;
         if (lf_tree_is(t, "identifier") || lf_tree_is(t, "attribute") || lf_tree_is(t, "subscript")) {
             for (size_t i = 0; i < r->pp->refs.len && !hit; i++)
                 hit = lf_tree_equal(r->src, t, r->src, r->pp->refs.items[i], 0);

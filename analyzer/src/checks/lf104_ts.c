@@ -1424,6 +1424,8 @@ static int returns_value_of(lf_tssem *m, int32_t fn, TSNode call) {
     int found = 0;
     for (size_t budget = 4096; !found && todo.len && budget; budget--) {
         TSNode n = todo.items[--todo.len];
+        if (ts_node_is_null(n))
+            continue;
         if (lf_tree_is(n, "return_statement") && ts_node_start_byte(n) > ts_node_end_byte(call))
             found = mentions_tracked(&dw, n);
         else if (ts_node_eq(n, m->scopes[fn].node) || !nested_function(n))

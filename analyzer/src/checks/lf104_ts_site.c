@@ -281,6 +281,8 @@ static char *unstable_key(lf_tssem *m, TSNode key, TSNode first, TSNode last, in
     LF_VEC_PUSH(&stack, key);
     while (stack.len) {
         TSNode n = stack.items[--stack.len];
+        if (ts_node_is_null(n))
+            continue;
         if (lf_tree_is(n, "identifier") || lf_tree_is(n, "member_expression"))
             LF_VEC_PUSH(&a.refs, n);
         if (lf_tree_is(n, "member_expression")) {

@@ -770,6 +770,8 @@ static int whole_copy(flow *f, TSNode e) {
     int found = 0;
     while (todo.len && !found) {
         TSNode x = lf_tree_unparen(todo.items[--todo.len]);
+        if (ts_node_is_null(x))
+            continue;
         if (lf_tree_is(x, "identifier")) {
             found = is_tracked(f, x);
         } else if (lf_tree_is(x, "list_comprehension") || lf_tree_is(x, "dictionary_comprehension") ||

@@ -262,6 +262,10 @@ static int repeatable(lf_pysem *m, TSNode e) {
     int ok = 1;
     while (ok && stack.len) {
         TSNode n = stack.items[--stack.len];
+        if (ts_node_is_null(n)) { /* a part the grammar's recovery left out */
+            ok = 0;
+            break;
+        }
         const char *t = ts_node_type(n);
         if (!strcmp(t, "identifier") || !strcmp(t, "string") || !strcmp(t, "integer") || !strcmp(t, "comment"))
             continue;
@@ -271,8 +275,7 @@ static int repeatable(lf_pysem *m, TSNode e) {
             LF_VEC_PUSH(&stack, ts_node_named_child(n, 0));
         } else if (!strcmp(t, "binary_operator")) {
             TSNode op = lf_tree_field(n, "operator");
-            const char *o = ts_node_type(op);
-            ok = !strcmp(o, "+") || !strcmp(o, "/");
+            ok = !ts_node_is_null(op) && (!strcmp(ts_node_type(op), "+") || !strcmp(ts_node_type(op), "/"));
             LF_VEC_PUSH(&stack, lf_tree_field(n, "left"));
             LF_VEC_PUSH(&stack, lf_tree_field(n, "right"));
         } else if (!strcmp(t, "call")) {

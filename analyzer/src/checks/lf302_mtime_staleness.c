@@ -242,6 +242,8 @@ static int negates(lf_pylock *l, TSNode n) {
     int found = 0;
     for (size_t budget = 256; !found && todo.len; budget--) {
         TSNode c = todo.items[--todo.len];
+        if (ts_node_is_null(c))
+            continue;
         if (!budget || (lf_tree_is(c, "unary_operator") && lf_tree_text_eq(l->m->src, lf_tree_field(c, "operator"), "-")))
             found = 1;
         else if (lf_tree_is(c, "binary_operator") && lf_tree_text_eq(l->m->src, lf_tree_field(c, "operator"), "-")) {

@@ -107,7 +107,7 @@ static int leaves_block(TSNode n) {
     int found = 0;
     for (size_t budget = 4096; st.len && budget && !found; budget--) {
         TSNode x = st.items[--st.len];
-        if (lf_tree_is(x, "arrow_function") || lf_tree_is(x, "function_expression") ||
+        if (ts_node_is_null(x) || lf_tree_is(x, "arrow_function") || lf_tree_is(x, "function_expression") ||
             lf_tree_is(x, "function_declaration"))
             continue;
         found = lf_tree_is(x, "return_statement") || lf_tree_is(x, "throw_statement");

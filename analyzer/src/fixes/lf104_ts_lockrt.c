@@ -102,6 +102,8 @@ static int uses_semicolons(const lf_source *src, TSNode fn, TSNode root) {
         int found = -1;
         while (stack.len && found < 0) {
             TSNode n = stack.items[--stack.len];
+            if (ts_node_is_null(n))
+                continue;
             if (lf_tree_is(n, "expression_statement") || lf_tree_is(n, "lexical_declaration") ||
                 lf_tree_is(n, "return_statement")) {
                 uint32_t e = ts_node_end_byte(n);

@@ -256,6 +256,8 @@ static void collect_targets(builder *b, TSNode target) {
     LF_VEC_PUSH(&stack, target);
     while (stack.len) {
         TSNode n = stack.items[--stack.len];
+        if (ts_node_is_null(n))
+            continue;
         const char *t = ts_node_type(n);
         if (strcmp(t, "identifier") == 0) {
             LF_VEC_PUSH(&b->targets, n);
