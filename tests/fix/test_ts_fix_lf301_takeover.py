@@ -48,12 +48,9 @@ DECLINED = {
     "catch_decline.mjs": "LF301 not fixed: a stale takeover whose judgement `fs.readFileSync(LOCK, \"utf8\")` does "
     "not run on every way to the removal",
 }
-# Other LF301 findings a fixed case keeps (not takeovers), with their reason.
+# Other LF301 findings a fixed case keeps (not takeovers), with their reason. (remove_helper.cjs has one
+# finding, the helper's own release, naming the judged call of it: the takeover's fix binds both.)
 KEPT = {
-    # the helper's own release, reported inside it; the takeover's fix binds it too (the bound removal and the
-    # remembering create), so it is gone after the fix
-    "remove_helper.cjs": "LF301 not fixed: the function that removes the lock is also the removal helper of the stale "
-    "takeover at line 26",
     # the release after the helper's create, judged by the look before it: declined (a judged removal there
     # would meet an older look's judgement and leave the holder's own lock), the takeover before it fixed
     "own_create_release.cjs": "LF301 not fixed: the removal can also come after this function's own create of the "
@@ -254,6 +251,49 @@ def test_shared_helper_waiter_releases_its_own_lock(tmp_path):
                               str(run_dir / "go-a")], stderr=subprocess.PIPE)
         wait_for(str(run_dir / "held-a"), a)
         b = subprocess.Popen([node, "-e", SHARED_WORKER, module, str(lock_dir), str(run_dir / "held-b"), "-"],
+                             stderr=subprocess.PIPE)
+        time.sleep(0.3)  # b looks at a's fresh lock, and waits
+        assert not os.path.exists(str(run_dir / "held-b"))
+        (run_dir / "go-a").write_text("")
+        for p in (a, b):
+            _, err = p.communicate(timeout=60)
+            assert p.returncode == 0, err.decode()
+        assert os.path.exists(str(run_dir / "held-b"))
+        # both released their own lock: nothing left, nothing quarantined
+        assert sorted(os.listdir(str(run_dir))) == ["go-a", "held-a", "held-b"], (name, os.listdir(str(run_dir)))
+
+
+EXPORTED_WORKER = r"""
+const fs = require("fs");
+const { lock, unlock } = require(process.argv[1]);  // node -e: the arguments start at argv[1]
+const [path, held, go] = process.argv.slice(2);
+lock(path, 60000);
+fs.writeFileSync(held, String(process.pid));
+while (go !== "-" && !fs.existsSync(go)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+unlock(path);
+"""
+
+
+def test_exported_release_waiter_releases_its_own_lock(tmp_path):
+    # exported_release_retry.cjs: unlock() is the users' release and lock()'s stale break. B looks at A's fresh
+    # lock (a judgement of A's file), waits, takes the lock once A released it, and releases it through the
+    # exported unlock(). A judged drop-in there would meet B's look at A's file and leave B's own lock behind
+    # (what the fix did before the helper's users counted as releases); the bound one removes B's.
+    node = need_tool("node")
+    for fixed in (False, True):
+        name = "fixed" if fixed else "orig"
+        work = stage(tmp_path, "exported_release_retry.cjs", name)
+        if fixed:
+            lockfix(["fix", "exported_release_retry.cjs", "--apply"], work, 1)  # LF302 stays (no pid recorded)
+            assert b"unlinkBoundSync(path)" in (work / "exported_release_retry.cjs").read_bytes()
+        run_dir = tmp_path / (name + "_run")
+        run_dir.mkdir()
+        lock_file = run_dir / "job.lock"
+        module = str(work / "exported_release_retry.cjs")
+        a = subprocess.Popen([node, "-e", EXPORTED_WORKER, module, str(lock_file), str(run_dir / "held-a"),
+                              str(run_dir / "go-a")], stderr=subprocess.PIPE)
+        wait_for(str(run_dir / "held-a"), a)
+        b = subprocess.Popen([node, "-e", EXPORTED_WORKER, module, str(lock_file), str(run_dir / "held-b"), "-"],
                              stderr=subprocess.PIPE)
         time.sleep(0.3)  # b looks at a's fresh lock, and waits
         assert not os.path.exists(str(run_dir / "held-b"))

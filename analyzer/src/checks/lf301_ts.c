@@ -376,43 +376,6 @@ static int judged_removal(lf_tssem *m, const lf_tslock *l, const lf_tslock_event
     return n > 0 && bound == n;
 }
 
-/* Is the method private to its class: `private f()`, or `#f()`? */
-static int private_method(const lf_tssem *m, TSNode def) {
-    if (!lf_tree_is(def, "method_definition"))
-        return 0;
-    if (lf_tree_is(lf_tree_field(def, "name"), "private_property_identifier"))
-        return 1;
-    for (uint32_t i = 0; i < ts_node_child_count(def); i++) {
-        TSNode c = ts_node_child(def, i);
-        if (lf_tree_is(c, "accessibility_modifier"))
-            return lf_tree_text_eq(m->src, c, "private");
-    }
-    return 0;
-}
-
-/* Is the function a private helper of the module, every use of it one of the
- * `calls` calls the model saw: a top-level function declaration, not
- * exported, or a private method, whose name appears in the file only there
- * and at those calls (no `module.exports = { f }`, `export { f }`, or f
- * handed on as a callback)? */
-static int private_helper(const lf_tssem *m, int32_t fn, size_t calls) {
-    TSNode def = m->scopes[fn].node;
-    const char *name = m->scopes[fn].name;
-    size_t len = name ? strlen(name) : 0;
-    int declared = lf_tree_is(def, "function_declaration") && m->scopes[fn].parent == 0 &&
-                   !lf_tree_is(ts_node_parent(def), "export_statement");
-    if (!len || !(declared || private_method(m, def)))
-        return 0;
-    size_t seen = 0;
-    const char *text = m->src->text, *end = text + m->src->len;
-    for (const char *at = text; (at = memmem(at, (size_t)(end - at), name, len)) != NULL; at += len) {
-        int word_start = at == text || !(at[-1] == '_' || at[-1] == '$' || isalnum((unsigned char)at[-1]));
-        int word_end = at + len == end || !(at[len] == '_' || at[len] == '$' || isalnum((unsigned char)at[len]));
-        seen += word_start && word_end;
-    }
-    return seen == calls + 1;
-}
-
 /* The message of a release by name (`ev` judged by no look of its own) of a
  * lock the module breaks, or NULL when the module breaks it nowhere. */
 static char *release_message(const lf_source *src, const lf_tslock *l, const lf_tslock_event *ev) {
@@ -448,6 +411,7 @@ typedef struct found {
     size_t event;
     char *msg;
     TSNode failed_read; /* failed_read_before's answer for a break, else null */
+    int32_t folded_into; /* a judged call of a public helper: the index of the helper's own finding, else -1 */
 } found;
 
 /* Did the removal's function send the owner a real signal before it
@@ -571,7 +535,7 @@ void lf301_ts_run(lf_check_ctx *ctx) {
             msg = release_message(src, l, ev);
         }
         if (msg) {
-            found f = {i, msg, failed_read};
+            found f = {i, msg, failed_read, -1};
             LF_VEC_PUSH(&out, f);
         } else {
             free(msg);
@@ -616,10 +580,10 @@ void lf301_ts_run(lf_check_ctx *ctx) {
                                 c->judged != LF_TSJUDGED_LIVENESS && c->judged != LF_TSJUDGED_PRESENCE
                             ? release_message(src, l, c)
                             : NULL;
-            found f = {.event = i, .msg = msg}; /* a release: no failed read */
+            found f = {.event = i, .msg = msg, .folded_into = -1}; /* a release: no failed read */
             LF_VEC_PUSH(&plain, f);
         }
-        int moved = taken_over && private_helper(m, ev->fn, calls);
+        int moved = taken_over && lf301_ts_private_helper(m, ev->fn, calls);
         for (size_t k = 0; k < plain.len && moved; k++)
             moved = plain.items[k].msg != NULL;
         if (moved) {
@@ -633,24 +597,79 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         }
         LF_VEC_FREE(&plain);
     }
+    /* A judged call of a public helper whose own release is reported inside
+     * it (`await forceRemoveLock(lockPath)` after a look at the lock, with
+     * forceRemoveLock exported): the helper's release is reported because
+     * the module breaks the lock, through this very call. One root bug: the
+     * call is named in the helper's finding, whose fix is the takeover's
+     * (the judgement bound at the call, the helper's removal bound to it).
+     * A private helper's finding moved to its calls above stays there. */
+    for (size_t j = 0; j < out.len; j++) {
+        const lf_tslock_event *ev = &l->events[out.items[j].event];
+        if (!out.items[j].msg || !ev->via_helper || !ts_node_is_null(out.items[j].failed_read) ||
+            (ev->judged != LF_TSJUDGED_LIVENESS && ev->judged != LF_TSJUDGED_PRESENCE) || after_stop_signal(m, ev) ||
+            ev->helper_key < 0 || ev->helper_key == ev->key || !reported_inside(l, ev->helper_key))
+            continue;
+        int32_t h = lf_tssem_local_callee(m, ev->node);
+        for (size_t k = 0; k < out.len && h > 0; k++) {
+            const lf_tslock_event *in = &l->events[out.items[k].event];
+            if (k == j || !out.items[k].msg || in->via_helper || in->fn != h || in->key != ev->helper_key ||
+                in->judged == LF_TSJUDGED_LIVENESS || in->judged == LF_TSJUDGED_PRESENCE ||
+                after_stop_signal(m, in))
+                continue;
+            out.items[j].folded_into = (int32_t)k;
+            break;
+        }
+    }
     /* A removal after the function stopped the owner itself
      * (`process.kill(pid, "SIGTERM")`, any signal but 0) is a stop command's
      * cleanup of the lock whose holder it has just ended, not a judgement that
      * races a breaker (as in Python, checks/lf301_lock_removal.c). */
     for (size_t j = 0; j < out.len; j++) {
         const lf_tslock_event *ev = &l->events[out.items[j].event];
-        if (out.items[j].msg && !after_stop_signal(m, ev)) {
+        if (out.items[j].msg && !after_stop_signal(m, ev) && out.items[j].folded_into < 0) {
             /* binding the removal to the failed read would still delete the
              * lock read as corrupt: it is unchanged until its owner's write */
             TSNode failed_read = out.items[j].failed_read;
-            lf301_ts_site *site =
-                ts_node_is_null(failed_read)
-                    ? lf301_ts_site_make(l, ev)
-                    : lf301_ts_site_declined(lf_xstrdup(
-                          "the removal follows a failed read of the lock: a lock its owner is still writing reads "
-                          "as corrupt and stays unchanged until that write lands, so binding the removal to what "
-                          "was read would still delete it; whether to wait, retry the read or fail is the code "
-                          "owner's choice"));
+            lf301_ts_site *site = NULL;
+            char *callers = NULL;
+            for (size_t k = 0; k < out.len; k++) {
+                if (out.items[k].folded_into != (int32_t)j)
+                    continue;
+                const lf_tslock_event *c = &l->events[out.items[k].event];
+                lf301_ts_site *cs = lf301_ts_site_make(l, c);
+                /* the first call whose takeover the fix binds carries the
+                 * others' edits; a declined one leaves its path as it was */
+                if (!site) {
+                    site = cs;
+                } else if (site->decline && !cs->decline) {
+                    lf301_ts_site_absorb(cs, site);
+                    site = cs;
+                } else {
+                    lf301_ts_site_absorb(site, cs);
+                }
+                const char *who = c->fn > 0 && m->scopes[c->fn].name ? m->scopes[c->fn].name : "a callback";
+                char *prev = callers;
+                callers = prev ? lf_xasprintf("%s, %s (line %u)", prev, who, lf_py_line(src, c->node))
+                               : lf_xasprintf("%s (line %u)", who, lf_py_line(src, c->node));
+                free(prev);
+            }
+            if (callers) {
+                char *with = lf_xasprintf("%s; also reached after a judgement of the lock from %s (the same bug, not "
+                                          "reported again)",
+                                          out.items[j].msg, callers);
+                free(out.items[j].msg);
+                out.items[j].msg = with;
+                free(callers);
+            }
+            if (!site)
+                site = ts_node_is_null(failed_read)
+                           ? lf301_ts_site_make(l, ev)
+                           : lf301_ts_site_declined(lf_xstrdup(
+                                 "the removal follows a failed read of the lock: a lock its owner is still writing "
+                                 "reads as corrupt and stays unchanged until that write lands, so binding the "
+                                 "removal to what was read would still delete it; whether to wait, retry the read "
+                                 "or fail is the code owner's choice"));
             lf_ctx_emit_site(ctx, ev->node, out.items[j].msg, site, lf301_ts_site_free);
             lf_ctx_witness(ctx, ts_node_is_null(failed_read) ? lf_wit_removal_ts(l, ev)
                                                              : lf_wit_failed_read_ts(l, ev, failed_read));

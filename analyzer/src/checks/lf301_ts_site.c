@@ -5,6 +5,7 @@
  * names the first thing that does not hold. */
 #include "lf301_ts_site.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -360,6 +361,38 @@ static size_t bind_judgements(lf_tslock *l, const lf_tslock_event *ev, lf301_ts_
     return dominating;
 }
 
+/* Is the method private to its class: `private f()`, or `#f()`? */
+static int private_method(const lf_tssem *m, TSNode def) {
+    if (!lf_tree_is(def, "method_definition"))
+        return 0;
+    if (lf_tree_is(lf_tree_field(def, "name"), "private_property_identifier"))
+        return 1;
+    for (uint32_t i = 0; i < ts_node_child_count(def); i++) {
+        TSNode c = ts_node_child(def, i);
+        if (lf_tree_is(c, "accessibility_modifier"))
+            return lf_tree_text_eq(m->src, c, "private");
+    }
+    return 0;
+}
+
+int lf301_ts_private_helper(const lf_tssem *m, int32_t fn, size_t calls) {
+    TSNode def = m->scopes[fn].node;
+    const char *name = m->scopes[fn].name;
+    size_t len = name ? strlen(name) : 0;
+    int declared = lf_tree_is(def, "function_declaration") && m->scopes[fn].parent == 0 &&
+                   !lf_tree_is(ts_node_parent(def), "export_statement");
+    if (!len || !(declared || private_method(m, def)))
+        return 0;
+    size_t seen = 0;
+    const char *text = m->src->text, *end = text + m->src->len;
+    for (const char *at = text; (at = memmem(at, (size_t)(end - at), name, len)) != NULL; at += len) {
+        int word_start = at == text || !(at[-1] == '_' || at[-1] == '$' || isalnum((unsigned char)at[-1]));
+        int word_end = at + len == end || !(at[len] == '_' || at[len] == '$' || isalnum((unsigned char)at[len]));
+        seen += word_start && word_end;
+    }
+    return seen == calls + 1;
+}
+
 /* A removal through one of the module's functions (`removeLock(path)`): the
  * remove call inside it that removes the parameter this call fills, when it
  * has exactly one. Its drop-in then serves every caller of the helper: a
@@ -395,6 +428,18 @@ static TSNode helper_removal(lf_tslock *l, const lf_tslock_event *ev, int *bound
         int other = c->judged == LF_TSJUDGED_LIVENESS || c->judged == LF_TSJUDGED_PRESENCE;
         if (other != takeover)
             *bound = 1; /* serves both: the bound drop-in (the process's latest word on the path decides) */
+    }
+    /* a helper the module exports or hands on (`exports.unlockSync`,
+     * `forEach(unlock)`) is also its users' release: a judged drop-in there
+     * would meet a judgement this process made of another holder's lock
+     * before it took its own (a retry after a look that found it fresh) and
+     * leave its own lock behind; the bound one, or none */
+    if (takeover && !*bound) {
+        size_t calls = 0;
+        for (size_t i = 0; i < m->n_calls; i++)
+            calls += lf_tssem_local_callee(m, m->calls[i].node) == h;
+        if (!lf301_ts_private_helper(m, h, calls))
+            *bound = 1;
     }
     return found;
 }
@@ -639,6 +684,19 @@ static lf301_ts_site *takeover_site(lf_tslock *l, const lf_tslock_event *ev, TSN
 }
 
 lf301_ts_site *lf301_ts_site_declined(char *why) { return decline(lf_xcalloc(1, sizeof(lf301_ts_site)), why); }
+
+void lf301_ts_site_absorb(lf301_ts_site *s, lf301_ts_site *other) {
+    if (!s->decline && !other->decline)
+        for (size_t i = 0; i < other->n_edits; i++) {
+            int dup = 0;
+            for (size_t k = 0; k < s->n_edits && !dup; k++)
+                dup = ts_node_eq(s->edits[k].callee, other->edits[i].callee);
+            if (!dup)
+                add_edit(s, other->edits[i].callee, other->edits[i].member);
+        }
+    s->takeover |= other->takeover;
+    lf301_ts_site_free(other);
+}
 
 lf301_ts_site *lf301_ts_site_make(lf_tslock *l, const lf_tslock_event *ev) {
     lf_tssem *m = l->m;

@@ -61,6 +61,16 @@ typedef struct lf301_ts_site {
 lf301_ts_site *lf301_ts_site_make(lf_tslock *l, const lf_tslock_event *ev);
 /* A site the fix declines, for the reason why (malloc'd; the site owns it). */
 lf301_ts_site *lf301_ts_site_declined(char *why);
+/* Is the function a private helper of the module, every use of it one of the
+ * `calls` calls the model saw: a top-level function declaration, not
+ * exported, or a private method, whose name appears in the file only there
+ * and at those calls (no `module.exports = { f }`, `export { f }`, or f
+ * handed on as a callback)? */
+int lf301_ts_private_helper(const lf_tssem *m, int32_t fn, size_t calls);
+/* Adds other's edits to s (a callee both rewrite is rewritten once) when
+ * neither declines, then frees other: one finding whose fix covers several
+ * removals (a public helper's release and the judged calls of it). */
+void lf301_ts_site_absorb(lf301_ts_site *s, lf301_ts_site *other);
 void lf301_ts_site_free(void *site);
 
 /* The module the fix imports its drop-ins from, beside the patched file. */

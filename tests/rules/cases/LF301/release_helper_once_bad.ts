@@ -1,7 +1,7 @@
 // One release helper serves both the holder's release and the stale break.
-// The by-name unlink inside it is one finding; the holder's plain call of it
-// is that finding again and is not reported; the call right after the age
-// judgement is the breakers' race, reported at the call.
+// The by-name unlink inside it is one finding, which names the call right
+// after the age judgement (the breakers' race through it: one root bug, the
+// fix binds both); the holder's plain call of it is that finding again.
 import { open, stat, unlink } from "node:fs/promises";
 
 export async function dropLock(lockPath: string): Promise<void> {
