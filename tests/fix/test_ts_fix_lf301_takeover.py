@@ -235,22 +235,25 @@ def wait_for(path, proc, timeout=60):
         time.sleep(0.01)
 
 
-def test_shared_helper_waiter_releases_its_own_lock(tmp_path):
+def waiter_takes_and_releases_its_own_lock(tmp_path, case, worker, bound_removal, lock_name):
+    """Holder A takes the lock of `case` (as written, then as fixed) and holds it until told; waiter B looks
+    at A's fresh lock, waits, takes the lock once A released it, and releases it. Both must release their
+    own lock: nothing left at the path, nothing quarantined beside it."""
     node = need_tool("node")
     for fixed in (False, True):
         name = "fixed" if fixed else "orig"
-        work = stage(tmp_path, "shared_helper_retry.cjs", name)
+        work = stage(tmp_path, case, name)
         if fixed:
-            lockfix(["fix", "shared_helper_retry.cjs", "--apply"], work, 1)  # LF302 stays (no pid recorded)
-            assert b"rmdirBoundSync(lockDir)" in (work / "shared_helper_retry.cjs").read_bytes()
+            lockfix(["fix", case, "--apply"], work, 1)  # LF302 stays (no pid recorded)
+            assert bound_removal in (work / case).read_bytes()
         run_dir = tmp_path / (name + "_run")
         run_dir.mkdir()
-        lock_dir = run_dir / "job.lock"
-        module = str(work / "shared_helper_retry.cjs")
-        a = subprocess.Popen([node, "-e", SHARED_WORKER, module, str(lock_dir), str(run_dir / "held-a"),
+        lock_path = run_dir / lock_name
+        module = str(work / case)
+        a = subprocess.Popen([node, "-e", worker, module, str(lock_path), str(run_dir / "held-a"),
                               str(run_dir / "go-a")], stderr=subprocess.PIPE)
         wait_for(str(run_dir / "held-a"), a)
-        b = subprocess.Popen([node, "-e", SHARED_WORKER, module, str(lock_dir), str(run_dir / "held-b"), "-"],
+        b = subprocess.Popen([node, "-e", worker, module, str(lock_path), str(run_dir / "held-b"), "-"],
                              stderr=subprocess.PIPE)
         time.sleep(0.3)  # b looks at a's fresh lock, and waits
         assert not os.path.exists(str(run_dir / "held-b"))
@@ -259,8 +262,12 @@ def test_shared_helper_waiter_releases_its_own_lock(tmp_path):
             _, err = p.communicate(timeout=60)
             assert p.returncode == 0, err.decode()
         assert os.path.exists(str(run_dir / "held-b"))
-        # both released their own lock: nothing left, nothing quarantined
         assert sorted(os.listdir(str(run_dir))) == ["go-a", "held-a", "held-b"], (name, os.listdir(str(run_dir)))
+
+
+def test_shared_helper_waiter_releases_its_own_lock(tmp_path):
+    waiter_takes_and_releases_its_own_lock(tmp_path, "shared_helper_retry.cjs", SHARED_WORKER,
+                                           b"rmdirBoundSync(lockDir)", "job.lock")
 
 
 EXPORTED_WORKER = r"""
@@ -275,32 +282,8 @@ unlock(path);
 
 
 def test_exported_release_waiter_releases_its_own_lock(tmp_path):
-    # exported_release_retry.cjs: unlock() is the users' release and lock()'s stale break. B looks at A's fresh
-    # lock (a judgement of A's file), waits, takes the lock once A released it, and releases it through the
-    # exported unlock(). A judged drop-in there would meet B's look at A's file and leave B's own lock behind
-    # (what the fix did before the helper's users counted as releases); the bound one removes B's.
-    node = need_tool("node")
-    for fixed in (False, True):
-        name = "fixed" if fixed else "orig"
-        work = stage(tmp_path, "exported_release_retry.cjs", name)
-        if fixed:
-            lockfix(["fix", "exported_release_retry.cjs", "--apply"], work, 1)  # LF302 stays (no pid recorded)
-            assert b"unlinkBoundSync(path)" in (work / "exported_release_retry.cjs").read_bytes()
-        run_dir = tmp_path / (name + "_run")
-        run_dir.mkdir()
-        lock_file = run_dir / "job.lock"
-        module = str(work / "exported_release_retry.cjs")
-        a = subprocess.Popen([node, "-e", EXPORTED_WORKER, module, str(lock_file), str(run_dir / "held-a"),
-                              str(run_dir / "go-a")], stderr=subprocess.PIPE)
-        wait_for(str(run_dir / "held-a"), a)
-        b = subprocess.Popen([node, "-e", EXPORTED_WORKER, module, str(lock_file), str(run_dir / "held-b"), "-"],
-                             stderr=subprocess.PIPE)
-        time.sleep(0.3)  # b looks at a's fresh lock, and waits
-        assert not os.path.exists(str(run_dir / "held-b"))
-        (run_dir / "go-a").write_text("")
-        for p in (a, b):
-            _, err = p.communicate(timeout=60)
-            assert p.returncode == 0, err.decode()
-        assert os.path.exists(str(run_dir / "held-b"))
-        # both released their own lock: nothing left, nothing quarantined
-        assert sorted(os.listdir(str(run_dir))) == ["go-a", "held-a", "held-b"], (name, os.listdir(str(run_dir)))
+    # exported_release_retry.cjs: unlock() is the users' release and lock()'s stale break. B's look at A's
+    # fresh lock is a judgement of A's file: a judged drop-in in unlock() would meet it and leave B's own lock
+    # behind (what the fix did before the helper's users counted as releases); the bound one removes B's.
+    waiter_takes_and_releases_its_own_lock(tmp_path, "exported_release_retry.cjs", EXPORTED_WORKER,
+                                           b"unlinkBoundSync(path)", "job.lock")
