@@ -85,6 +85,10 @@ LEFT = {
                              "18:17: LF303 not fixed: pid reuse needs the owner's start time, recorded by whoever "
                              "writes the pid (lockrt's owner record does: lockrt.process_alive)"],
     "flocked_pidfile.py": [],
+    "decline_read_answered_none.py": ["28:9: LF301 not fixed: the removal follows a failed read of the lock: a lock "
+                                      "its owner is still writing reads as corrupt and stays unchanged until that "
+                                      "write lands, so binding the removal to what was read would still delete it; "
+                                      "whether to wait, retry the read or fail is the code owner's choice"],
     "decline_retaken_claim.py": ["13:12: " + LF302_UNSAFE,
                                  "22:5: LF301 not fixed: line 16 takes the lock over by writing its claim over it in "
                                  "place (the same inode): a removal bound to the inode would still delete the new "

@@ -147,13 +147,94 @@ static int catches_probe_errors(const lf_source *src, TSNode handler) {
  * reads as corrupt too: that removal deletes a live lock whether or not
  * anyone raced the look, a bug of its own beside the function's stale break
  * on age. */
+/* Does the block hold, among its own statements, a `return` of nothing or of None? */
+static int block_returns_none(const lf_source *src, TSNode block) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(block); i++) {
+        TSNode st = ts_node_named_child(block, i);
+        if (!lf_tree_is(st, "return_statement"))
+            continue;
+        TSNode v = ts_node_named_child_count(st) ? lf_tree_unparen(ts_node_named_child(st, 0)) : (TSNode){0};
+        if (ts_node_is_null(v) || (lf_tree_is(v, "none") && lf_tree_text_eq(src, v, "None")))
+            return 1;
+    }
+    return 0;
+}
+
+/* Does module function fn read the lock's record inside a try whose handler
+ * answers None (`try: return Rec(**json.loads(p.read_text())) except
+ * ValueError: return None`)? Then a caller's `if not rec:` after it is the
+ * test of a failed read, as an except clause of its own would be. */
+static int answers_none_on_failed_read(const lf_pylock *l, int32_t fn) {
+    for (size_t j = 0; fn >= 0 && j < l->n_events; j++) {
+        const lf_pylock_event *r = &l->events[j];
+        if (r->scope != fn || r->kind != LF_PYEV_JUDGE || !r->content || r->via_helper)
+            continue;
+        TSNode body = lf_tree_enclosing(r->node, "block", is_function_like);
+        TSNode try_st = lf_tree_enclosing(r->node, "try_statement", is_function_like);
+        if (ts_node_is_null(try_st) || ts_node_is_null(body) ||
+            !lf_tree_within(body, lf_tree_field(try_st, "body")))
+            continue;
+        for (uint32_t i = 0; i < ts_node_named_child_count(try_st); i++) {
+            TSNode c = ts_node_named_child(try_st, i);
+            if (!lf_tree_is(c, "except_clause"))
+                continue;
+            /* `except FileNotFoundError: return None` answers a missing
+             * lock, not a record that failed to parse */
+            TSNode caught = ts_node_named_child(c, 0);
+            if (!ts_node_is_null(caught) && !lf_tree_is(caught, "block") &&
+                lf_tree_text_eq(l->m->src, caught, "FileNotFoundError"))
+                continue;
+            for (uint32_t k = 0; k < ts_node_named_child_count(c); k++)
+                if (lf_tree_is(ts_node_named_child(c, k), "block") &&
+                    block_returns_none(l->m->src, ts_node_named_child(c, k)))
+                    return 1;
+        }
+    }
+    return 0;
+}
+
+/* The read, through one of the module's helpers that answers None when it
+ * fails, that the removal ev is guarded by: `rec = self._read_lock(p)` and
+ * then `if not rec: ... remove(p)` (or `if rec is None:`), else null. */
+static TSNode failed_read_by_answer(const lf_pylock *l, const lf_pylock_event *ev) {
+    TSNode none = {0};
+    TSNode ifs = lf_tree_enclosing(ev->node, "if_statement", is_function_like);
+    if (ts_node_is_null(ifs) || !lf_tree_within(ev->node, lf_tree_field(ifs, "consequence")))
+        return none;
+    TSNode cond = lf_tree_unparen(lf_tree_field(ifs, "condition")), name = none;
+    if (lf_tree_is(cond, "not_operator")) {
+        name = lf_tree_unparen(lf_tree_field(cond, "argument"));
+    } else if (lf_tree_is(cond, "comparison_operator") && ts_node_named_child_count(cond) == 2 &&
+               lf_tree_is(ts_node_named_child(cond, 1), "none")) {
+        TSNode op = ts_node_child(cond, 1);
+        if (!ts_node_is_null(op) && !strcmp(ts_node_type(op), "is"))
+            name = ts_node_named_child(cond, 0);
+    }
+    if (!lf_tree_is(name, "identifier"))
+        return none;
+    TSNode v = lf_tree_unparen(lf_pysem_resolve_value(l->m, name));
+    if (!lf_tree_is(v, "call") || ts_node_start_byte(v) >= ts_node_start_byte(ev->node))
+        return none;
+    for (size_t j = 0; j < l->n_events; j++) {
+        const lf_pylock_event *r = &l->events[j];
+        if (r->kind != LF_PYEV_JUDGE || !r->via_helper || r->scope != ev->scope || r->key < 0 ||
+            !ts_node_eq(r->node, v) || !lf_pylock_key_eq(l->m, &l->keys[r->key].key, &l->keys[ev->key].key))
+            continue;
+        int skip = 0;
+        int32_t f = lf_pylock_local_callee((lf_pylock *)l, r->node, &skip);
+        if (f >= 0 && answers_none_on_failed_read(l, f))
+            return r->node;
+    }
+    return none;
+}
+
 static TSNode failed_read_before(const lf_pylock *l, const lf_pylock_event *ev) {
     TSNode none = {0};
     if (ev->kind != LF_PYEV_REMOVE || ev->key < 0)
         return none;
     TSNode handler = lf_tree_enclosing(ev->node, "except_clause", is_function_like);
     if (ts_node_is_null(handler))
-        return none;
+        return failed_read_by_answer(l, ev);
     TSNode body = lf_tree_field(ts_node_parent(handler), "body");
     if (ts_node_is_null(body))
         return none;
