@@ -140,13 +140,6 @@ static int catches_probe_errors(const lf_source *src, TSNode handler) {
     return !named;
 }
 
-/* The read of the lock's contents when the removal ev is in an except clause
- * of a try whose body makes it (`try: rec = json.loads(lock.read_text())
- * ... except: lock.unlink()`), else a null node. The handler judges the lock
- * corrupt because a read failed, and a lock its acquirer is still writing
- * reads as corrupt too: that removal deletes a live lock whether or not
- * anyone raced the look, a bug of its own beside the function's stale break
- * on age. */
 /* Does the block hold, among its own statements, a `return` of nothing or of None? */
 static int block_returns_none(const lf_source *src, TSNode block) {
     for (uint32_t i = 0; i < ts_node_named_child_count(block); i++) {
@@ -228,6 +221,14 @@ static TSNode failed_read_by_answer(const lf_pylock *l, const lf_pylock_event *e
     return none;
 }
 
+/* The read of the lock's contents when the removal ev is in an except clause
+ * of a try whose body makes it (`try: rec = json.loads(lock.read_text())
+ * ... except: lock.unlink()`), else a null node. The handler judges the lock
+ * corrupt because a read failed, and a lock its acquirer is still writing
+ * reads as corrupt too: that removal deletes a live lock whether or not
+ * anyone raced the look, a bug of its own beside the function's stale break
+ * on age. So is the removal under `if not rec:` after a read through a
+ * helper that answers None when the read fails (failed_read_by_answer). */
 static TSNode failed_read_before(const lf_pylock *l, const lf_pylock_event *ev) {
     TSNode none = {0};
     if (ev->kind != LF_PYEV_REMOVE || ev->key < 0)
