@@ -67,6 +67,11 @@ static verdict judge(const lf_pylock *l, const lf_pylock_event *ev, TSNode faile
         if (!(f & LF_LOCK_USES & ~LF_LOCK_FLOCK))
             return V_NONE;
     }
+    /* the holder's own release: a break only matters where the module breaks
+     * a live holder's lock (on existence or age alone), which a holder paused
+     * between its check and its removal can have lost */
+    if (ts_node_is_null(failed_read) && ev->owner_checked)
+        return (f & LF_LOCK_BROKEN_LIVE) ? V_RELEASE : V_NONE;
     if (ev->judged == LF_JUDGED_LIVENESS)
         return V_LIVENESS;
     /* a removal because the read of the lock failed breaks it, whatever an

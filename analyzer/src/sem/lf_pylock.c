@@ -2618,6 +2618,56 @@ static TSNode failed_create_of(const lf_pylock *l, const i32_vec *creates, const
     return (TSNode){0};
 }
 
+/* Does the comparison test a value against this process's pid (`rec["pid"]
+ * != os.getpid()`, `os.getpid() == owner`) with operator `op`? */
+static int compares_own_pid(lf_pysem *m, TSNode cond, const char *op) {
+    static const char *const getpid[] = {"os.getpid", NULL};
+    cond = lf_tree_unparen(cond);
+    if (!lf_tree_is(cond, "comparison_operator") || ts_node_named_child_count(cond) != 2 ||
+        ts_node_child_count(cond) != 3)
+        return 0;
+    TSNode o = ts_node_child(cond, 1);
+    if (ts_node_is_null(o) || strcmp(ts_node_type(o), op) != 0)
+        return 0;
+    for (uint32_t i = 0; i < 2; i++) {
+        TSNode side = lf_tree_unparen(ts_node_named_child(cond, i));
+        if (lf_tree_is(side, "call") && lf_pylock_callee_any(m, side, getpid))
+            return 1;
+    }
+    return 0;
+}
+
+/* Does the block end by leaving the function (return or raise)? */
+static int block_leaves_fn(TSNode block) {
+    uint32_t n = ts_node_named_child_count(block);
+    TSNode last = n ? ts_node_named_child(block, n - 1) : (TSNode){0};
+    return lf_tree_is(last, "return_statement") || lf_tree_is(last, "raise_statement");
+}
+
+int lf_pylock_owner_checked(lf_pysem *m, TSNode removal) {
+    TSNode n = removal;
+    for (int depth = 0; depth < 64; depth++) {
+        TSNode up = ts_node_parent(n);
+        if (ts_node_is_null(up) || lf_tree_is(up, "function_definition") || lf_tree_is(up, "lambda") ||
+            lf_tree_is(up, "class_definition"))
+            return 0;
+        if (lf_tree_is(up, "if_statement") && lf_tree_within(removal, lf_tree_field(up, "consequence")) &&
+            compares_own_pid(m, lf_tree_field(up, "condition"), "=="))
+            return 1;
+        if (lf_tree_is(up, "block")) {
+            int seen = 0;
+            for (TSNode st = ts_node_prev_named_sibling(n); !ts_node_is_null(st) && seen < 256;
+                 st = ts_node_prev_named_sibling(st), seen++)
+                if (lf_tree_is(st, "if_statement") && ts_node_is_null(lf_tree_field(st, "alternative")) &&
+                    compares_own_pid(m, lf_tree_field(st, "condition"), "!=") &&
+                    block_leaves_fn(lf_tree_field(st, "consequence")))
+                    return 1;
+        }
+        n = up;
+    }
+    return 0;
+}
+
 /* A lock claimed by writing it is taken over by writing it again: a
  * function that looks at it (its record, its age), reads the clock and then
  * writes it (`if age < limit: return False` ... `lock.write_text(now)`)
@@ -3083,6 +3133,11 @@ static lf_pylock *build(lf_pysem *m) {
                 k->flags |= LF_LOCK_STALE_REMOVAL;
             if (!lf_pylock_is_lock(k->flags) || identity_at[ev->scope])
                 continue;
+            /* the holder's own release, whatever it looked at first */
+            if (!ev->via_helper && lf_pylock_owner_checked(m, ev->node)) {
+                ev->owner_checked = 1;
+                continue;
+            }
             if ((ev->judged == LF_JUDGED_LIVENESS || ev->judged == LF_JUDGED_PRESENCE) &&
                 !(k->flags & LF_LOCK_BROKEN)) {
                 k->flags |= LF_LOCK_BROKEN;

@@ -148,6 +148,7 @@ typedef struct lf_pylock_event {
     int via_helper; /* REMOVE/JUDGE through one of the module's functions */
     int content;    /* JUDGE: a read of the contents (else existence/stat/age) */
     int record_read; /* JUDGE through a helper: the helper's own judgement read the lock's record */
+    int owner_checked; /* REMOVE: runs only while the lock's record names this process (lf_pylock_owner_checked) */
     lf_pylock_judged judged; /* REMOVE: how it was judged before, in its function */
     int32_t param;  /* REMOVE/JUDGE through a helper: the helper's parameter key, else -1 */
     TSNode target;  /* REMOVE: the path expression removed (the argument, through a helper) */
@@ -275,6 +276,11 @@ int lf_pylock_rename_call(lf_pysem *m, TSNode call);
 /* Does the call's callee resolve to one of `names`, through any of the module
  * bindings of its name (`from os import kill` on one path, a def on another)? */
 int lf_pylock_callee_any(lf_pysem *m, TSNode call, const char *const *names);
+/* Does the removal run only while the lock's record names this process:
+ * under `if rec["pid"] == os.getpid():`, or after `if rec["pid"] !=
+ * os.getpid(): return` in its function? Then it is the holder's release of
+ * its own lock, whatever was looked at before it (TS/JS: lf_tsowner.h). */
+int lf_pylock_owner_checked(lf_pysem *m, TSNode removal);
 /* Only plain arguments: no `*args` / `**kwargs`, whose contents a rewrite or a
  * parameter mapping would have to guess. */
 int lf_pylock_plain_args(TSNode call);
