@@ -132,7 +132,7 @@ typedef struct assign_scan {
     const temp_site *temps;
     size_t n_temps;
     TSNode dst;
-    const temp_site *hit; /* last matching assignment */
+    const temp_site *hit; /* the last assignment before the rename, when it matches */
 } assign_scan;
 
 static const temp_site *temp_for(const assign_scan *s, TSNode expr) {
@@ -152,9 +152,10 @@ static int visit_assignment(TSNode n, void *ud) {
     TSNode right = ts_node_child_by_field_name(n, "right", 5);
     if (ts_node_is_null(left) || ts_node_is_null(right) || !lf_py_same_text(s->src, left, s->var))
         return 1;
-    const temp_site *t = temp_for(s, lf_tree_unparen(right));
-    if (t)
-        s->hit = t;
+    /* the last assignment before the rename names what it renames: an
+     * earlier temp named from the target that a later assignment replaces
+     * (`tmp = p + ".tmp"` ... `tmp = unique()`) is not renamed there */
+    s->hit = temp_for(s, lf_tree_unparen(right));
     return 1;
 }
 
