@@ -63,10 +63,6 @@ static uint32_t line_of(const lf_pysem *m, TSNode n) {
     return line;
 }
 
-static int is_scope_node(TSNode n) {
-    return lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") || lf_tree_is(n, "lambda");
-}
-
 /* ---- acquisitions ---- */
 
 static const char *const k_removals[] = {"os.rmdir", "os.unlink", "os.remove", "shutil.rmtree",
@@ -237,7 +233,7 @@ static int runs_locking_function(hpass *p, TSNode call, int unlock) {
 
 static lf_walk_action visit_find(TSNode n, void *ud) {
     find_call *f = ud;
-    if (is_scope_node(n))
+    if (lf_pysem_is_function_node(n))
         return LF_WALK_SKIP;
     if (!lf_tree_is(n, "call"))
         return LF_WALK_CONTINUE;
@@ -276,7 +272,7 @@ typedef struct find_kind {
 
 static lf_walk_action visit_kind(TSNode n, void *ud) {
     find_kind *f = ud;
-    if (is_scope_node(n))
+    if (lf_pysem_is_function_node(n))
         return LF_WALK_SKIP;
     if (lf_tree_is(n, f->type)) {
         f->found = 1;
@@ -291,7 +287,7 @@ typedef struct yield_false {
 
 static lf_walk_action visit_yield_false(TSNode n, void *ud) {
     yield_false *y = ud;
-    if (is_scope_node(n))
+    if (lf_pysem_is_function_node(n))
         return LF_WALK_SKIP;
     if (!lf_tree_is(n, "yield"))
         return LF_WALK_CONTINUE;
@@ -536,7 +532,7 @@ typedef struct write_walk {
 /* One level: a module function called from here counts as a write. */
 static lf_walk_action visit_write_direct(TSNode n, void *ud) {
     write_walk *w = ud;
-    if (is_scope_node(n))
+    if (lf_pysem_is_function_node(n))
         return LF_WALK_SKIP;
     TSNode body;
     if (lf_tree_is(n, "yield") || (lf_tree_is(n, "call") && call_writes(w->p, n, &body) != 0)) {
@@ -559,7 +555,7 @@ static int function_writes(hpass *p, TSNode body) {
 
 static lf_walk_action visit_write(TSNode n, void *ud) {
     write_walk *w = ud;
-    if (is_scope_node(n))
+    if (lf_pysem_is_function_node(n))
         return LF_WALK_SKIP;
     if (lf_tree_is(n, "yield")) {
         w->found = 1; /* the caller's with body runs here */
@@ -725,7 +721,7 @@ static TSNode falsy_guard(lf_pysem *m, TSNode fn, TSNode x) {
     TSNode body = lf_tree_field(fn, "body");
     for (TSNode n = x; !ts_node_is_null(n) && !ts_node_eq(n, body);) {
         TSNode par = ts_node_parent(n);
-        if (ts_node_is_null(par) || is_scope_node(par))
+        if (ts_node_is_null(par) || lf_pysem_is_function_node(par))
             break;
         if (lf_tree_is(par, "if_statement") && ts_node_eq(lf_tree_field(par, "consequence"), n)) {
             TSNode c = lf_tree_unparen(lf_tree_field(par, "condition"));
@@ -757,7 +753,7 @@ typedef struct false_exits {
 
 static lf_walk_action visit_false_exit(TSNode n, void *ud) {
     false_exits *f = ud;
-    if (is_scope_node(n))
+    if (lf_pysem_is_function_node(n))
         return LF_WALK_SKIP;
     if (lf_tree_is(n, "return_statement")) {
         if (f->generator)
@@ -1220,7 +1216,7 @@ typedef struct only_acq {
 
 static lf_walk_action visit_only_acq(TSNode n, void *ud) {
     only_acq *o = ud;
-    if (is_scope_node(n))
+    if (lf_pysem_is_function_node(n))
         return LF_WALK_SKIP;
     if (!lf_tree_is(n, "call"))
         return LF_WALK_CONTINUE;
@@ -1492,7 +1488,7 @@ typedef struct assigned_walk {
 
 static lf_walk_action visit_assigned(TSNode n, void *ud) {
     assigned_walk *a = ud;
-    if (is_scope_node(n))
+    if (lf_pysem_is_function_node(n))
         return LF_WALK_SKIP;
     if (!lf_tree_is(n, "assignment") && !lf_tree_is(n, "augmented_assignment"))
         return LF_WALK_CONTINUE;
@@ -1516,7 +1512,7 @@ typedef struct tested_walk {
 
 static lf_walk_action visit_tested(TSNode n, void *ud) {
     tested_walk *t = ud;
-    if (t->hit || is_scope_node(n))
+    if (t->hit || lf_pysem_is_function_node(n))
         return LF_WALK_SKIP;
     TSNode e = {0};
     if (lf_tree_is(n, "if_statement") || lf_tree_is(n, "elif_clause") || lf_tree_is(n, "while_statement"))
@@ -2080,7 +2076,7 @@ typedef struct import_find {
 
 static lf_walk_action visit_lock_import(TSNode n, void *ud) {
     import_find *f = ud;
-    if (f->module || is_scope_node(n))
+    if (f->module || lf_pysem_is_function_node(n))
         return LF_WALK_SKIP;
     TSNode name = {0};
     if (lf_tree_is(n, "import_statement")) {

@@ -373,7 +373,7 @@ typedef struct call_collect {
 
 static lf_walk_action visit_call(TSNode n, void *ud) {
     call_collect *c = ud;
-    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "lambda") || lf_tree_is(n, "class_definition"))
+    if (lf_pysem_is_function_node(n))
         return LF_WALK_SKIP;
     if (lf_tree_is(n, "call") && is_work_call(c->m, n, c->module)) {
         lock_op op;
@@ -449,7 +449,7 @@ typedef struct yield_find {
 } yield_find;
 
 static lf_walk_action visit_yield(TSNode n, void *ud) {
-    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") || lf_tree_is(n, "lambda"))
+    if (lf_pysem_is_function_node(n))
         return LF_WALK_SKIP;
     if (lf_tree_is(n, "yield")) {
         ((yield_find *)ud)->found = n;
@@ -473,7 +473,7 @@ typedef struct lock_find {
 
 static lf_walk_action visit_other_lock(TSNode n, void *ud) {
     lock_find *f = ud;
-    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") || lf_tree_is(n, "lambda"))
+    if (lf_pysem_is_function_node(n))
         return LF_WALK_SKIP;
     if (!lf_tree_is(n, "call"))
         return LF_WALK_CONTINUE;

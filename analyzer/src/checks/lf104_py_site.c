@@ -58,7 +58,7 @@ typedef struct hazard {
 
 static lf_walk_action visit_hazard(TSNode n, void *ud) {
     hazard *h = ud;
-    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "lambda") || lf_tree_is(n, "class_definition"))
+    if (lf_pysem_is_function_node(n))
         return LF_WALK_SKIP; /* runs later, or in its own frame */
     const char *what = lf_tree_is(n, "yield") ? "yield" : lf_tree_is(n, "await") || lf_tree_is(n, "async") ? "await" : NULL;
     if (!what)
@@ -378,7 +378,7 @@ static int targets_part(const rebind_search *r, TSNode target) {
 
 static lf_walk_action visit_rebind(TSNode n, void *ud) {
     rebind_search *r = ud;
-    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "lambda") || lf_tree_is(n, "class_definition"))
+    if (lf_pysem_is_function_node(n))
         return LF_WALK_SKIP;
     TSNode target = {0};
     if (lf_tree_is(n, "assignment") || lf_tree_is(n, "augmented_assignment"))

@@ -535,7 +535,7 @@ typedef struct ret_search {
 
 static lf_walk_action visit_return(TSNode n, void *ud) {
     ret_search *r = ud;
-    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") || lf_tree_is(n, "lambda"))
+    if (lf_pysem_is_function_node(n))
         return LF_WALK_SKIP;
     if (lf_tree_is(n, "return_statement") && ts_node_named_child_count(n) > 0) {
         r->found = 1;
@@ -804,7 +804,7 @@ static lf_walk_action visit_flow(TSNode n, void *ud) {
     flow *f = ud;
     if (ts_node_end_byte(n) <= f->from || ts_node_start_byte(n) >= f->to)
         return LF_WALK_SKIP;
-    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") || lf_tree_is(n, "lambda"))
+    if (lf_pysem_is_function_node(n))
         return ts_node_eq(n, f->fn) ? LF_WALK_CONTINUE : LF_WALK_SKIP;
     if (ts_node_start_byte(n) < f->from)
         return LF_WALK_CONTINUE; /* a statement holding the read: look inside */

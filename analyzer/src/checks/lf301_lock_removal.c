@@ -108,10 +108,6 @@ static char *lock_name(const lf_pylock *l, const lf_source *src, const lf_pylock
     return lf_py_short(src, ts_node_is_null(ev->target) ? ev->node : ev->target);
 }
 
-static int is_function_like(TSNode n) {
-    return lf_tree_is(n, "function_definition") || lf_tree_is(n, "lambda") || lf_tree_is(n, "class_definition");
-}
-
 /* Is the probe a kill() itself, whose failure raises into the handler (a
  * helper that probes answers with a value)? */
 static int raises_into_handler(const lf_source *src, TSNode probe) {
@@ -167,8 +163,8 @@ static int answers_none_on_failed_read(const lf_pylock *l, int32_t fn) {
         const lf_pylock_event *r = &l->events[j];
         if (r->scope != fn || r->kind != LF_PYEV_JUDGE || !r->content || r->via_helper)
             continue;
-        TSNode body = lf_tree_enclosing(r->node, "block", is_function_like);
-        TSNode try_st = lf_tree_enclosing(r->node, "try_statement", is_function_like);
+        TSNode body = lf_tree_enclosing(r->node, "block", lf_pysem_is_function_node);
+        TSNode try_st = lf_tree_enclosing(r->node, "try_statement", lf_pysem_is_function_node);
         if (ts_node_is_null(try_st) || ts_node_is_null(body) ||
             !lf_tree_within(body, lf_tree_field(try_st, "body")))
             continue;
@@ -196,7 +192,7 @@ static int answers_none_on_failed_read(const lf_pylock *l, int32_t fn) {
  * then `if not rec: ... remove(p)` (or `if rec is None:`), else null. */
 static TSNode failed_read_by_answer(const lf_pylock *l, const lf_pylock_event *ev) {
     TSNode none = {0};
-    TSNode ifs = lf_tree_enclosing(ev->node, "if_statement", is_function_like);
+    TSNode ifs = lf_tree_enclosing(ev->node, "if_statement", lf_pysem_is_function_node);
     if (ts_node_is_null(ifs) || !lf_tree_within(ev->node, lf_tree_field(ifs, "consequence")))
         return none;
     TSNode cond = lf_tree_unparen(lf_tree_field(ifs, "condition")), name = none;
@@ -238,7 +234,7 @@ static TSNode failed_read_before(const lf_pylock *l, const lf_pylock_event *ev) 
     TSNode none = {0};
     if (ev->kind != LF_PYEV_REMOVE || ev->key < 0)
         return none;
-    TSNode handler = lf_tree_enclosing(ev->node, "except_clause", is_function_like);
+    TSNode handler = lf_tree_enclosing(ev->node, "except_clause", lf_pysem_is_function_node);
     if (ts_node_is_null(handler))
         return failed_read_by_answer(l, ev);
     TSNode body = lf_tree_field(ts_node_parent(handler), "body");
@@ -249,7 +245,7 @@ static TSNode failed_read_before(const lf_pylock *l, const lf_pylock_event *ev) 
     for (size_t j = 0; j < l->n_events; j++) {
         const lf_pylock_event *r = &l->events[j];
         if (r->scope != ev->scope || !lf_tree_within(r->node, body) ||
-            !lf_tree_runs_in(r->node, body, is_function_like))
+            !lf_tree_runs_in(r->node, body, lf_pysem_is_function_node))
             continue;
         if (r->kind == LF_PYEV_PROBE && raises_into_handler(l->m->src, r->node))
             probed = 1;
@@ -354,8 +350,7 @@ static uint32_t first_yield(lf_pysem *m, first_yields *y, int32_t scope) {
     for (int more = 1; more;) {
         TSNode n = ts_tree_cursor_current_node(&c);
         lf_work(1);
-        int nested = !ts_node_eq(n, fn) && (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") ||
-                                             lf_tree_is(n, "lambda"));
+        int nested = !ts_node_eq(n, fn) && lf_pysem_is_function_node(n);
         if (lf_tree_is(n, "yield")) {
             found = ts_node_start_byte(n) + 1;
             break;

@@ -23,7 +23,6 @@
  * the lock) fails: nobody can have judged and retaken a lock made a moment
  * ago; nor a removal after the function sent the owner a real signal
  * (`process.kill(pid, "SIGTERM")`: a stop command's cleanup). */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

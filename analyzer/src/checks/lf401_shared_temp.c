@@ -234,7 +234,7 @@ static void plan_cleanup(lf_pysem *m, const lf_source *src, lf401_site *s, TSNod
                          TSNode temp_ref) {
     TSNode rename_stmt = statement_of(s->rename);
     for (TSNode t = ts_node_parent(rename_stmt); !ts_node_is_null(t); t = ts_node_parent(t)) {
-        if (lf_tree_is(t, "function_definition") || lf_tree_is(t, "class_definition") || lf_tree_is(t, "lambda"))
+        if (lf_pysem_is_function_node(t))
             break;
         if (!lf_tree_is(t, "try_statement") || !lf_tree_within(rename_stmt, lf_tree_field(t, "body")))
             continue;

@@ -205,7 +205,7 @@ typedef struct release_search {
 
 static lf_walk_action visit_release(TSNode n, void *ud) {
     release_search *r = ud;
-    if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") || lf_tree_is(n, "lambda"))
+    if (lf_pysem_is_function_node(n))
         return LF_WALK_SKIP;
     if (!lf_tree_is(n, "call"))
         return LF_WALK_CONTINUE;

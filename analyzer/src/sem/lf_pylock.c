@@ -791,8 +791,7 @@ static TSNode returned_value(lf_pysem *m, int32_t f) {
     TSNode found = {0};
     while (st.len && ts_node_is_null(found)) {
         TSNode n = st.items[--st.len];
-        if (ts_node_is_null(n) || lf_tree_is(n, "function_definition") || lf_tree_is(n, "class_definition") ||
-            lf_tree_is(n, "lambda"))
+        if (ts_node_is_null(n) || lf_pysem_is_function_node(n))
             continue;
         if (lf_tree_is(n, "return_statement")) {
             found = ts_node_named_child(n, 0);
@@ -2591,7 +2590,7 @@ static TSNode failed_create_of(const lf_pylock *l, const i32_vec *creates, const
     lf_pysem *m = l->m;
     TSNode fn = ev->scope >= 0 ? m->scopes[ev->scope].node : m->root;
     for (TSNode n = ts_node_parent(ev->node); !ts_node_is_null(n) && !ts_node_eq(n, fn); n = ts_node_parent(n)) {
-        if (lf_tree_is(n, "function_definition") || lf_tree_is(n, "lambda") || lf_tree_is(n, "class_definition"))
+        if (lf_pysem_is_function_node(n))
             return (TSNode){0};
         if (!lf_tree_is(n, "except_clause"))
             continue;
@@ -2648,8 +2647,7 @@ int lf_pylock_owner_checked(lf_pysem *m, TSNode removal) {
     TSNode n = removal;
     for (int depth = 0; depth < 64; depth++) {
         TSNode up = ts_node_parent(n);
-        if (ts_node_is_null(up) || lf_tree_is(up, "function_definition") || lf_tree_is(up, "lambda") ||
-            lf_tree_is(up, "class_definition"))
+        if (ts_node_is_null(up) || lf_pysem_is_function_node(up))
             return 0;
         if (lf_tree_is(up, "if_statement") && lf_tree_within(removal, lf_tree_field(up, "consequence")) &&
             compares_own_pid(m, lf_tree_field(up, "condition"), "=="))
@@ -3255,8 +3253,7 @@ static size_t returned_values(lf_pysem *m, int32_t f, TSNode *out, size_t max) {
     size_t n = 0;
     while (st.len && n <= max) {
         TSNode x = st.items[--st.len];
-        if (ts_node_is_null(x) || lf_tree_is(x, "function_definition") || lf_tree_is(x, "class_definition") ||
-            lf_tree_is(x, "lambda"))
+        if (ts_node_is_null(x) || lf_pysem_is_function_node(x))
             continue;
         if (lf_tree_is(x, "return_statement")) {
             if (n < max)

@@ -823,6 +823,10 @@ lf_pysem *lf_pysem_build(const lf_source *src, TSNode root) {
     return m;
 }
 
+int lf_pysem_is_function_node(TSNode n) {
+    return lf_tree_is(n, "function_definition") || lf_tree_is(n, "lambda") || lf_tree_is(n, "class_definition");
+}
+
 void lf_pysem_free(lf_pysem *m) {
     if (!m)
         return;

@@ -175,6 +175,9 @@ struct lf_pysem {
 /* Build the model of a parsed Python file (root = its module node). */
 lf_pysem *lf_pysem_build(const lf_source *src, TSNode root);
 void lf_pysem_free(lf_pysem *m);
+/* Is n a def, a lambda or a class: code that runs in a frame of its own, or
+ * later, not where it is written (TS/JS: lf_tssem_is_function_node)? */
+int lf_pysem_is_function_node(TSNode n);
 
 /* Intern a string in the model (lifetime = the model's). */
 const char *lf_pysem_intern(lf_pysem *m, const char *s, size_t len);
