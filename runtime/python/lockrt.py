@@ -886,6 +886,16 @@ def _judged_object(path, st):
             _unjudge(key)  # judge nothing rather than something else
 
 
+def _judged_nothing(path):
+    """Forget what the module judged at ``path`` before: its latest look failed
+    (for a reason other than a missing file), so it judged nothing, and a
+    removal after it removes by name, as the module's own would."""
+    key = _owned_key(path)
+    if key is not None:
+        with _owned_lock():
+            _unjudge(key)
+
+
 def _judged_absent(path):
     """Remember that the module found nothing at ``path``: a removal bound to
     that judgement removes nothing that has appeared there since."""
@@ -905,6 +915,10 @@ def stat_judged(path, *, dir_fd=None, follow_symlinks=True):
     except FileNotFoundError:
         if dir_fd is None and not isinstance(path, int):
             _judged_absent(path)
+        raise
+    except OSError:
+        if dir_fd is None and not isinstance(path, int):
+            _judged_nothing(path)
         raise
     if dir_fd is None and not isinstance(path, int):
         _judged_object(path, st)
@@ -955,6 +969,10 @@ def open_judged(file, *args, **kwargs):
     except FileNotFoundError:
         if not isinstance(file, int) and kwargs.get("opener") is None:
             _judged_absent(file)
+        raise
+    except OSError:
+        if not isinstance(file, int) and kwargs.get("opener") is None:
+            _judged_nothing(file)
         raise
     if not isinstance(file, int) and kwargs.get("opener") is None:
         try:

@@ -93,6 +93,11 @@ LEFT = {
                                  "22:5: LF301 not fixed: line 16 takes the lock over by writing its claim over it in "
                                  "place (the same inode): a removal bound to the inode would still delete the new "
                                  "holder's lock, so the fix would change nothing"],
+    "decline_unjudged_way.py": ["25:17: " + LF302_UNSAFE,
+                                "26:9: LF301 not fixed: the removal can be reached without a look at the lock since "
+                                "its function was entered (the look at line 25 is skipped on some way to it): there "
+                                "it would meet the judgement of an earlier call, of a lock since replaced, and leave "
+                                "behind a lock the module means to delete"],
     "sweep_helper.py": ["43:32: " + LF302_UNSAFE],
     "flocked_forms.py": [],
     "decline_flocked_handle.py": ["19:9: LF301 not fixed: the handle locked at line 8 is opened elsewhere (a caller "

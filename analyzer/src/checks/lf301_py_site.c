@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lf_pycfg.h"
 #include "lf_pyshort.h"
 #include "lf_tree.h"
 #include "lf_util.h"
@@ -173,6 +174,100 @@ static int judgement_form(lf_pylock *l, TSNode call, int32_t key, const char **m
     return names_key(l, judgement_path(l, call, member, method), key);
 }
 
+/* Is `n` evaluated whenever the statement (or header) `stmt` that holds it
+ * runs? Not when it sits in the right operand of `and`/`or`, a branch of a
+ * conditional expression, a comprehension or a lambda. */
+static int always_evaluated(TSNode n, TSNode stmt) {
+    for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(c, stmt);
+         c = p, p = ts_node_parent(p)) {
+        if (lf_tree_is(p, "boolean_operator") && ts_node_eq(c, lf_tree_field(p, "right")))
+            return 0;
+        if (lf_tree_is(p, "conditional_expression") && !ts_node_eq(c, ts_node_named_child(p, 1)))
+            return 0;
+        if (lf_pysem_is_function_node(p) || lf_tree_is(p, "list_comprehension") ||
+            lf_tree_is(p, "set_comprehension") || lf_tree_is(p, "dictionary_comprehension") ||
+            lf_tree_is(p, "generator_expression"))
+            return 0;
+        lf_work(1);
+    }
+    return 1;
+}
+
+/* unlink_judged removes only the object of this process's latest judgement
+ * of the path, and a judgement stays remembered until a removal uses it. So
+ * the swap keeps the module's behaviour only where every way from the
+ * function's entry to the removal makes one of the judgements `looks` first:
+ * elsewhere (`if force or stale(p): os.unlink(p)` called with force, a loop's
+ * turn that skipped the look) the removal would meet an older judgement, of a
+ * lock since replaced by this process's own, and leave behind a lock the
+ * module means to delete. 0 when every way looks first, else the line of a
+ * look that is skipped on some way (or of the removal). */
+/* Can nothing but the look itself raise in its statement before the look has
+ * made its judgement (a judged drop-in records even a look that fails: the
+ * lock judged absent)? Only clock reads and path conversions may be called
+ * before it. */
+static int judged_before_any_raise(lf_pysem *m, const lf_cfg *g, int32_t id, TSNode look) {
+    static const char *const harmless[] = {"time.time",   "time.time_ns", "time.monotonic", "time.perf_counter",
+                                           "os.getpid",   "str",          "os.fspath",      "pathlib.Path",
+                                           "Path",        NULL};
+    uint32_t at = ts_node_start_byte(look);
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode c = m->calls[i].node;
+        if (ts_node_start_byte(c) >= at || ts_node_end_byte(c) > at || lf_pycfg_node_of(m, g, c) != id)
+            continue;
+        if (!lf_pylock_callee_any(m, c, harmless))
+            return 0;
+    }
+    return 1;
+}
+
+static unsigned removal_unjudged_line(lf_pysem *m, int32_t scope, TSNode removal, const TSNode *looks,
+                                      const unsigned char *direct, size_t n_looks) {
+    TSNode fn = m->scopes[scope].node;
+    if (!lf_tree_is(fn, "function_definition") && !lf_tree_is(fn, "module"))
+        return lf_py_line(m->src, removal);
+    lf_cfg *g = lf_pycfg_build(m->src, fn);
+    size_t n = lf_cfg_size(g);
+    uint64_t *gen = lf_xcalloc(n ? n : 1, sizeof *gen), *kill = lf_xcalloc(n ? n : 1, sizeof *kill);
+    uint64_t *raised = lf_xcalloc(n ? n : 1, sizeof *raised);
+    int32_t at = lf_pycfg_node_of(m, g, removal);
+    unsigned line = 0, skipped = 0;
+    int same_node_looked = 0;
+    for (size_t i = 0; i < n_looks; i++) {
+        int32_t id = lf_pycfg_node_of(m, g, looks[i]);
+        if (id < 0)
+            continue;
+        const lf_cfg_node *nd = lf_cfg_node_at(g, (uint32_t)id);
+        if (!always_evaluated(looks[i], nd->stmt)) {
+            if (!skipped)
+                skipped = lf_py_line(m->src, looks[i]);
+            continue;
+        }
+        if (id == at) {
+            /* `judge(p) and os.unlink(p)`: the look is made first in the removal's own statement */
+            same_node_looked |= ts_node_start_byte(looks[i]) < ts_node_start_byte(removal);
+            continue;
+        }
+        gen[id] = 1;
+        if (direct[i] && judged_before_any_raise(m, g, id, looks[i]))
+            raised[id] = 1;
+    }
+    if (at < 0) {
+        line = lf_py_line(m->src, removal);
+    } else if (!same_node_looked) {
+        lf_cfg_lockstate st;
+        lf_cfg_lockstate_run_raising(g, gen, kill, raised, 0, &st);
+        if (st.reachable[at] && !(st.must_in[at] & 1u))
+            line = skipped ? skipped : lf_py_line(m->src, removal);
+        lf_cfg_lockstate_free(&st);
+    }
+    free(gen);
+    free(kill);
+    free(raised);
+    lf_cfg_free(g);
+    return line;
+}
+
 /* A stale takeover: the stats and reads of the lock before the removal in
  * its function, and in the module's own functions it calls before it (`existing
  * = read()`), each becomes its judged drop-in, and the removal unlink_judged.
@@ -180,26 +275,34 @@ static int judgement_form(lf_pylock *l, TSNode call, int32_t key, const char **m
  * The judged drop-ins return what the calls they replace return, so swapping
  * a judgement that turns out not to precede a removal changes nothing; what
  * matters is that the removal finds this process's latest judgement of the
- * path. On a way to the removal that judged nothing (a `try` whose stat
- * failed), the removal finds either no judgement and removes by name, as
- * before, or an older one and removes only the object judged then, if it is
- * still there unchanged: never something nobody looked at. */
+ * path, made since its function was entered: a look that failed counts (the
+ * drop-in remembers a missing lock as judged absent, and forgets an older
+ * judgement on any other error). A removal some way reaches with no look made
+ * declines (removal_unjudged_line). */
 static char *takeover_edits(lf_pylock *l, lf301_py_site *s, const lf_pylock_event *ev) {
     lf_pysem *m = l->m;
     size_t judged = 0;
     uint32_t at = ts_node_start_byte(ev->node);
     int param = l->keys[ev->key].key.kind == LF_PKEY_BIND; /* bound in one function: a helper judges it only as its parameter */
-    for (size_t i = 0; i < m->n_calls; i++) {
+    LF_VEC(TSNode) looks = {0}; /* the calls in the removal's function that judge: its own, or a helper's call */
+    LF_VEC(unsigned char) direct = {0}; /* per look: the judging call itself, not a helper's */
+    unsigned char yes = 1, no = 0;
+    char *why = NULL;
+    for (size_t i = 0; i < m->n_calls && !why; i++) {
         const lf_pycall *c = &m->calls[i];
         if (c->scope != ev->scope || ts_node_start_byte(c->node) >= at)
             continue;
         const char *member;
         int method;
         if (judgement_form(l, c->node, ev->key, &member, &method)) {
-            if (!lf_pylock_plain_args(c->node))
-                return lf_xasprintf("the judgement at line %u unpacks its arguments (`*args`, `**kwargs`)",
-                                    lf_py_line(m->src, c->node));
+            if (!lf_pylock_plain_args(c->node)) {
+                why = lf_xasprintf("the judgement at line %u unpacks its arguments (`*args`, `**kwargs`)",
+                                   lf_py_line(m->src, c->node));
+                break;
+            }
             push(s, c->node, member, method);
+            LF_VEC_PUSH(&looks, c->node);
+            LF_VEC_PUSH(&direct, yes);
             judged += strcmp(member, "exists_judged") != 0; /* existence alone binds nothing worth removing */
             continue;
         }
@@ -207,7 +310,7 @@ static char *takeover_edits(lf_pylock *l, lf301_py_site *s, const lf_pylock_even
         int32_t f = lf_pylock_local_callee(l, c->node, &skip);
         if (f < 0 || f == ev->scope)
             continue;
-        for (size_t j = 0; j < m->n_calls; j++) {
+        for (size_t j = 0; j < m->n_calls && !why; j++) {
             const lf_pycall *h = &m->calls[j];
             if (h->scope != f)
                 continue;
@@ -225,13 +328,29 @@ static char *takeover_edits(lf_pylock *l, lf301_py_site *s, const lf_pylock_even
                 dup = ts_node_eq(s->edits[k].call, h->node);
             if (dup)
                 continue;
-            if (!lf_pylock_plain_args(h->node))
-                return lf_xasprintf("the judgement at line %u unpacks its arguments (`*args`, `**kwargs`)",
-                                    lf_py_line(m->src, h->node));
+            if (!lf_pylock_plain_args(h->node)) {
+                why = lf_xasprintf("the judgement at line %u unpacks its arguments (`*args`, `**kwargs`)",
+                                   lf_py_line(m->src, h->node));
+                break;
+            }
             push(s, h->node, member, method);
+            LF_VEC_PUSH(&looks, c->node);
+            LF_VEC_PUSH(&direct, no);
             judged += strcmp(member, "exists_judged") != 0;
         }
     }
+    unsigned unjudged =
+        why || !judged ? 0 : removal_unjudged_line(m, ev->scope, ev->node, looks.items, direct.items, looks.len);
+    LF_VEC_FREE(&looks);
+    LF_VEC_FREE(&direct);
+    if (why)
+        return why;
+    if (unjudged)
+        return lf_xasprintf("the removal can be reached without a look at the lock since its function was entered "
+                            "(%s line %u%s on some way to it): there it would meet the judgement of an earlier call, "
+                            "of a lock since replaced, and leave behind a lock the module means to delete",
+                            unjudged == lf_py_line(m->src, ev->node) ? "no look precedes" : "the look at", unjudged,
+                            unjudged == lf_py_line(m->src, ev->node) ? "" : " is skipped");
     if (!judged)
         return lf_xstrdup("no stat or read of the lock comes before the removal in its function or in a helper it "
                           "calls first (the lock is judged by existence alone, or not at all): there is no judged "

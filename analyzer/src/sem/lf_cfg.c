@@ -207,6 +207,11 @@ static unsigned char *reach(const lf_cfg *g) {
 
 void lf_cfg_lockstate_run(const lf_cfg *g, const uint64_t *gen, const uint64_t *kill, uint64_t entry,
                           lf_cfg_lockstate *out) {
+    lf_cfg_lockstate_run_raising(g, gen, kill, NULL, entry, out);
+}
+
+void lf_cfg_lockstate_run_raising(const lf_cfg *g, const uint64_t *gen, const uint64_t *kill,
+                                  const uint64_t *raise_gen, uint64_t entry, lf_cfg_lockstate *out) {
     size_t n = g->nodes.len;
     out->n = n;
     out->must_in = lf_xcalloc(n ? n : 1, sizeof *out->must_in);
@@ -238,8 +243,9 @@ void lf_cfg_lockstate_run(const lf_cfg *g, const uint64_t *gen, const uint64_t *
         uint64_t out_may = (in_may & ~kill[v]) | gen[v];
         for (uint32_t k = 0; k < nd->n_succ; k++) {
             const lf_cfg_edge *e = &g->edges[nd->succ + k];
-            uint64_t em = e->exceptional ? in_must : out_must;
-            uint64_t ey = e->exceptional ? in_may : out_may;
+            uint64_t raised = raise_gen ? raise_gen[v] : 0;
+            uint64_t em = e->exceptional ? in_must | raised : out_must;
+            uint64_t ey = e->exceptional ? in_may | raised : out_may;
             uint32_t w = e->to;
             lf_work(1);
             uint64_t nm = touched[w] ? (out->must_in[w] & em) : em;

@@ -81,6 +81,11 @@ typedef struct lf_cfg_lockstate {
  * must_in = may_in = 0. */
 void lf_cfg_lockstate_run(const lf_cfg *g, const uint64_t *gen, const uint64_t *kill, uint64_t entry,
                           lf_cfg_lockstate *out);
+/* The same, where a statement may also set slots on its exceptional edges
+ * (`raise_gen`, per node; NULL: none): a call that records what it saw
+ * before it can fail has recorded it on the way to the handler too. */
+void lf_cfg_lockstate_run_raising(const lf_cfg *g, const uint64_t *gen, const uint64_t *kill,
+                                  const uint64_t *raise_gen, uint64_t entry, lf_cfg_lockstate *out);
 void lf_cfg_lockstate_free(lf_cfg_lockstate *s);
 
 /* ---- building (lf_cfg_build.c; front ends: lf_pycfg, lf_tscfg) ---- */

@@ -280,3 +280,32 @@ def test_one_judgement_binds_one_removal(tmp_path, monkeypatch):
     assert open(path).read() == "b"
     lockrt.unlink_judged(path)  # the judgement is spent: by name, as before
     assert not os.path.exists(path)
+
+
+@pytest.mark.parametrize("judge", ["stat_judged", "getmtime_judged", "open_judged", "read_text_judged"])
+def test_a_look_that_fails_otherwise_forgets_the_older_judgement(tmp_path, monkeypatch, judge):
+    """A look that fails for another reason than a missing file (EACCES, EIO)
+    judged nothing: a removal after it must not meet the judgement of an
+    earlier look, of a lock since replaced, and leave the lock behind; it
+    removes by name, as the module's own removal would."""
+    lockrt = load_lockrt("python", monkeypatch)
+    path = str(tmp_path / "x.lock")
+    with open(path, "w") as f:
+        f.write("old holder")
+    lockrt.stat_judged(path)  # an earlier look, not followed by a removal
+    os.unlink(path)
+    with open(path, "w") as f:  # this process's own lock now
+        f.write("mine")
+
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(os, "stat", denied)
+    import builtins
+    monkeypatch.setattr(builtins, "open", denied)
+    with pytest.raises(PermissionError):
+        getattr(lockrt, judge)(path)
+    monkeypatch.undo()
+    assert path not in lockrt._judged
+    lockrt.unlink_judged(path)
+    assert not os.path.exists(path)
