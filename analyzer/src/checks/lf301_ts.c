@@ -31,6 +31,7 @@
 #include "lf_pyshort.h"
 #include "lf_tree.h"
 #include "lf_ts.h"
+#include "lf_tscfg.h"
 #include "lf_util.h"
 #include "lf_witness_build.h"
 
@@ -331,6 +332,256 @@ static int probe_of_lock(lf_tssem *m, const lf_tslock *l, const lf_tslock_event 
     return 0;
 }
 
+/* Are the removals of the key inside the helper the via-helper removal ev
+ * calls all the rollback of the helper's own create (rollback_of_create)? */
+static int helper_only_rolls_back(lf_tssem *m, const lf_tslock *l, const lf_tslock_event *ev) {
+    int32_t h = lf_tssem_local_callee(m, ev->node);
+    size_t n = 0;
+    for (int32_t i = h > 0 ? lf_tslock_first_event((lf_tslock *)l, h) : -1; i >= 0; i = lf_tslock_next_event(l, i)) {
+        const lf_tslock_event *d = &l->events[i];
+        if (d->kind != LF_TSEV_REMOVE || d->via_helper || d->key != ev->helper_key)
+            continue;
+        if (!rollback_of_create(m, l, d))
+            return 0;
+        n++;
+    }
+    return n > 0;
+}
+
+/* ---- breakers' locks ----
+ *
+ * A module may serialise its stale takeovers with a second lock that every
+ * breaker takes first (`${lock}.breaker`, `.steal`), and judge the lock again
+ * once it holds it. A second breaker then waits for (or gives up on) that
+ * lock, and judges afresh once it has it: the lock the first breaker's
+ * successor took is live by then and stays. Two breakers cannot race. */
+
+/* Is `v` tested by `stmt` so that the function leaves when it is falsy
+ * (`if (!v) return ...;`, `if (v === null) throw ...`)? */
+static int gives_up_unless(const lf_source *src, TSNode stmt, TSNode v) {
+    if (!lf_tree_is(stmt, "if_statement") || !ts_node_is_null(lf_tree_field(stmt, "alternative")))
+        return 0;
+    TSNode cond = lf_tree_field(stmt, "condition");
+    while (lf_tree_is(cond, "parenthesized_expression"))
+        cond = ts_node_named_child(cond, 0);
+    int tests = 0;
+    if (lf_tree_is(cond, "unary_expression")) {
+        TSNode arg = lf_tree_field(cond, "argument");
+        tests = lf_tree_text_eq(src, lf_tree_field(cond, "operator"), "!") && lf_tree_equal(src, arg, src, v, 0);
+    } else if (lf_tree_is(cond, "binary_expression")) {
+        TSNode op = lf_tree_field(cond, "operator"), right = lf_tree_field(cond, "right");
+        tests = (lf_tree_text_eq(src, op, "===") || lf_tree_text_eq(src, op, "==")) &&
+                lf_tree_equal(src, lf_tree_field(cond, "left"), src, v, 0) &&
+                (lf_tree_is(right, "null") || lf_tree_is(right, "undefined") || lf_tree_is(right, "false"));
+    }
+    if (!tests)
+        return 0;
+    TSNode then = lf_tree_field(stmt, "consequence");
+    if (lf_tree_is(then, "statement_block") && ts_node_named_child_count(then) == 1)
+        then = ts_node_named_child(then, 0);
+    return lf_tree_is(then, "return_statement") || lf_tree_is(then, "throw_statement");
+}
+
+/* The graph node after which the create `c` of a lock (a create call, or a
+ * call of the module's helper that creates one) has succeeded on every way
+ * on: the call's own statement when its failure throws (a direct create, or
+ * a helper's called for its effect: the exceptional edge carries what held
+ * before it), or the test that gives up when a helper returned a falsy result
+ * (`const s = tryTake(); if (!s) return false;`). -1 when neither holds (a
+ * callback form, a swallowed failure). */
+static int32_t create_done_node(lf_tssem *m, const lf_cfg *g, TSNode fn, TSNode c, int via_helper) {
+    int nested = 0;
+    int32_t id = lf_tscfg_node_of(g, fn, c, &nested);
+    if (id < 0 || nested)
+        return -1;
+    TSNode e = c, p = lf_ts_parent(e);
+    if (lf_tree_is(p, "await_expression")) {
+        e = p;
+        p = lf_ts_parent(p);
+    }
+    if (!via_helper) {
+        for (uint32_t a = 0; a < lf_tssem_nargs(c); a++) {
+            TSNode arg = lf_tssem_arg(c, a);
+            if (lf_tree_is(arg, "arrow_function") || lf_tree_is(arg, "function_expression"))
+                return -1; /* the callback form: its failure is an argument */
+        }
+        if (lf_tree_is(p, "member_expression"))
+            return -1; /* `.catch(...)`, `.then(ok, failed)`: the failure is handled there */
+        return id;
+    }
+    if (lf_tree_is(p, "expression_statement"))
+        return id;
+    /* `if (await tryTake(guard)) { ...; }`: taken in the consequence */
+    TSNode cond = p;
+    while (lf_tree_is(cond, "parenthesized_expression"))
+        cond = lf_ts_parent(cond);
+    TSNode tested = lf_tree_is(cond, "if_statement") ? lf_tree_field(cond, "condition") : (TSNode){0};
+    while (lf_tree_is(tested, "parenthesized_expression"))
+        tested = ts_node_named_child(tested, 0);
+    if (!ts_node_is_null(tested) && ts_node_eq(tested, e)) {
+        TSNode first = lf_tree_field(cond, "consequence");
+        /* the first statement run in it: into blocks and try bodies */
+        while (lf_tree_is(first, "statement_block") || lf_tree_is(first, "try_statement")) {
+            TSNode block = lf_tree_is(first, "try_statement") ? lf_tree_field(first, "body") : first;
+            if (ts_node_is_null(block))
+                return -1; /* a try the parser recovered without its body */
+            first = ts_node_named_child(block, 0);
+            while (lf_tree_is(first, "comment"))
+                first = ts_node_next_named_sibling(first);
+        }
+        if (ts_node_is_null(first))
+            return -1;
+        int32_t in = lf_tscfg_node_of(g, fn, first, &nested);
+        return nested || in == id ? -1 : in;
+    }
+    TSNode name = {0}, stmt = {0};
+    if (lf_tree_is(p, "variable_declarator") && ts_node_eq(lf_tree_field(p, "value"), e)) {
+        name = lf_tree_field(p, "name");
+        stmt = lf_ts_parent(p);
+    } else if (lf_tree_is(p, "assignment_expression") && ts_node_eq(lf_tree_field(p, "right"), e)) {
+        name = lf_tree_field(p, "left");
+        stmt = lf_ts_parent(p);
+    }
+    if (!lf_tree_is(name, "identifier") ||
+        !(lf_tree_is(stmt, "lexical_declaration") || lf_tree_is(stmt, "variable_declaration") ||
+          lf_tree_is(stmt, "expression_statement")))
+        return -1;
+    TSNode next = ts_node_next_named_sibling(stmt);
+    while (lf_tree_is(next, "comment"))
+        next = ts_node_next_named_sibling(next);
+    if (!gives_up_unless(m->src, next, name))
+        return -1;
+    int32_t test = lf_tscfg_node_of(g, fn, next, &nested);
+    return nested ? -1 : test;
+}
+
+enum { BREAKER_TAKES = 16 };
+
+/* A lock the function takes: its key, and where (a create, or the call of
+ * the module's helper that creates it). */
+typedef struct lock_take {
+    int32_t key;
+    TSNode node;
+    int via_helper;
+} lock_take;
+
+/* For the removal ev of lock k in function ev->fn: is some other lock of
+ * the module, taken by this function (itself, or through a helper of the
+ * module that creates it), held on every way to the removal, and was k
+ * judged again (a look, a read of its record) after it was taken, on every
+ * way (*judged_under)? Is k itself taken by this function and held on every
+ * way to the removal (*held_self)? */
+static void locks_held_at(lf_tslock *l, const lf_tslock_event *ev, int *judged_under, int *held_self) {
+    lf_tssem *m = l->m;
+    *judged_under = *held_self = 0;
+    if (ev->via_helper || ev->fn < 0)
+        return;
+    lock_take takes[BREAKER_TAKES];
+    size_t n_takes = 0;
+    for (int32_t i = lf_tslock_first_event(l, ev->fn); i >= 0 && n_takes < BREAKER_TAKES;
+         i = lf_tslock_next_event(l, i)) {
+        const lf_tslock_event *c = &l->events[i];
+        if (c->kind == LF_TSEV_CREATE && c->key >= 0 && lf_tslock_is_lock(l->keys[c->key].flags))
+            takes[n_takes++] = (lock_take){c->key, c->node, c->via_helper};
+    }
+    /* a helper of the module that creates a lock of its own (not k) and
+     * reports whether it did: `tryAcquireSteal()` */
+    for (int32_t i = m->scopes[ev->fn].first_call; i >= 0 && n_takes < BREAKER_TAKES; i = m->calls[i].next_in_fn) {
+        int32_t h = lf_tssem_local_callee(m, m->calls[i].node);
+        if (h <= 0 || h == ev->fn)
+            continue;
+        int hands_lock = 0; /* `publishOwned(lockPath)`: this very lock, taken */
+        for (uint32_t a = 0; a < lf_tssem_nargs(m->calls[i].node) && a < 8 && !hands_lock; a++)
+            hands_lock = lf_tslock_key_index(l, lf_tssem_arg(m->calls[i].node, a)) == ev->key;
+        for (int32_t j = lf_tslock_first_event(l, h); j >= 0 && !hands_lock; j = lf_tslock_next_event(l, j)) {
+            const lf_tslock_event *c = &l->events[j];
+            /* the helper's exclusive create (a temp named uniquely aside):
+             * a lock to the caller that tests what the helper returns */
+            unsigned f = c->key >= 0 ? l->keys[c->key].flags : 0;
+            if (c->kind == LF_TSEV_CREATE && !c->via_helper && c->key >= 0 && c->key != ev->key &&
+                !(f & (LF_TSLOCK_UNIQUE | LF_TSLOCK_PKG))) {
+                takes[n_takes++] = (lock_take){c->key, m->calls[i].node, 1};
+                break;
+            }
+        }
+    }
+    if (!n_takes)
+        return;
+    TSNode fn = m->scopes[ev->fn].node;
+    lf_cfg *g = lf_tscfg_build(m->src, fn);
+    size_t n = lf_cfg_size(g);
+    uint64_t *gen = lf_xcalloc(n ? n : 1, sizeof *gen), *kill = lf_xcalloc(n ? n : 1, sizeof *kill);
+    uint64_t judged_bits = 0;
+    for (size_t k = 0; k < n_takes; k++) {
+        uint64_t held = 1ull << (2 * k), judged = 2ull << (2 * k);
+        judged_bits |= judged;
+        int32_t done = create_done_node(m, g, fn, takes[k].node, takes[k].via_helper);
+        if (done >= 0) {
+            gen[done] |= held;
+            kill[done] |= judged; /* a look before the lock was taken judged nothing under it */
+        }
+    }
+    for (int32_t i = lf_tslock_first_event(l, ev->fn); i >= 0; i = lf_tslock_next_event(l, i)) {
+        const lf_tslock_event *e = &l->events[i];
+        int nested = 0;
+        int32_t id = lf_tscfg_node_of(g, fn, e->node, &nested);
+        if (id < 0 || nested || e == ev)
+            continue;
+        for (size_t k = 0; k < n_takes; k++)
+            if (e->kind == LF_TSEV_REMOVE && e->key == takes[k].key)
+                kill[id] |= 1ull << (2 * k);
+        if (e->kind == LF_TSEV_JUDGE && e->key == ev->key)
+            gen[id] |= judged_bits;
+    }
+    int nested = 0;
+    int32_t at = lf_tscfg_node_of(g, fn, ev->node, &nested);
+    if (at >= 0 && !nested) {
+        lf_cfg_lockstate st;
+        lf_cfg_lockstate_run(g, gen, kill, 0, &st);
+        for (size_t k = 0; k < n_takes && st.reachable[at]; k++) {
+            uint64_t both = 3ull << (2 * k);
+            if (takes[k].key == ev->key)
+                *held_self |= (st.must_in[at] & (1ull << (2 * k))) != 0;
+            else
+                *judged_under |= (st.must_in[at] & both) == both;
+        }
+        lf_cfg_lockstate_free(&st);
+    }
+    free(gen);
+    free(kill);
+    lf_cfg_free(g);
+}
+
+/* A takeover serialised by a breakers' lock (above): not a race. */
+static int serialised_takeover(lf_tslock *l, const lf_tslock_event *ev) {
+    int judged_under, held_self;
+    locks_held_at(l, ev, &judged_under, &held_self);
+    return judged_under;
+}
+
+/* The release of a lock this function took and holds on every way to the
+ * removal (a breakers' lock let go in a `finally`), "judged" only by looks at
+ * and probes of other locks, in a module that never breaks it: the holder's
+ * own release, nothing judged of it. */
+static int own_unbroken_release(lf_tssem *m, lf_tslock *l, const lf_tslock_event *ev) {
+    if (!ts_node_is_null(l->keys[ev->key].retaken_at))
+        return 0;
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *e = &l->events[i];
+        if (e->key != ev->key || e == ev)
+            continue;
+        if (e->kind == LF_TSEV_JUDGE && e->fn == ev->fn)
+            return 0; /* it looks at this very lock */
+        if (e->kind == LF_TSEV_REMOVE && (e->judged == LF_TSJUDGED_LIVENESS || e->judged == LF_TSJUDGED_PRESENCE))
+            return 0; /* the module breaks it elsewhere */
+    }
+    if (ev->judged == LF_TSJUDGED_LIVENESS && probe_of_lock(m, l, ev))
+        return 0;
+    int judged_under, held_self;
+    locks_held_at(l, ev, &judged_under, &held_self);
+    return held_self;
+}
+
 /* Does the helper the removal ev calls read its parameter's owner record
  * before removing it (its own removal judged by content alone)? */
 static int helper_checks_owner(lf_tssem *m, const lf_tslock *l, const lf_tslock_event *ev) {
@@ -476,6 +727,10 @@ void lf301_ts_run(lf_check_ctx *ctx) {
             continue;
         if (ev->via_helper && ev->helper_key >= 0) {
             int own = ev->helper_key == ev->key; /* the helper removes a path of its own */
+            /* an acquire helper whose only removal undoes its own create when
+             * writing the owner record fails: calling it takes the lock */
+            if (helper_only_rolls_back(m, l, ev))
+                continue;
             /* its release is reported at the removal inside it; a call is
              * reported when the caller judged the lock first */
             if (own && ev->judged != LF_TSJUDGED_LIVENESS && ev->judged != LF_TSJUDGED_PRESENCE)
@@ -508,6 +763,9 @@ void lf301_ts_run(lf_check_ctx *ctx) {
             continue; /* a file helper handed several paths: reported at its callers */
         } else if (rollback_of_create(m, l, ev)) {
             continue; /* undoing its own create a moment later: nothing was judged */
+        } else if ((ev->judged == LF_TSJUDGED_LIVENESS || ev->judged == LF_TSJUDGED_PRESENCE) &&
+                   (serialised_takeover(l, ev) || own_unbroken_release(m, l, ev))) {
+            continue; /* breakers serialised by a lock of their own (above), or that lock's release */
         }
         char *call = lf_py_short(src, ev->node);
         char *what = lf_py_short(src, ev->target);

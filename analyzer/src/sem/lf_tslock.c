@@ -151,6 +151,16 @@ static int f_is_write(lf_tssem *m, TSNode fl) {
     return w;
 }
 
+/* A read-only open: no flag (Node's default is "r"), or "r"/"rs". */
+static int f_is_read(lf_tssem *m, TSNode fl) {
+    if (ts_node_is_null(fl))
+        return 1;
+    char *f = flags_of(m, fl);
+    int r = f && (!strcmp(f, "r") || !strcmp(f, "rs"));
+    free(f);
+    return r;
+}
+
 static int mentions(const lf_source *src, TSNode n, const char *needle) {
     if (ts_node_is_null(n))
         return 0;
@@ -788,6 +798,10 @@ static void direct_events(builder *b, lf_tssem *m) {
                 event(b, LF_TSEV_APPEND, fn, call, k, a0);
             } else if (strcmp(op, "writeFile") == 0 || (strcmp(op, "open") == 0 && f_is_write(m, fl))) {
                 event(b, LF_TSEV_OVERWRITE, fn, call, k, a0);
+            } else if (strcmp(op, "open") == 0 && f_is_read(m, fl)) {
+                /* `handle = await open(p, "r")`, then its readFile: a read of the record */
+                event(b, LF_TSEV_JUDGE, fn, call, k, a0);
+                b->events.items[b->events.len - 1].content = 1;
             }
             if (strcmp(op, "writeFile") == 0 &&
                 (mentions(m->src, a1, "process.pid") || mentions(m->src, written_value(m, a1), "process.pid")))
