@@ -12,7 +12,7 @@ checks/lf301_ts_site.c) on tests/fix/ts/lf301_takeover/cases/<case>.<ext>.in:
   (golden of the whole fix), and a second run changes nothing;
 - every fixed case: `--apply` equals the diff, a second run changes nothing,
   no takeover is reported any more, JavaScript passes `node --check` and
-  TypeScript transpiles (typescript from LOCKFIX_TS_NODE_MODULES);
+  TypeScript transpiles (the pinned typescript of deps/tools);
 - real processes: six node processes take stat_age.cjs's lock file (and
   dir_age.cjs's lock directory) 40 times each,
   every third holder abandoning it (as if it crashed) so that the others race
@@ -133,9 +133,13 @@ def test_nested_in_lf303_fix_one_run(tmp_path):
 
 
 def ts_transpile(path):
-    mods = os.environ.get("LOCKFIX_TS_NODE_MODULES")
-    if not mods:
-        pytest.skip("LOCKFIX_TS_NODE_MODULES (a node_modules holding typescript) is not set")
+    # the pinned compiler of deps/tools (ctest's formats.tools_setup installs it), or any
+    # node_modules holding typescript named by LOCKFIX_TS_NODE_MODULES
+    tools = os.environ.get("LOCKFIX_TOOLS_DIR", os.path.join(SRC, "build", "tools"))
+    mods = os.environ.get("LOCKFIX_TS_NODE_MODULES") or os.path.join(tools, "node_modules")
+    if not os.path.isdir(os.path.join(mods, "typescript")):
+        pytest.skip("no typescript in %s (run ctest, whose formats.tools_setup installs deps/tools, or set "
+                    "LOCKFIX_TS_NODE_MODULES)" % mods)
     script = (
         "const ts = require(process.argv[1]); const fs = require('fs');"
         "const out = ts.transpileModule(fs.readFileSync(process.argv[2], 'utf8'), {reportDiagnostics: true,"
