@@ -17,10 +17,16 @@ skiplog=$(mktemp)
 export LOCKFIX_SKIP_LOG="$skiplog" LOCKFIX_SKIP_ROOT="$root" PYTEST_PLUGINS=lockfix_skiplog
 export PYTHONPATH="$root/tests/pytest_plugins${PYTHONPATH:+:$PYTHONPATH}"
 report_skips() {
-  echo "== pytest cases skipped inside ctest: $(wc -l < "$skiplog")"
+  local runs
+  runs=$(cat "$skiplog.runs" 2>/dev/null | wc -l)
+  echo "== pytest cases skipped inside ctest: $(wc -l < "$skiplog") (in $runs pytest runs)"
   cat "$skiplog"
+  # no run logged at all: the plugin did not load, and a skip would go unseen
+  if [ "$runs" -eq 0 ]; then
+    echo "SKIPPED [1] scripts/test.sh: tests/pytest_plugins/lockfix_skiplog.py was loaded by no pytest run"
+  fi
 }
-trap 'report_skips; rm -f "$skiplog"' EXIT
+trap 'report_skips; rm -f "$skiplog" "$skiplog.runs"' EXIT
 
 echo "== build ($build)"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOCKFIX_BUILD_TESTS=ON -DLOCKFIX_SANITIZE=OFF >/dev/null

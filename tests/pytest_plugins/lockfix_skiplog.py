@@ -17,6 +17,21 @@ _SRC = os.environ.get("LOCKFIX_SKIP_ROOT")
 _ours = set()
 
 
+def _append(path, line):
+    try:
+        with open(path, "a") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)
+            f.write(line)
+    except OSError as e:  # a run as another user (setpriv) cannot write root's log: say so where it runs
+        print("lockfix_skiplog: %s not logged (%s)" % (line.strip(), e))
+
+
+def pytest_sessionstart(session):
+    # one line per pytest run, so scripts/test.sh can tell the plugin was loaded at all
+    if _LOG:
+        _append(_LOG + ".runs", "%d\n" % os.getpid())
+
+
 def pytest_collection_modifyitems(items):
     if not _LOG or not _SRC:
         return
@@ -35,10 +50,4 @@ def pytest_runtest_logreport(report):
         return
     reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
     line = "SKIPPED [1] %s: %s\n" % (report.nodeid, str(reason).replace("\n", " "))
-    # several pytest processes append at once (ctest -j): one locked write each
-    try:
-        with open(_LOG, "a") as f:
-            fcntl.flock(f, fcntl.LOCK_EX)
-            f.write(line)
-    except OSError as e:  # a run as another user (setpriv) cannot write root's log: say so where it runs
-        print("lockfix_skiplog: %s not logged (%s)" % (line.strip(), e))
+    _append(_LOG, line)  # several pytest processes append at once (ctest -j): one locked write each
