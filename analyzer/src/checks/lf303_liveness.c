@@ -733,8 +733,62 @@ static lf303_site *eperm_site(lf_pysem *m, TSNode tn, int32_t probe_stmt, TSNode
 /* Does the probe trust a pid read from a pid or lock file, in a module that
  * never looks at a process's start time? *start_time caches the module-wide
  * search (-1: not searched yet). */
+/* Is the pid one element of a collection the function iterates (`for entry
+ * in pids: pid = entry.get("pid")`, `for pid in registry:`), reached through
+ * names, subscripts and `.get()` before any read of a file? Then it is a
+ * registry of processes, not the owner a lock records: a reused pid keeps a
+ * dead entry listed, it holds no lock. A sweep of lock files (`for f in
+ * locks: pid = int(f.read_text())`) reads each pid from its lock first. */
+static int pid_from_listing(lf_pysem *m, lf_pylock *l, TSNode pid) {
+    /* a worklist: a parameter stands for what each of the module's calls
+     * passes, and every way must lead to a listing */
+    LF_VEC(TSNode) todo = {0};
+    LF_VEC_PUSH(&todo, pid);
+    int listing = 0, other = 0;
+    for (int budget = 64; todo.len && !other && budget > 0; budget--) {
+        TSNode n = lf_tree_unparen(todo.items[--todo.len]);
+        if (lf_tree_is(n, "call")) {
+            TSNode fn = lf_tree_unparen(lf_tree_field(n, "function"));
+            TSNode args = lf_tree_field(n, "arguments");
+            if (lf_tree_is(fn, "identifier") && lf_tree_text_eq(m->src, fn, "int") &&
+                ts_node_named_child_count(args) == 1)
+                LF_VEC_PUSH(&todo, ts_node_named_child(args, 0)); /* int(entry["pid"]) */
+            else if (lf_tree_is(fn, "attribute") && lf_tree_text_eq(m->src, lf_tree_field(fn, "attribute"), "get"))
+                LF_VEC_PUSH(&todo, lf_tree_field(fn, "object")); /* entry.get("pid") */
+            else
+                other = 1;
+        } else if (lf_tree_is(n, "subscript")) {
+            LF_VEC_PUSH(&todo, lf_tree_field(n, "value")); /* entry["pid"] */
+        } else if (lf_tree_is(n, "identifier")) {
+            char *name = lf_tree_text(m->src, n);
+            const lf_pybinding *b = lf_pysem_binding_at(m, lf_pysem_scope_of(m, n), name, ts_node_start_byte(n));
+            free(name);
+            TSNode v = lf_pysem_resolve_value(m, n);
+            if (b && b->kind == LF_PYBIND_FOR) {
+                listing = 1;
+            } else if (b && b->kind == LF_PYBIND_PARAM) {
+                TSNode args[8];
+                size_t na = lf_pylock_param_args(l, b, args, 8);
+                for (size_t k = 0; k < na; k++)
+                    LF_VEC_PUSH(&todo, args[k]);
+                other |= na == 0;
+            } else if (!ts_node_eq(v, n)) {
+                LF_VEC_PUSH(&todo, v);
+            } else {
+                other = 1;
+            }
+        } else {
+            other = 1;
+        }
+    }
+    other |= todo.len != 0; /* out of budget: not shown */
+    LF_VEC_FREE(&todo);
+    return listing && !other;
+}
+
 static int trusts_reused_pid(lf_pysem *m, lf_pylock *l, TSNode call, int *start_time) {
-    if (!pid_from_record(m, l, lf_pylock_arg(m, call, 0, "pid"), NULL))
+    TSNode pid = lf_pylock_arg(m, call, 0, "pid");
+    if (!pid_from_record(m, l, pid, NULL) || pid_from_listing(m, l, pid))
         return 0;
     if (*start_time < 0) {
         start_search ss = {m, 0};
