@@ -88,6 +88,10 @@ static int acquiring_steps(lf_tssem *m, TSNode n, const char *k) {
             continue;
         if (q && !strcmp(q, LF301_TS_VENDOR_MODULE ".killProbeSync"))
             return 0; /* a pid probe handed the lock (LF303's fix): a judgement of it, not a step of taking it */
+        TSNode callee = lf_tree_field(c, "function");
+        TSNode prop = lf_tree_is(callee, "member_expression") ? lf_tree_field(callee, "property") : (TSNode){0};
+        if (lf_tree_text_eq(m->src, prop, "toISOString") || lf_tree_text_eq(m->src, prop, "toString"))
+            continue; /* formatting the record: `new Date().toISOString()` */
         int handed = 0;
         for (uint32_t a = 0; a < lf_tssem_nargs(c) && a < 8 && !handed; a++)
             handed = lf_tssem_path_key(m, lf_tssem_arg(c, a)) == k;
