@@ -352,6 +352,34 @@ static int helper_only_rolls_back(lf_tssem *m, const lf_tslock *l, const lf_tslo
     return n > 0;
 }
 
+/* A break by quarantine: the lock renamed aside (`renameSync(lockDir,
+ * staleDir)`) and, in the same function, renamed back onto the lock path
+ * from there (`renameSync(staleDir, lockDir)`, when what was moved aside
+ * does not match what was judged). Only a check of the moved object decides
+ * its removal, and a lock that changed hands in between is put back: the
+ * verification the rule asks for, done after the move instead of before. */
+static int quarantine_with_restore(lf_tssem *m, lf_tslock *l, const lf_tslock_event *ev) {
+    if (ev->via_helper)
+        return 0;
+    const char *op = lf_tslock_fs_op(m, ev->node);
+    if (!op || strcmp(op, "rename") != 0)
+        return 0;
+    const char *aside = lf_tssem_path_key(m, lf_tssem_arg(ev->node, 1));
+    const char *lock = l->keys[ev->key].key;
+    if (!aside || !lock || !strcmp(aside, lock))
+        return 0;
+    for (int32_t i = m->scopes[ev->fn].first_call; i >= 0; i = m->calls[i].next_in_fn) {
+        TSNode c = m->calls[i].node;
+        if (ts_node_eq(c, ev->node) || ts_node_start_byte(c) <= ts_node_start_byte(ev->node))
+            continue;
+        const char *cop = lf_tslock_fs_op(m, c);
+        if (cop && !strcmp(cop, "rename") && lf_tssem_path_key(m, lf_tssem_arg(c, 0)) == aside &&
+            lf_tssem_path_key(m, lf_tssem_arg(c, 1)) == lock)
+            return 1;
+    }
+    return 0;
+}
+
 /* ---- breakers' locks ----
  *
  * A module may serialise its stale takeovers with a second lock that every
@@ -768,7 +796,8 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         } else if (rollback_of_create(m, l, ev)) {
             continue; /* undoing its own create a moment later: nothing was judged */
         } else if ((ev->judged == LF_TSJUDGED_LIVENESS || ev->judged == LF_TSJUDGED_PRESENCE) &&
-                   (serialised_takeover(l, ev) || own_unbroken_release(m, l, ev))) {
+                   (serialised_takeover(l, ev) || own_unbroken_release(m, l, ev) ||
+                    quarantine_with_restore(m, l, ev))) {
             continue; /* breakers serialised by a lock of their own (above), or that lock's release */
         }
         char *call = lf_py_short(src, ev->node);
