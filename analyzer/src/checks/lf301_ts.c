@@ -500,7 +500,7 @@ typedef struct lock_take {
 /* For the removal ev of lock k in function ev->fn: is some other lock of
  * the module, taken by this function (itself, or through a helper of the
  * module that creates it), held on every way to the removal, and was k
- * judged again (a look, a read of its record) after it was taken, on every
+ * judged again (a look, a read of its record, a pid probe) after it was taken, on every
  * way (*judged_under)? Is k itself taken by this function and held on every
  * way to the removal (*held_self)? */
 static void locks_held_at(lf_tslock *l, const lf_tslock_event *ev, int *judged_under, int *held_self) {
@@ -562,7 +562,9 @@ static void locks_held_at(lf_tslock *l, const lf_tslock_event *ev, int *judged_u
         for (size_t k = 0; k < n_takes; k++)
             if (e->kind == LF_TSEV_REMOVE && e->key == takes[k].key)
                 kill[id] |= 1ull << (2 * k);
-        if (e->kind == LF_TSEV_JUDGE && e->key == ev->key)
+        /* a look at the lock, or a probe of a pid (its owner's, read from its
+         * record), made again under the breakers' lock */
+        if ((e->kind == LF_TSEV_JUDGE && e->key == ev->key) || e->kind == LF_TSEV_PROBE)
             gen[id] |= judged_bits;
     }
     int nested = 0;
