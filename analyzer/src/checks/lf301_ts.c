@@ -517,15 +517,21 @@ static void locks_held_at(lf_tslock *l, const lf_tslock_event *ev, int *judged_u
             takes[n_takes++] = (lock_take){c->key, c->node, c->via_helper};
     }
     /* a helper of the module that creates a lock of its own (not k) and
-     * reports whether it did: `tryAcquireSteal()` */
-    for (int32_t i = m->scopes[ev->fn].first_call; i >= 0 && n_takes < BREAKER_TAKES; i = m->calls[i].next_in_fn) {
+     * reports whether it did: `tryAcquireSteal()`. A bounded look at the
+     * helpers' events: past it, fewer takes are seen, and the removal stays
+     * reported. */
+    size_t budget = 4096;
+    for (int32_t i = m->scopes[ev->fn].first_call; i >= 0 && n_takes < BREAKER_TAKES && budget;
+         i = m->calls[i].next_in_fn) {
         int32_t h = lf_tssem_local_callee(m, m->calls[i].node);
         if (h <= 0 || h == ev->fn)
             continue;
         int hands_lock = 0; /* `publishOwned(lockPath)`: this very lock, taken */
         for (uint32_t a = 0; a < lf_tssem_nargs(m->calls[i].node) && a < 8 && !hands_lock; a++)
             hands_lock = lf_tslock_key_index(l, lf_tssem_arg(m->calls[i].node, a)) == ev->key;
-        for (int32_t j = lf_tslock_first_event(l, h); j >= 0 && !hands_lock; j = lf_tslock_next_event(l, j)) {
+        for (int32_t j = lf_tslock_first_event(l, h); j >= 0 && !hands_lock && budget;
+             j = lf_tslock_next_event(l, j)) {
+            budget--;
             const lf_tslock_event *c = &l->events[j];
             /* the helper's exclusive create (a temp named uniquely aside):
              * a lock to the caller that tests what the helper returns */
