@@ -193,6 +193,29 @@ static int always_evaluated(TSNode n, TSNode stmt) {
     return 1;
 }
 
+/* Can nothing but the look itself raise in its statement before the look has
+ * made its judgement (a judged drop-in records even a look that fails: the
+ * lock judged absent)? Only clock reads and path conversions may be called
+ * before it. */
+static int judged_before_any_raise(lf_pysem *m, const lf_cfg *g, int32_t id, TSNode look) {
+    static const char *const harmless[] = {"time.time",   "time.time_ns", "time.monotonic", "time.perf_counter",
+                                           "os.getpid",   "str",          "os.fspath",      "pathlib.Path",
+                                           "Path",        NULL};
+    TSNode stmt = lf_cfg_node_at(g, (uint32_t)id)->stmt;
+    uint32_t from = ts_node_start_byte(stmt), at = ts_node_start_byte(look);
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode c = m->calls[i].node;
+        /* the calls of the look's statement evaluated before it (and not
+         * around it): in its graph node, not a nested statement's */
+        if (ts_node_start_byte(c) < from || ts_node_start_byte(c) >= at || ts_node_end_byte(c) > at ||
+            lf_pycfg_node_of(m, g, c) != id)
+            continue;
+        if (!lf_pylock_callee_any(m, c, harmless))
+            return 0;
+    }
+    return 1;
+}
+
 /* unlink_judged removes only the object of this process's latest judgement
  * of the path, and a judgement stays remembered until a removal uses it. So
  * the swap keeps the module's behaviour only where every way from the
@@ -202,25 +225,6 @@ static int always_evaluated(TSNode n, TSNode stmt) {
  * lock since replaced by this process's own, and leave behind a lock the
  * module means to delete. 0 when every way looks first, else the line of a
  * look that is skipped on some way (or of the removal). */
-/* Can nothing but the look itself raise in its statement before the look has
- * made its judgement (a judged drop-in records even a look that fails: the
- * lock judged absent)? Only clock reads and path conversions may be called
- * before it. */
-static int judged_before_any_raise(lf_pysem *m, const lf_cfg *g, int32_t id, TSNode look) {
-    static const char *const harmless[] = {"time.time",   "time.time_ns", "time.monotonic", "time.perf_counter",
-                                           "os.getpid",   "str",          "os.fspath",      "pathlib.Path",
-                                           "Path",        NULL};
-    uint32_t at = ts_node_start_byte(look);
-    for (size_t i = 0; i < m->n_calls; i++) {
-        TSNode c = m->calls[i].node;
-        if (ts_node_start_byte(c) >= at || ts_node_end_byte(c) > at || lf_pycfg_node_of(m, g, c) != id)
-            continue;
-        if (!lf_pylock_callee_any(m, c, harmless))
-            return 0;
-    }
-    return 1;
-}
-
 static unsigned removal_unjudged_line(lf_pysem *m, int32_t scope, TSNode removal, const TSNode *looks,
                                       const unsigned char *direct, size_t n_looks) {
     TSNode fn = m->scopes[scope].node;

@@ -592,18 +592,11 @@ static void locks_held_at(lf_tslock *l, const lf_tslock_event *ev, int *judged_u
     lf_cfg_free(g);
 }
 
-/* A takeover serialised by a breakers' lock (above): not a race. */
-static int serialised_takeover(lf_tslock *l, const lf_tslock_event *ev) {
-    int judged_under, held_self;
-    locks_held_at(l, ev, &judged_under, &held_self);
-    return judged_under;
-}
-
-/* The release of a lock this function took and holds on every way to the
- * removal (a breakers' lock let go in a `finally`), "judged" only by looks at
- * and probes of other locks, in a module that never breaks it: the holder's
- * own release, nothing judged of it. */
-static int own_unbroken_release(lf_tssem *m, lf_tslock *l, const lf_tslock_event *ev) {
+/* Could the removal ev be the holder's release of a breakers' lock (a
+ * `finally` letting it go), "judged" only by looks at and probes of other
+ * locks, in a module that never breaks it? (Whether this function took it
+ * and holds it there is locks_held_at's.) */
+static int unbroken_own_release_candidate(lf_tssem *m, lf_tslock *l, const lf_tslock_event *ev) {
     if (!ts_node_is_null(l->keys[ev->key].retaken_at))
         return 0;
     for (size_t i = 0; i < l->n_events; i++) {
@@ -615,11 +608,16 @@ static int own_unbroken_release(lf_tssem *m, lf_tslock *l, const lf_tslock_event
         if (e->kind == LF_TSEV_REMOVE && (e->judged == LF_TSJUDGED_LIVENESS || e->judged == LF_TSJUDGED_PRESENCE))
             return 0; /* the module breaks it elsewhere */
     }
-    if (ev->judged == LF_TSJUDGED_LIVENESS && probe_of_lock(m, l, ev))
-        return 0;
+    return !(ev->judged == LF_TSJUDGED_LIVENESS && probe_of_lock(m, l, ev));
+}
+
+/* Breakers serialised by a lock of their own (above): the takeover judged
+ * again under that lock is no race, and that lock's own release in the
+ * same function, taken and held on every way to it, is the holder's. */
+static int serialised_by_breakers_lock(lf_tssem *m, lf_tslock *l, const lf_tslock_event *ev) {
     int judged_under, held_self;
     locks_held_at(l, ev, &judged_under, &held_self);
-    return held_self;
+    return judged_under || (held_self && unbroken_own_release_candidate(m, l, ev));
 }
 
 /* Does the helper the removal ev calls read its parameter's owner record
@@ -804,8 +802,7 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         } else if (rollback_of_create(m, l, ev)) {
             continue; /* undoing its own create a moment later: nothing was judged */
         } else if ((ev->judged == LF_TSJUDGED_LIVENESS || ev->judged == LF_TSJUDGED_PRESENCE) &&
-                   (serialised_takeover(l, ev) || own_unbroken_release(m, l, ev) ||
-                    quarantine_with_restore(m, l, ev))) {
+                   (serialised_by_breakers_lock(m, l, ev) || quarantine_with_restore(m, l, ev))) {
             continue; /* breakers serialised by a lock of their own (above), or that lock's release */
         }
         char *call = lf_py_short(src, ev->node);
