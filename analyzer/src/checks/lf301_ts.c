@@ -426,9 +426,10 @@ static int32_t create_done_node(lf_tssem *m, const lf_cfg *g, TSNode fn, TSNode 
     int32_t id = lf_tscfg_node_of(g, fn, c, &nested);
     if (id < 0 || nested)
         return -1;
-    TSNode e = c, p = lf_ts_parent(e);
-    if (lf_tree_is(p, "await_expression")) {
-        e = p;
+    /* where the call's value goes, past `await` and parentheses */
+    TSNode top = c, p = lf_ts_parent(c);
+    while (lf_tree_is(p, "await_expression") || lf_tree_is(p, "parenthesized_expression")) {
+        top = p;
         p = lf_ts_parent(p);
     }
     if (!via_helper) {
@@ -444,14 +445,8 @@ static int32_t create_done_node(lf_tssem *m, const lf_cfg *g, TSNode fn, TSNode 
     if (lf_tree_is(p, "expression_statement"))
         return id;
     /* `if (await tryTake(guard)) { ...; }`: taken in the consequence */
-    TSNode cond = p;
-    while (lf_tree_is(cond, "parenthesized_expression"))
-        cond = lf_ts_parent(cond);
-    TSNode tested = lf_tree_is(cond, "if_statement") ? lf_tree_field(cond, "condition") : (TSNode){0};
-    while (lf_tree_is(tested, "parenthesized_expression"))
-        tested = ts_node_named_child(tested, 0);
-    if (!ts_node_is_null(tested) && ts_node_eq(tested, e)) {
-        TSNode first = lf_tree_field(cond, "consequence");
+    if (lf_tree_is(p, "if_statement") && ts_node_eq(lf_tree_field(p, "condition"), top)) {
+        TSNode first = lf_tree_field(p, "consequence");
         /* the first statement run in it: into blocks and try bodies */
         while (lf_tree_is(first, "statement_block") || lf_tree_is(first, "try_statement")) {
             TSNode block = lf_tree_is(first, "try_statement") ? lf_tree_field(first, "body") : first;
@@ -466,16 +461,10 @@ static int32_t create_done_node(lf_tssem *m, const lf_cfg *g, TSNode fn, TSNode 
         int32_t in = lf_tscfg_node_of(g, fn, first, &nested);
         return nested || in == id ? -1 : in;
     }
-    TSNode name = {0}, stmt = {0};
-    if (lf_tree_is(p, "variable_declarator") && ts_node_eq(lf_tree_field(p, "value"), e)) {
-        name = lf_tree_field(p, "name");
-        stmt = lf_ts_parent(p);
-    } else if (lf_tree_is(p, "assignment_expression") && ts_node_eq(lf_tree_field(p, "right"), e)) {
-        name = lf_tree_field(p, "left");
-        stmt = lf_ts_parent(p);
-    }
-    if (!lf_tree_is(name, "identifier") ||
-        !(lf_tree_is(stmt, "lexical_declaration") || lf_tree_is(stmt, "variable_declaration") ||
+    /* `const s = tryTake(); if (!s) return false;` */
+    TSNode name = result_name(c);
+    TSNode stmt = ts_node_is_null(name) ? name : lf_ts_parent(lf_ts_parent(name)); /* past the declarator or = */
+    if (!(lf_tree_is(stmt, "lexical_declaration") || lf_tree_is(stmt, "variable_declaration") ||
           lf_tree_is(stmt, "expression_statement")))
         return -1;
     TSNode next = ts_node_next_named_sibling(stmt);
