@@ -122,8 +122,12 @@ static int leaves_block(TSNode n) {
  * the try's success path leaves the function, the catch neither returns nor
  * throws, so the statements after the try run only when the probe failed,
  * whatever its error. They are the dead verdict when they remove a file or
- * return a falsy answer (the catch walk's reading, over the statements
- * following the try, up through the blocks of enclosing trys' bodies). */
+ * return a falsy answer, or answer with a boolean the try's success path does
+ * not give (`isStale`: try { kill(pid, 0); return false } catch {} ...
+ * return true). The statements following the try are read up through the
+ * blocks that fall through to their parent's next statement: an enclosing
+ * try's body (its catch is another path) and an if's branches (a loop's body
+ * runs again instead). */
 static int falls_through_dead(const lf_source *src, lf_tssem *m, TSNode probe, TSNode handler) {
     TSNode try_stmt = lf_ts_parent(handler);
     TSNode try_body = lf_tree_field(try_stmt, "body");
@@ -132,15 +136,23 @@ static int falls_through_dead(const lf_source *src, lf_tssem *m, TSNode probe, T
     (void)probe;
     verdict_walk w = {src, m, 0, 0, 0, 0};
     TSNode cur = try_stmt;
-    for (int up = 0; up < 8 && !w.dead; up++) {
+    for (int up = 0; up < 8 && !w.dead && !w.verdict; up++) {
         for (TSNode x = ts_node_next_named_sibling(cur); !ts_node_is_null(x); x = ts_node_next_named_sibling(x))
             lf_tree_walk(x, visit_catch, &w);
+        if (w.dead || w.verdict)
+            break;
         TSNode block = lf_ts_parent(cur), outer = lf_ts_parent(block);
-        /* only out of an enclosing try's body: its catch is another path */
-        if (!lf_tree_is(block, "statement_block") || !lf_tree_is(outer, "try_statement") ||
-            !ts_node_eq(lf_tree_field(outer, "body"), block))
+        if (lf_tree_is(outer, "else_clause"))
+            outer = lf_ts_parent(outer);
+        int from_try_body = lf_tree_is(outer, "try_statement") && ts_node_eq(lf_tree_field(outer, "body"), block);
+        if (!lf_tree_is(block, "statement_block") || (!from_try_body && !lf_tree_is(outer, "if_statement")))
             break;
         cur = outer;
+    }
+    if (!w.dead && w.verdict) {
+        verdict_walk tw = {src, m, 0, 0, 0, 0};
+        lf_tree_walk(try_body, visit_catch, &tw);
+        w.dead = tw.verdict && tw.verdict != w.verdict;
     }
     return w.dead && !w.reads_code;
 }

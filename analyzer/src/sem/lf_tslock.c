@@ -242,10 +242,39 @@ static int look_precedes(const lf_tssem *m, int32_t look, int32_t rm) {
     return 1;
 }
 
+/* Is a call's failure handled around it in its own function: a
+ * `.catch`/`.then` on its promise, or a try whose catch does something?
+ * *at_boundary says whether the walk reached the function's edge. */
+static int handled_around(lf_tssem *m, TSNode call, int *at_boundary) {
+    TSNode cur = call;
+    for (int steps = 0; steps < 64; steps++) {
+        TSNode p = ts_node_parent(cur);
+        if (ts_node_is_null(p))
+            return 0;
+        const char *t = ts_node_type(p);
+        if (!strcmp(t, "member_expression") && ts_node_eq(lf_tree_field(p, "object"), cur) &&
+            (lf_tree_text_eq(m->src, lf_tree_field(p, "property"), "catch") ||
+             lf_tree_text_eq(m->src, lf_tree_field(p, "property"), "then")))
+            return 1;
+        if (!strcmp(t, "try_statement") && ts_node_eq(lf_tree_field(p, "body"), cur)) {
+            TSNode body = lf_tree_field(lf_tree_field(p, "handler"), "body");
+            if (!ts_node_is_null(body) && lf_tree_child_count(body) > 0)
+                return 1;
+        }
+        if (function_boundary(p)) {
+            *at_boundary = strcmp(t, "program") != 0;
+            return 0;
+        }
+        cur = p;
+    }
+    return 0;
+}
+
 /* Is the failure of an exclusive create handled where it is made: an
  * error-first callback, a `.catch(...)` on its promise, or a try whose catch
- * does something? Then the code relies on the create's exclusivity (a lock);
- * an unguarded create just makes a file or directory. */
+ * does something, around the create or around a call of the module's
+ * function that makes it? Then the code relies on the create's exclusivity
+ * (a lock); an unguarded create just makes a file or directory. */
 static int failure_handled(lf_tssem *m, TSNode call) {
     size_t n = lf_tssem_nargs(call);
     TSNode last = n ? lf_tssem_unwrap(lf_tssem_arg(call, (uint32_t)n - 1)) : (TSNode){0};
@@ -264,24 +293,19 @@ static int failure_handled(lf_tssem *m, TSNode call) {
         if (ql > 0 && !(ql > 4 && !strcmp(q + ql - 4, "Sync")) && bd && bd->kind == LF_TSBIND_PARAM)
             return 1;
     }
-    TSNode cur = call;
-    for (int steps = 0; steps < 64; steps++) {
-        TSNode p = ts_node_parent(cur);
-        if (ts_node_is_null(p))
-            return 0;
-        const char *t = ts_node_type(p);
-        if (!strcmp(t, "member_expression") && ts_node_eq(lf_tree_field(p, "object"), cur) &&
-            (lf_tree_text_eq(m->src, lf_tree_field(p, "property"), "catch") ||
-             lf_tree_text_eq(m->src, lf_tree_field(p, "property"), "then")))
+    int at_boundary = 0;
+    if (handled_around(m, call, &at_boundary))
+        return 1;
+    /* a create in the module's own function (`const write = () =>
+     * openSync(p, "wx")`) that a call handles the failure of: that caller
+     * relies on the exclusivity (one level of calls) */
+    int32_t s = at_boundary ? lf_tssem_scope_of(m, call) : -1;
+    int calls = 0;
+    for (int32_t c = s > 0 ? lf_tssem_first_caller(m, s) : -1; c >= 0 && calls < 16;
+         c = lf_tssem_next_caller(m, c), calls++) {
+        int ignored = 0;
+        if (handled_around(m, m->calls[c].node, &ignored))
             return 1;
-        if (!strcmp(t, "try_statement") && ts_node_eq(lf_tree_field(p, "body"), cur)) {
-            TSNode body = lf_tree_field(lf_tree_field(p, "handler"), "body");
-            if (!ts_node_is_null(body) && lf_tree_child_count(body) > 0)
-                return 1;
-        }
-        if (function_boundary(p))
-            return 0;
-        cur = p;
     }
     return 0;
 }
@@ -1055,6 +1079,83 @@ static int same_api(lf_tssem *m, const lf_tsbinding *p, const lf_tsbinding *q) {
     return xl == yl && !memcmp(m->src->text + xa, m->src->text + ya, xl);
 }
 
+/* The parameter an expression over parameters only names its file through
+ * (`path.join(LOCKS_DIR, name)`): every identifier bound in a function is a
+ * parameter of one API function (lf_tslock's api_param), the others
+ * module-level; the first such parameter, or NULL. */
+static const lf_tsbinding *params_only_expr(lf_tssem *m, TSNode e) {
+    TSNode stack[32];
+    int sp = 0, budget = 128;
+    const lf_tsbinding *param = NULL;
+    stack[sp++] = e;
+    while (sp && budget-- > 0) {
+        TSNode n = stack[--sp];
+        if (lf_tssem_is_function_node(n))
+            return NULL;
+        if (lf_tree_is(n, "identifier")) {
+            uint32_t a = ts_node_start_byte(n), z = ts_node_end_byte(n);
+            const lf_tsbinding *bd =
+                lf_tssem_binding_at(m, lf_tssem_scope_of(m, n), lf_tssem_intern(m, m->src->text + a, z - a), a);
+            if (!bd || bd->scope <= 0)
+                continue;
+            if (bd->kind != LF_TSBIND_PARAM || (param && param->scope != bd->scope))
+                return NULL;
+            const lf_tsscope *fs = &m->scopes[bd->scope];
+            if (fs->fn != bd->scope || (fs->parent != 0 && fs->cls < 0))
+                return NULL;
+            param = bd;
+            continue;
+        }
+        for (uint32_t i = ts_node_named_child_count(n); i-- > 0 && sp < 32;)
+            stack[sp++] = ts_node_named_child(n, i);
+    }
+    return budget > 0 ? param : NULL;
+}
+
+/* The text of an "expr@S:" key after its function's scope, or NULL. */
+static const char *expr_key_text(const char *key) {
+    if (!key || strncmp(key, "expr@", 5) != 0)
+        return NULL;
+    const char *c = strchr(key + 5, ':');
+    return c ? c + 1 : NULL;
+}
+
+/* An expression that names key k: its evidence's path, or a removal's. */
+static TSNode key_expr(const builder *b, lf_tssem *m, size_t k) {
+    const lf_tslock_key *o = &b->keys.items[k];
+    if (lf_tree_is(o->evidence, "call_expression")) {
+        TSNode e = lf_tssem_arg(o->evidence, 0);
+        if (!ts_node_is_null(e) && lf_tssem_path_key(m, e) == o->key)
+            return e;
+    }
+    for (size_t i = 0; i < b->events.len; i++) {
+        const lf_tslock_event *ev = &b->events.items[i];
+        if (ev->kind == LF_TSEV_REMOVE && ev->key == (int32_t)k && !ev->via_helper && !ts_node_is_null(ev->target))
+            return ev->target;
+    }
+    return (TSNode){0};
+}
+
+/* A removed expression over the parameters of one API function, spelled as
+ * a sibling's lock is over its own parameters of the same names
+ * (`isLocked(name)` reads and removes `join(LOCKS_DIR, name)`,
+ * `acquireLock(name)` creates it exclusively): the API's callers pass the
+ * same names to both, so it names that lock. Only for a function that does
+ * not create the path itself: two functions that each create and remove
+ * `${file}.lock` are two protocols, each over the file its callers give. */
+static int sibling_expr_lock(const builder *b, lf_tssem *m, const lf_tslock_key *r, TSNode target, size_t k) {
+    const lf_tslock_key *o = &b->keys.items[k];
+    const char *rt = expr_key_text(r->key), *ot = expr_key_text(o->key);
+    if (!rt || !ot || strcmp(rt, ot) != 0)
+        return 0;
+    TSNode oe = key_expr(b, m, k);
+    if (ts_node_is_null(oe))
+        return 0;
+    const lf_tsbinding *rp = params_only_expr(m, lf_tssem_resolve_value(m, target));
+    const lf_tsbinding *op = params_only_expr(m, lf_tssem_resolve_value(m, oe));
+    return rp && op && rp->scope != op->scope && same_api(m, op, rp);
+}
+
 static void sibling_locks(builder *b, lf_tssem *m) {
     for (size_t i = 0; i < b->events.len; i++) {
         const lf_tslock_event *ev = &b->events.items[i];
@@ -1062,16 +1163,22 @@ static void sibling_locks(builder *b, lf_tssem *m) {
             continue;
         lf_tslock_key *r = &b->keys.items[ev->key];
         const lf_tsbinding *rp = lf_tslock_is_lock(r->flags) ? NULL : api_param(m, r->key);
-        if (!rp || (r->flags & (LF_TSLOCK_PKG | LF_TSLOCK_APPENDED)))
+        int by_expr = !lf_tslock_is_lock(r->flags) && !(r->flags & LF_TSLOCK_CREATED) && expr_key_text(r->key);
+        if ((!rp && !by_expr) || (r->flags & (LF_TSLOCK_PKG | LF_TSLOCK_APPENDED)))
             continue;
         for (size_t k = 0; k < b->keys.len; k++) {
             const lf_tslock_key *o = &b->keys.items[k];
             if (k == (size_t)ev->key || !(o->flags & (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER)) ||
                 !lf_tslock_is_lock(o->flags))
                 continue;
-            const lf_tsbinding *op = api_param(m, o->key);
-            if (!op || op->name != rp->name || !same_api(m, op, rp))
-                continue;
+            if (by_expr) {
+                if (!sibling_expr_lock(b, m, r, ev->target, k))
+                    continue;
+            } else {
+                const lf_tsbinding *op = api_param(m, o->key);
+                if (!op || op->name != rp->name || !same_api(m, op, rp))
+                    continue;
+            }
             r = &b->keys.items[ev->key];
             r->flags |= LF_TSLOCK_ARG;
             if (ts_node_is_null(r->evidence))
@@ -1121,15 +1228,21 @@ static void flow_breakable(builder *b, lf_tssem *m, const link_vec *links) {
             continue;
         lf_tslock_key *r = &b->keys.items[ev->key];
         const lf_tsbinding *rp = (r->flags & LF_TSLOCK_BREAKABLE) ? NULL : api_param(m, r->key);
-        if (!rp)
+        int by_expr = !(r->flags & (LF_TSLOCK_BREAKABLE | LF_TSLOCK_CREATED)) && expr_key_text(r->key);
+        if (!rp && !by_expr)
             continue;
         for (size_t k = 0; k < b->keys.len; k++) {
             const lf_tslock_key *o = &b->keys.items[k];
             if (k == (size_t)ev->key || !(o->flags & LF_TSLOCK_BREAKABLE) || !lf_tslock_is_lock(o->flags))
                 continue;
-            const lf_tsbinding *op = api_param(m, o->key);
-            if (!op || op->name != rp->name || !same_api(m, op, rp))
-                continue;
+            if (by_expr) {
+                if (!sibling_expr_lock(b, m, r, ev->target, k))
+                    continue;
+            } else {
+                const lf_tsbinding *op = api_param(m, o->key);
+                if (!op || op->name != rp->name || !same_api(m, op, rp))
+                    continue;
+            }
             r->flags |= LF_TSLOCK_ARG | LF_TSLOCK_BREAKABLE;
             if (ts_node_is_null(r->evidence))
                 r->evidence = o->evidence;

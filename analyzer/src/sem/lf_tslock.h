@@ -5,7 +5,8 @@
  * Paths are named by lf_tssem_path_key (fields, parameters, results of the
  * module's functions, expressions). A key is a lock when the module:
  *  - creates it exclusively and handles the create's failure (a try with a
- *    non-empty catch, an error-first callback, a `.catch`): `mkdir`/`mkdirSync`
+ *    non-empty catch, an error-first callback, a `.catch`; around the create
+ *    or around a call of the module's function that makes it): `mkdir`/`mkdirSync`
  *    without `recursive: true`, `open`/`openSync` with a `wx`/`ax` flag or
  *    `O_EXCL`, `writeFile`/`writeFileSync` with `{ flag: "wx" }` (an unguarded
  *    create just makes a file or directory; link/symlink onto a path is how

@@ -540,12 +540,72 @@ static int32_t local_scope_of(lf_tssem *m, TSNode expr) {
     return best;
 }
 
+/* The value scope s's returns of an object literal put in field `prop`:
+ * *found the first, *seen 1, or 2 when two returns disagree. */
+static void returned_field(lf_tssem *m, int32_t s, TSNode prop, TSNode *found, int *seen) {
+    TSNode st[32];
+    int sp = 0;
+    st[sp++] = lf_tree_field(m->scopes[s].node, "body");
+    for (int budget = 512; sp && budget-- > 0 && *seen < 2;) {
+        TSNode n = st[--sp];
+        if (ts_node_is_null(n))
+            continue;
+        if (lf_tree_is(n, "return_statement")) {
+            TSNode o = ts_node_named_child_count(n) ? lf_tssem_unwrap(ts_node_named_child(n, 0)) : (TSNode){0};
+            for (uint32_t i = 0; lf_tree_is(o, "object") && i < ts_node_named_child_count(o); i++) {
+                TSNode pr = ts_node_named_child(o, i);
+                TSNode v = {0};
+                if (lf_tree_is(pr, "pair") && lf_tree_same_text(m->src, lf_tree_field(pr, "key"), prop))
+                    v = lf_tree_field(pr, "value");
+                else if (lf_tree_is(pr, "shorthand_property_identifier") && lf_tree_same_text(m->src, pr, prop))
+                    v = pr;
+                if (ts_node_is_null(v))
+                    continue;
+                if (ts_node_is_null(*found))
+                    *found = v, *seen = 1;
+                else if (!lf_tree_same_text(m->src, *found, v))
+                    *seen = 2; /* two returns disagree */
+            }
+            continue;
+        }
+        if (lf_tree_is(n, "function_declaration") || lf_tree_is(n, "arrow_function") ||
+            lf_tree_is(n, "function_expression") || lf_tree_is(n, "method_definition"))
+            continue;
+        for (uint32_t i = 0; i < ts_node_named_child_count(n) && sp < 32; i++)
+            st[sp++] = ts_node_named_child(n, i);
+    }
+}
+
+/* An untyped parameter (JS): the module's one function whose result every
+ * call of the parameter's function in the module passes to it
+ * (`releaseLockSync(handle)` with `handle = tryAcquireLockSync(lockPath)`),
+ * or -1. */
+static int32_t handle_maker(lf_tssem *m, const lf_tsbinding *bd) {
+    int32_t fn = bd->scope;
+    int idx = fn > 0 ? lf_tssem_param_index(m, fn, bd) : -1;
+    if (idx < 0 || idx >= 8)
+        return -1;
+    int32_t maker = -1;
+    int calls = 0;
+    for (int32_t c = lf_tssem_first_caller(m, fn); c >= 0; c = lf_tssem_next_caller(m, c)) {
+        if (++calls > 16)
+            return -1;
+        TSNode v = lf_tssem_unwrap(lf_tssem_resolve_value(m, lf_tssem_arg(m->calls[c].node, (uint32_t)idx)));
+        int32_t f = lf_tree_is(v, "call_expression") ? lf_tssem_local_callee(m, v) : -1;
+        if (f <= 0 || (maker >= 0 && f != maker))
+            return -1;
+        maker = f;
+    }
+    return maker;
+}
+
 /* `handle.path` with `handle: LockHandle` a parameter: the value the
  * module's function declared to return a LockHandle puts in that field of the
  * object it returns (`return { path: lockPath, fd }`), so the release
- * `unlinkSync(handle.path)` names the lock the acquire created. Null when
- * the parameter has no named type, no function of the module returns one, or
- * their returns disagree. */
+ * `unlinkSync(handle.path)` names the lock the acquire created. An untyped
+ * parameter (JS) reads the function whose results its callers pass
+ * (handle_maker). Null when no function of the module returns one, or their
+ * returns disagree. */
 static TSNode typed_handle_field(lf_tssem *m, TSNode expr) {
     TSNode obj = lf_tree_field(expr, "object"), prop = lf_tree_field(expr, "property");
     if (!lf_tree_is(obj, "identifier") || !lf_tree_is(prop, "property_identifier"))
@@ -556,10 +616,17 @@ static TSNode typed_handle_field(lf_tssem *m, TSNode expr) {
     TSNode param = bd && bd->kind == LF_TSBIND_PARAM ? ts_node_parent(bd->target) : (TSNode){0};
     TSNode ann = lf_tree_is(param, "required_parameter") ? lf_tree_field(param, "type") : (TSNode){0};
     TSNode type = !ts_node_is_null(ann) && ts_node_named_child_count(ann) ? ts_node_named_child(ann, 0) : (TSNode){0};
-    if (!lf_tree_is(type, "type_identifier"))
-        return (TSNode){0};
     TSNode found = {0};
     int seen = 0;
+    if (!lf_tree_is(type, "type_identifier")) {
+        /* no type: the function whose results its callers pass */
+        int32_t maker = bd && bd->kind == LF_TSBIND_PARAM && ts_node_is_null(ann) && lf_tree_is(bd->target, "identifier")
+                            ? handle_maker(m, bd)
+                            : -1;
+        if (maker > 0)
+            returned_field(m, maker, prop, &found, &seen);
+        return seen == 1 ? found : (TSNode){0};
+    }
     for (size_t s = 1; s < m->n_scopes && seen < 2; s++) {
         TSNode rt = lf_tree_field(m->scopes[s].node, "return_type");
         if (ts_node_is_null(rt))
@@ -576,39 +643,8 @@ static TSNode typed_handle_field(lf_tssem *m, TSNode expr) {
             for (uint32_t i = 0; i < ts_node_named_child_count(n) && sp < 32; i++)
                 st[sp++] = ts_node_named_child(n, i);
         }
-        if (!names)
-            continue;
-        /* its returns of an object literal: the field's value */
-        sp = 0;
-        st[sp++] = lf_tree_field(m->scopes[s].node, "body");
-        for (int budget = 512; sp && budget-- > 0 && seen < 2;) {
-            TSNode n = st[--sp];
-            if (ts_node_is_null(n))
-                continue;
-            if (lf_tree_is(n, "return_statement")) {
-                TSNode o = ts_node_named_child_count(n) ? lf_tssem_unwrap(ts_node_named_child(n, 0)) : (TSNode){0};
-                for (uint32_t i = 0; lf_tree_is(o, "object") && i < ts_node_named_child_count(o); i++) {
-                    TSNode pr = ts_node_named_child(o, i);
-                    TSNode v = {0};
-                    if (lf_tree_is(pr, "pair") && lf_tree_same_text(m->src, lf_tree_field(pr, "key"), prop))
-                        v = lf_tree_field(pr, "value");
-                    else if (lf_tree_is(pr, "shorthand_property_identifier") && lf_tree_same_text(m->src, pr, prop))
-                        v = pr;
-                    if (ts_node_is_null(v))
-                        continue;
-                    if (ts_node_is_null(found))
-                        found = v, seen = 1;
-                    else if (!lf_tree_same_text(m->src, found, v))
-                        seen = 2; /* two returns disagree */
-                }
-                continue;
-            }
-            if (lf_tree_is(n, "function_declaration") || lf_tree_is(n, "arrow_function") ||
-                lf_tree_is(n, "function_expression") || lf_tree_is(n, "method_definition"))
-                continue;
-            for (uint32_t i = 0; i < ts_node_named_child_count(n) && sp < 32; i++)
-                st[sp++] = ts_node_named_child(n, i);
-        }
+        if (names) /* its returns of an object literal: the field's value */
+            returned_field(m, (int32_t)s, prop, &found, &seen);
     }
     return seen == 1 ? found : (TSNode){0};
 }
