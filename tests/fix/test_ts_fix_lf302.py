@@ -99,7 +99,7 @@ def test_without_unsafe_fixes_the_age_test_stays(tmp_path):
     work = stage(tmp_path, "age_name.cjs")
     proc = lockfix(["fix", "age_name.cjs", "--diff"], work)
     assert b"holderAliveSync" not in split_vendored(proc.stdout)[0]
-    assert ("age_name.cjs:12:15: LF302 not fixed: an unsafe fix is left out: it is applied only with --unsafe-fixes "
+    assert ("age_name.cjs:13:7: LF302 not fixed: an unsafe fix is left out: it is applied only with --unsafe-fixes "
             "(`lockfix explain LF302`, Fix safety)") in proc.stderr.decode()
 
 

@@ -1,8 +1,9 @@
 /* LF302 for TS/JS: a lock judged stale by the time since its mtime or ctime
  * (`Date.now() - st.mtimeMs > stale`, `Date.now() - st.mtime.getTime()`,
  * `st.ctimeMs < Date.now() - stale`), where `st` is a stat of a path the
- * module uses as a lock (lf_tslock). Reported at the comparison, or at the
- * age subtraction when the age is compared elsewhere through a name. Ages of
+ * module uses as a lock (lf_tslock). Reported at the comparison: the age's
+ * own, or the first comparison of the name it is bound to (the age
+ * subtraction when there is none). Ages of
  * caches and logs are not locks, whatever they are called; a comparison with
  * another mtime is a freshness check, not an age. Nor is an age that only
  * decides for a lock without a readable owner record: the age test comes
@@ -813,6 +814,54 @@ static char *plan_pid_record(lf_tssem *m, lf_tslock *l, int32_t k, lf302_ts_site
                       "with { flag: \"wx\" } nor a kept openSync(..., \"wx\"): the fix could not make it record one");
 }
 
+/* Where the age at `at` is judged, for the finding's line: `at` when it is
+ * the comparison, else the first comparison, after it in its function, of the
+ * name it is bound or assigned to (`ageMs = Date.now() - s.mtimeMs; ... if
+ * (ageMs <= STALE)`), whatever else uses the name; `at` when there is none. */
+typedef struct cmp_walk {
+    const lf_source *src;
+    TSNode name, found;
+    uint32_t after;
+} cmp_walk;
+
+static lf_walk_action first_cmp_use(TSNode n, void *ud) {
+    cmp_walk *w = ud;
+    if (!ts_node_is_null(w->found))
+        return LF_WALK_STOP;
+    if (lf_tssem_is_function_node(n) && ts_node_start_byte(n) > w->after)
+        return LF_WALK_SKIP;
+    if (!lf_tree_is(n, "identifier") || ts_node_start_byte(n) < w->after ||
+        !lf_tree_equal(w->src, n, w->src, w->name, 0))
+        return LF_WALK_CONTINUE;
+    TSNode p = lf_ts_parent(n);
+    while (lf_tree_is(p, "parenthesized_expression"))
+        p = lf_ts_parent(p);
+    if (lf_tree_is(p, "binary_expression") && is_cmp(w->src, lf_tree_field(p, "operator")))
+        w->found = p;
+    return LF_WALK_CONTINUE;
+}
+
+static TSNode report_at(lf_tssem *m, TSNode at) {
+    const lf_source *src = m->src;
+    if (lf_tree_is(at, "binary_expression") && is_cmp(src, lf_tree_field(at, "operator")))
+        return at;
+    TSNode decl = lf_ts_parent(at);
+    while (lf_tree_is(decl, "parenthesized_expression"))
+        decl = lf_ts_parent(decl);
+    TSNode name = lf_tree_is(decl, "variable_declarator")    ? lf_tree_field(decl, "name")
+                  : lf_tree_is(decl, "assignment_expression") ? lf_tree_field(decl, "left")
+                                                              : (TSNode){0};
+    if (!lf_tree_is(name, "identifier"))
+        return at;
+    cmp_walk w;
+    memset(&w, 0, sizeof w);
+    w.src = src;
+    w.name = name;
+    w.after = ts_node_end_byte(at);
+    lf_tree_walk(m->scopes[lf_tssem_scope_of(m, at)].node, first_cmp_use, &w);
+    return ts_node_is_null(w.found) ? at : w.found;
+}
+
 /* The comparison that tests the age at `at`: `at` itself, or, for `const age
  * = Date.now() - st.mtimeMs; if (age > limit)`, the one comparison of the name
  * (*read becomes that use); null when there is none or more than one use. */
@@ -1024,8 +1073,10 @@ static void judge_read(walk *w, TSNode read, TSNode stat_value) {
                              lf_tree_is(read, "subscript_expression") ? "mtime or ctime"
                              : lf_ts_text_has(src, read, "ctime")        ? "ctime"
                                                                         : "mtime");
-    lf_ctx_emit_site(w->ctx, at, msg, holder_site(m, w->l, k, tested, guard_read, path), lf302_ts_site_free);
-    lf_ctx_witness(w->ctx, lf_wit_stale_age_ts(w->l, at, k));
+    TSNode judged_at = report_at(m, at);
+    lf_ctx_emit_site(w->ctx, judged_at, msg, holder_site(m, w->l, k, tested, guard_read, path),
+                     lf302_ts_site_free);
+    lf_ctx_witness(w->ctx, lf_wit_stale_age_ts(w->l, judged_at, k));
     free(msg);
     free(what);
 }
@@ -1191,8 +1242,10 @@ static lf_walk_action visit_recorded(TSNode n, void *ud) {
                              "which its holder never refreshes: a holder that runs long or is merely paused loses it "
                              "to a newcomer, and two holders run at once",
                              what, lf_py_line(src, w->l->keys[k].evidence));
-    lf_ctx_emit_site(w->ctx, at, msg, holder_site(m, w->l, k, tested, guard_read, path), lf302_ts_site_free);
-    lf_ctx_witness(w->ctx, lf_wit_stale_age_ts(w->l, at, k));
+    TSNode judged_at = report_at(m, at);
+    lf_ctx_emit_site(w->ctx, judged_at, msg, holder_site(m, w->l, k, tested, guard_read, path),
+                     lf302_ts_site_free);
+    lf_ctx_witness(w->ctx, lf_wit_stale_age_ts(w->l, judged_at, k));
     free(msg);
     free(what);
     return LF_WALK_SKIP;
