@@ -28,10 +28,10 @@ import sys
 # What the source text at a step must look like, per event (case-insensitive).
 KINDS = {
     "read": r"read|load|parse|get|entries",
-    "write": r"write|dump|save|store|rename|replace|set|=",
+    "write": r"write|dump|save|store|rename|replace|set|=|utime|touch",
     "append": r"append|\"a\"|'a'|\"a\+\"|ax|write",
-    "create": r"mkdir|O_EXCL|[\"']x|wx|ax|link|create|open",
-    "lock": r"flock|lockf|locking|lock|mkdir|open|acquire|excl|write",
+    "create": r"mkdir|makedirs|O_EXCL|[\"']x|wx|ax|link|create|open",
+    "lock": r"flock|lockf|locking|lock|mkdir|makedirs|open|acquire|excl|write",
     # (a look at the record opens the lock to read it: `with open(path) as f:`)
     "judge": r"stat|exist|mtime|ctime|access|read|time|now|age|lstat|\bopen\b",
     "probe": r"kill\s*\(.*\b0\s*\)|/proc|pid_exists|OpenProcess|\bpgrep\b|\bpidof\b",

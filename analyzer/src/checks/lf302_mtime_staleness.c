@@ -99,6 +99,33 @@ static void push_earlier_values(lf_pysem *m, TSNode use, TSNode resolved, node_v
     }
 }
 
+/* The values a call of the module's own helper that takes no argument of
+ * its own returns (`self.get_age()` returning `time.time() -
+ * os.path.getmtime(self.lock_dir_path)`): an age read through it is read
+ * here. Its fields and module names mean what they mean here; a helper with
+ * parameters is not followed (their values are its callers'). At most cap. */
+static size_t helper_returns(lf_pylock *l, TSNode call, TSNode *out, size_t cap) {
+    lf_pysem *m = l->m;
+    if (!lf_tree_is(call, "call"))
+        return 0;
+    int skip = 0;
+    int32_t f = lf_pylock_local_callee(l, call, &skip);
+    if (f <= 0 || m->scopes[f].kind != LF_PYSCOPE_FUNCTION || m->scopes[f].stmt < 0 ||
+        ts_node_named_child_count(lf_tree_field(call, "arguments")) != 0)
+        return 0;
+    TSNode params = lf_tree_field(m->scopes[f].node, "parameters");
+    if (ts_node_named_child_count(params) != (uint32_t)skip)
+        return 0;
+    size_t n = 0;
+    uint32_t stop = ts_node_end_byte(m->scopes[f].node);
+    for (size_t i = (size_t)m->scopes[f].stmt + 1;
+         i < m->n_stmts && n < cap && ts_node_start_byte(m->stmts[i].node) < stop; i++)
+        if (m->stmts[i].scope == f && lf_tree_is(m->stmts[i].node, "return_statement") &&
+            ts_node_named_child_count(m->stmts[i].node) == 1)
+            out[n++] = ts_node_named_child(m->stmts[i].node, 0);
+    return n;
+}
+
 /* What an operand reads, following names to their values (each at most once). */
 static void scan_operand(lf_pylock *l, TSNode op, operand_facts *f) {
     lf_pysem *m = l->m;
@@ -132,6 +159,13 @@ static void scan_operand(lf_pylock *l, TSNode op, operand_facts *f) {
                 f->record_path = rec;
                 f->record_via_helper = via;
             }
+            continue;
+        }
+        TSNode rets[8];
+        size_t nr = helper_returns(l, n, rets, 8);
+        if (nr) {
+            for (size_t k = nr; k-- > 0;)
+                LF_VEC_PUSH(&stack, rets[k]);
             continue;
         }
         if (lf_tree_is(n, "identifier")) {
@@ -294,6 +328,8 @@ static int form_of(lf_pylock *l, TSNode v) {
         TSNode n = lf_tree_unparen(it.n);
         int leaf = FORM_UNKNOWN;
         operand_facts f = facts_of(l, n);
+        TSNode rets[8];
+        size_t nrets = 0;
         if (!budget) {
             leaf = FORM_UNKNOWN;
         } else if (!reads_lock(&f)) {
@@ -335,6 +371,10 @@ static int form_of(lf_pylock *l, TSNode v) {
                 LF_VEC_PUSH(&todo, ((form_item){next, form_then(it.map, how)}));
                 continue;
             }
+        } else if (lf_tree_is(n, "call") && (nrets = helper_returns(l, n, rets, 8)) > 0) {
+            for (size_t i = 0; i < nrets; i++) /* `self.get_age()`: each value it returns */
+                LF_VEC_PUSH(&todo, ((form_item){rets[i], it.map}));
+            continue;
         } else if (lf_tree_is(n, "call") && lf_tree_is(lf_tree_field(n, "function"), "attribute") &&
                    lf_tree_text_eq(src, lf_tree_field(lf_tree_field(n, "function"), "attribute"), "total_seconds") &&
                    ts_node_named_child_count(lf_tree_field(n, "arguments")) == 0) {

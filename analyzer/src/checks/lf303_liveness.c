@@ -798,6 +798,30 @@ static int trusts_reused_pid(lf_pysem *m, lf_pylock *l, TSNode call, int *start_
     return !*start_time;
 }
 
+/* Has the probe's function already signalled the same pid
+ * (`os.kill(pid, signal.SIGTERM)`, then `os.kill(pid, 0)` in a loop until it
+ * fails)? Then the probe waits for a process this one stopped to exit: a
+ * stop command, which judges no lock's owner, and the pid it signalled
+ * successfully cannot be another user's. */
+static int waits_for_signalled(lf_pysem *m, size_t probe) {
+    static const char *const kill[] = {"os.kill", NULL};
+    TSNode call = m->calls[probe].node;
+    TSNode pid = lf_tree_unparen(lf_pylock_arg(m, call, 0, "pid"));
+    if (!lf_tree_is(pid, "identifier"))
+        return 0;
+    for (size_t i = 0; i < probe; i++) {
+        const lf_pycall *c = &m->calls[i];
+        if (c->scope != m->calls[probe].scope || !lf_pylock_callee_any(m, c->node, kill))
+            continue;
+        TSNode sig = lf_tree_unparen(lf_pylock_arg(m, c->node, 1, "signal"));
+        TSNode other = lf_tree_unparen(lf_pylock_arg(m, c->node, 0, "pid"));
+        if (!ts_node_is_null(sig) && !lf_tree_text_eq(m->src, sig, "0") && lf_tree_is(other, "identifier") &&
+            lf_tree_equal(m->src, other, m->src, pid, 0))
+            return 1;
+    }
+    return 0;
+}
+
 static void run(lf_check_ctx *ctx) {
     if (lf_ctx_is_ts(ctx)) {
         lf303_ts_run(ctx);
@@ -816,6 +840,8 @@ static void run(lf_check_ctx *ctx) {
             continue;
         TSNode sig = lf_tree_unparen(lf_pylock_arg(m, call, 1, "signal"));
         if (!lf_tree_is(sig, "integer") || !lf_tree_text_eq(m->src, sig, "0"))
+            continue;
+        if (waits_for_signalled(m, i))
             continue;
         int32_t s = m->calls[i].stmt, child = -1;
         int32_t tr = s >= 0 ? enclosing_try(m, s, &child) : -1;

@@ -63,6 +63,8 @@ struct lf_pylock_internal {
     int32_t *calls_at, *calls_by;
     /* (function, key) pairs: the function writes or creates the key itself */
     LF_VEC(made_at) made;
+    /* (function, key) pairs: the function sets the key's times (os.utime) */
+    LF_VEC(made_at) touched;
     /* per scope: 0 not asked yet, 1 no, 2 a @staticmethod (asked per
      * parameter question; the answer climbs with ts_node_parent) */
     unsigned char *staticmethod;
@@ -1179,6 +1181,13 @@ TSNode lf_pylock_exclusive_create(lf_pylock *l, TSNode call, int *link) {
     }
     if (lf_pylock_callee_any(m, call, mkdirs))
         return lf_pylock_arg(m, call, 0, "path");
+    /* os.makedirs(p) with no exist_ok (or exist_ok=False) fails when p exists,
+     * as os.mkdir does */
+    static const char *const makedirs[] = {"os.makedirs", NULL};
+    if (lf_pylock_callee_any(m, call, makedirs) && lf_pylock_plain_args(call) && n_positional(call) <= 2) {
+        TSNode ok = lf_tree_unparen(lf_pylock_arg(m, call, 99, "exist_ok"));
+        return ts_node_is_null(ok) || lf_tree_is(ok, "false") ? lf_pylock_arg(m, call, 0, "name") : (TSNode){0};
+    }
     if (lf_pylock_callee_any(m, call, links))
         return lf_pylock_arg(m, call, 1, "dst");
     *link = lf_pylock_callee_any(m, call, symlinks);
@@ -1381,9 +1390,37 @@ static int holds_call(lf_pylock *l, TSNode expr, const char *const *names) {
     return found;
 }
 
+/* Does the expression hold the pid of a child this process spawned
+ * (`str(proc.pid)` with `proc = subprocess.Popen(...)`)? A daemon's starter
+ * writes its child's pid where the next start looks for a live owner. */
+static int holds_child_pid(lf_pylock *l, TSNode expr) {
+    static const char *const spawns[] = {"subprocess.Popen", NULL};
+    lf_pysem *m = l->m;
+    TSNode stack[32];
+    size_t n = 0;
+    stack[n++] = expr;
+    for (size_t budget = 64; n && budget; budget--) {
+        TSNode x = stack[--n];
+        if (lf_tree_is(x, "attribute") && lf_tree_text_eq(m->src, lf_tree_field(x, "attribute"), "pid"))
+            return holds_call(l, lf_tree_field(x, "object"), spawns);
+        if (lf_tree_is(x, "identifier")) {
+            TSNode v = lf_pysem_resolve_value(m, x);
+            if (!ts_node_eq(v, x) && n < 32)
+                stack[n++] = v;
+            continue;
+        }
+        if (lf_tree_is(x, "lambda") || lf_tree_is(x, "function_definition") ||
+            (lf_tree_is(x, "call") && !lf_tree_is(lf_tree_field(x, "function"), "identifier")))
+            continue; /* `proc.communicate()`: no pid written; `str(proc.pid)` is followed */
+        for (uint32_t i = ts_node_named_child_count(x); i-- > 0 && n < 32;)
+            stack[n++] = ts_node_named_child(x, i);
+    }
+    return 0;
+}
+
 static int holds_pid(lf_pylock *l, TSNode expr) {
     static const char *const getpid[] = {"os.getpid", NULL};
-    return holds_call(l, expr, getpid);
+    return holds_call(l, expr, getpid) || holds_child_pid(l, expr);
 }
 
 /* Does the expression hold a reading of the clock (`time.time()`,
@@ -1786,7 +1823,7 @@ static int clause_catches_exists(lf_pysem *m, TSNode c) {
  * directory. */
 typedef LF_VEC(const char *) name_vec;
 
-static int create_failure_handled_by(lf_pysem *m, int32_t s, const name_vec *names);
+static int create_failure_handled_by(lf_pysem *m, int32_t s, const name_vec *names, int strict);
 
 /* The names a path expression is built from: its identifiers, and those of
  * the value a plain name holds (one hop: `path = self.path_for(candidate)`). */
@@ -1838,15 +1875,37 @@ static int handler_renames(lf_pysem *m, TSNode clause, const name_vec *names) {
     return 0;
 }
 
-static int create_failure_handled(lf_pysem *m, int32_t s, TSNode created) {
+static int create_failure_handled(lf_pysem *m, int32_t s, TSNode created, int strict) {
     name_vec names = {0};
     path_names(m, created, &names);
-    int handled = create_failure_handled_by(m, s, &names);
+    int handled = create_failure_handled_by(m, s, &names, strict);
     LF_VEC_FREE(&names);
     return handled;
 }
 
-static int create_failure_handled_by(lf_pysem *m, int32_t s, const name_vec *names) {
+/* Does the handler's block only pass or re-raise the errors it does not
+ * expect (`except OSError as e: if e.errno != errno.EEXIST: raise`)? Then,
+ * for EEXIST, it goes on as if the create had succeeded: "make it if
+ * missing", os.makedirs's old idiom for exist_ok. */
+static int handler_ensures(lf_pysem *m, TSNode clause) {
+    for (uint32_t j = 0; j < ts_node_named_child_count(clause); j++) {
+        TSNode b = ts_node_named_child(clause, j);
+        if (!lf_tree_is(b, "block"))
+            continue;
+        for (int32_t k = lf_pysem_first_in_block(m, b); k >= 0; k = lf_pysem_next_sibling(m, k)) {
+            TSNode st = m->stmts[k].node;
+            if (lf_tree_is(st, "pass_statement"))
+                continue;
+            TSNode body = lf_tree_is(st, "if_statement") ? lf_tree_field(st, "consequence") : (TSNode){0};
+            if (ts_node_is_null(body) || !ts_node_is_null(lf_tree_field(st, "alternative")) ||
+                ts_node_named_child_count(body) != 1 || !lf_tree_is(ts_node_named_child(body, 0), "raise_statement"))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+static int create_failure_handled_by(lf_pysem *m, int32_t s, const name_vec *names, int strict) {
     for (; s >= 0; s = m->stmts[s].parent) {
         int32_t p = m->stmts[s].parent;
         if (p < 0)
@@ -1869,7 +1928,7 @@ static int create_failure_handled_by(lf_pysem *m, int32_t s, const name_vec *nam
                     if (!lf_tree_is(m->stmts[k].node, "pass_statement"))
                         only_pass = 0;
             }
-            if (only_pass || handler_renames(m, c, names))
+            if (only_pass || handler_renames(m, c, names) || (strict && handler_ensures(m, c)))
                 continue;
             if (clause_catches_exists(m, c))
                 return 1;
@@ -1975,6 +2034,35 @@ static int made_pos_cmp(const void *a, const void *b) {
         return c;
     uint32_t x = ts_node_start_byte(((const made_at *)a)->node), y = ts_node_start_byte(((const made_at *)b)->node);
     return x < y ? -1 : x > y;
+}
+
+/* Where the function last wrote or created the key itself before byte `at`
+ * (position + 1; 0 when it did not): `made` sorted by made_cmp. A judgement
+ * before that is superseded: the function took the lock since (`_read_pid()`
+ * judged it, then `PID_FILE.write_text(str(proc.pid))`), and removing it is
+ * undoing its own claim. */
+static uint32_t own_take_before(const lf_pylock *l, int32_t scope, int32_t key, uint32_t at) {
+    if (!l->in->made.len)
+        return 0;
+    made_at want;
+    memset(&want, 0, sizeof want);
+    want.scope = scope;
+    want.key = key;
+    const made_at *hit = bsearch(&want, l->in->made.items, l->in->made.len, sizeof want, made_cmp);
+    if (!hit)
+        return 0;
+    const made_at *lo = hit, *hi = hit, *end = l->in->made.items + l->in->made.len;
+    while (lo > l->in->made.items && !made_cmp(lo - 1, &want))
+        lo--;
+    while (hi + 1 < end && !made_cmp(hi + 1, &want))
+        hi++;
+    uint32_t best = 0;
+    for (const made_at *w = lo; w <= hi; w++) {
+        uint32_t pos = ts_node_start_byte(w->node) + 1;
+        if (pos < at && pos > best)
+            best = pos;
+    }
+    return best;
 }
 
 static int event_cmp(const void *a, const void *b) {
@@ -2702,6 +2790,25 @@ static void mark_overwrite_takeovers(lf_pylock *l, const uint32_t *clock_at) {
         k->flags |= LF_LOCK_BROKEN | LF_LOCK_BROKEN_LIVE;
         k->broken_at = k->retaken_at = w->node;
     }
+    /* A lock of any kind touched after a judgement of it in a function that
+     * reads the clock (`if self.get_age() > limit: os.utime(lock)`, then
+     * `held = True`) is taken over in place: its age restarts for the new
+     * holder, and the old one, still alive, releases by name what is now
+     * the new holder's lock. */
+    for (size_t i = 0; i < l->in->touched.len && judged.len; i++) {
+        const made_at *w = &l->in->touched.items[i];
+        lf_pylock_key *k = &l->in->keys.items[w->key];
+        if (w->scope < 0 || !clock_at[w->scope] || (k->flags & (LF_LOCK_BROKEN_LIVE | LF_LOCK_REFRESHED)) ||
+            !lf_pylock_is_lock(k->flags))
+            continue;
+        const made_at *j = bsearch(w, judged.items, judged.len, sizeof *w, made_cmp);
+        while (j && j > judged.items && !made_cmp(j - 1, w))
+            j--;
+        if (!j || ts_node_start_byte(j->node) >= ts_node_start_byte(w->node))
+            continue;
+        k->flags |= LF_LOCK_BROKEN | LF_LOCK_BROKEN_LIVE;
+        k->broken_at = k->retaken_at = w->node;
+    }
     LF_VEC_FREE(&judged);
 }
 
@@ -2821,9 +2928,19 @@ static lf_pylock *build(lf_pysem *m) {
             if (!ts_node_is_null(from) && !moved_aside(m, call, from, dst))
                 key_mark(l, key_add_expr(l, from), LF_LOCK_INSTALLED, call);
         }
+        static const char *const utimes[] = {"os.utime", NULL};
+        if (lf_pylock_callee_any(m, call, utimes)) {
+            TSNode touched = lf_pylock_arg(m, call, 0, "path");
+            if (!ts_node_is_null(touched)) {
+                made_at touch = {scope, key_add_expr(l, touched), call};
+                LF_VEC_PUSH(&l->in->touched, touch);
+            }
+        }
         int link = 0;
         TSNode created = lf_pylock_exclusive_create(l, call, &link);
-        if (!ts_node_is_null(created) && create_failure_handled(m, c->stmt, created)) {
+        static const char *const makedirs[] = {"os.makedirs", NULL};
+        if (!ts_node_is_null(created) &&
+            create_failure_handled(m, c->stmt, created, lf_pylock_callee_any(m, call, makedirs))) {
             int32_t k = key_add_expr(l, created);
             key_mark(l, k, link ? LF_LOCK_SYMLINK : LF_LOCK_EXCL, call);
             made_at w = {scope, k, call};
@@ -3107,6 +3224,9 @@ static lf_pylock *build(lf_pysem *m) {
                 continue;
             }
             uint32_t since = identity_at[ev->scope];
+            uint32_t own = own_take_before(l, ev->scope, ev->key, at);
+            if (own > since)
+                since = own;
             /* Removed through a helper that probes the pid before removing it. */
             int helper_probe = ev->param >= 0 && (l->in->keys.items[ev->param].flags & LF_LOCK_STALE_REMOVAL);
             /* the latest judgement before the removal decides: an age looked
@@ -3187,6 +3307,7 @@ void lf_pylock_free(lf_pylock *l) {
     LF_VEC_FREE(&l->in->edges);
     LF_VEC_FREE(&l->in->fields);
     LF_VEC_FREE(&l->in->made);
+    LF_VEC_FREE(&l->in->touched);
     free(l->in->table);
     free(l->in->methods);
     free(l->in->calls_at);
