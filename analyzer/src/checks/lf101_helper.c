@@ -616,6 +616,37 @@ static int returns_acquired(lf_pysem *m, int32_t scope) {
     return 0;
 }
 
+/* Is the lock call's handle a file a `with` around it opened (`with
+ * open(p) as pf: fcntl.flock(pf, ...)`)? Closing it at the block's end
+ * releases the lock: the function gives back what it takes (`is_locked()`
+ * probing with LOCK_NB), it hands no lock to its caller. */
+static int lock_closed_by_with(lf_pysem *m, TSNode lock_call) {
+    TSNode args = lf_tree_field(lock_call, "arguments");
+    TSNode h = ts_node_named_child_count(args) ? lf_tree_unparen(ts_node_named_child(args, 0)) : (TSNode){0};
+    if (lf_tree_is(h, "call") && lf_tree_is(lf_tree_field(h, "function"), "attribute") &&
+        lf_tree_text_eq(m->src, lf_tree_field(lf_tree_field(h, "function"), "attribute"), "fileno"))
+        h = lf_tree_field(lf_tree_field(h, "function"), "object"); /* flock(pf.fileno(), ...) */
+    if (!lf_tree_is(h, "identifier"))
+        return 0;
+    for (TSNode up = ts_node_parent(lock_call); !ts_node_is_null(up); up = ts_node_parent(up)) {
+        if (lf_tree_is(up, "function_definition"))
+            return 0;
+        if (!lf_tree_is(up, "with_statement"))
+            continue;
+        TSNode clause = ts_node_named_child(up, 0);
+        for (uint32_t i = 0; lf_tree_is(clause, "with_clause") && i < ts_node_named_child_count(clause); i++) {
+            TSNode item = lf_tree_field(ts_node_named_child(clause, i), "value");
+            if (lf_tree_is(item, "as_pattern")) {
+                TSNode alias = lf_tree_field(item, "alias");
+                TSNode name = ts_node_named_child_count(alias) ? ts_node_named_child(alias, 0) : alias;
+                if (lf_tree_is(name, "identifier") && lf_tree_equal(m->src, name, m->src, h, 0))
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 /* A helper hands its lock to the caller: a @contextmanager, an `__enter__`, or
  * a function that never releases the lock and returns "acquired" (True, self)
  * or does nothing else. */
@@ -628,6 +659,9 @@ static role role_of(hpass *p, int32_t scope) {
     if (!strcmp(name, "__enter__") || !strcmp(name, "__aenter__"))
         return ROLE_ACQUIRE;
     if (!ts_node_is_null(find_in(p, lf_tree_field(fn, "body"), 1)))
+        return ROLE_WORK;
+    TSNode lock = find_in(p, lf_tree_field(fn, "body"), 0);
+    if (!ts_node_is_null(lock) && lock_closed_by_with(m, lock))
         return ROLE_WORK;
     /* No release: it returns "acquired", or it does nothing but take the lock
      * (`def _platform_lock(fd): if fcntl: flock(..) elif msvcrt: locking(..)`). */
