@@ -12,7 +12,9 @@
  *  - the lock is an OS lock (flock/lockf/fcntl): removing the file lets a
  *    waiter lock the old, unlinked inode while a newcomer locks a fresh file
  *    (POSIX; Windows refuses to delete a file another process holds open, so
- *    msvcrt-only locks are left alone);
+ *    msvcrt-only locks are left alone), unless the module's acquisition
+ *    checks, once locked, that the path still names the locked inode and
+ *    retries when not (LF_LOCK_INODE_VERIFIED);
  *  - the lock is an exclusive-create/pid lock and the removal follows a
  *    judgement in the same function that it is stale: a pid probe (two
  *    breakers race; the slower deletes the faster one's fresh lock) or its
@@ -60,6 +62,11 @@ enum { COVER_NONE = 0, COVER_WEAK, COVER_STRONG };
 static verdict judge(const lf_pylock *l, const lf_pylock_event *ev, TSNode failed_read) {
     unsigned f = l->keys[ev->key].flags;
     if (f & LF_LOCK_FLOCK) {
+        /* a protocol that re-checks the locked inode removes the file while
+         * it holds the lock: a waiter on the removed inode sees the mismatch
+         * and retries (its judgements are made under the lock too) */
+        if (f & LF_LOCK_INODE_VERIFIED)
+            return V_NONE;
         if (f & LF_LOCK_OS_EXCLUSIVE)
             return V_FLOCK;
         /* only ever share-locked (LOCK_SH: a reader's lock on a data file

@@ -2812,6 +2812,39 @@ static void mark_overwrite_takeovers(lf_pylock *l, const uint32_t *clock_at) {
     LF_VEC_FREE(&judged);
 }
 
+/* An OS lock re-checked after it is taken (git's and lockrt's protocol,
+ * pidfilelock's): the function that locks, or a helper it calls, compares the
+ * path's st_ino (and os.fstat of the handle: an identity check) with the
+ * locked handle's, and retries on a mismatch. Then removing the file while
+ * locked is the release the protocol expects: a waiter that locks the old,
+ * unlinked inode sees the mismatch and starts again. Module-wide: identity
+ * checks name no key. */
+static void mark_inode_verified(lf_pylock *l, const int32_t *callee_of) {
+    lf_pysem *m = l->m;
+    size_t ns = m->n_scopes ? m->n_scopes : 1;
+    unsigned char *checks = lf_xcalloc(ns, 1);
+    int any = 0;
+    for (size_t i = 0; i < l->in->events.len; i++) {
+        const lf_pylock_event *ev = &l->in->events.items[i];
+        if (ev->kind == LF_PYEV_IDENTITY && ev->scope >= 0 && (size_t)ev->scope < ns)
+            checks[ev->scope] = 1, any = 1;
+    }
+    int verified = 0;
+    for (size_t s = 0; any && s < ns && !verified; s++)
+        verified = checks[s] && l->acquires[s];
+    for (size_t i = 0; any && i < m->n_calls && !verified; i++) {
+        int32_t f = callee_of[i];
+        int32_t from = m->calls[i].scope;
+        verified = f >= 0 && (size_t)f < ns && checks[f] && from >= 0 && (size_t)from < ns && l->acquires[from];
+    }
+    free(checks);
+    if (!verified)
+        return;
+    for (size_t k = 0; k < l->in->keys.len; k++)
+        if (l->in->keys.items[k].flags & LF_LOCK_FLOCK)
+            l->in->keys.items[k].flags |= LF_LOCK_INODE_VERIFIED;
+}
+
 /* An OS lock on an atomic write's temp (a file only created exclusively or
  * byte-range locked that the module renames onto another path) protects
  * nothing: another writer's open(p, "w") truncates it whatever the lock, a
@@ -3273,6 +3306,7 @@ static lf_pylock *build(lf_pysem *m) {
         free(probe_at);
     }
     mark_overwrite_takeovers(l, clock_at);
+    mark_inode_verified(l, callee_of);
     free(clock_at);
     l->keys = l->in->keys.items;
     l->n_keys = l->in->keys.len;

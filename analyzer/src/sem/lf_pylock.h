@@ -107,6 +107,10 @@ enum {
                                           (`if p.exists(): p.unlink()` cleans up, it decides nothing) */
     LF_LOCK_INSTALLED = 1u << 23,      /* the source of a rename onto another path, not moved aside to break
                                           it: an atomic write's temp, installed where it belongs */
+    LF_LOCK_INODE_VERIFIED = 1u << 24, /* OS-locked by a module whose acquisition checks, after locking, that
+                                          the path still names the locked inode (st_ino of the path against
+                                          the handle's fstat, in the locking function or a helper it calls):
+                                          a removal while locked makes the waiter on the old inode retry */
 };
 
 /* How a removal was judged beforehand in its function. */
