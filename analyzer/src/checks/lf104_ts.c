@@ -48,7 +48,9 @@ static TSNode written_path(lf_tssem *m, TSNode call) {
     return (TSNode){0};
 }
 
-/* Strip `.toString()`, `.trim()` and the like from what JSON.parse parses. */
+/* Strip `.toString()`, `.trim()` and the like from what JSON.parse parses,
+ * and a `.catch(() => "")` on the read's promise: its value is what was read
+ * (or a fallback for a missing file, which parses to nothing read). */
 static TSNode parsed_source(lf_tssem *m, TSNode n) {
     for (int hop = 0; hop < 8; hop++) {
         n = lf_tssem_resolve_value(m, n);
@@ -58,7 +60,8 @@ static TSNode parsed_source(lf_tssem *m, TSNode n) {
         if (!lf_tree_is(fn, "member_expression"))
             return n;
         TSNode p = lf_tree_field(fn, "property");
-        if (!lf_tree_text_eq(m->src, p, "toString") && !lf_tree_text_eq(m->src, p, "trim"))
+        if (!lf_tree_text_eq(m->src, p, "toString") && !lf_tree_text_eq(m->src, p, "trim") &&
+            !lf_tree_text_eq(m->src, p, "catch"))
             return n;
         n = lf_tree_field(fn, "object");
     }
