@@ -8,7 +8,9 @@
  * A class may hide both halves behind an accessor pair (configstore's
  * `get all()` parses the file, `set all(v)` writes it): a method that reads
  * `this.all` and assigns `this.all` afterwards (or in the same assignment) is
- * the read-modify-write, reported at its read of the accessor. So is a pair
+ * the read-modify-write, reported at its read of the accessor (`this.all`,
+ * or `const {store} = this`; the getter may hand what it read to the class's
+ * deserializer, the setter write through the class's writer). So is a pair
  * of methods (conf's `#readStore()` / `#writeStore(store)`): a method that
  * keeps what one method of its class reads from a file (directly or through
  * the class's other methods) and hands it, or a value made from it, to a
@@ -333,6 +335,18 @@ static lf_walk_action collect_this_uses(TSNode n, void *ud) {
     if (lf_tree_is(n, "member_expression") && lf_tree_is(lf_tree_field(n, "object"), "this") &&
         lf_tree_text_eq(u->m->src, lf_tree_field(n, "property"), u->name))
         LF_VEC_PUSH(&u->uses, n);
+    /* `const {store} = this;` reads the accessor too (conf's set()) */
+    if (lf_tree_is(n, "variable_declarator") && lf_tree_is(lf_tree_field(n, "value"), "this") &&
+        lf_tree_is(lf_tree_field(n, "name"), "object_pattern")) {
+        TSNode pat = lf_tree_field(n, "name");
+        for (uint32_t i = 0; i < ts_node_named_child_count(pat); i++) {
+            TSNode c = ts_node_named_child(pat, i);
+            TSNode k = lf_tree_is(c, "pair_pattern") ? lf_tree_field(c, "key") : c;
+            if ((lf_tree_is(c, "shorthand_property_identifier_pattern") || lf_tree_is(c, "pair_pattern")) &&
+                lf_tree_text_eq(u->m->src, k, u->name))
+                LF_VEC_PUSH(&u->uses, c);
+        }
+    }
     return LF_WALK_CONTINUE;
 }
 
@@ -340,6 +354,17 @@ static lf_walk_action collect_this_uses(TSNode n, void *ud) {
 static TSNode assigned_by(TSNode use) {
     TSNode p = lf_ts_parent(use);
     return lf_tree_is(p, "assignment_expression") && ts_node_eq(lf_tree_field(p, "left"), use) ? p : (TSNode){0};
+}
+
+/* Does function s write key k through one of the module's functions it
+ * calls (a setter's `this._write(value)`), one call deep? */
+static int calls_writer(lf_tssem *m, int32_t s, const char *k) {
+    for (int32_t i = m->scopes[s].first_call; i >= 0; i = m->calls[i].next_in_fn) {
+        int32_t h = lf_tssem_local_callee(m, m->calls[i].node);
+        if (h > 0 && h != s && fn_writes(m, h, k))
+            return 1;
+    }
+    return 0;
 }
 
 static void accessor_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l, const parsed_vec *reads) {
@@ -352,10 +377,18 @@ static void accessor_rmw(lf_check_ctx *ctx, lf_tssem *m, lf_tslock **l, const pa
             for (size_t i = 0; i < reads->len && !key; i++)
                 if (reads->items[i].fn == g)
                     key = reads->items[i].key;
+            /* a getter that reads the file and hands what it made of it back
+             * (through a deserializer of the class: conf's `_deserialize`) is
+             * the document's read as well, parsed or not */
+            for (int32_t i = m->scopes[g].first_call; i >= 0 && !key; i = m->calls[i].next_in_fn) {
+                const char *op = lf_tslock_fs_op(m, m->calls[i].node);
+                if (op && (!strcmp(op, "readFile") || !strcmp(op, "readJson") || !strcmp(op, "readJSON")))
+                    key = lf_tssem_path_key(m, lf_tssem_arg(m->calls[i].node, 0));
+            }
             int32_t setter = -1;
             for (int32_t s = m->classes[c].first_method; s >= 0 && key && setter < 0; s = m->scopes[s].next_method)
                 if (accessor_kind(&m->scopes[s]) == 's' && !strcmp(m->scopes[s].name, m->scopes[g].name) &&
-                    fn_writes(m, s, key))
+                    (fn_writes(m, s, key) || calls_writer(m, s, key)))
                     setter = s;
             if (setter < 0)
                 continue;
@@ -1983,8 +2016,7 @@ void lf104_ts_run(lf_check_ctx *ctx) {
         free(what);
     }
     free(reader);
-    if (reads.len)
-        accessor_rmw(ctx, m, &l, &reads);
+    accessor_rmw(ctx, m, &l, &reads);
     method_rmw(ctx, m, &l);
     named_pair_rmw(ctx, m, &l);
     param_helper_rmw(ctx, m, &l);
