@@ -1219,7 +1219,10 @@ static lf_walk_action visit_recorded(TSNode n, void *ud) {
     if (ts_node_is_null(path))
         return LF_WALK_CONTINUE;
     int32_t k = lf_tslock_key_index(w->l, path);
-    if (k < 0 || !lf_tslock_is_lock(w->l->keys[k].flags) || !(w->l->keys[k].flags & LF_TSLOCK_BROKEN))
+    /* broken here, or a verdict helper's parameter that the module's broken
+     * lock is handed to (`isLockStale(lockPath)`: BREAKABLE flows there) */
+    if (k < 0 || !lf_tslock_is_lock(w->l->keys[k].flags) ||
+        !(w->l->keys[k].flags & (LF_TSLOCK_BROKEN | LF_TSLOCK_BREAKABLE)))
         return LF_WALK_CONTINUE;
     TSNode at = climb(m, right);
     if (ts_node_is_null(at) || owner_decides_first(m, w->l, at))
