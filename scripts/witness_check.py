@@ -27,7 +27,7 @@ import sys
 
 # What the source text at a step must look like, per event (case-insensitive).
 KINDS = {
-    "read": r"read|load|parse|get|entries",
+    "read": r"read|load|parse|get|entries|Bun\.file",
     "write": r"write|dump|save|store|rename|replace|set|=|utime|touch",
     "append": r"append|\"a\"|'a'|\"a\+\"|ax|write",
     "create": r"mkdir|makedirs|O_EXCL|[\"']x|wx|ax|link|create|open",

@@ -55,13 +55,16 @@ static TSNode written_path(lf_tssem *m, TSNode call) {
  * (or a fallback for a missing file, which parses to nothing read). */
 static TSNode parsed_source(lf_tssem *m, TSNode n) {
     for (int hop = 0; hop < 8; hop++) {
-        n = lf_tssem_resolve_value(m, n);
+        n = lf_tssem_unwrap(lf_tssem_resolve_value(m, n));
         if (!lf_tree_is(n, "call_expression"))
             return n;
         TSNode fn = lf_tree_field(n, "function");
         if (!lf_tree_is(fn, "member_expression"))
             return n;
         TSNode p = lf_tree_field(fn, "property");
+        /* `await Bun.file(p).text()`: the handle's text is the read */
+        if (lf_tree_text_eq(m->src, p, "text") && lf_tslock_fs_op(m, lf_tssem_resolve_value(m, lf_tree_field(fn, "object"))))
+            return lf_tssem_resolve_value(m, lf_tree_field(fn, "object"));
         if (!lf_tree_text_eq(m->src, p, "toString") && !lf_tree_text_eq(m->src, p, "trim") &&
             !lf_tree_text_eq(m->src, p, "catch"))
             return n;
@@ -1031,7 +1034,8 @@ static int stem_names_document(const char *stem) {
 /* ---- the gate: could this text hold a read and a write the check pairs? ----
  *
  * Every read the check pairs is fs's readFile/readJson/readJSON (any module
- * lf_tslock_fs_op reads as fs, Sync or not) or an imported load/read helper
+ * lf_tslock_fs_op reads as fs, Sync or not), Bun.file (and Bun.write is a
+ * write: both spell the name Bun) or an imported load/read helper
  * whose stem names a document (named_helper); every write is fs's
  * writeFile/writeJson/writeJSON/outputFile/outputJson, a rename or move, an
  * atomic writer or mover library, or an imported save/write/store helper of
@@ -1081,6 +1085,11 @@ static int gate_on_name(const char *s, size_t n, void *ud) {
     static const char *const moves[] = {"rename", "renameSync", "move", "moveSync", NULL};
     static const char *const rd[] = {"load", "read", NULL}, *const wr[] = {"save", "write", "store", NULL};
     gate_seen *g = ud;
+    /* Bun's file API: `Bun.file(p)` reads, `Bun.write(p, v)` writes; both spell Bun */
+    if (n == 3 && !memcmp(s, "Bun", 3)) {
+        g->reads = g->writes = 1;
+        return 1;
+    }
     if (n < 4)
         return 0;
     g->reads = g->reads || lf_tsgate_has_any(s, n, read_ops) || run_is_named_helper(s, n, rd);

@@ -17,6 +17,52 @@ int32_t lf_tslock_fn_of(const lf_tssem *m, int32_t scope) {
     return scope > 0 ? m->scopes[scope].fn : scope;
 }
 
+/* What a `.text()`/`.json()` call on a Bun file handle is: "readFile" for
+ * its text, "readJson" for its parsed JSON, else NULL. */
+static const char *bun_read_method(lf_tssem *m, TSNode member) {
+    TSNode prop = lf_tree_field(member, "property");
+    TSNode c = ts_node_parent(member);
+    if (!lf_tree_is(c, "call_expression") || !ts_node_eq(lf_tree_field(c, "function"), member))
+        return NULL;
+    if (lf_tree_text_eq(m->src, prop, "json"))
+        return "readJson";
+    return lf_tree_text_eq(m->src, prop, "text") || lf_tree_text_eq(m->src, prop, "arrayBuffer") ||
+                   lf_tree_text_eq(m->src, prop, "bytes")
+               ? "readFile"
+               : NULL;
+}
+
+typedef struct bun_walk {
+    lf_tssem *m;
+    TSNode name;
+    const char *op;
+} bun_walk;
+
+static lf_walk_action bun_handle_read(TSNode n, void *ud) {
+    bun_walk *w = ud;
+    if (w->op)
+        return LF_WALK_STOP;
+    if (lf_tree_is(n, "member_expression") && lf_tree_is(lf_tree_field(n, "object"), "identifier") &&
+        lf_tree_equal(w->m->src, lf_tree_field(n, "object"), w->m->src, w->name, 0))
+        w->op = bun_read_method(w->m, n);
+    return LF_WALK_CONTINUE;
+}
+
+/* `Bun.file(p)` reads p where its text or JSON is taken: `Bun.file(p).text()`,
+ * or `const f = Bun.file(p); ... await f.json()` in the same function. A
+ * handle only tested (`.exists()`) or written reads nothing. */
+static const char *bun_file_read(lf_tssem *m, TSNode call) {
+    TSNode p = ts_node_parent(call);
+    if (lf_tree_is(p, "member_expression") && ts_node_eq(lf_tree_field(p, "object"), call))
+        return bun_read_method(m, p);
+    if (!lf_tree_is(p, "variable_declarator") || !lf_tree_is(lf_tree_field(p, "name"), "identifier"))
+        return NULL;
+    int32_t s = lf_tssem_scope_of(m, call);
+    bun_walk w = {m, lf_tree_field(p, "name"), NULL};
+    lf_tree_walk(m->scopes[s].node, bun_handle_read, &w);
+    return w.op;
+}
+
 const char *lf_tslock_fs_op(lf_tssem *m, TSNode call) {
     const char *q = lf_tssem_callee(m, call);
     if (!q)
@@ -48,6 +94,12 @@ const char *lf_tslock_fs_op(lf_tssem *m, TSNode call) {
                 return as[i][1];
         return NULL;
     }
+    /* Bun's file API (opencode's plugins run on Bun): `Bun.write(p, data)`
+     * writes p; `Bun.file(p)` reads it where its text or JSON is taken */
+    if (strcmp(q, "Bun.write") == 0)
+        return "writeFile";
+    if (strcmp(q, "Bun.file") == 0)
+        return bun_file_read(m, call);
     if (strncmp(q, "fs/promises.", 12) == 0)
         op = q + 12;
     else if (strncmp(q, "fs.", 3) == 0)

@@ -101,7 +101,8 @@ size_t lf_tssem_nargs(TSNode call) {
 
 static int is_global(const char *name) {
     static const char *const k[] = {"process", "JSON",   "Date",   "Math",    "require", "console",
-                                    "Buffer",  "Promise", "Object", "performance", "String", "Number", "parseInt", "parseFloat", NULL};
+                                    "Buffer",  "Promise", "Object", "performance", "String", "Number", "parseInt", "parseFloat",
+                                    "Bun",     NULL};
     for (size_t i = 0; k[i]; i++)
         if (strcmp(k[i], name) == 0)
             return 1;
