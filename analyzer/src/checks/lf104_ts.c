@@ -63,8 +63,9 @@ static TSNode parsed_source(lf_tssem *m, TSNode n) {
             return n;
         TSNode p = lf_tree_field(fn, "property");
         /* `await Bun.file(p).text()`: the handle's text is the read */
-        if (lf_tree_text_eq(m->src, p, "text") && lf_tslock_fs_op(m, lf_tssem_resolve_value(m, lf_tree_field(fn, "object"))))
-            return lf_tssem_resolve_value(m, lf_tree_field(fn, "object"));
+        TSNode handle = lf_tssem_resolve_value(m, lf_tree_field(fn, "object"));
+        if (lf_tree_text_eq(m->src, p, "text") && lf_tslock_fs_op(m, handle))
+            return handle;
         if (!lf_tree_text_eq(m->src, p, "toString") && !lf_tree_text_eq(m->src, p, "trim") &&
             !lf_tree_text_eq(m->src, p, "catch"))
             return n;

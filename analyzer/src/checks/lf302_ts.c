@@ -841,17 +841,25 @@ static lf_walk_action first_cmp_use(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
+/* The name an age at `at` is kept in: the declarator's (`const age = ...`),
+ * or, when `assigned`, an assignment's left side too (`age = ...`); null when
+ * `at` is not so kept. */
+static TSNode age_name(TSNode at, int assigned) {
+    TSNode decl = lf_ts_parent(at);
+    while (lf_tree_is(decl, "parenthesized_expression"))
+        decl = lf_ts_parent(decl);
+    TSNode name = lf_tree_is(decl, "variable_declarator")                  ? lf_tree_field(decl, "name")
+                  : assigned && lf_tree_is(decl, "assignment_expression") ? lf_tree_field(decl, "left")
+                                                                          : (TSNode){0};
+    return lf_tree_is(name, "identifier") ? name : (TSNode){0};
+}
+
 static TSNode report_at(lf_tssem *m, TSNode at) {
     const lf_source *src = m->src;
     if (lf_tree_is(at, "binary_expression") && is_cmp(src, lf_tree_field(at, "operator")))
         return at;
-    TSNode decl = lf_ts_parent(at);
-    while (lf_tree_is(decl, "parenthesized_expression"))
-        decl = lf_ts_parent(decl);
-    TSNode name = lf_tree_is(decl, "variable_declarator")    ? lf_tree_field(decl, "name")
-                  : lf_tree_is(decl, "assignment_expression") ? lf_tree_field(decl, "left")
-                                                              : (TSNode){0};
-    if (!lf_tree_is(name, "identifier"))
+    TSNode name = age_name(at, 1);
+    if (ts_node_is_null(name))
         return at;
     cmp_walk w;
     memset(&w, 0, sizeof w);
@@ -869,13 +877,10 @@ static TSNode comparison_of(lf_tssem *m, TSNode at, TSNode *read) {
     const lf_source *src = m->src;
     if (lf_tree_is(at, "binary_expression") && is_cmp(src, lf_tree_field(at, "operator")))
         return at;
-    TSNode decl = lf_ts_parent(at);
-    while (lf_tree_is(decl, "parenthesized_expression"))
-        decl = lf_ts_parent(decl);
-    TSNode name = lf_tree_is(decl, "variable_declarator") ? lf_tree_field(decl, "name") : (TSNode){0};
+    TSNode name = age_name(at, 0);
     TSNode cmp = {0}, use = {0};
     size_t cmps = 0;
-    if (!lf_tree_is(name, "identifier"))
+    if (ts_node_is_null(name))
         return cmp;
     uses_walk uw = {m, name, {0}};
     lf_tree_walk(m->scopes[lf_tssem_scope_of(m, name)].node, collect_use, &uw);

@@ -1853,24 +1853,28 @@ static void path_names(lf_pysem *m, TSNode path, name_vec *out) {
  * exclusive create moves on to another name: it claims a fresh name for a
  * new file (a document, a unique temp), it takes no lock and waits for no
  * holder. */
+/* The block of an except clause (null when it has none). */
+static TSNode clause_block(TSNode clause) {
+    for (uint32_t j = 0; j < ts_node_named_child_count(clause); j++)
+        if (lf_tree_is(ts_node_named_child(clause, j), "block"))
+            return ts_node_named_child(clause, j);
+    return (TSNode){0};
+}
+
 static int handler_renames(lf_pysem *m, TSNode clause, const name_vec *names) {
-    for (uint32_t j = 0; j < ts_node_named_child_count(clause); j++) {
-        TSNode b = ts_node_named_child(clause, j);
-        if (!lf_tree_is(b, "block"))
+    TSNode b = clause_block(clause);
+    for (int32_t k = ts_node_is_null(b) ? -1 : lf_pysem_first_in_block(m, b); k >= 0; k = lf_pysem_next_sibling(m, k)) {
+        TSNode st = m->stmts[k].node;
+        TSNode e = lf_tree_is(st, "expression_statement") ? ts_node_named_child(st, 0) : (TSNode){0};
+        if (ts_node_is_null(e) || (!lf_tree_is(e, "assignment") && !lf_tree_is(e, "augmented_assignment")))
             continue;
-        for (int32_t k = lf_pysem_first_in_block(m, b); k >= 0; k = lf_pysem_next_sibling(m, k)) {
-            TSNode st = m->stmts[k].node;
-            TSNode e = lf_tree_is(st, "expression_statement") ? ts_node_named_child(st, 0) : (TSNode){0};
-            if (ts_node_is_null(e) || (!lf_tree_is(e, "assignment") && !lf_tree_is(e, "augmented_assignment")))
-                continue;
-            TSNode left = lf_tree_field(e, "left");
-            if (!lf_tree_is(left, "identifier"))
-                continue;
-            const char *name = lf_pysem_intern_node(m, left);
-            for (size_t i = 0; i < names->len; i++)
-                if (names->items[i] == name)
-                    return 1;
-        }
+        TSNode left = lf_tree_field(e, "left");
+        if (!lf_tree_is(left, "identifier"))
+            continue;
+        const char *name = lf_pysem_intern_node(m, left);
+        for (size_t i = 0; i < names->len; i++)
+            if (names->items[i] == name)
+                return 1;
     }
     return 0;
 }
@@ -1888,19 +1892,15 @@ static int create_failure_handled(lf_pysem *m, int32_t s, TSNode created, int st
  * for EEXIST, it goes on as if the create had succeeded: "make it if
  * missing", os.makedirs's old idiom for exist_ok. */
 static int handler_ensures(lf_pysem *m, TSNode clause) {
-    for (uint32_t j = 0; j < ts_node_named_child_count(clause); j++) {
-        TSNode b = ts_node_named_child(clause, j);
-        if (!lf_tree_is(b, "block"))
+    TSNode b = clause_block(clause);
+    for (int32_t k = ts_node_is_null(b) ? -1 : lf_pysem_first_in_block(m, b); k >= 0; k = lf_pysem_next_sibling(m, k)) {
+        TSNode st = m->stmts[k].node;
+        if (lf_tree_is(st, "pass_statement"))
             continue;
-        for (int32_t k = lf_pysem_first_in_block(m, b); k >= 0; k = lf_pysem_next_sibling(m, k)) {
-            TSNode st = m->stmts[k].node;
-            if (lf_tree_is(st, "pass_statement"))
-                continue;
-            TSNode body = lf_tree_is(st, "if_statement") ? lf_tree_field(st, "consequence") : (TSNode){0};
-            if (ts_node_is_null(body) || !ts_node_is_null(lf_tree_field(st, "alternative")) ||
-                ts_node_named_child_count(body) != 1 || !lf_tree_is(ts_node_named_child(body, 0), "raise_statement"))
-                return 0;
-        }
+        TSNode body = lf_tree_is(st, "if_statement") ? lf_tree_field(st, "consequence") : (TSNode){0};
+        if (ts_node_is_null(body) || !ts_node_is_null(lf_tree_field(st, "alternative")) ||
+            ts_node_named_child_count(body) != 1 || !lf_tree_is(ts_node_named_child(body, 0), "raise_statement"))
+            return 0;
     }
     return 1;
 }
@@ -1920,14 +1920,11 @@ static int create_failure_handled_by(lf_pysem *m, int32_t s, const name_vec *nam
             /* `except OSError: pass` only makes the create idempotent ("make it if
              * missing"): no lock is taken or waited for. */
             int only_pass = 1;
-            for (uint32_t j = 0; j < ts_node_named_child_count(c); j++) {
-                TSNode b = ts_node_named_child(c, j);
-                if (!lf_tree_is(b, "block"))
-                    continue;
-                for (int32_t k = lf_pysem_first_in_block(m, b); k >= 0; k = lf_pysem_next_sibling(m, k))
-                    if (!lf_tree_is(m->stmts[k].node, "pass_statement"))
-                        only_pass = 0;
-            }
+            TSNode b = clause_block(c);
+            for (int32_t k = ts_node_is_null(b) ? -1 : lf_pysem_first_in_block(m, b); k >= 0;
+                 k = lf_pysem_next_sibling(m, k))
+                if (!lf_tree_is(m->stmts[k].node, "pass_statement"))
+                    only_pass = 0;
             if (only_pass || handler_renames(m, c, names) || (strict && handler_ensures(m, c)))
                 continue;
             if (clause_catches_exists(m, c))

@@ -1208,6 +1208,17 @@ static int sibling_expr_lock(const builder *b, lf_tssem *m, const lf_tslock_key 
     return rp && op && rp->scope != op->scope && same_api(m, op, rp);
 }
 
+/* Does removed key r name key k as its sibling's lock: r a parameter named as
+ * k's parameter in one API (rp, api_param), or, with no such parameter, r an
+ * expression over its function's parameters spelled as k's (sibling_expr_lock)? */
+static int names_sibling(const builder *b, lf_tssem *m, const lf_tslock_key *r, const lf_tsbinding *rp,
+                         TSNode target, size_t k) {
+    if (!rp)
+        return sibling_expr_lock(b, m, r, target, k);
+    const lf_tsbinding *op = api_param(m, b->keys.items[k].key);
+    return op && op->name == rp->name && same_api(m, op, rp);
+}
+
 static void sibling_locks(builder *b, lf_tssem *m) {
     for (size_t i = 0; i < b->events.len; i++) {
         const lf_tslock_event *ev = &b->events.items[i];
@@ -1223,14 +1234,8 @@ static void sibling_locks(builder *b, lf_tssem *m) {
             if (k == (size_t)ev->key || !(o->flags & (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER)) ||
                 !lf_tslock_is_lock(o->flags))
                 continue;
-            if (by_expr) {
-                if (!sibling_expr_lock(b, m, r, ev->target, k))
-                    continue;
-            } else {
-                const lf_tsbinding *op = api_param(m, o->key);
-                if (!op || op->name != rp->name || !same_api(m, op, rp))
-                    continue;
-            }
+            if (!names_sibling(b, m, r, rp, ev->target, k))
+                continue;
             r = &b->keys.items[ev->key];
             r->flags |= LF_TSLOCK_ARG;
             if (ts_node_is_null(r->evidence))
@@ -1287,14 +1292,8 @@ static void flow_breakable(builder *b, lf_tssem *m, const link_vec *links) {
             const lf_tslock_key *o = &b->keys.items[k];
             if (k == (size_t)ev->key || !(o->flags & LF_TSLOCK_BREAKABLE) || !lf_tslock_is_lock(o->flags))
                 continue;
-            if (by_expr) {
-                if (!sibling_expr_lock(b, m, r, ev->target, k))
-                    continue;
-            } else {
-                const lf_tsbinding *op = api_param(m, o->key);
-                if (!op || op->name != rp->name || !same_api(m, op, rp))
-                    continue;
-            }
+            if (!names_sibling(b, m, r, rp, ev->target, k))
+                continue;
             r->flags |= LF_TSLOCK_ARG | LF_TSLOCK_BREAKABLE;
             if (ts_node_is_null(r->evidence))
                 r->evidence = o->evidence;

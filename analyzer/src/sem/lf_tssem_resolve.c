@@ -100,9 +100,9 @@ size_t lf_tssem_nargs(TSNode call) {
 }
 
 static int is_global(const char *name) {
-    static const char *const k[] = {"process", "JSON",   "Date",   "Math",    "require", "console",
-                                    "Buffer",  "Promise", "Object", "performance", "String", "Number", "parseInt", "parseFloat",
-                                    "Bun",     NULL};
+    static const char *const k[] = {"process", "JSON",   "Date",       "Math",     "require",
+                                    "console", "Buffer", "Promise",    "Object",   "performance",
+                                    "String",  "Number", "parseInt",   "parseFloat", "Bun", NULL};
     for (size_t i = 0; k[i]; i++)
         if (strcmp(k[i], name) == 0)
             return 1;
@@ -621,9 +621,8 @@ static TSNode typed_handle_field(lf_tssem *m, TSNode expr) {
     int seen = 0;
     if (!lf_tree_is(type, "type_identifier")) {
         /* no type: the function whose results its callers pass */
-        int32_t maker = bd && bd->kind == LF_TSBIND_PARAM && ts_node_is_null(ann) && lf_tree_is(bd->target, "identifier")
-                            ? handle_maker(m, bd)
-                            : -1;
+        int untyped = bd && bd->kind == LF_TSBIND_PARAM && ts_node_is_null(ann) && lf_tree_is(bd->target, "identifier");
+        int32_t maker = untyped ? handle_maker(m, bd) : -1;
         if (maker > 0)
             returned_field(m, maker, prop, &found, &seen);
         return seen == 1 ? found : (TSNode){0};
