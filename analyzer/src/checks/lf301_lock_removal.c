@@ -414,6 +414,13 @@ static int record_in_lock_dir(lf_pylock *l, const lf_pylock_key *k) {
  * Helpers may come after their callers in source order, so the cover of each
  * function is settled by repeated passes; it only grows, so at most one pass
  * per function is needed. */
+/* A removal of a lock: a key the module uses as one, or a helper's parameter
+ * its callers hand a lock (`read_pid(self.pidfile)`, `delete_pid(p)`), so
+ * that the bug is reported once, in the helper, and not at each call. */
+static int removes_lock(unsigned flags) {
+    return lf_pylock_is_lock(flags) || ((flags & LF_LOCK_ARG) && !(flags & LF_LOCK_PKG));
+}
+
 static void decide(lf_pylock *l, first_yields *y, const unsigned char *stops_owner, const TSNode *failed,
                    unsigned char *report) {
     lf_pysem *m = l->m;
@@ -431,7 +438,7 @@ static void decide(lf_pylock *l, first_yields *y, const unsigned char *stops_own
                 continue;
             }
             if (ev->kind != LF_PYEV_REMOVE || ev->key < 0 || identity_at[ev->scope] ||
-                !lf_pylock_is_lock(l->keys[ev->key].flags) || record_in_lock_dir(l, &l->keys[ev->key]))
+                !removes_lock(l->keys[ev->key].flags) || record_in_lock_dir(l, &l->keys[ev->key]))
                 continue;
             unsigned c = COVER_NONE;
             verdict v = judge(l, ev, failed[i]);
