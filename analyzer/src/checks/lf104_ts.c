@@ -39,11 +39,31 @@ static const char *const k_atomic_writers[] = {"atomically.writeFile", "atomical
 /* Moves onto their second argument (npm's move-file, fs-extra's move). */
 static const char *const k_movers[] = {"@npmcli/fs.moveFile", "@npmcli/move-file", "move-file", NULL};
 
+/* A writer a sibling module exports, read by its name as fs's own are:
+ * `writeJsonAtomic(path, data)`, `writeFileAtomic(p, text)` from
+ * "../helpers/fs" (a relative import: the project's own helper, whose body is
+ * in another file). Its first argument is the file it writes. */
+static int sibling_writer(lf_tssem *m, TSNode call) {
+    static const char *const stems[] = {"writeJson", "writeJSON", "writeFile", NULL};
+    if (lf_tssem_local_callee(m, call) > 0)
+        return 0;
+    const char *q = lf_tssem_callee(m, call);
+    const char *dot = q ? strrchr(q, '.') : NULL;
+    if (!q || (strncmp(q, "./", 2) != 0 && strncmp(q, "../", 3) != 0))
+        return 0;
+    const char *name = dot ? dot + 1 : q;
+    for (size_t i = 0; stems[i]; i++)
+        if (!strncmp(name, stems[i], strlen(stems[i])))
+            return 1;
+    return 0;
+}
+
 /* The path a call writes: writeFile/writeJson and the atomic-write
- * libraries' first argument, a rename's destination; null otherwise. */
+ * libraries' first argument, a sibling module's writeJson.../writeFile...
+ * helper's, a rename's destination; null otherwise. */
 static TSNode written_path(lf_tssem *m, TSNode call) {
     const char *op = lf_tslock_fs_op(m, call);
-    if (is_write_op(op) || lf_tssem_call_is(m, call, k_atomic_writers))
+    if (is_write_op(op) || lf_tssem_call_is(m, call, k_atomic_writers) || sibling_writer(m, call))
         return lf_tssem_arg(call, 0);
     if ((op && (!strcmp(op, "rename") || !strcmp(op, "move"))) || lf_tssem_call_is(m, call, k_movers))
         return lf_tssem_arg(call, 1);
