@@ -1598,6 +1598,50 @@ static unsigned char *verdict_helpers(const builder *b, const lf_tssem *m, const
     return out;
 }
 
+/* A liveness verdict helper that looks at its lock only through the
+ * module's reader (`checkLock(cwd)`: `const lock = await readLockFile(cwd)`,
+ * then a probe of lock.pid) and does nothing else to it (no create, no
+ * removal, no age): verdict_helpers sees no look of its own, so its record
+ * read becomes one at each call, as a direct read would be, and the helper
+ * a liveness verdict: a removal after `if (status.isStale)` is judged by it.
+ * Keys of the helper's own (a module path, a field, `getLockPath(cwd)`), not
+ * its parameters. */
+static void lift_reader_verdicts(builder *b, lf_tssem *m, unsigned char *verdict_of) {
+    size_t n = b->events.len, ns = m->n_scopes ? m->n_scopes : 1;
+    /* per function: 1 reads a record through a helper, 2 probes, 4 anything else */
+    unsigned char *did = lf_xcalloc(ns, 1);
+    for (size_t i = 0; i < n; i++) {
+        const lf_tslock_event *ev = &b->events.items[i];
+        if (ev->fn <= 0 || (size_t)ev->fn >= ns)
+            continue;
+        if (ev->kind == LF_TSEV_JUDGE && ev->via_helper && ev->content && ev->key >= 0 &&
+            !lf_tssem_key_param(m, b->keys.items[ev->key].key))
+            did[ev->fn] |= 1;
+        else if (ev->kind == LF_TSEV_PROBE)
+            did[ev->fn] |= 2;
+        else
+            did[ev->fn] |= 4;
+    }
+    for (size_t i = 0; i < n; i++) {
+        lf_tslock_event ev = b->events.items[i];
+        if (ev.kind != LF_TSEV_JUDGE || ev.fn <= 0 || (size_t)ev.fn >= ns || did[ev.fn] != 3 || verdict_of[ev.fn])
+            continue;
+        int calls = 0;
+        for (int32_t c = lf_tssem_first_caller(m, ev.fn); c >= 0 && calls < 64; c = lf_tssem_next_caller(m, c)) {
+            calls++;
+            lf_tslock_event lifted = ev;
+            lifted.fn = lf_tslock_fn_of(m, m->calls[c].scope);
+            lifted.node = m->calls[c].node;
+            if (lifted.fn != ev.fn)
+                LF_VEC_PUSH(&b->events, lifted);
+        }
+    }
+    for (size_t f = 1; f < ns; f++)
+        if (did[f] == 3 && !verdict_of[f])
+            verdict_of[f] = LF_TSJUDGED_LIVENESS;
+    free(did);
+}
+
 static int cmp_events(const void *a, const void *b) {
     const lf_tslock_event *x = a, *y = b;
     uint32_t sx = ts_node_start_byte(x->node), sy = ts_node_start_byte(y->node);
@@ -1745,6 +1789,7 @@ static lf_tslock *build(lf_tssem *m) {
     age_vec ages = {0};
     age_points(m, &ages);
     unsigned char *verdict_of = verdict_helpers(&b, m, &ages, ev_head, ev_next);
+    lift_reader_verdicts(&b, m, verdict_of);
     free(ev_head);
     free(ev_next);
     if (b.events.len)
