@@ -1105,7 +1105,11 @@ static const lf_tsbinding *api_param(lf_tssem *m, const char *key) {
     if (s->fn != p->scope)
         return NULL;
     int32_t up = s->parent;
-    /* a top-level function, one assigned in a top-level declaration, or a method */
+    /* a top-level function, one assigned in a top-level declaration, or a
+     * method; not a property of an object literal (`{ symlink: (target, path)
+     * => ... }`: an adapter's operation, no part of the module's lock API) */
+    if (lf_tree_is(ts_node_parent(s->node), "pair"))
+        return NULL;
     return up == 0 || s->cls >= 0 ? p : NULL;
 }
 
@@ -1517,6 +1521,16 @@ static int helper_own_key(const char *k) {
            strncmp(k, "name:", 5) == 0;
 }
 
+/* A parameter of a function that encloses helper h and creates the lock
+ * there exclusively (`function write(filename) { openSync(filename, "wx")
+ * ... function removePidFile() { unlinkSync(filename) } }`): the closure's
+ * path is fixed for each call of it, as a helper's own path is. */
+static int closure_key(const builder *b, lf_tssem *m, int32_t key, int32_t h) {
+    const lf_tsbinding *p = key >= 0 ? lf_tssem_key_param(m, b->keys.items[key].key) : NULL;
+    return p && h > 0 && p->scope != h && lf_tssem_scope_within(m, h, p->scope) &&
+           (b->keys.items[key].flags & LF_TSLOCK_EXCL);
+}
+
 /* Where the module computes an age (`Date.now()`, a stat's `mtimeMs`,
  * `mtime`, `ctimeMs`): per declared function, in source order. A read of
  * the owner record followed by an age in the same function is a judgement
@@ -1717,7 +1731,8 @@ static lf_tslock *build(lf_tssem *m) {
         const lf_tslock_event *ev = &b.events.items[e];
         const char *k = ev->key >= 0 ? b.keys.items[ev->key].key : "";
         helper_events = ev->kind == LF_TSEV_PROBE ||
-                        ((ev->kind == LF_TSEV_REMOVE || ev->kind == LF_TSEV_JUDGE) && helper_own_key(k));
+                        ((ev->kind == LF_TSEV_REMOVE || ev->kind == LF_TSEV_JUDGE) &&
+                         (helper_own_key(k) || closure_key(&b, m, ev->key, ev->fn)));
     }
     unsigned char *takes_lock = lf_xcalloc(m->n_scopes + 1, 1); /* per callee: 0 unknown, 1 yes, 2 no */
     for (size_t i = 0; i < m->n_calls && helper_events; i++) {
@@ -1747,7 +1762,7 @@ static lf_tslock *build(lf_tssem *m) {
             if (ev.key < 0 || (ev.kind != LF_TSEV_REMOVE && ev.kind != LF_TSEV_JUDGE))
                 continue;
             const char *k = b.keys.items[ev.key].key;
-            if (!helper_own_key(k))
+            if (!helper_own_key(k) && !closure_key(&b, m, ev.key, s))
                 continue;
             /* an acquire helper's look at its own lock is part of taking it */
             if (ev.kind == LF_TSEV_JUDGE && takes_key(&b, ev_head, ev_next, ev.key, s))
