@@ -2033,28 +2033,29 @@ static int made_pos_cmp(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* The first entry of the (function, key) run of `want` in items, sorted by
+ * made_cmp (by made_pos_cmp, the run's earliest), or NULL when there is none. */
+static const made_at *made_run(const made_at *items, size_t len, const made_at *want) {
+    const made_at *j = len ? bsearch(want, items, len, sizeof *want, made_cmp) : NULL; /* bsearch(NULL, 0) is UB */
+    while (j && j > items && !made_cmp(j - 1, want))
+        j--;
+    return j;
+}
+
 /* Where the function last wrote or created the key itself before byte `at`
  * (position + 1; 0 when it did not): `made` sorted by made_cmp. A judgement
  * before that is superseded: the function took the lock since (`_read_pid()`
  * judged it, then `PID_FILE.write_text(str(proc.pid))`), and removing it is
  * undoing its own claim. */
 static uint32_t own_take_before(const lf_pylock *l, int32_t scope, int32_t key, uint32_t at) {
-    if (!l->in->made.len)
-        return 0;
     made_at want;
     memset(&want, 0, sizeof want);
     want.scope = scope;
     want.key = key;
-    const made_at *hit = bsearch(&want, l->in->made.items, l->in->made.len, sizeof want, made_cmp);
-    if (!hit)
-        return 0;
-    const made_at *lo = hit, *hi = hit, *end = l->in->made.items + l->in->made.len;
-    while (lo > l->in->made.items && !made_cmp(lo - 1, &want))
-        lo--;
-    while (hi + 1 < end && !made_cmp(hi + 1, &want))
-        hi++;
+    const made_at *end = l->in->made.items + l->in->made.len;
     uint32_t best = 0;
-    for (const made_at *w = lo; w <= hi; w++) {
+    for (const made_at *w = made_run(l->in->made.items, l->in->made.len, &want); w && w < end && !made_cmp(w, &want);
+         w++) {
         uint32_t pos = ts_node_start_byte(w->node) + 1;
         if (pos < at && pos > best)
             best = pos;
@@ -2773,39 +2774,28 @@ static void mark_overwrite_takeovers(lf_pylock *l, const uint32_t *clock_at) {
     }
     if (judged.len > 1)
         qsort(judged.items, judged.len, sizeof *judged.items, made_pos_cmp);
-    for (size_t i = 0; i < l->in->made.len && judged.len; i++) { /* bsearch(NULL, 0, ...) is undefined */
-        const made_at *w = &l->in->made.items[i];
-        lf_pylock_key *k = &l->in->keys.items[w->key];
-        if (w->scope < 0 || !clock_at[w->scope] || !(k->flags & LF_LOCK_CLAIM) ||
-            (k->flags & (LF_LOCK_BROKEN_LIVE | LF_LOCK_REFRESHED)) || !lf_pylock_is_lock(k->flags))
-            continue;
-        const made_at *j = bsearch(w, judged.items, judged.len, sizeof *w, made_cmp);
-        while (j && j > judged.items && !made_cmp(j - 1, w))
-            j--; /* the earliest judgement of the pair */
-        if (!j || ts_node_start_byte(j->node) >= ts_node_start_byte(w->node))
-            continue;
-        k->flags |= LF_LOCK_BROKEN | LF_LOCK_BROKEN_LIVE;
-        k->broken_at = k->retaken_at = w->node;
-    }
-    /* A lock of any kind touched after a judgement of it in a function that
-     * reads the clock (`if self.get_age() > limit: os.utime(lock)`, then
-     * `held = True`) is taken over in place: its age restarts for the new
-     * holder, and the old one, still alive, releases by name what is now
-     * the new holder's lock. */
-    for (size_t i = 0; i < l->in->touched.len && judged.len; i++) {
-        const made_at *w = &l->in->touched.items[i];
-        lf_pylock_key *k = &l->in->keys.items[w->key];
-        if (w->scope < 0 || !clock_at[w->scope] || (k->flags & (LF_LOCK_BROKEN_LIVE | LF_LOCK_REFRESHED)) ||
-            !lf_pylock_is_lock(k->flags))
-            continue;
-        const made_at *j = bsearch(w, judged.items, judged.len, sizeof *w, made_cmp);
-        while (j && j > judged.items && !made_cmp(j - 1, w))
-            j--;
-        if (!j || ts_node_start_byte(j->node) >= ts_node_start_byte(w->node))
-            continue;
-        k->flags |= LF_LOCK_BROKEN | LF_LOCK_BROKEN_LIVE;
-        k->broken_at = k->retaken_at = w->node;
-    }
+    /* The takeovers: a claim lock written again (made), and a lock of any
+     * kind touched (`if self.get_age() > limit: os.utime(lock)`, then `held
+     * = True`): its age restarts for the new holder, and the old one, still
+     * alive, releases by name what is now the new holder's lock. */
+    const struct {
+        const made_at *items;
+        size_t len;
+        int claims_only;
+    } takes[] = {{l->in->made.items, l->in->made.len, 1}, {l->in->touched.items, l->in->touched.len, 0}};
+    for (size_t t = 0; t < sizeof takes / sizeof *takes; t++)
+        for (size_t i = 0; i < takes[t].len; i++) {
+            const made_at *w = &takes[t].items[i];
+            lf_pylock_key *k = &l->in->keys.items[w->key];
+            if (w->scope < 0 || !clock_at[w->scope] || (takes[t].claims_only && !(k->flags & LF_LOCK_CLAIM)) ||
+                (k->flags & (LF_LOCK_BROKEN_LIVE | LF_LOCK_REFRESHED)) || !lf_pylock_is_lock(k->flags))
+                continue;
+            const made_at *j = made_run(judged.items, judged.len, w); /* the pair's earliest judgement */
+            if (!j || ts_node_start_byte(j->node) >= ts_node_start_byte(w->node))
+                continue;
+            k->flags |= LF_LOCK_BROKEN | LF_LOCK_BROKEN_LIVE;
+            k->broken_at = k->retaken_at = w->node;
+        }
     LF_VEC_FREE(&judged);
 }
 

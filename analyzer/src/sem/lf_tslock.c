@@ -1097,20 +1097,20 @@ static int pid_records(builder *b) {
 /* The parameter a key names, when it is one of a top-level function's or of
  * a method's (its sibling functions' parameters of the same name are the
  * same API argument: `lock(filename)` / `unlock(filename)`), else NULL. */
+/* Is scope s a function of the module's API: a top-level function, one
+ * assigned in a top-level declaration, or a method? */
+static int api_function(const lf_tssem *m, int32_t s) {
+    const lf_tsscope *sc = s > 0 ? &m->scopes[s] : NULL;
+    return sc && sc->fn == s && (sc->parent == 0 || sc->cls >= 0);
+}
+
 static const lf_tsbinding *api_param(lf_tssem *m, const char *key) {
     const lf_tsbinding *p = lf_tssem_key_param(m, key);
-    if (!p || p->scope <= 0)
+    if (!p || !api_function(m, p->scope))
         return NULL;
-    const lf_tsscope *s = &m->scopes[p->scope];
-    if (s->fn != p->scope)
-        return NULL;
-    int32_t up = s->parent;
-    /* a top-level function, one assigned in a top-level declaration, or a
-     * method; not a property of an object literal (`{ symlink: (target, path)
-     * => ... }`: an adapter's operation, no part of the module's lock API) */
-    if (lf_tree_is(ts_node_parent(s->node), "pair"))
-        return NULL;
-    return up == 0 || s->cls >= 0 ? p : NULL;
+    /* not a property of an object literal (`{ symlink: (target, path) =>
+     * ... }`: an adapter's operation, no part of the module's lock API) */
+    return lf_tree_is(ts_node_parent(m->scopes[p->scope].node), "pair") ? NULL : p;
 }
 
 /* Which locks the module breaks somewhere (BREAKABLE): a broken key, the
@@ -1154,10 +1154,7 @@ static const lf_tsbinding *params_only_expr(lf_tssem *m, TSNode e) {
                 lf_tssem_binding_at(m, lf_tssem_scope_of(m, n), lf_tssem_intern(m, m->src->text + a, z - a), a);
             if (!bd || bd->scope <= 0)
                 continue;
-            if (bd->kind != LF_TSBIND_PARAM || (param && param->scope != bd->scope))
-                return NULL;
-            const lf_tsscope *fs = &m->scopes[bd->scope];
-            if (fs->fn != bd->scope || (fs->parent != 0 && fs->cls < 0))
+            if (bd->kind != LF_TSBIND_PARAM || (param && param->scope != bd->scope) || !api_function(m, bd->scope))
                 return NULL;
             param = bd;
             continue;
