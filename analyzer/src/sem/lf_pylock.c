@@ -2048,6 +2048,8 @@ static const made_at *made_run(const made_at *items, size_t len, const made_at *
  * judged it, then `PID_FILE.write_text(str(proc.pid))`), and removing it is
  * undoing its own claim. */
 static uint32_t own_take_before(const lf_pylock *l, int32_t scope, int32_t key, uint32_t at) {
+    if (!l->in->made.len)
+        return 0; /* no run, and items + 0 on a null vector is undefined */
     made_at want;
     memset(&want, 0, sizeof want);
     want.scope = scope;
