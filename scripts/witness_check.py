@@ -27,16 +27,16 @@ import sys
 
 # What the source text at a step must look like, per event (case-insensitive).
 KINDS = {
-    "read": r"read|load|parse|get|entries|Bun\.file",
+    "read": r"read|load|parse|get|entries|Bun\.file|\bopen\b",
     "write": r"write|dump|save|store|rename|replace|set|=|utime|touch",
     "append": r"append|\"a\"|'a'|\"a\+\"|ax|write",
-    "create": r"mkdir|makedirs|O_EXCL|[\"']x|wx|ax|link|create|open",
+    "create": r"mkdir|makedirs|O_EXCL|[\"']x|wx|ax|link|create|open|LockFile",
     "lock": r"flock|lockf|locking|lock|mkdir|makedirs|open|acquire|excl|write",
     # (a look at the record opens the lock to read it: `with open(path) as f:`)
     "judge": r"stat|exist|mtime|ctime|access|read|time|now|age|lstat|\bopen\b",
     "probe": r"kill\s*\(.*\b0\s*\)|/proc|pid_exists|OpenProcess|\bpgrep\b|\bpidof\b",
     "misread": r"^(except|catch)\b",
-    "remove": r"remove|unlink|rmdir|\brm|rmtree|rimraf|rename|replace|\bmove|delete|release|unlock",
+    "remove": r"remove|unlink|rmdir|\brm|rmtree|rimraf|rename|replace|\bmove|delete|release|unlock|break_lock",
     "rename": r"rename|replace|move",
     # the temp name derived from the target, any affix (LF401): `p + ".new"`, f"{p}~", `"tmp_" + name`
     "open-temp": r"tmp|temp|\+|\$\{|%|\bformat\b|with_suffix|with_name|join|\bf[\"']",

@@ -344,7 +344,7 @@ int lf_pygate_may_hold_lock(lf_gate_text *in) {
 
 static int may_remove(lf_gate_text *in, const lf_pygate_mask *mk) {
     static const char *const modules[] = {"os", "shutil", NULL};
-    static const char *const always[] = {"unlink", "rmdir", "rmtree", "removedirs", NULL};
+    static const char *const always[] = {"unlink", "rmdir", "rmtree", "removedirs", "break_lock", NULL};
     const char *m = mk->m;
     size_t len = in->len;
     int hit = !m || mk->os_named || !mk->balanced || lf_pygate_in_package(in, modules) ||

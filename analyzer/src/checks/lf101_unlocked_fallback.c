@@ -26,6 +26,7 @@
 #include "lf_ts.h"
 #include "lf_engine_internal.h"
 #include "lf_pygate.h"
+#include "lf_pyshort.h"
 #include "lf_pysem.h"
 #include "lf_tree.h"
 #include "lf_witness_build.h"
@@ -266,7 +267,35 @@ static const lf_pyoptional *local_optional(lf_pysem *m, TSNode call, lf101_site 
     return &s->local_module;
 }
 
-static int is_local_module(const lf101_site *s) { return s->module && s->module == &s->local_module; }
+/* A POSIX-only lock module the function imports itself, outside any try,
+ * past an early way out on a platform test (`if sys.platform == "win32":
+ * yield None; return` ... `import fcntl`): absent wherever that test holds.
+ * Fills s->local_module. */
+static const lf_pyoptional *platform_local(lf_pysem *m, TSNode call, lf101_site *s) {
+    TSNode fn = callee_root(call);
+    if (ts_node_is_null(fn))
+        return NULL;
+    char *name = lf_tree_text(m->src, fn);
+    int32_t scope = lf_pysem_scope_of(m, fn);
+    const lf_pybinding *b = lf_pysem_binding_at(m, scope, name, ts_node_start_byte(fn));
+    free(name);
+    if (!b || b->scope != scope || scope == 0 || b->kind != LF_PYBIND_IMPORT || !b->qualname || b->stmt < 0 ||
+        !lf_pysem_posix_only_module(b->qualname) || m->stmts[b->stmt].clause != LF_PYCLAUSE_TOP)
+        return NULL;
+    memset(&s->local_module, 0, sizeof s->local_module);
+    s->local_module.name = b->name;
+    s->local_module.module = b->qualname;
+    s->local_module.import = b;
+    s->local_module.guard = -1;
+    s->local_module.platform_gated = 1;
+    return &s->local_module;
+}
+
+static int is_local_module(const lf101_site *s) {
+    return s->module && s->module == &s->local_module && !s->local_module.platform_gated;
+}
+
+static int is_platform_gated(const lf101_site *s) { return s->module && s->module->platform_gated; }
 
 /* ---- statements ---- */
 
@@ -1166,6 +1195,11 @@ static void siblings_before(lf_pysem *m, TSNode block, int32_t stop, idx_vec *ou
 
 static int presence_of_if(lf_pysem *m, TSNode ifs, const lf_pyoptional *module, const lf_pyoptional **which) {
     const lf_pyoptional *o = NULL;
+    if (module && module->platform_gated) { /* Windows sends the function away before the import */
+        int w = lf_pysem_windows_test(m, lf_tree_field(ifs, "condition"));
+        *which = module;
+        return -w;
+    }
     int p = lf_pysem_presence_test(m, lf_tree_field(ifs, "condition"), &o);
     if (!p || !o || (module && o != module))
         return 0;
@@ -1519,6 +1553,8 @@ static int recognise(recog *r) {
     s->module = callee_optional(m, r->call);
     if (!s->module)
         s->module = local_optional(m, r->call, s);
+    if (!s->module)
+        s->module = platform_local(m, r->call, s);
     int32_t st = lf_pysem_stmt_of(m, r->call);
     if (st < 0 || (!r->with_lock && !ts_node_eq(expr_of_statement(m->stmts[st].node), r->call)))
         return 0;
@@ -1741,7 +1777,15 @@ static char *message(recog *r) {
     char *where = lf101_where_missing(lockname);
     char *msg;
     char *flag = s->shape == LF101_CONDITIONAL ? flag_of_test(m->src, s) : NULL;
-    if (is_local_module(s)) {
+    if (is_platform_gated(s)) {
+        char *test = lf_py_short(m->src, lf_tree_field(s->test, "condition"));
+        msg = lf_xasprintf("the critical section is reachable without the %s lock: the locked path (line %u) has an "
+                           "unlocked copy starting at line %u, run where `%s` holds (the function leaves before "
+                           "`import %s`)%s: unlocked %s%s",
+                           lockname, l1, l2, test, lockname, s->swallows ? " or when acquiring the lock fails" : "",
+                           where, s->swallows ? ", and on every platform when the lock cannot be taken" : "");
+        free(test);
+    } else if (is_local_module(s)) {
         msg = lf_xasprintf("the critical section is reachable without the %s lock: the locked path (line %u) has an "
                            "unlocked copy starting at line %u, run when `import %s` in the function fails%s: "
                            "unlocked %s%s",
@@ -1847,7 +1891,12 @@ static lf_witness *witness_of(const recog *r) {
         platform = lf_xasprintf("only where %s is missing%s", lockname,
                                 s->swallows ? ", or on any platform when the lock cannot be taken" : "");
         char *flag = flag_of_test(src, s);
-        if (is_local_module(s)) {
+        if (is_platform_gated(s)) {
+            char *test = lf_py_short(src, lf_tree_field(s->test, "condition"));
+            entry = lf_xasprintf("finds `%s` true: leaves before `import %s` by the unlocked path", test,
+                                 s->module->module);
+            free(test);
+        } else if (is_local_module(s)) {
             entry = lf_xasprintf("fails to import `%s`: takes the unlocked path", s->module->module);
         } else if (flag) {
             entry = lf_xasprintf("finds `%s` false: takes the unlocked path", flag);

@@ -94,21 +94,36 @@ static const char *const k_json_loads[] = {"json.loads", "pickle.loads", NULL};
 static const char *const k_json_dump[] = {"json.dump", "pickle.dump", NULL};
 static const char *const k_json_dumps[] = {"json.dumps", "pickle.dumps", NULL};
 
+static const lf_pybinding *binding_of(lf_pysem *m, TSNode ident);
+
 /* The path whose text an expression is (`P.read_text()`, `F.read()`, a name
  * bound to one of those), or null. */
 static TSNode text_source(lf_pylock *l, TSNode e) {
     lf_pysem *m = l->m;
-    for (int hops = 0; hops < 4 && !ts_node_is_null(e); hops++) {
+    for (int hops = 0; hops < 8 && !ts_node_is_null(e); hops++) {
         e = lf_tree_unparen(e);
         if (lf_tree_is(e, "call")) {
             if (lf_py_method_is(m->src, e, "read_text") || lf_py_method_is(m->src, e, "read_bytes"))
                 return lf_py_callee_object(e);
-            if (lf_py_method_is(m->src, e, "read"))
+            if (lf_py_method_is(m->src, e, "strip") || lf_py_method_is(m->src, e, "rstrip") ||
+                lf_py_method_is(m->src, e, "decode") || lf_py_method_is(m->src, e, "splitlines")) {
+                e = lf_py_callee_object(e); /* the same text, trimmed, decoded or in lines */
+                continue;
+            }
+            if (lf_py_method_is(m->src, e, "read") || lf_py_method_is(m->src, e, "readlines"))
                 return lf_pylock_handle_path(l, lf_py_callee_object(e));
-            return (TSNode){0};
+            /* the lines of the file an open call opened (`for line in open(p)`) */
+            return lf_pylock_handle_path(l, e);
         }
         if (!lf_tree_is(e, "identifier"))
             return (TSNode){0};
+        const lf_pybinding *b = binding_of(m, e);
+        if (b && b->kind == LF_PYBIND_FOR && !ts_node_is_null(b->value)) { /* `for line in f:` */
+            e = b->value;
+            continue;
+        }
+        if (b && b->kind == LF_PYBIND_WITH) /* the lines of `with open(p) as f` */
+            return lf_pylock_handle_path(l, e);
         TSNode v = lf_pysem_resolve_value(m, e);
         if (ts_node_eq(v, e))
             return (TSNode){0};
@@ -117,13 +132,19 @@ static TSNode text_source(lf_pylock *l, TSNode e) {
     return (TSNode){0};
 }
 
-/* A document read: json.load(F) / json.loads(text of P). Returns P or null. */
+/* A counter kept as text: `int(P.read_text())`, `float(f.read().strip())`. */
+static const char *const k_numbers[] = {"int", "float", NULL};
+
+/* A document read: json.load(F) / json.loads(text of P), or a number parsed
+ * from the text of P. Returns P or null. */
 static TSNode direct_read(lf_pylock *l, TSNode call) {
     lf_pysem *m = l->m;
     if (lf_pylock_callee_any(m, call, k_json_load))
         return lf_pylock_handle_path(l, lf_pylock_arg(m, call, 0, "fp"));
     if (lf_pylock_callee_any(m, call, k_json_loads))
         return text_source(l, lf_pylock_arg(m, call, 0, "s"));
+    if (lf_pysem_call_is(m, call, k_numbers) && lf_pylock_plain_args(call))
+        return text_source(l, lf_pylock_arg(m, call, 0, NULL));
     return (TSNode){0};
 }
 
@@ -157,6 +178,10 @@ static TSNode dumps_value(lf_pysem *m, TSNode e) {
         }
         break;
     }
+    /* a counter's text: `str(n)` */
+    static const char *const as_text[] = {"str", NULL};
+    if (lf_tree_is(e, "call") && lf_pysem_call_is(m, e, as_text) && lf_pylock_plain_args(e))
+        return lf_pylock_arg(m, e, 0, NULL);
     if (!lf_tree_is(e, "call") || !lf_pylock_callee_any(m, e, k_json_dumps))
         return (TSNode){0};
     return lf_pylock_arg(m, e, 0, "obj");
@@ -960,6 +985,10 @@ static const lf_pybinding *data_param_of(ctx104 *c, TSNode data) {
     if (d || !lf_tree_is(e, "identifier"))
         return d;
     const lf_pybinding *b = binding_of(c->m, e);
+    /* each record of a parameter, written a line each (`for r in rows:
+     * f.write(json.dumps(r) + "\n")`) */
+    if (b && b->kind == LF_PYBIND_FOR && !ts_node_is_null(b->value))
+        return param_of(c->l, &c->ps, b->value);
     if (!b || b->kind != LF_PYBIND_ASSIGN || ts_node_is_null(b->value))
         return NULL;
     TSNode lit = lf_tree_unparen(b->value);
@@ -1320,10 +1349,28 @@ static int carries_value(const lf_source *src, TSNode data, TSNode var) {
     return 0;
 }
 
-static TSNode read_target(TSNode call) {
+/* Is `data` arithmetic on the name var (`n + 1`, `total - used`)? */
+static int steps(const lf_source *src, TSNode data, TSNode var) {
+    data = lf_tree_unparen(data);
+    if (!lf_tree_is(data, "binary_operator"))
+        return 0;
+    TSNode op = lf_tree_field(data, "operator");
+    if (!(lf_tree_is(op, "+") || lf_tree_is(op, "-") || lf_tree_is(op, "*") || lf_tree_is(op, "/")))
+        return 0;
+    TSNode a = lf_tree_unparen(lf_tree_field(data, "left")), b = lf_tree_unparen(lf_tree_field(data, "right"));
+    return (lf_tree_is(a, "identifier") && lf_py_same_text(src, a, var)) ||
+           (lf_tree_is(b, "identifier") && lf_py_same_text(src, b, var));
+}
+
+static TSNode read_target(const lf_source *src, TSNode call) {
     /* through what keeps the read's value as one of its outcomes:
      * `v = json.loads(p.read_text()) if p.exists() else {}`, `v = load(p) or {}` */
     TSNode p = ts_node_parent(call);
+    /* a record collected from each line read: `rows.append(json.loads(line))` */
+    TSNode pp = lf_tree_is(p, "argument_list") ? ts_node_parent(p) : (TSNode){0};
+    if (!ts_node_is_null(pp) && lf_tree_is(pp, "call") && lf_py_method_is(src, pp, "append") &&
+        ts_node_named_child_count(p) == 1 && lf_tree_is(lf_tree_unparen(lf_py_callee_object(pp)), "identifier"))
+        return lf_tree_unparen(lf_py_callee_object(pp));
     while (!ts_node_is_null(p) && (lf_tree_is(p, "parenthesized_expression") || lf_tree_is(p, "conditional_expression") ||
                                    lf_tree_is(p, "boolean_operator")))
         p = ts_node_parent(p);
@@ -1390,6 +1437,36 @@ static char *takes_the_lock_again(const ctx104 *c, const pair_vec *pairs, const 
     return NULL;
 }
 
+/* Where a read is reported: the read call, or for a document read a line at a
+ * time (`for line in f: rows.append(json.loads(line))`) what the loop reads:
+ * the open call of `with open(P) as f`, or the call it iterates. */
+static TSNode reported_read(lf_pysem *m, TSNode call) {
+    TSNode e = lf_pylock_arg(m, call, 0, NULL);
+    for (int hops = 0; hops < 6 && !ts_node_is_null(e); hops++) {
+        e = lf_tree_unparen(e);
+        if (lf_tree_is(e, "call") && (lf_py_method_is(m->src, e, "strip") || lf_py_method_is(m->src, e, "rstrip"))) {
+            e = lf_py_callee_object(e);
+            continue;
+        }
+        if (!lf_tree_is(e, "identifier"))
+            break;
+        const lf_pybinding *b = binding_of(m, e);
+        if (!b)
+            break;
+        if (b->kind == LF_PYBIND_FOR && !ts_node_is_null(b->value)) {
+            TSNode it = lf_tree_unparen(b->value);
+            const lf_pybinding *h = lf_tree_is(it, "identifier") ? binding_of(m, it) : NULL;
+            if (h && h->kind == LF_PYBIND_WITH && !ts_node_is_null(h->value))
+                return lf_tree_unparen(h->value);
+            return lf_tree_is(it, "call") ? it : call;
+        }
+        if (b->kind != LF_PYBIND_ASSIGN || ts_node_is_null(b->value))
+            break;
+        e = b->value;
+    }
+    return call;
+}
+
 static void report_pair(lf_check_ctx *ctx, const ctx104 *c, const pair_vec *pairs, const rmw_pair *p) {
     const rmw_pair *other = p->lost ? NULL : derived_elsewhere(c, pairs, p);
     if (!p->lost && !other)
@@ -1427,9 +1504,16 @@ static void report_pair(lf_check_ctx *ctx, const ctx104 *c, const pair_vec *pair
     }
     if (!site->decline)
         site->decline = takes_the_lock_again(c, pairs, p, site);
-    lf_ctx_emit_site(ctx, r->call, msg, site, lf104_site_free);
-    lf_ctx_witness(ctx, p->lost ? lf_wit_read_write(src, r->call, w->call, r->stem ? (TSNode){0} : r->path)
-                                : lf_wit_stale_copy(src, r->call, w->call, c->ops.items[other->read].call,
+    /* a queue whose appenders lock the file itself: only that lock excludes them */
+    if (!site->decline && (lf_pylock_flags_of(c->l, r->path) & LF_LOCK_APPENDED) &&
+        (lf_pylock_flags_of(c->l, r->path) & (LF_LOCK_FLOCK | LF_LOCK_MSVCRT)))
+        site->decline = lf_xasprintf("the module's appenders lock %s itself: the rewrite must take that lock, which a "
+                                     "lock on a sibling file would not exclude",
+                                     path);
+    TSNode at = reported_read(c->m, r->call);
+    lf_ctx_emit_site(ctx, at, msg, site, lf104_site_free);
+    lf_ctx_witness(ctx, p->lost ? lf_wit_read_write(src, at, w->call, r->stem ? (TSNode){0} : r->path)
+                                : lf_wit_stale_copy(src, at, w->call, c->ops.items[other->read].call,
                                                     c->ops.items[other->write].call));
     free(msg);
     free(rd);
@@ -1460,7 +1544,7 @@ static void run(lf_check_ctx *ctx) {
         const doc_op *r = &c.ops.items[i];
         if (r->write)
             continue;
-        TSNode var = read_target(r->call);
+        TSNode var = read_target(src, r->call);
         /* `total = get_count() + delta`: a value computed from what was read */
         int computed = 0;
         if (ts_node_is_null(var)) {
@@ -1480,11 +1564,13 @@ static void run(lf_check_ctx *ctx) {
              * (`{"counted_tokens": total}`) */
             if (computed && !carries_value(src, data, var))
                 continue;
-            if (!computed && !lf_tree_is(data, "identifier"))
+            /* a counter written as it is stepped: `str(n + 1)` */
+            int stepped = !computed && steps(src, data, var);
+            if (!computed && !stepped && !lf_tree_is(data, "identifier"))
                 continue;
             /* the variable read written back, or a value made from it (`kept`
              * filled from its rows, `rows = [...]` of it under another name) */
-            int copy = !computed && !lf_py_same_text(src, data, var);
+            int copy = !computed && !stepped && !lf_py_same_text(src, data, var);
             if (copy && !derived_copy(m, fn, r, w, var, data))
                 continue;
             if (!write_reachable(&c, r->scope, r->call, w->call))
@@ -1497,7 +1583,7 @@ static void run(lf_check_ctx *ctx) {
             flow_run(&f, m, fn, r, w, var);
             LF_VEC_FREE(&f.names);
             LF_VEC_FREE(&f.copies);
-            f.lost |= copy || computed; /* what is written was made from the read: a derived change */
+            f.lost |= copy || computed || stepped; /* what is written was made from the read: a derived change */
             if (!f.rebound || copy) {
                 /* A picked element's store is a lost update where the module
                  * shows the document is shared: its reader or writer locks
@@ -1603,6 +1689,9 @@ static int each_name_in(const char *m, size_t from, size_t to, size_t skip_at, s
 /* What one region (a def's body, or the module's level) or one name may do. */
 typedef struct gate_flags {
     unsigned char reads, writes;
+    /* a counter kept as text: a read and a number made in one region
+     * (`int(p.read_text())`), a write and a text made (`f.write(str(n))`) */
+    unsigned char text_read, number, text_write, as_text;
 } gate_flags;
 
 /* A pair of ids: `region` names `group` (a use), or def `region` goes by `group` (a definition). */
@@ -1642,13 +1731,23 @@ static void on_name(const char *s, size_t len, void *ud) {
     int wr = writer_name(s, len) ||
              (g->serial && ((len == 4 && !memcmp(s, "dump", 4)) ||
                             (g->dumps_write && len == 5 && !memcmp(s, "dumps", 5))));
+    int text_read = (len == 4 && !memcmp(s, "read", 4)) || (len == 9 && !memcmp(s, "read_text", 9)) ||
+                    (len == 10 && !memcmp(s, "read_bytes", 10));
+    int number = (len == 3 && !memcmp(s, "int", 3)) || (len == 5 && !memcmp(s, "float", 5));
+    int text_write = (len == 5 && !memcmp(s, "write", 5)) || writer_name(s, len);
+    int as_text = len == 3 && !memcmp(s, "str", 3);
     gate_name key = {s, len, 0, 0};
     const gate_name *hit = g->n_names ? bsearch(&key, g->names, g->n_names, sizeof key, name_cmp) : NULL;
     for (int k = 0; k < 2; k++) {
         if (g->in[k] < 0)
             continue;
-        g->regions[g->in[k]].reads |= (unsigned char)rd;
-        g->regions[g->in[k]].writes |= (unsigned char)wr;
+        gate_flags *r = &g->regions[g->in[k]];
+        r->reads |= (unsigned char)rd;
+        r->writes |= (unsigned char)wr;
+        r->text_read |= (unsigned char)text_read;
+        r->number |= (unsigned char)number;
+        r->text_write |= (unsigned char)text_write;
+        r->as_text |= (unsigned char)as_text;
         gate_pair u = {g->in[k], hit ? hit->group : -1};
         if (hit && !(g->uses.len && g->uses.items[g->uses.len - 1].region == u.region &&
                      g->uses.items[g->uses.len - 1].group == u.group))
@@ -1739,6 +1838,10 @@ static int some_function_reads_and_writes(const char *m, size_t n, int serial, i
         /* the name a def or class binds is no call of it */
         followed = each_name_in(m, line->start, line->end, line->bound_at, line->bound_len, NULL, on_name, &g);
     }
+    for (size_t r = 0; r < nr; r++) {
+        g.regions[r].reads |= g.regions[r].text_read && g.regions[r].number;
+        g.regions[r].writes |= g.regions[r].text_write && g.regions[r].as_text;
+    }
     if (followed) {
         gate_flags *groups = lf_xcalloc(n_groups ? (size_t)n_groups : 1, sizeof *groups);
         int changed = 1;
@@ -1790,7 +1893,9 @@ static void on_file_name(const char *s, size_t len, void *ud) {
 
 static int gate(lf_gate_text *in) {
     static const char *const serial[] = {"json", "pickle", NULL}, *const loads[] = {"load", "loads", NULL},
-                             *const dump[] = {"dump", NULL}, *const dumps[] = {"dumps", NULL};
+                             *const dump[] = {"dump", NULL}, *const dumps[] = {"dumps", NULL},
+                             *const text_reads[] = {"read", "read_text", "read_bytes", NULL},
+                             *const numbers[] = {"int", "float", NULL}, *const as_text[] = {"str", NULL};
     if (in->lang == LF_LANG_TYPESCRIPT || in->lang == LF_LANG_TSX)
         return lf104_ts_gate(in->text, in->len);
     if (in->lang != LF_LANG_PYTHON || memmem(in->text, in->len, "TOMLFile", 8) || lf_pygate_in_package(in, serial))
@@ -1808,8 +1913,10 @@ static int gate(lf_gate_text *in) {
      * call takes it (`P.write_text(json.dumps(V))`, `f.write(...)`,
      * `atomic_write(P, ...)`), and each of those names says write */
     int dumps_write = memmem(m, n, "write", 5) != NULL;
-    int reads = ser && lf_pygate_says_any(m, n, loads);
-    int writes = ser && (lf_pygate_says_any(m, n, dump) || (dumps_write && lf_pygate_says_any(m, n, dumps)));
+    int reads = (ser && lf_pygate_says_any(m, n, loads)) ||
+                (lf_pygate_says_any(m, n, text_reads) && lf_pygate_says_any(m, n, numbers));
+    int writes = (ser && (lf_pygate_says_any(m, n, dump) || (dumps_write && lf_pygate_says_any(m, n, dumps)))) ||
+                 (dumps_write && lf_pygate_says_any(m, n, as_text));
     file_names fw = {&reads, &writes, reads && writes};
     if (!each_name_in(m, 0, n, 0, 0, &fw.both, on_file_name, &fw))
         reads = writes = 1;

@@ -67,6 +67,11 @@ static verdict judge(const lf_pylock *l, const lf_pylock_event *ev, TSNode faile
          * and retries (its judgements are made under the lock too) */
         if (f & LF_LOCK_INODE_VERIFIED)
             return V_NONE;
+        /* a log or queue whose appends the OS lock orders: removing it loses
+         * the appends of a writer waiting on it (LF104's drained queue), it
+         * hands no lock to two holders */
+        if ((f & LF_LOCK_APPENDED) && !(f & (LF_LOCK_PID | LF_LOCK_EXCL | LF_LOCK_CLAIM)))
+            return V_NONE;
         if (f & LF_LOCK_OS_EXCLUSIVE)
             return V_FLOCK;
         /* only ever share-locked (LOCK_SH: a reader's lock on a data file
@@ -88,17 +93,6 @@ static verdict judge(const lf_pylock *l, const lf_pylock_event *ev, TSNode faile
     if (f & LF_LOCK_BROKEN_LIVE)
         return V_RELEASE;
     return V_NONE;
-}
-
-/* `os.kill(pid, SIGTERM)` (any signal but a literal 0): the function stops
- * the owner itself, so a removal after it is a stop command's cleanup of a
- * lock whose holder it has just ended, not a judgement that races a breaker. */
-static int is_terminate(lf_pysem *m, TSNode call) {
-    static const char *const kill[] = {"os.kill", "os.killpg", NULL};
-    if (!lf_pylock_callee_any(m, call, kill))
-        return 0;
-    TSNode sig = lf_tree_unparen(lf_pylock_arg(m, call, 1, "signal"));
-    return !ts_node_is_null(sig) && !(lf_tree_is(sig, "integer") && lf_tree_text_eq(m->src, sig, "0"));
 }
 
 /* The lock's path expression for a message: the field or module path the key
@@ -229,6 +223,34 @@ static TSNode failed_read_by_answer(const lf_pylock *l, const lf_pylock_event *e
     return none;
 }
 
+/* Does `body` read through the handle a `with` bound to the open call
+ * `open_call` (`with open(p) as f:` ... `try: pid = int(f.readline())`)? */
+typedef struct handle_use {
+    lf_pysem *m;
+    TSNode open_call;
+    int found;
+} handle_use;
+
+static lf_walk_action visit_handle_use(TSNode n, void *ud) {
+    handle_use *u = ud;
+    if (u->found)
+        return LF_WALK_STOP;
+    if (!lf_tree_is(n, "identifier"))
+        return LF_WALK_CONTINUE;
+    char *name = lf_tree_text(u->m->src, n);
+    const lf_pybinding *b = lf_pysem_binding_at(u->m, lf_pysem_scope_of(u->m, n), name, ts_node_start_byte(n));
+    free(name);
+    u->found = b && b->kind == LF_PYBIND_WITH && !ts_node_is_null(b->value) &&
+               ts_node_eq(lf_tree_unparen(b->value), u->open_call);
+    return LF_WALK_CONTINUE;
+}
+
+static int reads_handle_of(lf_pysem *m, TSNode body, TSNode open_call) {
+    handle_use u = {m, open_call, 0};
+    lf_tree_walk(body, visit_handle_use, &u);
+    return u.found;
+}
+
 /* The read of the lock's contents when the removal ev is in an except clause
  * of a try whose body makes it (`try: rec = json.loads(lock.read_text())
  * ... except: lock.unlink()`), else a null node. The handler judges the lock
@@ -258,6 +280,15 @@ static TSNode failed_read_before(const lf_pylock *l, const lf_pylock_event *ev) 
             probed = 1;
         if (ts_node_is_null(read) && r->kind == LF_PYEV_JUDGE && (r->content || r->record_read) && r->key >= 0 &&
             lf_pylock_key_eq(l->m, &l->keys[r->key].key, &l->keys[ev->key].key))
+            read = r->node;
+    }
+    /* the file opened around the try, read inside it */
+    for (size_t j = 0; ts_node_is_null(read) && j < l->n_events; j++) {
+        const lf_pylock_event *r = &l->events[j];
+        if (r->scope == ev->scope && r->kind == LF_PYEV_JUDGE && r->content && r->key >= 0 &&
+            ts_node_start_byte(r->node) < ts_node_start_byte(body) &&
+            lf_pylock_key_eq(l->m, &l->keys[r->key].key, &l->keys[ev->key].key) &&
+            reads_handle_of(l->m, body, r->node))
             read = r->node;
     }
     /* after a pid probe, a handler that catches what the probe raises is
@@ -421,8 +452,7 @@ static int removes_lock(unsigned flags) {
     return lf_pylock_is_lock(flags) || ((flags & LF_LOCK_ARG) && !(flags & LF_LOCK_PKG));
 }
 
-static void decide(lf_pylock *l, first_yields *y, const unsigned char *stops_owner, const TSNode *failed,
-                   unsigned char *report) {
+static void decide(lf_pylock *l, first_yields *y, const TSNode *failed, unsigned char *report) {
     lf_pysem *m = l->m;
     size_t ns = m->n_scopes ? m->n_scopes : 1;
     unsigned char *cover = lf_xcalloc(ns, 1);
@@ -444,7 +474,7 @@ static void decide(lf_pylock *l, first_yields *y, const unsigned char *stops_own
             verdict v = judge(l, ev, failed[i]);
             int skip = 0;
             int32_t callee = ev->via_helper ? lf_pylock_local_callee(l, ev->node, &skip) : -1;
-            if (stops_owner[i]) {
+            if (ev->after_stop) { /* a stop command's cleanup */
                 c = COVER_STRONG;
             } else if (callee >= 0 && callee != ev->scope && cover[callee]) {
                 int own_judgement = v == V_LIVENESS || v == V_PRESENCE;
@@ -527,26 +557,6 @@ static void absorb_folded_breaks(lf_pylock *l, first_yields *y, const unsigned c
     }
 }
 
-/* Per removal event: does a call that stops the owner (kill with a real
- * signal) come before it in its function? */
-static unsigned char *after_stop(lf_pylock *l) {
-    lf_pysem *m = l->m;
-    size_t ns = m->n_scopes ? m->n_scopes : 1;
-    uint32_t *stop_at = lf_xcalloc(ns, sizeof *stop_at); /* first position + 1 */
-    for (size_t i = 0; i < m->n_calls; i++) {
-        const lf_pycall *c = &m->calls[i];
-        if (c->scope >= 0 && !stop_at[c->scope] && is_terminate(m, c->node))
-            stop_at[c->scope] = ts_node_start_byte(c->node) + 1;
-    }
-    unsigned char *out = lf_xcalloc(l->n_events ? l->n_events : 1, 1);
-    for (size_t i = 0; i < l->n_events; i++) {
-        const lf_pylock_event *ev = &l->events[i];
-        uint32_t s = ev->scope >= 0 ? stop_at[ev->scope] : 0;
-        out[i] = ev->kind == LF_PYEV_REMOVE && s && s <= ts_node_start_byte(ev->node);
-    }
-    free(stop_at);
-    return out;
-}
 
 /* One finding per root bug, with its other sites named: per reported
  * removal in a helper, the calls of that helper whose removal is not
@@ -603,11 +613,10 @@ static void run(lf_check_ctx *ctx) {
     lf_pylock *l = lf_pylock_build(m);
     if (!l->n_events)
         return;
-    unsigned char *stops_owner = after_stop(l);
     unsigned char *report = lf_xcalloc(l->n_events, 1);
     first_yields yields = {0};
     TSNode *failed = failed_reads(l);
-    decide(l, &yields, stops_owner, failed, report);
+    decide(l, &yields, failed, report);
     char **callers = callers_of_reported(l, lf_ctx_source(ctx), report);
     for (size_t i = 0; i < l->n_events; i++) {
         if (!report[i])
@@ -648,7 +657,6 @@ static void run(lf_check_ctx *ctx) {
     free(report);
     free(failed);
     free(yields.at);
-    free(stops_owner);
 }
 
 /* ---- the gate: could anything here remove a lock by name? ----

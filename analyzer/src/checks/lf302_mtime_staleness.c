@@ -35,13 +35,28 @@ static const char *const k_getmtime[] = {"os.path.getmtime", NULL};
 static const char *const k_clocks[] = {"time.time", "time.time_ns", "datetime.datetime.now", "datetime.datetime.utcnow",
                                        "datetime.datetime.today", NULL};
 
+/* `stat.ST_MTIME` (or `ST_MTIME` imported from stat, or 8): the mtime's
+ * index in a stat result read as a tuple. */
+static int mtime_index(lf_pysem *m, TSNode i) {
+    i = lf_tree_unparen(i);
+    if (lf_tree_is(i, "integer"))
+        return lf_tree_text_eq(m->src, i, "8");
+    const char *q = lf_pysem_qualname(m, i);
+    return q && !strcmp(q, "stat.ST_MTIME");
+}
+
 /* The path whose mtime a node reads, or null. */
 static TSNode mtime_of(lf_pysem *m, TSNode n) {
     if (lf_tree_is(n, "call") && lf_pylock_callee_any(m, n, k_getmtime))
         return lf_pylock_arg(m, n, 0, "path");
-    if (!lf_tree_is(n, "attribute") || !lf_tree_text_eq(m->src, lf_tree_field(n, "attribute"), "st_mtime"))
+    TSNode stat_result;
+    if (lf_tree_is(n, "attribute") && lf_tree_text_eq(m->src, lf_tree_field(n, "attribute"), "st_mtime"))
+        stat_result = lf_tree_field(n, "object");
+    else if (lf_tree_is(n, "subscript") && mtime_index(m, lf_tree_field(n, "subscript")))
+        stat_result = lf_tree_field(n, "value"); /* `os.stat(p)[stat.ST_MTIME]` */
+    else
         return (TSNode){0};
-    TSNode st = lf_pysem_resolve_value(m, lf_tree_field(n, "object"));
+    TSNode st = lf_pysem_resolve_value(m, stat_result);
     st = lf_tree_unparen(st);
     if (!lf_tree_is(st, "call"))
         return (TSNode){0};

@@ -34,6 +34,7 @@ struct lf_pyheld {
     unsigned char *contained;      /* per scope: 0 unknown, 1 no, 2 it gives back every lock it takes
                                       before it returns (`with FileLock(p): return json.load(f)`) */
     unsigned char *only_contained; /* per scope: its only acquisitions are calls of contained functions */
+    unsigned char *unlocker;       /* per scope: it gives back an OS lock and takes none (`_unlock_file(f)`) */
 };
 
 static const char *intern_node(lf_pysem *m, TSNode n) {
@@ -199,6 +200,7 @@ static int decorated_with_lock(lf_pylock *l, TSNode fn) {
  * `fcntl.flock(fd, LOCK_UN)` & co): a lock is held before that point, taken by
  * a caller or by an earlier call on the same object. */
 typedef struct release_search {
+    lf_pyheld *h;
     lf_pysem *m;
     LF_VEC(TSNode) found;
 } release_search;
@@ -216,7 +218,9 @@ static lf_walk_action visit_release(TSNode n, void *ud) {
         TSNode name = lf_tree_is(recv, "attribute") ? lf_tree_field(recv, "attribute") : recv;
         found = lf_tree_is(name, "identifier") && names_lock(r->m->src, name);
     } else {
-        found = lf_pylock_callee_any(r->m, n, unlock_calls);
+        int skip = 0;
+        int32_t f = lf_pylock_local_callee(r->h->l, n, &skip);
+        found = lf_pylock_callee_any(r->m, n, unlock_calls) || (f > 0 && r->h->unlocker[f]);
     }
     if (found)
         LF_VEC_PUSH(&r->found, n);
@@ -228,6 +232,7 @@ static const node_vec *releases(lf_pyheld *h, int32_t scope) {
     if (!h->releases_done[scope]) {
         release_search r;
         memset(&r, 0, sizeof r);
+        r.h = h;
         r.m = h->l->m;
         /* a function's body, or the module's top level (it has no body field) */
         TSNode fn = h->l->m->scopes[scope].node, body = lf_tree_field(fn, "body");
@@ -251,13 +256,21 @@ static TSNode covered_by(lf_pysem *m, TSNode n) {
 }
 
 /* The `with` statement whose `as` name is the handle a flock/lockf call
- * locks (`with open(p, "w") as f: fcntl.flock(f, LOCK_EX)`), or null:
- * closing the file at the with's exit gives the lock back. */
-static TSNode closing_with(lf_pysem *m, TSNode call) {
+ * locks (`with open(p, "w") as f: fcntl.flock(f, LOCK_EX)`), or one of the
+ * module's lock helpers is handed (`_lock_file(f)`), or null: closing the
+ * file at the with's exit gives the lock back. */
+static TSNode closing_with(lf_pylock *l, TSNode call) {
     static const char *const flocks[] = {"fcntl.flock", "fcntl.lockf", NULL};
-    if (!lf_pylock_callee_any(m, call, flocks))
+    lf_pysem *m = l->m;
+    int skip = 0;
+    TSNode h;
+    if (lf_pylock_callee_any(m, call, flocks))
+        h = lf_pylock_arg(m, call, 0, "fd");
+    else if (lf_pylock_local_callee(l, call, &skip) > 0)
+        h = lf_pylock_arg(m, call, 0, NULL);
+    else
         return (TSNode){0};
-    TSNode h = lf_tree_unparen(lf_pylock_arg(m, call, 0, "fd"));
+    h = lf_tree_unparen(h);
     if (lf_tree_is(h, "call") && lf_py_method_is(m->src, h, "fileno"))
         h = lf_tree_unparen(lf_py_callee_object(h));
     if (!lf_tree_is(h, "identifier"))
@@ -316,7 +329,7 @@ static int lock_gen_kill(lf_pyheld *h, int32_t scope, const lf_cfg *g, uint64_t 
             (*skipped)++;
             continue;
         }
-        TSNode w = closing_with(m, e->node);
+        TSNode w = closing_with(l, e->node);
         if ((mode & GK_SCOPED) &&
             (!ts_node_is_null(w) || lf_tree_is(lf_cfg_node_at(g, (uint32_t)id)->stmt, "with_statement"))) {
             (*skipped)++;
@@ -660,6 +673,21 @@ lf_pyheld *lf_pyheld_build(lf_pylock *l) {
     h->after_acquire = lf_xcalloc(ns, sizeof *h->after_acquire);
     h->contained = lf_xcalloc(ns, 1);
     h->only_contained = lf_xcalloc(ns, 1);
+    /* the module's own unlock helpers (`def _unlock_file(f):
+     * msvcrt.locking(f.fileno(), msvcrt.LK_UNLCK, 1)`): a call of one gives a
+     * lock back, so a saver that locks and unlocks around its write holds
+     * nothing once it returns */
+    h->unlocker = lf_xcalloc(ns, 1);
+    for (size_t i = 0; i < m->n_calls; i++) {
+        int32_t s = m->calls[i].scope;
+        int unlock = 0;
+        TSNode handle;
+        if (s > 0 && m->scopes[s].kind == LF_PYSCOPE_FUNCTION && !l->acquires[s] &&
+            lf_pylock_lock_call(m, m->calls[i].node, &handle, &unlock))
+            h->unlocker[s] |= (unsigned char)(unlock ? 1 : 2);
+    }
+    for (size_t s = 0; s < ns; s++) /* one that also locks is no unlock helper */
+        h->unlocker[s] = h->unlocker[s] == 1;
     find_held_classes(h);
     h->methods = lf_xcalloc(ns, sizeof *h->methods);
     for (size_t i = 1; i < m->n_scopes; i++)
@@ -778,6 +806,7 @@ void lf_pyheld_free(lf_pyheld *h) {
     free(h->placed);
     free(h->contained);
     free(h->only_contained);
+    free(h->unlocker);
     for (size_t i = 0; i < h->l->m->n_scopes; i++)
         free(h->after_acquire[i]);
     free(h->after_acquire);

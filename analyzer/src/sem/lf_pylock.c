@@ -461,6 +461,7 @@ static int key_eq(const lf_pysem *m, const lf_pkey *a, const lf_pkey *b) {
 int lf_pylock_key_eq(const lf_pysem *m, const lf_pkey *a, const lf_pkey *b) { return key_eq(m, a, b); }
 
 static int32_t method_scope(lf_pylock *l, int32_t cls, const char *name);
+static TSNode lock_object_path(lf_pysem *m, TSNode obj);
 
 static TSNode returned_value(lf_pysem *m, int32_t f);
 
@@ -537,6 +538,14 @@ lf_pkey lf_pylock_key_of(lf_pylock *l, TSNode expr) {
         } else if (lf_tree_is(e, "attribute")) {
             int32_t cls = self_class(m, lf_tree_unparen(lf_tree_field(e, "object")));
             TSNode attr = lf_tree_field(e, "attribute");
+            TSNode made_for = lf_tree_is(attr, "identifier") && (lf_tree_text_eq(m->src, attr, "lock_file") ||
+                                                                 lf_tree_text_eq(m->src, attr, "path"))
+                                  ? lock_object_path(m, lf_tree_field(e, "object"))
+                                  : (TSNode){0};
+            if (!ts_node_is_null(made_for)) {
+                e = made_for;
+                continue;
+            }
             if (cls >= 0 && lf_tree_is(attr, "identifier")) {
                 k.kind = LF_PKEY_FIELD;
                 k.name = lf_pysem_intern_node(m, attr);
@@ -1052,6 +1061,43 @@ TSNode lf_pylock_handle_open(lf_pylock *l, TSNode handle) {
 
 /* ---- what a call does ---- */
 
+int lf_pylock_is_terminate(lf_pysem *m, TSNode call) {
+    static const char *const kill[] = {"os.kill", "os.killpg", NULL};
+    if (!lf_pylock_callee_any(m, call, kill))
+        return 0;
+    TSNode sig = lf_tree_unparen(lf_pylock_arg(m, call, 1, "signal"));
+    return !ts_node_is_null(sig) && !(lf_tree_is(sig, "integer") && lf_tree_text_eq(m->src, sig, "0"));
+}
+
+static int mentions_qualname(lf_pysem *m, TSNode expr, const char *q);
+
+/* Is the open call one for appending (`open(p, "a")`, `p.open("ab")`,
+ * `os.open(p, ... | os.O_APPEND)`)? */
+static int opened_to_append(lf_pysem *m, TSNode open) {
+    static const char *const opens[] = {"open", "io.open", "codecs.open", NULL}, *const os_open[] = {"os.open", NULL};
+    if (lf_pylock_callee_any(m, open, os_open)) {
+        TSNode fl = lf_pylock_arg(m, open, 1, "flags");
+        return !ts_node_is_null(fl) && mentions_qualname(m, fl, "os.O_APPEND");
+    }
+    TSNode mode = lf_pylock_callee_any(m, open, opens) ? lf_pylock_arg(m, open, 1, "mode")
+                                                       : lf_pylock_arg(m, open, 0, "mode");
+    return !ts_node_is_null(mode) && lf_pylock_open_mode(m->src, lf_pysem_resolve_value(m, mode), 'a', 1);
+}
+
+/* A write of records through a handle opened to append (`os.write(fd, line)`,
+ * `f.write(line)`): the path appended to, or null. */
+static TSNode appended_path(lf_pylock *l, TSNode call) {
+    static const char *const os_write[] = {"os.write", NULL}, *const writes[] = {"write", "writelines", NULL};
+    lf_pysem *m = l->m;
+    TSNode h = lf_pylock_callee_any(m, call, os_write)   ? lf_pylock_arg(m, call, 0, "fd")
+               : method_index(m, method_attr(call), writes) >= 0 ? receiver(call)
+                                                             : (TSNode){0};
+    if (ts_node_is_null(h))
+        return h;
+    TSNode open = lf_pylock_handle_open(l, h);
+    return !ts_node_is_null(open) && opened_to_append(m, open) ? lf_pylock_handle_path(l, h) : (TSNode){0};
+}
+
 /* Does the expression combine os.O_EXCL (through local names)? */
 static int mentions_qualname(lf_pysem *m, TSNode expr, const char *q) {
     LF_VEC(TSNode) stack = {0};
@@ -1234,11 +1280,34 @@ static const lock_class k_lock_classes[] = {
     {NULL, 0},
 };
 
+/* The lock kind of a lock library's class; also of a copy of the library
+ * vendored into a package (`from ..extern.lockfile import LockFile`: the
+ * qualname ends with the library's, at a dot). */
 static unsigned lock_class_kind(const char *q) {
-    for (size_t i = 0; q && k_lock_classes[i].qualname; i++)
-        if (!strcmp(q, k_lock_classes[i].qualname))
+    size_t n = q ? strlen(q) : 0;
+    for (size_t i = 0; q && k_lock_classes[i].qualname; i++) {
+        size_t w = strlen(k_lock_classes[i].qualname);
+        if (!strcmp(q, k_lock_classes[i].qualname) ||
+            (n > w && q[n - w - 1] == '.' && !strcmp(q + n - w, k_lock_classes[i].qualname)))
             return k_lock_classes[i].kind;
+    }
     return 0;
+}
+
+/* The path a lock library's object was made for (`lock = LockFile(path)`:
+ * `lock` gives `path`), or null. The `lockfile` library's objects also name
+ * it as `lock.path` and `lock.lock_file` (its `.lock` sibling, the same lock
+ * to the model), and remove it by name with `lock.break_lock()`. */
+static const char *const k_break_lock[] = {"break_lock", NULL};
+
+static TSNode lock_object_path(lf_pysem *m, TSNode obj) {
+    obj = lf_tree_unparen(obj);
+    if (!lf_tree_is(obj, "identifier"))
+        return (TSNode){0};
+    TSNode v = lf_tree_unparen(lf_pysem_resolve_value(m, obj));
+    if (ts_node_is_null(v) || !lf_tree_is(v, "call") || !lock_class_kind(lf_pysem_callee(m, v)))
+        return (TSNode){0};
+    return lf_pylock_arg(m, v, 0, NULL);
 }
 
 /* fcntl.flock / lockf / fcntl(F_SETLK*), msvcrt.locking, portalocker.lock:
@@ -1541,6 +1610,11 @@ static int judge_call(lf_pylock *l, TSNode call, TSNode *target) {
         *target = lf_pylock_arg(m, call, 0, "path");
         return ts_node_is_null(*target) ? 0 : 2;
     }
+    /* a lock library's `lock.is_locked()`: whether its lock exists */
+    static const char *const is_locked[] = {"is_locked", NULL};
+    if (method_index(m, method_attr(call), is_locked) >= 0 &&
+        !ts_node_is_null(*target = lock_object_path(m, receiver(call))))
+        return 1;
     /* the method name read once, not once per candidate */
     int i = method_index(m, method_attr(call), path_methods);
     if (i >= 0 && pathlike_method(m, call, path_methods[i])) {
@@ -2336,7 +2410,7 @@ static void mark_directory_scans(lf_pylock *l) {
             unsigned uses = lk->flags & LF_LOCK_USES;
             if (!uses || !lf_pylock_is_lock(lk->flags))
                 continue;
-            uses |= lk->flags & LF_LOCK_OS_EXCLUSIVE;
+            uses |= lk->flags & (LF_LOCK_OS_EXCLUSIVE | LF_LOCK_APPENDED);
             TSNode paths[4];
             size_t np = key_paths(l, &lk->key, paths, 4);
             for (size_t q = 0; q < np; q++) {
@@ -3027,19 +3101,27 @@ static lf_pylock *build(lf_pysem *m) {
             if (!ts_node_is_null(p))
                 key_mark(l, key_add_expr(l, p), LF_LOCK_REMOVED, call);
         }
-        if (lf_pylock_removal_call(m, call, &t)) {
+        if (lf_pylock_removal_call(m, call, &t) ||
+            (method_index(m, method_attr(call), k_break_lock) >= 0 &&
+             !ts_node_is_null(t = lock_object_path(m, receiver(call))))) {
             int32_t k = key_add_expr(l, t);
             key_mark(l, k, LF_LOCK_REMOVED, call);
             add_event(l, LF_PYEV_REMOVE, scope, call, k, 0)->target = t;
         }
+        TSNode appended = appended_path(l, call);
+        if (!ts_node_is_null(appended))
+            key_mark(l, key_add_expr(l, appended), LF_LOCK_APPENDED, call);
         int how = judge_call(l, call, &t);
         if (how) {
             int32_t k = key_add_expr(l, t);
-            key_mark(l, k, how == 1 ? LF_LOCK_JUDGED | (removal_guard(l, call, t) ? 0u : LF_LOCK_JUDGED_GATE)
+            int guard = how == 1 && removal_guard(l, call, t);
+            key_mark(l, k, how == 1 ? LF_LOCK_JUDGED | (guard ? 0u : LF_LOCK_JUDGED_GATE)
                            : how == 2 ? LF_LOCK_JUDGED_CONTENT
                                       : LF_LOCK_JUDGED_CONTENT | LF_LOCK_READLINK,
                      call);
-            add_event(l, LF_PYEV_JUDGE, scope, call, k, 0)->content = how >= 2;
+            lf_pylock_event *je = add_event(l, LF_PYEV_JUDGE, scope, call, k, 0);
+            je->content = how >= 2;
+            je->guard_only = guard;
         }
         if (is_probe(m, call))
             add_event(l, LF_PYEV_PROBE, scope, call, -1, 0);
@@ -3206,6 +3288,12 @@ static lf_pylock *build(lf_pysem *m) {
         size_t ns = m->n_scopes ? m->n_scopes : 1;
         uint32_t *identity_at = lf_xcalloc(ns, sizeof *identity_at); /* position + 1 */
         uint32_t *probe_at = lf_xcalloc(ns, sizeof *probe_at);
+        uint32_t *stop_at = lf_xcalloc(ns, sizeof *stop_at); /* its first kill with a real signal, + 1 */
+        for (size_t i = 0; i < m->n_calls; i++) {
+            const lf_pycall *c = &m->calls[i];
+            if (c->scope >= 0 && !stop_at[c->scope] && lf_pylock_is_terminate(m, c->node))
+                stop_at[c->scope] = ts_node_start_byte(c->node) + 1;
+        }
         size_t cap = 16;
         while (cap < 2 * l->in->events.len + 2)
             cap *= 2;
@@ -3241,9 +3329,17 @@ static lf_pylock *build(lf_pysem *m) {
             if (ev->kind == LF_PYEV_JUDGE) {
                 if (ev->content)
                     js[h].content_at = at;
-                else
+                /* after the function's own take, `if p.exists(): p.unlink()`
+                 * is the holder's release, tidy about a file already gone */
+                else if (!ev->guard_only || !own_take_before(l, ev->scope, ev->key, at))
                     js[h].presence_at = at;
                 continue;
+            }
+            ev->after_stop = stop_at[ev->scope] && stop_at[ev->scope] <= at;
+            if (ev->via_helper && !ev->after_stop) { /* a call of the stop command itself */
+                const lf_pycall *hc = lf_pysem_call(m, ev->node);
+                int32_t f = hc ? callee_of[hc - m->calls] : -1;
+                ev->after_stop = f >= 0 && stop_at[f] != 0;
             }
             uint32_t since = identity_at[ev->scope];
             uint32_t own = own_take_before(l, ev->scope, ev->key, at);
@@ -3278,6 +3374,9 @@ static lf_pylock *build(lf_pysem *m) {
                 ev->owner_checked = 1;
                 continue;
             }
+            /* a stop command's cleanup breaks no live holder's lock */
+            if (ev->after_stop)
+                continue;
             if ((ev->judged == LF_JUDGED_LIVENESS || ev->judged == LF_JUDGED_PRESENCE) &&
                 !(k->flags & LF_LOCK_BROKEN)) {
                 k->flags |= LF_LOCK_BROKEN;
@@ -3293,6 +3392,7 @@ static lf_pylock *build(lf_pysem *m) {
         LF_VEC_FREE(&creates);
         free(identity_at);
         free(probe_at);
+        free(stop_at);
     }
     mark_overwrite_takeovers(l, clock_at);
     mark_inode_verified(l, callee_of);

@@ -111,6 +111,8 @@ enum {
                                           the path still names the locked inode (st_ino of the path against
                                           the handle's fstat, in the locking function or a helper it calls):
                                           a removal while locked makes the waiter on the old inode retry */
+    LF_LOCK_APPENDED = 1u << 25,       /* records written through a handle opened to append to it: a log or
+                                          queue (its OS lock orders the appends), not a lock file */
 };
 
 /* How a removal was judged beforehand in its function. */
@@ -157,6 +159,10 @@ typedef struct lf_pylock_event {
     int32_t param;  /* REMOVE/JUDGE through a helper: the helper's parameter key, else -1 */
     TSNode target;  /* REMOVE: the path expression removed (the argument, through a helper) */
     TSNode failed_create; /* REMOVE judged PRESENCE in the handler of this failed exclusive create, else null */
+    int after_stop;       /* REMOVE: its function stopped a process first (`os.kill(pid, SIGTERM)`, any
+                             signal but 0): a stop command's cleanup of the lock of an owner it ended */
+    int guard_only;       /* JUDGE: an existence test that guards only the removal of what it tests
+                             (`if p.exists(): p.unlink()`) */
 } lf_pylock_event;
 
 typedef struct lf_pylock {
@@ -174,6 +180,9 @@ typedef struct lf_pylock {
 lf_pylock *lf_pylock_build(lf_pysem *m);
 /* Frees l (lf_pysem_free, for the model's own). */
 void lf_pylock_free(lf_pylock *l);
+
+/* `os.kill(pid, SIGTERM)` / `os.killpg`: a kill with any signal but a literal 0. */
+int lf_pylock_is_terminate(lf_pysem *m, TSNode call);
 
 /* The key an expression names, and its index in keys (-1 when it has none). */
 lf_pkey lf_pylock_key_of(lf_pylock *l, TSNode expr);

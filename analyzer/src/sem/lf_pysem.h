@@ -135,6 +135,9 @@ typedef struct lf_pyoptional {
     int32_t guard;            /* the module-level if/try statement holding the import, or -1 */
     TSNode guard_condition;   /* for an `if` guard: its condition (platform tests), else null */
     int import_in_then;       /* for an `if` guard: 1 when the import sits in the consequence */
+    int platform_gated;       /* a function's own import of a one-platform module, reached only past
+                                 the function's platform test (`if sys.platform == "win32": ...; return`
+                                 before `import fcntl`): absent where that test sends the function away */
 } lf_pyoptional;
 
 /* A module-level flag that says whether an optional module is there:
@@ -259,6 +262,12 @@ const lf_pyoptional *lf_pysem_optional(const lf_pysem *m, const char *name);
  * "win32"` for a POSIX-only module), -1 when it means absent, 0 when it is not
  * such a test (or mixes it with other conditions). *which = the module. */
 int lf_pysem_presence_test(lf_pysem *m, TSNode cond, const lf_pyoptional **which);
+/* Is `cond` a platform test (`sys.platform == "win32"`, `os.name != "nt"`,
+ * `platform.system() == "Windows"`, `sys.platform.startswith("win")`)? +1 when
+ * it holding means Windows, -1 when it means not Windows, 0 otherwise. */
+int lf_pysem_windows_test(lf_pysem *m, TSNode cond);
+/* Does the module exist on POSIX systems only (fcntl & co)? */
+int lf_pysem_posix_only_module(const char *qualname);
 
 /* Uses of `name` resolving to the module scope's binding, outside the byte
  * ranges [skip[i].start, skip[i].end) and outside the bindings themselves.

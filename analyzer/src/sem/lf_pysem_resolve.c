@@ -806,6 +806,10 @@ static int platform_presence(lf_pysem *m, TSNode cond, int win, const lf_pyoptio
     return sign;
 }
 
+int lf_pysem_windows_test(lf_pysem *m, TSNode cond) { return windows_test(m, cond); }
+
+int lf_pysem_posix_only_module(const char *q) { return q && module_platform(q) == PLATFORM_POSIX_ONLY; }
+
 int lf_pysem_presence_test(lf_pysem *m, TSNode cond, const lf_pyoptional **which) {
     int sign = 1;
     TSNode c = cond;
