@@ -517,14 +517,26 @@ static int literal_of(lf_tssem *m, TSNode x, const char *v) {
         TSNode e = ts_node_named_child(x, i);
         if (lf_tree_is(e, "spread_element") || lf_tree_is(e, "pair"))
             e = lf_tree_is(e, "pair") ? lf_tree_field(e, "value") : ts_node_named_child(e, 0);
-        e = lf_tssem_unwrap(e);
-        /* `v.count + 1`, `v.items`: the operand's root object */
-        for (int hop = 0; hop < 4 && lf_tree_is(e, "binary_expression"); hop++)
-            e = lf_tssem_unwrap(lf_tree_field(e, "left"));
-        for (int hop = 0; hop < 8 && lf_tree_is(e, "member_expression"); hop++)
-            e = lf_tree_field(e, "object");
-        if (lf_tree_is(e, "identifier") && lf_tree_text_eq(m->src, e, v))
-            return 1;
+        /* `v.count + 1`, `v.items`: the operand's root object; either side of
+         * a fallback (`input.x ?? v?.x`: the old value kept where the input
+         * has none) */
+        TSNode stack[8];
+        int sp = 0;
+        stack[sp++] = lf_tssem_unwrap(e);
+        for (int steps = 0; sp && steps < 16; steps++) {
+            e = stack[--sp];
+            if (lf_tree_is(e, "binary_expression")) {
+                TSNode op = lf_tree_field(e, "operator");
+                if ((lf_tree_text_eq(m->src, op, "??") || lf_tree_text_eq(m->src, op, "||")) && sp < 7)
+                    stack[sp++] = lf_tssem_unwrap(lf_tree_field(e, "right"));
+                stack[sp++] = lf_tssem_unwrap(lf_tree_field(e, "left"));
+                continue;
+            }
+            for (int hop = 0; hop < 8 && lf_tree_is(e, "member_expression"); hop++)
+                e = lf_tree_field(e, "object");
+            if (lf_tree_is(e, "identifier") && lf_tree_text_eq(m->src, e, v))
+                return 1;
+        }
     }
     return 0;
 }
@@ -572,6 +584,9 @@ static int carries(lf_tssem *m, TSNode arg, const char *v) {
                 x = lf_tssem_unwrap(lf_tssem_resolve_value(m, x));
             if (lf_tree_is(x, "identifier"))
                 return 0;
+            /* `const session = { id, state: input.state ?? existing?.state }` */
+            if (literal_of(m, x, v))
+                return 1;
         }
         if (!lf_tree_is(x, "call_expression"))
             return 0;

@@ -125,7 +125,7 @@ static TSNode stat_call_path(lf_tssem *m, TSNode st) {
     const char *op = lf_tslock_fs_op(m, st);
     if (!op || (strcmp(op, "stat") != 0 && strcmp(op, "lstat") != 0))
         return (TSNode){0};
-    return lf_tssem_arg(st, 0);
+    return lf_tslock_fs_path(m, st);
 }
 
 /* A stat made inside a wrapper the result comes out of: a retry or timeout

@@ -63,8 +63,43 @@ static const char *bun_file_read(lf_tssem *m, TSNode call) {
     return w.op;
 }
 
+/* A method of a Bun file handle (`Bun.file(p).delete()`, or `f.exists()`
+ * with `const f = Bun.file(p)`): the Bun.file call, *op what the method does
+ * to p; null otherwise. Its text and JSON are reads of Bun.file itself
+ * (bun_file_read). */
+static TSNode bun_handle_call(lf_tssem *m, TSNode call, const char **op) {
+    static const char *const methods[][2] = {{"exists", "exists"}, {"stat", "stat"}, {"delete", "unlink"},
+                                             {"unlink", "unlink"}};
+    TSNode fn = lf_tree_field(call, "function");
+    if (!lf_tree_is(fn, "member_expression"))
+        return (TSNode){0};
+    TSNode prop = lf_tree_field(fn, "property");
+    *op = NULL;
+    for (size_t i = 0; i < sizeof methods / sizeof *methods && !*op; i++)
+        if (lf_tree_text_eq(m->src, prop, methods[i][0]))
+            *op = methods[i][1];
+    if (!*op)
+        return (TSNode){0};
+    TSNode h = lf_tssem_unwrap(lf_tree_field(fn, "object"));
+    if (lf_tree_is(h, "identifier"))
+        h = lf_tssem_unwrap(lf_tssem_resolve_value(m, h));
+    const char *q = lf_tree_is(h, "call_expression") ? lf_tssem_callee(m, h) : NULL;
+    if (!q || strcmp(q, "Bun.file") != 0)
+        return (TSNode){0};
+    return h;
+}
+
+TSNode lf_tslock_fs_path(lf_tssem *m, TSNode call) {
+    const char *op;
+    TSNode h = bun_handle_call(m, call, &op);
+    return lf_tssem_arg(ts_node_is_null(h) ? call : h, 0);
+}
+
 const char *lf_tslock_fs_op(lf_tssem *m, TSNode call) {
     const char *q = lf_tssem_callee(m, call);
+    const char *bun_op = NULL;
+    if (!ts_node_is_null(bun_handle_call(m, call, &bun_op)))
+        return bun_op;
     if (!q)
         return NULL;
     const char *op = NULL;
@@ -770,6 +805,30 @@ static int sibling_remove_helper(const char *q) {
     return 0;
 }
 
+/* Is the rename `call` (a0 -> a1) a quarantine: the function later moves the
+ * file back (`link(a1, a0)` or `rename(a1, a0)`) when the copy it grabbed
+ * turns out live? Grabbing the lock under a private name and judging that
+ * copy binds the judgement to the object removed; a live lock goes back. */
+static int quarantine_rename(lf_tssem *m, TSNode call, TSNode a0, TSNode a1) {
+    int32_t scope = lf_tssem_scope_of(m, call);
+    int32_t fn = lf_tslock_fn_of(m, scope);
+    const char *from = lf_tssem_path_key(m, a0), *to = lf_tssem_path_key(m, a1);
+    if (!from || !to || from == to || fn <= 0)
+        return 0;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        const lf_tscall *c = &m->calls[i];
+        if (lf_tslock_fn_of(m, c->scope) != fn || ts_node_start_byte(c->node) <= ts_node_end_byte(call))
+            continue;
+        const char *op = lf_tslock_fs_op(m, c->node);
+        if (!op || (strcmp(op, "link") != 0 && strcmp(op, "rename") != 0))
+            continue;
+        if (lf_tssem_path_key(m, lf_tssem_arg(c->node, 0)) == to &&
+            lf_tssem_path_key(m, lf_tssem_arg(c->node, 1)) == from)
+            return 1;
+    }
+    return 0;
+}
+
 static void direct_events(builder *b, lf_tssem *m) {
     /* A module that locks its files through proper-lockfile & co keeps the
      * locks as the library's (`<file>.lock` directories); the files it lists
@@ -811,7 +870,7 @@ static void direct_events(builder *b, lf_tssem *m) {
         }
         if (!op)
             continue;
-        TSNode a0 = lf_tssem_arg(call, 0);
+        TSNode a0 = lf_tslock_fs_path(m, call);
         if (ts_node_is_null(a0))
             continue;
         TSNode a1 = lf_tssem_arg(call, 1), a2 = lf_tssem_arg(call, 2);
@@ -833,6 +892,8 @@ static void direct_events(builder *b, lf_tssem *m) {
             continue;
         }
         if (op_in(op, k_remove) || strcmp(op, "rename") == 0) {
+            if (strcmp(op, "rename") == 0 && quarantine_rename(m, call, a0, a1))
+                continue;
             TSNode arr = loop_array(m, call, a0);
             uint32_t n_el = ts_node_is_null(arr) ? 0 : ts_node_named_child_count(arr);
             /* `for (const f of [pidPath, lockPath]) unlink(f)`: each element */
@@ -1418,6 +1479,81 @@ static int after_failed_create(const builder *b, size_t i) {
     return 0;
 }
 
+/* Does a break leave the loop `loop` (one not inside a nested loop, switch
+ * or function)? */
+typedef struct break_search {
+    TSNode loop;
+    int found;
+} break_search;
+
+static int loop_node(TSNode n) {
+    return lf_tree_is(n, "while_statement") || lf_tree_is(n, "for_statement") || lf_tree_is(n, "for_in_statement") ||
+           lf_tree_is(n, "do_statement");
+}
+
+static lf_walk_action visit_break(TSNode n, void *ud) {
+    break_search *s = ud;
+    if (s->found)
+        return LF_WALK_STOP;
+    if (!ts_node_eq(n, s->loop) && (loop_node(n) || lf_tree_is(n, "switch_statement") || function_boundary(n)))
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, "break_statement"))
+        s->found = 1;
+    return LF_WALK_CONTINUE;
+}
+
+/* Does a return follow `from` in `body`, outside nested functions? */
+typedef struct return_search {
+    uint32_t from;
+    int found;
+} return_search;
+
+static lf_walk_action visit_return_after(TSNode n, void *ud) {
+    return_search *s = ud;
+    if (s->found)
+        return LF_WALK_STOP;
+    if (function_boundary(n))
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, "return_statement") && ts_node_start_byte(n) > s->from)
+        s->found = 1;
+    return LF_WALK_CONTINUE;
+}
+
+/* Does removal event i follow, in its block, a retry loop of the same
+ * function's exclusive create whose success returns from the function and
+ * which nothing else leaves but its end (`while (Date.now() < deadline) {
+ * try { openSync(lock, "wx"); return } catch { await sleep(20) } }
+ * unlinkSync(lock)`)? Then it runs only once every create failed: the lock
+ * is someone else's, and removing it takes it over on existence (and the
+ * time waited) alone. */
+static int after_create_loop(const builder *b, size_t i) {
+    const lf_tslock_event *ev = &b->events.items[i];
+    for (TSNode a = ev->node; !ts_node_is_null(a) && !function_boundary(a); a = ts_node_parent(a)) {
+        for (TSNode s = ts_node_prev_named_sibling(a); !ts_node_is_null(s); s = ts_node_prev_named_sibling(s)) {
+            if (!loop_node(s))
+                continue;
+            for (size_t j = i; j-- > 0;) {
+                const lf_tslock_event *c = &b->events.items[j];
+                if (c->kind != LF_TSEV_CREATE || c->key != ev->key || c->fn != ev->fn || c->via_helper ||
+                    !inside(c->node, s))
+                    continue;
+                TSNode t = c->node;
+                while (!ts_node_is_null(t) && !ts_node_eq(t, s) && !lf_tree_is(t, "try_statement"))
+                    t = ts_node_parent(t);
+                TSNode body = lf_tree_is(t, "try_statement") ? lf_tree_field(t, "body") : (TSNode){0};
+                if (ts_node_is_null(body) || !inside(c->node, body))
+                    continue;
+                return_search r = {ts_node_end_byte(c->node), 0};
+                lf_tree_walk(body, visit_return_after, &r);
+                break_search bk = {s, 0};
+                lf_tree_walk(s, visit_break, &bk);
+                return r.found && !bk.found;
+            }
+        }
+    }
+    return 0;
+}
+
 /* Is the removal i the holder's release of its own create: on every way to
  * it through its function's graph, the function's last event on the lock is
  * an exclusive create of it that succeeded (`mkdirSync(lock); break;` in a
@@ -1892,7 +2028,8 @@ static lf_tslock *build(lf_tssem *m) {
             }
             if (probe[ev->fn])
                 ev->judged = LF_TSJUDGED_LIVENESS;
-            else if (presence[ev->key] == tag || (!ev->via_helper && after_failed_create(&b, i)))
+            else if (presence[ev->key] == tag ||
+                     (!ev->via_helper && (after_failed_create(&b, i) || after_create_loop(&b, i))))
                 ev->judged = LF_TSJUDGED_PRESENCE;
             else if (verdict[ev->key] == tag)
                 ev->judged = (lf_tslock_judged)verdict_kind[ev->key];
@@ -1913,7 +2050,8 @@ static lf_tslock *build(lf_tssem *m) {
     for (size_t i = 0; i < b.events.len; i++) {
         lf_tslock_event *ev = &b.events.items[i];
         if (ev->kind == LF_TSEV_REMOVE && ev->key >= 0 && ev->fn >= 0 && ev->judged == LF_TSJUDGED_PRESENCE &&
-            !(!ev->via_helper && after_failed_create(&b, i)) && released_after_own_create(&b, m, i))
+            !(!ev->via_helper && (after_failed_create(&b, i) || after_create_loop(&b, i))) &&
+            released_after_own_create(&b, m, i))
             ev->judged = LF_TSJUDGED_NONE;
     }
     /* identity checks anywhere in the function cover its removals; a removal

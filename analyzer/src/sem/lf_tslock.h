@@ -167,5 +167,10 @@ int32_t lf_tslock_fn_of(const lf_tssem *m, int32_t scope);
  * promise forms read alike); NULL otherwise. The creates of the vendored
  * lockrt.cjs (LF301's fix) read as the writeFile/open they wrap. */
 const char *lf_tslock_fs_op(lf_tssem *m, TSNode call);
+/* The path a file-system call works on: its first argument, or for a method
+ * of a Bun file handle (`Bun.file(p).delete()`, `f.exists()` with `const f =
+ * Bun.file(p)`: lf_tslock_fs_op reads those as unlink/exists/stat) the path
+ * the handle was made for. */
+TSNode lf_tslock_fs_path(lf_tssem *m, TSNode call);
 
 #endif
