@@ -319,7 +319,7 @@ int lf_pygate_may_spell_lock(const char *text, size_t n) {
 }
 
 static int may_hold_lock(lf_gate_text *in, const lf_pygate_mask *mk) {
-    static const char *const words[] = {"O_EXCL", "mkdir", "getpid", "fcntl", NULL};
+    static const char *const words[] = {"O_EXCL", "mkdir", "getpid", "fcntl", "kill", "psutil", "/proc", "pgrep", "pidof", NULL};
     /* whole names in code: `unlink` says nothing of a link */
     static const char *const links[] = {"link", "symlink", "symlink_to", "hardlink_to", NULL};
     for (size_t i = 0; words[i]; i++)

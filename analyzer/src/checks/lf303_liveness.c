@@ -429,6 +429,9 @@ static int pid_from_record(lf_pysem *m, lf_pylock *l, TSNode pid, TSNode *read) 
         TSNode n = lf_tree_unparen(stack.items[--stack.len]);
         if (ts_node_is_null(n) || lf_tree_is(n, "lambda"))
             continue;
+        /* a child's pid (`proc.pid` of a Popen), whatever its arguments read */
+        if (lf_tree_is(n, "attribute") && lf_pylock_child_pid(l, n))
+            continue;
         if (is_read_call(m, n)) {
             found = 1;
             if (read)

@@ -277,6 +277,12 @@ static lf_wit_event py_take_event(const lf_pylock_key *k) {
     return LF_WIT_LOCK;
 }
 
+/* Where the lock is taken, for a witness: null for a pid lock by its
+ * protocol alone (LF_LOCK_PID_READ), which its owner writes elsewhere. */
+static TSNode py_take_node(const lf_pylock_key *k) {
+    return (k->flags & LF_LOCK_PID_READ) && k->evidence_flag == LF_LOCK_PID ? (TSNode){0} : k->evidence;
+}
+
 lf_witness *lf_wit_removal_py(lf_pylock *l, const lf_pylock_event *ev) {
     const lf_source *src = l->m->src;
     const lf_pylock_key *k = &l->keys[ev->key];
@@ -286,12 +292,12 @@ lf_witness *lf_wit_removal_py(lf_pylock *l, const lf_pylock_event *ev) {
                          "POSIX");
     if (ev->judged == LF_JUDGED_LIVENESS) {
         TSNode probe = py_last_before(l, LF_PYEV_PROBE, ev->scope, -1, ev->node, -1);
-        return lock_race(src, RACE_LIVENESS, k->evidence, take, probe, LF_WIT_PROBE, ev->node, (TSNode){0},
+        return lock_race(src, RACE_LIVENESS, py_take_node(k), take, probe, LF_WIT_PROBE, ev->node, (TSNode){0},
                          "any platform");
     }
     if (ev->judged == LF_JUDGED_PRESENCE) {
         TSNode judge = py_last_before(l, LF_PYEV_JUDGE, ev->scope, ev->key, ev->node, 0);
-        return lock_race(src, RACE_PRESENCE, k->evidence, take, judge, LF_WIT_JUDGE, ev->node, (TSNode){0},
+        return lock_race(src, RACE_PRESENCE, py_take_node(k), take, judge, LF_WIT_JUDGE, ev->node, (TSNode){0},
                          "any platform");
     }
     /* A release of a lock the module breaks elsewhere (k->broken_at). */
@@ -308,7 +314,7 @@ lf_witness *lf_wit_removal_py(lf_pylock *l, const lf_pylock_event *ev) {
         overwrite = 1;
     }
     TSNode judge = bscope < 0 ? (TSNode){0} : py_last_before(l, LF_PYEV_JUDGE, bscope, ev->key, k->broken_at, -1);
-    return lock_race(src, overwrite ? RACE_RELEASE_OVERWRITE : RACE_RELEASE, k->evidence, take, judge, LF_WIT_JUDGE,
+    return lock_race(src, overwrite ? RACE_RELEASE_OVERWRITE : RACE_RELEASE, py_take_node(k), take, judge, LF_WIT_JUDGE,
                      ev->node, k->broken_at, "any platform");
 }
 

@@ -1487,6 +1487,8 @@ static int holds_child_pid(lf_pylock *l, TSNode expr) {
     return 0;
 }
 
+int lf_pylock_child_pid(lf_pylock *l, TSNode expr) { return holds_child_pid(l, expr); }
+
 static int holds_pid(lf_pylock *l, TSNode expr) {
     static const char *const getpid[] = {"os.getpid", NULL};
     return holds_call(l, expr, getpid) || holds_child_pid(l, expr);
@@ -1608,6 +1610,15 @@ static int judge_call(lf_pylock *l, TSNode call, TSNode *target) {
      * fix): the same read of the path they are handed */
     if (lf_pylock_lockrt_call(m, call, "read_text_judged") || lf_pylock_lockrt_call(m, call, "read_bytes_judged")) {
         *target = lf_pylock_arg(m, call, 0, "path");
+        return ts_node_is_null(*target) ? 0 : 2;
+    }
+    /* `p.open()` / `p.open("r")` of a path: a read of its record */
+    if (method_is(m, call, "open") && (pathlike_method(m, call, "open") || pathlike_open_mode(m, call))) {
+        TSNode mode = lf_pylock_arg(m, call, 0, "mode");
+        if (!ts_node_is_null(mode) && !string_has(m, mode, '+') &&
+            (string_has(m, mode, 'w') || string_has(m, mode, 'x') || string_has(m, mode, 'a')))
+            return 0;
+        *target = receiver(call);
         return ts_node_is_null(*target) ? 0 : 2;
     }
     /* a lock library's `lock.is_locked()`: whether its lock exists */
@@ -2244,6 +2255,54 @@ static int release_path(const lf_pylock *l, const uint32_t *unlock_at, const int
         return 0;
     int32_t f = callee_of[c - l->m->calls];
     return f >= 0 && unlock_at[f] != 0;
+}
+
+/* The read of key's record in function scope whose pid the probe tests: its
+ * pid a name bound to a value made from that read (`pid =
+ * read_pid_file(p)`, `pid = int(f.read())` with `f` opened from p), not the
+ * pid of a child it started; null when none. */
+typedef struct record_use {
+    lf_pysem *m;
+    TSNode read;
+    int found;
+} record_use;
+
+static lf_walk_action visit_record_use(TSNode n, void *ud) {
+    record_use *u = ud;
+    if (u->found)
+        return LF_WALK_STOP;
+    if (ts_node_eq(n, u->read)) {
+        u->found = 1;
+        return LF_WALK_STOP;
+    }
+    if (lf_tree_is(n, "identifier")) {
+        char *name = lf_tree_text(u->m->src, n);
+        const lf_pybinding *b = lf_pysem_binding_at(u->m, lf_pysem_scope_of(u->m, n), name, ts_node_start_byte(n));
+        free(name);
+        u->found = b && b->kind == LF_PYBIND_WITH && !ts_node_is_null(b->value) &&
+                   ts_node_eq(lf_tree_unparen(b->value), u->read);
+    }
+    return LF_WALK_CONTINUE;
+}
+
+static TSNode probed_record(lf_pylock *l, TSNode probe, int32_t scope, int32_t key) {
+    lf_pysem *m = l->m;
+    if (ts_node_is_null(probe) || !lf_tree_is(probe, "call"))
+        return (TSNode){0};
+    TSNode pid = lf_tree_unparen(lf_pylock_arg(m, probe, 0, NULL));
+    TSNode value = lf_tree_is(pid, "identifier") ? lf_tree_unparen(lf_pysem_resolve_value(m, pid)) : pid;
+    if (ts_node_is_null(value) || ts_node_eq(value, pid))
+        return (TSNode){0};
+    for (size_t i = 0; i < l->in->events.len; i++) {
+        const lf_pylock_event *r = &l->in->events.items[i];
+        if (r->kind != LF_PYEV_JUDGE || !r->content || r->scope != scope || r->key != key)
+            continue;
+        record_use u = {m, r->node, 0};
+        lf_tree_walk(value, visit_record_use, &u);
+        if (u.found)
+            return r->node;
+    }
+    return (TSNode){0};
 }
 
 /* ---- a lock directory's files, met by a scan of the directory ---- */
@@ -3288,6 +3347,7 @@ static lf_pylock *build(lf_pysem *m) {
         size_t ns = m->n_scopes ? m->n_scopes : 1;
         uint32_t *identity_at = lf_xcalloc(ns, sizeof *identity_at); /* position + 1 */
         uint32_t *probe_at = lf_xcalloc(ns, sizeof *probe_at);
+        TSNode *probe_node = lf_xcalloc(ns, sizeof *probe_node);
         uint32_t *stop_at = lf_xcalloc(ns, sizeof *stop_at); /* its first kill with a real signal, + 1 */
         for (size_t i = 0; i < m->n_calls; i++) {
             const lf_pycall *c = &m->calls[i];
@@ -3316,6 +3376,7 @@ static lf_pylock *build(lf_pysem *m) {
             }
             if (ev->kind == LF_PYEV_PROBE) {
                 probe_at[ev->scope] = at;
+                probe_node[ev->scope] = ev->node;
                 continue;
             }
             if ((ev->kind != LF_PYEV_JUDGE && ev->kind != LF_PYEV_REMOVE) || ev->key < 0)
@@ -3367,6 +3428,14 @@ static lf_pylock *build(lf_pysem *m) {
             lf_pylock_key *k = &l->in->keys.items[ev->key];
             if (ev->judged == LF_JUDGED_LIVENESS && k->key.kind == LF_PKEY_BIND)
                 k->flags |= LF_LOCK_STALE_REMOVAL;
+            /* its record read, the pid in it probed, the file removed when
+             * the owner is gone: a pid lock by its protocol, whoever writes
+             * it (`pid = read_pid_file(p)` ... `os.kill(pid, 0)` ... `p.unlink()`) */
+            TSNode record = {0};
+            if (ev->judged == LF_JUDGED_LIVENESS && !(k->flags & LF_LOCK_USES) && js[h].content_at > since &&
+                js[h].content_at < probe_at[ev->scope] && !(k->flags & LF_LOCK_PKG) &&
+                !ts_node_is_null(record = probed_record(l, probe_node[ev->scope], ev->scope, ev->key)))
+                key_mark(l, ev->key, LF_LOCK_PID | LF_LOCK_PID_READ, record);
             if (!lf_pylock_is_lock(k->flags) || identity_at[ev->scope])
                 continue;
             /* the holder's own release, whatever it looked at first */
@@ -3392,6 +3461,7 @@ static lf_pylock *build(lf_pysem *m) {
         LF_VEC_FREE(&creates);
         free(identity_at);
         free(probe_at);
+        free(probe_node);
         free(stop_at);
     }
     mark_overwrite_takeovers(l, clock_at);

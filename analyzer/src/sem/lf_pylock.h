@@ -111,6 +111,8 @@ enum {
                                           the path still names the locked inode (st_ino of the path against
                                           the handle's fstat, in the locking function or a helper it calls):
                                           a removal while locked makes the waiter on the old inode retry */
+    LF_LOCK_PID_READ = 1u << 26,       /* a pid lock by its protocol alone: its record read, the pid in it
+                                          probed, the file removed (whoever writes it); evidence: the read */
     LF_LOCK_APPENDED = 1u << 25,       /* records written through a handle opened to append to it: a log or
                                           queue (its OS lock orders the appends), not a lock file */
 };
@@ -181,6 +183,9 @@ lf_pylock *lf_pylock_build(lf_pysem *m);
 /* Frees l (lf_pysem_free, for the model's own). */
 void lf_pylock_free(lf_pylock *l);
 
+/* Does the expression hold the pid of a child this process spawned
+ * (`proc.pid` with `proc = subprocess.Popen(...)`)? */
+int lf_pylock_child_pid(lf_pylock *l, TSNode expr);
 /* `os.kill(pid, SIGTERM)` / `os.killpg`: a kill with any signal but a literal 0. */
 int lf_pylock_is_terminate(lf_pysem *m, TSNode call);
 
