@@ -542,6 +542,34 @@ static lf_walk_action visit_write_direct(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
+/* Opening the file a lock call then locks is part of taking the lock, not
+ * work: `self.fd = os.open(p, O_CREAT | O_RDWR)` before `flock(self.fd, ..)`. */
+typedef struct besides_walk {
+    hpass *p;
+    TSNode handle; /* the lock call's first argument */
+    int found;
+} besides_walk;
+
+static int opens_handle(lf_pysem *m, TSNode call, TSNode handle) {
+    TSNode st = ts_node_parent(call);
+    if (!lf_tree_is(st, "assignment") || !ts_node_eq(lf_tree_field(st, "right"), call))
+        return 0;
+    return lf_tree_equal(m->src, lf_tree_field(st, "left"), m->src, handle, 0);
+}
+
+static lf_walk_action visit_write_besides_lock(TSNode n, void *ud) {
+    besides_walk *w = ud;
+    if (lf_pysem_is_function_node(n))
+        return LF_WALK_SKIP;
+    TSNode body;
+    if (lf_tree_is(n, "yield") ||
+        (lf_tree_is(n, "call") && !opens_handle(w->p->m, n, w->handle) && call_writes(w->p, n, &body) != 0)) {
+        w->found = 1;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
 /* A module function judged by its own body (memoised per scope). */
 static int function_writes(hpass *p, TSNode body) {
     int32_t sc = lf_pysem_scope_of(p->m, body);
@@ -667,6 +695,17 @@ static role role_of(hpass *p, int32_t scope) {
      * (`def _platform_lock(fd): if fcntl: flock(..) elif msvcrt: locking(..)`). */
     if (returns_acquired(m, scope) || !function_writes(p, lf_tree_field(fn, "body")))
         return ROLE_ACQUIRE;
+    /* it opens the file it locks, and does nothing else */
+    TSNode args = ts_node_is_null(lock) ? lock : lf_tree_field(lock, "arguments");
+    TSNode handle = ts_node_is_null(args) || !ts_node_named_child_count(args)
+                        ? (TSNode){0}
+                        : lf_tree_unparen(ts_node_named_child(args, 0));
+    if (!ts_node_is_null(handle) && (lf_tree_is(handle, "identifier") || lf_tree_is(handle, "attribute"))) {
+        besides_walk w = {p, handle, 0};
+        lf_tree_walk(lf_tree_field(fn, "body"), visit_write_besides_lock, &w);
+        if (!w.found)
+            return ROLE_ACQUIRE;
+    }
     return ROLE_WORK;
 }
 
