@@ -95,6 +95,9 @@ static int with_item_locks(lf_pylock *l, TSNode v) {
     v = lf_tree_unparen(v);
     if (lf_tree_is(v, "as_pattern"))
         v = lf_tree_unparen(ts_node_named_child(v, 0));
+    /* `with self._lock:` over a threading.RLock(): other processes go on */
+    if (lf_pylock_in_process_lock(l, v))
+        return 0;
     for (int hops = 0; hops < 4 && !ts_node_is_null(v); hops++) {
         if (lf_tree_is(v, "call")) {
             if (acquire_event_at(l, v))

@@ -1489,6 +1489,31 @@ static int holds_child_pid(lf_pylock *l, TSNode expr) {
 
 int lf_pylock_child_pid(lf_pylock *l, TSNode expr) { return holds_child_pid(l, expr); }
 
+/* Is the expression (a name or a field of self) a lock of this process
+ * only: every value it is given a threading or asyncio lock? It excludes
+ * the process's other threads, not other processes. */
+int lf_pylock_in_process_lock(lf_pylock *l, TSNode expr) {
+    static const char *const locals[] = {"threading.Lock",      "threading.RLock",     "threading.Semaphore",
+                                         "threading.BoundedSemaphore", "threading.Condition", "asyncio.Lock",
+                                         "asyncio.Semaphore",   "asyncio.Condition",   NULL};
+    lf_pysem *m = l->m;
+    TSNode e = lf_tree_unparen(expr), vals[4];
+    size_t n = 0;
+    if (lf_tree_is(e, "identifier")) {
+        TSNode v = lf_pysem_resolve_value(m, e);
+        if (!ts_node_eq(v, e))
+            vals[n++] = v;
+    } else if (lf_tree_is(e, "attribute")) {
+        n = lf_pylock_field_values(l, e, vals, 4);
+    }
+    for (size_t i = 0; i < n; i++) {
+        TSNode v = lf_tree_unparen(vals[i]);
+        if (!lf_tree_is(v, "call") || !lf_pylock_callee_any(m, v, locals))
+            return 0;
+    }
+    return n > 0;
+}
+
 static int holds_pid(lf_pylock *l, TSNode expr) {
     static const char *const getpid[] = {"os.getpid", NULL};
     return holds_call(l, expr, getpid) || holds_child_pid(l, expr);
@@ -3130,7 +3155,8 @@ static lf_pylock *build(lf_pysem *m) {
                          call);
             l->acquires[scope] = 1;
             add_event(l, LF_PYEV_ACQUIRE, scope, call, -1, 0);
-        } else if (method_is(m, call, "acquire") || imported_handle_lock(l, call, scope)) {
+        } else if ((method_is(m, call, "acquire") && !lf_pylock_in_process_lock(l, receiver(call))) ||
+                   imported_handle_lock(l, call, scope)) {
             l->acquires[scope] = 1;
             add_event(l, LF_PYEV_ACQUIRE, scope, call, -1, 0);
         }

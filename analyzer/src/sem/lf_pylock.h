@@ -186,6 +186,9 @@ void lf_pylock_free(lf_pylock *l);
 /* Does the expression hold the pid of a child this process spawned
  * (`proc.pid` with `proc = subprocess.Popen(...)`)? */
 int lf_pylock_child_pid(lf_pylock *l, TSNode expr);
+/* Is the expression (a name or a field of self) given only threading or
+ * asyncio locks: a lock of this process, none for other processes? */
+int lf_pylock_in_process_lock(lf_pylock *l, TSNode expr);
 /* `os.kill(pid, SIGTERM)` / `os.killpg`: a kill with any signal but a literal 0. */
 int lf_pylock_is_terminate(lf_pysem *m, TSNode call);
 

@@ -1,13 +1,15 @@
-"""Read-modify-writes under a lock, however the lock is spelled."""
+"""Read-modify-writes under a lock other processes take too, however the lock
+is spelled. (A threading lock keeps out only this process's threads:
+in_process_lock_rmw_bad.py.)"""
 import fcntl
 import json
-import threading
 from contextlib import contextmanager
 
+import fasteners
 from filelock import FileLock
 from oslo_concurrency import lockutils
 
-_GUARD = threading.Lock()
+_GUARD = fasteners.InterProcessLock("/var/lock/counts.lock")
 
 
 @contextmanager
@@ -48,7 +50,7 @@ def with_decorator(path, key):
 class Store:
     def __init__(self, path):
         self.path = path
-        self._mutex = threading.RLock()
+        self._mutex = FileLock(str(path) + ".lock")
 
     def add(self, key):
         with self._mutex:

@@ -3,7 +3,7 @@
 import os
 import shutil
 import subprocess
-import threading
+import fasteners
 from pathlib import Path
 
 
@@ -43,7 +43,7 @@ class Repository:
         rename_tmp(index)
 
 
-_GUARD = threading.Lock()
+_GUARD = fasteners.InterProcessLock("/var/lock/store.lock")
 
 
 def _store(path, text):
