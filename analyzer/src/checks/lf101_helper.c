@@ -951,6 +951,29 @@ typedef struct callers {
 
 #define MAX_FORWARDS 8
 
+/* Is call c a bare statement of an `__enter__` (or `__aenter__`) whose only
+ * other statement after it is `return self`? Then the method hands on
+ * whatever the call took. */
+static int enter_forwards(lf_pysem *m, const lf_pycall *c) {
+    const lf_pyscope *sc = &m->scopes[c->scope];
+    if (sc->kind != LF_PYSCOPE_FUNCTION || sc->cls < 0 ||
+        (strcmp(sc->name, "__enter__") != 0 && strcmp(sc->name, "__aenter__") != 0))
+        return 0;
+    TSNode st = m->stmts[c->stmt].node;
+    TSNode e = lf_tree_is(st, "expression_statement") ? lf_tree_unparen(lf_tree_child(st, 0)) : (TSNode){0};
+    if (lf_tree_is(e, "await"))
+        e = lf_tree_unparen(ts_node_named_child(e, 0));
+    if (!ts_node_eq(e, c->node) || m->stmts[c->stmt].clause != LF_PYCLAUSE_TOP)
+        return 0;
+    for (int32_t x = lf_pysem_next_sibling(m, c->stmt); x >= 0; x = lf_pysem_next_sibling(m, x)) {
+        TSNode r = m->stmts[x].node;
+        TSNode v = lf_tree_is(r, "return_statement") ? lf_tree_unparen(ts_node_named_child(r, 0)) : (TSNode){0};
+        if (!lf_tree_is(v, "identifier") || !lf_tree_text_eq(m->src, v, "self"))
+            return 0;
+    }
+    return 1;
+}
+
 static void find_callers(hpass *p, const helper *h, callers *out) {
     lf_pysem *m = p->m;
     /* The helper, then the module's functions that only hand it on: `return
@@ -976,6 +999,17 @@ static void find_callers(hpass *p, const helper *h, callers *out) {
                 for (size_t k = 0; k < n_targets; k++)
                     seen |= targets[k] == c->scope;
                 if (!seen && n_targets < MAX_FORWARDS) {
+                    targets[n_targets++] = c->scope;
+                    continue;
+                }
+            }
+            /* `def __enter__(self): self.acquire(); return self`: the lock's
+             * `with` callers are the helper's */
+            if (enter_forwards(m, c) && n_targets < MAX_FORWARDS) {
+                int seen = 0;
+                for (size_t k = 0; k < n_targets; k++)
+                    seen |= targets[k] == c->scope;
+                if (!seen) {
                     targets[n_targets++] = c->scope;
                     continue;
                 }
@@ -1508,7 +1542,11 @@ static int find_swallowing_handler(hpass *p, int32_t scope, helper *h) {
         const lf_pystmt *s = &m->stmts[i];
         if (s->scope != scope || !lf_tree_is(s->node, "try_statement") || !try_only_acquires(p, s->node))
             continue;
-        int in_loop = s->clause == LF_PYCLAUSE_LOOP_BODY;
+        /* in a loop's body, directly or under an `if` in it (`while True: if
+         * not self._locked: try: open(p, "x") except ...`) */
+        int in_loop = 0;
+        for (int32_t a = (int32_t)i; a >= 0 && !in_loop && m->stmts[a].scope == scope; a = m->stmts[a].parent)
+            in_loop = m->stmts[a].clause == LF_PYCLAUSE_LOOP_BODY;
         for (uint32_t k = 0; k < ts_node_named_child_count(s->node); k++) {
             TSNode exc = ts_node_named_child(s->node, k);
             if (!lf_tree_is(exc, "except_clause") || !handler_catches_failure(m, exc, in_loop))
