@@ -233,10 +233,9 @@ static const lf_pyoptional *callee_optional(lf_pysem *m, TSNode call) {
     return b && b->scope == 0 ? o : NULL;
 }
 
-/* A lock module imported in the function itself, as the first statement of
- * a try whose handler catches the failed import: `try: import fcntl; ...
- * except ImportError: <the work, unlocked>`. Fills s->local_module. */
-static const lf_pyoptional *local_optional(lf_pysem *m, TSNode call, lf101_site *s) {
+/* The function's own import of the module the lock call goes through
+ * (`import fcntl` in the function that calls `fcntl.flock`), or NULL. */
+static const lf_pybinding *function_import(lf_pysem *m, TSNode call) {
     TSNode fn = callee_root(call);
     if (ts_node_is_null(fn))
         return NULL;
@@ -244,8 +243,28 @@ static const lf_pyoptional *local_optional(lf_pysem *m, TSNode call, lf101_site 
     int32_t scope = lf_pysem_scope_of(m, fn);
     const lf_pybinding *b = lf_pysem_binding_at(m, scope, name, ts_node_start_byte(fn));
     free(name);
-    if (!b || b->scope != scope || scope == 0 || b->kind != LF_PYBIND_IMPORT || !b->qualname || b->stmt < 0 ||
-        m->stmts[b->stmt].clause != LF_PYCLAUSE_TRY_BODY)
+    if (!b || b->scope != scope || scope == 0 || b->kind != LF_PYBIND_IMPORT || !b->qualname || b->stmt < 0)
+        return NULL;
+    return b;
+}
+
+/* Fills s->local_module with the import b and returns it. */
+static const lf_pyoptional *set_local_module(lf101_site *s, const lf_pybinding *b, int platform_gated) {
+    memset(&s->local_module, 0, sizeof s->local_module);
+    s->local_module.name = b->name;
+    s->local_module.module = b->qualname;
+    s->local_module.import = b;
+    s->local_module.guard = -1;
+    s->local_module.platform_gated = platform_gated;
+    return &s->local_module;
+}
+
+/* A lock module imported in the function itself, as the first statement of
+ * a try whose handler catches the failed import: `try: import fcntl; ...
+ * except ImportError: <the work, unlocked>`. Fills s->local_module. */
+static const lf_pyoptional *local_optional(lf_pysem *m, TSNode call, lf101_site *s) {
+    const lf_pybinding *b = function_import(m, call);
+    if (!b || m->stmts[b->stmt].clause != LF_PYCLAUSE_TRY_BODY)
         return NULL;
     int32_t tr = m->stmts[b->stmt].parent;
     if (tr < 0 || !lf_tree_is(m->stmts[tr].node, "try_statement") ||
@@ -257,14 +276,7 @@ static const lf_pyoptional *local_optional(lf_pysem *m, TSNode call, lf101_site 
         if (lf_tree_is(c, "except_clause") && lf101_catches_import_error(m, c))
             caught = 1;
     }
-    if (!caught)
-        return NULL;
-    memset(&s->local_module, 0, sizeof s->local_module);
-    s->local_module.name = b->name;
-    s->local_module.module = b->qualname;
-    s->local_module.import = b;
-    s->local_module.guard = -1;
-    return &s->local_module;
+    return caught ? set_local_module(s, b, 0) : NULL;
 }
 
 /* A POSIX-only lock module the function imports itself, outside any try,
@@ -272,23 +284,10 @@ static const lf_pyoptional *local_optional(lf_pysem *m, TSNode call, lf101_site 
  * yield None; return` ... `import fcntl`): absent wherever that test holds.
  * Fills s->local_module. */
 static const lf_pyoptional *platform_local(lf_pysem *m, TSNode call, lf101_site *s) {
-    TSNode fn = callee_root(call);
-    if (ts_node_is_null(fn))
+    const lf_pybinding *b = function_import(m, call);
+    if (!b || !lf_pysem_posix_only_module(b->qualname) || m->stmts[b->stmt].clause != LF_PYCLAUSE_TOP)
         return NULL;
-    char *name = lf_tree_text(m->src, fn);
-    int32_t scope = lf_pysem_scope_of(m, fn);
-    const lf_pybinding *b = lf_pysem_binding_at(m, scope, name, ts_node_start_byte(fn));
-    free(name);
-    if (!b || b->scope != scope || scope == 0 || b->kind != LF_PYBIND_IMPORT || !b->qualname || b->stmt < 0 ||
-        !lf_pysem_posix_only_module(b->qualname) || m->stmts[b->stmt].clause != LF_PYCLAUSE_TOP)
-        return NULL;
-    memset(&s->local_module, 0, sizeof s->local_module);
-    s->local_module.name = b->name;
-    s->local_module.module = b->qualname;
-    s->local_module.import = b;
-    s->local_module.guard = -1;
-    s->local_module.platform_gated = 1;
-    return &s->local_module;
+    return set_local_module(s, b, 1);
 }
 
 static int is_local_module(const lf101_site *s) {
