@@ -527,7 +527,17 @@ static int call_writes(hpass *p, TSNode call, TSNode *body) {
 typedef struct write_walk {
     hpass *p;
     int found;
+    TSNode lock_handle; /* visit_write_direct: the lock call's handle, whose open is no work (or null) */
 } write_walk;
+
+/* Opening the file a lock call then locks is part of taking the lock, not
+ * work: `self.fd = os.open(p, O_CREAT | O_RDWR)` before `flock(self.fd, ..)`. */
+static int opens_handle(lf_pysem *m, TSNode call, TSNode handle) {
+    TSNode st = ts_node_parent(call);
+    if (ts_node_is_null(handle) || !lf_tree_is(st, "assignment") || !ts_node_eq(lf_tree_field(st, "right"), call))
+        return 0;
+    return lf_tree_equal(m->src, lf_tree_field(st, "left"), m->src, handle, 0);
+}
 
 /* One level: a module function called from here counts as a write. */
 static lf_walk_action visit_write_direct(TSNode n, void *ud) {
@@ -535,35 +545,8 @@ static lf_walk_action visit_write_direct(TSNode n, void *ud) {
     if (lf_pysem_is_function_node(n))
         return LF_WALK_SKIP;
     TSNode body;
-    if (lf_tree_is(n, "yield") || (lf_tree_is(n, "call") && call_writes(w->p, n, &body) != 0)) {
-        w->found = 1;
-        return LF_WALK_STOP;
-    }
-    return LF_WALK_CONTINUE;
-}
-
-/* Opening the file a lock call then locks is part of taking the lock, not
- * work: `self.fd = os.open(p, O_CREAT | O_RDWR)` before `flock(self.fd, ..)`. */
-typedef struct besides_walk {
-    hpass *p;
-    TSNode handle; /* the lock call's first argument */
-    int found;
-} besides_walk;
-
-static int opens_handle(lf_pysem *m, TSNode call, TSNode handle) {
-    TSNode st = ts_node_parent(call);
-    if (!lf_tree_is(st, "assignment") || !ts_node_eq(lf_tree_field(st, "right"), call))
-        return 0;
-    return lf_tree_equal(m->src, lf_tree_field(st, "left"), m->src, handle, 0);
-}
-
-static lf_walk_action visit_write_besides_lock(TSNode n, void *ud) {
-    besides_walk *w = ud;
-    if (lf_pysem_is_function_node(n))
-        return LF_WALK_SKIP;
-    TSNode body;
-    if (lf_tree_is(n, "yield") ||
-        (lf_tree_is(n, "call") && !opens_handle(w->p->m, n, w->handle) && call_writes(w->p, n, &body) != 0)) {
+    if (lf_tree_is(n, "yield") || (lf_tree_is(n, "call") && !opens_handle(w->p->m, n, w->lock_handle) &&
+                                   call_writes(w->p, n, &body) != 0)) {
         w->found = 1;
         return LF_WALK_STOP;
     }
@@ -574,7 +557,7 @@ static lf_walk_action visit_write_besides_lock(TSNode n, void *ud) {
 static int function_writes(hpass *p, TSNode body) {
     int32_t sc = lf_pysem_scope_of(p->m, body);
     if (!p->writes_memo[sc]) {
-        write_walk w = {p, 0};
+        write_walk w = {.p = p};
         lf_tree_walk(body, visit_write_direct, &w);
         p->writes_memo[sc] = (unsigned char)(1 + w.found);
     }
@@ -601,7 +584,7 @@ static lf_walk_action visit_write(TSNode n, void *ud) {
 }
 
 static int nodes_may_write(hpass *p, const TSNode *nodes, size_t n) {
-    write_walk w = {p, 0};
+    write_walk w = {.p = p};
     for (size_t i = 0; i < n && !w.found; i++)
         lf_tree_walk(nodes[i], visit_write, &w);
     return w.found;
@@ -701,8 +684,8 @@ static role role_of(hpass *p, int32_t scope) {
                         ? (TSNode){0}
                         : lf_tree_unparen(ts_node_named_child(args, 0));
     if (!ts_node_is_null(handle) && (lf_tree_is(handle, "identifier") || lf_tree_is(handle, "attribute"))) {
-        besides_walk w = {p, handle, 0};
-        lf_tree_walk(lf_tree_field(fn, "body"), visit_write_besides_lock, &w);
+        write_walk w = {.p = p, .lock_handle = handle};
+        lf_tree_walk(lf_tree_field(fn, "body"), visit_write_direct, &w);
         if (!w.found)
             return ROLE_ACQUIRE;
     }
@@ -990,26 +973,20 @@ static void find_callers(hpass *p, const helper *h, callers *out) {
             if (c->stmt < 0 || c->scope == via.scope || !calls_helper(m, c, &via))
                 continue;
             TSNode st0 = m->stmts[c->stmt].node;
-            if (lf_tree_is(st0, "return_statement") && ts_node_eq(lf_tree_unparen(ts_node_named_child(st0, 0)), c->node) &&
-                m->scopes[c->scope].kind == LF_PYSCOPE_FUNCTION && m->scopes[c->scope].cls < 0 &&
-                !lf101_is_contextmanager(m, m->scopes[c->scope].node)) {
-                if (t == 0 && h->false_mode && !call_may_ask_mode(m->src, c->node, h->false_mode, h->false_mode_pos))
-                    continue; /* hands on only the mode that never gets "not acquired" */
+            int returns_it = lf_tree_is(st0, "return_statement") &&
+                             ts_node_eq(lf_tree_unparen(ts_node_named_child(st0, 0)), c->node) &&
+                             m->scopes[c->scope].kind == LF_PYSCOPE_FUNCTION && m->scopes[c->scope].cls < 0 &&
+                             !lf101_is_contextmanager(m, m->scopes[c->scope].node);
+            if (returns_it && t == 0 && h->false_mode &&
+                !call_may_ask_mode(m->src, c->node, h->false_mode, h->false_mode_pos))
+                continue; /* hands on only the mode that never gets "not acquired" */
+            /* or `def __enter__(self): self.acquire(); return self`: the lock's
+             * `with` callers are the helper's */
+            if (returns_it || enter_forwards(m, c)) {
                 int seen = 0;
                 for (size_t k = 0; k < n_targets; k++)
                     seen |= targets[k] == c->scope;
                 if (!seen && n_targets < MAX_FORWARDS) {
-                    targets[n_targets++] = c->scope;
-                    continue;
-                }
-            }
-            /* `def __enter__(self): self.acquire(); return self`: the lock's
-             * `with` callers are the helper's */
-            if (enter_forwards(m, c) && n_targets < MAX_FORWARDS) {
-                int seen = 0;
-                for (size_t k = 0; k < n_targets; k++)
-                    seen |= targets[k] == c->scope;
-                if (!seen) {
                     targets[n_targets++] = c->scope;
                     continue;
                 }

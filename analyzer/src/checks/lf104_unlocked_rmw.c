@@ -1305,6 +1305,10 @@ static int under_private_dir(lf_pysem *m, TSNode e) {
     return 0;
 }
 
+static int arithmetic_op(TSNode op) {
+    return lf_tree_is(op, "+") || lf_tree_is(op, "-") || lf_tree_is(op, "*") || lf_tree_is(op, "/");
+}
+
 /* `total = get_count() + delta`, `n = int(read()["n"]) - 1`: the name bound
  * to arithmetic on what a read returned (through calls, fields and
  * subscripts of it), or null. A value computed from the document and written
@@ -1315,8 +1319,7 @@ static TSNode computed_target(TSNode call) {
     TSNode p = ts_node_parent(call);
     for (int hops = 0; hops < 8 && !ts_node_is_null(p); hops++, p = ts_node_parent(p)) {
         if (lf_tree_is(p, "binary_operator")) {
-            TSNode op = lf_tree_field(p, "operator");
-            arithmetic |= lf_tree_is(op, "+") || lf_tree_is(op, "-") || lf_tree_is(op, "*") || lf_tree_is(op, "/");
+            arithmetic |= arithmetic_op(lf_tree_field(p, "operator"));
             continue;
         }
         if (lf_tree_is(p, "parenthesized_expression") || lf_tree_is(p, "argument_list") || lf_tree_is(p, "call") ||
@@ -1354,8 +1357,7 @@ static int steps(const lf_source *src, TSNode data, TSNode var) {
     data = lf_tree_unparen(data);
     if (!lf_tree_is(data, "binary_operator"))
         return 0;
-    TSNode op = lf_tree_field(data, "operator");
-    if (!(lf_tree_is(op, "+") || lf_tree_is(op, "-") || lf_tree_is(op, "*") || lf_tree_is(op, "/")))
+    if (!arithmetic_op(lf_tree_field(data, "operator")))
         return 0;
     TSNode a = lf_tree_unparen(lf_tree_field(data, "left")), b = lf_tree_unparen(lf_tree_field(data, "right"));
     return (lf_tree_is(a, "identifier") && lf_py_same_text(src, a, var)) ||

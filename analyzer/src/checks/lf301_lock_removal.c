@@ -223,34 +223,6 @@ static TSNode failed_read_by_answer(const lf_pylock *l, const lf_pylock_event *e
     return none;
 }
 
-/* Does `body` read through the handle a `with` bound to the open call
- * `open_call` (`with open(p) as f:` ... `try: pid = int(f.readline())`)? */
-typedef struct handle_use {
-    lf_pysem *m;
-    TSNode open_call;
-    int found;
-} handle_use;
-
-static lf_walk_action visit_handle_use(TSNode n, void *ud) {
-    handle_use *u = ud;
-    if (u->found)
-        return LF_WALK_STOP;
-    if (!lf_tree_is(n, "identifier"))
-        return LF_WALK_CONTINUE;
-    char *name = lf_tree_text(u->m->src, n);
-    const lf_pybinding *b = lf_pysem_binding_at(u->m, lf_pysem_scope_of(u->m, n), name, ts_node_start_byte(n));
-    free(name);
-    u->found = b && b->kind == LF_PYBIND_WITH && !ts_node_is_null(b->value) &&
-               ts_node_eq(lf_tree_unparen(b->value), u->open_call);
-    return LF_WALK_CONTINUE;
-}
-
-static int reads_handle_of(lf_pysem *m, TSNode body, TSNode open_call) {
-    handle_use u = {m, open_call, 0};
-    lf_tree_walk(body, visit_handle_use, &u);
-    return u.found;
-}
-
 /* The read of the lock's contents when the removal ev is in an except clause
  * of a try whose body makes it (`try: rec = json.loads(lock.read_text())
  * ... except: lock.unlink()`), else a null node. The handler judges the lock
@@ -288,7 +260,7 @@ static TSNode failed_read_before(const lf_pylock *l, const lf_pylock_event *ev) 
         if (r->scope == ev->scope && r->kind == LF_PYEV_JUDGE && r->content && r->key >= 0 &&
             ts_node_start_byte(r->node) < ts_node_start_byte(body) &&
             lf_pylock_key_eq(l->m, &l->keys[r->key].key, &l->keys[ev->key].key) &&
-            reads_handle_of(l->m, body, r->node))
+            lf_pylock_reads_through(l->m, body, r->node))
             read = r->node;
     }
     /* after a pid probe, a handler that catches what the probe raises is

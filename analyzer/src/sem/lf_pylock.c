@@ -2282,10 +2282,8 @@ static int release_path(const lf_pylock *l, const uint32_t *unlock_at, const int
     return f >= 0 && unlock_at[f] != 0;
 }
 
-/* The read of key's record in function scope whose pid the probe tests: its
- * pid a name bound to a value made from that read (`pid =
- * read_pid_file(p)`, `pid = int(f.read())` with `f` opened from p), not the
- * pid of a child it started; null when none. */
+/* Does `in` read a record through `read`: contain that read call itself, or a
+ * name a `with` bound to it (`with open(p) as f:` ... `int(f.readline())`)? */
 typedef struct record_use {
     lf_pysem *m;
     TSNode read;
@@ -2310,6 +2308,16 @@ static lf_walk_action visit_record_use(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
+int lf_pylock_reads_through(lf_pysem *m, TSNode in, TSNode read) {
+    record_use u = {m, read, 0};
+    lf_tree_walk(in, visit_record_use, &u);
+    return u.found;
+}
+
+/* The read of key's record in function scope whose pid the probe tests: its
+ * pid a name bound to a value made from that read (`pid =
+ * read_pid_file(p)`, `pid = int(f.read())` with `f` opened from p), not the
+ * pid of a child it started; null when none. */
 static TSNode probed_record(lf_pylock *l, TSNode probe, int32_t scope, int32_t key) {
     lf_pysem *m = l->m;
     if (ts_node_is_null(probe) || !lf_tree_is(probe, "call"))
@@ -2322,9 +2330,7 @@ static TSNode probed_record(lf_pylock *l, TSNode probe, int32_t scope, int32_t k
         const lf_pylock_event *r = &l->in->events.items[i];
         if (r->kind != LF_PYEV_JUDGE || !r->content || r->scope != scope || r->key != key)
             continue;
-        record_use u = {m, r->node, 0};
-        lf_tree_walk(value, visit_record_use, &u);
-        if (u.found)
+        if (lf_pylock_reads_through(m, value, r->node))
             return r->node;
     }
     return (TSNode){0};
@@ -3372,8 +3378,7 @@ static lf_pylock *build(lf_pysem *m) {
     {
         size_t ns = m->n_scopes ? m->n_scopes : 1;
         uint32_t *identity_at = lf_xcalloc(ns, sizeof *identity_at); /* position + 1 */
-        uint32_t *probe_at = lf_xcalloc(ns, sizeof *probe_at);
-        TSNode *probe_node = lf_xcalloc(ns, sizeof *probe_node);
+        TSNode *probe_node = lf_xcalloc(ns, sizeof *probe_node); /* per function, its last probe so far */
         uint32_t *stop_at = lf_xcalloc(ns, sizeof *stop_at); /* its first kill with a real signal, + 1 */
         for (size_t i = 0; i < m->n_calls; i++) {
             const lf_pycall *c = &m->calls[i];
@@ -3401,7 +3406,6 @@ static lf_pylock *build(lf_pysem *m) {
                 continue;
             }
             if (ev->kind == LF_PYEV_PROBE) {
-                probe_at[ev->scope] = at;
                 probe_node[ev->scope] = ev->node;
                 continue;
             }
@@ -3422,6 +3426,8 @@ static lf_pylock *build(lf_pysem *m) {
                     js[h].presence_at = at;
                 continue;
             }
+            TSNode probe = probe_node[ev->scope];
+            uint32_t probe_at = ts_node_is_null(probe) ? 0 : ts_node_start_byte(probe) + 1;
             ev->after_stop = stop_at[ev->scope] && stop_at[ev->scope] <= at;
             if (ev->via_helper && !ev->after_stop) { /* a call of the stop command itself */
                 const lf_pycall *hc = lf_pysem_call(m, ev->node);
@@ -3436,7 +3442,7 @@ static lf_pylock *build(lf_pysem *m) {
             int helper_probe = ev->param >= 0 && (l->in->keys.items[ev->param].flags & LF_LOCK_STALE_REMOVAL);
             /* the latest judgement before the removal decides: an age looked
              * at after the owner was found alive breaks a live holder */
-            if ((probe_at[ev->scope] > since && probe_at[ev->scope] >= js[h].presence_at) || helper_probe)
+            if ((probe_at > since && probe_at >= js[h].presence_at) || helper_probe)
                 ev->judged = LF_JUDGED_LIVENESS;
             else if (js[h].presence_at > since && !release_path(l, unlock_at, callee_of, ev, at))
                 ev->judged = LF_JUDGED_PRESENCE;
@@ -3459,8 +3465,8 @@ static lf_pylock *build(lf_pysem *m) {
              * it (`pid = read_pid_file(p)` ... `os.kill(pid, 0)` ... `p.unlink()`) */
             TSNode record = {0};
             if (ev->judged == LF_JUDGED_LIVENESS && !(k->flags & LF_LOCK_USES) && js[h].content_at > since &&
-                js[h].content_at < probe_at[ev->scope] && !(k->flags & LF_LOCK_PKG) &&
-                !ts_node_is_null(record = probed_record(l, probe_node[ev->scope], ev->scope, ev->key)))
+                js[h].content_at < probe_at && !(k->flags & LF_LOCK_PKG) &&
+                !ts_node_is_null(record = probed_record(l, probe, ev->scope, ev->key)))
                 key_mark(l, ev->key, LF_LOCK_PID | LF_LOCK_PID_READ, record);
             if (!lf_pylock_is_lock(k->flags) || identity_at[ev->scope])
                 continue;
@@ -3486,7 +3492,6 @@ static lf_pylock *build(lf_pysem *m) {
         free(js);
         LF_VEC_FREE(&creates);
         free(identity_at);
-        free(probe_at);
         free(probe_node);
         free(stop_at);
     }

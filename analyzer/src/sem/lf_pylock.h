@@ -183,6 +183,9 @@ lf_pylock *lf_pylock_build(lf_pysem *m);
 /* Frees l (lf_pysem_free, for the model's own). */
 void lf_pylock_free(lf_pylock *l);
 
+/* Does `in` read a record through the read call `read`: contain it, or a
+ * name a `with` bound to it (`with open(p) as f:` ... `int(f.readline())`)? */
+int lf_pylock_reads_through(lf_pysem *m, TSNode in, TSNode read);
 /* Does the expression hold the pid of a child this process spawned
  * (`proc.pid` with `proc = subprocess.Popen(...)`)? */
 int lf_pylock_child_pid(lf_pylock *l, TSNode expr);

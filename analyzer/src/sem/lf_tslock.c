@@ -1554,6 +1554,12 @@ static int after_create_loop(const builder *b, size_t i) {
     return 0;
 }
 
+/* Is removal event i, made in its function itself, judged by that function's
+ * own exclusive create failing (in its catch, or after its retry loop)? */
+static int judged_by_failed_create(const builder *b, size_t i) {
+    return !b->events.items[i].via_helper && (after_failed_create(b, i) || after_create_loop(b, i));
+}
+
 /* Is the removal i the holder's release of its own create: on every way to
  * it through its function's graph, the function's last event on the lock is
  * an exclusive create of it that succeeded (`mkdirSync(lock); break;` in a
@@ -2028,8 +2034,7 @@ static lf_tslock *build(lf_tssem *m) {
             }
             if (probe[ev->fn])
                 ev->judged = LF_TSJUDGED_LIVENESS;
-            else if (presence[ev->key] == tag ||
-                     (!ev->via_helper && (after_failed_create(&b, i) || after_create_loop(&b, i))))
+            else if (presence[ev->key] == tag || judged_by_failed_create(&b, i))
                 ev->judged = LF_TSJUDGED_PRESENCE;
             else if (verdict[ev->key] == tag)
                 ev->judged = (lf_tslock_judged)verdict_kind[ev->key];
@@ -2050,8 +2055,7 @@ static lf_tslock *build(lf_tssem *m) {
     for (size_t i = 0; i < b.events.len; i++) {
         lf_tslock_event *ev = &b.events.items[i];
         if (ev->kind == LF_TSEV_REMOVE && ev->key >= 0 && ev->fn >= 0 && ev->judged == LF_TSJUDGED_PRESENCE &&
-            !(!ev->via_helper && (after_failed_create(&b, i) || after_create_loop(&b, i))) &&
-            released_after_own_create(&b, m, i))
+            !judged_by_failed_create(&b, i) && released_after_own_create(&b, m, i))
             ev->judged = LF_TSJUDGED_NONE;
     }
     /* identity checks anywhere in the function cover its removals; a removal
