@@ -13,9 +13,9 @@ static void check_findings(const lf_source *src, const lf_finding *f, size_t n) 
         if (f[i].start_byte > f[i].end_byte || f[i].end_byte > src->len)
             lf_fuzz_fail("%s finding bytes [%u, %u) outside the %zu-byte file", f[i].rule->id, f[i].start_byte,
                          f[i].end_byte, src->len);
-        if (f[i].line < 1 || f[i].line > src->n_lines || f[i].end_line < f[i].line)
+        if (f[i].line < 1 || f[i].line > lf_source_n_lines(src) || f[i].end_line < f[i].line)
             lf_fuzz_fail("%s finding lines %u..%u outside 1..%zu", f[i].rule->id, f[i].line, f[i].end_line,
-                         src->n_lines);
+                         lf_source_n_lines(src));
         if (!f[i].message || !f[i].fingerprint[0])
             lf_fuzz_fail("%s finding without message or fingerprint", f[i].rule->id);
         if (i && (f[i - 1].line > f[i].line || (f[i - 1].line == f[i].line && f[i - 1].col > f[i].col)))

@@ -17,8 +17,8 @@ static void run_as(const char *text, size_t size, lf_lang lang, const char *path
         if (f[i].start_byte > f[i].end_byte || f[i].end_byte > src.len)
             lf_fuzz_fail("%s finding bytes [%u, %u) outside the %zu-byte file", f[i].rule->id, f[i].start_byte,
                          f[i].end_byte, src.len);
-        if (f[i].line < 1 || f[i].line > src.n_lines || !f[i].message)
-            lf_fuzz_fail("%s finding at line %u of %zu, message %p", f[i].rule->id, f[i].line, src.n_lines,
+        if (f[i].line < 1 || f[i].line > lf_source_n_lines(&src) || !f[i].message)
+            lf_fuzz_fail("%s finding at line %u of %zu, message %p", f[i].rule->id, f[i].line, lf_source_n_lines(&src),
                          (void *)f[i].message);
     }
     lf_fuzz_same_without_prefilters(&src, f, n);

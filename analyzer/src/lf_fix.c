@@ -337,8 +337,8 @@ static char *blame_parse_failure(const lf_source *src, const lf_finding *finding
  * counts, also inside brackets and strings. */
 static int mixed_indentation(const lf_source *src) {
     int tabs = 0, spaces = 0;
-    for (size_t i = 0; i < src->n_lines; i++) {
-        const char *p = src->text + src->line_starts[i], *end = src->text + src->len;
+    for (size_t i = 0, n_lines = lf_source_n_lines(src); i < n_lines; i++) {
+        const char *p = src->text + lf_source_line_start(src, i), *end = src->text + src->len;
         int t = 0, sp = 0;
         for (; p < end && (*p == ' ' || *p == '\t'); p++) {
             if (*p == '\t')

@@ -26,7 +26,8 @@ typedef struct lf_source {
                             "unchanged since it was read" compares (lf_source_bytes) */
     size_t bytes_len;
     lf_lang lang;
-    uint32_t *line_starts; /* byte offset of the start of each line; line_starts[0] == 0 */
+    uint32_t *line_starts; /* byte offset of the start of each line; line_starts[0] == 0. Built on
+                              first use: read them through lf_source_n_lines / lf_source_line_start */
     size_t n_lines;
     /* What was read, so --apply can refuse a file changed since (size, mtime, dev, ino). */
     uint64_t dev, ino, size;
@@ -50,6 +51,10 @@ lf_load_status lf_source_load(const char *path, lf_lang lang, lf_source *out, ch
 /* Build from memory (tests, rule test cases, re-parse after a fix). Copies text. */
 void lf_source_from_text(lf_source *out, const char *path, lf_lang lang, const char *text, size_t len);
 void lf_source_free(lf_source *src);
+/* How many lines the text has (a text without '\n' has one), and the byte
+ * offset where line index (0-based) starts (src->len past the last line). */
+size_t lf_source_n_lines(const lf_source *src);
+uint32_t lf_source_line_start(const lf_source *src, size_t index);
 /* Offset of the first NUL or invalid UTF-8 byte, len when none: text that
  * lf_source_load would refuse (the fuzz targets hold from_text to the same rule). */
 size_t lf_source_first_bad_byte(const char *text, size_t len);

@@ -97,7 +97,7 @@ static int line_suppresses(const lf_source *src, uint32_t line, const char *rule
 }
 
 int lf_suppressed(const lf_source *src, uint32_t line, const char *rule_id) {
-    if (line == 0 || line > src->n_lines)
+    if (line == 0 || line > lf_source_n_lines(src))
         return 0;
     if (line_suppresses(src, line, rule_id, 0))
         return 1;

@@ -132,10 +132,11 @@ static void add_snippets(cJSON *phys, const lf_source *src, const lf_finding *fd
     char *text = lf_xstrndup(src->text + start, end - start);
     add_text(region, "snippet", text);
     free(text);
-    if (fd->line == 0 || fd->line > src->n_lines || fd->end_line < fd->line || fd->end_line > src->n_lines)
+    size_t n_lines = lf_source_n_lines(src);
+    if (fd->line == 0 || fd->line > n_lines || fd->end_line < fd->line || fd->end_line > n_lines)
         return;
-    uint32_t ctx_start = src->line_starts[fd->line - 1];
-    uint32_t ctx_end = fd->end_line < src->n_lines ? src->line_starts[fd->end_line] : (uint32_t)src->len;
+    uint32_t ctx_start = lf_source_line_start(src, fd->line - 1);
+    uint32_t ctx_end = lf_source_line_start(src, fd->end_line);
     cJSON *ctx = cJSON_AddObjectToObject(phys, "contextRegion");
     cJSON_AddNumberToObject(ctx, "startLine", fd->line);
     cJSON_AddNumberToObject(ctx, "endLine", fd->end_line);

@@ -42,7 +42,7 @@ static void test_source(void) {
 
     char *p = write_file("ok.py", "a = 1\r\nb = 'é'\n", 16);
     CHECK(lf_source_load(p, LF_LANG_PYTHON, &s, &err) == LF_LOAD_OK, "regular file loads");
-    CHECK(s.n_lines == 3 && s.line_starts[1] == 7, "line index: %zu lines", s.n_lines);
+    CHECK(lf_source_n_lines(&s) == 3 && lf_source_line_start(&s, 1) == 7, "line index: %zu lines", lf_source_n_lines(&s));
     size_t len;
     const char *l1 = lf_source_line(&s, 1, &len);
     CHECK(len == 5 && memcmp(l1, "a = 1", 5) == 0, "line 1 without CR: %.*s", (int)len, l1);
