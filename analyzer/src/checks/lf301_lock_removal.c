@@ -20,9 +20,10 @@
  *    breakers race; the slower deletes the faster one's fresh lock) or its
  *    existence, stat or age (whatever is there by then is deleted);
  *  - the lock is released (or removed after an ownership check) by name in a
- *    module whose protocol breaks it on existence or age alone: a holder
- *    paused past that judgement removes its successor's lock. Breaking only
- *    after a pid probe cannot hit a live holder, so its releases are fine.
+ *    module whose protocol breaks it by name: on existence or age alone, a
+ *    holder paused past that judgement removes its successor's lock; after a
+ *    pid probe, two breakers race, the slower deletes the faster one's fresh
+ *    lock, and the faster one, still running, releases the slower one's.
  * A removal after an identity check (st_ino/st_dev, samefile/samestat) in the
  * same function is not reported; a plain release of a lock no code path ever
  * breaks is not either, nor a removal after the function stopped the owner
@@ -81,7 +82,10 @@ static verdict judge(const lf_pylock *l, const lf_pylock_event *ev, TSNode faile
     }
     /* the holder's own release: a break only matters where the module breaks
      * a live holder's lock (on existence or age alone), which a holder paused
-     * between its check and its removal can have lost */
+     * between its check and its removal can have lost. A break after a pid
+     * probe takes a live lock only when two breakers race, and the loser's
+     * owner check then finds the winner's record: only a release without one
+     * deletes the winner's lock (below). */
     if (ts_node_is_null(failed_read) && ev->owner_checked)
         return (f & LF_LOCK_BROKEN_LIVE) ? V_RELEASE : V_NONE;
     if (ev->judged == LF_JUDGED_LIVENESS)
@@ -90,7 +94,7 @@ static verdict judge(const lf_pylock *l, const lf_pylock_event *ev, TSNode faile
      * owner check after that read would have said: nothing was read */
     if (ev->judged == LF_JUDGED_PRESENCE || !ts_node_is_null(failed_read))
         return V_PRESENCE;
-    if (f & LF_LOCK_BROKEN_LIVE)
+    if (f & (LF_LOCK_BROKEN_LIVE | LF_LOCK_BROKEN_RACING))
         return V_RELEASE;
     return V_NONE;
 }
@@ -325,11 +329,19 @@ static char *message(const lf_pylock *l, const lf_source *src, const lf_pylock_e
         int removal = 0;
         for (size_t i = 0; i < l->n_events && !removal; i++)
             removal = l->events[i].kind == LF_PYEV_REMOVE && ts_node_eq(l->events[i].node, k->broken_at);
+        const char *does = ev->judged == LF_JUDGED_CONTENT ? "checks the owner, then removes" : "releases";
+        if (!(k->flags & LF_LOCK_BROKEN_LIVE)) { /* broken only after a pid probe, by name */
+            msg = lf_xasprintf("%s %s the lock %s by name, and line %u breaks that lock by name after a pid probe: "
+                               "two breakers that judged the same dead owner race, the slower one deletes the "
+                               "faster one's fresh lock and takes it, and the faster one, still running, deletes "
+                               "that lock here, so two holders run at once (every platform)",
+                               call, does, what, lf_py_line(src, k->broken_at));
+            break;
+        }
         msg = lf_xasprintf("%s %s the lock %s by name, and line %u %s while its holder may be alive: "
                            "a holder paused past that judgement deletes its successor's lock here, and two "
                            "holders run at once (every platform)",
-                           call, ev->judged == LF_JUDGED_CONTENT ? "checks the owner, then removes" : "releases",
-                           what, lf_py_line(src, k->broken_at),
+                           call, does, what, lf_py_line(src, k->broken_at),
                            removal ? "breaks that lock" : "takes that lock over by writing its own claim");
         break;
     }

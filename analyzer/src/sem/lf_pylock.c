@@ -3483,6 +3483,9 @@ static lf_pylock *build(lf_pysem *m) {
                 k->flags |= LF_LOCK_BROKEN;
                 k->broken_at = ev->node;
             }
+            /* a helper's removal that is itself the break is no release */
+            if (ev->judged == LF_JUDGED_LIVENESS && !ev->via_helper)
+                k->flags |= LF_LOCK_BROKEN_RACING;
             if (ev->judged == LF_JUDGED_PRESENCE && !(k->flags & LF_LOCK_BROKEN_LIVE)) {
                 /* the break that can hit a live holder is the one to name */
                 k->flags |= LF_LOCK_BROKEN_LIVE;

@@ -113,6 +113,8 @@ enum {
                                           a removal while locked makes the waiter on the old inode retry */
     LF_LOCK_PID_READ = 1u << 26,       /* a pid lock by its protocol alone: its record read, the pid in it
                                           probed, the file removed (whoever writes it); evidence: the read */
+    LF_LOCK_BROKEN_RACING = 1u << 27,  /* broken by name after a pid probe: two breakers that judged the same
+                                          dead owner race, and the faster one's fresh lock is deleted */
     LF_LOCK_APPENDED = 1u << 25,       /* records written through a handle opened to append to it: a log or
                                           queue (its OS lock orders the appends), not a lock file */
 };

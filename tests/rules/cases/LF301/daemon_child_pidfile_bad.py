@@ -1,10 +1,12 @@
 """A daemon starter writes its child's pid (`proc.pid` of the Popen) where
 the next start looks for a live owner: a pid lock. Judging the recorded
-owner dead and unlinking by name (line 23) races another starter that did
+owner dead and unlinking by name (line 25) races another starter that did
 the same and wrote its child's pid in between. The starter's rollback of its
-own record (line 38) and the stop command's cleanup after signalling the
-owner (line 54) remove what this process wrote or stopped: not reported, and
-the stop command's wait for the signalled pid to exit judges no lock."""
+own record by name (line 40) is then a finding too: the record it wrote may
+be the one that racing breaker deleted and replaced. The stop command's
+cleanup after signalling the owner (line 56) removes what it stopped: not
+reported, and the stop command's wait for the signalled pid to exit judges
+no lock."""
 import os
 import signal
 import subprocess

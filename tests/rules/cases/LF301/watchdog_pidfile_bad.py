@@ -1,6 +1,9 @@
-"""A watchdog's pid file: the start command breaks it after judging its
-owner dead (the finding); the daemon's own release at exit and the stop
-command's cleanup after it killed the owner are no further bugs."""
+"""A watchdog's pid file: the start command breaks it by name after judging
+its owner dead (line 26), and the daemon's own release at exit is by name
+too (line 32): two starters that judged the same owner dead race, the slower
+deletes the faster one's fresh pid file, and the faster one's exit then
+deletes the slower one's. The stop command's cleanup after it killed the
+owner is no bug."""
 import os
 import signal
 from pathlib import Path
