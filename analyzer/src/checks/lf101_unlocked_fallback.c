@@ -68,6 +68,14 @@ static void op_names(lf_pysem *m, TSNode op, name_set *out) {
                 LF_VEC_PUSH(&stack, v);
             continue;
         }
+        if (lf_tree_is(n, "attribute") && !lf_pysem_qualname(m, n)) {
+            /* `self.mode`: the values the class assigns it (`mode | fcntl.LOCK_EX`) */
+            TSNode vals[4];
+            size_t nv = lf_pylock_field_values(lf_pylock_build(m), n, vals, 4);
+            for (size_t i = 0; i < nv; i++)
+                LF_VEC_PUSH(&stack, vals[i]);
+            continue;
+        }
         if (lf_tree_is(n, "conditional_expression")) {
             /* Either alternative may be the operation (the condition is not). */
             LF_VEC_PUSH(&stack, ts_node_named_child(n, 0));

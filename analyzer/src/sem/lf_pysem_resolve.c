@@ -810,7 +810,7 @@ int lf_pysem_windows_test(lf_pysem *m, TSNode cond) { return windows_test(m, con
 
 int lf_pysem_posix_only_module(const char *q) { return q && module_platform(q) == PLATFORM_POSIX_ONLY; }
 
-int lf_pysem_presence_test(lf_pysem *m, TSNode cond, const lf_pyoptional **which) {
+static int presence_leaf(lf_pysem *m, TSNode cond, const lf_pyoptional **which) {
     int sign = 1;
     TSNode c = cond;
     size_t hops = 0; /* local flags followed: each binding at most once */
@@ -892,6 +892,44 @@ int lf_pysem_presence_test(lf_pysem *m, TSNode cond, const lf_pyoptional **which
     if (w)
         return sign * platform_presence(m, c, w, which);
     return 0;
+}
+
+/* A conjunction of presence tests of one module says what each says
+ * (`if HAS_FCNTL and fcntl:` is true exactly where fcntl is there), and so
+ * does a disjunction of its absence tests (`if not HAS_FCNTL or fcntl is
+ * None:`). Operands that test anything else, or another module, leave the
+ * condition's meaning open: 0. */
+int lf_pysem_presence_test(lf_pysem *m, TSNode cond, const lf_pyoptional **which) {
+    TSNode c = lf_tree_unparen(cond);
+    if (!lf_tree_is(c, "boolean_operator"))
+        return presence_leaf(m, c, which);
+    int is_and = lf_tree_text_eq(m->src, lf_tree_field(c, "operator"), "and");
+    TSNode todo[16];
+    size_t n = 0;
+    int sign = 0;
+    const lf_pyoptional *module = NULL;
+    todo[n++] = c;
+    while (n > 0) {
+        TSNode t = lf_tree_unparen(todo[--n]);
+        if (ts_node_is_null(t))
+            return 0;
+        if (lf_tree_is(t, "boolean_operator")) {
+            if (lf_tree_text_eq(m->src, lf_tree_field(t, "operator"), "and") != is_and || n + 2 > 16)
+                return 0;
+            todo[n++] = lf_tree_field(t, "left");
+            todo[n++] = lf_tree_field(t, "right");
+            continue;
+        }
+        const lf_pyoptional *o = NULL;
+        int s = presence_leaf(m, t, &o);
+        /* `and` of presence tests (+1), `or` of absence tests (-1) */
+        if (!o || s != (is_and ? 1 : -1) || (module && o != module))
+            return 0;
+        module = o;
+        sign = s;
+    }
+    *which = module;
+    return sign;
 }
 
 /* ---- uses of a module-level name ---- */
