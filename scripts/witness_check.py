@@ -43,7 +43,7 @@ KINDS = {
     "resolve": r"realpath|resolve",
     # the test of the lock module or flag, or the `else:` of a chain testing each provider
     # (or the handler of a function-local `import fcntl` that runs the work without it)
-    "unlocked-entry": r"\bNone\b|\bnot\b|\bis\b|==|!=|\bHAS_|^[A-Za-z_][\w.]*$|lock|^else\b|^except\b",
+    "unlocked-entry": r"\bNone\b|\bnot\b|\bis\b|==|!=|\bHAS_|^[A-Za-z_][\w.]*$|lock|^else\b|^except\b|^[\w.]+( and [\w.]+)+$",
     # (or the `break` / the loop of a retry that gives up and runs the work anyway)
     "acquire-fails": r"^except\b|lock|acquire|mkdir|open|excl|create|link|^break\b|^(for|while)\b",
     "critical-section": r"\S",
