@@ -821,8 +821,35 @@ static char *plan_pid_record(lf_tssem *m, lf_tslock *l, int32_t k, lf302_ts_site
 typedef struct cmp_walk {
     const lf_source *src;
     TSNode name, found;
+    TSNode carry; /* the first use that is kept in another name (through Math.min, a ternary) */
     uint32_t after;
 } cmp_walk;
+
+/* The expression whose value carries e's age: e, or what wraps it without
+ * ceasing to be that age or a bound of it (parentheses, a branch of a
+ * ternary, an argument of Math.min or Math.max): `age = Math.min(fromJson,
+ * fileStat ? Math.max(0, now - fileStat.mtimeMs) : fromJson)`. */
+static TSNode carried_to(const lf_source *src, TSNode e) {
+    for (int hops = 0; hops < 16; hops++) {
+        TSNode p = lf_ts_parent(e);
+        if (lf_tree_is(p, "parenthesized_expression")) {
+            e = p;
+        } else if (lf_tree_is(p, "ternary_expression") && !ts_node_eq(lf_tree_field(p, "condition"), e)) {
+            e = p;
+        } else if (lf_tree_is(p, "arguments")) {
+            TSNode call = lf_ts_parent(p), fn = lf_tree_field(call, "function");
+            if (!lf_tree_is(call, "call_expression") ||
+                !(lf_tree_text_eq(src, fn, "Math.min") || lf_tree_text_eq(src, fn, "Math.max")))
+                return e;
+            e = call;
+        } else {
+            return e;
+        }
+    }
+    return e;
+}
+
+static TSNode age_name(TSNode at, int assigned);
 
 static lf_walk_action first_cmp_use(TSNode n, void *ud) {
     cmp_walk *w = ud;
@@ -836,8 +863,13 @@ static lf_walk_action first_cmp_use(TSNode n, void *ud) {
     TSNode p = lf_ts_parent(n);
     while (lf_tree_is(p, "parenthesized_expression"))
         p = lf_ts_parent(p);
-    if (lf_tree_is(p, "binary_expression") && is_cmp(w->src, lf_tree_field(p, "operator")))
+    if (lf_tree_is(p, "binary_expression") && is_cmp(w->src, lf_tree_field(p, "operator"))) {
         w->found = p;
+    } else if (ts_node_is_null(w->carry)) {
+        TSNode top = carried_to(w->src, n);
+        if (!ts_node_eq(top, n) && !ts_node_is_null(age_name(top, 1)))
+            w->carry = top;
+    }
     return LF_WALK_CONTINUE;
 }
 
@@ -854,20 +886,34 @@ static TSNode age_name(TSNode at, int assigned) {
     return lf_tree_is(name, "identifier") ? name : (TSNode){0};
 }
 
+/* ... and when the name is first kept in another one before any comparison
+ * (`ageFromMtime` in `age = Math.min(ageFromJson, ageFromMtime)`), the first
+ * comparison of that one, a few names on. */
 static TSNode report_at(lf_tssem *m, TSNode at) {
     const lf_source *src = m->src;
     if (lf_tree_is(at, "binary_expression") && is_cmp(src, lf_tree_field(at, "operator")))
         return at;
-    TSNode name = age_name(at, 1);
-    if (ts_node_is_null(name))
-        return at;
-    cmp_walk w;
-    memset(&w, 0, sizeof w);
-    w.src = src;
-    w.name = name;
-    w.after = ts_node_end_byte(at);
-    lf_tree_walk(m->scopes[lf_tssem_scope_of(m, at)].node, first_cmp_use, &w);
-    return ts_node_is_null(w.found) ? at : w.found;
+    TSNode e = at;
+    for (int hops = 0; hops < 4; hops++) {
+        TSNode top = carried_to(src, e), p = lf_ts_parent(top);
+        if (lf_tree_is(p, "binary_expression") && is_cmp(src, lf_tree_field(p, "operator")) && !ts_node_eq(top, at))
+            return p;
+        TSNode name = age_name(top, 1);
+        if (ts_node_is_null(name))
+            return at;
+        cmp_walk w;
+        memset(&w, 0, sizeof w);
+        w.src = src;
+        w.name = name;
+        w.after = ts_node_end_byte(top);
+        lf_tree_walk(m->scopes[lf_tssem_scope_of(m, top)].node, first_cmp_use, &w);
+        if (!ts_node_is_null(w.found))
+            return w.found;
+        if (ts_node_is_null(w.carry))
+            return at;
+        e = w.carry;
+    }
+    return at;
 }
 
 /* The comparison that tests the age at `at`: `at` itself, or, for `const age

@@ -1,5 +1,6 @@
-// One age, from the recorded start or else the file's mtime: one finding
-// (at the mtime's), not one per operand of the conditional.
+// One age, from the recorded start or else the file's mtime: one finding,
+// at the comparison that judges that age (line 24), not one per operand of
+// the conditional.
 import { openSync, closeSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 
 function readInfo(lockPath: string): { pid?: number; startedAt?: number } | undefined {
