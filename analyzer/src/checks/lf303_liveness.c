@@ -592,45 +592,6 @@ static TSNode read_path(lf_pysem *m, lf_pylock *l, TSNode read) {
     return (TSNode){0};
 }
 
-/* Does the probe judge a lock that lives under a per-user directory
- * (lf_pathfact.h), so that only one user's processes can hold it? The file
- * its pid is read from; when the analysis cannot trace the pid to a file,
- * the records the probe's function reads, else every lock and pid file of
- * the module (at least one). EPERM from such a
- * probe is a reused pid of another user, and "dead" is the right reading. */
-static int probe_lock_per_user(lf_pysem *m, lf_pylock *l, TSNode call) {
-    TSNode read = {0};
-    if (pid_from_record(m, l, lf_pylock_arg(m, call, 0, "pid"), &read) && !ts_node_is_null(read)) {
-        TSNode read_from = read_path(m, l, read);
-        if (!ts_node_is_null(read_from))
-            return lf_pylock_per_user(l, read_from);
-    }
-    /* the records the probe's function reads itself (`rec = json.loads(p.read_text())`;
-     * a helper handed the pid reads /proc, not a record) */
-    const lf_pycall *pc = lf_pysem_call(m, call);
-    size_t records = 0;
-    for (size_t i = 0; pc && i < l->n_events; i++) {
-        const lf_pylock_event *e = &l->events[i];
-        if (e->kind != LF_PYEV_JUDGE || !e->content || e->via_helper || e->key < 0 || e->scope != pc->scope)
-            continue;
-        if (!lf_pylock_key_per_user(l, e->key))
-            return 0;
-        records++;
-    }
-    if (records)
-        return 1;
-    size_t locks = 0;
-    for (size_t i = 0; i < l->n_keys; i++) {
-        unsigned f = l->keys[i].flags;
-        if (!lf_pylock_is_lock(f) && !((f & LF_LOCK_PID) && !(f & LF_LOCK_PKG)))
-            continue;
-        if (!lf_pylock_key_per_user(l, (int32_t)i))
-            return 0;
-        locks++;
-    }
-    return locks > 0;
-}
-
 /* ---- the check ---- */
 
 /* Does the path only report: output (print, logging, a stream's write) and
@@ -890,7 +851,7 @@ static void run(lf_check_ctx *ctx) {
                     l = lf_pylock_build(m);
                 no_lock = !pe.unknown && judges_no_lock(m, l, call, &pe);
                 if (!pe.unknown && !ps.unknown && !ok.unknown && !pe.raises && same_path(m, &pe, &ps) &&
-                    !same_path(m, &pe, &ok) && !probe_lock_per_user(m, l, call) && !no_lock) {
+                    !same_path(m, &pe, &ok) && !no_lock) {
                     int one_clause = ts_node_eq(h_eperm, h_esrch);
                     /* The same probe may also trust a reused pid: say so now,
                      * since that finding only shows once this one is fixed. */

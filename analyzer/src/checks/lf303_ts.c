@@ -567,61 +567,6 @@ static int decides_lock(lf_tssem *m, TSNode probe) {
 }
 
 /* Is the key a lock or a pid file the module keeps? */
-static int lock_or_pid(unsigned flags) {
-    return lf_tslock_is_lock(flags) || ((flags & LF_TSLOCK_PID) && !(flags & LF_TSLOCK_PKG));
-}
-
-/* Every path the events of the selected keys name (the probe's function's
- * record reads when fn >= 0, else the module's locks and pid files) is under
- * a per-user directory; -1 when no event names one. */
-static int keys_per_user(lf_tssem *m, const lf_tslock *l, int32_t fn) {
-    int seen = 0;
-    for (size_t i = 0; i < l->n_events; i++) {
-        const lf_tslock_event *e = &l->events[i];
-        if (e->key < 0 || ts_node_is_null(e->target))
-            continue;
-        if (fn >= 0 ? (e->kind != LF_TSEV_JUDGE || !e->content || e->fn != fn) : !lock_or_pid(l->keys[e->key].flags))
-            continue;
-        if (!lf_tslock_per_user(m, e->target))
-            return 0;
-        seen = 1;
-    }
-    return seen ? 1 : -1;
-}
-
-/* Does the probe judge a lock that lives under a per-user directory
- * (lf_pathfact.h), which only one user's processes can hold? The file its
- * pid is read from (here, or at the module's calls that hand it the pid);
- * else the records its function reads; else every lock and pid file of the
- * module (at least one). EPERM from such a probe is a reused pid of another
- * user: "dead" is the right reading. */
-static int probe_lock_per_user(lf_tssem *m, TSNode probe) {
-    const lf_tslock *l = lf_tslock_build(m);
-    TSNode read = {0};
-    if (pid_from_file_at(m, lf_tssem_arg(probe, 0), &read))
-        return lf_tslock_per_user(m, lf_tssem_arg(read, 0));
-    const lf_tscall *pc = lf_tssem_call(m, probe);
-    int32_t fn = pc ? lf_tslock_fn_of(m, pc->scope) : -1;
-    /* a liveness helper (`isProcessAlive(pid)`): the files its callers read the pid from */
-    int traced = 0;
-    for (int32_t c = fn > 0 ? lf_tssem_first_caller(m, fn) : -1; c >= 0; c = lf_tssem_next_caller(m, c)) {
-        for (uint32_t a = 0; a < lf_tssem_nargs(m->calls[c].node) && a < 4; a++) {
-            TSNode r = {0};
-            if (!pid_from_file_at(m, lf_tssem_arg(m->calls[c].node, a), &r))
-                continue;
-            if (!lf_tslock_per_user(m, lf_tssem_arg(r, 0)))
-                return 0;
-            traced = 1;
-        }
-    }
-    if (traced)
-        return 1;
-    int v = fn >= 0 ? keys_per_user(m, l, fn) : -1;
-    if (v < 0)
-        v = keys_per_user(m, l, -1);
-    return v > 0;
-}
-
 /* Does the probe trust a pid read from a file, in a module that never looks
  * at a process's start time? *start_time caches the module-wide search (-1:
  * not searched yet). */
@@ -692,7 +637,7 @@ void lf303_ts_run(lf_check_ctx *ctx) {
                 lf_tree_walk(try_body, visit_catch, &tw);
                 other = tw.verdict != w.verdict;
             }
-            if ((w.dead || other) && !w.reads_code && !w.rethrows && !probe_lock_per_user(m, c->node)) {
+            if ((w.dead || other) && !w.reads_code && !w.rethrows) {
                 /* The same probe may also trust a reused pid: say so now,
                  * since that finding only shows once this one is fixed. */
                 int reuse = !fixed_probe && trusts_reused_pid(m, src, c->node, &start_time);

@@ -264,13 +264,6 @@ int32_t lf_pylock_local_callee(lf_pylock *l, TSNode call, int *skip_self);
  * most max, in source order; `self` skipped except for a @staticmethod). */
 size_t lf_pylock_param_args(lf_pylock *l, const lf_pybinding *param, TSNode *out, size_t max);
 
-/* Is the path expression under a per-user directory (the user's home, XDG
- * and APPDATA directories: lf_pathfact.h), followed through names, fields,
- * the module's own functions and the arguments its calls pass? */
-int lf_pylock_per_user(lf_pylock *l, TSNode expr);
-/* The same for a key: every value it is given (a field's assignments, a
- * function's returns, a parameter's arguments); 0 when it has none. */
-int lf_pylock_key_per_user(lf_pylock *l, int32_t key);
 
 /* The path an exclusive create makes (`os.open(p, O_CREAT|O_EXCL)`, `open(p,
  * "x")`, os.mkdir, os.link, Path.mkdir, lockrt's open_exclusive drop-ins), or

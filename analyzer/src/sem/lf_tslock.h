@@ -155,10 +155,6 @@ int32_t lf_tslock_next_event(const lf_tslock *l, int32_t ev);
 int32_t lf_tslock_key_index(lf_tslock *l, TSNode expr);
 /* A lock by use, and not a package-manager lock file. */
 int lf_tslock_is_lock(unsigned flags);
-/* Is the path expression under a per-user directory (the user's home, XDG
- * and APPDATA directories: lf_pathfact.h), followed through names, fields,
- * the module's own functions and the arguments its calls pass? */
-int lf_tslock_per_user(lf_tssem *m, TSNode expr);
 /* The declared function a scope belongs to: callbacks (arrows, function
  * expressions passed or assigned) count as the function around them. */
 int32_t lf_tslock_fn_of(const lf_tssem *m, int32_t scope);

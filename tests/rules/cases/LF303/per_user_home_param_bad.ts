@@ -1,7 +1,7 @@
 // A daemon's pid file under a directory the module is handed and calls a
-// home (`toolHome`, given by the caller: its value is not in this module).
-// Only that user's daemon writes there, so EPERM is another user's reused
-// pid and "dead" is the right reading.
+// home (`toolHome`, given by the caller). A catch that reads every error of
+// the probe as dead takes EPERM for dead: a daemon started with sudo under
+// that home is alive and loses its pid file. Reported.
 import * as fs from "node:fs";
 import * as path from "node:path";
 

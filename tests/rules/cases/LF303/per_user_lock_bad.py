@@ -1,7 +1,8 @@
-"""Locks only one user can hold: the pid files live under the user's home or
-per-user directories, so a pid this process may not signal (EPERM) belongs to
-another user and is a reused pid, never a live holder. Reading EPERM as dead
-is right here; the records carry the owner's start time (no pid reuse)."""
+"""Pid files under the user's home or per-user directories, read with EPERM
+as "dead": still the bug. A tool run once with sudo, or a daemon started by
+root, writes its pid there, and the user's next run gets EPERM from that live
+holder and takes its lock. Each probe is reported for EPERM; the records carry
+the owner's start time, so none is reported for pid reuse."""
 import json
 import os
 import pathlib

@@ -1,8 +1,8 @@
-// Locks only one user can hold: under os.homedir(), $HOME or the XDG data
-// directory. A pid there that this process may not signal (EPERM) is
-// another user's reused pid, never a live holder, so a catch that reads
-// every error as dead is right. The records carry the owner's startTime
-// (no pid reuse).
+// Locks under os.homedir(), $HOME or the XDG data directory, probed with a
+// catch that reads every error as dead: EPERM is still a live holder there
+// (a run with sudo, a daemon started by root, wrote its pid into the user's
+// home), so each probe is reported. The records carry the owner's startTime
+// (no pid reuse finding).
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
