@@ -86,15 +86,20 @@ static verdict judge(const lf_pylock *l, const lf_pylock_event *ev, TSNode faile
      * probe takes a live lock only when two breakers race, and the loser's
      * owner check then finds the winner's record: only a release without one
      * deletes the winner's lock (below). */
+    /* a pid lock known only by its breaker's protocol (LF_LOCK_PID_READ):
+     * who holds it and how is not in view, so a plain removal elsewhere may
+     * be a stop command's cleanup or a marker cleared; only its breaks are
+     * judged */
+    int holder_known = !(f & LF_LOCK_PID_READ);
     if (ts_node_is_null(failed_read) && ev->owner_checked)
-        return (f & LF_LOCK_BROKEN_LIVE) ? V_RELEASE : V_NONE;
+        return (f & LF_LOCK_BROKEN_LIVE) && holder_known ? V_RELEASE : V_NONE;
     if (ev->judged == LF_JUDGED_LIVENESS)
         return V_LIVENESS;
     /* a removal because the read of the lock failed breaks it, whatever an
      * owner check after that read would have said: nothing was read */
     if (ev->judged == LF_JUDGED_PRESENCE || !ts_node_is_null(failed_read))
         return V_PRESENCE;
-    if (f & (LF_LOCK_BROKEN_LIVE | LF_LOCK_BROKEN_RACING))
+    if ((f & (LF_LOCK_BROKEN_LIVE | LF_LOCK_BROKEN_RACING)) && holder_known)
         return V_RELEASE;
     return V_NONE;
 }

@@ -620,10 +620,15 @@ static int reports_only(lf_pysem *m, const path *p) {
     return 1;
 }
 
-/* Does the probe judge no lock: its pid is read from a file this module
- * never writes or removes, and the "dead" verdict only reports (a health
- * check printing a status and exiting)? */
+/* Does the probe judge no lock: it probes a child this process started, or
+ * its pid is read from a file this module never writes or removes and the
+ * "dead" verdict only reports (a health check printing a status and
+ * exiting)? */
 static int judges_no_lock(lf_pysem *m, lf_pylock *l, TSNode call, const path *dead) {
+    /* the pid of a child this process started (`proc.pid` of a Popen): no
+     * lock's owner, and never another user's */
+    if (lf_pylock_child_pid(l, lf_pylock_arg(m, call, 0, "pid")))
+        return 1;
     TSNode read = {0};
     if (!reports_only(m, dead) || !pid_from_record(m, l, lf_pylock_arg(m, call, 0, "pid"), &read) ||
         ts_node_is_null(read))

@@ -2313,23 +2313,106 @@ int lf_pylock_reads_through(lf_pysem *m, TSNode in, TSNode read) {
     return u.found;
 }
 
+/* The names a value is made of, bound by a plain assignment to a value of
+ * their own (`int(content)`: content's `p.read_text().strip()`). */
+typedef struct assigned_names {
+    lf_pysem *m;
+    LF_VEC(TSNode) values;
+} assigned_names;
+
+static lf_walk_action visit_assigned_name(TSNode n, void *ud) {
+    assigned_names *a = ud;
+    if (!lf_tree_is(n, "identifier") || a->values.len >= 8)
+        return LF_WALK_CONTINUE;
+    char *name = lf_tree_text(a->m->src, n);
+    const lf_pybinding *b = lf_pysem_binding_at(a->m, lf_pysem_scope_of(a->m, n), name, ts_node_start_byte(n));
+    free(name);
+    if (b && b->kind == LF_PYBIND_ASSIGN && !ts_node_is_null(b->value) && !ts_node_eq(b->value, n))
+        LF_VEC_PUSH(&a->values, b->value);
+    return LF_WALK_CONTINUE;
+}
+
+/* Is `value` made from the read, itself or through the names it is made of
+ * (`content = p.read_text().strip()` ... `pid = int(content)`), a few
+ * assignments deep? */
+static int made_from_read(lf_pysem *m, TSNode value, TSNode read) {
+    assigned_names a = {m, {0}};
+    LF_VEC_PUSH(&a.values, value);
+    int found = 0;
+    for (size_t i = 0; i < a.values.len && i < 8 && !found; i++) {
+        found = lf_pylock_reads_through(m, a.values.items[i], read);
+        if (!found)
+            lf_tree_walk(a.values.items[i], visit_assigned_name, &a);
+    }
+    LF_VEC_FREE(&a.values);
+    return found;
+}
+
 /* The read of key's record in function scope whose pid the probe tests: its
  * pid a name bound to a value made from that read (`pid =
- * read_pid_file(p)`, `pid = int(f.read())` with `f` opened from p), not the
- * pid of a child it started; null when none. */
-static TSNode probed_record(lf_pylock *l, TSNode probe, int32_t scope, int32_t key) {
+ * read_pid_file(p)`, `pid = int(f.read())` with `f` opened from p, `pid =
+ * int(content)` with `content = p.read_text()`), not the pid of a child it
+ * started; null when none. */
+/* The argument of a call of the module's liveness helper that its own probe
+ * tests: `_is_alive(pid)` with `os.kill(pid, 0)` inside hands `pid`. Null
+ * when the helper probes something else (a child it started, a pid it reads
+ * itself): the call's arguments are then no pid. */
+static TSNode helper_probed_arg(lf_pylock *l, TSNode call, int32_t callee, int skip_self) {
+    lf_pysem *m = l->m;
+    for (size_t i = 0; i < l->in->events.len; i++) {
+        const lf_pylock_event *e = &l->in->events.items[i];
+        if (e->kind != LF_PYEV_PROBE || e->scope != callee || e->via_helper || !lf_tree_is(e->node, "call"))
+            continue;
+        TSNode pid = lf_tree_unparen(lf_pylock_arg(m, e->node, 0, NULL));
+        if (lf_tree_is(pid, "call") && ts_node_named_child_count(lf_tree_field(pid, "arguments")) == 1) /* int(pid) */
+            pid = lf_tree_unparen(lf_pylock_arg(m, pid, 0, NULL));
+        if (!lf_tree_is(pid, "identifier"))
+            continue;
+        char *name = lf_tree_text(m->src, pid);
+        const lf_pybinding *b = lf_pysem_binding_at(m, callee, name, ts_node_start_byte(pid));
+        if (!b || b->kind != LF_PYBIND_PARAM) {
+            free(name);
+            continue;
+        }
+        TSNode params = lf_tree_field(m->scopes[callee].node, "parameters");
+        uint32_t index = 0, found = 0;
+        for (uint32_t k = 0; k < ts_node_named_child_count(params) && !found; k++) {
+            TSNode prm = ts_node_named_child(params, k);
+            if (lf_tree_is(prm, "typed_parameter"))
+                prm = ts_node_named_child(prm, 0);
+            else if (lf_tree_is(prm, "default_parameter") || lf_tree_is(prm, "typed_default_parameter"))
+                prm = lf_tree_field(prm, "name");
+            if (ts_node_eq(prm, b->target))
+                found = 1;
+            else
+                index++;
+        }
+        TSNode arg = found && index >= (uint32_t)skip_self ? lf_pylock_arg(m, call, index - (uint32_t)skip_self, name)
+                                                            : (TSNode){0};
+        free(name);
+        return arg;
+    }
+    return (TSNode){0};
+}
+
+static TSNode probed_record(lf_pylock *l, TSNode probe, int32_t scope, int32_t key, uint32_t after) {
     lf_pysem *m = l->m;
     if (ts_node_is_null(probe) || !lf_tree_is(probe, "call"))
         return (TSNode){0};
-    TSNode pid = lf_tree_unparen(lf_pylock_arg(m, probe, 0, NULL));
+    int skip = 0;
+    int32_t callee = lf_pylock_local_callee(l, probe, &skip);
+    TSNode pid = lf_tree_unparen(callee >= 0 ? helper_probed_arg(l, probe, callee, skip)
+                                             : lf_pylock_arg(m, probe, 0, NULL));
     TSNode value = lf_tree_is(pid, "identifier") ? lf_tree_unparen(lf_pysem_resolve_value(m, pid)) : pid;
     if (ts_node_is_null(value) || ts_node_eq(value, pid))
         return (TSNode){0};
     for (size_t i = 0; i < l->in->events.len; i++) {
         const lf_pylock_event *r = &l->in->events.items[i];
-        if (r->kind != LF_PYEV_JUDGE || !r->content || r->scope != scope || r->key != key)
+        uint32_t at = ts_node_start_byte(r->node) + 1;
+        if (r->kind != LF_PYEV_JUDGE || !r->content || r->scope != scope || r->key != key || at <= after ||
+            at >= ts_node_start_byte(probe) + 1)
             continue;
-        if (lf_pylock_reads_through(m, value, r->node))
+        if (made_from_read(m, value, r->node))
             return r->node;
     }
     return (TSNode){0};
@@ -3377,11 +3460,26 @@ static lf_pylock *build(lf_pysem *m) {
         size_t ns = m->n_scopes ? m->n_scopes : 1;
         uint32_t *identity_at = lf_xcalloc(ns, sizeof *identity_at); /* position + 1 */
         TSNode *probe_node = lf_xcalloc(ns, sizeof *probe_node); /* per function, its last probe so far */
+        TSNode *probe_prev = lf_xcalloc(ns, sizeof *probe_prev);  /* and the one before it */
         uint32_t *stop_at = lf_xcalloc(ns, sizeof *stop_at); /* its first kill with a real signal, + 1 */
         for (size_t i = 0; i < m->n_calls; i++) {
             const lf_pycall *c = &m->calls[i];
             if (c->scope >= 0 && !stop_at[c->scope] && lf_pylock_is_terminate(m, c->node))
                 stop_at[c->scope] = ts_node_start_byte(c->node) + 1;
+        }
+        /* a call of the module's kill helper (`_kill_process(pid)`) stops
+         * the owner too, a few helpers deep */
+        for (int round = 0, changed = 1; round < 4 && changed; round++) {
+            changed = 0;
+            for (size_t i = 0; i < m->n_calls; i++) {
+                const lf_pycall *c = &m->calls[i];
+                uint32_t at = ts_node_start_byte(c->node) + 1;
+                if (c->scope < 0 || callee_of[i] < 0 || callee_of[i] == c->scope || !stop_at[callee_of[i]] ||
+                    (stop_at[c->scope] && stop_at[c->scope] <= at))
+                    continue;
+                stop_at[c->scope] = at;
+                changed = 1;
+            }
         }
         size_t cap = 16;
         while (cap < 2 * l->in->events.len + 2)
@@ -3404,6 +3502,7 @@ static lf_pylock *build(lf_pysem *m) {
                 continue;
             }
             if (ev->kind == LF_PYEV_PROBE) {
+                probe_prev[ev->scope] = probe_node[ev->scope];
                 probe_node[ev->scope] = ev->node;
                 continue;
             }
@@ -3462,9 +3561,11 @@ static lf_pylock *build(lf_pysem *m) {
              * the owner is gone: a pid lock by its protocol, whoever writes
              * it (`pid = read_pid_file(p)` ... `os.kill(pid, 0)` ... `p.unlink()`) */
             TSNode record = {0};
-            if (ev->judged == LF_JUDGED_LIVENESS && !(k->flags & LF_LOCK_USES) && js[h].content_at > since &&
-                js[h].content_at < probe_at && !(k->flags & LF_LOCK_PKG) &&
-                !ts_node_is_null(record = probed_record(l, probe, ev->scope, ev->key)))
+            if (ev->judged == LF_JUDGED_LIVENESS && !(k->flags & LF_LOCK_USES) && !(k->flags & LF_LOCK_PKG) &&
+                (!ts_node_is_null(record = probed_record(l, probe, ev->scope, ev->key, since)) ||
+                 /* a later probe of something else (a helper handed the path
+                  * that checks the start time) leaves the pid's own probe */
+                 !ts_node_is_null(record = probed_record(l, probe_prev[ev->scope], ev->scope, ev->key, since))))
                 key_mark(l, ev->key, LF_LOCK_PID | LF_LOCK_PID_READ, record);
             if (!lf_pylock_is_lock(k->flags) || identity_at[ev->scope])
                 continue;
@@ -3494,6 +3595,7 @@ static lf_pylock *build(lf_pysem *m) {
         LF_VEC_FREE(&creates);
         free(identity_at);
         free(probe_node);
+        free(probe_prev);
         free(stop_at);
     }
     mark_overwrite_takeovers(l, clock_at);
