@@ -30,9 +30,11 @@
  * itself (`os.kill(pid, SIGTERM)`: a stop command's cleanup).
  *
  * One finding per root bug: a removal through a helper whose own removal is
- * reported is not reported again at each caller, and a function gets at most
- * one stale break, one break of a lock it failed to read, and one release
- * finding (decide()). Messages name the lock's path, never a call. */
+ * reported is not reported again at each caller, and a function gets one
+ * stale break per judgement it acts on (an age, a pid probe, a failed
+ * create), one break of a lock it failed to read, one removal of an flocked
+ * file and one release finding (decide()). Messages name the lock's path,
+ * never a call. */
 #include "lf_ts.h"
 #include <stdlib.h>
 #include <string.h>
@@ -428,9 +430,10 @@ static int record_in_lock_dir(lf_pylock *l, const lf_pylock_key *k) {
  *    ("also reached from"), whose release is reported because of that very
  *    break; only a call in the handler of a failed read of the lock is a
  *    bug of its own (the read was wrong, whatever the removal binds to).
- *  - Per function, at most one stale break, one break of a lock whose read
- *    failed (failed_read_before) and one release: its other removals
- *    of a lock are the same protocol's branches.
+ *  - Per function, one stale break per judgement it follows (its branches
+ *    after one look are one bug; after an age and after a pid probe, two),
+ *    and at most one break of a lock whose read failed (failed_read_before),
+ *    one removal of an flocked file and one release.
  * Helpers may come after their callers in source order, so the cover of each
  * function is settled by repeated passes; it only grows, so at most one pass
  * per function is needed. */
@@ -439,6 +442,25 @@ static int record_in_lock_dir(lf_pylock *l, const lf_pylock_key *k) {
  * that the bug is reported once, in the helper, and not at each call. */
 static int removes_lock(unsigned flags) {
     return lf_pylock_is_lock(flags) || ((flags & LF_LOCK_ARG) && !(flags & LF_LOCK_PKG));
+}
+
+/* The judgement a removal follows: its failed exclusive create, else the
+ * last look at its lock or pid probe before it in its function. */
+static TSNode judgement_of(const lf_pylock *l, size_t i) {
+    const lf_pylock_event *ev = &l->events[i];
+    if (!ts_node_is_null(ev->failed_create))
+        return ev->failed_create;
+    uint32_t at = ts_node_start_byte(ev->node);
+    TSNode last = {0};
+    for (size_t j = 0; j < l->n_events; j++) {
+        const lf_pylock_event *e = &l->events[j];
+        if (e->scope != ev->scope || ts_node_start_byte(e->node) >= at ||
+            !(e->kind == LF_PYEV_PROBE || (e->kind == LF_PYEV_JUDGE && e->key == ev->key)))
+            continue;
+        if (ts_node_is_null(last) || ts_node_start_byte(e->node) > ts_node_start_byte(last))
+            last = e->node;
+    }
+    return last;
 }
 
 static void decide(lf_pylock *l, first_yields *y, const TSNode *failed, unsigned char *report) {
@@ -495,34 +517,32 @@ static void decide(lf_pylock *l, first_yields *y, const TSNode *failed, unsigned
     }
     /* Per function, one break of each kind and one release: its first
      * reported removal of each (a stale break, the break of a lock whose read
-     * failed, and the holder's own release by name, after its generator's
-     * yield, are three bugs; a break's other branches are the same one). */
+     * failed, the removal of an flocked file, and the holder's own release by
+     * name, after its generator's yield, are four bugs); stale breaks once
+     * per judgement (below). */
     unsigned char *seen = lf_xcalloc(ns, 1);
-    /* A function that breaks the lock after a pid probe and, when the owner
-     * looks alive, on its age (or blindly) has its finding at the second: the
-     * break that takes a live holder's lock. */
-    unsigned char *live_break = lf_xcalloc(ns, 1);
-    for (size_t i = 0; i < l->n_events; i++)
-        if (report[i] && judge(l, &l->events[i], failed[i]) == V_PRESENCE && ts_node_is_null(failed[i]) &&
-            !after_yield(m, y, &l->events[i]))
-            live_break[l->events[i].scope] = 1;
     for (size_t i = 0; i < l->n_events; i++) {
         if (!report[i])
             continue;
-        if (live_break[l->events[i].scope] && judge(l, &l->events[i], failed[i]) == V_LIVENESS &&
-            !after_yield(m, y, &l->events[i]) && ts_node_is_null(failed[i])) {
+        verdict v = judge(l, &l->events[i], failed[i]);
+        unsigned bit = v == V_RELEASE || after_yield(m, y, &l->events[i]) ? 2u
+                       : !ts_node_is_null(failed[i])                      ? 4u
+                       : v == V_FLOCK                                     ? 8u
+                                                                          : 1u;
+        /* two stale breaks after one judgement are its branches (`if
+         * p.is_dir(): rmtree(p) else: p.unlink()`): one bug; after different
+         * judgements (an age, a pid probe, a failed create) each is its own */
+        if (bit == 1u && (seen[l->events[i].scope] & bit)) {
+            TSNode why = judgement_of(l, i);
+            for (size_t j = 0; j < i && report[i]; j++)
+                if (report[j] && l->events[j].scope == l->events[i].scope && ts_node_eq(judgement_of(l, j), why))
+                    report[i] = 0;
+        } else if (seen[l->events[i].scope] & bit) {
             report[i] = 0;
-            continue;
         }
-        unsigned bit = judge(l, &l->events[i], failed[i]) == V_RELEASE || after_yield(m, y, &l->events[i]) ? 2u
-                       : !ts_node_is_null(failed[i])                                                    ? 4u
-                                                                                                        : 1u;
-        if (seen[l->events[i].scope] & bit)
-            report[i] = 0;
         seen[l->events[i].scope] |= (unsigned char)bit;
     }
     free(seen);
-    free(live_break);
     free(identity_at);
     free(cover);
 }

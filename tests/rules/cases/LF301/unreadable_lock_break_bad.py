@@ -49,8 +49,8 @@ PID_LOCK = "/tmp/reaper.pid"
 
 def reap():
     """A handler that catches what the pid probe raises is (also) its verdict:
-    the owner judged dead, the same stale break as the one on the lock's age
-    above it, not reported again (one finding, line 55)."""
+    the owner judged dead. A break after that probe is a bug of its own beside
+    the break on the lock's age above it (two findings, lines 55 and 62)."""
     if time.time() - os.path.getmtime(PID_LOCK) > 60:
         os.unlink(PID_LOCK)
         return
