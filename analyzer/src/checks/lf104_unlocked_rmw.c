@@ -106,7 +106,8 @@ static TSNode text_source(lf_pylock *l, TSNode e) {
             if (lf_py_method_is(m->src, e, "read_text") || lf_py_method_is(m->src, e, "read_bytes"))
                 return lf_py_callee_object(e);
             if (lf_py_method_is(m->src, e, "strip") || lf_py_method_is(m->src, e, "rstrip") ||
-                lf_py_method_is(m->src, e, "decode") || lf_py_method_is(m->src, e, "splitlines")) {
+                lf_py_method_is(m->src, e, "decode") || lf_py_method_is(m->src, e, "splitlines") ||
+                lf_py_method_is(m->src, e, "split")) {
                 e = lf_py_callee_object(e); /* the same text, trimmed, decoded or in lines */
                 continue;
             }
@@ -175,6 +176,35 @@ static TSNode dumps_value(lf_pysem *m, TSNode e) {
         if (lf_tree_is(e, "call") && lf_py_method_is(m->src, e, "encode")) {
             e = lf_py_callee_object(e);
             continue;
+        }
+        /* JSON lines: `"\n".join(json.dumps(r) for r in rows)` writes rows */
+        if (lf_tree_is(e, "call") && lf_py_method_is(m->src, e, "join") &&
+            lf_tree_is(lf_tree_unparen(lf_py_callee_object(e)), "string")) {
+            TSNode gen = lf_tree_field(e, "arguments"); /* `join(f(r) for r in rows)`: the call's own */
+            if (!lf_tree_is(gen, "generator_expression"))
+                gen = lf_tree_unparen(lf_pylock_arg(m, e, 0, NULL));
+            if (lf_tree_is(gen, "call") && lf_py_is(m->src, lf_tree_field(gen, "function"), "map")) {
+                TSNode fn = lf_pylock_arg(m, gen, 0, NULL); /* map(json.dumps, rows) */
+                if (!ts_node_is_null(fn) && lf_pysem_qualname(m, fn) &&
+                    !strcmp(lf_pysem_qualname(m, fn), "json.dumps"))
+                    return lf_pylock_arg(m, gen, 1, NULL);
+                return (TSNode){0};
+            }
+            if (!lf_tree_is(gen, "generator_expression") && !lf_tree_is(gen, "list_comprehension"))
+                return (TSNode){0};
+            TSNode body = lf_tree_unparen(lf_tree_field(gen, "body")), clause = {0};
+            for (uint32_t i = 0; i < ts_node_named_child_count(gen); i++)
+                if (lf_tree_is(ts_node_named_child(gen, i), "for_in_clause")) {
+                    if (!ts_node_is_null(clause))
+                        return (TSNode){0}; /* nested loops: not one row per line */
+                    clause = ts_node_named_child(gen, i);
+                }
+            if (ts_node_is_null(clause) || !lf_tree_is(body, "call") || !lf_pylock_callee_any(m, body, k_json_dumps))
+                return (TSNode){0};
+            TSNode row = lf_tree_unparen(lf_pylock_arg(m, body, 0, "obj")), var = lf_tree_field(clause, "left");
+            if (!lf_tree_is(row, "identifier") || !lf_tree_equal(m->src, row, m->src, var, 0))
+                return (TSNode){0};
+            return lf_tree_field(clause, "right");
         }
         break;
     }
@@ -1562,6 +1592,14 @@ static void run(lf_check_ctx *ctx) {
                 !same_document(&c, r, w))
                 continue;
             TSNode data = lf_tree_unparen(w->data);
+            /* each record of a list, written a line each (`for r in rows:
+             * f.write(json.dumps(r) + "\n")`): the list is written */
+            const lf_pybinding *row = lf_tree_is(data, "identifier") ? binding_of(m, data) : NULL;
+            TSNode rows = row && row->kind == LF_PYBIND_FOR ? lf_tree_unparen(row->value) : (TSNode){0};
+            if (lf_tree_is(rows, "subscript")) /* `for r in rows[-200:]` */
+                rows = lf_tree_unparen(lf_tree_field(rows, "value"));
+            if (lf_tree_is(rows, "identifier"))
+                data = rows;
             /* a computed value written back, alone or in a record
              * (`{"counted_tokens": total}`) */
             if (computed && !carries_value(src, data, var))
