@@ -757,13 +757,35 @@ static int lock_listing(lf_tssem *m, TSNode call, TSNode arg) {
     TSNode loop = enclosing_for_of(m, call, var, &right);
     if (ts_node_is_null(loop))
         return 0;
-    if (lf_tree_is(right, "await_expression") && ts_node_named_child_count(right) == 1)
-        right = lf_tssem_unwrap(ts_node_named_child(right, 0));
+    /* the listing itself, or its entries kept by a filter that spells a
+     * lock (`const locks = (await readdir(d)).filter((f) => f.endsWith(".lock"))`),
+     * through the consts they are bound to */
+    int filtered = 0;
+    for (int hops = 0; hops < 6; hops++) {
+        if (lf_tree_is(right, "await_expression") && ts_node_named_child_count(right) == 1) {
+            right = lf_tssem_unwrap(ts_node_named_child(right, 0));
+            continue;
+        }
+        if (lf_tree_is(right, "identifier")) {
+            TSNode v = lf_tssem_unwrap(lf_tssem_resolve_value(m, right));
+            if (ts_node_is_null(v) || ts_node_eq(v, right))
+                break;
+            right = v;
+            continue;
+        }
+        TSNode fn = lf_tree_is(right, "call_expression") ? lf_tree_field(right, "function") : (TSNode){0};
+        if (lf_tree_is(fn, "member_expression") && lf_tree_text_eq(m->src, lf_tree_field(fn, "property"), "filter")) {
+            filtered |= ts_spells_lock(m->src, lf_tree_field(right, "arguments"));
+            right = lf_tssem_unwrap(lf_tree_field(fn, "object"));
+            continue;
+        }
+        break;
+    }
     const char *op = lf_tree_is(right, "call_expression") ? lf_tslock_fs_op(m, right) : NULL;
     if (!op || strcmp(op, "readdir") != 0)
         return 0;
     TSNode listed = lf_tssem_arg(right, 0);
-    if (ts_spells_lock(m->src, dir) || ts_spells_lock(m->src, lf_tssem_resolve_value(m, dir)) ||
+    if (filtered || ts_spells_lock(m->src, dir) || ts_spells_lock(m->src, lf_tssem_resolve_value(m, dir)) ||
         ts_spells_lock(m->src, listed) || ts_spells_lock(m->src, lf_tssem_resolve_value(m, listed)))
         return 1;
     listing_search s = {m->src, var, 0};
@@ -829,12 +851,20 @@ static int quarantine_rename(lf_tssem *m, TSNode call, TSNode a0, TSNode a1) {
 }
 
 static void direct_events(builder *b, lf_tssem *m) {
-    /* A module that locks its files through proper-lockfile & co keeps the
-     * locks as the library's (`<file>.lock` directories); the files it lists
-     * are the resources those locks guard (sentinels), not locks. */
+    /* A module that locks its own `.lock` files through proper-lockfile & co
+     * (sentinels: the library's lock is `<sentinel>.lock`) lists and prunes
+     * resources those locks guard, not locks. When the paths it locks are
+     * its data files, the `.lock` entries it lists are the library's locks
+     * themselves. */
     int resource_locks = 0;
-    for (size_t i = 0; i < m->n_calls && !resource_locks; i++)
-        resource_locks = m->calls[i].callee && op_in(m->calls[i].callee, k_resource_locks);
+    for (size_t i = 0; i < m->n_calls && !resource_locks; i++) {
+        const lf_tscall *c = &m->calls[i];
+        if (!c->callee || !op_in(c->callee, k_resource_locks))
+            continue;
+        TSNode locked = lf_tssem_arg(c->node, 0);
+        resource_locks = ts_node_is_null(locked) || ts_spells_lock(m->src, locked) ||
+                         ts_spells_lock(m->src, lf_tssem_resolve_value(m, locked));
+    }
     for (size_t i = 0; i < m->n_calls; i++) {
         const lf_tscall *c = &m->calls[i];
         TSNode call = c->node;
@@ -1123,9 +1153,11 @@ static int module_path_via_helper(const builder *b, const lf_tslock_event *ev) {
 static int pid_records(builder *b) {
     int any = 0;
     /* a module with a lock by use excludes with that one: its other pid
-     * records are what the holder publishes (a server's url and pid) */
+     * records are what the holder publishes (a server's url and pid); the
+     * entries of a sweep of lock files are those locks again, no other one */
     for (size_t i = 0; i < b->keys.len; i++)
-        if (lf_tslock_is_lock(b->keys.items[i].flags))
+        if (lf_tslock_is_lock(b->keys.items[i].flags) &&
+            (b->keys.items[i].flags & LF_TSLOCK_USES) != LF_TSLOCK_LISTED)
             return 0;
     for (size_t i = 0; i < b->events.len; i++) {
         const lf_tslock_event *ev = &b->events.items[i];
