@@ -2015,11 +2015,14 @@ static lf_tslock *build(lf_tssem *m) {
              * hands the caller no verdict: what it looked at decided its own
              * removals, not the caller's later ones */
             if (ev->key >= 0 && !(ev->via_helper && result_discarded(ev->node))) {
+                /* the function's first read of the record: a later re-read
+                 * (compare-and-delete: `if (reread === observed) unlink`)
+                 * confirms what the age judged, it does not replace it */
+                if (ev->content && content[ev->key] != tag)
+                    content_at[ev->key] = ts_node_start_byte(ev->node) + 1;
                 (ev->content ? content : presence)[ev->key] = tag;
                 look_scope[ev->key] = event_scope(m, ev) + 1;
                 look_call[ev->key] = ev->via_helper ? ts_node_start_byte(ev->node) + 1 : 0;
-                if (ev->content)
-                    content_at[ev->key] = ts_node_start_byte(ev->node) + 1;
                 /* `if (await isStale(lock))`: the helper's verdict on it */
                 int32_t h = ev->via_helper ? lf_tssem_local_callee(m, ev->node) : -1;
                 if (h > 0 && verdict_of[h]) {
