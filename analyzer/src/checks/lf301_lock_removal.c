@@ -444,23 +444,41 @@ static int removes_lock(unsigned flags) {
     return lf_pylock_is_lock(flags) || ((flags & LF_LOCK_ARG) && !(flags & LF_LOCK_PKG));
 }
 
-/* The judgement a removal follows: its failed exclusive create, else the
- * last look at its lock or pid probe before it in its function. */
-static TSNode judgement_of(const lf_pylock *l, size_t i) {
-    const lf_pylock_event *ev = &l->events[i];
-    if (!ts_node_is_null(ev->failed_create))
-        return ev->failed_create;
-    uint32_t at = ts_node_start_byte(ev->node);
-    TSNode last = {0};
-    for (size_t j = 0; j < l->n_events; j++) {
-        const lf_pylock_event *e = &l->events[j];
-        if (e->scope != ev->scope || ts_node_start_byte(e->node) >= at ||
-            !(e->kind == LF_PYEV_PROBE || (e->kind == LF_PYEV_JUDGE && e->key == ev->key)))
+/* The kind of judgement each removal follows: its failed exclusive create
+ * (JUDGED_BY_CREATE), else the later of the last look at its lock and the
+ * last pid probe before it in its function (JUDGED_BY_LOOK, _BY_PROBE); 0
+ * for none. One pass in source order: per function its last probe, per key
+ * its last look and the function it ran in. */
+enum { JUDGED_BY_CREATE = 1, JUDGED_BY_PROBE, JUDGED_BY_LOOK };
+
+static unsigned char *judgement_kinds(const lf_pylock *l) {
+    const lf_pysem *m = l->m;
+    size_t ns = m->n_scopes ? m->n_scopes : 1, nk = l->n_keys ? l->n_keys : 1;
+    unsigned char *kind = lf_xcalloc(l->n_events ? l->n_events : 1, 1);
+    uint32_t *probe_at = lf_xcalloc(ns, sizeof *probe_at), *look_at = lf_xcalloc(nk, sizeof *look_at);
+    int32_t *look_scope = lf_xcalloc(nk, sizeof *look_scope);
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_pylock_event *e = &l->events[i];
+        uint32_t at = ts_node_start_byte(e->node) + 1;
+        if (e->scope < 0 || (size_t)e->scope >= ns)
             continue;
-        if (ts_node_is_null(last) || ts_node_start_byte(e->node) > ts_node_start_byte(last))
-            last = e->node;
+        if (e->kind == LF_PYEV_PROBE) {
+            probe_at[e->scope] = at;
+        } else if (e->kind == LF_PYEV_JUDGE && e->key >= 0) {
+            look_at[e->key] = at;
+            look_scope[e->key] = e->scope;
+        } else if (e->kind == LF_PYEV_REMOVE && e->key >= 0) {
+            uint32_t look = look_scope[e->key] == e->scope ? look_at[e->key] : 0;
+            kind[i] = !ts_node_is_null(e->failed_create) ? JUDGED_BY_CREATE
+                      : probe_at[e->scope] > look       ? JUDGED_BY_PROBE
+                      : look                             ? JUDGED_BY_LOOK
+                                                         : 0;
+        }
     }
-    return last;
+    free(probe_at);
+    free(look_at);
+    free(look_scope);
+    return kind;
 }
 
 static void decide(lf_pylock *l, first_yields *y, const TSNode *failed, unsigned char *report) {
@@ -519,8 +537,9 @@ static void decide(lf_pylock *l, first_yields *y, const TSNode *failed, unsigned
      * reported removal of each (a stale break, the break of a lock whose read
      * failed, the removal of an flocked file, and the holder's own release by
      * name, after its generator's yield, are four bugs); stale breaks once
-     * per judgement (below). */
+     * per kind of judgement (below). */
     unsigned char *seen = lf_xcalloc(ns, 1);
+    unsigned char *judged_by = judgement_kinds(l);
     for (size_t i = 0; i < l->n_events; i++) {
         if (!report[i])
             continue;
@@ -529,19 +548,17 @@ static void decide(lf_pylock *l, first_yields *y, const TSNode *failed, unsigned
                        : !ts_node_is_null(failed[i])                      ? 4u
                        : v == V_FLOCK                                     ? 8u
                                                                           : 1u;
-        /* two stale breaks after one judgement are its branches (`if
-         * p.is_dir(): rmtree(p) else: p.unlink()`): one bug; after different
-         * judgements (an age, a pid probe, a failed create) each is its own */
-        if (bit == 1u && (seen[l->events[i].scope] & bit)) {
-            TSNode why = judgement_of(l, i);
-            for (size_t j = 0; j < i && report[i]; j++)
-                if (report[j] && l->events[j].scope == l->events[i].scope && ts_node_eq(judgement_of(l, j), why))
-                    report[i] = 0;
-        } else if (seen[l->events[i].scope] & bit) {
+        /* stale breaks once per kind of judgement: after a look (an age,
+         * its existence), after a pid probe, after a failed create are three
+         * bugs; two after one kind are its branches (`if p.is_dir():
+         * rmtree(p) else: p.unlink()`) */
+        if (bit == 1u && judged_by[i])
+            bit = 16u << (judged_by[i] - 1);
+        if (seen[l->events[i].scope] & bit)
             report[i] = 0;
-        }
         seen[l->events[i].scope] |= (unsigned char)bit;
     }
+    free(judged_by);
     free(seen);
     free(identity_at);
     free(cover);
