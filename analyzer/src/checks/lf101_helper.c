@@ -542,7 +542,8 @@ static int opens_handle(lf_pysem *m, TSNode call, TSNode handle) {
 /* One level: a module function called from here counts as a write. */
 static lf_walk_action visit_write_direct(TSNode n, void *ud) {
     write_walk *w = ud;
-    if (lf_pysem_is_function_node(n))
+    /* `raise OfflineImapError(...)`: the exception it makes is no work */
+    if (lf_pysem_is_function_node(n) || lf_tree_is(n, "raise_statement"))
         return LF_WALK_SKIP;
     TSNode body;
     if (lf_tree_is(n, "yield") || (lf_tree_is(n, "call") && !opens_handle(w->p->m, n, w->lock_handle) &&
@@ -566,7 +567,7 @@ static int function_writes(hpass *p, TSNode body) {
 
 static lf_walk_action visit_write(TSNode n, void *ud) {
     write_walk *w = ud;
-    if (lf_pysem_is_function_node(n))
+    if (lf_pysem_is_function_node(n) || lf_tree_is(n, "raise_statement"))
         return LF_WALK_SKIP;
     if (lf_tree_is(n, "yield")) {
         w->found = 1; /* the caller's with body runs here */
