@@ -2348,11 +2348,6 @@ static int made_from_read(lf_pysem *m, TSNode value, TSNode read) {
     return found;
 }
 
-/* The read of key's record in function scope whose pid the probe tests: its
- * pid a name bound to a value made from that read (`pid =
- * read_pid_file(p)`, `pid = int(f.read())` with `f` opened from p, `pid =
- * int(content)` with `content = p.read_text()`), not the pid of a child it
- * started; null when none. */
 /* The argument of a call of the module's liveness helper that its own probe
  * tests: `_is_alive(pid)` with `os.kill(pid, 0)` inside hands `pid`. Null
  * when the helper probes something else (a child it started, a pid it reads
@@ -2395,6 +2390,12 @@ static TSNode helper_probed_arg(lf_pylock *l, TSNode call, int32_t callee, int s
     return (TSNode){0};
 }
 
+/* The read of key's record in function scope whose pid the probe tests: its
+ * pid a name bound to a value made from that read (`pid =
+ * read_pid_file(p)`, `pid = int(f.read())` with `f` opened from p, `pid =
+ * int(content)` with `content = p.read_text()`), not the pid of a child it
+ * started; null when none. A probe through the module's liveness helper
+ * tests the argument the helper's own probe tests. */
 static TSNode probed_record(lf_pylock *l, TSNode probe, int32_t scope, int32_t key, uint32_t after) {
     lf_pysem *m = l->m;
     if (ts_node_is_null(probe) || !lf_tree_is(probe, "call"))
