@@ -2352,7 +2352,7 @@ static int made_from_read(lf_pysem *m, TSNode value, TSNode read) {
  * tests: `_is_alive(pid)` with `os.kill(pid, 0)` inside hands `pid`. Null
  * when the helper probes something else (a child it started, a pid it reads
  * itself): the call's arguments are then no pid. */
-static TSNode helper_probed_arg(lf_pylock *l, TSNode call, int32_t callee, int skip_self) {
+static TSNode helper_probed_arg(lf_pylock *l, TSNode call, int32_t callee) {
     lf_pysem *m = l->m;
     for (size_t i = 0; i < l->in->events.len; i++) {
         const lf_pylock_event *e = &l->in->events.items[i];
@@ -2361,31 +2361,9 @@ static TSNode helper_probed_arg(lf_pylock *l, TSNode call, int32_t callee, int s
         TSNode pid = lf_tree_unparen(lf_pylock_arg(m, e->node, 0, NULL));
         if (lf_tree_is(pid, "call") && ts_node_named_child_count(lf_tree_field(pid, "arguments")) == 1) /* int(pid) */
             pid = lf_tree_unparen(lf_pylock_arg(m, pid, 0, NULL));
-        if (!lf_tree_is(pid, "identifier"))
-            continue;
-        char *name = lf_tree_text(m->src, pid);
-        const lf_pybinding *b = lf_pysem_binding_at(m, callee, name, ts_node_start_byte(pid));
-        if (!b || b->kind != LF_PYBIND_PARAM) {
-            free(name);
-            continue;
-        }
-        TSNode params = lf_tree_field(m->scopes[callee].node, "parameters");
-        uint32_t index = 0, found = 0;
-        for (uint32_t k = 0; k < ts_node_named_child_count(params) && !found; k++) {
-            TSNode prm = ts_node_named_child(params, k);
-            if (lf_tree_is(prm, "typed_parameter"))
-                prm = ts_node_named_child(prm, 0);
-            else if (lf_tree_is(prm, "default_parameter") || lf_tree_is(prm, "typed_default_parameter"))
-                prm = lf_tree_field(prm, "name");
-            if (ts_node_eq(prm, b->target))
-                found = 1;
-            else
-                index++;
-        }
-        TSNode arg = found && index >= (uint32_t)skip_self ? lf_pylock_arg(m, call, index - (uint32_t)skip_self, name)
-                                                            : (TSNode){0};
-        free(name);
-        return arg;
+        TSNode arg = lf_pylock_argument_for(l, call, pid);
+        if (!ts_node_is_null(arg))
+            return arg;
     }
     return (TSNode){0};
 }
@@ -2402,8 +2380,7 @@ static TSNode probed_record(lf_pylock *l, TSNode probe, int32_t scope, int32_t k
         return (TSNode){0};
     int skip = 0;
     int32_t callee = lf_pylock_local_callee(l, probe, &skip);
-    TSNode pid = lf_tree_unparen(callee >= 0 ? helper_probed_arg(l, probe, callee, skip)
-                                             : lf_pylock_arg(m, probe, 0, NULL));
+    TSNode pid = lf_tree_unparen(callee >= 0 ? helper_probed_arg(l, probe, callee) : lf_pylock_arg(m, probe, 0, NULL));
     TSNode value = lf_tree_is(pid, "identifier") ? lf_tree_unparen(lf_pysem_resolve_value(m, pid)) : pid;
     if (ts_node_is_null(value) || ts_node_eq(value, pid))
         return (TSNode){0};
