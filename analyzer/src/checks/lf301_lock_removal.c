@@ -444,43 +444,6 @@ static int removes_lock(unsigned flags) {
     return lf_pylock_is_lock(flags) || ((flags & LF_LOCK_ARG) && !(flags & LF_LOCK_PKG));
 }
 
-/* The kind of judgement each removal follows: its failed exclusive create
- * (JUDGED_BY_CREATE), else the later of the last look at its lock and the
- * last pid probe before it in its function (JUDGED_BY_LOOK, _BY_PROBE); 0
- * for none. One pass in source order: per function its last probe, per key
- * its last look and the function it ran in. */
-enum { JUDGED_BY_CREATE = 1, JUDGED_BY_PROBE, JUDGED_BY_LOOK };
-
-static unsigned char *judgement_kinds(const lf_pylock *l) {
-    const lf_pysem *m = l->m;
-    size_t ns = m->n_scopes ? m->n_scopes : 1, nk = l->n_keys ? l->n_keys : 1;
-    unsigned char *kind = lf_xcalloc(l->n_events ? l->n_events : 1, 1);
-    uint32_t *probe_at = lf_xcalloc(ns, sizeof *probe_at), *look_at = lf_xcalloc(nk, sizeof *look_at);
-    int32_t *look_scope = lf_xcalloc(nk, sizeof *look_scope);
-    for (size_t i = 0; i < l->n_events; i++) {
-        const lf_pylock_event *e = &l->events[i];
-        uint32_t at = ts_node_start_byte(e->node) + 1;
-        if (e->scope < 0 || (size_t)e->scope >= ns)
-            continue;
-        if (e->kind == LF_PYEV_PROBE) {
-            probe_at[e->scope] = at;
-        } else if (e->kind == LF_PYEV_JUDGE && e->key >= 0) {
-            look_at[e->key] = at;
-            look_scope[e->key] = e->scope;
-        } else if (e->kind == LF_PYEV_REMOVE && e->key >= 0) {
-            uint32_t look = look_scope[e->key] == e->scope ? look_at[e->key] : 0;
-            kind[i] = !ts_node_is_null(e->failed_create) ? JUDGED_BY_CREATE
-                      : probe_at[e->scope] > look       ? JUDGED_BY_PROBE
-                      : look                             ? JUDGED_BY_LOOK
-                                                         : 0;
-        }
-    }
-    free(probe_at);
-    free(look_at);
-    free(look_scope);
-    return kind;
-}
-
 static void decide(lf_pylock *l, first_yields *y, const TSNode *failed, unsigned char *report) {
     lf_pysem *m = l->m;
     size_t ns = m->n_scopes ? m->n_scopes : 1;
@@ -539,7 +502,6 @@ static void decide(lf_pylock *l, first_yields *y, const TSNode *failed, unsigned
      * name, after its generator's yield, are four bugs); stale breaks once
      * per kind of judgement (below). */
     unsigned char *seen = lf_xcalloc(ns, 1);
-    unsigned char *judged_by = judgement_kinds(l);
     for (size_t i = 0; i < l->n_events; i++) {
         if (!report[i])
             continue;
@@ -552,13 +514,12 @@ static void decide(lf_pylock *l, first_yields *y, const TSNode *failed, unsigned
          * its existence), after a pid probe, after a failed create are three
          * bugs; two after one kind are its branches (`if p.is_dir():
          * rmtree(p) else: p.unlink()`) */
-        if (bit == 1u && judged_by[i])
-            bit = 16u << (judged_by[i] - 1);
+        if (bit == 1u)
+            bit = !ts_node_is_null(l->events[i].failed_create) ? 16u : v == V_LIVENESS ? 32u : 64u;
         if (seen[l->events[i].scope] & bit)
             report[i] = 0;
         seen[l->events[i].scope] |= (unsigned char)bit;
     }
-    free(judged_by);
     free(seen);
     free(identity_at);
     free(cover);
