@@ -1,5 +1,5 @@
-"""A lock from the `lockfile` library (vendored here), broken by name after
-an age judgement of its file."""
+"""A `lockfile` library lock (vendored here), broken by name after an age
+judgement of its file: LF302 at the age (line 16), LF301 at the removal."""
 import os
 import stat
 import time
