@@ -72,6 +72,19 @@ static int falsy_literal(const lf_source *src, TSNode n) {
            lf_tree_text_eq(src, n, "0") || lf_tree_text_eq(src, n, "undefined");
 }
 
+/* Is the call one of the module's functions that removes a file (`removePidFile()`,
+ * its own removal or a helper's): the catch acting on "dead" as a direct unlink does. */
+static int removing_helper(lf_tssem *m, TSNode call) {
+    int32_t s = lf_tssem_local_callee(m, call);
+    if (s <= 0)
+        return 0;
+    lf_tslock *l = lf_tslock_build(m);
+    for (int32_t e = lf_tslock_first_event(l, s); e >= 0; e = lf_tslock_next_event(l, e))
+        if (l->events[e].kind == LF_TSEV_REMOVE)
+            return 1;
+    return 0;
+}
+
 static lf_walk_action visit_catch(TSNode n, void *ud) {
     verdict_walk *w = ud;
     const char *t = ts_node_type(n);
@@ -90,7 +103,7 @@ static lf_walk_action visit_catch(TSNode n, void *ud) {
             w->dead = 1;
     } else if (!strcmp(t, "call_expression")) {
         const char *op = lf_tslock_fs_op(w->m, n);
-        if (op && (!strcmp(op, "rm") || !strcmp(op, "unlink") || !strcmp(op, "rmdir")))
+        if ((op && (!strcmp(op, "rm") || !strcmp(op, "unlink") || !strcmp(op, "rmdir"))) || removing_helper(w->m, n))
             w->dead = 1;
     } else if (!strcmp(t, "property_identifier") || !strcmp(t, "string_fragment") || !strcmp(t, "identifier")) {
         if (lf_tree_text_eq(w->src, n, "code") || lf_tree_text_eq(w->src, n, "errno") ||
