@@ -1008,6 +1008,7 @@ typedef struct link {
     int32_t callee; /* scope */
     int32_t arg_key, param_key;
     TSNode arg;
+    int returned; /* return_links': the caller's `call:F` key -> the key F returns; copies no events */
 } link;
 typedef LF_VEC(link) link_vec;
 
@@ -1058,7 +1059,7 @@ static void collect_links(builder *b, lf_tssem *m, link_vec *out) {
                 *pk = key_add(b, lf_tssem_path_key(m, p->target));
             if (*pk < 0)
                 continue; /* every use of links skips a link without a parameter key */
-            link lk = {call, lf_tslock_fn_of(m, m->calls[i].scope), s, ak, *pk, arg};
+            link lk = {call, lf_tslock_fn_of(m, m->calls[i].scope), s, ak, *pk, arg, 0};
             LF_VEC_PUSH(&all, lk);
         }
     }
@@ -1492,7 +1493,7 @@ static int fs_after(lf_tssem *m, const lf_tslock_event *create, TSNode body) {
  * exists and is someone else's, and removing it is a takeover judged on
  * existence alone (standup's `catch { if (late) rmdir(lock) }`). Events are
  * in source order, so the create comes before. Only a removal made there
- * counts: a helper called there (`reclaimIfDead(file)`) judges for itself. */
+ * counts, or a call of a helper that judges nothing (judged_by_failed_create). */
 static int after_failed_create(const builder *b, size_t i) {
     const lf_tslock_event *ev = &b->events.items[i];
     for (TSNode p = ts_node_parent(ev->node); !ts_node_is_null(p); p = ts_node_parent(p)) {
@@ -1585,10 +1586,68 @@ static int after_create_loop(const builder *b, size_t i) {
     return 0;
 }
 
-/* Is removal event i, made in its function itself, judged by that function's
- * own exclusive create failing (in its catch, or after its retry loop)? */
+/* Does the helper the removal ev calls remove the lock without judging
+ * anything itself (`releaseLock() { fs.remove(this.lockPath) }`)? Called
+ * where its caller's create failed, it is that caller's takeover; a helper
+ * that looks or probes first (`reclaimIfDead(file)`) judges for itself. */
+static int plain_removal_helper(const builder *b, const lf_tslock_event *ev) {
+    int32_t h = lf_tssem_local_callee(b->l->m, ev->node);
+    int removes = 0;
+    for (size_t j = 0; h > 0 && j < b->events.len; j++) {
+        const lf_tslock_event *e = &b->events.items[j];
+        if (e->fn != h)
+            continue;
+        if (e->kind == LF_TSEV_JUDGE || e->kind == LF_TSEV_PROBE || e->kind == LF_TSEV_IDENTITY ||
+            e->kind == LF_TSEV_CREATE)
+            return 0;
+        removes |= e->kind == LF_TSEV_REMOVE && !e->via_helper && e->key == ev->helper_key;
+    }
+    return removes;
+}
+
+/* Is the statement holding the call followed, in its block, by a throw
+ * (`catch (e) { cleanup(file); throw e }`): a cleanup on the way out, not a
+ * takeover the function goes on from? */
+static int rethrown_after(TSNode call) {
+    TSNode st = call;
+    while (!ts_node_is_null(st) && !function_boundary(st) && !lf_tree_is(ts_node_parent(st), "statement_block"))
+        st = ts_node_parent(st);
+    if (ts_node_is_null(st) || function_boundary(st))
+        return 0;
+    for (TSNode n = ts_node_next_named_sibling(st); !ts_node_is_null(n); n = ts_node_next_named_sibling(n))
+        if (lf_tree_is(n, "throw_statement"))
+            return 1;
+    return 0;
+}
+
+/* Did the function create the key again between the failed create and the
+ * removal (`rmSync(lock); mkdirSync(lock); if (!writeOwner()) ...`)? Then the
+ * helper's removal undoes that create of its own. */
+static int recreated_before(const builder *b, size_t i) {
+    const lf_tslock_event *ev = &b->events.items[i];
+    for (TSNode p = ts_node_parent(ev->node); !ts_node_is_null(p) && !function_boundary(p); p = ts_node_parent(p)) {
+        if (!lf_tree_is(p, "catch_clause"))
+            continue;
+        for (size_t j = i; j-- > 0;) {
+            const lf_tslock_event *c = &b->events.items[j];
+            if (c->kind == LF_TSEV_CREATE && c->key == ev->key && c->fn == ev->fn && inside(c->node, p))
+                return 1;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+/* Is removal event i judged by its function's own exclusive create failing
+ * (in its catch, or after its retry loop): made there, or by a call of a
+ * helper that removes the lock as it is told, on the way on to take it (not
+ * a cleanup before rethrowing, not undoing a create made again since)? */
 static int judged_by_failed_create(const builder *b, size_t i) {
-    return !b->events.items[i].via_helper && (after_failed_create(b, i) || after_create_loop(b, i));
+    const lf_tslock_event *ev = &b->events.items[i];
+    if (!after_failed_create(b, i) && !after_create_loop(b, i))
+        return 0;
+    return !ev->via_helper ||
+           (plain_removal_helper(b, ev) && !rethrown_after(ev->node) && !recreated_before(b, i));
 }
 
 /* Is the removal i the holder's release of its own create: on every way to
@@ -1677,6 +1736,76 @@ static void link_locks(builder *b, lf_tssem *m, const link_vec *links) {
         }
         if (read_back)
             flag(b, c->key, LF_TSLOCK_CREATED | LF_TSLOCK_EXCL | LF_TSLOCK_FILE, c->node);
+    }
+}
+
+/* The key of the path function s returns, when every `return` of a value in
+ * it (not in a nested function) returns one key the model already knows
+ * (`return lockPath` after `writeFile(lockPath, pid, {flag: "wx"})`), else -1. */
+typedef struct returned_key {
+    builder *b;
+    lf_tssem *m;
+    TSNode body;
+    int32_t key; /* -1 none yet, -2 no single key */
+} returned_key;
+
+static lf_walk_action visit_returned(TSNode n, void *ud) {
+    returned_key *r = ud;
+    if (!ts_node_eq(n, r->body) && (lf_tree_is(n, "arrow_function") || lf_tree_is(n, "function_expression") ||
+                                    lf_tree_is(n, "function_declaration") || lf_tree_is(n, "method_definition")))
+        return LF_WALK_SKIP;
+    if (!lf_tree_is(n, "return_statement") || ts_node_named_child_count(n) == 0)
+        return LF_WALK_CONTINUE;
+    const char *k = lf_tssem_path_key(r->m, ts_node_named_child(n, 0));
+    int32_t at = -1;
+    for (size_t i = 0; k && i < r->b->keys.len && at < 0; i++)
+        if (r->b->keys.items[i].key == k)
+            at = (int32_t)i;
+    r->key = at < 0 || (r->key >= 0 && r->key != at) ? -2 : at;
+    return r->key == -2 ? LF_WALK_STOP : LF_WALK_CONTINUE;
+}
+
+/* `const lockPath = await acquireLock(file); ... releaseLock(lockPath)`: the
+ * caller's key `call:acquireLock` is the path acquireLock returns, the lock
+ * it creates and breaks there. A link (returned) from the call's key to
+ * that key lets the lock's flags reach what the caller hands on, so the
+ * release helper's removal is judged as a release of a lock the module
+ * breaks, and the call's key is that lock. Only for `call:` keys handed to one of the module's functions
+ * (at most a few per module: the scan of the scopes stays linear). */
+#define RETURN_LINKS_MAX 16
+static void return_links(builder *b, lf_tssem *m, link_vec *links) {
+    int32_t want[RETURN_LINKS_MAX];
+    size_t n_want = 0, n_links = links->len;
+    for (size_t i = 0; i < n_links && n_want < RETURN_LINKS_MAX; i++) {
+        int32_t ak = links->items[i].arg_key;
+        if (ak < 0 || strncmp(b->keys.items[ak].key, "call:", 5) != 0)
+            continue;
+        int dup = 0;
+        for (size_t j = 0; j < n_want; j++)
+            dup |= want[j] == ak;
+        if (!dup)
+            want[n_want++] = ak;
+    }
+    for (size_t s = 1; s < m->n_scopes && n_want; s++) {
+        if (m->scopes[s].fn != (int32_t)s)
+            continue;
+        for (size_t j = 0; j < n_want; j++) {
+            if (strcmp(m->scopes[s].name, b->keys.items[want[j]].key + 5) != 0)
+                continue;
+            returned_key r = {b, m, m->scopes[s].node, -1};
+            lf_tree_walk(r.body, visit_returned, &r);
+            if (r.key >= 0 && r.key != want[j]) {
+                link lk = {.call = m->scopes[s].node, .fn = (int32_t)s, .callee = (int32_t)s,
+                           .arg_key = want[j], .param_key = r.key, .returned = 1};
+                LF_VEC_PUSH(links, lk);
+                /* the same lock, made the same way */
+                const lf_tslock_key *rk = &b->keys.items[r.key];
+                flag(b, want[j],
+                     rk->flags & (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER | LF_TSLOCK_CREATED |
+                                  LF_TSLOCK_FILE | LF_TSLOCK_DIR),
+                     rk->evidence);
+            }
+        }
     }
 }
 
@@ -1971,6 +2100,7 @@ static lf_tslock *build(lf_tssem *m) {
             LF_VEC_PUSH(&b.events, ev);
         }
     }
+    return_links(&b, m, &links);
     age_vec ages = {0};
     age_points(m, &ages);
     unsigned char *verdict_of = verdict_helpers(&b, m, &ages, ev_head, ev_next);
@@ -2114,7 +2244,11 @@ static lf_tslock *build(lf_tssem *m) {
      * handed to, so the helper's release (lockfile's `unlock(path)`) removes
      * a lock whose holder may have been judged dead while alive. Only
      * BROKEN_LIVE flows down: BROKEN on a parameter means the helper judges
-     * it itself. Flags only grow; a few rounds settle chains. */
+     * it itself. Flags only grow; a few rounds settle chains. What came
+     * down from one caller's lock does not go back up to the other
+     * arguments of a helper handed several paths (`unlinkQuietly(a)`,
+     * `unlinkQuietly(b)`): b is not broken because a is. */
+    unsigned char *came_down = lf_xcalloc(nk, 1);
     for (int round = 0; round < MAX_ROUNDS; round++) {
         int changed = 0;
         for (size_t i = 0; i < links.len; i++) {
@@ -2122,16 +2256,21 @@ static lf_tslock *build(lf_tssem *m) {
             if (lk->arg_key < 0 || lk->param_key < 0 || lk->arg_key == lk->param_key)
                 continue;
             lf_tslock_key *pk = &b.keys.items[lk->param_key], *ak = &b.keys.items[lk->arg_key];
-            unsigned up = pk->flags & (LF_TSLOCK_BROKEN | LF_TSLOCK_BROKEN_LIVE) & ~ak->flags;
+            unsigned up = came_down[lk->param_key] ? 0u : pk->flags & (LF_TSLOCK_BROKEN | LF_TSLOCK_BROKEN_LIVE) & ~ak->flags;
             if (up) {
                 ak->flags |= up;
                 changed = 1;
             }
-            if (ts_node_is_null(ak->broken_at) && !ts_node_is_null(pk->broken_at))
-                ak->broken_at = lk->call;
+            if (ts_node_is_null(ak->broken_at) && !ts_node_is_null(pk->broken_at) && !came_down[lk->param_key])
+                ak->broken_at = lk->returned ? pk->broken_at : lk->call;
             if ((ak->flags & LF_TSLOCK_BROKEN_LIVE) && !(pk->flags & LF_TSLOCK_BROKEN_LIVE) &&
                 lf_tslock_is_lock(ak->flags)) {
                 pk->flags |= LF_TSLOCK_BROKEN_LIVE;
+                came_down[lk->param_key] = 1;
+                /* handed a lock the module breaks while its holder may live:
+                 * the parameter is that lock (its release is judged there) */
+                if (!lk->returned)
+                    flag(&b, lk->param_key, LF_TSLOCK_ARG, lk->arg);
                 if (ts_node_is_null(pk->broken_at))
                     pk->broken_at = ak->broken_at;
                 changed = 1;
@@ -2140,6 +2279,7 @@ static lf_tslock *build(lf_tssem *m) {
         if (!changed)
             break;
     }
+    free(came_down);
     if (pid_records(&b))
         flow_uses(&b, &links);
     info_records(&b);
