@@ -1139,9 +1139,7 @@ static int absent_branch(hpass *p, TSNode ifs, const lf_pyoptional **o, TSNode *
             if (covered == 3)
                 return 0;
         } else if (lf_tree_is(c, "else_clause")) {
-            els = lf_tree_field(c, "body");
-            if (pres > 0)
-                *at = c;
+            els = lf_tree_field(c, "body"); /* reported at the test, not here: the test decides */
         }
     }
     if (pres < 0) {
@@ -1801,6 +1799,13 @@ static char *where_text(lf_pysem *m, const helper *h) {
     return lf_xstrdup("on every platform, whenever acquiring the lock fails");
 }
 
+static int has_elif(TSNode ifs) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(ifs); i++)
+        if (lf_tree_is(ts_node_named_child(ifs, i), "elif_clause"))
+            return 1;
+    return 0;
+}
+
 /* Why that path is taken: the test, or the swallowed error. */
 static char *cause_text(lf_pysem *m, const helper *h) {
     if (h->module) {
@@ -1808,7 +1813,7 @@ static char *cause_text(lf_pysem *m, const helper *h) {
         size_t n = strcspn(cond, "\n");
         char *out = lf_xasprintf("when `%.*s`%s %s", (int)(n > 60 ? 60 : n), cond, n > 60 ? "..." : "",
                                  h->test_holds                        ? "holds"
-                                 : lf_tree_is(h->at, "else_clause") ? "and every elif test are false"
+                                 : has_elif(ts_node_parent(h->test)) ? "and every elif test are false"
                                                                      : "is false");
         free(cond);
         return out;
