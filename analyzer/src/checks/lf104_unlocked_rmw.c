@@ -740,6 +740,20 @@ static int other_branch(TSNode a, TSNode b) {
     return 0;
 }
 
+/* Is a, after the read b, bound only on some runs: inside a branch, a loop's
+ * body or a handler that does not also hold b (`if data.get("date") != today:
+ * data = {...}`: on the other runs the read value goes on to the write)? A
+ * bounded climb to the nearest statement holding both. */
+static int only_sometimes(TSNode a, TSNode b) {
+    TSNode p = ts_node_parent(a);
+    for (int steps = 0; steps < 64 && !ts_node_is_null(p) && !lf_tree_within(b, p); steps++, p = ts_node_parent(p))
+        if (lf_tree_is(p, "if_statement") || lf_tree_is(p, "elif_clause") || lf_tree_is(p, "else_clause") ||
+            lf_tree_is(p, "for_statement") || lf_tree_is(p, "while_statement") || lf_tree_is(p, "except_clause") ||
+            lf_tree_is(p, "case_clause") || lf_tree_is(p, "conditional_expression"))
+            return 1;
+    return 0;
+}
+
 /* One use of a tracked name between the read and the write. */
 static void judge_use(flow *f, TSNode o) {
     lf_pysem *m = f->m;
@@ -755,8 +769,8 @@ static void judge_use(flow *f, TSNode o) {
                 return;
             if (aug || mentions(f, right))
                 f->lost = 1;
-            else if (!other_branch(asg, f->read))
-                f->rebound = 1; /* a new value on the read's own path */
+            else if (!other_branch(asg, f->read) && !only_sometimes(asg, f->read))
+                f->rebound = 1; /* a new value on the read's own path, every time */
             return;
         }
         /* `v[K] = E` / `v[K1][K2] = E` with fixed keys and E not derived: the
