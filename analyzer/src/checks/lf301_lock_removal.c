@@ -26,8 +26,8 @@
  *    lock, and the faster one, still running, releases the slower one's.
  * A removal after an identity check (st_ino/st_dev, samefile/samestat) in the
  * same function is not reported; a plain release of a lock no code path ever
- * breaks is not either, nor a removal after the function stopped the owner
- * itself (`os.kill(pid, SIGTERM)`: a stop command's cleanup).
+ * breaks is not either, nor a removal in a function that stops the owner
+ * itself (`os.kill(pid, SIGTERM)`, before or after: a stop command's cleanup).
  *
  * One finding per root bug: a removal through a helper whose own removal is
  * reported is not reported again at each caller, and a function gets one

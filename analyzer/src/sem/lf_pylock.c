@@ -3503,7 +3503,9 @@ static lf_pylock *build(lf_pysem *m) {
             }
             TSNode probe = probe_node[ev->scope];
             uint32_t probe_at = ts_node_is_null(probe) ? 0 : ts_node_start_byte(probe) + 1;
-            ev->after_stop = stop_at[ev->scope] && stop_at[ev->scope] <= at;
+            /* a stop command's cleanup, before its kill (`os.remove(pidfile);
+             * os.kill(pid, SIGTERM)`) as after it: the holder is being stopped */
+            ev->after_stop = stop_at[ev->scope] != 0;
             if (ev->via_helper && !ev->after_stop) { /* a call of the stop command itself */
                 const lf_pycall *hc = lf_pysem_call(m, ev->node);
                 int32_t f = hc ? callee_of[hc - m->calls] : -1;

@@ -163,8 +163,8 @@ typedef struct lf_pylock_event {
     int32_t param;  /* REMOVE/JUDGE through a helper: the helper's parameter key, else -1 */
     TSNode target;  /* REMOVE: the path expression removed (the argument, through a helper) */
     TSNode failed_create; /* REMOVE judged PRESENCE in the handler of this failed exclusive create, else null */
-    int after_stop;       /* REMOVE: its function stopped a process first (`os.kill(pid, SIGTERM)`, any
-                             signal but 0): a stop command's cleanup of the lock of an owner it ended */
+    int after_stop;       /* REMOVE: its function stops a process (`os.kill(pid, SIGTERM)`, any signal but
+                             0, before or after the removal): a stop command's cleanup of its owner's lock */
     int guard_only;       /* JUDGE: an existence test that guards only the removal of what it tests
                              (`if p.exists(): p.unlink()`) */
 } lf_pylock_event;
