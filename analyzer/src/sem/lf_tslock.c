@@ -198,15 +198,13 @@ static char *flag_literal(const lf_source *src, TSNode n) {
 
 /* The flags string of an open/writeFile/createWriteStream (the literal, or an
  * object's `flag`/`flags`), malloc'd; NULL when not a plain literal. */
-static char *flags_of(lf_tssem *m, TSNode arg) {
+/* The flags argument's value: the argument itself, or an options object's
+ * `flag` (`{ flag: FLAGS }`), each followed to what a const holds (`const FLAGS
+ * = constants.O_CREAT | constants.O_EXCL`). */
+static TSNode flag_value(lf_tssem *m, TSNode arg) {
     arg = lf_tssem_resolve_value(m, arg);
-    if (ts_node_is_null(arg))
-        return NULL;
-    char *s = flag_literal(m->src, arg);
-    if (s)
-        return s;
-    if (!lf_tree_is(arg, "object"))
-        return NULL;
+    if (ts_node_is_null(arg) || !lf_tree_is(arg, "object"))
+        return arg;
     uint32_t k = ts_node_named_child_count(arg);
     for (uint32_t i = 0; i < k; i++) {
         TSNode p = ts_node_named_child(arg, i);
@@ -214,9 +212,14 @@ static char *flags_of(lf_tssem *m, TSNode arg) {
             continue;
         TSNode key = lf_tree_field(p, "key");
         if (lf_tree_text_eq(m->src, key, "flag") || lf_tree_text_eq(m->src, key, "flags"))
-            return flag_literal(m->src, lf_tree_field(p, "value"));
+            return lf_tssem_resolve_value(m, lf_tree_field(p, "value"));
     }
-    return NULL;
+    return (TSNode){0};
+}
+
+static char *flags_of(lf_tssem *m, TSNode arg) {
+    TSNode v = flag_value(m, arg);
+    return ts_node_is_null(v) ? NULL : flag_literal(m->src, v);
 }
 
 static int flag_is(const char *f, const char *const *set) {
@@ -948,9 +951,10 @@ static void direct_events(builder *b, lf_tssem *m) {
                    strcmp(op, "appendFile") == 0) {
             TSNode fl = strcmp(op, "writeFile") == 0 || strcmp(op, "appendFile") == 0 ? a2 : a1;
             char *f = flags_of(m, fl);
-            TSNode flv = lf_tssem_resolve_value(m, fl);
+            TSNode flv = flag_value(m, fl);
             int excl = flag_is(f, k_excl_flags) || mentions(m->src, fl, "O_EXCL") || mentions(m->src, flv, "O_EXCL");
-            int append = flag_is(f, k_append_flags) || mentions(m->src, fl, "O_APPEND") || strcmp(op, "appendFile") == 0;
+            int append = flag_is(f, k_append_flags) || mentions(m->src, fl, "O_APPEND") ||
+                         mentions(m->src, flv, "O_APPEND") || strcmp(op, "appendFile") == 0;
             free(f);
             int32_t k = key_add(b, lf_tssem_path_key(m, a0));
             if (excl) {
