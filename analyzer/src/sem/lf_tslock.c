@@ -63,9 +63,10 @@ static const char *bun_file_read(lf_tssem *m, TSNode call) {
 }
 
 /* A method of a Bun file handle (`Bun.file(p).delete()`, or `f.exists()`
- * with `const f = Bun.file(p)`): the Bun.file call, *op what the method does
- * to p; null otherwise. Its text and JSON are reads of Bun.file itself
- * (bun_file_read). */
+ * with `const f = Bun.file(p)`), or of a path class's object (`const v =
+ * Path.from(p); await v.stat()`): the Bun.file or Path.from call, *op what
+ * the method does to p; null otherwise. A Bun file's text and JSON are reads
+ * of Bun.file itself (bun_file_read). */
 static TSNode bun_handle_call(lf_tssem *m, TSNode call, const char **op) {
     static const char *const methods[][2] = {{"exists", "exists"}, {"stat", "stat"}, {"delete", "unlink"},
                                              {"unlink", "unlink"}};
@@ -83,7 +84,8 @@ static TSNode bun_handle_call(lf_tssem *m, TSNode call, const char **op) {
     if (lf_tree_is(h, "identifier"))
         h = lf_tssem_unwrap(lf_tssem_resolve_value(m, h));
     const char *q = lf_tree_is(h, "call_expression") ? lf_tssem_callee(m, h) : NULL;
-    if (!q || strcmp(q, "Bun.file") != 0)
+    int path_object = lf_tree_is(h, "call_expression") && lf_tssem_path_class_conversion(m, h);
+    if ((!q || strcmp(q, "Bun.file") != 0) && !path_object)
         return (TSNode){0};
     return h;
 }
@@ -2260,7 +2262,8 @@ static lf_tslock *build(lf_tssem *m) {
             if (lk->arg_key < 0 || lk->param_key < 0 || lk->arg_key == lk->param_key)
                 continue;
             lf_tslock_key *pk = &b.keys.items[lk->param_key], *ak = &b.keys.items[lk->arg_key];
-            unsigned up = came_down[lk->param_key] ? 0u : pk->flags & (LF_TSLOCK_BROKEN | LF_TSLOCK_BROKEN_LIVE) & ~ak->flags;
+            unsigned up =
+                came_down[lk->param_key] ? 0u : pk->flags & (LF_TSLOCK_BROKEN | LF_TSLOCK_BROKEN_LIVE) & ~ak->flags;
             if (up) {
                 ak->flags |= up;
                 changed = 1;

@@ -186,6 +186,9 @@ char *lf_tssem_name_string(const lf_source *src, TSNode n);
  * "call:<name>", anything else its text without blanks. Interned; NULL for a
  * null node. */
 const char *lf_tssem_path_key(lf_tssem *m, TSNode expr);
+/* `Path.from(p)` / `Path.of(p)`: a path class's object made from its one
+ * argument (the object named *Path); its key is p's. */
+int lf_tssem_path_class_conversion(lf_tssem *m, TSNode call);
 /* lf_tssem_path_key when that is a parameter's key ("param:..."), else NULL,
  * found without building the text keys of other expressions. */
 const char *lf_tssem_param_path_key(lf_tssem *m, TSNode expr);

@@ -706,6 +706,32 @@ static int converts_its_param(lf_tssem *m, int32_t s) {
  * since its body is not here: `toPath(p)`, `stringifyIfPath(p)`,
  * `normalizePath(p)`, `resolvePath(p)` (a verb of conversion, then "Path"
  * last)? Its one argument names the file it returns. */
+/* A path class's constructor-like conversion of its one argument:
+ * `Path.from(p)`, `Path.of(p)` (the object named *Path, imported or local). */
+int lf_tssem_path_class_conversion(lf_tssem *m, TSNode call) {
+    TSNode fn = lf_tssem_unwrap(lf_tree_field(call, "function"));
+    if (!lf_tree_is(fn, "member_expression"))
+        return 0;
+    TSNode obj = lf_tree_field(fn, "object"), prop = lf_tree_field(fn, "property");
+    if (!lf_tree_is(obj, "identifier") ||
+        (!lf_tree_text_eq(m->src, prop, "from") && !lf_tree_text_eq(m->src, prop, "of")))
+        return 0;
+    uint32_t a = ts_node_start_byte(obj), b = ts_node_end_byte(obj);
+    return b - a >= 4 && !memcmp(m->src->text + b - 4, "Path", 4);
+}
+
+/* Does the expression use `this`? */
+static int mentions_this(TSNode e) {
+    TSTreeCursor c = ts_tree_cursor_new(e);
+    int found = 0;
+    for (int more = 1; more && !found;) {
+        found = lf_tree_is(ts_tree_cursor_current_node(&c), "this");
+        more = lf_tree_cursor_step(&c, 1);
+    }
+    ts_tree_cursor_delete(&c);
+    return found;
+}
+
 static int imported_path_conversion(lf_tssem *m, TSNode call) {
     TSNode fn = lf_tssem_unwrap(lf_tree_field(call, "function"));
     if (lf_tree_is(fn, "member_expression"))
@@ -803,6 +829,9 @@ static TSNode constructed_field(lf_tssem *m, int32_t cls, const char *field) {
         more = lf_tree_cursor_step(&cur, 1);
     }
     ts_tree_cursor_delete(&cur);
+    /* `this.path = Path.from(lockPath)`: the parameter, converted */
+    if (lf_tree_is(value, "call_expression") && lf_tssem_nargs(value) == 1 && lf_tssem_path_class_conversion(m, value))
+        value = lf_tssem_unwrap(lf_tssem_arg(value, 0));
     if (sets != 1 || !lf_tree_is(value, "identifier"))
         return (TSNode){0};
     const lf_tsbinding *pb = lf_tssem_binding_of(m, value);
@@ -817,11 +846,12 @@ static TSNode constructed_field(lf_tssem *m, int32_t cls, const char *field) {
     for (size_t i = 0; i < in->news.len && sites < 2; i++)
         if (lf_tree_text_eq(m->src, lf_tree_field(in->news.items[i], "constructor"), c->name))
             sites++, site = in->news.items[i];
-    /* made inside its own class (`clone() { return new C(this.path) }`):
-     * the field would name itself */
-    if (sites != 1 || lf_tree_within(site, c->node))
+    /* made inside its own class from its own fields (`clone() { return new
+     * C(this.path) }`): the field would name itself; a static factory's
+     * `new C(pathValue)` names what the factory was given */
+    TSNode arg = sites == 1 ? lf_tssem_arg(site, index) : (TSNode){0};
+    if (ts_node_is_null(arg) || (lf_tree_within(site, c->node) && mentions_this(arg)))
         return (TSNode){0};
-    TSNode arg = lf_tssem_arg(site, index);
     in->field_flows.items[slot].value = arg;
     return arg;
 }
@@ -870,6 +900,17 @@ static const char *path_key(lf_tssem *m, TSNode expr, int params_only) {
                 continue;
             }
             int32_t s = lf_tssem_local_callee(m, expr);
+            if (s <= 0 && lf_tssem_nargs(expr) == 1 && lf_tssem_path_class_conversion(m, expr)) {
+                expr = lf_tssem_arg(expr, 0); /* `Path.from(lockPath)` */
+                continue;
+            }
+            /* `pathValue.toString()`: a path object's own text */
+            TSNode callee = lf_tssem_unwrap(lf_tree_field(expr, "function"));
+            if (s <= 0 && lf_tssem_nargs(expr) == 0 && lf_tree_is(callee, "member_expression") &&
+                lf_tree_text_eq(m->src, lf_tree_field(callee, "property"), "toString")) {
+                expr = lf_tree_field(callee, "object");
+                continue;
+            }
             if (s <= 0 && lf_tssem_nargs(expr) == 1 && imported_path_conversion(m, expr)) {
                 expr = lf_tssem_arg(expr, 0); /* `stringifyIfPath(p)` from path-class */
                 continue;
