@@ -3571,6 +3571,30 @@ static lf_pylock *build(lf_pysem *m) {
                 k->broken_at = ev->node;
             }
         }
+        /* A break through a helper that is also the holder's release
+         * (`if self._stale(): self.release()` in acquire, `self.release()` in
+         * __exit__): two breakers that judged the same dead owner race, and
+         * the loser's later release through that helper deletes the winner's
+         * lock. A helper called only to break is no release. */
+        for (size_t i = 0; i < l->in->events.len; i++) {
+            const lf_pylock_event *ev = &l->in->events.items[i];
+            if (ev->kind != LF_PYEV_REMOVE || !ev->via_helper || ev->judged != LF_JUDGED_LIVENESS || ev->key < 0 ||
+                ev->after_stop || (l->in->keys.items[ev->key].flags & LF_LOCK_BROKEN_RACING))
+                continue;
+            const lf_pycall *hc = lf_pysem_call(m, ev->node);
+            int32_t f = hc ? callee_of[hc - m->calls] : -1;
+            for (size_t j = 0; f >= 0 && j < l->in->events.len; j++) {
+                const lf_pylock_event *o = &l->in->events.items[j];
+                const lf_pycall *oc = o->kind == LF_PYEV_REMOVE && o->via_helper && o->key == ev->key &&
+                                              o->judged == LF_JUDGED_NONE && !o->after_stop
+                                          ? lf_pysem_call(m, o->node)
+                                          : NULL;
+                if (oc && callee_of[oc - m->calls] == f) {
+                    l->in->keys.items[ev->key].flags |= LF_LOCK_BROKEN_RACING;
+                    break;
+                }
+            }
+        }
         free(js);
         LF_VEC_FREE(&creates);
         free(identity_at);
