@@ -741,6 +741,24 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         const lf_tslock_key *k = &l->keys[ev->key];
         if (!lf_tslock_is_lock(k->flags) || judged_removal(m, l, ev))
             continue;
+        /* a lock library's own lock directory, removed by the module by name */
+        if (k->flags & LF_TSLOCK_LIBDIR) {
+            if (!ev->via_helper && lf_tslock_removes_directory(m, ev->node)) {
+                char *call = lf_py_short(src, ev->node), *what = lf_py_short(src, ev->target);
+                found f = {.event = i,
+                           .msg = lf_xasprintf("%s removes by name %s, the lock directory proper-lockfile keeps for the "
+                                        "file locked at line %u: the library takes, breaks (when stale) and releases "
+                                        "it itself, so once this process's lock is released (or was never taken) the "
+                                        "directory is another process's live lock, which this deletes, and two "
+                                        "holders run at once",
+                                        call, what, lf_py_line(src, k->library_take)),
+                           .folded_into = -1};
+                LF_VEC_PUSH(&out, f);
+                free(call);
+                free(what);
+            }
+            continue;
+        }
         /* this holder's own release (lf_tsowner.h), where nobody breaks a
          * live holder's lock: nothing can come between its read and the
          * removal; on existence or age alone, a paused holder can lose it
@@ -946,6 +964,10 @@ void lf301_ts_run(lf_check_ctx *ctx) {
                 out.items[j].msg = with;
                 free(callers);
             }
+            if (!site && (l->keys[ev->key].flags & LF_TSLOCK_LIBDIR))
+                site = lf301_ts_site_declined(lf_xstrdup(
+                    "the directory is the lock library's own: it releases and breaks it itself, so the fix is to "
+                    "drop this removal, which changes what the code does after its release; the code owner's call"));
             if (!site)
                 site = ts_node_is_null(failed_read)
                            ? lf301_ts_site_make(l, ev)

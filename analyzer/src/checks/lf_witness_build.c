@@ -1,9 +1,11 @@
 #include "lf_witness_build.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "lf_py.h"
 #include "lf_pyshort.h"
+#include "lf_tree.h"
 #include "lf_util.h"
 
 /* ---- steps from nodes ---- */
@@ -380,8 +382,44 @@ lf_witness *lf_wit_failed_read_ts(lf_tslock *l, const lf_tslock_event *ev, TSNod
     return failed_read_race(l->m->src, take, take_ev, read, ev->node);
 }
 
+/* The call of the release function a lock library's take returned (`const
+ * release = await lock(file); ... await release()`), in the function of
+ * `before` and ahead of it; null when none is in view. */
+static TSNode library_release_call(lf_tssem *m, TSNode take, TSNode before) {
+    TSNode d = take;
+    while (!ts_node_is_null(d) && !lf_tree_is(d, "variable_declarator") && !lf_tree_is(d, "statement_block"))
+        d = ts_node_parent(d);
+    TSNode name = lf_tree_is(d, "variable_declarator") ? lf_tree_field(d, "name") : (TSNode){0};
+    if (!lf_tree_is(name, "identifier"))
+        return (TSNode){0};
+    const char *text = m->src->text;
+    uint32_t at = ts_node_start_byte(name), n = ts_node_end_byte(name) - at;
+    TSNode found = {0};
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode c = m->calls[i].node, fn = lf_tree_field(c, "function");
+        uint32_t f = ts_node_start_byte(fn);
+        if (ts_node_start_byte(c) > ts_node_start_byte(take) && ts_node_start_byte(c) < ts_node_start_byte(before) &&
+            lf_tree_is(fn, "identifier") && ts_node_end_byte(fn) - f == n && !memcmp(text + f, text + at, n))
+            found = c;
+    }
+    return found;
+}
+
 lf_witness *lf_wit_removal_ts(lf_tslock *l, const lf_tslock_event *ev) {
     const lf_source *src = l->m->src;
+    const lf_tslock_key *lk = &l->keys[ev->key];
+    if ((lk->flags & LF_TSLOCK_LIBDIR) && !ts_node_is_null(lk->library_take)) {
+        TSNode take = lk->library_take;
+        lf_witness *w = lf_witness_new("any platform");
+        step(w, src, A, LF_WIT_LOCK, take, "takes the lock through the library");
+        step(w, src, A, LF_WIT_REMOVE, library_release_call(l->m, take, ev->node),
+             "releases it through the library: the directory is gone");
+        step(w, src, B, LF_WIT_LOCK, take, "takes the lock: the library makes the directory again, B's");
+        step(w, src, A, LF_WIT_REMOVE, ev->node, "removes the lock directory by name: B's live lock");
+        step(w, src, C, LF_WIT_LOCK, take, "takes the lock, now free");
+        lf_witness_set_outcome(w, "B's live lock is deleted: B and C hold the lock at once");
+        return w;
+    }
     if (ev->kind == LF_TSEV_OVERWRITE) {
         /* the judgement it acts on: a pid probe, else a look at the lock (its age or its record) */
         lf_wit_event judge_ev = LF_WIT_PROBE;

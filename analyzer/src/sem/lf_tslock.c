@@ -855,6 +855,61 @@ static int quarantine_rename(lf_tssem *m, TSNode call, TSNode a0, TSNode a1) {
     return 0;
 }
 
+/* Can the removal call remove a directory: rmdir, a recursive rm? (Unlinking
+ * a legacy lock *file* of the library's lock's name cannot touch the
+ * library's directory.) */
+int lf_tslock_removes_directory(lf_tssem *m, TSNode call) {
+    const char *op = lf_tslock_fs_op(m, call);
+    return op && (strcmp(op, "rmdir") == 0 || (strcmp(op, "rm") == 0 && recursive_opt(m, lf_tssem_arg(call, 1))));
+}
+
+/* `${X}.lock` or `X + ".lock"`, followed through a const: X, else null. */
+static TSNode dot_lock_base(lf_tssem *m, TSNode e) {
+    e = lf_tssem_unwrap(e);
+    if (lf_tree_is(e, "identifier"))
+        e = lf_tssem_unwrap(lf_tssem_resolve_value(m, e));
+    if (lf_tree_is(e, "template_string") && ts_node_named_child_count(e) == 2) {
+        TSNode sub = ts_node_named_child(e, 0), frag = ts_node_named_child(e, 1);
+        if (lf_tree_is(sub, "template_substitution") && lf_tree_text_eq(m->src, frag, ".lock"))
+            return ts_node_named_child(sub, 0);
+    }
+    if (lf_tree_is(e, "binary_expression") && lf_tree_text_eq(m->src, lf_tree_field(e, "operator"), "+")) {
+        TSNode r = lf_tree_field(e, "right");
+        if (lf_tree_is(r, "string") &&
+            (lf_tree_text_eq(m->src, r, "\".lock\"") || lf_tree_text_eq(m->src, r, "'.lock'")))
+            return lf_tree_field(e, "left");
+    }
+    return (TSNode){0};
+}
+
+/* proper-lockfile keeps the lock of `lock(file)` as the directory
+ * `${file}.lock`, and takes, refreshes, judges stale and releases it itself.
+ * A removal of that directory by name in the module (`rmdir(\`${file}.lock\`)`
+ * after `await release()`) deletes whichever process's lock it is by then: the
+ * key is that library's lock (LIBDIR). */
+static void library_dirs(builder *b, lf_tssem *m) {
+    for (size_t i = 0; i < b->events.len; i++) {
+        const lf_tslock_event *take = &b->events.items[i];
+        const char *q = take->kind == LF_TSEV_ACQUIRE && take->key < 0 ? lf_tssem_callee(m, take->node) : NULL;
+        if (!q || strncmp(q, "proper-lockfile", 15) != 0 || ts_node_is_null(take->target))
+            continue;
+        const char *file = lf_tssem_path_key(m, take->target);
+        for (size_t j = 0; file && j < b->events.len; j++) {
+            lf_tslock_event *ev = &b->events.items[j];
+            if (ev->kind != LF_TSEV_REMOVE || ev->key < 0 || ev->via_helper)
+                continue;
+            TSNode base = dot_lock_base(m, ev->target);
+            if (ts_node_is_null(base) || lf_tssem_path_key(m, base) != file)
+                continue;
+            if (!lf_tslock_removes_directory(m, ev->node))
+                continue;
+            flag(b, ev->key, LF_TSLOCK_HELPER | LF_TSLOCK_LIBDIR | LF_TSLOCK_DIR, take->node);
+            if (ts_node_is_null(b->keys.items[ev->key].library_take))
+                b->keys.items[ev->key].library_take = take->node;
+        }
+    }
+}
+
 static void direct_events(builder *b, lf_tssem *m) {
     /* A module that locks its own `.lock` files through proper-lockfile & co
      * (sentinels: the library's lock is `<sentinel>.lock`) lists and prunes
@@ -1995,6 +2050,7 @@ static lf_tslock *build(lf_tssem *m) {
     memset(&b, 0, sizeof b);
     b.l = l;
     direct_events(&b, m);
+    library_dirs(&b, m);
     id_walk iw = {&b, m};
     lf_tsnode_vec cand = {0};
     identity_candidates(m, &cand);

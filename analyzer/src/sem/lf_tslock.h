@@ -79,6 +79,8 @@ enum {
     LF_TSLOCK_INFO = 1u << 13,       /* holds only a pid, in a module that has a real lock: information */
     LF_TSLOCK_LISTED = 1u << 14,     /* an entry of a directory listing of lock files (a stale-lock sweep) */
     LF_TSLOCK_UNIQUE = 1u << 15,     /* named uniquely per process (process.pid, randomUUID()): never shared, no lock */
+    LF_TSLOCK_LIBDIR = 1u << 16,     /* the lock directory a lock library keeps for a file (`${file}.lock` of
+                                        proper-lockfile's lock(file)): the library takes, breaks and releases it */
 };
 #define LF_TSLOCK_USES (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER | LF_TSLOCK_ARG | LF_TSLOCK_LISTED)
 
@@ -89,6 +91,7 @@ typedef struct lf_tslock_key {
     TSNode broken_at; /* a judged removal */
     TSNode retaken_at; /* a takeover by rewriting the lock in place (a plain write after judging it): the
                           inode stays, so the new holder has created nothing and the old one's inode is theirs */
+    TSNode library_take; /* LIBDIR: the library call that takes it (`lock(file, opts)`) */
 } lf_tslock_key;
 
 typedef enum lf_tslock_event_kind {
@@ -155,6 +158,8 @@ int32_t lf_tslock_next_event(const lf_tslock *l, int32_t ev);
 int32_t lf_tslock_key_index(lf_tslock *l, TSNode expr);
 /* A lock by use, and not a package-manager lock file. */
 int lf_tslock_is_lock(unsigned flags);
+/* Can the removal call remove a directory (rmdir, a recursive rm)? */
+int lf_tslock_removes_directory(lf_tssem *m, TSNode call);
 /* The declared function a scope belongs to: callbacks (arrows, function
  * expressions passed or assigned) count as the function around them. */
 int32_t lf_tslock_fn_of(const lf_tssem *m, int32_t scope);
