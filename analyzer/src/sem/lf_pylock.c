@@ -494,6 +494,31 @@ static TSNode unpacked_return(lf_pylock *l, const lf_pybinding *b) {
     return ts_node_named_child(r, index);
 }
 
+/* The field an `__init__` parameter is kept in: a statement of the
+ * constructor's own body (not under a branch) `self.<name> = <param>`, the one
+ * such statement for that parameter; else NULL. */
+static const char *init_param_field(lf_pysem *m, const lf_pybinding *param) {
+    if (param->scope < 0 || m->scopes[param->scope].kind != LF_PYSCOPE_FUNCTION || m->scopes[param->scope].cls < 0 ||
+        strcmp(m->scopes[param->scope].name, "__init__") != 0)
+        return NULL;
+    TSNode body = lf_tree_field(m->scopes[param->scope].node, "body");
+    const char *field = NULL;
+    for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+        TSNode st = ts_node_named_child(body, i);
+        TSNode a = lf_tree_is(st, "expression_statement") ? ts_node_named_child(st, 0) : (TSNode){0};
+        if (!lf_tree_is(a, "assignment"))
+            continue;
+        TSNode left = lf_tree_field(a, "left"), right = lf_tree_unparen(lf_tree_field(a, "right"));
+        if (!lf_tree_is(left, "attribute") || !lf_tree_is(right, "identifier") ||
+            !lf_tree_text_eq(m->src, right, param->name) || self_class(m, lf_tree_field(left, "object")) < 0)
+            continue;
+        if (field)
+            return NULL; /* kept twice: which one is the lock's is not for the key to say */
+        field = lf_pysem_intern_node(m, lf_tree_field(left, "attribute"));
+    }
+    return field;
+}
+
 lf_pkey lf_pylock_key_of(lf_pylock *l, TSNode expr) {
     lf_pysem *m = l->m;
     lf_pkey k;
@@ -528,6 +553,15 @@ lf_pkey lf_pylock_key_of(lf_pylock *l, TSNode expr) {
             if (!ts_node_is_null(element)) {
                 e = element;
                 continue;
+            }
+            /* `__init__(self, path): self._path = path; self._lock = Lock(path)`:
+             * the constructor's parameter is the field it keeps */
+            const char *kept = b && b->kind == LF_PYBIND_PARAM ? init_param_field(m, b) : NULL;
+            if (kept) {
+                k.kind = LF_PKEY_FIELD;
+                k.name = kept;
+                k.scope = field_owner(l, m->scopes[b->scope].cls, kept);
+                break;
             }
             if (b && b->kind != LF_PYBIND_IMPORT) {
                 k.kind = LF_PKEY_BIND;
