@@ -46,6 +46,12 @@ typedef struct key_index {
     int built;
 } key_index;
 
+/* A loop over a directory's files that walks a lock the module keeps there
+ * (mark_directory_scans): the loop variable's key and the lock's. */
+typedef struct scan_pair {
+    int32_t scan, lock;
+} scan_pair;
+
 struct lf_pylock_internal {
     size_t *table; /* key hash -> index + 1 */
     size_t cap;
@@ -53,6 +59,7 @@ struct lf_pylock_internal {
     LF_VEC(lf_pylock_event) events;
     LF_VEC(edge) edges;
     LF_VEC(field_value) fields; /* self.X = value, per class */
+    LF_VEC(scan_pair) scans;    /* directory scans that walk a lock (mark_directory_scans) */
     LF_VEC(i32_vec) key_edges;  /* per key: the edges touching it */
     /* (class scope, method name) -> function scope */
     int32_t *methods;
@@ -463,6 +470,7 @@ static int32_t method_scope(lf_pylock *l, int32_t cls, const char *name);
 static TSNode lock_object_path(lf_pysem *m, TSNode obj);
 
 static TSNode returned_value(lf_pysem *m, int32_t f);
+static TSNode returned_name(lf_pysem *m, int32_t f);
 
 /* `lock_path, ok = _take_lock(p)`: the name unpacked from the i-th element of
  * the tuple the module's function returns (`return lock_path, True`) is that
@@ -535,6 +543,13 @@ lf_pkey lf_pylock_key_of(lf_pylock *l, TSNode expr) {
             int skip = 0;
             int32_t f = lf_pylock_local_callee(l, e, &skip);
             if (f >= 0 && m->scopes[f].kind == LF_PYSCOPE_FUNCTION && strcmp(m->scopes[f].name, "__init__") != 0) {
+                /* `lock_path = acquire(sid)` with `return lock_path` in it:
+                 * the lock it names there */
+                TSNode named = returned_name(m, f);
+                if (!ts_node_is_null(named)) {
+                    e = named;
+                    continue;
+                }
                 k.kind = LF_PKEY_CALL;
                 k.scope = f;
                 break;
@@ -846,6 +861,36 @@ static TSNode returned_value(lf_pysem *m, int32_t f) {
     }
     LF_VEC_FREE(&st);
     return found;
+}
+
+/* The name the module's function `f` returns as its result: every `return X`
+ * outside nested definitions whose X is not None or a bool literal returns the
+ * same identifier (`return None` when taking the lock failed, `return
+ * lock_path` when it succeeded): that identifier, else null. Explicit stack. */
+static TSNode returned_name(lf_pysem *m, int32_t f) {
+    LF_VEC(TSNode) st = {0};
+    LF_VEC_PUSH(&st, lf_tree_field(m->scopes[f].node, "body"));
+    TSNode found = {0};
+    int other = 0;
+    while (st.len && !other) {
+        TSNode n = st.items[--st.len];
+        if (ts_node_is_null(n) || lf_pysem_is_function_node(n))
+            continue;
+        if (lf_tree_is(n, "return_statement")) {
+            TSNode v = lf_tree_unparen(ts_node_named_child(n, 0));
+            if (ts_node_is_null(v) || lf_tree_is(v, "none") || lf_tree_is(v, "true") || lf_tree_is(v, "false"))
+                continue;
+            if (!lf_tree_is(v, "identifier") || (!ts_node_is_null(found) && !lf_tree_same_text(m->src, v, found)))
+                other = 1;
+            else if (ts_node_is_null(found))
+                found = v;
+            continue;
+        }
+        for (uint32_t i = ts_node_named_child_count(n); i-- > 0;)
+            LF_VEC_PUSH(&st, ts_node_named_child(n, i));
+    }
+    LF_VEC_FREE(&st);
+    return other ? (TSNode){0} : found;
 }
 
 TSNode lf_pylock_key_path(const lf_pylock *l, const lf_pkey *k) {
@@ -2610,7 +2655,10 @@ static void mark_directory_scans(lf_pylock *l) {
                 vk.kind = LF_PKEY_BIND;
                 vk.binding = b;
                 vk.hash = key_hash(m, &vk);
-                key_mark(l, key_add(l, &vk), uses, ts_node_is_null(why) ? b->value : why);
+                int32_t sk = key_add(l, &vk);
+                key_mark(l, sk, uses, ts_node_is_null(why) ? b->value : why);
+                scan_pair sp = {sk, (int32_t)j};
+                LF_VEC_PUSH(&l->in->scans, sp);
                 break;
             }
         }
@@ -3629,6 +3677,19 @@ static lf_pylock *build(lf_pysem *m) {
                 }
             }
         }
+        /* A sweep that breaks the locks it walks (`for f in D.glob("slot-*.lock"):
+         * if <old>: f.unlink()`) breaks the lock it walks: that lock's
+         * holder, paused past the sweep's judgement, releases its successor's. */
+        for (size_t i = 0; i < l->in->scans.len; i++) {
+            const lf_pylock_key *sk = &l->in->keys.items[l->in->scans.items[i].scan];
+            lf_pylock_key *lk = &l->in->keys.items[l->in->scans.items[i].lock];
+            unsigned up = sk->flags & (LF_LOCK_BROKEN | LF_LOCK_BROKEN_LIVE | LF_LOCK_BROKEN_RACING) & ~lk->flags;
+            if (!up)
+                continue;
+            if ((up & LF_LOCK_BROKEN_LIVE) || ts_node_is_null(lk->broken_at))
+                lk->broken_at = sk->broken_at;
+            lk->flags |= up;
+        }
         free(js);
         LF_VEC_FREE(&creates);
         free(identity_at);
@@ -3671,6 +3732,7 @@ void lf_pylock_free(lf_pylock *l) {
     LF_VEC_FREE(&l->in->events);
     LF_VEC_FREE(&l->in->edges);
     LF_VEC_FREE(&l->in->fields);
+    LF_VEC_FREE(&l->in->scans);
     LF_VEC_FREE(&l->in->made);
     LF_VEC_FREE(&l->in->touched);
     free(l->in->table);
