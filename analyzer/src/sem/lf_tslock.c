@@ -855,6 +855,56 @@ static int quarantine_rename(lf_tssem *m, TSNode call, TSNode a0, TSNode a1) {
     return 0;
 }
 
+typedef struct param_search {
+    const lf_source *src;
+    const lf_tsbinding *params[8];
+    size_t n;
+    TSNode path; /* a parameter named in the path names the file, not what is stored in it */
+    int found;
+} param_search;
+
+static lf_walk_action visit_param_use(TSNode n, void *ud) {
+    param_search *s = ud;
+    if (!lf_tree_is(n, "identifier") && !lf_tree_is(n, "shorthand_property_identifier"))
+        return LF_WALK_CONTINUE;
+    for (size_t i = 0; i < s->n && !s->found; i++)
+        if (lf_tree_text_eq(s->src, n, s->params[i]->name) && !mentions(s->src, s->path, s->params[i]->name))
+            s->found = 1;
+    return s->found ? LF_WALK_STOP : LF_WALK_CONTINUE;
+}
+
+/* Does the write `writeFile(path, data)` store a value its function's caller
+ * hands in (`put(key, value)`: `JSON.stringify({ value, expiresAt })`), a
+ * parameter other than the ones the path is made from? An owner record
+ * (`process.pid`, a clock reading, a token made here) is no such value. */
+static int stores_callers_value(lf_tssem *m, const lf_tslock_event *ev) {
+    const char *op = lf_tslock_fs_op(m, ev->node);
+    if (!op || strcmp(op, "writeFile") != 0 || ev->fn <= 0)
+        return 0;
+    param_search s;
+    memset(&s, 0, sizeof s);
+    s.src = m->src;
+    s.path = ev->target;
+    for (uint32_t i = 0; i < 8; i++) {
+        const lf_tsbinding *p = lf_tssem_param(m, ev->fn, i);
+        if (!p)
+            break;
+        s.params[s.n++] = p;
+    }
+    TSNode data = lf_tssem_unwrap(lf_tssem_arg(ev->node, 1));
+    TSNode parts[3];
+    parts[0] = data;
+    parts[1] = lf_tree_is(data, "identifier") ? lf_tssem_resolve_value(m, data) : (TSNode){0};
+    parts[2] = written_value(m, data);
+    for (size_t i = 0; i < 3; i++)
+        if (mentions(m->src, parts[i], "process.pid") || mentions(m->src, parts[i], "pid"))
+            return 0; /* an owner record (a pid), whatever else the caller adds to it */
+    for (size_t i = 0; i < 3 && !s.found && s.n; i++)
+        if (!ts_node_is_null(parts[i]))
+            lf_tree_walk(parts[i], visit_param_use, &s);
+    return s.found;
+}
+
 /* Can the removal call remove a directory: rmdir, a recursive rm? (Unlinking
  * a legacy lock *file* of the library's lock's name cannot touch the
  * library's directory.) */
@@ -2178,6 +2228,7 @@ static lf_tslock *build(lf_tssem *m) {
     /* per key: the function (tag) whose verdict helper judged it, and how;
      * where its owner record was last read; per function: its last age */
     int32_t *verdict = lf_xcalloc(nk, sizeof *verdict);
+    int32_t *created = lf_xcalloc(nk, sizeof *created); /* per key: the function (tag) that created it last */
     unsigned char *verdict_kind = lf_xcalloc(nk, 1);
     uint32_t *content_at = lf_xcalloc(nk, sizeof *content_at), *age_at = lf_xcalloc(ns, sizeof *age_at);
     /* per key: the scope its last look ran in (+1). A callback inside a
@@ -2223,7 +2274,16 @@ static lf_tslock *build(lf_tssem *m) {
                 }
             }
             break;
+        case LF_TSEV_CREATE:
+            if (ev->key >= 0)
+                created[ev->key] = tag;
+            break;
         case LF_TSEV_OVERWRITE:
+            /* written blind (nothing looked at it or made it in this
+             * function) with a value the caller hands in: a stored document */
+            if (ev->key >= 0 && !ev->via_helper && presence[ev->key] != tag && content[ev->key] != tag &&
+                verdict[ev->key] != tag && created[ev->key] != tag && stores_callers_value(m, ev))
+                b.keys.items[ev->key].flags |= LF_TSLOCK_STORED;
             /* rewritten after a look at its age, or after reading its owner
              * record and probing the owner, in this function: a takeover */
             if (ev->key >= 0 && !identity[ev->fn] &&
@@ -2352,6 +2412,7 @@ static lf_tslock *build(lf_tssem *m) {
     free(probe);
     free(identity);
     free(verdict);
+    free(created);
     free(verdict_kind);
     free(verdict_of);
     free(content_at);
@@ -2415,7 +2476,7 @@ int32_t lf_tslock_next_event(const lf_tslock *l, int32_t ev) { return l->ev_next
 /* A file appended to is a log or journal, not a lock, however it was created. */
 int lf_tslock_is_lock(unsigned flags) {
     return (flags & LF_TSLOCK_USES) &&
-           !(flags & (LF_TSLOCK_PKG | LF_TSLOCK_APPENDED | LF_TSLOCK_INFO | LF_TSLOCK_UNIQUE));
+           !(flags & (LF_TSLOCK_PKG | LF_TSLOCK_APPENDED | LF_TSLOCK_INFO | LF_TSLOCK_UNIQUE | LF_TSLOCK_STORED));
 }
 
 int32_t lf_tslock_key_index(lf_tslock *l, TSNode expr) {

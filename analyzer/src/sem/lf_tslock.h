@@ -81,6 +81,8 @@ enum {
     LF_TSLOCK_UNIQUE = 1u << 15,     /* named uniquely per process (process.pid, randomUUID()): never shared, no lock */
     LF_TSLOCK_LIBDIR = 1u << 16,     /* the lock directory a lock library keeps for a file (`${file}.lock` of
                                         proper-lockfile's lock(file)): the library takes, breaks and releases it */
+    LF_TSLOCK_STORED = 1u << 17,     /* written, without a look at it first, with a value its writer's caller
+                                        hands in (a cache's `put(key, value)`): a document the module stores */
 };
 #define LF_TSLOCK_USES (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER | LF_TSLOCK_ARG | LF_TSLOCK_LISTED)
 
