@@ -741,6 +741,10 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         const lf_tslock_key *k = &l->keys[ev->key];
         if (!lf_tslock_is_lock(k->flags) || judged_removal(m, l, ev))
             continue;
+        /* entries of a listing of files the module names fresh: no successor
+         * ever holds an entry's name, so no removal of one deletes a successor's */
+        if (k->flags & LF_TSLOCK_FRESH)
+            continue;
         /* a lock library's own lock directory, removed by the module by name */
         if (k->flags & LF_TSLOCK_LIBDIR) {
             if (!ev->via_helper && lf_tslock_removes_directory(m, ev->node)) {

@@ -658,10 +658,44 @@ static void identity_candidates(lf_tssem *m, lf_tsnode_vec *out) {
 /* The for-of loop around `from`, in its function, whose variable is the
  * identifier `var`, or null; *iterable: what it walks (unwrapped, a const
  * followed to its value). */
+/* `X.map((v) => ...)` (forEach, filter, some, every, flatMap) with v the
+ * callback's first parameter: X, the array it walks; null otherwise. */
+static TSNode callback_array(lf_tssem *m, TSNode fn, TSNode var) {
+    static const char *const walks[] = {"map", "forEach", "filter", "some", "every", "flatMap", NULL};
+    if (!lf_tree_is(fn, "arrow_function") && !lf_tree_is(fn, "function_expression"))
+        return (TSNode){0};
+    TSNode param = lf_tree_field(fn, "parameter"); /* `file => ...` */
+    if (ts_node_is_null(param)) {
+        TSNode ps = lf_tree_field(fn, "parameters");
+        TSNode first = ts_node_is_null(ps) || !ts_node_named_child_count(ps) ? (TSNode){0} : ts_node_named_child(ps, 0);
+        param = lf_tree_is(first, "required_parameter") ? lf_tree_field(first, "pattern") : first;
+    }
+    if (!lf_tree_is(param, "identifier") || !lf_tree_equal(m->src, param, m->src, var, 0))
+        return (TSNode){0};
+    TSNode args = ts_node_parent(fn), call = ts_node_parent(args);
+    TSNode callee = lf_tree_is(call, "call_expression") ? lf_tree_field(call, "function") : (TSNode){0};
+    if (!lf_tree_is(args, "arguments") || !ts_node_eq(ts_node_named_child(args, 0), fn) ||
+        !lf_tree_is(callee, "member_expression"))
+        return (TSNode){0};
+    for (size_t i = 0; walks[i]; i++)
+        if (lf_tree_text_eq(m->src, lf_tree_field(callee, "property"), walks[i]))
+            return lf_tssem_unwrap(lf_tree_field(callee, "object"));
+    return (TSNode){0};
+}
+
 static TSNode enclosing_for_of(lf_tssem *m, TSNode from, TSNode var, TSNode *iterable) {
     *iterable = (TSNode){0};
-    for (TSNode cur = ts_node_parent(from); !ts_node_is_null(cur) && !function_boundary(cur);
-         cur = ts_node_parent(cur)) {
+    for (TSNode cur = ts_node_parent(from); !ts_node_is_null(cur); cur = ts_node_parent(cur)) {
+        if (function_boundary(cur)) {
+            /* `lockFiles.map(async (file) => { ... unlink(join(dir, file)) })` */
+            TSNode right = callback_array(m, cur, var);
+            if (ts_node_is_null(right))
+                break;
+            if (lf_tree_is(right, "identifier"))
+                right = lf_tssem_unwrap(lf_tssem_resolve_value(m, right));
+            *iterable = right;
+            return cur;
+        }
         TSNode left = lf_tree_field(cur, "left");
         if (!lf_tree_is(cur, "for_in_statement") || !lf_tree_text_eq(m->src, lf_tree_field(cur, "operator"), "of") ||
             !lf_tree_is(left, "identifier") || !lf_tree_equal(m->src, left, m->src, var, 0))
@@ -726,7 +760,7 @@ static lf_walk_action visit_lock_filter(TSNode n, void *ud) {
  * const bound to one) with f the variable of an enclosing for-of over
  * `readdir(D)` / `readdirSync(D)` (awaited, or a const bound to it), where D
  * or a filter on f in the loop spells a lock? */
-static int lock_listing(lf_tssem *m, TSNode call, TSNode arg) {
+static int lock_listing(lf_tssem *m, TSNode call, TSNode arg, TSNode *dir_out) {
     TSNode p = lf_tssem_unwrap(arg);
     if (lf_tree_is(p, "identifier"))
         p = lf_tssem_unwrap(lf_tssem_resolve_value(m, p));
@@ -758,6 +792,7 @@ static int lock_listing(lf_tssem *m, TSNode call, TSNode arg) {
     }
     if (!lf_tree_is(var, "identifier"))
         return 0;
+    *dir_out = dir;
     TSNode right;
     TSNode loop = enclosing_for_of(m, call, var, &right);
     if (ts_node_is_null(loop))
@@ -960,6 +995,71 @@ static void library_dirs(builder *b, lf_tssem *m) {
     }
 }
 
+/* Is a name made fresh for each file (`${uuid}.lock` with `const uuid =
+ * generateUuid()`, `randomUUID()`, `nanoid()`, `randomBytes(...)` in it,
+ * directly or through a const)? At most 64 nodes are looked at. */
+static int fresh_name(lf_tssem *m, TSNode e) {
+    static const char *const makers[] = {"uuid", "Uuid", "UUID", "nanoid", "randomBytes", NULL};
+    lf_tsnode_vec st = {0};
+    LF_VEC_PUSH(&st, e);
+    int found = 0, hops = 0;
+    for (size_t budget = 64; st.len && budget && !found; budget--) {
+        TSNode n = lf_tssem_unwrap(st.items[--st.len]);
+        if (ts_node_is_null(n))
+            continue;
+        if (lf_tree_is(n, "call_expression")) {
+            TSNode fn = lf_tree_field(n, "function");
+            if (lf_tree_is(fn, "member_expression"))
+                fn = lf_tree_field(fn, "property");
+            uint32_t a = ts_node_start_byte(fn), z = ts_node_end_byte(fn);
+            for (size_t i = 0; makers[i] && !found; i++)
+                found = memmem(m->src->text + a, z - a, makers[i], strlen(makers[i])) != NULL;
+            continue;
+        }
+        if (lf_tree_is(n, "identifier")) {
+            TSNode v = lf_tssem_resolve_value(m, n);
+            if (!ts_node_eq(v, n) && hops++ < 8)
+                LF_VEC_PUSH(&st, v);
+            continue;
+        }
+        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+            LF_VEC_PUSH(&st, ts_node_named_child(n, i));
+    }
+    LF_VEC_FREE(&st);
+    return found;
+}
+
+/* A listing of lock files whose every file the module writes there is named
+ * fresh (`join(dir, \`${uuid}.lock\`)`): each name has one writer ever, so a
+ * sweep that removes an entry it judged can delete no successor's file (no
+ * successor takes that name; LF301 leaves it alone). The entries stay the
+ * owners' records: a live owner judged dead (LF303) still loses its own. */
+static void unique_listings(builder *b, lf_tssem *m) {
+    for (size_t k = 0; k < b->keys.len; k++) {
+        const char *dir = b->keys.items[k].listing_dir;
+        if (!dir)
+            continue;
+        size_t made = 0, fresh = 0;
+        for (size_t i = 0; i < b->events.len; i++) {
+            const lf_tslock_event *ev = &b->events.items[i];
+            if ((ev->kind != LF_TSEV_CREATE && ev->kind != LF_TSEV_OVERWRITE) || ev->via_helper)
+                continue;
+            TSNode t = lf_tssem_unwrap(ev->target);
+            if (lf_tree_is(t, "identifier"))
+                t = lf_tssem_unwrap(lf_tssem_resolve_value(m, t));
+            const char *q = lf_tree_is(t, "call_expression") ? lf_tssem_callee(m, t) : NULL;
+            if (!q || (strcmp(q, "path.join") != 0 && strcmp(q, "node:path.join") != 0) || lf_tssem_nargs(t) != 2 ||
+                lf_tssem_path_key(m, lf_tssem_arg(t, 0)) != dir)
+                continue;
+            made++;
+            fresh += (size_t)(unique_name(b->keys.items[ev->key >= 0 ? ev->key : 0].key) ||
+                              fresh_name(m, lf_tssem_arg(t, 1)));
+        }
+        if (made && fresh == made)
+            b->keys.items[k].flags |= LF_TSLOCK_FRESH;
+    }
+}
+
 static void direct_events(builder *b, lf_tssem *m) {
     /* A module that locks its own `.lock` files through proper-lockfile & co
      * (sentinels: the library's lock is `<sentinel>.lock`) lists and prunes
@@ -1044,8 +1144,12 @@ static void direct_events(builder *b, lf_tssem *m) {
             }
             if (!n_el) {
                 int32_t k = key_add(b, lf_tssem_path_key(m, a0));
-                if (!resource_locks && lock_listing(m, call, a0))
+                TSNode listed_dir = {0};
+                if (!resource_locks && lock_listing(m, call, a0, &listed_dir)) {
                     flag(b, k, LF_TSLOCK_LISTED, call);
+                    if (!b->keys.items[k].listing_dir)
+                        b->keys.items[k].listing_dir = lf_tssem_path_key(m, listed_dir);
+                }
                 event(b, LF_TSEV_REMOVE, fn, call, k, a0);
             }
         } else if (strcmp(op, "mkdir") == 0) {
@@ -2101,6 +2205,7 @@ static lf_tslock *build(lf_tssem *m) {
     b.l = l;
     direct_events(&b, m);
     library_dirs(&b, m);
+    unique_listings(&b, m);
     id_walk iw = {&b, m};
     lf_tsnode_vec cand = {0};
     identity_candidates(m, &cand);

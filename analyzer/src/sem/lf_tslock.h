@@ -83,6 +83,8 @@ enum {
                                         proper-lockfile's lock(file)): the library takes, breaks and releases it */
     LF_TSLOCK_STORED = 1u << 17,     /* written, without a look at it first, with a value its writer's caller
                                         hands in (a cache's `put(key, value)`): a document the module stores */
+    LF_TSLOCK_FRESH = 1u << 18,      /* LISTED: the module names every file it writes in that directory fresh
+                                        (a uuid): no successor ever takes an entry's name */
 };
 #define LF_TSLOCK_USES (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER | LF_TSLOCK_ARG | LF_TSLOCK_LISTED)
 
@@ -94,6 +96,7 @@ typedef struct lf_tslock_key {
     TSNode retaken_at; /* a takeover by rewriting the lock in place (a plain write after judging it): the
                           inode stays, so the new holder has created nothing and the old one's inode is theirs */
     TSNode library_take; /* LIBDIR: the library call that takes it (`lock(file, opts)`) */
+    const char *listing_dir; /* LISTED: the key of the directory listed (its entries are this key) */
 } lf_tslock_key;
 
 typedef enum lf_tslock_event_kind {
