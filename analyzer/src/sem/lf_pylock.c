@@ -842,55 +842,66 @@ static const char *const k_open_calls[] = {"open", "io.open", "os.open", "codecs
 /* The path a file handle or descriptor was opened from, or null: `f` from
  * `with open(P) as f` / `f = open(P)`, `fd = os.open(P, ...)`, `f.fileno()`,
  * a field assigned from one of those. */
-/* What the module's function `f` returns: its first `return X` outside nested
- * definitions, or null. Explicit stack. */
-static TSNode returned_value(lf_pysem *m, int32_t f) {
+/* The `return` statements of the module's function `f` outside nested
+ * definitions, in source order, each handed to `visit` until it answers 0.
+ * Explicit stack. */
+static void each_return(lf_pysem *m, int32_t f, int (*visit)(TSNode ret, void *ud), void *ud) {
     LF_VEC(TSNode) st = {0};
     LF_VEC_PUSH(&st, lf_tree_field(m->scopes[f].node, "body"));
-    TSNode found = {0};
-    while (st.len && ts_node_is_null(found)) {
+    while (st.len) {
         TSNode n = st.items[--st.len];
         if (ts_node_is_null(n) || lf_pysem_is_function_node(n))
             continue;
         if (lf_tree_is(n, "return_statement")) {
-            found = ts_node_named_child(n, 0);
-            break;
+            if (!visit(n, ud))
+                break;
+            continue;
         }
         for (uint32_t i = ts_node_named_child_count(n); i-- > 0;)
             LF_VEC_PUSH(&st, ts_node_named_child(n, i));
     }
     LF_VEC_FREE(&st);
+}
+
+static int first_return(TSNode ret, void *ud) {
+    *(TSNode *)ud = ts_node_named_child(ret, 0);
+    return 0;
+}
+
+/* What the module's function `f` returns: its first `return X` outside nested
+ * definitions, or null. */
+static TSNode returned_value(lf_pysem *m, int32_t f) {
+    TSNode found = {0};
+    each_return(m, f, first_return, &found);
     return found;
+}
+
+typedef struct name_return {
+    const lf_source *src;
+    TSNode found;
+    int other;
+} name_return;
+
+static int same_name_return(TSNode ret, void *ud) {
+    name_return *r = ud;
+    TSNode v = lf_tree_unparen(ts_node_named_child(ret, 0));
+    if (ts_node_is_null(v) || lf_tree_is(v, "none") || lf_tree_is(v, "true") || lf_tree_is(v, "false"))
+        return 1;
+    if (!lf_tree_is(v, "identifier") || (!ts_node_is_null(r->found) && !lf_tree_same_text(r->src, v, r->found)))
+        r->other = 1;
+    else if (ts_node_is_null(r->found))
+        r->found = v;
+    return !r->other;
 }
 
 /* The name the module's function `f` returns as its result: every `return X`
  * outside nested definitions whose X is not None or a bool literal returns the
  * same identifier (`return None` when taking the lock failed, `return
- * lock_path` when it succeeded): that identifier, else null. Explicit stack. */
+ * lock_path` when it succeeded): that identifier, else null. */
 static TSNode returned_name(lf_pysem *m, int32_t f) {
-    LF_VEC(TSNode) st = {0};
-    LF_VEC_PUSH(&st, lf_tree_field(m->scopes[f].node, "body"));
-    TSNode found = {0};
-    int other = 0;
-    while (st.len && !other) {
-        TSNode n = st.items[--st.len];
-        if (ts_node_is_null(n) || lf_pysem_is_function_node(n))
-            continue;
-        if (lf_tree_is(n, "return_statement")) {
-            TSNode v = lf_tree_unparen(ts_node_named_child(n, 0));
-            if (ts_node_is_null(v) || lf_tree_is(v, "none") || lf_tree_is(v, "true") || lf_tree_is(v, "false"))
-                continue;
-            if (!lf_tree_is(v, "identifier") || (!ts_node_is_null(found) && !lf_tree_same_text(m->src, v, found)))
-                other = 1;
-            else if (ts_node_is_null(found))
-                found = v;
-            continue;
-        }
-        for (uint32_t i = ts_node_named_child_count(n); i-- > 0;)
-            LF_VEC_PUSH(&st, ts_node_named_child(n, i));
-    }
-    LF_VEC_FREE(&st);
-    return other ? (TSNode){0} : found;
+    name_return r = {.src = m->src, .other = 0};
+    each_return(m, f, same_name_return, &r);
+    return r.other ? (TSNode){0} : r.found;
 }
 
 TSNode lf_pylock_key_path(const lf_pylock *l, const lf_pkey *k) {
@@ -2619,6 +2630,7 @@ static size_t key_paths(lf_pylock *l, const lf_pkey *k, TSNode *out, size_t max)
  * removing it in a cleanup is judging or removing the lock. */
 static void mark_directory_scans(lf_pylock *l) {
     lf_pysem *m = l->m;
+    l->in->scans.len = 0; /* asked again after claims are found: the pairs are found again */
     size_t n_keys = l->in->keys.len;
     for (size_t i = 0; i < m->n_bindings; i++) {
         const lf_pybinding *b = &m->bindings[i];

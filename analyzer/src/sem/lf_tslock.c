@@ -198,8 +198,6 @@ static char *flag_literal(const lf_source *src, TSNode n) {
     return lf_xstrndup(t, len);
 }
 
-/* The flags string of an open/writeFile/createWriteStream (the literal, or an
- * object's `flag`/`flags`), malloc'd; NULL when not a plain literal. */
 /* The flags argument's value: the argument itself, or an options object's
  * `flag` (`{ flag: FLAGS }`), each followed to what a const holds (`const FLAGS
  * = constants.O_CREAT | constants.O_EXCL`). */
@@ -219,6 +217,8 @@ static TSNode flag_value(lf_tssem *m, TSNode arg) {
     return (TSNode){0};
 }
 
+/* The flags string of an open/writeFile/createWriteStream (the literal, or an
+ * object's `flag`/`flags`), malloc'd; NULL when not a plain literal. */
 static char *flags_of(lf_tssem *m, TSNode arg) {
     TSNode v = flag_value(m, arg);
     return ts_node_is_null(v) ? NULL : flag_literal(m->src, v);
@@ -655,9 +655,6 @@ static void identity_candidates(lf_tssem *m, lf_tsnode_vec *out) {
     lf_tssem_preorder(out);
 }
 
-/* The for-of loop around `from`, in its function, whose variable is the
- * identifier `var`, or null; *iterable: what it walks (unwrapped, a const
- * followed to its value). */
 /* `X.map((v) => ...)` (forEach, filter, some, every, flatMap) with v the
  * callback's first parameter: X, the array it walks; null otherwise. */
 static TSNode callback_array(lf_tssem *m, TSNode fn, TSNode var) {
@@ -683,6 +680,10 @@ static TSNode callback_array(lf_tssem *m, TSNode fn, TSNode var) {
     return (TSNode){0};
 }
 
+/* The for-of loop around `from`, in its function, whose variable is the
+ * identifier `var`, or the array method's callback around it whose first
+ * parameter `var` is (callback_array), or null; *iterable: what it walks
+ * (unwrapped, a const followed to its value). */
 static TSNode enclosing_for_of(lf_tssem *m, TSNode from, TSNode var, TSNode *iterable) {
     *iterable = (TSNode){0};
     for (TSNode cur = ts_node_parent(from); !ts_node_is_null(cur); cur = ts_node_parent(cur)) {
@@ -1052,7 +1053,7 @@ static void unique_listings(builder *b, lf_tssem *m) {
                 lf_tssem_path_key(m, lf_tssem_arg(t, 0)) != dir)
                 continue;
             made++;
-            fresh += (size_t)(unique_name(b->keys.items[ev->key >= 0 ? ev->key : 0].key) ||
+            fresh += (size_t)((ev->key >= 0 && unique_name(b->keys.items[ev->key].key)) ||
                               fresh_name(m, lf_tssem_arg(t, 1)));
         }
         if (made && fresh == made)
@@ -1985,8 +1986,9 @@ static lf_walk_action visit_returned(TSNode n, void *ud) {
  * it creates and breaks there. A link (returned) from the call's key to
  * that key lets the lock's flags reach what the caller hands on, so the
  * release helper's removal is judged as a release of a lock the module
- * breaks, and the call's key is that lock. Only for `call:` keys handed to one of the module's functions
- * (at most a few per module: the scan of the scopes stays linear). */
+ * breaks, and the call's key is that lock. Only for `call:` keys handed to
+ * one of the module's functions (at most a few per module: the scan of the
+ * scopes stays linear). */
 #define RETURN_LINKS_MAX 16
 static void return_links(builder *b, lf_tssem *m, link_vec *links) {
     int32_t want[RETURN_LINKS_MAX];
