@@ -307,6 +307,25 @@ static int reported_in_helper(lf_tssem *m, const lf_tslock *l, const lf_tslock_e
     return 0;
 }
 
+/* Is the probing helper call p handed a pid out of what its own function read
+ * of the lock `key` (`const data = readPidfile(); if (!isPidAlive(data.pid))`)? */
+static int probes_record_of(lf_tssem *m, const lf_tslock *l, const lf_tslock_event *p, int32_t key) {
+    TSNode a = lf_tssem_unwrap(lf_tssem_arg(p->node, 0));
+    for (int hops = 0; hops < 4 && lf_tree_is(a, "member_expression"); hops++)
+        a = lf_tssem_unwrap(lf_tree_field(a, "object"));
+    if (!lf_tree_is(a, "identifier"))
+        return 0;
+    TSNode v = lf_tssem_unwrap(lf_tssem_resolve_value(m, a));
+    if (ts_node_is_null(v) || ts_node_eq(v, a))
+        return 0;
+    for (size_t j = 0; j < l->n_events; j++) {
+        const lf_tslock_event *r = &l->events[j];
+        if (r->kind == LF_TSEV_JUDGE && r->content && r->fn == p->fn && r->key == key && ts_node_eq(r->node, v))
+            return 1;
+    }
+    return 0;
+}
+
 /* Did a pid probe before the removal ev, in its function, judge this lock's
  * owner: the pid read (where the probe is: here, or in the module's function
  * the probing call reaches) from the lock itself or from a path joined onto
@@ -320,6 +339,8 @@ static int probe_of_lock(lf_tssem *m, const lf_tslock *l, const lf_tslock_event 
         int32_t where = lf_tssem_local_callee(m, p->node);
         if (where <= 0)
             where = p->fn;
+        else if (probes_record_of(m, l, p, ev->key))
+            return 1;
         for (size_t j = 0; j < l->n_events; j++) {
             const lf_tslock_event *r = &l->events[j];
             if (r->kind != LF_TSEV_JUDGE || !r->content || r->fn != where)
@@ -624,6 +645,21 @@ static int helper_checks_owner(lf_tssem *m, const lf_tslock *l, const lf_tslock_
     return n > 0 && checked == n;
 }
 
+/* Does every removal of the parameter inside the helper ev calls run only
+ * while the lock's record names this process (owner_checked)? */
+static int helper_owner_checked(lf_tssem *m, const lf_tslock *l, const lf_tslock_event *ev) {
+    int32_t h = lf_tssem_local_callee(m, ev->node);
+    size_t n = 0, checked = 0;
+    for (size_t i = 0; h > 0 && i < l->n_events; i++) {
+        const lf_tslock_event *d = &l->events[i];
+        if (d->kind == LF_TSEV_REMOVE && !d->via_helper && d->fn == h && d->key == ev->helper_key) {
+            n++;
+            checked += d->owner_checked != 0;
+        }
+    }
+    return n > 0 && checked == n;
+}
+
 /* Is the call one of the vendored lockrt.cjs's judged or bound removals? */
 static int bound_drop_in(lf_tssem *m, TSNode call) {
     const char *q = lf_tssem_callee(m, call);
@@ -683,12 +719,39 @@ static char *release_message(const lf_source *src, const lf_tslock *l, const lf_
     return msg;
 }
 
+/* Is the module's function h (removing a lock path of its own) a takeover
+ * step: declared at the top without export (`function f`, `const f = () =>`)
+ * and every call of it that removes made after a judgement of the lock? */
+static int takeover_step(lf_tssem *m, const lf_tslock *l, int32_t h) {
+    if (h <= 0)
+        return 0;
+    TSNode def = m->scopes[h].node, up = ts_node_parent(def);
+    if (lf_tree_is(up, "variable_declarator"))
+        up = ts_node_parent(ts_node_parent(up));
+    else if (!lf_tree_is(def, "function_declaration"))
+        return 0;
+    if (!lf_tree_is(up, "program"))
+        return 0;
+    size_t calls = 0;
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *c = &l->events[i];
+        if (c->kind != LF_TSEV_REMOVE || !c->via_helper || lf_tssem_local_callee(m, c->node) != h)
+            continue;
+        if (c->judged == LF_TSJUDGED_NONE)
+            return 0;
+        calls++;
+    }
+    return calls > 0;
+}
+
 /* A finding made, before the stop commands' cleanups are set aside. */
 typedef struct found {
     size_t event;
     char *msg;
     TSNode failed_read; /* failed_read_before's answer for a break, else null */
     int32_t folded_into; /* a judged call of a public helper: the index of the helper's own finding, else -1 */
+    int own_step;        /* the removal inside a private helper that is one takeover's step: its message names
+                            the call already */
 } found;
 
 /* Did the removal's function send the owner a real signal before it
@@ -801,6 +864,12 @@ void lf301_ts_run(lf_check_ctx *ctx) {
             if (!own && ev->judged == LF_TSJUDGED_LIVENESS && !probe_of_lock(m, l, ev) &&
                 helper_checks_owner(m, l, ev))
                 continue;
+            /* a release through a helper that removes only while the record
+             * names this process (lf_tsowner.h), where nobody breaks a live
+             * holder's lock: the holder's own release, whatever the caller
+             * probed before taking the lock */
+            if (!own && helper_owner_checked(m, l, ev) && !(k->flags & LF_TSLOCK_BROKEN_LIVE))
+                continue;
             /* a plain release through a lock's own release helper, whose
              * removal is reported inside it, is that finding again; a call
              * right after a judgement is a takeover (breakers racing), a
@@ -819,7 +888,12 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         char *call = lf_py_short(src, ev->node);
         char *what = lf_py_short(src, ev->target);
         char *msg = NULL;
-        TSNode failed_read = ev->judged == LF_TSJUDGED_LIVENESS || ev->judged == LF_TSJUDGED_PRESENCE
+        /* a sweep of lock files that reads an entry's record and removes it:
+         * no entry is this process's own, so reading the record judged
+         * another holder's lock (expired, unparsable), and its removal by
+         * name is a break */
+        int swept = (k->flags & LF_TSLOCK_LISTED) && !ev->via_helper && ev->judged == LF_TSJUDGED_CONTENT;
+        TSNode failed_read = ev->judged == LF_TSJUDGED_LIVENESS || ev->judged == LF_TSJUDGED_PRESENCE || swept
                                  ? failed_read_before(l, ev)
                                  : (TSNode){0};
         if (!ts_node_is_null(failed_read)) {
@@ -832,6 +906,11 @@ void lf301_ts_run(lf_check_ctx *ctx) {
                                "judged it stale race, and the slower one deletes the lock the faster one has just "
                                "taken, so two holders run at once",
                                call, what);
+        } else if (swept) {
+            msg = lf_xasprintf("%s removes the lock %s by name after judging its record in a sweep of lock files: "
+                               "two sweepers (or a sweeper and an acquirer breaking it) race, and the slower one "
+                               "deletes the lock a process has just taken in its place, so two holders run at once",
+                               call, what);
         } else if (ev->judged == LF_TSJUDGED_PRESENCE) {
             msg = lf_xasprintf("%s removes the lock %s by name after looking at it (existence, stat or age): nothing "
                                "binds the removal to what was judged, so a lock another process took in between is "
@@ -841,7 +920,7 @@ void lf301_ts_run(lf_check_ctx *ctx) {
             msg = release_message(src, l, ev);
         }
         if (msg) {
-            found f = {i, msg, failed_read, -1};
+            found f = {.event = i, .msg = msg, .failed_read = failed_read, .folded_into = -1};
             LF_VEC_PUSH(&out, f);
         } else {
             free(msg);
@@ -864,8 +943,9 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         if (!out.items[j].msg || ev->via_helper || ev->judged == LF_TSJUDGED_LIVENESS ||
             ev->judged == LF_TSJUDGED_PRESENCE)
             continue;
-        size_t calls = 0, taken_over = 0;
+        size_t calls = 0, taken_over = 0, taken_at = 0;
         LF_VEC(found) plain = {0};
+        LF_VEC(size_t) taken = {0};
         for (size_t i = 0; i < l->n_events; i++) {
             const lf_tslock_event *c = &l->events[i];
             if (c->kind != LF_TSEV_REMOVE || !c->via_helper || c->helper_key != ev->key ||
@@ -873,11 +953,17 @@ void lf301_ts_run(lf_check_ctx *ctx) {
                 continue;
             calls++;
             int reported = 0;
+            size_t at = 0;
             for (size_t k = 0; k < n_found && !reported; k++)
-                reported = out.items[k].event == i && out.items[k].msg != NULL;
+                if (out.items[k].event == i && out.items[k].msg != NULL) {
+                    reported = 1;
+                    at = k;
+                }
             if (reported && (c->judged == LF_TSJUDGED_LIVENESS || c->judged == LF_TSJUDGED_PRESENCE) &&
                 !after_stop_signal(m, c)) {
                 taken_over++;
+                taken_at = at;
+                LF_VEC_PUSH(&taken, at);
                 continue;
             }
             /* a plain release through it: said at the call, when the lock the
@@ -889,9 +975,39 @@ void lf301_ts_run(lf_check_ctx *ctx) {
             found f = {.event = i, .msg = msg, .folded_into = -1}; /* a release: no failed read */
             LF_VEC_PUSH(&plain, f);
         }
-        int moved = taken_over && lf301_ts_private_helper(m, ev->fn, calls);
+        int private_helper = taken_over && lf301_ts_private_helper(m, ev->fn, calls);
+        int moved = private_helper;
         for (size_t k = 0; k < plain.len && moved; k++)
             moved = plain.items[k].msg != NULL;
+        if (private_helper && !moved) {
+            /* some calls are plain (a failed read's cleanup, a release the
+             * model cannot judge): the finding stays at the helper's removal,
+             * and the takeovers through it are that bug again */
+            for (size_t k = 0; k < taken.len; k++)
+                out.items[taken.items[k]].folded_into = (int32_t)j;
+        }
+        LF_VEC_FREE(&taken);
+        if (moved && calls == 1 && taken_over == 1) {
+            /* the helper is the one takeover's own removal step (called from
+             * nowhere else): reported at its removal, the call named there,
+             * with the call's fix */
+            out.items[taken_at].folded_into = (int32_t)j;
+            moved = 0;
+            const lf_tslock_event *c = &l->events[out.items[taken_at].event];
+            char *call = lf_py_short(src, ev->node), *what = lf_py_short(src, ev->target);
+            const char *who = c->fn > 0 && m->scopes[c->fn].name ? m->scopes[c->fn].name : "a callback";
+            free(out.items[j].msg);
+            out.items[j].msg = lf_xasprintf(
+                "%s removes the lock %s by name as the stale takeover of %s (line %u), after %s: two processes "
+                "that both judged it stale race, and the slower one deletes the lock the faster one has just taken, "
+                "so two holders run at once",
+                call, what, who, lf_py_line(src, c->node),
+                c->judged == LF_TSJUDGED_LIVENESS ? "judging its owner dead"
+                                                  : "looking at it (existence, stat or age)");
+            out.items[j].own_step = 1;
+            free(call);
+            free(what);
+        }
         if (moved) {
             free(out.items[j].msg);
             out.items[j].msg = NULL;
@@ -914,7 +1030,12 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         const lf_tslock_event *ev = &l->events[out.items[j].event];
         if (!out.items[j].msg || !ev->via_helper || !ts_node_is_null(out.items[j].failed_read) ||
             (ev->judged != LF_TSJUDGED_LIVENESS && ev->judged != LF_TSJUDGED_PRESENCE) || after_stop_signal(m, ev) ||
-            ev->helper_key < 0 || ev->helper_key == ev->key || !reported_inside(l, ev->helper_key))
+            ev->helper_key < 0 || !reported_inside(l, ev->helper_key))
+            continue;
+        /* a helper removing a path of its own (`removeStaleLock()`): the
+         * same bug at each call only when it is the module's takeover step,
+         * called nowhere but after a judgement, and not exported */
+        if (ev->helper_key == ev->key && !takeover_step(m, l, lf_tssem_local_callee(m, ev->node)))
             continue;
         int32_t h = lf_tssem_local_callee(m, ev->node);
         for (size_t k = 0; k < out.len && h > 0; k++) {
@@ -959,6 +1080,10 @@ void lf301_ts_run(lf_check_ctx *ctx) {
                 callers = prev ? lf_xasprintf("%s, %s (line %u)", prev, who, lf_py_line(src, c->node))
                                : lf_xasprintf("%s (line %u)", who, lf_py_line(src, c->node));
                 free(prev);
+            }
+            if (callers && out.items[j].own_step) {
+                free(callers);
+                callers = NULL;
             }
             if (callers) {
                 char *with = lf_xasprintf("%s; also reached after a judgement of the lock from %s (the same bug, not "

@@ -535,8 +535,12 @@ static lf301_ts_site *all_creates_release(lf_tslock *l, const lf_tslock_event *e
 /* Is the catch clause a create's own failure handler, `catch (err) { if
  * (err.code !== "EEXIST") throw err; ...`: what goes past its first statement
  * is the create's EEXIST, never an error of a later step (no other call
- * fails with EEXIST), so nothing this function created gets past it. */
-static int eexist_only_handler(const lf_source *src, TSNode clause) {
+ * fails with EEXIST), so nothing this function created gets past it. The
+ * test may be spelled `(err as NodeJS.ErrnoException).code !== "EEXIST"` or
+ * through the module's own predicate (`if (!isAlreadyExists(err)) throw err`,
+ * a function that names EEXIST). */
+static int eexist_only_handler(lf_tssem *m, TSNode clause) {
+    const lf_source *src = m->src;
     TSNode param = lf_tree_field(clause, "parameter");
     TSNode body = lf_tree_field(clause, "body");
     TSNode first = ts_node_is_null(body) ? body : ts_node_named_child(body, 0);
@@ -544,18 +548,25 @@ static int eexist_only_handler(const lf_source *src, TSNode clause) {
         first = ts_node_next_named_sibling(first);
     if (!lf_tree_is(param, "identifier") || !lf_tree_is(first, "if_statement"))
         return 0;
-    TSNode cond = lf_tree_field(first, "condition");
+    TSNode cond = lf_tssem_unwrap(lf_tree_field(first, "condition"));
     TSNode then = lf_tree_field(first, "consequence");
-    if (lf_tree_is(cond, "parenthesized_expression"))
-        cond = ts_node_named_child(cond, 0);
-    if (!lf_tree_is(cond, "binary_expression"))
-        return 0;
-    TSNode op = lf_tree_field(cond, "operator"), left = lf_tree_field(cond, "left"),
-           right = lf_tree_field(cond, "right");
-    if (!(lf_tree_text_eq(src, op, "!==") || lf_tree_text_eq(src, op, "!=")) || !lf_tree_is(left, "member_expression") ||
-        !lf_tree_equal(src, lf_tree_field(left, "object"), src, param, 0) ||
-        !lf_tree_text_eq(src, lf_tree_field(left, "property"), "code") || !lf_tree_is(right, "string") ||
-        !(lf_tree_text_eq(src, right, "\"EEXIST\"") || lf_tree_text_eq(src, right, "'EEXIST'")))
+    int tests = 0;
+    if (lf_tree_is(cond, "binary_expression")) {
+        TSNode op = lf_tree_field(cond, "operator"), left = lf_tssem_unwrap(lf_tree_field(cond, "left")),
+               right = lf_tree_field(cond, "right");
+        tests = (lf_tree_text_eq(src, op, "!==") || lf_tree_text_eq(src, op, "!=")) &&
+                lf_tree_is(left, "member_expression") &&
+                lf_tree_equal(src, lf_tssem_unwrap(lf_tree_field(left, "object")), src, param, 0) &&
+                lf_tree_text_eq(src, lf_tree_field(left, "property"), "code") && lf_tree_is(right, "string") &&
+                (lf_tree_text_eq(src, right, "\"EEXIST\"") || lf_tree_text_eq(src, right, "'EEXIST'"));
+    } else if (lf_tree_is(cond, "unary_expression") && lf_tree_text_eq(src, lf_tree_field(cond, "operator"), "!")) {
+        TSNode call = lf_tssem_unwrap(lf_tree_field(cond, "argument"));
+        int32_t h = lf_tree_is(call, "call_expression") ? lf_tssem_local_callee(m, call) : -1;
+        TSNode arg = h > 0 ? lf_tssem_unwrap(lf_tssem_arg(call, 0)) : (TSNode){0};
+        tests = h > 0 && lf_tssem_nargs(call) == 1 && lf_tree_equal(src, arg, src, param, 0) &&
+                lf_tree_mentions(src, m->scopes[h].node, "EEXIST", (const char *const[]){"string_fragment", NULL});
+    }
+    if (!tests)
         return 0;
     if (lf_tree_is(then, "statement_block") && ts_node_named_child_count(then) == 1)
         then = ts_node_named_child(then, 0);
@@ -611,7 +622,7 @@ static unsigned may_release_own_create(lf_tslock *l, const lf_tslock_event *ev) 
                 kill[v] = 0; /* a statement that looks and creates may have created */
             const lf_cfg_node *nd = lf_cfg_node_at(g, (uint32_t)v);
             if (nd->kind == LF_CFG_CLAUSE && lf_tree_is(nd->stmt, "catch_clause") &&
-                eexist_only_handler(m->src, nd->stmt))
+                eexist_only_handler(m, nd->stmt))
                 kill[v] = 1;
         }
         lf_cfg_lockstate st;

@@ -1254,6 +1254,46 @@ static TSNode read_file_path(lf_tssem *m, TSNode x) {
  * null when none. */
 static TSNode recorded_time_path(lf_tssem *m, TSNode e) { return lf_tssem_search_values(m, e, 96, 1, read_file_path); }
 
+typedef struct param_find {
+    lf_tssem *m;
+    const lf_tsbinding *param;
+} param_find;
+
+static lf_walk_action find_param(TSNode n, void *ud) {
+    param_find *f = ud;
+    if (!lf_tree_is(n, "identifier"))
+        return LF_WALK_CONTINUE;
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    const char *name = lf_tssem_intern(f->m, f->m->src->text + a, b - a);
+    const lf_tsbinding *bd = lf_tssem_binding_at(f->m, lf_tssem_scope_of(f->m, n), name, a);
+    if (bd && bd->kind == LF_TSBIND_PARAM) {
+        f->param = bd;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* The lock whose record the module's own calls hand in as the parameter the
+ * recorded time is read from (`isLockStale(payload, ms)` computing
+ * `Date.now() - Date.parse(payload.createdAt)`, called with `payload =
+ * readLock(path)`): the first call's record path, or null. */
+static TSNode handed_record_path(lf_tssem *m, TSNode e) {
+    param_find f = {m, NULL};
+    lf_tree_walk(e, find_param, &f);
+    if (!f.param)
+        return (TSNode){0};
+    int32_t h = f.param->scope;
+    int j = lf_tssem_param_index(m, h, f.param);
+    for (size_t i = 0; j >= 0 && j < 8 && i < m->n_calls; i++) {
+        if (lf_tssem_local_callee(m, m->calls[i].node) != h)
+            continue;
+        TSNode path = recorded_time_path(m, lf_tssem_arg(m->calls[i].node, (uint32_t)j));
+        if (!ts_node_is_null(path))
+            return path;
+    }
+    return (TSNode){0};
+}
+
 /* A lock judged stale by the time its acquirer wrote into it (`Date.now() -
  * ts > STALE` with ts parsed from the lock's text or record), in a module
  * that breaks that lock: a holder that merely runs long, or is paused, loses
@@ -1267,6 +1307,8 @@ static lf_walk_action visit_recorded(TSNode n, void *ud) {
     if (!clockish(m, left) || mentions_mtime(m->src, right))
         return LF_WALK_CONTINUE;
     TSNode path = recorded_time_path(m, right);
+    if (ts_node_is_null(path))
+        path = handed_record_path(m, right);
     if (ts_node_is_null(path))
         return LF_WALK_CONTINUE;
     int32_t k = lf_tslock_key_index(w->l, path);

@@ -958,6 +958,16 @@ static TSNode dot_lock_base(lf_tssem *m, TSNode e) {
         TSNode sub = ts_node_named_child(e, 0), frag = ts_node_named_child(e, 1);
         if (lf_tree_is(sub, "template_substitution") && lf_tree_text_eq(m->src, frag, ".lock"))
             return ts_node_named_child(sub, 0);
+        /* `${lockPath}${LOCK_DIR_SUFFIX}` with `const LOCK_DIR_SUFFIX = '.lock'` */
+        if (lf_tree_is(sub, "template_substitution") && lf_tree_is(frag, "template_substitution") &&
+            ts_node_named_child_count(frag) == 1) {
+            TSNode v = lf_tssem_unwrap(ts_node_named_child(frag, 0));
+            if (lf_tree_is(v, "identifier"))
+                v = lf_tssem_unwrap(lf_tssem_resolve_value(m, v));
+            if (lf_tree_is(v, "string") &&
+                (lf_tree_text_eq(m->src, v, "\".lock\"") || lf_tree_text_eq(m->src, v, "'.lock'")))
+                return ts_node_named_child(sub, 0);
+        }
     }
     if (lf_tree_is(e, "binary_expression") && lf_tree_text_eq(m->src, lf_tree_field(e, "operator"), "+")) {
         TSNode r = lf_tree_field(e, "right");
@@ -1080,6 +1090,9 @@ static void direct_events(builder *b, lf_tssem *m) {
         const lf_tscall *c = &m->calls[i];
         TSNode call = c->node;
         int32_t fn = lf_tslock_fn_of(m, c->scope);
+        /* a seam's forwarder (`mkdir: (p, o) => mkdir(p, o)`): its callers' calls are the operation */
+        if (c->callee && lf_tssem_forwarder_body(m, call))
+            continue;
         /* arguments only for the calls that use them: most of a bundle's calls are none of these */
         if (c->callee && strcmp(c->callee, "process.kill") == 0) {
             if (lf_tree_text_eq(m->src, lf_tssem_unwrap(lf_tssem_arg(call, 1)), "0"))
@@ -1866,6 +1879,23 @@ static int judged_by_failed_create(const builder *b, size_t i) {
            (plain_removal_helper(b, ev) && !rethrown_after(ev->node) && !recreated_before(b, i));
 }
 
+/* Does the helper the via-helper removal ev calls create the path it
+ * removes, exclusively, before its own removal of it? */
+static int helper_claims_own(const builder *b, lf_tssem *m, const lf_tslock_event *ev) {
+    int32_t h = lf_tssem_local_callee(m, ev->node);
+    int created = 0;
+    for (size_t i = 0; h > 0 && i < b->events.len; i++) {
+        const lf_tslock_event *d = &b->events.items[i];
+        if (d->fn != h || d->key != ev->key || d->via_helper)
+            continue;
+        if (d->kind == LF_TSEV_CREATE)
+            created = 1;
+        else if (d->kind == LF_TSEV_REMOVE)
+            return created;
+    }
+    return 0;
+}
+
 /* Is the removal i the holder's release of its own create: on every way to
  * it through its function's graph, the function's last event on the lock is
  * an exclusive create of it that succeeded (`mkdirSync(lock); break;` in a
@@ -2450,6 +2480,12 @@ static lf_tslock *build(lf_tssem *m) {
         if (ev->kind == LF_TSEV_REMOVE && ev->key >= 0 && ev->fn >= 0 && ev->judged == LF_TSJUDGED_PRESENCE &&
             !judged_by_failed_create(&b, i) && released_after_own_create(&b, m, i))
             ev->judged = LF_TSJUDGED_NONE;
+        /* a call of a helper that makes the path itself, exclusively, then
+         * removes it (`mkdirSync(claim); try { ... } finally { rmdirSync(claim) }`):
+         * it takes and releases a claim of its own, no one else's */
+        if (ev->kind == LF_TSEV_REMOVE && ev->via_helper && ev->key >= 0 && ev->helper_key == ev->key &&
+            helper_claims_own(&b, m, ev))
+            ev->judged = LF_TSJUDGED_NONE;
     }
     /* identity checks anywhere in the function cover its removals; a removal
      * only while the record names this process is a release, whatever was
@@ -2582,8 +2618,11 @@ int32_t lf_tslock_next_event(const lf_tslock *l, int32_t ev) { return l->ev_next
 
 /* A file appended to is a log or journal, not a lock, however it was created. */
 int lf_tslock_is_lock(unsigned flags) {
+    /* a stored document whose recorded pid the module reads back and probes
+     * is a pid file (`writePidfile(data)`), not a cache entry */
+    unsigned stored = (flags & LF_TSLOCK_PID) ? 0u : LF_TSLOCK_STORED;
     return (flags & LF_TSLOCK_USES) &&
-           !(flags & (LF_TSLOCK_PKG | LF_TSLOCK_APPENDED | LF_TSLOCK_INFO | LF_TSLOCK_UNIQUE | LF_TSLOCK_STORED));
+           !(flags & (LF_TSLOCK_PKG | LF_TSLOCK_APPENDED | LF_TSLOCK_INFO | LF_TSLOCK_UNIQUE | stored));
 }
 
 int32_t lf_tslock_key_index(lf_tslock *l, TSNode expr) {

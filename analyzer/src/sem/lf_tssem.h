@@ -158,6 +158,10 @@ TSNode lf_tssem_arg(TSNode call, uint32_t i);
 size_t lf_tssem_nargs(TSNode call);
 /* Strip parentheses, `await`, `as T`, `x!`, `satisfies T`, `<T>x`. */
 TSNode lf_tssem_unwrap(TSNode n);
+/* Is `call` the whole body of a function that only forwards its first
+ * parameter to it (`rm: async (p, o) => rm(p, o)` in an fs seam)? Its
+ * operation is the callers', who reach it through the seam's name. */
+int lf_tssem_forwarder_body(const lf_tssem *m, TSNode call);
 /* Does a branch leave (return, throw, continue, break) rather than fall
  * through: the statement itself, or the last of its block? */
 int lf_tssem_leaves(TSNode b);

@@ -109,6 +109,93 @@ static int is_global(const char *name) {
     return 0;
 }
 
+/* The callee of a function whose whole body is one call handing on the
+ * function's first parameter first (`async (p, o) => rm(p, o)`), else null. */
+static TSNode forwarded_callee(const lf_tssem *m, TSNode fn) {
+    TSNode none = {0};
+    if (!lf_tree_is(fn, "arrow_function") && !lf_tree_is(fn, "function_expression"))
+        return none;
+    TSNode body = lf_tree_field(fn, "body");
+    if (lf_tree_is(body, "statement_block")) {
+        if (ts_node_named_child_count(body) != 1 || !lf_tree_is(ts_node_named_child(body, 0), "return_statement"))
+            return none;
+        body = ts_node_named_child(ts_node_named_child(body, 0), 0);
+    }
+    body = lf_tssem_unwrap(body);
+    if (!lf_tree_is(body, "call_expression"))
+        return none;
+    TSNode params = lf_tree_field(fn, "parameters"), first = {0};
+    if (ts_node_is_null(params)) /* `p => rm(p)` */
+        first = lf_tree_field(fn, "parameter");
+    else if (ts_node_named_child_count(params) > 0)
+        first = lf_tree_field(ts_node_named_child(params, 0), "pattern");
+    TSNode arg = lf_tssem_arg(body, 0);
+    if (ts_node_is_null(first) || ts_node_is_null(arg) || !lf_tree_is(first, "identifier") ||
+        !lf_tree_is(arg, "identifier"))
+        return none;
+    uint32_t fa = ts_node_start_byte(first), fb = ts_node_end_byte(first);
+    uint32_t aa = ts_node_start_byte(arg), ab = ts_node_end_byte(arg);
+    if (fb - fa != ab - aa || memcmp(m->src->text + fa, m->src->text + aa, fb - fa) != 0)
+        return none;
+    return lf_tree_field(body, "function");
+}
+
+int lf_tssem_forwarder_body(const lf_tssem *m, TSNode call) {
+    TSNode up = ts_node_parent(call);
+    while (lf_tree_is(up, "await_expression") || lf_tree_is(up, "parenthesized_expression"))
+        up = ts_node_parent(up);
+    if (lf_tree_is(up, "return_statement")) /* `function (p) { return rm(p); }` */
+        up = ts_node_parent(ts_node_parent(up));
+    if (!lf_tree_is(up, "arrow_function") && !lf_tree_is(up, "function_expression"))
+        return 0;
+    TSNode fwd = forwarded_callee(m, up);
+    return !ts_node_is_null(fwd) && ts_node_eq(fwd, lf_tree_field(call, "function"));
+}
+
+/* What a call of `fn` evaluates to when fn is a declared function of the
+ * module with no parameters whose whole body is `return <expr>`, else null. */
+static TSNode returned_only(lf_tssem *m, TSNode fn) {
+    TSNode none = {0};
+    if (!lf_tree_is(fn, "identifier"))
+        return none;
+    uint32_t a = ts_node_start_byte(fn), b = ts_node_end_byte(fn);
+    const char *name = lf_tssem_intern(m, m->src->text + a, b - a);
+    const lf_tsbinding *bd = lf_tssem_binding_at(m, lf_tssem_scope_of(m, fn), name, a);
+    if (!bd || bd->kind != LF_TSBIND_DEF || !lf_tree_is(bd->value, "function_declaration"))
+        return none;
+    TSNode params = lf_tree_field(bd->value, "parameters"), body = lf_tree_field(bd->value, "body");
+    if (ts_node_is_null(params) || ts_node_named_child_count(params) != 0 || ts_node_is_null(body) ||
+        ts_node_named_child_count(body) != 1)
+        return none;
+    TSNode ret = ts_node_named_child(body, 0);
+    if (!lf_tree_is(ret, "return_statement") || ts_node_named_child_count(ret) != 1)
+        return none;
+    return ts_node_named_child(ret, 0);
+}
+
+/* `options.x` where options is a parameter with no default (or `= {}`):
+ * what a caller may hand in, of which nothing is known here. */
+static int unknown_option(lf_tssem *m, TSNode left) {
+    left = lf_tssem_unwrap(left);
+    if (!lf_tree_is(left, "member_expression"))
+        return 0;
+    while (lf_tree_is(left, "member_expression")) {
+        if (lf_tree_text_eq(m->src, lf_tree_field(left, "property"), "fs"))
+            return 0; /* an injected fs: resolved as one */
+        left = lf_tssem_unwrap(lf_tree_field(left, "object"));
+    }
+    if (!lf_tree_is(left, "identifier"))
+        return 0;
+    uint32_t a = ts_node_start_byte(left), b = ts_node_end_byte(left);
+    const char *name = lf_tssem_intern(m, m->src->text + a, b - a);
+    const lf_tsbinding *bd = lf_tssem_binding_at(m, lf_tssem_scope_of(m, left), name, a);
+    if (!bd || bd->kind != LF_TSBIND_PARAM || strcmp(name, "fs") == 0)
+        return 0;
+    /* no default, or `options = {}`: nothing the module itself supplies */
+    return ts_node_is_null(bd->value) ||
+           (lf_tree_is(bd->value, "object") && ts_node_named_child_count(bd->value) == 0);
+}
+
 /* A frame of qualname resolution: the properties collected so far (outermost
  * first) and, while the callee of a call on the path is being resolved in the
  * frame above it, where to resume if that callee is util.promisify. */
@@ -185,7 +272,7 @@ static const char *qualname_at(lf_tssem *m, TSNode expr) {
                 expr = lf_tree_field(expr, "object");
                 continue;
             }
-            if (strcmp(t, "identifier") == 0) {
+            if (strcmp(t, "identifier") == 0 || strcmp(t, "shorthand_property_identifier") == 0) {
                 uint32_t a = ts_node_start_byte(expr), b = ts_node_end_byte(expr);
                 const char *name = lf_tssem_intern(m, m->src->text + a, b - a);
                 const lf_tsbinding *bd = lf_tssem_binding_at(m, lf_tssem_scope_of(m, expr), name, a);
@@ -254,11 +341,16 @@ static const char *qualname_at(lf_tssem *m, TSNode expr) {
                     TSNode pr = ts_node_named_child(expr, i);
                     if (lf_tree_is(pr, "pair") && lf_tree_text_eq(m->src, lf_tree_field(pr, "key"), want))
                         v = lf_tree_field(pr, "value");
+                    else if (lf_tree_is(pr, "shorthand_property_identifier") && lf_tree_text_eq(m->src, pr, want))
+                        v = pr; /* `{ rm, writeFile }`: the binding of that name */
                 }
                 if (ts_node_is_null(v))
                     break;
+                /* `{ rm: async (p, o) => rm(p, o) }`: a property that only
+                 * forwards its path to another function is that function */
+                TSNode fwd = forwarded_callee(m, v);
                 cur.np--;
-                expr = v;
+                expr = ts_node_is_null(fwd) ? v : fwd;
                 continue;
             }
             if (strcmp(t, "call_expression") == 0) {
@@ -275,6 +367,13 @@ static const char *qualname_at(lf_tssem *m, TSNode expr) {
                     free(s);
                     break;
                 }
+                /* `defaultProperLockfile()`: a function of the module's that
+                 * only returns what it names is that */
+                TSNode ret = returned_only(m, fn);
+                if (!ts_node_is_null(ret)) {
+                    expr = ret;
+                    continue;
+                }
                 /* Is the callee util.promisify? Resolve fn in a new frame;
                  * this one resumes at the promisified argument if so. */
                 if (nf == MAX_CALL_DEPTH)
@@ -289,7 +388,10 @@ static const char *qualname_at(lf_tssem *m, TSNode expr) {
             if (strcmp(t, "binary_expression") == 0) {
                 TSNode op = lf_tree_field(expr, "operator");
                 if (!ts_node_is_null(op) && (lf_tree_text_eq(m->src, op, "||") || lf_tree_text_eq(m->src, op, "??"))) {
-                    expr = lf_tree_field(expr, "left");
+                    /* `options.filesystem ?? defaultFilesystem`: a caller's
+                     * option with nothing known of it runs the default */
+                    TSNode left = lf_tree_field(expr, "left");
+                    expr = unknown_option(m, left) ? lf_tree_field(expr, "right") : left;
                     continue;
                 }
             }

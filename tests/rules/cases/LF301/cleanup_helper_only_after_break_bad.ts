@@ -1,7 +1,7 @@
 // A tap publishes its output file and an owner record; a newcomer that finds
 // the record's owner dead cleans both up through a helper. The helper is
-// called only from that takeover, so its removals are the takeover's bug,
-// reported once, at the call: not again inside as a holder's release.
+// called only from that takeover, so its removal is the takeover's step:
+// reported once, at the removal, naming the call (and not again at the call).
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 
 function ownerAlive(pid: number): boolean {
