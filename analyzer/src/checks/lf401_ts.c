@@ -287,6 +287,59 @@ static int is_rename(lf_tssem *m, TSNode call) {
     return op && !strcmp(op, "rename");
 }
 
+/* The text of a string literal without its quotes (a template without
+ * substitutions too), or NULL. */
+static char *literal_text(lf_tssem *m, TSNode n) {
+    n = lf_tssem_unwrap(n);
+    if (!lf_tree_is(n, "string") && !(lf_tree_is(n, "template_string") && ts_node_named_child_count(n) <= 1))
+        return NULL;
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        if (!lf_tree_is(ts_node_named_child(n, i), "string_fragment"))
+            return NULL;
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    return b - a >= 2 ? lf_xstrndup(m->src->text + a + 1, b - a - 2) : NULL;
+}
+
+/* `rename(join(dir, "auth.json.tmp"), join(dir, "auth.json"))`: a temp whose
+ * name is the target's own literal name with a suffix or a prefix, in the
+ * same directory. Every writer of the target writes that one temp. */
+static void literal_temps(lf_check_ctx *ctx, lf_tssem *m) {
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode rename = m->calls[i].node;
+        if (!is_rename(m, rename) || lf_tssem_nargs(rename) < 2)
+            continue;
+        TSNode from = lf_tssem_arg(rename, 0), to = lf_tssem_arg(rename, 1);
+        TSNode fv = lf_tssem_unwrap(lf_tssem_resolve_value(m, from));
+        TSNode tv = lf_tssem_unwrap(lf_tssem_resolve_value(m, to));
+        if (!is_join(m, fv) || !is_join(m, tv))
+            continue;
+        uint32_t n = lf_tssem_nargs(fv);
+        if (n < 2 || n != lf_tssem_nargs(tv))
+            continue;
+        int same_dir = 1;
+        for (uint32_t j = 0; j + 1 < n && same_dir; j++)
+            same_dir = same_key(m, lf_tssem_arg(fv, j), lf_tssem_arg(tv, j));
+        char *tmp = same_dir ? literal_text(m, lf_tssem_arg(fv, n - 1)) : NULL;
+        char *final = tmp ? literal_text(m, lf_tssem_arg(tv, n - 1)) : NULL;
+        size_t lt = tmp ? strlen(tmp) : 0, lf = final ? strlen(final) : 0;
+        int derived = final && lf > 0 && lt > lf &&
+                      (!strncmp(tmp, final, lf) || !strcmp(tmp + lt - lf, final));
+        free(tmp);
+        free(final);
+        if (!derived)
+            continue;
+        TSNode fn = lf_ts_fn_node(m, rename);
+        if (set_aside(m, fn, rename, from, to) || created_exclusively(m, fn, rename, from) ||
+            lf_ts_lock_held_but(m, lf_tslock_build(m), rename, from))
+            continue;
+        static const char *const names[] = {"temp", "base"};
+        TSNode nodes[2] = {fv, tv};
+        TSNode literal = lf_tssem_unwrap(lf_tssem_arg(fv, n - 1));
+        lf_ctx_emit_named_site(ctx, fv, names, nodes, 2, lf401_ts_site_make(m, literal, rename), lf401_ts_site_free);
+        lf_ctx_witness(ctx, lf_wit_shared_temp(lf_ctx_source(ctx), fv, rename));
+    }
+}
+
 void lf401_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -375,4 +428,5 @@ void lf401_ts_run(lf_check_ctx *ctx) {
     LF_VEC_FREE(&top);
     LF_VEC_FREE(&cand);
     LF_VEC_FREE(&temps);
+    literal_temps(ctx, m);
 }

@@ -274,6 +274,8 @@ lf401_ts_site *lf401_ts_site_make(lf_tssem *m, TSNode temp, TSNode rename) {
     if (lf_tree_is(temp, "template_string")) {
         s->template_form = 1;
         s->suffix = ts_node_named_child(temp, ts_node_named_child_count(temp) - 1);
+    } else if (lf_tree_is(temp, "string")) {
+        s->suffix = temp; /* a literal name (`join(dir, "state.json.tmp")`): made unique before it */
     } else {
         s->suffix = lf_tree_field(temp, "right");
     }

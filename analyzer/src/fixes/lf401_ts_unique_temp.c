@@ -85,6 +85,11 @@ static lf_fix *generate_one(const lf_fix_ctx *ctx, const lf401_ts_site *s, char 
         if (lf_tree_is(s->suffix, "template_substitution"))
             at = ts_node_end_byte(s->suffix);
         name_edit = lf_xasprintf(".${process.pid}.${%s()}", uuid);
+    } else if (ts_node_eq(s->suffix, s->temp)) {
+        /* a literal name: `"state.json.tmp" + "." + process.pid + "." + randomUUID()` */
+        at = ts_node_end_byte(s->temp);
+        char q = src->text[ts_node_start_byte(s->temp)];
+        name_edit = lf_xasprintf(" + %c.%c + process.pid + %c.%c + %s()", q, q, q, q, uuid);
     } else if (!lf_tree_is(s->suffix, "string") && !lf_tree_is(s->suffix, "template_string")) {
         /* "tmp_" + name: after the name, in the quotes of the prefix */
         at = ts_node_end_byte(s->suffix);
