@@ -931,6 +931,7 @@ typedef struct callers {
     TSNode first_writing; /* the first such call's statement */
     LF_VEC(TSNode) ignoring; /* bare-statement calls with a writing section after them */
     LF_VEC(int32_t) ignoring_scope;
+    TSNode enter_call;    /* `def __enter__(self): self.acquire(); return self`: the bare call */
 } callers;
 
 #define MAX_FORWARDS 8
@@ -984,6 +985,9 @@ static void find_callers(hpass *p, const helper *h, callers *out) {
             /* or `def __enter__(self): self.acquire(); return self`: the lock's
              * `with` callers are the helper's */
             if (returns_it || enter_forwards(m, c)) {
+                if (t == 0 && !returns_it && ts_node_is_null(out->enter_call) &&
+                    !(h->false_mode && !call_may_ask_mode(m->src, c->node, h->false_mode, h->false_mode_pos)))
+                    out->enter_call = m->stmts[c->stmt].node;
                 int seen = 0;
                 for (size_t k = 0; k < n_targets; k++)
                     seen |= targets[k] == c->scope;
@@ -1925,6 +1929,61 @@ static void report_ignoring(hpass *p, const helper *h, const callers *cs, lf101_
     free(label);
 }
 
+typedef struct false_find {
+    const lf_source *src;
+    TSNode at;
+} false_find;
+
+static lf_walk_action visit_return_false(TSNode n, void *ud) {
+    false_find *f = ud;
+    if (lf_pysem_is_function_node(n) || lf_tree_is(n, "lambda"))
+        return LF_WALK_SKIP;
+    if (lf_tree_is(n, "return_statement") && ts_node_named_child_count(n) == 1 &&
+        lf_tree_text_eq(f->src, lf_tree_unparen(ts_node_named_child(n, 0)), "False")) {
+        f->at = n;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* An exported lock class (nothing in the module uses it) whose `__enter__`
+ * calls an acquire that gives up and returns False, and ignores it: every
+ * caller's `with` body runs unlocked when waiting fails. Reported once, at the
+ * give-up (the handler returning False, else that return). */
+static void report_exported_enter(hpass *p, const helper *h, const callers *cs, lf101_indirect_fn emit, void *ud) {
+    lf_pysem *m = p->m;
+    false_find f = {.src = m->src};
+    lf_tree_walk(lf_tree_field(m->scopes[h->scope].node, "body"), visit_return_false, &f);
+    if (ts_node_is_null(f.at))
+        return;
+    TSNode at = f.at;
+    for (TSNode up = ts_node_parent(f.at); !ts_node_is_null(up) && !lf_pysem_is_function_node(up);
+         up = ts_node_parent(up))
+        if (lf_tree_is(up, "except_clause")) {
+            at = up;
+            break;
+        }
+    char *label = helper_label(m, h);
+    const char *cls = m->scopes[m->scopes[h->scope].cls].name;
+    char *msg = lf_xasprintf("the critical section is reachable without the lock: `%s` gives up waiting and returns "
+                             "False, and `%s.__enter__` (line %u) ignores the result and returns the lock: every "
+                             "`with %s(...)` body runs unlocked whenever another process holds the lock",
+                             label, cls, line_of(m, cs->enter_call), cls);
+    char *decline = lf_xasprintf("`%s.__enter__` ignores the result of `%s`; what a `with` block should do when the "
+                                 "lock is not taken (wait longer, skip, fail) is the code owner's choice",
+                                 cls, label);
+    char *entry = lf_xasprintf("enters `with %s(...)`: `%s` gives up waiting and returns False, ignored by "
+                               "`__enter__` (line %u)",
+                               cls, label, line_of(m, cs->enter_call));
+    int32_t after = lf_pysem_next_sibling(m, lf_pysem_stmt_index(m, cs->enter_call));
+    lf_witness *w = lf_wit_unlocked_section(m->src, "on every platform, whenever another process holds the lock",
+                                            LF_WIT_ACQUIRE_FAILS, at, entry,
+                                            after >= 0 ? m->stmts[after].node : cs->enter_call);
+    free(entry);
+    emit(ud, h->scope, at, msg, decline, w, 0, NULL); /* emit owns msg and decline */
+    free(label);
+}
+
 /* ---- stand-ins for a lock package ---- */
 
 typedef struct calls_any {
@@ -2086,6 +2145,8 @@ static void judge_helper(hpass *p, helper *h, lf101_indirect_fn emit, void *ud) 
             report_helper(p, h, &cs, emit, ud);
     } else if (h->timeout_false && cs.ignoring.len) {
         report_ignoring(p, h, &cs, emit, ud);
+    } else if (h->timeout_false && cs.uses == 0 && !ts_node_is_null(cs.enter_call)) {
+        report_exported_enter(p, h, &cs, emit, ud);
     }
     callers_free(&cs);
 }
