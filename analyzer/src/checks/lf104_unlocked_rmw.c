@@ -193,6 +193,10 @@ static TSNode dumps_value(lf_pysem *m, TSNode e) {
             if (!lf_tree_is(gen, "generator_expression") && !lf_tree_is(gen, "list_comprehension"))
                 return (TSNode){0};
             TSNode body = lf_tree_unparen(lf_tree_field(gen, "body")), clause = {0};
+            /* a line each: `json.dumps(r) + "\n"` */
+            if (lf_tree_is(body, "binary_operator") && lf_tree_is(lf_tree_field(body, "operator"), "+") &&
+                lf_tree_is(lf_tree_unparen(lf_tree_field(body, "right")), "string"))
+                body = lf_tree_unparen(lf_tree_field(body, "left"));
             for (uint32_t i = 0; i < ts_node_named_child_count(gen); i++)
                 if (lf_tree_is(ts_node_named_child(gen, i), "for_in_clause")) {
                     if (!ts_node_is_null(clause))
@@ -225,13 +229,28 @@ static const lf_pybinding *binding_of(lf_pysem *m, TSNode ident) {
     return b;
 }
 
+/* `fd, tmp = tempfile.mkstemp(...)`: for the binding of fd, the name bound
+ * beside it (tmp); null otherwise. */
+static TSNode mkstemp_fd_name(lf_pysem *m, const lf_pybinding *b) {
+    static const char *const mkstemp[] = {"tempfile.mkstemp", NULL};
+    TSNode pat = ts_node_parent(b->target), asg = ts_node_is_null(pat) ? pat : ts_node_parent(pat);
+    if (ts_node_is_null(asg) || !(lf_tree_is(pat, "pattern_list") || lf_tree_is(pat, "tuple_pattern")) ||
+        !lf_tree_is(asg, "assignment") || ts_node_named_child_count(pat) != 2 ||
+        !ts_node_eq(ts_node_named_child(pat, 0), b->target))
+        return (TSNode){0};
+    TSNode made = lf_tree_unparen(lf_tree_field(asg, "right"));
+    if (!lf_tree_is(made, "call") || !lf_pysem_call_is(m, made, mkstemp))
+        return (TSNode){0};
+    TSNode tmp = ts_node_named_child(pat, 1);
+    return lf_tree_is(tmp, "identifier") ? tmp : (TSNode){0};
+}
+
 /* The temp name of a file object opened on a mkstemp (or os.open) descriptor:
  * `fd, tmp = tempfile.mkstemp(..)` ... `with os.fdopen(fd, "w") as f` gives
  * `tmp` (the name bound beside fd), so a later `os.replace(tmp, P)` moves what
  * was written through f onto P. Null otherwise. */
 static TSNode mkstemp_name(lf_pysem *m, TSNode handle) {
     static const char *const fdopen[] = {"os.fdopen", NULL};
-    static const char *const mkstemp[] = {"tempfile.mkstemp", NULL};
     TSNode open = lf_tree_unparen(handle);
     if (lf_tree_is(open, "identifier")) { /* `with os.fdopen(fd) as f`, `f = os.fdopen(fd)` */
         const lf_pybinding *hb = binding_of(m, open);
@@ -259,16 +278,7 @@ static TSNode mkstemp_name(lf_pysem *m, TSNode handle) {
             p = lf_tree_unparen(lf_pylock_arg(m, p, 0, NULL));
         return p;
     }
-    TSNode pat = ts_node_parent(b->target), asg = ts_node_is_null(pat) ? pat : ts_node_parent(pat);
-    if (ts_node_is_null(asg) || !(lf_tree_is(pat, "pattern_list") || lf_tree_is(pat, "tuple_pattern")) ||
-        !lf_tree_is(asg, "assignment") || ts_node_named_child_count(pat) != 2 ||
-        !ts_node_eq(ts_node_named_child(pat, 0), b->target))
-        return (TSNode){0};
-    TSNode made = lf_tree_unparen(lf_tree_field(asg, "right"));
-    if (!lf_tree_is(made, "call") || !lf_pysem_call_is(m, made, mkstemp))
-        return (TSNode){0};
-    TSNode tmp = ts_node_named_child(pat, 1);
-    return lf_tree_is(tmp, "identifier") ? tmp : (TSNode){0};
+    return mkstemp_fd_name(m, b);
 }
 
 /* What a write through a file object writes: the path it was opened from, or
@@ -277,6 +287,11 @@ static TSNode written_file(lf_pylock *l, TSNode handle) {
     TSNode p = lf_pylock_handle_path(l, handle);
     if (ts_node_is_null(p))
         p = mkstemp_name(l->m, handle);
+    /* `open(fd, "w")` with fd from mkstemp: the temp's name */
+    const lf_pybinding *b = lf_tree_is(p, "identifier") ? binding_of(l->m, p) : NULL;
+    TSNode tmp = b && b->kind == LF_PYBIND_ASSIGN ? mkstemp_fd_name(l->m, b) : (TSNode){0};
+    if (!ts_node_is_null(tmp))
+        return tmp;
     return ts_node_is_null(p) ? handle : p;
 }
 
@@ -297,7 +312,15 @@ static TSNode direct_write(lf_pylock *l, TSNode call, TSNode *data) {
     }
     int text = lf_py_method_is(m->src, call, "write_text") || lf_py_method_is(m->src, call, "write_bytes");
     if (text || lf_py_method_is(m->src, call, "write")) {
-        *data = dumps_value(m, lf_pylock_arg(m, call, 0, NULL));
+        TSNode arg = lf_pylock_arg(m, call, 0, NULL);
+        *data = dumps_value(m, arg);
+        /* a writer handed the serialised text (`def _atomic_write(path,
+         * contents): ... f.write(contents)`): its callers say what it is */
+        if (ts_node_is_null(*data) && lf_tree_is(lf_tree_unparen(arg), "identifier")) {
+            const lf_pybinding *b = binding_of(m, lf_tree_unparen(arg));
+            if (b && b->kind == LF_PYBIND_PARAM)
+                *data = lf_tree_unparen(arg);
+        }
         if (ts_node_is_null(*data))
             return (TSNode){0};
         return text ? lf_py_callee_object(call) : written_file(l, lf_py_callee_object(call));
@@ -1186,11 +1209,24 @@ static int named_stem_op(ctx104 *c, TSNode call, TSNode name, TSNode a0, int32_t
     return 1;
 }
 
+/* The scope a call runs in: a comprehension's outermost iterable (`[r for r
+ * in load(p) if ...]`) is evaluated in the scope around it. */
+static int32_t run_scope(const lf_pysem *m, TSNode call, int32_t s) {
+    if (s <= 0 || m->scopes[s].kind != LF_PYSCOPE_COMPREHENSION)
+        return s;
+    TSNode comp = m->scopes[s].node, first = {0};
+    for (uint32_t i = 0; i < ts_node_named_child_count(comp) && ts_node_is_null(first); i++)
+        if (lf_tree_is(ts_node_named_child(comp, i), "for_in_clause"))
+            first = ts_node_named_child(comp, i);
+    TSNode it = ts_node_is_null(first) ? first : lf_tree_field(first, "right");
+    return !ts_node_is_null(it) && lf_tree_within(call, it) ? m->scopes[s].parent : s;
+}
+
 static void collect_ops(ctx104 *c) {
     lf_pysem *m = c->m;
     for (size_t i = 0; i < m->n_calls; i++) {
         TSNode call = m->calls[i].node, data = {0};
-        int32_t s = m->calls[i].scope;
+        int32_t s = run_scope(m, call, m->calls[i].scope);
         /* a function, or a script's top level (a hook that reads, changes and
          * writes its state file as it runs) */
         if (s < 0 || (s > 0 && m->scopes[s].kind != LF_PYSCOPE_FUNCTION))
@@ -1222,6 +1258,10 @@ static void collect_ops(ctx104 *c) {
             } else if (hi->writes) {
                 TSNode path = hi->write_param ? arg_for(m, &c->ps, call, hi->write_param, skip) : hi->write_path;
                 TSNode d = arg_for(m, &c->ps, call, hi->data_param, skip);
+                /* a text writer handed `json.dumps(v)`: v is written */
+                TSNode dv = ts_node_is_null(d) ? d : dumps_value(m, d);
+                if (!ts_node_is_null(dv))
+                    d = dv;
                 if (!ts_node_is_null(path) && !ts_node_is_null(d))
                     push_op(c, call, path, d, s, 1, LF104_PATH_HELPER);
             }
@@ -1408,10 +1448,22 @@ static int steps(const lf_source *src, TSNode data, TSNode var) {
            (lf_tree_is(b, "identifier") && lf_py_same_text(src, b, var));
 }
 
-static TSNode read_target(const lf_source *src, TSNode call) {
+static TSNode read_target(const lf_source *src, TSNode call, int *filtered) {
     /* through what keeps the read's value as one of its outcomes:
      * `v = json.loads(p.read_text()) if p.exists() else {}`, `v = load(p) or {}` */
     TSNode p = ts_node_parent(call);
+    /* the records read, some kept: `kept = [r for r in load(p) if r["t"] > now]` */
+    TSNode gen = lf_tree_is(p, "for_in_clause") && ts_node_eq(lf_tree_field(p, "right"), call) ? ts_node_parent(p)
+                                                                                                : (TSNode){0};
+    if (!ts_node_is_null(gen) && (lf_tree_is(gen, "list_comprehension") || lf_tree_is(gen, "generator_expression"))) {
+        TSNode asg = ts_node_parent(gen);
+        TSNode left = lf_tree_is(asg, "assignment") ? lf_tree_field(asg, "left") : (TSNode){0};
+        if (lf_tree_is(left, "identifier")) {
+            *filtered = 1;
+            return left;
+        }
+        return (TSNode){0};
+    }
     /* a record collected from each line read: `rows.append(json.loads(line))` */
     TSNode pp = lf_tree_is(p, "argument_list") ? ts_node_parent(p) : (TSNode){0};
     if (!ts_node_is_null(pp) && lf_tree_is(pp, "call") && lf_py_method_is(src, pp, "append") &&
@@ -1590,7 +1642,8 @@ static void run(lf_check_ctx *ctx) {
         const doc_op *r = &c.ops.items[i];
         if (r->write)
             continue;
-        TSNode var = read_target(src, r->call);
+        int filtered = 0;
+        TSNode var = read_target(src, r->call, &filtered);
         /* `total = get_count() + delta`: a value computed from what was read */
         int computed = 0;
         if (ts_node_is_null(var)) {
@@ -1637,7 +1690,8 @@ static void run(lf_check_ctx *ctx) {
             flow_run(&f, m, fn, r, w, var);
             LF_VEC_FREE(&f.names);
             LF_VEC_FREE(&f.copies);
-            f.lost |= copy || computed || stepped; /* what is written was made from the read: a derived change */
+            /* what is written was made from the read (records it kept): a derived change */
+            f.lost |= copy || computed || stepped || filtered;
             if (!f.rebound || copy) {
                 /* A picked element's store is a lost update where the module
                  * shows the document is shared: its reader or writer locks
