@@ -559,11 +559,55 @@ static int derive_node(derive_walk *w, derive_item it) {
     return 0;
 }
 
+static int plain_literal(TSNode n);
+
+/* The directory parts and the literal last part of a join (`os.path.join(d,
+ * "state.json")`, `d / "state.json"`): *n parts, the last one returned when
+ * it is a plain literal, else null. */
+static TSNode join_literal(lf_pysem *m, const lf_source *src, TSNode e, TSNode *dirs, size_t *n) {
+    TSNode v = lf_py_unwrap_path(src, lf_pysem_resolve_value(m, e)), last = {0};
+    *n = 0;
+    if (lf_tree_is(v, "call") && lf_pysem_callee(m, v) && !strcmp(lf_pysem_callee(m, v), "os.path.join")) {
+        TSNode a;
+        for (uint32_t i = 0; *n < 4 && lf_py_call_arg(v, i, &a); i++)
+            dirs[(*n)++] = a;
+    } else if (lf_tree_is(v, "binary_operator") && lf_tree_text_eq(src, lf_tree_field(v, "operator"), "/")) {
+        dirs[(*n)++] = lf_tree_field(v, "left");
+        dirs[(*n)++] = lf_tree_field(v, "right");
+    }
+    if (*n < 2)
+        return last;
+    last = lf_tree_unparen(dirs[--(*n)]);
+    return plain_literal(last) ? last : (TSNode){0};
+}
+
+/* `os.path.join(d, "auth.json.tmp")` renamed onto `os.path.join(d,
+ * "auth.json")` (or `d / ...`): a literal temp name in the same directory made
+ * from the target's literal name with an affix, one temp for every writer. */
+static int literal_sibling(lf_pysem *m, const lf_source *src, TSNode e, TSNode dst) {
+    TSNode ed[4], dd[4];
+    size_t en, dn;
+    TSNode el = join_literal(m, src, e, ed, &en), dl = join_literal(m, src, dst, dd, &dn);
+    if (ts_node_is_null(el) || ts_node_is_null(dl) || en != dn)
+        return 0;
+    for (size_t i = 0; i < en; i++)
+        if (!lf_py_same_text(src, lf_py_unwrap_path(src, ed[i]), lf_py_unwrap_path(src, dd[i])))
+            return 0;
+    TSNode ec = ts_node_named_child(el, 1), dc = ts_node_named_child(dl, 1);
+    uint32_t ea = ts_node_start_byte(ec), eb = ts_node_end_byte(ec), da = ts_node_start_byte(dc),
+             db = ts_node_end_byte(dc);
+    size_t lt = eb - ea, lf = db - da;
+    const char *t = src->text + ea, *f = src->text + da;
+    return lf > 0 && lt > lf && (!memcmp(t, f, lf) || !memcmp(t + lt - lf, f, lf));
+}
+
 /* 1 when `e` is built only from the target and string literals, with at least
  * one of each, and the target's own name among them (not only its directory:
  * `join(dirname(p), "txn.tmp")` is one fixed sibling for every target, a
  * different design than a temp named after its target). */
 static int derived_from_target(lf_pysem *m, const lf_source *src, TSNode e, TSNode dst) {
+    if (literal_sibling(m, src, e, dst))
+        return 1;
     derive_walk w = {.m = m, .src = src};
     target_parts(m, src, dst, &w.t);
     if (target_part(src, &w.t, lf_py_unwrap_path(src, e)) > 0)

@@ -119,7 +119,14 @@ static int unique_name_edits(const lf_source *src, const lf401_site *s, const ch
             *why = lf_xstrdup("the temp suffix is a prefixed string literal (bytes or raw)");
             return 0;
         }
-        sub_add(subs, ts_node_start_byte(str), ts_node_start_byte(str), lf_xasprintf("%s.%s + %s + ", q, q, uid));
+        /* an operand of an operator tighter than `+` (`d / "state.json.tmp"`): the
+         * name in parentheses, or the `/` would take only its first part */
+        TSNode up = ts_node_parent(str);
+        int wrap = lf_tree_is(up, "binary_operator") && !lf_tree_text_eq(src, lf_tree_field(up, "operator"), "+");
+        sub_add(subs, ts_node_start_byte(str), ts_node_start_byte(str),
+                lf_xasprintf("%s%s.%s + %s + ", wrap ? "(" : "", q, q, uid));
+        if (wrap)
+            sub_add(subs, ts_node_end_byte(str), ts_node_end_byte(str), lf_xstrdup(")"));
         free(q);
         return 1;
     }
