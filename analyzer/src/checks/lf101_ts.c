@@ -20,6 +20,8 @@
 #include <string.h>
 
 #include "lf101_site.h"
+#include "lf_cfg.h"
+#include "lf_tscfg.h"
 #include "lf_ts.h"
 #include "lf_tree.h"
 #include "lf_tsgate.h"
@@ -270,6 +272,53 @@ int lf101_ts_gate(const char *text, size_t len) {
     return lf_tsgate_has_any(text, len, words) || lf_tsgate_each_name(text, len, gate_on_name, NULL);
 }
 
+/* Can the function of the acquisition `e` (in try `tr`) complete normally
+ * after that acquisition failed, without taking the lock again first? The
+ * catch's state (a failed take) flows through the function's graph and a
+ * later take of the same lock ends it (`catch {}`, then judge the holder and
+ * either throw or break the lock and create it again): a normal return with
+ * that state still on is the unlocked fallback. */
+static int completes_without_retake(lf_tssem *m, const lf_tslock *l, const lf_tslock_event *e, TSNode tr,
+                                    TSNode handler) {
+    TSNode fn = m->scopes[e->fn].node;
+    lf_cfg *g = lf_tscfg_build(m->src, fn);
+    size_t n = lf_cfg_size(g);
+    int nested = 0;
+    int32_t at = lf_cfg_find(g, handler);
+    if (at < 0) {
+        lf_cfg_free(g);
+        return 1; /* no evidence against */
+    }
+    uint64_t *gen = lf_xcalloc(n, sizeof *gen), *kill = lf_xcalloc(n, sizeof *kill);
+    gen[at] = 1;
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *r = &l->events[i];
+        if (r->fn != e->fn || r == e || (r->kind != LF_TSEV_CREATE && r->kind != LF_TSEV_ACQUIRE) ||
+            r->key != e->key || ts_node_start_byte(r->node) < ts_node_end_byte(tr))
+            continue;
+        int32_t id = lf_tscfg_node_of(g, fn, r->node, &nested);
+        if (id >= 0 && !nested)
+            kill[id] = 1;
+    }
+    lf_cfg_lockstate st;
+    lf_cfg_lockstate_run(g, gen, kill, 0, &st);
+    int found = 0;
+    for (uint32_t v = 0; v < n && !found; v++) {
+        const lf_cfg_node *nd = lf_cfg_node_at(g, v);
+        if (v == LF_CFG_EXIT_ID || !st.reachable[v] || lf_tree_is(nd->stmt, "throw_statement"))
+            continue;
+        uint64_t out = (st.may_in[v] | gen[v]) & ~kill[v];
+        const lf_cfg_edge *ed = lf_cfg_edges_of(g, v);
+        for (uint32_t k = 0; k < nd->n_succ && !found; k++)
+            found = ed[k].to == LF_CFG_EXIT_ID && !ed[k].exceptional && (out & 1u);
+    }
+    lf_cfg_lockstate_free(&st);
+    free(gen);
+    free(kill);
+    lf_cfg_free(g);
+    return found;
+}
+
 void lf101_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -287,6 +336,8 @@ void lf101_ts_run(lf_check_ctx *ctx) {
         TSNode handler = lf_tree_field(tr, "handler");
         if (!swallows(m->src, handler) || !ts_node_is_null(lf_tree_field(tr, "finalizer")))
             continue;
+        if (!completes_without_retake(m, l, e, tr, handler))
+            continue; /* every way on from the failure takes the lock again, or leaves by a throw */
         TSNode work = next_statement(tr);
         size_t calls = 0;
         int helper = ts_node_is_null(work);
