@@ -45,7 +45,7 @@ KINDS = {
     # (or the handler of a function-local `import fcntl` that runs the work without it)
     "unlocked-entry": r"\bNone\b|\bnot\b|\bis\b|==|!=|\bHAS_|^[A-Za-z_][\w.]*$|lock|^else\b|^except\b|^[\w.]+( and [\w.]+)+$",
     # (or the `break` / the loop of a retry that gives up and runs the work anyway)
-    "acquire-fails": r"^except\b|lock|acquire|mkdir|open|excl|create|link|^break\b|^(for|while)\b",
+    "acquire-fails": r"^except\b|^catch\b|lock|acquire|mkdir|open|excl|create|link|^break\b|^(for|while)\b",
     "critical-section": r"\S",
 }
 
