@@ -1929,35 +1929,20 @@ static void report_ignoring(hpass *p, const helper *h, const callers *cs, lf101_
     free(label);
 }
 
-typedef struct false_find {
-    const lf_source *src;
-    TSNode at;
-} false_find;
-
-static lf_walk_action visit_return_false(TSNode n, void *ud) {
-    false_find *f = ud;
-    if (lf_pysem_is_function_node(n) || lf_tree_is(n, "lambda"))
-        return LF_WALK_SKIP;
-    if (lf_tree_is(n, "return_statement") && ts_node_named_child_count(n) == 1 &&
-        lf_tree_text_eq(f->src, lf_tree_unparen(ts_node_named_child(n, 0)), "False")) {
-        f->at = n;
-        return LF_WALK_STOP;
-    }
-    return LF_WALK_CONTINUE;
-}
-
 /* An exported lock class (nothing in the module uses it) whose `__enter__`
  * calls an acquire that gives up and returns False, and ignores it: every
  * caller's `with` body runs unlocked when waiting fails. Reported once, at the
  * give-up (the handler returning False, else that return). */
 static void report_exported_enter(hpass *p, const helper *h, const callers *cs, lf101_indirect_fn emit, void *ud) {
     lf_pysem *m = p->m;
-    false_find f = {.src = m->src};
-    lf_tree_walk(lf_tree_field(m->scopes[h->scope].node, "body"), visit_return_false, &f);
-    if (ts_node_is_null(f.at))
+    false_exits f = {m, 0, {0}, 0};
+    lf_tree_walk(lf_tree_field(m->scopes[h->scope].node, "body"), visit_false_exit, &f);
+    TSNode give_up = f.at.len ? f.at.items[0] : (TSNode){0};
+    LF_VEC_FREE(&f.at);
+    if (ts_node_is_null(give_up))
         return;
-    TSNode at = f.at;
-    for (TSNode up = ts_node_parent(f.at); !ts_node_is_null(up) && !lf_pysem_is_function_node(up);
+    TSNode at = give_up;
+    for (TSNode up = ts_node_parent(give_up); !ts_node_is_null(up) && !lf_pysem_is_function_node(up);
          up = ts_node_parent(up))
         if (lf_tree_is(up, "except_clause")) {
             at = up;

@@ -630,34 +630,28 @@ static int serialised_by_breakers_lock(lf_tssem *m, lf_tslock *l, const lf_tsloc
     return judged_under || (held_self && unbroken_own_release_candidate(m, l, ev));
 }
 
-/* Does the helper the removal ev calls read its parameter's owner record
- * before removing it (its own removal judged by content alone)? */
-static int helper_checks_owner(lf_tssem *m, const lf_tslock *l, const lf_tslock_event *ev) {
-    int32_t h = lf_tssem_local_callee(m, ev->node);
-    size_t n = 0, checked = 0;
-    for (size_t i = 0; h > 0 && i < l->n_events; i++) {
-        const lf_tslock_event *d = &l->events[i];
-        if (d->kind == LF_TSEV_REMOVE && d->fn == h && d->key == ev->helper_key) {
-            n++;
-            checked += d->judged == LF_TSJUDGED_CONTENT;
-        }
-    }
-    return n > 0 && checked == n;
-}
+/* What a helper does before each removal of its parameter (the helper the
+ * via-helper removal ev calls): */
+typedef enum helper_removal {
+    HELPER_READS_OWNER,   /* reads the owner record first (judged by content alone; its calls of
+                             further helpers count) */
+    HELPER_OWNER_CHECKED, /* removes only while the record names this process (lf_tsowner.h; its own
+                             removals) */
+} helper_removal;
 
-/* Does every removal of the parameter inside the helper ev calls run only
- * while the lock's record names this process (owner_checked)? */
-static int helper_owner_checked(lf_tssem *m, const lf_tslock *l, const lf_tslock_event *ev) {
+/* Does every removal of the parameter inside the helper ev calls do `what`? */
+static int helper_removals_all(lf_tssem *m, const lf_tslock *l, const lf_tslock_event *ev, helper_removal what) {
     int32_t h = lf_tssem_local_callee(m, ev->node);
-    size_t n = 0, checked = 0;
+    size_t n = 0, ok = 0;
     for (size_t i = 0; h > 0 && i < l->n_events; i++) {
         const lf_tslock_event *d = &l->events[i];
-        if (d->kind == LF_TSEV_REMOVE && !d->via_helper && d->fn == h && d->key == ev->helper_key) {
-            n++;
-            checked += d->owner_checked != 0;
-        }
+        if (d->kind != LF_TSEV_REMOVE || d->fn != h || d->key != ev->helper_key ||
+            (what == HELPER_OWNER_CHECKED && d->via_helper))
+            continue;
+        n++;
+        ok += what == HELPER_READS_OWNER ? d->judged == LF_TSJUDGED_CONTENT : d->owner_checked != 0;
     }
-    return n > 0 && checked == n;
+    return n > 0 && ok == n;
 }
 
 /* Is the call one of the vendored lockrt.cjs's judged or bound removals? */
@@ -862,13 +856,13 @@ void lf301_ts_run(lf_check_ctx *ctx) {
              * it removes (`releaseIfOwned(gate, token)`), after a probe of
              * another lock's owner: the probe judged that lock, not this one */
             if (!own && ev->judged == LF_TSJUDGED_LIVENESS && !probe_of_lock(m, l, ev) &&
-                helper_checks_owner(m, l, ev))
+                helper_removals_all(m, l, ev, HELPER_READS_OWNER))
                 continue;
             /* a release through a helper that removes only while the record
              * names this process (lf_tsowner.h), where nobody breaks a live
              * holder's lock: the holder's own release, whatever the caller
              * probed before taking the lock */
-            if (!own && helper_owner_checked(m, l, ev) && !(k->flags & LF_TSLOCK_BROKEN_LIVE))
+            if (!own && helper_removals_all(m, l, ev, HELPER_OWNER_CHECKED) && !(k->flags & LF_TSLOCK_BROKEN_LIVE))
                 continue;
             /* a plain release through a lock's own release helper, whose
              * removal is reported inside it, is that finding again; a call
@@ -943,9 +937,9 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         if (!out.items[j].msg || ev->via_helper || ev->judged == LF_TSJUDGED_LIVENESS ||
             ev->judged == LF_TSJUDGED_PRESENCE)
             continue;
-        size_t calls = 0, taken_over = 0, taken_at = 0;
+        size_t calls = 0;
         LF_VEC(found) plain = {0};
-        LF_VEC(size_t) taken = {0};
+        LF_VEC(size_t) taken = {0}; /* the calls reported as takeovers: their findings' indexes */
         for (size_t i = 0; i < l->n_events; i++) {
             const lf_tslock_event *c = &l->events[i];
             if (c->kind != LF_TSEV_REMOVE || !c->via_helper || c->helper_key != ev->key ||
@@ -961,8 +955,6 @@ void lf301_ts_run(lf_check_ctx *ctx) {
                 }
             if (reported && (c->judged == LF_TSJUDGED_LIVENESS || c->judged == LF_TSJUDGED_PRESENCE) &&
                 !after_stop_signal(m, c)) {
-                taken_over++;
-                taken_at = at;
                 LF_VEC_PUSH(&taken, at);
                 continue;
             }
@@ -975,7 +967,7 @@ void lf301_ts_run(lf_check_ctx *ctx) {
             found f = {.event = i, .msg = msg, .folded_into = -1}; /* a release: no failed read */
             LF_VEC_PUSH(&plain, f);
         }
-        int private_helper = taken_over && lf301_ts_private_helper(m, ev->fn, calls);
+        int private_helper = taken.len && lf301_ts_private_helper(m, ev->fn, calls);
         int moved = private_helper;
         for (size_t k = 0; k < plain.len && moved; k++)
             moved = plain.items[k].msg != NULL;
@@ -986,14 +978,13 @@ void lf301_ts_run(lf_check_ctx *ctx) {
             for (size_t k = 0; k < taken.len; k++)
                 out.items[taken.items[k]].folded_into = (int32_t)j;
         }
-        LF_VEC_FREE(&taken);
-        if (moved && calls == 1 && taken_over == 1) {
+        if (moved && calls == 1 && taken.len == 1) {
             /* the helper is the one takeover's own removal step (called from
              * nowhere else): reported at its removal, the call named there,
              * with the call's fix */
-            out.items[taken_at].folded_into = (int32_t)j;
+            out.items[taken.items[0]].folded_into = (int32_t)j;
             moved = 0;
-            const lf_tslock_event *c = &l->events[out.items[taken_at].event];
+            const lf_tslock_event *c = &l->events[out.items[taken.items[0]].event];
             char *call = lf_py_short(src, ev->node), *what = lf_py_short(src, ev->target);
             const char *who = c->fn > 0 && m->scopes[c->fn].name ? m->scopes[c->fn].name : "a callback";
             free(out.items[j].msg);
@@ -1008,6 +999,7 @@ void lf301_ts_run(lf_check_ctx *ctx) {
             free(call);
             free(what);
         }
+        LF_VEC_FREE(&taken);
         if (moved) {
             free(out.items[j].msg);
             out.items[j].msg = NULL;
@@ -1035,9 +1027,9 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         /* a helper removing a path of its own (`removeStaleLock()`): the
          * same bug at each call only when it is the module's takeover step,
          * called nowhere but after a judgement, and not exported */
-        if (ev->helper_key == ev->key && !takeover_step(m, l, lf_tssem_local_callee(m, ev->node)))
-            continue;
         int32_t h = lf_tssem_local_callee(m, ev->node);
+        if (ev->helper_key == ev->key && !takeover_step(m, l, h))
+            continue;
         for (size_t k = 0; k < out.len && h > 0; k++) {
             const lf_tslock_event *in = &l->events[out.items[k].event];
             if (k == j || !out.items[k].msg || in->via_helper || in->fn != h || in->key != ev->helper_key ||

@@ -1263,9 +1263,7 @@ static lf_walk_action find_param(TSNode n, void *ud) {
     param_find *f = ud;
     if (!lf_tree_is(n, "identifier"))
         return LF_WALK_CONTINUE;
-    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-    const char *name = lf_tssem_intern(f->m, f->m->src->text + a, b - a);
-    const lf_tsbinding *bd = lf_tssem_binding_at(f->m, lf_tssem_scope_of(f->m, n), name, a);
+    const lf_tsbinding *bd = lf_tssem_binding_of(f->m, n);
     if (bd && bd->kind == LF_TSBIND_PARAM) {
         f->param = bd;
         return LF_WALK_STOP;

@@ -131,11 +131,7 @@ static TSNode forwarded_callee(const lf_tssem *m, TSNode fn) {
         first = lf_tree_field(ts_node_named_child(params, 0), "pattern");
     TSNode arg = lf_tssem_arg(body, 0);
     if (ts_node_is_null(first) || ts_node_is_null(arg) || !lf_tree_is(first, "identifier") ||
-        !lf_tree_is(arg, "identifier"))
-        return none;
-    uint32_t fa = ts_node_start_byte(first), fb = ts_node_end_byte(first);
-    uint32_t aa = ts_node_start_byte(arg), ab = ts_node_end_byte(arg);
-    if (fb - fa != ab - aa || memcmp(m->src->text + fa, m->src->text + aa, fb - fa) != 0)
+        !lf_tree_is(arg, "identifier") || !lf_tree_equal(m->src, first, m->src, arg, 0))
         return none;
     return lf_tree_field(body, "function");
 }
@@ -158,9 +154,7 @@ static TSNode returned_only(lf_tssem *m, TSNode fn) {
     TSNode none = {0};
     if (!lf_tree_is(fn, "identifier"))
         return none;
-    uint32_t a = ts_node_start_byte(fn), b = ts_node_end_byte(fn);
-    const char *name = lf_tssem_intern(m, m->src->text + a, b - a);
-    const lf_tsbinding *bd = lf_tssem_binding_at(m, lf_tssem_scope_of(m, fn), name, a);
+    const lf_tsbinding *bd = lf_tssem_binding_of(m, fn);
     if (!bd || bd->kind != LF_TSBIND_DEF || !lf_tree_is(bd->value, "function_declaration"))
         return none;
     TSNode params = lf_tree_field(bd->value, "parameters"), body = lf_tree_field(bd->value, "body");
@@ -184,12 +178,10 @@ static int unknown_option(lf_tssem *m, TSNode left) {
             return 0; /* an injected fs: resolved as one */
         left = lf_tssem_unwrap(lf_tree_field(left, "object"));
     }
-    if (!lf_tree_is(left, "identifier"))
+    if (!lf_tree_is(left, "identifier") || lf_tree_text_eq(m->src, left, "fs"))
         return 0;
-    uint32_t a = ts_node_start_byte(left), b = ts_node_end_byte(left);
-    const char *name = lf_tssem_intern(m, m->src->text + a, b - a);
-    const lf_tsbinding *bd = lf_tssem_binding_at(m, lf_tssem_scope_of(m, left), name, a);
-    if (!bd || bd->kind != LF_TSBIND_PARAM || strcmp(name, "fs") == 0)
+    const lf_tsbinding *bd = lf_tssem_binding_of(m, left);
+    if (!bd || bd->kind != LF_TSBIND_PARAM)
         return 0;
     /* no default, or `options = {}`: nothing the module itself supplies */
     return ts_node_is_null(bd->value) ||
