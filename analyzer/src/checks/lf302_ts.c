@@ -1292,6 +1292,21 @@ static TSNode handed_record_path(lf_tssem *m, TSNode e) {
     return (TSNode){0};
 }
 
+/* The lock directory a record file sits in (`this.ownerFile` made as
+ * `path.join(this.lockDir, "owner.json")`): the key of lockDir when it is a
+ * lock (*dir: its expression), else -1. */
+static int32_t record_dir_key(lf_tssem *m, lf_tslock *l, TSNode path, TSNode *dir) {
+    TSNode p = lf_tssem_unwrap(lf_tssem_resolve_value(m, lf_tssem_unwrap(path)));
+    if (lf_tree_is(p, "member_expression"))
+        p = lf_tssem_unwrap(lf_tssem_this_field_value(m, p));
+    const char *q = lf_tree_is(p, "call_expression") ? lf_tssem_callee(m, p) : NULL;
+    if (!q || (strcmp(q, "path.join") && strcmp(q, "path.resolve")) || lf_tssem_nargs(p) != 2)
+        return -1;
+    *dir = lf_tssem_arg(p, 0);
+    int32_t k = lf_tslock_key_index(l, *dir);
+    return k >= 0 && lf_tslock_is_lock(l->keys[k].flags) && (l->keys[k].flags & LF_TSLOCK_DIR) ? k : -1;
+}
+
 /* A lock judged stale by the time its acquirer wrote into it (`Date.now() -
  * ts > STALE` with ts parsed from the lock's text or record), in a module
  * that breaks that lock: a holder that merely runs long, or is paused, loses
@@ -1310,6 +1325,8 @@ static lf_walk_action visit_recorded(TSNode n, void *ud) {
     if (ts_node_is_null(path))
         return LF_WALK_CONTINUE;
     int32_t k = lf_tslock_key_index(w->l, path);
+    if (k < 0 || !lf_tslock_is_lock(w->l->keys[k].flags))
+        k = record_dir_key(m, w->l, path, &path);
     /* broken here, or a verdict helper's parameter that the module's broken
      * lock is handed to (`isLockStale(lockPath)`: BREAKABLE flows there) */
     if (k < 0 || !lf_tslock_is_lock(w->l->keys[k].flags) ||

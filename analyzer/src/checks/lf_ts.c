@@ -130,15 +130,36 @@ static int leaves_lock_held(lf_tssem *m, lf_tslock *l, int32_t h0) {
     return 0;
 }
 
+/* Is the declared function a method whose decorator wraps it in a lock
+ * (`@lockfile("internal")`, `@withLock()`, `@synchronized`)? Its whole body runs
+ * holding it. */
+static int decorated_with_lock(lf_tssem *m, int32_t fn) {
+    if (fn <= 0 || !lf_tree_is(m->scopes[fn].node, "method_definition"))
+        return 0;
+    /* the class body holds a method's decorators just before it */
+    for (TSNode d = ts_node_prev_named_sibling(m->scopes[fn].node); lf_tree_is(d, "decorator");
+         d = ts_node_prev_named_sibling(d)) {
+        TSNode e = ts_node_named_child(d, 0);
+        if (lf_tree_is(e, "call_expression"))
+            e = lf_tree_field(e, "function");
+        if (lf_tree_is(e, "member_expression"))
+            e = lf_tree_field(e, "property");
+        if (lockish_name(m->src, e) || lf_tree_text_eq(m->src, e, "lockfile") ||
+            lf_tree_text_eq(m->src, e, "synchronized") || lf_tree_text_eq(m->src, e, "locked"))
+            return 1;
+    }
+    return 0;
+}
+
 /* Is a lock held at n by the lock facts alone, in n's own function: taken
  * before n (by the function itself, or by one of the module's functions it
- * called first that leaves one held), or n in a callback handed to a lock
- * wrapper? */
+ * called first that leaves one held), by the method's lock decorator, or n in
+ * a callback handed to a lock wrapper? */
 static int held_in_function(lf_tssem *m, lf_tslock *l, TSNode n, int32_t but) {
     int32_t scope = lf_tssem_scope_of(m, n);
     int32_t fn = lf_tslock_fn_of(m, scope);
     uint32_t at = ts_node_start_byte(n);
-    if (acquires_before(l, fn, at, but))
+    if (acquires_before(l, fn, at, but) || decorated_with_lock(m, fn))
         return 1;
     for (int32_t i = fn > 0 ? m->scopes[fn].first_call : -1; i >= 0; i = m->calls[i].next_in_fn) {
         const lf_tscall *c = &m->calls[i];

@@ -152,8 +152,17 @@ const char *lf_tslock_fs_op(lf_tssem *m, TSNode call) {
     }
     size_t n = strlen(op);
     if (n > 4 && strcmp(op + n - 4, "Sync") == 0)
-        return lf_tssem_intern(m, op, n - 4);
-    return op;
+        n -= 4;
+    /* fs-extra spells its JSON forms both ways (readJSON is readJson) */
+    if (n > 4 && strncmp(op + n - 4, "JSON", 4) == 0) {
+        char spelled[64];
+        if (n >= sizeof spelled)
+            return NULL;
+        memcpy(spelled, op, n - 3);
+        memcpy(spelled + n - 3, "son", 3);
+        return lf_tssem_intern(m, spelled, n);
+    }
+    return n == strlen(op) ? op : lf_tssem_intern(m, op, n);
 }
 
 static int op_in(const char *op, const char *const *set) {
@@ -361,6 +370,52 @@ static int handled_around(lf_tssem *m, TSNode call, int *at_boundary) {
     return 0;
 }
 
+typedef struct result_probe {
+    const lf_source *src;
+    const char *name;
+    int found;
+} result_probe;
+
+static lf_walk_action visit_result_error(TSNode n, void *ud) {
+    result_probe *rp = ud;
+    if (lf_tree_is(n, "member_expression")) {
+        TSNode obj = lf_tree_field(n, "object"), prop = lf_tree_field(n, "property");
+        if (lf_tree_is(obj, "identifier") && lf_tree_text_eq(rp->src, obj, rp->name) &&
+            (lf_tree_text_eq(rp->src, prop, "error") || lf_tree_text_eq(rp->src, prop, "err"))) {
+            rp->found = 1;
+            return LF_WALK_STOP;
+        }
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* A create through an fs wrapper that returns its failure instead of throwing
+ * it (`const r = await fse.mkdir(dir); if (r.fails && r.error.code === "EEXIST")`,
+ * @zokugun/fs-extra-plus): the function that binds the result and reads its
+ * error handles the create's failure. */
+static int failure_returned(lf_tssem *m, TSNode call) {
+    TSNode v = call, p = ts_node_parent(call);
+    while (!ts_node_is_null(p) && (lf_tree_is(p, "await_expression") || lf_tree_is(p, "parenthesized_expression"))) {
+        v = p;
+        p = ts_node_parent(p);
+    }
+    if (!lf_tree_is(p, "variable_declarator") || !ts_node_eq(lf_tree_field(p, "value"), v))
+        return 0;
+    TSNode id = lf_tree_field(p, "name");
+    if (!lf_tree_is(id, "identifier"))
+        return 0;
+    TSNode body = p;
+    for (int steps = 0; steps < 64 && !ts_node_is_null(body) && !function_boundary(body); steps++)
+        body = ts_node_parent(body);
+    if (ts_node_is_null(body))
+        return 0;
+    char *name = lf_tree_text(m->src, id);
+    result_probe rp = {.src = m->src, .name = name, .found = 0};
+    lf_tree_walk(body, visit_result_error, &rp);
+    free(name);
+    return rp.found;
+}
+
 /* Is the failure of an exclusive create handled where it is made: an
  * error-first callback, a `.catch(...)` on its promise, or a try whose catch
  * does something, around the create or around a call of the module's
@@ -385,7 +440,7 @@ static int failure_handled(lf_tssem *m, TSNode call) {
             return 1;
     }
     int at_boundary = 0;
-    if (handled_around(m, call, &at_boundary))
+    if (handled_around(m, call, &at_boundary) || failure_returned(m, call))
         return 1;
     /* a create in the module's own function (`const write = () =>
      * openSync(p, "wx")`) that a call handles the failure of: that caller
@@ -442,16 +497,35 @@ static TSNode written_value(lf_tssem *m, TSNode v) {
     }
     if (lf_tree_is(v, "identifier"))
         return lf_tssem_resolve_value(m, v);
-    if (lf_tree_is(v, "member_expression") && lf_tree_is(lf_tree_field(v, "object"), "this")) {
-        int32_t s = lf_tssem_scope_of(m, v);
-        int32_t cls = s >= 0 ? m->scopes[s].cls : -1;
-        TSNode p = lf_tree_field(v, "property");
-        uint32_t a = ts_node_start_byte(p), b = ts_node_end_byte(p);
-        const lf_tsbinding *f =
-            cls >= 0 ? lf_tssem_field(m, cls, lf_tssem_intern(m, m->src->text + a, b - a)) : NULL;
-        return f ? f->value : (TSNode){0};
+    return lf_tssem_this_field_value(m, v);
+}
+
+/* Is the existence test `look` the whole condition of an `if` whose only
+ * statement removes the path it tests (`if (existsSync(p)) unlinkSync(p)`)? */
+static int guards_only_its_removal(lf_tssem *m, TSNode look) {
+    const char *op = lf_tslock_fs_op(m, look);
+    if (!op || (strcmp(op, "exists") && strcmp(op, "access") && strcmp(op, "pathExists")))
+        return 0;
+    TSNode cond = look, ifs = ts_node_parent(look);
+    while (lf_tree_is(ifs, "parenthesized_expression") || lf_tree_is(ifs, "await_expression")) {
+        cond = ifs;
+        ifs = ts_node_parent(ifs);
     }
-    return (TSNode){0};
+    if (!lf_tree_is(ifs, "if_statement") || !ts_node_eq(lf_tree_field(ifs, "condition"), cond) ||
+        !ts_node_is_null(lf_tree_field(ifs, "alternative")))
+        return 0;
+    TSNode st = lf_tree_field(ifs, "consequence");
+    if (lf_tree_is(st, "statement_block")) {
+        if (ts_node_named_child_count(st) != 1)
+            return 0;
+        st = ts_node_named_child(st, 0);
+    }
+    if (!lf_tree_is(st, "expression_statement"))
+        return 0;
+    TSNode call = lf_tssem_unwrap(ts_node_named_child(st, 0));
+    const char *rop = lf_tree_is(call, "call_expression") ? lf_tslock_fs_op(m, call) : NULL;
+    return rop && op_in(rop, k_remove) &&
+           lf_tree_same_text(m->src, lf_tssem_unwrap(lf_tssem_arg(call, 0)), lf_tssem_unwrap(lf_tssem_arg(look, 0)));
 }
 
 typedef struct builder {
@@ -2391,6 +2465,11 @@ static lf_tslock *build(lf_tssem *m) {
         case LF_TSEV_PROBE: probe[ev->fn] = 1; break;
         case LF_TSEV_IDENTITY: identity[ev->fn] = 1; break;
         case LF_TSEV_JUDGE:
+            /* after the function's own create, `if (existsSync(p)) unlinkSync(p)`
+             * is the creator tidying up what it made, careful about a file
+             * already gone: no look at another holder's lock */
+            if (ev->key >= 0 && !ev->content && created[ev->key] == tag && guards_only_its_removal(m, ev->node))
+                break;
             /* a helper called for its effect alone (`await recoverStale(lock);`)
              * hands the caller no verdict: what it looked at decided its own
              * removals, not the caller's later ones */
@@ -2486,6 +2565,19 @@ static lf_tslock *build(lf_tssem *m) {
         if (ev->kind == LF_TSEV_REMOVE && ev->via_helper && ev->key >= 0 && ev->helper_key == ev->key &&
             helper_claims_own(&b, m, ev))
             ev->judged = LF_TSJUDGED_NONE;
+    }
+    /* an identity check through the module's helper (`if (!sameFile(before,
+     * after)) throw`, sameFile comparing .ino and .dev) binds the caller's
+     * removal as one written inline does; a few levels */
+    for (int round = 0; round < 3; round++) {
+        int changed = 0;
+        for (size_t i = 0; i < m->n_calls; i++) {
+            int32_t h = lf_tssem_local_callee(m, m->calls[i].node), fn = lf_tslock_fn_of(m, m->calls[i].scope);
+            if (h > 0 && fn >= 0 && h != fn && identity[h] && !identity[fn])
+                identity[fn] = changed = 1;
+        }
+        if (!changed)
+            break;
     }
     /* identity checks anywhere in the function cover its removals; a removal
      * only while the record names this process is a release, whatever was

@@ -104,6 +104,29 @@ static int record_read(lf_tssem *m, TSNode e, TSNode path) {
     return 0;
 }
 
+/* The value a property of a record this function builds holds
+ * (`owner.nonce` with `const owner = { nonce: randomUUID(), ... }`), else
+ * a null node. */
+static TSNode own_field_value(lf_tssem *m, TSNode e) {
+    if (!lf_tree_is(e, "member_expression"))
+        return (TSNode){0};
+    TSNode obj = lf_tssem_unwrap(lf_tree_field(e, "object")), prop = lf_tree_field(e, "property");
+    if (!lf_tree_is(obj, "identifier"))
+        return (TSNode){0};
+    const lf_tsbinding *b = lf_tssem_binding_of(m, obj);
+    if (!b || b->kind != LF_TSBIND_VAR || b->member || ts_node_is_null(b->value))
+        return (TSNode){0};
+    TSNode lit = lf_tssem_unwrap(b->value);
+    if (!lf_tree_is(lit, "object"))
+        return (TSNode){0};
+    for (uint32_t i = 0; i < ts_node_named_child_count(lit); i++) {
+        TSNode pair = ts_node_named_child(lit, i);
+        if (lf_tree_is(pair, "pair") && lf_tree_same_text(m->src, lf_tree_field(pair, "key"), prop))
+            return lf_tssem_unwrap(lf_tree_field(pair, "value"));
+    }
+    return (TSNode){0};
+}
+
 /* A token made of no read: process.pid, or a name bound to a value made
  * here from process.pid or calls given only literals, and handing no call
  * anything else (`${process.pid}:${randomUUID()}`,
@@ -113,10 +136,27 @@ static int record_read(lf_tssem *m, TSNode e, TSNode path) {
 static int token_value(lf_tssem *m, TSNode e, const lf_tsbinding **param) {
     *param = NULL;
     e = lf_tssem_unwrap(e);
+    for (int hop = 0; hop < 4; hop++) {
+        TSNode v = own_field_value(m, e);
+        if (ts_node_is_null(v))
+            break;
+        e = v;
+    }
     if (ts_node_is_null(e) || is_literal(e))
         return 0;
     if (lf_tree_text_eq(m->src, e, "process.pid"))
         return 1;
+    /* `input.pid ?? process.pid`: an option a caller may pass, else this
+     * process's pid (the module's own callers pass none that is not theirs) */
+    if (lf_tree_is(e, "binary_expression") && lf_tree_text_eq(m->src, lf_tree_field(e, "operator"), "??") &&
+        lf_tree_text_eq(m->src, lf_tssem_unwrap(lf_tree_field(e, "right")), "process.pid"))
+        return 1;
+    /* `randomUUID()`, `crypto.randomBytes(16).toString("hex")`: made here */
+    if (lf_tree_is(e, "call_expression")) {
+        call_scan c = {.src = m->src};
+        lf_tree_walk(e, find_reading_call, &c);
+        return !c.found && c.made;
+    }
     TSNode id = read_root(e);
     if (ts_node_is_null(id) || !ts_node_eq(id, e))
         return 0;

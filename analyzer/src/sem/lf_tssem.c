@@ -227,8 +227,26 @@ typedef struct walker {
 
 static void add_binding(walker *w, lf_tsbinding_kind kind, const char *name, int32_t scope, int32_t cls,
                         TSNode target, TSNode value, const char *member, const char *qualname) {
-    lf_tsbinding b = {name, kind, scope, cls, target, value, member, qualname, -1};
+    lf_tsbinding b = {.name = name, .kind = kind, .scope = scope, .cls = cls, .target = target, .value = value,
+                      .member = member, .qualname = qualname, .next = -1};
     LF_VEC_PUSH(&w->bindings, b);
+}
+
+/* The bindings from `from` on were declared by declarator d: when d is a
+ * let/const inside a block narrower than its function, they are visible in
+ * that block only. */
+static void limit_to_block(walker *w, size_t from, TSNode d) {
+    TSNode decl = ts_node_parent(d);
+    if (!lf_tree_is(decl, "lexical_declaration"))
+        return;
+    TSNode block = ts_node_parent(decl);
+    if (!lf_tree_is(block, "statement_block") && !lf_tree_is(block, "switch_case") &&
+        !lf_tree_is(block, "switch_default"))
+        return;
+    for (size_t i = from; i < w->bindings.len; i++) {
+        w->bindings.items[i].block_start = ts_node_start_byte(block);
+        w->bindings.items[i].block_end = ts_node_end_byte(block);
+    }
 }
 
 static char *string_content(const lf_source *src, TSNode n, int plain);
@@ -261,12 +279,37 @@ static char *string_content(const lf_source *src, TSNode n, int plain) {
     return lf_strbuf_detach(&sb);
 }
 
-/* "node:fs" -> "fs"; graceful-fs / fs-extra read as fs. */
+/* The unscoped package name of a module specifier: "@scope/pkg/sub" -> "pkg", "pkg/sub" -> "pkg". */
+static size_t package_name(const char *spec, const char **name) {
+    const char *p = spec;
+    if (*p == '@') {
+        const char *slash = strchr(p, '/');
+        if (!slash)
+            return 0;
+        p = slash + 1;
+    }
+    *name = p;
+    const char *end = strchr(p, '/');
+    return end ? (size_t)(end - p) : strlen(p);
+}
+
+static int package_is(const char *name, size_t n, const char *want) {
+    return n == strlen(want) && strncmp(name, want, n) == 0;
+}
+
+/* "node:fs" -> "fs". Packages that wrap node:fs with its own names and path arguments read as fs:
+ * graceful-fs, fs-extra (and scoped forks such as @zokugun/fs-extra-plus), whose "/async" and "/promises"
+ * entry points are the promise forms. */
 const char *lf_tssem_module_name(lf_tssem *m, const char *spec) {
     if (strncmp(spec, "node:", 5) == 0)
         spec += 5;
-    if (strcmp(spec, "graceful-fs") == 0 || strcmp(spec, "fs-extra") == 0 || strcmp(spec, "original-fs") == 0)
-        spec = "fs";
+    const char *name;
+    size_t n = package_name(spec, &name);
+    if (package_is(name, n, "graceful-fs") || package_is(name, n, "fs-extra") ||
+        package_is(name, n, "fs-extra-plus") || package_is(name, n, "original-fs")) {
+        const char *sub = name[n] == '/' ? name + n + 1 : "";
+        spec = !strcmp(sub, "async") || !strcmp(sub, "promises") ? "fs/promises" : "fs";
+    }
     return lf_tssem_intern(m, spec, strlen(spec));
 }
 
@@ -457,6 +500,7 @@ static void visit(walker *w, frame f, unsigned char kind) {
         m->esm = 1;
     } else if (v == NV_VARIABLE) {
         TSNode name = lf_tree_field(n, "name"), value = lf_tree_field(n, "value");
+        size_t declared_from = w->bindings.len;
         if (lf_tree_is(name, "identifier")) {
             const char *req = require_module(w, value);
             const char *nm = intern_node(m, name);
@@ -468,6 +512,7 @@ static void visit(walker *w, frame f, unsigned char kind) {
         } else if (!ts_node_is_null(name)) {
             record_pattern(w, name, value, LF_TSBIND_VAR, f.scope);
         }
+        limit_to_block(w, declared_from, n);
     } else if (v == NV_ASSIGN) {
         TSNode left = lf_tssem_unwrap(lf_tree_field(n, "left")), right = lf_tree_field(n, "right");
         if (lf_tree_is(left, "identifier")) {
@@ -801,11 +846,18 @@ const lf_tsbinding *lf_tssem_binding_at(const lf_tssem *m, int32_t scope, const 
         int32_t i = first_in_scope(in, name, s);
         if (i < 0)
             continue;
-        const lf_tsbinding *first = &m->bindings[i], *last_before = NULL;
-        for (; i >= 0; i = in->scope_next[i])
-            if (ts_node_start_byte(m->bindings[i].target) < at)
-                last_before = &m->bindings[i];
-        return last_before ? last_before : first;
+        const lf_tsbinding *first = NULL, *last_before = NULL;
+        for (; i >= 0; i = in->scope_next[i]) {
+            const lf_tsbinding *b = &m->bindings[i];
+            if (b->block_end && (at < b->block_start || at >= b->block_end))
+                continue; /* a let/const of a block `at` is not in */
+            if (!first)
+                first = b;
+            if (ts_node_start_byte(b->target) < at)
+                last_before = b;
+        }
+        if (first)
+            return last_before ? last_before : first;
     }
     return NULL;
 }
@@ -815,6 +867,21 @@ const lf_tsbinding *lf_tssem_field(const lf_tssem *m, int32_t cls, const char *n
         if (m->bindings[i].kind == LF_TSBIND_FIELD && m->bindings[i].cls == cls)
             return &m->bindings[i];
     return NULL;
+}
+
+TSNode lf_tssem_this_field_value(lf_tssem *m, TSNode member) {
+    if (!lf_tree_is(member, "member_expression") || !lf_tree_is(lf_tree_field(member, "object"), "this"))
+        return (TSNode){0};
+    int32_t s = lf_tssem_scope_of(m, member);
+    int32_t cls = s >= 0 ? m->scopes[s].cls : -1;
+    if (cls < 0)
+        return (TSNode){0};
+    TSNode p = lf_tree_field(member, "property");
+    uint32_t a = ts_node_start_byte(p), b = ts_node_end_byte(p);
+    char *key = lf_xasprintf("this.%.*s", (int)(b - a), m->src->text + a);
+    const lf_tsbinding *f = lf_tssem_field(m, cls, lf_tssem_intern(m, key, strlen(key)));
+    free(key);
+    return f ? f->value : (TSNode){0};
 }
 
 const lf_tsbinding *lf_tssem_param(const lf_tssem *m, int32_t scope, uint32_t i) {

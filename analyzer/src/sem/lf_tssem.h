@@ -71,6 +71,9 @@ typedef struct lf_tsbinding {
     const char *member;   /* destructured: the value's property this name takes (interned); else NULL */
     const char *qualname; /* IMPORT: "fs", "fs.rmSync", "fs/promises" ...; else NULL */
     int32_t next;         /* private: next binding of the same name */
+    /* a let/const: the bytes of the block it is visible in (a shadowing `const
+     * result` in an inner block is not the outer `result`); 0, 0 when the whole scope */
+    uint32_t block_start, block_end;
 } lf_tsbinding;
 
 typedef struct lf_tscall {
@@ -141,6 +144,9 @@ const lf_tsbinding *lf_tssem_binding_at(const lf_tssem *m, int32_t scope, const 
 const lf_tsbinding *lf_tssem_binding_of(lf_tssem *m, TSNode id);
 /* The field binding `this.<name>` of class `cls` (its first assignment), or NULL. */
 const lf_tsbinding *lf_tssem_field(const lf_tssem *m, int32_t cls, const char *name);
+/* The value first assigned to the field a `this.x` member expression names, in
+ * its class (`this.x = v` in a method, or a class field `x = v`); null when none. */
+TSNode lf_tssem_this_field_value(lf_tssem *m, TSNode member);
 
 /* Qualified name of an expression naming a module or a module member
  * ("fs", "fs.rmSync", "fs/promises.rm", "process.kill", "JSON.parse",
