@@ -1514,10 +1514,46 @@ static int returns_false_somewhere(lf_pysem *m, int32_t scope) {
 }
 
 /* The first handler swallowing an acquisition error in function `scope`. */
+typedef struct leave_walk {
+    lf_pysem *m;
+    int need_yield;
+    int found;
+} leave_walk;
+
+static lf_walk_action visit_leave(TSNode n, void *ud) {
+    leave_walk *w = ud;
+    if (lf_pysem_is_function_node(n))
+        return LF_WALK_SKIP;
+    if (!lf_tree_is(n, "return_statement") || return_kind(w->m, n) != EXIT_RET_OTHER)
+        return LF_WALK_CONTINUE;
+    int yielded = !w->need_yield;
+    for (TSNode b = ts_node_prev_named_sibling(n); !yielded && !ts_node_is_null(b); b = ts_node_prev_named_sibling(b))
+        yielded = lf_tree_is(b, "expression_statement") && lf_tree_is(ts_node_named_child(b, 0), "yield") &&
+                  !yields_only_false(b);
+    if (!yielded)
+        return LF_WALK_CONTINUE;
+    w->found = 1;
+    return LF_WALK_STOP;
+}
+
+/* Does a handler leave its retry loop, somewhere inside it, as if locked: a
+ * `return` of anything but False (after a `yield` of anything but False in a
+ * context manager), under an `if` of its own (`if time.monotonic() >=
+ * deadline: yield; return`, the give-up once the wait is over)? */
+static int leaves_as_locked(lf_pysem *m, TSNode blk, role r) {
+    leave_walk w = {m, r == ROLE_CM, 0};
+    lf_tree_walk(blk, visit_leave, &w);
+    return w.found;
+}
+
 static int find_swallowing_handler(hpass *p, int32_t scope, helper *h) {
     lf_pysem *m = p->m;
     size_t lo, hi;
     scope_stmts(m, scope, &lo, &hi);
+    /* first a handler of the acquisition's failure; then, in a retry loop, a
+     * handler of contention that gives up as if locked once its wait is over
+     * (the failure's handler is the root bug where there are both) */
+    for (int giveup = 0; giveup < 2; giveup++)
     for (size_t i = lo; i < hi; i++) {
         const lf_pystmt *s = &m->stmts[i];
         if (s->scope != scope || !lf_tree_is(s->node, "try_statement") || !try_only_acquires(p, s->node))
@@ -1529,9 +1565,15 @@ static int find_swallowing_handler(hpass *p, int32_t scope, helper *h) {
             in_loop = m->stmts[a].clause == LF_PYCLAUSE_LOOP_BODY;
         for (uint32_t k = 0; k < ts_node_named_child_count(s->node); k++) {
             TSNode exc = ts_node_named_child(s->node, k);
-            if (!lf_tree_is(exc, "except_clause") || !handler_catches_failure(m, exc, in_loop))
+            if (!lf_tree_is(exc, "except_clause"))
                 continue;
             TSNode blk = handler_block(exc);
+            /* in a retry loop, contention (BlockingIOError, FileExistsError)
+             * retries; a handler that gives up on it as if locked is the bug */
+            if (!giveup ? !handler_catches_failure(m, exc, in_loop)
+                        : !(in_loop && !handler_catches_failure(m, exc, 1) && handler_catches_failure(m, exc, 0) &&
+                            leaves_as_locked(m, blk, h->role)))
+                continue;
             if (!ts_node_is_null(find_in(p, blk, 0)))
                 continue; /* takes the lock another way: a retry, not a fallback */
             unsigned exits = block_exits(m, blk);
@@ -1550,8 +1592,9 @@ static int find_swallowing_handler(hpass *p, int32_t scope, helper *h) {
                 exits = (exits & ~EXIT_RET_OTHER) | EXIT_RET_FALSE;
             int ok;
             if (in_loop) /* falling through retries: only leaving as if locked counts */
-                ok = h->role != ROLE_WORK && (exits & EXIT_RET_OTHER) &&
-                     (h->role != ROLE_CM || contains_kind(blk, "yield"));
+                ok = h->role != ROLE_WORK && (((exits & EXIT_RET_OTHER) &&
+                                               (h->role != ROLE_CM || contains_kind(blk, "yield"))) ||
+                                              leaves_as_locked(m, blk, h->role));
             else
                 ok = (h->role == ROLE_ACQUIRE && (exits & EXIT_RET_OTHER)) ||
                      (h->role == ROLE_CM && contains_kind(blk, "yield")) ||

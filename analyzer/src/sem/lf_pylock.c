@@ -3126,6 +3126,132 @@ static void mark_overwrite_takeovers(lf_pylock *l, const uint32_t *clock_at) {
  * locked is the release the protocol expects: a waiter that locks the old,
  * unlinked inode sees the mismatch and starts again. Module-wide: identity
  * checks name no key. */
+/* The stale break, by name on existence or age, that the lock a helper
+ * removes went through first in the same function: an earlier call of
+ * another module helper, handed the same lock, whose own removal breaks its
+ * parameter (`acquire_lock(p)` ... `release_lock(p)`); else null. */
+static TSNode helper_break_before(const lf_pylock *l, const int32_t *callee_of, const lf_pylock_event *rel) {
+    lf_pysem *m = l->m;
+    for (size_t i = 0; i < l->in->events.len; i++) {
+        const lf_pylock_event *j = &l->in->events.items[i];
+        if (ts_node_start_byte(j->node) >= ts_node_start_byte(rel->node))
+            break;
+        if (j->kind != LF_PYEV_JUDGE || !j->via_helper || j->scope != rel->scope || j->key < 0 ||
+            !lf_pylock_key_eq(m, &l->in->keys.items[j->key].key, &l->in->keys.items[rel->key].key))
+            continue;
+        const lf_pycall *jc = lf_pysem_call(m, j->node);
+        int32_t g = jc ? callee_of[jc - m->calls] : -1;
+        for (size_t k = 0; g >= 0 && k < l->in->events.len; k++) {
+            const lf_pylock_event *r = &l->in->events.items[k];
+            if (r->kind == LF_PYEV_REMOVE && r->scope == g && !r->via_helper && r->key >= 0 &&
+                r->judged == LF_JUDGED_PRESENCE && (l->in->keys.items[r->key].flags & LF_LOCK_BROKEN_LIVE))
+                return r->node;
+        }
+    }
+    return (TSNode){0};
+}
+
+/* What a path expression is, through the local names it is assigned to
+ * (`p = Path(lock_path)` ... `p.unlink()`: `Path(lock_path)`), a few hops. */
+static TSNode local_value(lf_pysem *m, TSNode e) {
+    for (int hop = 0; hop < 4 && lf_tree_is(e, "identifier"); hop++) {
+        uint32_t a = ts_node_start_byte(e);
+        const lf_pybinding *b = lf_pysem_binding_at(
+            m, lf_pysem_scope_of(m, e), lf_pysem_intern(m, m->src->text + a, ts_node_end_byte(e) - a), a);
+        if (!b || b->scope <= 0 || b->kind != LF_PYBIND_ASSIGN || ts_node_is_null(b->value))
+            break;
+        e = lf_tree_unparen(b->value);
+    }
+    return e;
+}
+
+/* The parameter of an API function (module-level, or a method) that a
+ * removed path is made from alone (`Path(lock_path)`, `os.path.join(d,
+ * name)` with d module-level), following local names a few hops; NULL when
+ * some name is neither that parameter nor module-level. */
+static const lf_pybinding *api_param_of(lf_pysem *m, TSNode e) {
+    TSNode stack[32];
+    int sp = 0, budget = 96;
+    const lf_pybinding *param = NULL;
+    stack[sp++] = e;
+    while (sp && budget-- > 0) {
+        TSNode n = stack[--sp];
+        if (lf_pysem_is_function_node(n))
+            return NULL;
+        if (lf_tree_is(n, "identifier")) {
+            TSNode up = ts_node_parent(n);
+            if ((lf_tree_is(up, "attribute") && ts_node_eq(lf_tree_field(up, "attribute"), n)) ||
+                lf_tree_is(up, "keyword_argument"))
+                continue;
+            uint32_t a = ts_node_start_byte(n);
+            const lf_pybinding *b = lf_pysem_binding_at(
+                m, lf_pysem_scope_of(m, n), lf_pysem_intern(m, m->src->text + a, ts_node_end_byte(n) - a), a);
+            if (!b || b->scope <= 0 || b->kind == LF_PYBIND_IMPORT)
+                continue;
+            if (b->kind == LF_PYBIND_ASSIGN && !ts_node_is_null(b->value)) {
+                if (sp < 32)
+                    stack[sp++] = b->value;
+                continue;
+            }
+            const lf_pyscope *sc = &m->scopes[b->scope];
+            int api = sc->kind == LF_PYSCOPE_FUNCTION && (sc->parent == 0 || sc->cls >= 0);
+            /* a method's self: its fields are the object's, no argument of the API */
+            if (b->kind == LF_PYBIND_PARAM && sc->cls >= 0 && (!strcmp(b->name, "self") || !strcmp(b->name, "cls")))
+                return NULL;
+            if (b->kind != LF_PYBIND_PARAM || !api || (param && param != b))
+                return NULL;
+            param = b;
+            continue;
+        }
+        for (uint32_t i = ts_node_named_child_count(n); i-- > 0 && sp < 32;)
+            stack[sp++] = ts_node_named_child(n, i);
+    }
+    return budget > 0 ? param : NULL;
+}
+
+/* A release by name of an API function's parameter whose sibling function
+ * (same class, or both module-level) breaks its own parameter of the same
+ * name (`acquire_singleton_lock(lock_path)` unlinks a stale one,
+ * `release_singleton_lock(lock_path)` unlinks it): the API's callers hand
+ * both the same path, so the release deletes whatever lock a newcomer took
+ * after breaking a paused holder's (on existence or age), or after racing
+ * another breaker (after a pid probe). */
+static void mark_sibling_releases(lf_pylock *l) {
+    lf_pysem *m = l->m;
+    for (size_t i = 0; i < l->in->events.len; i++) {
+        const lf_pylock_event *o = &l->in->events.items[i];
+        if (o->kind != LF_PYEV_REMOVE || o->via_helper || o->key < 0 || o->judged != LF_JUDGED_NONE ||
+            o->after_stop || ts_node_is_null(o->target))
+            continue;
+        lf_pylock_key *k = &l->in->keys.items[o->key];
+        if (k->flags & (LF_LOCK_BROKEN_LIVE | LF_LOCK_BROKEN_RACING | LF_LOCK_PKG))
+            continue;
+        const lf_pybinding *p = api_param_of(m, o->target);
+        if (!p)
+            continue;
+        TSNode removed = local_value(m, o->target);
+        for (size_t j = 0; j < l->in->events.len; j++) {
+            const lf_pylock_event *r = &l->in->events.items[j];
+            unsigned rf = r->key >= 0 ? l->in->keys.items[r->key].flags : 0u;
+            unsigned broke = r->judged == LF_JUDGED_PRESENCE    ? rf & LF_LOCK_BROKEN_LIVE
+                             : r->judged == LF_JUDGED_LIVENESS ? rf & LF_LOCK_BROKEN_RACING
+                                                               : 0u;
+            if (r->kind != LF_PYEV_REMOVE || r->via_helper || !broke || r->scope == o->scope ||
+                ts_node_is_null(r->target))
+                continue;
+            const lf_pybinding *q = api_param_of(m, r->target);
+            if (!q || q->name != p->name || m->scopes[q->scope].parent != m->scopes[p->scope].parent ||
+                m->scopes[q->scope].cls != m->scopes[p->scope].cls ||
+                !lf_tree_equal(m->src, removed, m->src, local_value(m, r->target), LF_TREE_EQ_STRING_CONTENT))
+                continue;
+            k->flags |= LF_LOCK_BROKEN | broke | LF_LOCK_ARG;
+            k->broken_at = r->node;
+            if (broke & LF_LOCK_BROKEN_LIVE)
+                break;
+        }
+    }
+}
+
 static void mark_inode_verified(lf_pylock *l, const int32_t *callee_of) {
     lf_pysem *m = l->m;
     size_t ns = m->n_scopes ? m->n_scopes : 1;
@@ -3689,6 +3815,31 @@ static lf_pylock *build(lf_pysem *m) {
                 }
             }
         }
+        /* A release helper handed a lock that another helper breaks
+         * (`acquire_lock(p)` breaks p on age, `release_lock(p)` only unlinks
+         * it): the caller takes the lock through one and gives it back
+         * through the other, so the release helper's parameter is that
+         * broken lock, and its plain unlink is the release by name that a
+         * holder paused past the break runs on its successor's lock. */
+        for (size_t i = 0; i < l->in->events.len; i++) {
+            const lf_pylock_event *rel = &l->in->events.items[i];
+            if (rel->kind != LF_PYEV_REMOVE || !rel->via_helper || rel->key < 0 || rel->after_stop)
+                continue;
+            const lf_pycall *rc = lf_pysem_call(m, rel->node);
+            int32_t f = rc ? callee_of[rc - m->calls] : -1;
+            TSNode broken = helper_break_before(l, callee_of, rel);
+            for (size_t j = 0; f >= 0 && !ts_node_is_null(broken) && j < l->in->events.len; j++) {
+                const lf_pylock_event *o = &l->in->events.items[j];
+                if (o->kind != LF_PYEV_REMOVE || o->scope != f || o->via_helper || o->key < 0 ||
+                    o->judged != LF_JUDGED_NONE || o->after_stop)
+                    continue;
+                lf_pylock_key *pk = &l->in->keys.items[o->key];
+                if (!(pk->flags & LF_LOCK_ARG) || (pk->flags & (LF_LOCK_BROKEN_LIVE | LF_LOCK_PKG)))
+                    continue;
+                pk->flags |= LF_LOCK_BROKEN | LF_LOCK_BROKEN_LIVE;
+                pk->broken_at = broken;
+            }
+        }
         /* A sweep that breaks the locks it walks (`for f in D.glob("slot-*.lock"):
          * if <old>: f.unlink()`) breaks the lock it walks: that lock's
          * holder, paused past the sweep's judgement, releases its successor's. */
@@ -3710,6 +3861,7 @@ static lf_pylock *build(lf_pysem *m) {
         free(stop_at);
     }
     mark_overwrite_takeovers(l, clock_at);
+    mark_sibling_releases(l);
     mark_inode_verified(l, callee_of);
     free(clock_at);
     l->keys = l->in->keys.items;
