@@ -1893,7 +1893,7 @@ static int runs_pid_lookup(lf_pysem *m, TSNode e) {
 }
 
 /* A liveness probe of a pid: os.kill(pid, 0), psutil.pid_exists(pid),
- * psutil.Process(pid), an existence test of its /proc entry, or a command
+ * psutil.Process(pid), psutil's process table, an existence test of its /proc entry, or a command
  * that looks processes up (`pgrep name`, `pidof name` through subprocess or
  * os.popen: a recorded pid absent from its output is judged dead). */
 static int is_probe(lf_pysem *m, TSNode call) {
@@ -1903,7 +1903,10 @@ static int is_probe(lf_pysem *m, TSNode call) {
     if (lf_pylock_callee_any(m, call, shells))
         return runs_pid_lookup(m, lf_pylock_arg(m, call, 0, NULL));
     static const char *const kill[] = {"os.kill", NULL};
-    static const char *const psutil[] = {"psutil.pid_exists", "psutil.Process", NULL};
+    /* the process table listed (`pid in psutil.pids()`, `pid in {p.pid for
+     * p in psutil.process_iter()}`): a recorded pid absent from it is dead */
+    static const char *const psutil[] = {"psutil.pid_exists", "psutil.Process", "psutil.pids", "psutil.process_iter",
+                                         NULL};
     static const char *const exists[] = {"os.path.exists", "os.path.isdir", "os.path.lexists", NULL};
     if (lf_pylock_callee_any(m, call, kill)) {
         TSNode sig = lf_tree_unparen(lf_pylock_arg(m, call, 1, "signal"));

@@ -506,7 +506,7 @@ static void visit(builder *b, frame *f, const frame *parent) {
     }
 }
 
-static void inherit(frame *child, const frame *parent, const TSTreeCursor *c) {
+static void inherit(const builder *b, frame *child, const frame *parent, const TSTreeCursor *c) {
     memset(child, 0, sizeof *child);
     child->node = ts_tree_cursor_current_node(c);
     child->kind = kind_of(child->node);
@@ -522,6 +522,19 @@ static void inherit(frame *child, const frame *parent, const TSTreeCursor *c) {
         const char *field = ts_tree_cursor_current_field_name(c);
         if (field && strcmp(field, "name") == 0)
             child->scope = child->child_scope = parent->scope;
+    }
+    /* A comprehension's first iterable is evaluated in the enclosing scope
+     * (`{p.pid for p in psutil.process_iter()}` calls process_iter there). */
+    if (lf_tree_is(parent->node, "for_in_clause") && parent->scope > 0 &&
+        b->scopes.items[parent->scope].kind == LF_PYSCOPE_COMPREHENSION) {
+        const char *field = ts_tree_cursor_current_field_name(c);
+        TSNode comp = b->scopes.items[parent->scope].node;
+        TSNode first = {0};
+        for (uint32_t i = 0; i < ts_node_named_child_count(comp) && ts_node_is_null(first); i++)
+            if (lf_tree_is(ts_node_named_child(comp, i), "for_in_clause"))
+                first = ts_node_named_child(comp, i);
+        if (field && strcmp(field, "right") == 0 && ts_node_eq(first, parent->node))
+            child->scope = child->child_scope = b->scopes.items[parent->scope].parent;
     }
 }
 
@@ -560,7 +573,7 @@ static void walk(builder *b) {
         if (ts_tree_cursor_goto_first_child(&c)) {
             if (skip_anonymous_leaves(&c)) {
                 frame child;
-                inherit(&child, &stack.items[stack.len - 1], &c);
+                inherit(b, &child, &stack.items[stack.len - 1], &c);
                 LF_VEC_PUSH(&stack, child);
                 continue;
             }
@@ -579,7 +592,7 @@ static void walk(builder *b) {
         if (!moved)
             break;
         frame sib;
-        inherit(&sib, &stack.items[stack.len - 2], &c);
+        inherit(b, &sib, &stack.items[stack.len - 2], &c);
         stack.items[stack.len - 1] = sib;
     }
     ts_tree_cursor_delete(&c);
@@ -622,7 +635,17 @@ int32_t lf_pysem_scope_of(const lf_pysem *m, TSNode n) {
         /* A def's name is not inside its own scope. */
         TSNode name = lf_tree_field(sc->node, "name");
         int in_name = !ts_node_is_null(name) && lf_tree_within(n, name);
-        if (ts_node_end_byte(sc->node) >= e && ts_node_start_byte(sc->node) <= s && !in_name)
+        /* nor is a comprehension's first iterable inside the comprehension's */
+        int in_first_iterable = 0;
+        if (sc->kind == LF_PYSCOPE_COMPREHENSION)
+            for (uint32_t k = 0; k < ts_node_named_child_count(sc->node); k++) {
+                TSNode c = ts_node_named_child(sc->node, k);
+                if (lf_tree_is(c, "for_in_clause")) {
+                    in_first_iterable = lf_tree_within(n, lf_tree_field(c, "right"));
+                    break;
+                }
+            }
+        if (ts_node_end_byte(sc->node) >= e && ts_node_start_byte(sc->node) <= s && !in_name && !in_first_iterable)
             break;
         i = sc->parent;
     }
