@@ -310,6 +310,37 @@ static int probes_in(const lf_tslock *l, TSNode n) {
     return 0;
 }
 
+static int stale_when_true(lf_tssem *m, TSNode cmp, TSNode read);
+
+/* The stale-when-true form of a gate: `if (age > STALE) { ... if (owner &&
+ * alive(owner.pid)) continue; ... remove }`: inside the old-lock branch, a
+ * probe of the owner leaves before anything is broken, so the age only picks
+ * the locks worth probing. */
+static int old_lock_probed_first(lf_tssem *m, const lf_tslock *l, TSNode cmp, TSNode read) {
+    TSNode cond = cmp, ifs = lf_ts_parent(cmp);
+    while (lf_tree_is(ifs, "parenthesized_expression")) {
+        cond = ifs;
+        ifs = lf_ts_parent(ifs);
+    }
+    /* `const age = now - mtime; if (age > STALE)`: the comparison of the name */
+    if (!lf_tree_is(ifs, "if_statement") || !ts_node_eq(lf_tree_field(ifs, "condition"), cond) ||
+        !stale_when_true(m, cmp, read))
+        return 0;
+    TSNode body = lf_tree_field(ifs, "consequence");
+    if (!lf_tree_is(body, "statement_block"))
+        return 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+        TSNode x = ts_node_named_child(body, i);
+        if (lf_tree_is(x, "if_statement") && probes_in(l, lf_tree_field(x, "condition")) &&
+            lf_tssem_leaves(lf_tree_field(x, "consequence")))
+            return 1;
+        for (size_t k = 0; k < l->n_events; k++)
+            if (l->events[k].kind == LF_TSEV_REMOVE && lf_ts_within(l->events[k].node, x))
+                return 0; /* something is broken before any probe decides */
+    }
+    return 0;
+}
+
 typedef struct record_walk {
     lf_tssem *m;
     const lf_tslock *l;
@@ -440,6 +471,8 @@ static int stale_when_true(lf_tssem *m, TSNode cmp, TSNode read) {
  * Python's age_gates_probe (checks/lf302_mtime_staleness.c) asks the same of
  * its removals. */
 static int age_gates_probe(lf_tssem *m, const lf_tslock *l, TSNode cmp, TSNode read) {
+    if (old_lock_probed_first(m, l, cmp, read))
+        return 1;
     /* the young test may be one arm of `||` (`if (!st || age <= stale ||
      * isAlive(pid)) return;`): a probe in another arm decides with it */
     TSNode cond = cmp, ifs = lf_ts_parent(cmp);

@@ -169,7 +169,8 @@ TSNode lf_tssem_unwrap(TSNode n);
  * operation is the callers', who reach it through the seam's name. */
 int lf_tssem_forwarder_body(const lf_tssem *m, TSNode call);
 /* Does a branch leave (return, throw, continue, break) rather than fall
- * through: the statement itself, or the last of its block? */
+ * through: the statement itself, or the last of its block; a try whose body
+ * and catch both leave, an if/else whose arms both do? */
 int lf_tssem_leaves(TSNode b);
 /* The value an identifier use holds: follows const/let/var/assignment
  * bindings (not destructuring) up to a few hops; the expression itself

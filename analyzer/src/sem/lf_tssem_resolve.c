@@ -1115,12 +1115,39 @@ TSNode lf_tssem_search_values(lf_tssem *m, TSNode e, size_t budget, int skip_fun
 }
 
 int lf_tssem_leaves(TSNode b) {
-    if (lf_tree_is(b, "statement_block")) {
-        uint32_t k = ts_node_named_child_count(b);
-        b = k ? ts_node_named_child(b, k - 1) : (TSNode){0};
+    /* every branch to check must leave: a try leaves when its body and its
+     * handler do, an if/else when both arms do (a bounded worklist) */
+    TSNode todo[16];
+    int n = 0;
+    todo[n++] = b;
+    while (n > 0) {
+        TSNode x = todo[--n];
+        while (lf_tree_is(x, "statement_block") || lf_tree_is(x, "else_clause") || lf_tree_is(x, "catch_clause")) {
+            if (!lf_tree_is(x, "statement_block")) {
+                x = lf_tree_field(x, "body");
+                continue;
+            }
+            uint32_t k = ts_node_named_child_count(x);
+            x = k ? ts_node_named_child(x, k - 1) : (TSNode){0};
+        }
+        if (lf_tree_is(x, "return_statement") || lf_tree_is(x, "throw_statement") ||
+            lf_tree_is(x, "continue_statement") || lf_tree_is(x, "break_statement"))
+            continue;
+        if (n + 2 > 16)
+            return 0;
+        if (lf_tree_is(x, "try_statement") && !ts_node_is_null(lf_tree_field(x, "handler"))) {
+            todo[n++] = lf_tree_field(x, "body");
+            todo[n++] = lf_tree_field(x, "handler");
+            continue;
+        }
+        if (lf_tree_is(x, "if_statement") && !ts_node_is_null(lf_tree_field(x, "alternative"))) {
+            todo[n++] = lf_tree_field(x, "consequence");
+            todo[n++] = lf_tree_field(x, "alternative");
+            continue;
+        }
+        return 0;
     }
-    return lf_tree_is(b, "return_statement") || lf_tree_is(b, "throw_statement") ||
-           lf_tree_is(b, "continue_statement") || lf_tree_is(b, "break_statement");
+    return 1;
 }
 
 const lf_tsbinding *lf_tssem_binding_of(lf_tssem *m, TSNode id) {
