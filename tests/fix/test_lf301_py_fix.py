@@ -17,7 +17,8 @@ drop-ins (stat_judged, getmtime_judged, open_judged, ...).
 Real processes, through the module's own API:
 - a holder takes the lock and is paused past the age limit (its lock's mtime is
   set back), a second process breaks it with the module's own stale takeover
-  and takes it, then the first releases. As written, that release deletes the
+  and takes it, then the first releases (release_helper_param.py: through the
+  module's take/drop helpers handed the path). As written, that release deletes the
   second one's live lock; patched, the second one's lock stays, with its pid in
   it, until it releases it itself;
 - sweep_helper.py's sweep() judges each lock through the module's reader
@@ -67,6 +68,7 @@ LEFT = {
     "release_forms.py": ["20:16: " + LF302_UNSAFE,
                          "33:17: LF301 not fixed: " + EXISTENCE],
     "takeover.py": ["19:20: " + LF302_UNSAFE],
+    "release_helper_param.py": ["22:20: " + LF302_UNSAFE],
     "takeover_helper.py": ["18:9: LF303 not fixed: pid reuse needs the owner's start time, recorded by whoever "
                            "writes the pid (lockrt's owner record does: lockrt.process_alive)"],
     "decline_lock_dir.py": ["14:16: LF302 not fixed: the lock is a directory: the pid its holder records is in a "
@@ -216,6 +218,7 @@ def paused_holder_then_takeover(module_dir, module, take, give, lock, tmp_path):
 @pytest.mark.parametrize("module,take,give,lock_name", [
     ("release", "acquire", "release", "job.lock"),
     ("release_forms", "take", "done", "state/job.lock"),
+    ("release_helper_param", "acquire", "release", "job.lock"),
 ])
 def test_paused_holders_release_keeps_its_successors_lock(tmp_path, module, take, give, lock_name):
     case = module + ".py"

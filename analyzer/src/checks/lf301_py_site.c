@@ -364,20 +364,34 @@ static char *takeover_edits(lf_pylock *l, lf301_py_site *s, const lf_pylock_even
 
 /* Every exclusive create of the lock's key in the module, each a call the fix
  * swaps (or one it swapped before); NULL, or a reason. */
-static char *create_edits(lf_pylock *l, lf301_py_site *s, int32_t key) {
+static char *create_edits(lf_pylock *l, lf301_py_site *s, int32_t key, TSNode removed) {
     lf_pysem *m = l->m;
     static const char *const os_open[] = {"os.open", NULL};
     static const char *const opens[] = {"open", "io.open", NULL};
     size_t creates = 0;
+    /* the lock's own creates; else, for a release helper's parameter, the
+     * creates of its sibling acquire's parameter of the same name
+     * (`acquire_lock(lock_path)` / `release_lock(lock_path)`): the API's
+     * callers hand both the same path */
+    const lf_pybinding *param = ts_node_is_null(removed) ? NULL : lf_pylock_api_param(m, removed);
+    for (int sibling = 0; sibling < 2 && !creates; sibling++)
     for (size_t i = 0; i < m->n_calls; i++) {
         TSNode call = m->calls[i].node;
         int link = 0;
         TSNode created = lf_pylock_exclusive_create(l, call, &link);
         if (ts_node_is_null(created))
             continue;
-        lf_pkey k = lf_pylock_key_of(l, created);
-        if (lf_pylock_find(l, &k) != key)
-            continue;
+        if (!sibling) {
+            lf_pkey k = lf_pylock_key_of(l, created);
+            if (lf_pylock_find(l, &k) != key)
+                continue;
+        } else {
+            const lf_pybinding *q = param ? lf_pylock_api_param(m, created) : NULL;
+            if (!q || q == param || q->name != param->name ||
+                m->scopes[q->scope].parent != m->scopes[param->scope].parent ||
+                m->scopes[q->scope].cls != m->scopes[param->scope].cls)
+                continue;
+        }
         creates++;
         unsigned line = lf_py_line(m->src, call);
         if (lf_pylock_lockrt_call(m, call, "open_exclusive") || lf_pylock_lockrt_call(m, call, "open_exclusive_file"))
@@ -661,7 +675,7 @@ lf301_py_site *lf301_py_site_make(lf_pylock *l, const lf_pylock_event *ev, int r
                                         lf_py_line(l->m->src, k->retaken_at)));
     char *why;
     if (release) {
-        why = create_edits(l, s, ev->key);
+        why = create_edits(l, s, ev->key, ev->target);
         if (!why)
             why = removal_edit(l, s, ev->node, "unlink_owned");
     } else {

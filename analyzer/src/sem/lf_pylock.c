@@ -3172,7 +3172,7 @@ static TSNode local_value(lf_pysem *m, TSNode e) {
  * removed path is made from alone (`Path(lock_path)`, `os.path.join(d,
  * name)` with d module-level), following local names a few hops; NULL when
  * some name is neither that parameter nor module-level. */
-static const lf_pybinding *api_param_of(lf_pysem *m, TSNode e) {
+const lf_pybinding *lf_pylock_api_param(lf_pysem *m, TSNode e) {
     TSNode stack[32];
     int sp = 0, budget = 96;
     const lf_pybinding *param = NULL;
@@ -3229,7 +3229,7 @@ static void mark_sibling_releases(lf_pylock *l) {
         lf_pylock_key *k = &l->in->keys.items[o->key];
         if (k->flags & (LF_LOCK_BROKEN_LIVE | LF_LOCK_BROKEN_RACING | LF_LOCK_PKG))
             continue;
-        const lf_pybinding *p = api_param_of(m, o->target);
+        const lf_pybinding *p = lf_pylock_api_param(m, o->target);
         if (!p)
             continue;
         TSNode removed = local_value(m, o->target);
@@ -3242,7 +3242,7 @@ static void mark_sibling_releases(lf_pylock *l) {
             if (r->kind != LF_PYEV_REMOVE || r->via_helper || !broke || r->scope == o->scope ||
                 ts_node_is_null(r->target))
                 continue;
-            const lf_pybinding *q = api_param_of(m, r->target);
+            const lf_pybinding *q = lf_pylock_api_param(m, r->target);
             if (!q || q->name != p->name || m->scopes[q->scope].parent != m->scopes[p->scope].parent ||
                 m->scopes[q->scope].cls != m->scopes[p->scope].cls ||
                 !lf_tree_equal(m->src, removed, m->src, local_value(m, r->target), LF_TREE_EQ_STRING_CONTENT))

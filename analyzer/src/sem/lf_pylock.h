@@ -269,6 +269,11 @@ size_t lf_pylock_param_args(lf_pylock *l, const lf_pybinding *param, TSNode *out
  * "x")`, os.mkdir, os.link, Path.mkdir, lockrt's open_exclusive drop-ins), or
  * null; *link: it is made by a symlink (a lock only when judged as one). */
 TSNode lf_pylock_exclusive_create(lf_pylock *l, TSNode call, int *link);
+/* The parameter of an API function (module-level, or a method; not `self`)
+ * that a path expression is made from alone, following local names a few
+ * hops (`Path(lock_path)`, `str(p)` after `p = Path(lock_path)`); NULL when
+ * some name is neither that parameter nor module-level. */
+const lf_pybinding *lf_pylock_api_param(lf_pysem *m, TSNode e);
 /* Is the call a member of the vendored lockrt binding (`lockrt.member`,
  * imported as `import lockrt`, `from . import lockrt` or `from pkg import
  * lockrt`)? */
