@@ -240,8 +240,10 @@ static void limit_to_block(walker *w, size_t from, TSNode d) {
     if (!lf_tree_is(decl, "lexical_declaration"))
         return;
     TSNode block = ts_node_parent(decl);
-    if (!lf_tree_is(block, "statement_block") && !lf_tree_is(block, "switch_case") &&
-        !lf_tree_is(block, "switch_default"))
+    /* a case clause's declarations are the whole switch body's */
+    if (lf_tree_is(block, "switch_case") || lf_tree_is(block, "switch_default"))
+        block = ts_node_parent(block);
+    if (!lf_tree_is(block, "statement_block") && !lf_tree_is(block, "switch_body"))
         return;
     for (size_t i = from; i < w->bindings.len; i++) {
         w->bindings.items[i].block_start = ts_node_start_byte(block);
@@ -282,6 +284,7 @@ static char *string_content(const lf_source *src, TSNode n, int plain) {
 /* The unscoped package name of a module specifier: "@scope/pkg/sub" -> "pkg", "pkg/sub" -> "pkg". */
 static size_t package_name(const char *spec, const char **name) {
     const char *p = spec;
+    *name = spec;
     if (*p == '@') {
         const char *slash = strchr(p, '/');
         if (!slash)
