@@ -774,23 +774,9 @@ void lf301_ts_run(lf_check_ctx *ctx) {
     LF_VEC(found) out = {0};
     const lf_source *src = lf_ctx_source(ctx);
     lf_tslock *l = lf_tslock_build(m);
-    unsigned char *identity = lf_xcalloc(m->n_scopes ? m->n_scopes : 1, 1);
-    for (size_t i = 0; i < l->n_events; i++)
-        if (l->events[i].kind == LF_TSEV_IDENTITY)
-            identity[l->events[i].fn] = 1;
-    /* an identity check through the module's helper (`if (!sameFile(seen,
-     * current)) return`, sameFile comparing .ino and .dev) binds the caller's
-     * removal as one written inline does; a few levels */
-    for (int round = 0; round < 3; round++) {
-        int changed = 0;
-        for (size_t i = 0; i < m->n_calls; i++) {
-            int32_t h = lf_tssem_local_callee(m, m->calls[i].node), fn = lf_tslock_fn_of(m, m->calls[i].scope);
-            if (h > 0 && fn >= 0 && h != fn && identity[h] && !identity[fn])
-                identity[fn] = changed = 1;
-        }
-        if (!changed)
-            break;
-    }
+    /* removals in a function bound to what it judged by an identity check,
+     * its own or its helper's (`if (!sameFile(seen, current)) return`) */
+    const unsigned char *identity = l->identity_bound;
     for (size_t i = 0; i < l->n_events; i++) {
         const lf_tslock_event *ev = &l->events[i];
         if (ev->kind != LF_TSEV_REMOVE || ev->key < 0 || identity[ev->fn])
@@ -1104,5 +1090,4 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         free(out.items[j].msg);
     }
     LF_VEC_FREE(&out);
-    free(identity);
 }

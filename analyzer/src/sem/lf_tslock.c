@@ -2579,6 +2579,9 @@ static lf_tslock *build(lf_tssem *m) {
         if (!changed)
             break;
     }
+    l->identity_bound = lf_xcalloc(ns, 1);
+    for (size_t s = 0; s < ns; s++)
+        l->identity_bound[s] = identity[s] != 0;
     /* identity checks anywhere in the function cover its removals; a removal
      * only while the record names this process is a release, whatever was
      * looked at before it */
@@ -2682,6 +2685,7 @@ void lf_tslock_free(lf_tslock *l) {
         l->proto_memo_free(l->proto_memo);
     free(l->ev_first);
     free(l->ev_next);
+    free(l->identity_bound);
     free(l->keys);
     free(l->events);
     free(l);

@@ -142,6 +142,10 @@ typedef struct lf_tslock {
      * use: lf_tslock_first_event) */
     int32_t *ev_first; /* per scope: its function's first event, or -1 */
     int32_t *ev_next;  /* per event: the next one of the same function, or -1 */
+    /* per scope: the declared function reads a lock's inode identity
+     * (.ino/.dev), itself or through the module's helpers a few levels
+     * down: its removals are bound to what it judged */
+    unsigned char *identity_bound;
     /* lf_tsproto's memo of what each lock's protocol covers, freed with the
      * facts (proto_memo_free); private to lf_tsproto.c */
     void *proto_memo;
