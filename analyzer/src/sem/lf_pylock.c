@@ -3132,24 +3132,24 @@ static void mark_overwrite_takeovers(lf_pylock *l, const uint32_t *clock_at) {
 /* The stale break, by name on existence or age, that the lock a helper
  * removes went through first in the same function: an earlier call of
  * another module helper, handed the same lock, whose own removal breaks its
- * parameter (`acquire_lock(p)` ... `release_lock(p)`); else null. */
-static TSNode helper_break_before(const lf_pylock *l, const int32_t *callee_of, const lf_pylock_event *rel) {
+ * parameter (`acquire_lock(p)` ... `release_lock(p)`); else null. `breaker`:
+ * per scope, such a removal of its own, or null. Walks back from the
+ * removal (event `at`) over its function's earlier events only. */
+static TSNode helper_break_before(const lf_pylock *l, const int32_t *callee_of, const TSNode *breaker, size_t at) {
     lf_pysem *m = l->m;
-    for (size_t i = 0; i < l->in->events.len; i++) {
+    const lf_pylock_event *rel = &l->in->events.items[at];
+    uint32_t fn_start = rel->scope >= 0 ? ts_node_start_byte(m->scopes[rel->scope].node) : 0;
+    for (size_t i = at; i-- > 0;) {
         const lf_pylock_event *j = &l->in->events.items[i];
-        if (ts_node_start_byte(j->node) >= ts_node_start_byte(rel->node))
+        if (ts_node_start_byte(j->node) < fn_start)
             break;
         if (j->kind != LF_PYEV_JUDGE || !j->via_helper || j->scope != rel->scope || j->key < 0 ||
             !lf_pylock_key_eq(m, &l->in->keys.items[j->key].key, &l->in->keys.items[rel->key].key))
             continue;
         const lf_pycall *jc = lf_pysem_call(m, j->node);
         int32_t g = jc ? callee_of[jc - m->calls] : -1;
-        for (size_t k = 0; g >= 0 && k < l->in->events.len; k++) {
-            const lf_pylock_event *r = &l->in->events.items[k];
-            if (r->kind == LF_PYEV_REMOVE && r->scope == g && !r->via_helper && r->key >= 0 &&
-                r->judged == LF_JUDGED_PRESENCE && (l->in->keys.items[r->key].flags & LF_LOCK_BROKEN_LIVE))
-                return r->node;
-        }
+        if (g >= 0 && !ts_node_is_null(breaker[g]))
+            return breaker[g];
     }
     return (TSNode){0};
 }
@@ -3221,7 +3221,28 @@ const lf_pybinding *lf_pylock_api_param(lf_pysem *m, TSNode e) {
  * another breaker (after a pid probe). */
 static void mark_sibling_releases(lf_pylock *l) {
     lf_pysem *m = l->m;
-    for (size_t i = 0; i < l->in->events.len; i++) {
+    /* the breaks of an API function's parameter: few, found once */
+    typedef struct breaker {
+        const lf_pylock_event *r;
+        const lf_pybinding *param;
+        unsigned broke;
+    } breaker;
+    LF_VEC(breaker) breaks = {0};
+    for (size_t j = 0; j < l->in->events.len; j++) {
+        const lf_pylock_event *r = &l->in->events.items[j];
+        if (r->kind != LF_PYEV_REMOVE || r->via_helper || r->key < 0 || ts_node_is_null(r->target))
+            continue;
+        unsigned rf = l->in->keys.items[r->key].flags;
+        unsigned broke = r->judged == LF_JUDGED_PRESENCE    ? rf & LF_LOCK_BROKEN_LIVE
+                         : r->judged == LF_JUDGED_LIVENESS ? rf & LF_LOCK_BROKEN_RACING
+                                                           : 0u;
+        const lf_pybinding *q = broke ? lf_pylock_api_param(m, r->target) : NULL;
+        if (q) {
+            breaker b = {r, q, broke};
+            LF_VEC_PUSH(&breaks, b);
+        }
+    }
+    for (size_t i = 0; breaks.len && i < l->in->events.len; i++) {
         const lf_pylock_event *o = &l->in->events.items[i];
         if (o->kind != LF_PYEV_REMOVE || o->via_helper || o->key < 0 || o->judged != LF_JUDGED_NONE ||
             o->after_stop || ts_node_is_null(o->target))
@@ -3233,26 +3254,21 @@ static void mark_sibling_releases(lf_pylock *l) {
         if (!p)
             continue;
         TSNode removed = local_value(m, o->target);
-        for (size_t j = 0; j < l->in->events.len; j++) {
-            const lf_pylock_event *r = &l->in->events.items[j];
-            unsigned rf = r->key >= 0 ? l->in->keys.items[r->key].flags : 0u;
-            unsigned broke = r->judged == LF_JUDGED_PRESENCE    ? rf & LF_LOCK_BROKEN_LIVE
-                             : r->judged == LF_JUDGED_LIVENESS ? rf & LF_LOCK_BROKEN_RACING
-                                                               : 0u;
-            if (r->kind != LF_PYEV_REMOVE || r->via_helper || !broke || r->scope == o->scope ||
-                ts_node_is_null(r->target))
-                continue;
-            const lf_pybinding *q = lf_pylock_api_param(m, r->target);
-            if (!q || q->name != p->name || m->scopes[q->scope].parent != m->scopes[p->scope].parent ||
+        for (size_t j = 0; j < breaks.len; j++) {
+            const lf_pylock_event *r = breaks.items[j].r;
+            const lf_pybinding *q = breaks.items[j].param;
+            if (r->scope == o->scope || q == p || q->name != p->name ||
+                m->scopes[q->scope].parent != m->scopes[p->scope].parent ||
                 m->scopes[q->scope].cls != m->scopes[p->scope].cls ||
                 !lf_tree_equal(m->src, removed, m->src, local_value(m, r->target), LF_TREE_EQ_STRING_CONTENT))
                 continue;
-            k->flags |= LF_LOCK_BROKEN | broke | LF_LOCK_ARG;
+            k->flags |= LF_LOCK_BROKEN | breaks.items[j].broke | LF_LOCK_ARG;
             k->broken_at = r->node;
-            if (broke & LF_LOCK_BROKEN_LIVE)
+            if (breaks.items[j].broke & LF_LOCK_BROKEN_LIVE)
                 break;
         }
     }
+    LF_VEC_FREE(&breaks);
 }
 
 static void mark_inode_verified(lf_pylock *l, const int32_t *callee_of) {
@@ -3824,25 +3840,38 @@ static lf_pylock *build(lf_pysem *m) {
          * through the other, so the release helper's parameter is that
          * broken lock, and its plain unlink is the release by name that a
          * holder paused past the break runs on its successor's lock. */
+        /* per scope: its own break of its parameter on existence or age;
+         * and the plain removals of a parameter, the candidate releases */
+        TSNode *breaker = lf_xcalloc(ns, sizeof *breaker);
+        LF_VEC(size_t) plain = {0};
         for (size_t i = 0; i < l->in->events.len; i++) {
+            const lf_pylock_event *r = &l->in->events.items[i];
+            if (r->kind != LF_PYEV_REMOVE || r->via_helper || r->key < 0 || r->scope < 0 || r->after_stop)
+                continue;
+            unsigned rf = l->in->keys.items[r->key].flags;
+            if (r->judged == LF_JUDGED_PRESENCE && (rf & LF_LOCK_BROKEN_LIVE) && ts_node_is_null(breaker[r->scope]))
+                breaker[r->scope] = r->node;
+            if (r->judged == LF_JUDGED_NONE && (rf & LF_LOCK_ARG) && !(rf & LF_LOCK_PKG))
+                LF_VEC_PUSH(&plain, i);
+        }
+        for (size_t i = 0; plain.len && i < l->in->events.len; i++) {
             const lf_pylock_event *rel = &l->in->events.items[i];
             if (rel->kind != LF_PYEV_REMOVE || !rel->via_helper || rel->key < 0 || rel->after_stop)
                 continue;
             const lf_pycall *rc = lf_pysem_call(m, rel->node);
             int32_t f = rc ? callee_of[rc - m->calls] : -1;
-            TSNode broken = helper_break_before(l, callee_of, rel);
-            for (size_t j = 0; f >= 0 && !ts_node_is_null(broken) && j < l->in->events.len; j++) {
-                const lf_pylock_event *o = &l->in->events.items[j];
-                if (o->kind != LF_PYEV_REMOVE || o->scope != f || o->via_helper || o->key < 0 ||
-                    o->judged != LF_JUDGED_NONE || o->after_stop)
-                    continue;
+            TSNode broken = f >= 0 ? helper_break_before(l, callee_of, breaker, i) : (TSNode){0};
+            for (size_t j = 0; !ts_node_is_null(broken) && j < plain.len; j++) {
+                const lf_pylock_event *o = &l->in->events.items[plain.items[j]];
                 lf_pylock_key *pk = &l->in->keys.items[o->key];
-                if (!(pk->flags & LF_LOCK_ARG) || (pk->flags & (LF_LOCK_BROKEN_LIVE | LF_LOCK_PKG)))
+                if (o->scope != f || (pk->flags & LF_LOCK_BROKEN_LIVE))
                     continue;
                 pk->flags |= LF_LOCK_BROKEN | LF_LOCK_BROKEN_LIVE;
                 pk->broken_at = broken;
             }
         }
+        free(breaker);
+        LF_VEC_FREE(&plain);
         /* A sweep that breaks the locks it walks (`for f in D.glob("slot-*.lock"):
          * if <old>: f.unlink()`) breaks the lock it walks: that lock's
          * holder, paused past the sweep's judgement, releases its successor's. */
