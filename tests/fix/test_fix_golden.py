@@ -34,7 +34,7 @@ NO_FIX = {
     "spelling only when it is a suffix added to the target (`path + \".tmp\"`)",
     "lf401_shadowed_uuid": "LF401 not fixed: `uuid` is bound to something other than the `uuid` module here, so the "
     "fix cannot import it",
-    "lf303_else_declined": "LF303 not fixed: the try runs more than one return after the probe",
+    "lf303_shares_line_declined": "LF303 not fixed: the try runs other statements before the probe",
 }
 
 

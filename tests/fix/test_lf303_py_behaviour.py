@@ -25,6 +25,8 @@ CALLS = {
     "lf303_falls_through": "m.break_if_dead(4242)",
     "lf303_dedicated_clause": "m.Owner(4242).alive()",
     "lf303_else_return": "m.alive(4242)",
+    "lf303_else_more": "m.alive(4242)",
+    "lf303_statements_before": "m.holder_state('4242')",
 }
 
 DRIVER = r"""

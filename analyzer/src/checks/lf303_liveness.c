@@ -659,42 +659,69 @@ static int catches_only_eperm(lf_pysem *m, TSNode clause) {
 
 /* What the fix needs to give EPERM the success path (checks/lf303_site.h),
  * or why it cannot. `ok` is the success path after the probe. */
+/* Can the probe's statement be wrapped in a try of its own: an expression
+ * statement that is the call alone, on one line, with nothing after it on that
+ * line but a comment? */
+static int wrappable_probe(lf_pysem *m, TSNode stmt, TSNode call) {
+    if (!lf_tree_is(stmt, "expression_statement") || ts_node_named_child_count(stmt) != 1 ||
+        !ts_node_eq(lf_tree_unparen(ts_node_named_child(stmt, 0)), call) ||
+        ts_node_start_point(stmt).row != ts_node_end_point(stmt).row)
+        return 0;
+    const char *t = m->src->text;
+    uint32_t at = ts_node_start_byte(stmt), b = at, e = ts_node_end_byte(stmt);
+    while (b > 0 && t[b - 1] != '\n')
+        b--;
+    for (uint32_t i = b; i < at; i++)
+        if (t[i] != ' ' && t[i] != '\t')
+            return 0;
+    while (e < m->src->len && (t[e] == ' ' || t[e] == '\t'))
+        e++;
+    return e >= m->src->len || t[e] == '\n' || t[e] == '\r' || t[e] == '#';
+}
+
+/* The site's fallback when the clause form does not fit: wrap the probe
+ * statement, or keep the reason the clause form declined. */
+static lf303_site *nested_or(lf303_site *s, lf_pysem *m, TSNode stmt, TSNode call, const char *why) {
+    if (wrappable_probe(m, stmt, call)) {
+        s->nested = 1;
+        s->probe = stmt;
+    } else {
+        s->decline = lf_xstrdup(why);
+    }
+    return s;
+}
+
 static lf303_site *eperm_site(lf_pysem *m, TSNode tn, int32_t probe_stmt, TSNode h_eperm, const path *ok,
-                              TSNode else_block) {
+                              TSNode else_block, TSNode stmt, TSNode call) {
     lf303_site *s = lf_xcalloc(1, sizeof *s);
     s->clause = h_eperm;
     s->dedicated = catches_only_eperm(m, h_eperm);
     TSNode body = lf_tree_field(tn, "body");
-    if (!ts_node_eq(ts_node_named_child(body, 0), m->stmts[probe_stmt].node)) {
-        s->decline = lf_xstrdup("the try runs other statements before the probe");
+    if (lf_pysem_binding_at(m, lf_pysem_scope_of(m, tn), "PermissionError", ts_node_start_byte(tn))) {
+        s->decline = lf_xstrdup("the module binds the name PermissionError");
         return s;
     }
+    if (!ts_node_eq(ts_node_named_child(body, 0), m->stmts[probe_stmt].node))
+        return nested_or(s, m, stmt, call, "the try runs other statements before the probe");
     if (!ts_node_is_null(else_block)) {
         /* `try: <probe> except ...: ... else: <success>`: the else is the success
          * path (`ok` holds its statements) when the try runs nothing after the probe. */
         int n = 0;
         for (uint32_t k = 0; k < ts_node_named_child_count(body); k++)
             n += !lf_tree_is(ts_node_named_child(body, k), "comment");
-        if (n != 1) {
-            s->decline = lf_xstrdup("the try runs statements after the probe and has an else clause: the success "
-                                    "path is not one statement");
-            return s;
-        }
+        if (n != 1)
+            return nested_or(s, m, stmt, call,
+                             "the try runs statements after the probe and has an else clause: the success path is "
+                             "not one statement");
     }
-    if (ok->stmts.len > 1 || (ok->stmts.len == 1 && !lf_tree_is(ok->stmts.items[0], "return_statement"))) {
-        s->decline = lf_xstrdup("the try runs more than one return after the probe");
-        return s;
-    }
+    if (ok->stmts.len > 1 || (ok->stmts.len == 1 && !lf_tree_is(ok->stmts.items[0], "return_statement")))
+        return nested_or(s, m, stmt, call, "the try runs more than one return after the probe");
     if (ok->stmts.len == 1) {
         s->alive = ok->stmts.items[0];
         if (ts_node_start_point(s->alive).row != ts_node_end_point(s->alive).row) {
-            s->decline = lf_xstrdup("the try's return spans several lines");
-            return s;
+            s->alive = (TSNode){0};
+            return nested_or(s, m, stmt, call, "the try's return spans several lines");
         }
-    }
-    if (lf_pysem_binding_at(m, lf_pysem_scope_of(m, tn), "PermissionError", ts_node_start_byte(tn))) {
-        s->decline = lf_xstrdup("the module binds the name PermissionError");
-        return s;
     }
     return s;
 }
@@ -868,8 +895,8 @@ static void run(lf_check_ctx *ctx) {
                         probe, one_clause ? "the handler" : "the PermissionError handler", lf_py_line(src, h_eperm),
                         reuse ? "; it also trusts a reused pid (no start-time check), reported once this is fixed"
                               : "");
-                    lf_ctx_emit_site(ctx, call, msg, eperm_site(m, tn, child, h_eperm, &ok, else_block),
-                                     lf303_site_free);
+                    lf303_site *site = eperm_site(m, tn, child, h_eperm, &ok, else_block, m->stmts[s].node, call);
+                    lf_ctx_emit_site(ctx, call, msg, site, lf303_site_free);
                     lf_ctx_witness(ctx, lf_wit_eperm(src, call, h_eperm));
                     free(msg);
                     reported = 1;

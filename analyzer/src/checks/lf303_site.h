@@ -16,7 +16,17 @@
  * A PermissionError then takes the success path (the try's `return`, or `pass`
  * when success falls through past the try); the first matching clause wins,
  * so ESRCH and every other error keep the old handler. Where PermissionError
- * has a clause of its own, that clause's body becomes the success path. */
+ * has a clause of its own, that clause's body becomes the success path.
+ *
+ * Any other try (statements before the probe, several after it, an `else`
+ * that does more than return) gets the probe statement itself wrapped, so
+ * that EPERM from the probe alone goes on as success does, whatever follows:
+ *
+ *         os.kill(pid, 0)          ->        try:
+ *                                                os.kill(pid, 0)
+ *                                            except PermissionError:
+ *                                                pass
+ */
 #ifndef LF303_SITE_H
 #define LF303_SITE_H
 
@@ -27,6 +37,8 @@ typedef struct lf303_site {
     TSNode clause;   /* the first except clause that catches PermissionError */
     int dedicated;   /* that clause catches PermissionError alone: its body is rewritten */
     TSNode alive;    /* the try's `return` after the probe, or null: success falls through */
+    TSNode probe;    /* with `nested`: the probe's own statement (`os.kill(pid, 0)`, one line) */
+    int nested;      /* wrap the probe statement instead of adding a clause */
 } lf303_site;
 
 void lf303_site_free(void *site);

@@ -9,7 +9,11 @@
  *    through past the try); Python takes the first matching clause, so
  *    ProcessLookupError and every other error keep the old handler;
  *  - where PermissionError already has a clause of its own, that clause's body
- *    becomes the success path.
+ *    becomes the success path;
+ *  - where the try's success path is not one statement, or other statements
+ *    run before the probe, the probe statement alone is wrapped in a try whose
+ *    `except PermissionError: pass` lets it go on as a successful probe does
+ *    (an EPERM from any other statement still reaches the old handlers).
  * The new clause copies the handler's indentation, so the file keeps parsing
  * (the fix engine refuses a result that does not parse anyway). */
 #include <stdlib.h>
@@ -44,10 +48,54 @@ static TSNode clause_block(TSNode clause) {
     return (TSNode){0};
 }
 
+/* One indentation step below `stmt`'s line: what its block adds to the line of
+ * the statement that owns the block, else four spaces (a tab in a tab-indented
+ * file). */
+static char *indent_step(const lf_source *src, TSNode stmt, const char *ws) {
+    TSNode block = ts_node_parent(stmt), owner = ts_node_is_null(block) ? block : ts_node_parent(block);
+    uint32_t owner_line = 0;
+    char *outer = ts_node_is_null(owner) ? NULL : line_indent(src, owner, &owner_line);
+    size_t n = outer ? strlen(outer) : 0;
+    char *step = outer && strlen(ws) > n && strncmp(ws, outer, n) == 0 ? lf_xstrdup(ws + n)
+                                                                       : lf_xstrdup(strchr(ws, '\t') ? "\t" : "    ");
+    free(outer);
+    return step;
+}
+
+/* `os.kill(pid, 0)` -> `try: os.kill(pid, 0) / except PermissionError: pass`
+ * at the statement's own place: EPERM from the probe goes on as success does,
+ * through whatever the try runs next. */
+static lf_fix *wrap_probe(const lf_source *src, TSNode stmt, char **why) {
+    uint32_t line = 0;
+    char *ws = line_indent(src, stmt, &line);
+    if (!ws) {
+        *why = lf_xstrdup("the probe shares a line with other code");
+        return NULL;
+    }
+    char *step = indent_step(src, stmt, ws);
+    /* the statement and what follows it on its line (a comment stays with it) */
+    uint32_t s = ts_node_start_byte(stmt), e = ts_node_end_byte(stmt);
+    while (e < src->len && src->text[e] != '\n' && src->text[e] != '\r')
+        e++;
+    char *text = lf_xasprintf("try:\n%s%s%.*s\n%sexcept PermissionError:\n%s%spass", ws, step, (int)(e - s),
+                              src->text + s, ws, ws, step);
+    lf_fix *fix = lf_xcalloc(1, sizeof *fix);
+    lf_fix_add_edit(fix, s, e, text);
+    fix->title = lf_xstrdup("read PermissionError (EPERM) from the probe as alive: the process exists, another "
+                            "user's, so the probe goes on as its success does; ProcessLookupError and other "
+                            "errors keep the old handler");
+    free(text);
+    free(step);
+    free(ws);
+    return fix;
+}
+
 static lf_fix *generate_one(const lf_fix_ctx *ctx, const lf303_site *s, char **why) {
     if (lf_fix_site_declines(s, s ? s->decline : NULL, why))
         return NULL;
     const lf_source *src = ctx->src;
+    if (s->nested)
+        return wrap_probe(src, s->probe, why);
     TSNode block = clause_block(s->clause);
     uint32_t clause_line = 0, stmt_line = 0;
     char *clause_ws = line_indent(src, s->clause, &clause_line);
