@@ -34,7 +34,10 @@ KINDS = {
     "lock": r"flock|lockf|locking|lock|mkdir|makedirs|open|acquire|excl|write",
     # (a look at the record opens the lock to read it: `with open(path) as f:`)
     "judge": r"stat|exist|mtime|ctime|access|read|time|now|age|lstat|\bopen\b",
-    "probe": r"kill\s*\(.*\b0\s*\)|/proc|pid_exists|process_iter|psutil\.pids|psutil\.Process|OpenProcess|\bpgrep\b|\bpidof\b",
+    "probe": r"kill\s*\(.*\b0\s*\)|/proc|pid_exists|process_iter|psutil\.pids|psutil\.Process|OpenProcess|\bpgrep\b|\bpidof\b"
+    # another module's liveness predicate, read by its name (`isProcessAlive(pid)` imported)
+    r"|\b(?:is|check|has)?(?:Process|Pid|Proc|Owner|Holder)(?:Is)?(?:Alive|Running|Exists|Active|Live)\s*\("
+    r"|\bis(?:Alive|Running|Exists|Active|Live)\s*\(",
     "misread": r"^(except|catch)\b",
     "remove": r"remove|unlink|rmdir|\brm|rmtree|rimraf|rename|replace|\bmove|delete|release|unlock|break_lock",
     "rename": r"rename|replace|move",

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lf_cfg.h"
 #include "lf_tscfg.h"
@@ -598,7 +599,7 @@ static void flag(builder *b, int32_t key, unsigned f, TSNode at) {
 }
 
 static void event(builder *b, lf_tslock_event_kind kind, int32_t fn, TSNode node, int32_t key, TSNode target) {
-    lf_tslock_event e = {kind, fn, node, key, 0, 0, LF_TSJUDGED_NONE, target, -1, 0};
+    lf_tslock_event e = {kind, fn, node, key, 0, 0, LF_TSJUDGED_NONE, target, -1, 0, 0};
     LF_VEC_PUSH(&b->events, e);
 }
 
@@ -1145,6 +1146,43 @@ static void unique_listings(builder *b, lf_tssem *m) {
     }
 }
 
+
+/* Is the callee a process-liveness predicate imported from another module of
+ * the project (a relative specifier: `../util/proc.isProcessAlive`) or one of
+ * the npm packages made for it? Its name is all that is in sight: is/check/has,
+ * then process/pid/owner/holder, then alive/running/exists/active. */
+static int imported_liveness(const char *callee) {
+    static const char *const packages[] = {"is-running", "process-exists", "is-process-running", NULL};
+    if (op_in(callee, packages))
+        return 1;
+    if (strncmp(callee, "./", 2) != 0 && strncmp(callee, "../", 3) != 0)
+        return 0;
+    const char *name = strrchr(callee, '.');
+    if (!name || strchr(name, '/'))
+        return 0;
+    name++;
+    static const char *const verbs[] = {"is", "check", "has", ""};
+    static const char *const whos[] = {"process", "pid", "proc", "owner", "holder", ""};
+    static const char *const states[] = {"alive", "running", "exists", "active", "live"};
+    for (size_t v = 0; v < sizeof verbs / sizeof *verbs; v++) {
+        size_t nv = strlen(verbs[v]);
+        if (strncasecmp(name, verbs[v], nv) != 0)
+            continue;
+        for (size_t w = 0; w < sizeof whos / sizeof *whos; w++) {
+            const char *p = name + nv;
+            size_t nw = strlen(whos[w]);
+            if (strncasecmp(p, whos[w], nw) != 0)
+                continue;
+            p += nw;
+            if (nw && !strncasecmp(p, "is", 2) && p[2] >= 'A' && p[2] <= 'Z')
+                p += 2; /* pidIsAlive */
+            for (size_t st = 0; st < sizeof states / sizeof *states; st++)
+                if (!strcasecmp(p, states[st]) && (nv || nw))
+                    return 1;
+        }
+    }
+    return 0;
+}
 static void direct_events(builder *b, lf_tssem *m) {
     /* A module that locks its own `.lock` files through proper-lockfile & co
      * (sentinels: the library's lock is `<sentinel>.lock`) lists and prunes
@@ -1171,6 +1209,15 @@ static void direct_events(builder *b, lf_tssem *m) {
         if (c->callee && strcmp(c->callee, "process.kill") == 0) {
             if (lf_tree_text_eq(m->src, lf_tssem_unwrap(lf_tssem_arg(call, 1)), "0"))
                 event(b, LF_TSEV_PROBE, fn, call, -1, lf_tssem_arg(call, 0));
+            continue;
+        }
+        /* a liveness predicate of another module of the project, or of a
+         * package made for it (`isProcessAlive(holder.pid)` imported from
+         * "../worktree/tmux"): its body is out of sight, its verdict on the
+         * pid it is handed is a probe's */
+        if (c->callee && lf_tssem_nargs(call) >= 1 && imported_liveness(c->callee)) {
+            event(b, LF_TSEV_PROBE, fn, call, -1, lf_tssem_arg(call, 0));
+            b->events.items[b->events.len - 1].imported = 1;
             continue;
         }
         /* LF303's fix's probe (lockrt.cjs's killProbeSync(pid, file)) is the same probe */
@@ -1463,6 +1510,13 @@ static int pid_records(builder *b) {
         if (lf_tslock_is_lock(b->keys.items[i].flags) &&
             (b->keys.items[i].flags & LF_TSLOCK_USES) != LF_TSLOCK_LISTED)
             return 0;
+    /* a probe of the module's own (kill(pid, 0), /proc): another module's
+     * predicate read by its name judges locks, it does not make one */
+    int own_probe = 0;
+    for (size_t i = 0; i < b->events.len && !own_probe; i++)
+        own_probe = b->events.items[i].kind == LF_TSEV_PROBE && !b->events.items[i].imported;
+    if (!own_probe)
+        return 0;
     for (size_t i = 0; i < b->events.len; i++) {
         const lf_tslock_event *ev = &b->events.items[i];
         /* not through helpers naming a module-level path of their own: a

@@ -130,6 +130,9 @@ typedef struct lf_tslock_event {
     int32_t helper_key;      /* via_helper: the helper's parameter key; else -1 */
     int owner_checked;       /* REMOVE: runs only while the lock's record names this process
                                 (lf_tsowner.h): a release, never a break of the lock */
+    int imported;            /* PROBE: the verdict of another module's liveness predicate, read from its
+                                name alone (`isProcessAlive(pid)` imported): it judges a lock the module
+                                has, it makes no file a pid lock */
 } lf_tslock_event;
 
 typedef struct lf_tslock {
