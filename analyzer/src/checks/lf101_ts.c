@@ -15,6 +15,7 @@
  *    module: F is exported).
  * One finding per function. No fix: what the code should do when the lock
  * cannot be taken (wait, fail, skip) is the owner's choice. */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,6 +228,32 @@ static TSNode caller_going_on(lf_tssem *m, spelled_index *ix, int32_t fn, size_t
     return none;
 }
 
+/* Does the write (`writeFile(p, data)`) write back what the read bound
+ * (`const info = await readInfo(p)`): is the declared name of the read's
+ * result a word of the written data? */
+static int writes_back_read(lf_tssem *m, TSNode read, TSNode write) {
+    TSNode up = ts_node_parent(read);
+    if (lf_tree_is(up, "await_expression"))
+        up = ts_node_parent(up);
+    TSNode name = lf_tree_is(up, "variable_declarator") ? lf_tree_field(up, "name") : (TSNode){0};
+    TSNode data = lf_tssem_arg(write, 1);
+    if (!lf_tree_is(name, "identifier") || ts_node_is_null(data))
+        return 0;
+    const char *t = m->src->text;
+    uint32_t ns = ts_node_start_byte(name), len = ts_node_end_byte(name) - ns;
+    for (uint32_t a = ts_node_start_byte(data), b = ts_node_end_byte(data); a + len <= b; a++) {
+        if (memcmp(t + a, t + ns, len) != 0)
+            continue;
+        int before = a > 0 && (isalnum((unsigned char)t[a - 1]) || t[a - 1] == '_' || t[a - 1] == '$' ||
+                               t[a - 1] == '.');
+        int after = a + len < m->src->len && (isalnum((unsigned char)t[a + len]) || t[a + len] == '_' ||
+                                             t[a + len] == '$');
+        if (!before && !after)
+            return 1;
+    }
+    return 0;
+}
+
 /* Does the event take a lock? A call into a lock library or lock helper; an
  * exclusive create of a path the module uses as a lock (it holds a pid, or
  * the module judges and breaks it), not a unique temp opened `wx`; the
@@ -244,9 +271,12 @@ static int acquires(const lf_tslock *l, const lf_tslock_event *e) {
     if (e->kind != LF_TSEV_OVERWRITE || !(f & broken))
         return 0;
     /* a takeover: the same function judged the lock before rewriting it (a
-     * write of the owner record into a lock already taken is no acquisition) */
+     * write of the owner record into a lock already taken is no acquisition;
+     * nor is writing back the record it read, one field changed: `info =
+     * await readInfo(); info.lastAccess = now; writeFile(p, info)`) */
     for (const lf_tslock_event *j = l->events; j < e; j++)
-        if (j->fn == e->fn && (j->kind == LF_TSEV_JUDGE || j->kind == LF_TSEV_PROBE) && j->key == e->key)
+        if (j->fn == e->fn && (j->kind == LF_TSEV_JUDGE || j->kind == LF_TSEV_PROBE) && j->key == e->key &&
+            !(j->kind == LF_TSEV_JUDGE && writes_back_read(l->m, j->node, e->node)))
             return 1;
     return 0;
 }

@@ -226,6 +226,45 @@ static TSNode failed_read_before(const lf_tslock *l, const lf_tslock_event *ev) 
     return read;
 }
 
+/* Is the removal made while its function holds a resource lock on the same
+ * path, taken before it and not let go before it (`const release = await
+ * lock(p)`, ..., `await unlink(p); await release()`)? proper-lockfile's lock
+ * is `${p}.lock`: `p` itself is the document it guards, removed under it by
+ * the holder, and no one else holds that lock meanwhile. */
+static int under_resource_lock(lf_tssem *m, lf_tslock *l, const lf_tslock_event *ev) {
+    uint32_t at = ts_node_start_byte(ev->node);
+    for (int32_t e = lf_tslock_first_event(l, ev->fn); e >= 0; e = lf_tslock_next_event(l, e)) {
+        const lf_tslock_event *a = &l->events[e];
+        if (ts_node_start_byte(a->node) >= at)
+            break;
+        if (a->kind != LF_TSEV_ACQUIRE || a->key >= 0 || ts_node_is_null(a->target) ||
+            lf_tslock_key_index(l, a->target) != ev->key)
+            continue;
+        /* the name its release is bound to (`const release = await lock(p)`) */
+        TSNode up = ts_node_parent(a->node);
+        if (lf_tree_is(up, "await_expression"))
+            up = ts_node_parent(up);
+        TSNode name = lf_tree_is(up, "variable_declarator") ? lf_tree_field(up, "name") : (TSNode){0};
+        if (!lf_tree_is(name, "identifier"))
+            continue;
+        int released = 0;
+        for (size_t i = 0; i < m->n_calls && !released; i++) {
+            TSNode c = m->calls[i].node;
+            uint32_t s = ts_node_start_byte(c);
+            if (s <= ts_node_end_byte(a->node) || s >= at)
+                continue;
+            TSNode fn = lf_tssem_unwrap(lf_tree_field(c, "function"));
+            const char *callee = m->calls[i].callee;
+            released = (lf_tree_is(fn, "identifier") && lf_tree_equal(m->src, fn, m->src, name, 0)) ||
+                       (callee && (!strcmp(callee, "proper-lockfile.unlock") ||
+                                   !strcmp(callee, "proper-lockfile.unlockSync")));
+        }
+        if (!released)
+            return 1;
+    }
+    return 0;
+}
+
 /* Is the removal ev the rollback of this process's own create of the same
  * lock, when the next step of acquiring it fails (see the top)? Two forms:
  *  - `mkdir(lock); try { writeOwner(join(lock, "owner")) } catch { rmdir(lock); throw }`:
@@ -861,6 +900,8 @@ void lf301_ts_run(lf_check_ctx *ctx) {
             continue; /* a file helper handed several paths: reported at its callers */
         } else if (rollback_of_create(m, l, ev)) {
             continue; /* undoing its own create a moment later: nothing was judged */
+        } else if (under_resource_lock(m, l, ev)) {
+            continue; /* the document a lock library's lock guards, removed by its holder */
         } else if ((ev->judged == LF_TSJUDGED_LIVENESS || ev->judged == LF_TSJUDGED_PRESENCE) &&
                    (serialised_by_breakers_lock(m, l, ev) || quarantine_with_restore(m, l, ev))) {
             continue; /* breakers serialised by a lock of their own (above), or that lock's release */

@@ -615,6 +615,30 @@ static lf303_ts_site *reuse_site(lf_tssem *m, TSNode probe) {
     return s;
 }
 
+/* Did the probe's function signal the same pid before it (`process.kill(pid,
+ * "SIGTERM")`, or no signal: SIGTERM)? Then the probe waits for a process it
+ * has just told to exit: it judges no lock's owner (as in Python,
+ * checks/lf303_liveness.c). */
+static int waits_for_signalled(lf_tssem *m, size_t probe) {
+    const lf_tscall *p = &m->calls[probe];
+    TSNode pid = lf_tssem_unwrap(lf_tssem_arg(p->node, 0));
+    int32_t fn = lf_tslock_fn_of(m, p->scope);
+    if (ts_node_is_null(pid))
+        return 0;
+    for (size_t i = 0; i < probe; i++) {
+        const lf_tscall *c = &m->calls[i];
+        if (!c->callee || strcmp(c->callee, "process.kill") != 0 || lf_tslock_fn_of(m, c->scope) != fn ||
+            ts_node_start_byte(c->node) >= ts_node_start_byte(p->node))
+            continue;
+        TSNode sig = lf_tssem_unwrap(lf_tssem_arg(c->node, 1));
+        TSNode other = lf_tssem_unwrap(lf_tssem_arg(c->node, 0));
+        if ((ts_node_is_null(sig) || !lf_tree_text_eq(m->src, sig, "0")) && !ts_node_is_null(other) &&
+            lf_tree_equal(m->src, other, m->src, pid, 0))
+            return 1;
+    }
+    return 0;
+}
+
 void lf303_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -629,6 +653,8 @@ void lf303_ts_run(lf_check_ctx *ctx) {
             continue;
         if (!decides_lock(m, c->node))
             continue; /* a verdict no lock depends on */
+        if (waits_for_signalled(m, i))
+            continue; /* waiting for a process it has just stopped to exit */
         TSNode fn = lf_ts_fn_node(m, c->node);
         TSNode handler = enclosing_catch(c->node, fn);
         char *call = lf_py_short(src, c->node);

@@ -1021,6 +1021,15 @@ static const char *path_key(lf_tssem *m, TSNode expr, int params_only) {
                 free(k);
                 return out;
             }
+            /* a path builder of another module of the project
+             * (`getPidPath(projectDir)` from "../constants"): one file per
+             * builder, as for the module's own, whichever function asks */
+            if (c && (strncmp(c, "./", 2) == 0 || strncmp(c, "../", 3) == 0)) {
+                char *k = lf_xasprintf("call:%s", c);
+                const char *out = lf_tssem_intern(m, k, strlen(k));
+                free(k);
+                return out;
+            }
         }
         if (lf_tree_is(expr, "member_expression") && !params_only) {
             TSNode v = typed_handle_field(m, expr);
