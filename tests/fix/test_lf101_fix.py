@@ -58,7 +58,7 @@ NO_FIX = {
                   "pkg/state.py:57:5: LF101 not fixed: " + LOCKF_REASON],
 }
 # Cases fixed by importing fcntl from lockrt (the lock helper's protocol stays).
-PORTABLE = {"class_lock", "helper_take", "flag_guard"}
+PORTABLE = {"class_lock", "helper_take", "flag_guard", "data_file_handle"}
 # Cases where no site is rewritten at all.
 NOTHING_FIXED = {"lookalike", "variant_b", "class_lock_other_use", "class_lock_msvcrt", "flag_platform"}
 
@@ -78,6 +78,7 @@ BEHAVIOUR = {
     "class_lock": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2",
     "helper_take": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2",
     "flag_guard": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2 and m.HAS_FCNTL",
+    "data_file_handle": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2 and m._HAVE_FLOCK",
     "local_import": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2; "
                     "assert m.count_visit('p') == 1 and m.count_visit('p') == 2",
     "try_handler": "assert m.add_tool('s', 'a') == 1 and m.add_tool('s', 'b') == 2; "
@@ -301,6 +302,7 @@ CONTENTION = {
     "class_lock": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
     "helper_take": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
     "flag_guard": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
+    "data_file_handle": ("m.add_tool(K, 'x')", "tools", lambda doc, k: len(doc.get(k, []))),
 }
 
 # How each case reaches its unlocked path here: fcntl shapes as on Windows
@@ -313,7 +315,7 @@ CONTENTION = {
 # is backed by POSIX record locks (per process, so processes exclude each other).
 UNLOCKED_PATH = {"variant_b": "hide_fcntl", "variant_c": "posix", "try_import_sys": "hide_fcntl",
                  "try_handler": "hide_fcntl", "local_import": "no_fcntl", "class_lock": "fake_windows",
-                 "helper_take": "fake_windows", "flag_guard": "fake_windows"}
+                 "helper_take": "fake_windows", "flag_guard": "fake_windows", "data_file_handle": "fake_windows"}
 
 CONTENDER = r"""
 import sys, importlib

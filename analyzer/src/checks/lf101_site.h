@@ -67,6 +67,8 @@ typedef struct lf101_site {
     int32_t *portable_imports;
     size_t n_portable_imports;
     int32_t portable_guard; /* the module-level guard (if/try) replaced whole by one such line, or -1 */
+    int work_uses_lock; /* declined because the locked work uses the lock's handle or module: the rewrite's
+                           own limit, not the site's (fcntl from lockrt may still apply) */
 
     /* The rewrite: statements (indices into the model's statements). */
     int32_t region_first, region_last; /* siblings replaced by the new `with` */

@@ -1714,10 +1714,12 @@ static void check_rewrite(recog *r) {
     for (size_t i = 0; i < r->body.len; i++) {
         TSNode st = m->stmts[r->body.items[i]].node;
         if (lf_tree_mentions(m->src, st, h, NULL)) {
+            s->work_uses_lock = !s->decline; /* the first reason: the only one */
             decline(s, lf_xasprintf("the locked work uses the lock file handle `%s`, which the rewrite removes", h));
             break;
         }
         if (s->module && lf_tree_mentions(m->src, st, s->module->name, NULL)) {
+            s->work_uses_lock = !s->decline;
             decline(s, lf_xasprintf("the locked work itself uses `%s`", s->module->name));
             break;
         }
@@ -1930,6 +1932,25 @@ static int takes_unlock(lf_pysem *m, TSNode call) {
     return lock_call(m, call, &k) == OP_UNLOCK;
 }
 
+/* Where the rewrite declines because the locked work uses the lock (its
+ * handle, the module) and the root bug is a module-level optional fcntl (`try: import fcntl except ImportError: fcntl = None`), fcntl from
+ * lockrt fixes it as for a helper (checks/lf101_portable.c): the function's
+ * own locking, the lock file handle its work uses included, stays as it is,
+ * and the flock it takes exists on Windows too. */
+static void portable_instead(recog *r) {
+    lf101_site *s = r->site;
+    if (!s->decline || !s->work_uses_lock || !s->module || s->module->platform_gated || !s->module->module ||
+        strcmp(s->module->module, "fcntl") != 0 || s->kind != LF101_LOCK_FLOCK)
+        return;
+    char *why = lf101_plan_portable(r->m, s, s->module);
+    if (why) {
+        free(why);
+        return;
+    }
+    free(s->decline);
+    s->decline = NULL;
+}
+
 typedef struct indirect_ctx {
     lf_check_ctx *ctx;
     lf_pysem *m;
@@ -2009,6 +2030,7 @@ static void run(lf_check_ctx *ctx) {
          * one that only reads is no critical section. */
         if (recognise(&r) && lf101_cm_callers_write(m, c->scope, takes_exclusive_lock, takes_unlock)) {
             check_rewrite(&r);
+            portable_instead(&r);
             witness_events(&r);
             char *msg = message(&r);
             reported[c->scope] = 1;

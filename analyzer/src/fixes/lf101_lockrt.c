@@ -555,8 +555,8 @@ static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
         size_t n_done = 0;
         for (size_t i = 0; i < n; i++) {
             const lf101_site *s = reqs[i].site;
-            if (!texts[i] || !s->module)
-                continue;
+            if (!texts[i] || !s->module || s->n_portable_imports)
+                continue; /* fcntl from lockrt keeps the module's import */
             int seen = 0;
             for (size_t k = 0; k < n_done; k++)
                 seen |= done[k] == s->module;
