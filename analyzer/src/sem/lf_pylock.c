@@ -864,12 +864,16 @@ static void each_return(lf_pysem *m, int32_t f, int (*visit)(TSNode ret, void *u
 }
 
 static int first_return(TSNode ret, void *ud) {
-    *(TSNode *)ud = ts_node_named_child(ret, 0);
+    TSNode v = ts_node_named_child(ret, 0);
+    /* `return None` (a guard's early way out) names nothing: the next return may */
+    if (lf_tree_is(lf_tree_unparen(v), "none"))
+        return 1;
+    *(TSNode *)ud = v;
     return 0;
 }
 
 /* What the module's function `f` returns: its first `return X` outside nested
- * definitions, or null. */
+ * definitions that is not `return None`, or null. */
 static TSNode returned_value(lf_pysem *m, int32_t f) {
     TSNode found = {0};
     each_return(m, f, first_return, &found);
