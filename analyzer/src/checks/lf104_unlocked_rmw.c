@@ -855,8 +855,27 @@ static void judge_use(flow *f, TSNode o) {
  * generator over it, `sorted`/`list`/`dict`/`set`/`tuple`/`copy.copy`/
  * `copy.deepcopy` of it, `v.copy()`, a slice of it, `{**v, ...}`, or `+`
  * with it on one side. */
+/* A method that returns the object updated, as a new one (an immutable
+ * record's `state.with_weekly(p, t)`, `model_copy(update=...)`,
+ * `_replace(...)`, `evolve(...)`): the whole document, changed. */
+static int functional_update(const lf_source *src, TSNode call) {
+    static const char *const methods[] = {"model_copy", "_replace", "replace", "evolve", "copy_with", NULL};
+    TSNode fn = lf_tree_unparen(lf_tree_field(call, "function"));
+    if (!lf_tree_is(fn, "attribute"))
+        return 0;
+    TSNode name = lf_tree_field(fn, "attribute");
+    uint32_t a = ts_node_start_byte(name), n = ts_node_end_byte(name) - a;
+    if (n > 5 && memcmp(src->text + a, "with_", 5) == 0)
+        return 1;
+    for (size_t i = 0; methods[i]; i++)
+        if (lf_py_method_is(src, call, methods[i]))
+            return 1;
+    return 0;
+}
+
 static int whole_copy(flow *f, TSNode e) {
     static const char *const copiers[] = {"sorted", "list", "dict", "set", "tuple", "copy.copy", "copy.deepcopy", NULL};
+    static const char *const updaters[] = {"dataclasses.replace", "attrs.evolve", "attr.evolve", NULL};
     LF_VEC(TSNode) todo = {0}; /* the parts that carry the value whole (no recursion: engine.no_recursion) */
     LF_VEC_PUSH(&todo, e);
     int found = 0;
@@ -880,11 +899,16 @@ static int whole_copy(flow *f, TSNode e) {
                 if (lf_tree_is(c, "dictionary_splat") && ts_node_named_child_count(c))
                     LF_VEC_PUSH(&todo, ts_node_named_child(c, 0));
             }
+        } else if (lf_tree_is(x, "conditional_expression") && ts_node_named_child_count(x) == 3) {
+            /* `a if c else b`: either way, whole */
+            LF_VEC_PUSH(&todo, ts_node_named_child(x, 0));
+            LF_VEC_PUSH(&todo, ts_node_named_child(x, 2));
         } else if (lf_tree_is(x, "call")) {
             TSNode a0 = lf_pylock_arg(f->m, x, 0, NULL);
-            if (lf_py_method_is(f->m->src, x, "copy"))
+            if (lf_py_method_is(f->m->src, x, "copy") || functional_update(f->m->src, x))
                 LF_VEC_PUSH(&todo, lf_py_callee_object(x));
-            else if (lf_str_in_list(lf_pysem_callee(f->m, x), copiers) && !ts_node_is_null(a0))
+            else if ((lf_str_in_list(lf_pysem_callee(f->m, x), copiers) ||
+                      lf_str_in_list(lf_pysem_callee(f->m, x), updaters)) && !ts_node_is_null(a0))
                 LF_VEC_PUSH(&todo, a0);
         }
     }
@@ -1047,6 +1071,26 @@ static const lf_pybinding *param_trimmed(ctx104 *c, TSNode id) {
  * the one parameter a literal bound to it wraps (`data = {"version": 1,
  * "entries": entries}`): the caller's document goes out whole either way. */
 static const lf_pybinding *data_param_of(ctx104 *c, TSNode data) {
+    /* the parameter's own serialised form (`state.to_dict()`, `cfg.model_dump()`,
+     * `dataclasses.asdict(state)`, `vars(state)`): the caller's document still */
+    TSNode ser = lf_tree_unparen(data);
+    static const char *const to_plain[] = {"to_dict", "model_dump", "dict", "as_dict", "asdict", "_asdict",
+                                           "to_json", "model_dump_json", "json", NULL};
+    static const char *const plain_of[] = {"dataclasses.asdict", "vars", "attrs.asdict", NULL};
+    if (lf_tree_is(ser, "call") && lf_py_call_nargs(ser) == 0) {
+        for (size_t i = 0; to_plain[i]; i++)
+            if (lf_py_method_is(c->m->src, ser, to_plain[i])) {
+                const lf_pybinding *p = param_of(c->l, &c->ps, lf_py_callee_object(ser));
+                if (p)
+                    return p;
+            }
+    }
+    if (lf_tree_is(ser, "call") && lf_py_call_nargs(ser) == 1 && lf_pylock_plain_args(ser) &&
+        lf_pysem_call_is(c->m, ser, plain_of)) {
+        const lf_pybinding *p = param_of(c->l, &c->ps, lf_pylock_arg(c->m, ser, 0, NULL));
+        if (p)
+            return p;
+    }
     const lf_pybinding *d = param_of(c->l, &c->ps, data);
     TSNode e = lf_tree_unparen(data);
     if (d || !lf_tree_is(e, "identifier"))
