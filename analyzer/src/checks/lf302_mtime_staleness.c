@@ -601,7 +601,8 @@ static int age_judged_of(unsigned fl) {
  * heartbeat the holder rewrites is a liveness signal, not this bug. */
 static lf_walk_action recorded_age(walk *w, TSNode cmp_node, TSNode path) {
     unsigned fl = lf_pylock_flags_of(w->l, path);
-    if (!lf_pylock_is_lock(fl) || (fl & LF_LOCK_REFRESHED) || !(fl & (LF_LOCK_REMOVED | LF_LOCK_PID | LF_LOCK_EXCL)))
+    /* a lock, or a parameter its callers hand a lock (`is_lock_held(path)`) */
+    if (!age_judged_of(fl) || (fl & LF_LOCK_REFRESHED) || !(fl & (LF_LOCK_REMOVED | LF_LOCK_PID | LF_LOCK_EXCL)))
         return LF_WALK_SKIP;
     const lf_source *src = lf_ctx_source(w->ctx);
     char *cmp = lf_py_short(src, cmp_node);
@@ -622,10 +623,20 @@ static lf_walk_action recorded_age(walk *w, TSNode cmp_node, TSNode path) {
  * function that removes or acquires a lock (lf_pylock's events, or a removal
  * LF301's fix bound: lockrt's unlink_judged and the like)? */
 static int verdict_acted_on(walk *w, TSNode cmp) {
-    for (TSNode p = ts_node_parent(cmp); !ts_node_is_null(p); p = ts_node_parent(p)) {
+    for (TSNode p = ts_node_parent(cmp), below = cmp; !ts_node_is_null(p); below = p, p = ts_node_parent(p)) {
         if (lf_tree_is(p, "return_statement"))
             return 1;
-        if (lf_tree_is(p, "function_definition") || lf_tree_is(p, "lambda"))
+        /* `if age > LIMIT: return True`: the verdict is the function's answer */
+        if ((lf_tree_is(p, "if_statement") || lf_tree_is(p, "elif_clause")) &&
+            ts_node_eq(lf_tree_field(p, "condition"), below)) {
+            TSNode body = lf_tree_field(p, "consequence");
+            for (uint32_t i = 0; i < ts_node_named_child_count(body); i++)
+                if (lf_tree_is(ts_node_named_child(body, i), "return_statement") &&
+                    ts_node_named_child_count(ts_node_named_child(body, i)) > 0)
+                    return 1;
+            break;
+        }
+        if (lf_tree_is(p, "function_definition") || lf_tree_is(p, "lambda") || lf_tree_is(p, "block"))
             break;
     }
     int32_t scope = lf_pysem_scope_of(w->m, cmp);

@@ -1825,12 +1825,20 @@ TSNode lf_pylock_returned_record(lf_pylock *l, TSNode call) {
         if (m->stmts[i].scope != f || !lf_tree_is(m->stmts[i].node, "return_statement"))
             continue;
         /* `return json.loads(p.read_text())`, `return f.read()`: a read in
-         * the returned expression (a bounded pre-order scan) */
+         * the returned expression (a bounded pre-order scan), names followed
+         * to their values (`raw = path.read_text(); data = json.loads(raw);
+         * ... return data`) */
         TSNode stack[32];
         size_t n = 0, seen = 0;
         stack[n++] = m->stmts[i].node;
         while (n && seen++ < 64) {
             TSNode x = stack[--n];
+            if (lf_tree_is(x, "identifier")) {
+                TSNode v = lf_pysem_resolve_value(m, x);
+                if (!ts_node_eq(v, x) && n < 32)
+                    stack[n++] = v;
+                continue;
+            }
             TSNode path = lf_pylock_content_read(l, x);
             if (!ts_node_is_null(path)) {
                 path = lf_tree_unparen(path);
