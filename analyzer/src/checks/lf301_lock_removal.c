@@ -242,6 +242,25 @@ static TSNode failed_read_by_answer(const lf_pylock *l, const lf_pylock_event *e
  * anyone raced the look, a bug of its own beside the function's stale break
  * on age. So is the removal under `if not rec:` after a read through a
  * helper that answers None when the read fails (failed_read_by_answer). */
+static int catches_probe_errors(const lf_source *src, TSNode handler);
+
+/* Is what the probe raises caught by a try nested inside `body` (`try:
+ * os.kill(pid, 0) except OSError: <dead>` within the read's try)? Then it
+ * never reaches the outer handler. */
+static int caught_before(const lf_source *src, TSNode probe, TSNode body) {
+    for (TSNode cur = probe, p = ts_node_parent(probe); !ts_node_is_null(p) && !ts_node_eq(cur, body);
+         cur = p, p = ts_node_parent(p)) {
+        if (!lf_tree_is(p, "try_statement") || !ts_node_eq(lf_tree_field(p, "body"), cur))
+            continue;
+        for (uint32_t i = 0; i < ts_node_named_child_count(p); i++) {
+            TSNode c = ts_node_named_child(p, i);
+            if (lf_tree_is(c, "except_clause") && catches_probe_errors(src, c))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 static TSNode failed_read_before(const lf_pylock *l, const lf_pylock_event *ev) {
     TSNode none = {0};
     if (ev->kind != LF_PYEV_REMOVE || ev->key < 0)
@@ -259,7 +278,8 @@ static TSNode failed_read_before(const lf_pylock *l, const lf_pylock_event *ev) 
         if (r->scope != ev->scope || !lf_tree_within(r->node, body) ||
             !lf_tree_runs_in(r->node, body, lf_pysem_is_function_node))
             continue;
-        if (r->kind == LF_PYEV_PROBE && raises_into_handler(l->m->src, r->node))
+        if (r->kind == LF_PYEV_PROBE && raises_into_handler(l->m->src, r->node) &&
+            !caught_before(l->m->src, r->node, body))
             probed = 1;
         if (ts_node_is_null(read) && r->kind == LF_PYEV_JUDGE && (r->content || r->record_read) && r->key >= 0 &&
             lf_pylock_key_eq(l->m, &l->keys[r->key].key, &l->keys[ev->key].key))
