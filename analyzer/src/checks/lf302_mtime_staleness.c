@@ -684,6 +684,64 @@ static int probe_dominates(lf_pysem *m, TSNode probe, TSNode at) {
     return 0;
 }
 
+/* Does the block end by leaving (raise, return, continue, break, an exit)? */
+static int block_leaves(lf_pysem *m, TSNode block) {
+    static const char *const exits[] = {"sys.exit", "exit", "quit", "os._exit", NULL};
+    uint32_t n = ts_node_named_child_count(block);
+    TSNode last = n ? ts_node_named_child(block, n - 1) : (TSNode){0};
+    while (lf_tree_is(last, "comment") && n > 1)
+        last = ts_node_named_child(block, --n - 1);
+    if (lf_tree_is(last, "raise_statement") || lf_tree_is(last, "return_statement") ||
+        lf_tree_is(last, "continue_statement") || lf_tree_is(last, "break_statement"))
+        return 1;
+    TSNode e = lf_tree_is(last, "expression_statement") ? lf_tree_unparen(lf_tree_child(last, 0)) : (TSNode){0};
+    return lf_tree_is(e, "call") && lf_pysem_call_is(m, e, exits);
+}
+
+/* Is the age reached only once a probe has found the lock's holder dead?
+ * `if alive(pid): raise ... else: age = ...; if age < MIN: raise`, or the
+ * same with the live branch leaving before the age's statement. The age
+ * then only holds back the break of a dead holder's lock (more caution, not
+ * a verdict on a live one). */
+static int probe_gates_age(walk *w, TSNode cmp) {
+    lf_pysem *m = w->m;
+    int32_t scope = lf_pysem_scope_of(m, cmp);
+    for (size_t i = 0; i < w->l->n_events; i++) {
+        const lf_pylock_event *p = &w->l->events[i];
+        if (p->kind != LF_PYEV_PROBE || p->scope != scope || ts_node_start_byte(p->node) >= ts_node_start_byte(cmp))
+            continue;
+        int32_t ps = lf_pysem_stmt_of(m, p->node);
+        TSNode st = ps >= 0 ? m->stmts[ps].node : (TSNode){0};
+        if (!lf_tree_is(st, "if_statement"))
+            continue;
+        TSNode cond = lf_tree_unparen(lf_tree_field(st, "condition"));
+        int negated = lf_tree_is(cond, "not_operator");
+        if (negated)
+            cond = lf_tree_unparen(lf_tree_field(cond, "argument"));
+        if (!ts_node_eq(cond, p->node))
+            continue;
+        TSNode alive = negated ? (TSNode){0} : lf_tree_field(st, "consequence"), dead = (TSNode){0};
+        for (uint32_t k = 0; k < ts_node_named_child_count(st); k++) {
+            TSNode c = ts_node_named_child(st, k);
+            if (lf_tree_is(c, "elif_clause"))
+                break; /* more branches than alive and dead */
+            if (lf_tree_is(c, "else_clause")) {
+                if (negated)
+                    alive = lf_tree_field(c, "body");
+                else
+                    dead = lf_tree_field(c, "body");
+            }
+        }
+        if (negated)
+            dead = lf_tree_field(st, "consequence");
+        if (!ts_node_is_null(dead) && lf_tree_within(cmp, dead))
+            return 1;
+        if (!ts_node_is_null(alive) && block_leaves(m, alive) && probe_dominates(m, p->node, cmp))
+            return 1;
+    }
+    return 0;
+}
+
 static int age_gates_probe(walk *w, TSNode cmp, TSNode path) {
     lf_pkey want = lf_pylock_key_of(w->l, path);
     int32_t key = lf_pylock_find(w->l, &want);
@@ -758,7 +816,7 @@ static lf_walk_action visit(TSNode n, void *ud) {
     (void)with_mtime;
     if (!age_judged_of(lf_pylock_flags_of(w->l, all.mtime_path)))
         return LF_WALK_SKIP;
-    if (age_gates_probe(w, n, all.mtime_path))
+    if (age_gates_probe(w, n, all.mtime_path) || probe_gates_age(w, n))
         return LF_WALK_SKIP;
     const lf_source *src = lf_ctx_source(w->ctx);
     char *cmp = lf_py_short(src, n);
