@@ -357,10 +357,22 @@ static int probes_record_of(lf_tssem *m, const lf_tslock *l, const lf_tslock_eve
     TSNode v = lf_tssem_unwrap(lf_tssem_resolve_value(m, a));
     if (ts_node_is_null(v) || ts_node_eq(v, a))
         return 0;
-    for (size_t j = 0; j < l->n_events; j++) {
-        const lf_tslock_event *r = &l->events[j];
-        if (r->kind == LF_TSEV_JUDGE && r->content && r->fn == p->fn && r->key == key && ts_node_eq(r->node, v))
-            return 1;
+    /* through the parse of what was read (`info = JSON.parse(content)`,
+     * `content = await fs.readFile(lock, "utf-8")`), a few names deep */
+    static const char *const parses[] = {"JSON.parse", "parseInt", "Number", "parseFloat", NULL};
+    for (int hops = 0; hops < 4 && !ts_node_is_null(v); hops++) {
+        for (size_t j = 0; j < l->n_events; j++) {
+            const lf_tslock_event *r = &l->events[j];
+            if (r->kind == LF_TSEV_JUDGE && r->content && r->fn == p->fn && r->key == key && ts_node_eq(r->node, v))
+                return 1;
+        }
+        if (lf_tree_is(v, "call_expression") && lf_tssem_call_is(m, v, parses))
+            v = lf_tssem_unwrap(lf_tssem_arg(v, 0));
+        else if (lf_tree_is(v, "identifier")) {
+            TSNode next = lf_tssem_unwrap(lf_tssem_resolve_value(m, v));
+            v = ts_node_eq(next, v) ? (TSNode){0} : next;
+        } else
+            break;
     }
     return 0;
 }
