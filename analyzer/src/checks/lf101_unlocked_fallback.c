@@ -1933,10 +1933,11 @@ static int takes_unlock(lf_pysem *m, TSNode call) {
 }
 
 /* Where the rewrite declines because the locked work uses the lock (its
- * handle, the module) and the root bug is a module-level optional fcntl (`try: import fcntl except ImportError: fcntl = None`), fcntl from
- * lockrt fixes it as for a helper (checks/lf101_portable.c): the function's
- * own locking, the lock file handle its work uses included, stays as it is,
- * and the flock it takes exists on Windows too. */
+ * handle, the module) and the root bug is a module-level optional fcntl
+ * (`try: import fcntl except ImportError: fcntl = None`), fcntl from lockrt
+ * fixes it as for a helper (checks/lf101_portable.c): the function's own
+ * locking, the lock file handle its work uses included, stays as it is, and
+ * the flock it takes exists on Windows too. */
 static void portable_instead(recog *r) {
     lf101_site *s = r->site;
     if (!s->decline || !s->work_uses_lock || !s->module || s->module->platform_gated || !s->module->module ||

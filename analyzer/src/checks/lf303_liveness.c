@@ -657,8 +657,6 @@ static int catches_only_eperm(lf_pysem *m, TSNode clause) {
     return !ts_node_is_null(v) && lf_tree_is(v, "identifier") && lf_tree_text_eq(m->src, v, "PermissionError");
 }
 
-/* What the fix needs to give EPERM the success path (checks/lf303_site.h),
- * or why it cannot. `ok` is the success path after the probe. */
 /* Can the probe's statement be wrapped in a try of its own: an expression
  * statement that is the call alone, on one line, with nothing after it on that
  * line but a comment? */
@@ -691,6 +689,9 @@ static lf303_site *nested_or(lf303_site *s, lf_pysem *m, TSNode stmt, TSNode cal
     return s;
 }
 
+/* What the fix needs to give EPERM the success path (checks/lf303_site.h),
+ * or why it cannot. `ok` is the success path after the probe; `stmt` is the
+ * probe's own statement, `call` the probe. */
 static lf303_site *eperm_site(lf_pysem *m, TSNode tn, int32_t probe_stmt, TSNode h_eperm, const path *ok,
                               TSNode else_block, TSNode stmt, TSNode call) {
     lf303_site *s = lf_xcalloc(1, sizeof *s);
