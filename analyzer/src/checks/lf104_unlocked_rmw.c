@@ -850,11 +850,6 @@ static void judge_use(flow *f, TSNode o) {
         f->lost = 1;
 }
 
-/* Does an expression carry the tracked value's entries whole (not a new
- * record picking a field or two of it)? The name itself, a comprehension or
- * generator over it, `sorted`/`list`/`dict`/`set`/`tuple`/`copy.copy`/
- * `copy.deepcopy` of it, `v.copy()`, a slice of it, `{**v, ...}`, or `+`
- * with it on one side. */
 /* A method that returns the object updated, as a new one (an immutable
  * record's `state.with_weekly(p, t)`, `model_copy(update=...)`,
  * `_replace(...)`, `evolve(...)`): the whole document, changed. */
@@ -873,6 +868,12 @@ static int functional_update(const lf_source *src, TSNode call) {
     return 0;
 }
 
+/* Does an expression carry the tracked value's entries whole (not a new
+ * record picking a field or two of it)? The name itself, a comprehension or
+ * generator over it, `sorted`/`list`/`dict`/`set`/`tuple`/`copy.copy`/
+ * `copy.deepcopy` of it, `v.copy()`, an updated copy of it
+ * (functional_update, `dataclasses.replace`), either branch of a conditional,
+ * a slice of it, `{**v, ...}`, or `+` with it on one side. */
 static int whole_copy(flow *f, TSNode e) {
     static const char *const copiers[] = {"sorted", "list", "dict", "set", "tuple", "copy.copy", "copy.deepcopy", NULL};
     static const char *const updaters[] = {"dataclasses.replace", "attrs.evolve", "attr.evolve", NULL};

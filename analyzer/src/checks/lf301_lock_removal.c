@@ -234,16 +234,6 @@ static TSNode failed_read_by_answer(const lf_pylock *l, const lf_pylock_event *e
     return none;
 }
 
-/* The read of the lock's contents when the removal ev is in an except clause
- * of a try whose body makes it (`try: rec = json.loads(lock.read_text())
- * ... except: lock.unlink()`), else a null node. The handler judges the lock
- * corrupt because a read failed, and a lock its acquirer is still writing
- * reads as corrupt too: that removal deletes a live lock whether or not
- * anyone raced the look, a bug of its own beside the function's stale break
- * on age. So is the removal under `if not rec:` after a read through a
- * helper that answers None when the read fails (failed_read_by_answer). */
-static int catches_probe_errors(const lf_source *src, TSNode handler);
-
 /* Is what the probe raises caught by a try nested inside `body` (`try:
  * os.kill(pid, 0) except OSError: <dead>` within the read's try)? Then it
  * never reaches the outer handler. */
@@ -261,6 +251,14 @@ static int caught_before(const lf_source *src, TSNode probe, TSNode body) {
     return 0;
 }
 
+/* The read of the lock's contents when the removal ev is in an except clause
+ * of a try whose body makes it (`try: rec = json.loads(lock.read_text())
+ * ... except: lock.unlink()`), else a null node. The handler judges the lock
+ * corrupt because a read failed, and a lock its acquirer is still writing
+ * reads as corrupt too: that removal deletes a live lock whether or not
+ * anyone raced the look, a bug of its own beside the function's stale break
+ * on age. So is the removal under `if not rec:` after a read through a
+ * helper that answers None when the read fails (failed_read_by_answer). */
 static TSNode failed_read_before(const lf_pylock *l, const lf_pylock_event *ev) {
     TSNode none = {0};
     if (ev->kind != LF_PYEV_REMOVE || ev->key < 0)

@@ -1146,7 +1146,6 @@ static void unique_listings(builder *b, lf_tssem *m) {
     }
 }
 
-
 /* Is the callee a process-liveness predicate imported from another module of
  * the project (a relative specifier: `../util/proc.isProcessAlive`) or one of
  * the npm packages made for it? Its name is all that is in sight: is/check/has,
@@ -1183,6 +1182,7 @@ static int imported_liveness(const char *callee) {
     }
     return 0;
 }
+
 static void direct_events(builder *b, lf_tssem *m) {
     /* A module that locks its own `.lock` files through proper-lockfile & co
      * (sentinels: the library's lock is `<sentinel>.lock`) lists and prunes
