@@ -49,7 +49,7 @@ static int sibling_writer(lf_tssem *m, TSNode call) {
         return 0;
     const char *q = lf_tssem_callee(m, call);
     const char *dot = q ? strrchr(q, '.') : NULL;
-    if (!q || (strncmp(q, "./", 2) != 0 && strncmp(q, "../", 3) != 0))
+    if (!lf_tssem_project_callee(q))
         return 0;
     const char *name = dot ? dot + 1 : q;
     for (size_t i = 0; stems[i]; i++)

@@ -916,7 +916,7 @@ static int lock_listing(lf_tssem *m, TSNode call, TSNode arg, TSNode *dir_out) {
  * the name is all there is of that sibling module's summary; a library's
  * function (a bare specifier) is never read by its name. */
 static int sibling_remove_helper(const char *q) {
-    if (!q || !(strncmp(q, "./", 2) == 0 || strncmp(q, "../", 3) == 0))
+    if (!lf_tssem_project_callee(q))
         return 0;
     /* the vendored lockrt.cjs is no unknown sibling: its removals are
      * identity-bound (unlinkOwned, rmOwned, releaseIfOwned) or mapped to
@@ -1154,7 +1154,7 @@ static int imported_liveness(const char *callee) {
     static const char *const packages[] = {"is-running", "process-exists", "is-process-running", NULL};
     if (op_in(callee, packages))
         return 1;
-    if (strncmp(callee, "./", 2) != 0 && strncmp(callee, "../", 3) != 0)
+    if (!lf_tssem_project_callee(callee))
         return 0;
     const char *name = strrchr(callee, '.');
     if (!name || strchr(name, '/'))

@@ -168,6 +168,11 @@ TSNode lf_tssem_unwrap(TSNode n);
  * parameter to it (`rm: async (p, o) => rm(p, o)` in an fs seam)? Its
  * operation is the callers', who reach it through the seam's name. */
 int lf_tssem_forwarder_body(const lf_tssem *m, TSNode call);
+/* Is the qualified callee (lf_tssem_callee) a function of one of the
+ * project's own modules, imported by a relative specifier
+ * (`./fs-utils.js.removePath`, `../constants.getPidPath`)? The analysis sees
+ * one file, so such a function is known by its name alone. */
+int lf_tssem_project_callee(const char *qualname);
 /* Does a branch leave (return, throw, continue, break) rather than fall
  * through: the statement itself, or the last of its block; a try whose body
  * and catch both leave, an if/else whose arms both do? */

@@ -1015,17 +1015,11 @@ static const char *path_key(lf_tssem *m, TSNode expr, int params_only) {
             }
             if (params_only)
                 return NULL;
-            if (s > 0) {
-                char *k = lf_xasprintf("call:%s", m->scopes[s].name);
-                const char *out = lf_tssem_intern(m, k, strlen(k));
-                free(k);
-                return out;
-            }
-            /* a path builder of another module of the project
-             * (`getPidPath(projectDir)` from "../constants"): one file per
-             * builder, as for the module's own, whichever function asks */
-            if (c && (strncmp(c, "./", 2) == 0 || strncmp(c, "../", 3) == 0)) {
-                char *k = lf_xasprintf("call:%s", c);
+            /* a path builder of the module, or of another module of the
+             * project (`getPidPath(projectDir)` from "../constants"): one
+             * file per builder, whichever function asks */
+            if (s > 0 || lf_tssem_project_callee(c)) {
+                char *k = lf_xasprintf("call:%s", s > 0 ? m->scopes[s].name : c);
                 const char *out = lf_tssem_intern(m, k, strlen(k));
                 free(k);
                 return out;
@@ -1121,6 +1115,10 @@ TSNode lf_tssem_search_values(lf_tssem *m, TSNode e, size_t budget, int skip_fun
             stack[n++] = ts_node_named_child(x, i);
     }
     return (TSNode){0};
+}
+
+int lf_tssem_project_callee(const char *qualname) {
+    return qualname && (strncmp(qualname, "./", 2) == 0 || strncmp(qualname, "../", 3) == 0);
 }
 
 int lf_tssem_leaves(TSNode b) {
