@@ -374,42 +374,43 @@ static char *create_edits(lf_pylock *l, lf301_py_site *s, int32_t key, TSNode re
      * (`acquire_lock(lock_path)` / `release_lock(lock_path)`): the API's
      * callers hand both the same path */
     const lf_pybinding *param = ts_node_is_null(removed) ? NULL : lf_pylock_api_param(m, removed);
-    for (int sibling = 0; sibling < 2 && !creates; sibling++)
-    for (size_t i = 0; i < m->n_calls; i++) {
-        TSNode call = m->calls[i].node;
-        int link = 0;
-        TSNode created = lf_pylock_exclusive_create(l, call, &link);
-        if (ts_node_is_null(created))
-            continue;
-        if (!sibling) {
-            lf_pkey k = lf_pylock_key_of(l, created);
-            if (lf_pylock_find(l, &k) != key)
+    for (int sibling = 0; sibling < (param ? 2 : 1) && !creates; sibling++) {
+        for (size_t i = 0; i < m->n_calls; i++) {
+            TSNode call = m->calls[i].node;
+            int link = 0;
+            TSNode created = lf_pylock_exclusive_create(l, call, &link);
+            if (ts_node_is_null(created))
                 continue;
-        } else {
-            const lf_pybinding *q = param ? lf_pylock_api_param(m, created) : NULL;
-            if (!q || q == param || q->name != param->name ||
-                m->scopes[q->scope].parent != m->scopes[param->scope].parent ||
-                m->scopes[q->scope].cls != m->scopes[param->scope].cls)
+            int ours;
+            if (sibling) {
+                ours = lf_pylock_sibling_params(m, param, lf_pylock_api_param(m, created));
+            } else {
+                lf_pkey k = lf_pylock_key_of(l, created);
+                ours = lf_pylock_find(l, &k) == key;
+            }
+            if (!ours)
                 continue;
-        }
-        creates++;
-        unsigned line = lf_py_line(m->src, call);
-        if (lf_pylock_lockrt_call(m, call, "open_exclusive") || lf_pylock_lockrt_call(m, call, "open_exclusive_file"))
-            continue; /* swapped already */
-        if (!lf_pylock_plain_args(call))
-            return lf_xasprintf("the create at line %u unpacks its arguments (`*args`, `**kwargs`)", line);
-        if (lf_pylock_callee_any(m, call, os_open)) {
-            if (has_keyword(m, call, "dir_fd"))
-                return lf_xasprintf("the create at line %u is relative to a directory descriptor (`dir_fd=`)", line);
-            push(s, call, "open_exclusive", 0);
-        } else if (lf_pylock_callee_any(m, call, opens)) {
-            if (has_keyword(m, call, "opener"))
-                return lf_xasprintf("the create at line %u passes its own `opener=`", line);
-            push(s, call, "open_exclusive_file", 0);
-        } else {
-            return lf_xasprintf("the lock is created at line %u by a directory or link create (mkdir, link, "
-                                "symlink): the drop-ins bind files made by os.open or open(p, \"x\")",
-                                line);
+            creates++;
+            unsigned line = lf_py_line(m->src, call);
+            if (lf_pylock_lockrt_call(m, call, "open_exclusive") ||
+                lf_pylock_lockrt_call(m, call, "open_exclusive_file"))
+                continue; /* swapped already */
+            if (!lf_pylock_plain_args(call))
+                return lf_xasprintf("the create at line %u unpacks its arguments (`*args`, `**kwargs`)", line);
+            if (lf_pylock_callee_any(m, call, os_open)) {
+                if (has_keyword(m, call, "dir_fd"))
+                    return lf_xasprintf("the create at line %u is relative to a directory descriptor (`dir_fd=`)",
+                                        line);
+                push(s, call, "open_exclusive", 0);
+            } else if (lf_pylock_callee_any(m, call, opens)) {
+                if (has_keyword(m, call, "opener"))
+                    return lf_xasprintf("the create at line %u passes its own `opener=`", line);
+                push(s, call, "open_exclusive_file", 0);
+            } else {
+                return lf_xasprintf("the lock is created at line %u by a directory or link create (mkdir, link, "
+                                    "symlink): the drop-ins bind files made by os.open or open(p, \"x\")",
+                                    line);
+            }
         }
     }
     if (!creates)

@@ -3224,6 +3224,11 @@ const lf_pybinding *lf_pylock_api_param(lf_pysem *m, TSNode e) {
     return budget > 0 ? param : NULL;
 }
 
+int lf_pylock_sibling_params(const lf_pysem *m, const lf_pybinding *p, const lf_pybinding *q) {
+    return p && q && p != q && p->name == q->name && m->scopes[q->scope].parent == m->scopes[p->scope].parent &&
+           m->scopes[q->scope].cls == m->scopes[p->scope].cls;
+}
+
 /* A release by name of an API function's parameter whose sibling function
  * (same class, or both module-level) breaks its own parameter of the same
  * name (`acquire_singleton_lock(lock_path)` unlinks a stale one,
@@ -3269,9 +3274,7 @@ static void mark_sibling_releases(lf_pylock *l) {
         for (size_t j = 0; j < breaks.len; j++) {
             const lf_pylock_event *r = breaks.items[j].r;
             const lf_pybinding *q = breaks.items[j].param;
-            if (r->scope == o->scope || q == p || q->name != p->name ||
-                m->scopes[q->scope].parent != m->scopes[p->scope].parent ||
-                m->scopes[q->scope].cls != m->scopes[p->scope].cls ||
+            if (r->scope == o->scope || !lf_pylock_sibling_params(m, p, q) ||
                 !lf_tree_equal(m->src, removed, m->src, local_value(m, r->target), LF_TREE_EQ_STRING_CONTENT))
                 continue;
             k->flags |= LF_LOCK_BROKEN | breaks.items[j].broke | LF_LOCK_ARG;

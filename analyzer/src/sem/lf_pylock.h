@@ -274,6 +274,10 @@ TSNode lf_pylock_exclusive_create(lf_pylock *l, TSNode call, int *link);
  * hops (`Path(lock_path)`, `str(p)` after `p = Path(lock_path)`); NULL when
  * some name is neither that parameter nor module-level. */
 const lf_pybinding *lf_pylock_api_param(lf_pysem *m, TSNode e);
+/* Are p and q the same parameter of two sibling API functions: one name, in
+ * two functions of one parent and class (`acquire_lock(lock_path)` and
+ * `release_lock(lock_path)`), which the API's callers hand the same path? */
+int lf_pylock_sibling_params(const lf_pysem *m, const lf_pybinding *p, const lf_pybinding *q);
 /* Is the call a member of the vendored lockrt binding (`lockrt.member`,
  * imported as `import lockrt`, `from . import lockrt` or `from pkg import
  * lockrt`)? */
