@@ -15,7 +15,6 @@
  *    module: F is exported).
  * One finding per function. No fix: what the code should do when the lock
  * cannot be taken (wait, fail, skip) is the owner's choice. */
-#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,9 +228,10 @@ static TSNode caller_going_on(lf_tssem *m, spelled_index *ix, int32_t fn, size_t
 }
 
 /* Does the write (`writeFile(p, data)`) write back what the read bound
- * (`const info = await readInfo(p)`): is the declared name of the read's
- * result a word of the written data? */
+ * (`const info = await readInfo(p)`): does the written data read the name
+ * the read's result is declared as (`JSON.stringify(info)`, `{ info }`)? */
 static int writes_back_read(lf_tssem *m, TSNode read, TSNode write) {
+    static const char *const uses[] = {"identifier", "shorthand_property_identifier", NULL};
     TSNode up = ts_node_parent(read);
     if (lf_tree_is(up, "await_expression"))
         up = ts_node_parent(up);
@@ -239,19 +239,10 @@ static int writes_back_read(lf_tssem *m, TSNode read, TSNode write) {
     TSNode data = lf_tssem_arg(write, 1);
     if (!lf_tree_is(name, "identifier") || ts_node_is_null(data))
         return 0;
-    const char *t = m->src->text;
-    uint32_t ns = ts_node_start_byte(name), len = ts_node_end_byte(name) - ns;
-    for (uint32_t a = ts_node_start_byte(data), b = ts_node_end_byte(data); a + len <= b; a++) {
-        if (memcmp(t + a, t + ns, len) != 0)
-            continue;
-        int before = a > 0 && (isalnum((unsigned char)t[a - 1]) || t[a - 1] == '_' || t[a - 1] == '$' ||
-                               t[a - 1] == '.');
-        int after = a + len < m->src->len && (isalnum((unsigned char)t[a + len]) || t[a + len] == '_' ||
-                                             t[a + len] == '$');
-        if (!before && !after)
-            return 1;
-    }
-    return 0;
+    char *n = lf_tree_text(m->src, name);
+    int found = lf_tree_mentions(m->src, data, n, uses);
+    free(n);
+    return found;
 }
 
 /* Does the event take a lock? A call into a lock library or lock helper; an
