@@ -506,6 +506,15 @@ static void visit(builder *b, frame *f, const frame *parent) {
     }
 }
 
+/* A comprehension's first `for ... in ...` clause (its iterable runs in the
+ * enclosing scope), or null. */
+static TSNode first_for_clause(TSNode comprehension) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(comprehension); i++)
+        if (lf_tree_is(ts_node_named_child(comprehension, i), "for_in_clause"))
+            return ts_node_named_child(comprehension, i);
+    return (TSNode){0};
+}
+
 static void inherit(const builder *b, frame *child, const frame *parent, const TSTreeCursor *c) {
     memset(child, 0, sizeof *child);
     child->node = ts_tree_cursor_current_node(c);
@@ -528,12 +537,8 @@ static void inherit(const builder *b, frame *child, const frame *parent, const T
     if (lf_tree_is(parent->node, "for_in_clause") && parent->scope > 0 &&
         b->scopes.items[parent->scope].kind == LF_PYSCOPE_COMPREHENSION) {
         const char *field = ts_tree_cursor_current_field_name(c);
-        TSNode comp = b->scopes.items[parent->scope].node;
-        TSNode first = {0};
-        for (uint32_t i = 0; i < ts_node_named_child_count(comp) && ts_node_is_null(first); i++)
-            if (lf_tree_is(ts_node_named_child(comp, i), "for_in_clause"))
-                first = ts_node_named_child(comp, i);
-        if (field && strcmp(field, "right") == 0 && ts_node_eq(first, parent->node))
+        if (field && strcmp(field, "right") == 0 &&
+            ts_node_eq(first_for_clause(b->scopes.items[parent->scope].node), parent->node))
             child->scope = child->child_scope = b->scopes.items[parent->scope].parent;
     }
 }
@@ -636,15 +641,8 @@ int32_t lf_pysem_scope_of(const lf_pysem *m, TSNode n) {
         TSNode name = lf_tree_field(sc->node, "name");
         int in_name = !ts_node_is_null(name) && lf_tree_within(n, name);
         /* nor is a comprehension's first iterable inside the comprehension's */
-        int in_first_iterable = 0;
-        if (sc->kind == LF_PYSCOPE_COMPREHENSION)
-            for (uint32_t k = 0; k < ts_node_named_child_count(sc->node); k++) {
-                TSNode c = ts_node_named_child(sc->node, k);
-                if (lf_tree_is(c, "for_in_clause")) {
-                    in_first_iterable = lf_tree_within(n, lf_tree_field(c, "right"));
-                    break;
-                }
-            }
+        TSNode first = sc->kind == LF_PYSCOPE_COMPREHENSION ? first_for_clause(sc->node) : (TSNode){0};
+        int in_first_iterable = !ts_node_is_null(first) && lf_tree_within(n, lf_tree_field(first, "right"));
         if (ts_node_end_byte(sc->node) >= e && ts_node_start_byte(sc->node) <= s && !in_name && !in_first_iterable)
             break;
         i = sc->parent;
