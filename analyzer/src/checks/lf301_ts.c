@@ -764,6 +764,14 @@ static char *release_message(const lf_source *src, const lf_tslock *l, const lf_
     return msg;
 }
 
+/* Does function fn take the lock `key` (its create, or a helper's)? */
+static int takes_lock(lf_tslock *l, int32_t fn, int32_t key) {
+    for (int32_t i = fn >= 0 ? lf_tslock_first_event(l, fn) : -1; i >= 0; i = lf_tslock_next_event(l, i))
+        if (l->events[i].kind == LF_TSEV_CREATE && l->events[i].key == key)
+            return 1;
+    return 0;
+}
+
 /* Is the module's function h (removing a lock path of its own) a takeover
  * step: declared at the top without export (`function f`, `const f = () =>`)
  * and every call of it that removes made after a judgement of the lock? */
@@ -997,6 +1005,10 @@ void lf301_ts_run(lf_check_ctx *ctx) {
                 LF_VEC_PUSH(&taken, at);
                 continue;
             }
+            /* a stop command's cleanup once it signalled the owner: no release
+             * (its finding, if any, is dropped below) */
+            if (after_stop_signal(m, c))
+                continue;
             /* a plain release through it: said at the call, when the lock the
              * caller hands it is one the module breaks */
             char *msg = !reported && c->key >= 0 && lf_tslock_is_lock(l->keys[c->key].flags) &&
@@ -1006,7 +1018,17 @@ void lf301_ts_run(lf_check_ctx *ctx) {
             found f = {.event = i, .msg = msg, .folded_into = -1}; /* a release: no failed read */
             LF_VEC_PUSH(&plain, f);
         }
-        int private_helper = taken.len && lf301_ts_private_helper(m, ev->fn, calls);
+        /* an exported helper that no caller here takes the lock before (its
+         * calls: takeovers, a stop command's cleanup, removals after a check
+         * the model cannot judge) is no holder's release either: its root
+         * bugs are the calls; one a holder releases through keeps its own */
+        int holder_releases = 0;
+        for (size_t k = 0; k < plain.len && !holder_releases; k++) {
+            const lf_tslock_event *c = &l->events[plain.items[k].event];
+            holder_releases = takes_lock(l, c->fn, c->key);
+        }
+        int unexported = taken.len && lf301_ts_private_helper(m, ev->fn, calls);
+        int private_helper = unexported || (taken.len && !holder_releases && lf301_ts_module_helper(m, ev->fn, calls));
         int moved = private_helper;
         for (size_t k = 0; k < plain.len && moved; k++)
             moved = plain.items[k].msg != NULL;
@@ -1017,10 +1039,10 @@ void lf301_ts_run(lf_check_ctx *ctx) {
             for (size_t k = 0; k < taken.len; k++)
                 out.items[taken.items[k]].folded_into = (int32_t)j;
         }
-        if (moved && calls == 1 && taken.len == 1) {
+        if (moved && unexported && calls == 1 && taken.len == 1) {
             /* the helper is the one takeover's own removal step (called from
-             * nowhere else): reported at its removal, the call named there,
-             * with the call's fix */
+             * nowhere else, in no other file): reported at its removal, the
+             * call named there, with the call's fix */
             out.items[taken.items[0]].folded_into = (int32_t)j;
             moved = 0;
             const lf_tslock_event *c = &l->events[out.items[taken.items[0]].event];

@@ -361,6 +361,8 @@ static size_t bind_judgements(lf_tslock *l, const lf_tslock_event *ev, lf301_ts_
     return dominating;
 }
 
+static int own_calls_only(const lf_tssem *m, int32_t fn, size_t calls, int exported_ok);
+
 /* Is the method private to its class: `private f()`, or `#f()`? */
 static int private_method(const lf_tssem *m, TSNode def) {
     if (!lf_tree_is(def, "method_definition"))
@@ -376,11 +378,19 @@ static int private_method(const lf_tssem *m, TSNode def) {
 }
 
 int lf301_ts_private_helper(const lf_tssem *m, int32_t fn, size_t calls) {
+    return own_calls_only(m, fn, calls, 0);
+}
+
+int lf301_ts_module_helper(const lf_tssem *m, int32_t fn, size_t calls) {
+    return own_calls_only(m, fn, calls, 1);
+}
+
+static int own_calls_only(const lf_tssem *m, int32_t fn, size_t calls, int exported_ok) {
     TSNode def = m->scopes[fn].node;
     const char *name = m->scopes[fn].name;
     size_t len = name ? strlen(name) : 0;
     int declared = lf_tree_is(def, "function_declaration") && m->scopes[fn].parent == 0 &&
-                   !lf_tree_is(ts_node_parent(def), "export_statement");
+                   (exported_ok || !lf_tree_is(ts_node_parent(def), "export_statement"));
     if (!len || !(declared || private_method(m, def)))
         return 0;
     size_t seen = 0;

@@ -67,6 +67,9 @@ lf301_ts_site *lf301_ts_site_declined(char *why);
  * and at those calls (no `module.exports = { f }`, `export { f }`, or f
  * handed on as a callback)? */
 int lf301_ts_private_helper(const lf_tssem *m, int32_t fn, size_t calls);
+/* The same, where the function may be exported (`export function f`): the module's own calls are all
+ * its uses in this file. */
+int lf301_ts_module_helper(const lf_tssem *m, int32_t fn, size_t calls);
 /* Adds other's edits to s (a callee both rewrite is rewritten once) when
  * neither declines, then frees other: one finding whose fix covers several
  * removals (a public helper's release and the judged calls of it). */
