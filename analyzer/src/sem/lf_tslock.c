@@ -1488,12 +1488,6 @@ static void flow_uses(builder *b, const link_vec *links) {
     }
 }
 
-/* A pid lock's record by use: a function reads the file, probes the pid
- * it holds and removes the file when the owner is judged dead (aws-cdk's
- * `_currentWriter`: readFile, process.kill(pid, 0), unlink). The pid may
- * have been written through a field or a helper the model does not follow;
- * reading it back and judging its owner is what makes the file a lock,
- * in a module that has no other lock. */
 /* An event a helper's own module-level path (`expr:`, `name:`) brought up
  * to its caller. */
 static int module_path_via_helper(const builder *b, const lf_tslock_event *ev) {
@@ -1501,6 +1495,37 @@ static int module_path_via_helper(const builder *b, const lf_tslock_event *ev) {
     return ev->via_helper && ev->helper_key == ev->key && (!strncmp(k, "expr:", 5) || !strncmp(k, "name:", 5));
 }
 
+/* Does the removal call hand the function's verdict to its caller right
+ * after: is the next statement, leaving the try block it ends, `return
+ * <value>` (`removePidFile(); return false`)? A status check that removes
+ * a dead owner's record and answers "not running" is what its callers
+ * start a new holder on. */
+static int status_verdict(TSNode call) {
+    TSNode st = call;
+    for (int up = 0; up < 6 && !ts_node_is_null(st) && !lf_tree_is(st, "expression_statement"); up++)
+        st = ts_node_parent(st);
+    if (ts_node_is_null(st) || !lf_tree_is(st, "expression_statement"))
+        return 0;
+    for (int out = 0; out < 4; out++) {
+        TSNode next = ts_node_next_named_sibling(st);
+        while (!ts_node_is_null(next) && lf_tree_is(next, "comment"))
+            next = ts_node_next_named_sibling(next);
+        if (!ts_node_is_null(next))
+            return lf_tree_is(next, "return_statement") && ts_node_named_child_count(next) > 0;
+        TSNode block = ts_node_parent(st), owner = ts_node_parent(block);
+        if (!lf_tree_is(block, "statement_block") || !lf_tree_is(owner, "try_statement"))
+            return 0;
+        st = owner;
+    }
+    return 0;
+}
+
+/* A pid lock's record by use: a function reads the file, probes the pid
+ * it holds and removes the file when the owner is judged dead (aws-cdk's
+ * `_currentWriter`: readFile, process.kill(pid, 0), unlink). The pid may
+ * have been written through a field or a helper the model does not follow;
+ * reading it back and judging its owner is what makes the file a lock,
+ * in a module that has no other lock. */
 static int pid_records(builder *b) {
     int any = 0;
     /* a module with a lock by use excludes with that one: its other pid
@@ -1515,25 +1540,26 @@ static int pid_records(builder *b) {
     int own_probe = 0;
     for (size_t i = 0; i < b->events.len && !own_probe; i++)
         own_probe = b->events.items[i].kind == LF_TSEV_PROBE && !b->events.items[i].imported;
-    if (!own_probe)
-        return 0;
     for (size_t i = 0; i < b->events.len; i++) {
         const lf_tslock_event *ev = &b->events.items[i];
-        /* not through helpers naming a module-level path of their own: a
-         * daemon manager's `readPid()`, `isRunning(pid)`, `cleanPid()` in turn
-         * over one PID_FILE it writes plainly publish a pid, and nothing was
-         * ever made exclusive (removing it lets in no one the plain write
-         * would not) */
+        /* judged by another module's predicate, or through helpers naming a
+         * module-level path of their own (a daemon manager's `readPid()`,
+         * `isRunning(pid)`, `cleanPid()` over one PID_FILE it writes
+         * plainly): a pid file only where the removal is a status check's
+         * "not running" (status_verdict), which starts a second daemon when
+         * it deletes a fresh one's file. Else a published record (a session
+         * restored on start, a sweep of sessions), never exclusive. */
         /* nor through a sibling module's remover read by its name
          * (`removeDurable(tombstonePath)`): a name says it removes, not that
          * what it removes keeps anyone out */
         if (ev->kind != LF_TSEV_REMOVE || ev->key < 0 || ev->judged != LF_TSJUDGED_LIVENESS ||
-            module_path_via_helper(b, ev) || (b->keys.items[ev->key].flags & (LF_TSLOCK_USES | LF_TSLOCK_PKG)) ||
+            ((!own_probe || module_path_via_helper(b, ev)) && !status_verdict(ev->node)) ||
+            (b->keys.items[ev->key].flags & (LF_TSLOCK_USES | LF_TSLOCK_PKG)) ||
             (!ev->via_helper && !lf_tslock_fs_op(b->l->m, ev->node)))
             continue;
         for (size_t j = 0; j < i; j++) {
             const lf_tslock_event *r = &b->events.items[j];
-            if (r->kind == LF_TSEV_JUDGE && r->content && !module_path_via_helper(b, r) && r->key == ev->key &&
+            if (r->kind == LF_TSEV_JUDGE && r->content && r->key == ev->key &&
                 r->fn == ev->fn) {
                 flag(b, ev->key, LF_TSLOCK_PID, r->node);
                 any = 1;
