@@ -47,8 +47,10 @@ KINDS = {
     # the test of the lock module or flag, or the `else:` of a chain testing each provider
     # (or the handler of a function-local `import fcntl` that runs the work without it)
     "unlocked-entry": r"\bNone\b|\bnot\b|\bis\b|==|!=|\bHAS_|^[A-Za-z_][\w.]*$|lock|^else\b|^except\b|^[\w.]+( and [\w.]+)+$",
-    # (or the `break` / the loop of a retry that gives up and runs the work anyway)
-    "acquire-fails": r"^except\b|^catch\b|lock|acquire|mkdir|open|excl|create|link|^break\b|^(for|while)\b",
+    # (or the `break` / the loop of a retry that gives up and runs the work anyway,
+    # or the no-op release a lock helper hands back when it gives up: `return () => {}`)
+    "acquire-fails": r"^except\b|^catch\b|lock|acquire|mkdir|open|excl|create|link|^break\b|^(for|while)\b"
+                     r"|^return\b[^;]*\{\s*\}",
     "critical-section": r"\S",
 }
 

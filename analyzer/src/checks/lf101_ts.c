@@ -13,6 +13,9 @@
  *  - work follows: statements after the try in F, or, when F is a helper that
  *    ends with the try, callers that go on after calling it (or none in the
  *    module: F is exported).
+ * Also reported: a lock helper that hands its caller the release where it
+ * took the lock and a release that does nothing where it gave up waiting
+ * (`return async () => {}`), at that no-op return.
  * One finding per function. No fix: what the code should do when the lock
  * cannot be taken (wait, fail, skip) is the owner's choice. */
 #include <stdint.h>
@@ -340,6 +343,113 @@ static int completes_without_retake(lf_tssem *m, const lf_tslock *l, const lf_ts
     return found;
 }
 
+/* A function expression (`async () => {}`, `function () {}`) whose body
+ * does nothing: a release that releases nothing. */
+static int noop_function(TSNode v) {
+    if (!lf_tree_is(v, "arrow_function") && !lf_tree_is(v, "function_expression") && !lf_tree_is(v, "function"))
+        return 0;
+    TSNode body = lf_tree_field(v, "body");
+    if (!lf_tree_is(body, "statement_block"))
+        return 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(body); i++)
+        if (!lf_tree_is(ts_node_named_child(body, i), "comment"))
+            return 0;
+    return 1;
+}
+
+typedef struct release_returns {
+    TSNode noop;    /* the first `return () => {}` of the function */
+    int releasing;  /* it also returns a function that does something: its release */
+} release_returns;
+
+static lf_walk_action visit_returns(TSNode n, void *ud) {
+    release_returns *r = ud;
+    if (lf_tssem_is_function_node(n))
+        return LF_WALK_SKIP;
+    if (!lf_tree_is(n, "return_statement") || !ts_node_named_child_count(n))
+        return LF_WALK_CONTINUE;
+    TSNode v = ts_node_named_child(n, 0);
+    while (lf_tree_is(v, "parenthesized_expression") && ts_node_named_child_count(v))
+        v = ts_node_named_child(v, 0);
+    if (noop_function(v)) {
+        if (ts_node_is_null(r->noop))
+            r->noop = n;
+    } else if (lf_tree_is(v, "arrow_function") || lf_tree_is(v, "function_expression")) {
+        r->releasing = 1;
+    }
+    return LF_WALK_SKIP;
+}
+
+/* The no-op stand-in of a lock helper's release: a function that takes a
+ * lock and hands its caller the release (`return async () => { await
+ * rmdir(lockDir) }`) and, on another way out (the wait's deadline passed,
+ * "proceed without lock"), hands it a release that does nothing (`return
+ * async () => {}`). The caller cannot tell the two apart, so its critical
+ * section runs unlocked. The no-op return, or null. */
+static TSNode noop_release_return(lf_tssem *m, int32_t fn) {
+    TSNode body = lf_tree_field(m->scopes[fn].node, "body");
+    release_returns r;
+    memset(&r, 0, sizeof r);
+    if (lf_tree_is(body, "statement_block"))
+        lf_tree_walk(body, visit_returns, &r);
+    return r.releasing ? r.noop : (TSNode){0};
+}
+
+/* The statement after the first call of fn in the module (`const release =
+ * await lockFile(p);` then its try: the work the release was for), or
+ * `otherwise` when no caller is in this file. */
+static TSNode first_work_after_call(lf_tssem *m, int32_t fn, TSNode otherwise) {
+    int32_t c = lf_tssem_first_caller(m, fn);
+    if (c < 0)
+        return otherwise;
+    TSNode st = m->calls[c].node;
+    while (!ts_node_is_null(st) && !lf_tree_is(lf_ts_parent(st), "statement_block") && !lf_tssem_is_function_node(st))
+        st = lf_ts_parent(st);
+    TSNode next = ts_node_is_null(st) || lf_tssem_is_function_node(st) ? (TSNode){0} : next_statement(st);
+    return ts_node_is_null(next) ? otherwise : next;
+}
+
+/* Reports the no-op stand-in release of function fn, whose acquisition is
+ * `take`, where its callers (or those of other modules: it is exported) go
+ * on to their work. */
+static void report_noop_release(lf_check_ctx *ctx, lf_tssem *m, int32_t fn, TSNode take, spelled_index *spelled) {
+    TSNode ret = noop_release_return(m, fn);
+    if (ts_node_is_null(ret))
+        return;
+    size_t calls = 0;
+    (void)caller_going_on(m, spelled, fn, &calls);
+    /* `export function f`, or `export const f = async () => {...}` (the
+     * arrow's declarator, its declaration, then the export) */
+    int exported = 0;
+    TSNode up = m->scopes[fn].node;
+    for (int k = 0; k < 3 && !exported && !ts_node_is_null(up = lf_ts_parent(up)); k++)
+        exported = lf_tree_is(up, "export_statement");
+    if (!calls && !exported)
+        return;
+    const char *name = m->scopes[fn].name && *m->scopes[fn].name ? m->scopes[fn].name : "the function";
+    char *msg = lf_xasprintf("the critical section is reachable without the lock: `%s()` hands its caller a release "
+                             "that does nothing here, where it did not take the lock, as if it held it (it returns "
+                             "a real release where it did): the caller's work runs unlocked, on every platform, "
+                             "whenever the lock cannot be taken in time",
+                             name);
+    lf101_site *s = lf_xcalloc(1, sizeof *s);
+    s->kind = LF101_LOCK_OTHER;
+    s->decline = lf_xstrdup("the helper chose to go on without the lock; whether to wait longer, fail or skip the "
+                            "work is the code owner's choice");
+    s->region_first = s->region_last = s->body_first = s->body_last = s->pre_first = s->pre_last = -1;
+    s->copy_first = -1;
+    lf_ctx_emit_site(ctx, ret, msg, s, lf101_site_free);
+    /* the wait that gives up: the retry loop around the take, if any */
+    TSNode wait = ret;
+    for (TSNode t = lf_ts_parent(take); !ts_node_is_null(t) && !lf_tssem_is_function_node(t); t = lf_ts_parent(t))
+        if (is_loop_node(t)) {
+            wait = t;
+            break;
+        }
+    lf_ctx_witness(ctx, lf_wit_noop_release(m->src, wait, ret, first_work_after_call(m, fn, ret)));
+    free(msg);
+}
+
 void lf101_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -351,6 +461,11 @@ void lf101_ts_run(lf_check_ctx *ctx) {
         const lf_tslock_event *e = &l->events[i];
         if (e->fn <= 0 || done[e->fn] || !acquires(l, e))
             continue;
+        if (!ts_node_is_null(noop_release_return(m, e->fn))) {
+            done[e->fn] = 1;
+            report_noop_release(ctx, m, e->fn, e->node, &spelled);
+            continue;
+        }
         TSNode tr = acquiring_try(e->node);
         if (ts_node_is_null(tr))
             continue;

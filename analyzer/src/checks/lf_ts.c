@@ -76,14 +76,30 @@ static int takes_callback(TSNode call) {
     return 0;
 }
 
+/* Is n in the catch of a try whose body holds `create` (the handling of
+ * that create's failure: a removal there breaks another holder's lock, it
+ * does not release this one)? */
+static int in_failed_create_handler(TSNode n, TSNode create) {
+    for (TSNode t = lf_ts_parent(create); !ts_node_is_null(t) && !lf_tssem_is_function_node(t); t = lf_ts_parent(t)) {
+        if (!lf_tree_is(t, "try_statement"))
+            continue;
+        TSNode handler = lf_tree_field(t, "handler");
+        if (lf_tree_within(create, lf_tree_field(t, "body")) && !ts_node_is_null(handler) && lf_tree_within(n, handler))
+            return 1;
+    }
+    return 0;
+}
+
 /* Does an exclusive create of a lock, event `ev` of function h, stay held
  * when h returns: no removal of that lock after it in h's own body (its
- * release is a function h returns or registers)? */
+ * release is a function h returns or registers; a break in the handler of
+ * the create's failure releases nothing of its)? */
 static int create_kept(lf_tssem *m, lf_tslock *l, int32_t h, const lf_tslock_event *ev) {
     for (int32_t j = lf_tslock_first_event(l, h); j >= 0; j = lf_tslock_next_event(l, j)) {
         const lf_tslock_event *rm = &l->events[j];
         if (rm->kind == LF_TSEV_REMOVE && rm->key == ev->key &&
-            ts_node_start_byte(rm->node) > ts_node_start_byte(ev->node) && lf_tssem_scope_of(m, rm->node) == h)
+            ts_node_start_byte(rm->node) > ts_node_start_byte(ev->node) && lf_tssem_scope_of(m, rm->node) == h &&
+            !in_failed_create_handler(rm->node, ev->node))
             return 0;
     }
     return 1;

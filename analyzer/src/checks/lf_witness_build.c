@@ -72,6 +72,19 @@ lf_witness *lf_wit_unlocked_section(const lf_source *src, const char *platform, 
     return w;
 }
 
+lf_witness *lf_wit_noop_release(const lf_source *src, TSNode wait, TSNode noop, TSNode first) {
+    if (ts_node_is_null(wait) || ts_node_is_null(noop) || ts_node_is_null(first))
+        return NULL;
+    lf_witness *w = lf_witness_new("on every platform, whenever the lock cannot be taken in time");
+    step(w, src, B, LF_WIT_SECTION, first, "holds the lock and runs the critical section, past A's wait");
+    step(w, src, A, LF_WIT_ACQUIRE_FAILS, wait, "gives up waiting for the lock");
+    step(w, src, A, LF_WIT_ACQUIRE_FAILS, noop, "is handed a release that releases nothing, as if it held the lock");
+    step(w, src, A, LF_WIT_SECTION, first, "runs the same critical section with no lock");
+    lf_witness_set_outcome(w, "A and B run the critical section at once: whatever it read-modify-writes, one "
+                              "process's update overwrites the other's");
+    return w;
+}
+
 lf_witness *lf_wit_append(const lf_source *src, TSNode create, TSNode append, TSNode target) {
     if (ts_node_is_null(create) || ts_node_is_null(append))
         return NULL;

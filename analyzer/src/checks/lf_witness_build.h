@@ -34,6 +34,10 @@ lf_witness *lf_wit_stale_copy(const lf_source *src, TSNode read, TSNode write, T
  * both processes enter the unlocked path and run its first statement. */
 lf_witness *lf_wit_unlocked_section(const lf_source *src, const char *platform, lf_wit_event entry_ev, TSNode entry,
                                     const char *entry_text, TSNode first);
+/* LF101, a lock helper's no-op release: A gives up waiting (wait), is handed
+ * the release that does nothing (noop) and runs the section (first) while B,
+ * the holder or another who gave up, runs it too. */
+lf_witness *lf_wit_noop_release(const lf_source *src, TSNode wait, TSNode noop, TSNode first);
 /* LF103: A creates the log exclusively, B appends anyway, A appends. */
 lf_witness *lf_wit_append(const lf_source *src, TSNode create, TSNode append, TSNode target);
 /* LF201: A resolves a target that does not exist yet. */
