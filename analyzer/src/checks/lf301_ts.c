@@ -772,6 +772,28 @@ static int takes_lock(lf_tslock *l, int32_t fn, int32_t key) {
     return 0;
 }
 
+/* The module-level function (or method) a scope belongs to: a closure's
+ * enclosing API function. */
+static int32_t outer_function(const lf_tssem *m, int32_t s) {
+    while (s > 0 && m->scopes[s].parent > 0 && m->scopes[s].cls < 0)
+        s = m->scopes[s].parent;
+    return s > 0 ? m->scopes[s].fn : s;
+}
+
+/* Two protocols spelled alike over sibling functions' parameters ("expr@api"
+ * keys: acquirePidLock(file) and acquireStateLock(file) each create
+ * `${file}.lock` for the file its callers give): a release in a function
+ * that creates the path itself, of a lock another function that creates it
+ * too breaks, is that other protocol's business, not this one's. */
+static int separate_protocol(lf_tssem *m, lf_tslock *l, const lf_tslock_event *ev) {
+    const lf_tslock_key *k = &l->keys[ev->key];
+    if (strncmp(k->key, "expr@api", 8) != 0 || ts_node_is_null(k->broken_at))
+        return 0;
+    int32_t mine = outer_function(m, ev->fn);
+    int32_t breaker = outer_function(m, lf_tslock_fn_of(m, lf_tssem_scope_of(m, k->broken_at)));
+    return mine > 0 && breaker > 0 && mine != breaker && takes_lock(l, mine, ev->key) && takes_lock(l, breaker, ev->key);
+}
+
 /* Is the module's function h (removing a lock path of its own) a takeover
  * step: declared at the top without export (`function f`, `const f = () =>`)
  * and every call of it that removes made after a judgement of the lock? */
@@ -958,7 +980,7 @@ void lf301_ts_run(lf_check_ctx *ctx) {
                                "deleted and two holders run at once",
                                call, what);
         } else {
-            msg = release_message(src, l, ev);
+            msg = separate_protocol(m, l, ev) ? NULL : release_message(src, l, ev);
         }
         if (msg) {
             found f = {.event = i, .msg = msg, .failed_read = failed_read, .folded_into = -1};

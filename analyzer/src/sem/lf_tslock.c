@@ -2221,6 +2221,42 @@ static int helper_own_key(const char *k) {
            strncmp(k, "name:", 5) == 0;
 }
 
+/* The name a formal parameter binds (`dir`, `dir: string`, `dir = X`), or null. */
+static TSNode formal_name(TSNode p) {
+    if (lf_tree_is(p, "required_parameter") || lf_tree_is(p, "optional_parameter"))
+        p = lf_tree_field(p, "pattern");
+    if (lf_tree_is(p, "assignment_pattern"))
+        p = lf_tree_field(p, "left");
+    return lf_tree_is(p, "identifier") ? p : (TSNode){0};
+}
+
+/* A sibling API function's path over its parameters ("expr@api" keys:
+ * `path.join(dir || DEFAULT_DIR, PID_FILENAME)` in `remove(dir)`) is the
+ * caller's own when the caller, an API function of the same class, hands
+ * the helper its own parameters of the same names in the same places
+ * (`check(dir)` calling `remove(dir)`). */
+static int api_key_passed_on(lf_tssem *m, const char *k, TSNode call, int32_t h, int32_t caller) {
+    if (strncmp(k, "expr@api", 8) != 0 || caller <= 0 || m->scopes[caller].fn != caller ||
+        m->scopes[caller].cls != m->scopes[h].cls || !(m->scopes[caller].parent == 0 || m->scopes[caller].cls >= 0))
+        return 0;
+    TSNode params = lf_tree_field(m->scopes[h].node, "parameters");
+    uint32_t n = ts_node_named_child_count(params);
+    if (!n || lf_tssem_nargs(call) != n)
+        return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode name = formal_name(ts_node_named_child(params, i));
+        TSNode arg = lf_tssem_unwrap(lf_tssem_arg(call, i));
+        if (ts_node_is_null(name) || !lf_tree_is(arg, "identifier") || !lf_tree_same_text(m->src, name, arg))
+            return 0;
+        uint32_t a = ts_node_start_byte(arg);
+        const lf_tsbinding *bd = lf_tssem_binding_at(m, lf_tssem_scope_of(m, arg),
+                                                     lf_tssem_intern(m, m->src->text + a, ts_node_end_byte(arg) - a), a);
+        if (!bd || bd->kind != LF_TSBIND_PARAM || bd->scope != caller)
+            return 0;
+    }
+    return 1;
+}
+
 /* A parameter of a function that encloses helper h and creates the lock
  * there exclusively (`function write(filename) { openSync(filename, "wx")
  * ... function removePidFile() { unlinkSync(filename) } }`): the closure's
@@ -2434,7 +2470,7 @@ static lf_tslock *build(lf_tssem *m) {
         const char *k = ev->key >= 0 ? b.keys.items[ev->key].key : "";
         helper_events = ev->kind == LF_TSEV_PROBE ||
                         ((ev->kind == LF_TSEV_REMOVE || ev->kind == LF_TSEV_JUDGE) &&
-                         (helper_own_key(k) || closure_key(&b, m, ev->key, ev->fn)));
+                         (helper_own_key(k) || closure_key(&b, m, ev->key, ev->fn) || !strncmp(k, "expr@api", 8)));
     }
     unsigned char *takes_lock = lf_xcalloc(m->n_scopes + 1, 1); /* per callee: 0 unknown, 1 yes, 2 no */
     for (size_t i = 0; i < m->n_calls && helper_events; i++) {
@@ -2464,7 +2500,8 @@ static lf_tslock *build(lf_tssem *m) {
             if (ev.key < 0 || (ev.kind != LF_TSEV_REMOVE && ev.kind != LF_TSEV_JUDGE))
                 continue;
             const char *k = b.keys.items[ev.key].key;
-            if (!helper_own_key(k) && !closure_key(&b, m, ev.key, s))
+            if (!helper_own_key(k) && !closure_key(&b, m, ev.key, s) &&
+                !api_key_passed_on(m, k, m->calls[i].node, s, caller))
                 continue;
             /* an acquire helper's look at its own lock is part of taking it */
             if (ev.kind == LF_TSEV_JUDGE && takes_key(&b, ev_head, ev_next, ev.key, s))

@@ -635,6 +635,44 @@ static int32_t local_scope_of(lf_tssem *m, TSNode expr) {
     return best;
 }
 
+/* An expression whose only local names are parameters of one function of
+ * the module's API (a top-level function, or a method) names the same file
+ * in each sibling that spells it over its own parameters of the same names
+ * (`readPid(dir)`, `write(dir)` and `remove(dir)` each building
+ * `path.join(dir || DEFAULT_DIR, PID_FILENAME)`): the API's callers hand
+ * them the same argument. The class of those functions (-1: top-level), or
+ * -2 when the expression is not such. */
+static int32_t api_params_only(lf_tssem *m, TSNode expr) {
+    TSNode stack[64];
+    int sp = 0, budget = 128;
+    int32_t scope = 0;
+    stack[sp++] = expr;
+    while (sp && budget-- > 0) {
+        TSNode n = stack[--sp];
+        if (lf_tssem_is_function_node(n))
+            return -2;
+        if (lf_tree_is(n, "identifier")) {
+            uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+            const lf_tsbinding *bd =
+                lf_tssem_binding_at(m, lf_tssem_scope_of(m, n), lf_tssem_intern(m, m->src->text + a, b - a), a);
+            if (!bd || bd->scope <= 0)
+                continue;
+            if (bd->kind != LF_TSBIND_PARAM || (scope && scope != bd->scope))
+                return -2;
+            scope = bd->scope;
+            continue;
+        }
+        uint32_t k = ts_node_named_child_count(n);
+        for (uint32_t i = k; i-- > 0 && sp < 64;)
+            stack[sp++] = ts_node_named_child(n, i);
+    }
+    const lf_tsscope *sc = scope > 0 ? &m->scopes[scope] : NULL;
+    if (budget <= 0 || !sc || sc->fn != scope || !(sc->parent == 0 || sc->cls >= 0) ||
+        lf_tree_is(ts_node_parent(sc->node), "pair"))
+        return -2;
+    return sc->cls >= 0 ? sc->cls : -1;
+}
+
 /* The value scope s's returns of an object literal put in field `prop`:
  * *found the first, *seen 1, or 2 when two returns disagree. */
 static void returned_field(lf_tssem *m, int32_t s, TSNode prop, TSNode *found, int *seen) {
@@ -1049,6 +1087,13 @@ static const char *path_key(lf_tssem *m, TSNode expr, int params_only) {
         /* an expression over local names (`node.path`, `join(dir, name)`)
          * names a file of its own function only */
         int32_t local = local_scope_of(m, expr);
+        int32_t api = local > 0 ? api_params_only(m, expr) : -2;
+        if (api >= -1) {
+            char *pre = lf_xasprintf("expr@api%d:", (int)api);
+            const char *out = text_key(m, pre, expr);
+            free(pre);
+            return out;
+        }
         if (local > 0) {
             char *pre = lf_xasprintf("expr@%d:", (int)local);
             const char *out = text_key(m, pre, expr);
