@@ -520,6 +520,8 @@ static void decide(lf_pylock *l, first_yields *y, const TSNode *failed, unsigned
      * name, after its generator's yield, are four bugs); stale breaks once
      * per kind of judgement (below). */
     unsigned char *seen = lf_xcalloc(ns, 1);
+    uint32_t *first_break = lf_xcalloc(ns, sizeof *first_break); /* per scope: its first break after a look */
+    int32_t *first_break_key = lf_xcalloc(ns, sizeof *first_break_key); /* and the lock it broke */
     for (size_t i = 0; i < l->n_events; i++) {
         if (!report[i])
             continue;
@@ -534,11 +536,23 @@ static void decide(lf_pylock *l, first_yields *y, const TSNode *failed, unsigned
          * rmtree(p) else: p.unlink()`) */
         if (bit == 1u)
             bit = !ts_node_is_null(l->events[i].failed_create) ? 16u : v == V_LIVENESS ? 32u : 64u;
-        if (seen[l->events[i].scope] & bit)
+        /* a break after a look of its own, made after the function's first
+         * break of that kind (`else:` of an unparsable record, aged anew),
+         * is a second judgement, not a branch of the first */
+        int32_t sc = l->events[i].scope;
+        int own_look = bit == 64u && first_break[sc] && l->events[i].judged_at > first_break[sc] &&
+                       l->events[i].key == first_break_key[sc];
+        if ((seen[l->events[i].scope] & bit) && !own_look)
             report[i] = 0;
+        if (bit == 64u && !(seen[sc] & bit)) {
+            first_break[sc] = ts_node_start_byte(l->events[i].node) + 1;
+            first_break_key[sc] = l->events[i].key;
+        }
         seen[l->events[i].scope] |= (unsigned char)bit;
     }
     free(seen);
+    free(first_break);
+    free(first_break_key);
     free(identity_at);
     free(cover);
 }

@@ -3773,10 +3773,13 @@ static lf_pylock *build(lf_pysem *m) {
             int helper_probe = ev->param >= 0 && (l->in->keys.items[ev->param].flags & LF_LOCK_STALE_REMOVAL);
             /* the latest judgement before the removal decides: an age looked
              * at after the owner was found alive breaks a live holder */
-            if ((probe_at > since && probe_at >= js[h].presence_at) || helper_probe)
+            if ((probe_at > since && probe_at >= js[h].presence_at) || helper_probe) {
                 ev->judged = LF_JUDGED_LIVENESS;
-            else if (js[h].presence_at > since && !release_path(l, unlock_at, callee_of, ev, at))
+                ev->judged_at = probe_at;
+            } else if (js[h].presence_at > since && !release_path(l, unlock_at, callee_of, ev, at)) {
                 ev->judged = LF_JUDGED_PRESENCE;
+                ev->judged_at = js[h].presence_at;
+            }
             else if (!release_path(l, unlock_at, callee_of, ev, at) &&
                      !ts_node_is_null(ev->failed_create = failed_create_of(l, &creates, ev)))
                 ev->judged = LF_JUDGED_PRESENCE;

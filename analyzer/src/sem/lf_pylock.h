@@ -160,6 +160,7 @@ typedef struct lf_pylock_event {
     int record_read; /* JUDGE through a helper: the helper's own judgement read the lock's record */
     int owner_checked; /* REMOVE: runs only while the lock's record names this process (lf_pylock_owner_checked) */
     lf_pylock_judged judged; /* REMOVE: how it was judged before, in its function */
+    uint32_t judged_at;      /* REMOVE: where that judgement was made (byte + 1; 0: unknown) */
     int32_t param;  /* REMOVE/JUDGE through a helper: the helper's parameter key, else -1 */
     TSNode target;  /* REMOVE: the path expression removed (the argument, through a helper) */
     TSNode failed_create; /* REMOVE judged PRESENCE in the handler of this failed exclusive create, else null */
