@@ -17,7 +17,8 @@
  *  - TOML documents through a file object (`f = TOMLFile(P)`, tomlkit's or
  *    poetry's): `v = f.read()` ... `f.write(v)`;
  *  - helpers the module imports, by their names (`read_state(key)`,
- *    `save_json(path, data)`): read_/load_ + what they load, write_/save_/store_.
+ *    `save_json(path, data)`): read_/load_ + what they load, write_/save_/store_,
+ *    after a qualifier that says how (`safe_load_json`, `atomic_write_json`).
  * A read `v = <read of P>` pairs with a later write of v to P in the same
  * function. It is a lost update only when the written value carries something
  * derived from the read: a per-caller entry (`v[session_id] = ...`), a value
@@ -482,9 +483,25 @@ static TSNode document_file_op(lf_pysem *m, TSNode call, int *write, TSNode *dat
 static const char *const k_doc_words[] = {"state", "json", "data", "registry", "counter", "count", "session",
                                           "cache", "config", "settings", "db", "store", "index", "manifest", NULL};
 
+/* A qualifier before the verb of a helper's name (`safe_load_json`,
+ * `atomic_write_json`, `_load_state`): how it reads or writes, not what. Its
+ * length, or 0. */
+static size_t name_qualifier(const char *s, size_t len) {
+    static const char *const quals[] = {"safe_", "atomic_", "_", NULL};
+    for (size_t i = 0; quals[i]; i++) {
+        size_t n = strlen(quals[i]);
+        if (len > n && !memcmp(s, quals[i], n))
+            return n;
+    }
+    return 0;
+}
+
 /* read_state, load_json_file, ...: a prefix, then one of the document words.
  * On the name's bytes, so that the gate asks the same of the text. */
 static int reader_name(const char *s, size_t len) {
+    size_t q = name_qualifier(s, len);
+    s += q;
+    len -= q;
     size_t p = 0;
     if (len > 5 && !memcmp(s, "read_", 5))
         p = 5;
@@ -501,6 +518,9 @@ static int reader_name(const char *s, size_t len) {
 }
 
 static int writer_name(const char *s, size_t len) {
+    size_t q = name_qualifier(s, len);
+    s += q;
+    len -= q;
     return (len > 6 && !memcmp(s, "write_", 6)) || (len > 5 && !memcmp(s, "save_", 5)) ||
            (len > 6 && !memcmp(s, "store_", 6));
 }
@@ -520,6 +540,9 @@ static const char *named_stem(lf_pysem *m, TSNode name, int write) {
     const char *const *pre = write ? wr : rd;
     size_t len = ts_node_end_byte(name) - ts_node_start_byte(name);
     const char *s = m->src->text + ts_node_start_byte(name);
+    size_t q = name_qualifier(s, len);
+    s += q;
+    len -= q;
     for (size_t i = 0; pre[i]; i++) {
         size_t n = strlen(pre[i]);
         if (len > n && !memcmp(s, pre[i], n))
@@ -555,6 +578,9 @@ static int stem_names_document(const char *stem) { return stem_names_document_n(
 /* Could a call of this name read a document by its name alone (named_reader,
  * or a read_/load_ stem that names state: named_stem_op)? */
 static int may_read_by_name(const char *s, size_t len) {
+    size_t q = name_qualifier(s, len);
+    s += q;
+    len -= q;
     return reader_name(s, len) ||
            (len > 5 && (!memcmp(s, "read_", 5) || !memcmp(s, "load_", 5)) && stem_names_document_n(s + 5, len - 5));
 }
