@@ -509,9 +509,11 @@ static void add_portable_edits(const lf_pysem *m, const lf101_site *s, lf_fix *f
 
 static void generate(const lf_fix_ctx *ctx, lf_fix_request *reqs, size_t n) {
     lf_pysem *m = lf_filesem_python(ctx->sem);
-    if (!m) {
-        for (size_t i = 0; i < n; i++)
-            reqs[i].no_fix_reason = lf_xstrdup("this fix rewrites Python only");
+    if (!m) { /* TS/JS: the check's own reason, where it gave one */
+        for (size_t i = 0; i < n; i++) {
+            const lf101_site *s = reqs[i].site;
+            reqs[i].no_fix_reason = lf_xstrdup(s && s->decline ? s->decline : "this fix rewrites Python only");
+        }
         return;
     }
     int lone_cr = has_lone_cr(ctx->src);
