@@ -2500,8 +2500,13 @@ static lf_tslock *build(lf_tssem *m) {
             if (ev.key < 0 || (ev.kind != LF_TSEV_REMOVE && ev.kind != LF_TSEV_JUDGE))
                 continue;
             const char *k = b.keys.items[ev.key].key;
+            /* a sibling's path over its parameters moves up only from a
+             * helper that does not take that lock itself (`remove(dir)`,
+             * `readPid(dir)`): an acquire helper's looks and breaks are part
+             * of taking it, and its callers hold what it returns */
             if (!helper_own_key(k) && !closure_key(&b, m, ev.key, s) &&
-                !api_key_passed_on(m, k, m->calls[i].node, s, caller))
+                !(api_key_passed_on(m, k, m->calls[i].node, s, caller) &&
+                  !takes_key(&b, ev_head, ev_next, ev.key, s)))
                 continue;
             /* an acquire helper's look at its own lock is part of taking it */
             if (ev.kind == LF_TSEV_JUDGE && takes_key(&b, ev_head, ev_next, ev.key, s))
