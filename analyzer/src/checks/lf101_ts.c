@@ -343,6 +343,16 @@ static int completes_without_retake(lf_tssem *m, const lf_tslock *l, const lf_ts
     return found;
 }
 
+/* A TS/JS site, which the Python rewrite never fixes, declined for `why`. */
+static lf101_site *declined_site(const char *why) {
+    lf101_site *s = lf_xcalloc(1, sizeof *s);
+    s->kind = LF101_LOCK_OTHER;
+    s->decline = lf_xstrdup(why);
+    s->region_first = s->region_last = s->body_first = s->body_last = s->pre_first = s->pre_last = -1;
+    s->copy_first = -1;
+    return s;
+}
+
 /* A function expression (`async () => {}`, `function () {}`) whose body
  * does nothing: a release that releases nothing. */
 static int noop_function(TSNode v) {
@@ -432,12 +442,8 @@ static void report_noop_release(lf_check_ctx *ctx, lf_tssem *m, int32_t fn, TSNo
                              "a real release where it did): the caller's work runs unlocked, on every platform, "
                              "whenever the lock cannot be taken in time",
                              name);
-    lf101_site *s = lf_xcalloc(1, sizeof *s);
-    s->kind = LF101_LOCK_OTHER;
-    s->decline = lf_xstrdup("the helper chose to go on without the lock; whether to wait longer, fail or skip the "
-                            "work is the code owner's choice");
-    s->region_first = s->region_last = s->body_first = s->body_last = s->pre_first = s->pre_last = -1;
-    s->copy_first = -1;
+    lf101_site *s = declined_site("the helper chose to go on without the lock; whether to wait longer, fail or skip "
+                                  "the work is the code owner's choice");
     lf_ctx_emit_site(ctx, ret, msg, s, lf101_site_free);
     /* the wait that gives up: the retry loop around the take, if any */
     TSNode wait = ret;
@@ -491,12 +497,8 @@ void lf101_ts_run(lf_check_ctx *ctx) {
                                  "the lock when taking it fails, since this catch swallows the error, so %s: "
                                  "unlocked on every platform, whenever taking the lock fails",
                                  name, sect);
-        lf101_site *s = lf_xcalloc(1, sizeof *s);
-        s->kind = LF101_LOCK_OTHER;
-        s->decline = lf_xstrdup("the catch decides what a failed acquisition means; what the code should do "
-                                "without the lock (wait, fail, skip) is the code owner's choice");
-        s->region_first = s->region_last = s->body_first = s->body_last = s->pre_first = s->pre_last = -1;
-        s->copy_first = -1;
+        lf101_site *s = declined_site("the catch decides what a failed acquisition means; what the code should do "
+                                      "without the lock (wait, fail, skip) is the code owner's choice");
         lf_ctx_emit_site(ctx, handler, msg, s, lf101_site_free);
         char *entry = lf_xasprintf("fails to take the lock in `%s()`, and the catch goes on", name);
         lf_ctx_witness(ctx, lf_wit_unlocked_section(m->src, "on every platform, whenever taking the lock fails",

@@ -1611,36 +1611,6 @@ static int same_api(lf_tssem *m, const lf_tsbinding *p, const lf_tsbinding *q) {
     return xl == yl && !memcmp(m->src->text + xa, m->src->text + ya, xl);
 }
 
-/* The parameter an expression over parameters only names its file through
- * (`path.join(LOCKS_DIR, name)`): every identifier bound in a function is a
- * parameter of one API function (lf_tslock's api_param), the others
- * module-level; the first such parameter, or NULL. */
-static const lf_tsbinding *params_only_expr(lf_tssem *m, TSNode e) {
-    TSNode stack[32];
-    int sp = 0, budget = 128;
-    const lf_tsbinding *param = NULL;
-    stack[sp++] = e;
-    while (sp && budget-- > 0) {
-        TSNode n = stack[--sp];
-        if (lf_tssem_is_function_node(n))
-            return NULL;
-        if (lf_tree_is(n, "identifier")) {
-            uint32_t a = ts_node_start_byte(n), z = ts_node_end_byte(n);
-            const lf_tsbinding *bd =
-                lf_tssem_binding_at(m, lf_tssem_scope_of(m, n), lf_tssem_intern(m, m->src->text + a, z - a), a);
-            if (!bd || bd->scope <= 0)
-                continue;
-            if (bd->kind != LF_TSBIND_PARAM || (param && param->scope != bd->scope) || !api_function(m, bd->scope))
-                return NULL;
-            param = bd;
-            continue;
-        }
-        for (uint32_t i = ts_node_named_child_count(n); i-- > 0 && sp < 32;)
-            stack[sp++] = ts_node_named_child(n, i);
-    }
-    return budget > 0 ? param : NULL;
-}
-
 /* The text of an "expr@S:" key after its function's scope, or NULL. */
 static const char *expr_key_text(const char *key) {
     if (!key || strncmp(key, "expr@", 5) != 0)
@@ -1680,8 +1650,8 @@ static int sibling_expr_lock(const builder *b, lf_tssem *m, const lf_tslock_key 
     TSNode oe = key_expr(b, m, k);
     if (ts_node_is_null(oe))
         return 0;
-    const lf_tsbinding *rp = params_only_expr(m, lf_tssem_resolve_value(m, target));
-    const lf_tsbinding *op = params_only_expr(m, lf_tssem_resolve_value(m, oe));
+    const lf_tsbinding *rp = lf_tssem_api_params_expr(m, lf_tssem_resolve_value(m, target));
+    const lf_tsbinding *op = lf_tssem_api_params_expr(m, lf_tssem_resolve_value(m, oe));
     return rp && op && rp->scope != op->scope && same_api(m, op, rp);
 }
 

@@ -208,6 +208,14 @@ int lf_tssem_path_class_conversion(lf_tssem *m, TSNode call);
 /* lf_tssem_path_key when that is a parameter's key ("param:..."), else NULL,
  * found without building the text keys of other expressions. */
 const char *lf_tssem_param_path_key(lf_tssem *m, TSNode expr);
+/* The parameter an expression over parameters only names its file through
+ * (`path.join(LOCKS_DIR, name)`, `path.join(dir || DEFAULT_DIR, NAME)`):
+ * every identifier bound in a function is a parameter of one function of the
+ * module's API (a top-level function, or a method), the others module-level;
+ * the first such parameter, or NULL. Sibling API functions spelling the same
+ * expression over their own parameters of those names name one file: their
+ * callers hand them the same arguments. */
+const lf_tsbinding *lf_tssem_api_params_expr(lf_tssem *m, TSNode expr);
 /* The parameter binding a key names ("param:..."), or NULL. */
 const lf_tsbinding *lf_tssem_key_param(lf_tssem *m, const char *key);
 

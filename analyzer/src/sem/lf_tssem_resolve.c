@@ -635,42 +635,44 @@ static int32_t local_scope_of(lf_tssem *m, TSNode expr) {
     return best;
 }
 
-/* An expression whose only local names are parameters of one function of
- * the module's API (a top-level function, or a method) names the same file
- * in each sibling that spells it over its own parameters of the same names
- * (`readPid(dir)`, `write(dir)` and `remove(dir)` each building
- * `path.join(dir || DEFAULT_DIR, PID_FILENAME)`): the API's callers hand
- * them the same argument. The class of those functions (-1: top-level), or
- * -2 when the expression is not such. */
-static int32_t api_params_only(lf_tssem *m, TSNode expr) {
+const lf_tsbinding *lf_tssem_api_params_expr(lf_tssem *m, TSNode expr) {
     TSNode stack[64];
     int sp = 0, budget = 128;
-    int32_t scope = 0;
+    const lf_tsbinding *param = NULL;
     stack[sp++] = expr;
     while (sp && budget-- > 0) {
         TSNode n = stack[--sp];
         if (lf_tssem_is_function_node(n))
-            return -2;
+            return NULL;
         if (lf_tree_is(n, "identifier")) {
             uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
             const lf_tsbinding *bd =
                 lf_tssem_binding_at(m, lf_tssem_scope_of(m, n), lf_tssem_intern(m, m->src->text + a, b - a), a);
             if (!bd || bd->scope <= 0)
                 continue;
-            if (bd->kind != LF_TSBIND_PARAM || (scope && scope != bd->scope))
-                return -2;
-            scope = bd->scope;
+            if (bd->kind != LF_TSBIND_PARAM || (param && param->scope != bd->scope))
+                return NULL;
+            param = bd;
             continue;
         }
-        uint32_t k = ts_node_named_child_count(n);
-        for (uint32_t i = k; i-- > 0 && sp < 64;)
+        for (uint32_t i = ts_node_named_child_count(n); i-- > 0 && sp < 64;)
             stack[sp++] = ts_node_named_child(n, i);
     }
-    const lf_tsscope *sc = scope > 0 ? &m->scopes[scope] : NULL;
-    if (budget <= 0 || !sc || sc->fn != scope || !(sc->parent == 0 || sc->cls >= 0) ||
-        lf_tree_is(ts_node_parent(sc->node), "pair"))
+    const lf_tsscope *sc = param ? &m->scopes[param->scope] : NULL;
+    if (budget <= 0 || !sc || sc->fn != param->scope || !(sc->parent == 0 || sc->cls >= 0))
+        return NULL;
+    return param;
+}
+
+/* The class whose methods share an "expr@api" key over their parameters
+ * (-1: top-level functions), or -2 when the expression is no such path: not
+ * lf_tssem_api_params_expr, or one of an object literal's functions (an
+ * adapter's operation, no part of the module's API). */
+static int32_t api_key_class(lf_tssem *m, TSNode expr) {
+    const lf_tsbinding *p = lf_tssem_api_params_expr(m, expr);
+    if (!p || lf_tree_is(ts_node_parent(m->scopes[p->scope].node), "pair"))
         return -2;
-    return sc->cls >= 0 ? sc->cls : -1;
+    return m->scopes[p->scope].cls >= 0 ? m->scopes[p->scope].cls : -1;
 }
 
 /* The value scope s's returns of an object literal put in field `prop`:
@@ -1087,7 +1089,7 @@ static const char *path_key(lf_tssem *m, TSNode expr, int params_only) {
         /* an expression over local names (`node.path`, `join(dir, name)`)
          * names a file of its own function only */
         int32_t local = local_scope_of(m, expr);
-        int32_t api = local > 0 ? api_params_only(m, expr) : -2;
+        int32_t api = local > 0 ? api_key_class(m, expr) : -2;
         if (api >= -1) {
             char *pre = lf_xasprintf("expr@api%d:", (int)api);
             const char *out = text_key(m, pre, expr);
