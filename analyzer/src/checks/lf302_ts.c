@@ -13,7 +13,8 @@
  * record and is judged by liveness, and the age applies only to a lock whose
  * holder died before writing one. Nor an age that only gates that
  * judgement: `if (age < MIN) return false;` and, past it, a read of the
- * owner record and a probe of its pid (age_gates_probe). */
+ * owner record and a probe of its pid (age_gates_probe); nor an age tested
+ * only past `if (alive(pid)) return;` (dead_holder_first). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -508,6 +509,40 @@ static int age_gates_probe(lf_tssem *m, const lf_tslock *l, TSNode cmp, TSNode r
             break;
     }
     return probed && rw.found;
+}
+
+/* Does `b` always leave its block: a return, throw, continue or break, itself
+ * or as the last statement of a block? */
+static int leaves(TSNode b) {
+    if (lf_tree_is(b, "statement_block")) {
+        uint32_t n = ts_node_named_child_count(b);
+        b = n ? ts_node_named_child(b, n - 1) : (TSNode){0};
+    }
+    return lf_tree_is(b, "return_statement") || lf_tree_is(b, "throw_statement") ||
+           lf_tree_is(b, "continue_statement") || lf_tree_is(b, "break_statement");
+}
+
+/* Is the comparison reached only once a probe found the holder dead: an
+ * earlier statement of a block around it, in its function, is `if
+ * (pidIsAlive(info.pid)) return;` (the probe the whole condition, its branch
+ * leaving, no else)? The age then only sorts the locks of dead holders, and
+ * no live holder, paused or not, loses its lock to it (Python's
+ * probe_gates_age). */
+static int dead_holder_first(const lf_tslock *l, TSNode cmp) {
+    for (TSNode up = cmp; !ts_node_is_null(up) && !lf_tssem_is_function_node(up); up = lf_ts_parent(up)) {
+        if (!lf_tree_is(lf_ts_parent(up), "statement_block"))
+            continue;
+        for (TSNode st = ts_node_prev_named_sibling(up); !ts_node_is_null(st); st = ts_node_prev_named_sibling(st)) {
+            if (!lf_tree_is(st, "if_statement") || !ts_node_is_null(lf_tree_field(st, "alternative")) ||
+                !leaves(lf_tree_field(st, "consequence")))
+                continue;
+            TSNode c = lf_tssem_unwrap(lf_tree_field(st, "condition"));
+            for (size_t i = 0; i < l->n_events; i++)
+                if (l->events[i].kind == LF_TSEV_PROBE && ts_node_eq(l->events[i].node, c))
+                    return 1;
+        }
+    }
+    return 0;
 }
 
 /* Is `b` a throw: the statement itself, or a block holding only one? */
@@ -1145,7 +1180,7 @@ static void judge_read(walk *w, TSNode read, TSNode stat_value) {
     TSNode guard_read = read_use, tested = comparison_of(m, at, &guard_read);
     if (!ts_node_is_null(tested) && holder_guarded(m, tested))
         return; /* a fixed module: the age test asks about the holder too */
-    if (!ts_node_is_null(tested) && age_gates_probe(m, w->l, tested, guard_read))
+    if (!ts_node_is_null(tested) && (age_gates_probe(m, w->l, tested, guard_read) || dead_holder_first(w->l, tested)))
         return;
     if (!ts_node_is_null(tested) && age_only_refuses(m, tested, guard_read))
         return;
@@ -1378,7 +1413,8 @@ static lf_walk_action visit_recorded(TSNode n, void *ud) {
     if (!ts_node_is_null(stmt) && !lf_tree_is(stmt, "if_statement") && mentions_mtime(m->src, stmt))
         return LF_WALK_CONTINUE;
     TSNode guard_read = right, tested = comparison_of(m, at, &guard_read);
-    if (!ts_node_is_null(tested) && (holder_guarded(m, tested) || age_gates_probe(m, w->l, tested, guard_read)))
+    if (!ts_node_is_null(tested) && (holder_guarded(m, tested) || age_gates_probe(m, w->l, tested, guard_read) ||
+                                     dead_holder_first(w->l, tested)))
         return LF_WALK_CONTINUE;
     const lf_source *src = m->src;
     char *what = lf_py_short(src, path);
