@@ -542,13 +542,13 @@ static void decide(lf_pylock *l, first_yields *y, const TSNode *failed, unsigned
         int32_t sc = l->events[i].scope;
         int own_look = bit == 64u && first_break[sc] && l->events[i].judged_at > first_break[sc] &&
                        l->events[i].key == first_break_key[sc];
-        if ((seen[l->events[i].scope] & bit) && !own_look)
+        if ((seen[sc] & bit) && !own_look)
             report[i] = 0;
         if (bit == 64u && !(seen[sc] & bit)) {
             first_break[sc] = ts_node_start_byte(l->events[i].node) + 1;
             first_break_key[sc] = l->events[i].key;
         }
-        seen[l->events[i].scope] |= (unsigned char)bit;
+        seen[sc] |= (unsigned char)bit;
     }
     free(seen);
     free(first_break);

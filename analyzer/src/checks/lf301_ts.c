@@ -1040,21 +1040,22 @@ void lf301_ts_run(lf_check_ctx *ctx) {
             found f = {.event = i, .msg = msg, .folded_into = -1}; /* a release: no failed read */
             LF_VEC_PUSH(&plain, f);
         }
-        /* an exported helper that no caller here takes the lock before (its
+        /* a step of its callers' takeovers (step_helper): a private helper,
+         * or an exported one that no caller here takes the lock before (its
          * calls: takeovers, a stop command's cleanup, removals after a check
-         * the model cannot judge) is no holder's release either: its root
-         * bugs are the calls; one a holder releases through keeps its own */
+         * the model cannot judge), no holder's release either: its root bugs
+         * are the calls; one a holder releases through keeps its own */
         int holder_releases = 0;
         for (size_t k = 0; k < plain.len && !holder_releases; k++) {
             const lf_tslock_event *c = &l->events[plain.items[k].event];
             holder_releases = takes_lock(l, c->fn, c->key);
         }
         int unexported = taken.len && lf301_ts_private_helper(m, ev->fn, calls);
-        int private_helper = unexported || (taken.len && !holder_releases && lf301_ts_module_helper(m, ev->fn, calls));
-        int moved = private_helper;
+        int step_helper = unexported || (taken.len && !holder_releases && lf301_ts_module_helper(m, ev->fn, calls));
+        int moved = step_helper;
         for (size_t k = 0; k < plain.len && moved; k++)
             moved = plain.items[k].msg != NULL;
-        if (private_helper && !moved) {
+        if (step_helper && !moved) {
             /* some calls are plain (a failed read's cleanup, a release the
              * model cannot judge): the finding stays at the helper's removal,
              * and the takeovers through it are that bug again */
