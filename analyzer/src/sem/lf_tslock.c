@@ -2229,12 +2229,14 @@ static int api_key_passed_on(lf_tssem *m, const char *k, TSNode call, int32_t h,
 
 /* A parameter of a function that encloses helper h and creates the lock
  * there exclusively (`function write(filename) { openSync(filename, "wx")
- * ... function removePidFile() { unlinkSync(filename) } }`): the closure's
+ * ... function removePidFile() { unlinkSync(filename) } }`, or a `wx` write
+ * of its pid whose failure the function lets its caller see): the closure's
  * path is fixed for each call of it, as a helper's own path is. */
 static int closure_key(const builder *b, lf_tssem *m, int32_t key, int32_t h) {
     const lf_tsbinding *p = key >= 0 ? lf_tssem_key_param(m, b->keys.items[key].key) : NULL;
+    unsigned f = b->keys.items[key].flags;
     return p && h > 0 && p->scope != h && lf_tssem_scope_within(m, h, p->scope) &&
-           (b->keys.items[key].flags & LF_TSLOCK_EXCL);
+           ((f & LF_TSLOCK_EXCL) || ((f & LF_TSLOCK_CREATED) && (f & LF_TSLOCK_PID)));
 }
 
 /* Where the module computes an age (`Date.now()`, a stat's `mtimeMs`,
