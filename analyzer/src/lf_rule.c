@@ -244,6 +244,31 @@ static int valid_name(const char *s) {
     return 1;
 }
 
+/* A prefilter literal is plain bytes; its only markup is `\b` as its first or
+ * last two bytes (rules/README.md). A regex escape anywhere else (`\.`, `\(`,
+ * `\s`, an inner `\b`) is a habit that makes the literal unmatchable, so the
+ * rule would silently skip every file: reject it at load time. Other
+ * backslashes (`\n` as spelled in source, `\\`) are bytes like any other. */
+static int literal_markup_ok(const char *lit) {
+    size_t n = strlen(lit);
+    if (n <= 2)
+        return 1; /* "\b" alone has nothing to mark: matched as spelled */
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (lit[i] != '\\')
+            continue;
+        char c = lit[i + 1];
+        if (c == '\\') {
+            i++; /* an escaped backslash is two plain bytes */
+            continue;
+        }
+        if (c == 'b' && (i == 0 || i == n - 2))
+            continue;
+        if (strchr(".()[]{}*+?|^$/sSdDwWbB", c))
+            return 0;
+    }
+    return 1;
+}
+
 /* One prefilter in the array forms: a list of strings (one group) or a list of
  * lists (an AND of ORs). Fills *groups / *n; `what` names it in problems. */
 static int parse_prefilter_groups(parse_ctx *pc, size_t line, const cJSON *v, const char *what,
@@ -264,6 +289,11 @@ static int parse_prefilter_groups(parse_ctx *pc, size_t line, const cJSON *v, co
         cJSON_ArrayForEach(e, arr) {
             if (!cJSON_IsString(e) || !*e->valuestring)
                 return problem(pc, line, "%s entries must be non-empty strings", what);
+            if (!literal_markup_ok(e->valuestring))
+                return problem(pc, line,
+                               "%s literal \"%s\": a backslash is markup only as \\b at either end "
+                               "(a literal is plain bytes, so \\. or an inner \\b never matches)",
+                               what, e->valuestring);
             grp->any[grp->n_any++] = lf_xstrdup(e->valuestring);
         }
     }

@@ -201,6 +201,16 @@ static void test_rule_errors(void) {
     expect_rule_error(j, "t.json: line 10: \"prefilter\" entries must be non-empty strings");
     free(j);
 
+    /* A regex habit in a literal (`\.`, an inner `\b`) would never match. */
+    j = rule_json("\"prefilter\": [\"\\\\bBun\\\\.file\\\\b\"],\n", "\"(identifier) @finding\"");
+    expect_rule_error(j, "t.json: line 10: \"prefilter\" literal \"\\bBun\\.file\\b\": a backslash is markup only as "
+                         "\\b at either end (a literal is plain bytes, so \\. or an inner \\b never matches)");
+    free(j);
+    j = rule_json("\"prefilter\": [[\"lock\"], [\"a\\\\bc\"]],\n", "\"(identifier) @finding\"");
+    expect_rule_error(j, "t.json: line 10: \"prefilter\" literal \"a\\bc\": a backslash is markup only as \\b at "
+                         "either end (a literal is plain bytes, so \\. or an inner \\b never matches)");
+    free(j);
+
     j = lf_xasprintf("{\"id\": \"LF999\", \"name\": \"x\", \"summary\": \"s\",\n\"severity\": \"fatal\",\n"
                      "\"languages\": [\"python\"], \"message\": \"m\", %s, \"fix\": {\"safety\": \"none\"},\n"
                      "\"queries\": {\"python\": \"(identifier) @finding\"}}",
