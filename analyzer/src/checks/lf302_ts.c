@@ -594,6 +594,193 @@ static lf_walk_action collect_use(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
+/* ---- an age that is only shown ---- */
+
+typedef struct prop_reads {
+    const lf_source *src;
+    TSNode prop; /* the property name written */
+    LF_VEC(TSNode) reads;
+    int other; /* read in a form not followed here (destructured, computed) */
+} prop_reads;
+
+static int same_text(const lf_source *src, TSNode a, TSNode b) {
+    uint32_t a0 = ts_node_start_byte(a), a1 = ts_node_end_byte(a);
+    uint32_t b0 = ts_node_start_byte(b), b1 = ts_node_end_byte(b);
+    return a1 - a0 == b1 - b0 && memcmp(src->text + a0, src->text + b0, a1 - a0) == 0;
+}
+
+/* Every `X.prop` read of the file (not an assignment's target), and whether
+ * the property is taken any other way (`{ prop } = X`, `X["prop"]`). */
+static lf_walk_action find_prop_read(TSNode n, void *ud) {
+    prop_reads *r = ud;
+    const char *t = ts_node_type(n);
+    if (!strcmp(t, "member_expression")) {
+        TSNode pr = lf_tree_field(n, "property");
+        TSNode up = lf_ts_parent(n);
+        if (!ts_node_is_null(pr) && same_text(r->src, pr, r->prop) &&
+            !(lf_tree_is(up, "assignment_expression") && ts_node_eq(lf_tree_field(up, "left"), n)))
+            LF_VEC_PUSH(&r->reads, n);
+    } else if ((!strcmp(t, "shorthand_property_identifier_pattern") || !strcmp(t, "property_identifier") ||
+                !strcmp(t, "string_fragment")) &&
+               same_text(r->src, n, r->prop)) {
+        TSNode up = lf_ts_parent(n);
+        if (lf_tree_is(up, "string"))
+            up = lf_ts_parent(up);
+        if (!strcmp(t, "shorthand_property_identifier_pattern") || lf_tree_is(up, "pair_pattern") ||
+            lf_tree_is(up, "subscript_expression"))
+            r->other = 1;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* Is e a string made for people: a literal, a template, a concatenation
+ * starting or ending with one, or a choice between two literals? */
+static int display_string(const lf_source *src, TSNode e) {
+    for (int steps = 0; steps < 8; steps++) {
+        while (lf_tree_is(e, "parenthesized_expression"))
+            e = ts_node_named_child(e, 0);
+        if (lf_tree_is(e, "string") || lf_tree_is(e, "template_string"))
+            return 1;
+        if (lf_tree_is(e, "binary_expression") && lf_tree_text_eq(src, lf_tree_field(e, "operator"), "+")) {
+            TSNode l = lf_tree_field(e, "left");
+            e = lf_tree_is(l, "string") || lf_tree_is(l, "template_string") ? l : lf_tree_field(e, "right");
+            continue;
+        }
+        if (lf_tree_is(e, "ternary_expression")) { /* `n > 1 ? "s" : ""` */
+            TSNode c = lf_tree_field(e, "consequence"), a = lf_tree_field(e, "alternative");
+            return (lf_tree_is(c, "string") || lf_tree_is(c, "template_string")) &&
+                   (lf_tree_is(a, "string") || lf_tree_is(a, "template_string"));
+        }
+        return 0;
+    }
+    return 0;
+}
+
+/* Does the age computed at `at` only reach text shown to people: a message's
+ * template, a string concatenation, a choice between two wordings, through
+ * names, arithmetic and properties read only that way (`uptime = Math.floor
+ * ((Date.now() - rec.startTime) / 1000)` for "running for 3 minutes", a
+ * diagnostic's `stale` field printed in a timeout error)? Such an age judges
+ * nothing: no branch of it breaks, takes or keeps a lock. Bounded: a value
+ * that flows anywhere else, or too far, is a judgement. */
+static int age_only_displayed(lf_tssem *m, TSNode at) {
+    const lf_source *src = m->src;
+    LF_VEC(TSNode) work = {0};
+    LF_VEC_PUSH(&work, at);
+    int shown = 1;
+    size_t seen = 0;
+    for (size_t wi = 0; wi < work.len && shown; wi++) {
+        if (++seen > 24) {
+            shown = 0;
+            break;
+        }
+        TSNode cur = work.items[wi];
+        for (int steps = 0; steps < 16; steps++) {
+            TSNode p = lf_ts_parent(cur);
+            const char *t = ts_node_is_null(p) ? "" : ts_node_type(p);
+            if (!strcmp(t, "parenthesized_expression") || !strcmp(t, "unary_expression")) {
+                cur = p;
+                continue;
+            }
+            if (!strcmp(t, "template_substitution"))
+                break; /* shown */
+            if (!strcmp(t, "arguments")) { /* Math.floor(age / 1000), String(age) */
+                TSNode call = lf_ts_parent(p);
+                const char *q = lf_tree_is(call, "call_expression") ? lf_tssem_callee(m, call) : NULL;
+                if (!q || (strncmp(q, "Math.", 5) && strcmp(q, "String") && strcmp(q, "Number"))) {
+                    shown = 0;
+                    break;
+                }
+                cur = call;
+                continue;
+            }
+            if (!strcmp(t, "member_expression")) { /* age.toFixed(1) */
+                TSNode call = lf_ts_parent(p);
+                TSNode pr = lf_tree_field(p, "property");
+                if (!lf_tree_is(call, "call_expression") || !(lf_tree_text_eq(src, pr, "toFixed") ||
+                                                              lf_tree_text_eq(src, pr, "toString"))) {
+                    shown = 0;
+                    break;
+                }
+                cur = call;
+                continue;
+            }
+            if (!strcmp(t, "binary_expression")) {
+                TSNode op = lf_tree_field(p, "operator");
+                TSNode other = ts_node_eq(lf_tree_field(p, "left"), cur) ? lf_tree_field(p, "right")
+                                                                         : lf_tree_field(p, "left");
+                if (lf_tree_text_eq(src, op, "+") && display_string(src, other))
+                    break; /* "age " + age */
+                if (lf_tree_text_eq(src, op, "+") || lf_tree_text_eq(src, op, "-") || lf_tree_text_eq(src, op, "*") ||
+                    lf_tree_text_eq(src, op, "/") || lf_tree_text_eq(src, op, "%") || is_cmp(src, op)) {
+                    cur = p;
+                    continue;
+                }
+                shown = 0;
+                break;
+            }
+            if (!strcmp(t, "ternary_expression")) { /* `mins > 0 ? `${mins} minutes` : `${s} seconds`` */
+                if (!ts_node_eq(lf_tree_field(p, "condition"), cur) ||
+                    !display_string(src, lf_tree_field(p, "consequence")) ||
+                    !display_string(src, lf_tree_field(p, "alternative"))) {
+                    shown = 0;
+                    break;
+                }
+                cur = p;
+                continue;
+            }
+            TSNode name = {0}, prop = {0};
+            if (!strcmp(t, "variable_declarator") && ts_node_eq(lf_tree_field(p, "value"), cur))
+                name = lf_tree_field(p, "name");
+            else if (!strcmp(t, "assignment_expression") && ts_node_eq(lf_tree_field(p, "right"), cur)) {
+                TSNode left = lf_tree_field(p, "left");
+                if (lf_tree_is(left, "identifier")) {
+                    name = left; /* an assignment binds anew: later reads see it */
+                } else if (lf_tree_is(left, "member_expression")) {
+                    prop = lf_tree_field(left, "property");
+                }
+            } else if (!strcmp(t, "pair") && ts_node_eq(lf_tree_field(p, "value"), cur)) {
+                prop = lf_tree_field(p, "key");
+            }
+            if (lf_tree_is(name, "identifier")) {
+                uses_walk uw = {m, name, {0}};
+                TSNode scope = m->scopes[lf_tssem_scope_of(m, name)].node;
+                lf_tree_walk(scope, collect_use, &uw);
+                size_t reads = 0;
+                for (size_t i = 0; i < uw.uses.len; i++) {
+                    TSNode u = uw.uses.items[i], up = lf_ts_parent(u);
+                    if (lf_tree_is(up, "assignment_expression") && ts_node_eq(lf_tree_field(up, "left"), u))
+                        continue; /* rebinding, not a read */
+                    LF_VEC_PUSH(&work, u);
+                    reads++;
+                }
+                LF_VEC_FREE(&uw.uses);
+                /* `return { age }` reads it as a shorthand property, which is
+                 * no identifier; a name read nowhere we can see decides
+                 * nothing we can follow */
+                char *spelled = lf_tree_text(src, name);
+                static const char *const k_shorthand[] = {"shorthand_property_identifier", NULL};
+                if (!reads || lf_tree_mentions(src, scope, spelled, k_shorthand))
+                    shown = 0;
+                free(spelled);
+            } else if (lf_tree_is(prop, "property_identifier")) {
+                prop_reads r = {src, prop, {0}, 0};
+                lf_tree_walk(m->root, find_prop_read, &r);
+                for (size_t i = 0; i < r.reads.len; i++)
+                    LF_VEC_PUSH(&work, r.reads.items[i]);
+                if (r.other)
+                    shown = 0;
+                LF_VEC_FREE(&r.reads);
+            } else {
+                shown = 0;
+            }
+            break;
+        }
+    }
+    LF_VEC_FREE(&work);
+    return shown;
+}
+
 /* ---- the fix's site ---- */
 
 void lf302_ts_site_free(void *site) {
@@ -1184,6 +1371,8 @@ static void judge_read(walk *w, TSNode read, TSNode stat_value) {
         return;
     if (!ts_node_is_null(tested) && age_only_refuses(m, tested, guard_read))
         return;
+    if (age_only_displayed(m, at))
+        return;
     char *what = lf_py_short(src, path);
     char *msg = lf_xasprintf("the lock %s (a lock by its use at line %u) is judged stale by the age of its %s: a "
                              "holder that is merely paused (stopped, swapped out, on a slow disk) loses it to a "
@@ -1401,7 +1590,7 @@ static lf_walk_action visit_recorded(TSNode n, void *ud) {
         !(w->l->keys[k].flags & (LF_TSLOCK_BROKEN | LF_TSLOCK_BREAKABLE)))
         return LF_WALK_CONTINUE;
     TSNode at = climb(m, right);
-    if (ts_node_is_null(at) || owner_decides_first(m, w->l, at))
+    if (ts_node_is_null(at) || owner_decides_first(m, w->l, at) || age_only_displayed(m, at))
         return LF_WALK_CONTINUE;
     /* `rec?.startedAt ? Date.now() - rec.startedAt : Date.now() - st.mtimeMs`:
      * one age, the mtime's judgement (visit_reads) already reports it */
