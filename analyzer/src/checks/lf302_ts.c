@@ -522,13 +522,49 @@ static int leaves(TSNode b) {
            lf_tree_is(b, "continue_statement") || lf_tree_is(b, "break_statement");
 }
 
+static int is_probe(const lf_tslock *l, TSNode c) {
+    for (size_t i = 0; i < l->n_events; i++)
+        if (l->events[i].kind == LF_TSEV_PROBE && ts_node_eq(l->events[i].node, c))
+            return 1;
+    return 0;
+}
+
+/* Is condition c true when the probe finds the holder alive, and false only
+ * when it finds it dead or there is no recorded pid to ask about: the probe
+ * itself, `status(pid) !== "dead"`, `status(pid) === "alive"`, or `rec?.pid
+ * && <one of those>` (a lock without a pid record is the ownerless case the
+ * age may decide, as `if (!owner)` does)? */
+static int leaves_when_alive(lf_tssem *m, const lf_tslock *l, TSNode c) {
+    const lf_source *src = m->src;
+    c = lf_tssem_unwrap(c);
+    if (lf_tree_is(c, "binary_expression") && lf_tree_text_eq(src, lf_tree_field(c, "operator"), "&&")) {
+        TSNode a = lf_tssem_unwrap(lf_tree_field(c, "left"));
+        if (!lf_tree_is(a, "member_expression") && !lf_tree_is(a, "identifier"))
+            return 0;
+        c = lf_tssem_unwrap(lf_tree_field(c, "right"));
+    }
+    if (is_probe(l, c))
+        return 1;
+    if (!lf_tree_is(c, "binary_expression"))
+        return 0;
+    TSNode op = lf_tree_field(c, "operator");
+    TSNode left = lf_tssem_unwrap(lf_tree_field(c, "left")), right = lf_tree_field(c, "right");
+    if (!is_probe(l, left) || !lf_tree_is(right, "string"))
+        return 0;
+    int negated = lf_tree_text_eq(src, op, "!==") || lf_tree_text_eq(src, op, "!=");
+    if (!negated && !lf_tree_text_eq(src, op, "===") && !lf_tree_text_eq(src, op, "=="))
+        return 0;
+    int dead = lf_ts_text_has(src, right, "dead"), alive = lf_ts_text_has(src, right, "alive");
+    return negated ? dead && !alive : alive && !dead;
+}
+
 /* Is the comparison reached only once a probe found the holder dead: an
  * earlier statement of a block around it, in its function, is `if
  * (pidIsAlive(info.pid)) return;` (the probe the whole condition, its branch
- * leaving, no else)? The age then only sorts the locks of dead holders, and
- * no live holder, paused or not, loses its lock to it (Python's
- * probe_gates_age). */
-static int dead_holder_first(const lf_tslock *l, TSNode cmp) {
+ * leaving, no else; or a condition leaves_when_alive reads)? The age then
+ * only sorts the locks of dead holders, and no live holder, paused or not,
+ * loses its lock to it (Python's probe_gates_age). */
+static int dead_holder_first(lf_tssem *m, const lf_tslock *l, TSNode cmp) {
     for (TSNode up = cmp; !ts_node_is_null(up) && !lf_tssem_is_function_node(up); up = lf_ts_parent(up)) {
         if (!lf_tree_is(lf_ts_parent(up), "statement_block"))
             continue;
@@ -536,13 +572,45 @@ static int dead_holder_first(const lf_tslock *l, TSNode cmp) {
             if (!lf_tree_is(st, "if_statement") || !ts_node_is_null(lf_tree_field(st, "alternative")) ||
                 !leaves(lf_tree_field(st, "consequence")))
                 continue;
-            TSNode c = lf_tssem_unwrap(lf_tree_field(st, "condition"));
-            for (size_t i = 0; i < l->n_events; i++)
-                if (l->events[i].kind == LF_TSEV_PROBE && ts_node_eq(l->events[i].node, c))
-                    return 1;
+            if (leaves_when_alive(m, l, lf_tree_field(st, "condition")))
+                return 1;
         }
     }
     return 0;
+}
+
+/* The comparison `cmp` is what a module function returns (`function
+ * isStale(dir, ms) { return Date.now() - statSync(dir).mtimeMs >= ms }`),
+ * its stat'ed path a parameter: is every call of that function that hands
+ * it a lock reached only once a probe found the holder dead
+ * (dead_holder_first at the call)? The verdict then only ever sorts dead
+ * holders' locks. */
+static int verdict_calls_after_dead_probe(lf_tssem *m, lf_tslock *l, TSNode cmp, TSNode path) {
+    TSNode ret = lf_ts_parent(cmp);
+    while (lf_tree_is(ret, "parenthesized_expression"))
+        ret = lf_ts_parent(ret);
+    if (!lf_tree_is(ret, "return_statement"))
+        return 0;
+    int32_t h = lf_tslock_fn_of(m, lf_tssem_scope_of(m, ret));
+    TSNode pv = lf_tssem_unwrap(path);
+    const lf_tsbinding *pb = lf_tree_is(pv, "identifier") ? lf_tssem_key_param(m, lf_tssem_path_key(m, pv)) : NULL;
+    int j = pb && h > 0 && pb->scope == h ? lf_tssem_param_index(m, h, pb) : -1;
+    if (j < 0 || j >= 8)
+        return 0;
+    size_t gated = 0;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode c = m->calls[i].node;
+        if (lf_tssem_local_callee(m, c) != h)
+            continue;
+        TSNode arg = lf_tssem_arg(c, (uint32_t)j);
+        int32_t k = ts_node_is_null(arg) ? -1 : lf_tslock_key_index(l, arg);
+        if (k < 0 || !lf_tslock_is_lock(l->keys[k].flags))
+            continue;
+        if (!dead_holder_first(m, l, c))
+            return 0;
+        gated++;
+    }
+    return gated > 0;
 }
 
 /* Is `b` a throw: the statement itself, or a block holding only one? */
@@ -1367,11 +1435,13 @@ static void judge_read(walk *w, TSNode read, TSNode stat_value) {
     TSNode guard_read = read_use, tested = comparison_of(m, at, &guard_read);
     if (!ts_node_is_null(tested) && holder_guarded(m, tested))
         return; /* a fixed module: the age test asks about the holder too */
-    if (!ts_node_is_null(tested) && (age_gates_probe(m, w->l, tested, guard_read) || dead_holder_first(w->l, tested)))
+    if (!ts_node_is_null(tested) && (age_gates_probe(m, w->l, tested, guard_read) || dead_holder_first(m, w->l, tested)))
         return;
     if (!ts_node_is_null(tested) && age_only_refuses(m, tested, guard_read))
         return;
     if (age_only_displayed(m, at))
+        return;
+    if (!ts_node_is_null(tested) && verdict_calls_after_dead_probe(m, w->l, tested, path))
         return;
     char *what = lf_py_short(src, path);
     char *msg = lf_xasprintf("the lock %s (a lock by its use at line %u) is judged stale by the age of its %s: a "
@@ -1603,7 +1673,7 @@ static lf_walk_action visit_recorded(TSNode n, void *ud) {
         return LF_WALK_CONTINUE;
     TSNode guard_read = right, tested = comparison_of(m, at, &guard_read);
     if (!ts_node_is_null(tested) && (holder_guarded(m, tested) || age_gates_probe(m, w->l, tested, guard_read) ||
-                                     dead_holder_first(w->l, tested)))
+                                     dead_holder_first(m, w->l, tested)))
         return LF_WALK_CONTINUE;
     const lf_source *src = m->src;
     char *what = lf_py_short(src, path);
