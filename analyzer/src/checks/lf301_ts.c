@@ -772,6 +772,28 @@ static int takes_lock(lf_tslock *l, int32_t fn, int32_t key) {
     return 0;
 }
 
+/* Is fn a holder's release of `key`: it takes the lock itself, or some
+ * function calling it takes the lock through another of the module's
+ * functions first (`withLock(f) { await acquireLock(f); try { ... } finally
+ * { await releaseLock(f) } }`, releaseLock removing the lock by name)? */
+static int holder_release_fn(lf_tssem *m, lf_tslock *l, int32_t fn, int32_t key) {
+    if (takes_lock(l, fn, key))
+        return 1;
+    int budget = 64; /* callers times their calls: bounded */
+    for (int32_t c = fn > 0 ? lf_tssem_first_caller(m, fn) : -1; c >= 0 && budget > 0;
+         c = lf_tssem_next_caller(m, c)) {
+        int32_t g = m->calls[c].scope >= 0 ? m->scopes[m->calls[c].scope].fn : -1;
+        if (g <= 0 || g == fn)
+            continue;
+        for (int32_t d = m->scopes[g].first_call; d >= 0 && budget > 0; d = m->calls[d].next_in_fn, budget--) {
+            int32_t a = lf_tssem_local_callee(m, m->calls[d].node);
+            if (a > 0 && a != fn && a != g && takes_lock(l, a, key))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* The module-level function (or method) a scope belongs to: a closure's
  * enclosing API function. */
 static int32_t outer_function(const lf_tssem *m, int32_t s) {
@@ -1048,7 +1070,7 @@ void lf301_ts_run(lf_check_ctx *ctx) {
         int holder_releases = 0;
         for (size_t k = 0; k < plain.len && !holder_releases; k++) {
             const lf_tslock_event *c = &l->events[plain.items[k].event];
-            holder_releases = takes_lock(l, c->fn, c->key);
+            holder_releases = holder_release_fn(m, l, c->fn, c->key);
         }
         int unexported = taken.len && lf301_ts_private_helper(m, ev->fn, calls);
         int step_helper = unexported || (taken.len && !holder_releases && lf301_ts_module_helper(m, ev->fn, calls));

@@ -2,7 +2,7 @@
 // helper is called here only after a judgement (the recorded pid found dead)
 // or after the stop command signalled the daemon. Each judged call is its own
 // stale takeover: a starter that wrote a fresh pid file between the read and
-// the removal loses it, and a second daemon starts. The helper's own unlink
+// the removal loses it, and a second daemon starts. removePid()'s own unlink
 // is no holder's release in this file (nothing here takes the pid file
 // before calling it), so it is not reported again; the stop's cleanup after
 // SIGTERM is not a takeover.
