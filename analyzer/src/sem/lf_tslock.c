@@ -1570,6 +1570,40 @@ static int pid_records(builder *b) {
     return any;
 }
 
+/* A lock claimed by writing it: the module writes the path plainly (a
+ * check-then-write acquire: `if (!exists(lockPath)) writeFile(lockPath,
+ * String(Date.now()))`), removes it once it has judged it (its age, its
+ * existence, its owner), and names it a lock (`lockPath`, `${dir}/x.lock`).
+ * Nothing made it exclusively, so two starters can both "take" it; that is
+ * the protocol's own bug, and its judged removals and ages are this model's
+ * questions all the same, as in Python (LF_LOCK_CLAIM). A module with a lock
+ * by use already excludes with that one. */
+static int claim_records(builder *b) {
+    for (size_t i = 0; i < b->keys.len; i++)
+        if (lf_tslock_is_lock(b->keys.items[i].flags))
+            return 0;
+    lf_tssem *m = b->l->m;
+    int any = 0;
+    const unsigned never = LF_TSLOCK_USES | LF_TSLOCK_PKG | LF_TSLOCK_UNIQUE | LF_TSLOCK_STORED | LF_TSLOCK_INFO |
+                           LF_TSLOCK_LIBDIR | LF_TSLOCK_APPENDED;
+    for (size_t i = 0; i < b->events.len; i++) {
+        const lf_tslock_event *ev = &b->events.items[i];
+        if (ev->kind != LF_TSEV_REMOVE || ev->key < 0 || ev->judged == LF_TSJUDGED_NONE ||
+            (b->keys.items[ev->key].flags & never) || (!ev->via_helper && !lf_tslock_fs_op(m, ev->node)) ||
+            !ts_spells_lock(m->src, ev->target))
+            continue;
+        for (size_t j = 0; j < b->events.len; j++) {
+            const lf_tslock_event *w = &b->events.items[j];
+            if (w->kind == LF_TSEV_OVERWRITE && w->key == ev->key && !w->via_helper) {
+                flag(b, ev->key, LF_TSLOCK_CLAIM, w->node);
+                any = 1;
+                break;
+            }
+        }
+    }
+    return any;
+}
+
 /* The parameter a key names, when it is one of a top-level function's or of
  * a method's (its sibling functions' parameters of the same name are the
  * same API argument: `lock(filename)` / `unlock(filename)`), else NULL. */
@@ -2735,7 +2769,7 @@ static lf_tslock *build(lf_tssem *m) {
             break;
     }
     free(came_down);
-    if (pid_records(&b))
+    if (pid_records(&b) | claim_records(&b))
         flow_uses(&b, &links);
     info_records(&b);
     flow_breakable(&b, m, &links);

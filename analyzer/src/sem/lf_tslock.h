@@ -85,8 +85,12 @@ enum {
                                         hands in (a cache's `put(key, value)`): a document the module stores */
     LF_TSLOCK_FRESH = 1u << 18,      /* LISTED: the module names every file it writes in that directory fresh
                                         (a uuid): no successor ever takes an entry's name */
+    LF_TSLOCK_CLAIM = 1u << 19,      /* a lock by the module's own protocol: claimed by writing it plainly,
+                                        judged (age, existence, owner) and removed, and named a lock
+                                        (Python's LF_LOCK_CLAIM) */
 };
-#define LF_TSLOCK_USES (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER | LF_TSLOCK_ARG | LF_TSLOCK_LISTED)
+#define LF_TSLOCK_USES                                                                                                 \
+    (LF_TSLOCK_EXCL | LF_TSLOCK_PID | LF_TSLOCK_HELPER | LF_TSLOCK_ARG | LF_TSLOCK_LISTED | LF_TSLOCK_CLAIM)
 
 typedef struct lf_tslock_key {
     const char *key;
