@@ -244,6 +244,22 @@ static int flag_is(const char *f, const char *const *set) {
 static const char *const k_excl_flags[] = {"wx", "wx+", "ax", "ax+", NULL};
 static const char *const k_append_flags[] = {"a", "a+", "ax", "ax+", "as", "as+", NULL};
 
+/* A flag chosen between an exclusive create and a plain write (`{ flag:
+ * force ? "w" : "wx" }`): the module's acquire, whose forced form is its
+ * takeover by overwriting; the create is what makes the path a lock. */
+static int excl_choice(lf_tssem *m, TSNode v) {
+    v = lf_tree_unparen(v);
+    if (!lf_tree_is(v, "ternary_expression"))
+        return 0;
+    char *a = flag_literal(m->src, lf_tree_field(v, "consequence"));
+    char *b = flag_literal(m->src, lf_tree_field(v, "alternative"));
+    int excl = (flag_is(a, k_excl_flags) && b && (!strcmp(b, "w") || !strcmp(b, "w+"))) ||
+               (flag_is(b, k_excl_flags) && a && (!strcmp(a, "w") || !strcmp(a, "w+")));
+    free(a);
+    free(b);
+    return excl;
+}
+
 /* An open for a plain (truncating) write: "w", "w+". */
 static int f_is_write(lf_tssem *m, TSNode fl) {
     char *f = flags_of(m, fl);
@@ -1183,6 +1199,51 @@ static int imported_liveness(const char *callee) {
     return 0;
 }
 
+/* Does an argument list hand `name` the value true: `{ force: true }` (the
+ * callee destructures its options) or a plain `true` in the place of the
+ * parameter named so? */
+static int passes_true(lf_tssem *m, TSNode call, int32_t h, const char *name) {
+    TSNode args = lf_tree_field(call, "arguments");
+    uint32_t n = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (lf_tree_is(a, "true")) {
+            const lf_tsbinding *p = lf_tssem_param(m, h, i);
+            if (p && !p->member && !strcmp(p->name, name))
+                return 1;
+        }
+        if (!lf_tree_is(a, "object"))
+            continue;
+        uint32_t k = ts_node_named_child_count(a);
+        for (uint32_t j = 0; j < k; j++) {
+            TSNode pr = ts_node_named_child(a, j);
+            if (lf_tree_is(pr, "pair") && lf_tree_text_eq(m->src, lf_tree_field(pr, "key"), name) &&
+                lf_tree_is(lf_tree_field(pr, "value"), "true"))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The create of key k in function h chooses its flag by a parameter (`{ flag:
+ * force ? "w" : "wx" }`, excl_choice): each call of h that forces it (`{
+ * force: true }`) rewrites the lock whoever holds it, a takeover by overwrite
+ * in the calling function (judged there or not: the main pass decides). */
+static void forced_calls(builder *b, lf_tssem *m, int32_t h, TSNode flv, int32_t k, TSNode target) {
+    TSNode v = lf_tree_unparen(flv);
+    TSNode cond = lf_tree_is(v, "ternary_expression") ? lf_tssem_unwrap(lf_tree_field(v, "condition")) : (TSNode){0};
+    if (h <= 0 || !lf_tree_is(cond, "identifier"))
+        return;
+    const lf_tsbinding *bd = lf_tssem_binding_of(m, cond);
+    if (!bd || bd->kind != LF_TSBIND_PARAM || bd->scope != h)
+        return;
+    for (int32_t c = lf_tssem_first_caller(m, h); c >= 0; c = lf_tssem_next_caller(m, c)) {
+        int32_t caller = lf_tslock_fn_of(m, m->calls[c].scope);
+        if (caller != h && passes_true(m, m->calls[c].node, h, bd->name))
+            event(b, LF_TSEV_OVERWRITE, caller, m->calls[c].node, k, target);
+    }
+}
+
 static void direct_events(builder *b, lf_tssem *m) {
     /* A module that locks its own `.lock` files through proper-lockfile & co
      * (sentinels: the library's lock is `<sentinel>.lock`) lists and prunes
@@ -1298,7 +1359,8 @@ static void direct_events(builder *b, lf_tssem *m) {
             TSNode fl = strcmp(op, "writeFile") == 0 || strcmp(op, "appendFile") == 0 ? a2 : a1;
             char *f = flags_of(m, fl);
             TSNode flv = flag_value(m, fl);
-            int excl = flag_is(f, k_excl_flags) || mentions(m->src, fl, "O_EXCL") || mentions(m->src, flv, "O_EXCL");
+            int excl = flag_is(f, k_excl_flags) || mentions(m->src, fl, "O_EXCL") || mentions(m->src, flv, "O_EXCL") ||
+                       excl_choice(m, flv);
             int append = flag_is(f, k_append_flags) || mentions(m->src, fl, "O_APPEND") ||
                          mentions(m->src, flv, "O_APPEND") || strcmp(op, "appendFile") == 0;
             free(f);
@@ -1309,6 +1371,7 @@ static void direct_events(builder *b, lf_tssem *m) {
                          (append ? LF_TSLOCK_EXCL_APPEND : 0u),
                      call);
                 event(b, LF_TSEV_CREATE, fn, call, k, a0);
+                forced_calls(b, m, fn, flv, k, a0);
             } else if (append) {
                 flag(b, k, LF_TSLOCK_APPENDED, call);
                 event(b, LF_TSEV_APPEND, fn, call, k, a0);
