@@ -135,6 +135,93 @@ static int swallows(const lf_source *src, TSNode handler) {
     return 1;
 }
 
+typedef struct return_scan {
+    const lf_source *src;
+    TSNode want; /* a returned value to find; null: collect the first */
+    TSNode found;
+    lf_tslock *l; /* with want: skip a return after a take of key in `within` */
+    int32_t key;
+    TSNode within;
+} return_scan;
+
+/* Does the lock get taken again (a create, rewrite or library take of key)
+ * inside `within` before `at`? A handler's `return true` after its own
+ * retake (`catch { ...break the stale lock...; writeFileSync(p, t, { flag:
+ * "wx" }); return true; }`) reports a lock it holds. */
+static int retaken_before(lf_tslock *l, int32_t key, TSNode within, TSNode at) {
+    if (!l)
+        return 0;
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *r = &l->events[i];
+        if ((r->kind == LF_TSEV_CREATE || r->kind == LF_TSEV_OVERWRITE || r->kind == LF_TSEV_ACQUIRE) &&
+            r->key == key && lf_ts_within(r->node, within) && ts_node_end_byte(r->node) <= ts_node_start_byte(at))
+            return 1;
+    }
+    /* a create the model keeps no event for (its failure unhandled: it
+     * throws out of the handler), of the same path */
+    static const char *const creates[] = {"symlink", "link", "mkdir", "writeFile", "open", NULL};
+    lf_tssem *m = l->m;
+    for (size_t i = 0; i < m->n_calls; i++) {
+        TSNode c = m->calls[i].node;
+        if (!lf_ts_within(c, within) || ts_node_end_byte(c) > ts_node_start_byte(at))
+            continue;
+        const char *op = lf_tslock_fs_op(m, c);
+        size_t j = 0;
+        while (op && creates[j] && strcmp(op, creates[j]))
+            j++;
+        if (!op || !creates[j])
+            continue;
+        TSNode p = lf_tssem_arg(c, j < 2 ? 1u : 0u);
+        if (!ts_node_is_null(p) && lf_tslock_key_index(l, p) == key)
+            return 1;
+    }
+    return 0;
+}
+
+static lf_walk_action visit_return_value(TSNode n, void *ud) {
+    return_scan *r = ud;
+    if (lf_tssem_is_function_node(n))
+        return LF_WALK_SKIP;
+    if (!lf_tree_is(n, "return_statement"))
+        return LF_WALK_CONTINUE;
+    TSNode v = ts_node_named_child_count(n) ? lf_tssem_unwrap(ts_node_named_child(n, 0)) : (TSNode){0};
+    if (ts_node_is_null(v) || lf_tree_is(v, "false") || lf_tree_is(v, "null") || lf_tree_is(v, "undefined"))
+        return LF_WALK_CONTINUE;
+    if (ts_node_is_null(r->want)) {
+        r->found = v;
+        return LF_WALK_STOP;
+    }
+    if (lf_tree_same_text(r->src, v, r->want) && !retaken_before(r->l, r->key, r->within, n)) {
+        r->found = v;
+        return LF_WALK_STOP;
+    }
+    return LF_WALK_CONTINUE;
+}
+
+/* Does the catch of an acquiring try return what the try returns once it has
+ * taken the lock (`return true; // Proceed anyway on error` beside the try's
+ * `return true`)? The failure then reads as the success to every caller:
+ * their checks of the result cannot tell, and they go on unlocked. */
+static int returns_acquired(const lf_source *src, lf_tslock *l, int32_t key, TSNode tr, TSNode handler) {
+    if (ts_node_is_null(handler))
+        return 0;
+    return_scan ok;
+    memset(&ok, 0, sizeof ok);
+    ok.src = src;
+    lf_tree_walk(lf_tree_field(tr, "body"), visit_return_value, &ok);
+    if (ts_node_is_null(ok.found))
+        return 0;
+    return_scan bad;
+    memset(&bad, 0, sizeof bad);
+    bad.src = src;
+    bad.want = ok.found;
+    bad.l = l;
+    bad.key = key;
+    bad.within = handler;
+    lf_tree_walk(lf_tree_field(handler, "body"), visit_return_value, &bad);
+    return !ts_node_is_null(bad.found);
+}
+
 /* The next named statement after `st` in its block, or null. */
 static TSNode next_statement(TSNode st) {
     for (TSNode s = ts_node_next_named_sibling(st); !ts_node_is_null(s); s = ts_node_next_named_sibling(s))
@@ -200,8 +287,9 @@ static size_t spelled_first(const spelled_index *ix, const char *name) {
 
 /* A statement of the module calling F by name (`acquireLock();`,
  * `await acquireLock();`) that more work follows: the first one, or null.
- * *calls counts every call of F by name. */
-static TSNode caller_going_on(lf_tssem *m, spelled_index *ix, int32_t fn, size_t *calls) {
+ * *calls counts every call of F by name. When F's result lies (its failure
+ * returns what its success does), a caller keeping the result goes on too. */
+static TSNode caller_going_on(lf_tssem *m, spelled_index *ix, int32_t fn, size_t *calls, int result_lies) {
     TSNode none = {0};
     *calls = 0;
     const char *name = m->scopes[fn].name;
@@ -221,8 +309,16 @@ static TSNode caller_going_on(lf_tssem *m, spelled_index *ix, int32_t fn, size_t
         TSNode st = lf_ts_parent(call);
         if (lf_tree_is(st, "await_expression"))
             st = lf_ts_parent(st);
-        if (!lf_tree_is(st, "expression_statement"))
+        if (result_lies && lf_tree_is(st, "variable_declarator")) {
+            /* `const ok = await acquire(); if (!ok) return;`: the check
+             * passes on the failure too; the work is what follows it */
+            st = lf_ts_parent(st);
+            TSNode check = next_statement(st);
+            if (lf_tree_is(check, "if_statement") && lf_tssem_leaves(lf_tree_field(check, "consequence")))
+                st = check;
+        } else if (!lf_tree_is(st, "expression_statement")) {
             continue; /* its result is used: the caller may check it */
+        }
         TSNode next = next_statement(st);
         if (!ts_node_is_null(next))
             return next;
@@ -427,7 +523,7 @@ static void report_noop_release(lf_check_ctx *ctx, lf_tssem *m, int32_t fn, TSNo
     if (ts_node_is_null(ret))
         return;
     size_t calls = 0;
-    (void)caller_going_on(m, spelled, fn, &calls);
+    (void)caller_going_on(m, spelled, fn, &calls, 0);
     /* `export function f`, or `export const f = async () => {...}` (the
      * arrow's declarator, its declaration, then the export) */
     int exported = 0;
@@ -476,7 +572,8 @@ void lf101_ts_run(lf_check_ctx *ctx) {
         if (ts_node_is_null(tr))
             continue;
         TSNode handler = lf_tree_field(tr, "handler");
-        if (!swallows(m->src, handler) || !ts_node_is_null(lf_tree_field(tr, "finalizer")))
+        int lies = !swallows(m->src, handler) && returns_acquired(m->src, l, e->key, tr, handler);
+        if ((!lies && !swallows(m->src, handler)) || !ts_node_is_null(lf_tree_field(tr, "finalizer")))
             continue;
         if (!completes_without_retake(m, l, e, tr, handler))
             continue; /* every way on from the failure takes the lock again, or leaves by a throw */
@@ -484,7 +581,7 @@ void lf101_ts_run(lf_check_ctx *ctx) {
         size_t calls = 0;
         int helper = ts_node_is_null(work);
         if (helper) {
-            work = caller_going_on(m, &spelled, e->fn, &calls);
+            work = caller_going_on(m, &spelled, e->fn, &calls, lies);
             if (ts_node_is_null(work) && calls)
                 continue; /* every caller stops after it, or checks what it returns */
         }
@@ -494,9 +591,12 @@ void lf101_ts_run(lf_check_ctx *ctx) {
                                            : lf_xasprintf("the work at line %u runs unlocked",
                                                           ts_node_start_point(work).row + 1);
         char *msg = lf_xasprintf("the critical section is reachable without the lock: `%s()` goes on as if it held "
-                                 "the lock when taking it fails, since this catch swallows the error, so %s: "
+                                 "the lock when taking it fails, since this catch %s, so %s: "
                                  "unlocked on every platform, whenever taking the lock fails",
-                                 name, sect);
+                                 name,
+                                 lies ? "returns what a taken lock returns, and its callers' checks pass"
+                                      : "swallows the error",
+                                 sect);
         lf101_site *s = declined_site("the catch decides what a failed acquisition means; what the code should do "
                                       "without the lock (wait, fail, skip) is the code owner's choice");
         lf_ctx_emit_site(ctx, handler, msg, s, lf101_site_free);
