@@ -632,7 +632,7 @@ static int waits_for_signalled(lf_tssem *m, size_t probe) {
             continue;
         TSNode sig = lf_tssem_unwrap(lf_tssem_arg(c->node, 1));
         TSNode other = lf_tssem_unwrap(lf_tssem_arg(c->node, 0));
-        if ((ts_node_is_null(sig) || !lf_tree_text_eq(m->src, sig, "0")) && !ts_node_is_null(other) &&
+        if ((ts_node_is_null(sig) || !lf_tssem_signal_zero(m->src, sig)) && !ts_node_is_null(other) &&
             lf_tree_equal(m->src, other, m->src, pid, 0))
             return 1;
     }
@@ -649,7 +649,7 @@ void lf303_ts_run(lf_check_ctx *ctx) {
         const lf_tscall *c = &m->calls[i];
         int fixed_probe = c->callee && !strcmp(c->callee, "./lockrt.cjs.killProbeSync");
         if (!fixed_probe && (!c->callee || strcmp(c->callee, "process.kill") != 0 ||
-                             !lf_tree_text_eq(src, lf_tssem_unwrap(lf_tssem_arg(c->node, 1)), "0")))
+                             !lf_tssem_signal_zero(src, lf_tssem_arg(c->node, 1))))
             continue;
         if (!decides_lock(m, c->node))
             continue; /* a verdict no lock depends on */

@@ -1268,7 +1268,7 @@ static void direct_events(builder *b, lf_tssem *m) {
             continue;
         /* arguments only for the calls that use them: most of a bundle's calls are none of these */
         if (c->callee && strcmp(c->callee, "process.kill") == 0) {
-            if (lf_tree_text_eq(m->src, lf_tssem_unwrap(lf_tssem_arg(call, 1)), "0"))
+            if (lf_tssem_signal_zero(m->src, lf_tssem_arg(call, 1)))
                 event(b, LF_TSEV_PROBE, fn, call, -1, lf_tssem_arg(call, 0));
             continue;
         }
@@ -1631,6 +1631,25 @@ static int pid_records(builder *b) {
         }
     }
     return any;
+}
+
+/* A helper probing with `process.kill(pid, signal || 0)`: does this call of
+ * it hand in a signal (`_sendSignal(pid, "SIGTERM")`)? Then the call stops
+ * the process; only the calls passing none (or 0) probe it. */
+static int signals_instead(lf_tssem *m, TSNode kill, int32_t helper, TSNode call) {
+    if (!lf_tree_is(kill, "call_expression"))
+        return 0;
+    TSNode sig = lf_tssem_unwrap(lf_tssem_arg(kill, 1));
+    if (!lf_tree_is(sig, "binary_expression"))
+        return 0;
+    TSNode name = lf_tssem_unwrap(lf_tree_field(sig, "left"));
+    const lf_tsbinding *bd = lf_tree_is(name, "identifier") ? lf_tssem_binding_of(m, name) : NULL;
+    int j = bd && bd->kind == LF_TSBIND_PARAM && bd->scope == helper ? lf_tssem_param_index(m, helper, bd) : -1;
+    if (j < 0)
+        return 0;
+    TSNode a = lf_tssem_unwrap(lf_tssem_arg(call, (uint32_t)j));
+    return !ts_node_is_null(a) && !lf_tree_is(a, "undefined") &&
+           !(lf_tree_is(a, "number") && lf_tree_text_eq(m->src, a, "0"));
 }
 
 /* A lock claimed by writing it: the module writes the path plainly (a
@@ -2559,6 +2578,8 @@ static lf_tslock *build(lf_tssem *m) {
                         takes_lock[s] = 1;
             }
             if (ev.kind == LF_TSEV_PROBE && takes_lock[s] == 1)
+                continue;
+            if (ev.kind == LF_TSEV_PROBE && signals_instead(m, ev.node, s, m->calls[i].node))
                 continue;
             if (ev.kind == LF_TSEV_PROBE) {
                 ev.fn = caller;

@@ -148,6 +148,11 @@ const lf_tsbinding *lf_tssem_field(const lf_tssem *m, int32_t cls, const char *n
  * its class (`this.x = v` in a method, or a class field `x = v`); null when none. */
 TSNode lf_tssem_this_field_value(lf_tssem *m, TSNode member);
 
+/* Is a process.kill signal argument 0, the liveness probe: `0`, or a
+ * signal that falls back to it (`signal || 0`, `signal ?? 0`: a helper
+ * whose callers mostly pass none)? */
+int lf_tssem_signal_zero(const lf_source *src, TSNode sig);
+
 /* Qualified name of an expression naming a module or a module member
  * ("fs", "fs.rmSync", "fs/promises.rm", "process.kill", "JSON.parse",
  * "Date.now", "path.join"); NULL when unknown. Interned. */

@@ -1209,3 +1209,13 @@ const lf_tsbinding *lf_tssem_binding_of(lf_tssem *m, TSNode id) {
     return lf_tssem_binding_at(m, lf_tssem_scope_of(m, id), lf_tssem_intern(m, m->src->text + a, ts_node_end_byte(id) - a),
                                a);
 }
+
+int lf_tssem_signal_zero(const lf_source *src, TSNode sig) {
+    sig = lf_tssem_unwrap(sig);
+    if (lf_tree_is(sig, "binary_expression")) {
+        TSNode op = lf_tree_field(sig, "operator");
+        if (lf_tree_text_eq(src, op, "||") || lf_tree_text_eq(src, op, "??"))
+            sig = lf_tssem_unwrap(lf_tree_field(sig, "right"));
+    }
+    return lf_tree_is(sig, "number") && lf_tree_text_eq(src, sig, "0");
+}
