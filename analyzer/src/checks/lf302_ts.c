@@ -34,8 +34,41 @@ typedef struct walk {
 
 static const char *const k_clock[] = {"Date.now", "new Date", "performance.timeOrigin", "getTime()", NULL};
 
-/* Does an operand read the clock (through a name it is bound to)? */
+static int clock_read(lf_tssem *m, TSNode n);
+
+/* A clock handed in: a parameter every call of its function in this module
+ * fills with a clock reading (`acquire(path, Date.now(), STALE)`), or, with
+ * no such call here (an exported API: `nowMs` "injected so tests stay
+ * deterministic"), a parameter named for the current time (`now`,
+ * `nowMs`). */
+static int injected_clock(lf_tssem *m, TSNode n) {
+    n = lf_tssem_unwrap(n);
+    const lf_tsbinding *bd = lf_tree_is(n, "identifier") ? lf_tssem_binding_of(m, n) : NULL;
+    if (!bd || bd->kind != LF_TSBIND_PARAM || bd->member || bd->scope <= 0)
+        return 0;
+    int j = lf_tssem_param_index(m, bd->scope, bd);
+    if (j < 0)
+        return 0;
+    size_t calls = 0;
+    for (int32_t c = lf_tssem_first_caller(m, bd->scope); c >= 0; c = lf_tssem_next_caller(m, c)) {
+        TSNode a = lf_tssem_arg(m->calls[c].node, (uint32_t)j);
+        if (ts_node_is_null(a) || !clock_read(m, a))
+            return 0;
+        calls++;
+    }
+    if (calls)
+        return 1;
+    const char *name = bd->name;
+    return !strncmp(name, "now", 3) && (name[3] == '\0' || (name[3] >= 'A' && name[3] <= 'Z') || name[3] == '_');
+}
+
+/* Does an operand read the clock (through a name it is bound to, or a clock
+ * handed in as a parameter)? */
 static int clockish(lf_tssem *m, TSNode n) {
+    return clock_read(m, n) || injected_clock(m, n);
+}
+
+static int clock_read(lf_tssem *m, TSNode n) {
     n = lf_tssem_resolve_value(m, n);
     if (lf_tree_is(n, "binary_expression")) {
         TSNode l = lf_tssem_resolve_value(m, lf_tree_field(n, "left"));
