@@ -749,6 +749,15 @@ static char *release_message(const lf_source *src, const lf_tslock *l, const lf_
                            "holders run at once",
                            call, does, what, lf_py_line(src, k->broken_at));
     }
+    const char *lib = !ts_node_is_null(k->broken_at) && lf_tree_is(k->broken_at, "call_expression")
+                          ? lf_tssem_callee(l->m, k->broken_at)
+                          : NULL;
+    if (!msg && lib && (!strcmp(lib, "lockfile.lock") || !strcmp(lib, "lockfile.lockSync"))) {
+        msg = lf_xasprintf("%s %s the lock %s by name, and the lockfile.lock call at line %u breaks that lock by its "
+                           "age (its `stale` option unlinks a lock older than that, its holder alive or not): a "
+                           "holder that ran past it deletes its successor's lock here, and two holders run at once",
+                           call, does, what, lf_py_line(src, k->broken_at));
+    }
     if (!msg && (k->flags & LF_TSLOCK_BREAKABLE)) {
         unsigned at = ts_node_is_null(k->broken_at) ? 0 : lf_py_line(src, k->broken_at);
         char where[48] = "elsewhere";

@@ -184,6 +184,29 @@ static const char *const k_lock_libs[] = {"lockfile.lock", "lockfile.lockSync", 
                                           /* the protocol swap's lock (fixes/lf_tsswap.c) */
                                           "./lockrt.cjs.takeLock", "./lockrt.cjs.takeLockSync",
                                           "./lockrt.cjs.takeLockDir", "./lockrt.cjs.takeLockDirSync", NULL};
+/* Their releases: npm lockfile's unlock unlinks the path by name. */
+static const char *const k_lock_lib_releases[] = {"lockfile.unlock", "lockfile.unlockSync", NULL};
+
+/* Does this npm lockfile take (`lockfile.lock(p, { stale: 10000 }, cb)`)
+ * break stale locks: an options object, or a name bound to one, with a
+ * `stale` property? The library then unlinks a lock older than that by its
+ * mtime and takes it, whether its holder is alive or only slow. */
+static int lockfile_breaks_stale(lf_tssem *m, const char *callee, TSNode call) {
+    if (strcmp(callee, "lockfile.lock") != 0 && strcmp(callee, "lockfile.lockSync") != 0)
+        return 0;
+    TSNode o = lf_tssem_resolve_value(m, lf_tssem_arg(call, 1));
+    if (!lf_tree_is(o, "object"))
+        return 0;
+    uint32_t n = ts_node_named_child_count(o);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode p = ts_node_named_child(o, i);
+        if ((lf_tree_is(p, "pair") && lf_tree_text_eq(m->src, lf_tree_field(p, "key"), "stale")) ||
+            (lf_tree_is(p, "shorthand_property_identifier") && lf_tree_text_eq(m->src, p, "stale")))
+            return 1;
+    }
+    return 0;
+}
+
 /* Lock libraries that lock a resource (their own lock path is theirs). */
 static const char *const k_resource_locks[] = {"proper-lockfile.lock", "proper-lockfile.lockSync",
                                                "proper-lockfile", "async-lock", "lockrt.exclusiveLock",
@@ -1291,6 +1314,20 @@ static void direct_events(builder *b, lf_tssem *m) {
             int32_t k = key_add(b, lf_tssem_path_key(m, a0));
             flag(b, k, LF_TSLOCK_HELPER, call);
             event(b, LF_TSEV_ACQUIRE, fn, call, k, a0);
+            if (lockfile_breaks_stale(m, c->callee, call)) {
+                /* npm lockfile with `stale`: the library unlinks a lock
+                 * whose mtime is older than that, its holder alive or not */
+                lf_tslock_key *key = &b->keys.items[k];
+                key->flags |= LF_TSLOCK_BROKEN | LF_TSLOCK_BROKEN_LIVE;
+                if (ts_node_is_null(key->broken_at))
+                    key->broken_at = call;
+            }
+            continue;
+        }
+        if (c->callee && op_in(c->callee, k_lock_lib_releases)) {
+            /* npm lockfile's unlock: an unlink by name, no owner check */
+            TSNode a0 = lf_tssem_arg(call, 0);
+            event(b, LF_TSEV_REMOVE, fn, call, key_add(b, lf_tssem_path_key(m, a0)), a0);
             continue;
         }
         if (c->callee && op_in(c->callee, k_resource_locks)) {
@@ -2139,7 +2176,8 @@ static int helper_claims_own(const builder *b, lf_tssem *m, const lf_tslock_even
 /* Is the removal i the holder's release of its own create: on every way to
  * it through its function's graph, the function's last event on the lock is
  * an exclusive create of it that succeeded (`mkdirSync(lock); break;` in a
- * retry loop, the work, then `finally { release(lock) }`), however often an
+ * retry loop, the work, then `finally { release(lock) }`; or a lock
+ * library's take, `lockfile.lockSync(lock)`), however often an
  * earlier turn looked at the lock? A look (or another removal) after the
  * create, a create in a callback or a helper, or a way that skips the create
  * leaves it a removal after a look. The create's failure (an exceptional
@@ -2162,8 +2200,8 @@ static int released_after_own_create(const builder *b, const lf_tssem *m, size_t
         int32_t id = lf_tscfg_node_of(g, fn, e->node, &inner);
         if (inner)
             id = -1;
-        if (e->kind == LF_TSEV_CREATE && !e->via_helper && id >= 0) {
-            gen[id] = 1;
+        if ((e->kind == LF_TSEV_CREATE || e->kind == LF_TSEV_ACQUIRE) && !e->via_helper && id >= 0) {
+            gen[id] = 1; /* its own create, or a lock library's take of the path (npm lockfile) */
             creates++;
         } else if (e->kind == LF_TSEV_JUDGE || e->kind == LF_TSEV_REMOVE || e->kind == LF_TSEV_OVERWRITE) {
             if (id >= 0)
@@ -2768,7 +2806,8 @@ static lf_tslock *build(lf_tssem *m) {
      * looked at (the graph decides; events in source order cannot) */
     for (size_t i = 0; i < b.events.len; i++) {
         lf_tslock_event *ev = &b.events.items[i];
-        if (ev->kind == LF_TSEV_REMOVE && ev->key >= 0 && ev->fn >= 0 && ev->judged == LF_TSJUDGED_PRESENCE &&
+        if (ev->kind == LF_TSEV_REMOVE && ev->key >= 0 && ev->fn >= 0 &&
+            (ev->judged == LF_TSJUDGED_PRESENCE || ev->judged == LF_TSJUDGED_LIVENESS) &&
             !judged_by_failed_create(&b, i) && released_after_own_create(&b, m, i))
             ev->judged = LF_TSJUDGED_NONE;
         /* a call of a helper that makes the path itself, exclusively, then
