@@ -3487,13 +3487,19 @@ static lf_pylock *build(lf_pysem *m) {
             if (holds_pid(l, data))
                 key_mark(l, key_add_expr(l, t), LF_LOCK_PID, call);
             /* a time written in by two functions: the holder refreshes it
-             * (a heartbeat), the acquire is not the only writer */
+             * (a heartbeat), the acquire is not the only writer. A time
+             * written by a function that has just created the lock
+             * exclusively is that acquire's record (a module may have two
+             * acquires, sync and async), no refresh. */
             if (holds_clock(l, data)) {
                 int32_t k = key_add_expr(l, t);
                 lf_pylock_key *key = &l->in->keys.items[k];
-                if (!key->stamped_in)
+                int acquire_record = 0;
+                for (size_t j = 0; j < l->in->made.len && !acquire_record; j++)
+                    acquire_record = l->in->made.items[j].scope == scope && l->in->made.items[j].key == k;
+                if (!acquire_record && !key->stamped_in)
                     key->stamped_in = scope + 1;
-                else if (key->stamped_in != scope + 1)
+                else if (!acquire_record && key->stamped_in != scope + 1)
                     key_mark(l, k, LF_LOCK_REFRESHED, call);
             }
         }
