@@ -2109,6 +2109,130 @@ static void find_standins(hpass *p, lf101_indirect_fn emit, void *ud) {
     }
 }
 
+/* ---- helpers defined per provider ---- */
+
+/* The optional lock module a test names as present: `fcntl`, `fcntl is not
+ * None`, `HAS_FCNTL`; NULL otherwise. */
+static const lf_pyoptional *tested_present(lf_pysem *m, TSNode cond) {
+    cond = lf_tree_unparen(cond);
+    if (lf_tree_is(cond, "comparison_operator") && ts_node_named_child_count(cond) == 2 &&
+        lf_tree_is(ts_node_named_child(cond, 1), "none")) {
+        char *t = lf_tree_text(m->src, cond);
+        int is_not = strstr(t, " is not ") != NULL;
+        free(t);
+        if (is_not)
+            cond = ts_node_named_child(cond, 0);
+    }
+    if (!lf_tree_is(cond, "identifier"))
+        return NULL;
+    for (size_t i = 0; i < m->n_optionals; i++) {
+        const lf_pyoptional *o = &m->optionals[i];
+        if (lf_tree_text_eq(m->src, cond, o->name) && lf_pysem_is_lock_module(o->module))
+            return o;
+    }
+    for (size_t i = 0; i < m->n_flags; i++) {
+        const lf_pyflag *f = &m->flags[i];
+        if (f->positive && f->module && lf_tree_text_eq(m->src, cond, f->name) &&
+            lf_pysem_is_lock_module(f->module->module))
+            return f->module;
+    }
+    return NULL;
+}
+
+/* The function named like `name` that `block` defines at its top level, or null. */
+static TSNode defined_in(lf_pysem *m, TSNode block, TSNode name) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(block); i++) {
+        TSNode d = ts_node_named_child(block, i);
+        if (lf_tree_is(d, "decorated_definition"))
+            d = lf_tree_field(d, "definition");
+        if (lf_tree_is(d, "function_definition") && lf_tree_same_text(m->src, lf_tree_field(d, "name"), name))
+            return d;
+    }
+    return (TSNode){0};
+}
+
+/* `if flufl: def get_lock(): ...Lock(...).lock() elif fcntl: def get_lock():
+ * ...fcntl.flock(...) else: def get_lock(): return None`: a module that
+ * defines its lock helpers once per provider, where the branch taken when the
+ * lock module is missing defines them as no-ops. Every caller then runs its
+ * critical section unlocked on that platform. Reported once, at the test of
+ * the module whose branch takes the lock (`elif fcntl:`). */
+static void find_provider_defs(hpass *p, lf101_indirect_fn emit, void *ud) {
+    lf_pysem *m = p->m;
+    for (uint32_t i = 0; i < ts_node_named_child_count(m->root); i++) {
+        TSNode st = ts_node_named_child(m->root, i);
+        if (!lf_tree_is(st, "if_statement"))
+            continue;
+        TSNode fallback = {0};
+        for (uint32_t j = 0; j < ts_node_named_child_count(st); j++) {
+            TSNode c = ts_node_named_child(st, j);
+            if (lf_tree_is(c, "else_clause"))
+                fallback = lf_tree_field(c, "body");
+        }
+        if (ts_node_is_null(fallback))
+            continue;
+        /* the clauses in order: the if itself, then each elif */
+        TSNode conds[16], bodies[16];
+        uint32_t n = 0;
+        conds[n] = lf_tree_field(st, "condition");
+        bodies[n++] = lf_tree_field(st, "consequence");
+        for (uint32_t j = 0; j < ts_node_named_child_count(st) && n < 16; j++) {
+            TSNode c = ts_node_named_child(st, j);
+            if (lf_tree_is(c, "elif_clause")) {
+                conds[n] = lf_tree_field(c, "condition");
+                bodies[n++] = lf_tree_field(c, "consequence");
+            }
+        }
+        for (uint32_t j = 0; j < n; j++) {
+            const lf_pyoptional *o = tested_present(m, conds[j]);
+            if (!o)
+                continue;
+            TSNode def = {0}, noop = {0};
+            for (uint32_t k = 0; k < ts_node_named_child_count(bodies[j]) && ts_node_is_null(noop); k++) {
+                TSNode d = ts_node_named_child(bodies[j], k);
+                if (lf_tree_is(d, "decorated_definition"))
+                    d = lf_tree_field(d, "definition");
+                if (!lf_tree_is(d, "function_definition") ||
+                    !lf_tree_mentions(m->src, lf_tree_field(d, "body"), o->name, NULL))
+                    continue; /* not this provider's lock */
+                TSNode other = defined_in(m, fallback, lf_tree_field(d, "name"));
+                if (!ts_node_is_null(other) && calls_nothing(lf_tree_field(other, "body"))) {
+                    def = d;
+                    noop = other;
+                }
+            }
+            if (ts_node_is_null(noop))
+                continue;
+            char *name = lf_tree_text(m->src, lf_tree_field(def, "name"));
+            char *where = lf101_where_missing(o->module);
+            char *msg = lf_xasprintf("the critical section is reachable without the lock: when %s is missing, the "
+                                     "`else` branch (line %u) defines `%s` as a no-op that takes no lock, so every "
+                                     "caller of `%s` runs its critical section unlocked %s",
+                                     o->module, line_of(m, noop), name, name, where);
+            char *decline = lf_xasprintf("the module picks its lock provider by platform; what `%s` should do "
+                                         "where %s is missing is the owner's choice",
+                                         name, o->module);
+            /* the section: the first call of the helper outside the chain */
+            TSNode first = noop;
+            for (size_t c = 0; c < m->n_calls; c++) {
+                TSNode f = lf_tree_unparen(lf_tree_field(m->calls[c].node, "function"));
+                if (lf_tree_is(f, "identifier") && lf_tree_text_eq(m->src, f, name) &&
+                    !lf_tree_within(m->calls[c].node, st)) {
+                    first = m->calls[c].node;
+                    break;
+                }
+            }
+            char *entry = lf_xasprintf("runs where %s is missing, so `%s` is the no-op", o->module, name);
+            lf_witness *w = lf_wit_unlocked_section(m->src, where, LF_WIT_UNLOCKED, conds[j], entry, first);
+            emit(ud, 0, conds[j], msg, decline, w, 0, NULL);
+            free(entry);
+            free(where);
+            free(name);
+            break; /* one root bug per provider chain */
+        }
+    }
+}
+
 /* ---- the pass ---- */
 
 /* The paths the module removes (a lock's release): the argument of a removal
@@ -2458,6 +2582,7 @@ void lf101_find_helpers(lf_pysem *m, const unsigned char *reported, lf101_lock_c
             find_unheld_copy(&p, (int32_t)i, reported, emit, ud);
     }
     find_standins(&p, emit, ud);
+    find_provider_defs(&p, emit, ud);
     hpass_free(&p);
 }
 
