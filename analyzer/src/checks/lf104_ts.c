@@ -596,6 +596,16 @@ static int carries(lf_tssem *m, TSNode arg, const char *v) {
             if (lf_tree_is(y, "identifier") && lf_tree_text_eq(m->src, y, v))
                 return 1;
         }
+        /* `jobs.map((job) => ...)`, `entries.filter(...)`: a copy of v made
+         * by one of its own array methods */
+        static const char *const derive[] = {"map", "filter", "concat", "slice", "flatMap", "toSorted", "toReversed",
+                                             "toSpliced", "with", "sort", "reverse", NULL};
+        TSNode f = lf_tree_field(x, "function");
+        TSNode obj = lf_tree_is(f, "member_expression") ? lf_tssem_unwrap(lf_tree_field(f, "object")) : (TSNode){0};
+        if (lf_tree_is(obj, "identifier") && lf_tree_text_eq(m->src, obj, v))
+            for (size_t i = 0; derive[i]; i++)
+                if (lf_tree_text_eq(m->src, lf_tree_field(f, "property"), derive[i]))
+                    return 1;
         return 0;
     }
     return 0;
