@@ -552,6 +552,75 @@ static void report_noop_release(lf_check_ctx *ctx, lf_tssem *m, int32_t fn, TSNo
     free(msg);
 }
 
+/* ---- a wait that gives up, then takes the lock anyway ---- */
+
+/* The statement of its block that `n` is in, or null. */
+static TSNode block_statement(TSNode n) {
+    for (TSNode up = n; !ts_node_is_null(up) && !lf_tssem_is_function_node(up); up = lf_ts_parent(up)) {
+        TSNode p = lf_ts_parent(up);
+        if (lf_tree_is(p, "statement_block") || lf_tree_is(p, "program"))
+            return up;
+    }
+    return (TSNode){0};
+}
+
+/* Is there a look at key k (a JUDGE event) inside n? */
+static int looks_at(const lf_tslock *l, int32_t k, TSNode n) {
+    for (size_t i = 0; i < l->n_events; i++)
+        if (l->events[i].kind == LF_TSEV_JUDGE && l->events[i].key == k && lf_ts_within(l->events[i].node, n))
+            return 1;
+    return 0;
+}
+
+/* `while (existsSync(lock) && waited < maxWait) { ... }` then
+ * `writeFileSync(lock, pid)`: the wait for the lock to go away also ends at
+ * its deadline, with the lock still there, and nothing after the loop asks
+ * which; the write then takes over whatever holder is inside, and the work
+ * runs beside it. Reported at the loop's condition, once per function. */
+static void find_giveup_overwrite(lf_check_ctx *ctx, lf_tssem *m, lf_tslock *l, unsigned char *done) {
+    for (size_t i = 0; i < l->n_events; i++) {
+        const lf_tslock_event *e = &l->events[i];
+        if (e->kind != LF_TSEV_OVERWRITE || e->via_helper || e->fn <= 0 || done[e->fn] || e->key < 0 ||
+            !lf_tslock_is_lock(l->keys[e->key].flags))
+            continue;
+        TSNode st = block_statement(e->node);
+        TSNode loop = {0};
+        for (TSNode p = ts_node_prev_named_sibling(st); !ts_node_is_null(p); p = ts_node_prev_named_sibling(p)) {
+            if (lf_tree_is(p, "while_statement") || lf_tree_is(p, "for_statement") ||
+                lf_tree_is(p, "do_statement")) {
+                loop = p;
+                break;
+            }
+            if (looks_at(l, e->key, p) || lf_tssem_leaves(p))
+                break; /* asked again after the wait, or may leave: not this shape */
+        }
+        TSNode cond = lf_tssem_unwrap(lf_tree_field(loop, "condition"));
+        if (!lf_tree_is(cond, "binary_expression") || !lf_tree_text_eq(m->src, lf_tree_field(cond, "operator"), "&&"))
+            continue;
+        TSNode left = lf_tree_field(cond, "left"), right = lf_tree_field(cond, "right");
+        int waits_on_lock = looks_at(l, e->key, left) != looks_at(l, e->key, right);
+        if (!waits_on_lock || lf_tree_mentions(m->src, lf_tree_field(loop, "body"), "break", NULL))
+            continue;
+        done[e->fn] = 1;
+        const char *name = m->scopes[e->fn].name && *m->scopes[e->fn].name ? m->scopes[e->fn].name : "the function";
+        TSNode work = next_statement(st);
+        char *msg = lf_xasprintf("the critical section is reachable without the lock: the wait in `%s()` also ends "
+                                 "at its limit with the lock still held, and nothing after it asks which ended it, "
+                                 "so line %u writes the lock over its holder and the work runs beside it: unlocked "
+                                 "on every platform, whenever a holder keeps the lock longer than the wait",
+                                 name, ts_node_start_point(e->node).row + 1);
+        lf101_site *s = declined_site("what the code should do when the wait runs out (fail, skip, wait longer) is "
+                                      "the code owner's choice");
+        lf_ctx_emit_site(ctx, cond, msg, s, lf101_site_free);
+        char *entry = lf_xasprintf("waits in `%s()` until the limit, the lock still held", name);
+        lf_ctx_witness(ctx, lf_wit_unlocked_section(m->src, "on every platform, whenever the wait runs out",
+                                                    LF_WIT_ACQUIRE_FAILS, loop, entry,
+                                                    ts_node_is_null(work) ? e->node : work));
+        free(entry);
+        free(msg);
+    }
+}
+
 void lf101_ts_run(lf_check_ctx *ctx) {
     lf_tssem *m = lf_ctx_tssem(ctx);
     if (!m)
@@ -608,6 +677,7 @@ void lf101_ts_run(lf_check_ctx *ctx) {
         free(msg);
         free(sect);
     }
+    find_giveup_overwrite(ctx, m, l, done);
     free(spelled.items);
     free(done);
 }
