@@ -59,13 +59,14 @@ static TSNode acquiring_try(TSNode n) {
 typedef struct catch_scan {
     const lf_source *src;
     int decides;
+    int returns_go_on; /* a return is no decision (returns_acquired judges it) */
 } catch_scan;
 
 static lf_walk_action visit_catch(TSNode n, void *ud) {
     catch_scan *c = ud;
     if (lf_tssem_is_function_node(n))
         return LF_WALK_SKIP;
-    if (lf_tree_is(n, "throw_statement") || lf_tree_is(n, "return_statement")) {
+    if (lf_tree_is(n, "throw_statement") || (lf_tree_is(n, "return_statement") && !c->returns_go_on)) {
         c->decides = 1;
         return LF_WALK_STOP;
     }
@@ -117,11 +118,12 @@ static lf_walk_action visit_hand_on(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
-/* Does the catch clause go on as if nothing failed? */
-static int swallows(const lf_source *src, TSNode handler) {
+/* Does the catch clause go on as if nothing failed? With returns_go_on, a
+ * return counts as going on too (what it returns is asked separately). */
+static int swallows(const lf_source *src, TSNode handler, int returns_go_on) {
     if (ts_node_is_null(handler))
         return 0;
-    catch_scan c = {src, 0};
+    catch_scan c = {src, 0, returns_go_on};
     lf_tree_walk(lf_tree_field(handler, "body"), visit_catch, &c);
     if (c.decides || lf_ts_text_has(src, handler, "EEXIST"))
         return 0;
@@ -309,7 +311,18 @@ static TSNode caller_going_on(lf_tssem *m, spelled_index *ix, int32_t fn, size_t
         TSNode st = lf_ts_parent(call);
         if (lf_tree_is(st, "await_expression"))
             st = lf_ts_parent(st);
-        if (result_lies && lf_tree_is(st, "variable_declarator")) {
+        if (result_lies) {
+            /* `if (!acquire()) return;`: the check passes on the failure */
+            TSNode up = st;
+            while (lf_tree_is(up, "unary_expression") || lf_tree_is(up, "parenthesized_expression"))
+                up = lf_ts_parent(up);
+            if (lf_tree_is(up, "if_statement") && lf_tssem_leaves(lf_tree_field(up, "consequence")) &&
+                ts_node_is_null(lf_tree_field(up, "alternative")))
+                st = up;
+        }
+        if (result_lies && lf_tree_is(st, "if_statement")) {
+            /* its work follows the check */
+        } else if (result_lies && lf_tree_is(st, "variable_declarator")) {
             /* `const ok = await acquire(); if (!ok) return;`: the check
              * passes on the failure too; the work is what follows it */
             st = lf_ts_parent(st);
@@ -641,8 +654,11 @@ void lf101_ts_run(lf_check_ctx *ctx) {
         if (ts_node_is_null(tr))
             continue;
         TSNode handler = lf_tree_field(tr, "handler");
-        int lies = !swallows(m->src, handler) && returns_acquired(m->src, l, e->key, tr, handler);
-        if ((!lies && !swallows(m->src, handler)) || !ts_node_is_null(lf_tree_field(tr, "finalizer")))
+        /* a catch that tells no errors apart and returns what the taken
+         * lock returns goes on too, as far as its callers can tell */
+        int lies = !swallows(m->src, handler, 0) && swallows(m->src, handler, 1) &&
+                   returns_acquired(m->src, l, e->key, tr, handler);
+        if ((!lies && !swallows(m->src, handler, 0)) || !ts_node_is_null(lf_tree_field(tr, "finalizer")))
             continue;
         if (!completes_without_retake(m, l, e, tr, handler))
             continue; /* every way on from the failure takes the lock again, or leaves by a throw */
