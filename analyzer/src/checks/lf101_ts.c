@@ -565,6 +565,17 @@ static void report_noop_release(lf_check_ctx *ctx, lf_tssem *m, int32_t fn, TSNo
     free(msg);
 }
 
+/* Emits an unlocked fallback at `at` (msg and entry are freed here), declined
+ * for `why`, with the witness of two processes entering at `entry_node` and
+ * running `first` together. */
+static void report_fallback(lf_check_ctx *ctx, lf_tssem *m, TSNode at, char *msg, const char *why,
+                            const char *platform, TSNode entry_node, char *entry, TSNode first) {
+    lf_ctx_emit_site(ctx, at, msg, declined_site(why), lf101_site_free);
+    lf_ctx_witness(ctx, lf_wit_unlocked_section(m->src, platform, LF_WIT_ACQUIRE_FAILS, entry_node, entry, first));
+    free(entry);
+    free(msg);
+}
+
 /* ---- a wait that gives up, then takes the lock anyway ---- */
 
 /* The statement of its block that `n` is in, or null. */
@@ -622,15 +633,12 @@ static void find_giveup_overwrite(lf_check_ctx *ctx, lf_tssem *m, lf_tslock *l, 
                                  "so line %u writes the lock over its holder and the work runs beside it: unlocked "
                                  "on every platform, whenever a holder keeps the lock longer than the wait",
                                  name, ts_node_start_point(e->node).row + 1);
-        lf101_site *s = declined_site("what the code should do when the wait runs out (fail, skip, wait longer) is "
-                                      "the code owner's choice");
-        lf_ctx_emit_site(ctx, cond, msg, s, lf101_site_free);
-        char *entry = lf_xasprintf("waits in `%s()` until the limit, the lock still held", name);
-        lf_ctx_witness(ctx, lf_wit_unlocked_section(m->src, "on every platform, whenever the wait runs out",
-                                                    LF_WIT_ACQUIRE_FAILS, loop, entry,
-                                                    ts_node_is_null(work) ? e->node : work));
-        free(entry);
-        free(msg);
+        report_fallback(ctx, m, cond, msg,
+                        "what the code should do when the wait runs out (fail, skip, wait longer) is the code "
+                        "owner's choice",
+                        "on every platform, whenever the wait runs out", loop,
+                        lf_xasprintf("waits in `%s()` until the limit, the lock still held", name),
+                        ts_node_is_null(work) ? e->node : work);
     }
 }
 
@@ -682,15 +690,12 @@ void lf101_ts_run(lf_check_ctx *ctx) {
                                  lies ? "returns what a taken lock returns, and its callers' checks pass"
                                       : "swallows the error",
                                  sect);
-        lf101_site *s = declined_site("the catch decides what a failed acquisition means; what the code should do "
-                                      "without the lock (wait, fail, skip) is the code owner's choice");
-        lf_ctx_emit_site(ctx, handler, msg, s, lf101_site_free);
-        char *entry = lf_xasprintf("fails to take the lock in `%s()`, and the catch goes on", name);
-        lf_ctx_witness(ctx, lf_wit_unlocked_section(m->src, "on every platform, whenever taking the lock fails",
-                                                    LF_WIT_ACQUIRE_FAILS, handler, entry,
-                                                    ts_node_is_null(work) ? handler : work));
-        free(entry);
-        free(msg);
+        report_fallback(ctx, m, handler, msg,
+                        "the catch decides what a failed acquisition means; what the code should do without the "
+                        "lock (wait, fail, skip) is the code owner's choice",
+                        "on every platform, whenever taking the lock fails", handler,
+                        lf_xasprintf("fails to take the lock in `%s()`, and the catch goes on", name),
+                        ts_node_is_null(work) ? handler : work);
         free(sect);
     }
     find_giveup_overwrite(ctx, m, l, done);
