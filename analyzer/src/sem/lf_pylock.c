@@ -2368,6 +2368,35 @@ static void propagate(lf_pylock *l) {
     LF_VEC_FREE(&work);
 }
 
+/* A helper's parameter that every caller hands an OS-locked file (`_release(fd,
+ * lock_path)` after `_acquire(lock_path)` flocked it) and that the helper
+ * removes: its removal is the flocked file's, judged in the helper (once,
+ * with the callers covered) as the removal of an flocked file, not at each
+ * call. */
+static void flocked_params(lf_pylock *l) {
+    struct lf_pylock_internal *in = l->in;
+    const unsigned need = LF_LOCK_FLOCK | LF_LOCK_OS_EXCLUSIVE;
+    for (size_t k = 0; k < in->keys.len; k++) {
+        lf_pylock_key *pk = &in->keys.items[k];
+        if (pk->key.kind != LF_PKEY_BIND || !pk->key.binding || pk->key.binding->kind != LF_PYBIND_PARAM ||
+            !(pk->flags & LF_LOCK_REMOVED) || (pk->flags & need) == need || !in->key_edges.items[k].len)
+            continue;
+        int all = 1;
+        TSNode why = {0};
+        for (size_t j = 0; j < in->key_edges.items[k].len && all; j++) {
+            const edge *e = &in->edges.items[in->key_edges.items[k].items[j]];
+            if (e->param != (int32_t)k)
+                continue;
+            const lf_pylock_key *ak = &in->keys.items[e->arg];
+            all = (ak->flags & need) == need && !(ak->flags & LF_LOCK_INODE_VERIFIED);
+            if (ts_node_is_null(why))
+                why = ak->evidence;
+        }
+        if (all && !ts_node_is_null(why))
+            key_mark(l, (int32_t)k, need, why);
+    }
+}
+
 /* Is a removal on its holder's release path: its function (or the module's
  * function it goes through) released an OS lock before it? An existence test
  * there guards an idempotent removal of the holder's own lock (mailbox's
@@ -3566,6 +3595,7 @@ static lf_pylock *build(lf_pysem *m) {
     }
     mark_per_process(l);
     drop_temp_locks(l);
+    flocked_params(l);
 
     /* Through the module's functions: removals and judgements of a parameter
      * happen at the call; judgements of fields and module paths too (one level);
