@@ -161,19 +161,17 @@ static int retaken_before(lf_tslock *l, int32_t key, TSNode within, TSNode at) {
     }
     /* a create the model keeps no event for (its failure unhandled: it
      * throws out of the handler), of the same path */
-    static const char *const creates[] = {"symlink", "link", "mkdir", "writeFile", "open", NULL};
     lf_tssem *m = l->m;
     for (size_t i = 0; i < m->n_calls; i++) {
         TSNode c = m->calls[i].node;
         if (!lf_ts_within(c, within) || ts_node_end_byte(c) > ts_node_start_byte(at))
             continue;
         const char *op = lf_tslock_fs_op(m, c);
-        size_t j = 0;
-        while (op && creates[j] && strcmp(op, creates[j]))
-            j++;
-        if (!op || !creates[j])
-            continue;
-        TSNode p = lf_tssem_arg(c, j < 2 ? 1u : 0u);
+        TSNode p = {0};
+        if (op && (!strcmp(op, "symlink") || !strcmp(op, "link")))
+            p = lf_tssem_arg(c, 1); /* the link made: its second argument */
+        else if (op && (!strcmp(op, "mkdir") || !strcmp(op, "writeFile") || !strcmp(op, "open")))
+            p = lf_tssem_arg(c, 0);
         if (!ts_node_is_null(p) && lf_tslock_key_index(l, p) == key)
             return 1;
     }
@@ -320,17 +318,15 @@ static TSNode caller_going_on(lf_tssem *m, spelled_index *ix, int32_t fn, size_t
                 ts_node_is_null(lf_tree_field(up, "alternative")))
                 st = up;
         }
-        if (result_lies && lf_tree_is(st, "if_statement")) {
-            /* its work follows the check */
-        } else if (result_lies && lf_tree_is(st, "variable_declarator")) {
+        if (result_lies && lf_tree_is(st, "variable_declarator")) {
             /* `const ok = await acquire(); if (!ok) return;`: the check
              * passes on the failure too; the work is what follows it */
             st = lf_ts_parent(st);
             TSNode check = next_statement(st);
             if (lf_tree_is(check, "if_statement") && lf_tssem_leaves(lf_tree_field(check, "consequence")))
                 st = check;
-        } else if (!lf_tree_is(st, "expression_statement")) {
-            continue; /* its result is used: the caller may check it */
+        } else if (!lf_tree_is(st, "expression_statement") && !(result_lies && lf_tree_is(st, "if_statement"))) {
+            continue; /* its result is used: the caller may check it (a lying one passes `if (!f()) return;`) */
         }
         TSNode next = next_statement(st);
         if (!ts_node_is_null(next))

@@ -591,6 +591,15 @@ static int leaves_when_alive(lf_tssem *m, const lf_tslock *l, TSNode c) {
     return negated ? dead && !alive : alive && !dead;
 }
 
+/* Which of function h's first 8 parameters the stat'ed path `pv` (unwrapped)
+ * names, through the key its name resolves to; -1 when none: the argument
+ * position h's callers fill with the path they hand it. */
+static int path_param_slot(lf_tssem *m, int32_t h, TSNode pv) {
+    const lf_tsbinding *pb = lf_tree_is(pv, "identifier") ? lf_tssem_key_param(m, lf_tssem_path_key(m, pv)) : NULL;
+    int j = pb && h > 0 && pb->scope == h ? lf_tssem_param_index(m, h, pb) : -1;
+    return j < 8 ? j : -1;
+}
+
 /* Is the comparison reached only once a probe found the holder dead: an
  * earlier statement of a block around it, in its function, is `if
  * (pidIsAlive(info.pid)) return;` (the probe the whole condition, its branch
@@ -625,10 +634,8 @@ static int verdict_calls_after_dead_probe(lf_tssem *m, lf_tslock *l, TSNode cmp,
     if (!lf_tree_is(ret, "return_statement"))
         return 0;
     int32_t h = lf_tslock_fn_of(m, lf_tssem_scope_of(m, ret));
-    TSNode pv = lf_tssem_unwrap(path);
-    const lf_tsbinding *pb = lf_tree_is(pv, "identifier") ? lf_tssem_key_param(m, lf_tssem_path_key(m, pv)) : NULL;
-    int j = pb && h > 0 && pb->scope == h ? lf_tssem_param_index(m, h, pb) : -1;
-    if (j < 0 || j >= 8)
+    int j = path_param_slot(m, h, lf_tssem_unwrap(path));
+    if (j < 0)
         return 0;
     size_t gated = 0;
     for (size_t i = 0; i < m->n_calls; i++) {
@@ -704,12 +711,6 @@ typedef struct prop_reads {
     int other; /* read in a form not followed here (destructured, computed) */
 } prop_reads;
 
-static int same_text(const lf_source *src, TSNode a, TSNode b) {
-    uint32_t a0 = ts_node_start_byte(a), a1 = ts_node_end_byte(a);
-    uint32_t b0 = ts_node_start_byte(b), b1 = ts_node_end_byte(b);
-    return a1 - a0 == b1 - b0 && memcmp(src->text + a0, src->text + b0, a1 - a0) == 0;
-}
-
 /* Every `X.prop` read of the file (not an assignment's target), and whether
  * the property is taken any other way (`{ prop } = X`, `X["prop"]`). */
 static lf_walk_action find_prop_read(TSNode n, void *ud) {
@@ -718,12 +719,12 @@ static lf_walk_action find_prop_read(TSNode n, void *ud) {
     if (!strcmp(t, "member_expression")) {
         TSNode pr = lf_tree_field(n, "property");
         TSNode up = lf_ts_parent(n);
-        if (!ts_node_is_null(pr) && same_text(r->src, pr, r->prop) &&
+        if (!ts_node_is_null(pr) && lf_tree_same_text(r->src, pr, r->prop) &&
             !(lf_tree_is(up, "assignment_expression") && ts_node_eq(lf_tree_field(up, "left"), n)))
             LF_VEC_PUSH(&r->reads, n);
     } else if ((!strcmp(t, "shorthand_property_identifier_pattern") || !strcmp(t, "property_identifier") ||
                 !strcmp(t, "string_fragment")) &&
-               same_text(r->src, n, r->prop)) {
+               lf_tree_same_text(r->src, n, r->prop)) {
         TSNode up = lf_ts_parent(n);
         if (lf_tree_is(up, "string"))
             up = lf_ts_parent(up);
@@ -1383,9 +1384,8 @@ static void judge_returned_age(walk *w, TSNode read, TSNode path) {
         if (!q || (strncmp(q, "path.", 5) && strncmp(q, "fs.", 3)))
             pv = lf_tssem_unwrap(lf_tssem_arg(pv, 0));
     }
-    const lf_tsbinding *pb = lf_tree_is(pv, "identifier") ? lf_tssem_key_param(m, lf_tssem_path_key(m, pv)) : NULL;
-    int j = pb && h > 0 && pb->scope == h ? lf_tssem_param_index(m, h, pb) : -1;
-    if (j < 0 || j >= 8)
+    int j = path_param_slot(m, h, pv);
+    if (j < 0)
         return;
     for (size_t i = 0; i < m->n_calls; i++) {
         TSNode c = m->calls[i].node;
@@ -1468,7 +1468,8 @@ static void judge_read(walk *w, TSNode read, TSNode stat_value) {
     TSNode guard_read = read_use, tested = comparison_of(m, at, &guard_read);
     if (!ts_node_is_null(tested) && holder_guarded(m, tested))
         return; /* a fixed module: the age test asks about the holder too */
-    if (!ts_node_is_null(tested) && (age_gates_probe(m, w->l, tested, guard_read) || dead_holder_first(m, w->l, tested)))
+    if (!ts_node_is_null(tested) &&
+        (age_gates_probe(m, w->l, tested, guard_read) || dead_holder_first(m, w->l, tested)))
         return;
     if (!ts_node_is_null(tested) && age_only_refuses(m, tested, guard_read))
         return;
