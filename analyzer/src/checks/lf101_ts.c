@@ -619,8 +619,8 @@ static void find_giveup_overwrite(lf_check_ctx *ctx, lf_tssem *m, lf_tslock *l, 
             continue;
         TSNode left = lf_tree_field(cond, "left"), right = lf_tree_field(cond, "right");
         int waits_on_lock = looks_at(l, e->key, left) != looks_at(l, e->key, right);
-        if (!waits_on_lock || lf_tree_mentions(m->src, lf_tree_field(loop, "body"), "break", NULL))
-            continue;
+        if (!waits_on_lock || lf_tslock_loop_breaks(loop))
+            continue; /* a break is a way out the code chose; the wait's end is then asked there */
         done[e->fn] = 1;
         const char *name = m->scopes[e->fn].name && *m->scopes[e->fn].name ? m->scopes[e->fn].name : "the function";
         TSNode work = next_statement(st);

@@ -2040,6 +2040,12 @@ static lf_walk_action visit_break(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
+int lf_tslock_loop_breaks(TSNode loop) {
+    break_search bk = {loop, 0};
+    lf_tree_walk(loop, visit_break, &bk);
+    return bk.found;
+}
+
 /* Does a return follow `from` in `body`, outside nested functions? */
 typedef struct return_search {
     uint32_t from;
@@ -2083,9 +2089,7 @@ static int after_create_loop(const builder *b, size_t i) {
                     continue;
                 return_search r = {ts_node_end_byte(c->node), 0};
                 lf_tree_walk(body, visit_return_after, &r);
-                break_search bk = {s, 0};
-                lf_tree_walk(s, visit_break, &bk);
-                return r.found && !bk.found;
+                return r.found && !lf_tslock_loop_breaks(s);
             }
         }
     }

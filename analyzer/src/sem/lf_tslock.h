@@ -189,5 +189,8 @@ const char *lf_tslock_fs_op(lf_tssem *m, TSNode call);
  * Bun.file(p)`: lf_tslock_fs_op reads those as unlink/exists/stat) the path
  * the handle was made for. */
 TSNode lf_tslock_fs_path(lf_tssem *m, TSNode call);
+/* Does a `break` leave the loop statement `loop` (one not inside a nested
+ * loop, switch or function of it)? */
+int lf_tslock_loop_breaks(TSNode loop);
 
 #endif
