@@ -2111,32 +2111,13 @@ static void find_standins(hpass *p, lf101_indirect_fn emit, void *ud) {
 
 /* ---- helpers defined per provider ---- */
 
-/* The optional lock module a test names as present: `fcntl`, `fcntl is not
- * None`, `HAS_FCNTL`; NULL otherwise. */
+/* The optional lock module a test names as present (`fcntl`, `fcntl is not
+ * None`, `HAS_FCNTL`: lf_pysem_presence_test), or NULL. */
 static const lf_pyoptional *tested_present(lf_pysem *m, TSNode cond) {
-    cond = lf_tree_unparen(cond);
-    if (lf_tree_is(cond, "comparison_operator") && ts_node_named_child_count(cond) == 2 &&
-        lf_tree_is(ts_node_named_child(cond, 1), "none")) {
-        char *t = lf_tree_text(m->src, cond);
-        int is_not = strstr(t, " is not ") != NULL;
-        free(t);
-        if (is_not)
-            cond = ts_node_named_child(cond, 0);
-    }
-    if (!lf_tree_is(cond, "identifier"))
+    const lf_pyoptional *o = NULL;
+    if (lf_pysem_presence_test(m, cond, &o) != 1 || !o || !lf_pysem_is_lock_module(o->module))
         return NULL;
-    for (size_t i = 0; i < m->n_optionals; i++) {
-        const lf_pyoptional *o = &m->optionals[i];
-        if (lf_tree_text_eq(m->src, cond, o->name) && lf_pysem_is_lock_module(o->module))
-            return o;
-    }
-    for (size_t i = 0; i < m->n_flags; i++) {
-        const lf_pyflag *f = &m->flags[i];
-        if (f->positive && f->module && lf_tree_text_eq(m->src, cond, f->name) &&
-            lf_pysem_is_lock_module(f->module->module))
-            return f->module;
-    }
-    return NULL;
+    return o;
 }
 
 /* The function named like `name` that `block` defines at its top level, or null. */
