@@ -585,12 +585,7 @@ static TSNode block_statement(TSNode n) {
 }
 
 /* Is there a look at key k (a JUDGE event) inside n? */
-static int looks_at(const lf_tslock *l, int32_t k, TSNode n) {
-    for (size_t i = 0; i < l->n_events; i++)
-        if (l->events[i].kind == LF_TSEV_JUDGE && l->events[i].key == k && lf_ts_within(l->events[i].node, n))
-            return 1;
-    return 0;
-}
+static int looks_at(const lf_tslock *l, int32_t k, TSNode n) { return lf_tslock_event_within(l, LF_TSEV_JUDGE, k, n); }
 
 /* `while (existsSync(lock) && waited < maxWait) { ... }` then
  * `writeFileSync(lock, pid)`: the wait for the lock to go away also ends at

@@ -337,12 +337,7 @@ static TSNode absent_test(lf_tssem *m, TSNode c) {
 
 /* Is there a pid probe (process.kill(pid, 0), or a call of the module's
  * function that probes: the lock model places it at the call) inside n? */
-static int probes_in(const lf_tslock *l, TSNode n) {
-    for (size_t i = 0; i < l->n_events; i++)
-        if (l->events[i].kind == LF_TSEV_PROBE && lf_ts_within(l->events[i].node, n))
-            return 1;
-    return 0;
-}
+static int probes_in(const lf_tslock *l, TSNode n) { return lf_tslock_event_within(l, LF_TSEV_PROBE, -1, n); }
 
 static int stale_when_true(lf_tssem *m, TSNode cmp, TSNode read);
 

@@ -2040,6 +2040,13 @@ static lf_walk_action visit_break(TSNode n, void *ud) {
     return LF_WALK_CONTINUE;
 }
 
+int lf_tslock_event_within(const lf_tslock *l, lf_tslock_event_kind kind, int32_t key, TSNode n) {
+    for (size_t i = 0; i < l->n_events; i++)
+        if (l->events[i].kind == kind && (key < 0 || l->events[i].key == key) && lf_tree_within(l->events[i].node, n))
+            return 1;
+    return 0;
+}
+
 int lf_tslock_loop_breaks(TSNode loop) {
     break_search bk = {loop, 0};
     lf_tree_walk(loop, visit_break, &bk);

@@ -189,6 +189,9 @@ const char *lf_tslock_fs_op(lf_tssem *m, TSNode call);
  * Bun.file(p)`: lf_tslock_fs_op reads those as unlink/exists/stat) the path
  * the handle was made for. */
 TSNode lf_tslock_fs_path(lf_tssem *m, TSNode call);
+/* Is there an event of `kind` (of key `key`; any key when key < 0) whose
+ * node lies within n? */
+int lf_tslock_event_within(const lf_tslock *l, lf_tslock_event_kind kind, int32_t key, TSNode n);
 /* Does a `break` leave the loop statement `loop` (one not inside a nested
  * loop, switch or function of it)? */
 int lf_tslock_loop_breaks(TSNode loop);
